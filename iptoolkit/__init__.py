@@ -1,0 +1,2 @@
+"""iptoolkit: explore an integration platform from Jupyter."""
+__version__ = "0.1.0"

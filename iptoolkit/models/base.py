@@ -1,0 +1,98 @@
+"""The shared base model and the machinery for polymorphic (`class`-tagged) families.
+
+Every model keeps unknown fields (`extra="allow"`), accepts both the JSON name and the
+Python name, and validates strictly (a number is never silently a string). Dumping by alias
+with `exclude_unset=True` gives back exactly what was parsed.
+
+A polymorphic family is a discriminated union on `class`. The callable discriminator sends a
+known `class` to its model and anything else (unknown or missing `class`) to the family's
+generic fallback model, which keeps every field untyped: the API is a preview and changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Annotated, Any, Union
+
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
+from pydantic.alias_generators import to_camel
+
+__all__ = [
+    "ApiModel",
+    "FallbackModel",
+    "I32",
+    "I64",
+    "CLASS_PREFIX",
+    "class_name",
+    "polymorphic",
+    "type_name_of",
+]
+
+CLASS_PREFIX = "core:"
+FALLBACK_TAG = "__fallback__"
+
+I32 = Annotated[int, Field(ge=-(2**31), le=2**31 - 1)]
+"""A 32-bit signed integer, as the spec's `i32`."""
+I64 = Annotated[int, Field(ge=-(2**63), le=2**63 - 1)]
+"""A 64-bit signed integer, as the spec's `i64`: a Python int, never a float."""
+
+
+class ApiModel(BaseModel):
+    """Base of every resource model: lossless, strict, accepts JSON or Python names."""
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+        strict=True,
+        alias_generator=to_camel,
+        protected_namespaces=(),
+    )
+
+    def __repr_args__(self) -> Any:
+        """Show only what was sent: a profile has dozens of optional fields."""
+        set_fields = self.model_fields_set
+        return [(name, value) for name, value in super().__repr_args__() if name in set_fields]
+
+    def to_json_dict(self) -> dict[str, Any]:
+        """The JSON object this model was parsed from: by alias, unset fields left out."""
+        return self.model_dump(by_alias=True, exclude_unset=True)
+
+
+class FallbackModel(ApiModel):
+    """A member of a polymorphic family whose `class` is unknown or missing.
+
+    Every field is kept as it came (untyped), readable as an attribute.
+    """
+
+    model_config = ConfigDict(strict=False)
+
+    class_: Any = Field(None, alias="class")
+
+
+def class_name(cls: type[BaseModel]) -> str:
+    """The `class` value of a model: `core:` + the spec's type name."""
+    return CLASS_PREFIX + cls.__name__
+
+
+def type_name_of(value: Any) -> str | None:
+    """The type name (class without `core:`) of a model or raw dict, or None."""
+    cls = value.get("class") if isinstance(value, dict) else getattr(value, "class_", None)
+    if not isinstance(cls, str):
+        return None
+    return cls[len(CLASS_PREFIX) :] if cls.startswith(CLASS_PREFIX) else cls
+
+
+def polymorphic(members: Sequence[type[BaseModel]], fallback: type[FallbackModel]) -> Any:
+    """A discriminated union on `class` over `members`, routing the rest to `fallback`."""
+    tags = {class_name(member): member for member in members}
+
+    def discriminate(value: Any) -> str:
+        if isinstance(value, dict):
+            tag = value.get("class")
+        else:
+            tag = getattr(value, "class_", None)
+        return tag if isinstance(tag, str) and tag in tags else FALLBACK_TAG
+
+    variants = [Annotated[member, Tag(tag)] for tag, member in tags.items()]
+    variants.append(Annotated[fallback, Tag(FALLBACK_TAG)])
+    return Annotated[Union[tuple(variants)], Discriminator(discriminate)]  # noqa: UP007

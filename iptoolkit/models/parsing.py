@@ -1,0 +1,242 @@
+"""Reading profile listings: JSON in any wrapping, strict or lenient validation, lossless dumps.
+
+`parse_profiles` is strict and raises `ParseError` naming the profile and the JSON path.
+`validate_profiles` is the lenient half that `Estate` builds on: it returns the good models
+and a `ProfileProblem` (with the raw profile, unchanged) for each faulty one.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+from pydantic import TypeAdapter, ValidationError
+
+from .profile import IntegrationProfile
+
+__all__ = [
+    "ParseError",
+    "ProfileProblem",
+    "Issue",
+    "WRAPPER_KEYS",
+    "loads_json",
+    "unwrap_profiles",
+    "parse_profiles",
+    "validate_profiles",
+    "dump_profiles",
+]
+
+WRAPPER_KEYS = (
+    "data",
+    "items",
+    "content",
+    "profiles",
+    "results",
+    "entries",
+    "records",
+    "values",
+    "elements",
+    "rows",
+    "list",
+    "_embedded",
+)
+"""Keys under which a wrapped listing is looked for, in this order."""
+
+_MAX_ERRORS_SHOWN = 5
+_EXCERPT = 60
+_LIST_ADAPTER = TypeAdapter(list[IntegrationProfile])
+_ONE_ADAPTER = TypeAdapter(IntegrationProfile)
+
+
+class ParseError(ValueError):
+    """Input that is not a valid profile listing; the message says what and where."""
+
+    def __init__(self, message: str, *, issues: Sequence[Issue] = ()) -> None:
+        super().__init__(message)
+        self.issues = list(issues)
+
+
+@dataclass(frozen=True)
+class Issue:
+    """One thing wrong with one value: its JSON path and what was expected."""
+
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}"
+
+
+@dataclass
+class ProfileProblem:
+    """A profile that failed strict validation, kept raw so that nothing is lost."""
+
+    index: int
+    profile_id: Any
+    issues: list[Issue]
+    raw: Any = field(repr=False)
+
+    @property
+    def message(self) -> str:
+        shown = "; ".join(str(issue) for issue in self.issues[:_MAX_ERRORS_SHOWN])
+        more = len(self.issues) - _MAX_ERRORS_SHOWN
+        return shown + (f"; and {more} more" if more > 0 else "")
+
+    def __str__(self) -> str:
+        return f"profile {self.index} (id {self.profile_id!r}): {self.message}"
+
+
+def loads_json(data: bytes | str) -> Any:
+    """Parse JSON text; integers of any size survive, bad JSON raises `ParseError`."""
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError:
+        pass  # orjson refuses integers beyond 64 bits: let the standard library decide
+    try:
+        return json.loads(data)
+    except UnicodeDecodeError as exc:
+        raise ParseError(f"not JSON: the input is not UTF-8 text ({exc.reason})") from None
+    except json.JSONDecodeError as exc:
+        raise ParseError(
+            f"not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno} (char {exc.pos})"
+        ) from None
+
+
+def unwrap_profiles(data: Any) -> list[Any]:
+    """Find the list of profiles in a bare array, a single profile or a wrapper object."""
+    if isinstance(data, list):
+        return data
+    if not isinstance(data, dict):
+        raise ParseError(
+            f"no list of profiles found: the JSON is a {_json_type(data)}, "
+            "expected an array of profiles or an object that holds one"
+        )
+    for key in WRAPPER_KEYS:
+        value = data.get(key)
+        if isinstance(value, list):
+            return value
+        if isinstance(value, dict) and key in ("data", "_embedded"):
+            return unwrap_profiles(value)
+    if _looks_like_profile(data):
+        return [data]
+    lists = [key for key, value in data.items() if isinstance(value, list)]
+    if len(lists) == 1:
+        return data[lists[0]]
+    keys = ", ".join(repr(key) for key in list(data)[:10]) or "none"
+    raise ParseError(
+        "no list of profiles found in the JSON object "
+        f"(keys: {keys}); expected an array, or one key such as 'data' or 'items' holding it"
+    )
+
+
+def parse_profiles(data: bytes | str | list[Any] | dict[str, Any]) -> list[IntegrationProfile]:
+    """Parse a profile listing strictly; raise `ParseError` on the first faulty profile.
+
+    >>> parse_profiles(b'[{"class": "core:IntegrationProfile", "id": "P1"}]')[0].id
+    'P1'
+    """
+    items = _items(data)
+    try:
+        return _LIST_ADAPTER.validate_python(items)
+    except ValidationError as exc:
+        problems = _problems_from(exc, items)
+    first = problems[0]
+    more = len(problems) - 1
+    suffix = f" ({more} more faulty profile{'s' if more != 1 else ''})" if more else ""
+    raise ParseError(str(first) + suffix, issues=first.issues)
+
+
+def validate_profiles(
+    items: Sequence[Any],
+) -> tuple[list[IntegrationProfile | None], list[ProfileProblem]]:
+    """Validate leniently: one model (or None) per item, and a problem per faulty item."""
+    try:
+        return list(_LIST_ADAPTER.validate_python(items)), []
+    except ValidationError as exc:
+        problems = _problems_from(exc, items)
+    bad = {problem.index for problem in problems}
+    models: list[IntegrationProfile | None] = [
+        None if index in bad else _ONE_ADAPTER.validate_python(item)
+        for index, item in enumerate(items)
+    ]
+    return models, problems
+
+
+def dump_profiles(profiles: Iterable[IntegrationProfile]) -> list[dict[str, Any]]:
+    """JSON-ready dicts, key for key and value for value what was parsed."""
+    return [profile.to_json_dict() for profile in profiles]
+
+
+def _items(data: Any) -> list[Any]:
+    if isinstance(data, bytes | bytearray | memoryview | str):
+        data = loads_json(bytes(data) if isinstance(data, memoryview) else data)
+    return unwrap_profiles(data)
+
+
+def _looks_like_profile(data: dict[str, Any]) -> bool:
+    cls = data.get("class")
+    if isinstance(cls, str):
+        return cls == "core:IntegrationProfile"
+    return any(key in data for key in ("id", "name", "inputAgentSettings", "group"))
+
+
+def _problems_from(exc: ValidationError, items: Sequence[Any]) -> list[ProfileProblem]:
+    by_index: dict[int, list[Issue]] = {}
+    for error in exc.errors(include_url=False):
+        index, *rest = error["loc"]
+        assert isinstance(index, int)
+        path = _json_path(items[index], rest, f"$[{index}]")
+        by_index.setdefault(index, []).append(Issue(path, _describe(error)))
+    return [
+        ProfileProblem(index, _profile_id(items[index]), issues, items[index])
+        for index, issues in sorted(by_index.items())
+    ]
+
+
+def _json_path(value: Any, loc: Sequence[Any], path: str) -> str:
+    """Follow pydantic's location through the raw value; skip union tags it inserts."""
+    for step in loc:
+        if isinstance(value, dict) and isinstance(step, str) and step in value:
+            value = value[step]
+            path += f".{step}" if step.isidentifier() else f"[{json.dumps(step)}]"
+        elif isinstance(value, list) and isinstance(step, int) and 0 <= step < len(value):
+            value = value[step]
+            path += f"[{step}]"
+        elif isinstance(value, dict) and isinstance(step, str) and ":" not in step:
+            path += f".{step}"  # a field the error is about that is missing from the input
+    return path
+
+
+def _describe(error: Any) -> str:
+    message = error["msg"]
+    if error["type"] == "model_type" or error["type"] == "dict_type":
+        message = "expected a JSON object"
+    elif error["type"] == "list_type":
+        message = "expected a JSON array"
+    value = error.get("input")
+    got = _json_type(value)
+    excerpt = json.dumps(value, default=str)
+    if len(excerpt) > _EXCERPT:
+        excerpt = excerpt[: _EXCERPT - 3] + "..."
+    return f"{message}; got {got} {excerpt}"
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"
+
+
+def _profile_id(item: Any) -> Any:
+    return item.get("id") if isinstance(item, dict) else None
