@@ -1,0 +1,125 @@
+"""Snapshot files: the profiles exactly as received, plus where and when they came from.
+
+A snapshot is JSON (optionally gzip-compressed)::
+
+    {"format": "iptoolkit.snapshot", "version": 1, "toolkit_version": "0.1.0",
+     "source_url": "https://...", "fetched_at": "2026-11-22T10:00:00+00:00",
+     "profiles": [...]}
+
+Reading also accepts a bare JSON array of profiles or any wrapper `parse_profiles` accepts.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import tempfile
+import zlib
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from .models import ParseError, loads_json, unwrap_profiles
+
+__all__ = ["SNAPSHOT_FORMAT", "SnapshotInfo", "read_snapshot", "write_snapshot", "dumps_json"]
+
+SNAPSHOT_FORMAT = "iptoolkit.snapshot"
+SNAPSHOT_VERSION = 1
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
+@dataclass
+class SnapshotInfo:
+    """Where a set of profiles came from and when; `extra` keeps unknown header fields."""
+
+    source_url: str | None = None
+    fetched_at: datetime | None = None
+    toolkit_version: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def dumps_json(value: Any) -> bytes:
+    """Serialise JSON exactly; integers beyond 64 bits fall back to the standard library."""
+    try:
+        return orjson.dumps(value)
+    except TypeError:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def read_snapshot(path: str | os.PathLike[str]) -> tuple[list[Any], SnapshotInfo]:
+    """Read a snapshot (or a bare listing) file; return the raw profiles and their origin."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ParseError(f"{path}: cannot read the file ({exc.strerror or exc})") from None
+    if data[:2] == _GZIP_MAGIC:
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise ParseError(f"{path}: damaged gzip data ({exc})") from None
+    elif path.suffix == ".gz":
+        raise ParseError(f"{path}: the name ends in .gz but the file is not gzip-compressed")
+    try:
+        document = loads_json(data)
+        if isinstance(document, dict) and document.get("format") == SNAPSHOT_FORMAT:
+            return _profiles_of(document), _info_of(document)
+        return unwrap_profiles(document), SnapshotInfo()
+    except ParseError as exc:
+        raise ParseError(f"{path}: {exc}", issues=exc.issues) from None
+
+
+def write_snapshot(
+    path: str | os.PathLike[str], raw_profiles: list[Any], info: SnapshotInfo
+) -> Path:
+    """Write atomically (a temporary file renamed into place); gzip when the name ends .gz."""
+    path = Path(path)
+    header: dict[str, Any] = {
+        "format": SNAPSHOT_FORMAT,
+        "version": SNAPSHOT_VERSION,
+        **info.extra,
+        "toolkit_version": info.toolkit_version,
+        "source_url": info.source_url,
+        "fetched_at": info.fetched_at.isoformat() if info.fetched_at else None,
+    }
+    head = dumps_json(header)[:-1]  # leave the object open for the profiles
+    body = b",".join(dumps_json(profile) for profile in raw_profiles)
+    data = head + b',"profiles":[' + body + b"]}\n"
+    if path.suffix == ".gz":
+        data = gzip.compress(data, compresslevel=6, mtime=0)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def _profiles_of(document: dict[str, Any]) -> list[Any]:
+    profiles = document.get("profiles")
+    if not isinstance(profiles, list):
+        raise ParseError("snapshot: 'profiles' is missing or not an array")
+    return profiles
+
+
+def _info_of(document: dict[str, Any]) -> SnapshotInfo:
+    known = {"format", "version", "toolkit_version", "source_url", "fetched_at", "profiles"}
+    fetched = document.get("fetched_at")
+    try:
+        fetched_at = datetime.fromisoformat(fetched) if isinstance(fetched, str) else None
+    except ValueError:
+        raise ParseError(f"snapshot: 'fetched_at' is not an ISO date-time: {fetched!r}") from None
+    return SnapshotInfo(
+        source_url=document.get("source_url"),
+        fetched_at=fetched_at,
+        toolkit_version=document.get("toolkit_version"),
+        extra={key: value for key, value in document.items() if key not in known},
+    )
