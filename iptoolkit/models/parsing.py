@@ -8,6 +8,7 @@ and a `ProfileProblem` (with the raw profile, unchanged) for each faulty one.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -45,6 +46,8 @@ WRAPPER_KEYS = (
 )
 """Keys under which a wrapped listing is looked for, in this order."""
 
+_LONG_DIGITS_BYTES = re.compile(rb"\d{20}")
+_LONG_DIGITS_TEXT = re.compile(r"\d{20}")
 _MAX_ERRORS_SHOWN = 5
 _EXCERPT = 60
 _LIST_ADAPTER = TypeAdapter(list[IntegrationProfile])
@@ -90,11 +93,17 @@ class ProfileProblem:
 
 
 def loads_json(data: bytes | str) -> Any:
-    """Parse JSON text; integers of any size survive, bad JSON raises `ParseError`."""
-    try:
-        return orjson.loads(data)
-    except orjson.JSONDecodeError:
-        pass  # orjson refuses integers beyond 64 bits: let the standard library decide
+    """Parse JSON text; integers of any size survive, bad JSON raises `ParseError`.
+
+    orjson reads integers beyond 64 bits as floats, which would lose digits, so text with a
+    run of 20 or more digits goes to the standard library (slower, exact).
+    """
+    digits = _LONG_DIGITS_BYTES if isinstance(data, bytes) else _LONG_DIGITS_TEXT
+    if digits.search(data) is None:
+        try:
+            return orjson.loads(data)
+        except orjson.JSONDecodeError:
+            pass  # let the standard library report where the JSON breaks
     try:
         return json.loads(data)
     except UnicodeDecodeError as exc:

@@ -1,0 +1,131 @@
+"""Estate: lenient loading keeps every profile, registries, conflicts, snapshots round trip."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from datetime import UTC, datetime
+
+import pytest
+
+import iptoolkit as ipt
+from iptoolkit.estate import Estate
+
+ACME = {"class": "core:IntegrationPartner", "id": 1, "name": "Acme"}
+
+
+def sftp_channel(port: int = 22) -> dict:
+    return {
+        "class": "core:IntegrationPartnerChannelSFTP",
+        "id": 5,
+        "name": "sftp acme",
+        "partner": ACME,
+        "port": port,
+    }
+
+
+RAW = [
+    {
+        "class": "core:IntegrationProfile",
+        "id": "P1",
+        "group": "Finance/AP",
+        "inputAgentSettings": {"class": "core:SFTPAgentSettings", "channels": [sftp_channel()]},
+    },
+    {
+        "id": "P2",
+        "inputAgentSettings": {"class": "core:FaxAgentSettings", "channelIds": [5, 77]},
+        "responseSettings": {
+            "units": [{"class": "core:FtpProfileResponseUnit", "channel": sftp_channel(23)}]
+        },
+    },
+    {"id": "P3", "created": "yesterday"},
+    "not even an object",
+]
+
+
+def test_lenient_loading_keeps_faulty_profiles_as_problems():
+    estate = Estate.from_raw(RAW)
+    assert [p.id for p in estate.profiles] == ["P1", "P2"]
+    assert [(p.index, p.profile_id) for p in estate.problems] == [(2, "P3"), (3, None)]
+    assert estate.problems[0].issues[0].path == "$[2].created"
+    assert estate.problems[0].raw is RAW[2]
+    assert estate.raw_profiles == RAW
+    assert estate.raw_index == [0, 1]
+
+
+def test_strict_loading_raises():
+    with pytest.raises(ipt.ParseError, match=r"\$\[2\]\.created"):
+        Estate.from_raw(RAW, strict=True)
+
+
+def test_channel_and_partner_registries_and_conflicts():
+    estate = Estate.from_raw(RAW)
+    assert list(estate.channels) == [5]
+    assert list(estate.partners) == [1]
+    [conflict] = estate.conflicts
+    assert conflict.kind == "channel" and conflict.key == 5
+    assert [profile_id for profile_id, _ in conflict.variants] == ["P1", "P2"]
+    assert [use.role for use in estate.uses[1]] == ["reference", "reference", "response"]
+
+
+def test_identical_shared_channels_are_no_conflict():
+    raw = [RAW[0], {**RAW[0], "id": "P9"}]
+    estate = Estate.from_raw(raw)
+    assert estate.conflicts == []
+    assert len(estate.channels) == 1
+
+
+@pytest.mark.parametrize("name", ["snap.json", "snap.json.gz"])
+def test_save_then_load_gives_back_every_profile_byte_for_byte(tmp_path, name):
+    fetched = datetime(2026, 11, 22, 10, 0, tzinfo=UTC)
+    estate = Estate.from_raw(RAW, source_url="https://platform.example/api", fetched_at=fetched)
+    path = estate.save(tmp_path / name)
+    loaded = ipt.load(path)
+    assert loaded.raw_profiles == RAW
+    assert json.dumps(loaded.raw_profiles) == json.dumps(RAW)
+    assert loaded.info.source_url == "https://platform.example/api"
+    assert loaded.info.fetched_at == fetched
+    assert len(loaded.problems) == 2
+    assert loaded.save(tmp_path / ("again-" + name)).read_bytes() == path.read_bytes()
+
+
+def test_load_accepts_a_bare_array_and_wrappers(tmp_path):
+    (tmp_path / "bare.json").write_text(json.dumps(RAW[:2]))
+    (tmp_path / "wrapped.json").write_text(json.dumps({"items": RAW[:2], "total": 2}))
+    for name in ("bare.json", "wrapped.json"):
+        assert [p.id for p in ipt.load(tmp_path / name).profiles] == ["P1", "P2"]
+
+
+@pytest.mark.parametrize(
+    ("content", "name", "expected"),
+    [
+        (b'[{"id": "P1"', "trunc.json", "not JSON"),
+        (b"plain text", "fake.json.gz", "not gzip"),
+        (gzip.compress(b"[1, 2")[:-6], "broken.json.gz", "damaged gzip"),
+        (b'{"format": "iptoolkit.snapshot", "profiles": 3}', "odd.json", "'profiles'"),
+    ],
+)
+def test_bad_files_give_a_parse_error_naming_the_file(tmp_path, content, name, expected):
+    path = tmp_path / name
+    path.write_bytes(content)
+    with pytest.raises(ipt.ParseError) as caught:
+        ipt.load(path)
+    assert name in str(caught.value) and expected in str(caught.value)
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(ipt.ParseError, match="cannot read"):
+        ipt.load(tmp_path / "nope.json")
+
+
+def test_repr_and_html_summary():
+    estate = Estate.from_raw(RAW, source_url="https://platform.example/api")
+    assert repr(estate) == (
+        "<Estate 4 profiles (2 problems), 1 channels, 1 partners, "
+        "source='https://platform.example/api'>"
+    )
+    html = estate._repr_html_()
+    assert "SFTPAgentSettings" in html and "FaxAgentSettings" in html
+    summary = estate.summary()
+    assert summary["agent_types"] == {"SFTPAgentSettings": 1, "FaxAgentSettings": 1}
+    assert summary["problems"] == 2

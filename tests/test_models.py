@@ -1,0 +1,158 @@
+"""The models: every spec type present, aliases, strict types, unknown classes, lossless dumps."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from pydantic import TypeAdapter
+
+import iptoolkit as ipt
+from iptoolkit import models
+from iptoolkit.models import (
+    AGENT_TYPES,
+    CHANNEL_TYPES,
+    CONTENT_TYPES,
+    RESPONSE_UNIT_TYPES,
+    Channel,
+    InputAgentSettings,
+    IntegrationProfile,
+    UnknownAgentSettings,
+    UnknownChannel,
+)
+
+from .strategies import profiles
+
+SPEC = Path(__file__).resolve().parents[2] / "shared" / "spec" / "integration-platform-api.md"
+
+
+def spec_type_names() -> set[str]:
+    text = SPEC.read_text()
+    names = set(re.findall(r"^\| ([A-Z]\w+(?:AgentSettings|Channel\w+)) \|", text, re.M))
+    names |= set(re.findall(r"^\| (\w+ProfileResponseUnit) \|", text, re.M))
+    names |= set(re.findall(r"ResponseContentType_\w+", text))
+    names.discard("IntegrationPartnerChannel")
+    return names
+
+
+@pytest.mark.skipif(not SPEC.exists(), reason="the shared spec is not beside the checkout")
+def test_every_polymorphic_type_of_the_spec_has_a_model():
+    names = spec_type_names()
+    assert len(names) == 35 + 11 + 5 + 8
+    for name in names:
+        assert hasattr(models, name), name
+
+
+def test_family_sizes_match_the_spec():
+    assert len(AGENT_TYPES) == 35
+    assert len(CHANNEL_TYPES) == 11
+    assert len(RESPONSE_UNIT_TYPES) == 5
+    assert len(CONTENT_TYPES) == 8
+    for name in [
+        "IntegrationProfile",
+        "HttpClientSettings",
+        "IntegrationPartner",
+        "CSVFileMetadata",
+        "ProfileIntegrationSettings",
+        "XMLCreationIU",
+        "JsonCreationIU",
+        "EdifactCreationIU",
+        "MappingSettings",
+        "MappingLink",
+        "SourceDataStructure",
+        "DestinationDataStructure",
+        "DataStructureItem",
+        "ProfileResponseSettings",
+        "ErrorInfo",
+    ]:
+        assert hasattr(models, name), name
+
+
+def test_camel_case_aliases_and_snake_case_names_both_accepted():
+    by_alias = IntegrationProfile.model_validate({"lastModifiedGUI": 5, "skipMapping": True})
+    by_name = IntegrationProfile.model_validate({"last_modified_gui": 5, "skip_mapping": True})
+    assert by_alias.last_modified_gui == by_name.last_modified_gui == 5
+    assert by_alias.to_json_dict() == {"lastModifiedGUI": 5, "skipMapping": True}
+    agent = TypeAdapter(InputAgentSettings).validate_python(
+        {"class": "core:HttpAgentSettings", "acceptREST": True}
+    )
+    assert agent.accept_rest is True
+    unit = models.MailProfileResponseUnit.model_validate({"from": "ops@example.com"})
+    assert unit.from_ == "ops@example.com"
+
+
+def test_i64_above_2_pow_53_survives_exactly():
+    big = 2**53 + 1
+    [profile] = ipt.parse_profiles(
+        f'[{{"inputAgentSettings": {{"class": "core:KafkaAgentSettings", '
+        f'"registryChannelId": {big}}}}}]'
+    )
+    assert profile.input_agent_settings.registry_channel_id == big
+    assert ipt.dump_profiles([profile])[0]["inputAgentSettings"]["registryChannelId"] == big
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        {"class": "core:SomethingNew", "id": "x", "nested": {"a": [1, 2]}},
+        {"typeName": "no class at all", "port": "not even an int"},
+    ],
+)
+def test_unknown_or_missing_class_parses_into_the_fallback(raw):
+    agent = TypeAdapter(InputAgentSettings).validate_python(raw)
+    assert isinstance(agent, UnknownAgentSettings)
+    assert agent.to_json_dict() == raw
+    channel = TypeAdapter(Channel).validate_python(raw)
+    assert isinstance(channel, UnknownChannel)
+
+
+def test_unknown_fields_on_known_classes_are_kept():
+    raw = {"class": "core:IntegrationPartnerChannelAS2", "id": 3, "brandNew": {"x": 1}}
+    channel = TypeAdapter(Channel).validate_python(raw)
+    assert isinstance(channel, models.IntegrationPartnerChannelAS2)
+    assert channel.brandNew == {"x": 1}
+    assert channel.to_json_dict() == raw
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("active", "true"), ("active", 1), ("id", 5), ("created", 1.5), ("created", "12")],
+)
+def test_strict_types_refuse_coercion(field, value):
+    with pytest.raises(ipt.ParseError):
+        ipt.parse_profiles([{field: value}])
+
+
+def test_i32_range_is_enforced():
+    with pytest.raises(ipt.ParseError, match="timeout"):
+        ipt.parse_profiles(
+            [{"inputAgentSettings": {"class": "core:KafkaAgentSettings", "timeout": 2**31}}]
+        )
+
+
+def test_null_is_kept_and_missing_stays_missing():
+    raw = [{"id": "P1", "description": None, "inputAgentSettings": None}]
+    assert ipt.dump_profiles(ipt.parse_profiles(raw)) == raw
+
+
+def test_repr_shows_only_what_was_sent():
+    [profile] = ipt.parse_profiles([{"id": "P1", "name": "Orders"}])
+    assert repr(profile) == "IntegrationProfile(id='P1', name='Orders')"
+
+
+def test_timestamp_guesses_the_unit():
+    assert ipt.timestamp(1_700_000_000).unit == "s"
+    assert ipt.timestamp(1_700_000_000_000).unit == "ms"
+    assert ipt.timestamp(1_700_000_000_000).datetime.year == 2023
+    assert ipt.timestamp(1_700_000_000_000_000).unit == "us"
+    assert ipt.timestamp(None) is None
+    [profile] = ipt.parse_profiles([{"created": 1_700_000_000_000}])
+    assert profile.created_at.datetime.tzinfo is not None
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(profiles())
+def test_round_trip_loses_nothing_for_generated_profiles(raw):
+    assert ipt.dump_profiles(ipt.parse_profiles(raw)) == raw

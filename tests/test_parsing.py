@@ -1,0 +1,110 @@
+"""parse_profiles: every wrapping, and clear errors that name the profile and the JSON path."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import iptoolkit as ipt
+
+PROFILE = {
+    "class": "core:IntegrationProfile",
+    "id": "P-1",
+    "name": "Inbound ORDERS",
+    "inputAgentSettings": {
+        "class": "core:AS2AgentSettings",
+        "typeName": "AS2",
+        "channels": [
+            {
+                "class": "core:IntegrationPartnerChannelAS2",
+                "id": 10,
+                "name": "AS2 Acme",
+                "active": True,
+                "partner": {"class": "core:IntegrationPartner", "id": 1, "name": "Acme"},
+                "mdnMode": 1,
+            }
+        ],
+    },
+    "responseSettings": {
+        "class": "core:ProfileResponseSettings",
+        "units": [
+            {
+                "class": "core:HttpProfileResponseUnit",
+                "active": True,
+                "contentType": {"class": "core:ResponseContentType_ORIG"},
+                "httpSettings": {
+                    "class": "core:HttpClientSettings",
+                    "headers": {"A": ["b"]},
+                    "httpMethod": "POST",
+                    "uri": "/in",
+                },
+            }
+        ],
+    },
+}
+
+
+@pytest.mark.parametrize(
+    "wrapped",
+    [
+        [PROFILE],
+        PROFILE,
+        {"data": [PROFILE]},
+        {"items": [PROFILE], "total": 1},
+        {"content": [PROFILE], "number": 0, "last": True},
+        {"whatever": [PROFILE], "count": 1},
+        {"data": {"items": [PROFILE]}},
+        {"_embedded": {"profiles": [PROFILE]}},
+    ],
+)
+def test_every_wrapping_unwraps(wrapped):
+    for form in (wrapped, json.dumps(wrapped), json.dumps(wrapped).encode()):
+        [profile] = ipt.parse_profiles(form)
+        assert profile.id == "P-1"
+        assert ipt.dump_profiles([profile]) == [PROFILE]
+
+
+def test_error_names_profile_index_id_and_path():
+    bad = json.loads(json.dumps(PROFILE))
+    bad["id"] = "P-9"
+    bad["inputAgentSettings"]["channels"][0]["mdnMode"] = "one"
+    with pytest.raises(ipt.ParseError) as caught:
+        ipt.parse_profiles([PROFILE, PROFILE, PROFILE, bad])
+    message = str(caught.value)
+    assert "profile 3 (id 'P-9')" in message
+    assert "$[3].inputAgentSettings.channels[0].mdnMode" in message
+    assert "valid integer" in message and '"one"' in message
+    assert caught.value.issues[0].path == "$[3].inputAgentSettings.channels[0].mdnMode"
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        (b'[{"id": "P1"', "not JSON"),
+        (b"\xff\xfe", "not JSON"),
+        (b"", "not JSON"),
+        (b'"just a string"', "no list of profiles"),
+        (b'{"a": 1, "b": 2}', "no list of profiles"),
+        (b"[1]", "$[0]: expected a JSON object"),
+        (b'[{"inputAgentSettings": []}]', "$[0].inputAgentSettings"),
+        (b'[{"responseSettings": {"units": {}}}]', "$[0].responseSettings.units"),
+        (b'[{"name": 5}]', "$[0].name"),
+    ],
+)
+def test_bad_input_gives_a_clear_parse_error(data, expected):
+    with pytest.raises(ipt.ParseError) as caught:
+        ipt.parse_profiles(data)
+    assert expected in str(caught.value)
+
+
+def test_counts_further_faulty_profiles():
+    with pytest.raises(ipt.ParseError, match=r"\(2 more faulty profiles\)"):
+        ipt.parse_profiles([{"id": 1}, {"id": 2}, {"id": 3}])
+
+
+def test_huge_integers_beyond_64_bits_survive_in_unknown_fields():
+    text = '[{"id": "P", "future": 123456789012345678901234567890}]'
+    assert (
+        ipt.dump_profiles(ipt.parse_profiles(text))[0]["future"] == 123456789012345678901234567890
+    )
