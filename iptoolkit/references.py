@@ -63,18 +63,28 @@ def channel_uses(profile: IntegrationProfile) -> Iterator[ChannelUse]:
 
 
 def channel_key(channel: Any, profile_id: Any, path: str) -> Any:
-    """The registry key of a channel: its id, or its place when it has none."""
-    channel_id = getattr(channel, "id", None)
+    """The registry key of a channel: its id, or its place when it has none (or an id
+    of an unknown class that is no number or string, which could not key a registry)."""
+    channel_id = _usable_id(_attr(channel, "id"))
     return channel_id if channel_id is not None else f"{profile_id}:{path}"
 
 
 def partner_key(partner: Any) -> Any:
-    """The registry key of a partner: its id, or its name when it has none."""
-    partner_id = getattr(partner, "id", None)
+    """The registry key of a partner (a model, or a raw dict inside an unknown channel):
+    its id, or its name when it has none."""
+    partner_id = _usable_id(_attr(partner, "id"))
     if partner_id is not None:
         return partner_id
-    name = getattr(partner, "name", None)
+    name = _attr(partner, "name")
     return f"name:{name}" if name is not None else None
+
+
+def _attr(value: Any, name: str) -> Any:
+    return value.get(name) if isinstance(value, dict) else getattr(value, name, None)
+
+
+def _usable_id(value: Any) -> Any:
+    return value if isinstance(value, int | str) and not isinstance(value, bool) else None
 
 
 def _held(owner: Any, path: str, role: Role, unit: int | None) -> Iterator[ChannelUse]:
