@@ -1,0 +1,286 @@
+"""The reference server's FastAPI application: the spec's endpoints over an estate.
+
+`create_app(estate, principals)` builds an app that serves the estate's profiles exactly as
+stored to callers holding a bearer token, obtained through any of the spec's three flows.
+Every error answers with the spec's envelope (see `errors`); `/openapi.json` documents it all.
+The endpoints live on a module-level router and find their state on `request.app.state`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, FastAPI, Form, Query, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.security import APIKeyCookie, HTTPAuthorizationCredentials, HTTPBearer
+
+from .. import __version__
+from .catalogue import Catalogue, raw_profiles_of
+from .errors import ApiProblem, error_response, install_error_handlers
+from .openapi import error_responses, install_openapi, listing_response, session_redirect
+from .pages import PAGE_HEADERS, login_page
+from .principals import PROFILES_VIEW, Identity, Principals
+from .schemas import LoginForm, TokenForm, TokenResponse
+from .tokens import DEFAULT_SESSION_TTL, DEFAULT_TOKEN_TTL, IssuedToken, SessionStore, TokenStore
+
+__all__ = [
+    "create_app",
+    "ServerState",
+    "TOKEN_PATH",
+    "SESSION_TOKEN_PATH",
+    "PROFILES_PATH",
+    "SESSION_COOKIE",
+    "DEFAULT_PAGE_SIZE",
+    "MAX_PAGE_SIZE",
+]
+
+TOKEN_PATH = "/dw/register/oauth/token"
+SESSION_TOKEN_PATH = "/auth/sessionBearerToken"
+PROFILES_PATH = "/api/preview/profiles"
+SESSION_COOKIE = "JSESSIONID"
+DEFAULT_PAGE_SIZE = 20
+"""Spring's default, used when only `page` is given."""
+MAX_PAGE_SIZE = 1000
+
+_NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}
+_BEARER_CHALLENGE = {"WWW-Authenticate": 'Bearer realm="integration-platform"'}
+_bearer = HTTPBearer(
+    auto_error=False,
+    scheme_name="bearerToken",
+    description="A token from the token endpoint or from `/auth/sessionBearerToken`.",
+)
+_session = APIKeyCookie(
+    name=SESSION_COOKIE,
+    auto_error=False,
+    scheme_name="sessionCookie",
+    description="The session cookie set by logging in at `/` (user or guest).",
+)
+
+
+@dataclass
+class ServerState:
+    """What the endpoints share: profiles, principals, tokens, sessions, cookie settings."""
+
+    catalogue: Catalogue
+    principals: Principals
+    tokens: TokenStore
+    sessions: SessionStore
+    secure_cookies: bool = False
+
+
+def create_app(
+    estate: Any,
+    principals: Principals,
+    *,
+    token_ttl: float = DEFAULT_TOKEN_TTL,
+    session_ttl: float = DEFAULT_SESSION_TTL,
+    secure_cookies: bool = False,
+) -> FastAPI:
+    """A FastAPI app serving `estate` (an `Estate`, or a list of raw profiles) to `principals`.
+
+    `token_ttl` is the bearer tokens' lifetime in seconds. `secure_cookies` marks the session
+    cookie `Secure`; leave it off on plain-HTTP loopback, where clients would not send it.
+    """
+    state = ServerState(
+        Catalogue(raw_profiles_of(estate)),
+        principals,
+        TokenStore(token_ttl),
+        SessionStore(session_ttl),
+        secure_cookies,
+    )
+    for identity in principals.identities():  # prepare every view before the first request
+        state.catalogue.view(identity.patterns)
+    app = FastAPI(
+        title="Integration Platform REST API (preview): iptoolkit reference server",
+        version=__version__,
+        description=(
+            "The reference implementation of the integration platform's preview API, serving "
+            f"{len(state.catalogue)} profiles. Every error answers with the `errorInfo` envelope."
+        ),
+        redoc_url=None,
+    )
+    app.state.server = state
+    app.include_router(router)
+    install_error_handlers(app)
+    install_openapi(app)
+    return app
+
+
+router = APIRouter()
+
+
+def _state(request: Request) -> ServerState:
+    return request.app.state.server
+
+
+State = Annotated[ServerState, Depends(_state)]
+
+
+def _token_body(state: ServerState, token: IssuedToken, response: Response) -> TokenResponse:
+    response.headers.update(_NO_STORE)
+    return TokenResponse(access_token=token.value, expires_in=token.expires_in(state.tokens.now()))
+
+
+def _start_session(state: ServerState, identity: Identity) -> Response:
+    session = state.sessions.open(identity)
+    response = RedirectResponse("/", status_code=303, headers=PAGE_HEADERS)
+    response.set_cookie(
+        SESSION_COOKIE,
+        session.id,
+        max_age=int(state.sessions.ttl),
+        path="/",
+        httponly=True,
+        samesite="lax",
+        secure=state.secure_cookies,
+    )
+    return response
+
+
+def _refused(request: Request, text: str) -> Response:
+    """A failed UI login: the login page for a browser, the envelope for anyone else."""
+    if "text/html" in request.headers.get("accept", ""):
+        return HTMLResponse(login_page(error=text), status_code=401, headers=PAGE_HEADERS)
+    return error_response(401, text)
+
+
+def _viewer(
+    state: State,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> Identity:
+    """The caller behind the bearer token; 401 without a live one, 403 without the right.
+
+    A dependency, so that it runs (and refuses) before query parameters are validated.
+    """
+    identity = state.tokens.lookup(credentials.credentials) if credentials is not None else None
+    if identity is None:
+        text = (
+            "A bearer token is required: send Authorization: Bearer <token>."
+            if credentials is None
+            else "The bearer token is not valid or has expired."
+        )
+        raise ApiProblem(401, text, headers=_BEARER_CHALLENGE)
+    if not identity.can(PROFILES_VIEW):
+        raise ApiProblem(403, f"Your roles do not grant the permission {PROFILES_VIEW}.")
+    return identity
+
+
+@router.post(
+    TOKEN_PATH,
+    tags=["authentication"],
+    operation_id="issueToken",
+    summary="Client credentials: a bearer token for an API client",
+    response_model=TokenResponse,
+    responses=error_responses(400, 401, 500),
+)
+def issue_token(
+    state: State, form: Annotated[TokenForm, Form()], response: Response
+) -> TokenResponse:
+    # A sync endpoint on purpose: checking a hashed secret takes a while, so off the loop.
+    if form.grant_type != "client_credentials":
+        raise ApiProblem(400, "grant_type must be client_credentials.")
+    identity = state.principals.authenticate_client(form.client_id, form.client_secret)
+    if identity is None:
+        raise ApiProblem(401, "Unknown client, or wrong client secret.")
+    return _token_body(state, state.tokens.issue(identity), response)
+
+
+@router.get(
+    "/",
+    tags=["web UI"],
+    operation_id="loginPage",
+    summary="The login page; with `loginToken`, a guest session",
+    response_class=HTMLResponse,
+    responses={
+        303: session_redirect("Guest session opened; go to `/`."),
+        **error_responses(401, 500, html=True),
+    },
+)
+def home(
+    request: Request,
+    state: State,
+    session_id: Annotated[str | None, Depends(_session)],
+    login_token: Annotated[
+        str | None, Query(alias="loginToken", description="A guest user's login token.")
+    ] = None,
+) -> Response:
+    if login_token is not None:
+        identity = state.principals.authenticate_guest(login_token)
+        if identity is None:
+            return _refused(request, "This guest login token is not valid.")
+        return _start_session(state, identity)
+    session = state.sessions.get(session_id) if session_id else None
+    identity = session.identity if session is not None else None
+    return HTMLResponse(login_page(identity), headers=PAGE_HEADERS)
+
+
+@router.post(
+    "/",
+    tags=["web UI"],
+    operation_id="login",
+    summary="Log in as a UI user: sets the session cookie and redirects to `/`",
+    response_class=Response,
+    status_code=303,
+    responses={
+        303: session_redirect("Session opened; go to `/`."),
+        **error_responses(400, 401, 500, html=True),
+    },
+)
+def login(request: Request, state: State, form: Annotated[LoginForm, Form()]) -> Response:
+    identity = state.principals.authenticate_user(form.username, form.password)
+    if identity is None:
+        return _refused(request, "Wrong user name or password.")
+    return _start_session(state, identity)
+
+
+@router.get(
+    SESSION_TOKEN_PATH,
+    tags=["authentication"],
+    operation_id="sessionBearerToken",
+    summary="The bearer token of the current UI or guest session",
+    response_model=TokenResponse,
+    responses=error_responses(401, 500),
+)
+def session_bearer_token(
+    state: State, session_id: Annotated[str | None, Depends(_session)], response: Response
+) -> TokenResponse:
+    session = state.sessions.get(session_id) if session_id else None
+    if session is None:
+        raise ApiProblem(401, "No valid session: log in at / first.")
+    return _token_body(state, state.sessions.bearer(session, state.tokens), response)
+
+
+@router.get(
+    PROFILES_PATH,
+    tags=["profiles"],
+    operation_id="listProfiles",
+    summary="Every integration profile the caller may view",
+    description=(
+        "A bare JSON array of profiles, each exactly as stored. With `page` or `size`, a "
+        "Spring-style page object instead. Needs the `profiles:view` permission; a caller "
+        "sees the profiles whose `group` matches its roles' group patterns."
+    ),
+    response_class=Response,
+    responses={200: listing_response(), **error_responses(400, 401, 403, 404, 500)},
+)
+async def list_profiles(
+    state: State,
+    identity: Annotated[Identity, Depends(_viewer)],
+    page: Annotated[
+        int | None, Query(ge=0, description="Page number, from 0: returns a page object.")
+    ] = None,
+    size: Annotated[
+        int | None,
+        Query(
+            ge=1,
+            le=MAX_PAGE_SIZE,
+            description=f"Page size (default {DEFAULT_PAGE_SIZE}): returns a page object.",
+        ),
+    ] = None,
+) -> Response:
+    view = state.catalogue.view(identity.patterns)
+    if page is None and size is None:
+        body = view.body
+    else:
+        body = view.page(page or 0, size or DEFAULT_PAGE_SIZE)
+    return Response(body, media_type="application/json")

@@ -1,0 +1,326 @@
+"""Who may call the reference server, and what each caller may see.
+
+A principals file is JSON with four keys: ``roles``, ``clients`` (API clients for the
+client-credentials flow), ``users`` (UI users who log in at ``/``) and ``guests`` (guest
+users with a login token)::
+
+    {"roles":   {"all": {"permissions": ["profiles:view"], "groups": ["*"]},
+                 "fin": {"permissions": ["profiles:view"], "groups": ["Finance", "Finance/*"]}},
+     "clients": [{"client_id": "analytics", "client_secret": "...", "roles": ["all"]}],
+     "users":   [{"username": "lena", "password": "...", "roles": ["fin"]}],
+     "guests":  [{"login_token": "7264E89B-...", "roles": ["fin"]}]}
+
+``groups`` are shell-style patterns (``fnmatch``, case-sensitive; ``*`` also crosses ``/``)
+matched against a profile's ``group``. A profile without a group matches only ``*``. A
+caller sees the union of the groups of those of its roles that grant ``profiles:view``.
+
+Every secret (``client_secret``, ``password``, ``login_token``) may be written in plain text
+or as a salted hash made by ``hash_secret`` (``iptoolkit hash-secret``)::
+
+    pbkdf2_sha256$<iterations>$<salt, base64>$<PBKDF2-HMAC-SHA256 of the UTF-8 secret, base64>
+
+(standard base64 with padding). A value that starts with ``pbkdf2_sha256$`` is read as a
+hash, anything else as plain text. Both are compared in constant time
+(``hmac.compare_digest``).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import secrets
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+from os import PathLike
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
+
+__all__ = [
+    "PROFILES_VIEW",
+    "HASH_SCHEME",
+    "DEFAULT_ITERATIONS",
+    "Role",
+    "ApiClient",
+    "UiUser",
+    "GuestUser",
+    "Principals",
+    "Identity",
+    "DemoCredentials",
+    "hash_secret",
+    "verify_secret",
+    "group_matches",
+    "demo_principals",
+]
+
+PROFILES_VIEW = "profiles:view"
+"""The permission the profile listing needs."""
+
+HASH_SCHEME = "pbkdf2_sha256"
+DEFAULT_ITERATIONS = 600_000
+"""OWASP's 2023 figure for PBKDF2-HMAC-SHA256."""
+_SALT_BYTES = 16
+
+
+def hash_secret(
+    secret: str, *, iterations: int = DEFAULT_ITERATIONS, salt: bytes | None = None
+) -> str:
+    """Hash a secret for a principals file, so the file need not hold it in plain text.
+
+    >>> hash_secret("s3cret", iterations=1, salt=b"0123456789abcdef")[:16]
+    'pbkdf2_sha256$1$'
+    """
+    if iterations < 1:
+        raise ValueError("iterations must be at least 1")
+    salt = secrets.token_bytes(_SALT_BYTES) if salt is None else salt
+    digest = hashlib.pbkdf2_hmac("sha256", secret.encode(), salt, iterations)
+    return "$".join([HASH_SCHEME, str(iterations), _b64(salt), _b64(digest)])
+
+
+def verify_secret(secret: str, stored: str) -> bool:
+    """Whether `secret` matches `stored` (plain or hashed), compared in constant time."""
+    if not stored.startswith(HASH_SCHEME + "$"):
+        return hmac.compare_digest(secret.encode(), stored.encode())
+    try:
+        _, iterations, salt, digest = stored.split("$")
+        expected = base64.b64decode(digest, validate=True)
+        actual = hashlib.pbkdf2_hmac(
+            "sha256", secret.encode(), base64.b64decode(salt, validate=True), int(iterations)
+        )
+    except ValueError:
+        return False
+    return hmac.compare_digest(actual, expected)
+
+
+def group_matches(group: Any, patterns: Iterable[str]) -> bool:
+    """Whether a profile's `group` matches one of the patterns; no group matches only `*`."""
+    if not isinstance(group, str):
+        return "*" in patterns
+    return any(fnmatchcase(group, pattern) for pattern in patterns)
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def _check_hash_format(value: SecretStr) -> SecretStr:
+    text = value.get_secret_value()
+    if text.startswith(HASH_SCHEME + "$"):
+        parts = text.split("$")
+        if len(parts) != 4 or not parts[1].isdigit() or int(parts[1]) < 1:
+            raise ValueError(f"a hashed secret reads {HASH_SCHEME}$<iterations>$<salt>$<hash>")
+    return value
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Role(_Model):
+    """What a role may do (`permissions`) and which profile groups it covers."""
+
+    permissions: list[str] = Field(default_factory=list)
+    groups: list[str] = Field(default_factory=list)
+
+
+class ApiClient(_Model):
+    """An API client of the client-credentials flow."""
+
+    client_id: str = Field(min_length=1)
+    client_secret: SecretStr
+    roles: list[str] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _hash_format(self) -> ApiClient:
+        _check_hash_format(self.client_secret)
+        return self
+
+
+class UiUser(_Model):
+    """A user who logs in through the web UI at `/`."""
+
+    username: str = Field(min_length=1)
+    password: SecretStr
+    roles: list[str] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _hash_format(self) -> UiUser:
+        _check_hash_format(self.password)
+        return self
+
+
+class GuestUser(_Model):
+    """A guest user: `GET /?loginToken=<token>` opens a password-free session."""
+
+    login_token: SecretStr
+    name: str | None = None
+    roles: list[str] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _hash_format(self) -> GuestUser:
+        _check_hash_format(self.login_token)
+        return self
+
+
+@dataclass(frozen=True)
+class Identity:
+    """An authenticated caller: who it is, what it may do, which groups it sees."""
+
+    kind: str
+    name: str
+    permissions: frozenset[str]
+    patterns: tuple[str, ...] = field(default=())
+    """Group patterns of the roles that grant `profiles:view`, sorted and unique."""
+
+    def can(self, permission: str) -> bool:
+        return permission in self.permissions
+
+
+class Principals(_Model):
+    """The roles, API clients, UI users and guest users one server knows."""
+
+    roles: dict[str, Role] = Field(default_factory=dict)
+    clients: list[ApiClient] = Field(default_factory=list)
+    users: list[UiUser] = Field(default_factory=list)
+    guests: list[GuestUser] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Principals:
+        for kind, members in (
+            ("client", self.clients),
+            ("user", self.users),
+            ("guest", self.guests),
+        ):
+            for member in members:
+                unknown = [role for role in member.roles if role not in self.roles]
+                if unknown:
+                    raise ValueError(f"{kind} {_label(member)!r} names unknown role(s) {unknown}")
+        for kind, names in (
+            ("client_id", [client.client_id for client in self.clients]),
+            ("username", [user.username for user in self.users]),
+        ):
+            duplicates = sorted({name for name in names if names.count(name) > 1})
+            if duplicates:
+                raise ValueError(f"duplicate {kind}: {duplicates}")
+        return self
+
+    @classmethod
+    def load(cls, path: str | PathLike[str]) -> Principals:
+        """Read a principals JSON file."""
+        return cls.model_validate(json.loads(Path(path).read_text(encoding="utf-8")))
+
+    def authenticate_client(self, client_id: str, client_secret: str) -> Identity | None:
+        """The identity of an API client whose id and secret match, else None."""
+        for client in self.clients:
+            if hmac.compare_digest(client.client_id.encode(), client_id.encode()):
+                if verify_secret(client_secret, client.client_secret.get_secret_value()):
+                    return self.identity("client", client.client_id, client.roles)
+                return None
+        return None
+
+    def authenticate_user(self, username: str, password: str) -> Identity | None:
+        """The identity of a UI user whose name and password match, else None."""
+        for user in self.users:
+            if hmac.compare_digest(user.username.encode(), username.encode()):
+                if verify_secret(password, user.password.get_secret_value()):
+                    return self.identity("user", user.username, user.roles)
+                return None
+        return None
+
+    def authenticate_guest(self, login_token: str) -> Identity | None:
+        """The identity of the guest user holding this login token, else None."""
+        for index, guest in enumerate(self.guests):
+            if verify_secret(login_token, guest.login_token.get_secret_value()):
+                return self.identity("guest", guest.name or f"guest-{index + 1}", guest.roles)
+        return None
+
+    def identity(self, kind: str, name: str, roles: Iterable[str]) -> Identity:
+        """The identity that the given roles make: permissions and visible group patterns."""
+        granted = [self.roles[role] for role in roles]
+        permissions = frozenset(p for role in granted for p in role.permissions)
+        patterns = sorted(
+            {g for role in granted if PROFILES_VIEW in role.permissions for g in role.groups}
+        )
+        return Identity(kind, name, permissions, tuple(patterns))
+
+    def identities(self) -> list[Identity]:
+        """Every identity these principals can produce (to prepare their views up front)."""
+        members: list[tuple[str, str, list[str]]] = [
+            ("client", c.client_id, c.roles) for c in self.clients
+        ]
+        members += [("user", u.username, u.roles) for u in self.users]
+        members += [
+            ("guest", g.name or f"guest-{i + 1}", g.roles) for i, g in enumerate(self.guests)
+        ]
+        return [self.identity(kind, name, roles) for kind, name, roles in members]
+
+
+def _label(member: ApiClient | UiUser | GuestUser) -> str:
+    if isinstance(member, ApiClient):
+        return member.client_id
+    if isinstance(member, UiUser):
+        return member.username
+    return member.name or "guest"
+
+
+@dataclass(frozen=True)
+class DemoCredentials:
+    """The credentials of demo principals; `repr` leaves every secret out."""
+
+    client_id: str
+    client_secret: str = field(repr=False)
+    username: str
+    password: str = field(repr=False)
+    guest_token: str = field(repr=False)
+    denied_client_id: str
+    """An API client whose role lacks `profiles:view`: the listing answers 403."""
+    denied_client_secret: str = field(repr=False)
+    guest_groups: tuple[str, ...] = ("Finance", "Finance/*")
+
+
+def demo_principals() -> tuple[Principals, DemoCredentials]:
+    """Principals for a demo, with secrets that are new on every call.
+
+    One API client sees every group, one UI user sees every group, one guest sees the
+    `Finance` groups, and one API client lacks `profiles:view` (to show a 403).
+    """
+    creds = DemoCredentials(
+        client_id="demo-client",
+        client_secret=secrets.token_urlsafe(24),
+        username="demo",
+        password=secrets.token_urlsafe(12),
+        guest_token=str(uuid.UUID(bytes=secrets.token_bytes(16), version=4)).upper(),
+        denied_client_id="demo-no-access",
+        denied_client_secret=secrets.token_urlsafe(24),
+    )
+    principals = Principals.model_validate(
+        {
+            "roles": {
+                "all": {"permissions": [PROFILES_VIEW], "groups": ["*"]},
+                "finance": {"permissions": [PROFILES_VIEW], "groups": list(creds.guest_groups)},
+                "no-access": {"permissions": [], "groups": ["*"]},
+            },
+            "clients": [
+                {
+                    "client_id": creds.client_id,
+                    "client_secret": creds.client_secret,
+                    "roles": ["all"],
+                },
+                {
+                    "client_id": creds.denied_client_id,
+                    "client_secret": creds.denied_client_secret,
+                    "roles": ["no-access"],
+                },
+            ],
+            "users": [{"username": creds.username, "password": creds.password, "roles": ["all"]}],
+            "guests": [
+                {"login_token": creds.guest_token, "name": "demo-guest", "roles": ["finance"]}
+            ],
+        }
+    )
+    return principals, creds

@@ -1,0 +1,266 @@
+"""Running the reference server: in a background thread for notebooks and tests, or in the
+foreground for `iptoolkit serve`.
+
+    with ipt.server.running(estate) as srv:      # a free loopback port
+        client = ipt.Client(srv.base_url, auth=ipt.ClientCredentials(srv.client_id,
+                                                                     srv.client_secret))
+
+uvicorn's access log is off: a guest's login token travels in the query string, and the
+access log would write it down. Secrets are printed once by `serve`, never logged.
+"""
+
+from __future__ import annotations
+
+import socket
+import sys
+import threading
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from os import PathLike
+from pathlib import Path
+from typing import Any, TextIO
+
+import httpx
+import uvicorn
+from fastapi import FastAPI
+
+from .app import PROFILES_PATH, TOKEN_PATH, create_app
+from .principals import DemoCredentials, Principals, demo_principals
+from .tokens import DEFAULT_SESSION_TTL, DEFAULT_TOKEN_TTL
+
+__all__ = ["RunningServer", "running", "serve", "build_app", "DEFAULT_PORT"]
+
+DEFAULT_PORT = 8765
+_START_TIMEOUT = 15.0
+_STOP_TIMEOUT = 5.0
+
+EstateSource = Any
+"""An `Estate`, a list of raw profiles, a snapshot path, or None for the demo estate."""
+PrincipalsSource = Principals | Mapping[str, Any] | str | PathLike[str] | None
+"""`Principals`, their JSON as a dict, a principals file, or None for demo principals."""
+
+
+@dataclass(frozen=True, repr=False)
+class RunningServer:
+    """A server started by `running`: where it listens and, for demo principals, who may call.
+
+    The credential properties are None when the server was given its own principals.
+    """
+
+    base_url: str
+    host: str
+    port: int
+    app: FastAPI = field(compare=False)
+    credentials: DemoCredentials | None = None
+
+    @property
+    def client_id(self) -> str | None:
+        return self.credentials.client_id if self.credentials else None
+
+    @property
+    def client_secret(self) -> str | None:
+        return self.credentials.client_secret if self.credentials else None
+
+    @property
+    def guest_token(self) -> str | None:
+        return self.credentials.guest_token if self.credentials else None
+
+    @property
+    def username(self) -> str | None:
+        return self.credentials.username if self.credentials else None
+
+    @property
+    def password(self) -> str | None:
+        return self.credentials.password if self.credentials else None
+
+    @property
+    def profiles_url(self) -> str:
+        return self.base_url + PROFILES_PATH
+
+    def __repr__(self) -> str:
+        return (
+            f"RunningServer(base_url={self.base_url!r}, client_id={self.client_id!r}, "
+            f"username={self.username!r})"
+        )
+
+
+def build_app(
+    estate: EstateSource = None,
+    principals: PrincipalsSource = None,
+    *,
+    token_ttl: float = DEFAULT_TOKEN_TTL,
+    session_ttl: float = DEFAULT_SESSION_TTL,
+) -> tuple[FastAPI, DemoCredentials | None]:
+    """The app for an estate and principals, each given in any form `running` accepts."""
+    credentials: DemoCredentials | None = None
+    if principals is None:
+        principals, credentials = demo_principals()
+    elif isinstance(principals, Mapping):
+        principals = Principals.model_validate(principals)
+    elif not isinstance(principals, Principals):
+        principals = Principals.load(principals)
+    app = create_app(_estate(estate), principals, token_ttl=token_ttl, session_ttl=session_ttl)
+    return app, credentials
+
+
+@contextmanager
+def running(
+    estate: EstateSource = None,
+    principals: PrincipalsSource = None,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    token_ttl: float = DEFAULT_TOKEN_TTL,
+    session_ttl: float = DEFAULT_SESSION_TTL,
+) -> Iterator[RunningServer]:
+    """Serve `estate` in a background thread until the block ends (port 0: a free one).
+
+    Without `principals`, demo principals with fresh random secrets; the yielded object
+    carries them. The block starts once the server answers HTTP.
+    """
+    app, credentials = build_app(estate, principals, token_ttl=token_ttl, session_ttl=session_ttl)
+    sock = _bind(host, port)
+    bound_port = sock.getsockname()[1]
+    server = uvicorn.Server(_config(app, host, bound_port, log_config=None))
+    thread = threading.Thread(
+        target=server.run, kwargs={"sockets": [sock]}, name="iptoolkit-server", daemon=True
+    )
+    thread.start()
+    try:
+        base_url = _base_url(host, bound_port)
+        _wait_until_answering(base_url, server, thread)
+        yield RunningServer(base_url, host, bound_port, app, credentials)
+    finally:
+        server.should_exit = True
+        thread.join(_STOP_TIMEOUT)
+        if thread.is_alive():  # connections that would not close: stop without waiting
+            server.force_exit = True
+            thread.join(_STOP_TIMEOUT)
+        sock.close()
+
+
+def serve(
+    estate: EstateSource = None,
+    principals: PrincipalsSource = None,
+    *,
+    host: str = "127.0.0.1",
+    port: int = DEFAULT_PORT,
+    token_ttl: float = DEFAULT_TOKEN_TTL,
+    session_ttl: float = DEFAULT_SESSION_TTL,
+    out: TextIO | None = None,
+) -> None:
+    """Serve in the foreground until interrupted; print the demo credentials once, at start."""
+    out = out if out is not None else sys.stdout
+    app, credentials = build_app(estate, principals, token_ttl=token_ttl, session_ttl=session_ttl)
+    sock = _bind(host, port)
+    base_url = _base_url(host, sock.getsockname()[1])
+    print(_banner(app, base_url, host, credentials), file=out, flush=True)
+    server = uvicorn.Server(_config(app, host, sock.getsockname()[1]))
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
+
+
+def _estate(estate: EstateSource) -> Any:
+    if estate is None:
+        from ..demo import demo_estate
+
+        return demo_estate()
+    if isinstance(estate, str | PathLike):
+        from ..estate import load
+
+        return load(Path(estate))
+    return estate
+
+
+def _config(app: FastAPI, host: str, port: int, **options: Any) -> uvicorn.Config:
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        access_log=False,  # a guest's loginToken is in the query string: never log requests
+        lifespan="off",
+        ws="none",
+        timeout_graceful_shutdown=int(_STOP_TIMEOUT),
+        **options,
+    )
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    """Bind the listening socket ourselves, so port 0 gives a known free port and no race."""
+    family, kind, proto, _, address = socket.getaddrinfo(
+        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+    )[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError:
+        sock.close()
+        raise
+    sock.set_inheritable(True)
+    return sock
+
+
+def _base_url(host: str, port: int) -> str:
+    shown = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(host, host)
+    if ":" in shown:
+        shown = f"[{shown}]"
+    return f"http://{shown}:{port}"
+
+
+def _wait_until_answering(base_url: str, server: uvicorn.Server, thread: threading.Thread) -> None:
+    deadline = time.monotonic() + _START_TIMEOUT
+    while time.monotonic() < deadline:
+        if not thread.is_alive():
+            raise RuntimeError("the reference server stopped while starting; see the log")
+        if server.started:
+            try:
+                httpx.get(base_url + "/", timeout=1.0)
+                return
+            except httpx.TransportError:
+                pass
+        time.sleep(0.01)
+    server.should_exit = True
+    raise RuntimeError(
+        f"the reference server did not answer at {base_url} within {_START_TIMEOUT:g} s"
+    )
+
+
+def _banner(app: FastAPI, base_url: str, host: str, creds: DemoCredentials | None) -> str:
+    count = len(app.state.server.catalogue)
+    lines = [f"iptoolkit reference server: {count} profiles at {base_url}"]
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        lines.append(f"  Note: listening on {host}, beyond this machine, over plain HTTP.")
+    lines += [
+        f"  API description: {base_url}/openapi.json (browse: {base_url}/docs)",
+        f"  Profiles:        GET {base_url}{PROFILES_PATH} with Authorization: Bearer <token>",
+    ]
+    if creds is None:
+        lines.append("  Principals from the given file. Stop with Ctrl+C.")
+        return "\n".join(lines)
+    lines += [
+        "",
+        "Demo credentials (new on every start; shown only here):",
+        f"  API client:  client_id={creds.client_id}  client_secret={creds.client_secret}",
+        f"               POST {base_url}{TOKEN_PATH}",
+        f"  UI user:     username={creds.username}  password={creds.password}"
+        f"  (sign in at {base_url}/)",
+        f"  Guest link:  {base_url}/?loginToken={creds.guest_token}"
+        f"  (sees groups {', '.join(creds.guest_groups)})",
+        f"  No access:   client_id={creds.denied_client_id}  "
+        f"client_secret={creds.denied_client_secret}  (lacks profiles:view: 403)",
+        "",
+        "From Python:",
+        "  import iptoolkit as ipt",
+        f"  client = ipt.Client({base_url!r},",
+        f"      auth=ipt.ClientCredentials({creds.client_id!r}, {creds.client_secret!r}))",
+        "  estate = client.fetch_estate()",
+        "",
+        "Stop with Ctrl+C.",
+    ]
+    return "\n".join(lines)
