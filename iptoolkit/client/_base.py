@@ -1,0 +1,171 @@
+"""What `Client` and `AsyncClient` share: configuration, `from_env`, parsing pages.
+
+Only sending and sleeping differ between the two; both drive the same sans-IO flow
+(`_core.listing_flow`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any, Self
+
+import httpx
+
+from ..models import IntegrationProfile, ParseError, parse_profiles
+from ._core import Flow, listing_flow
+from ._retry import MAX_RETRIES, logger
+from ._urls import join_url, redact_url
+from .auth import BearerToken, ClientCredentials, GuestLogin, SessionCookie, _PlatformAuth
+from .paging import MAX_PAGES, Page
+
+__all__ = [
+    "DEFAULT_PROFILES_PATH",
+    "DEFAULT_TIMEOUT",
+    "ENV_VARS",
+    "MAX_PAGES",
+    "ClientBase",
+    "auth_from_env",
+    "parse_page",
+]
+
+DEFAULT_PROFILES_PATH = "/api/preview/profiles"
+"""The listing's path on our reference server; the spec does not name one."""
+DEFAULT_TIMEOUT = 30.0
+
+ENV_BASE_URL = "IPTOOLKIT_BASE_URL"
+ENV_CLIENT_ID = "IPTOOLKIT_CLIENT_ID"
+ENV_CLIENT_SECRET = "IPTOOLKIT_CLIENT_SECRET"
+ENV_GUEST_TOKEN = "IPTOOLKIT_GUEST_TOKEN"
+ENV_SESSION_COOKIE = "IPTOOLKIT_SESSION_COOKIE"
+ENV_BEARER_TOKEN = "IPTOOLKIT_BEARER_TOKEN"
+ENV_PROFILES_PATH = "IPTOOLKIT_PROFILES_PATH"
+ENV_VARS = (
+    ENV_BASE_URL,
+    ENV_CLIENT_ID,
+    ENV_CLIENT_SECRET,
+    ENV_GUEST_TOKEN,
+    ENV_SESSION_COOKIE,
+    ENV_BEARER_TOKEN,
+    ENV_PROFILES_PATH,
+)
+
+
+def _user_agent() -> str:
+    try:
+        ours = version("iptoolkit")
+    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
+        ours = "dev"
+    return f"iptoolkit/{ours} httpx/{httpx.__version__}"
+
+
+def auth_from_env(environ: Mapping[str, str]) -> httpx.Auth:
+    """The auth flow the environment describes, first match wins: client id and secret,
+    guest token, session cookie, bearer token. Says which variable is missing."""
+
+    def get(name: str) -> str | None:
+        return (environ.get(name) or "").strip() or None
+
+    client_id, secret = get(ENV_CLIENT_ID), get(ENV_CLIENT_SECRET)
+    if client_id and secret:
+        logger.debug("from_env: client credentials (%s)", ENV_CLIENT_ID)
+        return ClientCredentials(client_id, secret)
+    if client_id or secret:
+        have, lack = (
+            (ENV_CLIENT_ID, ENV_CLIENT_SECRET) if client_id else (ENV_CLIENT_SECRET, ENV_CLIENT_ID)
+        )
+        raise ValueError(f"{lack} is not set ({have} is): the client-credentials flow needs both")
+    if token := get(ENV_GUEST_TOKEN):
+        logger.debug("from_env: guest login (%s)", ENV_GUEST_TOKEN)
+        return GuestLogin(token)
+    if cookie := get(ENV_SESSION_COOKIE):
+        logger.debug("from_env: session cookie (%s)", ENV_SESSION_COOKIE)
+        return SessionCookie(cookie)
+    if token := get(ENV_BEARER_TOKEN):
+        logger.debug("from_env: bearer token (%s)", ENV_BEARER_TOKEN)
+        return BearerToken(token)
+    raise ValueError(
+        f"no credentials in the environment: set {ENV_CLIENT_ID} and {ENV_CLIENT_SECRET}, "
+        f"or {ENV_GUEST_TOKEN}, or {ENV_SESSION_COOKIE} (name=value), or {ENV_BEARER_TOKEN}"
+    )
+
+
+class ClientBase:
+    """Configuration and everything but I/O; see `Client` for the arguments."""
+
+    def __init__(
+        self,
+        base_url: str | httpx.URL,
+        *,
+        auth: httpx.Auth,
+        profiles_path: str | None = None,
+        timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
+        max_retries: int = MAX_RETRIES,
+        verify: Any = True,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
+        url = httpx.URL(base_url)
+        if url.scheme not in ("http", "https") or not url.host:
+            raise ValueError(f"base_url must be an http(s) URL, not {redact_url(url)!r}")
+        if not isinstance(auth, httpx.Auth):
+            raise TypeError(
+                f"auth must be an httpx.Auth such as ClientCredentials or BearerToken, "
+                f"not {type(auth).__name__}"
+            )
+        if max_retries < 0:
+            raise ValueError("max_retries must be 0 or more")
+        self.base_url = url.copy_with(query=None, fragment=None)
+        self.auth = auth._bind(self.base_url) if isinstance(auth, _PlatformAuth) else auth
+        self.profiles_path = profiles_path or DEFAULT_PROFILES_PATH
+        self.profiles_url = join_url(self.base_url, self.profiles_path)
+        self.max_retries = max_retries
+        self._http_options: dict[str, Any] = {
+            "auth": self.auth,
+            "timeout": timeout,
+            "verify": verify,
+            "follow_redirects": False,
+            "headers": {
+                "User-Agent": _user_agent(),
+                "Accept": "application/json",
+                **(headers or {}),
+            },
+        }
+
+    @classmethod
+    def from_env(cls, *, environ: Mapping[str, str] | None = None, **options: Any) -> Self:
+        """A client configured by `IPTOOLKIT_*` variables (or the `environ` mapping).
+
+        `IPTOOLKIT_BASE_URL` is required; credentials as in `auth_from_env`;
+        `IPTOOLKIT_PROFILES_PATH` optional. Keyword options override the environment.
+        """
+        env = os.environ if environ is None else environ
+        base_url = (env.get(ENV_BASE_URL) or "").strip()
+        if not base_url:
+            raise ValueError(
+                f"{ENV_BASE_URL} is not set: the platform's base URL, e.g. https://platform.example.com"
+            )
+        if "auth" not in options:
+            options["auth"] = auth_from_env(env)
+        if not options.get("profiles_path"):
+            options["profiles_path"] = (env.get(ENV_PROFILES_PATH) or "").strip() or None
+        return cls(base_url, **options)
+
+    @property
+    def source_url(self) -> str:
+        """The listing's URL as recorded in an estate: credentials masked."""
+        return redact_url(self.profiles_url)
+
+    def _listing(self, max_pages: int) -> Flow:
+        return listing_flow(self.profiles_url, max_retries=self.max_retries, max_pages=max_pages)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(base_url={redact_url(self.base_url)!r}, auth={self.auth!r})"
+
+
+def parse_page(page: Page) -> list[IntegrationProfile]:
+    """Strictly parsed profiles of one page; a `ParseError` names the page."""
+    try:
+        return parse_profiles(page.items)
+    except ParseError as exc:
+        raise ParseError(f"page {page.index + 1} ({page.url}): {exc}", issues=exc.issues) from None

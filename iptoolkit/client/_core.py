@@ -1,0 +1,79 @@
+"""The client's logic as a generator that does no I/O, so sync and async share it.
+
+A flow yields commands: `Send` (send this GET, send me the response or throw the failure
+into me), `Sleep` (wait before a retry) and `Page` (hand this page to the caller). A driver
+(`Client._drive`, `AsyncClient._drive`) carries them out with blocking or async I/O; that
+is all that differs between the two clients.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from . import _retry
+from .errors import ApiError, error_from_response, error_from_transport
+from .paging import Page, Pager
+
+__all__ = ["Send", "Sleep", "Command", "Flow", "request_flow", "listing_flow"]
+
+
+@dataclass(frozen=True)
+class Send:
+    """Send `method url`; the driver replies with the response or throws the failure."""
+
+    method: str
+    url: httpx.URL
+
+
+@dataclass(frozen=True)
+class Sleep:
+    """Wait this many seconds before retrying."""
+
+    seconds: float
+
+
+Command = Send | Sleep | Page
+Flow = Generator[Command, Any, None]
+
+
+def request_flow(
+    method: str, url: httpx.URL, *, max_retries: int
+) -> Generator[Send | Sleep, Any, httpx.Response]:
+    """Send once, and again while the retry policy allows; return a 2xx response or raise.
+
+    The driver throws `httpx.TransportError`s and our `ApiError`s (from a token request in
+    the auth flow) into this generator at the `yield Send`.
+    """
+    retries = 0
+    while True:
+        try:
+            response: httpx.Response = yield Send(method, url)
+        except httpx.TransportError as exc:
+            error: ApiError = error_from_transport(exc)
+            error.__cause__ = exc
+        except ApiError as exc:
+            error = exc
+        else:
+            if response.is_success:
+                return response
+            error = error_from_response(response)
+        delay = _retry.retry_delay(method, error, retries, max_retries)
+        if delay is None:
+            raise error
+        retries += 1
+        yield Sleep(delay)
+
+
+def listing_flow(start_url: httpx.URL, *, max_retries: int, max_pages: int) -> Flow:
+    """Fetch every page of the listing at `start_url`, yielding each as a `Page`."""
+    pager = Pager(start_url, max_pages=max_pages)
+    url: httpx.URL | None = start_url
+    while url is not None:
+        response = yield from request_flow("GET", url, max_retries=max_retries)
+        page = pager.read(response)
+        yield page
+        url = page.next_url

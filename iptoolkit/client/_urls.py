@@ -1,0 +1,110 @@
+"""URLs: joining paths onto a base URL with a prefix, and keeping credentials out of them.
+
+`redact_url` masks credentials that travel in URLs (the guest flow's `loginToken`,
+passwords in the authority); `RequestInfo` is what errors keep of a request: the method and
+the redacted URL, never headers. httpx logs request URLs at INFO, so a filter on its
+logger masks them there too.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from urllib.parse import unquote_plus
+
+import httpx
+
+__all__ = [
+    "MASK",
+    "RequestInfo",
+    "join_url",
+    "redact_url",
+    "install_httpx_log_filter",
+]
+
+MASK = "**********"
+
+_SECRET_PARAMS = frozenset(
+    {
+        "logintoken",
+        "token",
+        "access_token",
+        "accesstoken",
+        "bearertoken",
+        "client_secret",
+        "password",
+        "secret",
+        "api_key",
+        "apikey",
+        "sessionid",
+        "jsessionid",
+    }
+)
+
+
+def redact_url(url: httpx.URL | str) -> str:
+    """The URL with credential query values and any userinfo password masked.
+
+    >>> redact_url("https://host/?loginToken=abc&lang=en")
+    'https://host/?loginToken=**********&lang=en'
+    """
+    url = httpx.URL(url)
+    if url.password:
+        url = url.copy_with(username=url.username, password=MASK)
+    if url.query:
+        parts = []
+        for part in url.query.decode("ascii").split("&"):
+            key, sep, _ = part.partition("=")
+            if sep and unquote_plus(key).lower() in _SECRET_PARAMS:
+                part = f"{key}={MASK}"
+            parts.append(part)
+        url = url.copy_with(query="&".join(parts).encode("ascii"))
+    return str(url)
+
+
+def join_url(base: httpx.URL, path: str) -> httpx.URL:
+    """`path` under `base`, keeping the base's path prefix; an absolute URL is kept as is.
+
+    >>> join_url(httpx.URL("https://host/platform"), "/dw/register/oauth/token")
+    URL('https://host/platform/dw/register/oauth/token')
+    """
+    target = httpx.URL(path)
+    if target.is_absolute_url:
+        return target
+    prefix = base.raw_path.split(b"?", 1)[0].rstrip(b"/")
+    return base.copy_with(raw_path=prefix + b"/" + target.raw_path.lstrip(b"/"), fragment=None)
+
+
+@dataclass(frozen=True)
+class RequestInfo:
+    """What an error remembers of a request: method and redacted URL, nothing else."""
+
+    method: str
+    url: str
+
+    @classmethod
+    def of(cls, request: httpx.Request) -> RequestInfo:
+        return cls(request.method, redact_url(request.url))
+
+    def __str__(self) -> str:
+        return f"{self.method} {self.url}"
+
+
+class _RedactHttpxUrls(logging.Filter):
+    """httpx logs every request URL at INFO; mask credentials in those URLs."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple) and any(
+            isinstance(arg, httpx.URL) for arg in record.args
+        ):
+            record.args = tuple(
+                redact_url(arg) if isinstance(arg, httpx.URL) else arg for arg in record.args
+            )
+        return True
+
+
+def install_httpx_log_filter() -> None:
+    """Attach the redacting filter to the `httpx` logger once (idempotent)."""
+    logger = logging.getLogger("httpx")
+    if not any(isinstance(existing, _RedactHttpxUrls) for existing in logger.filters):
+        logger.addFilter(_RedactHttpxUrls())

@@ -1,0 +1,406 @@
+"""The API's three ways to a bearer token, plus a ready token, as `httpx.Auth` flows.
+
+Each `auth_flow` is a generator in httpx's style: it yields the token requests it needs,
+receives their responses, then yields the API request with `Authorization: Bearer ...`,
+and on a 401 fetches one new token and resends once (except `BearerToken`, which cannot).
+
+Token and login paths are resolved against the client's base URL, keeping its path
+prefix: with base `https://host/platform`, `/dw/register/oauth/token` means
+`https://host/platform/dw/register/oauth/token`. An absolute URL is used as given. Outside
+our `Client` (a plain `httpx.Client(auth=...)`), paths resolve against the origin of the
+request being authenticated.
+
+Credentials are held as `Secret`s: no repr, str, log line or error message shows them.
+A failing token request raises the matching `ApiError` (the client's retry policy then
+decides whether the whole request is tried again).
+"""
+
+from __future__ import annotations
+
+import copy
+import hmac
+import time
+from collections.abc import Generator, Iterable, Mapping
+from http.cookiejar import CookieJar
+from typing import Any, Self
+
+import httpx
+
+from ..models import ParseError, loads_json
+from ._retry import logger
+from ._urls import MASK, RequestInfo, install_httpx_log_filter, join_url
+from .errors import AuthenticationError, error_from_response
+
+__all__ = [
+    "Secret",
+    "ClientCredentials",
+    "SessionCookie",
+    "GuestLogin",
+    "BearerToken",
+    "TOKEN_KEYS",
+    "TOKEN_REFRESH_MARGIN",
+]
+
+TOKEN_KEYS = ("access_token", "accessToken", "token", "bearerToken", "bearer_token")
+"""Fields of a JSON token response that may hold the token, in this order."""
+TOKEN_REFRESH_MARGIN = 30.0
+"""Seconds before `expires_in` runs out at which a token is refreshed (at most 10%)."""
+
+_clock = time.monotonic
+"""Monotonic seconds; tests replace it to let a token expire."""
+
+Flow = Generator[httpx.Request, httpx.Response, None]
+
+
+class Secret:
+    """A credential that never shows itself: `str`, `repr` and formatting give asterisks.
+
+    Not a `str` subclass on purpose: concatenation, `join` and `json.dumps` of a `str`
+    subclass use its characters and would leak it. Ask with `get_secret_value()`.
+
+    >>> Secret("hunter2")
+    Secret('**********')
+    """
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str | Secret) -> None:
+        if isinstance(value, Secret):
+            value = value.get_secret_value()
+        if not isinstance(value, str):
+            raise TypeError(f"a secret must be a str, not {type(value).__name__}")
+        self._value = value
+
+    def get_secret_value(self) -> str:
+        """The credential itself, for the one place that sends it."""
+        return self._value
+
+    def __str__(self) -> str:
+        return MASK
+
+    def __repr__(self) -> str:
+        return f"Secret('{MASK}')"
+
+    def __format__(self, format_spec: str) -> str:
+        return format(MASK, format_spec)
+
+    def __bool__(self) -> bool:
+        return bool(self._value)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Secret):
+            return NotImplemented
+        return hmac.compare_digest(self._value.encode(), other._value.encode())
+
+    def __hash__(self) -> int:
+        return hash((Secret, self._value))
+
+    def __reduce__(self) -> Any:
+        raise TypeError("a Secret cannot be pickled; keep credentials out of saved state")
+
+
+class _PlatformAuth(httpx.Auth):
+    """Shared machinery: base URL binding and the bearer header."""
+
+    _base_url: httpx.URL | None = None
+
+    def _bind(self, base_url: httpx.URL) -> Self:
+        """This flow bound to a client's base URL; a copy if bound to another one."""
+        if self._base_url is None or self._base_url == base_url:
+            self._base_url = base_url
+            return self
+        clone = copy.copy(self)
+        clone._base_url = base_url
+        clone._forget()
+        return clone
+
+    def _forget(self) -> None:
+        """Drop cached tokens and sessions (a clone must not share them)."""
+
+    def _url(self, request: httpx.Request, path: str) -> httpx.URL:
+        base = self._base_url or request.url.copy_with(raw_path=b"/", fragment=None)
+        return join_url(base, path)
+
+
+class BearerToken(_PlatformAuth):
+    """A bearer token you already have; it cannot be refreshed, so a 401 is final."""
+
+    def __init__(self, token: str | Secret) -> None:
+        self.token = Secret(token)
+
+    def auth_flow(self, request: httpx.Request) -> Flow:
+        request.headers["Authorization"] = f"Bearer {self.token.get_secret_value()}"
+        yield request
+
+    def __repr__(self) -> str:
+        return f"BearerToken(token={self.token!r})"
+
+
+class _TokenAuth(_PlatformAuth):
+    """A flow that obtains its bearer token, caches it, and renews it once on a 401."""
+
+    requires_request_body = True  # a resend after a 401 needs the body again
+    requires_response_body = True  # the token is in the token response's body
+    _what = "token request"
+
+    def __init__(self) -> None:
+        self._token: Secret | None = None
+        self._expires_at: float | None = None
+
+    def _forget(self) -> None:
+        self._token, self._expires_at = None, None
+
+    def auth_flow(self, request: httpx.Request) -> Flow:
+        if self._token is None or (self._expires_at is not None and _clock() >= self._expires_at):
+            if self._token is not None:
+                logger.debug("%s: cached token is about to expire; renewing", type(self).__name__)
+            yield from self._acquire(request)
+        used = self._token
+        self._set_bearer(request)
+        response = yield request
+        if response.status_code != 401:
+            return
+        logger.debug(
+            "%s: 401 from %s; fetching a new token and resending once",
+            type(self).__name__,
+            RequestInfo.of(request),
+        )
+        if self._token == used:  # not already renewed by a concurrent request
+            self._forget()
+            yield from self._acquire(request)
+        self._set_bearer(request)
+        yield request
+
+    def _acquire(self, request: httpx.Request) -> Flow:
+        """Yield the requests that obtain a token; end with `self._store(response)`."""
+        raise NotImplementedError
+        yield request  # pragma: no cover - makes this a generator
+
+    def _set_bearer(self, request: httpx.Request) -> None:
+        assert self._token is not None
+        request.headers["Authorization"] = f"Bearer {self._token.get_secret_value()}"
+
+    def _token_request(
+        self, request: httpx.Request, method: str, url: httpx.URL, **kw: Any
+    ) -> httpx.Request:
+        """A request of ours, with the API request's timeout and user agent."""
+        headers = {"Accept": "application/json, text/plain;q=0.9"}
+        if "user-agent" in request.headers:
+            headers["User-Agent"] = request.headers["user-agent"]
+        headers.update(kw.pop("headers", {}))
+        token_request = httpx.Request(method, url, headers=headers, **kw)
+        if "timeout" in request.extensions:
+            token_request.extensions["timeout"] = request.extensions["timeout"]
+        logger.debug("%s: %s", self._what, RequestInfo.of(token_request))
+        return token_request
+
+    def _check(self, response: httpx.Response, what: str) -> None:
+        """Raise the matching error for a failed token or login response."""
+        if response.is_success:
+            return
+        error = error_from_response(response, context=what)
+        if response.is_redirect:  # typically a redirect to a login page
+            error = AuthenticationError(
+                error.message, request=error.request, status_code=error.status_code
+            )
+        raise error
+
+    def _store(self, response: httpx.Response) -> None:
+        """Read and cache the token of a successful token response."""
+        self._check(response, self._what)
+        self._token, expires_in = _read_token(response, self._what)
+        self._expires_at = None
+        if expires_in is not None:
+            margin = min(TOKEN_REFRESH_MARGIN, expires_in / 10)
+            self._expires_at = _clock() + expires_in - margin
+        logger.debug(
+            "%s: token received%s",
+            type(self).__name__,
+            f"; valid for {expires_in:.0f} s" if expires_in is not None else "; no expiry given",
+        )
+
+
+class ClientCredentials(_TokenAuth):
+    """Machine-to-machine: client id and secret, exchanged for a token by a form POST.
+
+    >>> ClientCredentials("reporting", "s3cr3t")
+    ClientCredentials(client_id='reporting', client_secret=Secret('**********'))
+    """
+
+    _what = "client-credentials token request"
+
+    def __init__(
+        self,
+        client_id: str,
+        client_secret: str | Secret,
+        token_path: str = "/dw/register/oauth/token",
+    ) -> None:
+        super().__init__()
+        self.client_id = client_id
+        self.client_secret = Secret(client_secret)
+        self.token_path = token_path
+
+    def _acquire(self, request: httpx.Request) -> Flow:
+        form = {
+            "grant_type": "client_credentials",
+            "client_id": self.client_id,
+            "client_secret": self.client_secret.get_secret_value(),
+        }
+        url = self._url(request, self.token_path)
+        response = yield self._token_request(request, "POST", url, data=form)
+        self._store(response)
+
+    def __repr__(self) -> str:
+        return (
+            f"ClientCredentials(client_id={self.client_id!r}, client_secret={self.client_secret!r})"
+        )
+
+
+class SessionCookie(_TokenAuth):
+    """A session established in the web UI: its cookie buys a bearer token.
+
+    `cookies` is a name -> value mapping, a `"name=value"` string (several joined by `;`,
+    as in a Cookie header or `IPTOOLKIT_SESSION_COOKIE`), or an httpx / http.cookiejar jar.
+    """
+
+    _what = "session bearer token request"
+
+    def __init__(
+        self,
+        cookies: Mapping[str, str] | str | CookieJar | httpx.Cookies,
+        token_path: str = "/auth/sessionBearerToken",
+    ) -> None:
+        super().__init__()
+        self.cookies = _cookie_pairs(cookies)
+        if not self.cookies:
+            raise ValueError("SessionCookie needs at least one cookie (name=value)")
+        self.token_path = token_path
+
+    def _acquire(self, request: httpx.Request) -> Flow:
+        url = self._url(request, self.token_path)
+        headers = {"Cookie": _cookie_header(self.cookies)}
+        response = yield self._token_request(request, "GET", url, headers=headers)
+        if response.status_code == 401:
+            logger.debug("SessionCookie: the session was refused; it has probably expired")
+        self._store(response)
+
+    def __repr__(self) -> str:
+        return f"SessionCookie(cookies={self.cookies!r})"
+
+
+class GuestLogin(_TokenAuth):
+    """A guest user's login token: `GET /?loginToken=...` opens a session, whose cookie
+    then buys a bearer token. When the bearer is refused, both steps are done again."""
+
+    _what = "guest session bearer token request"
+
+    def __init__(
+        self,
+        login_token: str | Secret,
+        token_path: str = "/auth/sessionBearerToken",
+        login_path: str = "/",
+    ) -> None:
+        super().__init__()
+        self.login_token = Secret(login_token)
+        self.token_path = token_path
+        self.login_path = login_path
+        install_httpx_log_filter()  # httpx logs URLs, and the login URL carries the token
+
+    def _acquire(self, request: httpx.Request) -> Flow:
+        url = self._url(request, self.login_path)
+        url = url.copy_add_param("loginToken", self.login_token.get_secret_value())
+        login = yield self._token_request(request, "GET", url)
+        if not (login.is_success or login.is_redirect):
+            self._check(login, "guest login")
+        cookies = _set_cookies(login)
+        if not cookies:
+            logger.debug("GuestLogin: the login response set no cookie; trying anyway")
+        headers = {"Cookie": _cookie_header(cookies)} if cookies else {}
+        url = self._url(request, self.token_path)
+        response = yield self._token_request(request, "GET", url, headers=headers)
+        self._store(response)
+
+    def __repr__(self) -> str:
+        return f"GuestLogin(login_token={self.login_token!r})"
+
+
+def _read_token(response: httpx.Response, what: str) -> tuple[Secret, float | None]:
+    """The token of a token response: a JSON object, a JSON string or plain text.
+
+    Errors never quote the body: it may hold the token.
+    """
+    text = response.text.strip()
+    data: Any = text
+    if text[:1] in ("{", '"', "["):
+        try:
+            data = loads_json(response.content)
+        except ParseError:
+            raise _no_token(response, what, "the response is not valid JSON") from None
+    expires_in: float | None = None
+    if isinstance(data, dict):
+        token = next((data[k] for k in TOKEN_KEYS if isinstance(data.get(k), str)), None)
+        if token is None:
+            keys = ", ".join(sorted(map(str, data))) or "none"
+            raise _no_token(
+                response, what, f"no access_token, token or bearerToken field (keys: {keys})"
+            )
+        raw_expiry = data.get("expires_in", data.get("expiresIn"))
+        if isinstance(raw_expiry, int | float | str) and not isinstance(raw_expiry, bool):
+            try:
+                expires_in = float(raw_expiry)
+            except ValueError:
+                expires_in = None
+    elif isinstance(data, str):
+        token = data
+    else:
+        raise _no_token(response, what, f"a JSON {type(data).__name__} is not a token")
+    token = token.strip()
+    if token[:7].lower() == "bearer ":
+        token = token[7:].strip()
+    if not token or token.startswith("<") or any(char.isspace() for char in token):
+        raise _no_token(response, what, "the body does not look like a token")
+    return Secret(token), expires_in
+
+
+def _no_token(response: httpx.Response, what: str, why: str) -> AuthenticationError:
+    request = RequestInfo.of(response.request)
+    return AuthenticationError(
+        f"{what} failed: {response.status_code} but no usable token: {why} ({request})",
+        request=request,
+        status_code=response.status_code,
+    )
+
+
+def _cookie_pairs(
+    cookies: Mapping[str, str] | str | CookieJar | httpx.Cookies,
+) -> dict[str, Secret]:
+    if isinstance(cookies, httpx.Cookies):
+        cookies = cookies.jar
+    if isinstance(cookies, CookieJar):
+        return {cookie.name: Secret(cookie.value or "") for cookie in cookies}
+    if isinstance(cookies, str):
+        pairs: Iterable[tuple[str, str]] = (
+            part.strip().partition("=")[::2] for part in cookies.split(";") if part.strip()
+        )
+        result = {}
+        for name, value in pairs:
+            if not name or not value:
+                raise ValueError("a session cookie string must read name=value (value hidden)")
+            result[name.strip()] = Secret(value.strip())
+        return result
+    return {str(name): Secret(value) for name, value in cookies.items()}
+
+
+def _cookie_header(cookies: Mapping[str, Secret]) -> str:
+    return "; ".join(f"{name}={value.get_secret_value()}" for name, value in cookies.items())
+
+
+def _set_cookies(response: httpx.Response) -> dict[str, Secret]:
+    """The cookies a response (or the redirects before it) set: name=value only."""
+    found: dict[str, Secret] = {}
+    for step in [*response.history, response]:
+        for header in step.headers.get_list("set-cookie"):
+            name, _, value = header.split(";", 1)[0].partition("=")
+            if name.strip():
+                found[name.strip()] = Secret(value.strip())
+    return found

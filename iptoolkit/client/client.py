@@ -1,0 +1,231 @@
+"""`Client` and `AsyncClient`: list every profile the caller may view, page by page.
+
+Both run the same sans-IO flow (`_core`): paging, retries and error mapping are decided
+there; the classes here only send requests and sleep, blocking or with `await`.
+
+    with Client("https://platform.example.com", auth=ClientCredentials(cid, secret)) as c:
+        estate = c.fetch_estate()
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator, Mapping
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+import httpx
+
+from ..models import IntegrationProfile
+from . import _retry
+from ._base import DEFAULT_TIMEOUT, MAX_PAGES, ClientBase, parse_page
+from ._core import Flow, Send, Sleep
+from ._progress import FetchProgress
+from .errors import ApiError
+from .paging import Page
+
+if TYPE_CHECKING:
+    from ..estate import Estate
+
+__all__ = ["Client", "AsyncClient"]
+
+_SEND_FAILURES = (httpx.TransportError, ApiError)
+"""What sending may raise that the flow handles: transport failures, token errors."""
+
+
+class Client(ClientBase):
+    """A blocking client of the integration platform API.
+
+    `base_url` may carry a path prefix (`https://host/platform`); `profiles_path` (default
+    `/api/preview/profiles`), token and login paths are resolved under it. `auth` is one of
+    `ClientCredentials`, `SessionCookie`, `GuestLogin`, `BearerToken` (or any httpx.Auth).
+    `max_retries` applies to safe requests on connection errors, timeouts, 408, 429, 5xx.
+    `transport` replaces the network (e.g. `httpx.MockTransport` in tests).
+    """
+
+    def __init__(
+        self,
+        base_url: str | httpx.URL,
+        *,
+        auth: httpx.Auth,
+        profiles_path: str | None = None,
+        timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
+        max_retries: int = _retry.MAX_RETRIES,
+        verify: Any = True,
+        transport: httpx.BaseTransport | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(
+            base_url,
+            auth=auth,
+            profiles_path=profiles_path,
+            timeout=timeout,
+            max_retries=max_retries,
+            verify=verify,
+            headers=headers,
+        )
+        self._http = httpx.Client(transport=transport, **self._http_options)
+
+    def iter_profiles(self, *, max_pages: int = MAX_PAGES) -> Iterator[list[IntegrationProfile]]:
+        """Yield the listing page by page, each page a list of parsed profiles (strict)."""
+        for page in self._pages(max_pages):
+            yield parse_page(page)
+
+    def list_profiles(self, *, max_pages: int = MAX_PAGES) -> list[IntegrationProfile]:
+        """Every profile the caller may view, all pages, parsed strictly."""
+        return [profile for page in self.iter_profiles(max_pages=max_pages) for profile in page]
+
+    def fetch_raw(self, *, max_pages: int = MAX_PAGES) -> list[Any]:
+        """Every profile exactly as received (JSON objects), all pages, unvalidated."""
+        return [item for page in self._pages(max_pages) for item in page.items]
+
+    def fetch_estate(
+        self, *, progress: bool | None = None, strict: bool = False, max_pages: int = MAX_PAGES
+    ) -> Estate:
+        """An `Estate` of every profile; a faulty profile becomes one of `estate.problems`.
+
+        `progress`: None shows a bar for long fetches in Jupyter or a terminal; True
+        always; False never. `strict=True` raises `ParseError` on a faulty profile instead.
+        """
+        from ..estate import Estate
+
+        fetched_at = datetime.now(UTC)
+        raw: list[Any] = []
+        with FetchProgress(progress) as bar:
+            for page in self._pages(max_pages):
+                raw.extend(page.items)
+                bar.update(page)
+        return Estate.from_raw(
+            raw, strict=strict, source_url=self.source_url, fetched_at=fetched_at
+        )
+
+    def _pages(self, max_pages: int) -> Iterator[Page]:
+        return self._drive(self._listing(max_pages))
+
+    def _drive(self, flow: Flow) -> Iterator[Page]:
+        """Carry out a flow's commands with blocking I/O, yielding its pages."""
+        reply: Any = None
+        failure: BaseException | None = None
+        try:
+            while True:
+                try:
+                    command = flow.throw(failure) if failure is not None else flow.send(reply)
+                except StopIteration:
+                    return
+                reply, failure = None, None
+                if isinstance(command, Send):
+                    try:
+                        reply = self._http.request(command.method, command.url)
+                    except _SEND_FAILURES as exc:
+                        failure = exc
+                elif isinstance(command, Sleep):
+                    _retry.sleep(command.seconds)
+                else:
+                    yield command
+        finally:
+            flow.close()
+
+    def close(self) -> None:
+        """Close the connections."""
+        self._http.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class AsyncClient(ClientBase):
+    """The same client for `async` code: `await client.list_profiles()` and so on."""
+
+    def __init__(
+        self,
+        base_url: str | httpx.URL,
+        *,
+        auth: httpx.Auth,
+        profiles_path: str | None = None,
+        timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
+        max_retries: int = _retry.MAX_RETRIES,
+        verify: Any = True,
+        transport: httpx.AsyncBaseTransport | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(
+            base_url,
+            auth=auth,
+            profiles_path=profiles_path,
+            timeout=timeout,
+            max_retries=max_retries,
+            verify=verify,
+            headers=headers,
+        )
+        self._http = httpx.AsyncClient(transport=transport, **self._http_options)
+
+    async def iter_profiles(
+        self, *, max_pages: int = MAX_PAGES
+    ) -> AsyncIterator[list[IntegrationProfile]]:
+        """Yield the listing page by page, each page a list of parsed profiles (strict)."""
+        async for page in self._pages(max_pages):
+            yield parse_page(page)
+
+    async def list_profiles(self, *, max_pages: int = MAX_PAGES) -> list[IntegrationProfile]:
+        """Every profile the caller may view, all pages, parsed strictly."""
+        return [
+            profile async for page in self.iter_profiles(max_pages=max_pages) for profile in page
+        ]
+
+    async def fetch_raw(self, *, max_pages: int = MAX_PAGES) -> list[Any]:
+        """Every profile exactly as received (JSON objects), all pages, unvalidated."""
+        return [item async for page in self._pages(max_pages) for item in page.items]
+
+    async def fetch_estate(
+        self, *, progress: bool | None = None, strict: bool = False, max_pages: int = MAX_PAGES
+    ) -> Estate:
+        """An `Estate` of every profile; see `Client.fetch_estate`."""
+        from ..estate import Estate
+
+        fetched_at = datetime.now(UTC)
+        raw: list[Any] = []
+        with FetchProgress(progress) as bar:
+            async for page in self._pages(max_pages):
+                raw.extend(page.items)
+                bar.update(page)
+        return Estate.from_raw(
+            raw, strict=strict, source_url=self.source_url, fetched_at=fetched_at
+        )
+
+    def _pages(self, max_pages: int) -> AsyncIterator[Page]:
+        return self._drive(self._listing(max_pages))
+
+    async def _drive(self, flow: Flow) -> AsyncIterator[Page]:
+        """Carry out a flow's commands with async I/O, yielding its pages."""
+        reply: Any = None
+        failure: BaseException | None = None
+        try:
+            while True:
+                try:
+                    command = flow.throw(failure) if failure is not None else flow.send(reply)
+                except StopIteration:
+                    return
+                reply, failure = None, None
+                if isinstance(command, Send):
+                    try:
+                        reply = await self._http.request(command.method, command.url)
+                    except _SEND_FAILURES as exc:
+                        failure = exc
+                elif isinstance(command, Sleep):
+                    await _retry.async_sleep(command.seconds)
+                else:
+                    yield command
+        finally:
+            flow.close()
+
+    async def aclose(self) -> None:
+        """Close the connections."""
+        await self._http.aclose()
+
+    async def __aenter__(self) -> AsyncClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()

@@ -1,0 +1,213 @@
+"""The exceptions the client raises, one tree, so one `except ApiError` catches them all.
+
+```
+ApiError                       any failure talking to the API; `status_code` None if no response
+ ├── BadRequestError           400  CORESYSTEM_validation_400
+ ├── AuthenticationError       401  CORESYSTEM_AuthenticationManager_401
+ ├── PermissionDeniedError     403  CORESYSTEM_permission_403
+ ├── NotFoundError             404  CORESYSTEM_notFound_404
+ ├── RateLimitError            429
+ ├── InternalServerError       500 and every other 5xx
+ ├── PagingError               the listing's paging went wrong (loops, foreign links, limit)
+ └── ApiTransportError         no HTTP response at all
+      ├── ApiConnectionError   could not connect, connection dropped, protocol error
+      └── ApiTimeoutError      connect, read, write or pool timeout
+```
+
+Status errors are built from the spec's error envelope (`{"errorInfo": {...}}`) and read
+like `403 CORESYSTEM_permission_403: <errorText> (GET <url>)`. A body that is not the
+envelope (an HTML page from a proxy, an empty or truncated body) still gives the class
+that matches the status, with a short excerpt of the body instead. `request` holds the
+method and the URL with credentials masked; no exception keeps headers or tokens.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import httpx
+
+from ..models import ErrorEnvelope, ErrorInfo, loads_json
+from ._urls import RequestInfo, redact_url
+
+__all__ = [
+    "ApiError",
+    "BadRequestError",
+    "AuthenticationError",
+    "PermissionDeniedError",
+    "NotFoundError",
+    "RateLimitError",
+    "InternalServerError",
+    "PagingError",
+    "ApiTransportError",
+    "ApiConnectionError",
+    "ApiTimeoutError",
+    "error_class_for_status",
+    "error_from_response",
+    "error_from_transport",
+]
+
+EXCERPT_CHARS = 200
+"""How much of a body that is not the error envelope an error message quotes."""
+
+
+class ApiError(Exception):
+    """A request to the API failed; the attributes say how, the message says it in words."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        request: RequestInfo | None = None,
+        status_code: int | None = None,
+        error_code: str | None = None,
+        error_text: str | None = None,
+        error_level: int | float | None = None,
+        http_response_status: Any = None,
+        body_excerpt: str | None = None,
+        retry_after: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.request = request
+        self.status_code = status_code
+        self.error_code = error_code
+        self.error_text = error_text
+        self.error_level = error_level
+        self.http_response_status = http_response_status
+        self.body_excerpt = body_excerpt
+        self.retry_after = retry_after
+        """The response's Retry-After header, as sent (429 and 503 carry it)."""
+
+
+class BadRequestError(ApiError):
+    """400: the request was malformed or failed validation."""
+
+
+class AuthenticationError(ApiError):
+    """401: credentials are missing, invalid or expired (after one refresh, if possible)."""
+
+
+class PermissionDeniedError(ApiError):
+    """403: authenticated, but not allowed to do this."""
+
+
+class NotFoundError(ApiError):
+    """404: wrong path (check `profiles_path` and the base URL's prefix) or no such thing."""
+
+
+class RateLimitError(ApiError):
+    """429: too many requests; retried with back-off before this is raised."""
+
+
+class InternalServerError(ApiError):
+    """500 or another 5xx: the server (or a proxy in front of it) failed."""
+
+
+class PagingError(ApiError):
+    """The listing's paging cannot be followed safely: it repeats, leaves the host, or is
+    longer than the page limit. Raised instead of returning a listing that may be partial."""
+
+
+class ApiTransportError(ApiError):
+    """No HTTP response was received; see the subclasses and `__cause__`."""
+
+
+class ApiConnectionError(ApiTransportError):
+    """Could not connect, or the connection failed mid-request."""
+
+
+class ApiTimeoutError(ApiTransportError):
+    """The server did not answer within the client's timeout."""
+
+
+_BY_STATUS: dict[int, type[ApiError]] = {
+    400: BadRequestError,
+    401: AuthenticationError,
+    403: PermissionDeniedError,
+    404: NotFoundError,
+    429: RateLimitError,
+}
+
+
+def error_class_for_status(status_code: int) -> type[ApiError]:
+    """The exception class for an HTTP status; `ApiError` for a status without its own."""
+    if status_code >= 500:
+        return InternalServerError
+    return _BY_STATUS.get(status_code, ApiError)
+
+
+def error_from_response(response: httpx.Response, *, context: str | None = None) -> ApiError:
+    """The exception for an unsuccessful response (its body must have been read).
+
+    `context` is prepended to the message, e.g. "client-credentials token request".
+    """
+    status = response.status_code
+    info = _error_info(response.content)
+    request = RequestInfo.of(response.request)
+    excerpt = None
+    if info is not None and (info.error_code or info.error_text):
+        code = info.error_code or response.reason_phrase
+        summary = f"{code}: {info.error_text}" if info.error_text else code
+    else:
+        excerpt = _excerpt(response)
+        summary = f"{response.reason_phrase or 'HTTP error'}: {excerpt}"
+    message = f"{status} {summary} ({request})"
+    if context:
+        message = f"{context} failed: {message}"
+    return error_class_for_status(status)(
+        message,
+        request=request,
+        status_code=status,
+        error_code=info.error_code if info else None,
+        error_text=info.error_text if info else None,
+        error_level=info.error_level if info else None,
+        http_response_status=info.http_response_status if info else None,
+        body_excerpt=excerpt,
+        retry_after=response.headers.get("Retry-After"),
+    )
+
+
+def error_from_transport(exc: httpx.TransportError) -> ApiTransportError:
+    """Our exception for an httpx transport failure, naming the (redacted) URL."""
+    try:
+        request: RequestInfo | None = RequestInfo.of(exc.request)
+    except RuntimeError:  # httpx raises when the exception carries no request
+        request = None
+    where = f" ({request})" if request else ""
+    reason = str(exc) or type(exc).__name__
+    if isinstance(exc, httpx.TimeoutException):
+        return ApiTimeoutError(f"timed out: {reason}{where}", request=request)
+    return ApiConnectionError(f"connection failed: {reason}{where}", request=request)
+
+
+def _error_info(content: bytes) -> ErrorInfo | None:
+    """The envelope's `errorInfo`, or a bare errorInfo object; None for anything else."""
+    try:
+        data = loads_json(content)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    try:
+        if isinstance(data.get("errorInfo"), dict):
+            return ErrorEnvelope.model_validate(data).error_info
+        if "errorCode" in data or "errorText" in data:
+            return ErrorInfo.model_validate(data)
+    except ValueError:  # pydantic's ValidationError: an envelope with odd types
+        return None
+    return None
+
+
+def _excerpt(response: httpx.Response) -> str:
+    """A short, single-line excerpt of a body that is not the envelope."""
+    if response.has_redirect_location:
+        return f"redirected to {redact_url(response.headers['Location'])}"
+    if not response.content:
+        return "(empty body)"
+    text = response.content.decode(response.encoding or "utf-8", errors="replace")
+    text = re.sub(r"\s+", " ", text).strip()
+    if len(text) > EXCERPT_CHARS:
+        text = text[: EXCERPT_CHARS - 3] + "..."
+    return text or "(blank body)"

@@ -1,0 +1,224 @@
+"""Following a listing's pages, decided without doing any I/O (sans-IO).
+
+The spec does not say how the listing pages, so the client follows what a response shows,
+in this order:
+
+1. a Spring page object: `{"content": [...], "number", "size", "totalPages", "last", ...}`;
+   the next page is the same URL with `page=number+1` and the server's `size`;
+2. an RFC 8288 `Link: <...>; rel="next"` header;
+3. a next link in the body: `next`, `nextPage`, `@odata.nextLink`, HAL `_links.next.href`,
+   JSON:API `links.next`, or a `links` list with `rel: next`.
+
+Nothing of that: the response is the whole listing. Paging never loops forever: an empty
+page ends it; a page URL or page content seen before, a next link to another host (it would
+receive our bearer token), or more than `max_pages` pages raise `PagingError` rather than
+returning a listing that may be partial.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from ..models import ParseError, loads_json, unwrap_profiles
+from ._urls import redact_url
+from ._retry import logger
+from .errors import PagingError
+
+__all__ = ["MAX_PAGES", "Page", "Pager", "next_from_link_header", "next_from_body"]
+
+MAX_PAGES = 10_000
+"""Default limit on the number of pages one listing may take."""
+
+_BODY_NEXT_KEYS = ("next", "nextPage", "next_page", "nextPageUrl", "nextLink", "@odata.nextLink")
+_LINK = re.compile(r"<([^>]*)>((?:\s*;\s*[^;,]+(?:=(?:\"[^\"]*\"|[^;,]*))?)*)")
+_REL = re.compile(r";\s*rel\s*=\s*(?:\"([^\"]*)\"|([^;,\s]*))", re.IGNORECASE)
+
+
+@dataclass
+class Page:
+    """One page of the listing: its raw profiles and where the next one is, if anywhere."""
+
+    items: list[Any]
+    index: int
+    """0 for the first page fetched, then 1, 2, ..."""
+    url: str
+    """This page's URL, credentials masked."""
+    next_url: httpx.URL | None
+    total: int | None = None
+    """How many profiles the whole listing holds, when the server says so."""
+    total_pages: int | None = None
+    style: str = "single"
+    """How paging was recognised: single, spring, link-header or body-link."""
+
+
+class Pager:
+    """Reads each response of a listing and says what the next request is, if any."""
+
+    def __init__(self, start_url: httpx.URL | str, *, max_pages: int = MAX_PAGES) -> None:
+        if max_pages < 1:
+            raise ValueError("max_pages must be at least 1")
+        self.start_url = httpx.URL(start_url)
+        self.max_pages = max_pages
+        self.pages_read = 0
+        self._seen_urls: set[str] = {str(self.start_url)}
+        self._seen_content: dict[str, int] = {}
+
+    def read(self, response: httpx.Response) -> Page:
+        """Turn a successful response into a `Page`; raise ParseError or PagingError."""
+        url = response.request.url
+        shown = redact_url(url)
+        try:
+            data = loads_json(response.content)
+            items, next_url, style, total, total_pages = self._interpret(data, response)
+        except ParseError as exc:
+            raise ParseError(f"page {self.pages_read + 1} ({shown}): {exc}") from None
+        page = Page(items, self.pages_read, shown, next_url, total, total_pages, style)
+        self.pages_read += 1
+        self._check_repeat(page)
+        if page.next_url is not None and not items:
+            logger.debug("page %d (%s) is empty; stopping", page.index + 1, shown)
+            page.next_url = None
+        if page.next_url is not None:
+            self._check_next(page)
+        logger.debug(
+            "page %d (%s, %s): %d profiles; %s",
+            page.index + 1,
+            shown,
+            style,
+            len(items),
+            f"next {redact_url(page.next_url)}" if page.next_url else "last page",
+        )
+        return page
+
+    def _interpret(
+        self, data: Any, response: httpx.Response
+    ) -> tuple[list[Any], httpx.URL | None, str, int | None, int | None]:
+        here = response.request.url
+        if _is_spring_page(data):
+            number, total_pages = data["number"], data.get("totalPages")
+            last = data.get("last") is True or (
+                isinstance(total_pages, int) and number + 1 >= total_pages
+            )
+            next_url = None
+            if not last:
+                next_url = here.copy_set_param("page", str(number + 1))
+                if isinstance(data.get("size"), int):
+                    next_url = next_url.copy_set_param("size", str(data["size"]))
+            total = data.get("totalElements")
+            return (
+                data["content"],
+                next_url,
+                "spring",
+                total if isinstance(total, int) else None,
+                total_pages if isinstance(total_pages, int) else None,
+            )
+        items = unwrap_profiles(data)
+        link = next_from_link_header(response.headers.get_list("link"))
+        if link is not None:
+            return items, here.join(link), "link-header", _total(data), None
+        if isinstance(data, dict) and (link := next_from_body(data)) is not None:
+            return items, here.join(link), "body-link", _total(data), None
+        return items, None, "single", len(items), 1
+
+    def _check_repeat(self, page: Page) -> None:
+        if not page.items:
+            return
+        fingerprint = _fingerprint(page.items)
+        earlier = self._seen_content.setdefault(fingerprint, page.index)
+        if earlier != page.index:
+            raise PagingError(
+                f"page {page.index + 1} ({page.url}) repeats page {earlier + 1}: the server "
+                "seems to ignore the paging parameters; stopped so as not to loop forever"
+            )
+
+    def _check_next(self, page: Page) -> None:
+        assert page.next_url is not None
+        shown = redact_url(page.next_url)
+        if _origin(page.next_url) != _origin(self.start_url):
+            raise PagingError(
+                f"page {page.index + 1} ({page.url}) links its next page to another host "
+                f"({shown}); not following it with our credentials"
+            )
+        if str(page.next_url) in self._seen_urls:
+            raise PagingError(
+                f"page {page.index + 1} ({page.url}) points back to a page already read "
+                f"({shown}); stopped so as not to loop forever"
+            )
+        if self.pages_read >= self.max_pages:
+            raise PagingError(
+                f"the listing has more than {self.max_pages} pages (stopped before {shown}); "
+                "pass a larger max_pages if that many is expected"
+            )
+        self._seen_urls.add(str(page.next_url))
+
+
+def next_from_link_header(values: list[str]) -> str | None:
+    """The target of the first `rel="next"` link in RFC 8288 `Link` header values."""
+    for value in values:
+        for match in _LINK.finditer(value):
+            for rel in _REL.finditer(match.group(2)):
+                if "next" in (rel.group(1) or rel.group(2) or "").lower().split():
+                    return match.group(1).strip()
+    return None
+
+
+def next_from_body(data: dict[str, Any]) -> str | None:
+    """A next-page link carried in a response body, in the common API styles."""
+    for key in _BODY_NEXT_KEYS:
+        if (href := _href(data.get(key))) is not None:
+            return href
+    for key in ("_links", "links", "paging", "pagination"):
+        links = data.get(key)
+        if isinstance(links, dict) and (href := _href(links.get("next"))) is not None:
+            return href
+        if isinstance(links, list):
+            for link in links:
+                if isinstance(link, dict) and str(link.get("rel", "")).lower() == "next":
+                    return _href(link)
+    return None
+
+
+def _href(value: Any) -> str | None:
+    if isinstance(value, dict):
+        value = value.get("href", value.get("url"))
+    if isinstance(value, str) and value.strip():
+        return value.strip()
+    return None
+
+
+def _is_spring_page(data: Any) -> bool:
+    return (
+        isinstance(data, dict)
+        and isinstance(data.get("content"), list)
+        and isinstance(data.get("number"), int)
+        and not isinstance(data.get("number"), bool)
+        and ("totalPages" in data or "last" in data)
+    )
+
+
+def _total(data: Any) -> int | None:
+    if isinstance(data, dict):
+        for key in ("totalElements", "total", "count", "totalCount"):
+            if isinstance(data.get(key), int) and not isinstance(data.get(key), bool):
+                return data[key]
+    return None
+
+
+def _fingerprint(items: list[Any]) -> str:
+    """Profile ids when every item has one (cheap), else the content itself."""
+    ids = [item.get("id") if isinstance(item, dict) else None for item in items]
+    if all(value is not None for value in ids):
+        basis = json.dumps(ids, default=str)
+    else:
+        basis = json.dumps(items, sort_keys=True, default=str)
+    return hashlib.blake2b(basis.encode(), digest_size=16).hexdigest()
+
+
+def _origin(url: httpx.URL) -> tuple[str, str, int | None]:
+    return url.scheme, url.host, url.port
