@@ -18,13 +18,12 @@ from ._core import Flow, listing_flow
 from ._retry import MAX_RETRIES, logger
 from ._urls import join_url, redact_url
 from .auth import BearerToken, ClientCredentials, GuestLogin, SessionCookie, _PlatformAuth
-from .paging import MAX_PAGES, Page
+from .paging import Page
 
 __all__ = [
     "DEFAULT_PROFILES_PATH",
     "DEFAULT_TIMEOUT",
     "ENV_VARS",
-    "MAX_PAGES",
     "ClientBase",
     "auth_from_env",
     "parse_page",
@@ -156,7 +155,7 @@ class ClientBase:
         """The listing's URL as recorded in an estate: credentials masked."""
         return redact_url(self.profiles_url)
 
-    def _listing(self, max_pages: int) -> Flow:
+    def _listing(self, max_pages: int | None) -> Flow:
         return listing_flow(self.profiles_url, max_retries=self.max_retries, max_pages=max_pages)
 
     def __repr__(self) -> str:

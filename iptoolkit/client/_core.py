@@ -68,7 +68,7 @@ def request_flow(
         yield Sleep(delay)
 
 
-def listing_flow(start_url: httpx.URL, *, max_retries: int, max_pages: int) -> Flow:
+def listing_flow(start_url: httpx.URL, *, max_retries: int, max_pages: int | None) -> Flow:
     """Fetch every page of the listing at `start_url`, yielding each as a `Page`."""
     pager = Pager(start_url, max_pages=max_pages)
     url: httpx.URL | None = start_url

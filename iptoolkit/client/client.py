@@ -17,7 +17,7 @@ import httpx
 
 from ..models import IntegrationProfile
 from . import _retry
-from ._base import DEFAULT_TIMEOUT, MAX_PAGES, ClientBase, parse_page
+from ._base import DEFAULT_TIMEOUT, ClientBase, parse_page
 from ._core import Flow, Send, Sleep
 from ._progress import FetchProgress
 from .errors import ApiError
@@ -65,21 +65,24 @@ class Client(ClientBase):
         )
         self._http = httpx.Client(transport=transport, **self._http_options)
 
-    def iter_profiles(self, *, max_pages: int = MAX_PAGES) -> Iterator[list[IntegrationProfile]]:
-        """Yield the listing page by page, each page a list of parsed profiles (strict)."""
+    def iter_profiles(self, *, max_pages: int | None = None) -> Iterator[list[IntegrationProfile]]:
+        """Yield the listing page by page, each page a list of parsed profiles (strict).
+
+        `max_pages` (default `paging.MAX_PAGES`) stops a listing that pages without end.
+        """
         for page in self._pages(max_pages):
             yield parse_page(page)
 
-    def list_profiles(self, *, max_pages: int = MAX_PAGES) -> list[IntegrationProfile]:
+    def list_profiles(self, *, max_pages: int | None = None) -> list[IntegrationProfile]:
         """Every profile the caller may view, all pages, parsed strictly."""
         return [profile for page in self.iter_profiles(max_pages=max_pages) for profile in page]
 
-    def fetch_raw(self, *, max_pages: int = MAX_PAGES) -> list[Any]:
+    def fetch_raw(self, *, max_pages: int | None = None) -> list[Any]:
         """Every profile exactly as received (JSON objects), all pages, unvalidated."""
         return [item for page in self._pages(max_pages) for item in page.items]
 
     def fetch_estate(
-        self, *, progress: bool | None = None, strict: bool = False, max_pages: int = MAX_PAGES
+        self, *, progress: bool | None = None, strict: bool = False, max_pages: int | None = None
     ) -> Estate:
         """An `Estate` of every profile; a faulty profile becomes one of `estate.problems`.
 
@@ -98,7 +101,7 @@ class Client(ClientBase):
             raw, strict=strict, source_url=self.source_url, fetched_at=fetched_at
         )
 
-    def _pages(self, max_pages: int) -> Iterator[Page]:
+    def _pages(self, max_pages: int | None) -> Iterator[Page]:
         return self._drive(self._listing(max_pages))
 
     def _drive(self, flow: Flow) -> Iterator[Page]:
@@ -162,24 +165,24 @@ class AsyncClient(ClientBase):
         self._http = httpx.AsyncClient(transport=transport, **self._http_options)
 
     async def iter_profiles(
-        self, *, max_pages: int = MAX_PAGES
+        self, *, max_pages: int | None = None
     ) -> AsyncIterator[list[IntegrationProfile]]:
         """Yield the listing page by page, each page a list of parsed profiles (strict)."""
         async for page in self._pages(max_pages):
             yield parse_page(page)
 
-    async def list_profiles(self, *, max_pages: int = MAX_PAGES) -> list[IntegrationProfile]:
+    async def list_profiles(self, *, max_pages: int | None = None) -> list[IntegrationProfile]:
         """Every profile the caller may view, all pages, parsed strictly."""
         return [
             profile async for page in self.iter_profiles(max_pages=max_pages) for profile in page
         ]
 
-    async def fetch_raw(self, *, max_pages: int = MAX_PAGES) -> list[Any]:
+    async def fetch_raw(self, *, max_pages: int | None = None) -> list[Any]:
         """Every profile exactly as received (JSON objects), all pages, unvalidated."""
         return [item async for page in self._pages(max_pages) for item in page.items]
 
     async def fetch_estate(
-        self, *, progress: bool | None = None, strict: bool = False, max_pages: int = MAX_PAGES
+        self, *, progress: bool | None = None, strict: bool = False, max_pages: int | None = None
     ) -> Estate:
         """An `Estate` of every profile; see `Client.fetch_estate`."""
         from ..estate import Estate
@@ -194,7 +197,7 @@ class AsyncClient(ClientBase):
             raw, strict=strict, source_url=self.source_url, fetched_at=fetched_at
         )
 
-    def _pages(self, max_pages: int) -> AsyncIterator[Page]:
+    def _pages(self, max_pages: int | None) -> AsyncIterator[Page]:
         return self._drive(self._listing(max_pages))
 
     async def _drive(self, flow: Flow) -> AsyncIterator[Page]:

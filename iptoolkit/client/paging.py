@@ -26,8 +26,8 @@ from typing import Any
 import httpx
 
 from ..models import ParseError, loads_json, unwrap_profiles
-from ._urls import redact_url
 from ._retry import logger
+from ._urls import redact_url
 from .errors import PagingError
 
 __all__ = ["MAX_PAGES", "Page", "Pager", "next_from_link_header", "next_from_body"]
@@ -60,7 +60,8 @@ class Page:
 class Pager:
     """Reads each response of a listing and says what the next request is, if any."""
 
-    def __init__(self, start_url: httpx.URL | str, *, max_pages: int = MAX_PAGES) -> None:
+    def __init__(self, start_url: httpx.URL | str, *, max_pages: int | None = None) -> None:
+        max_pages = MAX_PAGES if max_pages is None else max_pages
         if max_pages < 1:
             raise ValueError("max_pages must be at least 1")
         self.start_url = httpx.URL(start_url)
