@@ -177,8 +177,6 @@ def issue_token(
     state: State, form: Annotated[TokenForm, Form()], response: Response
 ) -> TokenResponse:
     # A sync endpoint on purpose: checking a hashed secret takes a while, so off the loop.
-    if form.grant_type != "client_credentials":
-        raise ApiProblem(400, "grant_type must be client_credentials.")
     identity = state.principals.authenticate_client(form.client_id, form.client_secret)
     if identity is None:
         raise ApiProblem(401, "Unknown client, or wrong client secret.")
@@ -191,6 +189,7 @@ def issue_token(
     operation_id="loginPage",
     summary="The login page; with `loginToken`, a guest session",
     response_class=HTMLResponse,
+    openapi_extra={"security": [{}, {_session.scheme_name: []}]},  # the cookie is optional
     responses={
         303: session_redirect("Guest session opened; go to `/`."),
         **error_responses(401, 500, html=True),
@@ -199,7 +198,6 @@ def issue_token(
 def home(
     request: Request,
     state: State,
-    session_id: Annotated[str | None, Depends(_session)],
     login_token: Annotated[
         str | None, Query(alias="loginToken", description="A guest user's login token.")
     ] = None,
@@ -209,6 +207,7 @@ def home(
         if identity is None:
             return _refused(request, "This guest login token is not valid.")
         return _start_session(state, identity)
+    session_id = request.cookies.get(SESSION_COOKIE)
     session = state.sessions.get(session_id) if session_id else None
     identity = session.identity if session is not None else None
     return HTMLResponse(login_page(identity), headers=PAGE_HEADERS)

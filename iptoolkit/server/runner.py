@@ -160,6 +160,8 @@ def serve(
     server = uvicorn.Server(_config(app, host, sock.getsockname()[1]))
     try:
         server.run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn re-raises the Ctrl+C it handled: a normal stop
+        pass
     finally:
         sock.close()
 

@@ -25,16 +25,16 @@ __all__ = [
 class TokenForm(BaseModel):
     """The client-credentials token request (application/x-www-form-urlencoded)."""
 
-    grant_type: str = Field(description="Must be `client_credentials`.")
-    client_id: str
-    client_secret: str
+    grant_type: Literal["client_credentials"]
+    client_id: str = Field(min_length=1)
+    client_secret: str = Field(min_length=1)
 
 
 class LoginForm(BaseModel):
     """The UI login form posted to `/`."""
 
-    username: str
-    password: str
+    username: str = Field(min_length=1)
+    password: str = Field(min_length=1)
 
 
 class TokenResponse(BaseModel):

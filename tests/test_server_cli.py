@@ -1,0 +1,171 @@
+"""The server's click commands: `hash-secret` through CliRunner, `serve` as a real process."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import click
+import httpx
+import pytest
+from click.testing import CliRunner
+
+from iptoolkit.server import verify_secret
+from iptoolkit.server.app import PROFILES_PATH, TOKEN_PATH
+from iptoolkit.server.cli import add_commands, hash_secret_command, serve_command
+
+from .server_data import PROFILES, SECRETS, ids
+
+
+def test_hash_secret_reads_stdin_not_argv() -> None:
+    result = CliRunner().invoke(hash_secret_command, ["--iterations", "1000"], input="s3cret\n")
+    assert result.exit_code == 0, result.output
+    stored = result.output.strip()
+    assert stored.startswith("pbkdf2_sha256$1000$")
+    assert verify_secret("s3cret", stored) and not verify_secret("s3cret\n", stored)
+    assert "s3cret" not in result.output
+
+
+def test_hash_secret_refuses_the_secret_as_an_argument() -> None:
+    result = CliRunner().invoke(hash_secret_command, ["s3cret"], input="x\n")
+    assert result.exit_code != 0
+
+
+def test_hash_secret_refuses_an_empty_secret() -> None:
+    result = CliRunner().invoke(hash_secret_command, [], input="\n")
+    assert result.exit_code != 0 and "empty" in result.output
+
+
+def test_add_commands() -> None:
+    group = click.Group("iptoolkit")
+    add_commands(group)
+    assert set(group.commands) == {"serve", "hash-secret"}
+    result = CliRunner().invoke(group, ["serve", "--help"])
+    assert "--snapshot" in result.output and "--principals" in result.output
+    assert "--token-ttl" in result.output
+
+
+def test_serve_rejects_a_bad_principals_file(tmp_path: Path) -> None:
+    bad = tmp_path / "principals.json"
+    bad.write_text('{"clients": [{"client_id": "a", "client_secret": "b", "roles": ["nope"]}]}')
+    result = CliRunner().invoke(serve_command, ["--principals", str(bad), "--port", "0"])
+    assert result.exit_code != 0 and "unknown role" in result.output
+
+
+def _start(args: list[str]) -> tuple[subprocess.Popen[str], str, list[str]]:
+    """Start `python -m iptoolkit.server`; return it, its base URL and the banner's lines."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "iptoolkit.server", "--port", "0", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    assert process.stdout is not None
+    lines: list[str] = []
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        if not line:
+            break
+        lines.append(line.rstrip("\n"))
+        if line.startswith("Stop with Ctrl+C") or "Stop with Ctrl+C" in line:
+            break
+    match = re.search(r"at (http://127\.0\.0\.1:\d+)", lines[0] if lines else "")
+    assert match, lines
+    return process, match.group(1), lines
+
+
+def _stop(process: subprocess.Popen[str]) -> tuple[str, str]:
+    process.send_signal(signal.SIGINT)
+    try:
+        out, err = process.communicate(timeout=15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        out, err = process.communicate()
+    return out, err
+
+
+def _wait(base_url: str) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            httpx.get(base_url + "/", timeout=1)
+            return
+        except httpx.TransportError:
+            time.sleep(0.05)
+
+
+@pytest.mark.slow
+def test_serve_snapshot_and_principals_files(tmp_path: Path) -> None:
+    snapshot = tmp_path / "profiles.json"
+    snapshot.write_text(json.dumps(PROFILES))
+    principals = tmp_path / "principals.json"
+    principals.write_text(
+        json.dumps(
+            {
+                "roles": {"fin": {"permissions": ["profiles:view"], "groups": ["Finance/*"]}},
+                "clients": [
+                    {"client_id": "c", "client_secret": SECRETS["analytics"], "roles": ["fin"]}
+                ],
+            }
+        )
+    )
+    process, base_url, lines = _start(
+        ["--snapshot", str(snapshot), "--principals", str(principals), "--token-ttl", "60"]
+    )
+    try:
+        _wait(base_url)
+        assert "8 profiles" in lines[0]
+        token = httpx.post(
+            base_url + TOKEN_PATH,
+            data={
+                "grant_type": "client_credentials",
+                "client_id": "c",
+                "client_secret": SECRETS["analytics"],
+            },
+        ).json()
+        assert token["expires_in"] == 60
+        listing = httpx.get(
+            base_url + PROFILES_PATH, headers={"Authorization": f"Bearer {token['access_token']}"}
+        )
+        assert ids(listing.json()) == ["P2", "P8"]
+    finally:
+        out, err = _stop(process)
+    assert SECRETS["analytics"] not in "\n".join(lines) + out + err
+    assert token["access_token"] not in out + err
+
+
+@pytest.mark.slow
+def test_serve_demo_prints_credentials_once_and_logs_no_secrets() -> None:
+    process, base_url, lines = _start([])
+    try:
+        _wait(base_url)
+        banner = "\n".join(lines)
+        secret = re.search(r"client_id=demo-client\s+client_secret=(\S+)", banner)
+        guest = re.search(r"loginToken=(\S+)", banner)
+        assert secret and guest, banner
+        with httpx.Client(base_url=base_url) as http:
+            assert http.get("/", params={"loginToken": guest.group(1)}).status_code == 303
+            response = http.post(
+                TOKEN_PATH,
+                data={
+                    "grant_type": "client_credentials",
+                    "client_id": "demo-client",
+                    "client_secret": secret.group(1),
+                },
+            )
+            token = response.json()["access_token"]
+            assert http.get(PROFILES_PATH, headers={"Authorization": f"Bearer {token}"}).is_success
+    finally:
+        out, err = _stop(process)
+    assert process.returncode == 0, err
+    assert banner.count(secret.group(1)) == 2  # the credentials line and the Python example
+    for value in (secret.group(1), guest.group(1), token):
+        assert value not in out and value not in err
