@@ -658,3 +658,15 @@ def test_client_refuses_a_non_auth_object() -> None:
 
 def test_every_auth_error_is_an_api_error() -> None:
     assert issubclass(AuthenticationError, ApiError)
+
+
+def test_httpcore_header_trace_is_masked(caplog: pytest.LogCaptureFixture) -> None:
+    """httpcore logs response headers at DEBUG; a Set-Cookie there carries a session id."""
+    caplog.set_level(logging.DEBUG)
+    Client(BASE, auth=BearerToken(ISSUED[0])).close()  # any client installs the filters
+    logging.getLogger("httpcore.http11").debug(
+        "receive_response_headers.complete return_value=(b'HTTP/1.1', 303, b'See Other', "
+        f"[(b'set-cookie', b'JSESSIONID={SESSION_ID}; Path=/'), (b'location', b'/')])"
+    )
+    assert "(b'set-cookie', b'**********'), (b'location', b'/')" in caplog.text
+    assert_no_secrets(caplog.text)

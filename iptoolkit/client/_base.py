@@ -16,7 +16,7 @@ import httpx
 from ..models import IntegrationProfile, ParseError, parse_profiles
 from ._core import Flow, listing_flow
 from ._retry import MAX_RETRIES, logger
-from ._urls import join_url, redact_url
+from ._urls import install_log_filters, join_url, redact_url
 from .auth import BearerToken, ClientCredentials, GuestLogin, SessionCookie, _PlatformAuth
 from .paging import Page
 
@@ -114,6 +114,7 @@ class ClientBase:
             )
         if max_retries < 0:
             raise ValueError("max_retries must be 0 or more")
+        install_log_filters()
         self.base_url = url.copy_with(query=None, fragment=None)
         self.auth = auth._bind(self.base_url) if isinstance(auth, _PlatformAuth) else auth
         self.profiles_path = profiles_path or DEFAULT_PROFILES_PATH

@@ -2,13 +2,14 @@
 
 `redact_url` masks credentials that travel in URLs (the guest flow's `loginToken`,
 passwords in the authority); `RequestInfo` is what errors keep of a request: the method and
-the redacted URL, never headers. httpx logs request URLs at INFO, so a filter on its
-logger masks them there too.
+the redacted URL, never headers. Filters on the httpx and httpcore loggers mask what
+those libraries would log of credentials.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass
 from urllib.parse import unquote_plus
 
@@ -19,7 +20,7 @@ __all__ = [
     "RequestInfo",
     "join_url",
     "redact_url",
-    "install_httpx_log_filter",
+    "install_log_filters",
 ]
 
 MASK = "**********"
@@ -103,8 +104,36 @@ class _RedactHttpxUrls(logging.Filter):
         return True
 
 
-def install_httpx_log_filter() -> None:
-    """Attach the redacting filter to the `httpx` logger once (idempotent)."""
-    logger = logging.getLogger("httpx")
-    if not any(isinstance(existing, _RedactHttpxUrls) for existing in logger.filters):
-        logger.addFilter(_RedactHttpxUrls())
+_SECRET_HEADER = re.compile(
+    r"""(\(b['"](?:set-cookie|cookie|authorization)['"], )"""  # the header's name
+    r"""(b'(?:[^'\\]|\\.)*'|b"(?:[^"\\]|\\.)*")""",  # its value, a bytes repr
+    re.IGNORECASE,
+)
+
+
+class _RedactHttpcoreHeaders(logging.Filter):
+    """httpcore's DEBUG trace prints response headers: mask cookies and authorization."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str) and _SECRET_HEADER.search(record.msg):
+            record.msg = _SECRET_HEADER.sub(rf"\1b'{MASK}'", record.msg)
+        return True
+
+
+_FILTERS: dict[str, type[logging.Filter]] = {
+    "httpx": _RedactHttpxUrls,
+    "httpcore.http11": _RedactHttpcoreHeaders,
+    "httpcore.http2": _RedactHttpcoreHeaders,
+}
+
+
+def install_log_filters() -> None:
+    """Mask credentials in what httpx and httpcore log (idempotent).
+
+    httpx logs each request URL at INFO (the guest login URL carries `loginToken`);
+    httpcore's DEBUG trace shows response headers (`Set-Cookie` carries session ids).
+    """
+    for name, kind in _FILTERS.items():
+        logger = logging.getLogger(name)
+        if not any(isinstance(existing, kind) for existing in logger.filters):
+            logger.addFilter(kind())

@@ -28,7 +28,7 @@ import httpx
 
 from ..models import ParseError, loads_json
 from ._retry import logger
-from ._urls import MASK, RequestInfo, install_httpx_log_filter, join_url
+from ._urls import MASK, RequestInfo, install_log_filters, join_url
 from .errors import AuthenticationError, error_from_response
 
 __all__ = [
@@ -144,6 +144,7 @@ class _TokenAuth(_PlatformAuth):
     _what = "token request"
 
     def __init__(self) -> None:
+        install_log_filters()  # httpx logs URLs (loginToken), httpcore logs Set-Cookie
         self._token: Secret | None = None
         self._expires_at: float | None = None
 
@@ -304,7 +305,6 @@ class GuestLogin(_TokenAuth):
         self.login_token = Secret(login_token)
         self.token_path = token_path
         self.login_path = login_path
-        install_httpx_log_filter()  # httpx logs URLs, and the login URL carries the token
 
     def _acquire(self, request: httpx.Request) -> Flow:
         url = self._url(request, self.login_path)
