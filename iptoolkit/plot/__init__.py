@@ -1,0 +1,20 @@
+"""Topology diagrams and summary charts (matplotlib, loaded only when a diagram is drawn).
+
+>>> import iptoolkit as ipt
+>>> fig = ipt.plot_topology(ipt.demo_estate(n_profiles=20))  # doctest: +SKIP
+>>> fig.savefig("topology.svg")  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from .layout import LayeredLayout, layered_layout
+from .summary import plot_summary
+from .topology import MAX_DETAIL_NODES, plot_topology
+
+__all__ = [
+    "plot_topology",
+    "plot_summary",
+    "layered_layout",
+    "LayeredLayout",
+    "MAX_DETAIL_NODES",
+]

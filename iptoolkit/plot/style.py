@@ -1,0 +1,151 @@
+"""How each kind of node and edge looks: one place for colours, markers and short names.
+
+The diagrams, the Graphviz and Mermaid exports and the yEd/Gephi attributes all read from
+here, so a profile is the same colour in a PNG, an SVG rendered by `dot` and a Mermaid chart.
+Colours follow the Okabe-Ito palette (distinguishable with colour-vision deficiencies).
+
+This module imports nothing heavy: exports use it without loading matplotlib.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any, Literal
+
+__all__ = [
+    "COLUMN_OF_KIND",
+    "COLUMN_TITLES",
+    "KIND_COLOURS",
+    "KIND_MARKERS",
+    "KIND_LABELS",
+    "CHANNEL_COLOURS",
+    "IN_COLOUR",
+    "OUT_COLOUR",
+    "LINK_COLOUR",
+    "UNRESOLVED_COLOUR",
+    "PROBLEM_COLOUR",
+    "Direction",
+    "direction_of",
+    "short_type",
+    "channel_colour",
+    "node_colour",
+]
+
+COLUMN_OF_KIND: dict[str, int] = {
+    "profile": 0,
+    "agent": 1,
+    "response": 1,
+    "channel": 2,
+    "partner": 3,
+}
+"""The layered layout's columns, left to right, in the design card's reading."""
+
+COLUMN_TITLES = ("Profiles", "Input agents and response units", "Channels", "Partners")
+
+KIND_COLOURS: dict[str, str] = {
+    "profile": "#4D5B6A",  # slate: the profile is the hub, not a signal colour
+    "agent": "#0072B2",  # blue: the way data comes in
+    "response": "#E69F00",  # orange: the way data goes out
+    "channel": "#7F7F7F",  # overridden by the channel type's colour
+    "partner": "#009E73",  # green
+}
+KIND_MARKERS: dict[str, str] = {
+    "profile": "s",  # square
+    "agent": "<",  # points at the profile: data comes in
+    "response": ">",  # points away from the profile: data goes out
+    "channel": "o",
+    "partner": "h",  # hexagon
+}
+KIND_LABELS: dict[str, str] = {
+    "profile": "profile",
+    "agent": "input agent",
+    "response": "response unit",
+    "channel": "channel",
+    "partner": "partner",
+}
+
+IN_COLOUR = KIND_COLOURS["agent"]
+OUT_COLOUR = "#D55E00"  # vermillion: a darker orange, visible as a thin dashed line
+LINK_COLOUR = "#9AA3AD"  # channel -> partner
+UNRESOLVED_COLOUR = "#CC0000"
+PROBLEM_COLOUR = "#CC0000"
+
+CHANNEL_COLOURS: dict[str, str] = {
+    "AS2": "#CC6677",
+    "AS4": "#882255",
+    "SFTP": "#88CCEE",
+    "FTP": "#44AA99",
+    "Mail": "#DDCC77",
+    "HTTP": "#332288",
+    "OFTP": "#AA4499",
+    "X.400": "#999933",
+    "SMB": "#117733",
+    "Fax": "#A0A0A0",
+    "IoT": "#6699CC",
+}
+"""Channel type (short name) -> colour; other types are grey."""
+
+Direction = Literal["in", "out", "link"]
+_IN_RELATIONS = frozenset({"input", "listens_on", "references"})
+_OUT_RELATIONS = frozenset({"delivers", "via"})
+
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z][a-z])")
+_TYPE_SUFFIXES = ("AgentSettings", "ProfileResponseUnit")
+_TYPE_PREFIXES = ("IntegrationPartnerChannel",)
+_SPELLING = {
+    "Ftp": "FTP",
+    "Sftp": "SFTP",
+    "Http": "HTTP",
+    "Ssh": "SSH",
+    "Sql": "SQL",
+    "Sap": "SAP",
+    "Imap": "IMAP",
+    "Pop3": "POP3",
+    "Ldap": "LDAP",
+    "Oftp": "OFTP",
+    "Mongodb": "MongoDB",
+    "Webdav": "WebDAV",
+    "CloudStorage": "Cloud Storage",
+    "X400": "X.400",
+}
+
+
+def direction_of(relation: Any) -> Direction:
+    """`in` for the input path, `out` for response paths, `link` for channel -> partner."""
+    if relation in _IN_RELATIONS:
+        return "in"
+    if relation in _OUT_RELATIONS:
+        return "out"
+    return "link"
+
+
+@lru_cache(maxsize=1024)
+def short_type(type_name: Any) -> str:
+    """A type name as a reader says it: `SFTPAgentSettings` -> `SFTP`,
+    `CronFtpAgentSettings` -> `Cron FTP`, `IntegrationPartnerChannelAS2` -> `AS2`."""
+    if not isinstance(type_name, str) or not type_name:
+        return "?"
+    text = type_name.removeprefix("core:")
+    for prefix in _TYPE_PREFIXES:
+        if text.startswith(prefix) and len(text) > len(prefix):
+            text = text[len(prefix) :]
+    for suffix in _TYPE_SUFFIXES:
+        if text.endswith(suffix) and len(text) > len(suffix):
+            text = text[: -len(suffix)]
+    if text.startswith("Cron") and len(text) > 4 and text[4].isupper():
+        rest = text[4:]
+        return "Cron " + _SPELLING.get(rest, _CAMEL.sub(" ", rest))
+    return _SPELLING.get(text, _CAMEL.sub(" ", text))
+
+
+def channel_colour(type_name: Any) -> str:
+    """The colour of a channel type (full or short name); grey when unknown."""
+    return CHANNEL_COLOURS.get(short_type(type_name), "#7F7F7F")
+
+
+def node_colour(kind: Any, type_name: Any = None) -> str:
+    """Fill colour of a node: by kind, and by type for channels."""
+    if kind == "channel":
+        return channel_colour(type_name)
+    return KIND_COLOURS.get(kind, "#7F7F7F")

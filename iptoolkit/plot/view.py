@@ -1,0 +1,364 @@
+"""What a topology diagram shows: the estate graph turned into a small graph of drawn items.
+
+Two views share one shape (a `networkx.DiGraph` whose nodes and edges carry what the
+drawing needs), so layout and drawing do not care which one they get:
+
+- `detail_view`: every node once, parallel edges merged;
+- `grouped_view`: nodes merged into groups with counts, so a 10,000-profile estate gives a
+  legible overview. Profiles are grouped by `group_by` (`group`, `agent_type` or
+  `partner`); agents, response units and channels by their type; partners stay
+  themselves up to a limit, the rest become one "other partners" node.
+
+Node attributes: `kind`, `label`, `type`, `count`, `inactive` (how many of `count` are
+not active), `unresolved`, `problem`, `focus`, `members`, and in the grouped view `reach`
+(how many profiles have a path to the group). Edge attributes: `direction`
+(`in`, `out`, `link`), `style` (the direction, or `ref` for a channel named only by its
+id), `weight` (underlying edges), `inactive` (true when every
+underlying edge touches an inactive node), `focus`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Hashable, Iterable
+from typing import Any, Literal
+
+import networkx as nx
+
+from ..nodes import is_active
+from .style import direction_of, short_type
+
+__all__ = [
+    "graph_of",
+    "GroupBy",
+    "GROUP_BY",
+    "MAX_PER_COLUMN",
+    "detail_view",
+    "grouped_view",
+    "focus_set",
+    "node_label",
+]
+
+GroupBy = Literal["partner", "agent_type", "group"]
+GROUP_BY: tuple[str, ...] = ("group", "agent_type", "partner")
+MAX_PER_COLUMN: dict[str, int] = {
+    "profile": 14,
+    "agent": 16,
+    "response": 8,
+    "channel": 12,
+    "partner": 16,
+}
+"""Grouped nodes per kind before the smallest are merged into one "other" node: more
+would turn the links between two columns into a mesh nobody can follow."""
+
+
+def graph_of(estate_or_graph: Any) -> tuple[nx.MultiDiGraph, Any]:
+    """(graph, estate) from an estate or a graph; the estate is None for a graph."""
+    if isinstance(estate_or_graph, nx.Graph):
+        return estate_or_graph, None
+    if hasattr(estate_or_graph, "raw_profiles") and hasattr(estate_or_graph, "info"):
+        from ..graph import build_graph
+
+        return build_graph(estate_or_graph), estate_or_graph
+    raise TypeError(f"expected an Estate or a networkx graph, not {type(estate_or_graph).__name__}")
+
+
+# -- focus (highlight) --------------------------------------------------------------------
+
+
+def focus_set(graph: nx.MultiDiGraph, highlight: Any) -> set[Hashable] | None:
+    """The nodes to emphasise, from what `plot_topology(highlight=...)` accepts.
+
+    - a node id: the node and everything on its paths, upstream (the profiles and agents
+      that use a channel) and downstream (the channels and partners a profile reaches);
+    - an `Impact` (from `ipt.impact`): the node and everything it stops;
+    - a graph (e.g. from `ipt.neighbourhood`): its nodes;
+    - any other iterable: exactly those node ids.
+    """
+    if highlight is None:
+        return None
+    if isinstance(highlight, str):
+        if highlight not in graph:
+            raise nx.NodeNotFound(f"highlight: no node {highlight!r} in the graph")
+        return {highlight} | nx.ancestors(graph, highlight) | nx.descendants(graph, highlight)
+    if hasattr(highlight, "lose_input") and hasattr(highlight, "node"):
+        chosen = {highlight.node, *highlight.profiles, *highlight.responses, *highlight.partners}
+        for profile in highlight.lose_input:
+            chosen.update(v for v in graph.succ.get(profile, ()) if _kind(graph, v) == "agent")
+        return {node for node in chosen if node in graph}
+    if isinstance(highlight, nx.Graph):
+        return {node for node in highlight if node in graph}
+    if isinstance(highlight, Iterable):
+        chosen = set(highlight)
+        missing = sorted(str(node) for node in chosen if node not in graph)
+        if missing:
+            raise nx.NodeNotFound(f"highlight: no node {missing[0]!r} in the graph")
+        return chosen
+    raise TypeError(f"highlight: expected a node id, ids, a graph or an Impact, not {highlight!r}")
+
+
+# -- one node per node --------------------------------------------------------------------
+
+
+def node_label(graph: nx.MultiDiGraph, node: Hashable) -> str:
+    """The words a reader wants next to a node, before shortening."""
+    data = graph.nodes[node]
+    kind = data.get("kind")
+    name = data.get("name")
+    if kind == "agent":
+        return f"{name or short_type(data.get('type'))} agent"
+    if kind == "response":
+        where = data.get("target") or data.get("url") or data.get("host")
+        text = short_type(data.get("type"))
+        return f"{text} → {where}" if where else f"{text} response"
+    if kind == "channel" and data.get("resolved") is False:
+        return f"id {data.get('id', node)} not found"
+    if isinstance(name, str) and name:
+        return name
+    ident = data.get("id")
+    return str(ident) if ident is not None else str(node).partition(":")[2] or str(node)
+
+
+def detail_view(graph: nx.MultiDiGraph, focus: set[Hashable] | None = None) -> nx.DiGraph:
+    """Every node of the graph once; parallel edges merged, counted in `weight`."""
+    view = nx.DiGraph()
+    for node, data in graph.nodes(data=True):
+        kind = data.get("kind")
+        view.add_node(
+            node,
+            kind=kind,
+            label=node_label(graph, node),
+            type=data.get("type"),
+            group=data.get("group"),
+            count=1,
+            inactive=0 if _counts_active(data) else 1,
+            unresolved=data.get("resolved") is False,
+            problem=bool(data.get("problem")),
+            focus=focus is None or node in focus,
+            members=[node],
+        )
+    for u, v, relation in graph.edges(data="relation"):
+        if view.has_edge(u, v):
+            view.edges[u, v]["weight"] += 1
+            continue
+        view.add_edge(
+            u,
+            v,
+            direction=direction_of(relation),
+            style=_style_of(relation),
+            weight=1,
+            inactive=bool(view.nodes[u]["inactive"] or view.nodes[v]["inactive"]),
+            focus=focus is not None and u in focus and v in focus,
+        )
+    return view
+
+
+def _style_of(relation: Any) -> str:
+    """How an edge is drawn: `in`, `ref` (channel named by id only), `out` or `link`."""
+    return "ref" if relation == "references" else direction_of(relation)
+
+
+def _counts_active(data: dict[str, Any]) -> bool:
+    """Drawn as active? Unresolved references say nothing about activity: not faded."""
+    if data.get("resolved") is False:
+        return True
+    return is_active(data)
+
+
+# -- groups -------------------------------------------------------------------------------
+
+
+def grouped_view(
+    graph: nx.MultiDiGraph,
+    group_by: str = "group",
+    focus: set[Hashable] | None = None,
+    *,
+    max_per_column: dict[str, int] | None = None,
+) -> nx.DiGraph:
+    """Nodes merged into groups (see the module docstring); counts on nodes and edges."""
+    if group_by not in GROUP_BY:
+        raise ValueError(f"group_by must be one of {', '.join(GROUP_BY)}, not {group_by!r}")
+    keys = _group_keys(graph, group_by)
+    reach = _reach(graph)
+    keys = _cap(keys, reach, max_per_column or MAX_PER_COLUMN)
+    view = nx.DiGraph()
+    for node, data in graph.nodes(data=True):
+        key = keys[node]
+        kind, label, type_name = key
+        if key not in view:
+            view.add_node(
+                key,
+                kind=kind,
+                label=label,
+                type=type_name,
+                count=0,
+                inactive=0,
+                unresolved=False,
+                problem=False,
+                focus=focus is None,
+                members=[],
+                reach=set(),
+            )
+        item = view.nodes[key]
+        item["reach"] |= reach.get(node, set())
+        item["count"] += 1
+        item["inactive"] += 0 if _counts_active(data) else 1
+        item["unresolved"] = item["unresolved"] or data.get("resolved") is False
+        item["problem"] = item["problem"] or bool(data.get("problem"))
+        item["focus"] = item["focus"] or (focus is not None and node in focus)
+        item["members"].append(node)
+    for item in view.nodes.values():
+        item["unresolved"] = item["unresolved"] and item["kind"] == "channel"
+        item["reach"] = len(item["reach"])
+    seen: set[tuple[Hashable, Hashable]] = set()
+    for u, v, relation in graph.edges(data="relation"):
+        if (u, v) in seen:  # parallel edges of one pair count once
+            continue
+        seen.add((u, v))
+        a, b = keys[u], keys[v]
+        live = _counts_active(graph.nodes[u]) and _counts_active(graph.nodes[v])
+        if not view.has_edge(a, b):
+            view.add_edge(
+                a, b, direction=direction_of(relation), style="ref", weight=0, live=0, focus=False
+            )
+        edge = view.edges[a, b]
+        if _style_of(relation) != "ref":  # a group edge is dotted only if all of it is
+            edge["style"] = _style_of(relation)
+        edge["weight"] += 1
+        edge["live"] += 1 if live else 0
+        edge["focus"] = edge["focus"] or (focus is not None and u in focus and v in focus)
+    for edge in view.edges.values():
+        edge["inactive"] = edge.pop("live") == 0
+    return view
+
+
+Key = tuple[str, str, Any]  # (kind, label, type)
+
+
+def _reach(graph: nx.MultiDiGraph) -> dict[Hashable, set[Hashable]]:
+    """For every node, the profiles whose paths reach it (a profile reaches itself).
+
+    Edges point from the profile outward, so one pass over the kinds in column order
+    carries each profile along its paths.
+    """
+    reach: dict[Hashable, set[Hashable]] = {}
+    order = {"profile": 0, "agent": 1, "response": 1, "channel": 2, "partner": 3}
+    nodes = sorted(graph.nodes, key=lambda n: order.get(graph.nodes[n].get("kind"), 4))
+    for node in nodes:
+        if graph.nodes[node].get("kind") == "profile":
+            reach[node] = {node}
+            continue
+        found: set[Hashable] = set()
+        for other in graph.pred[node]:
+            found |= reach.get(other, set())
+        reach[node] = found
+    return reach
+
+
+def _kind(graph: nx.MultiDiGraph, node: Hashable) -> Any:
+    return graph.nodes[node].get("kind")
+
+
+def _group_keys(graph: nx.MultiDiGraph, group_by: str) -> dict[Hashable, Key]:
+    keys: dict[Hashable, Key] = {}
+    partner_names = {
+        node: str(data.get("name") or node)
+        for node, data in graph.nodes(data=True)
+        if data.get("kind") == "partner"
+    }
+    for node, data in graph.nodes(data=True):
+        kind = data.get("kind") or "other"
+        type_name = data.get("type")
+        if kind == "profile":
+            keys[node] = ("profile", _profile_bucket(graph, node, group_by, partner_names), None)
+        elif kind == "agent":
+            keys[node] = ("agent", f"{short_type(type_name)} agents", type_name)
+        elif kind == "response":
+            keys[node] = ("response", f"{short_type(type_name)} responses", type_name)
+        elif kind == "channel":
+            if data.get("resolved") is False:
+                keys[node] = ("channel", "channel ids not found", None)
+            else:
+                keys[node] = ("channel", f"{short_type(type_name)} channels", type_name)
+        elif kind == "partner":
+            keys[node] = ("partner", partner_names[node], node)
+        else:
+            keys[node] = (kind, str(kind), None)
+    if group_by == "group":
+        keys = _shallower_groups(keys)
+    return keys
+
+
+def _profile_bucket(
+    graph: nx.MultiDiGraph, node: Hashable, group_by: str, partner_names: dict[Hashable, str]
+) -> str:
+    data = graph.nodes[node]
+    if data.get("problem"):
+        return "unreadable profiles"
+    if group_by == "agent_type":
+        agent_type = data.get("agent_type")
+        return f"{short_type(agent_type)} profiles" if agent_type else "profiles without agent"
+    if group_by == "partner":
+        partners = sorted(
+            {partner_names[p] for p in nx.descendants(graph, node) if p in partner_names}
+        )
+        if not partners:
+            return "no partner"
+        return partners[0] if len(partners) == 1 else "several partners"
+    group = data.get("group")
+    return group if isinstance(group, str) and group.strip() else "no group"
+
+
+def _shallower_groups(keys: dict[Hashable, Key]) -> dict[Hashable, Key]:
+    """Cut group paths to fewer levels until the profile groups fit in one column.
+
+    `Finance/AP` and `Finance/GL` become `Finance`, which is also how a `Filter` selects
+    a group with its subgroups.
+    """
+    paths = {key[1] for key in keys.values() if key[0] == "profile"}
+    depth = max((path.count("/") + 1 for path in paths), default=1)
+    while depth > 1 and len({_cut(path, depth) for path in paths}) > MAX_PER_COLUMN["profile"]:
+        depth -= 1
+    return {
+        node: (key[0], _cut(key[1], depth), key[2]) if key[0] == "profile" else key
+        for node, key in keys.items()
+    }
+
+
+def _cut(path: str, depth: int) -> str:
+    parts = path.split("/")
+    return "/".join(parts[:depth])
+
+
+def _cap(
+    keys: dict[Hashable, Key], reach: dict[Hashable, set[Hashable]], limits: dict[str, int]
+) -> dict[Hashable, Key]:
+    """Merge the smallest groups of each kind into one "other" group beyond `limit`.
+
+    Partners are ranked by how many profiles reach them (their weight in the picture),
+    everything else by how many members a group has. Ties go by name: deterministic.
+    """
+    sizes: Counter[Key] = Counter(keys.values())
+    for key in sizes:
+        if key[0] == "partner":
+            sizes[key] = len(reach.get(key[2], ()))
+    by_kind: dict[str, list[Key]] = {}
+    for key in sizes:
+        by_kind.setdefault(key[0], []).append(key)
+    renamed: dict[Key, Key] = {}
+    for kind, members in by_kind.items():
+        limit = max(limits.get(kind, 12), 2)
+        if len(members) <= limit:
+            continue
+        ranked = sorted(members, key=lambda key: (-sizes[key], key[1]))
+        rest = ranked[limit - 1 :]
+        noun = {
+            "partner": "other partners",
+            "profile": "other profiles",
+            "agent": "other agent types",
+            "response": "other response types",
+            "channel": "other channel types",
+        }.get(kind, f"other {kind}s")
+        other: Key = (kind, noun, None)
+        renamed.update({key: other for key in rest})
+    return {node: renamed.get(key, key) for node, key in keys.items()}
