@@ -276,6 +276,18 @@ def test_auto_progress_shows_for_several_pages_where_someone_watches(
     assert capsys.readouterr().err == ""
 
 
+def test_auto_progress_shows_for_a_slow_single_page(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from iptoolkit.client import _progress
+
+    monkeypatch.setattr(_progress, "_watched", lambda: True)
+    monkeypatch.setattr(_progress, "PROGRESS_DELAY", -1.0)  # every fetch counts as slow
+    with bearer_client(sequence()) as client:
+        client.fetch_estate()
+    assert "Fetching profiles" in capsys.readouterr().err
+
+
 # -- retries ---------------------------------------------------------------------------------
 
 

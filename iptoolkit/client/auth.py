@@ -182,7 +182,7 @@ class _TokenAuth(_PlatformAuth):
         request.headers["Authorization"] = f"Bearer {self._token.get_secret_value()}"
 
     def _token_request(
-        self, request: httpx.Request, method: str, url: httpx.URL, **kw: Any
+        self, request: httpx.Request, method: str, url: httpx.URL, label: str = "", **kw: Any
     ) -> httpx.Request:
         """A request of ours, with the API request's timeout and user agent."""
         headers = {"Accept": "application/json, text/plain;q=0.9"}
@@ -192,7 +192,7 @@ class _TokenAuth(_PlatformAuth):
         token_request = httpx.Request(method, url, headers=headers, **kw)
         if "timeout" in request.extensions:
             token_request.extensions["timeout"] = request.extensions["timeout"]
-        logger.debug("%s: %s", self._what, RequestInfo.of(token_request))
+        logger.debug("%s: %s", label or self._what, RequestInfo.of(token_request))
         return token_request
 
     def _check(self, response: httpx.Response, what: str) -> None:
@@ -309,7 +309,7 @@ class GuestLogin(_TokenAuth):
     def _acquire(self, request: httpx.Request) -> Flow:
         url = self._url(request, self.login_path)
         url = url.copy_add_param("loginToken", self.login_token.get_secret_value())
-        login = yield self._token_request(request, "GET", url)
+        login = yield self._token_request(request, "GET", url, "guest login")
         if not (login.is_success or login.is_redirect):
             self._check(login, "guest login")
         cookies = _set_cookies(login)
