@@ -1,0 +1,186 @@
+"""Questions an analyst asks of the estate graph: where is it used, what stops without it,
+what is around it.
+
+All three work on the graph `build_graph` returns, with its edges pointing from the profile
+outward: the profiles that use a node are the profile nodes it can be reached from.
+
+>>> import iptoolkit as ipt
+>>> G = ipt.build_graph(ipt.demo_estate(n_profiles=50))  # doctest: +SKIP
+>>> ipt.where_used(G, "partner:1001")  # doctest: +SKIP
+['profile:P0001', 'profile:P0017']
+>>> ipt.where_used(G, type="SFTPAgentSettings")  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import networkx as nx
+
+from .nodes import is_active, type_matches
+
+if TYPE_CHECKING:
+    from collections.abc import Hashable
+
+__all__ = ["where_used", "impact", "neighbourhood", "Impact"]
+
+
+def where_used(
+    graph: nx.MultiDiGraph, node: Hashable | None = None, *, type: str | None = None
+) -> list[str]:
+    """The profile nodes whose input or response path reaches `node`, in graph order.
+
+    With `type=` instead of a node: the profiles that reach any node of that type, e.g.
+    `where_used(G, type="SFTPAgentSettings")` or `type="AS2"` (a channel type's short name).
+    A profile counts as using itself. Activity does not matter here; see `impact`.
+    """
+    if (node is None) == (type is None):
+        raise TypeError("where_used() takes a node or type=..., exactly one of them")
+    if node is not None:
+        _require(graph, node)
+        targets = {node}
+    else:
+        targets = {n for n, kind in graph.nodes(data="type") if type_matches(kind, type)}
+    return _in_order(graph, _profiles_reaching(graph, targets))
+
+
+@dataclass
+class Impact:
+    """What stops if a node goes away. Only active profiles, units and channels stop.
+
+    - `lose_input`: profiles that receive nothing any more: their agent is gone, or every
+      active channel their agent listens on is.
+    - `partial_input`: profiles that lose some, not all, of their active input channels.
+    - `lose_response`: profiles that lose at least one active response path; the response
+      nodes cut are in `responses`.
+    - `partners`: partners whose every active channel is gone (the partner itself, when it
+      is the node and has active channels).
+    """
+
+    node: str
+    lose_input: list[str] = field(default_factory=list)
+    partial_input: list[str] = field(default_factory=list)
+    lose_response: list[str] = field(default_factory=list)
+    responses: list[str] = field(default_factory=list)
+    partners: list[str] = field(default_factory=list)
+
+    @property
+    def profiles(self) -> list[str]:
+        """Every profile affected at all, input or response, without repeats."""
+        return list(dict.fromkeys([*self.lose_input, *self.partial_input, *self.lose_response]))
+
+    def __bool__(self) -> bool:
+        return bool(self.profiles or self.partners)
+
+    def __str__(self) -> str:
+        return (
+            f"without {self.node}: {len(self.lose_input)} profiles lose their input, "
+            f"{len(self.partial_input)} lose part of it, {len(self.lose_response)} lose a "
+            f"response path ({len(self.responses)} paths), {len(self.partners)} partners "
+            "lose all their active channels"
+        )
+
+
+def impact(graph: nx.MultiDiGraph, node: Hashable) -> Impact:
+    """What stops if `node` (a channel, partner, agent, response or profile) goes away.
+
+    A partner takes its channels with it; a profile takes its agent and response paths.
+    """
+    _require(graph, node)
+    nodes = graph.nodes
+    kind = nodes[node].get("kind")
+    gone = {node}
+    if kind == "partner":
+        gone.update(_neighbours(graph.pred, node, nodes, "channel"))
+    elif kind == "profile":
+        gone.update(graph.succ[node])
+    result = Impact(str(node))
+    for profile in _in_order(graph, _profiles_reaching(graph, gone)):
+        if not is_active(nodes[profile]):
+            continue
+        for agent in _neighbours(graph.succ, profile, nodes, "agent"):
+            live = [c for c in graph.succ[agent] if is_active(nodes[c])]
+            hit = [c for c in live if c in gone]
+            if profile in gone or agent in gone or (hit and len(hit) == len(live)):
+                result.lose_input.append(profile)
+            elif hit:
+                result.partial_input.append(profile)
+        cut = [
+            response
+            for response in _neighbours(graph.succ, profile, nodes, "response")
+            if is_active(nodes[response])
+            and (
+                profile in gone
+                or response in gone
+                or any(c in gone and is_active(nodes[c]) for c in graph.succ[response])
+            )
+        ]
+        if cut:
+            result.lose_response.append(profile)
+            result.responses.extend(cut)
+    partners = {node} if kind == "partner" else set()
+    for channel in gone:
+        if nodes[channel].get("kind") == "channel":
+            partners.update(_neighbours(graph.succ, channel, nodes, "partner"))
+    for partner in _in_order(graph, partners):
+        active = [
+            c for c in _neighbours(graph.pred, partner, nodes, "channel") if is_active(nodes[c])
+        ]
+        if active and (partner in gone or all(c in gone for c in active)):
+            result.partners.append(partner)
+    return result
+
+
+def neighbourhood(graph: nx.MultiDiGraph, node: Hashable, depth: int = 1) -> nx.MultiDiGraph:
+    """The nodes within `depth` steps of `node`, edges followed either way, as a new graph.
+
+    For drawing: around a partner, depth 1 gives its channels, 2 the agents and response
+    paths on them, 3 their profiles. Attributes are kept; the copy is independent.
+    """
+    _require(graph, node)
+    if depth < 0:
+        raise ValueError(f"depth must be 0 or more, not {depth}")
+    seen = {node}
+    frontier = [node]
+    for _ in range(depth):
+        step = []
+        for current in frontier:
+            for other in (*graph.succ[current], *graph.pred[current]):
+                if other not in seen:
+                    seen.add(other)
+                    step.append(other)
+        frontier = step
+    return graph.subgraph(seen).copy()
+
+
+def _require(graph: nx.MultiDiGraph, node: Hashable) -> None:
+    if node not in graph:
+        hint = "" if ":" in str(node) else " (node ids have a kind prefix, e.g. 'partner:17')"
+        raise nx.NodeNotFound(f"no node {node!r} in the graph{hint}")
+
+
+def _profiles_reaching(graph: nx.MultiDiGraph, targets: Iterable[Hashable]) -> set[Hashable]:
+    seen = set(targets)
+    stack = list(seen)
+    pred = graph.pred
+    while stack:
+        for other in pred[stack.pop()]:
+            if other not in seen:
+                seen.add(other)
+                stack.append(other)
+    nodes = graph.nodes
+    return {n for n in seen if nodes[n].get("kind") == "profile"}
+
+
+def _neighbours(adjacency: Any, node: Hashable, nodes: Any, kind: str) -> list[Hashable]:
+    """The neighbours of one kind, along `graph.succ` or `graph.pred`."""
+    return [other for other in adjacency[node] if nodes[other].get("kind") == kind]
+
+
+def _in_order(graph: nx.MultiDiGraph, chosen: set[Hashable]) -> list[str]:
+    """`chosen` in the graph's node order, which follows the listing: stable output."""
+    if not chosen:
+        return []
+    return [n for n in graph if n in chosen]
