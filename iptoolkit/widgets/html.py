@@ -1,0 +1,137 @@
+"""HTML the Explorer writes: the header, field tables, the static fallback; secrets masked.
+
+No widget here: these are pure functions of data, tested on their own (the itables way:
+`to_*` functions return HTML, the widgets only place it).
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+__all__ = [
+    "FALLBACK_CLASS",
+    "HIDE_FALLBACK_CSS",
+    "MASK",
+    "is_secret_key",
+    "redact",
+    "header_html",
+    "fields_html",
+    "list_html",
+    "fallback_html",
+]
+
+FALLBACK_CLASS = "iptoolkit-explorer-static"
+HIDE_FALLBACK_CSS = f"<style>.{FALLBACK_CLASS} {{display: none;}}</style>"
+"""Sits inside the live widget: while the widget renders, the static fallback is hidden;
+where the widget cannot render (reopened notebook, GitHub, nbviewer) the fallback shows."""
+MASK = "••••••"
+
+_SECRET_KEY = re.compile(
+    r"pass(word|wd|phrase)?$|secret|token|authori[sz]ation|api[-_]?key|credential|"
+    r"private[-_]?key$|^cookie$",
+    re.IGNORECASE,
+)
+_SECRET_KEY_OK = re.compile(r"(id|ids|type|name|url|mechanism)$", re.IGNORECASE)
+_HEADER_SECRET = re.compile(r"^(authorization|proxy-authorization|cookie|x-api-key)$", re.I)
+
+
+def is_secret_key(key: str) -> bool:
+    """A field name that may hold a secret (`password`, `clientSecret`, `Authorization`...).
+
+    Names ending in `Id`, `Type`, `Name`, `Url` or `Mechanism` are references or settings
+    (`privateKeyId`, `smtpAuthMechanism`), not secrets.
+    """
+    if _HEADER_SECRET.match(key):
+        return True
+    return bool(_SECRET_KEY.search(key)) and not _SECRET_KEY_OK.search(key)
+
+
+def redact(value: Any) -> Any:
+    """A copy of JSON-like data with every secret-looking field's value masked.
+
+    The spec carries no secrets in channels (certificates are referenced by id), but HTTP
+    headers, unknown agent classes and future fields may: the detail pane never shows them.
+    """
+    if isinstance(value, Mapping):
+        return {
+            key: (MASK if is_secret_key(str(key)) and item not in (None, "") else redact(item))
+            for key, item in value.items()
+        }
+    if isinstance(value, list | tuple):
+        return [redact(item) for item in value]
+    return value
+
+
+def header_html(counts: str, description: str, *, busy: bool = False) -> str:
+    """The Explorer's header: the counts in large type, the filter in words below."""
+    status = " <span class='ipt-busy'>updating…</span>" if busy else ""
+    return (
+        f"<div class='ipt-header'><span class='ipt-counts'>{html.escape(counts)}</span>"
+        f"{status}<div class='ipt-description'>filter: {html.escape(description)}</div>"
+        "</div>"
+    )
+
+
+def fields_html(fields: Mapping[str, Any], *, title: str = "") -> str:
+    """A two-column table of fields; nested values are shown as compact JSON."""
+    import json
+
+    rows = []
+    for key, value in redact(dict(fields)).items():
+        if value is None or value == [] or value == {}:
+            continue
+        if isinstance(value, dict | list):
+            shown = json.dumps(value, ensure_ascii=False, default=str)
+            if len(shown) > 400:
+                shown = shown[:400] + "…"
+        else:
+            shown = str(value)
+        rows.append(f"<tr><th>{html.escape(str(key))}</th><td>{html.escape(shown)}</td></tr>")
+    caption = f"<div class='ipt-title'>{html.escape(title)}</div>" if title else ""
+    return f"{caption}<table class='ipt-fields'>{''.join(rows)}</table>"
+
+
+def list_html(
+    title: str, items: Iterable[str], *, limit: int = 50, empty: str = "none", note: str = ""
+) -> str:
+    """A titled list with its length (and a note after it), cut after `limit` items."""
+    items = list(items)
+    shown = "".join(f"<li>{html.escape(item)}</li>" for item in items[:limit])
+    more = f"<li>… and {len(items) - limit:,} more</li>" if len(items) > limit else ""
+    body = f"<ul>{shown}{more}</ul>" if items else f"<p class='ipt-none'>{html.escape(empty)}</p>"
+    said = f" <span class='ipt-none'>{html.escape(note)}</span>" if note else ""
+    return f"<div class='ipt-title'>{html.escape(title)} ({len(items):,}){said}</div>{body}"
+
+
+def fallback_html(
+    counts: str,
+    description: str,
+    agent_types: Mapping[str, int],
+    png: bytes | None,
+) -> str:
+    """The static view left in the notebook: counts, the filter, agent types, the diagram.
+
+    Shown where the live widget cannot be (GitHub, nbviewer, a notebook reopened without
+    its kernel); hidden by `HIDE_FALLBACK_CSS` while the widget is alive.
+    """
+    rows = "".join(
+        f"<tr><td>{html.escape(name)}</td><td style='text-align:right'>{count:,}</td></tr>"
+        for name, count in list(agent_types.items())[:12]
+    )
+    image = (
+        f"<img alt='topology of the selection' style='max-width:100%' "
+        f"src='data:image/png;base64,{base64.b64encode(png).decode()}'/>"
+        if png
+        else ""
+    )
+    return (
+        f"<div class='{FALLBACK_CLASS}'>"
+        f"<p><b>iptoolkit Explorer</b> (a static copy; run the notebook to explore): "
+        f"<b>{html.escape(counts)}</b>; filter: {html.escape(description)}</p>"
+        "<table><thead><tr><th>input agent type</th><th>profiles</th></tr></thead>"
+        f"<tbody>{rows}</tbody></table>{image}</div>"
+    )

@@ -1,0 +1,196 @@
+"""The filter panel: one control per `Filter` field, read and written as a `Filter`.
+
+The panel knows nothing of selections: it turns controls into a `Filter` (`.filter`), sets
+controls from one, and calls back when the analyst changes something. Fields without a
+control (`channels`, `tags`) are kept as they were set and shown in a note, so a saved
+filter survives a round trip through the panel unchanged.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from typing import Any
+
+import ipywidgets as W
+
+from ..filters import Filter
+from ..nodes import CHANNEL_PREFIX
+from .model import Facets
+
+__all__ = ["FilterPanel", "agent_label", "channel_label"]
+
+_AGENT_SUFFIX = "AgentSettings"
+_ACTIVE = (("all", None), ("active", True), ("inactive", False))
+
+
+def agent_label(type_name: str) -> str:
+    """`SFTPAgentSettings` -> `SFTP`: the suffix says nothing in a list of agent types."""
+    short = type_name.removesuffix(_AGENT_SUFFIX)
+    return short or type_name
+
+
+def channel_label(type_name: str) -> str:
+    """`IntegrationPartnerChannelAS2` -> `AS2`."""
+    short = type_name.removeprefix(CHANNEL_PREFIX)
+    return short or type_name
+
+
+def _title(text: str) -> W.HTML:
+    return W.HTML(f"<b>{text}</b>", layout=W.Layout(margin="6px 0 0 0"))
+
+
+class FilterPanel:
+    """Controls for agent types, channel types, partners, groups, activity and free text."""
+
+    def __init__(self, facets: Facets, on_change: Callable[[], None]) -> None:
+        self._on_change = on_change
+        self._quiet = False
+        self._extra: dict[str, Any] = {}
+        wide = W.Layout(width="100%")
+        self.text = W.Text(
+            placeholder="words in names, groups, hosts, URLs…",
+            continuous_update=True,
+            layout=wide,
+        )
+        self.active = W.ToggleButtons(
+            options=list(_ACTIVE),
+            value=None,
+            style={"button_width": "74px"},
+            layout=W.Layout(width="100%"),
+        )
+        self.agent_types = W.SelectMultiple(
+            options=[(f"{agent_label(k)} ({n:,})", k) for k, n in facets.agent_types.items()],
+            rows=7,
+            layout=wide,
+        )
+        self.channel_types = W.SelectMultiple(
+            options=[(f"{channel_label(k)} ({n:,})", k) for k, n in facets.channel_types.items()],
+            rows=5,
+            layout=wide,
+        )
+        self.partners = W.TagsInput(
+            value=[],
+            allowed_tags=list(facets.partners),
+            allow_duplicates=False,
+            placeholder="type a partner's name",
+            layout=wide,
+        )
+        self.groups = W.SelectMultiple(
+            options=[(_group_label(g, n), g) for g, n in facets.groups.items()],
+            rows=7,
+            layout=wide,
+        )
+        self.reset = W.Button(description="Reset", icon="undo", tooltip="Select everything")
+        self.note = W.HTML()
+        self.reset.on_click(lambda _: self.set(Filter()))
+        for name, control in self._controls().items():
+            control.observe(lambda change, name=name: self._changed(name), "value")
+        self.widget = W.VBox(
+            [
+                _title("Search"),
+                self.text,
+                _title("Profiles"),
+                self.active,
+                _title("Input agent types"),
+                self.agent_types,
+                _title("Channel types"),
+                self.channel_types,
+                _title("Partners"),
+                self.partners,
+                _title("Groups"),
+                self.groups,
+                self.note,
+                self.reset,
+            ],
+            layout=W.Layout(width="270px", min_width="270px", padding="0 12px 0 0"),
+        )
+        self.widget.add_class("ipt-filters")
+
+    def _controls(self) -> dict[str, W.ValueWidget]:
+        """Filter field -> its control."""
+        return {
+            "text": self.text,
+            "active": self.active,
+            "agent_types": self.agent_types,
+            "channel_types": self.channel_types,
+            "partners": self.partners,
+            "groups": self.groups,
+        }
+
+    def _changed(self, name: str) -> None:
+        if self._quiet:
+            return
+        if self._extra.pop(name, None) is not None:  # the analyst took over this field
+            self.note.value = _note(self._extra)
+        self._on_change()
+
+    @property
+    def filter(self) -> Filter:
+        """The filter the controls show, with the fields they cannot show kept."""
+        fields: dict[str, Any] = {
+            "agent_types": list(self.agent_types.value),
+            "channel_types": list(self.channel_types.value),
+            "partners": list(self.partners.value),
+            "groups": list(self.groups.value),
+            "active": self.active.value,
+            "text": self.text.value or None,
+        }
+        fields.update(self._extra)
+        return Filter(**fields)
+
+    def set(self, selection: Filter) -> None:
+        """Show `selection` in the controls, then call back once (not once per control).
+
+        Values the estate does not offer (a partner unknown here, a group with no profile)
+        stay in the filter and are listed in the note rather than dropped.
+        """
+        self._quiet = True
+        extra: dict[str, Any] = {}
+        try:
+            self.text.value = selection.text or ""
+            self.active.value = selection.active
+            for name, control in (
+                ("agent_types", self.agent_types),
+                ("channel_types", self.channel_types),
+                ("groups", self.groups),
+            ):
+                wanted = list(getattr(selection, name))
+                known = {value for _, value in control.options}
+                control.value = tuple(v for v in wanted if v in known)
+                if any(v not in known for v in wanted):
+                    extra[name] = wanted  # keep them all, the order too
+            allowed = set(self.partners.allowed_tags)
+            wanted_partners = [str(p) for p in selection.partners]
+            self.partners.value = [p for p in wanted_partners if p in allowed]
+            if any(p not in allowed for p in wanted_partners):
+                extra["partners"] = list(selection.partners)
+            if selection.channels:
+                extra["channels"] = list(selection.channels)
+            if selection.tags:
+                extra["tags"] = list(selection.tags)
+            self._extra = extra
+            self.note.value = _note(extra)
+        finally:
+            self._quiet = False
+        self._on_change()
+
+    @property
+    def filter_fields(self) -> dict[str, Any]:
+        """The fields kept without a control (for tests and the note)."""
+        return dict(self._extra)
+
+
+def _group_label(group: str, count: int) -> str:
+    depth = group.count("/")
+    name = group.rsplit("/", 1)[-1]
+    return "\u00a0\u00a0\u00a0" * depth + f"{name} ({count:,})"
+
+
+def _note(extra: dict[str, Any]) -> str:
+    if not extra:
+        return ""
+    said = "; ".join(
+        f"{name.replace('_', ' ')}: {', '.join(map(str, values))}" for name, values in extra.items()
+    )
+    return f"<div class='ipt-note'>Also filtered by {html.escape(said)}</div>"

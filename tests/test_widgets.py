@@ -1,0 +1,221 @@
+"""The Explorer without a browser: filters drive counts, selection, table, diagram, export."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from iptoolkit.demo import demo_estate
+from iptoolkit.estate import Estate
+from iptoolkit.filters import Filter
+from iptoolkit.widgets.debounce import Debouncer
+from iptoolkit.widgets.html import MASK, fallback_html, is_secret_key, redact
+
+pytest.importorskip("ipywidgets")
+
+from iptoolkit.widgets import Explorer  # noqa: E402
+from iptoolkit.widgets.exporter import FORMATS  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def estate() -> Estate:
+    return demo_estate(n_profiles=120, seed=3)
+
+
+@pytest.fixture()
+def explorer(estate: Estate, tmp_path: Path) -> Iterator[Explorer]:
+    x = Explorer(estate, folder=tmp_path / "out")
+    yield x
+    x.close()
+
+
+def _first_agent_type(estate: Estate) -> str:
+    return sorted({p.agent_type for p in estate.profiles if p.agent_type})[0]
+
+
+def test_importing_the_package_does_not_load_ipywidgets() -> None:
+    code = "import sys, iptoolkit.widgets; print('ipywidgets' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_starts_on_everything(explorer: Explorer, estate: Estate) -> None:
+    assert explorer.filter == Filter()
+    assert len(explorer.selection) == len(estate)
+    assert explorer.counts.startswith(f"{len(estate)} of {len(estate)} profiles, ")
+    assert explorer.counts.endswith(" channels")
+    assert len(explorer.table.frame) == len(estate)
+    assert explorer.diagram_png and explorer.diagram_png.startswith(b"\x89PNG")
+
+
+def test_setting_the_filter_updates_counts_selection_table_and_diagram(
+    explorer: Explorer, estate: Estate
+) -> None:
+    before_png = explorer.diagram_png
+    agent = _first_agent_type(estate)
+    explorer.filter = Filter(agent_types=[agent])
+    chosen = [p for p in estate.profiles if p.agent_type == agent]
+    assert len(explorer.selection) == len(chosen)
+    assert explorer.counts.startswith(f"{len(chosen)} of {len(estate)} profiles")
+    assert list(explorer.table.frame["id"]) == [p.id for p in chosen]
+    assert explorer.diagram_png != before_png
+    assert f"{len(chosen)} of {len(estate)}" in explorer.header.value
+    assert "updating" not in explorer.header.value
+    assert explorer.panel.agent_types.value == (agent,)
+
+
+def test_front_end_changes_go_through_the_panel(explorer: Explorer, estate: Estate) -> None:
+    explorer.panel.active.value = False  # what a click on "inactive" does
+    inactive = [p for p in estate.profiles if p.active is not True]
+    assert explorer.filter == Filter(active=False)
+    assert len(explorer.selection) == len(inactive)
+    explorer.panel.text.value = "zzz-nothing-matches"
+    assert explorer.counts.startswith(f"0 of {len(estate)} profiles, 0 partners, 0 channels")
+    assert len(explorer.table.frame) == 0
+    explorer.panel.reset.click()
+    assert explorer.filter == Filter()
+
+
+def test_filter_round_trip_keeps_fields_without_a_control(explorer: Explorer) -> None:
+    saved = Filter(tags=["orders"], channels=[12345], partners=["Nobody GmbH"], active=True)
+    explorer.filter = saved
+    assert explorer.filter == saved
+    assert Filter.from_json(explorer.filter.to_json()) == saved
+    assert "Also filtered by" in explorer.panel.note.value
+    assert explorer.counts.startswith("0 of")
+
+
+def test_partner_and_group_controls(explorer: Explorer, estate: Estate) -> None:
+    partner = sorted(explorer.model.facets.partners)[0]
+    explorer.panel.partners.value = [partner]
+    assert explorer.filter.partners == [partner]
+    assert 0 < len(explorer.selection) == explorer.model.facets.partners[partner]
+    group = next(iter(explorer.model.facets.groups))
+    explorer.panel.partners.value = []
+    explorer.panel.groups.value = (group,)
+    assert len(explorer.selection) == explorer.model.facets.groups[group]
+
+
+def test_picking_a_table_row_opens_its_details(explorer: Explorer) -> None:
+    explorer.filter = Filter(active=True)
+    row = explorer.table.frame.iloc[2]
+    explorer._picked_row(2)  # what a click on the third row sends back
+    assert explorer.detail.node == f"profile:{row['id']}"
+    assert explorer.tabs.selected_index == 2
+    assert str(row["id"]) in explorer.detail.content.value
+
+
+def test_detail_search_and_where_used(explorer: Explorer, estate: Estate) -> None:
+    explorer.detail.kind.value = "partner"
+    choices = explorer.detail.choices
+    assert len(choices) == len(estate.partners)
+    label = next(iter(choices))
+    explorer.detail.search.value = label.split(" (")[0][:5]  # typing narrows the options
+    assert label in explorer.detail.search.options
+    explorer.detail.search.value = label  # picking one shows it
+    body = explorer.detail.content.value
+    assert explorer.detail.node == choices[label]
+    assert "Where used" in body and "Impact if it goes away" in body
+
+
+def test_export_buttons_write_every_format(explorer: Explorer, tmp_path: Path) -> None:
+    explorer.filter = Filter(active=True)
+    for fmt in FORMATS:
+        if fmt in ("graphml", "mermaid", "svg"):
+            pytest.importorskip("iptoolkit.export")
+        path = explorer.exporter.write(fmt)
+        assert path is not None, explorer.exporter.log.value
+        assert path.exists() and path.stat().st_size > 0
+        assert path.parent == tmp_path / "out"
+    log = explorer.exporter.log.value
+    assert "selection.csv" in log and "download" in log
+    assert "ipt-error" not in log
+
+
+def test_no_figure_is_left_open(explorer: Explorer) -> None:
+    import matplotlib.pyplot as plt
+
+    explorer.filter = Filter(active=False)
+    explorer.filter = Filter(active=True)
+    assert plt.get_fignums() == []
+
+
+def test_secrets_are_never_shown() -> None:
+    secret = "s3cr3t-value-never-shown"
+    profile = {
+        "class": "core:IntegrationProfile",
+        "id": "P1",
+        "name": "Orders over HTTP",
+        "active": True,
+        "inputAgentSettings": {
+            "class": "core:CronHttpAgentSettings",
+            "password": secret,
+            "httpSettings": {
+                "class": "core:HttpClientSettings",
+                "host": "api.example.com",
+                "headers": {"Authorization": f"Bearer {secret}", "Accept": "json"},
+            },
+        },
+        "responseSettings": {"units": [{"class": "core:AS2ProfileResponseUnit", "channel": {
+            "class": "core:IntegrationPartnerChannelAS2", "id": 7, "name": "AS2 out",
+            "clientSecret": secret, "partner": {"id": 1, "name": "Acme"}}}]},
+    }  # fmt: skip
+    x = Explorer(Estate.from_raw([profile]))
+    try:
+        for node in ("profile:P1", "channel:7", "partner:1"):
+            x.show_detail(node)
+            assert secret not in x.detail.content.value, node
+        x.show_detail("profile:P1")
+        assert MASK in x.detail.content.value
+        assert secret not in x._fallback_html()
+        assert secret not in repr(x)
+    finally:
+        x.close()
+
+
+def test_redact() -> None:
+    data = {
+        "password": "x",
+        "privateKeyId": "k1",
+        "headers": {"Authorization": "B x"},
+        "list": [{"client_secret": "y"}],
+        "smtpAuthMechanism": "LOGIN",
+        "empty": None,
+    }
+    assert redact(data) == {
+        "password": MASK,
+        "privateKeyId": "k1",
+        "headers": {"Authorization": MASK},
+        "list": [{"client_secret": MASK}],
+        "smtpAuthMechanism": "LOGIN",
+        "empty": None,
+    }
+    assert not is_secret_key("sessionSelector") and is_secret_key("loginToken")
+
+
+def test_fallback_html_reads_without_a_kernel() -> None:
+    page = fallback_html("3 of 9 profiles", "active", {"SFTPAgentSettings": 3}, b"\x89PNG")
+    assert "3 of 9 profiles" in page and "SFTPAgentSettings" in page
+    assert "data:image/png;base64," in page
+    assert "iptoolkit-explorer-static" in page
+
+
+def test_debouncer_calls_once_after_a_pause() -> None:
+    calls: list[int] = []
+
+    async def burst() -> None:
+        debouncer = Debouncer(lambda: calls.append(1), delay=0.05)
+        for _ in range(5):
+            debouncer.trigger()
+        assert calls == [] and debouncer.pending
+        await asyncio.sleep(0.15)
+
+    asyncio.run(burst())
+    assert calls == [1]
+    Debouncer(lambda: calls.append(2), delay=0.05).trigger()  # no loop: at once
+    assert calls == [1, 2]
