@@ -64,6 +64,13 @@ __all__ = [
 CHANNEL_PREFIX = "IntegrationPartnerChannel"
 """Channel type names start with this; `AS2` is accepted for `IntegrationPartnerChannelAS2`."""
 
+_SHORT_NAMES = (
+    (CHANNEL_PREFIX.lower(), ""),
+    ("", "agentsettings"),
+    ("", "profileresponseunit"),
+)
+"""(prefix, suffix) pairs, lower case, that a type's short name leaves out."""
+
 _URL_FIELDS = (
     "url",
     "as2_url",
@@ -275,20 +282,22 @@ def normalise_type(name: Any) -> str:
 
 
 def type_matches(actual: Any, wanted: Any) -> bool:
-    """`wanted` names `actual`: the same type name (any case, `core:` optional), or the
-    short name of a channel type (`AS2` for `IntegrationPartnerChannelAS2`)."""
-    have, want = normalise_type(actual), normalise_type(wanted)
-    return bool(have) and (have == want or have == CHANNEL_PREFIX.lower() + want)
+    """`wanted` names `actual`: the same type name (any case, `core:` optional) or its short
+    name: `AS2` for `IntegrationPartnerChannelAS2`, `Fax` for `FaxAgentSettings`, `Ftp` for
+    `FtpProfileResponseUnit` (so `SFTP` names an agent type and a channel type)."""
+    return normalise_type(wanted) in type_aliases(actual)
 
 
 def type_aliases(name: Any) -> list[str]:
-    """The normalised forms under which a type can be looked up (see `type_matches`)."""
+    """The normalised forms that name a type (see `type_matches`)."""
     full = normalise_type(name)
     if not full:
         return []
-    prefix = CHANNEL_PREFIX.lower()
-    if full.startswith(prefix) and len(full) > len(prefix):
-        return [full, full[len(prefix) :]]
+    for prefix, suffix in _SHORT_NAMES:
+        if full.startswith(prefix) and full.endswith(suffix):
+            short = full[len(prefix) : len(full) - len(suffix)]
+            if short:
+                return [full, short]
     return [full]
 
 

@@ -33,7 +33,8 @@ def where_used(
     """The profile nodes whose input or response path reaches `node`, in graph order.
 
     With `type=` instead of a node: the profiles that reach any node of that type, e.g.
-    `where_used(G, type="SFTPAgentSettings")` or `type="AS2"` (a channel type's short name).
+    `where_used(G, type="SFTPAgentSettings")`; a short name (`type="AS2"`) names the agent,
+    channel and response unit types it is short for (see `nodes.type_matches`).
     A profile counts as using itself. Activity does not matter here; see `impact`.
     """
     if (node is None) == (type is None):

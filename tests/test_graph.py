@@ -151,6 +151,8 @@ def test_where_used(G):
     assert where_used(G, type="core:sftpagentsettings") == ["profile:P2", "profile:P4"]
     assert where_used(G, type="AS2") == ["profile:P1", "profile:P2"]
     assert where_used(G, type="FtpProfileResponseUnit") == ["profile:P1"]
+    assert where_used(G, type="Fax") == ["profile:P3"]
+    assert where_used(G, type="SFTP") == ["profile:P2", "profile:P4"]  # agents and channels
     assert where_used(G, type="NoSuchType") == []
 
 

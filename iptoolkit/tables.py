@@ -1,0 +1,265 @@
+"""Tables of an estate: one pandas row per profile, channel, partner or response path.
+
+Columns are named as analysts say them; every table has a `node` column with the graph
+node id, so a where-used answer selects rows directly::
+
+    frame = estate.to_frame("profiles")
+    frame[frame.node.isin(ipt.where_used(G, "partner:17"))]
+
+Faulty profiles are rows of the profiles table too (`problem` True, what could be read).
+pandas is imported when a table is made, so `import iptoolkit` stays cheap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from .models import timestamp
+from .nodes import (
+    channel_node,
+    endpoint,
+    field_of,
+    label,
+    partner_node,
+    partner_of,
+    paused_gc,
+    profile_keys,
+    profile_node,
+    profile_uses,
+    raw_field,
+    response_node,
+    target,
+    type_of,
+)
+
+if TYPE_CHECKING:
+    import pandas
+
+    from .estate import Estate
+
+__all__ = ["to_frame", "FRAME_KINDS", "COLUMNS"]
+
+COLUMNS: dict[str, tuple[str, ...]] = {
+    "profiles": (
+        "node", "id", "name", "group", "active", "agent_type", "partners", "n_partners",
+        "channels", "input_channels", "response_paths", "active_response_paths", "tags",
+        "description", "created", "last_modified", "problem", "error",
+    ),
+    "channels": (
+        "node", "id", "name", "channel_type", "active", "partner", "partner_id", "host",
+        "url", "resolved", "profiles", "input_profiles", "response_profiles",
+        "reference_profiles",
+    ),
+    "partners": (
+        "node", "id", "name", "channels", "active_channels", "channel_types", "profiles",
+        "input_profiles", "response_profiles",
+    ),
+    "responses": (
+        "node", "profile_id", "profile_name", "profile_active", "index", "unit_type",
+        "active", "content_type", "channel", "channel_name", "partner", "target", "host",
+        "url",
+    ),
+}  # fmt: skip
+"""The columns of each table, in order."""
+
+FRAME_KINDS = tuple(COLUMNS)
+_BOOLEAN = ("active", "profile_active", "resolved", "problem")
+_DATES = ("created", "last_modified")
+_COUNTS = (
+    "n_partners", "channels", "input_channels", "response_paths", "active_response_paths",
+    "partner_id", "index",
+)  # fmt: skip
+
+
+def to_frame(estate: Estate, kind: str = "profiles") -> pandas.DataFrame:
+    """The estate as a table of `kind`: "profiles", "channels", "partners" or "responses"."""
+    builder = _BUILDERS.get(kind)
+    if builder is None:
+        allowed = ", ".join(repr(name) for name in FRAME_KINDS)
+        raise ValueError(f"unknown table kind {kind!r}; choose one of {allowed}")
+    import pandas as pd
+
+    with paused_gc():
+        rows = builder(estate)
+    frame = pd.DataFrame(rows, columns=list(COLUMNS[kind]))
+    for column in frame.columns:
+        if column in _BOOLEAN:
+            frame[column] = frame[column].astype("boolean")
+        elif column in _DATES:
+            frame[column] = pd.to_datetime(frame[column], utc=True, errors="coerce")
+        elif column in _COUNTS:
+            try:  # nullable integers: a faulty profile has no counts
+                frame[column] = frame[column].astype("Int64")
+            except (TypeError, ValueError):
+                pass  # an unknown channel type with a textual partner id: keep as is
+    return frame
+
+
+def _profiles(estate: Estate) -> list[dict[str, Any]]:
+    keys = profile_keys(estate.raw_profiles)
+    model_at = dict(zip(estate.raw_index, estate.profiles, strict=True))
+    uses_at = dict(zip(estate.raw_index, profile_uses(estate), strict=True))
+    problem_at = {problem.index: problem for problem in estate.problems}
+    rows = []
+    for index, raw in enumerate(estate.raw_profiles):
+        model = model_at.get(index)
+        problem = problem_at.get(index)
+        row: dict[str, Any] = {
+            "node": profile_node(keys[index]),
+            "id": raw_field(raw, "id", (str, int)),
+            "name": raw_field(raw, "name", str),
+            "group": raw_field(raw, "group", str),
+            "active": raw_field(raw, "active", bool),
+            "tags": raw_field(raw, "tags", str),
+            "description": raw_field(raw, "description", str),
+            "created": _date(raw_field(raw, "created", int)),
+            "last_modified": _date(raw_field(raw, "lastModified", int)),
+            "problem": model is None,
+            "error": problem.message if problem is not None else None,
+        }
+        if model is not None:
+            uses = uses_at[index]
+            partners = {}
+            for use in uses:
+                pkey, partner = partner_of(use.channel)
+                if pkey is not None:
+                    partners.setdefault(pkey, label(partner, pkey))
+            units = model.response_units
+            row.update(
+                agent_type=model.agent_type,
+                partners="; ".join(partners.values()),
+                n_partners=len(partners),
+                channels=len({use.key for use in uses}),
+                input_channels=len({u.key for u in uses if u.use.role != "response"}),
+                response_paths=len(units),
+                active_response_paths=sum(1 for unit in units if _flag(unit)),
+            )
+        rows.append(row)
+    return rows
+
+
+def _channels(estate: Estate) -> list[dict[str, Any]]:
+    profiles: dict[Any, dict[str, set[int]]] = {}
+    unknown: dict[Any, None] = {}
+    for position, uses in enumerate(profile_uses(estate)):
+        for use in uses:
+            by_role = profiles.setdefault(use.key, {"input": set(), "response": set()})
+            by_role.setdefault(use.use.role, set()).add(position)
+            if not use.resolved:
+                unknown.setdefault(use.key)
+    rows = []
+    for key, channel in [*estate.channels.items(), *((key, None) for key in unknown)]:
+        pkey, partner = partner_of(channel)
+        where = endpoint(channel)
+        by_role = profiles.get(key, {})
+        rows.append(
+            {
+                "node": channel_node(key),
+                "id": field_of(channel, "id") if channel is not None else key,
+                "name": field_of(channel, "name"),
+                "channel_type": type_of(channel),
+                "active": _flag(channel),
+                "partner": label(partner, pkey) if pkey is not None else None,
+                "partner_id": field_of(partner, "id"),
+                "host": where.host,
+                "url": where.url,
+                "resolved": channel is not None,
+                "profiles": len(set().union(*by_role.values())),
+                "input_profiles": len(by_role.get("input", ())),
+                "response_profiles": len(by_role.get("response", ())),
+                "reference_profiles": len(by_role.get("reference", ())),
+            }
+        )
+    return rows
+
+
+def _partners(estate: Estate) -> list[dict[str, Any]]:
+    stats: dict[Any, dict[str, Any]] = {
+        key: {"channels": 0, "active": 0, "types": {}, "input": set(), "response": set()}
+        for key in estate.partners
+    }
+    for channel in estate.channels.values():
+        pkey, _ = partner_of(channel)
+        if pkey in stats:
+            stats[pkey]["channels"] += 1
+            stats[pkey]["active"] += field_of(channel, "active") is True
+            stats[pkey]["types"].setdefault(type_of(channel) or "?")
+    for position, uses in enumerate(profile_uses(estate)):
+        for use in uses:
+            pkey, _ = partner_of(use.channel)
+            if pkey in stats:
+                role = "response" if use.use.role == "response" else "input"
+                stats[pkey][role].add(position)
+    return [
+        {
+            "node": partner_node(key),
+            "id": field_of(partner, "id"),
+            "name": field_of(partner, "name"),
+            "channels": stats[key]["channels"],
+            "active_channels": stats[key]["active"],
+            "channel_types": "; ".join(stats[key]["types"]),
+            "profiles": len(stats[key]["input"] | stats[key]["response"]),
+            "input_profiles": len(stats[key]["input"]),
+            "response_profiles": len(stats[key]["response"]),
+        }
+        for key, partner in estate.partners.items()
+    ]
+
+
+def _responses(estate: Estate) -> list[dict[str, Any]]:
+    keys = profile_keys(estate.raw_profiles)
+    rows = []
+    for profile, uses, raw_index in zip(
+        estate.profiles, profile_uses(estate), estate.raw_index, strict=True
+    ):
+        via = {use.use.unit: use for use in uses if use.use.role == "response"}
+        for index, unit in enumerate(profile.response_units):
+            use = via.get(index)
+            channel = use.channel if use is not None else None
+            pkey, partner = partner_of(channel)
+            where = endpoint(unit)
+            rows.append(
+                {
+                    "node": response_node(keys[raw_index], index),
+                    "profile_id": profile.id,
+                    "profile_name": profile.name,
+                    "profile_active": profile.active,
+                    "index": index,
+                    "unit_type": type_of(unit),
+                    "active": _flag(unit),
+                    "content_type": type_of(
+                        field_of(unit, "content_type") or field_of(unit, "contentType")
+                    ),
+                    "channel": use.key if use is not None else None,
+                    "channel_name": field_of(channel, "name"),
+                    "partner": label(partner, pkey) if pkey is not None else None,
+                    "target": target(unit),
+                    "host": where.host,
+                    "url": where.url,
+                }
+            )
+    return rows
+
+
+def _flag(model: Any) -> bool | None:
+    value = field_of(model, "active")
+    return value if isinstance(value, bool) else None
+
+
+def _date(value: int | None) -> datetime | None:
+    """An epoch number as a UTC datetime; None when it is out of any calendar's range."""
+    try:
+        stamp = timestamp(value)
+    except (OverflowError, ValueError):
+        return None
+    return stamp.datetime if stamp is not None else None
+
+
+_BUILDERS: dict[str, Callable[[Estate], list[dict[str, Any]]]] = {
+    "profiles": _profiles,
+    "channels": _channels,
+    "partners": _partners,
+    "responses": _responses,
+}

@@ -1,0 +1,164 @@
+"""Findings: each check on an estate made to trigger it, and a clean estate with none."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+import iptoolkit as ipt
+from iptoolkit.findings import KINDS, SEVERITIES, Finding, Findings, findings
+from iptoolkit.graph import build_graph
+
+from .factories import ACME, GLOBEX, agent, channel, estate_of, partner, profile, unit
+
+LIVE = channel(10, "SFTP", partner=ACME)
+DEAD = channel(11, "FTP", partner=GLOBEX, active=False)
+ANSWER = unit("File", fileName="out.xml")
+
+
+def only(found: Findings, kind: str) -> list[Finding]:
+    return [f for f in found if f.kind == kind]
+
+
+def test_a_clean_estate_has_no_findings():
+    estate = estate_of(
+        profile("A", agent=agent("SFTP", channels=[LIVE]), units=[ANSWER]),
+        profile("B", agent=agent("Fax", channelIds=[10]), units=[ANSWER]),
+    )
+    assert findings(estate) == []
+    assert findings(estate).to_frame().empty
+
+
+def test_parse_problems_are_errors():
+    found = findings(estate_of({"id": "X", "created": "soon"}))
+    [problem] = only(found, "parse_problem")
+    assert problem.severity == "error"
+    assert "$[0].created" in problem.text and problem.nodes == ("profile:X",)
+
+
+def test_inactive_profiles_holding_active_channels():
+    found = findings(
+        estate_of(profile("A", active=False, agent=agent("SFTP", channels=[LIVE, DEAD])))
+    )
+    [finding] = only(found, "inactive_profile_active_channel")
+    assert finding.severity == "info"
+    assert finding.nodes == ("profile:A", "channel:10")  # not the inactive one
+    assert "1 active channel" in finding.text
+
+
+def test_active_profiles_on_inactive_channels():
+    estate = estate_of(
+        profile(
+            "A",
+            agent=agent("SFTP", channels=[DEAD]),
+            units=[unit("Ftp", channel=DEAD), unit("Ftp", channel=DEAD, active=False)],
+        ),
+        profile("B", active=False, agent=agent("SFTP", channels=[DEAD]), units=[ANSWER]),
+    )
+    [finding] = only(findings(estate), "active_profile_inactive_channel")
+    assert (finding.severity, finding.nodes) == ("warning", ("profile:A", "channel:11"))
+
+
+def test_channels_named_by_id_but_held_nowhere():
+    estate = estate_of(
+        profile("A", agent=agent("Fax", channelIds=[10, 77]), units=[ANSWER]),
+        profile("B", agent=agent("Message", comChannelId=77), units=[ANSWER]),
+        profile("C", agent=agent("SFTP", channels=[LIVE]), units=[ANSWER]),
+    )
+    [finding] = only(findings(estate), "unresolved_channel")
+    assert finding.nodes == ("channel:77", "profile:A", "profile:B")
+    assert "2 profiles" in finding.text
+
+
+def test_partners_without_an_active_channel():
+    estate = estate_of(profile("A", agent=agent("SFTP", channels=[LIVE, DEAD]), units=[ANSWER]))
+    [finding] = only(findings(estate), "partner_without_active_channel")
+    assert finding.nodes == ("partner:2", "channel:11")
+    assert "Globex" in finding.text
+
+
+def test_conflicting_copies_of_a_channel_and_a_partner():
+    renamed = dict(LIVE, name="another name")
+    estate = estate_of(
+        profile("A", agent=agent("SFTP", channels=[LIVE]), units=[ANSWER]),
+        profile("B", agent=agent("SFTP", channels=[renamed]), units=[ANSWER]),
+        profile("C", agent=agent("SFTP", channels=[channel(12, partner=partner(1, "ACME Inc"))])),
+    )
+    found = findings(estate)
+    [conflict] = only(found, "channel_conflict")
+    assert conflict.nodes == ("channel:10", "profile:A", "profile:B")
+    [renamed_partner] = only(found, "partner_conflict")
+    assert renamed_partner.nodes == ("partner:1", "profile:A", "profile:C")
+
+
+def test_profiles_without_a_response_path():
+    estate = estate_of(
+        profile("A", agent=agent("ManualUpload")),
+        profile("B", agent=agent("ManualUpload"), units=[unit("File", active=False)]),
+        profile("C", active=False, agent=agent("ManualUpload")),  # inactive: nothing to say
+    )
+    found = only(findings(estate), "no_response_path")
+    assert [f.nodes for f in found] == [("profile:A",), ("profile:B",)]
+    assert "none active" in found[1].text
+
+
+def test_duplicate_endpoints_across_agents():
+    estate = estate_of(
+        profile("A", agent=agent("Http", url="/api/orders"), units=[ANSWER]),
+        profile("B", agent=agent("Http", url="/API/orders/"), units=[ANSWER]),
+        profile("C", agent=agent("Kafka", topicName="orders"), units=[ANSWER]),
+        profile("D", active=False, agent=agent("Kafka", topicName="orders"), units=[ANSWER]),
+        profile("E", agent=agent("MQTT", topic="orders"), units=[ANSWER]),  # other broker
+        profile("F", agent=agent("DataQueue", host="db.example.net"), units=[ANSWER]),
+    )
+    found = only(findings(estate), "duplicate_endpoint")
+    assert [(f.severity, f.nodes) for f in found] == [
+        ("warning", ("agent:A", "agent:B", "profile:A", "profile:B")),
+        ("info", ("agent:C", "agent:D", "profile:C", "profile:D")),  # one of them active
+    ]
+    assert "topic 'orders' (KafkaAgentSettings)" in found[1].text
+
+
+def test_profile_ids_missing_or_repeated():
+    estate = estate_of(
+        profile("A", agent=agent("ManualUpload"), units=[ANSWER]),
+        profile("A", agent=agent("ManualUpload"), units=[ANSWER]),
+        profile(None, agent=agent("ManualUpload"), units=[ANSWER]),
+    )
+    found = findings(estate)
+    assert [f.nodes for f in only(found, "duplicate_profile_id")] == [("profile:A", "profile:A#1")]
+    assert [f.nodes for f in only(found, "profile_without_id")] == [("profile:#2",)]
+
+
+def test_order_table_and_helpers():
+    estate = estate_of(
+        profile("A", agent=agent("Fax", channelIds=[5])),
+        {"id": "B", "created": "x"},
+    )
+    found = findings(estate)
+    assert [f.severity for f in found] == sorted((f.severity for f in found), key=SEVERITIES.index)
+    assert found[0].kind == "parse_problem"
+    frame = found.to_frame()
+    assert list(frame.columns) == ["severity", "kind", "text", "nodes"]
+    assert isinstance(frame, pd.DataFrame) and len(frame) == len(found)
+    assert found.counts() == {"parse_problem": 1, "unresolved_channel": 1, "no_response_path": 1}
+    assert [f.kind for f in found.of(severity="error")] == ["parse_problem"]
+    assert str(found).startswith("[error] ")
+
+
+@pytest.fixture(scope="module")
+def demo() -> ipt.Estate:
+    return ipt.demo_estate(n_profiles=400, seed=11)
+
+
+def test_demo_findings_name_nodes_of_the_graph(demo):
+    found = findings(demo)
+    graph = build_graph(demo)
+    assert found and set(found.counts()) <= set(KINDS)
+    for finding in found:
+        assert finding.severity in SEVERITIES and finding.text
+        assert set(finding.nodes) <= set(graph), finding
+    # the demo names some channels by ids that exist nowhere, and has inactive profiles
+    assert {"unresolved_channel", "inactive_profile_active_channel"} <= set(found.counts())
+    unresolved = {f.nodes[0] for f in found.of(kind="unresolved_channel")}
+    assert unresolved == {n for n, ok in graph.nodes(data="resolved") if ok is False}
