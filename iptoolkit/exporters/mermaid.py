@@ -1,0 +1,219 @@
+"""Mermaid flowcharts that GitHub renders in a Markdown file.
+
+Rules kept, because Mermaid's parser is unforgiving:
+
+- node ids are generated (`p1`, `a1`, `r1`, `c1`, `n1`, subgraphs `g1`): letters and
+  digits only, never a keyword such as `end`, never starting with `o` or `x` (which Mermaid
+  would read as a circle or cross arrow head after `--`);
+- every label is quoted, and characters that Mermaid or HTML would interpret (`"`, `#`,
+  `<`, `>`, `&`, backticks) are written as Mermaid entity codes (`#quot;` ...); line breaks
+  become spaces;
+- when the graph is large (more than `GROUP_ABOVE` nodes) partners, their channels and
+  whatever only reaches that partner are grouped in one subgraph per partner.
+
+GitHub renders at most 500 edges and 50,000 characters of Mermaid; a bigger chart is still
+written whole (an export holds everything it was given) with a warning to filter first.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import warnings
+from collections.abc import Hashable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..plot.style import IN_COLOUR, LINK_COLOUR, OUT_COLOUR, UNRESOLVED_COLOUR, node_colour
+from ..plot.view import node_label
+from .attributes import redact_text
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+__all__ = ["to_mermaid", "write_mermaid", "mermaid_text", "GROUP_ABOVE", "GITHUB_MAX_EDGES"]
+
+GROUP_ABOVE = 60
+GITHUB_MAX_EDGES = 500
+GITHUB_MAX_TEXT = 50_000
+_MAX_LABEL = 60
+_PREFIX = {"profile": "p", "agent": "a", "response": "r", "channel": "c", "partner": "n"}
+_SHAPE = {  # kind -> (opening, closing) around the quoted label
+    "profile": ("[", "]"),
+    "agent": ("[/", "/]"),
+    "response": ("[\\", "\\]"),
+    "channel": ("([", "])"),
+    "partner": ("{{", "}}"),
+}
+_ENTITIES = {
+    "&": "#amp;",
+    '"': "#quot;",
+    "#": "#35;",
+    "<": "#lt;",
+    ">": "#gt;",
+    "`": "#96;",
+}
+_ARROWS = {  # relation -> (arrow, link class)
+    "input": ("-->", "in"),
+    "listens_on": ("-->", "in"),
+    "references": ("-.->", "in"),
+    "delivers": ("-.->", "out"),
+    "via": ("-.->", "out"),
+    "belongs_to": ("---", "link"),
+}
+
+
+def mermaid_text(text: Any) -> str:
+    """A label as Mermaid shows it literally: quoted, entity-coded, one line."""
+    value = " ".join(str(text).split())
+    value = "".join(_ENTITIES.get(char, char) for char in value)
+    return f'"{value}"'
+
+
+def to_mermaid(graph: nx.MultiDiGraph, *, title: str | None = None) -> str:
+    """The Mermaid flowchart (left to right) of a graph from `build_graph`."""
+    ids = _ids(graph)
+    lines = ["flowchart LR"]
+    if title:  # YAML front matter; a JSON string is a valid YAML string
+        lines.insert(0, f"---\ntitle: {json.dumps(' '.join(str(title).split()))}\n---")
+    groups = _partner_groups(graph) if graph.number_of_nodes() > GROUP_ABOVE else {}
+    grouped = {node for members in groups.values() for node in members}
+    for node in graph:
+        if node not in grouped:
+            lines.append(f"  {_declare(graph, node, ids)}")
+    for index, (partner, members) in enumerate(groups.items(), start=1):
+        name = graph.nodes[partner].get("name") or str(partner)
+        lines.append(f"  subgraph g{index}[{mermaid_text(name)}]")
+        lines.append("    direction LR")
+        for node in members:
+            lines.append(f"    {_declare(graph, node, ids)}")
+        lines.append("  end")
+    links: dict[str, list[int]] = {"in": [], "out": [], "link": []}
+    count = 0
+    for u, v, relation in graph.edges(data="relation"):
+        arrow, style = _ARROWS.get(str(relation), ("---", "link"))
+        lines.append(f"  {ids[u]} {arrow} {ids[v]}")
+        links[style].append(count)
+        count += 1
+    lines.extend(_styles(graph, ids, links))
+    return "\n".join(lines) + "\n"
+
+
+def write_mermaid(
+    graph: nx.MultiDiGraph, path: str | os.PathLike[str], *, title: str | None = None
+) -> Path:
+    """`.mmd`: the chart alone; `.md`: a Markdown page with a fenced `mermaid` block."""
+    path = Path(path)
+    chart = to_mermaid(graph, title=None if path.suffix.lower() == ".md" else title)
+    edges = graph.number_of_edges()
+    if edges > GITHUB_MAX_EDGES or len(chart) > GITHUB_MAX_TEXT:
+        warnings.warn(
+            f"{path.name}: {edges:,} edges and {len(chart):,} characters; GitHub renders "
+            f"Mermaid up to {GITHUB_MAX_EDGES} edges and {GITHUB_MAX_TEXT:,} characters: "
+            "export a filtered subset for a chart that renders there",
+            UserWarning,
+            stacklevel=2,
+        )
+    if path.suffix.lower() == ".md":
+        heading = title or "Integration topology"
+        text = f"# {heading}\n\n```mermaid\n{chart}```\n"
+    else:
+        text = chart
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _ids(graph: nx.MultiDiGraph) -> dict[Hashable, str]:
+    counters: dict[str, int] = {}
+    ids: dict[Hashable, str] = {}
+    for node, kind in graph.nodes(data="kind"):
+        prefix = _PREFIX.get(str(kind), "k")
+        counters[prefix] = counters.get(prefix, 0) + 1
+        ids[node] = f"{prefix}{counters[prefix]}"
+    return ids
+
+
+def _declare(graph: nx.MultiDiGraph, node: Hashable, ids: dict[Hashable, str]) -> str:
+    kind = graph.nodes[node].get("kind")
+    opening, closing = _SHAPE.get(str(kind), ("[", "]"))
+    text = redact_text(node_label(graph, node))
+    if len(text) > _MAX_LABEL:
+        text = text[: _MAX_LABEL - 1] + "…"
+    return f"{ids[node]}{opening}{mermaid_text(text)}{closing}"
+
+
+def _partner_groups(graph: nx.MultiDiGraph) -> dict[Hashable, list[Hashable]]:
+    """Partner -> the nodes that reach that partner only (its channels first)."""
+    partners = [n for n, kind in graph.nodes(data="kind") if kind == "partner"]
+    owner: dict[Hashable, set[Hashable]] = {}
+    for partner in partners:
+        stack = [partner]
+        seen = {partner}
+        while stack:
+            for other in graph.pred[stack.pop()]:
+                if other not in seen:
+                    seen.add(other)
+                    stack.append(other)
+        for node in seen:
+            owner.setdefault(node, set()).add(partner)
+    groups: dict[Hashable, list[Hashable]] = {partner: [] for partner in partners}
+    for node in graph:
+        owners = owner.get(node, set())
+        if len(owners) == 1 and _reaches_only_partners(graph, node, owners):
+            groups[next(iter(owners))].append(node)
+    return {partner: members for partner, members in groups.items() if members}
+
+
+def _reaches_only_partners(graph: nx.MultiDiGraph, node: Hashable, owners: set[Hashable]) -> bool:
+    """A node belongs in its partner's box unless it also leads somewhere else (a profile
+    with an internal response, say): then it stays outside, between the boxes."""
+    stack, seen = [node], {node}
+    while stack:
+        current = stack.pop()
+        successors = list(graph.succ[current])
+        if not successors and current not in owners:
+            return False
+        for other in successors:
+            if other not in seen:
+                seen.add(other)
+                stack.append(other)
+    return True
+
+
+def _styles(
+    graph: nx.MultiDiGraph, ids: dict[Hashable, str], links: dict[str, list[int]]
+) -> list[str]:
+    lines = []
+    classes: dict[str, list[str]] = {}
+    for node, data in graph.nodes(data=True):
+        kind = str(data.get("kind"))
+        name = kind
+        if kind == "channel":
+            type_name = str(data.get("type") or "unknown")
+            name = "channel_" + type_name.removeprefix("IntegrationPartnerChannel")
+            name = "".join(char for char in name if char.isalnum() or char == "_")
+        if data.get("resolved") is False:
+            name = "unresolved"
+        classes.setdefault(name, []).append(ids[node])
+        if data.get("active") is not True and data.get("resolved") is not False:
+            classes.setdefault("inactive", []).append(ids[node])
+    order = sorted(classes, key=lambda name: (name == "inactive", name))  # inactive wins
+    for name in order:
+        if name == "unresolved":
+            red = UNRESOLVED_COLOUR
+            look = f"fill:#FFFFFF,stroke:{red},color:{red},stroke-dasharray:4 3"
+        elif name == "inactive":
+            look = "fill:#EEEEEE,color:#777777,stroke-dasharray:4 3"
+        else:
+            kind, _, type_name = name.partition("_")
+            fill = node_colour(kind, type_name or None)
+            text = "#FFFFFF" if kind in ("profile", "agent", "partner") else "#1F2328"
+            look = f"fill:{fill},stroke:#FFFFFF,color:{text}"
+        lines.append(f"  classDef {name} {look}")
+    for name in order:
+        lines.append(f"  class {','.join(classes[name])} {name}")
+    colours = {"in": IN_COLOUR, "out": OUT_COLOUR, "link": LINK_COLOUR}
+    for style, indexes in links.items():
+        if indexes:
+            lines.append(f"  linkStyle {','.join(map(str, indexes))} stroke:{colours[style]}")
+    return lines

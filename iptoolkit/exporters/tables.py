@@ -1,0 +1,86 @@
+"""Tables to files: the profiles as CSV, the estate's four tables as an Excel workbook."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .attributes import redact_text
+
+if TYPE_CHECKING:
+    import pandas
+
+    from ..estate import Estate
+
+__all__ = ["write_csv", "write_xlsx", "SHEETS"]
+
+SHEETS = ("profiles", "channels", "partners", "responses")
+_EXCEL_BAD = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
+_EXACT_IN_EXCEL = 2**53  # Excel keeps numbers as doubles
+
+
+def write_csv(estate: Estate, path: str | os.PathLike[str]) -> Path:
+    """The profiles table (`estate.to_frame("profiles")`) as UTF-8 CSV, no index column."""
+    path = Path(path)
+    frame = _clean(estate.to_frame("profiles"), excel=False)
+    frame.to_csv(path, index=False, encoding="utf-8")
+    return path
+
+
+def write_xlsx(estate: Estate, path: str | os.PathLike[str]) -> Path:
+    """One sheet per table (profiles, channels, partners, responses), header row frozen."""
+    try:
+        import openpyxl  # noqa: F401 - pandas needs it to write .xlsx
+    except ImportError:
+        raise RuntimeError(
+            "writing .xlsx needs openpyxl, which is not installed: `pip install openpyxl`, "
+            "or export .csv instead"
+        ) from None
+    import pandas as pd
+
+    path = Path(path)
+    with pd.ExcelWriter(path, engine="openpyxl") as writer:
+        for sheet in SHEETS:
+            frame = _clean(estate.to_frame(sheet), excel=True)
+            frame.to_excel(writer, sheet_name=sheet, index=False, freeze_panes=(1, 0))
+            _fit_columns(writer.sheets[sheet], frame)
+    return path
+
+
+def _clean(frame: pandas.DataFrame, *, excel: bool) -> pandas.DataFrame:
+    """Strings without credentials in URLs; for Excel also no control characters, no time
+    zones (Excel has none: UTC is kept, as naive times) and big integers as text."""
+    import pandas as pd
+
+    frame = frame.copy()
+    for column in frame.columns:
+        series = frame[column]
+        if isinstance(series.dtype, pd.DatetimeTZDtype):
+            if excel:
+                frame[column] = series.dt.tz_convert("UTC").dt.tz_localize(None)
+        elif pd.api.types.is_integer_dtype(series.dtype):
+            if excel and series.dropna().abs().max() >= _EXACT_IN_EXCEL:
+                frame[column] = series.astype("string")
+        elif series.dtype == object or pd.api.types.is_string_dtype(series.dtype):
+            frame[column] = series.map(lambda value: _text(value, excel))
+    return frame
+
+
+def _text(value: Any, excel: bool) -> Any:
+    if isinstance(value, str):
+        value = redact_text(value)
+        return _EXCEL_BAD.sub("", value) if excel else value
+    if excel and isinstance(value, int) and not isinstance(value, bool):
+        return str(value) if abs(value) >= _EXACT_IN_EXCEL else value
+    return value
+
+
+def _fit_columns(sheet: Any, frame: pandas.DataFrame) -> None:
+    from openpyxl.utils import get_column_letter
+
+    for index, column in enumerate(frame.columns, start=1):
+        sample = [str(column), *(str(v) for v in frame[column].head(200).tolist())]
+        width = min(max(len(text) for text in sample) + 2, 60)
+        sheet.column_dimensions[get_column_letter(index)].width = width
