@@ -20,6 +20,8 @@ from .models import (
     IntegrationProfile,
     ParseError,
     ProfileProblem,
+    field_value,
+    gc_paused,
     loads_json,
     parse_profiles,
     type_name_of,
@@ -84,7 +86,8 @@ class Estate:
         self.conflicts: list[Conflict] = []
         self.uses: list[list[ChannelUse]] = []
         """For each entry of `profiles`, the channels it holds or names."""
-        self._index_channels()
+        with gc_paused():
+            self._index_channels()
 
     # -- construction -------------------------------------------------------------------
 
@@ -128,7 +131,7 @@ class Estate:
                 self._register(
                     "channel", self.channels, key, use.channel, profile.id, origins, conflicts
                 )
-                partner = getattr(use.channel, "partner", None)
+                partner = field_value(use.channel, "partner")
                 pkey = partner_key(partner) if partner is not None else None
                 if pkey is not None:
                     self._register(

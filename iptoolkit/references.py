@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import TypeAdapter, ValidationError
 
-from .models import Channel, IntegrationProfile
+from .models import Channel, IntegrationProfile, field_value
 
 __all__ = ["ChannelUse", "ID_REFERENCE_FIELDS", "channel_uses", "channel_key", "partner_key"]
 
@@ -65,22 +65,18 @@ def channel_uses(profile: IntegrationProfile) -> Iterator[ChannelUse]:
 def channel_key(channel: Any, profile_id: Any, path: str) -> Any:
     """The registry key of a channel: its id, or its place when it has none (or an id
     of an unknown class that is no number or string, which could not key a registry)."""
-    channel_id = _usable_id(_attr(channel, "id"))
+    channel_id = _usable_id(field_value(channel, "id"))
     return channel_id if channel_id is not None else f"{profile_id}:{path}"
 
 
 def partner_key(partner: Any) -> Any:
     """The registry key of a partner (a model, or a raw dict inside an unknown channel):
     its id, or its name when it has none."""
-    partner_id = _usable_id(_attr(partner, "id"))
+    partner_id = _usable_id(field_value(partner, "id"))
     if partner_id is not None:
         return partner_id
-    name = _attr(partner, "name")
+    name = field_value(partner, "name")
     return f"name:{name}" if name is not None else None
-
-
-def _attr(value: Any, name: str) -> Any:
-    return value.get(name) if isinstance(value, dict) else getattr(value, name, None)
 
 
 def _usable_id(value: Any) -> Any:
@@ -88,16 +84,16 @@ def _usable_id(value: Any) -> Any:
 
 
 def _held(owner: Any, path: str, role: Role, unit: int | None) -> Iterator[ChannelUse]:
-    single = _as_channel(getattr(owner, "channel", None))
+    single = _as_channel(field_value(owner, "channel"))
     if single is not None:
-        yield ChannelUse(role, f"{path}.channel", single, getattr(single, "id", None), unit)
-    many = getattr(owner, "channels", None)
+        yield ChannelUse(role, f"{path}.channel", single, field_value(single, "id"), unit)
+    many = field_value(owner, "channels")
     if isinstance(many, list):
         for index, item in enumerate(many):
             channel = _as_channel(item)
             if channel is not None:
                 yield ChannelUse(
-                    role, f"{path}.channels[{index}]", channel, getattr(channel, "id", None), unit
+                    role, f"{path}.channels[{index}]", channel, field_value(channel, "id"), unit
                 )
 
 
@@ -114,5 +110,5 @@ def _as_channel(value: Any) -> Any:
 
 
 def _field(model: Any, python_name: str, json_name: str) -> Any:
-    value = getattr(model, python_name, None)
-    return value if value is not None else getattr(model, json_name, None)
+    value = field_value(model, python_name)
+    return value if value is not None else field_value(model, json_name)
