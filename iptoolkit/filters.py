@@ -40,13 +40,12 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, field_validator
 
+from .models import field_value, gc_paused
 from .nodes import (
     endpoint,
-    field_of,
     is_active,
     normalise_type,
     partner_of,
-    paused_gc,
     profile_uses,
     split_tags,
     target,
@@ -207,7 +206,7 @@ def _index(estate: Estate) -> _Index:
     """The estate's index, built on first use; estates are not changed after loading."""
     index = _INDEXES.get(estate)
     if index is None or index.size != len(estate.profiles):
-        with paused_gc():
+        with gc_paused():
             index = _INDEXES[estate] = _build_index(estate)
     return index
 
@@ -267,13 +266,13 @@ class _ChannelFacts:
 
 
 def _channel_facts(channel: Any) -> _ChannelFacts:
-    name = field_of(channel, "name")
+    name = field_value(channel, "name")
     words = [name, *_endpoint_words(channel)]
     partners: list[str | None] = []
     pkey, partner = partner_of(channel)
     if pkey is not None:
-        partner_name = field_of(partner, "name")
-        partners = [_token(pkey), _token(field_of(partner, "id")), _token(partner_name)]
+        partner_name = field_value(partner, "name")
+        partners = [_token(pkey), _token(field_value(partner, "id")), _token(partner_name)]
         words.append(partner_name)
     return _ChannelFacts(
         type_aliases(type_of(channel)),

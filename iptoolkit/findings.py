@@ -24,6 +24,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from .models import gc_paused
 from .nodes import (
     agent_node,
     channel_node,
@@ -32,7 +33,6 @@ from .nodes import (
     label,
     partner_node,
     partner_of,
-    paused_gc,
     profile_keys,
     profile_node,
     profile_uses,
@@ -108,7 +108,7 @@ class Findings(list[Finding]):
 
 def findings(estate: Estate) -> Findings:
     """Audit the estate: every check in `KINDS`, most severe first."""
-    with paused_gc():
+    with gc_paused():
         audit = _Audit(estate)
         found = [
             *audit.parse_problems(),

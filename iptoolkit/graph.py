@@ -29,14 +29,13 @@ from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
+from .models import field_value, gc_paused
 from .nodes import (
     agent_node,
     endpoint,
-    field_of,
     label,
     partner_node,
     partner_of,
-    paused_gc,
     profile_keys,
     profile_node,
     profile_uses,
@@ -59,7 +58,7 @@ _ROLE_RELATION = {"input": "listens_on", "reference": "references", "response": 
 
 def build_graph(estate: Estate) -> nx.MultiDiGraph:
     """The topology of an estate as a `networkx.MultiDiGraph` (see the module docstring)."""
-    with paused_gc():
+    with gc_paused():
         return _build(estate)
 
 
@@ -159,7 +158,7 @@ def _partner_nodes(estate: Estate) -> list[tuple[str, dict[str, Any]]]:
             partner_node(key),
             {
                 "kind": "partner",
-                "id": _scalar(field_of(partner, "id")),
+                "id": _scalar(field_value(partner, "id")),
                 "name": label(partner, key),
                 "type": type_of(partner) or "IntegrationPartner",
                 "channels": channels.get(key, 0),
@@ -191,12 +190,12 @@ def _channel_attrs(channel: Any, key: Any, *, resolved: bool) -> dict[str, Any]:
     where = endpoint(channel)
     return {
         "kind": "channel",
-        "id": _scalar(field_of(channel, "id")) if channel is not None else key,
-        "name": _scalar(field_of(channel, "name")),
+        "id": _scalar(field_value(channel, "id")) if channel is not None else key,
+        "name": _scalar(field_value(channel, "name")),
         "type": type_of(channel),
         "active": _flag(channel),
         "partner": label(partner, pkey) if pkey is not None else None,
-        "partner_id": _scalar(field_of(partner, "id")),
+        "partner_id": _scalar(field_value(partner, "id")),
         "host": where.host,
         "url": where.url,
         "resolved": resolved,
@@ -211,7 +210,7 @@ def _agent_attrs(agent: Any, profile: Any, pnode: str) -> dict[str, Any]:
     return {
         "kind": "agent",
         "type": type_name,
-        "name": _scalar(field_of(agent, "type_name")) or type_name,
+        "name": _scalar(field_value(agent, "type_name")) or type_name,
         "active": own if own is not None else profile.active,
         "group": profile.group,
         "profile": pnode,
@@ -231,7 +230,9 @@ def _response_attrs(unit: Any, index: int, profile: Any, pnode: str) -> dict[str
         "name": f"{type_name or 'response'} #{index}",
         "index": index,
         "active": _flag(unit),
-        "content_type": type_of(field_of(unit, "content_type") or field_of(unit, "contentType")),
+        "content_type": type_of(
+            field_value(unit, "content_type") or field_value(unit, "contentType")
+        ),
         "target": target(unit),
         "group": profile.group,
         "profile": pnode,
@@ -242,7 +243,7 @@ def _response_attrs(unit: Any, index: int, profile: Any, pnode: str) -> dict[str
 
 
 def _flag(model: Any) -> bool | None:
-    value = field_of(model, "active")
+    value = field_value(model, "active")
     return value if isinstance(value, bool) else None
 
 

@@ -16,15 +16,13 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from .models import timestamp
+from .models import field_value, gc_paused, timestamp
 from .nodes import (
     channel_node,
     endpoint,
-    field_of,
     label,
     partner_node,
     partner_of,
-    paused_gc,
     profile_keys,
     profile_node,
     profile_uses,
@@ -81,7 +79,7 @@ def to_frame(estate: Estate, kind: str = "profiles") -> pandas.DataFrame:
         raise ValueError(f"unknown table kind {kind!r}; choose one of {allowed}")
     import pandas as pd
 
-    with paused_gc():
+    with gc_paused():
         rows = builder(estate)
     frame = pd.DataFrame(rows, columns=list(COLUMNS[kind]))
     for column in frame.columns:
@@ -157,12 +155,12 @@ def _channels(estate: Estate) -> list[dict[str, Any]]:
         rows.append(
             {
                 "node": channel_node(key),
-                "id": field_of(channel, "id") if channel is not None else key,
-                "name": field_of(channel, "name"),
+                "id": field_value(channel, "id") if channel is not None else key,
+                "name": field_value(channel, "name"),
                 "channel_type": type_of(channel),
                 "active": _flag(channel),
                 "partner": label(partner, pkey) if pkey is not None else None,
-                "partner_id": field_of(partner, "id"),
+                "partner_id": field_value(partner, "id"),
                 "host": where.host,
                 "url": where.url,
                 "resolved": channel is not None,
@@ -184,7 +182,7 @@ def _partners(estate: Estate) -> list[dict[str, Any]]:
         pkey, _ = partner_of(channel)
         if pkey in stats:
             stats[pkey]["channels"] += 1
-            stats[pkey]["active"] += field_of(channel, "active") is True
+            stats[pkey]["active"] += field_value(channel, "active") is True
             stats[pkey]["types"].setdefault(type_of(channel) or "?")
     for position, uses in enumerate(profile_uses(estate)):
         for use in uses:
@@ -195,8 +193,8 @@ def _partners(estate: Estate) -> list[dict[str, Any]]:
     return [
         {
             "node": partner_node(key),
-            "id": field_of(partner, "id"),
-            "name": field_of(partner, "name"),
+            "id": field_value(partner, "id"),
+            "name": field_value(partner, "name"),
             "channels": stats[key]["channels"],
             "active_channels": stats[key]["active"],
             "channel_types": "; ".join(stats[key]["types"]),
@@ -230,10 +228,10 @@ def _responses(estate: Estate) -> list[dict[str, Any]]:
                     "unit_type": type_of(unit),
                     "active": _flag(unit),
                     "content_type": type_of(
-                        field_of(unit, "content_type") or field_of(unit, "contentType")
+                        field_value(unit, "content_type") or field_value(unit, "contentType")
                     ),
                     "channel": use.key if use is not None else None,
-                    "channel_name": field_of(channel, "name"),
+                    "channel_name": field_value(channel, "name"),
                     "partner": label(partner, pkey) if pkey is not None else None,
                     "target": target(unit),
                     "host": where.host,
@@ -244,7 +242,7 @@ def _responses(estate: Estate) -> list[dict[str, Any]]:
 
 
 def _flag(model: Any) -> bool | None:
-    value = field_of(model, "active")
+    value = field_value(model, "active")
     return value if isinstance(value, bool) else None
 
 
