@@ -45,6 +45,7 @@ __all__ = [
     "type_of",
     "partner_of",
     "target",
+    "field_of",
     "profile_keys",
     "profile_node",
     "agent_node",
@@ -294,6 +295,8 @@ def partner_of(channel: Any) -> tuple[Any, Any]:
     return partner_key(partner), partner
 
 
+field_of = field_value
+"""A field of a model or raw dict, or None (`models.field_value`; kept under this name)."""
 _get = field_value
 
 
