@@ -34,7 +34,7 @@ def write_xlsx(estate: Estate, path: str | os.PathLike[str]) -> Path:
     try:
         import openpyxl  # noqa: F401 - pandas needs it to write .xlsx
     except ImportError:
-        raise RuntimeError(
+        raise ImportError(
             "writing .xlsx needs openpyxl, which is not installed: `pip install openpyxl`, "
             "or export .csv instead"
         ) from None

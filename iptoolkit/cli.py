@@ -1,0 +1,393 @@
+"""The `iptoolkit` command: fetch, summarise, audit, draw and export an estate.
+
+Every command that reads a snapshot takes the same filter options (see `cli_options`), so
+`iptoolkit export snap.json -o acme.graphml --partner Acme` writes exactly the profiles a
+notebook would get from `estate.subset(ipt.Filter(partners=["Acme"]))`.
+
+Errors end the command with one line on stderr and exit code 1 (2 for a wrong option);
+`iptoolkit --debug ...` shows the traceback instead. The reference server's commands
+(`serve`, `hash-secret`) load on first use, so `iptoolkit --help` stays quick.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import warnings
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from . import __version__
+from .cli_options import auth_from_options, filter_options, load_estate, snapshot_argument
+
+if TYPE_CHECKING:
+    from .filters import Filter
+
+__all__ = ["main"]
+
+_LAZY = {
+    "serve": "Run the reference server of the platform's API.",
+    "hash-secret": "Hash a secret for a principals file.",
+}
+"""Commands from `iptoolkit.server.cli`, with the short help shown before they load."""
+
+
+class _Main(click.Group):
+    """The top-level group: loads the server's commands lazily, turns errors into one line."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *_LAZY})
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in _LAZY and name not in self.commands:
+            from .server.cli import add_commands
+
+            add_commands(self)
+        return super().get_command(ctx, name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = []
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max((len(name) for name in names), default=0)
+        for name in names:
+            if name in _LAZY and name not in self.commands:
+                rows.append((name, _LAZY[name]))
+                continue
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit=limit)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except Exception as exc:  # noqa: BLE001 - sorted below: known ones become one line
+            if ctx.meta.get("iptoolkit.debug") or not _expected(exc):
+                raise
+            raise click.ClickException(_one_line(exc)) from None
+
+
+def _expected(exc: BaseException) -> bool:
+    """Errors a user causes or meets (bad file, network, API refusal): no traceback."""
+    import networkx as nx
+
+    from .models import ParseError
+
+    if isinstance(exc, OSError | ValueError | ImportError | ParseError | nx.NodeNotFound):
+        return True
+    if "iptoolkit.client" in sys.modules:
+        from .client import ApiError
+
+        return isinstance(exc, ApiError)
+    return False
+
+
+def _one_line(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror:
+        where = f"{exc.filename}: " if exc.filename else ""
+        return f"{where}{exc.strerror}"
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text
+
+
+@click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="iptoolkit")
+@click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
+@click.pass_context
+def main(ctx: click.Context, debug: bool) -> None:
+    """Explore an integration platform's profiles, partners and channels.
+
+    Fetch a snapshot once, then summarise, audit, draw and export it offline:
+
+    \b
+      iptoolkit fetch --client-id my-client -o snapshot.json
+      iptoolkit summary snapshot.json
+      iptoolkit plot snapshot.json -o topology.svg --partner Acme
+      iptoolkit export snapshot.json -o estate.graphml --group Finance
+
+    Credentials come from IPTOOLKIT_* environment variables or a hidden prompt.
+    """
+    ctx.meta["iptoolkit.debug"] = debug or os.environ.get("IPTOOLKIT_DEBUG") == "1"
+
+
+# -- fetch ----------------------------------------------------------------------------------
+
+
+@main.command(short_help="Fetch all profiles and save a snapshot.")
+@click.option(
+    "--base-url",
+    envvar="IPTOOLKIT_BASE_URL",
+    show_envvar=True,
+    required=True,
+    help="The platform's base URL.",
+)
+@click.option(
+    "--auth",
+    "auth_kind",
+    type=click.Choice(["client", "guest", "session", "bearer"]),
+    help="Auth flow. Default: client credentials with --client-id, else the first "
+    "IPTOOLKIT_GUEST_TOKEN, IPTOOLKIT_SESSION_COOKIE, IPTOOLKIT_BEARER_TOKEN set.",
+)
+@click.option("--client-id", envvar="IPTOOLKIT_CLIENT_ID", show_envvar=True, help="Client id.")
+@click.option(
+    "--secret-stdin",
+    is_flag=True,
+    help="Read the secret (client secret, token or cookie) from standard input; otherwise "
+    "it comes from its IPTOOLKIT_* variable or a hidden prompt.",
+)
+@click.option(
+    "--profiles-path",
+    envvar="IPTOOLKIT_PROFILES_PATH",
+    show_envvar=True,
+    help="Path of the profile listing under the base URL, if not the default.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("snapshot.json"),
+    show_default=True,
+    help="Snapshot file to write (.json or .json.gz).",
+)
+@click.option("--strict", is_flag=True, help="Fail on a faulty profile instead of keeping it.")
+@click.option("--progress/--no-progress", default=None, help="Show a progress bar.")
+def fetch(
+    base_url: str,
+    auth_kind: str | None,
+    client_id: str | None,
+    secret_stdin: bool,
+    profiles_path: str | None,
+    output: Path,
+    strict: bool,
+    progress: bool | None,
+) -> None:
+    """Fetch every profile the credentials may view and save a snapshot."""
+    from .client import Client
+
+    auth = auth_from_options(auth_kind, client_id, secret_stdin)
+    with Client(base_url, auth=auth, profiles_path=profiles_path) as client:
+        estate = client.fetch_estate(progress=progress, strict=strict)
+    from .export import export
+
+    export(estate, output)
+    problems = f", {len(estate.problems):,} with problems" if estate.problems else ""
+    click.echo(f"Fetched {len(estate):,} profiles{problems} from {estate.info.source_url}")
+    click.echo(f"Wrote {output}")
+
+
+# -- summary and findings -------------------------------------------------------------------
+
+
+@main.command(short_help="Count profiles, channels, partners, types and findings.")
+@snapshot_argument
+@filter_options
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for machines.")
+def summary(snapshot: Path, selection: Filter, as_json: bool) -> None:
+    """Counts of profiles, channels, partners and types, and the findings per kind."""
+    from .findings import findings
+
+    estate = load_estate(snapshot, selection)
+    counts = estate.summary()
+    found = findings(estate).counts()
+    if as_json:
+        document = {"snapshot": str(snapshot), "filter": selection.describe(), **counts}
+        document["findings"] = found
+        click.echo(json.dumps(document, indent=2, ensure_ascii=False))
+        return
+    click.echo(_summary_text(snapshot, counts, found))
+
+
+def _summary_text(snapshot: Path, counts: dict[str, Any], found: dict[str, int]) -> str:
+    lines = [f"{snapshot}" + (f" (from {counts['source_url']})" if counts["source_url"] else "")]
+    lines.append(
+        f"  {counts['profiles']:>7,}  profiles ({counts['active_profiles']:,} active, "
+        f"{counts['problems']:,} with problems)"
+    )
+    lines.append(f"  {counts['channels']:>7,}  channels")
+    lines.append(f"  {counts['partners']:>7,}  partners")
+    if counts["conflicts"]:
+        lines.append(f"  {counts['conflicts']:>7,}  conflicting copies of a channel or partner")
+    for title, key in (("Input agent types", "agent_types"), ("Channel types", "channel_types")):
+        if counts[key]:
+            lines.append(f"{title}:")
+            lines.extend(f"  {n:>7,}  {name}" for name, n in counts[key].items())
+    lines.append("Findings:" if found else "Findings: none")
+    lines.extend(f"  {n:>7,}  {kind}" for kind, n in found.items())
+    return "\n".join(lines)
+
+
+@main.command("findings", short_help="List what deserves a look: conflicts, unresolved ids...")
+@snapshot_argument
+@filter_options
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["table", "json", "csv"]),
+    default="table",
+    show_default=True,
+    help="Output format.",
+)
+@click.option(
+    "--severity",
+    type=click.Choice(["error", "warning", "info"]),
+    help="Only findings of this severity.",
+)
+def findings_command(
+    snapshot: Path, selection: Filter, output_format: str, severity: str | None
+) -> None:
+    """What deserves a look: unreadable profiles, unresolved channels, conflicts..."""
+    from .findings import findings
+
+    found = findings(load_estate(snapshot, selection))
+    if severity:
+        found = found.of(severity=severity)
+    if output_format == "json":
+        rows = [
+            {"severity": f.severity, "kind": f.kind, "text": f.text, "nodes": list(f.nodes)}
+            for f in found
+        ]
+        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+    elif output_format == "csv":
+        frame = found.to_frame()
+        frame["nodes"] = frame["nodes"].map(" ".join)
+        click.echo(frame.to_csv(index=False), nl=False)
+    elif not found:
+        click.echo("No findings.")
+    else:
+        width = max(len(f.kind) for f in found)
+        for f in found:
+            click.echo(f"{f.severity:<8} {f.kind:<{width}}  {f.text}")
+
+
+# -- plot and export ------------------------------------------------------------------------
+
+
+@main.command(short_help="Draw the topology diagram (.png, .svg, .pdf).")
+@snapshot_argument
+@filter_options
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("topology.png"),
+    show_default=True,
+    help="Diagram file: .png, .svg or .pdf.",
+)
+@click.option(
+    "--group-by",
+    type=click.Choice(["auto", "group", "agent_type", "partner", "none"]),
+    default="auto",
+    show_default=True,
+    help="Draw groups with counts (auto: when the graph has more than 300 nodes).",
+)
+@click.option("--highlight", help="A node id to emphasise with its paths, e.g. partner:17.")
+@click.option(
+    "--labels",
+    type=click.Choice(["auto", "ids", "none"]),
+    default="auto",
+    show_default=True,
+    help="Node labels: names, node ids, or none.",
+)
+@click.option("--title", help="Title (default: counts of what is drawn).")
+def plot(
+    snapshot: Path,
+    selection: Filter,
+    output: Path,
+    group_by: str,
+    highlight: str | None,
+    labels: str,
+    title: str | None,
+) -> None:
+    """Draw the topology: profiles, agents and responses, channels, partners."""
+    from .export import export, format_of
+
+    if format_of(output) not in ("png", "svg", "pdf"):
+        raise click.BadParameter(
+            "a diagram is .png, .svg or .pdf (other formats: iptoolkit export)",
+            param_hint="--output",
+        )
+    grouping: Any = {"auto": None, "none": False}.get(group_by, group_by)
+    estate = load_estate(snapshot, selection)
+    export(estate, output, group_by=grouping, highlight=highlight, labels=labels, title=title)
+    click.echo(f"Wrote {output}")
+
+
+@main.command("export", short_help="Write a snapshot, table, graph or diagram file.")
+@snapshot_argument
+@filter_options
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    required=True,
+    help="File to write; its suffix picks the format (see below).",
+)
+@click.option("--format", "output_format", help="Format, when the suffix does not say it.")
+@click.option("--title", help="Title of a DOT, Mermaid or diagram export.")
+def export_command(
+    snapshot: Path,
+    selection: Filter,
+    output: Path,
+    output_format: str | None,
+    title: str | None,
+) -> None:
+    """Write the estate (or the filtered part) as a snapshot, table, graph or diagram.
+
+    \b
+    .json .json.gz    snapshot, loadable again
+    .csv .xlsx        tables
+    .graphml .gexf    graph for yEd, Gephi, networkx
+    .dot .gv          Graphviz
+    .mmd .md          Mermaid (GitHub renders .md)
+    .png .svg .pdf    topology diagram
+    """
+    from .export import export, format_of
+
+    name = format_of(output, output_format)
+    options = {"title": title} if title and name not in ("json", "json.gz", "csv", "xlsx") else {}
+    if title and not options:
+        raise click.BadParameter(f"a .{name} export has no title", param_hint="--title")
+    estate = load_estate(snapshot, selection)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        export(estate, output, format=output_format, **options)
+    for warning in caught:
+        click.echo(f"warning: {warning.message}", err=True)
+    click.echo(f"Wrote {output} ({len(estate):,} profiles)")
+
+
+# -- demo -----------------------------------------------------------------------------------
+
+
+@main.command(short_help="Run it all against the embedded reference server.")
+@click.option(
+    "--output",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("demo-output"),
+    show_default=True,
+    help="Folder for the snapshot, diagrams and exports.",
+)
+@click.option(
+    "--profiles",
+    type=click.IntRange(min=1),
+    default=300,
+    show_default=True,
+    help="Size of the demo estate.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Demo estate seed.")
+def demo(output: Path, profiles: int, seed: int) -> None:
+    """Run the whole toolkit against the embedded reference server (what `make demo` does)."""
+    from .demo_run import run_demo
+
+    run_demo(output, n_profiles=profiles, seed=seed, echo=click.echo)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,209 @@
+"""What the `iptoolkit` commands share: filter options, loading a snapshot, credentials.
+
+Filter options mirror `ipt.Filter` field by field, so a selection made on the command line
+reads like one made in a notebook, and `--filter-file` takes the JSON that `Filter.to_json`
+writes. Secrets never come from the command line (shell history and `ps` would show them):
+they come from `IPTOOLKIT_*` environment variables, standard input (`--secret-stdin`) or a
+hidden prompt.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+if TYPE_CHECKING:
+    import httpx
+
+    from .estate import Estate
+    from .filters import Filter
+
+__all__ = [
+    "filter_options",
+    "snapshot_argument",
+    "load_estate",
+    "auth_from_options",
+    "SECRET_VARIABLES",
+]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+SECRET_VARIABLES = {
+    "client": "IPTOOLKIT_CLIENT_SECRET",
+    "guest": "IPTOOLKIT_GUEST_TOKEN",
+    "session": "IPTOOLKIT_SESSION_COOKIE",
+    "bearer": "IPTOOLKIT_BEARER_TOKEN",
+}
+"""Auth flow -> the environment variable that holds its secret."""
+
+_SECRET_NAMES = {
+    "client": "client secret",
+    "guest": "guest login token",
+    "session": "session cookie (name=value)",
+    "bearer": "bearer token",
+}
+
+_FILTER_OPTIONS = (
+    click.option(
+        "--partner",
+        "partners",
+        multiple=True,
+        help="Partner id or name; repeat for several (any of them).",
+    ),
+    click.option(
+        "--agent-type",
+        "agent_types",
+        multiple=True,
+        help="Input agent type, e.g. SFTPAgentSettings; repeatable.",
+    ),
+    click.option(
+        "--channel-type",
+        "channel_types",
+        multiple=True,
+        help="Channel type, e.g. AS2 or IntegrationPartnerChannelAS2; repeatable.",
+    ),
+    click.option("--channel", "channels", multiple=True, help="Channel id or name; repeatable."),
+    click.option(
+        "--group",
+        "groups",
+        multiple=True,
+        help="Group with its subgroups (Finance) or a pattern (*/EDI/*); repeatable.",
+    ),
+    click.option("--tag", "tags", multiple=True, help="Tag or pattern; repeatable."),
+    click.option(
+        "--active/--inactive",
+        "active",
+        default=None,
+        help="Only active profiles, or only the others.  [default: both]",
+    ),
+    click.option("--text", default=None, help="Words that must all occur (id, name, URL...)."),
+    click.option(
+        "--filter-file",
+        type=click.Path(exists=True, dir_okay=False, path_type=Path),
+        help="A saved ipt.Filter (JSON); options given here replace its fields.",
+    ),
+)
+_FIELDS = ("partners", "agent_types", "channel_types", "channels", "groups", "tags")
+
+
+def filter_options(func: F) -> F:
+    """Add the filter options to a command; it receives one `selection: Filter` instead."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        values = {name: kwargs.pop(name) for name in (*_FIELDS, "active", "text")}
+        kwargs["selection"] = _selection(values, kwargs.pop("filter_file"))
+        return func(*args, **kwargs)
+
+    for option in reversed(_FILTER_OPTIONS):
+        wrapper = option(wrapper)
+    return wrapper  # type: ignore[return-value]
+
+
+def _selection(values: dict[str, Any], filter_file: Path | None) -> Filter:
+    from pydantic import ValidationError
+
+    from .filters import Filter
+
+    fields: dict[str, Any] = {}
+    if filter_file is not None:
+        try:
+            fields = Filter.from_json(filter_file.read_bytes()).model_dump(exclude_defaults=True)
+        except ValidationError as exc:
+            raise click.BadParameter(_first_error(exc), param_hint="--filter-file") from None
+    for name in _FIELDS:
+        if values[name]:
+            fields[name] = list(values[name])
+    if values["active"] is not None:
+        fields["active"] = values["active"]
+    if values["text"]:
+        fields["text"] = values["text"]
+    return Filter(**fields)
+
+
+def _first_error(exc: Any) -> str:
+    error = exc.errors()[0]
+    where = ".".join(str(part) for part in error.get("loc", ())) or "the file"
+    return f"{where}: {error.get('msg', 'invalid')} (not a saved ipt.Filter?)"
+
+
+def snapshot_argument(func: F) -> F:
+    """The SNAPSHOT argument: a snapshot file or a JSON listing (.json or .json.gz)."""
+    return click.argument("snapshot", type=click.Path(exists=True, dir_okay=False, path_type=Path))(
+        func
+    )
+
+
+def load_estate(path: Path, selection: Filter | None = None) -> Estate:
+    """Load a snapshot and apply the filter; say on stderr what the filter kept."""
+    from .estate import load
+
+    estate = load(path)
+    if selection is None or selection.is_empty():
+        return estate
+    subset = estate.subset(selection)
+    click.echo(
+        f"filter: {selection.describe()} -> {len(subset):,} of {len(estate):,} profiles",
+        err=True,
+    )
+    return subset
+
+
+def auth_from_options(kind: str | None, client_id: str | None, secret_stdin: bool) -> httpx.Auth:
+    """The auth flow for `fetch`: chosen with `--auth`, else guessed from what is set.
+
+    The secret comes from its environment variable, else standard input with
+    `--secret-stdin`, else a hidden prompt on a terminal.
+    """
+    from .client import BearerToken, ClientCredentials, GuestLogin, SessionCookie
+
+    if kind is None:
+        kind = _guess_kind(client_id)
+    if kind == "client" and not client_id:
+        raise click.UsageError(
+            "the client-credentials flow needs --client-id or IPTOOLKIT_CLIENT_ID"
+        )
+    secret = _secret(kind, secret_stdin)
+    if kind == "client":
+        return ClientCredentials(str(client_id), secret)
+    if kind == "guest":
+        return GuestLogin(secret)
+    if kind == "session":
+        return SessionCookie(secret)
+    return BearerToken(secret)
+
+
+def _guess_kind(client_id: str | None) -> str:
+    if client_id:
+        return "client"
+    for kind in ("guest", "session", "bearer"):
+        if os.environ.get(SECRET_VARIABLES[kind], "").strip():
+            return kind
+    raise click.UsageError(
+        "no credentials: pass --client-id (or set IPTOOLKIT_CLIENT_ID and "
+        "IPTOOLKIT_CLIENT_SECRET), or set IPTOOLKIT_GUEST_TOKEN, IPTOOLKIT_SESSION_COOKIE or "
+        "IPTOOLKIT_BEARER_TOKEN, or choose a flow with --auth"
+    )
+
+
+def _secret(kind: str, secret_stdin: bool) -> str:
+    variable = SECRET_VARIABLES[kind]
+    name = _SECRET_NAMES[kind]
+    value = os.environ.get(variable, "").strip()
+    if not value and secret_stdin:
+        value = sys.stdin.readline().strip()
+        if not value:
+            raise click.UsageError(f"--secret-stdin: no {name} on standard input")
+    if not value:
+        if not sys.stdin.isatty():
+            raise click.UsageError(f"no {name}: set {variable}, or pipe it in with --secret-stdin")
+        value = click.prompt(name.capitalize(), hide_input=True, err=True).strip()
+    if not value:
+        raise click.UsageError(f"the {name} is empty")
+    return value
