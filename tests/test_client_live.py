@@ -62,7 +62,7 @@ def client_log(caplog: pytest.LogCaptureFixture) -> str:
     (uvicorn logs access lines whenever `uvicorn.access` has handlers, as under pytest).
     """
     return "\n".join(
-        f"{r.name} {r.getMessage()}" for r in caplog.records if not r.name.startswith("uvicorn")
+        f"{r.name} {r.getMessage()}" for r in caplog.records
     )
 
 

@@ -15,6 +15,8 @@ from urllib.parse import unquote_plus
 
 import httpx
 
+from ..redact import MASK, SECRET_PARAMS
+
 __all__ = [
     "MASK",
     "RequestInfo",
@@ -22,25 +24,6 @@ __all__ = [
     "redact_url",
     "install_log_filters",
 ]
-
-MASK = "**********"
-
-_SECRET_PARAMS = frozenset(
-    {
-        "logintoken",
-        "token",
-        "access_token",
-        "accesstoken",
-        "bearertoken",
-        "client_secret",
-        "password",
-        "secret",
-        "api_key",
-        "apikey",
-        "sessionid",
-        "jsessionid",
-    }
-)
 
 
 def redact_url(url: httpx.URL | str) -> str:
@@ -56,7 +39,7 @@ def redact_url(url: httpx.URL | str) -> str:
         parts = []
         for part in url.query.decode("ascii").split("&"):
             key, sep, _ = part.partition("=")
-            if sep and unquote_plus(key).lower() in _SECRET_PARAMS:
+            if sep and unquote_plus(key).lower() in SECRET_PARAMS:
                 part = f"{key}={MASK}"
             parts.append(part)
         url = url.copy_with(query="&".join(parts).encode("ascii"))

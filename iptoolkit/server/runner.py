@@ -11,6 +11,7 @@ access log would write it down. Secrets are printed once by `serve`, never logge
 
 from __future__ import annotations
 
+import logging
 import socket
 import sys
 import threading
@@ -26,6 +27,7 @@ import httpx
 import uvicorn
 from fastapi import FastAPI
 
+from ..redact import redact_query
 from .app import PROFILES_PATH, TOKEN_PATH, create_app
 from .principals import DemoCredentials, Principals, demo_principals
 from .tokens import DEFAULT_SESSION_TTL, DEFAULT_TOKEN_TTL
@@ -178,7 +180,29 @@ def _estate(estate: EstateSource) -> Any:
     return estate
 
 
+class _RedactAccessLog(logging.Filter):
+    """Mask credentials in uvicorn's access lines, should any be written.
+
+    `access_log=False` is not the whole story: uvicorn still writes access lines when the
+    `uvicorn.access` logger has handlers of its own (pytest's caplog adds some).
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(
+                redact_query(arg) if isinstance(arg, str) else arg for arg in record.args
+            )
+        return True
+
+
+def _install_access_log_filter() -> None:
+    access = logging.getLogger("uvicorn.access")
+    if not any(isinstance(existing, _RedactAccessLog) for existing in access.filters):
+        access.addFilter(_RedactAccessLog())
+
+
 def _config(app: FastAPI, host: str, port: int, **options: Any) -> uvicorn.Config:
+    _install_access_log_filter()
     return uvicorn.Config(
         app,
         host=host,
