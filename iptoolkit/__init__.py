@@ -5,7 +5,7 @@
 >>> G = ipt.build_graph(estate)
 
 Every public name loads its module on first use, so `import iptoolkit` stays cheap:
-matplotlib, pandas, ipywidgets and the server load only when something needs them.
+matplotlib, pandas, ipywidgets, httpx and the server load only when something needs them.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
+_CLIENT = "iptoolkit.client"
 _EXPORTS: dict[str, str] = {
     # models and parsing
     "parse_profiles": "iptoolkit.models",
@@ -22,15 +23,50 @@ _EXPORTS: dict[str, str] = {
     "ParseError": "iptoolkit.models",
     "IntegrationProfile": "iptoolkit.models",
     "timestamp": "iptoolkit.models",
-    # the estate
+    # the estate, demo data
     "Estate": "iptoolkit.estate",
     "load": "iptoolkit.estate",
     "demo_estate": "iptoolkit.demo",
     "demo_profiles": "iptoolkit.demo",
+    # the client
+    "Client": _CLIENT,
+    "AsyncClient": _CLIENT,
+    "ClientCredentials": _CLIENT,
+    "SessionCookie": _CLIENT,
+    "GuestLogin": _CLIENT,
+    "BearerToken": _CLIENT,
+    "Secret": _CLIENT,
+    "ApiError": _CLIENT,
+    "BadRequestError": _CLIENT,
+    "AuthenticationError": _CLIENT,
+    "PermissionDeniedError": _CLIENT,
+    "NotFoundError": _CLIENT,
+    "RateLimitError": _CLIENT,
+    "InternalServerError": _CLIENT,
+    "PagingError": _CLIENT,
+    "ApiTransportError": _CLIENT,
+    "ApiConnectionError": _CLIENT,
+    "ApiTimeoutError": _CLIENT,
+    # graph, questions, selections, tables, findings
+    "build_graph": "iptoolkit.graph",
+    "where_used": "iptoolkit.queries",
+    "impact": "iptoolkit.queries",
+    "neighbourhood": "iptoolkit.queries",
+    "Impact": "iptoolkit.queries",
+    "Filter": "iptoolkit.filters",
+    "findings": "iptoolkit.findings",
+    "Finding": "iptoolkit.findings",
+    # pictures, files, the Explorer
+    "plot_topology": "iptoolkit.plot",
+    "plot_summary": "iptoolkit.plot",
+    "export": "iptoolkit.export",
+    "Explorer": "iptoolkit.widgets",
 }
+_SUBMODULES = frozenset({"server", "models", "client"})
 
 __all__ = [
     "__version__",
+    "server",
     "parse_profiles",
     "dump_profiles",
     "ParseError",
@@ -40,15 +76,75 @@ __all__ = [
     "load",
     "demo_estate",
     "demo_profiles",
+    "Client",
+    "AsyncClient",
+    "ClientCredentials",
+    "SessionCookie",
+    "GuestLogin",
+    "BearerToken",
+    "Secret",
+    "ApiError",
+    "BadRequestError",
+    "AuthenticationError",
+    "PermissionDeniedError",
+    "NotFoundError",
+    "RateLimitError",
+    "InternalServerError",
+    "PagingError",
+    "ApiTransportError",
+    "ApiConnectionError",
+    "ApiTimeoutError",
+    "build_graph",
+    "where_used",
+    "impact",
+    "neighbourhood",
+    "Impact",
+    "Filter",
+    "findings",
+    "Finding",
+    "plot_topology",
+    "plot_summary",
+    "export",
+    "Explorer",
 ]
 
 if TYPE_CHECKING:
+    from . import server
+    from .client import (
+        ApiConnectionError,
+        ApiError,
+        ApiTimeoutError,
+        ApiTransportError,
+        AsyncClient,
+        AuthenticationError,
+        BadRequestError,
+        BearerToken,
+        Client,
+        ClientCredentials,
+        GuestLogin,
+        InternalServerError,
+        NotFoundError,
+        PagingError,
+        PermissionDeniedError,
+        RateLimitError,
+        Secret,
+        SessionCookie,
+    )
     from .demo import demo_estate, demo_profiles
     from .estate import Estate, load
+    from .export import export
+    from .filters import Filter
+    from .findings import Finding, findings
+    from .graph import build_graph
     from .models import IntegrationProfile, ParseError, dump_profiles, parse_profiles, timestamp
+    from .plot import plot_summary, plot_topology
+    from .queries import Impact, impact, neighbourhood, where_used
+    from .widgets import Explorer
 
 
 def __getattr__(name: str) -> Any:
+    if name in _SUBMODULES:
+        return importlib.import_module(f"iptoolkit.{name}")
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'iptoolkit' has no attribute {name!r}")

@@ -8,17 +8,19 @@ import sys
 import iptoolkit as ipt
 
 EXPECTED = {
-    "__version__",
-    "parse_profiles",
-    "dump_profiles",
-    "ParseError",
-    "IntegrationProfile",
-    "timestamp",
-    "Estate",
-    "load",
-    "demo_estate",
-    "demo_profiles",
-}
+    "__version__", "server",
+    # models and the estate
+    "parse_profiles", "dump_profiles", "ParseError", "IntegrationProfile", "timestamp",
+    "Estate", "load", "demo_estate", "demo_profiles",
+    # the client
+    "Client", "AsyncClient", "ClientCredentials", "SessionCookie", "GuestLogin", "BearerToken",
+    "Secret", "ApiError", "BadRequestError", "AuthenticationError", "PermissionDeniedError",
+    "NotFoundError", "RateLimitError", "InternalServerError", "PagingError",
+    "ApiTransportError", "ApiConnectionError", "ApiTimeoutError",
+    # questions, pictures, files, the Explorer
+    "build_graph", "where_used", "impact", "neighbourhood", "Impact", "Filter", "findings",
+    "Finding", "plot_topology", "plot_summary", "export", "Explorer",
+}  # fmt: skip
 
 
 def test_public_names_are_pinned():
@@ -26,6 +28,28 @@ def test_public_names_are_pinned():
     assert len(ipt.__all__) == len(set(ipt.__all__))
     for name in ipt.__all__:
         assert getattr(ipt, name) is not None, name
+
+
+def test_error_classes_form_one_tree():
+    for name in [
+        "BadRequestError",
+        "AuthenticationError",
+        "PermissionDeniedError",
+        "NotFoundError",
+        "RateLimitError",
+        "InternalServerError",
+    ]:
+        assert issubclass(getattr(ipt, name), ipt.ApiError)  # fmt: skip
+    assert issubclass(ipt.ParseError, ValueError)
+
+
+def test_unknown_attribute_is_an_attribute_error():
+    try:
+        ipt.no_such_thing  # noqa: B018
+    except AttributeError as exc:
+        assert "no_such_thing" in str(exc)
+    else:
+        raise AssertionError("expected AttributeError")
 
 
 def test_import_is_cheap():
