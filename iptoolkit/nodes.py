@@ -179,6 +179,8 @@ class Endpoint:
 _NOWHERE = Endpoint()
 _HTTP_FIELDS = ("http_settings", "httpSettings")
 _PLAN_FIELDS = (_URL_FIELDS, _HOST_FIELDS, _TOPIC_FIELDS, _HTTP_FIELDS)
+_PLANS: dict[type, tuple[tuple[str, ...], ...]] = {}
+"""Per model class without extra fields: which of `_PLAN_FIELDS` it has."""
 
 
 def endpoint(model: Any) -> Endpoint:
@@ -188,7 +190,13 @@ def endpoint(model: Any) -> Endpoint:
     """
     if model is None:
         return _NOWHERE
-    urls, hosts, topics, https = (_candidates(model, names) for names in _PLAN_FIELDS)
+    plain = not isinstance(model, dict) and not getattr(model, "__pydantic_extra__", None)
+    plan = _PLANS.get(type(model)) if plain else None
+    if plan is None:
+        plan = tuple(_candidates(model, names) for names in _PLAN_FIELDS)
+        if plain:
+            _PLANS[type(model)] = plan
+    urls, hosts, topics, https = plan
     if not (urls or hosts or topics or https):
         return _NOWHERE
     url = _first_text(model, urls)
