@@ -41,15 +41,9 @@ def write_selection(estate: Estate, fmt: str, folder: str | os.PathLike[str], na
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{name}{FORMATS[fmt][1]}"
-    if fmt == "snapshot":
-        return estate.save(path)
-    if fmt == "csv":
-        estate.to_frame("profiles").to_csv(path, index=False)
-        return path
     from ..export import export
 
-    export(estate, path, format=fmt)
-    return path
+    return Path(export(estate, path))
 
 
 def shown_path(path: Path) -> str:

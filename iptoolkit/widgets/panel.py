@@ -86,6 +86,7 @@ class FilterPanel:
         self.reset.on_click(lambda _: self.set(Filter()))
         for name, control in self._controls().items():
             control.observe(lambda change, name=name: self._changed(name), "value")
+            control.add_class(f"ipt-f-{name.replace('_', '-')}")  # for people and tests
         self.widget = W.VBox(
             [
                 _title("Search"),

@@ -72,7 +72,8 @@ class SelectionTable:
         if self.interactive:
             self._quiet = True
             try:
-                self._table.update(frame, selected_rows=[])
+                # options that shape the data are not remembered by `update`: pass them again
+                self._table.update(frame, selected_rows=[], maxBytes=0, showIndex=False)
             finally:
                 self._quiet = False
         else:
