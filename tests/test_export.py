@@ -1,0 +1,375 @@
+"""Every export format, written and read back by a reader that is not ours."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+import shutil
+import subprocess
+import warnings
+import xml.etree.ElementTree as ET
+
+import networkx as nx
+import pandas as pd
+import pytest
+
+import iptoolkit as ipt
+from iptoolkit.export import FORMATS, export, format_of
+from iptoolkit.exporters.attributes import redact_text, scalar
+from iptoolkit.exporters.dot import quote, to_dot
+from iptoolkit.exporters.mermaid import GITHUB_MAX_EDGES, mermaid_text, to_mermaid
+
+from .factories import ACME, GLOBEX, agent, channel, estate_of, profile, unit
+
+SECRET = "s3cr3tV4lue"
+
+
+@pytest.fixture(scope="module")
+def estate() -> ipt.Estate:
+    return ipt.demo_estate(n_profiles=80, seed=3)
+
+
+@pytest.fixture(scope="module")
+def awkward() -> ipt.Estate:
+    """Ids and names that break naive writers: quotes, backslashes, `end`, markup, secrets."""
+    http = channel(
+        7,
+        "HTTP",
+        partner=GLOBEX,
+        name='API "v2" <beta> & co # 1',
+        url=f"https://svc:{SECRET}@api.example.com/in?token={SECRET}&lang=en",
+    )
+    return estate_of(
+        profile("end", name="end", agent=agent("SFTP", channels=[channel(5, partner=ACME)])),
+        profile(
+            'P"2\\x',
+            name='Orders "quoted" \\n back\\slash\nnew line',
+            agent=agent("Http", url=f"https://u:{SECRET}@host.example.com/hook"),
+            units=[unit("Http", channel=http), unit("File", fileName="C:\\out\\new.csv")],
+        ),
+        profile(
+            "o1", name="`tick` | pipe [x] {y}", active=False, agent=agent("Fax", channelIds=[999])
+        ),
+    )
+
+
+def _profile_nodes(graph: nx.Graph) -> set[str]:
+    return {str(n) for n in graph if str(n).startswith("profile:")}
+
+
+# -- choosing the format ------------------------------------------------------------------
+
+
+def test_format_from_suffix_and_errors(tmp_path, estate):
+    assert format_of("a/b.JSON.gz") == "json.gz"
+    assert format_of("x.graphml") == "graphml"
+    assert format_of("whatever", "SVG") == "svg"
+    with pytest.raises(ValueError, match=r"\.graphml.*\.mmd"):
+        export(estate, tmp_path / "estate.xyz")
+    graph = ipt.build_graph(estate)
+    for suffix in ("json", "json.gz", "csv", "xlsx"):
+        with pytest.raises(ValueError, match="needs the estate"):
+            export(graph, tmp_path / f"estate.{suffix}")
+    with pytest.raises(TypeError, match="title"):
+        export(estate, tmp_path / "estate.csv", title="no")
+
+
+def test_the_module_is_callable_as_ipt_export(tmp_path, estate):
+    import iptoolkit.export as module
+
+    assert ipt.export(estate, tmp_path / "a.dot") == tmp_path / "a.dot"
+    assert module(estate, tmp_path / "b.dot").exists()  # the name `export` may be either
+
+
+# -- snapshots and tables -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["estate.json", "estate.json.gz"])
+def test_snapshot_round_trip(tmp_path, estate, name):
+    path = export(estate, tmp_path / name)
+    again = ipt.load(path)
+    assert again.raw_profiles == estate.raw_profiles
+    if name.endswith(".gz"):
+        assert json.loads(gzip.decompress(path.read_bytes()))["profiles"]
+
+
+def test_snapshot_masks_credentials_in_the_source_url(tmp_path, estate):
+    leaky = ipt.Estate.from_raw(
+        estate.raw_profiles[:3], source_url=f"https://h/?loginToken={SECRET}"
+    )
+    path = export(leaky, tmp_path / "s.json")
+    assert SECRET not in path.read_text()
+    assert ipt.load(path).raw_profiles == leaky.raw_profiles
+
+
+def test_csv_holds_the_profiles_table(tmp_path, estate):
+    frame = pd.read_csv(export(estate, tmp_path / "p.csv"))
+    assert len(frame) == len(estate)
+    assert list(frame["id"]) == [p["id"] for p in estate.raw_profiles]
+    assert list(frame.columns) == list(estate.to_frame("profiles").columns)
+
+
+def test_xlsx_has_a_sheet_per_table(tmp_path, estate):
+    openpyxl = pytest.importorskip("openpyxl")
+    book = openpyxl.load_workbook(export(estate, tmp_path / "e.xlsx"), read_only=True)
+    assert book.sheetnames == ["profiles", "channels", "partners", "responses"]
+    rows = list(book["profiles"].iter_rows(values_only=True))
+    assert len(rows) == len(estate) + 1
+    channel_ids = [row[1] for row in book["channels"].iter_rows(min_row=2, values_only=True)]
+    # the column holds ids beyond 2**53, which Excel's doubles would round: text, exact
+    assert all(isinstance(value, str) for value in channel_ids)
+    assert set(estate.channels) <= {int(value) for value in channel_ids}
+    assert str(2**62 + 11) in channel_ids
+
+
+def test_xlsx_without_openpyxl_says_so(tmp_path, estate, monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_openpyxl(name, *args, **kwargs):
+        if name == "openpyxl":
+            raise ImportError("No module named 'openpyxl'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_openpyxl)
+    with pytest.raises(ImportError, match="pip install openpyxl"):
+        export(estate, tmp_path / "e.xlsx")
+
+
+# -- graph files --------------------------------------------------------------------------
+
+
+def test_graphml_reads_back_in_networkx_with_yed_labels(tmp_path, estate):
+    graph = ipt.build_graph(estate)
+    back = nx.read_graphml(export(estate, tmp_path / "e.graphml"))
+    assert set(back.nodes) == {str(n) for n in graph.nodes}
+    assert back.number_of_edges() == graph.number_of_edges()
+    node = back.nodes["profile:P-000001"]
+    assert node["kind"] == "profile" and node["platform_id"] == "P-000001"
+    assert node["label"] and node["shape_type"] == "roundrectangle"  # from the yEd graphics
+    for _, data in back.nodes(data=True):
+        assert all(isinstance(v, str | int | float | bool) for v in data.values())
+    relations = {data["relation"] for *_, data in back.edges(data=True)}
+    assert relations <= {"input", "listens_on", "references", "delivers", "via", "belongs_to"}
+
+
+def test_graphml_declares_one_type_per_attribute(tmp_path, estate):
+    root = ET.parse(export(estate, tmp_path / "e.graphml")).getroot()
+    ns = "{http://graphml.graphdrawing.org/xmlns}"
+    keys = [k.attrib for k in root.iter(f"{ns}key") if "attr.name" in k.attrib]
+    names = [(k["for"], k["attr.name"]) for k in keys]
+    assert len(names) == len(set(names))
+    types = {k["attr.name"]: k["attr.type"] for k in keys if k["for"] == "node"}
+    assert types["platform_id"] == "string"  # strings on profiles, integers on channels
+    assert types["active"] == "boolean"
+    assert "model" not in types
+
+
+def test_gexf_reads_back_in_networkx(tmp_path, estate):
+    graph = ipt.build_graph(estate)
+    back = nx.read_gexf(export(estate, tmp_path / "e.gexf"))
+    assert set(back.nodes) == {str(n) for n in graph.nodes}
+    assert back.number_of_edges() == graph.number_of_edges()
+    node = back.nodes["profile:P-000001"]
+    assert node["label"] and node["kind"] == "profile" and "viz" in node
+
+
+def test_graph_files_of_awkward_names(tmp_path, awkward):
+    graph = ipt.build_graph(awkward)
+    for name in ("a.graphml", "a.gexf"):
+        path = export(awkward, tmp_path / name)
+        back = nx.read_graphml(path) if name.endswith("graphml") else nx.read_gexf(path)
+        assert set(back.nodes) == {str(n) for n in graph}
+        assert SECRET not in path.read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def dot_program() -> str:
+    program = shutil.which("dot")
+    if program is None:
+        pytest.skip("Graphviz `dot` is not installed (make system-deps installs it)")
+    return program
+
+
+def test_dot_renders_with_graphviz(tmp_path, estate, dot_program):
+    path = export(estate, tmp_path / "e.dot", title="Eighty profiles")
+    result = subprocess.run(
+        [dot_program, "-Tsvg", str(path)], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    svg = ET.fromstring(result.stdout)
+    titles = {t.text for t in svg.iter("{http://www.w3.org/2000/svg}title")}
+    graph = ipt.build_graph(estate)
+    assert {str(n) for n in graph} <= titles  # every node, colon and all, kept whole
+
+
+def test_dot_quotes_awkward_ids(tmp_path, awkward, dot_program):
+    path = export(awkward, tmp_path / "a.dot")
+    text = path.read_text(encoding="utf-8")
+    assert SECRET not in text
+    result = subprocess.run(
+        [dot_program, "-Tsvg", str(path)], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    titles = {
+        t.text for t in ET.fromstring(result.stdout).iter("{http://www.w3.org/2000/svg}title")
+    }
+    assert 'profile:P"2\\\\x' in titles or 'profile:P"2\\x' in titles
+    assert "profile:end" in titles
+
+
+def test_dot_quote():
+    assert quote('a"b') == '"a\\"b"'
+    assert quote("C:\\new") == '"C:\\\\new"'
+    assert quote("two\nlines") == '"two\\nlines"'
+
+
+# -- Mermaid ------------------------------------------------------------------------------
+
+_ID = r"[a-z]+\d+"
+_NODE = re.compile(rf"^\s*({_ID})(\[/|\[\\|\(\[|\{{\{{|\[)\"([^\"]*)\"(/\]|\\\]|\]\)|\}}\}}|\])$")
+_EDGE = re.compile(rf"^\s*({_ID}) (-->|-\.->|---) ({_ID})$")
+_KEYWORDS = {"end", "graph", "subgraph", "flowchart", "style", "class", "classDef", "click"}
+
+
+def _check_mermaid(text: str) -> tuple[set[str], int]:
+    """Apply the syntax rules; return the declared ids and the number of edges."""
+    lines = text.splitlines()
+    if lines[0] == "---":
+        lines = lines[lines.index("---", 1) + 1 :]
+    assert lines[0] == "flowchart LR"
+    declared: set[str] = set()
+    edges = 0
+    depth = 0
+    for line in lines[1:]:
+        stripped = line.strip()
+        if stripped.startswith("subgraph "):
+            assert re.fullmatch(r'subgraph g\d+\["[^"]*"\]', stripped), line
+            depth += 1
+        elif stripped == "end":
+            depth -= 1
+            assert depth >= 0
+        elif stripped.startswith(("classDef ", "class ", "linkStyle ", "direction ")):
+            continue
+        elif match := _NODE.match(line):
+            node_id = match.group(1)
+            assert node_id not in _KEYWORDS and not node_id.startswith(("o", "x"))
+            assert node_id not in declared, f"{node_id} declared twice"
+            declared.add(node_id)
+        elif match := _EDGE.match(line):
+            assert match.group(1) in declared and match.group(3) in declared, line
+            edges += 1
+        else:
+            raise AssertionError(f"not Mermaid flowchart syntax: {line!r}")
+    assert depth == 0
+    return declared, edges
+
+
+def test_mermaid_follows_the_syntax_rules(tmp_path, estate):
+    graph = ipt.build_graph(estate)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # 80 profiles stay within GitHub's limits
+        text = export(estate, tmp_path / "e.mmd", title='The "estate"').read_text()
+    declared, edges = _check_mermaid(text)
+    assert len(declared) == graph.number_of_nodes()
+    assert edges == graph.number_of_edges()
+    assert "subgraph g1[" in text  # large: grouped by partner
+
+
+def test_mermaid_escapes_awkward_labels(awkward):
+    text = to_mermaid(ipt.build_graph(awkward))
+    declared, _ = _check_mermaid(text)
+    assert "end" not in declared
+    assert "#quot;quoted#quot;" in text and "#lt;beta#gt;" in text and "#35;" in text
+    assert "#96;tick#96;" in text
+    assert SECRET not in text
+    assert mermaid_text('a "b"\nc') == '"a #quot;b#quot; c"'
+
+
+def test_markdown_wraps_mermaid_for_github(tmp_path, estate):
+    text = export(estate.subset(ipt.Filter(groups=["Finance"])), tmp_path / "e.md").read_text()
+    assert text.startswith("# ")
+    block = re.search(r"```mermaid\n(.*?)```", text, re.S)
+    assert block is not None
+    _check_mermaid(block.group(1))
+
+
+def test_mermaid_beyond_github_limits_warns(tmp_path):
+    big = ipt.demo_estate(n_profiles=260)
+    assert ipt.build_graph(big).number_of_edges() > GITHUB_MAX_EDGES
+    with pytest.warns(UserWarning, match="GitHub renders"):
+        export(big, tmp_path / "big.mmd")
+
+
+# -- pictures -----------------------------------------------------------------------------
+
+
+def test_png_svg_pdf(tmp_path, estate):
+    from PIL import Image
+
+    png = export(estate, tmp_path / "t.png")
+    with Image.open(png) as image:
+        width, height = image.size
+        assert image.format == "PNG" and width > 1000 and height > 500
+    svg = ET.parse(export(estate, tmp_path / "t.svg")).getroot()
+    assert svg.tag == "{http://www.w3.org/2000/svg}svg"
+    assert export(estate, tmp_path / "t.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_pictures_repeat_byte_for_byte(tmp_path, estate):
+    for suffix in ("png", "svg"):
+        first = export(estate, tmp_path / f"1.{suffix}").read_bytes()
+        second = export(estate, tmp_path / f"2.{suffix}").read_bytes()
+        assert first == second, suffix
+
+
+def test_picture_options_go_to_plot_topology(tmp_path, estate):
+    from PIL import Image
+
+    grouped = export(estate, tmp_path / "g.png", group_by="partner", title="By partner")
+    detail = export(estate, tmp_path / "d.png", group_by=False)
+    with Image.open(grouped) as a, Image.open(detail) as b:
+        assert a.size[1] < b.size[1]
+
+
+# -- subsets and secrets ------------------------------------------------------------------
+
+
+def test_a_subset_export_holds_exactly_the_subset(tmp_path, estate):
+    subset = estate.subset(ipt.Filter(groups=["Finance"]))
+    wanted = _profile_nodes(ipt.build_graph(subset))
+    assert 0 < len(wanted) < len(estate)
+    assert _profile_nodes(nx.read_graphml(export(subset, tmp_path / "s.graphml"))) == wanted
+    assert _profile_nodes(nx.read_gexf(export(subset, tmp_path / "s.gexf"))) == wanted
+    frame = pd.read_csv(export(subset, tmp_path / "s.csv"))
+    assert set(frame["node"]) == wanted
+    assert ipt.load(export(subset, tmp_path / "s.json")).raw_profiles == subset.raw_profiles
+    dot = export(subset, tmp_path / "s.dot").read_text()
+    assert set(re.findall(r'^  "(profile:[^"]+)" \[', dot, re.M)) == wanted
+
+
+def test_no_secret_in_any_export(tmp_path, awkward):
+    for name in FORMATS:
+        if name in ("json", "json.gz"):
+            continue  # the snapshot keeps profiles exactly as received
+        path = export(awkward, tmp_path / f"a.{name}")
+        data = path.read_bytes()
+        if name == "xlsx":
+            import zipfile
+
+            with zipfile.ZipFile(path) as book:
+                data = b"".join(book.read(n) for n in book.namelist())
+        assert SECRET.encode() not in data, name
+
+
+def test_attribute_conversion():
+    assert scalar(None) is None and scalar(float("nan")) is None
+    assert scalar([1, "a"]) == "1, a"
+    assert scalar({"a": 1}) is None
+    assert scalar(2**70) == str(2**70)
+    assert redact_text(f"see https://u:{SECRET}@h/p?apikey={SECRET}&x=1") == (
+        "see https://u:**********@h/p?apikey=**********&x=1"
+    )
+    assert to_dot(nx.MultiDiGraph()).startswith("digraph topology {")
