@@ -144,8 +144,11 @@ def select(estate: Estate, selection: Filter) -> list[int]:
 def subset(estate: Estate, selection: Filter) -> Estate:
     """A new estate with the selected profiles, whole and unchanged (nothing re-parsed).
 
-    Its channels and partners are those the selected profiles reference. The snapshot
-    header records the filters applied (`info.extra["filters"]`) unless the filter is empty.
+    Its channels and partners are those the selected profiles reference. A channel a
+    profile names only by id is known in the subset only if a selected profile holds it;
+    otherwise it is unresolved there (a snapshot carries profiles, nothing else). The
+    snapshot header records the filters applied (`info.extra["filters"]`) unless the
+    filter is empty.
     """
     chosen = select(estate, selection)
     model_at = dict(zip(estate.raw_index, estate.profiles, strict=True))

@@ -162,3 +162,10 @@ def test_demo_findings_name_nodes_of_the_graph(demo):
     assert {"unresolved_channel", "inactive_profile_active_channel"} <= set(found.counts())
     unresolved = {f.nodes[0] for f in found.of(kind="unresolved_channel")}
     assert unresolved == {n for n, ok in graph.nodes(data="resolved") if ok is False}
+
+
+def test_ipt_findings_is_callable_even_after_the_module_was_imported():
+    import iptoolkit.findings  # noqa: F401  binds iptoolkit.findings to the module
+
+    found = ipt.findings(estate_of({"id": "X", "created": "soon"}))
+    assert [f.kind for f in found] == ["parse_problem"]
