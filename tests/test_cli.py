@@ -1,0 +1,265 @@
+"""The `iptoolkit` command, through click's runner and through its installed entry point."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import networkx as nx
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+import iptoolkit as ipt
+from iptoolkit.cli import main
+
+ENTRY_POINT = Path(sys.executable).with_name("iptoolkit")
+
+
+@pytest.fixture(scope="module")
+def snapshot(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("cli") / "snapshot.json"
+    ipt.demo_estate(n_profiles=60, seed=1).save(path)
+    return path
+
+
+@pytest.fixture
+def runner() -> CliRunner:
+    return CliRunner()
+
+
+def test_help_lists_every_command(runner):
+    result = runner.invoke(main, ["--help"])
+    assert result.exit_code == 0
+    for command in (
+        "fetch",
+        "summary",
+        "plot",
+        "export",
+        "findings",
+        "serve",
+        "hash-secret",
+        "demo",
+    ):
+        assert f"  {command} " in result.output
+
+
+def test_help_does_not_load_the_server():
+    code = (
+        "import sys\n"
+        "from iptoolkit.cli import main\n"
+        "try:\n"
+        "    main(['--help'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "assert 'iptoolkit.server' not in sys.modules, 'server loaded for --help'\n"
+        "assert 'matplotlib' not in sys.modules and 'pandas' not in sys.modules\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+
+
+def test_server_commands_load_on_use(runner):
+    result = runner.invoke(main, ["serve", "--help"])
+    assert result.exit_code == 0 and "--port" in result.output
+    result = runner.invoke(main, ["hash-secret"], input="correct horse\n")
+    assert result.exit_code == 0 and "correct horse" not in result.output
+
+
+def test_summary_text_and_json(runner, snapshot):
+    text = runner.invoke(main, ["summary", str(snapshot)])
+    assert text.exit_code == 0, text.output
+    assert "60  profiles" in text.output and "Findings" in text.output
+    result = runner.invoke(main, ["summary", str(snapshot), "--json", "--group", "Finance"])
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    finance = ipt.load(snapshot).subset(ipt.Filter(groups=["Finance"]))
+    assert document["profiles"] == len(finance) > 0
+    assert document["filter"] == "group Finance"
+    assert isinstance(document["findings"], dict)
+    assert "filter: group Finance" in result.stderr
+
+
+@pytest.mark.parametrize("output_format", ["table", "json", "csv"])
+def test_findings_formats(runner, snapshot, output_format):
+    result = runner.invoke(main, ["findings", str(snapshot), "--format", output_format])
+    assert result.exit_code == 0, result.output
+    expected = ipt.findings(ipt.load(snapshot))
+    if output_format == "json":
+        rows = json.loads(result.stdout)
+        assert [row["kind"] for row in rows] == [f.kind for f in expected]
+    elif output_format == "csv":
+        from io import StringIO
+
+        frame = pd.read_csv(StringIO(result.stdout))
+        assert list(frame["kind"]) == [f.kind for f in expected]
+    else:
+        assert len(result.stdout.splitlines()) == len(expected)
+
+
+def test_findings_by_severity(runner, snapshot):
+    result = runner.invoke(
+        main, ["findings", str(snapshot), "--format", "json", "--severity", "info"]
+    )
+    assert {row["severity"] for row in json.loads(result.stdout)} <= {"info"}
+
+
+def test_plot_writes_the_diagram(runner, snapshot, tmp_path):
+    from PIL import Image
+
+    output = tmp_path / "topology.png"
+    result = runner.invoke(
+        main, ["plot", str(snapshot), "-o", str(output), "--partner", "Silverline Beverages"]
+    )
+    assert result.exit_code == 0, result.output
+    with Image.open(output) as image:
+        assert image.size[0] > 800
+    result = runner.invoke(main, ["plot", str(snapshot), "-o", str(tmp_path / "t.graphml")])
+    assert result.exit_code == 2 and "iptoolkit export" in result.output
+
+
+def test_export_with_filters_holds_the_subset(runner, snapshot, tmp_path):
+    filter_file = tmp_path / "filter.json"
+    filter_file.write_text(ipt.Filter(groups=["Logistics"], active=True).to_json())
+    output = tmp_path / "out" / "logistics.graphml"
+    result = runner.invoke(
+        main, ["export", str(snapshot), "-o", str(output), "--filter-file", str(filter_file)]
+    )
+    assert result.exit_code == 0, result.output
+    subset = ipt.load(snapshot).subset(ipt.Filter(groups=["Logistics"], active=True))
+    profiles = {n for n in nx.read_graphml(output) if n.startswith("profile:")}
+    assert len(profiles) == len(subset) > 0
+    # an option on the command line replaces the file's field
+    result = runner.invoke(
+        main,
+        ["export", str(snapshot), "-o", str(tmp_path / "f.csv"), "--filter-file",
+         str(filter_file), "--group", "Finance"],
+    )  # fmt: skip
+    frame = pd.read_csv(tmp_path / "f.csv")
+    assert result.exit_code == 0 and frame["group"].str.startswith("Finance").all()
+
+
+def test_mermaid_limits_are_a_warning_on_stderr(runner, tmp_path):
+    big = tmp_path / "big.json"
+    ipt.demo_estate(n_profiles=260).save(big)
+    result = runner.invoke(main, ["export", str(big), "-o", str(tmp_path / "big.mmd")])
+    assert result.exit_code == 0
+    assert result.stderr.startswith("warning:") and "GitHub" in result.stderr
+
+
+def test_errors_are_one_line_with_an_exit_code(runner, snapshot, tmp_path):
+    result = runner.invoke(main, ["export", str(snapshot), "-o", str(tmp_path / "x.nope")])
+    assert result.exit_code == 1
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("Error: ")
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json")
+    result = runner.invoke(main, ["summary", str(broken)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.stderr.startswith("Error: ") and result.stderr.count("\n") == 1
+    bad_filter = tmp_path / "bad.json"
+    bad_filter.write_text('{"colour": "red"}')
+    result = runner.invoke(main, ["summary", str(snapshot), "--filter-file", str(bad_filter)])
+    assert result.exit_code == 2 and "colour" in result.stderr
+    result = runner.invoke(main, ["plot", str(snapshot), "-o", str(tmp_path / "p.png"),
+                                  "--highlight", "partner:nobody"])  # fmt: skip
+    assert result.exit_code == 1 and "partner:nobody" in result.stderr
+
+
+def test_debug_shows_the_traceback(runner, snapshot, tmp_path):
+    result = runner.invoke(
+        main, ["--debug", "export", str(snapshot), "-o", str(tmp_path / "x.nope")]
+    )
+    assert result.exit_code == 1 and isinstance(result.exception, ValueError)
+
+
+# -- fetch against the reference server -----------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def server():
+    from iptoolkit.server import running
+
+    with running(ipt.demo_estate(n_profiles=25, seed=2)) as server:
+        yield server
+
+
+def _env(server, **extra: str) -> dict[str, str | None]:
+    env: dict[str, str | None] = {
+        name: None for name in os.environ if name.startswith("IPTOOLKIT_")
+    }
+    env.update({"IPTOOLKIT_BASE_URL": server.base_url, **extra})
+    return env
+
+
+def test_fetch_with_client_credentials_from_the_environment(runner, server, tmp_path):
+    output = tmp_path / "fetched.json.gz"
+    env = _env(
+        server, IPTOOLKIT_CLIENT_ID=server.client_id, IPTOOLKIT_CLIENT_SECRET=server.client_secret
+    )
+    result = runner.invoke(main, ["fetch", "-o", str(output), "--no-progress"], env=env)
+    assert result.exit_code == 0, result.output
+    assert len(ipt.load(output)) == 25
+    assert server.client_secret not in result.output
+
+
+def test_fetch_reads_the_secret_from_stdin(runner, server, tmp_path):
+    output = tmp_path / "fetched.json"
+    env = _env(server)
+    args = ["fetch", "-o", str(output), "--client-id", server.client_id, "--secret-stdin"]
+    result = runner.invoke(
+        main, [*args, "--no-progress"], env=env, input=server.client_secret + "\n"
+    )
+    assert result.exit_code == 0, result.output
+    assert len(ipt.load(output)) == 25
+    wrong = runner.invoke(main, args, env=env, input="not-the-secret\n")
+    assert wrong.exit_code == 1
+    assert "401" in wrong.stderr and "not-the-secret" not in wrong.output
+
+
+def test_fetch_without_credentials_says_what_to_set(runner, server, tmp_path):
+    result = runner.invoke(main, ["fetch", "-o", str(tmp_path / "x.json")], env=_env(server))
+    assert result.exit_code == 2 and "IPTOOLKIT_CLIENT_ID" in result.stderr
+
+
+def test_client_secret_is_not_an_option(runner):
+    result = runner.invoke(main, ["fetch", "--client-secret", "x"])
+    assert result.exit_code == 2 and "No such option" in result.output
+
+
+# -- demo and the installed entry point -------------------------------------------------------
+
+
+def test_demo_is_wired_to_run_demo(runner, tmp_path, monkeypatch):
+    import iptoolkit.demo_run as demo_run
+
+    calls = []
+    monkeypatch.setattr(demo_run, "run_demo", lambda *a, **k: calls.append((a, k)))
+    result = runner.invoke(main, ["demo", "--output", str(tmp_path / "out"), "--profiles", "40"])
+    assert result.exit_code == 0, result.output
+    ((args, kwargs),) = calls
+    assert args == (tmp_path / "out",) and kwargs["n_profiles"] == 40 and kwargs["seed"] == 0
+
+
+def test_installed_entry_point(snapshot, tmp_path):
+    assert ENTRY_POINT.exists(), f"{ENTRY_POINT} missing: `pip install -e .` installs it"
+    version = subprocess.run([ENTRY_POINT, "--version"], capture_output=True, text=True)
+    assert version.returncode == 0 and ipt.__version__ in version.stdout
+    summary = subprocess.run(
+        [ENTRY_POINT, "summary", str(snapshot), "--json"], capture_output=True, text=True
+    )
+    assert summary.returncode == 0, summary.stderr
+    assert json.loads(summary.stdout)["profiles"] == 60
+    output = tmp_path / "estate.dot"
+    export = subprocess.run(
+        [ENTRY_POINT, "export", str(snapshot), "-o", str(output), "--inactive"],
+        capture_output=True,
+        text=True,
+    )
+    assert export.returncode == 0, export.stderr
+    assert output.read_text().startswith("digraph topology {")
+    failed = subprocess.run(
+        [ENTRY_POINT, "summary", str(tmp_path / "missing.json")], capture_output=True, text=True
+    )
+    assert failed.returncode == 2 and "does not exist" in failed.stderr
