@@ -121,13 +121,15 @@ class Estate:
     def _index_channels(self) -> None:
         conflicts: dict[tuple[str, Any], Conflict] = {}
         origins: dict[tuple[str, Any], Any] = {}
-        for profile in self.profiles:
+        for profile, raw_index in zip(self.profiles, self.raw_index, strict=True):
+            # a channel without an id is keyed by its place: the profile's id or position
+            place = profile.id if profile.id is not None else f"#{raw_index}"
             uses = list(channel_uses(profile))
             self.uses.append(uses)
             for use in uses:
                 if use.channel is None:
                     continue
-                key = channel_key(use.channel, profile.id, use.path)
+                key = channel_key(use.channel, place, use.path)
                 self._register(
                     "channel", self.channels, key, use.channel, profile.id, origins, conflicts
                 )

@@ -129,3 +129,16 @@ def test_repr_and_html_summary():
     summary = estate.summary()
     assert summary["agent_types"] == {"SFTPAgentSettings": 1, "FaxAgentSettings": 1}
     assert summary["problems"] == 2
+
+
+def test_channels_without_ids_in_profiles_without_ids_stay_apart():
+    def anonymous(port: int) -> dict:
+        channel = {"class": "core:IntegrationPartnerChannelSFTP", "port": port}
+        return {"inputAgentSettings": {"class": "core:CronSshAgentSettings", "channel": channel}}
+
+    estate = Estate.from_raw([anonymous(22), anonymous(23)])
+    assert sorted(estate.channels) == [
+        "#0:inputAgentSettings.channel",
+        "#1:inputAgentSettings.channel",
+    ]
+    assert estate.conflicts == []
