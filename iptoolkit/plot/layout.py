@@ -48,6 +48,7 @@ def layered_layout(
     column_of: Callable[[Node], int] | None = None,
     order_key: Callable[[Node], Any] | None = None,
     heights: Mapping[Node, float] | None = None,
+    band_of: Callable[[Node], int] | None = None,
     weight: str = "weight",
     sweeps: int = 12,
 ) -> LayeredLayout:
@@ -56,7 +57,9 @@ def layered_layout(
     `column_of` maps a node to its column (default: by the node's `kind`); `order_key`
     gives the starting order within a column (default: the graph's node order);
     `heights` gives nodes that need more than one row (aggregated nodes drawn bigger);
-    `weight` names the edge attribute that counts an edge several times (default 1).
+    `band_of` splits a column into bands kept in order, top to bottom (say, input agents
+    above response units), ordered within each band; `weight` names the edge attribute
+    that counts an edge several times (default 1).
     """
     if column_of is None:
         kinds = graph.nodes
@@ -73,10 +76,12 @@ def layered_layout(
     columns = [members.get(index, []) for index in range(count)]
     if order_key is not None:
         columns = [sorted(column, key=order_key) for column in columns]
+    band = band_of or (lambda node: 0)
+    columns = [sorted(column, key=band) for column in columns]  # stable: order kept in a band
     column_at = {node: index for index, column in enumerate(columns) for node in column}
     up, down = _adjacency(graph, column_at, weight)
 
-    columns, crossings = _order(columns, up, down, sweeps)
+    columns, crossings = _order(columns, up, down, sweeps, band)
     height = {node: float(heights.get(node, 1.0)) if heights else 1.0 for node in column_at}
     ys = _place(columns, up, down, height)
     top = min((ys[n] - height[n] / 2 for n in ys), default=0.0)
@@ -124,7 +129,11 @@ def _adjacency(graph: Any, column_at: dict[Node, int], weight: str) -> tuple[Adj
 
 
 def _order(
-    columns: list[list[Node]], up: Adjacency, down: Adjacency, sweeps: int
+    columns: list[list[Node]],
+    up: Adjacency,
+    down: Adjacency,
+    sweeps: int,
+    band: Callable[[Node], int],
 ) -> tuple[list[list[Node]], int]:
     best = [list(column) for column in columns]
     best_crossings = _crossings(best, down)
@@ -135,10 +144,10 @@ def _order(
             break
         if sweep % 2 == 0:
             for index in range(1, len(current)):
-                current[index] = _by_barycentre(current[index], current[index - 1], up)
+                current[index] = _by_barycentre(current[index], current[index - 1], up, band)
         else:
             for index in range(len(current) - 2, -1, -1):
-                current[index] = _by_barycentre(current[index], current[index + 1], down)
+                current[index] = _by_barycentre(current[index], current[index + 1], down, band)
         crossings = _crossings(current, down)
         if crossings < best_crossings:
             best = [list(column) for column in current]
@@ -151,7 +160,12 @@ def _order(
     return best, int(round(best_crossings))
 
 
-def _by_barycentre(column: list[Node], reference: list[Node], adjacency: Adjacency) -> list[Node]:
+def _by_barycentre(
+    column: list[Node],
+    reference: list[Node],
+    adjacency: Adjacency,
+    band: Callable[[Node], int],
+) -> list[Node]:
     """Sort a column by the mean position of each node's neighbours in `reference`.
 
     Positions are scaled to 0..1 so columns of different lengths compare; a node without
@@ -162,7 +176,7 @@ def _by_barycentre(column: list[Node], reference: list[Node], adjacency: Adjacen
     span = max(len(reference) - 1, 1)
     where = {node: index / span for index, node in enumerate(reference)}
     own_span = len(column) - 1
-    keys: list[tuple[float, int]] = []
+    keys: list[tuple[int, float, int]] = []
     for index, node in enumerate(column):
         total = weight = 0.0
         for other, w in adjacency[node].items():
@@ -170,8 +184,8 @@ def _by_barycentre(column: list[Node], reference: list[Node], adjacency: Adjacen
             if at is not None:
                 total += at * w
                 weight += w
-        keys.append((total / weight if weight else index / own_span, index))
-    return [column[index] for _, index in sorted(keys)]
+        keys.append((band(node), total / weight if weight else index / own_span, index))
+    return [column[index] for *_, index in sorted(keys)]
 
 
 def _crossings(columns: list[list[Node]], down: Adjacency) -> float:

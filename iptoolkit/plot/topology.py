@@ -129,7 +129,13 @@ def plot_topology(
         key = "group"
     view = grouped_view(graph, key, focus) if key else detail_view(graph, focus)
     geometry = _Geometry(grouped=key is not None)
-    placed = layered_layout(view, order_key=_order_key(view))
+    band = None
+    if geometry.grouped:  # agents above response units: the in and out fans stay apart
+
+        def band(node: Hashable) -> int:
+            return 1 if view.nodes[node]["kind"] == "response" else 0
+
+    placed = layered_layout(view, order_key=_order_key(view), band_of=band)
 
     handles = legend_handles(view, grouped=geometry.grouped, focused=focus is not None)
     legend_rows = -(-len(handles) // _LEGEND_COLUMNS)

@@ -180,7 +180,7 @@ def grouped_view(
         raise ValueError(f"group_by must be one of {', '.join(GROUP_BY)}, not {group_by!r}")
     keys = _group_keys(graph, group_by)
     reach = _reach(graph)
-    keys = _cap(keys, reach, max_per_column or MAX_PER_COLUMN)
+    keys = _cap(keys, reach, max_per_column or MAX_PER_COLUMN, group_by)
     view = nx.DiGraph()
     for node, data in graph.nodes(data=True):
         key = keys[node]
@@ -331,7 +331,10 @@ def _cut(path: str, depth: int) -> str:
 
 
 def _cap(
-    keys: dict[Hashable, Key], reach: dict[Hashable, set[Hashable]], limits: dict[str, int]
+    keys: dict[Hashable, Key],
+    reach: dict[Hashable, set[Hashable]],
+    limits: dict[str, int],
+    group_by: str,
 ) -> dict[Hashable, Key]:
     """Merge the smallest groups of each kind into one "other" group beyond `limit`.
 
@@ -354,7 +357,11 @@ def _cap(
         rest = ranked[limit - 1 :]
         noun = {
             "partner": "other partners",
-            "profile": "other profiles",
+            "profile": {
+                "group": "other groups",
+                "agent_type": "other agent types",
+                "partner": "other partners",
+            }[group_by],
             "agent": "other agent types",
             "response": "other response types",
             "channel": "other channel types",
