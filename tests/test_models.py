@@ -148,6 +148,8 @@ def test_timestamp_guesses_the_unit():
     assert ipt.timestamp(1_700_000_000_000).datetime.year == 2023
     assert ipt.timestamp(1_700_000_000_000_000).unit == "us"
     assert ipt.timestamp(None) is None
+    with pytest.raises(ValueError, match="beyond the dates"):
+        ipt.timestamp(2**62)
     [profile] = ipt.parse_profiles([{"created": 1_700_000_000_000}])
     assert profile.created_at.datetime.tzinfo is not None
 

@@ -13,6 +13,9 @@ _MILLIS_FROM = 10**11
 _MICROS_FROM = 10**14
 
 
+_UNIT_ARGUMENT = {"s": "seconds", "ms": "milliseconds", "us": "microseconds"}
+
+
 class Timestamp(NamedTuple):
     """An interpreted timestamp: the datetime and the unit that was assumed."""
 
@@ -29,8 +32,10 @@ def timestamp(value: int | None) -> Timestamp | None:
     if value is None:
         return None
     magnitude = abs(value)
-    if magnitude >= _MICROS_FROM:
-        return Timestamp(_EPOCH + timedelta(microseconds=value), "us")
-    if magnitude >= _MILLIS_FROM:
-        return Timestamp(_EPOCH + timedelta(milliseconds=value), "ms")
-    return Timestamp(_EPOCH + timedelta(seconds=value), "s")
+    unit: Literal["s", "ms", "us"] = (
+        "us" if magnitude >= _MICROS_FROM else "ms" if magnitude >= _MILLIS_FROM else "s"
+    )
+    try:
+        return Timestamp(_EPOCH + timedelta(**{_UNIT_ARGUMENT[unit]: value}), unit)
+    except OverflowError:
+        raise ValueError(f"timestamp {value} is beyond the dates Python can represent") from None
