@@ -112,7 +112,7 @@ def write_mermaid(
             f"Mermaid up to {GITHUB_MAX_EDGES} edges and {GITHUB_MAX_TEXT:,} characters: "
             "export a filtered subset for a chart that renders there",
             UserWarning,
-            stacklevel=2,
+            stacklevel=3,  # the caller of `export`
         )
     if path.suffix.lower() == ".md":
         heading = title or "Integration topology"

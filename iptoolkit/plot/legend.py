@@ -93,5 +93,5 @@ def legend_handles(view: nx.DiGraph, *, grouped: bool, focused: bool) -> list[Ar
     if focused:
         handles.append(marker("highlighted", "o", "#FFD34D", markeredgecolor="#FFD34D"))
     if grouped:
-        handles.append(Line2D([], [], color="#9AA3AD", lw=4, label="width: number of links"))
+        handles.append(Line2D([], [], color="#9AA3AD", lw=4, label="line width: number of links"))
     return handles

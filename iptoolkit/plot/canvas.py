@@ -1,0 +1,197 @@
+"""The canvas of a topology diagram: its size, title, column headers and legend.
+
+A diagram of our own gets a figure sized for the layout (rows of fixed height, so the figure
+grows with the graph); axes passed in keep their size, and the room they offer, measured in
+points, decides font size, label length and which labels fit.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ._backend import new_figure
+from .labels import fit, text_width
+from .layout import LayeredLayout
+from .style import COLUMN_OF_KIND
+
+if TYPE_CHECKING:
+    import networkx as nx
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+__all__ = ["Geometry", "make_axes", "draw_headers", "draw_legend", "LEGEND_COLUMNS"]
+
+LEGEND_COLUMNS = 6
+_LEGEND_ROW = 0.21  # inches
+
+
+class Geometry:
+    """Sizes of one diagram, in points and inches, for a detail or a grouped drawing."""
+
+    def __init__(self, grouped: bool) -> None:
+        self.grouped = grouped
+        self.font = 8.5 if grouped else 7.5
+        self.row = 27.0 if grouped else 12.5  # points per layout row
+        self.gap = 3.6 if grouped else 3.3  # inches between columns
+        self.left = 2.9  # inches left of the profiles: their labels
+        self.right = 2.3  # inches right of the partners: their labels
+        self.max_height = 150.0  # inches; beyond, rows shrink and labels thin out
+        # set by `_axes` from the axes actually drawn into:
+        self.row_pts = self.row  # points per layout row
+        self.x_pts = self.gap * 72  # points per column step
+        self.own = True  # a figure of our own (not the caller's axes)
+
+    @property
+    def x_low(self) -> float:
+        return -self.left / self.gap
+
+    @property
+    def x_high(self) -> float:
+        return 3 + self.right / self.gap
+
+    def room(self, column: int) -> float:
+        """Points of horizontal room for the labels of a column."""
+        if column == 0:
+            return -self.x_low * self.x_pts
+        if column == 3:
+            return (self.x_high - 3) * self.x_pts
+        return self.x_pts * (0.7 if self.grouped else 0.66)
+
+
+def make_axes(
+    placed: LayeredLayout,
+    geometry: Geometry,
+    ax: Axes | None,
+    title: str | None,
+    graph: nx.MultiDiGraph,
+    key: str | None,
+    legend_rows: int,
+) -> tuple[Figure, Axes]:
+    """A figure sized for the layout, or the caller's axes; measures the room in points."""
+    rows = max(placed.rows, 1.0) + 1.0  # half a row of air above and below
+    text = _title(graph, key) if title is None else title
+    own = geometry.own = ax is None
+    if own:
+        row_pts = geometry.row
+        body = rows * row_pts / 72
+        if body > geometry.max_height:
+            body = geometry.max_height
+            row_pts = body * 72 / rows
+        # title, legend, column headers
+        top = (0.5 if text else 0.1) + legend_rows * _LEGEND_ROW + 0.38
+        bottom = 0.15
+        width = geometry.left + 3 * geometry.gap + geometry.right
+        height = max(body + top + bottom, 3.0)
+        figure = new_figure(width, height)
+
+        ax = figure.add_axes((0.0, bottom / height, 1.0, body / height))
+        if text:
+            figure.text(0.012, 1 - 0.16 / height, text, fontsize=13, fontweight="bold", va="top")
+    else:
+        figure = ax.figure
+    ax.set_xlim(geometry.x_low, geometry.x_high)
+    ax.set_ylim(rows - 0.5, -0.5)  # rows grow downwards
+    ax.set_axis_off()
+    if not own:
+        bbox = ax.get_window_extent()
+        row_pts = bbox.height * 72 / figure.dpi / rows
+        geometry.x_pts = bbox.width * 72 / figure.dpi / (geometry.x_high - geometry.x_low)
+        # narrow axes: a smaller font, within reason
+        shrink = min(1.0, geometry.x_pts / (geometry.gap * 72)) ** 0.5
+        geometry.font = max(geometry.font * shrink, 5.5)
+        if text:
+            size = min(11.0, geometry.font + 3)
+            width = bbox.width * 72 / figure.dpi
+            text = fit(text, width, lambda t: text_width(t, size) * 1.08)
+            ax.set_title(text, fontsize=size, fontweight="bold", loc="left", pad=size * 2.2)
+    geometry.row_pts = row_pts
+    return figure, ax
+
+
+def _title(graph: nx.MultiDiGraph, key: str | None) -> str:
+    counts = {"profile": 0, "channel": 0, "partner": 0}
+    for _, kind in graph.nodes(data="kind"):
+        if kind in counts:
+            counts[kind] += 1
+    text = (
+        f"Integration topology: {_n(counts['profile'], 'profile')}, "
+        f"{_n(counts['channel'], 'channel')}, {_n(counts['partner'], 'partner')}"
+    )
+    if key:
+        text += f" (grouped by {key.replace('_', ' ')})"
+    return text
+
+
+def _n(count: int, noun: str) -> str:
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
+
+
+def draw_headers(ax: Axes, view: nx.DiGraph, geometry: Geometry, key: str | None) -> None:
+    """Column titles with counts; a shorter wording when the column is narrow."""
+    counts: dict[str, int] = {}
+    for data in view.nodes.values():
+        counts[data["kind"]] = counts.get(data["kind"], 0) + data["count"]
+    n = {kind: f"{counts.get(kind, 0):,}" for kind in COLUMN_OF_KIND}
+    by = f" by {key.replace('_', ' ')}" if key else ""
+    choices = [
+        (f"Profiles{by} ({n['profile']})", f"Profiles ({n['profile']})"),
+        (
+            f"Input agents ({n['agent']}) · response units ({n['response']})",
+            f"Agents ({n['agent']}) · responses ({n['response']})",
+        ),
+        (f"Channels ({n['channel']})",),
+        (f"Partners ({n['partner']})",),
+    ]
+    size = geometry.font + 1.5
+    room = geometry.x_pts * 0.95
+    for column, wordings in enumerate(choices):
+        fitting = [text for text in wordings if text_width(text, size) * 1.08 <= room]
+        text = fitting[0] if fitting else fit(wordings[-1], room / 1.08, _measure(size))
+        ax.annotate(
+            text,
+            xy=(column, 1.0),
+            xycoords=("data", "axes fraction"),
+            xytext=(0, 4),
+            textcoords="offset points",
+            ha="center",
+            va="bottom",
+            fontsize=size,
+            fontweight="bold",
+            color="#3A4048",
+            annotation_clip=False,
+        )
+
+
+def _measure(size: float) -> Any:
+    def measure(text: str) -> float:
+        return text_width(text, size) * 1.08  # bold runs wider
+
+    return measure
+
+
+def draw_legend(figure: Figure, ax: Axes, handles: list[Any], geometry: Geometry) -> None:
+    if not handles:
+        return
+    options: dict[str, Any] = {
+        "handles": handles,
+        "frameon": False,
+        "handlelength": 2.6,
+        "columnspacing": 1.8,
+        "borderaxespad": 0.0,
+    }
+    if geometry.own:
+        top = 0.5 if figure.texts else 0.1
+        figure.legend(
+            loc="upper left",
+            bbox_to_anchor=(0.012, 1 - top / figure.get_figheight()),
+            ncol=LEGEND_COLUMNS,
+            fontsize=8,
+            **options,
+        )
+    else:
+        size = min(8.0, geometry.font + 0.5)
+        width = ax.get_window_extent().width * 72 / figure.dpi
+        columns = max(1, min(LEGEND_COLUMNS, int(width // (size * 22))))
+        ax.legend(
+            loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=columns, fontsize=size, **options
+        )
