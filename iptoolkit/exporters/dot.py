@@ -19,6 +19,7 @@ from ..plot.style import (
     PROBLEM_COLOUR,
     UNRESOLVED_COLOUR,
     node_colour,
+    text_colour,
 )
 from ..plot.view import node_label
 from .attributes import redact_text
@@ -84,12 +85,12 @@ def _node_attributes(graph: nx.MultiDiGraph, node: Any, data: dict[str, Any]) ->
         "label": quote(text),
         "shape": _SHAPES.get(str(kind), "box"),
         "fillcolor": f'"{fill}"',
-        "fontcolor": '"white"' if kind in ("profile", "agent", "partner") else '"#1F2328"',
+        "fontcolor": f'"{text_colour(fill)}"',
         "tooltip": quote(node),
     }
     styles = ["rounded", "filled"] if kind == "profile" else ["filled"]
-    if kind == "response":
-        attrs["orientation"] = "180"  # the arrow shape points away from the profile
+    if kind == "agent":
+        attrs["orientation"] = "180"  # points at the profile: data comes in
     if data.get("resolved") is False:
         attrs.update(fillcolor='"white"', fontcolor=f'"{UNRESOLVED_COLOUR}"')
         attrs["color"] = f'"{UNRESOLVED_COLOUR}"'

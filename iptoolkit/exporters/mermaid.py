@@ -24,7 +24,14 @@ from collections.abc import Hashable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..plot.style import IN_COLOUR, LINK_COLOUR, OUT_COLOUR, UNRESOLVED_COLOUR, node_colour
+from ..plot.style import (
+    IN_COLOUR,
+    LINK_COLOUR,
+    OUT_COLOUR,
+    UNRESOLVED_COLOUR,
+    node_colour,
+    text_colour,
+)
 from ..plot.view import node_label
 from .attributes import redact_text
 
@@ -207,8 +214,7 @@ def _styles(
         else:
             kind, _, type_name = name.partition("_")
             fill = node_colour(kind, type_name or None)
-            text = "#FFFFFF" if kind in ("profile", "agent", "partner") else "#1F2328"
-            look = f"fill:{fill},stroke:#FFFFFF,color:{text}"
+            look = f"fill:{fill},stroke:#FFFFFF,color:{text_colour(fill)}"
         lines.append(f"  classDef {name} {look}")
     for name in order:
         lines.append(f"  class {','.join(classes[name])} {name}")

@@ -30,6 +30,7 @@ __all__ = [
     "short_type",
     "channel_colour",
     "node_colour",
+    "text_colour",
 ]
 
 COLUMN_OF_KIND: dict[str, int] = {
@@ -149,3 +150,10 @@ def node_colour(kind: Any, type_name: Any = None) -> str:
     if kind == "channel":
         return channel_colour(type_name)
     return KIND_COLOURS.get(kind, "#7F7F7F")
+
+
+def text_colour(fill: str) -> str:
+    """Black or white, whichever reads better on `fill` (a `#RRGGBB` colour)."""
+    red, green, blue = (int(fill.lstrip("#")[i : i + 2], 16) / 255 for i in (0, 2, 4))
+    luminance = 0.2126 * red + 0.7152 * green + 0.0722 * blue
+    return "#1F2328" if luminance > 0.5 else "#FFFFFF"
