@@ -81,7 +81,8 @@ def to_frame(estate: Estate, kind: str = "profiles") -> pandas.DataFrame:
 
     with gc_paused():
         rows = builder(estate)
-    frame = pd.DataFrame(rows, columns=list(COLUMNS[kind]))
+    # object first: letting pandas infer would turn ids above 2**53 next to gaps into floats
+    frame = pd.DataFrame(rows, columns=list(COLUMNS[kind]), dtype=object)
     for column in frame.columns:
         if column in _BOOLEAN:
             frame[column] = frame[column].astype("boolean")
@@ -92,7 +93,18 @@ def to_frame(estate: Estate, kind: str = "profiles") -> pandas.DataFrame:
                 frame[column] = frame[column].astype("Int64")
             except (TypeError, ValueError):
                 pass  # an unknown channel type with a textual partner id: keep as is
+        elif _all_integers(frame[column]):
+            frame[column] = frame[column].astype("Int64")  # exact, gaps allowed
+        else:
+            frame[column] = frame[column].infer_objects()
     return frame
+
+
+def _all_integers(column: pandas.Series) -> bool:
+    values = column.dropna()
+    return len(values) > 0 and all(
+        isinstance(value, int) and not isinstance(value, bool) for value in values
+    )
 
 
 def _profiles(estate: Estate) -> list[dict[str, Any]]:

@@ -142,3 +142,15 @@ def test_channels_without_ids_in_profiles_without_ids_stay_apart():
         "#1:inputAgentSettings.channel",
     ]
     assert estate.conflicts == []
+
+
+def test_saved_snapshot_has_ordinary_file_permissions(tmp_path):
+    import os
+    import stat
+
+    old = os.umask(0o022)
+    try:
+        path = Estate.from_raw(RAW).save(tmp_path / "snap.json")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o644

@@ -161,3 +161,23 @@ def test_demo_tables_match_the_graph():
             >= len(users)
             > 0
         )
+
+
+def test_ids_beyond_2_pow_53_stay_exact_next_to_gaps():
+    import iptoolkit as ipt
+
+    big = 2**53 + 1
+    channel = {
+        "class": "core:IntegrationPartnerChannelFTP",
+        "id": big,
+        "partner": {"id": big + 2, "name": "Big"},
+    }
+    units = [
+        {"class": "core:FtpProfileResponseUnit", "channel": channel},
+        {"class": "core:FileProfileResponseUnit"},
+    ]
+    estate = ipt.Estate.from_raw([{"id": "P1", "responseSettings": {"units": units}}])
+    responses = estate.to_frame("responses")
+    assert list(responses["channel"])[0] == big
+    assert responses["channel"].isna().tolist() == [False, True]
+    assert estate.to_frame("channels")["partner_id"].tolist() == [big + 2]
