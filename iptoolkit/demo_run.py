@@ -59,8 +59,9 @@ def run_demo(
     overview = plot_topology(estate, title=f"Integration topology ({len(estate)} profiles)")
     written.append(_save_figure(overview, output / "topology.png"))
     written.append(_save_figure(plot_summary(estate), output / "summary.png"))
-    for name in ("topology.svg", "profiles.csv", "estate.graphml", "estate.mmd", "estate.dot"):
+    for name in ("topology.svg", "profiles.csv", "estate.graphml", "estate.dot"):
         written.append(export(estate, output / name))
+    written.extend(_busiest_partner(estate, output, echo))
     found.to_frame().to_csv(output / "findings.csv", index=False)
     written.append(output / "findings.csv")
     echo("")
@@ -81,6 +82,28 @@ def _print_summary(estate: Estate, echo: Callable[[str], None]) -> None:
     echo("Profiles by input agent type:")
     for agent_type, count in summary["agent_types"].items():
         echo(f"  {agent_type:<40} {count:>5}")
+
+
+def _busiest_partner(estate: Estate, output: Path, echo: Callable[[str], None]) -> list[Path]:
+    """Answer the everyday questions for the partner most profiles depend on."""
+    from .export import export
+    from .filters import Filter
+    from .graph import build_graph
+    from .queries import impact
+
+    partners = estate.to_frame("partners").sort_values(["profiles", "id"], ascending=[False, True])
+    top = partners.iloc[0]
+    graph = build_graph(estate)
+    lost = impact(graph, top["node"])
+    echo("")
+    echo(f"Partner most profiles depend on: {top['name']} ({top['profiles']} profiles)")
+    echo(
+        f"  if it goes away: {len(lost.lose_input)} profiles lose their input, "
+        f"{len(lost.lose_response)} lose a response path"
+    )
+    selection = estate.subset(Filter(partners=[str(top["id"])]))
+    stem = "partner-" + "".join(ch if ch.isalnum() else "-" for ch in str(top["name"])).strip("-")
+    return [export(selection, output / f"{stem}.md"), export(selection, output / f"{stem}.png")]
 
 
 def _save_figure(figure: Figure, path: Path) -> Path:
