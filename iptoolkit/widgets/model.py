@@ -95,7 +95,11 @@ class ExplorerModel:
                 self._channels.append(frozenset())
                 continue
             profile_uses_ = uses[position]
-            self._channels.append(frozenset(use.key for use in profile_uses_))
+            # channels the estate knows (as in `estate.channels`): an id named by a profile
+            # but held nowhere is a finding, not a channel
+            self._channels.append(
+                frozenset(use.key for use in profile_uses_ if use.channel is not None)
+            )
             self._partners.append(
                 frozenset(
                     key
