@@ -1,15 +1,17 @@
 """What `Client` and `AsyncClient` share: configuration, `from_env`, parsing pages.
 
 Only sending and sleeping differ between the two; both drive the same sans-IO flow
-(`_core.listing_flow`).
+(`_core.listing_flow`). The constructor lives here once; a subclass names its httpx
+client class (`_http_class`) and its transport type (the `Transport` parameter).
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from datetime import datetime
 from importlib.metadata import PackageNotFoundError, version
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
 
 import httpx
 
@@ -19,6 +21,9 @@ from ._retry import MAX_RETRIES, logger
 from ._urls import install_log_filters, join_url, redact_url
 from .auth import BearerToken, ClientCredentials, GuestLogin, SessionCookie, _PlatformAuth
 from .paging import Page
+
+if TYPE_CHECKING:
+    from ..estate import Estate
 
 __all__ = [
     "DEFAULT_PROFILES_PATH",
@@ -90,8 +95,15 @@ def auth_from_env(environ: Mapping[str, str]) -> httpx.Auth:
     )
 
 
-class ClientBase:
+Transport = TypeVar("Transport", httpx.BaseTransport, httpx.AsyncBaseTransport)
+"""`httpx.BaseTransport` for `Client`, `httpx.AsyncBaseTransport` for `AsyncClient`."""
+
+
+class ClientBase(Generic[Transport]):
     """Configuration and everything but I/O; see `Client` for the arguments."""
+
+    _http_class: ClassVar[type[httpx.Client] | type[httpx.AsyncClient]]
+    """The httpx client the subclass sends with, built from the options below."""
 
     def __init__(
         self,
@@ -102,6 +114,7 @@ class ClientBase:
         timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
         max_retries: int = MAX_RETRIES,
         verify: Any = True,
+        transport: Transport | None = None,
         headers: Mapping[str, str] | None = None,
     ) -> None:
         url = httpx.URL(base_url)
@@ -120,17 +133,18 @@ class ClientBase:
         self.profiles_path = profiles_path or DEFAULT_PROFILES_PATH
         self.profiles_url = join_url(self.base_url, self.profiles_path)
         self.max_retries = max_retries
-        self._http_options: dict[str, Any] = {
-            "auth": self.auth,
-            "timeout": timeout,
-            "verify": verify,
-            "follow_redirects": False,
-            "headers": {
+        self._http: Any = self._http_class(
+            auth=self.auth,
+            timeout=timeout,
+            verify=verify,
+            follow_redirects=False,
+            transport=transport,
+            headers={
                 "User-Agent": _user_agent(),
                 "Accept": "application/json",
                 **(headers or {}),
             },
-        }
+        )
 
     @classmethod
     def from_env(cls, *, environ: Mapping[str, str] | None = None, **options: Any) -> Self:
@@ -158,6 +172,14 @@ class ClientBase:
 
     def _listing(self, max_pages: int | None) -> Flow:
         return listing_flow(self.profiles_url, max_retries=self.max_retries, max_pages=max_pages)
+
+    def _estate(self, raw: list[Any], *, strict: bool, fetched_at: datetime) -> Estate:
+        """The `Estate` of a finished fetch, recording where and when it was fetched."""
+        from ..estate import Estate
+
+        return Estate.from_raw(
+            raw, strict=strict, source_url=self.source_url, fetched_at=fetched_at
+        )
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(base_url={redact_url(self.base_url)!r}, auth={self.auth!r})"

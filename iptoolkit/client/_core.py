@@ -3,7 +3,8 @@
 A flow yields commands: `Send` (send this GET, send me the response or throw the failure
 into me), `Sleep` (wait before a retry) and `Page` (hand this page to the caller). A driver
 (`Client._drive`, `AsyncClient._drive`) carries them out with blocking or async I/O; that
-is all that differs between the two clients.
+is all that differs between the two clients. `Steps` does the driver's bookkeeping (what
+goes back into the flow, closing it), so a driver only does the I/O.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from . import _retry
 from .errors import ApiError, error_from_response, error_from_transport
 from .paging import Page, Pager
 
-__all__ = ["Send", "Sleep", "Command", "Flow", "request_flow", "listing_flow"]
+__all__ = ["Send", "Sleep", "Command", "Flow", "Steps", "request_flow", "listing_flow"]
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,39 @@ class Sleep:
 
 Command = Send | Sleep | Page
 Flow = Generator[Command, Any, None]
+
+
+class Steps:
+    """A flow's commands, one by one, for a driver; closes the flow when used as a context.
+
+    After a `Send`, the driver sets `reply` to the response or `failure` to what sending
+    raised; the next step sends the reply into the flow or throws the failure into it.
+
+        with Steps(flow) as steps:
+            for command in steps:
+                ...
+    """
+
+    def __init__(self, flow: Flow) -> None:
+        self.flow = flow
+        self.reply: Any = None
+        self.failure: BaseException | None = None
+
+    def __iter__(self) -> Steps:
+        return self
+
+    def __next__(self) -> Command:
+        reply, failure = self.reply, self.failure
+        self.reply, self.failure = None, None
+        if failure is not None:
+            return self.flow.throw(failure)
+        return self.flow.send(reply)
+
+    def __enter__(self) -> Steps:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.flow.close()
 
 
 def request_flow(

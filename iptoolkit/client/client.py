@@ -9,7 +9,7 @@ there; the classes here only send requests and sleep, blocking or with `await`.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -17,8 +17,8 @@ import httpx
 
 from ..models import IntegrationProfile
 from . import _retry
-from ._base import DEFAULT_TIMEOUT, ClientBase, parse_page
-from ._core import Flow, Send, Sleep
+from ._base import ClientBase, parse_page
+from ._core import Flow, Send, Sleep, Steps
 from ._progress import FetchProgress
 from .errors import ApiError
 from .paging import Page
@@ -32,7 +32,7 @@ _SEND_FAILURES = (httpx.TransportError, ApiError)
 """What sending may raise that the flow handles: transport failures, token errors."""
 
 
-class Client(ClientBase):
+class Client(ClientBase[httpx.BaseTransport]):
     """A blocking client of the integration platform API.
 
     `base_url` may carry a path prefix (`https://host/platform`); `profiles_path` (default
@@ -40,30 +40,12 @@ class Client(ClientBase):
     `ClientCredentials`, `SessionCookie`, `GuestLogin`, `BearerToken` (or any httpx.Auth).
     `max_retries` applies to safe requests on connection errors, timeouts, 408, 429, 5xx.
     `transport` replaces the network (e.g. `httpx.MockTransport` in tests).
+
+        Client(base_url, *, auth, profiles_path=None, timeout=30.0, max_retries=2,
+               verify=True, transport=None, headers=None)
     """
 
-    def __init__(
-        self,
-        base_url: str | httpx.URL,
-        *,
-        auth: httpx.Auth,
-        profiles_path: str | None = None,
-        timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
-        max_retries: int = _retry.MAX_RETRIES,
-        verify: Any = True,
-        transport: httpx.BaseTransport | None = None,
-        headers: Mapping[str, str] | None = None,
-    ) -> None:
-        super().__init__(
-            base_url,
-            auth=auth,
-            profiles_path=profiles_path,
-            timeout=timeout,
-            max_retries=max_retries,
-            verify=verify,
-            headers=headers,
-        )
-        self._http = httpx.Client(transport=transport, **self._http_options)
+    _http_class = httpx.Client
 
     def iter_profiles(self, *, max_pages: int | None = None) -> Iterator[list[IntegrationProfile]]:
         """Yield the listing page by page, each page a list of parsed profiles (strict).
@@ -89,43 +71,30 @@ class Client(ClientBase):
         `progress`: None shows a bar for long fetches in Jupyter or a terminal; True
         always; False never. `strict=True` raises `ParseError` on a faulty profile instead.
         """
-        from ..estate import Estate
-
         fetched_at = datetime.now(UTC)
         raw: list[Any] = []
         with FetchProgress(progress) as bar:
             for page in self._pages(max_pages):
                 raw.extend(page.items)
                 bar.update(page)
-        return Estate.from_raw(
-            raw, strict=strict, source_url=self.source_url, fetched_at=fetched_at
-        )
+        return self._estate(raw, strict=strict, fetched_at=fetched_at)
 
     def _pages(self, max_pages: int | None) -> Iterator[Page]:
         return self._drive(self._listing(max_pages))
 
     def _drive(self, flow: Flow) -> Iterator[Page]:
         """Carry out a flow's commands with blocking I/O, yielding its pages."""
-        reply: Any = None
-        failure: BaseException | None = None
-        try:
-            while True:
-                try:
-                    command = flow.throw(failure) if failure is not None else flow.send(reply)
-                except StopIteration:
-                    return
-                reply, failure = None, None
+        with Steps(flow) as steps:
+            for command in steps:
                 if isinstance(command, Send):
                     try:
-                        reply = self._http.request(command.method, command.url)
+                        steps.reply = self._http.request(command.method, command.url)
                     except _SEND_FAILURES as exc:
-                        failure = exc
+                        steps.failure = exc
                 elif isinstance(command, Sleep):
                     _retry.sleep(command.seconds)
                 else:
                     yield command
-        finally:
-            flow.close()
 
     def close(self) -> None:
         """Close the connections."""
@@ -138,31 +107,13 @@ class Client(ClientBase):
         self.close()
 
 
-class AsyncClient(ClientBase):
-    """The same client for `async` code: `await client.list_profiles()` and so on."""
+class AsyncClient(ClientBase[httpx.AsyncBaseTransport]):
+    """The same client for `async` code: `await client.list_profiles()` and so on.
 
-    def __init__(
-        self,
-        base_url: str | httpx.URL,
-        *,
-        auth: httpx.Auth,
-        profiles_path: str | None = None,
-        timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
-        max_retries: int = _retry.MAX_RETRIES,
-        verify: Any = True,
-        transport: httpx.AsyncBaseTransport | None = None,
-        headers: Mapping[str, str] | None = None,
-    ) -> None:
-        super().__init__(
-            base_url,
-            auth=auth,
-            profiles_path=profiles_path,
-            timeout=timeout,
-            max_retries=max_retries,
-            verify=verify,
-            headers=headers,
-        )
-        self._http = httpx.AsyncClient(transport=transport, **self._http_options)
+    Takes the same arguments as `Client`; `transport` is an `httpx.AsyncBaseTransport`.
+    """
+
+    _http_class = httpx.AsyncClient
 
     async def iter_profiles(
         self, *, max_pages: int | None = None
@@ -185,43 +136,30 @@ class AsyncClient(ClientBase):
         self, *, progress: bool | None = None, strict: bool = False, max_pages: int | None = None
     ) -> Estate:
         """An `Estate` of every profile; see `Client.fetch_estate`."""
-        from ..estate import Estate
-
         fetched_at = datetime.now(UTC)
         raw: list[Any] = []
         with FetchProgress(progress) as bar:
             async for page in self._pages(max_pages):
                 raw.extend(page.items)
                 bar.update(page)
-        return Estate.from_raw(
-            raw, strict=strict, source_url=self.source_url, fetched_at=fetched_at
-        )
+        return self._estate(raw, strict=strict, fetched_at=fetched_at)
 
     def _pages(self, max_pages: int | None) -> AsyncIterator[Page]:
         return self._drive(self._listing(max_pages))
 
     async def _drive(self, flow: Flow) -> AsyncIterator[Page]:
         """Carry out a flow's commands with async I/O, yielding its pages."""
-        reply: Any = None
-        failure: BaseException | None = None
-        try:
-            while True:
-                try:
-                    command = flow.throw(failure) if failure is not None else flow.send(reply)
-                except StopIteration:
-                    return
-                reply, failure = None, None
+        with Steps(flow) as steps:
+            for command in steps:
                 if isinstance(command, Send):
                     try:
-                        reply = await self._http.request(command.method, command.url)
+                        steps.reply = await self._http.request(command.method, command.url)
                     except _SEND_FAILURES as exc:
-                        failure = exc
+                        steps.failure = exc
                 elif isinstance(command, Sleep):
                     await _retry.async_sleep(command.seconds)
                 else:
                     yield command
-        finally:
-            flow.close()
 
     async def aclose(self) -> None:
         """Close the connections."""
