@@ -37,7 +37,7 @@ class DetailPane:
         self.kind = W.ToggleButtons(
             options=[(k.capitalize(), k) for k in KINDS],
             value="profile",
-            style={"button_width": "72px"},
+            style={"button_width": "86px"},
             layout=W.Layout(width="auto", flex="0 0 auto"),
         )
         self.search = W.Combobox(
@@ -133,8 +133,9 @@ def detail_html(model: ExplorerModel, node: str, selection: Selection) -> str:
             fields["problem"] = data.get("error")
         parts.append(fields_html(fields, title=f"Profile {data.get('id')}"))
         agent = raw.get("inputAgentSettings") if isinstance(raw, dict) else None
-        if isinstance(agent, dict):
-            parts.append(fields_html(agent, title="Input agent settings"))
+        if isinstance(agent, dict):  # its channels are listed below, by name
+            settings = {k: v for k, v in agent.items() if k not in ("channel", "channels")}
+            parts.append(fields_html(settings, title="Input agent settings"))
         uses = [
             _node_label(graph, other)
             for step in graph.successors(node)
@@ -190,11 +191,19 @@ def detail_html(model: ExplorerModel, node: str, selection: Selection) -> str:
 
 
 def _impact_words(hit: Any) -> str:
-    return (
-        f"{len(hit.lose_input):,} active profiles lose their input, "
-        f"{len(hit.partial_input):,} lose part of it, {len(hit.lose_response):,} lose a "
-        f"response path; {len(hit.partners):,} partners lose all their active channels."
-    )
+    if not hit:
+        return "Nothing active stops."
+    said = [
+        f"{_n(len(hit.lose_input), 'active profile')} would receive nothing",
+        f"{_n(len(hit.partial_input), 'profile')} would lose part of their input",
+        f"{_n(len(hit.lose_response), 'profile')} would lose a response path",
+        f"{_n(len(hit.partners), 'partner')} would be left without an active channel",
+    ]
+    return "; ".join(said) + "."
+
+
+def _n(count: int, noun: str) -> str:
+    return f"{count:,} {noun}" + ("" if count == 1 else "s")
 
 
 def _node_label(graph: Any, node: str) -> str:

@@ -54,11 +54,17 @@ _CSS = """<style>
 .ipt-explorer table.ipt-fields td {padding: 2px 0; word-break: break-word;}
 .ipt-explorer .ipt-detail-body ul {margin: 0 0 4px 0; padding-left: 20px;
   max-height: 180px; overflow-y: auto;}
-.ipt-explorer .ipt-fit img {max-width: 100%; height: auto;}
 .ipt-explorer .ipt-diagram img {max-width: none;}
+.ipt-explorer .ipt-diagram.ipt-fit img {max-width: 100%; height: auto;}
+.ipt-explorer .ipt-table-box {overflow: hidden;}
+.ipt-explorer .ipt-table-box > .ipt-table {width: 100%; min-width: 0;}
+.ipt-explorer .ipt-table-box .dt-layout-row.dt-layout-table {display: block; overflow-x: auto;}
 .ipt-explorer .widget-html-content {line-height: 1.45;}
 .ipt-explorer .ipt-header .widget-html-content {line-height: 1.3;}
-.ipt-explorer .ipt-filters .widget-tagsinput {width: 100%; box-sizing: border-box;}
+.ipt-explorer .ipt-f-partners {box-sizing: border-box;}
+.ipt-explorer .ipt-f-partners .widget-text {width: 100%; margin: 0;}
+.ipt-explorer .ipt-f-partners input.jupyter-widget-taginput {width: 100%; margin: 0;
+  box-sizing: border-box;}
 .ipt-explorer a {color: var(--jp-content-link-color, #1976d2); text-decoration: underline;}
 .ipt-explorer .widget-select-multiple select {font-size: 0.92em;}
 </style>"""
@@ -197,7 +203,8 @@ class Explorer:
         from IPython.display import HTML, display
 
         bundle = self.widget._repr_mimebundle_()
-        bundle["text/plain"] = repr(self)
+        # shown where the widget cannot be; the counts would go stale, the static copy won't
+        bundle["text/plain"] = "iptoolkit Explorer (a live widget: it needs a running kernel)"
         display(bundle, raw=True)
         self._fallback = display(HTML(self._fallback_html()), display_id=True)
 

@@ -162,12 +162,12 @@ class ExplorerModel:
 
     @cached_property
     def frame(self) -> pandas.DataFrame:
-        """The profiles table of the whole estate, `TABLE_COLUMNS` only, one row per raw
-        profile; a selection's table is a row slice of it (no rebuilding per change)."""
+        """The profiles table of the whole estate, `TABLE_COLUMNS` only (headers in words),
+        one row per raw profile; a selection's table is a row slice of it (no rebuilding)."""
         frame = self.estate.to_frame("profiles").loc[:, list(TABLE_COLUMNS)]
         # dates as text once, not per change; the time of day says little here
         frame["last_modified"] = frame["last_modified"].dt.strftime("%Y-%m-%d")
-        return frame
+        return frame.rename(columns=lambda name: name.replace("_", " "))
 
     # -- selections -----------------------------------------------------------------------
 

@@ -56,15 +56,17 @@ class SelectionTable:
                 maxBytes=0,
                 classes="display nowrap compact",
                 style="width:100%;margin:0",
-                scrollX=True,
                 showIndex=False,
             )
             self._table.observe(self._selected, "selected_rows")
-            self.widget: W.Widget = self._table
+            # the table's row scrolls sideways (CSS in explorer.py), not DataTables: its
+            # `scrollX` splits header from body, misaligned when drawn inside a hidden tab
+            self.widget: W.Widget = W.Box([self._table], layout=W.Layout(width="100%"))
+            self.widget.add_class("ipt-table-box")
         else:
             self._table = W.HTML()
             self.widget = self._table
-        self.widget.add_class("ipt-table")
+        self._table.add_class("ipt-table")
 
     def show(self, frame: pandas.DataFrame) -> None:
         """Replace the rows (selection cleared: row numbers change with the filter)."""

@@ -1,0 +1,172 @@
+"""JupyterLab on loopback and Chromium through Playwright, for the browser tests.
+
+Facts this relies on (see the project's jupyter-testing notes): `port_retries=0` so that a
+leftover server makes the start fail instead of moving ports; an empty token makes
+`/api/shutdown` answer 403, so the server is stopped by its PID; the "news" notification
+covers the page unless silenced by a settings override; Debian's Chromium is driven through
+`executable_path`, never a browser Playwright downloads.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "Lab", "free_port", "start_lab", "stop_lab"]
+
+CHROMIUM = os.environ.get("IPTOOLKIT_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+_SETTINGS = {
+    "@jupyterlab/apputils-extension:notification": {
+        "fetchNews": "false",
+        "checkForUpdates": False,
+        "doNotDisturbMode": True,
+    },
+    # Autosave would write the browser's run back into the (copied) notebook mid-test.
+    "@jupyterlab/docmanager-extension:plugin": {"autosave": False},
+}
+
+
+@dataclass
+class Lab:
+    """A running JupyterLab: its address, process and the folder it serves."""
+
+    url: str
+    process: subprocess.Popen[bytes]
+    root: Path
+    log: Path
+    env: dict[str, str] = field(repr=False, default_factory=dict)
+
+    def log_tail(self, lines: int = 40) -> str:
+        """The end of the server's log, for failure messages."""
+        text = self.log.read_text(errors="replace") if self.log.exists() else ""
+        return "\n".join(text.splitlines()[-lines:])
+
+
+def free_port() -> int:
+    """A loopback port free right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def start_lab(root: Path, state: Path, *, timeout: float = 60.0) -> Lab:
+    """Start JupyterLab serving `root`, with its config, runtime and settings under `state`.
+
+    Everything JupyterLab writes goes under `state`, so no user's or venv's settings are
+    touched and no earlier run leaks in.
+    """
+    port = free_port()
+    settings = state / "settings"
+    settings.mkdir(parents=True, exist_ok=True)
+    (settings / "overrides.json").write_text(json.dumps(_SETTINGS))
+    env = dict(os.environ)
+    env.update(
+        JUPYTER_CONFIG_DIR=str(state / "config"),
+        JUPYTER_RUNTIME_DIR=str(state / "runtime"),
+        JUPYTER_DATA_DIR=str(state / "data"),
+        JUPYTERLAB_SETTINGS_DIR=str(state / "user-settings"),
+        JUPYTERLAB_WORKSPACES_DIR=str(state / "workspaces"),
+        IPYTHONDIR=str(state / "ipython"),
+        MPLBACKEND="module://matplotlib_inline.backend_inline",
+        PYTHONHASHSEED="0",
+    )
+    # The app directory's settings overrides are read from <app dir>/settings; point the
+    # app dir at the venv's (where extensions live) but take overrides from `state`.
+    env["JUPYTERLAB_SETTINGS_DIR"] = str(state / "user-settings")
+    log = state / "jupyterlab.log"
+    command = [
+        sys.executable,
+        "-m",
+        "jupyterlab",
+        "--no-browser",
+        "--ip",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--ServerApp.port_retries=0",
+        "--ServerApp.token=",
+        "--ServerApp.password=",
+        "--ServerApp.disable_check_xsrf=True",
+        "--allow-root",
+        f"--ServerApp.root_dir={root}",
+        f"--LabApp.user_settings_dir={state / 'user-settings'}",
+        f"--LabServerApp.workspaces_dir={state / 'workspaces'}",
+    ]
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            command,
+            cwd=root,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    lab = Lab(f"http://127.0.0.1:{port}", process, root, log, env)
+    _write_user_settings(state / "user-settings")
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"JupyterLab exited ({process.returncode}):\n{lab.log_tail()}")
+        try:
+            with urllib.request.urlopen(f"{lab.url}/api/status", timeout=2) as response:
+                if response.status == 200:
+                    return lab
+        except (urllib.error.URLError, OSError):
+            pass
+        time.sleep(0.25)
+    stop_lab(lab)
+    raise TimeoutError(f"JupyterLab did not answer in {timeout:.0f} s:\n{lab.log_tail()}")
+
+
+def _write_user_settings(folder: Path) -> None:
+    """The same overrides as user settings files, which JupyterLab reads whatever its app dir."""
+    for key, values in _SETTINGS.items():
+        plugin, _, name = key.partition(":")
+        path = folder / plugin / f"{name}.jupyterlab-settings"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(values))
+
+
+def stop_lab(lab: Lab) -> None:
+    """Stop the server and its kernels by PID (its process group): shutdown answers 403."""
+    if lab.process.poll() is None:
+        try:
+            os.killpg(lab.process.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            return
+        try:
+            lab.process.wait(10)
+        except subprocess.TimeoutExpired:
+            os.killpg(lab.process.pid, signal.SIGKILL)
+            lab.process.wait(5)
+
+
+def chromium_missing() -> str | None:
+    """Why the browser tests cannot run here, or None when they can."""
+    if not Path(CHROMIUM).exists() and shutil.which("chromium") is None:
+        return f"Chromium not found at {CHROMIUM} (install it: apt-get install chromium)"
+    try:
+        import playwright  # noqa: F401
+    except ImportError:
+        return "the playwright Python package is not installed"
+    return None
