@@ -217,3 +217,19 @@ def test_debouncer_calls_once_after_a_pause() -> None:
     assert calls == [1]
     Debouncer(lambda: calls.append(2), delay=0.05).trigger()  # no loop: at once
     assert calls == [1, 2]
+
+
+def test_table_without_anywidget_falls_back_to_html(
+    estate: Estate, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import iptoolkit.widgets.table as table
+
+    monkeypatch.setattr(table, "has_itables_widget", lambda: False)
+    x = Explorer(estate, folder=tmp_path)
+    try:
+        assert not x.table.interactive
+        x.filter = Filter(active=True)
+        shown = x.table.widget.value
+        assert "<table" in shown and "more rows" in shown and "itables[widget]" in shown
+    finally:
+        x.close()
