@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from iptoolkit.server import Principals, hash_secret
+import httpx
 
-__all__ = ["PROFILES", "SECRETS", "make_principals", "ids"]
+from iptoolkit.server import Principals, hash_secret
+from iptoolkit.server.app import TOKEN_PATH
+
+__all__ = ["PROFILES", "SECRETS", "make_principals", "ids", "request_token"]
 
 PROFILES: list[Any] = [
     {"class": "core:IntegrationProfile", "id": "P1", "name": "Invoices in", "group": "Finance"},
@@ -76,3 +79,16 @@ def make_principals() -> Principals:
 
 def ids(profiles: list[Any]) -> list[Any]:
     return [profile.get("id") for profile in profiles]
+
+
+def request_token(http: httpx.Client, client_id: str, secret: str | None = None) -> httpx.Response:
+    """POST the client-credentials form to the token endpoint; the secret defaults to the
+    client's own in SECRETS."""
+    return http.post(
+        TOKEN_PATH,
+        data={
+            "grant_type": "client_credentials",
+            "client_id": client_id,
+            "client_secret": secret if secret is not None else SECRETS[client_id],
+        },
+    )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -20,44 +20,26 @@ from iptoolkit.client import (
     PagingError,
     PermissionDeniedError,
     SessionCookie,
-    _retry,
 )
 from iptoolkit.estate import Estate
 from iptoolkit.models import IntegrationProfile, ParseError
 
-BASE = "https://platform.test"
-LISTING = "/api/preview/profiles"
-CLIENT_SECRET = "async-Client-Secret-6612"
-GUEST_TOKEN = "async-Guest-Token-4409"
-SESSION_ID = "async-Session-Id-1180"
-ISSUED = ["async-Issued-Token-1", "async-Issued-Token-2", "async-Issued-Token-3"]
-SECRETS = [CLIENT_SECRET, GUEST_TOKEN, SESSION_ID, *ISSUED]
+from .client_helpers import (
+    BASE,
+    CLIENT_SECRET,
+    GUEST_TOKEN,
+    ISSUED,
+    LISTING,
+    SESSION_ID,
+    assert_no_secrets,
+)
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("no_sleep")]
 
 
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
-
-
-@pytest.fixture(autouse=True)
-def no_sleep(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[float]]:
-    """Retry waits become no-ops; the list records what was asked for."""
-    delays: list[float] = []
-
-    async def async_sleep(seconds: float) -> None:
-        delays.append(seconds)
-
-    monkeypatch.setattr(_retry, "sleep", delays.append)
-    monkeypatch.setattr(_retry, "async_sleep", async_sleep)
-    yield delays
-
-
-def assert_no_secrets(*texts: object) -> None:
-    blob = "\n".join(str(text) for text in texts)
-    for secret in SECRETS:
-        assert secret not in blob
 
 
 def page(number: int, size: int = 2, total: int = 5) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import http.cookiejar
 import logging
 import pickle
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -23,33 +23,24 @@ from iptoolkit.client import (
     PermissionDeniedError,
     Secret,
     SessionCookie,
-    _retry,
     auth,
 )
 
-BASE = "https://platform.test"
-LISTING = "/api/preview/profiles"
+from .client_helpers import (
+    BASE,
+    CLIENT_SECRET,
+    GUEST_TOKEN,
+    ISSUED,
+    LISTING,
+    SESSION_ID,
+    assert_no_secrets,
+)
+
 TOKEN_PATH = "/dw/register/oauth/token"
 SESSION_PATH = "/auth/sessionBearerToken"
-CLIENT_SECRET = "cs-Very-Secret-9431"
-GUEST_TOKEN = "guest-Login-Token-5517"
-SESSION_ID = "sess-Cookie-Value-2208"
-ISSUED = ["issued-Bearer-A-0001", "issued-Bearer-B-0002", "issued-Bearer-C-0003"]
-SECRETS = [CLIENT_SECRET, GUEST_TOKEN, SESSION_ID, *ISSUED]
 PROFILES = [{"class": "core:IntegrationProfile", "id": "P1"}]
 
-
-@pytest.fixture(autouse=True)
-def no_sleep(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[float]]:
-    """Retry waits become no-ops; the list records what was asked for."""
-    delays: list[float] = []
-
-    async def async_sleep(seconds: float) -> None:
-        delays.append(seconds)
-
-    monkeypatch.setattr(_retry, "sleep", delays.append)
-    monkeypatch.setattr(_retry, "async_sleep", async_sleep)
-    yield delays
+pytestmark = pytest.mark.usefixtures("no_sleep")
 
 
 @pytest.fixture
@@ -58,12 +49,6 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> list[float]:
     now = [1000.0]
     monkeypatch.setattr(auth, "_clock", lambda: now[0])
     return now
-
-
-def assert_no_secrets(*texts: object) -> None:
-    blob = "\n".join(str(text) for text in texts)
-    for secret in SECRETS:
-        assert secret not in blob
 
 
 class Platform:

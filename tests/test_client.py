@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 from typing import Any
@@ -28,34 +28,14 @@ from iptoolkit.client import (
 from iptoolkit.estate import Estate
 from iptoolkit.models import IntegrationProfile, ParseError
 
-BASE = "https://platform.test"
-LISTING = "/api/preview/profiles"
-CLIENT_SECRET = "client-Secret-Value-7781"
-BEARER = "bearer-Token-Value-3321"
-SECRETS = [CLIENT_SECRET, BEARER, "tok-1-Issued-Secret", "tok-2-Issued-Secret"]
+from .client_helpers import BASE, BEARER, CLIENT_SECRET, ISSUED, LISTING, assert_no_secrets
+
 PROFILES = [
     {"class": "core:IntegrationProfile", "id": "P1", "name": "Orders in", "created": 1700000000},
     {"class": "core:IntegrationProfile", "id": "P2", "x_unknown": {"kept": [1, 2]}, "big": 2**70},
 ]
 
-
-@pytest.fixture(autouse=True)
-def no_sleep(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[float]]:
-    """Retry waits become no-ops; the list records what was asked for."""
-    delays: list[float] = []
-
-    async def async_sleep(seconds: float) -> None:
-        delays.append(seconds)
-
-    monkeypatch.setattr(_retry, "sleep", delays.append)
-    monkeypatch.setattr(_retry, "async_sleep", async_sleep)
-    yield delays
-
-
-def assert_no_secrets(*texts: object) -> None:
-    blob = "\n".join(str(text) for text in texts)
-    for secret in SECRETS:
-        assert secret not in blob
+pytestmark = pytest.mark.usefixtures("no_sleep")
 
 
 def bearer_client(handler: Callable[[httpx.Request], httpx.Response], **kw: Any) -> Client:
@@ -224,7 +204,7 @@ def test_fetch_estate_source_url_never_carries_a_login_token() -> None:
         if request.url.path == "/":
             return httpx.Response(303, headers={"Set-Cookie": "JSESSIONID=s1", "Location": "/"})
         if request.url.path == "/auth/sessionBearerToken":
-            return httpx.Response(200, json={"access_token": "tok-1-Issued-Secret"})
+            return httpx.Response(200, json={"access_token": ISSUED[0]})
         return httpx.Response(200, json=PROFILES)
 
     with Client(
@@ -462,7 +442,7 @@ class ExpiringPlatform:
     def __init__(self, lifetime: int, expires_in: float | None = None) -> None:
         self.lifetime = lifetime
         self.expires_in = expires_in
-        self.tokens = iter(["tok-1-Issued-Secret", "tok-2-Issued-Secret"])
+        self.tokens = iter(ISSUED[:2])
         self.current: str | None = None
         self.uses = 0
         self.log: list[str] = []

@@ -61,9 +61,7 @@ def client_log(caplog: pytest.LogCaptureFixture) -> str:
     The server runs in this process too; its uvicorn records are the server's business
     (uvicorn logs access lines whenever `uvicorn.access` has handlers, as under pytest).
     """
-    return "\n".join(
-        f"{r.name} {r.getMessage()}" for r in caplog.records
-    )
+    return "\n".join(f"{r.name} {r.getMessage()}" for r in caplog.records)
 
 
 def ui_session_cookie(srv: RunningServer) -> httpx.Cookies:

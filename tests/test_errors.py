@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import builtins
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import httpx
 import pytest
@@ -24,7 +24,6 @@ from iptoolkit.client import (
     PagingError,
     PermissionDeniedError,
     RateLimitError,
-    _retry,
     errors,
 )
 from iptoolkit.client.errors import (
@@ -33,21 +32,11 @@ from iptoolkit.client.errors import (
     error_from_transport,
 )
 
-BASE = "https://platform.test"
+from .client_helpers import BASE
+
 TOKEN = "tok-errors-Zq81"
 
-
-@pytest.fixture(autouse=True)
-def no_sleep(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[float]]:
-    """Retry waits become no-ops; the list records what was asked for."""
-    delays: list[float] = []
-
-    async def async_sleep(seconds: float) -> None:
-        delays.append(seconds)
-
-    monkeypatch.setattr(_retry, "sleep", delays.append)
-    monkeypatch.setattr(_retry, "async_sleep", async_sleep)
-    yield delays
+pytestmark = pytest.mark.usefixtures("no_sleep")
 
 
 def envelope(status: int, code: str, text: str, level: int = 2) -> dict[str, object]:

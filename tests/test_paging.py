@@ -2,32 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import httpx
 import pytest
 
-from iptoolkit.client import BearerToken, Client, PagingError, _retry, paging
+from iptoolkit.client import BearerToken, Client, PagingError, paging
 from iptoolkit.client.paging import Pager, next_from_body, next_from_link_header
 from iptoolkit.models import ParseError
 
-BASE = "https://platform.test"
+from .client_helpers import BASE
+
 LISTING = BASE + "/api/preview/profiles"
 TOKEN = "paging-Bearer-Secret-42"
 
-
-@pytest.fixture(autouse=True)
-def no_sleep(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[float]]:
-    """Retry waits become no-ops; the list records what was asked for."""
-    delays: list[float] = []
-
-    async def async_sleep(seconds: float) -> None:
-        delays.append(seconds)
-
-    monkeypatch.setattr(_retry, "sleep", delays.append)
-    monkeypatch.setattr(_retry, "async_sleep", async_sleep)
-    yield delays
+pytestmark = pytest.mark.usefixtures("no_sleep")
 
 
 def profiles(start: int, count: int) -> list[dict[str, Any]]:

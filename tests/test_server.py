@@ -19,7 +19,7 @@ from iptoolkit.estate import Estate
 from iptoolkit.server import RunningServer, running
 from iptoolkit.server.app import PROFILES_PATH, SESSION_COOKIE, SESSION_TOKEN_PATH, TOKEN_PATH
 
-from .server_data import PROFILES, SECRETS, ids, make_principals
+from .server_data import PROFILES, SECRETS, ids, make_principals, request_token
 
 ALL_IDS = ids(PROFILES)
 FIN_IDS = ["P1", "P2", "P7", "P8"]  # Finance, Finance/*: not FinanceX, not ungrouped
@@ -38,14 +38,7 @@ def http(srv: RunningServer) -> Iterator[httpx.Client]:
 
 
 def token_for(http: httpx.Client, client_id: str, secret: str | None = None) -> str:
-    response = http.post(
-        TOKEN_PATH,
-        data={
-            "grant_type": "client_credentials",
-            "client_id": client_id,
-            "client_secret": secret if secret is not None else SECRETS[client_id],
-        },
-    )
+    response = request_token(http, client_id, secret)
     assert response.status_code == 200, response.text
     return response.json()["access_token"]
 
@@ -82,14 +75,7 @@ def expected_body(profiles: list[Any]) -> bytes:
 
 
 def test_token_good(http: httpx.Client) -> None:
-    response = http.post(
-        TOKEN_PATH,
-        data={
-            "grant_type": "client_credentials",
-            "client_id": "analytics",
-            "client_secret": SECRETS["analytics"],
-        },
-    )
+    response = request_token(http, "analytics")
     assert response.status_code == 200
     body = response.json()
     assert set(body) == {"access_token", "token_type", "expires_in"}
@@ -139,10 +125,7 @@ def test_token_validation_error_does_not_echo_input(http: httpx.Client) -> None:
     [("nobody", "whatever"), ("analytics", "wrong"), ("hashed", "wrong"), ("Analytics", "x")],
 )
 def test_token_bad_credentials(http: httpx.Client, client_id: str, secret: str) -> None:
-    response = http.post(
-        TOKEN_PATH,
-        data={"grant_type": "client_credentials", "client_id": client_id, "client_secret": secret},
-    )
+    response = request_token(http, client_id, secret)
     assert_envelope(response, 401, "CORESYSTEM_AuthenticationManager_401")
 
 
@@ -272,14 +255,7 @@ def test_listing_session_cookie_is_not_a_bearer(http: httpx.Client) -> None:
 def test_listing_expired_bearer() -> None:
     with running(PROFILES, make_principals(), token_ttl=0.3) as server:
         with httpx.Client(base_url=server.base_url) as http:
-            response = http.post(
-                TOKEN_PATH,
-                data={
-                    "grant_type": "client_credentials",
-                    "client_id": "analytics",
-                    "client_secret": SECRETS["analytics"],
-                },
-            )
+            response = request_token(http, "analytics")
             assert response.json()["expires_in"] == 1  # rounded up
             token = response.json()["access_token"]
             assert http.get(PROFILES_PATH, headers=bearer(token)).status_code == 200

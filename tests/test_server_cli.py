@@ -20,7 +20,7 @@ from iptoolkit.server import verify_secret
 from iptoolkit.server.app import PROFILES_PATH, TOKEN_PATH
 from iptoolkit.server.cli import add_commands, hash_secret_command, serve_command
 
-from .server_data import PROFILES, SECRETS, ids
+from .server_data import PROFILES, SECRETS, ids, request_token
 
 
 def test_hash_secret_reads_stdin_not_argv() -> None:
@@ -153,14 +153,7 @@ def test_serve_demo_prints_credentials_once_and_logs_no_secrets() -> None:
         assert secret and guest, banner
         with httpx.Client(base_url=base_url) as http:
             assert http.get("/", params={"loginToken": guest.group(1)}).status_code == 303
-            response = http.post(
-                TOKEN_PATH,
-                data={
-                    "grant_type": "client_credentials",
-                    "client_id": "demo-client",
-                    "client_secret": secret.group(1),
-                },
-            )
+            response = request_token(http, "demo-client", secret.group(1))
             token = response.json()["access_token"]
             assert http.get(PROFILES_PATH, headers={"Authorization": f"Bearer {token}"}).is_success
     finally:

@@ -19,7 +19,7 @@ from schemathesis import GenerationMode
 from iptoolkit.server import RunningServer, running
 from iptoolkit.server.app import PROFILES_PATH, SESSION_COOKIE, SESSION_TOKEN_PATH, TOKEN_PATH
 
-from .server_data import SECRETS, make_principals
+from .server_data import SECRETS, make_principals, request_token
 
 VALID_PROFILES: list[dict[str, Any]] = [
     {
@@ -86,14 +86,7 @@ def api_schema(schema_server: RunningServer) -> Any:
 def credentials(schema_server: RunningServer) -> dict[str, dict[str, str]]:
     """A live bearer token and a live session cookie."""
     with httpx.Client(base_url=schema_server.base_url) as http:
-        token = http.post(
-            TOKEN_PATH,
-            data={
-                "grant_type": "client_credentials",
-                "client_id": "analytics",
-                "client_secret": SECRETS["analytics"],
-            },
-        ).json()["access_token"]
+        token = request_token(http, "analytics").json()["access_token"]
         http.post("/", data={"username": "lena", "password": SECRETS["lena"]})
         assert http.get(SESSION_TOKEN_PATH).status_code == 200
         cookie = http.cookies[SESSION_COOKIE]

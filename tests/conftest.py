@@ -1,0 +1,28 @@
+"""Fixtures shared by the test modules.
+
+A module asks for one by argument, or for all its tests with
+`pytestmark = pytest.mark.usefixtures("no_sleep")`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+pytest.register_assert_rewrite("tests.client_helpers")
+
+from iptoolkit.client import _retry  # noqa: E402
+
+
+@pytest.fixture
+def no_sleep(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[float]]:
+    """Retry waits become no-ops; the list records what was asked for."""
+    delays: list[float] = []
+
+    async def async_sleep(seconds: float) -> None:
+        delays.append(seconds)
+
+    monkeypatch.setattr(_retry, "sleep", delays.append)
+    monkeypatch.setattr(_retry, "async_sleep", async_sleep)
+    yield delays
