@@ -11,11 +11,11 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass
-from urllib.parse import unquote_plus
 
 import httpx
 
-from ..redact import MASK, SECRET_PARAMS
+from .. import redact as _redact
+from ..redact import MASK
 
 __all__ = [
     "MASK",
@@ -32,18 +32,7 @@ def redact_url(url: httpx.URL | str) -> str:
     >>> redact_url("https://host/?loginToken=abc&lang=en")
     'https://host/?loginToken=**********&lang=en'
     """
-    url = httpx.URL(url)
-    if url.password:
-        url = url.copy_with(username=url.username, password=MASK)
-    if url.query:
-        parts = []
-        for part in url.query.decode("ascii").split("&"):
-            key, sep, _ = part.partition("=")
-            if sep and unquote_plus(key).lower() in SECRET_PARAMS:
-                part = f"{key}={MASK}"
-            parts.append(part)
-        url = url.copy_with(query="&".join(parts).encode("ascii"))
-    return str(url)
+    return _redact.redact_url(str(httpx.URL(url)))
 
 
 def join_url(base: httpx.URL, path: str) -> httpx.URL:

@@ -9,16 +9,17 @@ attribute has one declared type. So, deliberately:
 - an attribute holding different types on different nodes (ids are strings on profiles and
   integers on channels) is written as a string everywhere;
 - `id` is renamed `platform_id`: GEXF takes a node's `id` attribute as its node id;
-- URLs lose credentials (a password in the authority, token-like query values).
+- URLs lose credentials (a password in the authority, token-like query values): see
+  `iptoolkit.redact.redact_text`, re-exported here.
 """
 
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Hashable, Iterable
 from typing import Any
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from ..redact import redact_text
 
 __all__ = [
     "Scalar",
@@ -34,54 +35,6 @@ __all__ = [
 Scalar = str | int | float | bool
 DROPPED = frozenset({"model"})
 RENAMED = {"id": "platform_id"}
-MASK = "**********"
-_SECRET_PARAMS = frozenset(
-    {
-        "logintoken",
-        "token",
-        "access_token",
-        "accesstoken",
-        "bearertoken",
-        "client_secret",
-        "password",
-        "passwd",
-        "pwd",
-        "secret",
-        "api_key",
-        "apikey",
-        "sig",
-        "signature",
-        "sessionid",
-        "jsessionid",
-    }
-)
-_URL = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*://[^\s\"'<>]+")
-
-
-def redact_text(text: str) -> str:
-    """Every URL inside `text` with its password and token-like query values masked."""
-    if "://" not in text:
-        return text
-    return _URL.sub(lambda match: _redact_url(match.group(0)), text)
-
-
-def _redact_url(url: str) -> str:
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return url
-    netloc = parts.netloc
-    if "@" in netloc:
-        userinfo, _, host = netloc.rpartition("@")
-        user, colon, _ = userinfo.partition(":")
-        netloc = f"{user}:{MASK}@{host}" if colon else netloc
-    query = parts.query
-    if query:
-        pairs = parse_qsl(query, keep_blank_values=True)
-        if any(key.lower() in _SECRET_PARAMS for key, _ in pairs):
-            masked = [(k, MASK if k.lower() in _SECRET_PARAMS else v) for k, v in pairs]
-            query = urlencode(masked, safe="*/:")
-    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
 
 
 def scalar(value: Any) -> Scalar | None:
