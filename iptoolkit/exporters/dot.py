@@ -13,11 +13,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..plot.style import (
-    IN_COLOUR,
-    LINK_COLOUR,
-    OUT_COLOUR,
+    LINE_COLOURS,
     PROBLEM_COLOUR,
     UNRESOLVED_COLOUR,
+    line_style_of,
     node_colour,
     text_colour,
 )
@@ -36,14 +35,13 @@ _SHAPES = {
     "channel": "ellipse",
     "partner": "hexagon",
 }
-_EDGES = {  # relation -> attributes
-    "input": f'color="{IN_COLOUR}"',
-    "listens_on": f'color="{IN_COLOUR}"',
-    "references": f'color="{IN_COLOUR}", style=dotted',
-    "delivers": f'color="{OUT_COLOUR}", style=dashed',
-    "via": f'color="{OUT_COLOUR}", style=dashed',
-    "belongs_to": f'color="{LINK_COLOUR}", arrowhead=none',
+_EDGE_LOOKS = {
+    "in": "",
+    "ref": ", style=dotted",
+    "out": ", style=dashed",
+    "link": ", arrowhead=none",
 }
+_EDGES = {style: f'color="{LINE_COLOURS[style]}"{look}' for style, look in _EDGE_LOOKS.items()}
 _MAX_LABEL = 60
 
 
@@ -69,8 +67,7 @@ def to_dot(graph: nx.MultiDiGraph, *, title: str | None = None) -> str:
     for node, data in graph.nodes(data=True):
         lines.append(f"  {quote(node)} [{_node_attributes(graph, node, data)}];")
     for u, v, relation in graph.edges(data="relation"):
-        look = _EDGES.get(str(relation), f'color="{LINK_COLOUR}"')
-        lines.append(f"  {quote(u)} -> {quote(v)} [{look}];")
+        lines.append(f"  {quote(u)} -> {quote(v)} [{_EDGES[line_style_of(relation)]}];")
     lines.append("}")
     return "\n".join(lines) + "\n"
 

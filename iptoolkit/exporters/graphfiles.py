@@ -19,11 +19,10 @@ from xml.sax.saxutils import escape, quoteattr
 
 from ..plot.layout import layered_layout
 from ..plot.style import (
-    IN_COLOUR,
-    LINK_COLOUR,
-    OUT_COLOUR,
+    LINE_COLOURS,
     PROBLEM_COLOUR,
     UNRESOLVED_COLOUR,
+    line_style_of,
     node_colour,
 )
 from ..plot.view import node_label
@@ -43,14 +42,7 @@ _YED_SHAPES = {
     "channel": "ellipse",
     "partner": "hexagon",
 }
-_EDGE_LOOK = {  # relation -> (colour, yEd line type)
-    "input": (IN_COLOUR, "line"),
-    "listens_on": (IN_COLOUR, "line"),
-    "references": (IN_COLOUR, "dotted"),
-    "delivers": (OUT_COLOUR, "dashed"),
-    "via": (OUT_COLOUR, "dashed"),
-    "belongs_to": (LINK_COLOUR, "line"),
-}
+_YED_LINES = {"in": "line", "ref": "dotted", "out": "dashed", "link": "line"}  # by line style
 _COLUMN_STEP = 420.0
 _ROW_STEP = 40.0
 
@@ -121,7 +113,8 @@ def write_graphml(graph: nx.MultiDiGraph, path: str | os.PathLike[str]) -> Path:
     for index, (u, v, _, attrs) in enumerate(edges):
         lines.append(f'    <edge id="e{index}" source={_attr(str(u))} target={_attr(str(v))}>')
         lines.extend(_data(key_of, "edge", attrs))
-        colour, line = _EDGE_LOOK.get(str(attrs.get("relation")), (LINK_COLOUR, "line"))
+        style = line_style_of(attrs.get("relation"))
+        colour, line = LINE_COLOURS[style], _YED_LINES[style]
         lines.append(
             '      <data key="ye"><y:PolyLineEdge>'
             f'<y:LineStyle color="{colour}" type="{line}" width="1.0"/>'

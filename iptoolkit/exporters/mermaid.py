@@ -25,10 +25,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..plot.style import (
-    IN_COLOUR,
-    LINK_COLOUR,
-    OUT_COLOUR,
+    LINE_COLOURS,
     UNRESOLVED_COLOUR,
+    direction_of,
+    line_style_of,
     node_colour,
     text_colour,
 )
@@ -60,14 +60,7 @@ _ENTITIES = {
     ">": "#gt;",
     "`": "#96;",
 }
-_ARROWS = {  # relation -> (arrow, link class)
-    "input": ("-->", "in"),
-    "listens_on": ("-->", "in"),
-    "references": ("-.->", "in"),
-    "delivers": ("-.->", "out"),
-    "via": ("-.->", "out"),
-    "belongs_to": ("---", "link"),
-}
+_ARROWS = {"in": "-->", "ref": "-.->", "out": "-.->", "link": "---"}  # by line style
 
 
 def mermaid_text(text: Any) -> str:
@@ -98,9 +91,8 @@ def to_mermaid(graph: nx.MultiDiGraph, *, title: str | None = None) -> str:
     links: dict[str, list[int]] = {"in": [], "out": [], "link": []}
     count = 0
     for u, v, relation in graph.edges(data="relation"):
-        arrow, style = _ARROWS.get(str(relation), ("---", "link"))
-        lines.append(f"  {ids[u]} {arrow} {ids[v]}")
-        links[style].append(count)
+        lines.append(f"  {ids[u]} {_ARROWS[line_style_of(relation)]} {ids[v]}")
+        links[direction_of(relation)].append(count)
         count += 1
     lines.extend(_styles(graph, ids, links))
     return "\n".join(lines) + "\n"
@@ -218,8 +210,9 @@ def _styles(
         lines.append(f"  classDef {name} {look}")
     for name in order:
         lines.append(f"  class {','.join(classes[name])} {name}")
-    colours = {"in": IN_COLOUR, "out": OUT_COLOUR, "link": LINK_COLOUR}
-    for style, indexes in links.items():
+    for direction, indexes in links.items():
         if indexes:
-            lines.append(f"  linkStyle {','.join(map(str, indexes))} stroke:{colours[style]}")
+            lines.append(
+                f"  linkStyle {','.join(map(str, indexes))} stroke:{LINE_COLOURS[direction]}"
+            )
     return lines

@@ -12,10 +12,9 @@ from .canvas import Geometry
 from .labels import LabelSpec, place_labels, text_width
 from .layout import LayeredLayout
 from .style import (
-    IN_COLOUR,
     KIND_MARKERS,
-    LINK_COLOUR,
-    OUT_COLOUR,
+    LINE_COLOURS,
+    LINE_DASHES,
     PROBLEM_COLOUR,
     UNRESOLVED_COLOUR,
     node_colour,
@@ -28,10 +27,11 @@ if TYPE_CHECKING:
 __all__ = ["draw_edges", "draw_nodes", "draw_labels"]
 
 _EDGE_STYLE: dict[str, dict[str, Any]] = {
-    "in": {"colors": IN_COLOUR, "linestyles": "solid"},
-    "ref": {"colors": IN_COLOUR, "linestyles": (0, (1.0, 1.6))},
-    "out": {"colors": OUT_COLOUR, "linestyles": (0, (4.0, 2.0))},
-    "link": {"colors": LINK_COLOUR, "linestyles": "solid"},
+    style: {
+        "colors": colour,
+        "linestyles": (0, LINE_DASHES[style]) if style in LINE_DASHES else "solid",
+    }
+    for style, colour in LINE_COLOURS.items()
 }
 _FADED = 0.13  # alpha of what a highlight leaves out
 

@@ -6,12 +6,11 @@ from typing import TYPE_CHECKING, Any
 
 from .style import (
     CHANNEL_COLOURS,
-    IN_COLOUR,
     KIND_COLOURS,
     KIND_LABELS,
     KIND_MARKERS,
-    LINK_COLOUR,
-    OUT_COLOUR,
+    LINE_COLOURS,
+    LINE_DASHES,
     PROBLEM_COLOUR,
     UNRESOLVED_COLOUR,
     channel_colour,
@@ -63,9 +62,8 @@ def legend_handles(view: nx.DiGraph, *, grouped: bool, focused: bool) -> list[Ar
         handles.append(marker(f"{name} channel", "o", channel_colour(name)))
     for style in ("in", "ref", "out", "link"):
         if style in styles:
-            colour = {"in": IN_COLOUR, "ref": IN_COLOUR, "out": OUT_COLOUR}.get(style, LINK_COLOUR)
-            dashes = {"ref": (1.0, 1.6), "out": (4.0, 2.0)}.get(style)
-            line = Line2D([], [], color=colour, lw=1.6, label=_EDGE_LABELS[style])
+            dashes = LINE_DASHES.get(style)
+            line = Line2D([], [], color=LINE_COLOURS[style], lw=1.6, label=_EDGE_LABELS[style])
             if dashes:
                 line.set_dashes(dashes)
             handles.append(line)

@@ -25,8 +25,12 @@ __all__ = [
     "LINK_COLOUR",
     "UNRESOLVED_COLOUR",
     "PROBLEM_COLOUR",
+    "LINE_COLOURS",
+    "LINE_DASHES",
     "Direction",
+    "LineStyle",
     "direction_of",
+    "line_style_of",
     "short_type",
     "channel_colour",
     "node_colour",
@@ -91,6 +95,17 @@ Direction = Literal["in", "out", "link"]
 _IN_RELATIONS = frozenset({"input", "listens_on", "references"})
 _OUT_RELATIONS = frozenset({"delivers", "via"})
 
+LineStyle = Literal["in", "ref", "out", "link"]
+LINE_COLOURS: dict[str, str] = {
+    "in": IN_COLOUR,
+    "ref": IN_COLOUR,
+    "out": OUT_COLOUR,
+    "link": LINK_COLOUR,
+}
+"""Line style (`line_style_of`) -> colour, in diagrams and every graph export."""
+LINE_DASHES: dict[str, tuple[float, float]] = {"ref": (1.0, 1.6), "out": (4.0, 2.0)}
+"""Line style -> (dash, gap) in points for the dotted and dashed lines; others are solid."""
+
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z][a-z])")
 _TYPE_SUFFIXES = ("AgentSettings", "ProfileResponseUnit")
 _TYPE_PREFIXES = ("IntegrationPartnerChannel",)
@@ -119,6 +134,11 @@ def direction_of(relation: Any) -> Direction:
     if relation in _OUT_RELATIONS:
         return "out"
     return "link"
+
+
+def line_style_of(relation: Any) -> LineStyle:
+    """How an edge is drawn: `in`, `ref` (a channel named by id only), `out` or `link`."""
+    return "ref" if relation == "references" else direction_of(relation)
 
 
 @lru_cache(maxsize=1024)

@@ -26,7 +26,7 @@ from typing import Any, Literal
 import networkx as nx
 
 from ..nodes import is_active
-from .style import direction_of, short_type
+from .style import direction_of, line_style_of, short_type
 
 __all__ = [
     "graph_of",
@@ -145,17 +145,12 @@ def detail_view(graph: nx.MultiDiGraph, focus: set[Hashable] | None = None) -> n
             u,
             v,
             direction=direction_of(relation),
-            style=_style_of(relation),
+            style=line_style_of(relation),
             weight=1,
             inactive=bool(view.nodes[u]["inactive"] or view.nodes[v]["inactive"]),
             focus=focus is not None and u in focus and v in focus,
         )
     return view
-
-
-def _style_of(relation: Any) -> str:
-    """How an edge is drawn: `in`, `ref` (channel named by id only), `out` or `link`."""
-    return "ref" if relation == "references" else direction_of(relation)
 
 
 def _counts_active(data: dict[str, Any]) -> bool:
@@ -222,8 +217,8 @@ def grouped_view(
                 a, b, direction=direction_of(relation), style="ref", weight=0, live=0, focus=False
             )
         edge = view.edges[a, b]
-        if _style_of(relation) != "ref":  # a group edge is dotted only if all of it is
-            edge["style"] = _style_of(relation)
+        if line_style_of(relation) != "ref":  # a group edge is dotted only if all of it is
+            edge["style"] = line_style_of(relation)
         edge["weight"] += 1
         edge["live"] += 1 if live else 0
         edge["focus"] = edge["focus"] or (focus is not None and u in focus and v in focus)
