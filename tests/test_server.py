@@ -358,6 +358,8 @@ def test_paging_respects_groups(http: httpx.Client) -> None:
         {"size": 1001},
         {"page": "abc"},
         {"size": "1.5"},
+        {"page": 2**31},
+        {"page": "4017646616189377445888"},
         {"page": "", "size": 3},
     ],
 )

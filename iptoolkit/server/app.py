@@ -42,6 +42,8 @@ SESSION_COOKIE = "JSESSIONID"
 DEFAULT_PAGE_SIZE = 20
 """Spring's default, used when only `page` is given."""
 MAX_PAGE_SIZE = 1000
+MAX_PAGE_NUMBER = 2**31 - 1
+"""Page numbers are 32-bit, as in Spring; larger ones are a validation error, not a crash."""
 
 _NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}
 _BEARER_CHALLENGE = {"WWW-Authenticate": 'Bearer realm="integration-platform"'}
@@ -266,7 +268,12 @@ async def list_profiles(
     state: State,
     identity: Annotated[Identity, Depends(_viewer)],
     page: Annotated[
-        int | None, Query(ge=0, description="Page number, from 0: returns a page object.")
+        int | None,
+        Query(
+            ge=0,
+            le=MAX_PAGE_NUMBER,
+            description="Page number, from 0: returns a page object.",
+        ),
     ] = None,
     size: Annotated[
         int | None,
