@@ -153,7 +153,19 @@ def neighbourhood(graph: nx.MultiDiGraph, node: Hashable, depth: int = 1) -> nx.
                     seen.add(other)
                     step.append(other)
         frontier = step
-    return graph.subgraph(seen).copy()
+    # Build in the graph's own order: a subgraph view would follow the set's hash order,
+    # and drawings and exports of a neighbourhood must not change between runs.
+    ordered = [other for other in graph if other in seen]
+    result = nx.MultiDiGraph(**graph.graph)
+    result.add_nodes_from((other, dict(graph.nodes[other])) for other in ordered)
+    result.add_edges_from(
+        (source, target, key, dict(data))
+        for source in ordered
+        for target, edges in graph.succ[source].items()
+        if target in seen
+        for key, data in edges.items()
+    )
+    return result
 
 
 def _require(graph: nx.MultiDiGraph, node: Hashable) -> None:

@@ -330,3 +330,23 @@ def test_any_valid_listing_makes_a_graph(raw):
     for node in list(graph)[:5]:
         where_used(graph, node)
         impact(graph, node)
+
+
+def test_neighbourhood_keeps_the_graph_order_whatever_the_hash_seed():
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import iptoolkit as ipt; G = ipt.build_graph(ipt.demo_estate(120, seed=4)); "
+        "p = sorted(n for n in G if n.startswith('partner:'))[0]; "
+        "H = ipt.neighbourhood(G, p, depth=3); print(list(H), list(H.edges(keys=True)))"
+    )
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        ).stdout
+        for seed in ("1", "2", "3")
+    }  # fmt: skip
+    assert len(outputs) == 1
