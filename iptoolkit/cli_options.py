@@ -49,33 +49,22 @@ _SECRET_NAMES = {
     "bearer": "bearer token",
 }
 
-_FILTER_OPTIONS = (
-    click.option(
-        "--partner",
-        "partners",
-        multiple=True,
-        help="Partner id or name; repeat for several (any of them).",
-    ),
-    click.option(
-        "--agent-type",
-        "agent_types",
-        multiple=True,
-        help="Input agent type, e.g. SFTPAgentSettings; repeatable.",
-    ),
-    click.option(
+_REPEATABLE = (  # (option, Filter field, help): the Filter's list fields
+    ("--partner", "partners", "Partner id or name; repeat for several (any of them)."),
+    ("--agent-type", "agent_types", "Input agent type, e.g. SFTPAgentSettings; repeatable."),
+    (
         "--channel-type",
         "channel_types",
-        multiple=True,
-        help="Channel type, e.g. AS2 or IntegrationPartnerChannelAS2; repeatable.",
+        "Channel type, e.g. AS2 or IntegrationPartnerChannelAS2; repeatable.",
     ),
-    click.option("--channel", "channels", multiple=True, help="Channel id or name; repeatable."),
-    click.option(
-        "--group",
-        "groups",
-        multiple=True,
-        help="Group with its subgroups (Finance) or a pattern (*/EDI/*); repeatable.",
-    ),
-    click.option("--tag", "tags", multiple=True, help="Tag or pattern; repeatable."),
+    ("--channel", "channels", "Channel id or name; repeatable."),
+    ("--group", "groups", "Group with its subgroups (Finance) or a pattern (*/EDI/*); repeatable."),
+    ("--tag", "tags", "Tag or pattern; repeatable."),
+)
+_FIELDS = tuple(field for _, field, _ in _REPEATABLE)
+
+_FILTER_OPTIONS = (
+    *(click.option(flag, field, multiple=True, help=text) for flag, field, text in _REPEATABLE),
     click.option(
         "--active/--inactive",
         "active",
@@ -89,7 +78,6 @@ _FILTER_OPTIONS = (
         help="A saved ipt.Filter (JSON); options given here replace its fields.",
     ),
 )
-_FIELDS = ("partners", "agent_types", "channel_types", "channels", "groups", "tags")
 
 
 def filter_options(func: F) -> F:
