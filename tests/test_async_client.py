@@ -13,7 +13,6 @@ from iptoolkit.client import (
     ApiConnectionError,
     AsyncClient,
     AuthenticationError,
-    BearerToken,
     ClientCredentials,
     GuestLogin,
     InternalServerError,
@@ -32,6 +31,7 @@ from .client_helpers import (
     LISTING,
     SESSION_ID,
     assert_no_secrets,
+    async_bearer_client,
 )
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("no_sleep")]
@@ -166,9 +166,7 @@ async def test_fetch_estate_is_lenient() -> None:
     async def handler(request: httpx.Request) -> httpx.Response:
         return httpx.Response(200, json=[{"id": "ok"}, {"id": "bad", "active": "maybe"}])
 
-    async with AsyncClient(
-        BASE, auth=BearerToken(ISSUED[0]), transport=httpx.MockTransport(handler)
-    ) as client:
+    async with async_bearer_client(handler) as client:
         estate = await client.fetch_estate()
         with pytest.raises(ParseError, match=r"\$\[1\]\.active"):
             await client.list_profiles()
@@ -190,9 +188,7 @@ async def test_retry_after_is_honoured(no_sleep: list[float]) -> None:
     async def handler(request: httpx.Request) -> httpx.Response:
         return answers.pop(0) if answers else httpx.Response(200, json=[])
 
-    async with AsyncClient(
-        BASE, auth=BearerToken(ISSUED[0]), transport=httpx.MockTransport(handler)
-    ) as client:
+    async with async_bearer_client(handler) as client:
         assert await client.fetch_raw() == []
     assert no_sleep == [2.0]
 
@@ -210,9 +206,7 @@ async def test_errors_are_typed_and_final(no_sleep: list[float]) -> None:
             },
         )
 
-    async with AsyncClient(
-        BASE, auth=BearerToken(ISSUED[0]), transport=httpx.MockTransport(handler)
-    ) as client:
+    async with async_bearer_client(handler) as client:
         with pytest.raises(
             PermissionDeniedError, match=r"^403 CORESYSTEM_permission_403: Not yours\."
         ):
@@ -224,9 +218,7 @@ async def test_server_errors_give_up_after_max_retries(no_sleep: list[float]) ->
     async def handler(request: httpx.Request) -> httpx.Response:
         return httpx.Response(500, text="<html>oops</html>")
 
-    async with AsyncClient(
-        BASE, auth=BearerToken(ISSUED[0]), transport=httpx.MockTransport(handler), max_retries=3
-    ) as client:
+    async with async_bearer_client(handler, max_retries=3) as client:
         with pytest.raises(InternalServerError, match="<html>oops</html>"):
             await client.fetch_raw()
     assert len(no_sleep) == 3
@@ -236,9 +228,7 @@ async def test_connection_errors_are_wrapped(no_sleep: list[float]) -> None:
     async def handler(request: httpx.Request) -> httpx.Response:
         raise httpx.ConnectError("refused", request=request)
 
-    async with AsyncClient(
-        BASE, auth=BearerToken(ISSUED[0]), transport=httpx.MockTransport(handler)
-    ) as client:
+    async with async_bearer_client(handler) as client:
         with pytest.raises(
             ApiConnectionError, match=f"connection failed: refused \\(GET {BASE}{LISTING}\\)"
         ):
@@ -262,9 +252,7 @@ async def test_a_server_that_pages_forever_is_stopped() -> None:
             200, json={"content": [{"id": n}], "number": n, "size": 1, "last": False}
         )
 
-    async with AsyncClient(
-        BASE, auth=BearerToken(ISSUED[0]), transport=httpx.MockTransport(handler)
-    ) as client:
+    async with async_bearer_client(handler) as client:
         with pytest.raises(PagingError, match="more than 7 pages"):
             await client.fetch_raw(max_pages=7)
 
@@ -279,9 +267,7 @@ async def test_from_env(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 async def test_closed_client_refuses_requests() -> None:
-    client = AsyncClient(
-        BASE, auth=BearerToken(ISSUED[0]), transport=httpx.MockTransport(Platform())
-    )
+    client = async_bearer_client(Platform())
     await client.aclose()
     with pytest.raises(RuntimeError):
         await client.fetch_raw()

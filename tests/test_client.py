@@ -28,7 +28,15 @@ from iptoolkit.client import (
 from iptoolkit.estate import Estate
 from iptoolkit.models import IntegrationProfile, ParseError
 
-from .client_helpers import BASE, BEARER, CLIENT_SECRET, ISSUED, LISTING, assert_no_secrets
+from .client_helpers import (
+    BASE,
+    BEARER,
+    CLIENT_SECRET,
+    ISSUED,
+    LISTING,
+    assert_no_secrets,
+    bearer_client,
+)
 
 PROFILES = [
     {"class": "core:IntegrationProfile", "id": "P1", "name": "Orders in", "created": 1700000000},
@@ -36,10 +44,6 @@ PROFILES = [
 ]
 
 pytestmark = pytest.mark.usefixtures("no_sleep")
-
-
-def bearer_client(handler: Callable[[httpx.Request], httpx.Response], **kw: Any) -> Client:
-    return Client(BASE, auth=BearerToken(BEARER), transport=httpx.MockTransport(handler), **kw)
 
 
 def sequence(*answers: httpx.Response | Exception) -> Callable[[httpx.Request], httpx.Response]:
