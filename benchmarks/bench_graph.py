@@ -23,9 +23,9 @@ from typing import Any
 
 import iptoolkit as ipt
 from iptoolkit import filters as filters_module
+from iptoolkit.audit import findings
 from iptoolkit.estate import Estate
 from iptoolkit.filters import Filter, select, subset
-from iptoolkit.findings import findings
 from iptoolkit.graph import build_graph
 from iptoolkit.queries import impact, neighbourhood, where_used
 from iptoolkit.references import channel_key

@@ -54,12 +54,12 @@ _EXPORTS: dict[str, str] = {
     "neighbourhood": "iptoolkit.queries",
     "Impact": "iptoolkit.queries",
     "Filter": "iptoolkit.filters",
-    "findings": "iptoolkit.findings",
-    "Finding": "iptoolkit.findings",
+    "findings": "iptoolkit.audit",
+    "Finding": "iptoolkit.audit",
     # pictures, files, the Explorer
     "plot_topology": "iptoolkit.plot",
     "plot_summary": "iptoolkit.plot",
-    "export": "iptoolkit.export",
+    "export": "iptoolkit.exporters",
     "Explorer": "iptoolkit.widgets",
 }
 _SUBMODULES = frozenset({"server", "models", "client"})
@@ -110,6 +110,7 @@ __all__ = [
 
 if TYPE_CHECKING:
     from . import server
+    from .audit import Finding, findings
     from .client import (
         ApiConnectionError,
         ApiError,
@@ -132,9 +133,8 @@ if TYPE_CHECKING:
     )
     from .demo import demo_estate, demo_profiles
     from .estate import Estate, load
-    from .export import export
+    from .exporters import export
     from .filters import Filter
-    from .findings import Finding, findings
     from .graph import build_graph
     from .models import IntegrationProfile, ParseError, dump_profiles, parse_profiles, timestamp
     from .plot import plot_summary, plot_topology

@@ -174,7 +174,7 @@ def fetch(
     auth = auth_from_options(auth_kind, client_id, secret_stdin)
     with Client(base_url, auth=auth, profiles_path=profiles_path) as client:
         estate = client.fetch_estate(progress=progress, strict=strict)
-    from .export import export
+    from .exporters import export
 
     export(estate, output)
     problems = f", {len(estate.problems):,} with problems" if estate.problems else ""
@@ -191,7 +191,7 @@ def fetch(
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for machines.")
 def summary(snapshot: Path, selection: Filter, as_json: bool) -> None:
     """Counts of profiles, channels, partners and types, and the findings per kind."""
-    from .findings import findings
+    from .audit import findings
 
     estate = load_estate(snapshot, selection)
     counts = estate.summary()
@@ -243,7 +243,7 @@ def findings_command(
     snapshot: Path, selection: Filter, output_format: str, severity: str | None
 ) -> None:
     """What deserves a look: unreadable profiles, unresolved channels, conflicts..."""
-    from .findings import findings
+    from .audit import findings
 
     found = findings(load_estate(snapshot, selection))
     if severity:
@@ -306,7 +306,7 @@ def plot(
     title: str | None,
 ) -> None:
     """Draw the topology: profiles, agents and responses, channels, partners."""
-    from .export import export, format_of
+    from .exporters import export, format_of
 
     if format_of(output) not in ("png", "svg", "pdf"):
         raise click.BadParameter(
@@ -348,7 +348,7 @@ def export_command(
     .mmd .md          Mermaid (GitHub renders .md)
     .png .svg .pdf    topology diagram
     """
-    from .export import export, format_of
+    from .exporters import export, format_of
 
     name = format_of(output, output_format)
     options = {"title": title} if title and name not in ("json", "json.gz", "csv", "xlsx") else {}

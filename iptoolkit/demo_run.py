@@ -30,10 +30,10 @@ def run_demo(
     echo: Callable[[str], None] = print,
 ) -> list[Path]:
     """Run the demo; return the files written."""
+    from .audit import findings
     from .client import Client, ClientCredentials
     from .demo import demo_estate
-    from .export import export
-    from .findings import findings
+    from .exporters import export
     from .plot import plot_summary, plot_topology
     from .server import running
 
@@ -86,7 +86,7 @@ def _print_summary(estate: Estate, echo: Callable[[str], None]) -> None:
 
 def _busiest_partner(estate: Estate, output: Path, echo: Callable[[str], None]) -> list[Path]:
     """Answer the everyday questions for the partner most profiles depend on."""
-    from .export import export
+    from .exporters import export
     from .filters import Filter
     from .graph import build_graph
     from .queries import impact

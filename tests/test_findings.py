@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 import iptoolkit as ipt
-from iptoolkit.findings import KINDS, SEVERITIES, Finding, Findings, findings
+from iptoolkit.audit import KINDS, SEVERITIES, Finding, Findings, findings
 from iptoolkit.graph import build_graph
 
 from .factories import ACME, GLOBEX, agent, channel, estate_of, partner, profile, unit
@@ -164,8 +164,8 @@ def test_demo_findings_name_nodes_of_the_graph(demo):
     assert unresolved == {n for n, ok in graph.nodes(data="resolved") if ok is False}
 
 
-def test_ipt_findings_is_callable_even_after_the_module_was_imported():
-    import iptoolkit.findings  # noqa: F401  binds iptoolkit.findings to the module
+def test_ipt_findings_is_the_function_even_after_the_module_was_imported():
+    import iptoolkit.audit  # noqa: F401  a module named like the function would shadow it
 
     found = ipt.findings(estate_of({"id": "X", "created": "soon"}))
     assert [f.kind for f in found] == ["parse_problem"]

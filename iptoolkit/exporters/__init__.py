@@ -1,10 +1,179 @@
-"""The writers behind `ipt.export`, one module per family of formats.
+"""`ipt.export`: write an estate (or a graph) in the format its file name asks for.
 
-`attributes` makes node and edge attributes fit graph file formats (and strips credentials
-from URLs); `graphfiles` writes GraphML and GEXF, `dot` Graphviz, `mermaid` Mermaid,
-`tables` CSV and Excel. Use `ipt.export(...)`, which picks the writer from the file name.
+The writers live in this package, one module per family of formats: `attributes` makes
+node and edge attributes fit graph file formats, `graphfiles` writes GraphML and GEXF,
+`dot` Graphviz, `mermaid` Mermaid, `tables` CSV and Excel.
+
+| suffix               | what                                                             |
+|----------------------|------------------------------------------------------------------|
+| `.json`, `.json.gz`  | snapshot: every profile byte for byte, loadable with `ipt.load`  |
+| `.csv`               | the profiles table                                               |
+| `.xlsx`              | profiles, channels, partners, response paths (needs openpyxl)    |
+| `.graphml`           | the graph for yEd, Gephi, networkx (labels, colours, layout)     |
+| `.gexf`              | the graph for Gephi                                              |
+| `.dot`, `.gv`        | Graphviz: `dot -Tsvg estate.dot -o estate.svg`                   |
+| `.mmd`, `.md`        | a Mermaid flowchart; `.md` wraps it for GitHub                   |
+| `.png`, `.svg`, `.pdf` | the topology diagram (`plot_topology`)                         |
+
+Snapshots and tables need the estate: a graph does not keep the profiles as received.
+Export a subset by exporting `estate.subset(ipt.Filter(...))`: it holds exactly that
+subset. Exports carry no secrets: URLs lose passwords and token-like query values (the
+snapshot keeps the profiles exactly as the platform sent them, which by the spec hold none).
+
+>>> ipt.export(estate, "estate.graphml")  # doctest: +SKIP
+PosixPath('estate.graphml')
 """
 
 from __future__ import annotations
 
-__all__: list[str] = []
+import dataclasses
+import os
+from pathlib import Path
+from typing import Any
+
+__all__ = ["export", "FORMATS", "format_of"]
+
+FORMATS: dict[str, str] = {
+    "json": "snapshot (JSON)",
+    "json.gz": "snapshot (gzip-compressed JSON)",
+    "csv": "profiles table (CSV)",
+    "xlsx": "tables (Excel workbook)",
+    "graphml": "graph (GraphML: yEd, Gephi, networkx)",
+    "gexf": "graph (GEXF: Gephi)",
+    "dot": "graph (Graphviz DOT)",
+    "gv": "graph (Graphviz DOT)",
+    "mmd": "Mermaid flowchart",
+    "md": "Mermaid flowchart in Markdown",
+    "png": "topology diagram (PNG)",
+    "svg": "topology diagram (SVG)",
+    "pdf": "topology diagram (PDF)",
+}
+"""Format name (the file suffix without its dot) -> what it holds."""
+
+_NEEDS_ESTATE = frozenset({"json", "json.gz", "csv", "xlsx"})
+_IMAGES = frozenset({"png", "svg", "pdf"})
+
+
+def format_of(path: str | os.PathLike[str], format: str | None = None) -> str:
+    """The format name for a path (from its suffix) or from an explicit `format`."""
+    if format is not None:
+        name = str(format).lower().lstrip(".")
+    else:
+        name_lower = Path(path).name.lower()
+        name = "json.gz" if name_lower.endswith(".json.gz") else Path(name_lower).suffix[1:]
+    if name not in FORMATS:
+        known = ", ".join(f".{suffix}" for suffix in FORMATS)
+        what = f"format {format!r}" if format is not None else f"file name {str(path)!r}"
+        raise ValueError(f"cannot tell the export format from the {what}: use one of {known}")
+    return name
+
+
+def export(
+    estate_or_graph: Any,
+    path: str | os.PathLike[str],
+    format: str | None = None,
+    **options: Any,
+) -> Path:
+    """Write `estate_or_graph` to `path` in `format` (default: from the suffix); return the path.
+
+    `options` go to the writer: `title=` for DOT, Mermaid and diagrams, and for `.png`,
+    `.svg`, `.pdf` any option of `plot_topology` (`group_by=`, `highlight=`...).
+    """
+    from ..plot.view import graph_of
+
+    name = format_of(path, format)
+    path = Path(path)
+    is_estate = hasattr(estate_or_graph, "raw_profiles")
+    if name in _NEEDS_ESTATE and not is_estate:
+        raise ValueError(
+            f"a {FORMATS[name]} needs the estate, and a graph does not keep the profiles as "
+            "received: pass the Estate (or a subset of it), or export the graph as one of "
+            ".graphml, .gexf, .dot, .mmd, .md, .png, .svg, .pdf"
+        )
+    allowed = _options_for(name)
+    unknown = sorted(set(options) - allowed) if allowed is not None else []
+    if unknown:
+        raise TypeError(f"export to .{name} takes no option {', '.join(unknown)}")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if name in ("json", "json.gz"):
+        return _snapshot(estate_or_graph, path)
+    if name == "csv":
+        from .tables import write_csv
+
+        return write_csv(estate_or_graph, path)
+    if name == "xlsx":
+        from .tables import write_xlsx
+
+        return write_xlsx(estate_or_graph, path)
+    if name in _IMAGES:
+        return _image(estate_or_graph, path, name, options)
+    graph, _ = graph_of(estate_or_graph)
+    if name == "graphml":
+        from .graphfiles import write_graphml
+
+        return write_graphml(graph, path)
+    if name == "gexf":
+        from .graphfiles import write_gexf
+
+        return write_gexf(graph, path)
+    if name in ("dot", "gv"):
+        from .dot import write_dot
+
+        return write_dot(graph, path, **options)
+    from .mermaid import write_mermaid
+
+    if name == "md" and path.suffix.lower() != ".md":
+        raise ValueError(f"a Markdown export needs a file name ending in .md, not {path.name}")
+    return write_mermaid(graph, path, **options)
+
+
+def _options_for(name: str) -> set[str] | None:
+    """The options a format's writer takes; None: any (they go to `plot_topology`)."""
+    if name in _IMAGES:
+        return None
+    if name in ("dot", "gv", "mmd", "md"):
+        return {"title"}
+    return set()
+
+
+def _snapshot(estate: Any, path: Path) -> Path:
+    """`estate.save`, with credentials masked in the recorded source URL."""
+    from ..snapshot import write_snapshot
+    from .attributes import redact_text
+
+    source = estate.info.source_url
+    if isinstance(source, str) and redact_text(source) != source:
+        info = dataclasses.replace(estate.info, source_url=redact_text(source))
+        return write_snapshot(path, estate.raw_profiles, info)
+    return Path(estate.save(path))
+
+
+def _image(estate_or_graph: Any, path: Path, name: str, options: dict[str, Any]) -> Path:
+    """The topology diagram, saved with fixed metadata: same estate, same file."""
+    import matplotlib
+
+    from ..plot import plot_topology
+
+    figure = plot_topology(estate_or_graph, **options)
+    metadata: dict[str, Any] = {
+        "png": {"Software": None},
+        "svg": {"Date": None},
+        "pdf": {"CreationDate": None, "ModDate": None},
+    }[name]
+    try:
+        with matplotlib.rc_context({"svg.hashsalt": "iptoolkit", "svg.fonttype": "none"}):
+            figure.savefig(
+                path,
+                format=name,
+                dpi=110,
+                bbox_inches="tight",
+                pad_inches=0.15,
+                metadata=metadata,
+                facecolor="white",
+                **({"pil_kwargs": {"optimize": True}} if name == "png" else {}),
+            )
+    finally:
+        from ..plot._backend import pyplot
+
+        pyplot().close(figure)
+    return path

@@ -41,7 +41,7 @@ def write_selection(estate: Estate, fmt: str, folder: str | os.PathLike[str], na
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{name}{FORMATS[fmt][1]}"
-    from ..export import export
+    from ..exporters import export
 
     return Path(export(estate, path))
 

@@ -20,8 +20,6 @@ Each finding has a `kind` (one of `KINDS`), a `severity`, a short `text` and the
 
 from __future__ import annotations
 
-import sys
-import types
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
@@ -328,18 +326,3 @@ def _names(nodes: list[str]) -> str:
 
 def _channels(channels: dict[str, Any]) -> str:
     return _names([f"{label(model, node)} ({node})" for node, model in channels.items()])
-
-
-class _CallableModule(types.ModuleType):
-    """`iptoolkit.findings` is both this module and the function `ipt.findings`.
-
-    Once anything imports the module, Python binds `iptoolkit.findings` to it, shadowing
-    the lazily exported function; calling the module calls the function, so
-    `ipt.findings(estate)` works whatever was imported first (as `iptoolkit.export` does).
-    """
-
-    def __call__(self, estate: Estate) -> Findings:
-        return findings(estate)
-
-
-sys.modules[__name__].__class__ = _CallableModule
