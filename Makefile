@@ -25,7 +25,7 @@ system-deps:
 
 lint: install
 	$(BIN)/ruff check .
-	$(BIN)/ruff format --check .
+	$(BIN)/ruff format --check iptoolkit tests benchmarks
 
 ## test: install everything, lint, run every test (unit, server, notebooks, browser)
 test: install system-deps lint
