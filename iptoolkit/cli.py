@@ -68,6 +68,10 @@ class _Main(click.Group):
             return super().invoke(ctx)
         except (click.ClickException, click.exceptions.Exit, click.Abort):
             raise
+        except BrokenPipeError:
+            # the reader went away (`iptoolkit findings ... | head`): stop quietly, as cat does
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise click.exceptions.Exit(141) from None
         except Exception as exc:  # noqa: BLE001 - sorted below: known ones become one line
             if ctx.meta.get("iptoolkit.debug") or not _expected(exc):
                 raise

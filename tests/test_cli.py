@@ -263,3 +263,19 @@ def test_installed_entry_point(snapshot, tmp_path):
         [ENTRY_POINT, "summary", str(tmp_path / "missing.json")], capture_output=True, text=True
     )
     assert failed.returncode == 2 and "does not exist" in failed.stderr
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path):
+    big = tmp_path / "big.json"
+    ipt.demo_estate(n_profiles=1500).save(big)  # far more than a pipe buffer
+    process = subprocess.Popen(
+        [ENTRY_POINT, "findings", str(big), "--format", "table"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdout.readline()  # `| head -1`: read one line, then hang up
+    process.stdout.close()
+    stderr = process.stderr.read().decode()
+    process.wait(timeout=60)
+    assert stderr == ""
+    assert process.returncode == 141
