@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
@@ -371,6 +372,17 @@ def test_parse_retry_after() -> None:
     assert _retry.parse_retry_after("soon") is None
     assert _retry.parse_retry_after("") is None
     assert _retry.parse_retry_after(None) is None
+
+
+def test_a_retry_after_that_is_not_a_finite_number_is_ignored(no_sleep: list[float]) -> None:
+    # float() reads "nan" and "inf"; time.sleep(nan) raises deep inside the retry loop
+    for value in ("nan", "NaN", "inf", "-inf", "1e999"):
+        assert _retry.parse_retry_after(value) is None, value
+    handler = sequence(httpx.Response(503, headers={"Retry-After": "nan"}))
+    with bearer_client(handler) as client:
+        assert client.fetch_raw() == PROFILES
+    assert len(no_sleep) == 1
+    assert math.isfinite(no_sleep[0])
 
 
 def test_a_retry_after_beyond_the_cap_is_not_waited_out(

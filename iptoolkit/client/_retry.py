@@ -13,6 +13,7 @@ Every decision is logged at DEBUG on the `iptoolkit.client` logger.
 from __future__ import annotations
 
 import logging
+import math
 import random
 import time
 from datetime import UTC, datetime
@@ -78,9 +79,11 @@ def parse_retry_after(value: str | None, *, now: datetime | None = None) -> floa
         return None
     value = value.strip()
     try:
-        return max(float(value), 0.0)
+        seconds = float(value)
     except ValueError:
         pass
+    else:  # float() also reads "nan" and "inf", which no sleep accepts: a malformed header
+        return max(seconds, 0.0) if math.isfinite(seconds) else None
     try:
         when = parsedate_to_datetime(value)
     except (TypeError, ValueError, IndexError):
