@@ -226,6 +226,24 @@ def test_an_envelope_with_odd_types_falls_back_to_an_excerpt() -> None:
     assert error.body_excerpt == json.dumps(body, separators=(",", ":"))
 
 
+def test_one_odd_field_does_not_discard_the_rest_of_the_envelope() -> None:
+    # Spring platforms write severities and statuses as enum names; the code still counts
+    body = {
+        "errorInfo": {
+            "errorCode": "CORESYSTEM_permission_403",
+            "errorText": "Not yours.",
+            "errorLevel": "ERROR",
+            "httpResponseStatus": "FORBIDDEN",
+        }
+    }
+    error = error_from_response(response(403, json=body))
+    assert type(error) is PermissionDeniedError
+    assert str(error).startswith("403 CORESYSTEM_permission_403: Not yours. (GET")
+    assert (error.error_code, error.error_text) == ("CORESYSTEM_permission_403", "Not yours.")
+    assert error.error_level is None
+    assert error.http_response_status == "FORBIDDEN"
+
+
 def test_a_redirect_names_its_target_with_credentials_masked() -> None:
     error = error_from_response(
         response(302, headers={"Location": "https://sso.test/login?loginToken=abc123secret"})

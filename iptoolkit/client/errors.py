@@ -190,14 +190,29 @@ def _error_info(content: bytes) -> ErrorInfo | None:
         return None
     if not isinstance(data, dict):
         return None
-    try:
-        if isinstance(data.get("errorInfo"), dict):
-            return ErrorEnvelope.model_validate(data).error_info
-        if "errorCode" in data or "errorText" in data:
-            return ErrorInfo.model_validate(data)
-    except ValueError:  # pydantic's ValidationError: an envelope with odd types
+    if isinstance(data.get("errorInfo"), dict):
+        fields = data["errorInfo"]
+    elif "errorCode" in data or "errorText" in data:
+        fields = data
+    else:
         return None
-    return None
+    try:
+        return ErrorEnvelope.model_validate({"errorInfo": fields}).error_info
+    except ValueError:  # pydantic's ValidationError: an envelope with odd types
+        return _lenient_error_info(fields)
+
+
+def _lenient_error_info(fields: dict[str, Any]) -> ErrorInfo:
+    """Keep the fields that have the spec's types; one odd field (a Spring enum name such
+    as `"errorLevel": "ERROR"`) must not cost the error code and text."""
+    code, text, level = (fields.get(key) for key in ("errorCode", "errorText", "errorLevel"))
+    numeric = isinstance(level, int | float) and not isinstance(level, bool)
+    return ErrorInfo.model_construct(
+        error_code=code if isinstance(code, str) else None,
+        error_text=text if isinstance(text, str) else None,
+        error_level=level if numeric else None,
+        http_response_status=fields.get("httpResponseStatus"),
+    )
 
 
 def _excerpt(response: httpx.Response) -> str:
