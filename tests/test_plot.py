@@ -379,3 +379,27 @@ def test_summary_figure_has_four_charts_and_repeats(demo300):
 
 def test_summary_of_nothing():
     assert len(plot_summary(ipt.Estate.from_raw([])).axes) == 4
+
+
+def test_group_by_agent_type_lumps_the_same_types_in_both_columns():
+    """The profiles column and the agents column say "other agent types" of the same types:
+    each profile group leads to the agent group of its own type, none to another."""
+    types = [f"T{index:02d}" for index in range(24)]
+    estate = estate_of(
+        *(
+            profile(f"P{type_}{copy}", agent=agent(type_))
+            for count, type_ in enumerate(types)
+            for copy in range(1 + count % 3)
+        )
+    )
+    view = grouped_view(ipt.build_graph(estate), "agent_type")
+    agents = {key for key, kind in view.nodes(data="kind") if kind == "agent"}
+    for key, data in view.nodes(data=True):
+        if data["kind"] != "profile":
+            continue
+        targets = {other for other in view.succ[key] if other in agents}
+        wanted = data["label"].removesuffix(" profiles") + " agents"
+        if data["label"] == "other agent types":
+            wanted = "other agent types"
+        assert {label for _, label, _ in targets} == {wanted}
+        assert sum(view.nodes[t]["count"] for t in targets) == data["count"]

@@ -363,4 +363,15 @@ def _cap(
         }.get(kind, f"other {kind}s")
         other: Key = (kind, noun, None)
         renamed.update({key: other for key in rest})
+    if group_by == "agent_type":
+        # One decision for both columns: a type is lumped into "other agent types" among
+        # the profiles exactly when its agents are, so each profile group leads to its own.
+        lumped = {key[1].removesuffix(" agents") for key in renamed if key[0] == "agent"}
+        other_profiles: Key = ("profile", "other agent types", None)
+        renamed = {key: new for key, new in renamed.items() if key[0] != "profile"}
+        renamed.update(
+            (key, other_profiles)
+            for key in sizes
+            if key[0] == "profile" and key[1].removesuffix(" profiles") in lumped
+        )
     return {node: renamed.get(key, key) for node, key in keys.items()}
