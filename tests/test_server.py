@@ -382,6 +382,12 @@ def test_unknown_path(http: httpx.Client, path: str) -> None:
     assert_envelope(http.get(path), 404, "CORESYSTEM_notFound_404")
 
 
+@pytest.mark.parametrize("path", [PROFILES_PATH + "/", SESSION_TOKEN_PATH + "/", TOKEN_PATH + "/"])
+def test_a_trailing_slash_is_another_path_not_a_redirect(srv: RunningServer, path: str) -> None:
+    with httpx.Client(base_url=srv.base_url, follow_redirects=False, timeout=10) as http:
+        assert_envelope(http.get(path), 404, "CORESYSTEM_notFound_404")
+
+
 def test_wrong_method(http: httpx.Client) -> None:
     response = http.delete(PROFILES_PATH)
     assert_envelope(response, 405, "CORESYSTEM_methodNotAllowed_405")

@@ -101,6 +101,7 @@ def create_app(
             f"{len(state.catalogue)} profiles. Every error answers with the `errorInfo` envelope."
         ),
         redoc_url=None,
+        redirect_slashes=False,  # `/path/` is another path: a 404 envelope, not a bare 307
     )
     app.state.server = state
     app.include_router(router)
