@@ -135,6 +135,15 @@ def test_export_buttons_write_every_format(explorer: Explorer, tmp_path: Path) -
     assert "ipt-error" not in log
 
 
+def test_a_file_name_typed_with_its_suffix_is_not_doubled(
+    explorer: Explorer, tmp_path: Path
+) -> None:
+    explorer.exporter.name.value = "acme.csv"
+    assert explorer.exporter.write("csv") == tmp_path / "out" / "acme.csv"
+    explorer.exporter.name.value = "acme.json"  # another format's suffix stays in the name
+    assert explorer.exporter.write("graphml") == tmp_path / "out" / "acme.json.graphml"
+
+
 def test_no_figure_is_left_open(explorer: Explorer) -> None:
     import matplotlib.pyplot as plt
 

@@ -35,12 +35,18 @@ DOWNLOAD_LIMIT = 5_000_000
 
 
 def write_selection(estate: Estate, fmt: str, folder: str | os.PathLike[str], name: str) -> Path:
-    """Write `estate` in format `fmt` as `<folder>/<name><suffix>`; the folder is created."""
+    """Write `estate` in format `fmt` as `<folder>/<name><suffix>`; the folder is created.
+
+    A name typed with the format's own suffix (`acme.csv` for CSV) keeps it, not doubled.
+    """
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{name}{FORMATS[fmt][1]}"
+    suffix = FORMATS[fmt][1]
+    if name.lower().endswith(suffix) and len(name) > len(suffix):
+        name = name[: -len(suffix)]
+    path = folder / f"{name}{suffix}"
     from ..exporters import export
 
     return Path(export(estate, path))
