@@ -154,6 +154,28 @@ def test_bad_principals(data: dict[str, object], message: str) -> None:
         Principals.model_validate(data)
 
 
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"users": [{"username": "u", "password": "pbkdf2_sha256$x$Leaky-PW-1"}]},
+        {
+            "users": [
+                {"username": "u", "password": "Leaky-PW-2"},
+                {"username": "u", "password": "x"},
+            ]
+        },
+        {"guests": [{"login_token": "Leaky-GUEST-3", "roles": ["nope"]}]},
+        {"clients": [{"client_id": "c", "client_secret": "Leaky-SECRET-4", "roles": "all"}]},
+    ],
+)
+def test_a_bad_principals_file_never_quotes_its_secrets(data: dict[str, object]) -> None:
+    # pydantic quotes the input it failed on; here that input holds passwords and tokens
+    with pytest.raises(ValidationError) as caught:
+        Principals.model_validate(data)
+    text = str(caught.value) + repr(caught.value)
+    assert "Leaky" not in text and "password': 'x'" not in text
+
+
 def test_load_the_issue_example(tmp_path: Path) -> None:
     path = tmp_path / "principals.json"
     path.write_text(

@@ -118,7 +118,9 @@ def _check_hash_format(value: SecretStr) -> SecretStr:
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # hide_input_in_errors: a validation error would otherwise quote the member (or the
+    # whole file) it failed on, passwords and login tokens included
+    model_config = ConfigDict(extra="forbid", frozen=True, hide_input_in_errors=True)
 
 
 class Role(_Model):
