@@ -70,6 +70,8 @@ class UnknownAgentSettings(FallbackModel):
 
 
 class KafkaAgentSettings(AgentSettings):
+    """Consumes records from a Kafka topic (schema registry named by `registryChannelId`)."""
+
     alias: str | None = None
     assigned: bool | None = None
     binary_converter_class_name: str | None = None
@@ -93,6 +95,8 @@ class KafkaAgentSettings(AgentSettings):
 
 
 class AS2AgentSettings(AgentSettings):
+    """Receives AS2 messages from partners over their AS2 channels."""
+
     channels: list[Channel] | None = None
     file_pattern: str | None = None
     mime_type: str | None = None
@@ -100,6 +104,8 @@ class AS2AgentSettings(AgentSettings):
 
 
 class CronCloudStorageAgentSettings(AgentSettings):
+    """Polls a cloud storage bucket or document library on a schedule."""
+
     accept_empty_files: bool | None = None
     bucket: str | None = None
     com_channel_id: I64 | None = None
@@ -121,6 +127,8 @@ class CronCloudStorageAgentSettings(AgentSettings):
 
 
 class CronLdapAgentSettings(AgentSettings):
+    """Queries an LDAP directory on a schedule."""
+
     alias: str | None = None
     attributes: str | None = None
     base_dn: str | None = Field(None, alias="baseDN")
@@ -133,6 +141,8 @@ class CronLdapAgentSettings(AgentSettings):
 
 
 class DataQueueAgentSettings(AgentSettings):
+    """Reads from a data queue (or an SQL statement) on an interval."""
+
     alias: str | None = None
     class_name: str | None = None
     error_on_no_data: bool | None = None
@@ -146,17 +156,23 @@ class DataQueueAgentSettings(AgentSettings):
 
 
 class AS4AgentSettings(AgentSettings):
+    """Receives AS4 messages from partners over their AS4 channels."""
+
     channels: list[Channel] | None = None
     file_pattern: str | None = None
     mime_type: str | None = None
 
 
 class FaxAgentSettings(AgentSettings):
+    """Receives faxes on the channels named by `channelIds`."""
+
     accept_all: bool | None = None
     channel_ids: list[I64] | None = None
 
 
 class HttpAgentSettings(AgentSettings):
+    """Receives HTTP requests (REST or web service) on a URL of the platform."""
+
     accept_empty_body: bool | None = None
     accept_empty_response: bool | None = None
     accept_http_delete: bool | None = None
@@ -188,6 +204,8 @@ class HttpAgentSettings(AgentSettings):
 
 
 class CronOftpAgentSettings(AgentSettings):
+    """Polls an OFTP partner on a schedule."""
+
     accept_empty_files: bool | None = None
     channel: Channel | None = None
     cron_schedule: list[str] | None = None
@@ -201,6 +219,8 @@ class CronOftpAgentSettings(AgentSettings):
 
 
 class SFTPAgentSettings(AgentSettings):
+    """Receives files that partners upload over SFTP."""
+
     accept_empty_files: bool | None = None
     channels: list[Channel] | None = None
     dir: str | None = None
@@ -210,16 +230,20 @@ class SFTPAgentSettings(AgentSettings):
 
 
 class ManualUploadAgentSettings(AgentSettings):
-    """No fields beyond `class` and `typeName`."""
+    """Data uploaded by hand in the UI; no fields beyond `class` and `typeName`."""
 
 
 class TcpAgentSettings(AgentSettings):
+    """Receives data on a raw TCP connection."""
+
     alias: str | None = None
     binary_converter_class_name: str | None = None
     factory_name: str | None = None
 
 
 class CronCustomAgentSettings(AgentSettings):
+    """Runs a custom class on a schedule."""
+
     config_file: str | None = None
     cron_schedule: list[str] | None = None
     custom_class: str | None = None
@@ -227,6 +251,8 @@ class CronCustomAgentSettings(AgentSettings):
 
 
 class FTPAgentSettings(AgentSettings):
+    """Receives files that partners upload over FTP."""
+
     accept_empty_files: bool | None = None
     channels: list[Channel] | None = None
     dir: str | None = None
@@ -235,6 +261,8 @@ class FTPAgentSettings(AgentSettings):
 
 
 class CronPop3AgentSettings(AgentSettings):
+    """Fetches mail over POP3 on a schedule."""
+
     channel: Channel | None = None
     cron_schedule: list[str] | None = None
     handle_unknown_mail_data: I32 | None = None
@@ -244,6 +272,8 @@ class CronPop3AgentSettings(AgentSettings):
 
 
 class MQTTAgentSettings(AgentSettings):
+    """Subscribes to an MQTT topic."""
+
     alias: str | None = None
     binary_converter_class_name: str | None = None
     complex_data_type: str | None = None
@@ -258,6 +288,8 @@ class MQTTAgentSettings(AgentSettings):
 
 
 class MessageAgentSettings(AgentSettings):
+    """Receives platform-internal messages from a queue."""
+
     com_channel_id: I64 | None = None
     context: str | None = None
     param: str | None = None
@@ -265,6 +297,8 @@ class MessageAgentSettings(AgentSettings):
 
 
 class OFTPAgentSettings(AgentSettings):
+    """Receives files that partners send over OFTP."""
+
     channels: list[Channel] | None = None
     destination: str | None = None
     file_name: str | None = None
@@ -273,6 +307,8 @@ class OFTPAgentSettings(AgentSettings):
 
 
 class CronImapAgentSettings(AgentSettings):
+    """Fetches mail over IMAP on a schedule."""
+
     channel: Channel | None = None
     cron_schedule: list[str] | None = None
     dir: str | None = None
@@ -284,6 +320,8 @@ class CronImapAgentSettings(AgentSettings):
 
 
 class CronMongodbAgentSettings(AgentSettings):
+    """Queries a MongoDB collection on a schedule."""
+
     alias: str | None = None
     collection_name: str | None = None
     cron_schedule: list[str] | None = None
@@ -297,6 +335,8 @@ class CronMongodbAgentSettings(AgentSettings):
 
 
 class CronOrchestrationAgentSettings(AgentSettings):
+    """Runs an orchestration class on a schedule."""
+
     config_file: str | None = None
     cron_schedule: list[str] | None = None
     custom_class: str | None = None
@@ -304,6 +344,8 @@ class CronOrchestrationAgentSettings(AgentSettings):
 
 
 class AMQPAgentSettings(AgentSettings):
+    """Consumes messages from an AMQP queue."""
+
     alias: str | None = None
     confirm_message_at_end: bool | None = None
     delimiter: str | None = None
@@ -326,6 +368,8 @@ class AMQPAgentSettings(AgentSettings):
 
 
 class PortalAgentSettings(AgentSettings):
+    """Receives form input from the platform's portal."""
+
     allow_anonymous_access: bool | None = None
     event_timeout: I32 | None = None
     form: str | None = None
@@ -337,6 +381,8 @@ class PortalAgentSettings(AgentSettings):
 
 
 class CronFileAgentSettings(AgentSettings):
+    """Polls a local or mounted directory on a schedule."""
+
     accept_empty_files: bool | None = None
     cron_schedule: list[str] | None = None
     delete_empty_files: bool | None = None
@@ -357,6 +403,8 @@ class CronFileAgentSettings(AgentSettings):
 
 
 class CronSqlAgentSettings(AgentSettings):
+    """Runs an SQL query on a schedule."""
+
     cron_schedule: list[str] | None = None
     db_alias: str | None = None
     encode_blob: bool | None = None
@@ -366,6 +414,8 @@ class CronSqlAgentSettings(AgentSettings):
 
 
 class CronSapAgentSettings(AgentSettings):
+    """Calls an SAP RFC on a schedule."""
+
     alias: str | None = None
     cron_schedule: list[str] | None = None
     format: I32 | None = None
@@ -374,6 +424,8 @@ class CronSapAgentSettings(AgentSettings):
 
 
 class SMTPAgentSettings(AgentSettings):
+    """Receives mail that the platform's SMTP server accepts."""
+
     active: bool | None = None
     cc: str | None = None
     channel_id: I64 | None = None
@@ -390,6 +442,8 @@ class SMTPAgentSettings(AgentSettings):
 
 
 class CronSshAgentSettings(AgentSettings):
+    """Polls a directory over SSH on a schedule."""
+
     channel: Channel | None = None
     cron_schedule: list[str] | None = None
     dir: str | None = None
@@ -400,6 +454,8 @@ class CronSshAgentSettings(AgentSettings):
 
 
 class CronWebdavAgentSettings(AgentSettings):
+    """Polls a WebDAV folder on a schedule."""
+
     cert_id: I64 | None = None
     com_channel_id: I64 | None = None
     cron_schedule: list[str] | None = None
@@ -412,6 +468,8 @@ class CronWebdavAgentSettings(AgentSettings):
 
 
 class SolutionAgentSettings(AgentSettings):
+    """Receives HTTP requests for a solution's API."""
+
     accept_http_delete: bool | None = None
     accept_http_get: bool | None = None
     accept_http_head: bool | None = None
@@ -427,6 +485,8 @@ class SolutionAgentSettings(AgentSettings):
 
 
 class CronX400AgentSettings(AgentSettings):
+    """Fetches X.400 messages on a schedule."""
+
     channel: Channel | None = None
     cron_schedule: list[str] | None = None
     dmz: bool | None = None
@@ -439,6 +499,8 @@ class CronX400AgentSettings(AgentSettings):
 
 
 class CronHttpAgentSettings(AgentSettings):
+    """Calls an HTTP endpoint on a schedule."""
+
     cert_id: I64 | None = None
     continue_http_cron_with_same_url: bool | None = None
     cron_schedule: list[str] | None = None
@@ -457,6 +519,8 @@ class CronHttpAgentSettings(AgentSettings):
 
 
 class CronFtpAgentSettings(AgentSettings):
+    """Polls an FTP server on a schedule."""
+
     accept_empty_files: bool | None = None
     as400_member: bool | None = None
     channel: Channel | None = None
@@ -491,6 +555,8 @@ class CronSftpAgentSettings(CronFtpAgentSettings):
 
 
 class IoTAgentSettings(AgentSettings):
+    """Subscribes to IoT (e.g. OPC UA) data on the channels named by `channelIds`."""
+
     agent_type: str | None = None
     channel_ids: list[I64] | None = None
     ignore_error_status: bool | None = None

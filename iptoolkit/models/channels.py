@@ -55,6 +55,8 @@ class UnknownChannel(FallbackModel):
 
 
 class IntegrationPartnerChannelIoT(ChannelBase):
+    """An IoT endpoint (e.g. OPC UA) of a partner."""
+
     endpoint_url: str | None = None
     local_certificate_id: str | None = None
     opc_security_policy: str | None = None
@@ -62,6 +64,8 @@ class IntegrationPartnerChannelIoT(ChannelBase):
 
 
 class IntegrationPartnerChannelHTTP(ChannelBase):
+    """An HTTP endpoint of a partner."""
+
     group_name: str | None = None
     local_certificate_id: str | None = None
     remote_certificate_id: str | None = None
@@ -70,12 +74,16 @@ class IntegrationPartnerChannelHTTP(ChannelBase):
 
 
 class IntegrationPartnerChannelSMB(ChannelBase):
+    """An SMB (Windows) share of a partner."""
+
     host: str | None = None
     share: str | None = None
     smb_domain: str | None = None
 
 
 class IntegrationPartnerChannelFTP(ChannelBase):
+    """An FTP server of a partner."""
+
     host: str | None = None
     local_certificate_id: str | None = None
     port: I32 | None = None
@@ -84,6 +92,8 @@ class IntegrationPartnerChannelFTP(ChannelBase):
 
 
 class IntegrationPartnerChannelFax(ChannelBase):
+    """A fax line of a partner."""
+
     default_send_headline: str | None = None
     default_send_station_id: str | None = Field(None, alias="defaultSendStationID")
     expected_headline: str | None = None
@@ -95,6 +105,8 @@ class IntegrationPartnerChannelFax(ChannelBase):
 
 
 class IntegrationPartnerChannelSFTP(ChannelBase):
+    """An SFTP server of a partner; the key is referenced by id only."""
+
     host: str | None = None
     key_fingerprint: str | None = None
     key_type: str | None = None
@@ -104,6 +116,8 @@ class IntegrationPartnerChannelSFTP(ChannelBase):
 
 
 class IntegrationPartnerChannelMail(ChannelBase):
+    """A mailbox of a partner."""
+
     imap_folder: str | None = None
     incoming_max_size: I64 | None = None
     local_certificate_id: str | None = None
@@ -114,6 +128,8 @@ class IntegrationPartnerChannelMail(ChannelBase):
 
 
 class IntegrationPartnerChannelX400(ChannelBase):
+    """An X.400 connection to a partner."""
+
     local_id: str | None = None
     presentation_selector: str | None = None
     remote_id: str | None = None
@@ -125,6 +141,8 @@ class IntegrationPartnerChannelX400(ChannelBase):
 
 
 class IntegrationPartnerChannelAS2(ChannelBase):
+    """An AS2 connection to a partner."""
+
     as2_url: str | None = None
     encryption_algorithm: str | None = None
     local_certificate_id: str | None = None
@@ -136,6 +154,8 @@ class IntegrationPartnerChannelAS2(ChannelBase):
 
 
 class IntegrationPartnerChannelOFTP(ChannelBase):
+    """An OFTP connection to a partner."""
+
     endpoint_url: str | None = None
     local_certificate_id: str | None = None
     local_ssid: str | None = None
@@ -144,6 +164,8 @@ class IntegrationPartnerChannelOFTP(ChannelBase):
 
 
 class IntegrationPartnerChannelAS4(ChannelBase):
+    """An AS4 connection to a partner."""
+
     endpoint_url: str | None = None
     local_certificate_id: str | None = None
     remote_certificate_id: str | None = None
