@@ -24,7 +24,7 @@ from iptoolkit.plot.labels import fit, place_labels, shorten, text_width  # noqa
 from iptoolkit.plot.layout import count_crossings  # noqa: E402
 from iptoolkit.plot.style import IN_COLOUR, OUT_COLOUR, UNRESOLVED_COLOUR, short_type  # noqa: E402
 from iptoolkit.plot.summary import summary_counts  # noqa: E402
-from iptoolkit.plot.view import grouped_view  # noqa: E402
+from iptoolkit.plot.view import detail_view, focus_set, grouped_view  # noqa: E402
 
 from .factories import ACME, GLOBEX, agent, channel, estate_of, profile, unit  # noqa: E402
 
@@ -403,3 +403,24 @@ def test_group_by_agent_type_lumps_the_same_types_in_both_columns():
             wanted = "other agent types"
         assert {label for _, label, _ in targets} == {wanted}
         assert sum(view.nodes[t]["count"] for t in targets) == data["count"]
+
+
+def test_highlight_of_a_partners_impact_keeps_the_paths_through_its_channels():
+    """A partner takes its channels with it: they are part of what is highlighted, so the
+    emphasised paths run from the profiles through the agents and channels to the partner."""
+    c7 = channel(7, "SFTP", partner=GLOBEX)
+    estate = estate_of(
+        profile("P1", agent=agent("SFTP", channels=[channel(5, "SFTP", partner=ACME)])),
+        profile("P2", agent=agent("File"), units=[unit(channel=channel(6, "FTP", partner=ACME))]),
+        profile("P3", agent=agent("SFTP", channels=[channel(5, "SFTP", partner=ACME), c7])),
+        profile("P4", agent=agent("SFTP", channels=[c7])),
+    )
+    graph = ipt.build_graph(estate)
+    focus = focus_set(graph, ipt.impact(graph, "partner:1"))
+    assert {"channel:5", "channel:6", "agent:P1", "response:P2:0", "partner:1"} <= focus
+    assert {"profile:P3", "agent:P3"} <= focus  # loses part of its input: on a cut path
+    assert "channel:7" not in focus and "profile:P4" not in focus and "partner:2" not in focus
+    view = detail_view(graph, focus)
+    assert view.edges["agent:P1", "channel:5"]["focus"]
+    assert view.edges["response:P2:0", "channel:6"]["focus"]
+    assert not view.edges["agent:P3", "channel:7"]["focus"]

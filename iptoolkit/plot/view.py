@@ -71,7 +71,8 @@ def focus_set(graph: nx.MultiDiGraph, highlight: Any) -> set[Hashable] | None:
 
     - a node id: the node and everything on its paths, upstream (the profiles and agents
       that use a channel) and downstream (the channels and partners a profile reaches);
-    - an `Impact` (from `ipt.impact`): the node and everything it stops;
+    - an `Impact` (from `ipt.impact`): the node and everything it stops, with the paths
+      that are cut (a partner's channels, the agents of profiles that lose input);
     - a graph (e.g. from `ipt.neighbourhood`): its nodes;
     - any other iterable: exactly those node ids.
     """
@@ -82,8 +83,11 @@ def focus_set(graph: nx.MultiDiGraph, highlight: Any) -> set[Hashable] | None:
             raise nx.NodeNotFound(f"highlight: no node {highlight!r} in the graph")
         return {highlight} | nx.ancestors(graph, highlight) | nx.descendants(graph, highlight)
     if hasattr(highlight, "lose_input") and hasattr(highlight, "node"):
-        chosen = {highlight.node, *highlight.profiles, *highlight.responses, *highlight.partners}
-        for profile in highlight.lose_input:
+        gone = highlight.node
+        chosen = {gone, *highlight.profiles, *highlight.responses, *highlight.partners}
+        if gone in graph and _kind(graph, gone) == "partner":  # its channels go with it
+            chosen.update(c for c in graph.pred[gone] if _kind(graph, c) == "channel")
+        for profile in [*highlight.lose_input, *highlight.partial_input]:
             chosen.update(v for v in graph.succ.get(profile, ()) if _kind(graph, v) == "agent")
         return {node for node in chosen if node in graph}
     if isinstance(highlight, nx.Graph):
