@@ -108,3 +108,22 @@ def test_huge_integers_beyond_64_bits_survive_in_unknown_fields():
     assert (
         ipt.dump_profiles(ipt.parse_profiles(text))[0]["future"] == 123456789012345678901234567890
     )
+
+
+@pytest.mark.parametrize(
+    "encode",
+    [
+        lambda text: b"\xef\xbb\xbf" + text.encode("utf-8"),  # Notepad, PowerShell 5 Out-File
+        lambda text: text.encode("utf-16"),  # PowerShell 5's `>` redirection: UTF-16 with a BOM
+        lambda text: b"\xfe\xff" + text.encode("utf-16-be"),
+        lambda text: "\ufeff" + text,
+    ],
+)
+def test_a_byte_order_mark_is_not_an_error(encode, tmp_path):
+    # RFC 8259 lets a parser ignore a BOM; Windows tools write one, and the file is JSON
+    data = encode(json.dumps([PROFILE]))
+    assert ipt.dump_profiles(ipt.parse_profiles(data)) == [PROFILE]
+    if isinstance(data, bytes):
+        path = tmp_path / "listing.json"
+        path.write_bytes(data)
+        assert ipt.load(path).raw_profiles == [PROFILE]

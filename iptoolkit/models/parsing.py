@@ -7,6 +7,7 @@ and a `ProfileProblem` (with the raw profile, unchanged) for each faulty one.
 
 from __future__ import annotations
 
+import codecs
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -96,6 +97,7 @@ def loads_json(data: bytes | str) -> Any:
     pydantic-core's parser is as fast as orjson here but, unlike orjson, keeps integers
     beyond 64 bits exact instead of turning them into floats.
     """
+    data = _without_bom(data)
     try:
         with gc_paused():
             return from_json(data, allow_inf_nan=False, cache_strings="keys")
@@ -107,6 +109,24 @@ def loads_json(data: bytes | str) -> Any:
             except UnicodeDecodeError as decode_error:
                 reason = f"the input is not UTF-8 text ({decode_error.reason})"
         raise ParseError(f"not JSON: {reason}") from None
+
+
+def _without_bom(data: bytes | str) -> bytes | str:
+    """Drop a byte-order mark (RFC 8259 allows ignoring one); Windows tools write them.
+
+    UTF-16 with a BOM (PowerShell 5's `>` redirection) is decoded; anything else is left
+    to the parser, which reports it.
+    """
+    if isinstance(data, str):
+        return data[1:] if data.startswith("\ufeff") else data
+    if data.startswith(codecs.BOM_UTF8):
+        return data[len(codecs.BOM_UTF8) :]
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError:
+            return data
+    return data
 
 
 def unwrap_profiles(data: Any) -> list[Any]:
