@@ -127,3 +127,12 @@ def test_a_byte_order_mark_is_not_an_error(encode, tmp_path):
         path = tmp_path / "listing.json"
         path.write_bytes(data)
         assert ipt.load(path).raw_profiles == [PROFILE]
+
+
+def test_json_nested_beyond_the_parsers_limit_is_called_that_not_invalid():
+    deep = '{"children":[' * 150 + "{}" + "]}" * 150
+    text = f'[{{"id": "P", "mappingSettings": {{"sourceStructure": {{"nodes": [{deep}]}}}}}}]'
+    json.loads(text)  # valid JSON
+    with pytest.raises(ipt.ParseError) as caught:
+        ipt.parse_profiles(text)
+    assert "nested too deeply" in str(caught.value) and "not JSON" not in str(caught.value)

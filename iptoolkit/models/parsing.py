@@ -47,6 +47,8 @@ WRAPPER_KEYS = (
 )
 """Keys under which a wrapped listing is looked for, in this order."""
 
+_MAX_DEPTH = 200
+"""pydantic-core's JSON parser reads arrays and objects nested this deep, no deeper."""
 _MAX_ERRORS_SHOWN = 5
 _EXCERPT = 60
 _LIST_ADAPTER = TypeAdapter(list[IntegrationProfile])
@@ -103,6 +105,10 @@ def loads_json(data: bytes | str) -> Any:
             return from_json(data, allow_inf_nan=False, cache_strings="keys")
     except ValueError as exc:
         reason = str(exc)
+        if reason.startswith("recursion limit exceeded"):
+            raise ParseError(
+                f"JSON nested too deeply to read ({_MAX_DEPTH} levels at most): {reason}"
+            ) from None
         if isinstance(data, bytes):
             try:
                 data.decode("utf-8")
