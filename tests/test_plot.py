@@ -199,6 +199,13 @@ def test_empty_estate_gives_a_figure():
     assert _png(figure)
 
 
+def test_an_empty_selection_says_so_instead_of_a_blank_canvas():
+    """`iptoolkit plot snap.json --partner nobody` draws a diagram a reader understands."""
+    figure = plot_topology(ipt.Estate.from_raw([]))
+    words = [text.get_text() for text in figure.axes[0].texts]
+    assert any("nothing to draw" in text.lower() for text in words), words
+
+
 def test_every_node_of_a_small_estate_is_drawn_once(tiny):
     graph = ipt.build_graph(tiny)
     figure = plot_topology(tiny)

@@ -93,6 +93,17 @@ def plot_topology(
     if labels != "none":
         draw_labels(ax, view, placed, geometry, sizes, labels == "ids")
     draw_headers(ax, view, geometry, key)
+    if not view.number_of_nodes():  # a filter that selects nothing: say so
+        ax.text(
+            0.5,
+            0.5,
+            "Nothing to draw: no profiles in this selection",
+            transform=ax.transAxes,
+            ha="center",
+            va="center",
+            fontsize=geometry.font + 2,
+            color="#777777",
+        )
     draw_legend(figure, ax, handles, geometry)
     return detach(figure) if geometry.own else figure
 
