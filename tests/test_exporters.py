@@ -185,6 +185,19 @@ def test_graph_files_of_awkward_names(tmp_path, awkward):
         assert SECRET not in path.read_text(encoding="utf-8")
 
 
+def test_graph_files_of_ids_with_control_characters(tmp_path):
+    """XML 1.0 cannot hold control characters: ids and labels lose them in both formats
+    (as GraphML already did), so networkx, Gephi and yEd still open the file."""
+    estate = estate_of(
+        profile("P\x01", name="bad\x02name", agent=agent(channels=[channel(5, partner=ACME)]))
+    )
+    for name in ("c.graphml", "c.gexf"):
+        path = export(estate, tmp_path / name)
+        back = nx.read_graphml(path) if name.endswith("graphml") else nx.read_gexf(path)
+        assert "profile:P" in back and back.nodes["profile:P"]["label"] == "badname"
+        assert back.has_edge("profile:P", "agent:P")
+
+
 @pytest.fixture(scope="module")
 def dot_program() -> str:
     program = shutil.which("dot")

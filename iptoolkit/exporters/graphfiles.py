@@ -190,10 +190,10 @@ def write_gexf(graph: nx.MultiDiGraph, path: str | os.PathLike[str]) -> Path:
             "position": {"x": x, "y": -y, "z": 0.0},
             "size": 12.0 if data.get("kind") == "partner" else 8.0,
         }
-        flat.add_node(str(node), **attrs)
+        flat.add_node(_XML_BAD.sub("", str(node)), **attrs)  # ids too, as in GraphML
     for u, v, key, attrs in edges:
         clean = {k: _XML_BAD.sub("", x) if isinstance(x, str) else x for k, x in attrs.items()}
-        flat.add_edge(str(u), str(v), key=key, **clean)
+        flat.add_edge(_XML_BAD.sub("", str(u)), _XML_BAD.sub("", str(v)), key=key, **clean)
     nx.write_gexf(flat, path, version="1.2draft")
     return path
 
