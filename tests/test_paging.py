@@ -93,6 +93,20 @@ def test_spring_pages_are_followed_with_the_servers_size(
     assert urls(requests) == ["", "?page=1&size=3", "?page=2&size=3"]
 
 
+@pytest.mark.parametrize("with_size", [True, False])
+def test_a_page_object_with_only_a_total_is_followed_to_the_end(with_size: bool) -> None:
+    def handler(request: httpx.Request) -> httpx.Response:
+        page = int(request.url.params.get("page", 0))
+        body = spring(page, 3, with_last=False, with_total_pages=False)
+        if not with_size:
+            del body["size"]
+        return httpx.Response(200, json=body)
+
+    items, requests = run(handler)
+    assert items == ALL
+    assert len(requests) == 3
+
+
 def test_a_spring_listing_that_fits_one_page_takes_one_request() -> None:
     items, requests = run(lambda r: httpx.Response(200, json=spring(0, 20)))
     assert items == ALL

@@ -69,6 +69,7 @@ class Pager:
         self.pages_read = 0
         self._seen_urls: set[str] = {str(self.start_url)}
         self._seen_content: dict[str, int] = {}
+        self._first_page_size: int | None = None
 
     def read(self, response: httpx.Response) -> Page:
         """Turn a successful response into a `Page`; raise ParseError or PagingError."""
@@ -103,6 +104,10 @@ class Pager:
         here = response.request.url
         if _is_spring_page(data):
             number, total_pages = data["number"], data.get("totalPages")
+            if not isinstance(total_pages, int) and "last" not in data:
+                if self._first_page_size is None:
+                    self._first_page_size = len(data["content"])
+                total_pages = _pages_from_total(data, self._first_page_size)
             last = data.get("last") is True or (
                 isinstance(total_pages, int) and number + 1 >= total_pages
             )
@@ -199,8 +204,22 @@ def _is_spring_page(data: Any) -> bool:
         and isinstance(data.get("content"), list)
         and isinstance(data.get("number"), int)
         and not isinstance(data.get("number"), bool)
-        and ("totalPages" in data or "last" in data)
+        and ("totalPages" in data or "last" in data or _is_count(data.get("totalElements")))
     )
+
+
+def _pages_from_total(data: dict[str, Any], first_page_size: int) -> int | None:
+    """A page object that only says how many elements there are: derive the page count."""
+    total, size = data.get("totalElements"), data.get("size")
+    if not _is_count(size) or size < 1:
+        size = first_page_size  # without `size`, the first page is a full one
+    if not _is_count(total) or size < 1:
+        return None
+    return -(-total // size)
+
+
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _total(data: Any) -> int | None:
