@@ -135,6 +135,17 @@ def test_export_buttons_write_every_format(explorer: Explorer, tmp_path: Path) -
     assert "ipt-error" not in log
 
 
+def test_the_export_log_keeps_only_the_latest_entries(explorer: Explorer) -> None:
+    from iptoolkit.widgets.exporter import LOG_ENTRIES
+
+    for index in range(LOG_ENTRIES + 3):
+        explorer.exporter.name.value = f"export-{index}"
+        assert explorer.exporter.write("csv") is not None
+    log = explorer.exporter.log.value
+    assert log.count("<li") == LOG_ENTRIES
+    assert f"export-{LOG_ENTRIES + 2}.csv" in log and "export-0.csv" not in log
+
+
 def test_a_file_name_typed_with_its_suffix_is_not_doubled(
     explorer: Explorer, tmp_path: Path
 ) -> None:

@@ -86,8 +86,8 @@ def export(
     is_estate = hasattr(estate_or_graph, "raw_profiles")
     if name in _NEEDS_ESTATE and not is_estate:
         raise ValueError(
-            f"a {FORMATS[name]} needs the estate, and a graph does not keep the profiles as "
-            "received: pass the Estate (or a subset of it), or export the graph as one of "
+            f".{name} ({FORMATS[name]}) needs the estate; a graph does not keep the profiles "
+            "as received: pass the Estate (or a subset of it), or export the graph as one of "
             ".graphml, .gexf, .dot, .mmd, .md, .png, .svg, .pdf"
         )
     allowed = _options_for(name)

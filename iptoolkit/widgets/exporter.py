@@ -32,6 +32,8 @@ FORMATS: dict[str, tuple[str, str]] = {
 """Format -> (button label, file suffix)."""
 DOWNLOAD_LIMIT = 5_000_000
 """Bytes above which no inline download link is offered (the path still is)."""
+LOG_ENTRIES = 5
+"""How many exports the log shows (and keeps, with their download links)."""
 
 
 def write_selection(estate: Estate, fmt: str, folder: str | os.PathLike[str], name: str) -> Path:
@@ -76,6 +78,7 @@ class ExportPanel:
         for fmt, button in self.buttons.items():
             button.on_click(lambda _b, fmt=fmt: self.write(fmt))
         self.log = W.HTML()
+        self._entries: list[str] = []
         self.widget = W.VBox(
             [self.folder, self.name, W.HBox(list(self.buttons.values())), self.log],
             layout=W.Layout(width="100%"),
@@ -102,8 +105,9 @@ class ExportPanel:
         return path
 
     def _add(self, item: str) -> None:
-        previous = self.log.value.removeprefix("<ul>").removesuffix("</ul>")
-        self.log.value = f"<ul>{item}{previous}</ul>"
+        """Newest first, and only the last few: each entry may carry its file inline."""
+        self._entries = [item, *self._entries][:LOG_ENTRIES]
+        self.log.value = "<ul>" + "".join(self._entries) + "</ul>"
 
 
 def _link(path: Path) -> str:
