@@ -6,9 +6,17 @@ A module asks for one by argument, or for all its tests with
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import settings
+
+# In CI every property and schema test draws the same examples each run, so a landing is
+# never decided by luck; elsewhere hypothesis explores anew (and remembers what failed).
+settings.register_profile("ci", derandomize=True, database=None)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 pytest.register_assert_rewrite("tests.client_helpers")
 
