@@ -63,6 +63,23 @@ class _Main(click.Group):
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
 
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        """As click's, but a wrong option or argument is one line too, with a pointer."""
+        try:
+            return super().main(*args, **{**kwargs, "standalone_mode": False})
+        except click.UsageError as exc:
+            where = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
+            click.echo(f"Error: {exc.format_message()}{where}", err=True)
+            sys.exit(exc.exit_code)
+        except click.ClickException as exc:
+            exc.show()
+            sys.exit(exc.exit_code)
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        except click.exceptions.Exit as exc:
+            sys.exit(exc.exit_code)
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)

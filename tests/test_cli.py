@@ -279,3 +279,15 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path):
     process.wait(timeout=60)
     assert stderr == ""
     assert process.returncode == 141
+
+
+def test_a_wrong_option_is_one_line_on_stderr(snapshot):
+    wrong = subprocess.run(
+        [ENTRY_POINT, "export", str(snapshot), "-o", "x.csv", "--bogus"],
+        capture_output=True,
+        text=True,
+    )
+    assert wrong.returncode == 2 and wrong.stdout == ""
+    assert wrong.stderr.splitlines() == [
+        "Error: No such option '--bogus'. (see 'iptoolkit export --help')"
+    ]
