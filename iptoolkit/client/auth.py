@@ -18,18 +18,18 @@ decides whether the whole request is tried again).
 from __future__ import annotations
 
 import copy
-import hmac
 import time
-from collections.abc import Generator, Iterable, Mapping
+from collections.abc import Generator, Mapping
 from http.cookiejar import CookieJar
 from typing import Any, Self
 
 import httpx
 
-from ..models import ParseError, loads_json
 from ._retry import logger
-from ._urls import MASK, RequestInfo, install_log_filters, join_url
+from ._tokens import TOKEN_KEYS, cookie_header, cookie_pairs, read_token, set_cookies
+from ._urls import RequestInfo, install_log_filters, join_url
 from .errors import AuthenticationError, error_from_response
+from .secrets import Secret
 
 __all__ = [
     "Secret",
@@ -41,8 +41,6 @@ __all__ = [
     "TOKEN_REFRESH_MARGIN",
 ]
 
-TOKEN_KEYS = ("access_token", "accessToken", "token", "bearerToken", "bearer_token")
-"""Fields of a JSON token response that may hold the token, in this order."""
 TOKEN_REFRESH_MARGIN = 30.0
 """Seconds before `expires_in` runs out at which a token is refreshed (at most 10%)."""
 
@@ -50,53 +48,6 @@ _clock = time.monotonic
 """Monotonic seconds; tests replace it to let a token expire."""
 
 Flow = Generator[httpx.Request, httpx.Response, None]
-
-
-class Secret:
-    """A credential that never shows itself: `str`, `repr` and formatting give asterisks.
-
-    Not a `str` subclass on purpose: concatenation, `join` and `json.dumps` of a `str`
-    subclass use its characters and would leak it. Ask with `get_secret_value()`.
-
-    >>> Secret("hunter2")
-    Secret('**********')
-    """
-
-    __slots__ = ("_value",)
-
-    def __init__(self, value: str | Secret) -> None:
-        if isinstance(value, Secret):
-            value = value.get_secret_value()
-        if not isinstance(value, str):
-            raise TypeError(f"a secret must be a str, not {type(value).__name__}")
-        self._value = value
-
-    def get_secret_value(self) -> str:
-        """The credential itself, for the one place that sends it."""
-        return self._value
-
-    def __str__(self) -> str:
-        return MASK
-
-    def __repr__(self) -> str:
-        return f"Secret('{MASK}')"
-
-    def __format__(self, format_spec: str) -> str:
-        return format(MASK, format_spec)
-
-    def __bool__(self) -> bool:
-        return bool(self._value)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Secret):
-            return NotImplemented
-        return hmac.compare_digest(self._value.encode(), other._value.encode())
-
-    def __hash__(self) -> int:
-        return hash((Secret, self._value))
-
-    def __reduce__(self) -> Any:
-        raise TypeError("a Secret cannot be pickled; keep credentials out of saved state")
 
 
 class _PlatformAuth(httpx.Auth):
@@ -209,7 +160,7 @@ class _TokenAuth(_PlatformAuth):
     def _store(self, response: httpx.Response) -> None:
         """Read and cache the token of a successful token response."""
         self._check(response, self._what)
-        self._token, expires_in = _read_token(response, self._what)
+        self._token, expires_in = read_token(response, self._what)
         self._expires_at = None
         if expires_in is not None:
             margin = min(TOKEN_REFRESH_MARGIN, expires_in / 10)
@@ -272,14 +223,14 @@ class SessionCookie(_TokenAuth):
         token_path: str = "/auth/sessionBearerToken",
     ) -> None:
         super().__init__()
-        self.cookies = _cookie_pairs(cookies)
+        self.cookies = cookie_pairs(cookies)
         if not self.cookies:
             raise ValueError("SessionCookie needs at least one cookie (name=value)")
         self.token_path = token_path
 
     def _acquire(self, request: httpx.Request) -> Flow:
         url = self._url(request, self.token_path)
-        headers = {"Cookie": _cookie_header(self.cookies)}
+        headers = {"Cookie": cookie_header(self.cookies)}
         response = yield self._token_request(request, "GET", url, headers=headers)
         if response.status_code == 401:
             logger.debug("SessionCookie: the session was refused; it has probably expired")
@@ -312,95 +263,13 @@ class GuestLogin(_TokenAuth):
         login = yield self._token_request(request, "GET", url, "guest login")
         if not (login.is_success or login.is_redirect):
             self._check(login, "guest login")
-        cookies = _set_cookies(login)
+        cookies = set_cookies(login)
         if not cookies:
             logger.debug("GuestLogin: the login response set no cookie; trying anyway")
-        headers = {"Cookie": _cookie_header(cookies)} if cookies else {}
+        headers = {"Cookie": cookie_header(cookies)} if cookies else {}
         url = self._url(request, self.token_path)
         response = yield self._token_request(request, "GET", url, headers=headers)
         self._store(response)
 
     def __repr__(self) -> str:
         return f"GuestLogin(login_token={self.login_token!r})"
-
-
-def _read_token(response: httpx.Response, what: str) -> tuple[Secret, float | None]:
-    """The token of a token response: a JSON object, a JSON string or plain text.
-
-    Errors never quote the body: it may hold the token.
-    """
-    text = response.text.strip()
-    data: Any = text
-    if text[:1] in ("{", '"', "["):
-        try:
-            data = loads_json(response.content)
-        except ParseError:
-            raise _no_token(response, what, "the response is not valid JSON") from None
-    expires_in: float | None = None
-    if isinstance(data, dict):
-        token = next((data[k] for k in TOKEN_KEYS if isinstance(data.get(k), str)), None)
-        if token is None:
-            keys = ", ".join(sorted(map(str, data))) or "none"
-            raise _no_token(
-                response, what, f"no access_token, token or bearerToken field (keys: {keys})"
-            )
-        raw_expiry = data.get("expires_in", data.get("expiresIn"))
-        if isinstance(raw_expiry, int | float | str) and not isinstance(raw_expiry, bool):
-            try:
-                expires_in = float(raw_expiry)
-            except ValueError:
-                expires_in = None
-    elif isinstance(data, str):
-        token = data
-    else:
-        raise _no_token(response, what, f"a JSON {type(data).__name__} is not a token")
-    token = token.strip()
-    if token[:7].lower() == "bearer ":
-        token = token[7:].strip()
-    if not token or token.startswith("<") or any(char.isspace() for char in token):
-        raise _no_token(response, what, "the body does not look like a token")
-    return Secret(token), expires_in
-
-
-def _no_token(response: httpx.Response, what: str, why: str) -> AuthenticationError:
-    request = RequestInfo.of(response.request)
-    return AuthenticationError(
-        f"{what} failed: {response.status_code} but no usable token: {why} ({request})",
-        request=request,
-        status_code=response.status_code,
-    )
-
-
-def _cookie_pairs(
-    cookies: Mapping[str, str] | str | CookieJar | httpx.Cookies,
-) -> dict[str, Secret]:
-    if isinstance(cookies, httpx.Cookies):
-        cookies = cookies.jar
-    if isinstance(cookies, CookieJar):
-        return {cookie.name: Secret(cookie.value or "") for cookie in cookies}
-    if isinstance(cookies, str):
-        pairs: Iterable[tuple[str, str]] = (
-            part.strip().partition("=")[::2] for part in cookies.split(";") if part.strip()
-        )
-        result = {}
-        for name, value in pairs:
-            if not name or not value:
-                raise ValueError("a session cookie string must read name=value (value hidden)")
-            result[name.strip()] = Secret(value.strip())
-        return result
-    return {str(name): Secret(value) for name, value in cookies.items()}
-
-
-def _cookie_header(cookies: Mapping[str, Secret]) -> str:
-    return "; ".join(f"{name}={value.get_secret_value()}" for name, value in cookies.items())
-
-
-def _set_cookies(response: httpx.Response) -> dict[str, Secret]:
-    """The cookies a response (or the redirects before it) set: name=value only."""
-    found: dict[str, Secret] = {}
-    for step in [*response.history, response]:
-        for header in step.headers.get_list("set-cookie"):
-            name, _, value = header.split(";", 1)[0].partition("=")
-            if name.strip():
-                found[name.strip()] = Secret(value.strip())
-    return found
