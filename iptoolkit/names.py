@@ -1,0 +1,112 @@
+"""How things are named: type names as the API spells them, as readers say them, and counts.
+
+One module so that every view agrees: the canonical name of a type is the API's class
+without `core:` (`CronCloudStorageAgentSettings`): data (summaries, tables, filters,
+exports) carries it. People read `type_label` of it (`Cron Cloud Storage`): diagrams, the
+Explorer, the command line's text. Filters accept either, in any case, and short names
+(`type_matches`). Imports nothing but the standard library.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+__all__ = [
+    "CHANNEL_PREFIX",
+    "normalise_type",
+    "plural",
+    "type_aliases",
+    "type_label",
+    "type_matches",
+]
+
+CHANNEL_PREFIX = "IntegrationPartnerChannel"
+"""Channel type names start with this; `AS2` is accepted for `IntegrationPartnerChannelAS2`."""
+
+_SHORT_NAMES = (
+    (CHANNEL_PREFIX.lower(), ""),
+    ("", "agentsettings"),
+    ("", "profileresponseunit"),
+)
+"""(prefix, suffix) pairs, lower case, that a type's short name leaves out."""
+
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z][a-z])")
+_TYPE_SUFFIXES = ("AgentSettings", "ProfileResponseUnit")
+_TYPE_PREFIXES = (CHANNEL_PREFIX,)
+_SPELLING = {
+    "Ftp": "FTP",
+    "Sftp": "SFTP",
+    "Http": "HTTP",
+    "Ssh": "SSH",
+    "Sql": "SQL",
+    "Sap": "SAP",
+    "Imap": "IMAP",
+    "Pop3": "POP3",
+    "Ldap": "LDAP",
+    "Oftp": "OFTP",
+    "Mongodb": "MongoDB",
+    "Webdav": "WebDAV",
+    "CloudStorage": "Cloud Storage",
+    "X400": "X.400",
+}
+
+
+@lru_cache(maxsize=1024)
+def type_label(type_name: Any) -> str:
+    """A type name as a reader says it: `SFTPAgentSettings` -> `SFTP`,
+    `CronFtpAgentSettings` -> `Cron FTP`, `IntegrationPartnerChannelAS2` -> `AS2`;
+    `?` when there is no name."""
+    if not isinstance(type_name, str) or not type_name:
+        return "?"
+    text = type_name.removeprefix("core:")
+    for prefix in _TYPE_PREFIXES:
+        if text.startswith(prefix) and len(text) > len(prefix):
+            text = text[len(prefix) :]
+    for suffix in _TYPE_SUFFIXES:
+        if text.endswith(suffix) and len(text) > len(suffix):
+            text = text[: -len(suffix)]
+    if text.startswith("Cron") and len(text) > 4 and text[4].isupper():
+        rest = text[4:]
+        return "Cron " + _SPELLING.get(rest, _CAMEL.sub(" ", rest))
+    return _SPELLING.get(text, _CAMEL.sub(" ", text))
+
+
+def normalise_type(name: Any) -> str:
+    """A type name for comparing: no `core:` prefix, lower case."""
+    text = str(name or "").strip()
+    if text.startswith("core:"):
+        text = text[len("core:") :]
+    return text.lower()
+
+
+def type_matches(actual: Any, wanted: Any) -> bool:
+    """`wanted` names `actual`: the same type name (any case, `core:` optional), its short
+    name (`AS2` for `IntegrationPartnerChannelAS2`, `Fax` for `FaxAgentSettings`, `Ftp` for
+    `FtpProfileResponseUnit`) or its label (`Cron Cloud Storage`)."""
+    return normalise_type(wanted) in type_aliases(actual)
+
+
+@lru_cache(maxsize=1024)
+def type_aliases(name: Any) -> tuple[str, ...]:
+    """The normalised forms that name a type (see `type_matches`)."""
+    full = normalise_type(name)
+    if not full:
+        return ()
+    aliases = [full]
+    for prefix, suffix in _SHORT_NAMES:
+        if full.startswith(prefix) and full.endswith(suffix):
+            short = full[len(prefix) : len(full) - len(suffix)]
+            if short:
+                aliases.append(short)
+                break
+    spoken = normalise_type(type_label(name))
+    if spoken not in aliases:
+        aliases.append(spoken)
+    return tuple(aliases)
+
+
+def plural(count: int, noun: str) -> str:
+    """`1 channel`, `2 channels`, `10,000 profiles`: a count with its noun."""
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
