@@ -10,7 +10,7 @@ Each finding has a `kind` (one of `KINDS`), a `severity`, a short `text` and the
 - `info`: housekeeping (inactive profiles still holding active channels, partners without
   an active channel, profiles without an id).
 
-"Active" means `active` is true; a missing flag counts as not active (see `nodes`).
+"Active" means `active` is true; a missing flag counts as not active (see `records`).
 
 >>> import iptoolkit as ipt
 >>> found = ipt.findings(ipt.Estate.from_raw([{"id": "P1", "active": True}]))
@@ -25,24 +25,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from .models import gc_paused
-from .nodes import (
-    agent_node,
-    channel_node,
-    endpoint,
-    is_active,
-    label,
-    partner_node,
-    partner_of,
-    profile_keys,
-    profile_node,
-    profile_uses,
-    type_of,
-)
+from .names import plural
+from .nodes import agent_node, channel_node, is_active, label, partner_node, partner_of
 
 if TYPE_CHECKING:
     import pandas
 
     from .estate import Estate
+    from .records import ProfileRecord
 
 __all__ = ["Finding", "Findings", "findings", "KINDS", "SEVERITIES"]
 
@@ -125,34 +115,26 @@ def findings(estate: Estate) -> Findings:
 
 
 class _Audit:
-    """The checks, sharing one pass of preparation over the estate."""
+    """The checks, each reading the estate's records."""
 
     def __init__(self, estate: Estate) -> None:
         self.estate = estate
-        self.keys = profile_keys(estate.raw_profiles)
-        self.nodes = [profile_node(self.keys[i]) for i in estate.raw_index]
-        self.uses = profile_uses(estate)
-        self.node_of_id: dict[Any, str] = {}
-        for index, raw in enumerate(estate.raw_profiles):
-            pid = raw.get("id") if isinstance(raw, dict) else None
-            if isinstance(pid, str | int):
-                self.node_of_id.setdefault(pid, profile_node(self.keys[index]))
 
     def parse_problems(self) -> list[Finding]:
+        records = self.estate.records
         return [
-            Finding("parse_problem", "error", str(p), (profile_node(self.keys[p.index]),))
-            for p in self.estate.problems
+            Finding("parse_problem", "error", str(problem), (records[problem.index].node,))
+            for problem in self.estate.problems
         ]
 
     def profile_ids(self) -> list[Finding]:
         by_id: dict[Any, list[str]] = defaultdict(list)
         missing = []
-        for index, raw in enumerate(self.estate.raw_profiles):
-            pid = raw.get("id") if isinstance(raw, dict) else None
-            if isinstance(pid, str | int) and not isinstance(pid, bool) and pid != "":
-                by_id[pid].append(profile_node(self.keys[index]))
+        for record in self.estate.records:
+            if record.id is not None:
+                by_id[record.id].append(record.node)
             else:
-                missing.append(profile_node(self.keys[index]))
+                missing.append(record)
         found = [
             Finding(
                 "duplicate_profile_id", "warning", f"{len(nodes)} profiles share the id {pid!r}",
@@ -165,10 +147,10 @@ class _Audit:
             Finding(
                 "profile_without_id",
                 "info",
-                f"the profile at position {node.removeprefix('profile:#')} ({node}) has no id",
-                (node,),
+                f"the profile at position {record.index} ({record.node}) has no id",
+                (record.node,),
             )
-            for node in missing
+            for record in missing
         ]
         return found
 
@@ -176,64 +158,64 @@ class _Audit:
         found = []
         for conflict in self.estate.conflicts:
             node = (channel_node if conflict.kind == "channel" else partner_node)(conflict.key)
-            profiles = [self.node_of_id.get(pid, f"profile:{pid}") for pid, _ in conflict.variants]
+            profiles = list(dict.fromkeys(conflict.profiles))
             found.append(
                 Finding(
                     f"{conflict.kind}_conflict",
                     "warning",
                     f"{conflict.kind} {conflict.key} has {len(conflict.variants)} different "
-                    f"contents, in profiles {_names(profiles)}",
-                    (node, *dict.fromkeys(profiles)),
+                    f"contents, in profiles {_names(list(conflict.profiles))}",
+                    (node, *profiles),
                 )
             )
         return found
 
     def unresolved(self) -> list[Finding]:
-        named: dict[str, list[str]] = defaultdict(list)
-        for node, uses in zip(self.nodes, self.uses, strict=True):
-            for use in uses:
-                if not use.resolved and node not in named[use.node]:
-                    named[use.node].append(node)
         return [
             Finding(
                 "unresolved_channel", "warning",
-                f"{channel} is named by id in {_count(profiles, 'profile')} "
-                f"({_names(profiles)}) but held by no profile",
-                (channel, *profiles),
+                f"{channel_node(key)} is named by id in {plural(len(profiles), 'profile')} "
+                f"({_names(list(profiles))}) but held by no profile",
+                (channel_node(key), *profiles),
             )
-            for channel, profiles in named.items()
+            for key, profiles in self.estate.unresolved.items()
         ]  # fmt: skip
 
     def activity(self) -> list[Finding]:
         """Active profiles on inactive channels; inactive profiles holding active ones."""
         found = []
-        for profile, node, uses in zip(self.estate.profiles, self.nodes, self.uses, strict=True):
-            units = profile.response_units
-            if is_active(profile):
-                dead = {
-                    use.node: use.channel
-                    for use in uses
-                    if use.resolved
-                    and not is_active(use.channel)
-                    and (use.use.role != "response" or is_active(units[use.use.unit or 0]))
-                }
+        channels = self.estate.channels
+        for record in self.estate.valid_records:
+            units = record.response_units
+            node = record.node
+            used = [
+                (use, use.held if use.held is not None else channels.get(use.key))
+                for use in record.uses
+            ]
+            if record.active:
+                dead = {}
+                for use, channel in used:
+                    if channel is None or is_active(channel):
+                        continue
+                    if use.role != "response" or is_active(units[use.unit or 0]):
+                        dead[use.node] = channel
                 if dead:
                     found.append(
                         Finding(
                             "active_profile_inactive_channel", "warning",
-                            f"active profile {_label(profile, node)} uses "
-                            f"{_count(dead, 'inactive channel')}: {_channels(dead)}",
+                            f"active profile {_label(record)} uses "
+                            f"{plural(len(dead), 'inactive channel')}: {_channels(dead)}",
                             (node, *dead),
                         )
                     )  # fmt: skip
             else:
-                live = {use.node: use.channel for use in uses if is_active(use.channel)}
+                live = {use.node: channel for use, channel in used if is_active(channel)}
                 if live:
                     found.append(
                         Finding(
                             "inactive_profile_active_channel", "info",
-                            f"inactive profile {_label(profile, node)} still holds "
-                            f"{_count(live, 'active channel')}: {_channels(live)}",
+                            f"inactive profile {_label(record)} still holds "
+                            f"{plural(len(live), 'active channel')}: {_channels(live)}",
                             (node, *live),
                         )
                     )  # fmt: skip
@@ -251,7 +233,7 @@ class _Audit:
             Finding(
                 "partner_without_active_channel", "info",
                 f"partner {label(partner, key)} has no active channel "
-                f"({_count(channels[key], 'channel')}, none active)",
+                f"({plural(len(channels[key]), 'channel')}, none active)",
                 (partner_node(key), *channels[key]),
             )
             for key, partner in self.estate.partners.items()
@@ -261,43 +243,41 @@ class _Audit:
     def response_paths(self) -> list[Finding]:
         """Active profiles that deliver nowhere: no response unit, or none active."""
         found = []
-        for profile, node in zip(self.estate.profiles, self.nodes, strict=True):
-            if not is_active(profile):
+        for record in self.estate.valid_records:
+            if not record.active:
                 continue
-            units = profile.response_units
+            units = record.response_units
             if not units:
-                text = f"active profile {_label(profile, node)} has no response path"
+                text = f"active profile {_label(record)} has no response path"
             elif not any(is_active(unit) for unit in units):
                 text = (
-                    f"active profile {_label(profile, node)} has "
-                    f"{_count(units, 'response path')}, none active"
+                    f"active profile {_label(record)} has "
+                    f"{plural(len(units), 'response path')}, none active"
                 )
             else:
                 continue
-            found.append(Finding("no_response_path", "warning", text, (node,)))
+            found.append(Finding("no_response_path", "warning", text, (record.node,)))
         return found
 
     def duplicate_endpoints(self) -> list[Finding]:
         """Agents of different profiles on the same URL, host or topic (per agent type)."""
-        groups: dict[tuple[str, ...], list[tuple[str, bool]]] = defaultdict(list)
-        for profile, node in zip(self.estate.profiles, self.nodes, strict=True):
-            agent = profile.input_agent_settings
-            if agent is None:
+        groups: dict[tuple[str, ...], list[ProfileRecord]] = defaultdict(list)
+        for record in self.estate.valid_records:
+            if record.model.input_agent_settings is None:  # type: ignore[union-attr]
                 continue
-            where = endpoint(agent)
-            entry = (node, is_active(profile))
+            where = record.agent_endpoint
             if where.url:
-                groups[("URL", where.url.rstrip("/").lower())].append(entry)
+                groups[("URL", where.url.rstrip("/").lower())].append(record)
             if where.host:
-                groups[("host", where.host.lower())].append(entry)
+                groups[("host", where.host.lower())].append(record)
             if where.topic:
-                groups[("topic", where.topic, type_of(agent) or "?")].append(entry)
+                groups[("topic", where.topic, record.agent_type or "?")].append(record)
         found = []
-        for (what, value, *agent_type), entries in groups.items():
-            if len(entries) < 2:
+        for (what, value, *agent_type), records in groups.items():
+            if len(records) < 2:
                 continue
-            nodes = [node for node, _ in entries]
-            active = sum(1 for _, flag in entries if flag)
+            nodes = [record.node for record in records]
+            active = sum(1 for record in records if record.active)
             kind_of = f" ({agent_type[0]})" if agent_type else ""
             found.append(
                 Finding(
@@ -305,18 +285,14 @@ class _Audit:
                     "warning" if active > 1 else "info",
                     f"{len(nodes)} agents share the {what} {value!r}{kind_of}, "
                     f"{active} of them active: {_names(nodes)}",
-                    (*(agent_node(n.removeprefix("profile:")) for n in nodes), *nodes),
+                    (*(agent_node(record.key) for record in records), *nodes),
                 )
             )
         return found
 
 
-def _label(profile: Any, node: str) -> str:
-    return f"{node} ({profile.name})" if profile.name else node
-
-
-def _count(items: Any, noun: str) -> str:
-    return f"{len(items)} {noun}{'' if len(items) == 1 else 's'}"
+def _label(record: ProfileRecord) -> str:
+    return f"{record.node} ({record.name})" if record.name else record.node
 
 
 def _names(nodes: list[str]) -> str:

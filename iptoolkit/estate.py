@@ -1,4 +1,4 @@
-"""The estate: one snapshot's profiles plus the channels and partners they reference.
+"""The estate: one snapshot's profiles, indexed once, with the channels and partners they use.
 
 Loading is lenient: a profile that fails strict validation is kept raw in `problems` and
 written back unchanged by `save`, so nothing is ever dropped silently. `strict=True` raises.
@@ -6,21 +6,22 @@ written back unchanged by `save`, so nothing is ever dropped silently. `strict=T
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import os
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from . import __version__
 from .models import (
     IntegrationProfile,
     ParseError,
     ProfileProblem,
-    field_value,
     gc_paused,
     loads_json,
     parse_profiles,
@@ -28,36 +29,64 @@ from .models import (
     unwrap_profiles,
     validate_profiles,
 )
-from .references import ChannelUse, channel_key, channel_uses, partner_key
+from .names import plural, type_label
+from .nodes import partner_of
+from .records import (
+    ChannelKey,
+    ChannelModel,
+    PartnerKey,
+    PartnerModel,
+    ProfileRecord,
+    build_records,
+)
 from .snapshot import SnapshotInfo, read_snapshot, write_snapshot
 
 if TYPE_CHECKING:
     import pandas
 
-    from .filters import Filter
+    from .selection import Filter
+
+T = TypeVar("T")
 
 __all__ = ["Estate", "Conflict", "load"]
 
 FrameKind = Literal["profiles", "channels", "partners", "responses"]
 
 
-@dataclass
+@dataclass(frozen=True)
 class Conflict:
-    """The same channel or partner id met with different content in different profiles."""
+    """The same channel or partner key met with different content in different profiles."""
 
     kind: Literal["channel", "partner"]
-    key: Any
-    variants: list[tuple[Any, Any]] = field(default_factory=list)
+    key: ChannelKey | PartnerKey
+    variants: tuple[tuple[Any, Any], ...]
     """(profile id, content) pairs: the first seen, then each differing one."""
+    profiles: tuple[str, ...]
+    """The profile node of each variant, in the same order."""
 
 
 class Estate:
-    """Profiles of one snapshot, with channel and partner registries and loading problems.
+    """Profiles of one snapshot as immutable records, with the channels and partners they
+    use and what went wrong while loading (see `iptoolkit.records` for the rules).
+
+    An estate never changes once built: what views derive from it (the filters' index, the
+    counts) is computed once and cached on it.
 
     >>> estate = Estate.from_raw([{"class": "core:IntegrationProfile", "id": "P1"}])
     >>> len(estate.profiles), len(estate.problems)
     (1, 0)
     """
+
+    records: tuple[ProfileRecord, ...]
+    """One record per profile of the listing, faulty ones included, in order."""
+    problems: tuple[ProfileProblem, ...]
+    """The faulty profiles, numbered by their position in this estate's listing."""
+    channels: Mapping[ChannelKey, ChannelModel]
+    """Every channel a profile holds, by key (first content seen)."""
+    partners: Mapping[PartnerKey, PartnerModel]
+    """Every partner of a channel a profile uses, by key (first content seen)."""
+    conflicts: tuple[Conflict, ...]
+    info: SnapshotInfo
 
     def __init__(
         self,
@@ -66,28 +95,38 @@ class Estate:
         problems: Sequence[ProfileProblem] = (),
         info: SnapshotInfo | None = None,
     ) -> None:
-        """Assemble from raw profiles and their models (None where the profile is faulty).
+        """Index raw profiles and their models (None where the profile is faulty).
 
         Use `from_raw`, `load` or a client's `fetch_estate` rather than calling this.
         """
-        self.raw_profiles: list[Any] = list(raw_profiles)
-        """Every profile exactly as received, faulty ones included, in order."""
-        self.info = info or SnapshotInfo(toolkit_version=__version__)
-        self.problems: list[ProfileProblem] = list(problems)
-        self.profiles: list[IntegrationProfile] = []
-        self.raw_index: list[int] = []
-        """For each entry of `profiles`, its index in `raw_profiles`."""
-        for index, model in enumerate(models):
-            if model is not None:
-                self.profiles.append(model)
-                self.raw_index.append(index)
-        self.channels: dict[Any, Any] = {}
-        self.partners: dict[Any, Any] = {}
-        self.conflicts: list[Conflict] = []
-        self.uses: list[list[ChannelUse]] = []
-        """For each entry of `profiles`, the channels it holds or names."""
         with gc_paused():
-            self._index_channels()
+            records, held = build_records(raw_profiles, models, problems)
+            channels, partners, conflicts = _registries(records, held)
+        self._assemble(records, problems, info, channels, partners, conflicts)
+
+    def _assemble(
+        self,
+        records: Sequence[ProfileRecord],
+        problems: Sequence[ProfileProblem],
+        info: SnapshotInfo | None,
+        channels: dict[ChannelKey, Any],
+        partners: dict[PartnerKey, Any],
+        conflicts: Sequence[Conflict],
+    ) -> None:
+        fields = {
+            "records": tuple(records),
+            "problems": tuple(problems),
+            "info": info or SnapshotInfo(toolkit_version=__version__),
+            "channels": MappingProxyType(channels),
+            "partners": MappingProxyType(partners),
+            "conflicts": tuple(conflicts),
+            "_derived": {},
+        }
+        for name, value in fields.items():
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"an Estate is immutable: cannot set {name!r}; use subset()")
 
     # -- construction -------------------------------------------------------------------
 
@@ -116,52 +155,47 @@ class Estate:
         """Write a snapshot (`.json` or `.json.gz`): every profile as received, metadata too."""
         return write_snapshot(path, self.raw_profiles, self.info)
 
-    # -- registries -----------------------------------------------------------------------
+    # -- what is derived from the records, cached -----------------------------------------
 
-    def _index_channels(self) -> None:
-        conflicts: dict[tuple[str, Any], Conflict] = {}
-        origins: dict[tuple[str, Any], Any] = {}
-        for profile, raw_index in zip(self.profiles, self.raw_index, strict=True):
-            # a channel without an id is keyed by its place: the profile's id or position
-            place = profile.id if profile.id is not None else f"#{raw_index}"
-            uses = list(channel_uses(profile))
-            self.uses.append(uses)
-            for use in uses:
-                if use.channel is None:
-                    continue
-                key = channel_key(use.channel, place, use.path)
-                self._register(
-                    "channel", self.channels, key, use.channel, profile.id, origins, conflicts
-                )
-                partner = field_value(use.channel, "partner")
-                pkey = partner_key(partner) if partner is not None else None
-                if pkey is not None:
-                    self._register(
-                        "partner", self.partners, pkey, partner, profile.id, origins, conflicts
-                    )
-        self.conflicts = list(conflicts.values())
+    def derived(self, name: str, build: Callable[[Estate], T]) -> T:
+        """`build(self)`, computed once per estate and name: views cache their indexes here."""
+        cache: dict[str, Any] = self._derived  # type: ignore[attr-defined]
+        if name not in cache:
+            cache[name] = build(self)
+        return cache[name]
 
-    @staticmethod
-    def _register(
-        kind: Literal["channel", "partner"],
-        registry: dict[Any, Any],
-        key: Any,
-        value: Any,
-        profile_id: Any,
-        origins: dict[tuple[str, Any], Any],
-        conflicts: dict[tuple[str, Any], Conflict],
-    ) -> None:
-        known = registry.get(key)
-        if known is None:
-            registry[key] = value
-            origins[(kind, key)] = profile_id
-        elif known is not value and known != value:
-            conflict = conflicts.get((kind, key))
-            if conflict is None:
-                first = (origins[(kind, key)], known)
-                conflict = conflicts[(kind, key)] = Conflict(kind, key, [first])
-            if all(content != value for _, content in conflict.variants):
-                conflict.variants.append((profile_id, value))
+    @property
+    def raw_profiles(self) -> tuple[Any, ...]:
+        """Every profile exactly as received, faulty ones included, in order."""
+        return self.derived("raw_profiles", lambda e: tuple(r.raw for r in e.records))
+
+    @property
+    def profiles(self) -> tuple[IntegrationProfile, ...]:
+        """The models of the profiles that parsed, in order."""
+        return self.derived("profiles", lambda e: tuple(r.model for r in e.valid_records))
+
+    @property
+    def valid_records(self) -> tuple[ProfileRecord, ...]:
+        """The records of the profiles that parsed (those with a model)."""
+        return self.derived("valid", lambda e: tuple(r for r in e.records if r.ok))
+
+    @property
+    def raw_index(self) -> tuple[int, ...]:
+        """For each entry of `profiles`, its position in `raw_profiles`."""
+        return self.derived(
+            "raw_index", lambda e: tuple(i for i, r in enumerate(e.records) if r.ok)
+        )
+
+    @property
+    def unresolved(self) -> Mapping[ChannelKey, tuple[str, ...]]:
+        """Channel ids that profiles name but no profile holds -> the profile nodes naming
+        them. They are not channels: no content is known of them."""
+        return self.derived("unresolved", _unresolved)
+
+    def position_of(self, node: str) -> int | None:
+        """The position in this estate of the profile with this node id, or None."""
+        index = self.derived("positions", lambda e: {r.node: i for i, r in enumerate(e.records)})
+        return index.get(node)
 
     # -- views ----------------------------------------------------------------------------
 
@@ -171,6 +205,25 @@ class Estate:
 
         return subset(self, selection)
 
+    def take(self, positions: Sequence[int], *, info: SnapshotInfo | None = None) -> Estate:
+        """A new estate of the records at `positions`, sharing them (nothing re-walked).
+
+        Its channels are those the chosen profiles hold or name (content as in this
+        estate), its partners theirs, its conflicts this estate's between chosen profiles.
+        """
+        records = [self.records[i] for i in positions]
+        with gc_paused():
+            channels, partners, conflicts = _restricted(self, records)
+        new_position = {record.index: n for n, record in enumerate(records)}
+        problems = [
+            _renumbered(record.problem, new_position[record.index])
+            for record in records
+            if record.problem is not None
+        ]
+        estate = Estate.__new__(type(self))
+        estate._assemble(records, problems, info or self.info, channels, partners, conflicts)
+        return estate
+
     def to_frame(self, kind: FrameKind = "profiles") -> pandas.DataFrame:
         """One row per profile, channel, partner or response unit."""
         from .tables import to_frame
@@ -178,25 +231,11 @@ class Estate:
         return to_frame(self, kind)
 
     def summary(self) -> dict[str, Any]:
-        """Counts an analyst wants first, JSON-ready."""
-        agents = Counter(p.agent_type or "(none)" for p in self.profiles)
-        channel_types = Counter(type_name_of(c) or "(unknown)" for c in self.channels.values())
-        return {
-            "profiles": len(self.raw_profiles),
-            "valid_profiles": len(self.profiles),
-            "active_profiles": sum(1 for p in self.profiles if p.active),
-            "problems": len(self.problems),
-            "channels": len(self.channels),
-            "partners": len(self.partners),
-            "conflicts": len(self.conflicts),
-            "agent_types": dict(agents.most_common()),
-            "channel_types": dict(channel_types.most_common()),
-            "source_url": self.info.source_url,
-            "fetched_at": self.info.fetched_at.isoformat() if self.info.fetched_at else None,
-        }
+        """Counts an analyst wants first, JSON-ready; types by their canonical names."""
+        return dict(self.derived("summary", _summary))
 
     def __len__(self) -> int:
-        return len(self.raw_profiles)
+        return len(self.records)
 
     def __repr__(self) -> str:
         s = self.summary()
@@ -209,19 +248,154 @@ class Estate:
     def _repr_html_(self) -> str:
         s = self.summary()
         rows = "".join(
-            f"<tr><td>{html.escape(name)}</td><td style='text-align:right'>{count}</td></tr>"
+            f"<tr><td>{html.escape(type_label(name) if name != NO_TYPE else name)}</td>"
+            f"<td style='text-align:right'>{count}</td></tr>"
             for name, count in s["agent_types"].items()
         )
         source = html.escape(s["source_url"] or "local")
+        unresolved = s["unresolved_channels"]
         return (
             "<div class='iptoolkit-estate'>"
             f"<b>Estate</b> from {source}: <b>{s['profiles']}</b> profiles "
             f"({s['active_profiles']} active, {s['problems']} problems), "
-            f"<b>{s['channels']}</b> channels, <b>{s['partners']}</b> partners, "
-            f"{s['conflicts']} conflicts"
+            f"<b>{s['channels']}</b> channels"
+            + (f" ({plural(unresolved, 'unresolved channel id')})" if unresolved else "")
+            + f", <b>{s['partners']}</b> partners, {s['conflicts']} conflicts"
             "<table><thead><tr><th>input agent type</th><th>profiles</th></tr></thead>"
             f"<tbody>{rows}</tbody></table></div>"
         )
+
+
+NO_TYPE = "(none)"
+"""What the summary counts profiles without an input agent (or channels without a type) as."""
+
+
+def _summary(estate: Estate) -> dict[str, Any]:
+    agents = Counter(record.agent_type or NO_TYPE for record in estate.records)
+    channel_types = Counter(type_name_of(c) or NO_TYPE for c in estate.channels.values())
+    info = estate.info
+    return {
+        "profiles": len(estate.records),
+        "valid_profiles": len(estate.valid_records),
+        "active_profiles": sum(1 for record in estate.records if record.active),
+        "problems": len(estate.problems),
+        "channels": len(estate.channels),
+        "unresolved_channels": len(estate.unresolved),
+        "partners": len(estate.partners),
+        "conflicts": len(estate.conflicts),
+        "agent_types": dict(agents.most_common()),
+        "channel_types": dict(channel_types.most_common()),
+        "source_url": info.source_url,
+        "fetched_at": info.fetched_at.isoformat() if info.fetched_at else None,
+    }
+
+
+def _unresolved(estate: Estate) -> dict[ChannelKey, tuple[str, ...]]:
+    named: dict[ChannelKey, dict[str, None]] = {}
+    for record in estate.records:
+        for use in record.uses:
+            if use.role == "reference" and use.key not in estate.channels:
+                named.setdefault(use.key, {})[record.node] = None
+    return {key: tuple(nodes) for key, nodes in named.items()}
+
+
+class _Registry:
+    """Channels or partners by key, the first content seen, and the differing copies."""
+
+    def __init__(self, kind: Literal["channel", "partner"]) -> None:
+        self.kind = kind
+        self.content: dict[Any, Any] = {}
+        self._first: dict[Any, ProfileRecord] = {}
+        self._variants: dict[Any, list[tuple[ProfileRecord, Any]]] = {}
+
+    def add(self, key: Any, value: Any, record: ProfileRecord) -> None:
+        known = self.content.get(key)
+        if known is None:
+            self.content[key] = value
+            self._first[key] = record
+        elif known is not value and known != value:
+            variants = self._variants.get(key)
+            if variants is None:
+                variants = self._variants[key] = [(self._first[key], known)]
+            if all(content != value for _, content in variants):
+                variants.append((record, value))
+
+    def conflicts(self) -> list[Conflict]:
+        return [
+            Conflict(
+                self.kind,
+                key,
+                tuple((record.id, content) for record, content in variants),
+                tuple(record.node for record, _ in variants),
+            )
+            for key, variants in self._variants.items()
+        ]
+
+
+def _registries(
+    records: Sequence[ProfileRecord], held: dict[ChannelKey, Any]
+) -> tuple[dict[ChannelKey, Any], dict[PartnerKey, Any], list[Conflict]]:
+    """The channel and partner registries of a new listing, with their conflicts."""
+    channels = _Registry("channel")
+    partners = _Registry("partner")
+    for record in records:
+        for use in record.uses:
+            if use.held is None:
+                continue
+            channels.add(use.key, use.held, record)
+            pkey, partner = partner_of(use.held)
+            if pkey is not None:
+                partners.add(pkey, partner, record)
+    assert channels.content.keys() == held.keys()
+    return channels.content, partners.content, channels.conflicts() + partners.conflicts()
+
+
+def _restricted(
+    parent: Estate, records: Sequence[ProfileRecord]
+) -> tuple[dict[ChannelKey, Any], dict[PartnerKey, Any], list[Conflict]]:
+    """The registries of a subset, read from its parent's (no model is compared again)."""
+    channels: dict[ChannelKey, Any] = {}
+    named: list[ChannelKey] = []
+    partners: dict[PartnerKey, Any] = {}
+    for record in records:
+        for use in record.uses:
+            if use.held is not None:
+                channels.setdefault(use.key, use.held)
+            else:
+                named.append(use.key)
+        for pkey in record.partners:
+            if pkey not in partners:
+                partners[pkey] = parent.partners.get(pkey)
+    for key in named:
+        if key not in channels and key in parent.channels:
+            channels[key] = parent.channels[key]
+    partners = {key: value for key, value in partners.items() if value is not None}
+    chosen = {record.node for record in records}
+    conflicts = []
+    for conflict in parent.conflicts:
+        kept = [
+            (variant, node)
+            for variant, node in zip(conflict.variants, conflict.profiles, strict=True)
+            if node in chosen
+        ]
+        if len(kept) > 1:
+            variants, nodes = zip(*kept, strict=True)
+            conflicts.append(Conflict(conflict.kind, conflict.key, variants, nodes))
+    return channels, partners, conflicts
+
+
+def _renumbered(problem: ProfileProblem, index: int) -> ProfileProblem:
+    """A problem of the parent's listing, numbered (and its JSON paths) for a subset's."""
+    if index == problem.index:
+        return problem
+    old, new = f"$[{problem.index}]", f"$[{index}]"
+    issues = [
+        dataclasses.replace(issue, path=new + issue.path[len(old) :])
+        if issue.path.startswith(old)
+        else issue
+        for issue in problem.issues
+    ]
+    return dataclasses.replace(problem, index=index, issues=issues)
 
 
 def load(path: str | os.PathLike[str], *, strict: bool = False) -> Estate:

@@ -18,8 +18,9 @@ everything. Matching is case-insensitive throughout.
 Faulty profiles (`estate.problems`) cannot be judged: an empty filter keeps them (the
 subset equals the estate), any other filter leaves them out.
 
-Selecting from 10,000 profiles takes a few milliseconds: the first filter on an estate
-builds an index (lower-cased tokens per field, text per profile) that later filters reuse.
+Selecting reads the estate's records: each field's look-up table (lower-cased tokens ->
+positions) is built from them the first time a filter uses that field, and cached on the
+estate, so a first filter costs a few milliseconds and later ones less.
 
 >>> f = Filter(partners=["Acme"], active=True)
 >>> Filter.from_json(f.to_json()) == f
@@ -32,243 +33,121 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import weakref
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from fnmatch import fnmatchcase
-from typing import TYPE_CHECKING, Annotated, Any
-
-from pydantic import BaseModel, BeforeValidator, ConfigDict, field_validator
+from typing import TYPE_CHECKING, Any
 
 from .models import field_value, gc_paused
-from .nodes import (
-    endpoint,
-    is_active,
-    normalise_type,
-    partner_of,
-    profile_uses,
-    split_tags,
-    target,
-    type_aliases,
-    type_of,
-)
+from .names import normalise_type, type_aliases
+from .nodes import endpoint, partner_of, target, type_of
+from .selection import Filter
 
 if TYPE_CHECKING:
     from .estate import Estate
+    from .records import ChannelKey, ProfileRecord
 
 __all__ = ["Filter", "select", "subset"]
 
 _WILDCARD = re.compile(r"[*?\[]")
-
-
-def _as_list(value: Any) -> Any:
-    """Let a single value stand for a one-item list: `Filter(partners="Acme")`."""
-    if value is None:
-        return []
-    if isinstance(value, str | int):
-        return [value]
-    return value
-
-
-Values = Annotated[list[str], BeforeValidator(_as_list)]
-Ids = Annotated[list[int | str], BeforeValidator(_as_list)]
-
-
-class Filter(BaseModel):
-    """A selection of profiles that saves to and loads from JSON (see the module docstring)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    agent_types: Values = []
-    channel_types: Values = []
-    partners: Ids = []
-    channels: Ids = []
-    groups: Values = []
-    tags: Values = []
-    active: bool | None = None
-    text: str | None = None
-
-    @field_validator("text")
-    @classmethod
-    def _blank_text_is_none(cls, value: str | None) -> str | None:
-        return value if value is None or value.strip() else None
-
-    def is_empty(self) -> bool:
-        """True when the filter selects everything."""
-        return self == Filter()
-
-    def to_json(self) -> str:
-        """Compact JSON with only the fields that are set."""
-        return self.model_dump_json(exclude_defaults=True)
-
-    @classmethod
-    def from_json(cls, data: str | bytes) -> Filter:
-        return cls.model_validate_json(data)
-
-    def describe(self) -> str:
-        """One line an analyst can read: `agent type SFTPAgentSettings; partner Acme`."""
-        parts = [
-            _said("agent type", self.agent_types),
-            _said("channel type", self.channel_types),
-            _said("partner", self.partners),
-            _said("channel", self.channels),
-            _said("group", self.groups),
-            _said("tag", self.tags),
-            {True: "active", False: "not active", None: ""}[self.active],
-            f"text {self.text!r}" if self.text else "",
-        ]
-        return "; ".join(part for part in parts if part) or "everything"
-
-    def __str__(self) -> str:
-        return self.describe()
-
-
-def _said(what: str, values: list[Any]) -> str:
-    return f"{what} {' or '.join(str(value) for value in values)}" if values else ""
+Table = dict[str, set[int]]
+"""A lower-cased token -> the positions (in `estate.records`) of the profiles that have it."""
 
 
 def select(estate: Estate, selection: Filter) -> list[int]:
-    """The indices in `estate.raw_profiles` of the profiles the filter selects, in order."""
+    """The positions in `estate.records` (and `raw_profiles`) of the profiles the filter
+    selects, in order. Faulty profiles are selected only by an empty filter."""
     if selection.is_empty():
-        return list(range(len(estate.raw_profiles)))
-    index = _index(estate)
+        return list(range(len(estate.records)))
     chosen: set[int] | None = None
-    for found in _matches(index, selection):
+    for found in _matches(estate, selection):
         chosen = found if chosen is None else chosen & found
         if not chosen:
             return []
-    positions = range(index.size) if chosen is None else sorted(chosen)
-    return [estate.raw_index[position] for position in positions]
+    if chosen is None:
+        return list(range(len(estate.records)))
+    return sorted(chosen)
 
 
 def subset(estate: Estate, selection: Filter) -> Estate:
-    """A new estate with the selected profiles, whole and unchanged (nothing re-parsed).
+    """A new estate with the selected profiles, whole and unchanged (nothing re-parsed,
+    nothing re-walked: it shares the parent's records).
 
-    Its channels and partners are those the selected profiles reference. A channel a
-    profile names only by id is known in the subset only if a selected profile holds it;
-    otherwise it is unresolved there (a snapshot carries profiles, nothing else). The
-    snapshot header records the filters applied (`info.extra["filters"]`) unless the
-    filter is empty.
+    Its channels and partners are those the selected profiles use, with the content this
+    estate knows. The snapshot header records the filters applied (`info.extra["filters"]`)
+    unless the filter is empty.
     """
     chosen = select(estate, selection)
-    model_at = dict(zip(estate.raw_index, estate.profiles, strict=True))
-    new_index = {old: new for new, old in enumerate(chosen)}
-    problems = [
-        _renumbered(problem, new_index[problem.index])
-        for problem in estate.problems
-        if problem.index in new_index
-    ]
     extra = dict(estate.info.extra)
     if not selection.is_empty():
-        filters = [*extra.get("filters", []), selection.model_dump(exclude_defaults=True)]
-        extra["filters"] = filters
-    info = dataclasses.replace(estate.info, extra=extra)
-    return type(estate)(
-        [estate.raw_profiles[i] for i in chosen],
-        [model_at.get(i) for i in chosen],
-        problems,
-        info,
-    )
+        extra["filters"] = [
+            *extra.get("filters", []),
+            selection.model_dump(exclude_defaults=True),
+        ]
+    return estate.take(chosen, info=dataclasses.replace(estate.info, extra=extra))
 
 
-def _renumbered(problem: Any, index: int) -> Any:
-    if index == problem.index:
-        return problem
-    old, new = f"$[{problem.index}]", f"$[{index}]"
-    issues = [
-        dataclasses.replace(issue, path=new + issue.path[len(old) :])
-        if issue.path.startswith(old)
-        else issue
-        for issue in problem.issues
-    ]
-    return dataclasses.replace(problem, index=index, issues=issues)
+# -- look-up tables, one per field, built from the records on first use ----------------------
 
 
-# -- the index ------------------------------------------------------------------------------
-
-
-@dataclass
-class _Index:
-    """Per field, the positions (in `estate.profiles`) of the profiles that hold a token."""
-
-    size: int
-    agent_types: dict[str, set[int]] = field(default_factory=dict)
-    channel_types: dict[str, set[int]] = field(default_factory=dict)
-    partners: dict[str, set[int]] = field(default_factory=dict)
-    channels: dict[str, set[int]] = field(default_factory=dict)
-    groups: dict[str, set[int]] = field(default_factory=dict)
-    tags: dict[str, set[int]] = field(default_factory=dict)
-    active: set[int] = field(default_factory=set)
-    text: list[str] = field(default_factory=list)
-
-
-_INDEXES: weakref.WeakKeyDictionary[Any, _Index] = weakref.WeakKeyDictionary()
-
-
-def _index(estate: Estate) -> _Index:
-    """The estate's index, built on first use; estates are not changed after loading."""
-    index = _INDEXES.get(estate)
-    if index is None or index.size != len(estate.profiles):
+def _table(estate: Estate, name: str, build: Callable[[Estate], Any]) -> Any:
+    def built(e: Estate) -> Any:
         with gc_paused():
-            index = _INDEXES[estate] = _build_index(estate)
-    return index
+            return build(e)
+
+    return estate.derived(f"filters.{name}", built)
 
 
-def _build_index(estate: Estate) -> _Index:
-    index = _Index(len(estate.profiles))
-    # A channel met in many profiles has the same content everywhere unless it is in
-    # conflict, so its tokens are worked out once per key.
-    conflicted = {c.key for c in estate.conflicts if c.kind == "channel"}
-    facts: dict[Any, _ChannelFacts] = {}
-    for position, (profile, uses) in enumerate(
-        zip(estate.profiles, profile_uses(estate), strict=True)
-    ):
-        words: list[Any] = [profile.id, profile.name, profile.description, profile.group]
-        words.append(profile.tags)
-        for alias in type_aliases(profile.agent_type):
-            _add(index.agent_types, alias, position)
-        if profile.group:
-            _add(index.groups, profile.group.strip("/").lower(), position)
-        for tag in split_tags(profile.tags):
-            _add(index.tags, tag.lower(), position)
-        if is_active(profile):
-            index.active.add(position)
-        agent = profile.input_agent_settings
-        if agent is not None:
-            words.extend(_endpoint_words(agent))
-            words.append(getattr(agent, "type_name", None))
-        for unit in profile.response_units:
-            words.extend(_endpoint_words(unit))
-            words.append(target(unit))
-        for use in uses:
-            _add(index.channels, _token(use.key), position)
-            if use.channel is None:
-                continue
-            fact = facts.get(use.key) if use.key not in conflicted else None
-            if fact is None:
-                fact = _channel_facts(use.channel)
-                if use.key not in conflicted:
-                    facts[use.key] = fact
-            for token in fact.types:
-                _add(index.channel_types, token, position)
-            for token in fact.channels:
-                _add(index.channels, token, position)
-            for token in fact.partners:
-                _add(index.partners, token, position)
-            words.append(fact.text)
-        index.text.append("\n".join(str(word).lower() for word in words if word))
-    return index
+def _valid(estate: Estate) -> Iterable[tuple[int, ProfileRecord]]:
+    return ((n, r) for n, r in enumerate(estate.records) if r.model is not None)
+
+
+def _agent_types(estate: Estate) -> Table:
+    table: Table = {}
+    for position, record in _valid(estate):
+        for alias in type_aliases(record.agent_type):
+            table.setdefault(alias, set()).add(position)
+    return table
+
+
+def _groups(estate: Estate) -> Table:
+    table: Table = {}
+    for position, record in _valid(estate):
+        if record.group:
+            table.setdefault(record.group.strip("/").lower(), set()).add(position)
+    return table
+
+
+def _tags(estate: Estate) -> Table:
+    table: Table = {}
+    for position, record in _valid(estate):
+        for tag in record.tags:
+            table.setdefault(tag.lower(), set()).add(position)
+    return table
+
+
+def _active(estate: Estate) -> set[int]:
+    return {position for position, record in _valid(estate) if record.active}
 
 
 @dataclass(frozen=True, slots=True)
 class _ChannelFacts:
-    types: list[str]
-    channels: list[str]
-    partners: list[str]
+    """What filters match of one channel: type aliases, names, partner tokens, text."""
+
+    types: tuple[str, ...]
+    channels: tuple[str, ...]
+    partners: tuple[str, ...]
     text: str
+    """Lower-cased: names, hosts, URLs, topics of the channel and its partner's name."""
 
 
-def _channel_facts(channel: Any) -> _ChannelFacts:
+def _channel_facts(estate: Estate) -> dict[ChannelKey, _ChannelFacts]:
+    """Facts of every channel content in the estate: the registry's, and each conflicting
+    copy's under its profile (a copy may name another partner)."""
+    return {key: _facts_of(channel) for key, channel in estate.channels.items()}
+
+
+def _facts_of(channel: Any) -> _ChannelFacts:
     name = field_value(channel, "name")
     words = [name, *_endpoint_words(channel)]
     partners: list[str | None] = []
@@ -279,20 +158,92 @@ def _channel_facts(channel: Any) -> _ChannelFacts:
         words.append(partner_name)
     return _ChannelFacts(
         type_aliases(type_of(channel)),
-        [token for token in [_token(name)] if token],
-        [token for token in dict.fromkeys(partners) if token],
-        "\n".join(str(word) for word in words if word),
+        tuple(token for token in [_token(name)] if token),
+        tuple(token for token in dict.fromkeys(partners) if token),
+        "\n".join(str(word) for word in words if word).lower(),
     )
+
+
+def _use_facts(estate: Estate) -> list[list[_ChannelFacts]]:
+    """For each record, the facts of the channels it uses: its own copy of what it holds
+    (conflicting copies differ), the registry's for what it names."""
+    registry = _table(estate, "channel_facts", _channel_facts)
+    conflicted = {c.key for c in estate.conflicts if c.kind == "channel"}
+    result: list[list[_ChannelFacts]] = []
+    for record in estate.records:
+        facts = []
+        for use in record.uses:
+            if use.held is not None and use.key in conflicted:
+                facts.append(_facts_of(use.held))
+            elif use.key in registry:
+                facts.append(registry[use.key])
+        result.append(facts)
+    return result
+
+
+def _channel_table(field: str) -> Callable[[Estate], Table]:
+    def build(estate: Estate) -> Table:
+        table: Table = {}
+        uses = _table(estate, "use_facts", _use_facts)
+        for position, record in _valid(estate):
+            tokens: set[str] = set()
+            if field == "channels":
+                tokens.update(t for use in record.uses if (t := _token(use.key)))
+            for fact in uses[position]:
+                tokens.update(getattr(fact, field))
+            for token in tokens:
+                table.setdefault(token, set()).add(position)
+        return table
+
+    return build
+
+
+def _texts(estate: Estate) -> list[str]:
+    """Per record, the lower-cased text of the profile itself that a `text` filter searches;
+    the text of its channels and partners is searched once per channel (`_text_matches`)."""
+    texts = []
+    for record in estate.records:
+        if record.model is None:
+            texts.append("")
+            continue
+        words: list[Any] = [record.id, record.name, record.description, record.group]
+        words.extend(record.tags)
+        where = record.agent_endpoint
+        words += [where.host, where.url, where.topic]
+        words.append(field_value(record.model.input_agent_settings, "typeName"))
+        for unit, where in zip(record.response_units, record.response_endpoints, strict=True):
+            words += [where.host, where.url, where.topic, target(unit, where)]
+        texts.append("\n".join(str(word) for word in words if word).lower())
+    return texts
+
+
+def _distinct_facts(estate: Estate) -> dict[int, _ChannelFacts]:
+    uses = _table(estate, "use_facts", _use_facts)
+    return {id(fact): fact for facts in uses for fact in facts}
+
+
+def _text_matches(estate: Estate, words: list[str]) -> set[int]:
+    """Positions of the profiles in whose own text, or in the text of whose channels and
+    partners, every word occurs."""
+    texts = _table(estate, "texts", _texts)
+    uses = _table(estate, "use_facts", _use_facts)
+    facts = _table(estate, "distinct_facts", _distinct_facts)
+    found = {position for position, text in enumerate(texts) if text}
+    for word in words:
+        in_channels = {ident for ident, fact in facts.items() if word in fact.text}
+        found = {
+            position
+            for position in found
+            if word in texts[position] or any(id(fact) in in_channels for fact in uses[position])
+        }
+        if not found:
+            break
+    return found
 
 
 def _endpoint_words(model: Any) -> list[str | None]:
     where = endpoint(model)
     return [where.host, where.url, where.topic]
-
-
-def _add(table: dict[str, set[int]], token: str | None, position: int) -> None:
-    if token:
-        table.setdefault(token, set()).add(position)
 
 
 def _token(value: Any) -> str | None:
@@ -301,26 +252,35 @@ def _token(value: Any) -> str | None:
     return str(value).strip().lower() or None
 
 
-def _matches(index: _Index, selection: Filter) -> Iterable[set[int]]:
+_CHANNEL_TYPES = _channel_table("types")
+_CHANNELS = _channel_table("channels")
+_PARTNERS = _channel_table("partners")
+
+
+def _matches(estate: Estate, selection: Filter) -> Iterable[set[int]]:
     """For each field the filter sets, the positions it allows."""
     if selection.agent_types:
-        yield _lookup(index.agent_types, (normalise_type(v) for v in selection.agent_types))
+        table = _table(estate, "agent_types", _agent_types)
+        yield _lookup(table, (normalise_type(v) for v in selection.agent_types))
     if selection.channel_types:
-        yield _lookup(index.channel_types, (normalise_type(v) for v in selection.channel_types))
+        table = _table(estate, "channel_types", _CHANNEL_TYPES)
+        yield _lookup(table, (normalise_type(v) for v in selection.channel_types))
     if selection.partners:
-        yield _lookup(index.partners, (_token(v) for v in selection.partners))
+        table = _table(estate, "partners", _PARTNERS)
+        yield _lookup(table, (_token(v) for v in selection.partners))
     if selection.channels:
-        yield _lookup(index.channels, (_token(v) for v in selection.channels))
+        table = _table(estate, "channels", _CHANNELS)
+        yield _lookup(table, (_token(v) for v in selection.channels))
     if selection.groups:
-        yield _patterns(index.groups, selection.groups, subtree=True)
+        yield _patterns(_table(estate, "groups", _groups), selection.groups, subtree=True)
     if selection.tags:
-        yield _patterns(index.tags, selection.tags, subtree=False)
+        yield _patterns(_table(estate, "tags", _tags), selection.tags, subtree=False)
     if selection.active is not None:
-        everything = set(range(index.size))
-        yield index.active if selection.active else everything - index.active
+        active = _table(estate, "active", _active)
+        valid = {position for position, _ in _valid(estate)}
+        yield active if selection.active else valid - active
     if selection.text:
-        words = selection.text.lower().split()
-        yield {i for i, text in enumerate(index.text) if all(word in text for word in words)}
+        yield _text_matches(estate, selection.text.lower().split())
 
 
 def _lookup(table: dict[str, set[int]], tokens: Iterable[str | None]) -> set[int]:

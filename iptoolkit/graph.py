@@ -5,7 +5,7 @@ and partners, with edges pointing from the profile outward.
                            -references-> channel            (named only by id)
     profile -delivers-> response -via-> channel -belongs_to-> partner
 
-Node ids are described in `iptoolkit.nodes` (`profile:P1`, `channel:17`, ...). Every node
+Node ids are described in `iptoolkit.records` (`profile:P1`, `channel:17`, ...). Every node
 carries `kind` and flat scalar attributes to filter or colour by (`name`, `type`, `active`,
 `group`, `partner`, `host`, `url`, ...), and its model under `model` for drill-down.
 
@@ -13,7 +13,8 @@ carries `kind` and flat scalar attributes to filter or colour by (`name`, `type`
   estate's registry). When the same channel id names different partners in different
   profiles (a conflict, reported by `findings`), the channel gets an edge to each: a
   where-used question then over-reports rather than misses.
-- A channel named by id that no profile holds is a node with `resolved=False`.
+- A channel id named by a profile but held by no profile is a node with `resolved=False`
+  (an unresolved channel id, `estate.unresolved`; not counted as a channel).
 - Faulty profiles (`estate.problems`) are profile nodes with `problem=True`, the error in
   `error` and no edges: they could not be read, but nothing is hidden.
 
@@ -33,13 +34,10 @@ from .models import field_value, gc_paused
 from .nodes import (
     agent_node,
     endpoint,
+    is_active,
     label,
     partner_node,
     partner_of,
-    profile_keys,
-    profile_node,
-    profile_uses,
-    raw_field,
     response_node,
     target,
     type_of,
@@ -47,6 +45,7 @@ from .nodes import (
 
 if TYPE_CHECKING:
     from .estate import Estate
+    from .records import ProfileRecord
 
 __all__ = ["build_graph", "NODE_KINDS", "RELATIONS"]
 
@@ -67,83 +66,80 @@ def _build(estate: Estate) -> nx.MultiDiGraph:
         source_url=estate.info.source_url,
         fetched_at=estate.info.fetched_at.isoformat() if estate.info.fetched_at else None,
     )
-    keys = profile_keys(estate.raw_profiles)
-    graph.add_nodes_from(_profile_nodes(estate, keys))
+    graph.add_nodes_from(_profile_node(record) for record in estate.records)
     graph.add_nodes_from(_partner_nodes(estate))
-    channel_nodes, belongs = _channel_nodes(estate)
+    belongs: set[tuple[str, str]] = set()
+    channel_nodes = []
+    for key, channel in estate.channels.items():
+        node = f"channel:{key}"
+        channel_nodes.append((node, _channel_attrs(channel, key, resolved=True)))
+        pkey, _ = partner_of(channel)
+        if pkey is not None:
+            belongs.add((node, partner_node(pkey)))
     graph.add_nodes_from(channel_nodes)
+    graph.add_nodes_from(
+        (f"channel:{key}", _channel_attrs(None, key, resolved=False)) for key in estate.unresolved
+    )
 
     nodes: list[tuple[str, dict[str, Any]]] = []
-    edges: list[tuple[str, str, dict[str, Any]]] = [
-        (channel, partner, {"relation": "belongs_to"}) for channel, partner in belongs
-    ]
-    unresolved: dict[str, Any] = {}
-    for profile, uses, raw_index in zip(
-        estate.profiles, profile_uses(estate), estate.raw_index, strict=True
-    ):
-        key = keys[raw_index]
-        pnode = profile_node(key)
-        anode = agent_node(key)
-        agent = profile.input_agent_settings
+    for record in estate.valid_records:
+        agent = record.model.input_agent_settings  # type: ignore[union-attr]
         if agent is not None:
-            nodes.append((anode, _agent_attrs(agent, profile, pnode)))
-            edges.append((pnode, anode, {"relation": "input", "path": "inputAgentSettings"}))
-        for index, unit in enumerate(profile.response_units):
-            rnode = response_node(key, index)
-            nodes.append((rnode, _response_attrs(unit, index, profile, pnode)))
-            path = f"responseSettings.units[{index}]"
-            edges.append((pnode, rnode, {"relation": "delivers", "path": path}))
-        for use in uses:
-            role = use.use.role
-            unit = use.use.unit if use.use.unit is not None else 0
-            source = response_node(key, unit) if role == "response" else anode
-            relation = _ROLE_RELATION[role]
-            edges.append((source, use.node, {"relation": relation, "path": use.use.path}))
-            if not use.resolved and role == "reference":
-                unresolved.setdefault(use.node, use.key)
-            elif use.use.channel is not None:
-                # a conflicting copy may name another partner: link that one too
-                pkey, _ = partner_of(use.use.channel)
-                if pkey is not None and (use.node, partner_node(pkey)) not in belongs:
-                    belongs.add((use.node, partner_node(pkey)))
-                    edges.append((use.node, partner_node(pkey), {"relation": "belongs_to"}))
+            nodes.append((agent_node(record.key), _agent_attrs(agent, record)))
+        for index, unit in enumerate(record.response_units):
+            nodes.append((response_node(record.key, index), _response_attrs(unit, index, record)))
     graph.add_nodes_from(nodes)
-    graph.add_nodes_from(
-        (node, _channel_attrs(None, key, resolved=False)) for node, key in unresolved.items()
-    )
-    graph.add_edges_from(edges)
+
+    # one add_edge call per edge: add_edges_from builds an adjacency view per edge
+    add_edge = graph.add_edge
+    for channel, partner in belongs:
+        add_edge(channel, partner, relation="belongs_to")
+    for record in estate.valid_records:
+        pnode = record.node
+        anode = agent_node(record.key)
+        if record.model.input_agent_settings is not None:  # type: ignore[union-attr]
+            add_edge(pnode, anode, relation="input", path="inputAgentSettings")
+        for index in range(len(record.response_units)):
+            path = f"responseSettings.units[{index}]"
+            add_edge(pnode, response_node(record.key, index), relation="delivers", path=path)
+        for use in record.uses:
+            source = response_node(record.key, use.unit or 0) if use.role == "response" else anode
+            node = use.node
+            add_edge(source, node, relation=_ROLE_RELATION[use.role], path=use.path)
+            if use.held is not None:
+                # a conflicting copy may name another partner: link that one too
+                pkey, _ = partner_of(use.held)
+                if pkey is not None and (node, partner_node(pkey)) not in belongs:
+                    belongs.add((node, partner_node(pkey)))
+                    add_edge(node, partner_node(pkey), relation="belongs_to")
     return graph
 
 
-def _profile_nodes(estate: Estate, keys: list[str]) -> list[tuple[str, dict[str, Any]]]:
-    model_at = dict(zip(estate.raw_index, estate.profiles, strict=True))
-    problem_at = {problem.index: problem for problem in estate.problems}
-    nodes = []
-    for index, raw in enumerate(estate.raw_profiles):
-        model = model_at.get(index)
-        problem = problem_at.get(index)
-        agent = raw_field(raw, "inputAgentSettings", dict)
-        nodes.append(
-            (
-                profile_node(keys[index]),
-                {
-                    "kind": "profile",
-                    "id": raw_field(raw, "id", (str, int)),
-                    "name": raw_field(raw, "name", str),
-                    "type": type_of(raw) if isinstance(raw, dict) else None,
-                    "agent_type": model.agent_type if model else type_of(agent or {}),
-                    "group": raw_field(raw, "group", str),
-                    "active": raw_field(raw, "active", bool),
-                    "tags": raw_field(raw, "tags", str),
-                    "description": raw_field(raw, "description", str),
-                    "index": index,
-                    "problem": model is None,
-                    "error": problem.message if problem is not None else None,
-                    "model": model,
-                },
-            )
-        )
-    return nodes
+def _profile_node(record: ProfileRecord) -> tuple[str, dict[str, Any]]:
+    raw = record.raw if isinstance(record.raw, dict) else {}
+    return (
+        record.node,
+        {
+            "kind": "profile",
+            "id": record.id,
+            "name": record.name,
+            "type": type_of(raw) if raw else None,
+            "agent_type": record.agent_type,
+            "group": record.group,
+            "active": record.active,
+            "tags": _raw_text(raw, "tags"),
+            "description": record.description,
+            "index": record.index,
+            "problem": record.problem is not None or record.model is None,
+            "error": record.problem.message if record.problem is not None else None,
+            "model": record.model,
+        },
+    )
+
+
+def _raw_text(raw: dict[str, Any], name: str) -> str | None:
+    value = raw.get(name)
+    return value if isinstance(value, str) else None
 
 
 def _partner_nodes(estate: Estate) -> list[tuple[str, dict[str, Any]]]:
@@ -152,7 +148,7 @@ def _partner_nodes(estate: Estate) -> list[tuple[str, dict[str, Any]]]:
     for channel in estate.channels.values():
         pkey, _ = partner_of(channel)
         channels[pkey] = channels.get(pkey, 0) + 1
-        active[pkey] = active.get(pkey, 0) + (getattr(channel, "active", None) is True)
+        active[pkey] = active.get(pkey, 0) + is_active(channel)
     return [
         (
             partner_node(key),
@@ -171,20 +167,6 @@ def _partner_nodes(estate: Estate) -> list[tuple[str, dict[str, Any]]]:
     ]
 
 
-def _channel_nodes(
-    estate: Estate,
-) -> tuple[list[tuple[str, dict[str, Any]]], set[tuple[str, str]]]:
-    nodes = []
-    belongs: set[tuple[str, str]] = set()
-    for key, channel in estate.channels.items():
-        node = f"channel:{key}"
-        nodes.append((node, _channel_attrs(channel, key, resolved=True)))
-        pkey, _ = partner_of(channel)
-        if pkey is not None:
-            belongs.add((node, partner_node(pkey)))
-    return nodes, belongs
-
-
 def _channel_attrs(channel: Any, key: Any, *, resolved: bool) -> dict[str, Any]:
     pkey, partner = partner_of(channel)
     where = endpoint(channel)
@@ -193,7 +175,7 @@ def _channel_attrs(channel: Any, key: Any, *, resolved: bool) -> dict[str, Any]:
         "id": _scalar(field_value(channel, "id")) if channel is not None else key,
         "name": _scalar(field_value(channel, "name")),
         "type": type_of(channel),
-        "active": _flag(channel),
+        "active": is_active(channel),
         "partner": label(partner, pkey) if pkey is not None else None,
         "partner_id": _scalar(field_value(partner, "id")),
         "host": where.host,
@@ -203,17 +185,17 @@ def _channel_attrs(channel: Any, key: Any, *, resolved: bool) -> dict[str, Any]:
     }
 
 
-def _agent_attrs(agent: Any, profile: Any, pnode: str) -> dict[str, Any]:
-    where = endpoint(agent)
-    own = _flag(agent)
-    type_name = type_of(agent)
+def _agent_attrs(agent: Any, record: ProfileRecord) -> dict[str, Any]:
+    where = record.agent_endpoint
+    own = field_value(agent, "active")
+    type_name = record.agent_type
     return {
         "kind": "agent",
         "type": type_name,
-        "name": _scalar(field_value(agent, "type_name")) or type_name,
-        "active": own if own is not None else profile.active,
-        "group": profile.group,
-        "profile": pnode,
+        "name": _scalar(field_value(agent, "typeName")) or type_name,
+        "active": own is True if isinstance(own, bool) else record.active,
+        "group": record.group,
+        "profile": record.node,
         "host": where.host,
         "url": where.url,
         "topic": where.topic,
@@ -221,30 +203,23 @@ def _agent_attrs(agent: Any, profile: Any, pnode: str) -> dict[str, Any]:
     }
 
 
-def _response_attrs(unit: Any, index: int, profile: Any, pnode: str) -> dict[str, Any]:
-    where = endpoint(unit)
+def _response_attrs(unit: Any, index: int, record: ProfileRecord) -> dict[str, Any]:
+    where = record.response_endpoints[index]
     type_name = type_of(unit)
     return {
         "kind": "response",
         "type": type_name,
         "name": f"{type_name or 'response'} #{index}",
         "index": index,
-        "active": _flag(unit),
-        "content_type": type_of(
-            field_value(unit, "content_type") or field_value(unit, "contentType")
-        ),
-        "target": target(unit),
-        "group": profile.group,
-        "profile": pnode,
+        "active": is_active(unit),
+        "content_type": type_of(field_value(unit, "contentType")),
+        "target": target(unit, where),
+        "group": record.group,
+        "profile": record.node,
         "host": where.host,
         "url": where.url,
         "model": unit,
     }
-
-
-def _flag(model: Any) -> bool | None:
-    value = field_value(model, "active")
-    return value if isinstance(value, bool) else None
 
 
 def _scalar(value: Any) -> Any:

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
-from .nodes import is_active, type_matches
+from .names import type_matches
+from .nodes import is_active
 
 if TYPE_CHECKING:
     from collections.abc import Hashable

@@ -1,7 +1,8 @@
-"""Where a profile uses channels: held by its input agent, by a response unit, or named by id.
+"""Where a profile holds or names channels: one walk over a parsed profile.
 
-One walk over a parsed profile that the estate (channel registry), the graph and the filters
-share, so that they all agree on what "this profile uses that channel" means.
+The input agent holds a channel (`channel`, `channels`) or names one by id only
+(`comChannelId`, `channelIds`, ...); each response unit holds the channel it delivers over.
+`iptoolkit.records` keys what this walk finds; nothing else walks a profile for channels.
 """
 
 from __future__ import annotations
@@ -14,27 +15,25 @@ from pydantic import TypeAdapter, ValidationError
 
 from .models import Channel, IntegrationProfile, field_value
 
-__all__ = ["ChannelUse", "ID_REFERENCE_FIELDS", "channel_uses", "channel_key", "partner_key"]
+__all__ = ["Found", "ID_REFERENCE_FIELDS", "channel_uses", "partner_key", "usable_id"]
 
-ID_REFERENCE_FIELDS: tuple[tuple[str, str], ...] = (
-    ("com_channel_id", "comChannelId"),
-    ("channel_ids", "channelIds"),
-    ("channel_id", "channelId"),
-    ("registry_channel_id", "registryChannelId"),
+ID_REFERENCE_FIELDS: tuple[str, ...] = (
+    "comChannelId",
+    "channelIds",
+    "channelId",
+    "registryChannelId",
 )
-"""Agent fields that name a channel only by its id: (Python name, JSON name)."""
+"""Agent fields (JSON names) that name a channel only by its id."""
 
 Role = Literal["input", "response", "reference"]
 _CHANNEL = TypeAdapter(Channel)
 
 
 @dataclass(frozen=True, slots=True)
-class ChannelUse:
-    """One place where a profile uses a channel.
+class Found:
+    """One place where a profile holds (`channel` set) or names (`channel_id` only) a channel.
 
-    `role` is `input` (held by the input agent), `response` (held by a response unit) or
-    `reference` (named by id only; `channel` is None then). `path` is the JSON path inside
-    the profile, `unit` the response unit's index for `response`.
+    `path` is the JSON path inside the profile, `unit` the response unit's index.
     """
 
     role: Role
@@ -44,55 +43,49 @@ class ChannelUse:
     unit: int | None = None
 
 
-def channel_uses(profile: IntegrationProfile) -> Iterator[ChannelUse]:
+def channel_uses(profile: IntegrationProfile) -> Iterator[Found]:
     """Every channel the profile's input agent and response units hold or name."""
     agent = profile.input_agent_settings
     if agent is not None:
         yield from _held(agent, "inputAgentSettings", "input", None)
-        for python_name, json_name in ID_REFERENCE_FIELDS:
-            value = _field(agent, python_name, json_name)
+        for json_name in ID_REFERENCE_FIELDS:
+            value = field_value(agent, json_name)
             if isinstance(value, list):
                 for index, item in enumerate(value):
-                    yield ChannelUse(
-                        "reference", f"inputAgentSettings.{json_name}[{index}]", None, item
-                    )
+                    yield Found("reference", f"inputAgentSettings.{json_name}[{index}]", None, item)
             elif value is not None:
-                yield ChannelUse("reference", f"inputAgentSettings.{json_name}", None, value)
+                yield Found("reference", f"inputAgentSettings.{json_name}", None, value)
     for index, unit in enumerate(profile.response_units):
         yield from _held(unit, f"responseSettings.units[{index}]", "response", index)
 
 
-def channel_key(channel: Any, profile_id: Any, path: str) -> Any:
-    """The registry key of a channel: its id, or its place when it has none (or an id
-    of an unknown class that is no number or string, which could not key a registry)."""
-    channel_id = _usable_id(field_value(channel, "id"))
-    return channel_id if channel_id is not None else f"{profile_id}:{path}"
+def usable_id(value: Any) -> int | str | None:
+    """An id that can key a registry: a non-empty string or an integer (not a boolean)."""
+    if isinstance(value, bool) or not isinstance(value, int | str) or value == "":
+        return None
+    return value
 
 
 def partner_key(partner: Any) -> Any:
     """The registry key of a partner (a model, or a raw dict inside an unknown channel):
-    its id, or its name when it has none."""
-    partner_id = _usable_id(field_value(partner, "id"))
+    its id, or `name:<name>` when it has none."""
+    partner_id = usable_id(field_value(partner, "id"))
     if partner_id is not None:
         return partner_id
     name = field_value(partner, "name")
     return f"name:{name}" if name is not None else None
 
 
-def _usable_id(value: Any) -> Any:
-    return value if isinstance(value, int | str) and not isinstance(value, bool) else None
-
-
-def _held(owner: Any, path: str, role: Role, unit: int | None) -> Iterator[ChannelUse]:
+def _held(owner: Any, path: str, role: Role, unit: int | None) -> Iterator[Found]:
     single = _as_channel(field_value(owner, "channel"))
     if single is not None:
-        yield ChannelUse(role, f"{path}.channel", single, field_value(single, "id"), unit)
+        yield Found(role, f"{path}.channel", single, field_value(single, "id"), unit)
     many = field_value(owner, "channels")
     if isinstance(many, list):
         for index, item in enumerate(many):
             channel = _as_channel(item)
             if channel is not None:
-                yield ChannelUse(
+                yield Found(
                     role, f"{path}.channels[{index}]", channel, field_value(channel, "id"), unit
                 )
 
@@ -107,8 +100,3 @@ def _as_channel(value: Any) -> Any:
         except ValidationError:
             return None
     return None
-
-
-def _field(model: Any, python_name: str, json_name: str) -> Any:
-    value = field_value(model, python_name)
-    return value if value is not None else field_value(model, json_name)

@@ -20,12 +20,10 @@ from .models import field_value, gc_paused, timestamp
 from .nodes import (
     channel_node,
     endpoint,
+    is_active,
     label,
     partner_node,
     partner_of,
-    profile_keys,
-    profile_node,
-    profile_uses,
     raw_field,
     response_node,
     target,
@@ -108,59 +106,46 @@ def _all_integers(column: pandas.Series) -> bool:
 
 
 def _profiles(estate: Estate) -> list[dict[str, Any]]:
-    keys = profile_keys(estate.raw_profiles)
-    model_at = dict(zip(estate.raw_index, estate.profiles, strict=True))
-    uses_at = dict(zip(estate.raw_index, profile_uses(estate), strict=True))
-    problem_at = {problem.index: problem for problem in estate.problems}
     rows = []
-    for index, raw in enumerate(estate.raw_profiles):
-        model = model_at.get(index)
-        problem = problem_at.get(index)
+    for record in estate.records:
+        raw = record.raw if isinstance(record.raw, dict) else {}
         row: dict[str, Any] = {
-            "node": profile_node(keys[index]),
-            "id": raw_field(raw, "id", (str, int)),
-            "name": raw_field(raw, "name", str),
-            "group": raw_field(raw, "group", str),
-            "active": raw_field(raw, "active", bool),
+            "node": record.node,
+            "id": record.id,
+            "name": record.name,
+            "group": record.group,
+            "active": record.active,
+            "agent_type": record.agent_type,
             "tags": raw_field(raw, "tags", str),
-            "description": raw_field(raw, "description", str),
+            "description": record.description,
             "created": _date(raw_field(raw, "created", int)),
             "last_modified": _date(raw_field(raw, "lastModified", int)),
-            "problem": model is None,
-            "error": problem.message if problem is not None else None,
+            "problem": record.model is None,
+            "error": record.problem.message if record.problem is not None else None,
         }
-        if model is not None:
-            uses = uses_at[index]
-            partners = {}
-            for use in uses:
-                pkey, partner = partner_of(use.channel)
-                if pkey is not None:
-                    partners.setdefault(pkey, label(partner, pkey))
-            units = model.response_units
+        if record.model is not None:
+            units = record.response_units
             row.update(
-                agent_type=model.agent_type,
-                partners="; ".join(partners.values()),
-                n_partners=len(partners),
-                channels=len({use.key for use in uses}),
-                input_channels=len({u.key for u in uses if u.use.role != "response"}),
+                partners="; ".join(label(estate.partners.get(key), key) for key in record.partners),
+                n_partners=len(record.partners),
+                channels=len(record.channel_keys),
+                input_channels=len({u.key for u in record.uses if u.role != "response"}),
                 response_paths=len(units),
-                active_response_paths=sum(1 for unit in units if _flag(unit)),
+                active_response_paths=sum(1 for unit in units if is_active(unit)),
             )
         rows.append(row)
     return rows
 
 
 def _channels(estate: Estate) -> list[dict[str, Any]]:
+    """One row per channel, then one per unresolved channel id (`resolved` False)."""
     profiles: dict[Any, dict[str, set[int]]] = {}
-    unknown: dict[Any, None] = {}
-    for position, uses in enumerate(profile_uses(estate)):
-        for use in uses:
-            by_role = profiles.setdefault(use.key, {"input": set(), "response": set()})
-            by_role.setdefault(use.use.role, set()).add(position)
-            if not use.resolved:
-                unknown.setdefault(use.key)
+    for position, record in enumerate(estate.records):
+        for use in record.uses:
+            by_role = profiles.setdefault(use.key, {})
+            by_role.setdefault(use.role, set()).add(position)
     rows = []
-    for key, channel in [*estate.channels.items(), *((key, None) for key in unknown)]:
+    for key, channel in [*estate.channels.items(), *((key, None) for key in estate.unresolved)]:
         pkey, partner = partner_of(channel)
         where = endpoint(channel)
         by_role = profiles.get(key, {})
@@ -170,7 +155,7 @@ def _channels(estate: Estate) -> list[dict[str, Any]]:
                 "id": field_value(channel, "id") if channel is not None else key,
                 "name": field_value(channel, "name"),
                 "channel_type": type_of(channel),
-                "active": _flag(channel),
+                "active": is_active(channel),
                 "partner": label(partner, pkey) if pkey is not None else None,
                 "partner_id": field_value(partner, "id"),
                 "host": where.host,
@@ -194,13 +179,13 @@ def _partners(estate: Estate) -> list[dict[str, Any]]:
         pkey, _ = partner_of(channel)
         if pkey in stats:
             stats[pkey]["channels"] += 1
-            stats[pkey]["active"] += field_value(channel, "active") is True
+            stats[pkey]["active"] += is_active(channel)
             stats[pkey]["types"].setdefault(type_of(channel) or "?")
-    for position, uses in enumerate(profile_uses(estate)):
-        for use in uses:
-            pkey, _ = partner_of(use.channel)
+    for position, record in enumerate(estate.records):
+        for use in record.uses:
+            pkey, _ = partner_of(use.held if use.held is not None else estate.channels.get(use.key))
             if pkey in stats:
-                role = "response" if use.use.role == "response" else "input"
+                role = "response" if use.role == "response" else "input"
                 stats[pkey][role].add(position)
     return [
         {
@@ -219,43 +204,33 @@ def _partners(estate: Estate) -> list[dict[str, Any]]:
 
 
 def _responses(estate: Estate) -> list[dict[str, Any]]:
-    keys = profile_keys(estate.raw_profiles)
     rows = []
-    for profile, uses, raw_index in zip(
-        estate.profiles, profile_uses(estate), estate.raw_index, strict=True
-    ):
-        via = {use.use.unit: use for use in uses if use.use.role == "response"}
-        for index, unit in enumerate(profile.response_units):
+    for record in estate.valid_records:
+        via = {use.unit: use for use in record.uses if use.role == "response"}
+        for index, unit in enumerate(record.response_units):
             use = via.get(index)
-            channel = use.channel if use is not None else None
+            channel = use.held if use is not None else None
             pkey, partner = partner_of(channel)
-            where = endpoint(unit)
+            where = record.response_endpoints[index]
             rows.append(
                 {
-                    "node": response_node(keys[raw_index], index),
-                    "profile_id": profile.id,
-                    "profile_name": profile.name,
-                    "profile_active": profile.active,
+                    "node": response_node(record.key, index),
+                    "profile_id": record.id,
+                    "profile_name": record.name,
+                    "profile_active": record.active,
                     "index": index,
                     "unit_type": type_of(unit),
-                    "active": _flag(unit),
-                    "content_type": type_of(
-                        field_value(unit, "content_type") or field_value(unit, "contentType")
-                    ),
+                    "active": is_active(unit),
+                    "content_type": type_of(field_value(unit, "contentType")),
                     "channel": use.key if use is not None else None,
                     "channel_name": field_value(channel, "name"),
                     "partner": label(partner, pkey) if pkey is not None else None,
-                    "target": target(unit),
+                    "target": target(unit, where),
                     "host": where.host,
                     "url": where.url,
                 }
             )
     return rows
-
-
-def _flag(model: Any) -> bool | None:
-    value = field_value(model, "active")
-    return value if isinstance(value, bool) else None
 
 
 def _date(value: int | None) -> datetime | None:

@@ -189,7 +189,7 @@ def test_fetch_estate_is_lenient_and_records_source_and_time() -> None:
     assert isinstance(estate, Estate)
     assert [p.id for p in estate.profiles] == ["P1", "P2"]
     assert [problem.profile_id for problem in estate.problems] == ["P3"]
-    assert estate.raw_profiles == [*PROFILES, bad]
+    assert list(estate.raw_profiles) == [*PROFILES, bad]
     assert estate.info.source_url == BASE + LISTING
     fetched_at = estate.info.fetched_at
     assert fetched_at is not None and fetched_at.tzinfo is not None

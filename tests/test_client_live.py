@@ -90,7 +90,7 @@ def test_client_credentials_end_to_end(
         estate = client.fetch_estate(progress=False)
         assert_no_secrets(server, repr(client))
     assert ids(estate.profiles) == ids(RAW)
-    assert estate.problems == []
+    assert not estate.problems
     assert estate.info.source_url == server.profiles_url
     assert_no_secrets(server, client_log(caplog))
 

@@ -435,8 +435,8 @@ def test_mutating_one_profile_leaves_the_next_call_alone() -> None:
 def test_demo_estate() -> None:
     estate = demo_estate(120, seed=4)
     assert len(estate.profiles) == 120
-    assert estate.problems == []
-    assert estate.conflicts == []
+    assert not estate.problems
+    assert not estate.conflicts
     assert estate.info.source_url == "demo:seed=4"
     held = held_by(demo_profiles(120, seed=4))
     assert set(estate.channels) == set(held)

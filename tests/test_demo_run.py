@@ -20,7 +20,7 @@ def test_run_demo_fetches_over_http_and_writes_every_output(tmp_path):
     assert any(name.startswith("partner-") and name.endswith(".md") for name in names)
 
     fetched = ipt.load(tmp_path / "out" / "estate.json")
-    assert fetched.raw_profiles == ipt.demo_profiles(80, seed=3)
+    assert list(fetched.raw_profiles) == ipt.demo_profiles(80, seed=3)
     assert fetched.info.source_url.startswith("http://127.0.0.1:")
     assert "Fetched 80 profiles from http://127.0.0.1:" in text
     assert "Reference server stopped." in text

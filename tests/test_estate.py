@@ -49,8 +49,10 @@ def test_lenient_loading_keeps_faulty_profiles_as_problems():
     assert [(p.index, p.profile_id) for p in estate.problems] == [(2, "P3"), (3, None)]
     assert estate.problems[0].issues[0].path == "$[2].created"
     assert estate.problems[0].raw is RAW[2]
-    assert estate.raw_profiles == RAW
-    assert estate.raw_index == [0, 1]
+    assert list(estate.raw_profiles) == RAW
+    assert list(estate.raw_index) == [0, 1]
+    assert [record.ok for record in estate.records] == [True, True, False, False]
+    assert estate.records[2].problem is estate.problems[0]
 
 
 def test_strict_loading_raises():
@@ -65,13 +67,14 @@ def test_channel_and_partner_registries_and_conflicts():
     [conflict] = estate.conflicts
     assert conflict.kind == "channel" and conflict.key == 5
     assert [profile_id for profile_id, _ in conflict.variants] == ["P1", "P2"]
-    assert [use.role for use in estate.uses[1]] == ["reference", "reference", "response"]
+    assert conflict.profiles == ("profile:P1", "profile:P2")
+    assert [use.role for use in estate.records[1].uses] == ["reference", "reference", "response"]
 
 
 def test_identical_shared_channels_are_no_conflict():
     raw = [RAW[0], {**RAW[0], "id": "P9"}]
     estate = Estate.from_raw(raw)
-    assert estate.conflicts == []
+    assert not estate.conflicts
     assert len(estate.channels) == 1
 
 
@@ -81,7 +84,7 @@ def test_save_then_load_gives_back_every_profile_byte_for_byte(tmp_path, name):
     estate = Estate.from_raw(RAW, source_url="https://platform.example/api", fetched_at=fetched)
     path = estate.save(tmp_path / name)
     loaded = ipt.load(path)
-    assert loaded.raw_profiles == RAW
+    assert list(loaded.raw_profiles) == RAW
     assert json.dumps(loaded.raw_profiles) == json.dumps(RAW)
     assert loaded.info.source_url == "https://platform.example/api"
     assert loaded.info.fetched_at == fetched
@@ -125,9 +128,11 @@ def test_repr_and_html_summary():
         "source='https://platform.example/api'>"
     )
     html = estate._repr_html_()
-    assert "SFTPAgentSettings" in html and "FaxAgentSettings" in html
+    assert "<td>SFTP</td>" in html and "<td>Fax</td>" in html  # as people say them
     summary = estate.summary()
-    assert summary["agent_types"] == {"SFTPAgentSettings": 1, "FaxAgentSettings": 1}
+    # every profile counted once, the faulty ones by what could be read of them
+    assert summary["agent_types"] == {"(none)": 2, "SFTPAgentSettings": 1, "FaxAgentSettings": 1}
+    assert sum(summary["agent_types"].values()) == summary["profiles"]
     assert summary["problems"] == 2
 
 
@@ -141,7 +146,16 @@ def test_channels_without_ids_in_profiles_without_ids_stay_apart():
         "#0:inputAgentSettings.channel",
         "#1:inputAgentSettings.channel",
     ]
-    assert estate.conflicts == []
+    assert not estate.conflicts
+
+
+def test_an_estate_cannot_be_changed():
+    estate = Estate.from_raw(RAW)
+    with pytest.raises(AttributeError, match="immutable"):
+        estate.channels = {}  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        estate.channels[99] = None  # type: ignore[index]
+    assert isinstance(estate.records, tuple) and isinstance(estate.profiles, tuple)
 
 
 def test_saved_snapshot_has_ordinary_file_permissions(tmp_path):

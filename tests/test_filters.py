@@ -151,13 +151,13 @@ def test_select_agrees_with_a_brute_force_reading(selection):
 def test_faulty_profiles_only_in_the_empty_filter(estate):
     assert len(subset(estate, Filter()).problems) == 1
     finance = subset(estate, Filter(groups=["Finance"]))
-    assert finance.problems == []
+    assert not finance.problems
     assert [p.id for p in finance.profiles] == ["P0", "P1", "P2"]
 
 
 def test_subset_keeps_what_the_chosen_profiles_reference(estate):
     chosen = estate.subset(Filter(agent_types=["AS2AgentSettings"]))
-    assert chosen.raw_profiles == [estate.raw_profiles[0]]
+    assert list(chosen.raw_profiles) == [estate.raw_profiles[0]]
     assert chosen.raw_profiles[0] is estate.raw_profiles[0]  # whole and unchanged
     assert chosen.profiles[0] is estate.profiles[0]  # not parsed again
     assert set(chosen.channels) == {10, 20}
@@ -173,11 +173,21 @@ def test_subset_renumbers_problems():
     assert (problem.index, problem.issues[0].path) == (1, "$[1].created")
 
 
-def test_the_index_is_built_once(estate):
-    select(estate, Filter(partners=["Acme"]))
-    index = filters_module._INDEXES[estate]
-    select(estate, Filter(text="x"))
-    assert filters_module._INDEXES[estate] is index
+def test_each_look_up_table_is_built_once_and_shared_by_later_filters(estate, monkeypatch):
+    built: list[str] = []
+    real = filters_module._agent_types
+
+    def counting(e: ipt.Estate) -> dict[str, set[int]]:
+        built.append("agent_types")
+        return real(e)
+
+    monkeypatch.setattr(filters_module, "_agent_types", counting)
+    estate = ipt.Estate.from_raw(list(estate.raw_profiles))  # none built yet
+    first = select(estate, Filter(agent_types=["AS2"]))
+    again = select(estate, Filter(agent_types=["AS2"], text="x"))
+    select(estate, Filter(agent_types=["Fax"]))
+    assert built == ["agent_types"]
+    assert first and set(again) <= set(first)
 
 
 def equal_estates(a: ipt.Estate, b: ipt.Estate) -> None:

@@ -126,7 +126,7 @@ def test_a_byte_order_mark_is_not_an_error(encode, tmp_path):
     if isinstance(data, bytes):
         path = tmp_path / "listing.json"
         path.write_bytes(data)
-        assert ipt.load(path).raw_profiles == [PROFILE]
+        assert list(ipt.load(path).raw_profiles) == [PROFILE]
 
 
 def test_json_nested_beyond_the_parsers_limit_is_called_that_not_invalid():

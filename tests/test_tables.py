@@ -124,12 +124,19 @@ def test_a_subset_gives_the_subsets_rows(estate):
     assert set(chosen.to_frame("channels")["node"]) == {
         "channel:10", "channel:11", "channel:20", "channel:99",
     }  # fmt: skip
-    # P1 only names channels by id; the profile that holds channel 20 is not in the subset
+    # P1 only names channels by id: 20, held by a profile left out, stays known (the
+    # estate knew it); 99, held nowhere, stays an unresolved channel id
     only = estate.subset(Filter(agent_types=["Fax"]))
     channels = only.to_frame("channels")
     assert list(channels["node"]) == ["channel:20", "channel:99"]
-    assert not channels["resolved"].any()
-    assert only.to_frame("partners").empty and only.to_frame("responses").empty
+    assert list(channels["resolved"]) == [True, False]
+    assert list(only.to_frame("partners")["node"]) == list(
+        estate.to_frame("channels")
+        .set_index("node")
+        .loc[["channel:20"], "partner_id"]
+        .map(lambda pid: f"partner:{pid}")
+    )
+    assert only.to_frame("responses").empty
 
 
 def test_an_empty_estate_has_empty_tables():

@@ -14,6 +14,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from functools import cache
 from typing import Annotated, Any, Union
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
@@ -27,6 +28,7 @@ __all__ = [
     "CLASS_PREFIX",
     "class_name",
     "field_value",
+    "json_field_names",
     "gc_paused",
     "polymorphic",
     "type_name_of",
@@ -74,10 +76,12 @@ class FallbackModel(ApiModel):
 
 
 def field_value(value: Any, name: str) -> Any:
-    """A field or kept extra of a model, or a key of a raw dict; None when absent.
+    """A field of a model or a raw dict by its JSON name (`comChannelId`), or None.
 
-    Cheaper than `getattr(model, name, None)`, whose misses go through pydantic's slow
-    `__getattr__`; the graph and the estate index ask this millions of times.
+    One naming for every caller: a declared field is found under its JSON name (or its
+    Python name), a kept unknown field under the name the server sent, which is the JSON
+    name. Cheaper than `getattr(model, name, None)`, whose misses go through pydantic's slow
+    `__getattr__`; the index asks this hundreds of thousands of times.
     """
     if isinstance(value, dict):
         return value.get(name)
@@ -86,8 +90,18 @@ def field_value(value: Any, name: str) -> Any:
         return None
     if name in fields:
         return fields[name]
+    attribute = json_field_names(type(value)).get(name)
+    if attribute is not None:
+        return fields.get(attribute)
     extra = getattr(value, "__pydantic_extra__", None)
     return extra.get(name) if extra else None
+
+
+@cache
+def json_field_names(cls: type) -> dict[str, str]:
+    """JSON name -> Python attribute name of a model class's declared fields."""
+    declared = getattr(cls, "__pydantic_fields__", None) or {}
+    return {info.alias: name for name, info in declared.items() if info.alias}
 
 
 @contextmanager

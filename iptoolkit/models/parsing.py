@@ -139,6 +139,8 @@ def unwrap_profiles(data: Any) -> list[Any]:
     """Find the list of profiles in a bare array, a single profile or a wrapper object."""
     if isinstance(data, list):
         return data
+    if isinstance(data, tuple):  # an estate's raw_profiles
+        return list(data)
     if not isinstance(data, dict):
         raise ParseError(
             f"no list of profiles found: the JSON is a {_json_type(data)}, "

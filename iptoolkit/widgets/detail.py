@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as W
 
-from ..nodes import field_of, label, type_of
+from ..models import field_value
+from ..names import type_label
+from ..nodes import label, type_of
 from .html import fields_html, list_html
-from .panel import channel_label
 
 if TYPE_CHECKING:
     from .model import ExplorerModel, Selection
@@ -111,7 +112,7 @@ def _choices(model: ExplorerModel, selection: Selection, kind: str) -> dict[str,
 
 
 def _short_type(model: Any) -> str:
-    return channel_label(type_of(model) or "channel")
+    return type_label(type_of(model) or "channel")
 
 
 def detail_html(model: ExplorerModel, node: str, selection: Selection) -> str:
@@ -213,7 +214,7 @@ def _node_label(graph: Any, node: str) -> str:
     if kind == "profile":
         return f"{data.get('id')} · {name}".strip(" ·")
     if kind == "channel":
-        kind_name = channel_label(data.get("type") or "") or None
+        kind_name = type_label(data.get("type")) if data.get("type") else None
         extra = ", ".join(str(x) for x in (kind_name, data.get("partner")) if x)
         return f"{name or data.get('id')} ({extra})" if extra else str(name or data.get("id"))
     return str(name or node)
@@ -227,4 +228,4 @@ def _dump(model: Any) -> dict[str, Any]:
     dump = getattr(model, "model_dump", None)
     if dump is not None:
         return dump(by_alias=True, exclude_unset=True, mode="json")
-    return {"value": field_of(model, "name")}
+    return {"value": field_value(model, "name")}

@@ -13,14 +13,17 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from ..filters import Filter, select, subset
-from ..nodes import partner_of, profile_keys, profile_node, profile_uses, type_of
+from ..filters import select, subset
+from ..names import plural
+from ..nodes import label, type_of
+from ..selection import Filter
 
 if TYPE_CHECKING:
     import networkx as nx
     import pandas
 
     from ..estate import Estate
+    from ..records import ChannelKey, ProfileRecord
 
 __all__ = ["TABLE_COLUMNS", "Facets", "Selection", "ExplorerModel"]
 
@@ -56,7 +59,7 @@ class Selection:
 
     filter: Filter
     rows: list[int]
-    """Indices in `estate.raw_profiles`, in order."""
+    """Positions in `estate.records` (and `raw_profiles`), in order."""
     total: int
     partners: int
     channels: int
@@ -75,40 +78,15 @@ class Selection:
         """ "128 of 10,000 profiles, 14 partners, 31 channels"."""
         return (
             f"{self.profiles:,} of {self.total:,} profiles, "
-            f"{_n(self.partners, 'partner')}, {_n(self.channels, 'channel')}"
+            f"{plural(self.partners, 'partner')}, {plural(self.channels, 'channel')}"
         )
 
 
 class ExplorerModel:
-    """An estate prepared for exploring: per-profile facts gathered once, then selections."""
+    """An estate prepared for exploring: facets and counts read from its records."""
 
     def __init__(self, estate: Estate) -> None:
         self.estate = estate
-        position_of = {raw: pos for pos, raw in enumerate(estate.raw_index)}
-        uses = profile_uses(estate)
-        self._partners: list[frozenset[Any]] = []
-        self._channels: list[frozenset[Any]] = []
-        for raw in range(len(estate.raw_profiles)):
-            position = position_of.get(raw)
-            if position is None:  # a faulty profile: nothing could be read
-                self._partners.append(frozenset())
-                self._channels.append(frozenset())
-                continue
-            profile_uses_ = uses[position]
-            # channels the estate knows (as in `estate.channels`): an id named by a profile
-            # but held nowhere is a finding, not a channel
-            self._channels.append(
-                frozenset(use.key for use in profile_uses_ if use.channel is not None)
-            )
-            self._partners.append(
-                frozenset(
-                    key
-                    for key in (partner_of(use.channel)[0] for use in profile_uses_)
-                    if key is not None
-                )
-            )
-        self._uses = uses
-        self._position_of = position_of
         self._selections: dict[str, Selection] = {}
 
     # -- the whole estate -----------------------------------------------------------------
@@ -119,18 +97,16 @@ class ExplorerModel:
         channel_types: Counter[str] = Counter()
         partners: Counter[str] = Counter()
         groups: Counter[str] = Counter()
-        for profile, uses in zip(self.estate.profiles, self._uses, strict=True):
-            if profile.agent_type:
-                agents[profile.agent_type] += 1
-            channel_types.update({type_of(u.channel) for u in uses if u.channel} - {None})
-            names = set()
-            for use in uses:
-                key, partner = partner_of(use.channel)
-                if key is not None:
-                    names.add(_partner_name(partner, key))
-            partners.update(names)
-            if profile.group:
-                parts = profile.group.strip("/").split("/")
+        estate = self.estate
+        for record in estate.valid_records:
+            if record.agent_type:
+                agents[record.agent_type] += 1
+            channel_types.update(
+                {type_of(estate.channels[key]) for key in _known_channels(estate, record)} - {None}
+            )
+            partners.update({label(estate.partners.get(key), key) for key in record.partners})
+            if record.group:
+                parts = record.group.strip("/").split("/")
                 groups.update("/".join(parts[: n + 1]) for n in range(len(parts)))
         return Facets(
             agent_types=dict(sorted(agents.items())),
@@ -141,8 +117,8 @@ class ExplorerModel:
 
     @cached_property
     def profile_nodes(self) -> list[str]:
-        """For each raw profile, its graph node id (`profile:P1`)."""
-        return [profile_node(key) for key in profile_keys(self.estate.raw_profiles)]
+        """For each profile of the estate, its graph node id (`profile:P1`)."""
+        return [record.node for record in self.estate.records]
 
     @cached_property
     def profile_labels(self) -> list[str]:
@@ -177,15 +153,16 @@ class ExplorerModel:
         found = self._selections.get(key)
         if found is None:
             rows = select(self.estate, selection)
+            records = self.estate.records
             partners: set[Any] = set()
             channels: set[Any] = set()
             for row in rows:
-                partners |= self._partners[row]
-                channels |= self._channels[row]
+                partners.update(records[row].partners)
+                channels.update(_known_channels(self.estate, records[row]))
             found = Selection(
                 selection,
                 rows,
-                len(self.estate.raw_profiles),
+                len(records),
                 len(partners),
                 len(channels),
                 self.estate,
@@ -200,12 +177,7 @@ class ExplorerModel:
         return self.frame.iloc[selection.rows].reset_index(drop=True)
 
 
-def _partner_name(partner: Any, key: Any) -> str:
-    name = getattr(partner, "name", None)
-    if name is None and isinstance(partner, dict):
-        name = partner.get("name")
-    return str(name) if name else str(key)
-
-
-def _n(count: int, noun: str) -> str:
-    return f"{count:,} {noun}" + ("" if count == 1 else "s")
+def _known_channels(estate: Estate, record: ProfileRecord) -> list[ChannelKey]:
+    """The channels a profile uses that the estate knows: an id named but held nowhere is
+    an unresolved channel id, not a channel."""
+    return [key for key in record.channel_keys if key in estate.channels]

@@ -14,26 +14,13 @@ from typing import Any
 
 import ipywidgets as W
 
-from ..filters import Filter
-from ..nodes import CHANNEL_PREFIX
+from ..names import type_label
+from ..selection import Filter
 from .model import Facets
 
-__all__ = ["FilterPanel", "agent_label", "channel_label"]
+__all__ = ["FilterPanel"]
 
-_AGENT_SUFFIX = "AgentSettings"
 _ACTIVE = (("all", None), ("active", True), ("inactive", False))
-
-
-def agent_label(type_name: str) -> str:
-    """`SFTPAgentSettings` -> `SFTP`: the suffix says nothing in a list of agent types."""
-    short = type_name.removesuffix(_AGENT_SUFFIX)
-    return short or type_name
-
-
-def channel_label(type_name: str) -> str:
-    """`IntegrationPartnerChannelAS2` -> `AS2`."""
-    short = type_name.removeprefix(CHANNEL_PREFIX)
-    return short or type_name
 
 
 def _title(text: str) -> W.HTML:
@@ -60,12 +47,12 @@ class FilterPanel:
             layout=W.Layout(width="100%"),
         )
         self.agent_types = W.SelectMultiple(
-            options=[(f"{agent_label(k)} ({n:,})", k) for k, n in facets.agent_types.items()],
+            options=[(f"{type_label(k)} ({n:,})", k) for k, n in facets.agent_types.items()],
             rows=7,
             layout=wide,
         )
         self.channel_types = W.SelectMultiple(
-            options=[(f"{channel_label(k)} ({n:,})", k) for k, n in facets.channel_types.items()],
+            options=[(f"{type_label(k)} ({n:,})", k) for k, n in facets.channel_types.items()],
             rows=5,
             layout=wide,
         )

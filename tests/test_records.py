@@ -1,0 +1,102 @@
+"""The index: one record per profile, and every view agreeing with it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import iptoolkit as ipt
+from iptoolkit.filters import select
+from iptoolkit.records import profile_keys
+
+
+def anonymous(port: int, partner: int) -> dict[str, Any]:
+    """A profile without an id whose agent holds a channel without an id."""
+    channel = {
+        "class": "core:IntegrationPartnerChannelSFTP",
+        "port": port,
+        "active": True,
+        "partner": {"class": "core:IntegrationPartner", "id": partner, "name": f"P{partner}"},
+    }
+    agent = {"class": "core:CronSshAgentSettings", "channel": channel}
+    return {"class": "core:IntegrationProfile", "active": True, "inputAgentSettings": agent}
+
+
+@pytest.fixture()
+def twins() -> ipt.Estate:
+    return ipt.Estate.from_raw([anonymous(22, 1), anonymous(23, 2)])
+
+
+def test_id_less_channels_of_id_less_profiles_are_two_channels_everywhere(twins):
+    keys = ["#0:inputAgentSettings.channel", "#1:inputAgentSettings.channel"]
+    nodes = [f"channel:{key}" for key in keys]
+    assert list(twins.channels) == keys
+    assert [record.channel_keys for record in twins.records] == [(keys[0],), (keys[1],)]
+
+    graph = ipt.build_graph(twins)
+    for node, profile, port in zip(nodes, ["profile:#0", "profile:#1"], [22, 23], strict=True):
+        assert graph.nodes[node]["kind"] == "channel"
+        assert graph.nodes[node]["model"].port == port
+        assert ipt.where_used(graph, node) == [profile]
+    assert not [n for n in graph if "None" in n]
+
+    channels = twins.to_frame("channels").set_index("node")
+    assert list(channels.index) == nodes
+    assert list(channels["profiles"]) == [1, 1]
+    assert list(twins.to_frame("profiles")["channels"]) == [1, 1]
+
+    for position, key in enumerate(keys):
+        assert select(twins, ipt.Filter(channels=[key])) == [position]
+    assert select(twins, ipt.Filter(partners=[2])) == [1]
+
+    found = ipt.findings(twins)
+    assert found.counts().get("profile_without_id") == 2
+    assert not found.of(kind="channel_conflict")
+
+
+def test_profile_keys_follow_the_one_rule():
+    raw = [{"id": "P1"}, {"id": "P1"}, {}, {"id": ""}, {"id": True}, {"id": 7}, "junk"]
+    assert profile_keys(raw) == ["P1", "P1#1", "#2", "#3", "#4", "7", "#6"]
+
+
+def test_a_subset_shares_its_parents_records_and_keys():
+    estate = ipt.demo_estate(n_profiles=200, seed=3)
+    chosen = estate.subset(ipt.Filter(agent_types=["SFTP"]))
+    assert chosen.records and all(
+        estate.records[record.index] is record for record in chosen.records
+    )
+    graph = ipt.build_graph(estate)
+    assert all(node in graph for node in ipt.build_graph(chosen))
+
+
+def test_a_subset_knows_its_parents_conflicts_between_chosen_profiles():
+    def holder(pid: str, name: str, group: str) -> dict[str, Any]:
+        channel = {"class": "core:IntegrationPartnerChannelAS2", "id": 5, "name": name}
+        agent = {"class": "core:AS2AgentSettings", "channel": channel}
+        return {"id": pid, "group": group, "inputAgentSettings": agent}
+
+    estate = ipt.Estate.from_raw(
+        [holder("A", "one", "X"), holder("B", "two", "X"), holder("C", "three", "Y")]
+    )
+    [conflict] = estate.conflicts
+    assert conflict.profiles == ("profile:A", "profile:B", "profile:C")
+    [kept] = estate.subset(ipt.Filter(groups=["X"])).conflicts
+    assert kept.profiles == ("profile:A", "profile:B")
+    assert not estate.subset(ipt.Filter(groups=["Y"])).conflicts
+
+
+def test_one_activity_rule_everywhere():
+    raw = [
+        {"id": "yes", "active": True},
+        {"id": "missing"},
+        {"id": "text", "active": "true"},
+    ]
+    estate = ipt.Estate.from_raw(raw)
+    expected = [True, False, False]
+    assert [record.active for record in estate.records] == expected
+    assert list(estate.to_frame("profiles")["active"]) == expected
+    graph = ipt.build_graph(estate)
+    assert [graph.nodes[f"profile:{r['id']}"]["active"] for r in raw] == expected
+    assert select(estate, ipt.Filter(active=True)) == [0]
+    assert estate.summary()["active_profiles"] == 1
