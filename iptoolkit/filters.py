@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 from .models import field_value, gc_paused
 from .names import normalise_type, type_aliases
-from .nodes import endpoint, partner_of, target, type_of
+from .nodes import endpoint, partner_of, type_of
 from .selection import Filter
 
 if TYPE_CHECKING:
@@ -210,9 +210,10 @@ def _texts(estate: Estate) -> list[str]:
         words.extend(record.tags)
         where = record.agent_endpoint
         words += [where.host, where.url, where.topic]
-        words.append(field_value(record.model.input_agent_settings, "typeName"))
-        for unit, where in zip(record.response_units, record.response_endpoints, strict=True):
-            words += [where.host, where.url, where.topic, target(unit, where)]
+        words.append(record.agent_name)
+        for where in record.response_endpoints:
+            words += [where.host, where.url, where.topic]
+        words.extend(record.response_targets)
         texts.append("\n".join(str(word) for word in words if word).lower())
     return texts
 

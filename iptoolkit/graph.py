@@ -39,7 +39,6 @@ from .nodes import (
     partner_node,
     partner_of,
     response_node,
-    target,
     type_of,
 )
 
@@ -192,7 +191,7 @@ def _agent_attrs(agent: Any, record: ProfileRecord) -> dict[str, Any]:
     return {
         "kind": "agent",
         "type": type_name,
-        "name": _scalar(field_value(agent, "typeName")) or type_name,
+        "name": record.agent_name or type_name,
         "active": own is True if isinstance(own, bool) else record.active,
         "group": record.group,
         "profile": record.node,
@@ -213,7 +212,7 @@ def _response_attrs(unit: Any, index: int, record: ProfileRecord) -> dict[str, A
         "index": index,
         "active": is_active(unit),
         "content_type": type_of(field_value(unit, "contentType")),
-        "target": target(unit, where),
+        "target": record.response_targets[index],
         "group": record.group,
         "profile": record.node,
         "host": where.host,

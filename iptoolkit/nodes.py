@@ -11,11 +11,10 @@ heavy, so filters and tables can use it without networkx.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
-from .models import field_value, json_field_names, type_name_of
+from .models import field_value, present_fields, type_name_of
 from .references import partner_key
 
 __all__ = [
@@ -38,7 +37,6 @@ __all__ = [
 _URL_FIELDS = ("url", "as2Url", "endpointUrl", "smtpServerUrl")
 _HOST_FIELDS = ("host",)
 _TOPIC_FIELDS = ("topic", "topicName", "queueName", "queue")
-_TAG_SPLIT = re.compile(r"[,;\s]+")
 
 
 # -- node ids -----------------------------------------------------------------------------
@@ -93,7 +91,7 @@ def endpoint(model: Any) -> Endpoint:
     plain = not isinstance(model, dict) and not getattr(model, "__pydantic_extra__", None)
     plan = _PLANS.get(type(model)) if plain else None
     if plan is None:
-        plan = tuple(_candidates(model, names) for names in _PLAN_FIELDS)
+        plan = tuple(present_fields(model, names) for names in _PLAN_FIELDS)
         if plain:
             _PLANS[type(model)] = plan
     urls, hosts, topics, https = plan
@@ -104,14 +102,14 @@ def endpoint(model: Any) -> Endpoint:
     topic = _first_text(model, topics)
     http = next((value for name in https if (value := _get(model, name)) is not None), None)
     if http is not None:
-        http_host = _first_text(http, _candidates(http, ("host",)))
+        http_host = _first_text(http, present_fields(http, ("host",)))
         host = host or http_host
         url = url or _http_url(http, http_host)
     return Endpoint(host, url, topic)
 
 
 def _http_url(http: Any, host: str | None) -> str | None:
-    uri = _first_text(http, _candidates(http, ("uri",)))
+    uri = _first_text(http, present_fields(http, ("uri",)))
     if uri and "://" in uri:
         return uri
     if not host:
@@ -127,7 +125,7 @@ def _http_url(http: Any, host: str | None) -> str | None:
 def target(unit: Any, where: Endpoint | None = None) -> str | None:
     """Where a response unit delivers, in words: file name, mail recipient or URL
     (`where` is the unit's endpoint when the caller has it already)."""
-    names = _candidates(unit, ("fileName", "to"))
+    names = present_fields(unit, ("fileName", "to"))
     return _first_text(unit, names) or (where or endpoint(unit)).url
 
 
@@ -160,7 +158,7 @@ def split_tags(tags: Any) -> list[str]:
     """A profile's `tags` string split on commas, semicolons and spaces."""
     if not isinstance(tags, str):
         return []
-    return [tag for tag in _TAG_SPLIT.split(tags) if tag]
+    return tags.replace(",", " ").replace(";", " ").split()
 
 
 def type_of(model: Any) -> str | None:
@@ -179,27 +177,8 @@ def partner_of(channel: Any) -> tuple[Any, Any]:
 _get = field_value
 
 
-_PRESENT: dict[tuple[type, tuple[str, ...]], tuple[str, ...]] = {}
-
-
-def _candidates(obj: Any, names: tuple[str, ...]) -> tuple[str, ...]:
-    """Of `names`, those the object can have: its class's fields, plus its extra fields."""
-    if isinstance(obj, dict):
-        return names
-    key = (type(obj), names)
-    present = _PRESENT.get(key)
-    if present is None:
-        fields = json_field_names(type(obj))
-        present = tuple(n for n in names if n in fields)
-        _PRESENT[key] = present
-    extra = getattr(obj, "__pydantic_extra__", None)
-    if extra:
-        present += tuple(name for name in names if name in extra)
-    return present
-
-
 def _first_text(obj: Any, names: tuple[str, ...]) -> str | None:
-    """The first non-blank text among `names` (already narrowed by `_candidates`)."""
+    """The first non-blank text among `names` (already narrowed by `present_fields`)."""
     for name in names:
         value = _get(obj, name)
         if isinstance(value, str) and value.strip():

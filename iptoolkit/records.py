@@ -25,8 +25,7 @@ The rules, written once here:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from .models import (
     ChannelBase,
@@ -37,7 +36,7 @@ from .models import (
     field_value,
     type_name_of,
 )
-from .nodes import Endpoint, endpoint, partner_of, split_tags
+from .nodes import Endpoint, endpoint, partner_of, split_tags, target
 from .references import channel_uses, usable_id
 
 __all__ = [
@@ -63,28 +62,24 @@ PartnerModel = IntegrationPartner | dict[str, Any]
 """A partner as parsed; inside a channel of an unknown type it stays a raw JSON object."""
 
 
-@dataclass(frozen=True, slots=True)
-class ChannelUse:
-    """One place where a profile uses a channel, with the channel's key.
+class ChannelUse(NamedTuple):
+    """One place where a profile uses a channel, with the channel's key and graph node.
 
     `role` is `input` (held by the input agent), `response` (held by response unit `unit`)
     or `reference` (named by id only: `held` is None, the estate's registry may know it).
-    `path` is the JSON path inside the profile.
+    `path` is the JSON path inside the profile. (A named tuple: immutable, and cheap to
+    make by the hundred thousand.)
     """
 
     role: Role
     path: str
     key: ChannelKey
+    node: str
     held: Any = None
     unit: int | None = None
 
-    @property
-    def node(self) -> str:
-        return f"channel:{self.key}"
 
-
-@dataclass(frozen=True, slots=True)
-class ProfileRecord:
+class ProfileRecord(NamedTuple):
     """What every view needs to know of one profile, worked out once.
 
     A faulty profile (`model` None, `problem` set) has what could be read from its raw JSON
@@ -94,6 +89,8 @@ class ProfileRecord:
     index: int
     """Position in the listing the estate was loaded from."""
     key: str
+    node: str
+    """The graph node id, `profile:<key>`."""
     raw: Any
     model: IntegrationProfile | None
     problem: ProfileProblem | None
@@ -104,17 +101,17 @@ class ProfileRecord:
     tags: tuple[str, ...]
     active: bool
     agent_type: str | None
+    agent_name: str | None
+    """The agent's own `typeName`, when it has one."""
     agent_endpoint: Endpoint
     response_units: tuple[Any, ...]
     response_endpoints: tuple[Endpoint, ...]
     """For each response unit, where it points (host, URL, topic)."""
+    response_targets: tuple[str | None, ...]
+    """For each response unit, where it delivers in words (file name, recipient, URL)."""
     uses: tuple[ChannelUse, ...]
     partners: tuple[PartnerKey, ...]
     """Partners of the channels the profile uses (held, or named and known), first seen first."""
-
-    @property
-    def node(self) -> str:
-        return f"profile:{self.key}"
 
     @property
     def ok(self) -> bool:
@@ -153,97 +150,119 @@ def build_records(
     profiles name against every channel held anywhere in the listing.
     """
     keys = profile_keys(raw_profiles)
-    problem_at = {problem.index: problem for problem in problems}
     held: dict[ChannelKey, Any] = {}
-    walked: list[list[tuple[Any, ...]]] = []
+    walked: list[list[ChannelUse]] = []
+    named = False
     for key, model in zip(keys, models, strict=True):
-        found: list[tuple[Any, ...]] = []
+        uses: list[ChannelUse] = []
         if model is not None:
-            for use in channel_uses(model):
-                if use.channel is not None:
-                    ident = usable_id(field_value(use.channel, "id"))
-                    channel_key = ident if ident is not None else f"{key}:{use.path}"
-                    held.setdefault(channel_key, use.channel)
-                    found.append((use.role, use.path, channel_key, use.channel, use.unit))
-                elif usable_id(use.channel_id) is not None:
-                    found.append((use.role, use.path, use.channel_id, None, None))
-        walked.append(found)
+            for found in channel_uses(model):
+                channel = found.channel
+                if channel is not None:
+                    ident = usable_id(field_value(channel, "id"))
+                    ckey = ident if ident is not None else f"{key}:{found.path}"
+                    if ckey not in held:
+                        held[ckey] = channel
+                    node = f"channel:{ckey}"
+                    uses.append(ChannelUse(found.role, found.path, ckey, node, channel, found.unit))
+                elif usable_id(found.channel_id) is not None:
+                    ident = found.channel_id
+                    uses.append(ChannelUse("reference", found.path, ident, f"channel:{ident}"))
+                    named = True
+        walked.append(uses)
 
-    by_text = {str(key): key for key in held}
+    if named:  # an id named as text ("17") names the channel held as 17
+        by_text = {str(key): key for key in held}
+        walked = [[_resolved(use, by_text) for use in uses] for uses in walked]
+
+    problem_at = {problem.index: problem for problem in problems}
     records = []
-    for index, (raw, model, key, found) in enumerate(
+    for index, (raw, model, key, uses) in enumerate(
         zip(raw_profiles, models, keys, walked, strict=True)
     ):
-        uses = [
-            ChannelUse(
-                role,
-                path,
-                ckey if channel is not None else by_text.get(str(ckey), ckey),
-                channel,
-                unit,
-            )
-            for role, path, ckey, channel, unit in found
-        ]
+        problem = problem_at.get(index)
+        if model is None:
+            records.append(_faulty_record(index, key, raw, problem))
+            continue
         partners: dict[PartnerKey, None] = {}
         for use in uses:
             pkey, _ = partner_of(use.held if use.held is not None else held.get(use.key))
             if pkey is not None:
                 partners[pkey] = None
-        records.append(_record(index, key, raw, model, problem_at.get(index), uses, partners))
+        records.append(_record(index, key, raw, model, problem, uses, partners))
     return records, held
+
+
+def _resolved(use: ChannelUse, by_text: dict[str, ChannelKey]) -> ChannelUse:
+    if use.held is not None:
+        return use
+    key = by_text.get(str(use.key), use.key)
+    return use if key == use.key else use._replace(key=key, node=f"channel:{key}")
 
 
 def _record(
     index: int,
     key: str,
     raw: Any,
-    model: IntegrationProfile | None,
+    model: IntegrationProfile,
     problem: ProfileProblem | None,
     uses: list[ChannelUse],
     partners: dict[PartnerKey, None],
 ) -> ProfileRecord:
-    if model is not None:
-        agent = model.input_agent_settings
-        units = tuple(model.response_units)
-        return ProfileRecord(
-            index=index,
-            key=key,
-            raw=raw,
-            model=model,
-            problem=problem,
-            id=usable_id(model.id),
-            name=_text(model.name),
-            group=_text(model.group),
-            description=_text(model.description),
-            tags=tuple(split_tags(model.tags)),
-            active=model.active is True,
-            agent_type=type_name_of(agent) if agent is not None else None,
-            agent_endpoint=endpoint(agent),
-            response_units=units,
-            response_endpoints=tuple(endpoint(unit) for unit in units),
-            uses=tuple(uses),
-            partners=tuple(partners),
-        )
-    raw_dict = raw if isinstance(raw, dict) else {}
-    agent_raw = raw_dict.get("inputAgentSettings")
+    agent = model.input_agent_settings
+    settings = model.response_settings
+    units = tuple(settings.units or ()) if settings is not None else ()
+    where = tuple(endpoint(unit) for unit in units)
+    name = field_value(agent, "typeName") if agent is not None else None
     return ProfileRecord(
-        index=index,
-        key=key,
-        raw=raw,
-        model=None,
-        problem=problem,
-        id=usable_id(raw_dict.get("id")),
-        name=_text(raw_dict.get("name")),
-        group=_text(raw_dict.get("group")),
-        description=_text(raw_dict.get("description")),
-        tags=tuple(split_tags(raw_dict.get("tags"))),
-        active=raw_dict.get("active") is True,
-        agent_type=type_name_of(agent_raw) if isinstance(agent_raw, dict) else None,
-        agent_endpoint=endpoint(None),
-        response_units=(),
-        response_endpoints=(),
-        uses=(),
-        partners=(),
+        index,
+        key,
+        f"profile:{key}",
+        raw,
+        model,
+        problem,
+        usable_id(model.id),
+        _text(model.name),
+        _text(model.group),
+        _text(model.description),
+        tuple(split_tags(model.tags)),
+        model.active is True,
+        type_name_of(agent) if agent is not None else None,
+        name if isinstance(name, str) else None,
+        endpoint(agent),
+        units,
+        where,
+        tuple(target(unit, at) for unit, at in zip(units, where, strict=True)),
+        tuple(uses),
+        tuple(partners),
+    )
+
+
+def _faulty_record(index: int, key: str, raw: Any, problem: ProfileProblem | None) -> ProfileRecord:
+    """What can be read of a profile that did not parse, from its raw JSON."""
+    raw_dict = raw if isinstance(raw, dict) else {}
+    agent = raw_dict.get("inputAgentSettings")
+    return ProfileRecord(
+        index,
+        key,
+        f"profile:{key}",
+        raw,
+        None,
+        problem,
+        usable_id(raw_dict.get("id")),
+        _text(raw_dict.get("name")),
+        _text(raw_dict.get("group")),
+        _text(raw_dict.get("description")),
+        tuple(split_tags(raw_dict.get("tags"))),
+        raw_dict.get("active") is True,
+        type_name_of(agent) if isinstance(agent, dict) else None,
+        None,
+        endpoint(None),
+        (),
+        (),
+        (),
+        (),
+        (),
     )
 
 

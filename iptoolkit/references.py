@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import TypeAdapter, ValidationError
 
-from .models import Channel, IntegrationProfile, field_value
+from .models import Channel, IntegrationProfile, field_value, present_fields
 
 __all__ = ["Found", "ID_REFERENCE_FIELDS", "channel_uses", "partner_key", "usable_id"]
 
@@ -48,7 +48,7 @@ def channel_uses(profile: IntegrationProfile) -> Iterator[Found]:
     agent = profile.input_agent_settings
     if agent is not None:
         yield from _held(agent, "inputAgentSettings", "input", None)
-        for json_name in ID_REFERENCE_FIELDS:
+        for json_name in present_fields(agent, ID_REFERENCE_FIELDS):
             value = field_value(agent, json_name)
             if isinstance(value, list):
                 for index, item in enumerate(value):
@@ -76,7 +76,13 @@ def partner_key(partner: Any) -> Any:
     return f"name:{name}" if name is not None else None
 
 
+_HOLDING_FIELDS = ("channel", "channels")
+
+
 def _held(owner: Any, path: str, role: Role, unit: int | None) -> Iterator[Found]:
+    holding = present_fields(owner, _HOLDING_FIELDS)
+    if not holding:
+        return
     single = _as_channel(field_value(owner, "channel"))
     if single is not None:
         yield Found(role, f"{path}.channel", single, field_value(single, "id"), unit)

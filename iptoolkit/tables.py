@@ -26,7 +26,6 @@ from .nodes import (
     partner_of,
     raw_field,
     response_node,
-    target,
     type_of,
 )
 
@@ -225,7 +224,7 @@ def _responses(estate: Estate) -> list[dict[str, Any]]:
                     "channel": use.key if use is not None else None,
                     "channel_name": field_value(channel, "name"),
                     "partner": label(partner, pkey) if pkey is not None else None,
-                    "target": target(unit, where),
+                    "target": record.response_targets[index],
                     "host": where.host,
                     "url": where.url,
                 }

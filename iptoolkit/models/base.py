@@ -14,7 +14,6 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from functools import cache
 from typing import Annotated, Any, Union
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
@@ -29,6 +28,7 @@ __all__ = [
     "class_name",
     "field_value",
     "json_field_names",
+    "present_fields",
     "gc_paused",
     "polymorphic",
     "type_name_of",
@@ -88,20 +88,49 @@ def field_value(value: Any, name: str) -> Any:
     fields = getattr(value, "__dict__", None)
     if fields is None:
         return None
-    if name in fields:
-        return fields[name]
-    attribute = json_field_names(type(value)).get(name)
+    found = fields.get(name, _MISSING)
+    if found is not _MISSING:
+        return found
+    cls = value.__class__
+    names = _JSON_NAMES.get(cls)
+    if names is None:
+        names = json_field_names(cls)
+    attribute = names.get(name)
     if attribute is not None:
         return fields.get(attribute)
     extra = getattr(value, "__pydantic_extra__", None)
     return extra.get(name) if extra else None
 
 
-@cache
 def json_field_names(cls: type) -> dict[str, str]:
-    """JSON name -> Python attribute name of a model class's declared fields."""
-    declared = getattr(cls, "__pydantic_fields__", None) or {}
-    return {info.alias: name for name, info in declared.items() if info.alias}
+    """JSON name -> Python attribute name of a model class's declared fields (cached)."""
+    names = _JSON_NAMES.get(cls)
+    if names is None:
+        declared = getattr(cls, "__pydantic_fields__", None) or {}
+        names = {info.alias: name for name, info in declared.items() if info.alias}
+        _JSON_NAMES[cls] = names
+    return names
+
+
+def present_fields(value: Any, names: tuple[str, ...]) -> tuple[str, ...]:
+    """Of the JSON `names`, those a model can hold (declared by its class, or kept as
+    unknown fields); all of them for a raw dict. Lets a hot loop skip sure misses."""
+    if isinstance(value, dict):
+        return names
+    cls = value.__class__
+    declared = _PRESENT.get((cls, names))
+    if declared is None:
+        known = json_field_names(cls)
+        declared = _PRESENT[(cls, names)] = tuple(name for name in names if name in known)
+    extra = getattr(value, "__pydantic_extra__", None)
+    if extra:
+        declared += tuple(name for name in names if name in extra)
+    return declared
+
+
+_MISSING = object()
+_JSON_NAMES: dict[type, dict[str, str]] = {}
+_PRESENT: dict[tuple[type, tuple[str, ...]], tuple[str, ...]] = {}
 
 
 @contextmanager
