@@ -22,6 +22,7 @@ import click
 
 from . import __version__
 from .cli_options import auth_from_options, filter_options, load_estate, snapshot_argument
+from .names import NO_TYPE, plural, type_label
 
 if TYPE_CHECKING:
     from .filters import Filter
@@ -225,20 +226,30 @@ def summary(snapshot: Path, selection: Filter, as_json: bool) -> None:
     click.echo(_summary_text(snapshot, counts, found))
 
 
+def _type_named(name: str) -> str:
+    """`Cron Cloud Storage (CronCloudStorageAgentSettings)`: as people say it, and the name
+    that filters and the JSON output use."""
+    return name if name == NO_TYPE else f"{type_label(name)} ({name})"
+
+
 def _summary_text(snapshot: Path, counts: dict[str, Any], found: dict[str, int]) -> str:
     lines = [f"{snapshot}" + (f" (from {counts['source_url']})" if counts["source_url"] else "")]
     lines.append(
         f"  {counts['profiles']:>7,}  profiles ({counts['active_profiles']:,} active, "
         f"{counts['problems']:,} with problems)"
     )
-    lines.append(f"  {counts['channels']:>7,}  channels")
+    unresolved = counts["unresolved_channels"]
+    lines.append(
+        f"  {counts['channels']:>7,}  channels"
+        + (f" (and {plural(unresolved, 'unresolved channel id')})" if unresolved else "")
+    )
     lines.append(f"  {counts['partners']:>7,}  partners")
     if counts["conflicts"]:
         lines.append(f"  {counts['conflicts']:>7,}  conflicting copies of a channel or partner")
     for title, key in (("Input agent types", "agent_types"), ("Channel types", "channel_types")):
         if counts[key]:
             lines.append(f"{title}:")
-            lines.extend(f"  {n:>7,}  {name}" for name, n in counts[key].items())
+            lines.extend(f"  {n:>7,}  {_type_named(name)}" for name, n in counts[key].items())
     lines.append("Findings:" if found else "Findings: none")
     lines.extend(f"  {n:>7,}  {kind}" for kind, n in found.items())
     return "\n".join(lines)

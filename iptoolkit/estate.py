@@ -29,7 +29,7 @@ from .models import (
     unwrap_profiles,
     validate_profiles,
 )
-from .names import plural, type_label
+from .names import NO_TYPE, plural, type_label
 from .nodes import partner_of
 from .records import (
     ChannelKey,
@@ -264,10 +264,6 @@ class Estate:
             "<table><thead><tr><th>input agent type</th><th>profiles</th></tr></thead>"
             f"<tbody>{rows}</tbody></table></div>"
         )
-
-
-NO_TYPE = "(none)"
-"""What the summary counts profiles without an input agent (or channels without a type) as."""
 
 
 def _summary(estate: Estate) -> dict[str, Any]:

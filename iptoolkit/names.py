@@ -15,12 +15,16 @@ from typing import Any
 
 __all__ = [
     "CHANNEL_PREFIX",
+    "NO_TYPE",
     "normalise_type",
     "plural",
     "type_aliases",
     "type_label",
     "type_matches",
 ]
+
+NO_TYPE = "(none)"
+"""What counts stand a profile without an input agent (or a channel without a type) under."""
 
 CHANNEL_PREFIX = "IntegrationPartnerChannel"
 """Channel type names start with this; `AS2` is accepted for `IntegrationPartnerChannelAS2`."""
