@@ -100,3 +100,38 @@ def test_one_activity_rule_everywhere():
     assert [graph.nodes[f"profile:{r['id']}"]["active"] for r in raw] == expected
     assert select(estate, ipt.Filter(active=True)) == [0]
     assert estate.summary()["active_profiles"] == 1
+
+
+def test_one_count_and_one_name_for_each_thing_across_views():
+    pytest.importorskip("ipywidgets")
+    from iptoolkit.names import type_label
+    from iptoolkit.widgets import Explorer
+
+    estate = ipt.demo_estate(n_profiles=300, seed=0)
+    summary = estate.summary()
+    assert summary["unresolved_channels"] >= 1  # the demo names a channel held nowhere
+
+    channels = estate.to_frame("channels")
+    assert int(channels["resolved"].sum()) == summary["channels"] == len(estate.channels)
+    assert int((~channels["resolved"]).sum()) == summary["unresolved_channels"]
+    assert len(estate.to_frame("partners")) == summary["partners"]
+    profiles = estate.to_frame("profiles")
+    assert profiles["agent_type"].value_counts().to_dict() == summary["agent_types"]
+
+    graph = ipt.build_graph(estate)
+    resolved = [d["resolved"] for _, d in graph.nodes(data=True) if d["kind"] == "channel"]
+    assert (resolved.count(True), resolved.count(False)) == (
+        summary["channels"],
+        summary["unresolved_channels"],
+    )
+
+    explorer = Explorer(estate)
+    try:
+        assert explorer.counts.endswith(
+            f"{summary['partners']} partners, {summary['channels']} channels"
+        )
+        offered = dict(explorer.panel.agent_types.options)
+        for name, count in summary["agent_types"].items():
+            assert offered[f"{type_label(name)} ({count:,})"] == name
+    finally:
+        explorer.close()
