@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import gc
 import re
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from pydantic import TypeAdapter
+from pydantic import TypeAdapter, ValidationError
 
 import iptoolkit as ipt
 from iptoolkit import models
@@ -21,7 +22,10 @@ from iptoolkit.models import (
     IntegrationProfile,
     UnknownAgentSettings,
     UnknownChannel,
+    gc_paused,
+    routed_errors,
 )
+from iptoolkit.snapshot import dumps_json
 
 from .strategies import profiles
 
@@ -158,3 +162,40 @@ def test_timestamp_guesses_the_unit():
 @given(profiles())
 def test_round_trip_loses_nothing_for_generated_profiles(raw):
     assert ipt.dump_profiles(ipt.parse_profiles(raw)) == raw
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(profiles())
+def test_generated_profiles_parse_alike_from_json_text(raw):
+    text = dumps_json(raw)
+    assert ipt.parse_profiles(text) == ipt.parse_profiles(raw)
+    assert ipt.dump_profiles(ipt.parse_profiles(text)) == raw
+
+
+def test_objects_built_while_the_collector_is_paused_end_in_the_oldest_generation():
+    with gc_paused():
+        built = [[index] for index in range(1000)]
+    assert gc.isenabled()
+    assert not any(item is built for item in gc.get_objects(generation=0))
+    assert any(item is built for item in gc.get_objects(generation=2))
+
+
+def test_gc_paused_leaves_objects_the_program_froze_frozen():
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        with gc_paused():
+            [[index] for index in range(100)]
+        assert gc.get_freeze_count() == frozen > 0
+    finally:
+        gc.unfreeze()
+
+
+def test_a_faulty_known_object_read_from_json_is_one_error_once_the_branches_are_dropped():
+    adapter = TypeAdapter(InputAgentSettings)
+    with pytest.raises(ValidationError) as caught:
+        adapter.validate_json('{"class": "core:KafkaAgentSettings", "timeout": "x"}')
+    errors = routed_errors(caught.value.errors())
+    assert [(error["loc"], error["type"]) for error in errors] == [
+        (("core:KafkaAgentSettings", "timeout"), "int_type")
+    ]

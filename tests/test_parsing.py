@@ -136,3 +136,85 @@ def test_json_nested_beyond_the_parsers_limit_is_called_that_not_invalid():
     with pytest.raises(ipt.ParseError) as caught:
         ipt.parse_profiles(text)
     assert "nested too deeply" in str(caught.value) and "not JSON" not in str(caught.value)
+
+
+@pytest.mark.parametrize("token", ["NaN", "Infinity", "-Infinity"])
+def test_nan_and_infinity_are_not_json_in_text_or_bytes(token):
+    text = f'[{{"id": "P", "future": {token}}}]'
+    for form in (text, text.encode()):
+        with pytest.raises(ipt.ParseError, match="not JSON"):
+            ipt.parse_profiles(form)
+
+
+def test_text_parses_as_the_same_objects_do():
+    listing = [
+        PROFILE,
+        {"id": "U", "inputAgentSettings": {"class": "core:Brand", "x": [1, {"y": None}]}},
+        {"id": "M", "inputAgentSettings": {"typeName": "no class", "channel": 3}},
+        {"id": "N", "inputAgentSettings": None, "future": 2**70},
+    ]
+    text = json.dumps(listing)
+    from_objects = ipt.parse_profiles(listing)
+    assert ipt.parse_profiles(text) == from_objects
+    assert ipt.parse_profiles(text.encode()) == from_objects
+    assert [type(p.input_agent_settings).__name__ for p in from_objects] == [
+        "AS2AgentSettings",
+        "UnknownAgentSettings",
+        "UnknownAgentSettings",
+        "NoneType",
+    ]
+    assert ipt.dump_profiles(ipt.parse_profiles(text.encode())) == listing
+
+
+@pytest.mark.parametrize(
+    ("agent", "path", "words"),
+    [
+        ({"class": "core:KafkaAgentSettings", "timeout": "x"}, ".timeout", "valid integer"),
+        (5, "", "expected a JSON object"),
+        ([], "", "expected a JSON object"),
+        (
+            {"class": "core:AS2AgentSettings", "channels": [{"class": "core:AS2", "mdnMode": 1}]},
+            None,
+            None,
+        ),
+        (
+            {
+                "class": "core:AS2AgentSettings",
+                "channels": [{"class": "core:IntegrationPartnerChannelAS2", "mdnMode": "one"}],
+            },
+            ".channels[0].mdnMode",
+            "valid integer",
+        ),
+    ],
+)
+def test_a_faulty_polymorphic_object_is_reported_once_from_text_or_objects(agent, path, words):
+    listing = [PROFILE, {"id": "P-2", "inputAgentSettings": agent}]
+    forms = (listing, json.dumps(listing), json.dumps(listing).encode())
+    if path is None:  # valid: an unknown channel class inside a known agent
+        for form in forms:
+            [channel] = ipt.parse_profiles(form)[1].input_agent_settings.channels
+            assert type(channel).__name__ == "UnknownChannel" and channel.mdnMode == 1
+        return
+    for form in forms:
+        with pytest.raises(ipt.ParseError) as caught:
+            ipt.parse_profiles(form)
+        [issue] = caught.value.issues
+        assert issue.path == "$[1].inputAgentSettings" + path
+        assert words in issue.message
+
+
+def test_validate_profiles_keeps_the_good_and_names_each_faulty_one():
+    bad = json.loads(json.dumps(PROFILE))
+    bad["inputAgentSettings"]["channels"][0]["mdnMode"] = "one"
+    items = [PROFILE, bad, {"id": "U", "inputAgentSettings": {"class": "core:Brand"}}, 7]
+    models, problems = ipt.models.validate_profiles(items)
+    assert [model is None for model in models] == [False, True, False, True]
+    assert [problem.index for problem in problems] == [1, 3]
+    assert problems[0].raw is bad and problems[0].profile_id == "P-1"
+    assert [str(issue.path) for issue in problems[0].issues] == [
+        "$[1].inputAgentSettings.channels[0].mdnMode"
+    ]
+    assert "expected a JSON object" in problems[1].message
+    with pytest.raises(ipt.ParseError) as caught:
+        ipt.parse_profiles(items)
+    assert caught.value.issues == problems[0].issues
