@@ -5,8 +5,9 @@ For 1k, 10k and 100k demo profiles: the floor (`orjson.loads` of the payload byt
 indexes channels and partners). Prints seconds, MB/s, peak memory and ratios.
 The floor is plain `orjson.loads`, and again with the garbage collector paused, as
 iptoolkit runs its own parsing (the stricter baseline; ratios are against the first row).
-Targets: parsing within 3x of orjson.loads; 10k profiles load in under 2 s; memory under
-10x the payload size.
+Goals (issue 10): parsing within 2x of orjson.loads; 10k profiles load in under 1 s, 100k
+in under 10 s; peak memory under 6x the payload. (`bench_parse.py` times the same steps
+in a fresh process and beside a 10k estate held in memory, on two payloads.)
 
     python benchmarks/bench_load.py [--sizes 1000,10000,100000] [--repeat 3]
 """
