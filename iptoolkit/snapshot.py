@@ -12,7 +12,6 @@ Reading also accepts a bare JSON array of profiles or any wrapper `parse_profile
 from __future__ import annotations
 
 import gzip
-import json
 import os
 import tempfile
 import zlib
@@ -21,11 +20,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import orjson
-
+from .jsonio import dumps_json
 from .models import ParseError, loads_json, unwrap_profiles
 
-__all__ = ["SNAPSHOT_FORMAT", "SnapshotInfo", "read_snapshot", "write_snapshot", "dumps_json"]
+__all__ = ["SNAPSHOT_FORMAT", "SnapshotInfo", "read_snapshot", "write_snapshot"]
 
 SNAPSHOT_FORMAT = "iptoolkit.snapshot"
 SNAPSHOT_VERSION = 1
@@ -40,14 +38,6 @@ class SnapshotInfo:
     fetched_at: datetime | None = None
     toolkit_version: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
-
-
-def dumps_json(value: Any) -> bytes:
-    """Serialise JSON exactly; integers beyond 64 bits fall back to the standard library."""
-    try:
-        return orjson.dumps(value)
-    except TypeError:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 def read_snapshot(path: str | os.PathLike[str]) -> tuple[list[Any], SnapshotInfo]:

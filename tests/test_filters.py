@@ -12,8 +12,8 @@ from iptoolkit import filters as filters_module
 from iptoolkit.estate import load
 from iptoolkit.filters import Filter, select, subset
 from iptoolkit.graph import build_graph
+from iptoolkit.jsonio import dumps_json
 from iptoolkit.queries import where_used
-from iptoolkit.snapshot import dumps_json
 
 from .factories import ACME, GLOBEX, agent, channel, estate_of, profile, unit
 from .strategies import profiles as any_profiles

@@ -8,7 +8,6 @@ so a listing costs a dictionary lookup, or one join for a page.
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -16,9 +15,10 @@ from typing import Any
 
 import orjson
 
+from ..jsonio import dumps_json
 from .principals import group_matches
 
-__all__ = ["Catalogue", "View", "raw_profiles_of", "dump_profile"]
+__all__ = ["Catalogue", "View", "raw_profiles_of"]
 
 
 def raw_profiles_of(estate: Any) -> list[Any]:
@@ -31,14 +31,6 @@ def raw_profiles_of(estate: Any) -> list[Any]:
             f"expected an Estate or a list of raw profiles, got {type(estate).__name__}"
         )
     return list(raw)
-
-
-def dump_profile(raw: Any) -> bytes:
-    """A raw profile as compact JSON; integers beyond 64 bits go through the stdlib."""
-    try:
-        return orjson.dumps(raw)
-    except TypeError:  # orjson refuses integers it cannot hold exactly
-        return json.dumps(raw, separators=(",", ":"), ensure_ascii=False).encode()
 
 
 @dataclass(frozen=True)
@@ -78,7 +70,7 @@ class Catalogue:
 
     def __init__(self, raw_profiles: Iterable[Any]) -> None:
         raw = list(raw_profiles)
-        self._parts = tuple(dump_profile(profile) for profile in raw)
+        self._parts = tuple(dumps_json(profile) for profile in raw)
         self._groups = tuple(
             profile.get("group") if isinstance(profile, dict) else None for profile in raw
         )

@@ -1,0 +1,30 @@
+"""One JSON serialiser (`iptoolkit.jsonio`) for snapshots and the server's catalogue."""
+
+from __future__ import annotations
+
+import json
+
+import orjson
+
+from iptoolkit import jsonio, snapshot
+from iptoolkit.server import catalogue
+
+
+def test_big_integers_and_non_ascii_text_round_trip_exactly() -> None:
+    value = {"id": 2**70, "n": -(2**64), "name": "Äß✓", "ok": [1, 2.5, None, True]}
+    data = jsonio.dumps_json(value)
+    assert json.loads(data) == value
+    assert b"\\u" not in data and b" " not in data  # UTF-8 as is, compact
+
+
+def test_small_documents_are_what_orjson_writes() -> None:
+    value = {"id": 7, "name": "Acme"}
+    assert jsonio.dumps_json(value) == orjson.dumps(value)
+
+
+def test_snapshot_and_catalogue_share_the_serialiser() -> None:
+    assert snapshot.dumps_json is jsonio.dumps_json
+    assert catalogue.dumps_json is jsonio.dumps_json
+    assert not hasattr(catalogue, "dump_profile")
+    big = {"id": 2**70, "group": "g"}
+    assert catalogue.Catalogue([big])._parts == (jsonio.dumps_json(big),)
