@@ -1,16 +1,29 @@
 """Which values are secrets, and how they are masked wherever text might show them.
 
 Shared by the client (its error messages and the httpx/httpcore log filters), the
-reference server (its access log) and the exporters (URLs inside exported values), which
-must not import each other. One list of secret parameter names serves them all.
+reference server (its access log), the exporters (URLs inside exported values) and the
+Explorer (fields in its detail pane), which must not import each other. One rule,
+`is_secret_name`, says which names hold secrets (query parameters, JSON fields, HTTP
+headers alike), and one `MASK` replaces their values everywhere.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
 from urllib.parse import unquote_plus
 
-__all__ = ["MASK", "SECRET_PARAMS", "redact_query", "redact_url", "redact_text"]
+__all__ = [
+    "MASK",
+    "SECRET_PARAMS",
+    "SECRET_HEADERS",
+    "is_secret_name",
+    "redact_fields",
+    "redact_query",
+    "redact_url",
+    "redact_text",
+]
 
 MASK = "**********"
 
@@ -34,7 +47,56 @@ SECRET_PARAMS = frozenset(
         "jsessionid",
     }
 )
-"""Query parameter names (lower case, after percent-decoding) whose values are credentials."""
+"""Names (lower case, after percent-decoding) that are credentials however they are spelt
+elsewhere: short ones (`sig`, `pwd`) and ones `_SECRET_WORD` alone would let pass."""
+
+SECRET_HEADERS = frozenset(
+    {"authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key"}
+)
+"""HTTP header names (lower case) whose values are credentials."""
+
+_SECRET_WORD = re.compile(
+    r"pass(word|wd|phrase)?$|secret|token|authori[sz]ation|api[-_]?key|credential|"
+    r"private[-_]?key$"
+)
+"""Words that make a longer name secret: `clientSecret`, `loginToken`, `smtpPassword`."""
+_NOT_SECRET = re.compile(r"(id|ids|type|name|url|mechanism)$")
+"""Endings of names that refer to a secret or describe it, without holding it:
+`privateKeyId`, `tokenType`, `smtpAuthMechanism`."""
+
+
+def is_secret_name(name: str) -> bool:
+    """Whether a query parameter, JSON field or header of this name holds a credential.
+
+    >>> [is_secret_name(n) for n in ("loginToken", "Authorization", "sig", "privateKeyId")]
+    [True, True, True, False]
+    """
+    key = unquote_plus(name).strip().lower()
+    if key in SECRET_PARAMS or key in SECRET_HEADERS:
+        return True
+    return bool(_SECRET_WORD.search(key)) and not _NOT_SECRET.search(key)
+
+
+def redact_fields(value: Any) -> Any:
+    """A copy of JSON-like data with the value of every secret-named field masked.
+
+    The spec carries no secrets in channels (certificates are referenced by id), but HTTP
+    headers, unknown agent classes and future fields may: nothing shown may reveal them.
+    Strings elsewhere pass through `redact_text` (URLs with credentials in them).
+    """
+    if isinstance(value, Mapping):
+        return {
+            key: (
+                MASK if is_secret_name(str(key)) and item not in (None, "") else redact_fields(item)
+            )
+            for key, item in value.items()
+        }
+    if isinstance(value, list | tuple):
+        return [redact_fields(item) for item in value]
+    if isinstance(value, str):
+        return redact_text(value)
+    return value
+
 
 _QUERY_VALUE = re.compile(r"([?&;])([^=&;#\s\"]+)=([^&#\s\"]*)")
 _NEXT_PAIR = re.compile(r"[;?]")
@@ -54,7 +116,7 @@ def redact_query(text: str) -> str:
 
     def mask(match: re.Match[str]) -> str:
         separator, key, value = match.groups()
-        if unquote_plus(key).lower() in SECRET_PARAMS:
+        if is_secret_name(key):
             return f"{separator}{key}={MASK}"
         cut = _NEXT_PAIR.search(value)  # `a=1;token=x`, `p;a=1?token=x`: look on
         if cut is None:

@@ -1,17 +1,98 @@
-"""One list of secret parameters and one way of masking them, for client, server and exports."""
+"""One rule for secret names and one mask, for client, server, exports and the Explorer."""
 
 from __future__ import annotations
 
+import logging
+from pathlib import Path
+from typing import Any
+
 import pytest
 
+from iptoolkit.client._urls import install_log_filters
 from iptoolkit.client._urls import redact_url as client_redact_url
+from iptoolkit.estate import Estate
 from iptoolkit.exporters.attributes import redact_text as exporter_redact_text
-from iptoolkit.redact import MASK, SECRET_PARAMS, redact_query, redact_text, redact_url
+from iptoolkit.redact import (
+    MASK,
+    SECRET_HEADERS,
+    SECRET_PARAMS,
+    is_secret_name,
+    redact_fields,
+    redact_query,
+    redact_text,
+    redact_url,
+)
+
+SECRET = "s3cr3t-value-never-shown"
 
 
 def test_the_exporter_and_the_client_use_the_shared_functions() -> None:
     assert exporter_redact_text is redact_text
     assert client_redact_url("https://h/?sig=abc") == redact_url("https://h/?sig=abc")
+
+
+NAMES = [
+    *sorted(SECRET_PARAMS),
+    *sorted(SECRET_HEADERS),
+    "clientSecret",
+    "smtpPassword",
+    "apiKey",
+    "privateKey",
+    "nextPageToken",
+    "privateKeyId",
+    "tokenType",
+    "smtpAuthMechanism",
+    "sessionSelector",
+    "page",
+    "name",
+]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_name_is_secret_alike_in_a_query_a_field_and_a_header(name: str) -> None:
+    """Query values and JSON fields are masked by the same rule, so they cannot drift."""
+    in_query = redact_query(f"/p?{name}=v&x=1") == f"/p?{name}={MASK}&x=1"
+    in_field = redact_fields({name: "v"}) == {name: MASK}
+    assert in_query == in_field == is_secret_name(name)
+
+
+def test_secret_names_and_their_neighbours() -> None:
+    secret = ["password", "clientSecret", "loginToken", "Authorization", "X-Api-Key", "pwd"]
+    plain = ["privateKeyId", "tokenType", "smtpAuthMechanism", "sessionSelector", "host"]
+    assert [n for n in secret if not is_secret_name(n)] == []
+    assert [n for n in plain if is_secret_name(n)] == []
+
+
+def test_redact_fields() -> None:
+    data = {
+        "password": "x",
+        "privateKeyId": "k1",
+        "headers": {"Authorization": "B x"},
+        "list": [{"client_secret": "y"}],
+        "smtpAuthMechanism": "LOGIN",
+        "empty": None,
+        "as2Url": "https://u:pw@h/as2?token=t&x=1",
+    }
+    assert redact_fields(data) == {
+        "password": MASK,
+        "privateKeyId": "k1",
+        "headers": {"Authorization": MASK},
+        "list": [{"client_secret": MASK}],
+        "smtpAuthMechanism": "LOGIN",
+        "empty": None,
+        "as2Url": f"https://u:{MASK}@h/as2?token={MASK}&x=1",
+    }
+
+
+@pytest.mark.parametrize("header", sorted(SECRET_HEADERS))
+def test_the_client_log_filter_masks_every_secret_header(
+    header: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    install_log_filters()
+    logger = logging.getLogger("httpcore.http11")
+    with caplog.at_level(logging.DEBUG, logger="httpcore.http11"):
+        logger.debug(f"receive_response_headers.complete return_value=[(b'{header}', b'{SECRET}')]")
+    assert SECRET not in caplog.text and MASK in caplog.text
 
 
 @pytest.mark.parametrize("name", ["passwd", "pwd", "sig", "signature", "loginToken", "TOKEN"])
@@ -40,3 +121,86 @@ def test_redact_query_in_a_log_line_and_redact_text_around_urls() -> None:
     assert redact_query(line) == f'"GET /?token={MASK}&lang=en HTTP/1.1" 200'
     text = "see https://u:S@h/p?pwd=S&x=1, and no URL ?token=t here"
     assert redact_text(text) == f"see https://u:{MASK}@h/p?pwd={MASK}&x=1, and no URL ?token=t here"
+
+
+def _secret_profile() -> dict[str, Any]:
+    """A profile holding `SECRET` in every place a secret could hide."""
+    return {
+        "class": "core:IntegrationProfile",
+        "id": "P1",
+        "name": "Orders over HTTP",
+        "active": True,
+        "inputAgentSettings": {
+            "class": "core:CronHttpAgentSettings",
+            "password": SECRET,
+            "httpSettings": {
+                "class": "core:HttpClientSettings",
+                "host": "api.example.com",
+                "headers": {"Authorization": f"Bearer {SECRET}", "Accept": "json"},
+            },
+        },
+        "responseSettings": {"units": [{"class": "core:AS2ProfileResponseUnit", "channel": {
+            "class": "core:IntegrationPartnerChannelAS2", "id": 7, "name": "AS2 out",
+            "as2Url": f"https://as2:{SECRET}@as2.acme.example/in?token={SECRET}",
+            "clientSecret": SECRET, "partner": {"id": 1, "name": "Acme"}}}]},
+    }  # fmt: skip
+
+
+def test_a_secret_in_a_profile_never_shows_in_the_explorer() -> None:
+    pytest.importorskip("ipywidgets")
+    from iptoolkit.widgets import Explorer
+
+    x = Explorer(Estate.from_raw([_secret_profile()]))
+    try:
+        for node in ("profile:P1", "channel:7", "partner:1"):
+            x.show_detail(node)
+            assert SECRET not in x.detail.content.value, node
+        x.show_detail("profile:P1")
+        assert MASK in x.detail.content.value
+        x.show_detail("channel:7")
+        assert "as2.acme.example" in x.detail.content.value  # the URL shows, masked
+        assert SECRET not in x._fallback_html()
+        assert SECRET not in repr(x)
+    finally:
+        x.close()
+
+
+@pytest.mark.parametrize("fmt", ["csv", "graphml", "mermaid", "svg"])
+def test_a_secret_in_a_profile_never_shows_in_an_explorer_export(fmt: str, tmp_path: Path) -> None:
+    """Every format of the Explorer's export panel but the snapshot, which keeps the
+    profiles byte for byte (the platform's own data, reloadable; its source URL is masked)."""
+    pytest.importorskip("ipywidgets")
+    from iptoolkit.widgets.exporter import FORMATS, write_selection
+
+    assert set(FORMATS) == {"snapshot", "csv", "graphml", "mermaid", "svg"}  # all covered
+    estate = Estate.from_raw([_secret_profile()])
+    path = write_selection(estate, fmt, tmp_path, "selection")
+    assert SECRET not in path.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("suffix", [".gexf", ".dot", ".md", ".xlsx"])
+def test_a_secret_in_a_profile_never_shows_in_other_exports(suffix: str, tmp_path: Path) -> None:
+    from iptoolkit.exporters import export
+
+    if suffix == ".xlsx":
+        pytest.importorskip("openpyxl")
+    path = Path(export(Estate.from_raw([_secret_profile()]), tmp_path / f"estate{suffix}"))
+    data = path.read_bytes()
+    if suffix == ".xlsx":  # a zip of XML parts: look inside each
+        import zipfile
+
+        with zipfile.ZipFile(path) as archive:
+            data = b"".join(archive.read(name) for name in archive.namelist())
+    assert SECRET.encode() not in data
+
+
+def test_the_snapshot_export_masks_its_source_url(tmp_path: Path) -> None:
+    from iptoolkit.estate import load
+    from iptoolkit.exporters import export
+
+    source = f"https://platform.example/api/preview/profiles?loginToken={SECRET}"
+    estate = Estate.from_raw([_secret_profile()], source_url=source)
+    saved = load(export(estate, tmp_path / "estate.json"))
+    assert (
+        saved.info.source_url == f"https://platform.example/api/preview/profiles?loginToken={MASK}"
+    )

@@ -14,7 +14,7 @@ from iptoolkit.demo import demo_estate
 from iptoolkit.estate import Estate
 from iptoolkit.filters import Filter
 from iptoolkit.widgets.debounce import Debouncer
-from iptoolkit.widgets.html import MASK, fallback_html, is_secret_key, redact
+from iptoolkit.widgets.html import fallback_html
 
 pytest.importorskip("ipywidgets")
 
@@ -161,59 +161,6 @@ def test_no_figure_is_left_open(explorer: Explorer) -> None:
     explorer.filter = Filter(active=False)
     explorer.filter = Filter(active=True)
     assert plt.get_fignums() == []
-
-
-def test_secrets_are_never_shown() -> None:
-    secret = "s3cr3t-value-never-shown"
-    profile = {
-        "class": "core:IntegrationProfile",
-        "id": "P1",
-        "name": "Orders over HTTP",
-        "active": True,
-        "inputAgentSettings": {
-            "class": "core:CronHttpAgentSettings",
-            "password": secret,
-            "httpSettings": {
-                "class": "core:HttpClientSettings",
-                "host": "api.example.com",
-                "headers": {"Authorization": f"Bearer {secret}", "Accept": "json"},
-            },
-        },
-        "responseSettings": {"units": [{"class": "core:AS2ProfileResponseUnit", "channel": {
-            "class": "core:IntegrationPartnerChannelAS2", "id": 7, "name": "AS2 out",
-            "clientSecret": secret, "partner": {"id": 1, "name": "Acme"}}}]},
-    }  # fmt: skip
-    x = Explorer(Estate.from_raw([profile]))
-    try:
-        for node in ("profile:P1", "channel:7", "partner:1"):
-            x.show_detail(node)
-            assert secret not in x.detail.content.value, node
-        x.show_detail("profile:P1")
-        assert MASK in x.detail.content.value
-        assert secret not in x._fallback_html()
-        assert secret not in repr(x)
-    finally:
-        x.close()
-
-
-def test_redact() -> None:
-    data = {
-        "password": "x",
-        "privateKeyId": "k1",
-        "headers": {"Authorization": "B x"},
-        "list": [{"client_secret": "y"}],
-        "smtpAuthMechanism": "LOGIN",
-        "empty": None,
-    }
-    assert redact(data) == {
-        "password": MASK,
-        "privateKeyId": "k1",
-        "headers": {"Authorization": MASK},
-        "list": [{"client_secret": MASK}],
-        "smtpAuthMechanism": "LOGIN",
-        "empty": None,
-    }
-    assert not is_secret_key("sessionSelector") and is_secret_key("loginToken")
 
 
 def test_fallback_html_reads_without_a_kernel() -> None:

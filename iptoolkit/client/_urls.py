@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import httpx
 
 from .. import redact as _redact
-from ..redact import MASK
+from ..redact import MASK, SECRET_HEADERS
 
 __all__ = [
     "MASK",
@@ -76,8 +76,9 @@ class _RedactHttpxUrls(logging.Filter):
         return True
 
 
+_HEADER_NAMES = "|".join(re.escape(name) for name in sorted(SECRET_HEADERS))
 _SECRET_HEADER = re.compile(
-    r"""(\(b['"](?:set-cookie|cookie|authorization)['"], )"""  # the header's name
+    rf"""(\(b['"](?:{_HEADER_NAMES})['"], )"""  # the header's name
     r"""(b'(?:[^'\\]|\\.)*'|b"(?:[^"\\]|\\.)*")""",  # its value, a bytes repr
     re.IGNORECASE,
 )

@@ -1,4 +1,5 @@
-"""HTML the Explorer writes: the header, field tables, the static fallback; secrets masked.
+"""HTML the Explorer writes: the header, field tables, the static fallback; secrets masked
+(by `iptoolkit.redact`, the one rule for every place that shows values).
 
 No widget here: these are pure functions of data, tested on their own (the itables way:
 `to_*` functions return HTML, the widgets only place it).
@@ -8,16 +9,14 @@ from __future__ import annotations
 
 import base64
 import html
-import re
 from collections.abc import Iterable, Mapping
 from typing import Any
+
+from ..redact import redact_fields
 
 __all__ = [
     "FALLBACK_CLASS",
     "HIDE_FALLBACK_CSS",
-    "MASK",
-    "is_secret_key",
-    "redact",
     "header_html",
     "fields_html",
     "list_html",
@@ -28,42 +27,6 @@ FALLBACK_CLASS = "iptoolkit-explorer-static"
 HIDE_FALLBACK_CSS = f"<style>.{FALLBACK_CLASS} {{display: none;}}</style>"
 """Sits inside the live widget: while the widget renders, the static fallback is hidden;
 where the widget cannot render (reopened notebook, GitHub, nbviewer) the fallback shows."""
-MASK = "••••••"
-
-_SECRET_KEY = re.compile(
-    r"pass(word|wd|phrase)?$|secret|token|authori[sz]ation|api[-_]?key|credential|"
-    r"private[-_]?key$|^cookie$",
-    re.IGNORECASE,
-)
-_SECRET_KEY_OK = re.compile(r"(id|ids|type|name|url|mechanism)$", re.IGNORECASE)
-_HEADER_SECRET = re.compile(r"^(authorization|proxy-authorization|cookie|x-api-key)$", re.I)
-
-
-def is_secret_key(key: str) -> bool:
-    """A field name that may hold a secret (`password`, `clientSecret`, `Authorization`...).
-
-    Names ending in `Id`, `Type`, `Name`, `Url` or `Mechanism` are references or settings
-    (`privateKeyId`, `smtpAuthMechanism`), not secrets.
-    """
-    if _HEADER_SECRET.match(key):
-        return True
-    return bool(_SECRET_KEY.search(key)) and not _SECRET_KEY_OK.search(key)
-
-
-def redact(value: Any) -> Any:
-    """A copy of JSON-like data with every secret-looking field's value masked.
-
-    The spec carries no secrets in channels (certificates are referenced by id), but HTTP
-    headers, unknown agent classes and future fields may: the detail pane never shows them.
-    """
-    if isinstance(value, Mapping):
-        return {
-            key: (MASK if is_secret_key(str(key)) and item not in (None, "") else redact(item))
-            for key, item in value.items()
-        }
-    if isinstance(value, list | tuple):
-        return [redact(item) for item in value]
-    return value
 
 
 def header_html(counts: str, description: str, *, busy: bool = False) -> str:
@@ -81,7 +44,7 @@ def fields_html(fields: Mapping[str, Any], *, title: str = "") -> str:
     import json
 
     rows = []
-    for key, value in redact(dict(fields)).items():
+    for key, value in redact_fields(dict(fields)).items():
         if value is None or value == [] or value == {}:
             continue
         if isinstance(value, dict | list):
