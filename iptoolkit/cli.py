@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from . import __version__
+from . import __version__, env
 from .cli_options import auth_from_options, filter_options, load_estate, snapshot_argument
 from .names import NO_TYPE, plural, type_label
 
@@ -136,7 +136,7 @@ def main(ctx: click.Context, debug: bool) -> None:
 
     Credentials come from IPTOOLKIT_* environment variables or a hidden prompt.
     """
-    ctx.meta["iptoolkit.debug"] = debug or os.environ.get("IPTOOLKIT_DEBUG") == "1"
+    ctx.meta["iptoolkit.debug"] = debug or os.environ.get(env.DEBUG) == "1"
 
 
 # -- fetch ----------------------------------------------------------------------------------
@@ -145,7 +145,7 @@ def main(ctx: click.Context, debug: bool) -> None:
 @main.command(short_help="Fetch all profiles and save a snapshot.")
 @click.option(
     "--base-url",
-    envvar="IPTOOLKIT_BASE_URL",
+    envvar=env.BASE_URL,
     show_envvar=True,
     required=True,
     help="The platform's base URL.",
@@ -154,10 +154,10 @@ def main(ctx: click.Context, debug: bool) -> None:
     "--auth",
     "auth_kind",
     type=click.Choice(["client", "guest", "session", "bearer"]),
-    help="Auth flow. Default: client credentials with --client-id, else the first "
-    "IPTOOLKIT_GUEST_TOKEN, IPTOOLKIT_SESSION_COOKIE, IPTOOLKIT_BEARER_TOKEN set.",
+    help="Auth flow. Default: client credentials with --client-id, else the first of "
+    f"{env.GUEST_TOKEN}, {env.SESSION_COOKIE}, {env.BEARER_TOKEN} set.",
 )
-@click.option("--client-id", envvar="IPTOOLKIT_CLIENT_ID", show_envvar=True, help="Client id.")
+@click.option("--client-id", envvar=env.CLIENT_ID, show_envvar=True, help="Client id.")
 @click.option(
     "--secret-stdin",
     is_flag=True,
@@ -166,7 +166,7 @@ def main(ctx: click.Context, debug: bool) -> None:
 )
 @click.option(
     "--profiles-path",
-    envvar="IPTOOLKIT_PROFILES_PATH",
+    envvar=env.PROFILES_PATH,
     show_envvar=True,
     help="Path of the profile listing under the base URL, if not the default.",
 )

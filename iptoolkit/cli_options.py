@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from . import env
+
 if TYPE_CHECKING:
     import httpx
 
@@ -29,18 +31,9 @@ __all__ = [
     "snapshot_argument",
     "load_estate",
     "auth_from_options",
-    "SECRET_VARIABLES",
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-SECRET_VARIABLES = {
-    "client": "IPTOOLKIT_CLIENT_SECRET",
-    "guest": "IPTOOLKIT_GUEST_TOKEN",
-    "session": "IPTOOLKIT_SESSION_COOKIE",
-    "bearer": "IPTOOLKIT_BEARER_TOKEN",
-}
-"""Auth flow -> the environment variable that holds its secret."""
 
 _SECRET_NAMES = {
     "client": "client secret",
@@ -154,9 +147,7 @@ def auth_from_options(kind: str | None, client_id: str | None, secret_stdin: boo
     if kind is None:
         kind = _guess_kind(client_id)
     if kind == "client" and not client_id:
-        raise click.UsageError(
-            "the client-credentials flow needs --client-id or IPTOOLKIT_CLIENT_ID"
-        )
+        raise click.UsageError(f"the client-credentials flow needs --client-id or {env.CLIENT_ID}")
     secret = _secret(kind, secret_stdin)
     if kind == "client":
         return ClientCredentials(str(client_id), secret)
@@ -171,17 +162,17 @@ def _guess_kind(client_id: str | None) -> str:
     if client_id:
         return "client"
     for kind in ("guest", "session", "bearer"):
-        if os.environ.get(SECRET_VARIABLES[kind], "").strip():
+        if os.environ.get(env.SECRET_VARIABLES[kind], "").strip():
             return kind
     raise click.UsageError(
-        "no credentials: pass --client-id (or set IPTOOLKIT_CLIENT_ID and "
-        "IPTOOLKIT_CLIENT_SECRET), or set IPTOOLKIT_GUEST_TOKEN, IPTOOLKIT_SESSION_COOKIE or "
-        "IPTOOLKIT_BEARER_TOKEN, or choose a flow with --auth"
+        f"no credentials: pass --client-id (or set {env.CLIENT_ID} and {env.CLIENT_SECRET}), "
+        f"or set {env.GUEST_TOKEN}, {env.SESSION_COOKIE} or {env.BEARER_TOKEN}, "
+        "or choose a flow with --auth"
     )
 
 
 def _secret(kind: str, secret_stdin: bool) -> str:
-    variable = SECRET_VARIABLES[kind]
+    variable = env.SECRET_VARIABLES[kind]
     name = _SECRET_NAMES[kind]
     value = os.environ.get(variable, "").strip()
     if not value and secret_stdin:

@@ -16,6 +16,7 @@ import httpx
 import pytest
 from click.testing import CliRunner
 
+from iptoolkit import env
 from iptoolkit.server import verify_secret
 from iptoolkit.server.app import PROFILES_PATH, TOKEN_PATH
 from iptoolkit.server.cli import add_commands, hash_secret_command, serve_command
@@ -159,6 +160,9 @@ def test_serve_demo_prints_credentials_once_and_logs_no_secrets() -> None:
     finally:
         out, err = _stop(process)
     assert process.returncode == 0, err
-    assert banner.count(secret.group(1)) == 2  # the credentials line and the Python example
+    # the credentials line, then the Python and the shell examples (names from iptoolkit.env)
+    assert banner.count(secret.group(1)) == 3
+    shell = f"{env.BASE_URL}={base_url} {env.CLIENT_ID}=demo-client {env.CLIENT_SECRET}="
+    assert shell + secret.group(1) in banner
     for value in (secret.group(1), guest.group(1), token):
         assert value not in out and value not in err

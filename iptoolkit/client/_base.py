@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
 
 import httpx
 
+from .. import env
 from ..models import IntegrationProfile, ParseError, parse_profiles
 from ._core import Flow, listing_flow
 from ._retry import MAX_RETRIES, logger
@@ -28,7 +29,6 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_PROFILES_PATH",
     "DEFAULT_TIMEOUT",
-    "ENV_VARS",
     "ClientBase",
     "auth_from_env",
     "parse_page",
@@ -37,23 +37,6 @@ __all__ = [
 DEFAULT_PROFILES_PATH = "/api/preview/profiles"
 """The listing's path on our reference server; the spec does not name one."""
 DEFAULT_TIMEOUT = 30.0
-
-ENV_BASE_URL = "IPTOOLKIT_BASE_URL"
-ENV_CLIENT_ID = "IPTOOLKIT_CLIENT_ID"
-ENV_CLIENT_SECRET = "IPTOOLKIT_CLIENT_SECRET"
-ENV_GUEST_TOKEN = "IPTOOLKIT_GUEST_TOKEN"
-ENV_SESSION_COOKIE = "IPTOOLKIT_SESSION_COOKIE"
-ENV_BEARER_TOKEN = "IPTOOLKIT_BEARER_TOKEN"
-ENV_PROFILES_PATH = "IPTOOLKIT_PROFILES_PATH"
-ENV_VARS = (
-    ENV_BASE_URL,
-    ENV_CLIENT_ID,
-    ENV_CLIENT_SECRET,
-    ENV_GUEST_TOKEN,
-    ENV_SESSION_COOKIE,
-    ENV_BEARER_TOKEN,
-    ENV_PROFILES_PATH,
-)
 
 
 def _user_agent() -> str:
@@ -71,27 +54,27 @@ def auth_from_env(environ: Mapping[str, str]) -> httpx.Auth:
     def get(name: str) -> str | None:
         return (environ.get(name) or "").strip() or None
 
-    client_id, secret = get(ENV_CLIENT_ID), get(ENV_CLIENT_SECRET)
+    client_id, secret = get(env.CLIENT_ID), get(env.CLIENT_SECRET)
     if client_id and secret:
-        logger.debug("from_env: client credentials (%s)", ENV_CLIENT_ID)
+        logger.debug("from_env: client credentials (%s)", env.CLIENT_ID)
         return ClientCredentials(client_id, secret)
     if client_id or secret:
         have, lack = (
-            (ENV_CLIENT_ID, ENV_CLIENT_SECRET) if client_id else (ENV_CLIENT_SECRET, ENV_CLIENT_ID)
+            (env.CLIENT_ID, env.CLIENT_SECRET) if client_id else (env.CLIENT_SECRET, env.CLIENT_ID)
         )
         raise ValueError(f"{lack} is not set ({have} is): the client-credentials flow needs both")
-    if token := get(ENV_GUEST_TOKEN):
-        logger.debug("from_env: guest login (%s)", ENV_GUEST_TOKEN)
+    if token := get(env.GUEST_TOKEN):
+        logger.debug("from_env: guest login (%s)", env.GUEST_TOKEN)
         return GuestLogin(token)
-    if cookie := get(ENV_SESSION_COOKIE):
-        logger.debug("from_env: session cookie (%s)", ENV_SESSION_COOKIE)
+    if cookie := get(env.SESSION_COOKIE):
+        logger.debug("from_env: session cookie (%s)", env.SESSION_COOKIE)
         return SessionCookie(cookie)
-    if token := get(ENV_BEARER_TOKEN):
-        logger.debug("from_env: bearer token (%s)", ENV_BEARER_TOKEN)
+    if token := get(env.BEARER_TOKEN):
+        logger.debug("from_env: bearer token (%s)", env.BEARER_TOKEN)
         return BearerToken(token)
     raise ValueError(
-        f"no credentials in the environment: set {ENV_CLIENT_ID} and {ENV_CLIENT_SECRET}, "
-        f"or {ENV_GUEST_TOKEN}, or {ENV_SESSION_COOKIE} (name=value), or {ENV_BEARER_TOKEN}"
+        f"no credentials in the environment: set {env.CLIENT_ID} and {env.CLIENT_SECRET}, "
+        f"or {env.GUEST_TOKEN}, or {env.SESSION_COOKIE} (name=value), or {env.BEARER_TOKEN}"
     )
 
 
@@ -153,16 +136,14 @@ class ClientBase(Generic[Transport]):
         `IPTOOLKIT_BASE_URL` is required; credentials as in `auth_from_env`;
         `IPTOOLKIT_PROFILES_PATH` optional. Keyword options override the environment.
         """
-        env = os.environ if environ is None else environ
-        base_url = (env.get(ENV_BASE_URL) or "").strip()
+        variables = os.environ if environ is None else environ
+        base_url = (variables.get(env.BASE_URL) or "").strip()
         if not base_url:
-            raise ValueError(
-                f"{ENV_BASE_URL} is not set: the platform's base URL, e.g. https://platform.example.com"
-            )
+            raise ValueError(f"{env.BASE_URL} is not set: {env.ENV_VARS[env.BASE_URL]}")
         if "auth" not in options:
-            options["auth"] = auth_from_env(env)
+            options["auth"] = auth_from_env(variables)
         if not options.get("profiles_path"):
-            options["profiles_path"] = (env.get(ENV_PROFILES_PATH) or "").strip() or None
+            options["profiles_path"] = (variables.get(env.PROFILES_PATH) or "").strip() or None
         return cls(base_url, **options)
 
     @property

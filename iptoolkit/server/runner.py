@@ -27,6 +27,7 @@ import httpx
 import uvicorn
 from fastapi import FastAPI
 
+from .. import env
 from ..redact import redact_query
 from .app import PROFILES_PATH, TOKEN_PATH, create_app
 from .principals import DemoCredentials, Principals, demo_principals
@@ -286,6 +287,11 @@ def _banner(app: FastAPI, base_url: str, host: str, creds: DemoCredentials | Non
         f"  client = ipt.Client({base_url!r},",
         f"      auth=ipt.ClientCredentials({creds.client_id!r}, {creds.client_secret!r}))",
         "  estate = client.fetch_estate()",
+        "",
+        "From the shell (or `ipt.Client.from_env()`):",
+        f"  export {env.BASE_URL}={base_url} {env.CLIENT_ID}={creds.client_id} "
+        f"{env.CLIENT_SECRET}={creds.client_secret}",
+        "  iptoolkit fetch -o snapshot.json",
         "",
         "Stop with Ctrl+C.",
     ]

@@ -1,0 +1,50 @@
+"""The environment variables iptoolkit reads: one table for the client, the CLI and the docs.
+
+`Client.from_env`, `iptoolkit fetch` (its options' `envvar`s and error messages) and the
+reference server's start-up banner take the names from here, so a renamed variable is
+renamed everywhere at once. No imports: the server and the client may both use it.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "BASE_URL",
+    "CLIENT_ID",
+    "CLIENT_SECRET",
+    "GUEST_TOKEN",
+    "SESSION_COOKIE",
+    "BEARER_TOKEN",
+    "PROFILES_PATH",
+    "DEBUG",
+    "ENV_VARS",
+    "SECRET_VARIABLES",
+]
+
+BASE_URL = "IPTOOLKIT_BASE_URL"
+CLIENT_ID = "IPTOOLKIT_CLIENT_ID"
+CLIENT_SECRET = "IPTOOLKIT_CLIENT_SECRET"
+GUEST_TOKEN = "IPTOOLKIT_GUEST_TOKEN"
+SESSION_COOKIE = "IPTOOLKIT_SESSION_COOKIE"
+BEARER_TOKEN = "IPTOOLKIT_BEARER_TOKEN"
+PROFILES_PATH = "IPTOOLKIT_PROFILES_PATH"
+DEBUG = "IPTOOLKIT_DEBUG"
+
+ENV_VARS: dict[str, str] = {
+    BASE_URL: "the platform's base URL, e.g. https://platform.example.com",
+    CLIENT_ID: f"client id of the client-credentials flow (with {CLIENT_SECRET})",
+    CLIENT_SECRET: "client secret of the client-credentials flow",
+    GUEST_TOKEN: "a guest user's login token",
+    SESSION_COOKIE: "the web UI's session cookie, as name=value",
+    BEARER_TOKEN: "a ready bearer token",
+    PROFILES_PATH: "the profile listing's path under the base URL, if not the default",
+    DEBUG: "1: the iptoolkit command shows tracebacks (as --debug)",
+}
+"""Every variable iptoolkit reads -> what it holds."""
+
+SECRET_VARIABLES: dict[str, str] = {
+    "client": CLIENT_SECRET,
+    "guest": GUEST_TOKEN,
+    "session": SESSION_COOKIE,
+    "bearer": BEARER_TOKEN,
+}
+"""Auth flow -> the variable holding its secret, in the order `from_env` tries them."""

@@ -1,0 +1,55 @@
+"""The environment variables: one table (`iptoolkit.env`), used by the client, CLI and server."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import click
+
+from iptoolkit import env
+from iptoolkit.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+NAME = re.compile(r"IPTOOLKIT_[A-Z][A-Z_]*")
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    """ids of the docstring nodes of a module, its classes and functions."""
+    found = set()
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
+            found.add(id(body[0].value))
+    return found
+
+
+def test_only_the_table_spells_a_variable_name_in_code() -> None:
+    spelt = []
+    for path in sorted((ROOT / "iptoolkit").rglob("*.py")):
+        if path.name == "env.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        skip = _docstrings(tree)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                if id(node) not in skip and NAME.search(node.value):
+                    spelt.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert spelt == []
+
+
+def test_every_variable_the_project_mentions_is_in_the_table() -> None:
+    texts = [p.read_text(encoding="utf-8") for p in (ROOT / "iptoolkit").rglob("*.py")]
+    texts += [(ROOT / "README.md").read_text(encoding="utf-8")]
+    texts += [p.read_text(encoding="utf-8") for p in (ROOT / "notebooks").glob("*.ipynb")]
+    mentioned = {name for text in texts for name in NAME.findall(text)}
+    assert mentioned - set(env.ENV_VARS) == set()
+    assert set(env.SECRET_VARIABLES.values()) <= set(env.ENV_VARS)
+
+
+def test_the_fetch_command_reads_the_table() -> None:
+    fetch = main.commands["fetch"]
+    envvars = {p.envvar for p in fetch.params if isinstance(p, click.Option) and p.envvar}
+    read = envvars | set(env.SECRET_VARIABLES.values()) | {env.DEBUG}
+    assert read == set(env.ENV_VARS)
