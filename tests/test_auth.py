@@ -655,3 +655,14 @@ def test_httpcore_header_trace_is_masked(caplog: pytest.LogCaptureFixture) -> No
     )
     assert "(b'set-cookie', b'**********'), (b'location', b'/')" in caplog.text
     assert_no_secrets(caplog.text)
+
+
+def test_the_flows_default_to_the_paths_the_reference_server_serves() -> None:
+    """The client names each path once (`auth.py`); the server, which must not import the
+    client, names them on its side: the two agree."""
+    from iptoolkit.server import app
+
+    assert auth.CLIENT_TOKEN_PATH == app.TOKEN_PATH
+    assert auth.SESSION_TOKEN_PATH == app.SESSION_TOKEN_PATH
+    assert ClientCredentials("c", "s").token_path == auth.CLIENT_TOKEN_PATH
+    assert SessionCookie("a=b").token_path == GuestLogin("t").token_path == app.SESSION_TOKEN_PATH

@@ -39,7 +39,17 @@ __all__ = [
     "BearerToken",
     "TOKEN_KEYS",
     "TOKEN_REFRESH_MARGIN",
+    "CLIENT_TOKEN_PATH",
+    "SESSION_TOKEN_PATH",
+    "GUEST_LOGIN_PATH",
 ]
+
+CLIENT_TOKEN_PATH = "/dw/register/oauth/token"
+"""Where client credentials buy a bearer token (POST, form-encoded)."""
+SESSION_TOKEN_PATH = "/auth/sessionBearerToken"
+"""Where a web session (its cookie) buys a bearer token (GET)."""
+GUEST_LOGIN_PATH = "/"
+"""Where a guest's `loginToken` opens a web session (GET)."""
 
 TOKEN_REFRESH_MARGIN = 30.0
 """Seconds before `expires_in` runs out at which a token is refreshed (at most 10%)."""
@@ -185,7 +195,7 @@ class ClientCredentials(_TokenAuth):
         self,
         client_id: str,
         client_secret: str | Secret,
-        token_path: str = "/dw/register/oauth/token",
+        token_path: str = CLIENT_TOKEN_PATH,
     ) -> None:
         super().__init__()
         self.client_id = client_id
@@ -220,7 +230,7 @@ class SessionCookie(_TokenAuth):
     def __init__(
         self,
         cookies: Mapping[str, str] | str | CookieJar | httpx.Cookies,
-        token_path: str = "/auth/sessionBearerToken",
+        token_path: str = SESSION_TOKEN_PATH,
     ) -> None:
         super().__init__()
         self.cookies = cookie_pairs(cookies)
@@ -249,8 +259,8 @@ class GuestLogin(_TokenAuth):
     def __init__(
         self,
         login_token: str | Secret,
-        token_path: str = "/auth/sessionBearerToken",
-        login_path: str = "/",
+        token_path: str = SESSION_TOKEN_PATH,
+        login_path: str = GUEST_LOGIN_PATH,
     ) -> None:
         super().__init__()
         self.login_token = Secret(login_token)
