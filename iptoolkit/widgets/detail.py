@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as W
 
 from ..models import field_value
-from ..names import type_label
+from ..names import plural, type_label
 from ..nodes import label, type_of
 from .html import fields_html, list_html
 
@@ -195,16 +195,12 @@ def _impact_words(hit: Any) -> str:
     if not hit:
         return "Nothing active stops."
     said = [
-        f"{_n(len(hit.lose_input), 'active profile')} would receive nothing",
-        f"{_n(len(hit.partial_input), 'profile')} would lose part of their input",
-        f"{_n(len(hit.lose_response), 'profile')} would lose a response path",
-        f"{_n(len(hit.partners), 'partner')} would be left without an active channel",
+        f"{plural(len(hit.lose_input), 'active profile')} would receive nothing",
+        f"{plural(len(hit.partial_input), 'profile')} would lose part of their input",
+        f"{plural(len(hit.lose_response), 'profile')} would lose a response path",
+        f"{plural(len(hit.partners), 'partner')} would be left without an active channel",
     ]
     return "; ".join(said) + "."
-
-
-def _n(count: int, noun: str) -> str:
-    return f"{count:,} {noun}" + ("" if count == 1 else "s")
 
 
 def _node_label(graph: Any, node: str) -> str:
