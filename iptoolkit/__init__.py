@@ -64,49 +64,10 @@ _EXPORTS: dict[str, str] = {
 }
 _SUBMODULES = frozenset({"server", "models", "client"})
 
-__all__ = [
-    "__version__",
-    "server",
-    "parse_profiles",
-    "dump_profiles",
-    "ParseError",
-    "IntegrationProfile",
-    "timestamp",
-    "Estate",
-    "load",
-    "demo_estate",
-    "demo_profiles",
-    "Client",
-    "AsyncClient",
-    "ClientCredentials",
-    "SessionCookie",
-    "GuestLogin",
-    "BearerToken",
-    "Secret",
-    "ApiError",
-    "BadRequestError",
-    "AuthenticationError",
-    "PermissionDeniedError",
-    "NotFoundError",
-    "RateLimitError",
-    "InternalServerError",
-    "PagingError",
-    "ApiTransportError",
-    "ApiConnectionError",
-    "ApiTimeoutError",
-    "build_graph",
-    "where_used",
-    "impact",
-    "neighbourhood",
-    "Impact",
-    "Filter",
-    "findings",
-    "Finding",
-    "plot_topology",
-    "plot_summary",
-    "export",
-    "Explorer",
-]
+__all__ = ["__version__", "server", *_EXPORTS]
+"""Derived from `_EXPORTS`, the one list of public names; `tests/test_api.py` pins it
+and checks that the `TYPE_CHECKING` imports below name the same things (those imports are
+for type checkers: pyproject.toml tells ruff they are re-exports, F401)."""
 
 if TYPE_CHECKING:
     from . import server

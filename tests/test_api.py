@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
+from pathlib import Path
 
 import iptoolkit as ipt
 
@@ -24,10 +26,21 @@ EXPECTED = {
 
 
 def test_public_names_are_pinned():
+    """The one test of the exported names: `__all__`, the lazy table and the names that
+    type checkers see (the `TYPE_CHECKING` imports) are the same list."""
     assert set(ipt.__all__) == EXPECTED
     assert len(ipt.__all__) == len(set(ipt.__all__))
     for name in ipt.__all__:
         assert getattr(ipt, name) is not None, name
+    typed: dict[str, str] = {}
+    tree = ast.parse(Path(ipt.__file__).read_text(encoding="utf-8"))
+    block = next(n for n in tree.body if isinstance(n, ast.If) and "TYPE_CHECKING" in ast.dump(n))
+    for node in block.body:
+        assert isinstance(node, ast.ImportFrom) and node.level == 1
+        for alias in node.names:
+            typed[alias.asname or alias.name] = f"iptoolkit.{node.module}" if node.module else ""
+    assert {n: m for n, m in typed.items() if m} == ipt._EXPORTS
+    assert set(typed) == EXPECTED - {"__version__"}
 
 
 def test_error_classes_form_one_tree():
