@@ -7,10 +7,11 @@ STAMP := $(VENV)/.installed
 
 .PHONY: demo test lint bench install system-deps clean
 
+# every extra (the demo and the tests run the reference server) plus the test tools
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[all,test]'
 	@touch $(STAMP)
 
 install: $(STAMP)

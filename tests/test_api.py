@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -70,3 +71,42 @@ def test_import_is_cheap():
     code = f"import sys, iptoolkit; print([m for m in {heavy!r} if m in sys.modules])"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+NOTEBOOK_CODE = """
+import sys
+sys.modules["fastapi"] = sys.modules["uvicorn"] = None  # as if the extra were not installed
+import iptoolkit as ipt
+
+estate = ipt.demo_estate(n_profiles=40, seed=1)
+estate = ipt.load(estate.save(sys.argv[1] + "/snap.json"))
+G = ipt.build_graph(estate)
+partner = next(n for n in G if n.startswith("partner:"))
+ipt.where_used(G, partner), ipt.impact(G, partner), ipt.findings(estate).to_frame()
+estate.subset(ipt.Filter(active=True)).to_frame("profiles")
+ipt.plot_topology(estate), ipt.plot_summary(estate)
+for suffix in ("csv", "graphml", "mmd", "svg"):
+    ipt.export(estate, sys.argv[1] + "/estate." + suffix)
+ipt.Explorer(estate).close()
+ipt.Client, ipt.AsyncClient, ipt.ClientCredentials
+try:
+    ipt.server
+except ModuleNotFoundError as exc:
+    print(exc)
+"""
+
+
+def test_the_notebook_api_needs_no_server_packages(tmp_path: Path) -> None:
+    """What an analyst does in a notebook works with fastapi and uvicorn absent, and only
+    `ipt.server` asks for them, naming the extra."""
+    env = {**os.environ, "MPLBACKEND": "Agg"}
+    out = subprocess.run(
+        [sys.executable, "-c", NOTEBOOK_CODE, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=240,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "pip install 'iptoolkit[server]'" in out.stdout
+    assert (tmp_path / "estate.graphml").is_file()

@@ -74,7 +74,10 @@ def test_binder_environment_runs_the_notebooks(tmp_path: Path) -> None:
     overrides = venv / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
     settings = json.loads(overrides.read_text())
     assert settings["@jupyterlab/apputils-extension:notification"]["fetchNews"] == "false"
-    check = "import iptoolkit, ipywidgets, itables.widget, jupyterlab; print(iptoolkit.__file__)"
+    check = (
+        "import iptoolkit, iptoolkit.server, ipykernel, ipywidgets, itables.widget, jupyterlab; "
+        "print(iptoolkit.__file__)"
+    )
     found = subprocess.run(  # from tmp: the repository root would shadow the install
         [str(python), "-c", check],
         cwd=tmp_path,

@@ -4,14 +4,20 @@
         print(srv.base_url, srv.client_id)
 
 See `docs/server.md` for the endpoints, the principals file and the hashed-secret format.
-This package never imports `iptoolkit.client`: the client is tested against it.
+This package never imports `iptoolkit.client`: the client is tested against it. It needs
+the `server` extra (`pip install 'iptoolkit[server]'`); without it, importing this package
+(`ipt.server`, `iptoolkit serve`, `iptoolkit demo`) raises an error that says so.
 """
 
 from __future__ import annotations
 
-from .app import create_app
-from .principals import Principals, demo_principals, hash_secret, verify_secret
-from .runner import RunningServer, running, serve
+from ..extras import require
+
+require("server")
+
+from .app import create_app  # noqa: E402 - after the check, which names the missing extra
+from .principals import Principals, demo_principals, hash_secret, verify_secret  # noqa: E402
+from .runner import RunningServer, running, serve  # noqa: E402
 
 __all__ = [
     "running",

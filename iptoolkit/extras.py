@@ -1,0 +1,42 @@
+"""Optional parts of iptoolkit and the message that names the extra when one is missing.
+
+`pip install iptoolkit` brings what an analyst uses in a notebook; the reference server
+(FastAPI, uvicorn) is the `server` extra, and `all` brings every extra. The modules of an
+optional part call `require` before importing its packages, so a missing package says
+which extra to install instead of only which import failed.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+__all__ = ["EXTRAS", "MissingExtraError", "require"]
+
+EXTRAS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "server": ("the reference server", ("fastapi", "uvicorn")),
+}
+"""Extra -> (what needs it, the modules it brings), as declared in pyproject.toml."""
+
+
+class MissingExtraError(ModuleNotFoundError):
+    """An optional part was used without its extra installed; the message says which."""
+
+
+def require(extra: str) -> None:
+    """Import the modules `extra` brings; raise `MissingExtraError` naming it if one lacks.
+
+    >>> require("server")  # doctest: +SKIP
+    MissingExtraError: the reference server needs the 'server' extra, which is not
+    installed (no module named 'fastapi'): pip install 'iptoolkit[server]'
+    """
+    what, modules = EXTRAS[extra]
+    for module in modules:
+        try:
+            importlib.import_module(module)
+        except ImportError as exc:
+            missing = exc.name or module
+            raise MissingExtraError(
+                f"{what} needs the '{extra}' extra, which is not installed "
+                f"(no module named {missing!r}): pip install 'iptoolkit[{extra}]'",
+                name=missing,
+            ) from exc

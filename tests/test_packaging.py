@@ -1,0 +1,152 @@
+"""Packaging by need: `pip install iptoolkit` is the notebook library; the server an extra.
+
+The declared dependencies are read from pyproject.toml and compared with what the code
+imports, so an import nobody declared (as `anyio` once was) fails here, not on a user's
+machine. A missing extra is simulated by `sys.modules[name] = None` in a subprocess.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import subprocess
+import sys
+import tomllib
+from importlib.metadata import packages_distributions
+from pathlib import Path
+
+import pytest
+
+from iptoolkit.extras import EXTRAS
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "iptoolkit"
+PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+SERVER_MESSAGE = (
+    "the reference server needs the 'server' extra, which is not installed "
+    "(no module named {name!r}): pip install 'iptoolkit[server]'"
+)
+
+COMES_WITH = {
+    "pydantic_core": "pydantic (its compiled core, pinned by pydantic)",
+    "numpy": "matplotlib and pandas, which both require it",
+    "IPython": "ipywidgets, which requires it (display only)",
+    "anywidget": "itables[widget] (imported inside a try)",
+    "starlette": "fastapi (the server's framework underneath)",
+}
+"""Modules imported but not declared, each with the declared package that brings it."""
+OPTIONAL = {"openpyxl": "only for .xlsx, with a message naming `pip install openpyxl`"}
+
+
+def _names(requirements: list[str]) -> set[str]:
+    """Distribution names of requirement strings, normalised (`python_multipart` ->
+    `python-multipart`); a self-reference such as `iptoolkit[server]` is kept whole."""
+    names = set()
+    for requirement in requirements:
+        if requirement.startswith("iptoolkit["):
+            names.add(requirement)
+            continue
+        match = re.match(r"[A-Za-z0-9._-]+", requirement)
+        assert match, requirement
+        names.add(re.sub(r"[-_.]+", "-", match.group(0)).lower())
+    return names
+
+
+CORE = _names(PROJECT["dependencies"])
+EXTRA = {name: _names(items) for name, items in PROJECT["optional-dependencies"].items()}
+
+
+def _imports() -> dict[str, set[str]]:
+    """Third-party top-level module -> the package's files (relative) that import it."""
+    found: dict[str, set[str]] = {}
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                modules = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                modules = [node.module]
+            else:
+                continue
+            for module in modules:
+                top = module.split(".")[0]
+                if top not in sys.stdlib_module_names and top != "iptoolkit":
+                    found.setdefault(top, set()).add(str(path.relative_to(ROOT)))
+    return found
+
+
+def test_the_core_install_is_the_notebook_library() -> None:
+    assert {"fastapi", "uvicorn", "python-multipart", "ipykernel"}.isdisjoint(CORE)
+    assert EXTRA["server"] == {"fastapi", "uvicorn", "python-multipart"}
+    assert "ipykernel" in EXTRA["test"]  # the notebooks' kernel: tests and binder/ only
+    assert set(EXTRAS) == set(EXTRA) - {"all", "test"}, "iptoolkit/extras.py names each extra"
+    assert EXTRA["all"] == {f"iptoolkit[{name}]" for name in EXTRAS}
+
+
+def test_every_import_is_declared_where_it_is_used() -> None:
+    distributions = packages_distributions()
+    undeclared = {}
+    for module, files in sorted(_imports().items()):
+        if module in COMES_WITH or module in OPTIONAL:
+            continue
+        names = {re.sub(r"[-_.]+", "-", d).lower() for d in distributions.get(module, [module])}
+        server_only = all(f.startswith("iptoolkit/server/") for f in files)
+        declared = CORE | EXTRA["server"] if server_only else CORE
+        if not names & declared:
+            undeclared[module] = sorted(files)
+    assert undeclared == {}
+
+
+def test_the_server_packages_are_imported_by_the_server_package_only() -> None:
+    for module in ("fastapi", "uvicorn", "starlette"):
+        outside = [f for f in _imports().get(module, ()) if not f.startswith("iptoolkit/server/")]
+        assert outside == [], module
+
+
+def _without(module: str, code: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run `code` in a fresh interpreter in which `module` cannot be imported."""
+    blocked = f"import sys; sys.modules[{module!r}] = None\n"
+    return subprocess.run(
+        [sys.executable, "-c", blocked + code, *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "MPLBACKEND": "Agg", "PYTHONPATH": str(ROOT)},
+        timeout=120,
+    )
+
+
+@pytest.mark.parametrize("module", ["fastapi", "uvicorn"])
+def test_ipt_server_names_the_extra(module: str) -> None:
+    code = (
+        "import iptoolkit as ipt\n"
+        "try:\n    ipt.server\n"
+        "except ModuleNotFoundError as exc:\n    print(type(exc).__name__, exc.name, exc)\n"
+    )
+    result = _without(module, code)
+    assert result.returncode == 0, result.stderr
+    expected = f"MissingExtraError {module} " + SERVER_MESSAGE.format(name=module)
+    assert result.stdout.strip() == expected
+
+
+@pytest.mark.parametrize(
+    "command", [["serve", "--port", "0"], ["hash-secret"], ["demo", "--output", "out"]]
+)
+def test_the_cli_names_the_extra_in_one_line(command: list[str], tmp_path: Path) -> None:
+    code = "from iptoolkit.cli import main\nmain(sys.argv[1:], prog_name='iptoolkit')\n"
+    result = _without("fastapi", f"import os; os.chdir({str(tmp_path)!r})\n" + code, *command)
+    assert result.returncode == 1
+    assert result.stderr == "Error: " + SERVER_MESSAGE.format(name="fastapi") + "\n"
+    assert not (tmp_path / "out").exists(), "the demo stops before it writes anything"
+
+
+def test_the_cli_help_lists_the_server_commands_without_the_extra() -> None:
+    result = _without("fastapi", "from iptoolkit.cli import main\nmain(['--help'])\n")
+    assert result.returncode == 0, result.stderr
+    assert "serve" in result.stdout and "hash-secret" in result.stdout
+
+
+def test_python_m_iptoolkit_server_names_the_extra() -> None:
+    code = "import runpy\nrunpy.run_module('iptoolkit.server', run_name='__main__')\n"
+    result = _without("uvicorn", code)
+    assert result.returncode == 1
+    assert result.stderr.strip().splitlines()[-1].endswith(SERVER_MESSAGE.format(name="uvicorn"))
