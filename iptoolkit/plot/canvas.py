@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..names import plural
 from ._backend import new_figure
 from .labels import fit, text_width
 from .layout import LayeredLayout
@@ -114,16 +115,12 @@ def _title(graph: nx.MultiDiGraph, key: str | None) -> str:
         if kind in counts:
             counts[kind] += 1
     text = (
-        f"Integration topology: {_n(counts['profile'], 'profile')}, "
-        f"{_n(counts['channel'], 'channel')}, {_n(counts['partner'], 'partner')}"
+        f"Integration topology: {plural(counts['profile'], 'profile')}, "
+        f"{plural(counts['channel'], 'channel')}, {plural(counts['partner'], 'partner')}"
     )
     if key:
         text += f" (grouped by {key.replace('_', ' ')})"
     return text
-
-
-def _n(count: int, noun: str) -> str:
-    return f"{count:,} {noun}{'' if count == 1 else 's'}"
 
 
 def draw_headers(ax: Axes, view: nx.DiGraph, geometry: Geometry, key: str | None) -> None:
