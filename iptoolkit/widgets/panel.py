@@ -163,11 +163,6 @@ class FilterPanel:
             self._quiet = False
         self._on_change()
 
-    @property
-    def filter_fields(self) -> dict[str, Any]:
-        """The fields kept without a control (for tests and the note)."""
-        return dict(self._extra)
-
 
 def _group_label(group: str, count: int) -> str:
     depth = group.count("/")
