@@ -3,21 +3,29 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+COMMA := ,
+# each target installs what it needs: the demo runs the reference server (the `server`
+# extra); lint, tests and benchmarks take every extra plus the test tools
+DEMO_EXTRAS := server
+TEST_EXTRAS := all$(COMMA)test
 
-.PHONY: demo test lint bench install system-deps clean
-
-# every extra (the demo and the tests run the reference server) plus the test tools
-$(STAMP): pyproject.toml
+define pip_install
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[all,test]'
-	@touch $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[$(1)]'
+	@touch $@
+endef
 
-install: $(STAMP)
+$(VENV)/.installed-demo: pyproject.toml
+	$(call pip_install,$(DEMO_EXTRAS))
+
+$(VENV)/.installed-test: pyproject.toml
+	$(call pip_install,$(TEST_EXTRAS))
+
+install: $(VENV)/.installed-test
 
 ## demo: start the reference server, fetch the estate over HTTP, write demo-output/
-demo: install
+demo: $(VENV)/.installed-demo
 	$(BIN)/iptoolkit demo --output demo-output
 
 ## system-deps: Debian packages the tests drive (graphviz's dot, chromium)

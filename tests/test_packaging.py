@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -150,3 +151,27 @@ def test_python_m_iptoolkit_server_names_the_extra() -> None:
     result = _without("uvicorn", code)
     assert result.returncode == 1
     assert result.stderr.strip().splitlines()[-1].endswith(SERVER_MESSAGE.format(name="uvicorn"))
+
+
+def _make_installs(target: str, venv: Path) -> list[str]:
+    """The extras `make <target>` would install into a fresh `venv` (a dry run)."""
+    if shutil.which("make") is None:
+        pytest.skip("make is not installed")
+    result = subprocess.run(
+        ["make", "-n", target, f"VENV={venv}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    found = re.findall(r"pip install --quiet -e '\.\[([^\]]*)\]'", result.stdout)
+    return [extra for extras in found for extra in extras.split(",")]
+
+
+def test_make_demo_installs_the_server_and_make_test_everything(tmp_path: Path) -> None:
+    declared = set(PROJECT["optional-dependencies"])
+    demo = _make_installs("demo", tmp_path / "venv")
+    assert demo == ["server"], "the demo runs the reference server, nothing more"
+    test = _make_installs("test", tmp_path / "venv")
+    assert set(test) == {"all", "test"} <= declared
