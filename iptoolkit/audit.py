@@ -263,7 +263,7 @@ class _Audit:
         """Agents of different profiles on the same URL, host or topic (per agent type)."""
         groups: dict[tuple[str, ...], list[ProfileRecord]] = defaultdict(list)
         for record in self.estate.valid_records:
-            if record.model.input_agent_settings is None:  # type: ignore[union-attr]
+            if record.agent is None:
                 continue
             where = record.agent_endpoint
             if where.url:

@@ -22,12 +22,13 @@ from .models import (
     IntegrationProfile,
     ParseError,
     ProfileProblem,
+    check_profiles,
     gc_paused,
     loads_json,
     parse_profiles,
+    profile_models,
     type_name_of,
     unwrap_profiles,
-    validate_profiles,
 )
 from .names import NO_TYPE, plural, type_label
 from .nodes import partner_of
@@ -39,6 +40,7 @@ from .records import (
     ProfileRecord,
     build_records,
 )
+from .references import channel_model
 from .snapshot import SnapshotInfo, read_snapshot, write_snapshot
 
 if TYPE_CHECKING:
@@ -91,16 +93,15 @@ class Estate:
     def __init__(
         self,
         raw_profiles: Sequence[Any],
-        models: Sequence[IntegrationProfile | None],
         problems: Sequence[ProfileProblem] = (),
         info: SnapshotInfo | None = None,
     ) -> None:
-        """Index raw profiles and their models (None where the profile is faulty).
+        """Index raw profiles, of which `problems` names the faulty ones.
 
         Use `from_raw`, `load` or a client's `fetch_estate` rather than calling this.
         """
         with gc_paused():
-            records, held = build_records(raw_profiles, models, problems)
+            records, held = build_records(raw_profiles, problems)
             channels, partners, conflicts = _registries(records, held)
         self._assemble(records, problems, info, channels, partners, conflicts)
 
@@ -147,9 +148,9 @@ class Estate:
         info = info or SnapshotInfo(source_url=source_url, fetched_at=fetched_at)
         info.toolkit_version = info.toolkit_version or __version__
         if strict:
-            return cls(raw, parse_profiles(raw), (), info)
-        models, problems = validate_profiles(raw)
-        return cls(raw, models, problems, info)
+            parse_profiles(raw)  # raises on the first faulty profile
+            return cls(raw, (), info)
+        return cls(raw, check_profiles(raw), info)
 
     def save(self, path: str | os.PathLike[str]) -> Path:
         """Write a snapshot (`.json` or `.json.gz`): every profile as received, metadata too."""
@@ -171,8 +172,9 @@ class Estate:
 
     @property
     def profiles(self) -> tuple[IntegrationProfile, ...]:
-        """The models of the profiles that parsed, in order."""
-        return self.derived("profiles", lambda e: tuple(r.model for r in e.valid_records))
+        """The models of the profiles that parsed, in order (built on first use, in one
+        pass, and kept: the index itself needs no model)."""
+        return self.derived("profiles", _models)
 
     @property
     def valid_records(self) -> tuple[ProfileRecord, ...]:
@@ -286,6 +288,16 @@ def _summary(estate: Estate) -> dict[str, Any]:
     }
 
 
+def _models(estate: Estate) -> tuple[IntegrationProfile, ...]:
+    records = estate.valid_records
+    missing = [record for record in records if not record.built]
+    for record, model in zip(
+        missing, profile_models([record.raw for record in missing]), strict=True
+    ):
+        record.built.append(model)
+    return tuple(record.built[0] for record in records)
+
+
 def _unresolved(estate: Estate) -> dict[ChannelKey, tuple[str, ...]]:
     named: dict[ChannelKey, dict[str, None]] = {}
     for record in estate.records:
@@ -331,9 +343,15 @@ class _Registry:
 def _registries(
     records: Sequence[ProfileRecord], held: dict[ChannelKey, Any]
 ) -> tuple[dict[ChannelKey, Any], dict[PartnerKey, Any], list[Conflict]]:
-    """The channel and partner registries of a new listing, with their conflicts."""
+    """The channel and partner registries of a new listing, with their conflicts.
+
+    Copies are compared as JSON (what was sent); the first copy of each channel and partner
+    is then validated into the model the registry keeps (a partner inside a channel of an
+    unknown type stays JSON, as it does in that channel's model).
+    """
     channels = _Registry("channel")
     partners = _Registry("partner")
+    partner_holder: dict[PartnerKey, Any] = {}
     for record in records:
         for use in record.uses:
             if use.held is None:
@@ -342,8 +360,13 @@ def _registries(
             pkey, partner = partner_of(use.held)
             if pkey is not None:
                 partners.add(pkey, partner, record)
+                partner_holder.setdefault(pkey, use.held)
     assert channels.content.keys() == held.keys()
-    return channels.content, partners.content, channels.conflicts() + partners.conflicts()
+    channel_models = {key: channel_model(raw) for key, raw in channels.content.items()}
+    partner_models = {
+        key: partner_of(channel_model(partner_holder[key]))[1] for key in partners.content
+    }
+    return channel_models, partner_models, channels.conflicts() + partners.conflicts()
 
 
 def _restricted(
@@ -353,12 +376,19 @@ def _restricted(
     channels: dict[ChannelKey, Any] = {}
     named: list[ChannelKey] = []
     partners: dict[PartnerKey, Any] = {}
+    conflicted = parent.derived(
+        "conflicted_channels", lambda e: {c.key for c in e.conflicts if c.kind == "channel"}
+    )
     for record in records:
         for use in record.uses:
-            if use.held is not None:
-                channels.setdefault(use.key, use.held)
-            else:
+            if use.held is None:
                 named.append(use.key)
+            elif use.key not in channels:
+                # the first copy in the subset: the parent's, unless copies differ
+                conflicting = use.key in conflicted
+                channels[use.key] = (
+                    channel_model(use.held) if conflicting else parent.channels[use.key]
+                )
         for pkey in record.partners:
             if pkey not in partners:
                 partners[pkey] = parent.partners.get(pkey)

@@ -99,7 +99,7 @@ def _table(estate: Estate, name: str, build: Callable[[Estate], Any]) -> Any:
 
 
 def _valid(estate: Estate) -> Iterable[tuple[int, ProfileRecord]]:
-    return ((n, r) for n, r in enumerate(estate.records) if r.model is not None)
+    return ((n, r) for n, r in enumerate(estate.records) if r.ok)
 
 
 def _agent_types(estate: Estate) -> Table:
@@ -203,7 +203,7 @@ def _texts(estate: Estate) -> list[str]:
     the text of its channels and partners is searched once per channel (`_text_matches`)."""
     texts = []
     for record in estate.records:
-        if record.model is None:
+        if not record.ok:
             texts.append("")
             continue
         words: list[Any] = [record.id, record.name, record.description, record.group]

@@ -7,7 +7,10 @@ and partners, with edges pointing from the profile outward.
 
 Node ids are described in `iptoolkit.records` (`profile:P1`, `channel:17`, ...). Every node
 carries `kind` and flat scalar attributes to filter or colour by (`name`, `type`, `active`,
-`group`, `partner`, `host`, `url`, ...), and its model under `model` for drill-down.
+`group`, `partner`, `host`, `url`, ...) and, for drill-down, what it was read from: a
+profile its index record under `record` (`record.raw`, `record.model`), a channel or
+partner its registry model under `model`, an agent or response unit its JSON object under
+`model`. (No profile model is built to draw a graph: they are built on first use.)
 
 - A channel or partner met in many profiles is one node, with the content first seen (the
   estate's registry). When the same channel id names different partners in different
@@ -82,7 +85,7 @@ def _build(estate: Estate) -> nx.MultiDiGraph:
 
     nodes: list[tuple[str, dict[str, Any]]] = []
     for record in estate.valid_records:
-        agent = record.model.input_agent_settings  # type: ignore[union-attr]
+        agent = record.agent
         if agent is not None:
             nodes.append((agent_node(record.key), _agent_attrs(agent, record)))
         for index, unit in enumerate(record.response_units):
@@ -96,7 +99,7 @@ def _build(estate: Estate) -> nx.MultiDiGraph:
     for record in estate.valid_records:
         pnode = record.node
         anode = agent_node(record.key)
-        if record.model.input_agent_settings is not None:  # type: ignore[union-attr]
+        if record.agent is not None:
             add_edge(pnode, anode, relation="input", path="inputAgentSettings")
         for index in range(len(record.response_units)):
             path = f"responseSettings.units[{index}]"
@@ -129,9 +132,9 @@ def _profile_node(record: ProfileRecord) -> tuple[str, dict[str, Any]]:
             "tags": _raw_text(raw, "tags"),
             "description": record.description,
             "index": record.index,
-            "problem": record.problem is not None or record.model is None,
+            "problem": record.problem is not None,
             "error": record.problem.message if record.problem is not None else None,
-            "model": record.model,
+            "record": record,
         },
     )
 

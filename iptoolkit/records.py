@@ -34,10 +34,11 @@ from .models import (
     ProfileProblem,
     UnknownChannel,
     field_value,
+    profile_model,
     type_name_of,
 )
 from .nodes import Endpoint, endpoint, partner_of, split_tags, target
-from .references import channel_uses, usable_id
+from .references import channel_uses, response_units, usable_id
 
 __all__ = [
     "ChannelKey",
@@ -67,8 +68,9 @@ class ChannelUse(NamedTuple):
 
     `role` is `input` (held by the input agent), `response` (held by response unit `unit`)
     or `reference` (named by id only: `held` is None, the estate's registry may know it).
-    `path` is the JSON path inside the profile. (A named tuple: immutable, and cheap to
-    make by the hundred thousand.)
+    `path` is the JSON path inside the profile; `held` the channel's JSON object (the
+    estate's registry keeps its model). (A named tuple: immutable, and cheap to make by the
+    hundred thousand.)
     """
 
     role: Role
@@ -80,10 +82,11 @@ class ChannelUse(NamedTuple):
 
 
 class ProfileRecord(NamedTuple):
-    """What every view needs to know of one profile, worked out once.
+    """What every view needs to know of one profile, worked out once from its raw JSON.
 
-    A faulty profile (`model` None, `problem` set) has what could be read from its raw JSON
-    (id, name, group, tags, activity, agent type) and no channel uses.
+    A faulty profile (`problem` set) has what could be read of it (id, name, group, tags,
+    activity, agent type) and no channel uses. The model is not kept: it costs about five
+    times the JSON in memory and the views need none of it; `model` builds it on first use.
     """
 
     index: int
@@ -92,7 +95,6 @@ class ProfileRecord(NamedTuple):
     node: str
     """The graph node id, `profile:<key>`."""
     raw: Any
-    model: IntegrationProfile | None
     problem: ProfileProblem | None
     id: str | int | None
     name: str | None
@@ -100,11 +102,14 @@ class ProfileRecord(NamedTuple):
     description: str | None
     tags: tuple[str, ...]
     active: bool
+    agent: Any
+    """The input agent's JSON object, or None."""
     agent_type: str | None
     agent_name: str | None
     """The agent's own `typeName`, when it has one."""
     agent_endpoint: Endpoint
     response_units: tuple[Any, ...]
+    """The response units' JSON objects."""
     response_endpoints: tuple[Endpoint, ...]
     """For each response unit, where it points (host, URL, topic)."""
     response_targets: tuple[str | None, ...]
@@ -112,11 +117,22 @@ class ProfileRecord(NamedTuple):
     uses: tuple[ChannelUse, ...]
     partners: tuple[PartnerKey, ...]
     """Partners of the channels the profile uses (held, or named and known), first seen first."""
+    built: list[IntegrationProfile]
+    """The model once `model` has built it (shared by every estate holding this record)."""
 
     @property
     def ok(self) -> bool:
-        """True when the profile parsed (it has a model)."""
-        return self.model is not None
+        """True when the profile is valid (it has a model)."""
+        return self.problem is None
+
+    @property
+    def model(self) -> IntegrationProfile | None:
+        """The profile's model (None when faulty), validated from `raw` on first use."""
+        if self.problem is not None:
+            return None
+        if not self.built:
+            self.built.append(profile_model(self.raw))
+        return self.built[0]
 
     @property
     def channel_keys(self) -> tuple[ChannelKey, ...]:
@@ -140,23 +156,23 @@ def profile_keys(raw_profiles: Sequence[Any]) -> list[str]:
 
 
 def build_records(
-    raw_profiles: Sequence[Any],
-    models: Sequence[IntegrationProfile | None],
-    problems: Sequence[ProfileProblem],
+    raw_profiles: Sequence[Any], problems: Sequence[ProfileProblem]
 ) -> tuple[list[ProfileRecord], dict[ChannelKey, Any]]:
-    """The records of a listing, and the channels its profiles hold (first content seen).
+    """The records of a listing, and the channels its profiles hold (first content seen,
+    as JSON). `problems` names the faulty profiles (see `check_profiles`).
 
     Two passes: the first keys what each profile holds, the second resolves the ids that
     profiles name against every channel held anywhere in the listing.
     """
     keys = profile_keys(raw_profiles)
+    problem_at = {problem.index: problem for problem in problems}
     held: dict[ChannelKey, Any] = {}
     walked: list[list[ChannelUse]] = []
     named = False
-    for key, model in zip(keys, models, strict=True):
+    for index, (key, raw) in enumerate(zip(keys, raw_profiles, strict=True)):
         uses: list[ChannelUse] = []
-        if model is not None:
-            for found in channel_uses(model):
+        if index not in problem_at:
+            for found in channel_uses(raw):
                 channel = found.channel
                 if channel is not None:
                     ident = usable_id(field_value(channel, "id"))
@@ -175,13 +191,10 @@ def build_records(
         by_text = {str(key): key for key in held}
         walked = [[_resolved(use, by_text) for use in uses] for uses in walked]
 
-    problem_at = {problem.index: problem for problem in problems}
     records = []
-    for index, (raw, model, key, uses) in enumerate(
-        zip(raw_profiles, models, keys, walked, strict=True)
-    ):
+    for index, (raw, key, uses) in enumerate(zip(raw_profiles, keys, walked, strict=True)):
         problem = problem_at.get(index)
-        if model is None:
+        if problem is not None:
             records.append(_faulty_record(index, key, raw, problem))
             continue
         partners: dict[PartnerKey, None] = {}
@@ -189,7 +202,7 @@ def build_records(
             pkey, _ = partner_of(use.held if use.held is not None else held.get(use.key))
             if pkey is not None:
                 partners[pkey] = None
-        records.append(_record(index, key, raw, model, problem, uses, partners))
+        records.append(_record(index, key, raw, uses, partners))
     return records, held
 
 
@@ -203,30 +216,27 @@ def _resolved(use: ChannelUse, by_text: dict[str, ChannelKey]) -> ChannelUse:
 def _record(
     index: int,
     key: str,
-    raw: Any,
-    model: IntegrationProfile,
-    problem: ProfileProblem | None,
+    raw: dict[str, Any],
     uses: list[ChannelUse],
     partners: dict[PartnerKey, None],
 ) -> ProfileRecord:
-    agent = model.input_agent_settings
-    settings = model.response_settings
-    units = tuple(settings.units or ()) if settings is not None else ()
+    agent = raw.get("inputAgentSettings")
+    units = tuple(response_units(raw))
     where = tuple(endpoint(unit) for unit in units)
-    name = field_value(agent, "typeName") if agent is not None else None
+    name = agent.get("typeName") if agent is not None else None
     return ProfileRecord(
         index,
         key,
         f"profile:{key}",
         raw,
-        model,
-        problem,
-        usable_id(model.id),
-        _text(model.name),
-        _text(model.group),
-        _text(model.description),
-        tuple(split_tags(model.tags)),
-        model.active is True,
+        None,
+        usable_id(raw.get("id")),
+        _text(raw.get("name")),
+        _text(raw.get("group")),
+        _text(raw.get("description")),
+        tuple(split_tags(raw.get("tags"))),
+        raw.get("active") is True,
+        agent,
         type_name_of(agent) if agent is not None else None,
         name if isinstance(name, str) else None,
         endpoint(agent),
@@ -235,10 +245,11 @@ def _record(
         tuple(target(unit, at) for unit, at in zip(units, where, strict=True)),
         tuple(uses),
         tuple(partners),
+        [],
     )
 
 
-def _faulty_record(index: int, key: str, raw: Any, problem: ProfileProblem | None) -> ProfileRecord:
+def _faulty_record(index: int, key: str, raw: Any, problem: ProfileProblem) -> ProfileRecord:
     """What can be read of a profile that did not parse, from its raw JSON."""
     raw_dict = raw if isinstance(raw, dict) else {}
     agent = raw_dict.get("inputAgentSettings")
@@ -247,7 +258,6 @@ def _faulty_record(index: int, key: str, raw: Any, problem: ProfileProblem | Non
         key,
         f"profile:{key}",
         raw,
-        None,
         problem,
         usable_id(raw_dict.get("id")),
         _text(raw_dict.get("name")),
@@ -255,6 +265,7 @@ def _faulty_record(index: int, key: str, raw: Any, problem: ProfileProblem | Non
         _text(raw_dict.get("description")),
         tuple(split_tags(raw_dict.get("tags"))),
         raw_dict.get("active") is True,
+        None,
         type_name_of(agent) if isinstance(agent, dict) else None,
         None,
         endpoint(None),
@@ -263,6 +274,7 @@ def _faulty_record(index: int, key: str, raw: Any, problem: ProfileProblem | Non
         (),
         (),
         (),
+        [],
     )
 
 

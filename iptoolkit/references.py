@@ -1,8 +1,13 @@
-"""Where a profile holds or names channels: one walk over a parsed profile.
+"""Where a profile holds or names channels: one walk over a profile's JSON.
 
 The input agent holds a channel (`channel`, `channels`) or names one by id only
 (`comChannelId`, `channelIds`, ...); each response unit holds the channel it delivers over.
 `iptoolkit.records` keys what this walk finds; nothing else walks a profile for channels.
+
+The walk reads the raw JSON of a profile that validated (the index is built without
+models), or a model: a channel under a field its owner's class declares was validated with
+the profile; one under an unknown agent or unit, or kept as an unknown field, is checked
+here and counts as a channel only if it validates as one.
 """
 
 from __future__ import annotations
@@ -13,9 +18,26 @@ from typing import Any, Literal
 
 from pydantic import TypeAdapter, ValidationError
 
-from .models import Channel, IntegrationProfile, field_value, present_fields
+from .models import (
+    AGENT_TYPES,
+    RESPONSE_UNIT_TYPES,
+    Channel,
+    IntegrationProfile,
+    class_name,
+    field_value,
+    json_field_names,
+    present_fields,
+)
 
-__all__ = ["Found", "ID_REFERENCE_FIELDS", "channel_uses", "partner_key", "usable_id"]
+__all__ = [
+    "Found",
+    "ID_REFERENCE_FIELDS",
+    "channel_uses",
+    "channel_model",
+    "response_units",
+    "partner_key",
+    "usable_id",
+]
 
 ID_REFERENCE_FIELDS: tuple[str, ...] = (
     "comChannelId",
@@ -43,9 +65,9 @@ class Found:
     unit: int | None = None
 
 
-def channel_uses(profile: IntegrationProfile) -> Iterator[Found]:
-    """Every channel the profile's input agent and response units hold or name."""
-    agent = profile.input_agent_settings
+def channel_uses(profile: IntegrationProfile | dict[str, Any]) -> Iterator[Found]:
+    """Every channel a valid profile's input agent and response units hold or name."""
+    agent = field_value(profile, "inputAgentSettings")
     if agent is not None:
         yield from _held(agent, "inputAgentSettings", "input", None)
         for json_name in present_fields(agent, ID_REFERENCE_FIELDS):
@@ -55,8 +77,19 @@ def channel_uses(profile: IntegrationProfile) -> Iterator[Found]:
                     yield Found("reference", f"inputAgentSettings.{json_name}[{index}]", None, item)
             elif value is not None:
                 yield Found("reference", f"inputAgentSettings.{json_name}", None, value)
-    for index, unit in enumerate(profile.response_units):
+    for index, unit in enumerate(response_units(profile)):
         yield from _held(unit, f"responseSettings.units[{index}]", "response", index)
+
+
+def response_units(profile: IntegrationProfile | dict[str, Any]) -> list[Any]:
+    """The response units of a profile (model or raw JSON), an empty list when none."""
+    units = field_value(field_value(profile, "responseSettings"), "units")
+    return list(units) if isinstance(units, list) else []
+
+
+def channel_model(channel: Any) -> Any:
+    """The model of a channel found by the walk (its JSON, or a model already)."""
+    return channel if hasattr(channel, "model_fields_set") else _CHANNEL.validate_python(channel)
 
 
 def usable_id(value: Any) -> int | str | None:
@@ -79,30 +112,51 @@ def partner_key(partner: Any) -> Any:
 _HOLDING_FIELDS = ("channel", "channels")
 
 
+_DECLARED_HOLDING: dict[str, frozenset[str]] = {
+    class_name(member): frozenset(json_field_names(member)).intersection(_HOLDING_FIELDS)
+    for member in (*AGENT_TYPES, *RESPONSE_UNIT_TYPES)
+}
+"""For each known agent and unit class (`core:...`), the holding fields it declares."""
+
+
 def _held(owner: Any, path: str, role: Role, unit: int | None) -> Iterator[Found]:
     holding = present_fields(owner, _HOLDING_FIELDS)
     if not holding:
         return
-    single = _as_channel(field_value(owner, "channel"))
+    declared = _declared_holding(owner)
+    single = _as_channel(field_value(owner, "channel"), "channel" in declared)
     if single is not None:
         yield Found(role, f"{path}.channel", single, field_value(single, "id"), unit)
     many = field_value(owner, "channels")
     if isinstance(many, list):
         for index, item in enumerate(many):
-            channel = _as_channel(item)
+            channel = _as_channel(item, "channels" in declared)
             if channel is not None:
                 yield Found(
                     role, f"{path}.channels[{index}]", channel, field_value(channel, "id"), unit
                 )
 
 
-def _as_channel(value: Any) -> Any:
-    """A channel model; raw dicts kept by an unknown agent or unit are parsed leniently."""
+def _declared_holding(owner: Any) -> frozenset[str]:
+    """The holding fields that validation checked in `owner` (a model or raw JSON)."""
+    if isinstance(owner, dict):
+        return _DECLARED_HOLDING.get(owner.get("class"), frozenset())  # type: ignore[arg-type]
+    return frozenset(json_field_names(type(owner))).intersection(_HOLDING_FIELDS)
+
+
+def _as_channel(value: Any, validated: bool) -> Any:
+    """The channel (model or raw JSON) at a holding field, or None when it is not one.
+
+    What the profile's validation did not check (an unknown owner, an unknown field) is
+    checked here, leniently."""
     if value is None or hasattr(value, "model_fields_set"):
         return value
-    if isinstance(value, dict):
-        try:
-            return _CHANNEL.validate_python(value)
-        except ValidationError:
-            return None
-    return None
+    if not isinstance(value, dict):
+        return None
+    if validated:
+        return value
+    try:
+        _CHANNEL.validate_python(value)
+    except ValidationError:
+        return None
+    return value

@@ -119,10 +119,10 @@ def _profiles(estate: Estate) -> list[dict[str, Any]]:
             "description": record.description,
             "created": _date(raw_field(raw, "created", int)),
             "last_modified": _date(raw_field(raw, "lastModified", int)),
-            "problem": record.model is None,
+            "problem": not record.ok,
             "error": record.problem.message if record.problem is not None else None,
         }
-        if record.model is not None:
+        if record.ok:
             units = record.response_units
             row.update(
                 partners="; ".join(label(estate.partners.get(key), key) for key in record.partners),

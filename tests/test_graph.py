@@ -93,12 +93,13 @@ def test_edges_point_outward_with_relations(G):
     )
 
 
-def test_flat_attributes_and_the_model(G):
+def test_flat_attributes_and_what_they_were_read_from(G):
     p1 = G.nodes["profile:P1"]
     assert (p1["name"], p1["group"], p1["active"], p1["agent_type"]) == (
         "Orders in", "Sales/Orders", True, "AS2AgentSettings",
     )  # fmt: skip
-    assert p1["problem"] is False and p1["model"].id == "P1"
+    assert p1["problem"] is False and p1["record"].model.id == "P1"
+    assert p1["record"].raw["id"] == "P1" and "model" not in p1
     ch = G.nodes["channel:10"]
     assert ch["type"] == "IntegrationPartnerChannelAS2"
     assert (ch["partner"], ch["partner_id"], ch["resolved"]) == ("Acme", 1, True)
@@ -111,13 +112,13 @@ def test_flat_attributes_and_the_model(G):
     assert (response["type"], response["target"]) == ("FtpProfileResponseUnit", "orders.csv")
     assert G.nodes["partner:1"]["active_channels"] == 2
     for _, data in G.nodes(data=True):
-        flat = {k: v for k, v in data.items() if k != "model"}
+        flat = {k: v for k, v in data.items() if k not in ("model", "record")}
         assert all(v is None or isinstance(v, str | int | float | bool) for v in flat.values())
 
 
 def test_faulty_profile_is_a_node_without_edges(G):
     p5 = G.nodes["profile:P5"]
-    assert p5["problem"] is True and p5["model"] is None
+    assert p5["problem"] is True and p5["record"].model is None
     assert "$[4].created" in p5["error"]
     assert G.degree("profile:P5") == 0
 

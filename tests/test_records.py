@@ -135,3 +135,32 @@ def test_one_count_and_one_name_for_each_thing_across_views():
             assert offered[f"{type_label(name)} ({count:,})"] == name
     finally:
         explorer.close()
+
+
+def test_the_views_build_no_profile_model_and_models_come_on_first_use():
+    raw = ipt.demo_profiles(120, seed=3)
+    raw[7] = {**raw[7], "created": "yesterday"}  # one faulty profile among them
+    estate = ipt.Estate.from_raw(raw)
+    graph = ipt.build_graph(estate)
+    estate.to_frame("profiles"), estate.to_frame("channels"), ipt.findings(estate).to_frame()
+    estate.subset(ipt.Filter(text="a"))
+    ipt.where_used(graph, f"channel:{next(iter(estate.channels))}")
+    ipt.Explorer(estate)
+    assert not [record.index for record in estate.records if record.built]
+
+    first = estate.records[0].model
+    assert first is not None and estate.records[0].built == [first]
+    assert estate.records[7].model is None and estate.records[7].problem is not None
+    models = estate.profiles
+    assert models[0] is first  # built once, shared with the record
+    assert [m.to_json_dict() for m in models] == [r for i, r in enumerate(raw) if i != 7]
+
+
+def test_a_channel_under_an_unknown_agent_counts_only_if_it_is_one():
+    good = {"class": "core:IntegrationPartnerChannelSFTP", "id": 5, "port": 22}
+    bad = {"class": "core:IntegrationPartnerChannelSFTP", "id": 6, "port": "twenty-two"}
+    agent = {"class": "core:SomeFutureAgentSettings", "channels": [good, bad, "7"]}
+    estate = ipt.Estate.from_raw([{"id": "P1", "active": True, "inputAgentSettings": agent}])
+    assert list(estate.channels) == [5]
+    assert estate.channels[5].port == 22  # the registry keeps the model
+    assert [use.path for use in estate.records[0].uses] == ["inputAgentSettings.channels[0]"]

@@ -1,8 +1,10 @@
 """Reading profile listings: JSON in any wrapping, strict or lenient validation, lossless dumps.
 
 `parse_profiles` is strict and raises `ParseError` naming the profile and the JSON path.
-`validate_profiles` is the lenient half that `Estate` builds on: it returns the good models
-and a `ProfileProblem` (with the raw profile, unchanged) for each faulty one.
+`validate_profiles` is the lenient half: it returns the good models and a `ProfileProblem`
+(with the raw profile, unchanged) for each faulty one. `check_profiles` is what `Estate`
+builds on: the problems alone, the models let go chunk by chunk, to be built again from the
+raw JSON when someone asks for one (`profile_model`, `profile_models`).
 """
 
 from __future__ import annotations
@@ -29,6 +31,9 @@ __all__ = [
     "unwrap_profiles",
     "parse_profiles",
     "validate_profiles",
+    "check_profiles",
+    "profile_model",
+    "profile_models",
     "dump_profiles",
 ]
 
@@ -216,6 +221,39 @@ def validate_profiles(
         _problem_of(index, items[index]) for index, model in enumerate(models) if model is None
     ]
     return models, problems
+
+
+CHECK_CHUNK = 500
+"""Profiles validated at a time by `check_profiles`: their models are let go after each chunk."""
+
+
+def check_profiles(items: Sequence[Any]) -> list[ProfileProblem]:
+    """The problems of a listing, validated as `validate_profiles` does, keeping no model.
+
+    Models take about five times the memory of their JSON; an estate keeps the raw JSON and
+    its index, and builds a model when one is asked for. Validating a chunk at a time lets
+    each chunk's models go before the next is built, so the peak stays small.
+    """
+    problems: list[ProfileProblem] = []
+    with gc_paused():
+        for start in range(0, len(items), CHECK_CHUNK):
+            chunk = items[start : start + CHECK_CHUNK]
+            models = _LENIENT_ADAPTER.validate_python(chunk)
+            faulty = [offset for offset, model in enumerate(models) if model is None]
+            del models
+            problems.extend(_problem_of(start + offset, chunk[offset]) for offset in faulty)
+    return problems
+
+
+def profile_model(item: Any) -> IntegrationProfile:
+    """The model of one raw profile; raises `ValidationError` when it is faulty."""
+    return _ONE_ADAPTER.validate_python(item)
+
+
+def profile_models(items: Sequence[Any]) -> list[IntegrationProfile]:
+    """The models of raw profiles known to be valid, in one pass."""
+    with gc_paused():
+        return _LIST_ADAPTER.validate_python(items)
 
 
 def _validate_text(text: bytes | str) -> list[IntegrationProfile] | None:
