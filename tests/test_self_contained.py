@@ -47,8 +47,8 @@ def test_no_tracked_file_references_the_shared_folder_outside_the_repository() -
 
 def test_the_pattern_catches_the_references_it_is_for() -> None:
     for text in [
-        b"see ../" + b"shared/DESIGN.md",
-        b'"/work/' + b'shared/spec/x.md"',
+        b"see ../" + b"shared" + b"/DESIGN.md",
+        b'"/work/' + b"shared" + b'/spec/x.md"',
         b'Path(__file__).parents[2] / "' + b'shared" / "spec"',
     ]:
         assert OUTSIDE.search(text), text
