@@ -22,7 +22,7 @@ import click
 
 from . import __version__, env
 from .cli_options import auth_from_options, filter_options, load_estate, snapshot_argument
-from .names import NO_TYPE, plural, type_label
+from .names import NO_TYPE, type_label, unresolved_note
 
 if TYPE_CHECKING:
     from .filters import Filter
@@ -239,10 +239,7 @@ def _summary_text(snapshot: Path, counts: dict[str, Any], found: dict[str, int])
         f"{counts['problems']:,} with problems)"
     )
     unresolved = counts["unresolved_channels"]
-    lines.append(
-        f"  {counts['channels']:>7,}  channels"
-        + (f" (and {plural(unresolved, 'unresolved channel id')})" if unresolved else "")
-    )
+    lines.append(f"  {counts['channels']:>7,}  channels" + unresolved_note(unresolved))
     lines.append(f"  {counts['partners']:>7,}  partners")
     if counts["conflicts"]:
         lines.append(f"  {counts['conflicts']:>7,}  conflicting copies of a channel or partner")

@@ -30,7 +30,7 @@ from .models import (
     type_name_of,
     unwrap_profiles,
 )
-from .names import NO_TYPE, plural, type_label
+from .names import NO_TYPE, type_label, unresolved_note
 from .nodes import partner_of
 from .records import (
     ChannelKey,
@@ -261,7 +261,7 @@ class Estate:
             f"<b>Estate</b> from {source}: <b>{s['profiles']}</b> profiles "
             f"({s['active_profiles']} active, {s['problems']} problems), "
             f"<b>{s['channels']}</b> channels"
-            + (f" ({plural(unresolved, 'unresolved channel id')})" if unresolved else "")
+            + unresolved_note(unresolved)
             + f", <b>{s['partners']}</b> partners, {s['conflicts']} conflicts"
             "<table><thead><tr><th>input agent type</th><th>profiles</th></tr></thead>"
             f"<tbody>{rows}</tbody></table></div>"

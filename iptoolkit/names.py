@@ -114,3 +114,10 @@ def type_aliases(name: Any) -> tuple[str, ...]:
 def plural(count: int, noun: str) -> str:
     """`1 channel`, `2 channels`, `10,000 profiles`: a count with its noun."""
     return f"{count:,} {noun}{'' if count == 1 else 's'}"
+
+
+def unresolved_note(count: int) -> str:
+    """What follows a channel count when ids are named but held nowhere:
+    ` (and 2 unresolved channel ids)`, or nothing. An unresolved id is not a channel; every
+    view says so in these words."""
+    return f" (and {plural(count, 'unresolved channel id')})" if count else ""

@@ -21,10 +21,10 @@ from matplotlib.colors import to_hex  # noqa: E402
 import iptoolkit as ipt  # noqa: E402
 from iptoolkit.plot import layered_layout, plot_summary, plot_topology  # noqa: E402
 from iptoolkit.plot.labels import fit, place_labels, shorten, text_width  # noqa: E402
-from iptoolkit.plot.layout import count_crossings  # noqa: E402
-from iptoolkit.plot.style import IN_COLOUR, OUT_COLOUR, UNRESOLVED_COLOUR, short_type  # noqa: E402
 from iptoolkit.plot.summary import summary_counts  # noqa: E402
-from iptoolkit.plot.view import detail_view, focus_set, grouped_view  # noqa: E402
+from iptoolkit.topology.layout import count_crossings  # noqa: E402
+from iptoolkit.topology.style import IN_COLOUR, OUT_COLOUR, UNRESOLVED_COLOUR  # noqa: E402
+from iptoolkit.topology.view import detail_view, focus_set, grouped_view  # noqa: E402
 
 from .factories import ACME, GLOBEX, agent, channel, estate_of, profile, unit  # noqa: E402
 
@@ -179,18 +179,6 @@ def test_labels_are_thinned_where_they_would_collide():
     rows = [spec.row for spec, _ in kept]
     assert 0 < len(kept) < 10
     assert all(b - a >= 8 * 1.15 / 10 for a, b in pairwise(rows))
-
-
-def test_short_type_names():
-    assert short_type("SFTPAgentSettings") == "SFTP"
-    assert short_type("CronFtpAgentSettings") == "Cron FTP"
-    assert short_type("IntegrationPartnerChannelAS2") == "AS2"
-    assert short_type("ManualUploadAgentSettings") == "Manual Upload"
-    assert short_type("IoTAgentSettings") == "IoT"
-    assert short_type(None) == "?"
-
-
-# -- topology diagrams --------------------------------------------------------------------
 
 
 def test_empty_estate_gives_a_figure():

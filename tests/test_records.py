@@ -125,16 +125,38 @@ def test_one_count_and_one_name_for_each_thing_across_views():
         summary["unresolved_channels"],
     )
 
+    words = (
+        f"{summary['channels']} channels (and {summary['unresolved_channels']} unresolved "
+        f"channel id{'s' if summary['unresolved_channels'] != 1 else ''})"
+    )
+    assert words in estate._repr_html_().replace("<b>", "").replace("</b>", "")
+
+    figure = ipt.plot_topology(graph)
+    try:
+        title = " ".join(text.get_text() for text in figure.texts)
+        assert f"{summary['profiles']} profiles, {words}, {summary['partners']} partners" in title
+    finally:
+        import matplotlib.pyplot as plt
+
+        plt.close(figure)
+
     explorer = Explorer(estate)
     try:
-        assert explorer.counts.endswith(
-            f"{summary['partners']} partners, {summary['channels']} channels"
-        )
+        assert explorer.counts.endswith(f"{summary['partners']} partners, {words}")
         offered = dict(explorer.panel.agent_types.options)
         for name, count in summary["agent_types"].items():
             assert offered[f"{type_label(name)} ({count:,})"] == name
     finally:
         explorer.close()
+
+    summary_chart = ipt.plot_summary(estate)
+    try:
+        labels = {t.get_text() for ax in summary_chart.axes for t in ax.get_yticklabels()}
+        top = sorted(summary["agent_types"], key=summary["agent_types"].get, reverse=True)[:5]
+        assert {type_label(name) for name in top} <= labels
+        assert not [label for label in labels if "AgentSettings" in label]
+    finally:
+        plt.close(summary_chart)
 
 
 def test_the_views_build_no_profile_model_and_models_come_on_first_use():

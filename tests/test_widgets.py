@@ -48,7 +48,15 @@ def test_starts_on_everything(explorer: Explorer, estate: Estate) -> None:
     assert explorer.filter == Filter()
     assert len(explorer.selection) == len(estate)
     assert explorer.counts.startswith(f"{len(estate)} of {len(estate)} profiles, ")
-    assert explorer.counts.endswith(" channels")
+    unresolved = len(estate.unresolved)
+    assert explorer.counts.endswith(
+        f"{len(estate.channels)} channels"
+        + (
+            f" (and {unresolved} unresolved channel id{'s' * (unresolved != 1)})"
+            if unresolved
+            else ""
+        )
+    )
     assert len(explorer.table.frame) == len(estate)
     assert explorer.diagram_png and explorer.diagram_png.startswith(b"\x89PNG")
 

@@ -29,7 +29,10 @@ from __future__ import annotations
 import dataclasses
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..topology.view import EstateOrGraph
 
 __all__ = ["export", "FORMATS", "format_of"]
 
@@ -69,7 +72,7 @@ def format_of(path: str | os.PathLike[str], format: str | None = None) -> str:
 
 
 def export(
-    estate_or_graph: Any,
+    estate_or_graph: EstateOrGraph,
     path: str | os.PathLike[str],
     format: str | None = None,
     **options: Any,
@@ -79,11 +82,12 @@ def export(
     `options` go to the writer: `title=` for DOT, Mermaid and diagrams, and for `.png`,
     `.svg`, `.pdf` any option of `plot_topology` (`group_by=`, `highlight=`...).
     """
-    from ..plot.view import graph_of
+    from ..estate import Estate
+    from ..topology.view import graph_of
 
     name = format_of(path, format)
     path = Path(path)
-    is_estate = hasattr(estate_or_graph, "raw_profiles")
+    is_estate = isinstance(estate_or_graph, Estate)
     if name in _NEEDS_ESTATE and not is_estate:
         raise ValueError(
             f".{name} ({FORMATS[name]}) needs the estate; a graph does not keep the profiles "
@@ -148,7 +152,7 @@ def _snapshot(estate: Any, path: Path) -> Path:
     return Path(estate.save(path))
 
 
-def _image(estate_or_graph: Any, path: Path, name: str, options: dict[str, Any]) -> Path:
+def _image(estate_or_graph: EstateOrGraph, path: Path, name: str, options: dict[str, Any]) -> Path:
     """The topology diagram, saved with fixed metadata: same estate, same file."""
     import matplotlib
 

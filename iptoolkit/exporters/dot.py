@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..plot.style import (
+from ..topology.style import (
     LINE_COLOURS,
     PROBLEM_COLOUR,
     UNRESOLVED_COLOUR,
@@ -20,7 +20,7 @@ from ..plot.style import (
     node_colour,
     text_colour,
 )
-from ..plot.view import node_label
+from ..topology.view import node_label
 from .attributes import redact_text
 
 if TYPE_CHECKING:

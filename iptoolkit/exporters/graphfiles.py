@@ -17,15 +17,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape, quoteattr
 
-from ..plot.layout import layered_layout
-from ..plot.style import (
+from ..topology.layout import layered_layout
+from ..topology.style import (
     LINE_COLOURS,
     PROBLEM_COLOUR,
     UNRESOLVED_COLOUR,
     line_style_of,
     node_colour,
 )
-from ..plot.view import node_label
+from ..topology.view import node_label
 from .attributes import attribute_types, coerce, scalar_attributes
 
 if TYPE_CHECKING:

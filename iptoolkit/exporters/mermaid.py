@@ -24,7 +24,7 @@ from collections.abc import Hashable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..plot.style import (
+from ..topology.style import (
     LINE_COLOURS,
     UNRESOLVED_COLOUR,
     direction_of,
@@ -32,7 +32,7 @@ from ..plot.style import (
     node_colour,
     text_colour,
 )
-from ..plot.view import node_label
+from ..topology.view import node_label
 from .attributes import redact_text
 
 if TYPE_CHECKING:

@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from .layout import LayeredLayout, layered_layout
+from ..topology.layout import LayeredLayout, layered_layout
 from .summary import plot_summary
 from .topology import MAX_DETAIL_NODES, plot_topology
 

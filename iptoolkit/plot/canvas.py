@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..names import plural
+from ..names import plural, unresolved_note
+from ..topology.layout import LayeredLayout
+from ..topology.style import COLUMN_OF_KIND
 from ._backend import new_figure
 from .labels import fit, text_width
-from .layout import LayeredLayout
-from .style import COLUMN_OF_KIND
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -110,13 +110,17 @@ def make_axes(
 
 
 def _title(graph: nx.MultiDiGraph, key: str | None) -> str:
-    counts = {"profile": 0, "channel": 0, "partner": 0}
-    for _, kind in graph.nodes(data="kind"):
-        if kind in counts:
+    counts = {"profile": 0, "channel": 0, "partner": 0, "unresolved": 0}
+    for _, data in graph.nodes(data=True):
+        kind = data.get("kind")
+        if kind == "channel" and data.get("resolved") is False:
+            counts["unresolved"] += 1  # an id named but held nowhere: not a channel
+        elif kind in counts:
             counts[kind] += 1
     text = (
         f"Integration topology: {plural(counts['profile'], 'profile')}, "
-        f"{plural(counts['channel'], 'channel')}, {plural(counts['partner'], 'partner')}"
+        f"{plural(counts['channel'], 'channel')}{unresolved_note(counts['unresolved'])}, "
+        f"{plural(counts['partner'], 'partner')}"
     )
     if key:
         text += f" (grouped by {key.replace('_', ' ')})"
@@ -127,6 +131,8 @@ def draw_headers(ax: Axes, view: nx.DiGraph, geometry: Geometry, key: str | None
     """Column titles with counts; a shorter wording when the column is narrow."""
     counts: dict[str, int] = {}
     for data in view.nodes.values():
+        if data.get("unresolved"):
+            continue  # drawn in the channels column, but an unresolved id is not a channel
         counts[data["kind"]] = counts.get(data["kind"], 0) + data["count"]
     n = {kind: f"{counts.get(kind, 0):,}" for kind in COLUMN_OF_KIND}
     by = f" by {key.replace('_', ' ')}" if key else ""

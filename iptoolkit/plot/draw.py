@@ -8,10 +8,8 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
-from .canvas import Geometry
-from .labels import LabelSpec, place_labels, text_width
-from .layout import LayeredLayout
-from .style import (
+from ..topology.layout import LayeredLayout
+from ..topology.style import (
     KIND_MARKERS,
     LINE_COLOURS,
     LINE_DASHES,
@@ -19,6 +17,8 @@ from .style import (
     UNRESOLVED_COLOUR,
     node_colour,
 )
+from .canvas import Geometry
+from .labels import LabelSpec, place_labels, text_width
 
 if TYPE_CHECKING:
     import networkx as nx

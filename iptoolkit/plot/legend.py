@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .style import (
+from ..names import type_label
+from ..topology.style import (
     CHANNEL_COLOURS,
     KIND_COLOURS,
     KIND_LABELS,
@@ -14,7 +15,6 @@ from .style import (
     PROBLEM_COLOUR,
     UNRESOLVED_COLOUR,
     channel_colour,
-    short_type,
 )
 
 if TYPE_CHECKING:
@@ -38,7 +38,7 @@ def legend_handles(view: nx.DiGraph, *, grouped: bool, focused: bool) -> list[Ar
     kinds = {data["kind"] for data in view.nodes.values()}
     channel_types = sorted(
         {
-            short_type(data["type"])
+            type_label(data["type"])
             for data in view.nodes.values()
             if data["kind"] == "channel" and not data["unresolved"] and data["type"]
         },

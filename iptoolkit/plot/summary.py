@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from ..names import type_label
 from ..nodes import is_active
+from ..topology.style import KIND_COLOURS, channel_colour
+from ..topology.view import EstateOrGraph, graph_of
 from .labels import shorten
-from .style import KIND_COLOURS, channel_colour, short_type
-from .view import graph_of
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -26,7 +27,7 @@ _INACTIVE = "#C9CED6"
 Tally = dict[str, tuple[int, int]]  # label -> (active, inactive)
 
 
-def summary_counts(estate_or_graph: Any) -> dict[str, Tally]:
+def summary_counts(estate_or_graph: EstateOrGraph) -> dict[str, Tally]:
     """The numbers behind `plot_summary`: label -> (active, inactive), per chart."""
     graph, _ = graph_of(estate_or_graph)
     agents: Counter[tuple[str, bool]] = Counter()
@@ -38,12 +39,12 @@ def summary_counts(estate_or_graph: Any) -> dict[str, Tally]:
         active = is_active(data)
         if kind == "profile":
             agent = data.get("agent_type")
-            agents[(short_type(agent) if agent else "(no agent)", active)] += 1
+            agents[(type_label(agent) if agent else "(no agent)", active)] += 1
             group = data.get("group")
             groups[(group if isinstance(group, str) and group else "(no group)", active)] += 1
             states[("profiles", active)] += 1
         elif kind == "channel" and data.get("resolved") is not False:
-            channels[(short_type(data.get("type")), active)] += 1
+            channels[(type_label(data.get("type")), active)] += 1
             states[("channels", active)] += 1
         elif kind in ("agent", "response", "partner"):
             name = {"agent": "input agents", "response": "response units"}.get(kind, "partners")
@@ -64,7 +65,7 @@ def _tally(counter: Counter[tuple[str, bool]]) -> Tally:
     return dict(sorted(tally.items(), key=lambda item: (-sum(item[1]), item[0])))
 
 
-def plot_summary(estate_or_graph: Any, *, title: str | None = None) -> Figure:
+def plot_summary(estate_or_graph: EstateOrGraph, *, title: str | None = None) -> Figure:
     """Four bar charts of an estate (or graph): agent types, channel types, activity, groups.
 
     Active counts are drawn dark, inactive ones pale; the figure is returned, not shown.

@@ -13,12 +13,20 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any, Literal
 
+from ..topology.layout import layered_layout
+from ..topology.view import (
+    GROUP_BY,
+    EstateOrGraph,
+    Highlight,
+    detail_view,
+    focus_set,
+    graph_of,
+    grouped_view,
+)
 from ._backend import detach
 from .canvas import LEGEND_COLUMNS, Geometry, draw_headers, draw_legend, make_axes
 from .draw import draw_edges, draw_labels, draw_nodes
-from .layout import layered_layout
 from .legend import legend_handles
-from .view import GROUP_BY, detail_view, focus_set, graph_of, grouped_view
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -34,12 +42,12 @@ Labels = Literal["auto", "ids", "none"] | bool
 
 
 def plot_topology(
-    estate_or_graph: Any,
+    estate_or_graph: EstateOrGraph,
     *,
     ax: Axes | None = None,
     layout: str = "layered",
     group_by: str | Literal[False] | None = None,
-    highlight: Any = None,
+    highlight: Highlight = None,
     labels: Labels = "auto",
     title: str | None = None,
 ) -> Figure:

@@ -102,7 +102,7 @@ def _choices(model: ExplorerModel, selection: Selection, kind: str) -> dict[str,
     estate = selection.estate
     if kind == "channel":
         return {
-            f"{label(channel, key)} ({_short_type(channel)}, id {key})": f"channel:{key}"
+            f"{label(channel, key)} ({_type_label(channel)}, id {key})": f"channel:{key}"
             for key, channel in estate.channels.items()
         }
     return {
@@ -111,7 +111,7 @@ def _choices(model: ExplorerModel, selection: Selection, kind: str) -> dict[str,
     }
 
 
-def _short_type(model: Any) -> str:
+def _type_label(model: Any) -> str:
     return type_label(type_of(model) or "channel")
 
 

@@ -14,7 +14,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from ..filters import select, subset
-from ..names import plural
+from ..names import plural, unresolved_note
 from ..nodes import label, type_of
 from ..selection import Filter
 
@@ -63,6 +63,8 @@ class Selection:
     total: int
     partners: int
     channels: int
+    unresolved: int
+    """Channel ids the chosen profiles name that no profile holds (not channels)."""
     _estate: Estate = field(repr=False)
 
     @cached_property
@@ -79,6 +81,7 @@ class Selection:
         return (
             f"{self.profiles:,} of {self.total:,} profiles, "
             f"{plural(self.partners, 'partner')}, {plural(self.channels, 'channel')}"
+            + unresolved_note(self.unresolved)
         )
 
 
@@ -158,13 +161,15 @@ class ExplorerModel:
             channels: set[Any] = set()
             for row in rows:
                 partners.update(records[row].partners)
-                channels.update(_known_channels(self.estate, records[row]))
+                channels.update(records[row].channel_keys)
+            unresolved = channels & self.estate.unresolved.keys()
             found = Selection(
                 selection,
                 rows,
                 len(records),
                 len(partners),
-                len(channels),
+                len(channels) - len(unresolved),
+                len(unresolved),
                 self.estate,
             )
             if len(self._selections) >= 32:  # keep the latest few; subsets hold memory

@@ -1,4 +1,5 @@
-"""How each kind of node and edge looks: one place for colours, markers and short names.
+"""How each kind of node and edge looks: one place for colours, markers and line styles
+(names as people read them are `iptoolkit.names.type_label`).
 
 The diagrams, the Graphviz and Mermaid exports and the yEd/Gephi attributes all read from
 here, so a profile is the same colour in a PNG, an SVG rendered by `dot` and a Mermaid chart.
@@ -9,13 +10,12 @@ This module imports nothing heavy: exports use it without loading matplotlib.
 
 from __future__ import annotations
 
-import re
-from functools import lru_cache
 from typing import Any, Literal
+
+from ..names import type_label
 
 __all__ = [
     "COLUMN_OF_KIND",
-    "COLUMN_TITLES",
     "KIND_COLOURS",
     "KIND_MARKERS",
     "KIND_LABELS",
@@ -31,7 +31,6 @@ __all__ = [
     "LineStyle",
     "direction_of",
     "line_style_of",
-    "short_type",
     "channel_colour",
     "node_colour",
     "text_colour",
@@ -45,8 +44,6 @@ COLUMN_OF_KIND: dict[str, int] = {
     "partner": 3,
 }
 """The layered layout's columns, left to right, in the design card's reading."""
-
-COLUMN_TITLES = ("Profiles", "Input agents and response units", "Channels", "Partners")
 
 KIND_COLOURS: dict[str, str] = {
     "profile": "#4D5B6A",  # slate: the profile is the hub, not a signal colour
@@ -106,26 +103,6 @@ LINE_COLOURS: dict[str, str] = {
 LINE_DASHES: dict[str, tuple[float, float]] = {"ref": (1.0, 1.6), "out": (4.0, 2.0)}
 """Line style -> (dash, gap) in points for the dotted and dashed lines; others are solid."""
 
-_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z][a-z])")
-_TYPE_SUFFIXES = ("AgentSettings", "ProfileResponseUnit")
-_TYPE_PREFIXES = ("IntegrationPartnerChannel",)
-_SPELLING = {
-    "Ftp": "FTP",
-    "Sftp": "SFTP",
-    "Http": "HTTP",
-    "Ssh": "SSH",
-    "Sql": "SQL",
-    "Sap": "SAP",
-    "Imap": "IMAP",
-    "Pop3": "POP3",
-    "Ldap": "LDAP",
-    "Oftp": "OFTP",
-    "Mongodb": "MongoDB",
-    "Webdav": "WebDAV",
-    "CloudStorage": "Cloud Storage",
-    "X400": "X.400",
-}
-
 
 def direction_of(relation: Any) -> Direction:
     """`in` for the input path, `out` for response paths, `link` for channel -> partner."""
@@ -141,28 +118,9 @@ def line_style_of(relation: Any) -> LineStyle:
     return "ref" if relation == "references" else direction_of(relation)
 
 
-@lru_cache(maxsize=1024)
-def short_type(type_name: Any) -> str:
-    """A type name as a reader says it: `SFTPAgentSettings` -> `SFTP`,
-    `CronFtpAgentSettings` -> `Cron FTP`, `IntegrationPartnerChannelAS2` -> `AS2`."""
-    if not isinstance(type_name, str) or not type_name:
-        return "?"
-    text = type_name.removeprefix("core:")
-    for prefix in _TYPE_PREFIXES:
-        if text.startswith(prefix) and len(text) > len(prefix):
-            text = text[len(prefix) :]
-    for suffix in _TYPE_SUFFIXES:
-        if text.endswith(suffix) and len(text) > len(suffix):
-            text = text[: -len(suffix)]
-    if text.startswith("Cron") and len(text) > 4 and text[4].isupper():
-        rest = text[4:]
-        return "Cron " + _SPELLING.get(rest, _CAMEL.sub(" ", rest))
-    return _SPELLING.get(text, _CAMEL.sub(" ", text))
-
-
 def channel_colour(type_name: Any) -> str:
     """The colour of a channel type (full or short name); grey when unknown."""
-    return CHANNEL_COLOURS.get(short_type(type_name), "#7F7F7F")
+    return CHANNEL_COLOURS.get(type_label(type_name), "#7F7F7F")
 
 
 def node_colour(kind: Any, type_name: Any = None) -> str:

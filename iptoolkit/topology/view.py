@@ -21,16 +21,20 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Hashable, Iterable
-from typing import Any, Literal
+from typing import Any
 
 import networkx as nx
 
+from ..estate import Estate
+from ..names import type_label
 from ..nodes import is_active
-from .style import direction_of, line_style_of, short_type
+from ..queries import Impact
+from .style import direction_of, line_style_of
 
 __all__ = [
+    "EstateOrGraph",
+    "Highlight",
     "graph_of",
-    "GroupBy",
     "GROUP_BY",
     "MAX_PER_COLUMN",
     "detail_view",
@@ -39,7 +43,10 @@ __all__ = [
     "node_label",
 ]
 
-GroupBy = Literal["partner", "agent_type", "group"]
+EstateOrGraph = Estate | nx.MultiDiGraph
+"""What diagrams and exports draw: an estate (or a subset), or a graph built from one."""
+Highlight = str | Impact | nx.Graph | Iterable[Hashable] | None
+"""What `plot_topology(highlight=...)` accepts (see `focus_set`)."""
 GROUP_BY: tuple[str, ...] = ("group", "agent_type", "partner")
 MAX_PER_COLUMN: dict[str, int] = {
     "profile": 14,
@@ -52,11 +59,11 @@ MAX_PER_COLUMN: dict[str, int] = {
 would turn the links between two columns into a mesh nobody can follow."""
 
 
-def graph_of(estate_or_graph: Any) -> tuple[nx.MultiDiGraph, Any]:
+def graph_of(estate_or_graph: EstateOrGraph) -> tuple[nx.MultiDiGraph, Estate | None]:
     """(graph, estate) from an estate or a graph; the estate is None for a graph."""
     if isinstance(estate_or_graph, nx.Graph):
         return estate_or_graph, None
-    if hasattr(estate_or_graph, "raw_profiles") and hasattr(estate_or_graph, "info"):
+    if isinstance(estate_or_graph, Estate):
         from ..graph import build_graph
 
         return build_graph(estate_or_graph), estate_or_graph
@@ -66,7 +73,7 @@ def graph_of(estate_or_graph: Any) -> tuple[nx.MultiDiGraph, Any]:
 # -- focus (highlight) --------------------------------------------------------------------
 
 
-def focus_set(graph: nx.MultiDiGraph, highlight: Any) -> set[Hashable] | None:
+def focus_set(graph: nx.MultiDiGraph, highlight: Highlight) -> set[Hashable] | None:
     """The nodes to emphasise, from what `plot_topology(highlight=...)` accepts.
 
     - a node id: the node and everything on its paths, upstream (the profiles and agents
@@ -82,7 +89,7 @@ def focus_set(graph: nx.MultiDiGraph, highlight: Any) -> set[Hashable] | None:
         if highlight not in graph:
             raise nx.NodeNotFound(f"highlight: no node {highlight!r} in the graph")
         return {highlight} | nx.ancestors(graph, highlight) | nx.descendants(graph, highlight)
-    if hasattr(highlight, "lose_input") and hasattr(highlight, "node"):
+    if isinstance(highlight, Impact):
         gone = highlight.node
         chosen = {gone, *highlight.profiles, *highlight.responses, *highlight.partners}
         if gone in graph and _kind(graph, gone) == "partner":  # its channels go with it
@@ -110,10 +117,10 @@ def node_label(graph: nx.MultiDiGraph, node: Hashable) -> str:
     kind = data.get("kind")
     name = data.get("name")
     if kind == "agent":
-        return f"{name or short_type(data.get('type'))} agent"
+        return f"{name or type_label(data.get('type'))} agent"
     if kind == "response":
         where = data.get("target") or data.get("url") or data.get("host")
-        text = short_type(data.get("type"))
+        text = type_label(data.get("type"))
         return f"{text} → {where}" if where else f"{text} response"
     if kind == "channel" and data.get("resolved") is False:
         return f"id {data.get('id', node)} not found"
@@ -271,14 +278,14 @@ def _group_keys(graph: nx.MultiDiGraph, group_by: str) -> dict[Hashable, Key]:
         if kind == "profile":
             keys[node] = ("profile", _profile_bucket(graph, node, group_by, partner_names), None)
         elif kind == "agent":
-            keys[node] = ("agent", f"{short_type(type_name)} agents", type_name)
+            keys[node] = ("agent", f"{type_label(type_name)} agents", type_name)
         elif kind == "response":
-            keys[node] = ("response", f"{short_type(type_name)} responses", type_name)
+            keys[node] = ("response", f"{type_label(type_name)} responses", type_name)
         elif kind == "channel":
             if data.get("resolved") is False:
                 keys[node] = ("channel", "channel ids not found", None)
             else:
-                keys[node] = ("channel", f"{short_type(type_name)} channels", type_name)
+                keys[node] = ("channel", f"{type_label(type_name)} channels", type_name)
         elif kind == "partner":
             keys[node] = ("partner", partner_names[node], node)
         else:
@@ -296,7 +303,7 @@ def _profile_bucket(
         return "unreadable profiles"
     if group_by == "agent_type":
         agent_type = data.get("agent_type")
-        return f"{short_type(agent_type)} profiles" if agent_type else "profiles without agent"
+        return f"{type_label(agent_type)} profiles" if agent_type else "profiles without agent"
     if group_by == "partner":
         partners = sorted(
             {partner_names[p] for p in nx.descendants(graph, node) if p in partner_names}
