@@ -193,16 +193,12 @@ def build_records(
 
     records = []
     for index, (raw, key, uses) in enumerate(zip(raw_profiles, keys, walked, strict=True)):
-        problem = problem_at.get(index)
-        if problem is not None:
-            records.append(_faulty_record(index, key, raw, problem))
-            continue
         partners: dict[PartnerKey, None] = {}
         for use in uses:
             pkey, _ = partner_of(use.held if use.held is not None else held.get(use.key))
             if pkey is not None:
                 partners[pkey] = None
-        records.append(_record(index, key, raw, uses, partners))
+        records.append(_record(index, key, raw, problem_at.get(index), uses, partners))
     return records, held
 
 
@@ -216,12 +212,19 @@ def _resolved(use: ChannelUse, by_text: dict[str, ChannelKey]) -> ChannelUse:
 def _record(
     index: int,
     key: str,
-    raw: dict[str, Any],
+    raw: Any,
+    problem: ProfileProblem | None,
     uses: list[ChannelUse],
     partners: dict[PartnerKey, None],
 ) -> ProfileRecord:
-    agent = raw.get("inputAgentSettings")
-    units = tuple(response_units(raw))
+    """A profile's record, read from its raw JSON. A faulty one (`problem` set) gets what
+    can be read of it (id, name, group, tags, activity, agent type) and no agent, units or
+    channel uses."""
+    data = raw if isinstance(raw, dict) else {}
+    found = data.get("inputAgentSettings")
+    agent_type = type_name_of(found) if isinstance(found, dict) else None
+    agent = found if problem is None and isinstance(found, dict) else None
+    units = tuple(response_units(data)) if problem is None else ()
     where = tuple(endpoint(unit) for unit in units)
     name = agent.get("typeName") if agent is not None else None
     return ProfileRecord(
@@ -229,15 +232,15 @@ def _record(
         key,
         f"profile:{key}",
         raw,
-        None,
-        usable_id(raw.get("id")),
-        _text(raw.get("name")),
-        _text(raw.get("group")),
-        _text(raw.get("description")),
-        tuple(split_tags(raw.get("tags"))),
-        raw.get("active") is True,
+        problem,
+        usable_id(data.get("id")),
+        _text(data.get("name")),
+        _text(data.get("group")),
+        _text(data.get("description")),
+        tuple(split_tags(data.get("tags"))),
+        data.get("active") is True,
         agent,
-        type_name_of(agent) if agent is not None else None,
+        agent_type,
         name if isinstance(name, str) else None,
         endpoint(agent),
         units,
@@ -245,35 +248,6 @@ def _record(
         tuple(target(unit, at) for unit, at in zip(units, where, strict=True)),
         tuple(uses),
         tuple(partners),
-        [],
-    )
-
-
-def _faulty_record(index: int, key: str, raw: Any, problem: ProfileProblem) -> ProfileRecord:
-    """What can be read of a profile that did not parse, from its raw JSON."""
-    raw_dict = raw if isinstance(raw, dict) else {}
-    agent = raw_dict.get("inputAgentSettings")
-    return ProfileRecord(
-        index,
-        key,
-        f"profile:{key}",
-        raw,
-        problem,
-        usable_id(raw_dict.get("id")),
-        _text(raw_dict.get("name")),
-        _text(raw_dict.get("group")),
-        _text(raw_dict.get("description")),
-        tuple(split_tags(raw_dict.get("tags"))),
-        raw_dict.get("active") is True,
-        None,
-        type_name_of(agent) if isinstance(agent, dict) else None,
-        None,
-        endpoint(None),
-        (),
-        (),
-        (),
-        (),
-        (),
         [],
     )
 
