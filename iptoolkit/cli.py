@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from . import __version__, env
+from . import env
+from ._version import __version__
 from .cli_options import auth_from_options, filter_options, load_estate, snapshot_argument
 from .names import NO_TYPE, type_label, unresolved_note
 

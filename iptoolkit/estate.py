@@ -17,7 +17,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from . import __version__
+from ._version import __version__
 from .models import (
     IntegrationProfile,
     ParseError,

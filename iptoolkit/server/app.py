@@ -15,7 +15,7 @@ from fastapi import APIRouter, Depends, FastAPI, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.security import APIKeyCookie, HTTPAuthorizationCredentials, HTTPBearer
 
-from .. import __version__
+from .._version import __version__
 from .catalogue import Catalogue, raw_profiles_of
 from .errors import ApiProblem, error_response, install_error_handlers
 from .openapi import error_responses, install_openapi, listing_response, session_redirect
