@@ -151,12 +151,22 @@ def test_one_count_and_one_name_for_each_thing_across_views():
 
     summary_chart = ipt.plot_summary(estate)
     try:
+        assert f"{summary['profiles']} profiles, {words}" in summary_chart.get_suptitle()
         labels = {t.get_text() for ax in summary_chart.axes for t in ax.get_yticklabels()}
         top = sorted(summary["agent_types"], key=summary["agent_types"].get, reverse=True)[:5]
         assert {type_label(name) for name in top} <= labels
         assert not [label for label in labels if "AgentSettings" in label]
     finally:
         plt.close(summary_chart)
+
+    by_type = ipt.plot_topology(graph, group_by="agent_type")
+    try:
+        drawn = {text.get_text().partition(" (")[0] for text in by_type.axes[0].texts}
+        biggest = max(summary["agent_types"], key=summary["agent_types"].get)
+        assert {f"{type_label(biggest)} agents", f"{type_label(biggest)} profiles"} <= drawn
+        assert not [text for text in drawn if "AgentSettings" in text]
+    finally:
+        plt.close(by_type)
 
 
 def test_the_views_build_no_profile_model_and_models_come_on_first_use():

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from ..names import plural, unresolved_note
 from ..topology.layout import LayeredLayout
 from ..topology.style import COLUMN_OF_KIND
+from ..topology.view import channel_counts
 from ._backend import new_figure
 from .labels import fit, text_width
 
@@ -110,17 +111,15 @@ def make_axes(
 
 
 def _title(graph: nx.MultiDiGraph, key: str | None) -> str:
-    counts = {"profile": 0, "channel": 0, "partner": 0, "unresolved": 0}
-    for _, data in graph.nodes(data=True):
-        kind = data.get("kind")
-        if kind == "channel" and data.get("resolved") is False:
-            counts["unresolved"] += 1  # an id named but held nowhere: not a channel
-        elif kind in counts:
-            counts[kind] += 1
+    profiles = partners = 0
+    for _, kind in graph.nodes(data="kind"):
+        profiles += kind == "profile"
+        partners += kind == "partner"
+    channels, unresolved = channel_counts(graph)  # an unresolved id is not a channel
     text = (
-        f"Integration topology: {plural(counts['profile'], 'profile')}, "
-        f"{plural(counts['channel'], 'channel')}{unresolved_note(counts['unresolved'])}, "
-        f"{plural(counts['partner'], 'partner')}"
+        f"Integration topology: {plural(profiles, 'profile')}, "
+        f"{plural(channels, 'channel')}{unresolved_note(unresolved)}, "
+        f"{plural(partners, 'partner')}"
     )
     if key:
         text += f" (grouped by {key.replace('_', ' ')})"

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from ..names import type_label
+from ..names import NO_TYPE, plural, type_label, unresolved_note
 from ..nodes import is_active
 from ..topology.style import KIND_COLOURS, channel_colour
-from ..topology.view import EstateOrGraph, graph_of
+from ..topology.view import EstateOrGraph, channel_counts, graph_of
 from .labels import shorten
 
 if TYPE_CHECKING:
@@ -28,7 +28,11 @@ Tally = dict[str, tuple[int, int]]  # label -> (active, inactive)
 
 
 def summary_counts(estate_or_graph: EstateOrGraph) -> dict[str, Tally]:
-    """The numbers behind `plot_summary`: label -> (active, inactive), per chart."""
+    """The numbers behind `plot_summary`: label -> (active, inactive), per chart.
+
+    Types are counted under `names.type_label`, no type under `names.NO_TYPE`, as in
+    `Estate.summary`; channels are the resolved ones (see `channel_counts`).
+    """
     graph, _ = graph_of(estate_or_graph)
     agents: Counter[tuple[str, bool]] = Counter()
     channels: Counter[tuple[str, bool]] = Counter()
@@ -39,12 +43,13 @@ def summary_counts(estate_or_graph: EstateOrGraph) -> dict[str, Tally]:
         active = is_active(data)
         if kind == "profile":
             agent = data.get("agent_type")
-            agents[(type_label(agent) if agent else "(no agent)", active)] += 1
+            agents[(type_label(agent) if agent else NO_TYPE, active)] += 1
             group = data.get("group")
             groups[(group if isinstance(group, str) and group else "(no group)", active)] += 1
             states[("profiles", active)] += 1
         elif kind == "channel" and data.get("resolved") is not False:
-            channels[(type_label(data.get("type")), active)] += 1
+            channel_type = data.get("type")
+            channels[(type_label(channel_type) if channel_type else NO_TYPE, active)] += 1
             states[("channels", active)] += 1
         elif kind in ("agent", "response", "partner"):
             name = {"agent": "input agents", "response": "response units"}.get(kind, "partners")
@@ -72,7 +77,8 @@ def plot_summary(estate_or_graph: EstateOrGraph, *, title: str | None = None) ->
     """
     from ._backend import detach, new_figure
 
-    counts = summary_counts(estate_or_graph)
+    graph, _ = graph_of(estate_or_graph)
+    counts = summary_counts(graph)
     top = min(max(len(counts["agent_types"]), len(counts["channel_types"]), 5), MAX_BARS)
     bottom = min(max(len(counts["groups"]), len(counts["activity"]), 5), MAX_BARS)
     height = 1.9 + 0.27 * (top + bottom)  # bars keep their thickness as the lists grow
@@ -88,11 +94,12 @@ def plot_summary(estate_or_graph: EstateOrGraph, *, title: str | None = None) ->
         wspace=0.5,
     )
     profiles = sum(counts["activity"].get("profiles", (0, 0)))
-    channels = sum(counts["activity"].get("channels", (0, 0)))
+    channels, unresolved = channel_counts(graph)
     text = (
         title
         if title is not None
-        else (f"Estate summary: {profiles:,} profiles, {channels:,} channels")
+        else f"Estate summary: {plural(profiles, 'profile')}, "
+        f"{plural(channels, 'channel')}{unresolved_note(unresolved)}"
     )
     if text:
         figure.suptitle(text, x=0.012, ha="left", fontsize=14, fontweight="bold")

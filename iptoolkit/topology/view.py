@@ -41,6 +41,7 @@ __all__ = [
     "grouped_view",
     "focus_set",
     "node_label",
+    "channel_counts",
 ]
 
 EstateOrGraph = Estate | nx.MultiDiGraph
@@ -128,6 +129,19 @@ def node_label(graph: nx.MultiDiGraph, node: Hashable) -> str:
         return name
     ident = data.get("id")
     return str(ident) if ident is not None else str(node).partition(":")[2] or str(node)
+
+
+def channel_counts(graph: nx.MultiDiGraph) -> tuple[int, int]:
+    """(channels, unresolved channel ids) among the graph's channel nodes, counted apart as
+    `Estate.summary` counts them: an id that no profile holds is not a channel."""
+    channels = unresolved = 0
+    for _, data in graph.nodes(data=True):
+        if data.get("kind") == "channel":
+            if data.get("resolved") is False:
+                unresolved += 1
+            else:
+                channels += 1
+    return channels, unresolved
 
 
 def detail_view(graph: nx.MultiDiGraph, focus: set[Hashable] | None = None) -> nx.DiGraph:
