@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import argparse
 import gc
-import os
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -41,28 +42,37 @@ def best_time(func: Callable[[], Any], repeat: int) -> float:
     return best
 
 
-def peak_memory(func: Callable[[], Any]) -> int:
-    """Peak resident memory `func` adds, measured in a forked child (VmHWM - VmRSS).
+def peak_memory(step: str, snapshot: Path) -> int:
+    """Peak resident memory a step adds, in a fresh process (VmHWM - VmRSS before it).
 
-    The child starts with the parent's pages; what its high-water mark rises above that is
-    what the step needed, including the result it builds (and C allocations tracemalloc
-    would miss).
+    A fresh process, because freed memory stays with a process: a step run after others
+    would reuse it and seem to need none. The payload is read before the mark is set, so
+    what is measured is what the step builds, its result included (and C allocations
+    tracemalloc would miss).
     """
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # child
-        os.close(read_end)
-        gc.collect()
-        Path("/proc/self/clear_refs").write_text("5")  # reset the high-water mark
-        before = _status_kb("VmRSS")
-        func()
-        os.write(write_end, str((_status_kb("VmHWM") - before) * 1024).encode())
-        os._exit(0)
-    os.close(write_end)
-    with os.fdopen(read_end) as pipe:
-        result = pipe.read()
-    os.waitpid(pid, 0)
-    return int(result)
+    command = [sys.executable, __file__, "--peak", step, str(snapshot)]
+    out = subprocess.run(command, capture_output=True, text=True, check=True)
+    return int(out.stdout.split()[-1])
+
+
+def _peak_child(step: str, snapshot: Path) -> None:
+    payload = snapshot.read_bytes()
+    steps = _steps(payload, snapshot)
+    gc.collect()
+    Path("/proc/self/clear_refs").write_text("5")  # reset the high-water mark
+    before = _status_kb("VmRSS")
+    result = steps[step]()
+    print((_status_kb("VmHWM") - before) * 1024)
+    del result
+
+
+def _steps(payload: bytes, snapshot: Path) -> dict[str, Callable[[], Any]]:
+    return {
+        "orjson.loads": lambda: orjson.loads(payload),
+        "orjson, gc off": lambda: _without_gc(orjson.loads, payload),
+        "parse_profiles": lambda: ipt.parse_profiles(payload),
+        "ipt.load": lambda: ipt.load(snapshot),
+    }
 
 
 def _status_kb(field: str) -> int:
@@ -82,7 +92,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,10000,100000")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--peak", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.peak:
+        _peak_child(args.peak[0], Path(args.peak[1]))
+        return
     header = f"{'profiles':>9} {'MB':>7} {'step':<15} {'seconds':>8} {'MB/s':>7} {'x floor':>8}"
     print(header + f" {'peak MB':>8} {'x payload':>9}", flush=True)
     for size in (int(s) for s in args.sizes.split(",")):
@@ -94,18 +108,12 @@ def measure(size: int, snapshot: Path, repeat: int) -> None:
     """Time and trace the three steps for one estate size."""
     payload = dumps_json(ipt.demo_profiles(size, seed=0))
     megabytes = len(payload) / 1e6
-    ipt.Estate.from_raw(payload).save(snapshot)
-    steps: dict[str, Callable[[], Any]] = {
-        "orjson.loads": lambda: orjson.loads(payload),
-        "orjson, gc off": lambda: _without_gc(orjson.loads, payload),
-        "parse_profiles": lambda: ipt.parse_profiles(payload),
-        "ipt.load": lambda: ipt.load(snapshot),
-    }
+    snapshot.write_bytes(payload)  # a bare listing: ipt.load reads it as a snapshot
     floor = None
-    for name, step in steps.items():
+    for name, step in _steps(payload, snapshot).items():
         seconds = best_time(step, repeat)
         floor = floor or seconds
-        peak = peak_memory(step)
+        peak = peak_memory(name, snapshot)
         print(
             f"{size:>9} {megabytes:>7.1f} {name:<15} {seconds:>8.3f} "
             f"{megabytes / seconds:>7.1f} {seconds / floor:>8.2f} "
