@@ -25,8 +25,8 @@ from .models import (
     check_profiles,
     gc_paused,
     loads_json,
-    parse_profiles,
     profile_models,
+    raise_first,
     type_name_of,
     unwrap_profiles,
 )
@@ -144,13 +144,16 @@ class Estate:
         """Build from a listing in any form `parse_profiles` accepts."""
         if isinstance(data, bytes | str):
             data = loads_json(data)
-        raw = unwrap_profiles(data)
+        raw = [
+            item.to_json_dict() if isinstance(item, IntegrationProfile) else item
+            for item in unwrap_profiles(data)
+        ]
         info = info or SnapshotInfo(source_url=source_url, fetched_at=fetched_at)
         info.toolkit_version = info.toolkit_version or __version__
+        problems = check_profiles(raw)
         if strict:
-            parse_profiles(raw)  # raises on the first faulty profile
-            return cls(raw, (), info)
-        return cls(raw, check_profiles(raw), info)
+            raise_first(problems)
+        return cls(raw, problems, info)
 
     def save(self, path: str | os.PathLike[str]) -> Path:
         """Write a snapshot (`.json` or `.json.gz`): every profile as received, metadata too."""
@@ -290,12 +293,12 @@ def _summary(estate: Estate) -> dict[str, Any]:
 
 def _models(estate: Estate) -> tuple[IntegrationProfile, ...]:
     records = estate.valid_records
-    missing = [record for record in records if not record.built]
+    missing = [record for record in records if record.built.model is None]
     for record, model in zip(
         missing, profile_models([record.raw for record in missing]), strict=True
     ):
-        record.built.append(model)
-    return tuple(record.built[0] for record in records)
+        record.built.model = model
+    return tuple(record.model for record in records)  # type: ignore[misc]
 
 
 def _unresolved(estate: Estate) -> dict[ChannelKey, tuple[str, ...]]:
@@ -363,9 +366,12 @@ def _registries(
                 partner_holder.setdefault(pkey, use.held)
     assert channels.content.keys() == held.keys()
     channel_models = {key: channel_model(raw) for key, raw in channels.content.items()}
-    partner_models = {
-        key: partner_of(channel_model(partner_holder[key]))[1] for key in partners.content
-    }
+    first_model = {id(channels.content[key]): model for key, model in channel_models.items()}
+    partner_models = {}
+    for key in partners.content:
+        holder = partner_holder[key]
+        model = first_model.get(id(holder))
+        partner_models[key] = partner_of(model if model is not None else channel_model(holder))[1]
     return channel_models, partner_models, channels.conflicts() + partners.conflicts()
 
 
@@ -376,19 +382,20 @@ def _restricted(
     channels: dict[ChannelKey, Any] = {}
     named: list[ChannelKey] = []
     partners: dict[PartnerKey, Any] = {}
-    conflicted = parent.derived(
-        "conflicted_channels", lambda e: {c.key for c in e.conflicts if c.kind == "channel"}
-    )
+    conflicted = parent.derived("conflicted", lambda e: {(c.kind, c.key) for c in e.conflicts})
     for record in records:
         for use in record.uses:
             if use.held is None:
                 named.append(use.key)
             elif use.key not in channels:
                 # the first copy in the subset: the parent's, unless copies differ
-                conflicting = use.key in conflicted
-                channels[use.key] = (
-                    channel_model(use.held) if conflicting else parent.channels[use.key]
-                )
+                if ("channel", use.key) not in conflicted:
+                    channels[use.key] = parent.channels[use.key]
+                    continue
+                channels[use.key] = model = channel_model(use.held)
+                pkey, partner = partner_of(model)
+                if ("partner", pkey) in conflicted and pkey not in partners:
+                    partners[pkey] = partner
         for pkey in record.partners:
             if pkey not in partners:
                 partners[pkey] = parent.partners.get(pkey)

@@ -10,7 +10,7 @@ carries `kind` and flat scalar attributes to filter or colour by (`name`, `type`
 `group`, `partner`, `host`, `url`, ...) and, for drill-down, what it was read from: a
 profile its index record under `record` (`record.raw`, `record.model`), a channel or
 partner its registry model under `model`, an agent or response unit its JSON object under
-`model`. (No profile model is built to draw a graph: they are built on first use.)
+`json`. (No profile model is built to draw a graph: they are built on first use.)
 
 - A channel or partner met in many profiles is one node, with the content first seen (the
   estate's registry). When the same channel id names different partners in different
@@ -201,7 +201,7 @@ def _agent_attrs(agent: Any, record: ProfileRecord) -> dict[str, Any]:
         "host": where.host,
         "url": where.url,
         "topic": where.topic,
-        "model": agent,
+        "json": agent,
     }
 
 
@@ -220,7 +220,7 @@ def _response_attrs(unit: Any, index: int, record: ProfileRecord) -> dict[str, A
         "profile": record.node,
         "host": where.host,
         "url": where.url,
-        "model": unit,
+        "json": unit,
     }
 
 

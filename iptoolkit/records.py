@@ -38,7 +38,7 @@ from .models import (
     type_name_of,
 )
 from .nodes import Endpoint, endpoint, partner_of, split_tags, target
-from .references import channel_uses, response_units, usable_id
+from .references import channel_uses, json_named, response_units, usable_id
 
 __all__ = [
     "ChannelKey",
@@ -81,12 +81,33 @@ class ChannelUse(NamedTuple):
     unit: int | None = None
 
 
+class ModelCell:
+    """Where a record keeps its model once built. Equal to every other cell, so records
+    compare (and hash) by what they index, not by whether a model was asked for."""
+
+    __slots__ = ("model",)
+
+    def __init__(self) -> None:
+        self.model: IntegrationProfile | None = None
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ModelCell)
+
+    def __hash__(self) -> int:
+        return 0
+
+    def __repr__(self) -> str:
+        return "ModelCell(built)" if self.model is not None else "ModelCell()"
+
+
 class ProfileRecord(NamedTuple):
     """What every view needs to know of one profile, worked out once from its raw JSON.
 
     A faulty profile (`problem` set) has what could be read of it (id, name, group, tags,
     activity, agent type) and no channel uses. The model is not kept: it costs about five
-    times the JSON in memory and the views need none of it; `model` builds it on first use.
+    times the JSON in memory and the views need none of it; `model` builds it on first use
+    and keeps it in `built` (the only thing about a record that changes, and invisible to
+    `==`). The raw JSON is shared, not copied: change it and `model` may fail late.
     """
 
     index: int
@@ -117,7 +138,7 @@ class ProfileRecord(NamedTuple):
     uses: tuple[ChannelUse, ...]
     partners: tuple[PartnerKey, ...]
     """Partners of the channels the profile uses (held, or named and known), first seen first."""
-    built: list[IntegrationProfile]
+    built: ModelCell
     """The model once `model` has built it (shared by every estate holding this record)."""
 
     @property
@@ -130,9 +151,10 @@ class ProfileRecord(NamedTuple):
         """The profile's model (None when faulty), validated from `raw` on first use."""
         if self.problem is not None:
             return None
-        if not self.built:
-            self.built.append(profile_model(self.raw))
-        return self.built[0]
+        cell = self.built
+        if cell.model is None:
+            cell.model = profile_model(self.raw)
+        return cell.model
 
     @property
     def channel_keys(self) -> tuple[ChannelKey, ...]:
@@ -169,10 +191,14 @@ def build_records(
     held: dict[ChannelKey, Any] = {}
     walked: list[list[ChannelUse]] = []
     named = False
-    for index, (key, raw) in enumerate(zip(keys, raw_profiles, strict=True)):
+    sources = [
+        raw if index in problem_at or json_named(raw) else profile_model(raw).to_json_dict()
+        for index, raw in enumerate(raw_profiles)
+    ]
+    for index, (key, source) in enumerate(zip(keys, sources, strict=True)):
         uses: list[ChannelUse] = []
         if index not in problem_at:
-            for found in channel_uses(raw):
+            for found in channel_uses(source):
                 channel = found.channel
                 if channel is not None:
                     ident = usable_id(field_value(channel, "id"))
@@ -192,13 +218,15 @@ def build_records(
         walked = [[_resolved(use, by_text) for use in uses] for uses in walked]
 
     records = []
-    for index, (raw, key, uses) in enumerate(zip(raw_profiles, keys, walked, strict=True)):
+    for index, (raw, source, key, uses) in enumerate(
+        zip(raw_profiles, sources, keys, walked, strict=True)
+    ):
         partners: dict[PartnerKey, None] = {}
         for use in uses:
             pkey, _ = partner_of(use.held if use.held is not None else held.get(use.key))
             if pkey is not None:
                 partners[pkey] = None
-        records.append(_record(index, key, raw, problem_at.get(index), uses, partners))
+        records.append(_record(index, key, raw, source, problem_at.get(index), uses, partners))
     return records, held
 
 
@@ -213,14 +241,15 @@ def _record(
     index: int,
     key: str,
     raw: Any,
+    source: Any,
     problem: ProfileProblem | None,
     uses: list[ChannelUse],
     partners: dict[PartnerKey, None],
 ) -> ProfileRecord:
-    """A profile's record, read from its raw JSON. A faulty one (`problem` set) gets what
-    can be read of it (id, name, group, tags, activity, agent type) and no agent, units or
-    channel uses."""
-    data = raw if isinstance(raw, dict) else {}
+    """A profile's record, read from its JSON (`source`: the raw JSON, or its model's when
+    the raw one uses Python names). A faulty one (`problem` set) gets what can be read of
+    it (id, name, group, tags, activity, agent type) and no agent, units or channel uses."""
+    data = source if isinstance(source, dict) else {}
     found = data.get("inputAgentSettings")
     agent_type = type_name_of(found) if isinstance(found, dict) else None
     agent = found if problem is None and isinstance(found, dict) else None
@@ -248,7 +277,7 @@ def _record(
         tuple(target(unit, at) for unit, at in zip(units, where, strict=True)),
         tuple(uses),
         tuple(partners),
-        [],
+        ModelCell(),
     )
 
 

@@ -21,6 +21,7 @@ from pydantic import TypeAdapter, ValidationError
 from .models import (
     AGENT_TYPES,
     RESPONSE_UNIT_TYPES,
+    ApiModel,
     Channel,
     IntegrationProfile,
     class_name,
@@ -33,6 +34,7 @@ __all__ = [
     "Found",
     "ID_REFERENCE_FIELDS",
     "channel_uses",
+    "json_named",
     "channel_model",
     "response_units",
     "partner_key",
@@ -119,6 +121,49 @@ _DECLARED_HOLDING: dict[str, frozenset[str]] = {
 """For each known agent and unit class (`core:...`), the holding fields it declares."""
 
 
+def _all_models() -> Iterator[type[ApiModel]]:
+    """Every model class: ApiModel and its subclasses, to any depth."""
+    pending: list[type[ApiModel]] = [ApiModel]
+    while pending:
+        cls = pending.pop()
+        yield cls
+        pending.extend(cls.__subclasses__())
+
+
+_PYTHON_ONLY_NAMES: frozenset[str] = frozenset(
+    name
+    for model in _all_models()
+    for name, info in model.model_fields.items()
+    if info.alias and info.alias != name
+)
+"""Python field names that differ from the JSON name (`input_agent_settings`)."""
+
+
+def json_named(profile: dict[str, Any]) -> bool:
+    """True when the objects this walk reads use JSON names only. The models also accept
+    Python names; a profile sent with them is walked in its model's JSON instead."""
+    if not _PYTHON_ONLY_NAMES.isdisjoint(profile):
+        return False
+    owners: list[Any] = [profile.get("inputAgentSettings")]
+    settings = profile.get("responseSettings")
+    if isinstance(settings, dict):
+        owners.append(settings)
+        units = settings.get("units")
+        owners.extend(units if isinstance(units, list) else ())
+    for owner in owners:
+        if not isinstance(owner, dict):
+            continue
+        channels = owner.get("channels")
+        for item in (
+            owner,
+            owner.get("channel"),
+            *(channels if isinstance(channels, list) else ()),
+        ):
+            if isinstance(item, dict) and not _PYTHON_ONLY_NAMES.isdisjoint(item):
+                return False
+    return True
+
+
 def _held(owner: Any, path: str, role: Role, unit: int | None) -> Iterator[Found]:
     holding = present_fields(owner, _HOLDING_FIELDS)
     if not holding:
@@ -140,7 +185,8 @@ def _held(owner: Any, path: str, role: Role, unit: int | None) -> Iterator[Found
 def _declared_holding(owner: Any) -> frozenset[str]:
     """The holding fields that validation checked in `owner` (a model or raw JSON)."""
     if isinstance(owner, dict):
-        return _DECLARED_HOLDING.get(owner.get("class"), frozenset())  # type: ignore[arg-type]
+        cls = owner.get("class")
+        return _DECLARED_HOLDING.get(cls, frozenset()) if isinstance(cls, str) else frozenset()
     return frozenset(json_field_names(type(owner))).intersection(_HOLDING_FIELDS)
 
 

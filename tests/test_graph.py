@@ -108,11 +108,12 @@ def test_flat_attributes_and_what_they_were_read_from(G):
     assert G.nodes["channel:99"]["resolved"] is False
     assert G.nodes["channel:99"]["model"] is None
     assert G.nodes["agent:#5"]["url"] == "/api/orders"
+    assert G.nodes["agent:#5"]["json"]["class"].startswith("core:")  # the agent as sent
     response = G.nodes["response:P1:0"]
     assert (response["type"], response["target"]) == ("FtpProfileResponseUnit", "orders.csv")
     assert G.nodes["partner:1"]["active_channels"] == 2
     for _, data in G.nodes(data=True):
-        flat = {k: v for k, v in data.items() if k not in ("model", "record")}
+        flat = {k: v for k, v in data.items() if k not in ("model", "record", "json")}
         assert all(v is None or isinstance(v, str | int | float | bool) for v in flat.values())
 
 

@@ -86,6 +86,19 @@ def test_a_subset_knows_its_parents_conflicts_between_chosen_profiles():
     assert not estate.subset(ipt.Filter(groups=["Y"])).conflicts
 
 
+def test_a_subset_shows_the_copy_of_a_conflicting_channel_and_partner_it_holds():
+    def holder(pid: str, name: str) -> dict[str, Any]:
+        partner = {"class": "core:IntegrationPartner", "id": 9, "name": f"Partner {name}"}
+        channel = {"class": "core:IntegrationPartnerChannelAS2", "id": 5, "name": name}
+        agent = {"class": "core:AS2AgentSettings", "channel": {**channel, "partner": partner}}
+        return {"id": pid, "group": pid, "inputAgentSettings": agent}
+
+    estate = ipt.Estate.from_raw([holder("A", "one"), holder("B", "two")])
+    assert (estate.channels[5].name, estate.partners[9].name) == ("one", "Partner one")
+    only_b = estate.subset(ipt.Filter(groups=["B"]))
+    assert (only_b.channels[5].name, only_b.partners[9].name) == ("two", "Partner two")
+
+
 def test_one_activity_rule_everywhere():
     raw = [
         {"id": "yes", "active": True},
@@ -178,10 +191,12 @@ def test_the_views_build_no_profile_model_and_models_come_on_first_use():
     estate.subset(ipt.Filter(text="a"))
     ipt.where_used(graph, f"channel:{next(iter(estate.channels))}")
     ipt.Explorer(estate)
-    assert not [record.index for record in estate.records if record.built]
+    assert not [record.index for record in estate.records if record.built.model is not None]
 
+    twin = ipt.Estate.from_raw(raw).records[0]  # the same JSON, indexed again
     first = estate.records[0].model
-    assert first is not None and estate.records[0].built == [first]
+    assert first is not None and estate.records[0].built.model is first
+    assert twin.built.model is None and twin == estate.records[0]  # invisible to ==
     assert estate.records[7].model is None and estate.records[7].problem is not None
     models = estate.profiles
     assert models[0] is first  # built once, shared with the record
@@ -196,3 +211,46 @@ def test_a_channel_under_an_unknown_agent_counts_only_if_it_is_one():
     assert list(estate.channels) == [5]
     assert estate.channels[5].port == 22  # the registry keeps the model
     assert [use.path for use in estate.records[0].uses] == ["inputAgentSettings.channels[0]"]
+
+
+def test_profiles_sent_with_python_names_are_indexed_like_json_names():
+    channel = {"class": "core:IntegrationPartnerChannelSFTP", "id": 41, "port": 22}
+    as_json = {
+        "id": "P1",
+        "inputAgentSettings": {"class": "core:CronSshAgentSettings", "channel": channel},
+        "responseSettings": {
+            "units": [{"class": "core:FtpProfileResponseUnit", "channel": channel}]
+        },
+    }
+    as_python = {
+        "id": "P1",
+        "input_agent_settings": {"class": "core:CronSshAgentSettings", "channel": channel},
+        "response_settings": {
+            "units": [{"class": "core:FtpProfileResponseUnit", "channel": channel}]
+        },
+    }
+    one, other = (ipt.Estate.from_raw([raw]).records[0] for raw in (as_json, as_python))
+    assert other.raw is not one.raw and other.raw == as_python  # kept as received
+    assert (other.agent_type, other.channel_keys, len(other.response_units)) == (
+        one.agent_type, one.channel_keys, 1,
+    ) == ("CronSshAgentSettings", (41,), 1)  # fmt: skip
+
+
+def test_odd_input_that_validates_loads():
+    odd_class = {"id": "P1", "inputAgentSettings": {"class": ["x"], "channel": {"id": 4}}}
+    estate = ipt.Estate.from_raw([odd_class])
+    assert estate.records[0].ok and list(estate.channels) == [4]
+
+    models = ipt.parse_profiles([{"id": "P2", "name": "two", "active": True}])
+    record = ipt.Estate.from_raw(models).records[0]
+    assert (record.key, record.name, record.active) == ("P2", "two", True)
+
+
+def test_strict_loading_names_the_first_faulty_profile_and_counts_the_rest():
+    raw = [{"id": "P1"}, {"id": "P2", "created": "soon"}, {"id": "P3", "active": "yes"}]
+    with pytest.raises(ipt.ParseError) as caught:
+        ipt.Estate.from_raw(raw, strict=True)
+    assert "profile 1 (id 'P2')" in str(caught.value) and "(1 more faulty profile)" in str(
+        caught.value
+    )
+    assert str(caught.value) == str(pytest.raises(ipt.ParseError, ipt.parse_profiles, raw).value)

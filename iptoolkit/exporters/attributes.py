@@ -3,7 +3,7 @@
 networkx's GraphML and GEXF writers reject None, lists and dicts, and a GraphML or GEXF
 attribute has one declared type. So, deliberately:
 
-- `model` and `record` (Python objects) are dropped: the snapshot export carries the JSON;
+- `model`, `record` and `json` (Python objects) are dropped: the snapshot export carries the JSON;
 - None and NaN are left out (the attribute is absent on that node);
 - lists and tuples of scalars become one string joined with `, `; other objects are dropped;
 - an attribute holding different types on different nodes (ids are strings on profiles and
@@ -33,7 +33,7 @@ __all__ = [
 ]
 
 Scalar = str | int | float | bool
-DROPPED = frozenset({"model", "record"})
+DROPPED = frozenset({"model", "record", "json"})
 RENAMED = {"id": "platform_id"}
 
 

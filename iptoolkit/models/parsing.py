@@ -32,6 +32,7 @@ __all__ = [
     "parse_profiles",
     "validate_profiles",
     "check_profiles",
+    "raise_first",
     "profile_model",
     "profile_models",
     "dump_profiles",
@@ -200,7 +201,14 @@ def parse_profiles(data: bytes | str | list[Any] | dict[str, Any]) -> list[Integ
         with gc_paused():
             return _LIST_ADAPTER.validate_python(items)
     except ValidationError as exc:
-        problems = _problems_from(exc, items)
+        raise_first(_problems_from(exc, items))
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def raise_first(problems: Sequence[ProfileProblem]) -> None:
+    """Raise `ParseError` for the first problem, saying how many more there are (if any)."""
+    if not problems:
+        return
     first = problems[0]
     more = len(problems) - 1
     suffix = f" ({more} more faulty profile{'s' if more != 1 else ''})" if more else ""

@@ -145,7 +145,7 @@ def detail_html(model: ExplorerModel, node: str, selection: Selection) -> str:
         ]
         parts.append(list_html("Channels it uses", dict.fromkeys(uses)))
     else:
-        model_obj = data.get("model")
+        model_obj = data.get("model", data.get("json"))
         fields = _dump(model_obj)
         if kind == "channel":
             fields.pop("partner", None)
