@@ -19,27 +19,15 @@ import gc
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import orjson
+from timing import best_time, orjson_without_gc
 
 import iptoolkit as ipt
-from iptoolkit.models import gc_paused
 from iptoolkit.snapshot import dumps_json
-
-
-def best_time(func: Callable[[], Any], repeat: int) -> float:
-    """The fastest of `repeat` runs: the least disturbed by the shared machine."""
-    best = float("inf")
-    for _ in range(repeat):
-        gc.collect()
-        start = time.perf_counter()
-        func()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def peak_memory(step: str, snapshot: Path) -> int:
@@ -69,7 +57,7 @@ def _peak_child(step: str, snapshot: Path) -> None:
 def _steps(payload: bytes, snapshot: Path) -> dict[str, Callable[[], Any]]:
     return {
         "orjson.loads": lambda: orjson.loads(payload),
-        "orjson, gc off": lambda: _without_gc(orjson.loads, payload),
+        "orjson, gc off": lambda: orjson_without_gc(payload),
         "parse_profiles": lambda: ipt.parse_profiles(payload),
         "ipt.load": lambda: ipt.load(snapshot),
     }
@@ -80,12 +68,6 @@ def _status_kb(field: str) -> int:
         if line.startswith(field + ":"):
             return int(line.split()[1])
     raise RuntimeError(f"{field} not in /proc/self/status")
-
-
-def _without_gc(func: Callable[[bytes], Any], payload: bytes) -> Any:
-    """The floor as iptoolkit runs it: the cyclic collector paused while objects are built."""
-    with gc_paused():
-        return func(payload)
 
 
 def main() -> None:

@@ -21,13 +21,11 @@ Goals (issue 10): parsing within 2x of `orjson.loads` at 1k, 10k and 100k, both 
 from __future__ import annotations
 
 import argparse
-import gc
 import itertools
 import json
 import subprocess
 import sys
 import tempfile
-import time
 import types
 import typing
 from collections.abc import Callable, Iterator
@@ -37,6 +35,7 @@ from typing import Any
 import orjson
 from annotated_types import Ge
 from pydantic import BaseModel, Tag
+from timing import best_time, orjson_without_gc
 
 import iptoolkit as ipt
 from iptoolkit.models import (
@@ -46,7 +45,6 @@ from iptoolkit.models import (
     RESPONSE_UNIT_TYPES,
     IntegrationProfile,
     class_name,
-    gc_paused,
     loads_json,
     validate_profiles,
 )
@@ -54,18 +52,6 @@ from iptoolkit.snapshot import dumps_json
 
 HELD_PROFILES = 10_000
 MAX_DEPTH = 6
-
-
-def best_time(func: Callable[[], Any], repeat: int) -> float:
-    """The fastest of `repeat` runs: the least disturbed by the shared machine."""
-    best = float("inf")
-    for _ in range(repeat):
-        gc.collect()
-        start = time.perf_counter()
-        result = func()
-        best = min(best, time.perf_counter() - start)
-        del result
-    return best
 
 
 # -- the full payload -------------------------------------------------------------------
@@ -162,7 +148,7 @@ def child(payload_file: Path, held: bool, repeat: int) -> None:
     payload = payload_file.read_bytes()
     steps: dict[str, Callable[[], Any]] = {
         "orjson.loads": lambda: orjson.loads(payload),
-        "orjson, gc off": lambda: _without_gc(payload),
+        "orjson, gc off": lambda: orjson_without_gc(payload),
         "parse_profiles": lambda: ipt.parse_profiles(payload),
         "Estate path": lambda: validate_profiles(loads_json(payload)),
         "ipt.load": lambda: ipt.load(payload_file),
@@ -170,11 +156,6 @@ def child(payload_file: Path, held: bool, repeat: int) -> None:
     seconds = {name: best_time(step, repeat) for name, step in steps.items()}
     print(json.dumps(seconds))
     del estate
-
-
-def _without_gc(payload: bytes) -> Any:
-    with gc_paused():
-        return orjson.loads(payload)
 
 
 def main() -> None:
