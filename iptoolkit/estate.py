@@ -101,8 +101,8 @@ class Estate:
         Use `from_raw`, `load` or a client's `fetch_estate` rather than calling this.
         """
         with gc_paused():
-            records, held = build_records(raw_profiles, problems)
-            channels, partners, conflicts = _registries(records, held)
+            records = build_records(raw_profiles, problems)
+            channels, partners, conflicts = _registries(records)
         self._assemble(records, problems, info, channels, partners, conflicts)
 
     def _assemble(
@@ -192,15 +192,15 @@ class Estate:
         )
 
     @property
+    def conflicted(self) -> frozenset[tuple[str, ChannelKey | PartnerKey]]:
+        """(kind, key) of every channel and partner whose copies differ (see `conflicts`)."""
+        return self.derived("conflicted", lambda e: frozenset((c.kind, c.key) for c in e.conflicts))
+
+    @property
     def unresolved(self) -> Mapping[ChannelKey, tuple[str, ...]]:
         """Channel ids that profiles name but no profile holds -> the profile nodes naming
         them. They are not channels: no content is known of them."""
         return self.derived("unresolved", _unresolved)
-
-    def position_of(self, node: str) -> int | None:
-        """The position in this estate of the profile with this node id, or None."""
-        index = self.derived("positions", lambda e: {r.node: i for i, r in enumerate(e.records)})
-        return index.get(node)
 
     # -- views ----------------------------------------------------------------------------
 
@@ -344,7 +344,7 @@ class _Registry:
 
 
 def _registries(
-    records: Sequence[ProfileRecord], held: dict[ChannelKey, Any]
+    records: Sequence[ProfileRecord],
 ) -> tuple[dict[ChannelKey, Any], dict[PartnerKey, Any], list[Conflict]]:
     """The channel and partner registries of a new listing, with their conflicts.
 
@@ -364,7 +364,6 @@ def _registries(
             if pkey is not None:
                 partners.add(pkey, partner, record)
                 partner_holder.setdefault(pkey, use.held)
-    assert channels.content.keys() == held.keys()
     channel_models = {key: channel_model(raw) for key, raw in channels.content.items()}
     first_model = {id(channels.content[key]): model for key, model in channel_models.items()}
     partner_models = {}
@@ -382,7 +381,7 @@ def _restricted(
     channels: dict[ChannelKey, Any] = {}
     named: list[ChannelKey] = []
     partners: dict[PartnerKey, Any] = {}
-    conflicted = parent.derived("conflicted", lambda e: {(c.kind, c.key) for c in e.conflicts})
+    conflicted = parent.conflicted
     for record in records:
         for use in record.uses:
             if use.held is None:

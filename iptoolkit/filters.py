@@ -142,8 +142,7 @@ class _ChannelFacts:
 
 
 def _channel_facts(estate: Estate) -> dict[ChannelKey, _ChannelFacts]:
-    """Facts of every channel content in the estate: the registry's, and each conflicting
-    copy's under its profile (a copy may name another partner)."""
+    """Facts of every channel in the registry (conflicting copies: `_use_facts`)."""
     return {key: _facts_of(channel) for key, channel in estate.channels.items()}
 
 
@@ -168,12 +167,12 @@ def _use_facts(estate: Estate) -> list[list[_ChannelFacts]]:
     """For each record, the facts of the channels it uses: its own copy of what it holds
     (conflicting copies differ), the registry's for what it names."""
     registry = _table(estate, "channel_facts", _channel_facts)
-    conflicted = {c.key for c in estate.conflicts if c.kind == "channel"}
+    conflicted = estate.conflicted
     result: list[list[_ChannelFacts]] = []
     for record in estate.records:
         facts = []
         for use in record.uses:
-            if use.held is not None and use.key in conflicted:
+            if use.held is not None and ("channel", use.key) in conflicted:
                 facts.append(_facts_of(use.held))
             elif use.key in registry:
                 facts.append(registry[use.key])

@@ -179,9 +179,9 @@ def profile_keys(raw_profiles: Sequence[Any]) -> list[str]:
 
 def build_records(
     raw_profiles: Sequence[Any], problems: Sequence[ProfileProblem]
-) -> tuple[list[ProfileRecord], dict[ChannelKey, Any]]:
-    """The records of a listing, and the channels its profiles hold (first content seen,
-    as JSON). `problems` names the faulty profiles (see `check_profiles`).
+) -> list[ProfileRecord]:
+    """The records of a listing; `problems` names the faulty profiles (see
+    `check_profiles`).
 
     Two passes: the first keys what each profile holds, the second resolves the ids that
     profiles name against every channel held anywhere in the listing.
@@ -227,7 +227,7 @@ def build_records(
             if pkey is not None:
                 partners[pkey] = None
         records.append(_record(index, key, raw, source, problem_at.get(index), uses, partners))
-    return records, held
+    return records
 
 
 def _resolved(use: ChannelUse, by_text: dict[str, ChannelKey]) -> ChannelUse:
