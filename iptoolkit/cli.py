@@ -5,12 +5,14 @@ Every command that reads a snapshot takes the same filter options (see `cli_opti
 notebook would get from `estate.subset(ipt.Filter(partners=["Acme"]))`.
 
 Errors end the command with one line on stderr and exit code 1 (2 for a wrong option);
-`iptoolkit --debug ...` shows the traceback instead. The reference server's commands
-(`serve`, `hash-secret`) load on first use, so `iptoolkit --help` stays quick.
+`iptoolkit --debug ...` shows the traceback instead. Commands of other modules (the
+reference server's `serve` and `hash-secret`) load on first use (`_LAZY`), so
+`iptoolkit --help` stays quick.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import sys
@@ -30,24 +32,25 @@ if TYPE_CHECKING:
 
 __all__ = ["main"]
 
-_LAZY = {
-    "serve": "Run the reference server of the platform's API.",
-    "hash-secret": "Hash a secret for a principals file.",
+_LAZY: dict[str, tuple[str, str]] = {
+    "serve": ("iptoolkit.server.cli", "Run the reference server of the platform's API."),
+    "hash-secret": ("iptoolkit.server.cli", "Hash a secret for a principals file."),
 }
-"""Commands from `iptoolkit.server.cli`, with the short help shown before they load."""
+"""Commands whose module loads on first use (name -> module, short help shown before it
+loads), so that `iptoolkit --help` stays quick and an extra's command works only with it.
+Each module has `add_commands(group)`, which adds its commands to the group."""
 
 
 class _Main(click.Group):
-    """The top-level group: loads the server's commands lazily, turns errors into one line."""
+    """The top-level group: loads lazy commands on first use, turns errors into one line."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *_LAZY})
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name in _LAZY and name not in self.commands:
-            from .server.cli import add_commands
-
-            add_commands(self)
+            module = importlib.import_module(_LAZY[name][0])
+            module.add_commands(self)
         return super().get_command(ctx, name)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
@@ -56,7 +59,7 @@ class _Main(click.Group):
         limit = formatter.width - 6 - max((len(name) for name in names), default=0)
         for name in names:
             if name in _LAZY and name not in self.commands:
-                rows.append((name, _LAZY[name]))
+                rows.append((name, _LAZY[name][1]))
                 continue
             command = self.get_command(ctx, name)
             if command is not None and not command.hidden:

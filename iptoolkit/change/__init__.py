@@ -1,0 +1,16 @@
+"""Change over time: what changed between two snapshots, schema drift, an estate's history.
+
+>>> diff = ipt.diff(old_estate, new_estate)      # or two snapshot paths
+>>> print(diff.summary())                         # "3 profiles added, ...; 2 breaking"
+>>> report = ipt.schema_report(estate)            # what the spec does not describe
+
+`model` holds the data types (`Change`, `EstateDiff`); `diff` computes a diff; `render`
+writes it as text, Markdown, HTML, a frame or JSON; `drift` reports schema drift;
+`history` orders snapshots in time; `cli` holds the `diff` and `drift` commands.
+"""
+
+from __future__ import annotations
+
+from .model import Change, EstateDiff
+
+__all__ = ["Change", "EstateDiff"]

@@ -1,0 +1,131 @@
+"""The data of a diff: `Change` records and the `EstateDiff` that holds them.
+
+Plain data, no computation: `diff.py` builds them, `render.py` writes them out, plots and
+the command line read them. A change is one of:
+
+- kind `"profile" | "channel" | "partner"`: an item added, removed, or changed at one JSON
+  path inside it (`$.inputAgentSettings.timeout`);
+- kind `"link"`: an edge of the graph added or removed, key `"source -> target"`;
+- kind `"schema"`: a class or field that appears or disappears between the snapshots.
+
+Values are masked as in every export (`redact.redact_fields`), so a diff never shows a
+secret. Severity: `"breaking"` (an active profile loses its input channel or a response
+path; a channel or partner that active profiles use is deactivated or removed; a profile
+is deactivated), `"notable"` (anything else that changes topology, endpoints, schedules,
+activity, classes), `"cosmetic"` (names, descriptions, tags, timestamps).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from ..estate import Estate
+
+ChangeKind = Literal["profile", "channel", "partner", "link", "schema"]
+ChangeOp = Literal["added", "removed", "changed"]
+Severity = Literal["breaking", "notable", "cosmetic"]
+
+KINDS: tuple[ChangeKind, ...] = ("profile", "channel", "partner", "link", "schema")
+OPS: tuple[ChangeOp, ...] = ("added", "removed", "changed")
+SEVERITIES: tuple[Severity, ...] = ("breaking", "notable", "cosmetic")
+"""Most severe first: reports list breaking changes before the others."""
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One difference between two snapshots.
+
+    `path` is the JSON path inside the item for a changed field (`None` for an item or a
+    link added or removed); `old` and `new` are the values, masked (`None` on the side
+    where there is nothing). `reason` says in words why the severity is what it is, for
+    breaking and notable changes ("active profile P1 loses its input channel").
+    """
+
+    kind: ChangeKind
+    key: str
+    op: ChangeOp
+    severity: Severity
+    path: str | None = None
+    old: Any = None
+    new: Any = None
+    reason: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The machine form: the fields `--format json` prints, in this order."""
+        return {
+            "kind": self.kind,
+            "key": self.key,
+            "op": self.op,
+            "path": self.path,
+            "old": self.old,
+            "new": self.new,
+            "severity": self.severity,
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True)
+class EstateDiff:
+    """What changed from `old` to `new`: a list of `Change`, most severe first.
+
+    `notes` holds what a reader must know about the comparison itself ("the two snapshots
+    have no id in common: they may come from different platforms").
+    """
+
+    old: Estate
+    new: Estate
+    changes: tuple[Change, ...]
+    notes: tuple[str, ...] = field(default=())
+
+    def __len__(self) -> int:
+        return len(self.changes)
+
+    def __bool__(self) -> bool:
+        return bool(self.changes)
+
+    def __iter__(self) -> Iterator[Change]:
+        return iter(self.changes)
+
+    def of(
+        self,
+        *,
+        kind: ChangeKind | None = None,
+        op: ChangeOp | None = None,
+        severity: Severity | None = None,
+    ) -> tuple[Change, ...]:
+        """The changes of one kind, op and/or severity."""
+        return tuple(
+            change
+            for change in self.changes
+            if (kind is None or change.kind == kind)
+            and (op is None or change.op == op)
+            and (severity is None or change.severity == severity)
+        )
+
+    def counts(self) -> dict[str, Any]:
+        """Items added, changed and removed per kind, and changes per severity.
+
+        An item with several changed fields counts once as changed.
+        """
+        items: dict[str, Counter[str]] = {kind: Counter() for kind in KINDS}
+        seen: set[tuple[str, str, str]] = set()
+        for change in self.changes:
+            if (change.kind, change.key, change.op) in seen:
+                continue
+            seen.add((change.kind, change.key, change.op))
+            items[change.kind][change.op] += 1
+        severities = Counter(change.severity for change in self.changes)
+        return {
+            **{kind: {op: items[kind][op] for op in OPS} for kind in KINDS},
+            "severity": {severity: severities[severity] for severity in SEVERITIES},
+            "changes": len(self.changes),
+        }
+
+    def keys(self, op: ChangeOp) -> frozenset[str]:
+        """Graph node ids (and link keys) of the items with this op: what `plot_diff` colours."""
+        return frozenset(change.key for change in self.changes if change.op == op)
