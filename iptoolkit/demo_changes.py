@@ -283,12 +283,11 @@ class _Week:
         return self.week_start + self.rng.randrange(_WEEK_MS)
 
     def _free_channel_id(self) -> int:
-        """The next id above the held channels' that no profile holds or names."""
-        named = {key for key in self.estate.channels if isinstance(key, int)}
-        named.update(key for key in self.estate.unresolved if isinstance(key, int))
-        below = [key for key in named if key < 2**53]
-        candidate = max(below, default=0) + 1
-        while candidate in named:
+        """The next id above the held channels' (below 2**53) that no profile holds or names."""
+        held = [key for key in self.estate.channels if isinstance(key, int) and key < 2**53]
+        taken = {*self.estate.channels, *self.estate.unresolved}
+        candidate = max(held, default=0) + 1
+        while candidate in taken:
             candidate += 1
         return candidate
 
