@@ -177,10 +177,13 @@ def main(ctx: click.Context, debug: bool) -> None:
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=Path("snapshot.json"),
+    type=click.Path(dir_okay=False),
+    default="snapshot.json",
     show_default=True,
-    help="Snapshot file to write (.json or .json.gz).",
+    callback=lambda ctx, param, value: _name_template(value),
+    help="Snapshot file to write (.json or .json.gz); missing folders are made. The name may "
+    "hold the fetch time (UTC): {date} 2026-11-23, {time} 061500, {datetime} "
+    "2026-11-23T061500Z, so 'snapshots/{date}.json.gz' keeps one snapshot a day.",
 )
 @click.option("--strict", is_flag=True, help="Fail on a faulty profile instead of keeping it.")
 @click.option("--progress/--no-progress", default=None, help="Show a progress bar.")
@@ -190,22 +193,41 @@ def fetch(
     client_id: str | None,
     secret_stdin: bool,
     profiles_path: str | None,
-    output: Path,
+    output: str,
     strict: bool,
     progress: bool | None,
 ) -> None:
-    """Fetch every profile the credentials may view and save a snapshot."""
+    """Fetch every profile the credentials may view and save a snapshot.
+
+    A nightly job keeps a history with a dated name, no script needed:
+
+    \b
+      iptoolkit fetch -o 'snapshots/{date}.json.gz'
+    """
     from .client import Client
+    from .snapshot import dated_path
 
     auth = auth_from_options(auth_kind, client_id, secret_stdin)
     with Client(base_url, auth=auth, profiles_path=profiles_path) as client:
         estate = client.fetch_estate(progress=progress, strict=strict)
     from .exporters import export
 
-    export(estate, output)
+    path = dated_path(output, estate.info.fetched_at)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    export(estate, path)
     problems = f", {len(estate.problems):,} with problems" if estate.problems else ""
     click.echo(f"Fetched {len(estate):,} profiles{problems} from {estate.info.source_url}")
-    click.echo(f"Wrote {output}")
+    click.echo(f"Wrote {path}")
+
+
+def _name_template(value: str) -> str:
+    """The output name checked before fetching: a wrong {field} costs no fetch."""
+    from .snapshot import check_name_template
+
+    try:
+        return check_name_template(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
 
 
 # -- summary and findings -------------------------------------------------------------------

@@ -7,27 +7,43 @@ A snapshot is JSON (optionally gzip-compressed)::
      "profiles": [...]}
 
 Reading also accepts a bare JSON array of profiles or any wrapper `parse_profiles` accepts.
+
+A snapshot's file name may be a template of its fetch time (`dated_path`), so that a nightly
+`iptoolkit fetch -o 'snapshots/{date}.json.gz'` keeps a history without a script.
 """
 
 from __future__ import annotations
 
 import gzip
 import os
+import string
 import tempfile
 import zlib
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from .jsonio import dumps_json
 from .models import ParseError, loads_json, unwrap_profiles
 
-__all__ = ["SNAPSHOT_FORMAT", "SnapshotInfo", "read_snapshot", "write_snapshot"]
+__all__ = [
+    "SNAPSHOT_FORMAT",
+    "NAME_FIELDS",
+    "SnapshotInfo",
+    "read_snapshot",
+    "write_snapshot",
+    "check_name_template",
+    "dated_path",
+]
 
 SNAPSHOT_FORMAT = "iptoolkit.snapshot"
 SNAPSHOT_VERSION = 1
 _GZIP_MAGIC = b"\x1f\x8b"
+NAME_FIELDS = {"date": "%Y-%m-%d", "time": "%H%M%S", "datetime": "%Y-%m-%dT%H%M%SZ"}
+"""Fields of a snapshot file name template, as `strftime` formats of the fetch time in UTC:
+`{date}` 2026-11-23, `{time}` 061500, `{datetime}` 2026-11-23T061500Z (no colons, which
+some file systems refuse, and in an order that sorts by time)."""
 
 
 @dataclass
@@ -92,6 +108,38 @@ def write_snapshot(
         Path(tmp).unlink(missing_ok=True)
         raise
     return path
+
+
+def check_name_template(template: str | os.PathLike[str]) -> str:
+    """The template as text, or ValueError naming the field it does not know.
+
+    Checked before anything is fetched, so a typo costs no fetch. `{{` and `}}` are braces.
+    """
+    text = os.fspath(template)
+    known = ", ".join("{" + name + "}" for name in NAME_FIELDS)
+    try:
+        parts = list(string.Formatter().parse(text))
+    except ValueError as exc:
+        raise ValueError(f"{text!r}: {exc} (write {{{{ and }}}} for braces)") from None
+    for _, name, spec, conversion in parts:
+        if name is None:
+            continue
+        if name not in NAME_FIELDS or spec or conversion:
+            field_text = "{" + name + (f"!{conversion}" if conversion else "")
+            field_text += (f":{spec}" if spec else "") + "}"
+            raise ValueError(f"{text!r}: unknown field {field_text} in the file name; use {known}")
+    return text
+
+
+def dated_path(template: str | os.PathLike[str], when: datetime | None) -> Path:
+    """The file name with its fields filled from `when` (UTC; now when None).
+
+    >>> dated_path("snapshots/{date}.json.gz", datetime(2026, 11, 23, 6, 15, tzinfo=UTC))
+    PosixPath('snapshots/2026-11-23.json.gz')
+    """
+    text = check_name_template(template)
+    moment = (when or datetime.now(UTC)).astimezone(UTC)
+    return Path(text.format_map({name: moment.strftime(f) for name, f in NAME_FIELDS.items()}))
 
 
 def _umask() -> int:

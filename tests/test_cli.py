@@ -6,6 +6,8 @@ import json
 import os
 import subprocess
 import sys
+import time
+from datetime import UTC
 from pathlib import Path
 
 import networkx as nx
@@ -216,6 +218,56 @@ def test_fetch_reads_the_secret_from_stdin(runner, server, tmp_path):
     wrong = runner.invoke(main, args, env=env, input="not-the-secret\n")
     assert wrong.exit_code == 1
     assert "401" in wrong.stderr and "not-the-secret" not in wrong.output
+
+
+def _credentials(server) -> dict[str, str | None]:
+    return _env(
+        server, IPTOOLKIT_CLIENT_ID=server.client_id, IPTOOLKIT_CLIENT_SECRET=server.client_secret
+    )
+
+
+def test_fetch_writes_dated_snapshots_into_folders_it_makes(runner, server, tmp_path):
+    """A nightly `fetch -o 'snapshots/{date}.json.gz'`: the name is the recorded fetch date."""
+    template = tmp_path / "history" / "nightly" / "{date}.json.gz"
+    result = runner.invoke(
+        main, ["fetch", "-o", str(template), "--no-progress"], env=_credentials(server)
+    )
+    assert result.exit_code == 0, result.output
+    [written] = (tmp_path / "history" / "nightly").iterdir()
+    fetched_at = ipt.load(written).info.fetched_at
+    assert written.name == f"{fetched_at.astimezone(UTC):%Y-%m-%d}.json.gz"
+    assert f"Wrote {written}" in result.output and "{date}" not in result.output
+    assert len(ipt.load(written)) == 25
+
+
+def test_fetch_with_datetime_keeps_every_snapshot(runner, server, tmp_path):
+    template = str(tmp_path / "snapshots" / "{datetime}.json")
+    names = set()
+    for _ in range(2):
+        result = runner.invoke(
+            main, ["fetch", "-o", template, "--no-progress"], env=_credentials(server)
+        )
+        assert result.exit_code == 0, result.output
+        names = {path.name for path in (tmp_path / "snapshots").iterdir()}
+        time.sleep(1.05)  # {datetime} counts whole seconds
+    assert len(names) == 2
+    for name in names:
+        fetched_at = ipt.load(tmp_path / "snapshots" / name).info.fetched_at
+        assert name == f"{fetched_at.astimezone(UTC):%Y-%m-%dT%H%M%SZ}.json"
+
+
+def test_fetch_refuses_an_unknown_field_before_fetching(runner, server, tmp_path):
+    template = str(tmp_path / "out" / "{day}.json")
+    result = runner.invoke(main, ["fetch", "-o", template], env=_credentials(server))
+    assert result.exit_code == 2
+    assert "{day}" in result.stderr and "{date}, {time}, {datetime}" in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_fetch_help_explains_the_name_fields(runner):
+    result = runner.invoke(main, ["fetch", "--help"])
+    text = " ".join(result.output.split())
+    assert "{date} 2026-11-23, {time} 061500, {datetime} 2026-11-23T061500Z" in text
 
 
 def test_fetch_without_credentials_says_what_to_set(runner, server, tmp_path):

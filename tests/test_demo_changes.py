@@ -111,6 +111,7 @@ def test_a_partner_moves_to_a_new_as2_channel(pair) -> None:
     fresh = [cid for cid in new_copies.keys() - old_copies.keys()]
     gone = [cid for cid in old_copies.keys() - new_copies.keys()]
     assert len(fresh) == 1 and len(gone) == 1
+    assert fresh[0] not in pair[0].unresolved  # no profile named the new id before
     new_channel = new_copies[fresh[0]][0][2]
     old_channel = old_copies[gone[0]][0][2]
     assert new_channel["class"] == old_channel["class"] == CHANNEL + "AS2"
