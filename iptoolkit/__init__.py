@@ -28,7 +28,7 @@ _EXPORTS: dict[str, str] = {
     "load": "iptoolkit.estate",
     "demo_estate": "iptoolkit.demo",
     "demo_profiles": "iptoolkit.demo",
-    "demo_changes": "iptoolkit.demo_changes",
+    "demo_changes": "iptoolkit.demo_week",
     # the client
     "Client": _CLIENT,
     "AsyncClient": _CLIENT,
@@ -94,7 +94,7 @@ if TYPE_CHECKING:
         SessionCookie,
     )
     from .demo import demo_estate, demo_profiles
-    from .demo_changes import demo_changes
+    from .demo_week import demo_changes
     from .estate import Estate, load
     from .exporters import export
     from .filters import Filter
