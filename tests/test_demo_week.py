@@ -56,6 +56,10 @@ def pair() -> tuple[ipt.Estate, ipt.Estate]:
     return old, demo_changes(old, seed=4)
 
 
+def test_the_public_name_is_the_function_even_once_its_module_is_imported() -> None:
+    assert ipt.demo_changes is demo_changes and callable(ipt.demo_changes)
+
+
 def test_the_same_seed_gives_the_same_week_and_another_seed_another() -> None:
     old = _estate(120)
     first = orjson.dumps(list(demo_changes(old, seed=1).raw_profiles))
