@@ -9,7 +9,7 @@ nothing to make from (no AS2 channel to move, say) is left out.
 
 What changes:
 
-- **partner moves to a new AS2 channel**: one AS2 channel used by active profiles is
+- **partner moves to a new AS2 channel**: one of the AS2 channels most active profiles use is
   replaced, in every profile holding it, by a new channel of the same partner (new id, new
   URL, new certificate); the old channel is held by no profile any more;
 - **channel deactivated under active profiles**: a channel that active profiles receive
@@ -20,8 +20,8 @@ What changes:
 - **profiles added and removed**: three new profiles, each a copy of an existing one for a
   new country (`... - PL`), new id, created this week; two profiles deleted (an inactive
   one first), chosen so that no channel disappears with them;
-- **schema drift**: every input agent of one type gains `retryPolicy`, a field the spec
-  does not describe (as if the platform had been upgraded).
+- **schema drift**: every input agent of one of the rarer types gains `retryPolicy`, a
+  field the spec does not describe (as if the platform had been upgraded).
 
 Edited profiles get a `lastModified` inside the week.
 
@@ -111,18 +111,18 @@ class _Week:
     # -- channels ---------------------------------------------------------------------------
 
     def move_as2_partner(self) -> None:
-        """Replace one AS2 channel of active profiles by a new one of the same partner."""
-        candidates = [
-            key
+        """Replace one of the busiest AS2 channels by a new one of the same partner."""
+        users = {
+            key: sum(self.estate.records[i].active for i in positions)
             for key, positions in self.holders.items()
             if isinstance(key, int)
             and _channel_type(self._held(key)) == "AS2"
             and self._held(key).get("active") is True
-            and sum(self.estate.records[i].active for i in positions) >= 2
-        ]
+        }
+        candidates = sorted((key for key in users if users[key] >= 2), key=lambda k: -users[k])
         if not candidates:
             return
-        key = self.rng.choice(candidates)
+        key = self.rng.choice(candidates[:3])
         old = self._held(key)
         new = {**old, "id": self._free_channel_id(), "name": f"{old['name']} (new gateway)"}
         if isinstance(old.get("as2Url"), str):
@@ -175,8 +175,9 @@ class _Week:
         record = self._pick(lambda r: _has_list(r.agent, "cronSchedule"))
         if record is not None:
             agent = self.profiles[record.index]["inputAgentSettings"]
-            others = [cron for cron in data.CRONS if cron not in agent["cronSchedule"]]
-            agent["cronSchedule"] = [others[self.rng.randrange(len(others))]]
+            schedule = agent["cronSchedule"]
+            others = [cron for cron in data.CRONS if cron not in schedule]
+            agent["cronSchedule"] = [others[self.rng.randrange(len(others))], *schedule[1:]]
             self._edited(record.index)
 
     def change_endpoint(self) -> None:
@@ -233,15 +234,17 @@ class _Week:
     # -- schema drift -----------------------------------------------------------------------
 
     def add_unknown_field(self) -> None:
-        """Every input agent of one type (two or more profiles if any) gains `NEW_FIELD`."""
+        """Every input agent of one of the rarer types (two profiles or more if any) gains
+        `NEW_FIELD`: a handful of profiles, so that a diff of a demo estate stays readable."""
         counts: dict[str, int] = {}
         for record in self.valid:
             if record.agent_type is not None:
                 counts[record.agent_type] = counts.get(record.agent_type, 0) + 1
         if not counts:
             return
-        common = [name for name, count in counts.items() if count >= 2] or list(counts)
-        agent_class = "core:" + self.rng.choice(sorted(common))
+        several = [name for name, count in counts.items() if count >= 2] or list(counts)
+        rarest = sorted(several, key=lambda name: (counts[name], name))[:5]
+        agent_class = "core:" + self.rng.choice(rarest)
         for profile in self.profiles:
             agent = profile.get("inputAgentSettings") if isinstance(profile, dict) else None
             if isinstance(agent, dict) and agent.get("class") == agent_class:
