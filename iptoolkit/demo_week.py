@@ -23,7 +23,9 @@ What changes:
 - **schema drift**: every input agent of one of the rarer types gains `retryPolicy`, a
   field the spec does not describe (as if the platform had been upgraded).
 
-Edited profiles get a `lastModified` inside the week.
+Edited profiles get a `lastModified` inside the week. A profile is copied before its first
+change; the new estate shares the others with the input, as a subset shares its parent's
+(estates never change their raw JSON).
 
 >>> old = ipt.demo_estate(300)
 >>> new = ipt.demo_changes(old, seed=1)
@@ -86,8 +88,10 @@ class _Week:
     def __init__(self, estate: Estate, rng: Random) -> None:
         self.estate = estate
         self.rng = rng
-        # a copy shares nothing with the input: the estate's raw JSON stays as it was
-        self.profiles: list[Any] = loads_json(dumps_json(list(estate.raw_profiles)))
+        # copy on write: a profile is copied before its first change, so the input's raw
+        # JSON stays as it was, and the profiles nobody changed are shared, as subsets do
+        self.profiles: list[Any] = list(estate.raw_profiles)
+        self.copied: set[int] = set()
         self.valid = [record for record in estate.records if record.ok]
         self.touched: set[int] = set()  # positions already changed, left alone by later steps
         self.holders = _holders(self.valid)
@@ -103,10 +107,10 @@ class _Week:
         self.add_tag()
         self.change_schedule()
         self.change_endpoint()
+        self.add_unknown_field()  # before the copies: a new profile of that type has it too
         removed = self.remove_profiles()
         added = self.add_profiles()
         self.profiles = [p for i, p in enumerate(self.profiles) if i not in removed] + added
-        self.add_unknown_field()
 
     # -- channels ---------------------------------------------------------------------------
 
@@ -130,7 +134,7 @@ class _Week:
         if isinstance(old.get("remoteCertificateId"), str):
             new["remoteCertificateId"] = old["remoteCertificateId"] + "-renewed"
         for position in self.holders[key]:
-            for copy in _held_copies(self.profiles[position], key):
+            for copy in _held_copies(self._own(position), key):
                 copy.clear()
                 copy.update(_fresh(new))
             self._edited(position)
@@ -149,7 +153,7 @@ class _Week:
             return
         key = self.rng.choice(candidates)
         for position in self.holders[key]:
-            for copy in _held_copies(self.profiles[position], key):
+            for copy in _held_copies(self._own(position), key):
                 copy["active"] = False
             self.touched.add(position)  # the channel changed, not the profile: no new date
 
@@ -158,7 +162,7 @@ class _Week:
     def rewrite_description(self) -> None:
         record = self._pick(lambda r: isinstance(r.raw.get("description"), str))
         if record is not None:
-            profile = self.profiles[record.index]
+            profile = self._own(record.index)
             owner = record.group.split("/")[0] if record.group else "integration"
             profile["description"] += f" Owned by the {owner} team; see the runbook."
             self._edited(record.index)
@@ -167,14 +171,14 @@ class _Week:
         record = self._pick(lambda r: isinstance(r.raw.get("tags"), str))
         if record is not None:
             tags = [tag for tag in data.EXTRA_TAGS if tag not in record.tags]
-            profile = self.profiles[record.index]
+            profile = self._own(record.index)
             profile["tags"] += "," + (tags[self.rng.randrange(len(tags))] if tags else "reviewed")
             self._edited(record.index)
 
     def change_schedule(self) -> None:
         record = self._pick(lambda r: _has_list(r.agent, "cronSchedule"))
         if record is not None:
-            agent = self.profiles[record.index]["inputAgentSettings"]
+            agent = self._own(record.index)["inputAgentSettings"]
             schedule = agent["cronSchedule"]
             others = [cron for cron in data.CRONS if cron not in schedule]
             agent["cronSchedule"] = [others[self.rng.randrange(len(others))], *schedule[1:]]
@@ -184,7 +188,7 @@ class _Week:
         """An HTTP response unit posts to the partner's new API host."""
         record = self._pick(lambda r: any(_http_host(unit) for unit in r.response_units))
         if record is not None:
-            units = self.profiles[record.index]["responseSettings"]["units"]
+            units = self._own(record.index)["responseSettings"]["units"]
             http = next(u["httpSettings"] for u in units if _http_host(u))
             http["host"] = "gateway." + http["host"].removeprefix("api.")
             self._edited(record.index)
@@ -218,7 +222,7 @@ class _Week:
             template = self._pick(lambda r: r.active and bool(_held_uses(r)) and bool(r.name))
             if template is None:
                 break
-            profile = loads_json(dumps_json(template.raw))
+            profile = _fresh(self.profiles[template.index])
             name = next(
                 (f"{template.name}{c}" for c in _NEW_COUNTRIES if template.name + c not in names),
                 f"{template.name} (new)",
@@ -245,10 +249,10 @@ class _Week:
         several = [name for name, count in counts.items() if count >= 2] or list(counts)
         rarest = sorted(several, key=lambda name: (counts[name], name))[:5]
         agent_class = "core:" + self.rng.choice(rarest)
-        for profile in self.profiles:
-            agent = profile.get("inputAgentSettings") if isinstance(profile, dict) else None
+        for record in self.estate.records:
+            agent = record.raw.get("inputAgentSettings") if isinstance(record.raw, dict) else None
             if isinstance(agent, dict) and agent.get("class") == agent_class:
-                agent[NEW_FIELD] = _fresh(_RETRY_POLICY)
+                self._own(record.index)["inputAgentSettings"][NEW_FIELD] = _fresh(_RETRY_POLICY)
 
     # -- helpers ----------------------------------------------------------------------------
 
@@ -274,9 +278,16 @@ class _Week:
         uses = _held_uses(self.estate.records[position])
         return any(use.key == key and use.role == "input" for use in uses)
 
+    def _own(self, position: int) -> dict[str, Any]:
+        """The profile at `position`, copied first if this is its first change."""
+        if position not in self.copied:
+            self.profiles[position] = _fresh(self.profiles[position])
+            self.copied.add(position)
+        return self.profiles[position]
+
     def _edited(self, position: int) -> None:
         self.touched.add(position)
-        profile = self.profiles[position]
+        profile = self._own(position)
         stamp = self._this_week()
         for field in ("lastModified", "lastModifiedGUI"):
             if field in profile:
@@ -331,9 +342,9 @@ def _held_copies(node: Any, key: ChannelKey) -> Iterator[dict[str, Any]]:
             yield from _held_copies(value, key)
 
 
-def _fresh(channel: dict[str, Any]) -> dict[str, Any]:
-    """A copy sharing nothing mutable with `channel`."""
-    return loads_json(dumps_json(channel))
+def _fresh(value: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a JSON object sharing nothing mutable with it (integers of any size kept)."""
+    return loads_json(dumps_json(value))
 
 
 def _channel_type(channel: dict[str, Any]) -> str:
