@@ -250,19 +250,20 @@ class _Walk:
             self.shape_paths[shape] = path
         self.shapes[shape] += 1
         declared = table.fields
+        json_types = JSON_TYPES
         for key, value in obj.items():
             want = declared.get(key)
             if want is None:
                 self.note(self.unknown_fields, (name, key, f"{path}.{key}"))
             elif value is None:
                 self.note(self.nulls, (name, key), f"{path}.{key}")
-            else:
+            elif not want.simple or json_types.get(type(value)) not in want.accepts:
                 self.value(value, want, name, key, path, "")
 
     def value(self, value: Any, want: Expect, name: str, key: str, parent: str, at: str) -> None:
         """Check one non-null value (a field's, or an item's when `at` is `[*]`)."""
         found = JSON_TYPES.get(type(value))
-        if found not in want.accepts and "any" not in want.accepts:
+        if found not in want.accepts:
             self.mismatch(name, key, f"{parent}.{key}{at}", want.label, value)
             return
         if want.bounds is not None and not want.bounds[0] <= value <= want.bounds[1]:
@@ -277,12 +278,21 @@ class _Walk:
         elif want.family is not None:
             self.member(value, want.family, path)
         elif want.item is not None:
-            item = want.item
-            for entry in value:
-                if entry is None:
-                    self.mismatch(name, key, f"{path}[*]", item.label, entry)
-                else:
-                    self.value(entry, item, name, key, parent, f"{at}[*]")
+            self.items(value, want.item, name, key, parent, f"{at}[*]")
+
+    def items(
+        self, values: list[Any], item: Expect, name: str, key: str, parent: str, at: str
+    ) -> None:
+        """Check the items of an array; objects of a model (the usual case) go straight in."""
+        table = type_table(item.model) if item.model is not None else None
+        path = f"{parent}.{key}{at}"
+        for entry in values:
+            if table is not None and type(entry) is dict:
+                self.object(entry, table, path)
+            elif entry is None:
+                self.mismatch(name, key, path, item.label, entry)
+            elif not item.simple or JSON_TYPES.get(type(entry)) not in item.accepts:
+                self.value(entry, item, name, key, parent, at)
 
     def member(self, obj: dict[str, Any], family: FamilyTable, path: str) -> None:
         """A member of a polymorphic family: routed by `class`, as the models route it."""

@@ -34,7 +34,9 @@ if TYPE_CHECKING:
 
 __all__ = ["DriftKind", "DRIFT_KINDS", "Drift", "SchemaReport"]
 
-DriftKind = Literal["unknown_class", "unknown_field", "type_mismatch", "always_null", "never_present"]
+DriftKind = Literal[
+    "unknown_class", "unknown_field", "type_mismatch", "always_null", "never_present"
+]
 DRIFT_KINDS: dict[DriftKind, tuple[str, str]] = {
     "unknown_class": ("unknown class", "unknown classes"),
     "unknown_field": ("unknown field", "unknown fields"),

@@ -53,8 +53,8 @@ class Expect:
 
     label: str
     """Readable: `string`, `integer (i32)`, `array of object (Channel)`."""
-    accepts: frozenset[str]
-    """The JSON types that pass (`any` accepts everything)."""
+    accepts: frozenset[str | None]
+    """The JSON types that pass."""
     bounds: tuple[int, int] | None = None
     """The integer range, for `I32` and `I64`."""
     bits: str = ""
@@ -63,11 +63,15 @@ class Expect:
     family: FamilyTable | None = None
     item: Expect | None = None
     """For an array: what each item must be."""
+    nested: bool = field(init=False)
+    """Whether a value of this field is walked into (an object or array)."""
+    simple: bool = field(init=False)
+    """Whether its JSON type alone says a value is right (no range, nothing inside)."""
 
-    @property
-    def nested(self) -> bool:
-        """Whether a value of this field is walked into (an object or array)."""
-        return self.model is not None or self.family is not None or self.item is not None
+    def __post_init__(self) -> None:
+        nested = self.model is not None or self.family is not None or self.item is not None
+        object.__setattr__(self, "nested", nested)
+        object.__setattr__(self, "simple", not nested and self.bounds is None)
 
 
 @dataclass(frozen=True)
@@ -86,7 +90,8 @@ class TypeTable:
     fields: dict[str, Expect] = field(hash=False, compare=False)
 
 
-_ANY = Expect("any", frozenset({"any"}))
+_ANY = Expect("any", frozenset({*JSON_TYPES.values(), None}))
+"""`Any` accepts every value, even one no JSON parser makes (its JSON type is None)."""
 
 
 @cache
