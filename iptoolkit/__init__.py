@@ -56,6 +56,9 @@ _EXPORTS: dict[str, str] = {
     "Filter": "iptoolkit.filters",
     "findings": "iptoolkit.audit",
     "Finding": "iptoolkit.audit",
+    # change over time
+    "schema_report": "iptoolkit.change.drift",
+    "SchemaReport": "iptoolkit.change.drift_report",
     # pictures, files, the Explorer
     "plot_topology": "iptoolkit.plot",
     "plot_summary": "iptoolkit.plot",
@@ -92,6 +95,8 @@ if TYPE_CHECKING:
         Secret,
         SessionCookie,
     )
+    from .change.drift import schema_report
+    from .change.drift_report import SchemaReport
     from .demo import demo_estate, demo_profiles
     from .estate import Estate, load
     from .exporters import export
