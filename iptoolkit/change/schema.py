@@ -35,6 +35,7 @@ JSON_TYPES: dict[type, str] = {
     float: "number",
     list: "array",
     dict: "object",
+    type(None): "null",
 }
 """The JSON type of a parsed value, by its Python type (exact: `bool` is not `int` here)."""
 
