@@ -224,6 +224,14 @@ def test_schema_changes_both_ways(clean, profiles):
     assert schema_changes(old, ipt.Estate.from_raw(copy.deepcopy(clean))) == []
 
 
+def test_the_fields_of_a_class_that_appears_are_not_changes_of_their_own(clean):
+    sftp = [p for p in clean if p["inputAgentSettings"]["class"] == SFTP]
+    old = ipt.Estate.from_raw([p for p in clean if p not in sftp])
+    keys = {c.key for c in schema_changes(old, ipt.Estate.from_raw(clean))}
+    assert f"schema:InputAgentSettings[{SFTP}]" in keys
+    assert not [key for key in keys if key.startswith("schema:SFTPAgentSettings.")]
+
+
 def test_a_snapshot_path_is_read(tmp_path, profiles):
     _of_class(profiles, SFTP)[0]["inputAgentSettings"]["retryPolicy"] = 1
     path = ipt.Estate.from_raw(profiles).save(tmp_path / "s.json")

@@ -289,8 +289,6 @@ class _Walk:
         for entry in values:
             if table is not None and type(entry) is dict:
                 self.object(entry, table, path)
-            elif entry is None:
-                self.mismatch(name, key, path, item.label, entry)
             elif not item.simple or JSON_TYPES.get(type(entry)) not in item.accepts:
                 self.value(entry, item, name, key, parent, at)
 
