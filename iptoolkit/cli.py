@@ -6,8 +6,8 @@ notebook would get from `estate.subset(ipt.Filter(partners=["Acme"]))`.
 
 Errors end the command with one line on stderr and exit code 1 (2 for a wrong option);
 `iptoolkit --debug ...` shows the traceback instead. Commands of other modules (the
-reference server's `serve` and `hash-secret`) load on first use (`_LAZY`), so
-`iptoolkit --help` stays quick.
+reference server's `serve` and `hash-secret`, the schema `drift`) load on first use
+(`_LAZY`), so `iptoolkit --help` stays quick.
 """
 
 from __future__ import annotations
