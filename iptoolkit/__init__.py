@@ -75,6 +75,8 @@ for type checkers: pyproject.toml tells ruff they are re-exports, F401)."""
 if TYPE_CHECKING:
     from . import server
     from .audit import Finding, findings
+    from .change.drift import schema_report
+    from .change.drift_report import SchemaReport
     from .client import (
         ApiConnectionError,
         ApiError,
@@ -95,8 +97,6 @@ if TYPE_CHECKING:
         Secret,
         SessionCookie,
     )
-    from .change.drift import schema_report
-    from .change.drift_report import SchemaReport
     from .demo import demo_estate, demo_profiles
     from .estate import Estate, load
     from .exporters import export

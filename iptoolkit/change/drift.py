@@ -15,7 +15,6 @@ Schema drift in 300 profiles: 1 unknown field, 12 fields never present
 from __future__ import annotations
 
 import os
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -94,9 +93,9 @@ def schema_changes(
                         f"held by {plural(seen.profiles, 'profile')} of the {where} snapshot",
                     )
                 )
-        lacking = lack.fields()
+        lacking, lacking_types = lack.fields(), lack.types()
         for (name, key), (count, path) in have.fields().items():
-            if name in lack.types and (name, key) not in lacking:
+            if name in lacking_types and (name, key) not in lacking:
                 changes.append(
                     Change(
                         kind="schema",
@@ -183,13 +182,16 @@ def _always_null(walked: _Walk) -> list[Drift]:
 def _never_present(walked: _Walk) -> list[Drift]:
     present = walked.fields()
     found = []
-    for name, table in walked.types.items():
-        count, path = walked.type_counts[name], walked.type_paths[name]
+    for name, (table, count, path) in walked.types().items():
         for key in table.fields:
             if (name, key) not in present:
                 seen = _Seen(f"{path}.{key}", count=count)
                 found.append(_drift("never_present", name, key, seen))
     return found
+
+
+_Shape = list[Any]
+"""[the type's table, how many objects, the first path]: a list, so counting is in place."""
 
 
 class _Walk:
@@ -198,12 +200,8 @@ class _Walk:
     def __init__(self) -> None:
         self.profiles = 0
         self.faulty = 0
-        self.types: dict[str, TypeTable] = {}
-        self.type_counts: Counter[str] = Counter()
-        self.type_paths: dict[str, str] = {}
-        self.shapes: Counter[tuple[str, tuple[str, ...]]] = Counter()
-        """(type, its object's keys) -> how many objects: presence per field, cheaply."""
-        self.shape_paths: dict[tuple[str, tuple[str, ...]], str] = {}
+        self.shapes: dict[tuple[str, tuple[str, ...]], _Shape] = {}
+        """(type, an object's keys) -> how many such objects: presence per field, cheaply."""
         self.classes: dict[tuple[str, str], _Seen] = {}
         self.known_classes: dict[str, set[str]] = {}
         self.unknown_fields: dict[tuple[str, str, str], _Seen] = {}
@@ -229,8 +227,7 @@ class _Walk:
         """(type, field) -> (how many objects send it, null or not; the first path)."""
         if self._fields is None:
             found: dict[tuple[str, str], tuple[int, str]] = {}
-            for (name, keys), count in self.shapes.items():
-                path = self.shape_paths[(name, keys)]
+            for (name, keys), (_, count, path) in self.shapes.items():
                 for key in keys:
                     before = found.get((name, key))
                     found[(name, key)] = (
@@ -239,16 +236,22 @@ class _Walk:
             self._fields = found
         return self._fields
 
+    def types(self) -> dict[str, tuple[TypeTable, int, str]]:
+        """Type name -> (its table, how many objects of it, the first path it was met at)."""
+        found: dict[str, tuple[TypeTable, int, str]] = {}
+        for (name, _), (table, count, path) in self.shapes.items():
+            before = found.get(name)
+            found[name] = (table, before[1] + count, before[2]) if before else (table, count, path)
+        return found
+
     def object(self, obj: dict[str, Any], table: TypeTable, path: str) -> None:
         name = table.name
-        if name not in self.types:
-            self.types[name] = table
-            self.type_paths[name] = path
-        self.type_counts[name] += 1
         shape = (name, tuple(obj))
-        if shape not in self.shape_paths:
-            self.shape_paths[shape] = path
-        self.shapes[shape] += 1
+        seen = self.shapes.get(shape)
+        if seen is None:
+            self.shapes[shape] = [table, 1, path]
+        else:
+            seen[1] += 1
         declared = table.fields
         json_types = JSON_TYPES
         for key, value in obj.items():
