@@ -232,6 +232,16 @@ def test_the_fields_of_a_class_that_appears_are_not_changes_of_their_own(clean):
     assert not [key for key in keys if key.startswith("schema:SFTPAgentSettings.")]
 
 
+def test_python_names_are_read_as_the_models_read_them(clean):
+    fields = ipt.IntegrationProfile.model_fields
+    python_name = {info.alias or name: name for name, info in fields.items()}
+    python_named = [{python_name[key]: value for key, value in p.items()} for p in clean]
+    assert "input_agent_settings" in python_named[0]
+    report = _report(python_named)
+    assert report.faulty == 0
+    assert report.counts() == _report(clean).counts()
+
+
 def test_a_snapshot_path_is_read(tmp_path, profiles):
     _of_class(profiles, SFTP)[0]["inputAgentSettings"]["retryPolicy"] = 1
     path = ipt.Estate.from_raw(profiles).save(tmp_path / "s.json")

@@ -89,6 +89,9 @@ class TypeTable:
 
     name: str
     fields: dict[str, Expect] = field(hash=False, compare=False)
+    python_names: dict[str, str] = field(hash=False, compare=False)
+    """Python name -> JSON name, where they differ: the models accept either, so a profile
+    built in Python (`input_agent_settings`) is not drift."""
 
 
 _ANY = Expect("any", frozenset({*JSON_TYPES.values(), None}))
@@ -108,10 +111,10 @@ def _families() -> dict[int, FamilyTable]:
 @cache
 def type_table(model: type[BaseModel] = IntegrationProfile) -> TypeTable:
     """The table of one model (the profile by default), built once per model."""
-    fields = {
-        info.alias or name: expect(info.annotation) for name, info in model.model_fields.items()
-    }
-    return TypeTable(model.__name__, fields)
+    declared = model.model_fields.items()
+    fields = {info.alias or name: expect(info.annotation) for name, info in declared}
+    python_names = {name: info.alias for name, info in declared if info.alias not in (None, name)}
+    return TypeTable(model.__name__, fields, python_names)
 
 
 def expect(annotation: Any) -> Expect:
