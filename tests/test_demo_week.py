@@ -205,3 +205,14 @@ def test_tiny_estates_change_what_they_can(n: int) -> None:
     new = demo_changes(old)
     assert new.problems == ()
     assert len(new) <= n + ADDED
+
+
+def test_schema_drift_sees_the_new_field_in_the_new_estate_only(pair) -> None:
+    old, new = pair
+    unknown = [item for item in ipt.schema_report(new).items if item.kind == "unknown_field"]
+    assert [(item.field, item.path) for item in unknown] == [
+        (NEW_FIELD, f"$.inputAgentSettings.{NEW_FIELD}")
+    ]
+    carriers = [p for p in new.raw_profiles if NEW_FIELD in p["inputAgentSettings"]]
+    assert unknown[0].profiles == len(carriers)
+    assert not [item for item in ipt.schema_report(old).items if item.kind == "unknown_field"]
