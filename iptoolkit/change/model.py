@@ -54,6 +54,8 @@ class Change:
     old: Any = None
     new: Any = None
     reason: str = ""
+    name: str = ""
+    """The item's name as people know it (a profile's or channel's name), when it has one."""
 
     def to_dict(self) -> dict[str, Any]:
         """The machine form: the fields `--format json` prints, in this order."""
@@ -66,6 +68,7 @@ class Change:
             "new": self.new,
             "severity": self.severity,
             "reason": self.reason,
+            "name": self.name,
         }
 
 

@@ -1,0 +1,484 @@
+"""`diff(old, new)`: what changed between two snapshots, read from their records.
+
+Items and how they are matched (the order of a listing is never a change):
+
+- **profiles** by id; profiles without an id by name and group, then by content (their
+  JSON without name, group, description, tags and timestamps), so a renamed id-less
+  profile is one profile changed, not one removed and one added. Key: the node id in the
+  new snapshot (`profile:P1`), the old one's for a profile removed. A faulty profile is
+  compared as received; becoming faulty or being fixed is a change of its own.
+- **channels** with an id, by id (`channel:17`), compared as their first copy in each
+  snapshot (the registry's content). A channel without an id belongs to the profile
+  holding it: its changes are that profile's.
+- **partners** by their key (`partner:1003`, or `partner:name:<name>` when id-less).
+- **links**: the graph's edges, `"source -> target"` with the graph's node ids
+  (`links.py`), after carrying old node ids into the new snapshot's names.
+
+A changed field is one change at its JSON path inside the item (`walk.py`): a field of a
+list element at the element's index in the new item, a removed element at its index in
+the old one. A channel copy held inside a profile is left to the channel's own diff when
+both copies are the registry's (a channel deactivated is one change, not one per profile
+holding it); a copy that differs from its registry's is compared inside the profile, so
+nothing is lost. Values are masked (`redact.redact_fields`, and every value under a
+secret-named field). Severity: `severity.py`.
+
+Extra sources of changes (schema drift) are added in one place, `_more_changes`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+from ..models import gc_paused
+from ..nodes import label, partner_node, partner_of
+from ..redact import MASK, is_secret_name, redact_fields, redact_text
+from ..references import json_named, usable_id
+from .links import UNPAIRED, Renames, edges, key_of
+from .model import KINDS, SEVERITIES, Change, ChangeKind, EstateDiff
+from .severity import field_severity, link_severity
+from .walk import ABSENT, FieldChange, Walk, json_path
+
+if TYPE_CHECKING:
+    from ..estate import Estate
+    from ..records import ProfileRecord
+
+__all__ = ["diff"]
+
+_LISTED = 5
+"""Profiles named in a reason ("active profiles P1, P2 and 3 more use it")."""
+_NOT_CONTENT = frozenset(
+    {"id", "name", "group", "description", "tags", "created", "lastModified", "lastModifiedGUI"}
+)
+
+
+def diff(old: Estate | str | os.PathLike[str], new: Estate | str | os.PathLike[str]) -> EstateDiff:
+    """What changed from `old` to `new` (estates, or snapshot paths to load).
+
+    >>> d = diff(ipt.load("monday.json"), "tuesday.json")   # doctest: +SKIP
+    >>> print(d.summary())                                   # doctest: +SKIP
+    3 profiles added, 5 changed, 1 removed; 2 channels deactivated; 2 breaking
+    """
+    before, after = _estate(old, "old"), _estate(new, "new")
+    with gc_paused():
+        changes, notes = _Differ(before, after).run()
+    changes.extend(_more_changes(before, after))
+    rank = {severity: n for n, severity in enumerate(SEVERITIES)}
+    kind_rank = {kind: n for n, kind in enumerate(KINDS)}
+    changes.sort(key=lambda c: (rank[c.severity], kind_rank[c.kind], c.key, c.path or ""))
+    return EstateDiff(before, after, tuple(changes), tuple(notes))
+
+
+def _more_changes(old: Estate, new: Estate) -> list[Change]:
+    """Changes other modules compute, each source `(old, new) -> list[Change]`. Add one here
+    (schema drift: `from .drift import schema_changes`, then `sources.append(...)`)."""
+    sources: list[Callable[[Estate, Estate], list[Change]]] = []
+    return [change for source in sources for change in source(old, new)]
+
+
+def _estate(value: Any, which: str) -> Estate:
+    from ..estate import Estate, load
+
+    if isinstance(value, Estate):
+        return value
+    if isinstance(value, str | os.PathLike):
+        return load(value)
+    raise TypeError(
+        f"diff: {which} must be an Estate or a snapshot path, not {type(value).__name__}"
+    )
+
+
+class _Differ:
+    """One comparison; each `_…` method adds the changes of one kind of item."""
+
+    def __init__(self, old: Estate, new: Estate) -> None:
+        self.old, self.new = old, new
+        self.changes: list[Change] = []
+        self.renames = Renames()
+        self.pairs, self.removed, self.added = pair_profiles(old.records, new.records)
+        self.new_of = {old_record.index: new_record for old_record, new_record in self.pairs}
+        self.old_channels = _first_channels(old.records)
+        self.new_channels = _first_channels(new.records)
+
+    def run(self) -> tuple[list[Change], list[str]]:
+        self._profiles()
+        self._channels()
+        self._partners()
+        self._links()
+        return self.changes, self._notes()
+
+    # -- profiles -------------------------------------------------------------------------
+
+    def _profiles(self) -> None:
+        for record in self.added:
+            self._item("profile", record.node, "added", record, None, record)
+        for record in self.removed:
+            self._item("profile", record.node, "removed", record, record, None)
+            self.renames.orphan(record)
+        for old, new in self.pairs:
+            self._profile_pair(old, new)
+
+    def _item(
+        self,
+        kind: ChangeKind,
+        key: str,
+        op: str,
+        record: ProfileRecord,
+        old: ProfileRecord | None,
+        new: ProfileRecord | None,
+    ) -> None:
+        faulty = f" (faulty: {redact_text(record.problem.message)})" if record.problem else ""
+        self.changes.append(
+            Change(
+                kind,
+                key,
+                op,  # type: ignore[arg-type]
+                "notable",
+                None,
+                redact_fields(_json(old)) if old is not None else None,
+                redact_fields(_json(new)) if new is not None else None,
+                f"profile {op}{faulty}",
+                record.name or "",
+            )
+        )
+
+    def _profile_pair(self, old: ProfileRecord, new: ProfileRecord) -> None:
+        key, name = new.node, new.name or ""
+        if (old.problem is None) != (new.problem is None):
+            problem = new.problem or old.problem
+            message = redact_text(problem.message) if problem is not None else ""
+            became = new.problem is not None
+            self.changes.append(
+                Change(
+                    "profile",
+                    key,
+                    "changed",
+                    "notable",
+                    None,
+                    None if became else message,
+                    message if became else None,
+                    f"became faulty: {message}"
+                    if became
+                    else f"fixed: no longer faulty ({message})",
+                    name,
+                )
+            )
+        if old.raw is new.raw or old.raw == new.raw:
+            self.renames.add(old, new, None)
+            return
+        skip = _SkipCopies(old, new, self.old_channels, self.new_channels)
+        walk = Walk(is_secret_name, skip).compare(_json(old), _json(new))
+        self.renames.add(old, new, walk)
+        for field in walk.changes:
+            severity, reason = field_severity(field, "profile", lambda: "")
+            self._field("profile", key, field, severity, reason, name)
+
+    def _field(
+        self, kind: ChangeKind, key: str, field: FieldChange, severity: str, reason: str, name: str
+    ) -> None:
+        self.changes.append(
+            Change(
+                kind,
+                key,
+                "changed",
+                severity,  # type: ignore[arg-type]
+                json_path(field.path),
+                _shown(field.old, field.secret),
+                _shown(field.new, field.secret),
+                reason,
+                name,
+            )
+        )
+
+    # -- channels and partners ------------------------------------------------------------
+
+    def _channels(self) -> None:
+        old_users = _users(self.old.records, lambda record: record.channel_keys, "channel")
+        new_users = _users(self.new.records, lambda record: record.channel_keys, "channel")
+        self._registry("channel", self.old_channels, self.new_channels, old_users, new_users)
+
+    def _partners(self) -> None:
+        old_users = _users(self.old.records, lambda record: record.partners, "partner")
+        new_users = _users(self.new.records, lambda record: record.partners, "partner")
+        old_partners = _first_partners(self.old_channels)
+        new_partners = _first_partners(self.new_channels)
+        self._registry("partner", old_partners, new_partners, old_users, new_users)
+
+    def _registry(
+        self,
+        kind: ChangeKind,
+        old_items: dict[str, Any],
+        new_items: dict[str, Any],
+        old_users: dict[str, list[ProfileRecord]],
+        new_users: dict[str, list[ProfileRecord]],
+    ) -> None:
+        for node, item in new_items.items():
+            if node not in old_items:
+                self._whole(kind, node, "added", "notable", None, item, f"{kind} added")
+        for node, item in old_items.items():
+            if node not in new_items:
+                users = self._still_active(old_users.get(node, ()), side="old")
+                severity = "breaking" if users else "notable"
+                reason = f"{kind} removed" + (f"; active profiles use it: {users}" if users else "")
+                self._whole(kind, node, "removed", severity, item, None, reason)
+        for node, new in new_items.items():
+            old = old_items.get(node)
+            if old is None or old is new or old == new:
+                continue
+            name = label(new, node.split(":", 1)[1])
+            old, new = (
+                self._moved_partner(node, old, new, name) if kind == "channel" else (old, new)
+            )
+            users = new_users.get(node, ())
+            for field in Walk(is_secret_name).compare(old, new).changes:
+                severity, reason = field_severity(
+                    field, kind, lambda users=users: self._still_active(users, side="new")
+                )
+                self._field(kind, node, field, severity, reason, name)
+
+    def _moved_partner(
+        self, node: str, old: dict[str, Any], new: dict[str, Any], name: str
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """A channel's partner is the partner's own diff unless the channel moved to another
+        partner: then one change at `$.partner`. Returns the channels without it."""
+        old_key, old_partner = partner_of(old)
+        new_key, new_partner = partner_of(new)
+        if old_key != new_key:
+            self.changes.append(
+                Change(
+                    "channel",
+                    node,
+                    "changed",
+                    "notable",
+                    "$.partner",
+                    redact_fields(old_partner),
+                    redact_fields(new_partner),
+                    f"the topology changed: moves from partner {old_key} to {new_key}",
+                    name,
+                )
+            )
+        strip = ("partner",)
+        return (
+            {k: v for k, v in old.items() if k not in strip},
+            {k: v for k, v in new.items() if k not in strip},
+        )
+
+    def _whole(
+        self, kind: ChangeKind, node: str, op: str, severity: str, old: Any, new: Any, reason: str
+    ) -> None:
+        item = new if new is not None else old
+        self.changes.append(
+            Change(
+                kind,
+                node,
+                op,  # type: ignore[arg-type]
+                severity,  # type: ignore[arg-type]
+                None,
+                redact_fields(old) if old is not None else None,
+                redact_fields(new) if new is not None else None,
+                reason,
+                label(item, node.split(":", 1)[1]),
+            )
+        )
+
+    def _still_active(self, users: Iterable[ProfileRecord], *, side: str) -> str:
+        """Those of the users (records of the `side` snapshot) that are in the new snapshot
+        and active there, in words ("" for none)."""
+        keys = []
+        for record in users:
+            now = self.new_of.get(record.index) if side == "old" else record
+            if now is not None and now.active:
+                keys.append(now.key)
+        return _listed(keys)
+
+    # -- links ----------------------------------------------------------------------------
+
+    def _links(self) -> None:
+        rename = self.renames.edge
+        old_edges = {rename(edge) for edge in edges(self.old.records)}
+        new_edges = set(edges(self.new.records))
+        new_by_node = {record.node: record for record in self.new.records}
+        for edge in old_edges - new_edges:
+            owner = new_by_node.get(_owner(edge[0]))
+            active = owner.key if owner is not None and owner.active else None
+            severity, reason = link_severity(edge[0], edge[1], removed=True, active_owner=active)
+            self.changes.append(Change("link", key_of(edge), "removed", severity, reason=reason))
+        for edge in new_edges - old_edges:
+            severity, reason = link_severity(edge[0], edge[1], removed=False, active_owner=None)
+            self.changes.append(Change("link", key_of(edge), "added", severity, reason=reason))
+
+    # -- notes ----------------------------------------------------------------------------
+
+    def _notes(self) -> list[str]:
+        notes = []
+        old_ids = {str(r.id) for r in self.old.records if r.id is not None}
+        new_ids = {str(r.id) for r in self.new.records if r.id is not None}
+        if (old_ids or self.old_channels) and (new_ids or self.new_channels):
+            common = (old_ids & new_ids) or (self.old_channels.keys() & self.new_channels.keys())
+            if not common:
+                notes.append(
+                    "the two snapshots have no profile or channel id in common: they may come "
+                    "from different platforms, so every item shows as removed and added"
+                )
+        for which, estate in (("old", self.old), ("new", self.new)):
+            if estate.problems:
+                count = len(estate.problems)
+                notes.append(
+                    f"the {which} snapshot has {count} faulty "
+                    f"profile{'s' if count != 1 else ''}, compared as received"
+                )
+        return notes
+
+
+class _SkipCopies:
+    """Leave a channel copy held in a profile to the channel's own diff, when both copies
+    are their registry's (see the module docstring)."""
+
+    def __init__(
+        self,
+        old: ProfileRecord,
+        new: ProfileRecord,
+        old_channels: dict[str, Any],
+        new_channels: dict[str, Any],
+    ) -> None:
+        self.old = _registry_copies(old, old_channels)
+        self.new = _registry_copies(new, new_channels)
+
+    def __call__(self, old_path: str, new_path: str, old: Any, new: Any) -> bool:
+        ident = self.old.get(old_path)
+        return ident is not None and ident == self.new.get(new_path)
+
+
+def _registry_copies(record: ProfileRecord, channels: dict[str, Any]) -> dict[str, str]:
+    """path -> channel node of the channels this profile holds that are their registry's."""
+    found = {}
+    for use in record.uses:
+        held = use.held
+        if held is None or usable_id(held.get("id") if isinstance(held, dict) else None) is None:
+            continue
+        first = channels.get(use.node)
+        if first is held or first == held:
+            found[use.path] = use.node
+    return found
+
+
+def pair_profiles(
+    old: Iterable[ProfileRecord], new: Iterable[ProfileRecord]
+) -> tuple[list[tuple[ProfileRecord, ProfileRecord]], list[ProfileRecord], list[ProfileRecord]]:
+    """(old, new) pairs of the same profile, then the profiles removed and those added.
+
+    By id; then, among profiles without an id, by name and group (equal ones first), then
+    by content (see the module docstring). Several profiles sharing an id pair in order.
+    """
+    pairs: list[tuple[ProfileRecord, ProfileRecord]] = []
+    left_old, left_new = list(old), list(new)
+    rounds: list[Callable[[ProfileRecord], Any]] = [
+        lambda r: ("id", str(r.id)) if r.id is not None else None,
+        lambda r: ("same", _fingerprint(r.raw, ())) if r.id is None else None,
+        lambda r: ("name", r.name, r.group) if r.id is None else None,
+        lambda r: ("content", _fingerprint(r.raw, _NOT_CONTENT)) if r.id is None else None,
+    ]
+    for token_of in rounds:
+        waiting: dict[Any, list[ProfileRecord]] = {}
+        for record in left_new:
+            token = token_of(record)
+            if token is not None:
+                waiting.setdefault(token, []).append(record)
+        if not waiting:
+            continue
+        still: list[ProfileRecord] = []
+        for record in left_old:
+            token = token_of(record)
+            queue = waiting.get(token) if token is not None else None
+            if queue:
+                pairs.append((record, queue.pop(0)))
+            else:
+                still.append(record)
+        taken = {id(new_record) for _, new_record in pairs}
+        left_old = still
+        left_new = [record for record in left_new if id(record) not in taken]
+    pairs.sort(key=lambda pair: pair[1].index)
+    return pairs, left_old, left_new
+
+
+def _fingerprint(raw: Any, leave_out: frozenset[str] | tuple[()]) -> str:
+    if isinstance(raw, dict) and leave_out:
+        raw = {key: value for key, value in raw.items() if key not in leave_out}
+    return json.dumps(raw, sort_keys=True, default=str)
+
+
+def _json(record: ProfileRecord | None) -> Any:
+    """The profile's JSON by JSON names (the raw one, or its model's when sent with Python
+    names)."""
+    if record is None:
+        return None
+    raw = record.raw
+    if record.problem is None and isinstance(raw, dict) and not json_named(raw):
+        model = record.model
+        return model.to_json_dict() if model is not None else raw
+    return raw
+
+
+def _first_channels(records: Iterable[ProfileRecord]) -> dict[str, Any]:
+    """Channel node -> the first copy held, for channels with an id (the registry's)."""
+    first: dict[str, Any] = {}
+    for record in records:
+        for use in record.uses:
+            held = use.held
+            if held is None or use.node in first:
+                continue
+            if usable_id(held.get("id") if isinstance(held, dict) else None) is not None:
+                first[use.node] = held
+    return first
+
+
+def _first_partners(channels: dict[str, Any]) -> dict[str, Any]:
+    """Partner node -> the partner of the first channel copy naming it."""
+    first: dict[str, Any] = {}
+    for channel in channels.values():
+        key, partner = partner_of(channel)
+        if key is not None:
+            first.setdefault(partner_node(key), partner)
+    return first
+
+
+def _users(
+    records: Iterable[ProfileRecord], keys: Callable[[ProfileRecord], Iterable[Any]], kind: str
+) -> dict[str, list[ProfileRecord]]:
+    """Node -> the records using that channel or partner."""
+    users: dict[str, list[ProfileRecord]] = {}
+    for record in records:
+        for key in keys(record):
+            users.setdefault(f"{kind}:{key}", []).append(record)
+    return users
+
+
+def _owner(node: str) -> str:
+    """The profile node owning an agent, response or profile node ("" for others)."""
+    if node.endswith(UNPAIRED):
+        return ""
+    kind, _, rest = node.partition(":")
+    if kind == "profile":
+        return node
+    if kind == "agent":
+        return f"profile:{rest}"
+    if kind == "response":
+        return f"profile:{rest.rsplit(':', 1)[0]}"
+    return ""
+
+
+def _shown(value: Any, secret: bool) -> Any:
+    """A value as a diff may show it: masked when under a secret name, or where one is."""
+    if value is ABSENT:
+        return None
+    if secret and value not in (None, ""):
+        return MASK
+    return redact_fields(value)
+
+
+def _listed(keys: list[str]) -> str:
+    if len(keys) <= _LISTED:
+        return ", ".join(keys)
+    return f"{', '.join(keys[:_LISTED])} and {len(keys) - _LISTED} more"
