@@ -56,6 +56,10 @@ _EXPORTS: dict[str, str] = {
     "Filter": "iptoolkit.filters",
     "findings": "iptoolkit.audit",
     "Finding": "iptoolkit.audit",
+    # change over time
+    "diff": "iptoolkit.change.diff",
+    "EstateDiff": "iptoolkit.change.model",
+    "Change": "iptoolkit.change.model",
     # pictures, files, the Explorer
     "plot_topology": "iptoolkit.plot",
     "plot_summary": "iptoolkit.plot",
@@ -72,6 +76,8 @@ for type checkers: pyproject.toml tells ruff they are re-exports, F401)."""
 if TYPE_CHECKING:
     from . import server
     from .audit import Finding, findings
+    from .change.diff import diff
+    from .change.model import Change, EstateDiff
     from .client import (
         ApiConnectionError,
         ApiError,
