@@ -36,7 +36,7 @@ from ..models import gc_paused
 from ..nodes import label, partner_node, partner_of
 from ..redact import MASK, is_secret_name, redact_fields, redact_text
 from ..references import json_named, usable_id
-from .links import UNPAIRED, Renames, edges, key_of
+from .links import UNPAIRED, Renames, key_of, partner_edges, profile_edges
 from .model import KINDS, SEVERITIES, Change, ChangeKind, EstateDiff
 from .severity import field_severity, link_severity
 from .walk import ABSENT, FieldChange, Walk, json_path
@@ -97,6 +97,8 @@ class _Differ:
         self.old, self.new = old, new
         self.changes: list[Change] = []
         self.renames = Renames()
+        self.changed: list[tuple[ProfileRecord, ProfileRecord]] = []
+        """The pairs whose JSON differs."""
         self.pairs, self.removed, self.added = pair_profiles(old.records, new.records)
         self.new_of = {old_record.index: new_record for old_record, new_record in self.pairs}
         self.old_channels = _first_channels(old.records)
@@ -168,6 +170,7 @@ class _Differ:
         if old.raw is new.raw or old.raw == new.raw:
             self.renames.add(old, new, None)
             return
+        self.changed.append((old, new))
         skip = _SkipCopies(old, new, self.old_channels, self.new_channels)
         walk = Walk(is_secret_name, skip).compare(_json(old), _json(new))
         self.renames.add(old, new, walk)
@@ -195,13 +198,13 @@ class _Differ:
     # -- channels and partners ------------------------------------------------------------
 
     def _channels(self) -> None:
-        old_users = _users(self.old.records, lambda record: record.channel_keys, "channel")
-        new_users = _users(self.new.records, lambda record: record.channel_keys, "channel")
+        old_users = _Users(self.old.records, "channel")
+        new_users = _Users(self.new.records, "channel")
         self._registry("channel", self.old_channels, self.new_channels, old_users, new_users)
 
     def _partners(self) -> None:
-        old_users = _users(self.old.records, lambda record: record.partners, "partner")
-        new_users = _users(self.new.records, lambda record: record.partners, "partner")
+        old_users = _Users(self.old.records, "partner")
+        new_users = _Users(self.new.records, "partner")
         old_partners = _first_partners(self.old_channels)
         new_partners = _first_partners(self.new_channels)
         self._registry("partner", old_partners, new_partners, old_users, new_users)
@@ -211,15 +214,15 @@ class _Differ:
         kind: ChangeKind,
         old_items: dict[str, Any],
         new_items: dict[str, Any],
-        old_users: dict[str, list[ProfileRecord]],
-        new_users: dict[str, list[ProfileRecord]],
+        old_users: _Users,
+        new_users: _Users,
     ) -> None:
         for node, item in new_items.items():
             if node not in old_items:
                 self._whole(kind, node, "added", "notable", None, item, f"{kind} added")
         for node, item in old_items.items():
             if node not in new_items:
-                users = self._still_active(old_users.get(node, ()), side="old")
+                users = self._still_active(old_users.of(node), side="old")
                 severity = "breaking" if users else "notable"
                 reason = f"{kind} removed" + (f"; active profiles use it: {users}" if users else "")
                 self._whole(kind, node, "removed", severity, item, None, reason)
@@ -231,10 +234,11 @@ class _Differ:
             old, new = (
                 self._moved_partner(node, old, new, name) if kind == "channel" else (old, new)
             )
-            users = new_users.get(node, ())
             for field in Walk(is_secret_name).compare(old, new).changes:
                 severity, reason = field_severity(
-                    field, kind, lambda users=users: self._still_active(users, side="new")
+                    field,
+                    kind,
+                    lambda node=node: self._still_active(new_users.of(node), side="new"),
                 )
                 self._field(kind, node, field, severity, reason, name)
 
@@ -296,9 +300,14 @@ class _Differ:
     # -- links ----------------------------------------------------------------------------
 
     def _links(self) -> None:
+        """Links added and removed: the edges of the profiles that changed (the others'
+        are the same once renamed), and every channel's edges to partners."""
         rename = self.renames.edge
-        old_edges = {rename(edge) for edge in edges(self.old.records)}
-        new_edges = set(edges(self.new.records))
+        old_dirty = [*self.removed, *(old for old, _ in self.changed)]
+        new_dirty = [*self.added, *(new for _, new in self.changed)]
+        old_edges = {rename(edge) for edge in profile_edges(old_dirty)}
+        old_edges |= {rename(edge) for edge in partner_edges(self.old)}
+        new_edges = set(profile_edges(new_dirty)) | partner_edges(self.new)
         new_by_node = {record.node: record for record in self.new.records}
         for edge in old_edges - new_edges:
             owner = new_by_node.get(_owner(edge[0]))
@@ -444,15 +453,22 @@ def _first_partners(channels: dict[str, Any]) -> dict[str, Any]:
     return first
 
 
-def _users(
-    records: Iterable[ProfileRecord], keys: Callable[[ProfileRecord], Iterable[Any]], kind: str
-) -> dict[str, list[ProfileRecord]]:
-    """Node -> the records using that channel or partner."""
-    users: dict[str, list[ProfileRecord]] = {}
-    for record in records:
-        for key in keys(record):
-            users.setdefault(f"{kind}:{key}", []).append(record)
-    return users
+class _Users:
+    """Channel or partner node -> the records using it; worked out on first question (only
+    a channel or partner removed or deactivated asks)."""
+
+    def __init__(self, records: Iterable[ProfileRecord], kind: str) -> None:
+        self.records, self.kind = records, kind
+        self._by_node: dict[str, list[ProfileRecord]] | None = None
+
+    def of(self, node: str) -> list[ProfileRecord]:
+        if self._by_node is None:
+            self._by_node = {}
+            for record in self.records:
+                keys = record.channel_keys if self.kind == "channel" else record.partners
+                for key in keys:
+                    self._by_node.setdefault(f"{self.kind}:{key}", []).append(record)
+        return self._by_node.get(node, [])
 
 
 def _owner(node: str) -> str:

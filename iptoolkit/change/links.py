@@ -1,7 +1,7 @@
 """The graph's edges, read from the records: what a diff compares as links.
 
 Building two networkx graphs to compare their edges costs seconds at 10,000 profiles; the
-edges themselves are a few tuples per record. `edges` yields exactly the (source, target)
+edges themselves are a few tuples per record. `edges` gives exactly the (source, target)
 pairs `graph.build_graph` draws (a test holds them equal), with the same node-id helpers:
 
     profile -> agent -> channel -> partner
@@ -21,10 +21,11 @@ from ..nodes import agent_node, partner_node, partner_of, response_node
 from .walk import moved
 
 if TYPE_CHECKING:
+    from ..estate import Estate
     from ..records import ProfileRecord
     from .walk import Walk
 
-__all__ = ["Edge", "edges", "key_of", "Renames", "UNPAIRED"]
+__all__ = ["Edge", "edges", "profile_edges", "partner_edges", "key_of", "Renames", "UNPAIRED"]
 
 Edge = tuple[str, str]
 
@@ -34,30 +35,43 @@ removed while another took its index), so its edges never equal a new one's; `ke
 strips it."""
 
 
-def edges(records: Iterable[ProfileRecord]) -> Iterator[Edge]:
-    """Every (source, target) pair of the graph of these records (valid ones: a faulty
-    profile has no edges), each once."""
-    seen: set[Edge] = set()
+def edges(estate: Estate) -> set[Edge]:
+    """Every (source, target) pair of `build_graph(estate)`."""
+    return set(profile_edges(estate.records)) | partner_edges(estate)
+
+
+def profile_edges(records: Iterable[ProfileRecord]) -> Iterator[Edge]:
+    """The edges that start at these profiles, their agents and response units (a faulty
+    profile has none). Each belongs to its profile: a diff reads them only for profiles
+    whose JSON changed, or that were added or removed."""
     for record in records:
         if record.problem is not None:
             continue
-        found: list[Edge] = []
         anode = agent_node(record.key)
         if record.agent is not None:
-            found.append((record.node, anode))
+            yield (record.node, anode)
         for index in range(len(record.response_units)):
-            found.append((record.node, response_node(record.key, index)))
+            yield (record.node, response_node(record.key, index))
         for use in record.uses:
             source = response_node(record.key, use.unit or 0) if use.role == "response" else anode
-            found.append((source, use.node))
-            if use.held is not None:
-                pkey, _ = partner_of(use.held)
+            yield (source, use.node)
+
+
+def partner_edges(estate: Estate) -> set[Edge]:
+    """channel -> partner edges: of each channel's registry content, and of every copy
+    that conflicts with it (the graph links a channel to each partner its copies name)."""
+    found = set()
+    for key, channel in estate.channels.items():
+        pkey, _ = partner_of(channel)
+        if pkey is not None:
+            found.add((f"channel:{key}", partner_node(pkey)))
+    for conflict in estate.conflicts:
+        if conflict.kind == "channel":
+            for _, content in conflict.variants:
+                pkey, _ = partner_of(content)
                 if pkey is not None:
-                    found.append((use.node, partner_node(pkey)))
-        for edge in found:
-            if edge not in seen:
-                seen.add(edge)
-                yield edge
+                    found.add((f"channel:{conflict.key}", partner_node(pkey)))
+    return found
 
 
 def key_of(edge: Edge) -> str:
