@@ -73,7 +73,7 @@ def diff_command(
         text = {"text": result.to_text, "md": result.to_markdown, "json": result.to_json}
         click.echo(text[output_format]().rstrip("\n"))
     if _fails(result, fail_on) or (exit_code and result.changes):
-        ctx.exit(1)
+        sys.exit(1)  # not ctx.exit: the group runs without standalone mode, which returns it
 
 
 def _compare(ctx: click.Context, old: Path, new: Path) -> EstateDiff:
