@@ -104,6 +104,14 @@ def test_list_items_are_matched_by_class_not_position():
     assert removed.new is None and removed.old["class"] == "core:MailProfileResponseUnit"
 
 
+def test_an_element_inserted_before_others_of_its_class_is_one_change():
+    files = [unit("File", fileName="a.csv"), unit("File", fileName="b.csv")]
+    old = estate_of(profile("P1", agent=agent("ManualUpload"), units=files))
+    inserted = [unit("File", fileName="new.csv"), *files]
+    result = ipt.diff(old, estate_of(profile("P1", agent=agent("ManualUpload"), units=inserted)))
+    assert [c.path for c in result.of(kind="profile")] == ["$.responseSettings.units[0]"]
+
+
 def test_channels_in_a_list_reordered_are_no_change():
     channels = [channel(5, "AS2", partner=ACME), channel(6, "AS2", partner=GLOBEX)]
     old = estate_of(profile("P1", agent=agent("AS2", channels=channels)))
