@@ -282,6 +282,20 @@ def test_a_profile_that_became_faulty_is_a_change_and_is_kept():
     assert fixed.reason.startswith("fixed")
     added = one(ipt.diff(estate_of(good), estate_of(good, {**bad, "id": "P2"})), op="added")
     assert added.key == "profile:P2" and "faulty" in added.reason
+    assert "$.inputAgentSettings.timeout" in added.reason  # a path inside the profile
+
+
+def test_a_secret_that_made_a_profile_faulty_is_not_quoted():
+    good = profile("P1", agent=agent("CronHttp", httpSettings={"host": "h"}, httpTimeOut=5))
+    bad = copy.deepcopy(good)
+    bad["inputAgentSettings"]["httpSettings"] = [{"password": "hunter2", "host": "h"}]
+    bad["inputAgentSettings"]["httpTimeOut"] = "slow"
+    result = ipt.diff(estate_of(good), estate_of(bad))
+    became = one(result, kind="profile", path=None)
+    assert '"slow"' in became.reason  # not a secret: quoted
+    assert f"$.inputAgentSettings.httpSettings: expected a JSON object; got {MASK}" in became.new
+    for text in (result.to_json(), result.to_text()):
+        assert "hunter2" not in text
 
 
 def test_snapshots_with_no_id_in_common_diff_and_say_so():

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +44,7 @@ from .walk import ABSENT, FieldChange, Walk, json_path
 
 if TYPE_CHECKING:
     from ..estate import Estate
+    from ..models import ProfileProblem
     from ..records import ProfileRecord
 
 __all__ = ["diff"]
@@ -131,7 +133,7 @@ class _Differ:
         old: ProfileRecord | None,
         new: ProfileRecord | None,
     ) -> None:
-        faulty = f" (faulty: {redact_text(record.problem.message)})" if record.problem else ""
+        faulty = f" (faulty: {_problem_text(record.problem)})" if record.problem else ""
         self.changes.append(
             Change(
                 kind,
@@ -150,7 +152,7 @@ class _Differ:
         key, name = new.node, new.name or ""
         if (old.problem is None) != (new.problem is None):
             problem = new.problem or old.problem
-            message = redact_text(problem.message) if problem is not None else ""
+            message = _problem_text(problem) if problem is not None else ""
             became = new.problem is not None
             self.changes.append(
                 Change(
@@ -492,6 +494,28 @@ def _shown(value: Any, secret: bool) -> Any:
     if secret and value not in (None, ""):
         return MASK
     return redact_fields(value)
+
+
+def _problem_text(problem: ProfileProblem) -> str:
+    """What is wrong with a faulty profile, paths inside the profile (`$.a.b`, not
+    `$[3].a.b`), and no excerpt of a value under, or holding, a secret-named field."""
+    listing = f"$[{problem.index}]"
+    parts = []
+    for issue in problem.issues[:_LISTED]:
+        path = "$" + issue.path.removeprefix(listing)
+        message = issue.message
+        steps = [step for step in _STEPS.split(path) if step]
+        keys = _QUOTED_KEY.findall(message.partition("; got ")[2])
+        if any(is_secret_name(name) for name in [*steps, *keys]):
+            message = message.split("; got ", 1)[0] + f"; got {MASK}"
+        parts.append(f"{path}: {redact_text(message)}")
+    more = len(problem.issues) - _LISTED
+    return "; ".join(parts) + (f"; and {more} more" if more > 0 else "")
+
+
+_STEPS = re.compile(r"[.\[\]\"$]")
+_QUOTED_KEY = re.compile(r'"([^"\\]+)"\s*:')
+"""Keys of an object quoted in a problem's excerpt of the value."""
 
 
 def _listed(keys: list[str]) -> str:
