@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..models import gc_paused
+from ..names import plural
 from ..nodes import label, partner_node, partner_of
 from ..redact import MASK, is_secret_name, redact_fields, redact_text
 from ..references import json_named, usable_id
@@ -335,11 +336,8 @@ class _Differ:
                 )
         for which, estate in (("old", self.old), ("new", self.new)):
             if estate.problems:
-                count = len(estate.problems)
-                notes.append(
-                    f"the {which} snapshot has {count} faulty "
-                    f"profile{'s' if count != 1 else ''}, compared as received"
-                )
+                faulty = plural(len(estate.problems), "faulty profile")
+                notes.append(f"the {which} snapshot has {faulty}, compared as received")
         return notes
 
 
