@@ -27,7 +27,6 @@ Extra sources of changes (schema drift) are added in one place, `_more_changes`.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Callable, Iterable
@@ -35,9 +34,10 @@ from typing import TYPE_CHECKING, Any
 
 from ..models import gc_paused
 from ..names import plural
-from ..nodes import label, partner_node, partner_of
+from ..nodes import label, partner_of
 from ..redact import MASK, is_secret_name, redact_fields, redact_text
-from ..references import json_named, usable_id
+from ..references import usable_id
+from .items import Users, first_channels, first_partners, pair_profiles, profile_json
 from .links import UNPAIRED, Renames, key_of, partner_edges, profile_edges
 from .model import KINDS, SEVERITIES, Change, ChangeKind, EstateDiff
 from .severity import field_severity, link_severity
@@ -52,9 +52,6 @@ __all__ = ["diff"]
 
 _LISTED = 5
 """Profiles named in a reason ("active profiles P1, P2 and 3 more use it")."""
-_NOT_CONTENT = frozenset(
-    {"id", "name", "group", "description", "tags", "created", "lastModified", "lastModifiedGUI"}
-)
 
 
 def diff(old: Estate | str | os.PathLike[str], new: Estate | str | os.PathLike[str]) -> EstateDiff:
@@ -104,8 +101,8 @@ class _Differ:
         """The pairs whose JSON differs."""
         self.pairs, self.removed, self.added = pair_profiles(old.records, new.records)
         self.new_of = {old_record.index: new_record for old_record, new_record in self.pairs}
-        self.old_channels = _first_channels(old.records)
-        self.new_channels = _first_channels(new.records)
+        self.old_channels = first_channels(old.records)
+        self.new_channels = first_channels(new.records)
 
     def run(self) -> tuple[list[Change], list[str]]:
         self._profiles()
@@ -142,8 +139,8 @@ class _Differ:
                 op,  # type: ignore[arg-type]
                 "notable",
                 None,
-                redact_fields(_json(old)) if old is not None else None,
-                redact_fields(_json(new)) if new is not None else None,
+                redact_fields(profile_json(old)) if old is not None else None,
+                redact_fields(profile_json(new)) if new is not None else None,
                 f"profile {op}{faulty}",
                 record.name or "",
             )
@@ -175,7 +172,7 @@ class _Differ:
             return
         self.changed.append((old, new))
         skip = _SkipCopies(old, new, self.old_channels, self.new_channels)
-        walk = Walk(is_secret_name, skip).compare(_json(old), _json(new))
+        walk = Walk(is_secret_name, skip).compare(profile_json(old), profile_json(new))
         self.renames.add(old, new, walk)
         for field in walk.changes:
             severity, reason = field_severity(field, "profile", lambda: "")
@@ -201,15 +198,15 @@ class _Differ:
     # -- channels and partners ------------------------------------------------------------
 
     def _channels(self) -> None:
-        old_users = _Users(self.old.records, "channel")
-        new_users = _Users(self.new.records, "channel")
+        old_users = Users(self.old.records, "channel")
+        new_users = Users(self.new.records, "channel")
         self._registry("channel", self.old_channels, self.new_channels, old_users, new_users)
 
     def _partners(self) -> None:
-        old_users = _Users(self.old.records, "partner")
-        new_users = _Users(self.new.records, "partner")
-        old_partners = _first_partners(self.old_channels)
-        new_partners = _first_partners(self.new_channels)
+        old_users = Users(self.old.records, "partner")
+        new_users = Users(self.new.records, "partner")
+        old_partners = first_partners(self.old_channels)
+        new_partners = first_partners(self.new_channels)
         self._registry("partner", old_partners, new_partners, old_users, new_users)
 
     def _registry(
@@ -217,8 +214,8 @@ class _Differ:
         kind: ChangeKind,
         old_items: dict[str, Any],
         new_items: dict[str, Any],
-        old_users: _Users,
-        new_users: _Users,
+        old_users: Users,
+        new_users: Users,
     ) -> None:
         for node, item in new_items.items():
             if node not in old_items:
@@ -266,10 +263,9 @@ class _Differ:
                     name,
                 )
             )
-        strip = ("partner",)
         return (
-            {k: v for k, v in old.items() if k not in strip},
-            {k: v for k, v in new.items() if k not in strip},
+            {k: v for k, v in old.items() if k != "partner"},
+            {k: v for k, v in new.items() if k != "partner"},
         )
 
     def _whole(
@@ -371,104 +367,6 @@ def _registry_copies(record: ProfileRecord, channels: dict[str, Any]) -> dict[st
         if first is held or first == held:
             found[use.path] = use.node
     return found
-
-
-def pair_profiles(
-    old: Iterable[ProfileRecord], new: Iterable[ProfileRecord]
-) -> tuple[list[tuple[ProfileRecord, ProfileRecord]], list[ProfileRecord], list[ProfileRecord]]:
-    """(old, new) pairs of the same profile, then the profiles removed and those added.
-
-    By id; then, among profiles without an id, by name and group (equal ones first), then
-    by content (see the module docstring). Several profiles sharing an id pair in order.
-    """
-    pairs: list[tuple[ProfileRecord, ProfileRecord]] = []
-    left_old, left_new = list(old), list(new)
-    rounds: list[Callable[[ProfileRecord], Any]] = [
-        lambda r: ("id", str(r.id)) if r.id is not None else None,
-        lambda r: ("same", _fingerprint(r.raw, ())) if r.id is None else None,
-        lambda r: ("name", r.name, r.group) if r.id is None else None,
-        lambda r: ("content", _fingerprint(r.raw, _NOT_CONTENT)) if r.id is None else None,
-    ]
-    for token_of in rounds:
-        waiting: dict[Any, list[ProfileRecord]] = {}
-        for record in left_new:
-            token = token_of(record)
-            if token is not None:
-                waiting.setdefault(token, []).append(record)
-        if not waiting:
-            continue
-        still: list[ProfileRecord] = []
-        for record in left_old:
-            token = token_of(record)
-            queue = waiting.get(token) if token is not None else None
-            if queue:
-                pairs.append((record, queue.pop(0)))
-            else:
-                still.append(record)
-        taken = {id(new_record) for _, new_record in pairs}
-        left_old = still
-        left_new = [record for record in left_new if id(record) not in taken]
-    pairs.sort(key=lambda pair: pair[1].index)
-    return pairs, left_old, left_new
-
-
-def _fingerprint(raw: Any, leave_out: frozenset[str] | tuple[()]) -> str:
-    if isinstance(raw, dict) and leave_out:
-        raw = {key: value for key, value in raw.items() if key not in leave_out}
-    return json.dumps(raw, sort_keys=True, default=str)
-
-
-def _json(record: ProfileRecord | None) -> Any:
-    """The profile's JSON by JSON names (the raw one, or its model's when sent with Python
-    names)."""
-    if record is None:
-        return None
-    raw = record.raw
-    if record.problem is None and isinstance(raw, dict) and not json_named(raw):
-        model = record.model
-        return model.to_json_dict() if model is not None else raw
-    return raw
-
-
-def _first_channels(records: Iterable[ProfileRecord]) -> dict[str, Any]:
-    """Channel node -> the first copy held, for channels with an id (the registry's)."""
-    first: dict[str, Any] = {}
-    for record in records:
-        for use in record.uses:
-            held = use.held
-            if held is None or use.node in first:
-                continue
-            if usable_id(held.get("id") if isinstance(held, dict) else None) is not None:
-                first[use.node] = held
-    return first
-
-
-def _first_partners(channels: dict[str, Any]) -> dict[str, Any]:
-    """Partner node -> the partner of the first channel copy naming it."""
-    first: dict[str, Any] = {}
-    for channel in channels.values():
-        key, partner = partner_of(channel)
-        if key is not None:
-            first.setdefault(partner_node(key), partner)
-    return first
-
-
-class _Users:
-    """Channel or partner node -> the records using it; worked out on first question (only
-    a channel or partner removed or deactivated asks)."""
-
-    def __init__(self, records: Iterable[ProfileRecord], kind: str) -> None:
-        self.records, self.kind = records, kind
-        self._by_node: dict[str, list[ProfileRecord]] | None = None
-
-    def of(self, node: str) -> list[ProfileRecord]:
-        if self._by_node is None:
-            self._by_node = {}
-            for record in self.records:
-                keys = record.channel_keys if self.kind == "channel" else record.partners
-                for key in keys:
-                    self._by_node.setdefault(f"{self.kind}:{key}", []).append(record)
-        return self._by_node.get(node, [])
 
 
 def _owner(node: str) -> str:

@@ -19,12 +19,24 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
-from typing import Any, NamedTuple
+from collections import deque
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from typing import Any, NamedTuple, TypeVar
 
 from ..references import usable_id
 
-__all__ = ["ABSENT", "FieldChange", "Walk", "child_path", "json_path", "moved", "pair_elements"]
+T = TypeVar("T")
+
+__all__ = [
+    "ABSENT",
+    "FieldChange",
+    "Walk",
+    "child_path",
+    "json_path",
+    "moved",
+    "pair_elements",
+    "pair_in_rounds",
+]
 
 
 class FieldChange(NamedTuple):
@@ -153,21 +165,33 @@ def pair_elements(
 ) -> tuple[list[tuple[int, int]], list[int], list[int]]:
     """(old index, new index) pairs, then the old indexes and the new indexes left unpaired,
     by the three rounds of the module docstring."""
+    return pair_in_rounds(old, new, (_same_value, _identity, _no_identity))
+
+
+def pair_in_rounds(
+    old: Sequence[T], new: Sequence[T], rounds: Iterable[Callable[[T], Hashable | None]]
+) -> tuple[list[tuple[int, int]], list[int], list[int]]:
+    """Pair two sequences by tokens, round after round: in each, an element left over is
+    paired with the first one left over on the other side with the same token (None: no
+    token, not paired in that round). Returns (old index, new index) pairs in the new order,
+    then the old and the new indexes left unpaired."""
     left_old = list(range(len(old)))
     left_new = list(range(len(new)))
     pairs: list[tuple[int, int]] = []
-    for identity in (_same_value, _identity, _no_identity):
-        waiting: dict[Any, list[int]] = {}
+    for token_of in rounds:
+        waiting: dict[Any, deque[int]] = {}
         for j in left_new:
-            token = identity(new[j])
+            token = token_of(new[j])
             if token is not None:
-                waiting.setdefault(token, []).append(j)
+                waiting.setdefault(token, deque()).append(j)
+        if not waiting:
+            continue
         still_old = []
         for i in left_old:
-            token = identity(old[i])
+            token = token_of(old[i])
             queue = waiting.get(token) if token is not None else None
             if queue:
-                pairs.append((i, queue.pop(0)))
+                pairs.append((i, queue.popleft()))
             else:
                 still_old.append(i)
         taken = {j for _, j in pairs}
