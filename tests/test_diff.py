@@ -368,3 +368,14 @@ def test_html_is_escaped_and_breaking_first(week):
     page = week._repr_html_()
     assert "<b>new</b>" not in page and "&lt;b&gt;new&lt;/b&gt;" in page
     assert page.index("breaking") < page.index("cosmetic")
+
+
+def test_conflicting_copies_reordered_are_no_change():
+    """Copies of channel 5 differ between profiles: which one comes first is not a change."""
+    first, second = sftp("P1"), sftp("P2", channel(5, partner=ACME, host="other"))
+    assert estate_of(first, second).conflicts
+    assert not ipt.diff(estate_of(first, second), estate_of(second, first))
+    # a copy that differs from the old one in every profile is a change of the channel
+    moved = sftp("P1", channel(5, partner=ACME, host="third"))
+    result = ipt.diff(estate_of(first), estate_of(moved, second))
+    assert one(result, kind="channel").path == "$.host"

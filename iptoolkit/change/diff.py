@@ -37,7 +37,14 @@ from ..names import plural
 from ..nodes import label, partner_of
 from ..redact import MASK, is_secret_name, redact_fields, redact_text
 from ..references import usable_id
-from .items import Users, first_channels, first_partners, pair_profiles, profile_json
+from .items import (
+    Users,
+    first_channels,
+    first_partners,
+    pair_profiles,
+    profile_json,
+    settle_conflicts,
+)
 from .links import UNPAIRED, Renames, key_of, partner_edges, profile_edges
 from .model import KINDS, SEVERITIES, Change, ChangeKind, EstateDiff
 from .severity import field_severity, link_severity
@@ -103,6 +110,7 @@ class _Differ:
         self.new_of = {old_record.index: new_record for old_record, new_record in self.pairs}
         self.old_channels = first_channels(old.records)
         self.new_channels = first_channels(new.records)
+        settle_conflicts(self.old_channels, self.new_channels, old, new, "channel")
 
     def run(self) -> tuple[list[Change], list[str]]:
         self._profiles()
@@ -207,6 +215,7 @@ class _Differ:
         new_users = Users(self.new.records, "partner")
         old_partners = first_partners(self.old_channels)
         new_partners = first_partners(self.new_channels)
+        settle_conflicts(old_partners, new_partners, self.old, self.new, "partner")
         self._registry("partner", old_partners, new_partners, old_users, new_users)
 
     def _registry(

@@ -1,10 +1,11 @@
 """The items of two snapshots and how they pair: profiles, channels, partners, users.
 
-Read from the records only. Profiles pair by id; profiles without an id by name and group
-(equal ones first), then by content: their JSON without id, name, group, description, tags
-and timestamps, so a renamed id-less profile is one profile changed. Channels with an id
-are their first copy in the listing (the estate's registry content); partners the partner
-of the first channel copy naming them.
+Read from the records (and the estates' conflicts). Profiles pair by id; profiles without
+an id by name and group (equal ones first), then by content: their JSON without id, name,
+group, description, tags and timestamps, so a renamed id-less profile is one profile
+changed. Channels with an id are their first copy in the listing (the estate's registry
+content), unless copies conflict (`settle_conflicts`); partners the partner of the first
+channel copy naming them.
 """
 
 from __future__ import annotations
@@ -18,9 +19,17 @@ from ..references import json_named, usable_id
 from .walk import pair_in_rounds
 
 if TYPE_CHECKING:
+    from ..estate import Estate
     from ..records import ProfileRecord
 
-__all__ = ["pair_profiles", "profile_json", "first_channels", "first_partners", "Users"]
+__all__ = [
+    "pair_profiles",
+    "profile_json",
+    "first_channels",
+    "first_partners",
+    "settle_conflicts",
+    "Users",
+]
 
 _NOT_CONTENT = frozenset(
     {"id", "name", "group", "description", "tags", "created", "lastModified", "lastModifiedGUI"}
@@ -85,6 +94,23 @@ def first_partners(channels: dict[str, Any]) -> dict[str, Any]:
         if key is not None:
             first.setdefault(partner_node(key), partner)
     return first
+
+
+def settle_conflicts(
+    old_first: dict[str, Any], new_first: dict[str, Any], old: Estate, new: Estate, kind: str
+) -> None:
+    """Where a channel's or partner's copies conflict (differ between the profiles holding
+    them), its first copy depends on the order of the listing, which is never a change: if
+    a copy on one side equals the other side's, compare that one instead (in place)."""
+    for estate, first, other in ((new, new_first, old_first), (old, old_first, new_first)):
+        for conflict in estate.conflicts:
+            node = f"{kind}:{conflict.key}"
+            if conflict.kind != kind or node not in other or node not in first:
+                continue
+            wanted = other[node]
+            same = next((content for _, content in conflict.variants if content == wanted), None)
+            if same is not None:
+                first[node] = same
 
 
 class Users:
