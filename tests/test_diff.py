@@ -379,3 +379,10 @@ def test_conflicting_copies_reordered_are_no_change():
     moved = sftp("P1", channel(5, partner=ACME, host="third"))
     result = ipt.diff(estate_of(first), estate_of(moved, second))
     assert one(result, kind="channel").path == "$.host"
+
+
+def test_schema_changes_are_counted_as_schema_elements():
+    estate = estate_of(sftp("P1"))
+    change = ipt.Change("schema", "schema:SFTPAgentSettings.retry", "added", "notable")
+    result = ipt.EstateDiff(estate, estate, (change,))
+    assert result.summary() == "1 schema element added; 1 notable"

@@ -32,6 +32,9 @@ __all__ = [
 
 FRAME_COLUMNS = ("severity", "kind", "key", "name", "op", "path", "old", "new", "reason")
 _PLAN_ORDER = ("added", "changed", "removed")
+_NOUNS = {"schema": "schema element"}
+"""What a summary counts of a kind, where the kind's name is not the noun: a schema change
+is a class or field that appears or disappears."""
 _HTML_ROWS = 200
 _SHORT = 60
 
@@ -57,7 +60,7 @@ def summary(diff: EstateDiff) -> str:
             done = [(op, counts[kind][op]) for op in _PLAN_ORDER if counts[kind][op]]
             if done:
                 first_op, first = done[0]
-                words = [f"{plural(first, kind)} {first_op}"]
+                words = [f"{plural(first, _NOUNS.get(kind, kind))} {first_op}"]
                 words += [f"{count} {op}" for op, count in done[1:]]
                 parts.append(", ".join(words))
         off = deactivated(diff)
