@@ -354,7 +354,10 @@ def test_head_answers_like_get_without_a_body(http: httpx.Client) -> None:
     assert page.headers["content-type"].startswith("text/html")
     token = request_token(http, "analytics").json()["access_token"]
     headers = {"Authorization": f"Bearer {token}"}
-    listing, full = http.head(PROFILES_PATH, headers=headers), http.get(PROFILES_PATH, headers=headers)
+    listing, full = (
+        http.head(PROFILES_PATH, headers=headers),
+        http.get(PROFILES_PATH, headers=headers),
+    )
     assert listing.status_code == 200 and listing.content == b""
     assert listing.headers["content-length"] == str(len(full.content))
     refused = http.head(PROFILES_PATH)
