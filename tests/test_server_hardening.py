@@ -8,6 +8,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
@@ -169,6 +170,16 @@ def test_failed_token_requests_for_one_client_end_in_429(strict: RunningServer) 
         assert_429(request_token(http, "analytics", "wrong"))
         assert_429(request_token(http, "analytics"))  # even the right secret must wait
         assert request_token(http, "hashed").status_code == 200  # another name may go on
+
+
+def test_concurrent_guesses_cannot_slip_under_the_limit(strict: RunningServer) -> None:
+    def attempt(_: int) -> int:
+        with httpx.Client(base_url=strict.base_url, timeout=30) as http:
+            return request_token(http, "hashed", "wrong").status_code
+
+    with ThreadPoolExecutor(20) as pool:
+        statuses = sorted(pool.map(attempt, range(20)))
+    assert statuses == [401] * 3 + [429] * 17
 
 
 def test_a_successful_login_resets_the_count(strict: RunningServer) -> None:

@@ -182,7 +182,7 @@ async def _authenticate(
 ) -> Identity | None:
     """Run `check` on the verifier threads unless the attempt is over a limit (then 429);
     count a failure, clear the name's count on success."""
-    wait = state.throttle.retry_after(attempt)
+    wait = state.throttle.admit(attempt)
     if wait is not None:
         raise ApiProblem(
             429,
