@@ -16,7 +16,7 @@ from pydantic import ValidationError
 
 import iptoolkit.server.principals as principals_module
 from iptoolkit.server import Principals, RunningServer, hash_secret, running
-from iptoolkit.server.app import PROFILES_PATH, SESSION_COOKIE, TOKEN_PATH
+from iptoolkit.server.app import PROFILES_PATH, SESSION_COOKIE, TOKEN_PATH, VERIFY_THREADS
 from iptoolkit.server.settings import ServerLimits
 from iptoolkit.server.throttle import parse_limit
 
@@ -172,14 +172,28 @@ def test_failed_token_requests_for_one_client_end_in_429(strict: RunningServer) 
         assert request_token(http, "hashed").status_code == 200  # another name may go on
 
 
-def test_concurrent_guesses_cannot_slip_under_the_limit(strict: RunningServer) -> None:
+def test_concurrent_guesses_cannot_slip_under_the_limit() -> None:
+    slow = {"client_id": "slow", "client_secret": hash_secret("s", iterations=300_000)}
+    principals = Principals.model_validate({"clients": [slow]})
+    limits = ServerLimits(login_limit_principal="3 per minute", login_limit_address=None)
+
+    def attempt(base_url: str) -> int:
+        with httpx.Client(base_url=base_url, timeout=60) as http:
+            return request_token(http, "slow", "wrong").status_code
+
+    with running(PROFILES, principals, limits=limits) as server, ThreadPoolExecutor(20) as pool:
+        statuses = sorted(pool.map(attempt, [server.base_url] * 20))
+    assert set(statuses) == {401, 429}
+    assert 3 <= statuses.count(401) <= 3 + VERIFY_THREADS - 1  # one per verifier thread
+
+
+def test_concurrent_successes_never_reach_the_limit(strict: RunningServer) -> None:
     def attempt(_: int) -> int:
         with httpx.Client(base_url=strict.base_url, timeout=30) as http:
-            return request_token(http, "hashed", "wrong").status_code
+            return request_token(http, "hashed").status_code
 
     with ThreadPoolExecutor(20) as pool:
-        statuses = sorted(pool.map(attempt, range(20)))
-    assert statuses == [401] * 3 + [429] * 17
+        assert set(pool.map(attempt, range(20))) == {200}
 
 
 def test_a_successful_login_resets_the_count(strict: RunningServer) -> None:

@@ -180,20 +180,36 @@ def _address(request: Request) -> str:
 async def _authenticate(
     state: ServerState, attempt: Attempt, check: Callable[[], Identity | None]
 ) -> Identity | None:
-    """Run `check` on the verifier threads unless the attempt is over a limit (then 429);
-    count a failure, clear the name's count on success."""
-    wait = state.throttle.admit(attempt)
-    if wait is not None:
-        raise ApiProblem(
-            429,
-            f"Too many failed attempts from this address or for this name: try again in {wait} s.",
-            headers={"Retry-After": str(wait)},
+    """Run `check` on the verifier threads unless the attempt is over a limit (then 429)."""
+    wait = state.throttle.retry_after(attempt)  # the cheap refusal, before any queueing
+    if wait is None:
+        outcome = await asyncio.get_running_loop().run_in_executor(
+            state.verifier, _check_and_count, state.throttle, attempt, check
         )
-    identity = await asyncio.get_running_loop().run_in_executor(state.verifier, check)
+        if not isinstance(outcome, int):
+            return outcome
+        wait = outcome
+    raise ApiProblem(
+        429,
+        f"Too many failed attempts from this address or for this name: try again in {wait} s.",
+        headers={"Retry-After": str(wait)},
+    )
+
+
+def _check_and_count(
+    throttle: LoginThrottle, attempt: Attempt, check: Callable[[], Identity | None]
+) -> Identity | int | None:
+    """On a verifier thread: the limit again (concurrent guesses queued meanwhile may have
+    reached it), then the check, then the count, so that at most one guess per verifier
+    thread slips past a limit, and concurrent successes never count."""
+    wait = throttle.retry_after(attempt)
+    if wait is not None:
+        return wait
+    identity = check()
     if identity is None:
-        state.throttle.failed(attempt)
+        throttle.failed(attempt)
     else:
-        state.throttle.succeeded(attempt)
+        throttle.succeeded(attempt)
     return identity
 
 

@@ -1,8 +1,8 @@
 """Limits on guessing: failed logins and token requests, per principal and per address.
 
-Each client-credentials request, UI login or guest login counts against the name it tried
-(the client id or user name; a guest token has none), and a failed one also against the
-caller's address. Once either count reaches its limit within the window, further attempts
+Each failed client-credentials request, UI login or guest login counts against the name it
+tried (the client id or user name; a guest token has none) and against the caller's
+address. Once either count reaches its limit within the window, further attempts
 of that name or from that address answer 429 with `Retry-After`, without checking the
 secret at all. A successful login clears its name's count (not its address's: one good
 account must not buy guesses at others).
@@ -75,29 +75,28 @@ class LoginThrottle:
             return None
         return ("principal", attempt.kind, attempt.name)
 
-    def admit(self, attempt: Attempt) -> int | None:
-        """Seconds to wait (at least 1) if this attempt is over a limit, else None.
-
-        An admitted attempt counts against its name at once (test and count in one step, so
-        that concurrent guesses cannot all slip under the limit); a success clears it again.
-        """
-        address = ("address", attempt.address)
-        if self.per_address is not None and not self._limiter.test(self.per_address, *address):
-            return self._wait(self.per_address, address)
+    def _keys(self, attempt: Attempt) -> list[tuple[RateLimitItem, tuple[str, ...]]]:
+        keys = []
         name = self._principal_key(attempt)
         if name is not None and self.per_principal is not None:
-            if not self._limiter.hit(self.per_principal, *name):
-                return self._wait(self.per_principal, name)
-        return None
+            keys.append((self.per_principal, name))
+        if self.per_address is not None:
+            keys.append((self.per_address, ("address", attempt.address)))
+        return keys
 
-    def _wait(self, item: RateLimitItem, key: tuple[str, ...]) -> int:
-        reset = self._limiter.get_window_stats(item, *key).reset_time
-        return max(1, math.ceil(reset - time.time()))
+    def retry_after(self, attempt: Attempt) -> int | None:
+        """Seconds to wait (at least 1) if this attempt is over a limit, else None."""
+        waits = [
+            self._limiter.get_window_stats(item, *key).reset_time - time.time()
+            for item, key in self._keys(attempt)
+            if not self._limiter.test(item, *key)
+        ]
+        return max(1, math.ceil(max(waits))) if waits else None
 
     def failed(self, attempt: Attempt) -> None:
-        """Count a failed attempt against its address (its name counted on admission)."""
-        if self.per_address is not None:
-            self._limiter.hit(self.per_address, "address", attempt.address)
+        """Count a failed attempt against its name and its address."""
+        for item, key in self._keys(attempt):
+            self._limiter.hit(item, *key)
 
     def succeeded(self, attempt: Attempt) -> None:
         """A successful login: its name starts afresh."""
