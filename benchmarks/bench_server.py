@@ -312,7 +312,10 @@ async def stall(
     with `reopen`, open it again that many seconds later, until `stop`."""
     head = b"GET / HTTP/1.1\r\nHost: x\r\nX-Stalled: "
     if body:
-        head = b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\nusername="
+        head = (
+            b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n"
+            b"Content-Type: application/x-www-form-urlencoded\r\n\r\nusername="
+        )
     while not stop.is_set():
         try:
             reader, writer = await asyncio.open_connection(host, port)
