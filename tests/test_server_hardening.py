@@ -373,6 +373,11 @@ def test_malformed_requests_answer_the_envelope(
     assert not [r for r in caplog.records if r.getMessage() == "Invalid HTTP request received."]
 
 
+def test_headers_up_to_max_header_bytes_are_accepted(http: httpx.Client) -> None:
+    big = {"X-Big": "a" * 40_000}  # beyond h11's own 16 KiB, within the default 64 KiB
+    assert http.get("/", headers=big).status_code == 200
+
+
 def test_head_answers_like_get_without_a_body(http: httpx.Client) -> None:
     page = http.head("/")
     assert page.status_code == 200 and page.content == b""

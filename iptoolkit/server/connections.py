@@ -10,6 +10,7 @@ So the server runs its own subclass of uvicorn's h11 protocol that
   connection that has no request being answered (stalled or idle), so a flood of stalled
   connections cannot keep normal requests out or use up the open-file limit;
 * answers a malformed request (garbage request line, bad `Content-Length`, headers beyond
+  uvicorn's `h11_max_incomplete_event_size`, which `running` and `serve` set to
   `max_header_bytes`) with the error envelope instead of uvicorn's plain text.
 
 The body's deadline is an ASGI middleware (`BodyDeadline`): a request whose body has not
@@ -104,13 +105,12 @@ class ConnectionLimits:
 
     header_timeout: float = DEFAULT_HEADER_TIMEOUT
     max_connections: int = DEFAULT_MAX_CONNECTIONS
-    max_header_bytes: int = DEFAULT_MAX_HEADER_BYTES
     flood_log: FloodLog = field(default_factory=FloodLog)
     open: dict[GuardedH11Protocol, None] = field(default_factory=dict)
     """Open connections, oldest first (a dict keeps insertion order)."""
 
     def __post_init__(self) -> None:
-        if self.header_timeout <= 0 or self.max_connections < 1 or self.max_header_bytes < 1:
+        if self.header_timeout <= 0 or self.max_connections < 1:
             raise ValueError("connection limits must be positive")
 
 
@@ -120,7 +120,6 @@ class GuardedH11Protocol(H11Protocol):
     limits: ClassVar[ConnectionLimits]
 
     def __init__(self, config: Any, server_state: Any, app_state: Any, **kwargs: Any) -> None:
-        config.h11_max_incomplete_event_size = self.limits.max_header_bytes
         super().__init__(config, server_state, app_state, **kwargs)
         self._header_timer: asyncio.TimerHandle | None = None
         self._discarding = False

@@ -251,16 +251,13 @@ def _config(
 ) -> uvicorn.Config:
     _install_access_log_filter()
     install_flood_filter()
-    connection_limits = ConnectionLimits(
-        header_timeout=limits.header_timeout,
-        max_connections=limits.max_connections,
-        max_header_bytes=limits.max_header_bytes,
-    )
+    connection_limits = ConnectionLimits(limits.header_timeout, limits.max_connections)
     return uvicorn.Config(
         app,
         host=host,
         port=port,
         http=guarded_protocol(connection_limits),
+        h11_max_incomplete_event_size=limits.max_header_bytes,
         access_log=False,  # a guest's loginToken is in the query string: never log requests
         lifespan="off",
         ws="none",
