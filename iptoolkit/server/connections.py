@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import h11
+import orjson
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -224,8 +225,6 @@ def guarded_protocol(limits: ConnectionLimits) -> type[GuardedH11Protocol]:
 
 
 def _envelope_bytes(status: int, text: str) -> bytes:
-    import orjson
-
     return orjson.dumps(error_body(status, text))
 
 
