@@ -60,6 +60,9 @@ _EXPORTS: dict[str, str] = {
     # change over time
     "schema_report": "iptoolkit.change.drift",
     "SchemaReport": "iptoolkit.change.drift_report",
+    "diff": "iptoolkit.change.diff",
+    "EstateDiff": "iptoolkit.change.model",
+    "Change": "iptoolkit.change.model",
     # pictures, files, the Explorer
     "plot_topology": "iptoolkit.plot",
     "plot_summary": "iptoolkit.plot",
@@ -76,8 +79,10 @@ for type checkers: pyproject.toml tells ruff they are re-exports, F401)."""
 if TYPE_CHECKING:
     from . import server
     from .audit import Finding, findings
+    from .change.diff import diff
     from .change.drift import schema_report
     from .change.drift_report import SchemaReport
+    from .change.model import Change, EstateDiff
     from .client import (
         ApiConnectionError,
         ApiError,

@@ -24,6 +24,8 @@ EXPECTED = {
     "build_graph", "where_used", "impact", "neighbourhood", "Impact", "Filter", "findings",
     "Finding", "plot_topology", "plot_summary", "export", "Explorer",
     "schema_report", "SchemaReport",
+    # change over time
+    "diff", "EstateDiff", "Change",
 }  # fmt: skip
 
 
