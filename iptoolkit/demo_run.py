@@ -3,7 +3,9 @@
 Starts the reference server on a free loopback port with a demo estate, fetches the estate
 through `Client` with client credentials, prints a summary and the findings, writes a
 snapshot, diagrams and exports into the output folder, stops the server, and says where
-everything is. No input, no credentials of anyone's: the server makes its own.
+everything is. Then a week passes (`demo_changes`): the server serves the changed estate,
+it is fetched again, and what changed is written as a changelog (`changes.md`). No input,
+no credentials of anyone's: the server makes its own.
 """
 
 from __future__ import annotations
@@ -21,6 +23,9 @@ if TYPE_CHECKING:
 
 __all__ = ["run_demo"]
 
+_BREAKING_SHOWN = 5
+"""Breaking changes printed one per line; changes.md lists them all."""
+
 
 def run_demo(
     output: str | Path = "demo-output",
@@ -31,22 +36,14 @@ def run_demo(
 ) -> list[Path]:
     """Run the demo; return the files written."""
     from .audit import findings
-    from .client import Client, ClientCredentials
     from .demo import demo_estate
     from .exporters import export
     from .plot import plot_summary, plot_topology
-    from .server import running
 
     started = time.perf_counter()
     output = Path(output)
     output.mkdir(parents=True, exist_ok=True)
-    source = demo_estate(n_profiles=n_profiles, seed=seed)
-    with running(source) as server:
-        echo(f"Reference server listening on {server.base_url}")
-        auth = ClientCredentials(server.client_id, server.client_secret)
-        with Client(server.base_url, auth=auth) as client:
-            estate = client.fetch_estate(progress=False)
-    echo("Reference server stopped.")
+    estate = _served_and_fetched(demo_estate(n_profiles=n_profiles, seed=seed), echo)
     echo("")
     _print_summary(estate, echo)
     found = findings(estate)
@@ -64,11 +61,52 @@ def run_demo(
     written.extend(_busiest_partner(estate, output, echo))
     found.to_frame().to_csv(output / "findings.csv", index=False)
     written.append(output / "findings.csv")
+    written.extend(_a_week_later(estate, output, seed, echo))
     echo("")
     echo(f"Wrote {len(written)} files to {output}/ in {time.perf_counter() - started:.1f} s:")
     for path in written:
         echo(f"  {path}")
     return written
+
+
+def _served_and_fetched(source: Estate, echo: Callable[[str], None]) -> Estate:
+    """Serve `source` on the reference server and fetch it over HTTP, as a client would."""
+    from .client import Client, ClientCredentials
+    from .server import running
+
+    with running(source) as server:
+        echo(f"Reference server listening on {server.base_url}")
+        auth = ClientCredentials(server.client_id, server.client_secret)
+        with Client(server.base_url, auth=auth) as client:
+            estate = client.fetch_estate(progress=False)
+    echo("Reference server stopped.")
+    return estate
+
+
+def _a_week_later(
+    estate: Estate, output: Path, seed: int, echo: Callable[[str], None]
+) -> list[Path]:
+    """Serve the estate as it is a week later, fetch it again, and write what changed.
+
+    The week passes in a second: both snapshots carry their true fetch times.
+    """
+    from .change.diff import diff
+    from .demo_week import demo_changes
+
+    echo("")
+    echo("A week later (ipt.demo_changes): the server serves the changed estate.")
+    later = _served_and_fetched(demo_changes(estate, seed=seed), echo)
+    changes = diff(estate, later)
+    echo(f"Changes: {changes.summary()}")
+    breaking = changes.of(severity="breaking")
+    for change in breaking[:_BREAKING_SHOWN]:
+        named = change.kind == "link" and change.reason  # a link's reason names both ends
+        echo(f"  breaking: {change.reason if named else f'{change.key}: {change.reason}'}")
+    if len(breaking) > _BREAKING_SHOWN:
+        echo(f"  ... and {len(breaking) - _BREAKING_SHOWN} more (see changes.md)")
+    changelog = output / "changes.md"
+    changelog.write_text(changes.to_markdown(), encoding="utf-8")
+    return [later.save(output / "estate-next-week.json"), changelog]
 
 
 def _print_summary(estate: Estate, echo: Callable[[str], None]) -> None:
