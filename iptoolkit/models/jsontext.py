@@ -18,7 +18,8 @@ from __future__ import annotations
 import codecs
 import json
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import jiter
@@ -35,10 +36,21 @@ _SURROGATE_ERRORS = ("lone leading surrogate", "unexpected end of hex escape")
 Step = str | int
 
 
+@dataclass(frozen=True)
+class Issue:
+    """One thing wrong with one value: its JSON path and what was expected."""
+
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}"
+
+
 class ParseError(ValueError):
     """Input that is not a valid profile listing; the message says what and where."""
 
-    def __init__(self, message: str, *, issues: Any = ()) -> None:
+    def __init__(self, message: str, *, issues: Sequence[Issue] = ()) -> None:
         super().__init__(message)
         self.issues = list(issues)
 

@@ -18,7 +18,15 @@ from pydantic import GetCoreSchemaHandler, TypeAdapter, ValidationError
 from pydantic_core import core_schema
 
 from .base import gc_paused, routed_errors
-from .jsontext import DuplicateKey, ParseError, Step, json_path, loads_json, read_json
+from .jsontext import (
+    DuplicateKey,
+    Issue,
+    ParseError,
+    Step,
+    json_path,
+    loads_json,
+    read_json,
+)
 from .profile import IntegrationProfile
 
 __all__ = [
@@ -75,17 +83,6 @@ class _NoneIfFaulty:
 _LIST_ADAPTER = TypeAdapter(list[IntegrationProfile])
 _LENIENT_ADAPTER = TypeAdapter(list[Annotated[IntegrationProfile, _NoneIfFaulty()]])
 _ONE_ADAPTER = TypeAdapter(IntegrationProfile)
-
-
-@dataclass(frozen=True)
-class Issue:
-    """One thing wrong with one value: its JSON path and what was expected."""
-
-    path: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.path}: {self.message}"
 
 
 @dataclass
