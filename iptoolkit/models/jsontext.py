@@ -1,7 +1,7 @@
 """Reading JSON text exactly: big integers kept, nothing non-finite, valid Unicode, every key.
 
-jiter (the parser inside pydantic-core, which does not expose this option) reads the
-text: integers of any size stay ints, and it notices a repeated key in an object as it
+jiter (the parser inside pydantic-core, whose `from_json` cannot report repeated keys)
+reads the text: integers of any size stay ints, and it notices a repeated key in an object as it
 reads (10k profiles: about as fast as pydantic-core's `from_json`, which it replaces).
 What it lets through or words poorly is checked here, each reported with its JSON path:
 
@@ -194,16 +194,56 @@ def _with_duplicates(text: bytes | str) -> tuple[Any, list[DuplicateKey]]:
             repeated[id(result)] = {k: v for k, v in values.items() if len(v) > 1}
         return result
 
+    overflowed = False
+
+    def parse_float(literal: str) -> float:
+        nonlocal overflowed
+        value = float(literal)
+        overflowed = overflowed or not math.isfinite(value)
+        return value
+
     with gc_paused():
-        document = json.loads(text, object_pairs_hook=pairs_hook)
-    _refuse_non_finite(document, repeated)
+        document = json.loads(text, object_pairs_hook=pairs_hook, parse_float=parse_float)
+    if overflowed:
+        _refuse_non_finite(document, repeated)
+    found: list[tuple[tuple[Step, ...], dict[str, Any]]] = []
+    _find_objects(document, [], repeated, found)
     duplicates = [
         DuplicateKey(steps, key, tuple(values))
-        for steps, value in _walk(document, (), repeated)
-        if isinstance(value, dict) and id(value) in repeated
+        for steps, value in found
         for key, values in repeated[id(value)].items()
     ]
     return document, duplicates
+
+
+def _find_objects(
+    value: Any,
+    steps: list[Step],
+    wanted: dict[int, dict[str, list[Any]]],
+    found: list[tuple[tuple[Step, ...], dict[str, Any]]],
+) -> None:
+    """The objects in `wanted` (by id) with their steps from the root, in document order.
+
+    Only arrays and objects are visited, and the steps are one list pushed and popped: the
+    slow path stays a small part of reading the text again.
+    """
+    if isinstance(value, dict):
+        dropped = wanted.get(id(value))
+        if dropped is not None:
+            found.append((tuple(steps), value))
+        for key, item in value.items():
+            earlier = dropped.get(key, [item])[:-1] if dropped else []
+            for child in (*earlier, item):
+                if isinstance(child, dict | list):
+                    steps.append(key)
+                    _find_objects(child, steps, wanted, found)
+                    steps.pop()
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            if isinstance(item, dict | list):
+                steps.append(index)
+                _find_objects(item, steps, wanted, found)
+                steps.pop()
 
 
 def _may_hold_non_finite(text: bytes | str, document: Any) -> bool:
