@@ -10,6 +10,7 @@ file past it would not fit a laptop anyway. Raise it with `max_size=` (`ipt.load
 from __future__ import annotations
 
 import gzip
+import io
 import os
 import re
 import stat
@@ -112,21 +113,31 @@ def read_bounded(path: Path, limit: int) -> tuple[bytes, bool]:
                 handle.seek(0)
             gunzipped = gzip.GzipFile(fileobj=source)
             return _read_chunks(gunzipped, limit, path, "decompresses to", b""), True
-        if regular and info.st_size > limit:
+        if not regular:
+            return _read_chunks(handle, limit, path, "holds", head), False
+        if info.st_size > limit:
             raise _too_large(path, limit, f"is {format_size(info.st_size)}")
-        return _read_chunks(handle, limit, path, "holds", head), False
+        handle.seek(0)
+        data = handle.read(info.st_size + 1)  # one copy in memory, as Path.read_bytes makes
+        if len(data) > limit:  # it grew since
+            raise _too_large(path, limit, f"holds more than {format_size(limit)}")
+        return data, False
 
 
 def _read_chunks(handle: BinaryIO, limit: int, path: Path, verb: str, head: bytes) -> bytes:
-    """`head` and the rest of `handle`, a chunk at a time, stopping one byte past `limit`."""
-    chunks = [head]
+    """`head` and the rest of `handle`, a chunk at a time, stopping one byte past `limit`.
+
+    Gathered in a BytesIO, whose `getvalue` hands over its buffer without copying it.
+    """
+    gathered = io.BytesIO(head)
+    gathered.seek(0, io.SEEK_END)
     total = len(head)
     while total <= limit and (chunk := handle.read(min(_CHUNK, limit - total + 1))):
-        chunks.append(chunk)
+        gathered.write(chunk)
         total += len(chunk)
     if total > limit:
         raise _too_large(path, limit, f"{verb} more than {format_size(limit)}")
-    return b"".join(chunks)
+    return gathered.getvalue()
 
 
 def _too_large(path: Path, limit: int, what: str) -> TooLargeError:
