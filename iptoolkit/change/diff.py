@@ -22,14 +22,15 @@ holding it); a copy that differs from its registry's is compared inside the prof
 nothing is lost. Values are masked (`redact.redact_fields`, and every value under a
 secret-named field). Severity: `severity.py`.
 
-Extra sources of changes (schema drift) are added in one place, `_more_changes`.
+Schema drift between the snapshots (`drift.schema_changes`) joins the changes, given the
+profiles found equal so that only what differs is walked.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..models import gc_paused
@@ -37,6 +38,7 @@ from ..names import plural
 from ..nodes import label, partner_of
 from ..redact import MASK, is_secret_name, redact_fields, redact_text
 from ..references import usable_id
+from .drift import schema_changes
 from .items import (
     Users,
     first_channels,
@@ -70,19 +72,13 @@ def diff(old: Estate | str | os.PathLike[str], new: Estate | str | os.PathLike[s
     """
     before, after = _estate(old, "old"), _estate(new, "new")
     with gc_paused():
-        changes, notes = _Differ(before, after).run()
-    changes.extend(_more_changes(before, after))
+        differ = _Differ(before, after)
+        changes, notes = differ.run()
+    changes.extend(schema_changes(before, after, same=differ.same))
     rank = {severity: n for n, severity in enumerate(SEVERITIES)}
     kind_rank = {kind: n for n, kind in enumerate(KINDS)}
     changes.sort(key=lambda c: (rank[c.severity], kind_rank[c.kind], c.key, c.path or ""))
     return EstateDiff(before, after, tuple(changes), tuple(notes))
-
-
-def _more_changes(old: Estate, new: Estate) -> list[Change]:
-    """Changes other modules compute, each source `(old, new) -> list[Change]`. Add one here
-    (schema drift: `from .drift import schema_changes`, then `sources.append(...)`)."""
-    sources: list[Callable[[Estate, Estate], list[Change]]] = []
-    return [change for source in sources for change in source(old, new)]
 
 
 def _estate(value: Any, which: str) -> Estate:
@@ -106,6 +102,8 @@ class _Differ:
         self.renames = Renames()
         self.changed: list[tuple[ProfileRecord, ProfileRecord]] = []
         """The pairs whose JSON differs."""
+        self.same: list[tuple[ProfileRecord, ProfileRecord]] = []
+        """The pairs whose JSON is equal."""
         self.pairs, self.removed, self.added = pair_profiles(old.records, new.records)
         self.new_of = {old_record.index: new_record for old_record, new_record in self.pairs}
         self.old_channels = first_channels(old.records)
@@ -176,6 +174,7 @@ class _Differ:
                 )
             )
         if old.raw is new.raw or old.raw == new.raw:
+            self.same.append((old, new))
             self.renames.add(old, new, None)
             return
         self.changed.append((old, new))

@@ -21,8 +21,12 @@ with Python names (`input_agent_settings`) is read as the models read it, not as
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING, Any
+
+import orjson
 
 from ..models import gc_paused
 from ..names import plural
@@ -71,7 +75,10 @@ def schema_report(estate: Estate | str | os.PathLike[str]) -> SchemaReport:
 
 
 def schema_changes(
-    old: Estate | str | os.PathLike[str], new: Estate | str | os.PathLike[str]
+    old: Estate | str | os.PathLike[str],
+    new: Estate | str | os.PathLike[str],
+    *,
+    same: Sequence[tuple[ProfileRecord, ProfileRecord]] | None = None,
 ) -> list[Change]:
     """Classes and fields that appear or disappear from `old` to `new`, as `Change` records.
 
@@ -79,8 +86,19 @@ def schema_changes(
     `schema:SFTPAgentSettings.retryPolicy` for a field of a type (declared or not). A field
     counts only when its type is in both snapshots: the fields of a class that appears are
     that class's news, not news of their own.
+
+    `same` (what `diff` knows): pairs of profiles whose JSON is equal in both snapshots.
+    They hold the same classes and fields on both sides, so only the profiles that differ
+    are walked, and of the equal ones just those whose JSON text names a class, field or
+    type that might appear or disappear (see `_walks_of_differences`).
     """
-    before, after = _walked(_estate(old)), _walked(_estate(new))
+    before, after = _estate(old), _estate(new)
+    if same is None:
+        return _compared(_walked(before), _walked(after))
+    return _compared(*_walks_of_differences(before, after, same))
+
+
+def _compared(before: _Walk, after: _Walk) -> list[Change]:
     changes = []
     for op, have, lack, where in (
         ("removed", before, after, "old"),
@@ -116,6 +134,111 @@ def schema_changes(
     return sorted(changes, key=lambda change: (change.key, change.op))
 
 
+def _walks_of_differences(
+    old: Estate, new: Estate, same: Sequence[tuple[ProfileRecord, ProfileRecord]]
+) -> tuple[_Walk, _Walk]:
+    """Walks that compare like whole-snapshot walks, from the profiles that differ.
+
+    What both sides hold alike cannot appear or disappear; a candidate (a class, a field,
+    or the type a field needs on both sides) that one side's differing profiles hold and
+    the other's do not is decided by the equal profiles: any that holds it names it in its
+    JSON text, so only the equal profiles whose text names a candidate are walked too.
+    """
+    same_old = {pair[0].index for pair in same}
+    same_new = {pair[1].index for pair in same}
+    differ_old = [record for record in old.records if record.index not in same_old]
+    differ_new = [record for record in new.records if record.index not in same_new]
+    before, after = _walk_records(differ_old), _walk_records(differ_new)
+    tokens = _candidate_tokens(before, after)
+    if not tokens or not same:
+        return before, after
+    kept = [pair for pair in same if _names_any(pair[1].raw, tokens)]
+    if not kept and _ROOT in tokens:
+        kept = [same[0]]
+    if not kept:
+        return before, after
+    return (
+        _walk_records([*differ_old, *(pair[0] for pair in kept)]),
+        _walk_records([*differ_new, *(pair[1] for pair in kept)]),
+    )
+
+
+_ROOT = b"(the profile itself)"
+"""The token standing for the profile's own type: every profile holds it."""
+
+
+def _candidate_tokens(before: _Walk, after: _Walk) -> set[bytes]:
+    """The JSON text that any profile holding a candidate of a change must contain."""
+    classes = before.classes.keys() ^ after.classes.keys()
+    fields = before.fields().keys() ^ after.fields().keys()
+    tokens = {_quoted(cls) for _, cls in classes}
+    for name, key in fields:
+        tokens.add(_quoted(key))
+        tokens.update(_quoted(sent) for sent in _sent_names(name, key))
+        tokens.update(type_tokens().get(name, {_ROOT}))
+    return tokens
+
+
+def _sent_names(name: str, key: str) -> tuple[str, ...]:
+    """The other names a field may be sent under (a Python name for a JSON one)."""
+    table = type_tables().get(name)
+    if table is None:
+        return ()
+    return tuple(python for python, json_name in table.python_names.items() if json_name == key)
+
+
+def _quoted(text: str) -> bytes:
+    return orjson.dumps(text)
+
+
+def _names_any(raw: Any, tokens: set[bytes]) -> bool:
+    text = orjson.dumps(raw, default=str, option=orjson.OPT_NON_STR_KEYS)
+    return any(token in text for token in tokens)
+
+
+@cache
+def type_tables() -> dict[str, TypeTable]:
+    """Every type the profile can hold, by name."""
+    found: dict[str, TypeTable] = {}
+    pending = [type_table()]
+    while pending:
+        table = pending.pop()
+        if table.name in found:
+            continue
+        found[table.name] = table
+        for want in table.fields.values():
+            pending.extend(type_table(model) for model, _ in _members_in(want))
+    return found
+
+
+@cache
+def type_tokens() -> dict[str, frozenset[bytes]]:
+    """Type name -> JSON text one of which every profile holding that type contains: the
+    field names leading to it (JSON and Python names) and the classes routed to it."""
+    tokens: dict[str, set[bytes]] = {type_table().name: {_ROOT}}
+    for table in type_tables().values():
+        python_of = {json_name: python for python, json_name in table.python_names.items()}
+        for key, want in table.fields.items():
+            names = {_quoted(key), *((_quoted(python_of[key]),) if key in python_of else ())}
+            for model, cls in _members_in(want):
+                found = tokens.setdefault(model.__name__, set())
+                found.update(names)
+                if cls is not None:
+                    found.add(_quoted(cls))
+    return {name: frozenset(found) for name, found in tokens.items()}
+
+
+def _members_in(want: Expect) -> list[tuple[Any, str | None]]:
+    """The models a field's value may hold: (model, the class routing to it, if any)."""
+    if want.model is not None:
+        return [(want.model, None)]
+    if want.family is not None:
+        return [(model, cls) for cls, model in want.family.members.items()]
+    if want.item is not None:
+        return _members_in(want.item)
+    return []
+
+
 def _verb(op: str) -> str:
     return "appears" if op == "added" else "disappears"
 
@@ -131,9 +254,13 @@ def _walked(estate: Estate) -> _Walk:
 
 
 def _walk(estate: Estate) -> _Walk:
+    return _walk_records(estate.records)
+
+
+def _walk_records(records: Iterable[ProfileRecord]) -> _Walk:
     walk = _Walk()
     with gc_paused():
-        for record in estate.records:
+        for record in records:
             walk.profile(record)
     return walk
 
