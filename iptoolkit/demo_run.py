@@ -41,9 +41,9 @@ def run_demo(
     from .plot import plot_summary, plot_topology
 
     started = time.perf_counter()
-    output = Path(output)
-    output.mkdir(parents=True, exist_ok=True)
     estate = _served_and_fetched(demo_estate(n_profiles=n_profiles, seed=seed), echo)
+    output = Path(output)  # made once the server ran: without the extra, nothing is written
+    output.mkdir(parents=True, exist_ok=True)
     echo("")
     _print_summary(estate, echo)
     found = findings(estate)
