@@ -59,8 +59,12 @@ _EXPORTS: dict[str, str] = {
     # pictures, files, the Explorer
     "plot_topology": "iptoolkit.plot",
     "plot_summary": "iptoolkit.plot",
+    "plot_diff": "iptoolkit.plot",
     "export": "iptoolkit.exporters",
     "Explorer": "iptoolkit.widgets",
+    # change over time
+    "history": "iptoolkit.change.history",
+    "History": "iptoolkit.change.history",
 }
 _SUBMODULES = frozenset({"server", "models", "client"})
 
@@ -72,6 +76,7 @@ for type checkers: pyproject.toml tells ruff they are re-exports, F401)."""
 if TYPE_CHECKING:
     from . import server
     from .audit import Finding, findings
+    from .change.history import History, history
     from .client import (
         ApiConnectionError,
         ApiError,
@@ -98,7 +103,7 @@ if TYPE_CHECKING:
     from .filters import Filter
     from .graph import build_graph
     from .models import IntegrationProfile, ParseError, dump_profiles, parse_profiles, timestamp
-    from .plot import plot_summary, plot_topology
+    from .plot import plot_diff, plot_summary, plot_topology
     from .queries import Impact, impact, neighbourhood, where_used
     from .widgets import Explorer
 

@@ -23,6 +23,8 @@ EXPECTED = {
     # questions, pictures, files, the Explorer
     "build_graph", "where_used", "impact", "neighbourhood", "Impact", "Filter", "findings",
     "Finding", "plot_topology", "plot_summary", "export", "Explorer",
+    # change over time
+    "plot_diff", "history", "History",
 }  # fmt: skip
 
 
