@@ -1,10 +1,11 @@
 """What a diff diagram shows: the union of two estates' graphs, each item marked added,
 removed, changed or unchanged.
 
-`plot_diff` draws the union (`networkx.compose` of the old and the new graph, so removed
-items are drawn too) through the same views, layout and drawing as `plot_topology`; this
-module only adds a `status` to the view's nodes and edges, and in a grouped view a `tally`
-(status -> how many underlying items), so the drawing can colour them.
+`plot_diff` draws the union (what `networkx.compose` of the old and the new graph gives,
+built in place in the new graph, so removed items are drawn too) through the same views,
+layout and drawing as `plot_topology`; this module only adds a `status` to the view's
+nodes and edges, and in a grouped view a `tally` (status -> how many underlying items), so
+the drawing can colour them.
 
 Where the status comes from, most trusted first:
 
@@ -65,43 +66,35 @@ def diff_graph(diff: EstateDiff) -> DiffGraph:
     """Build both estates' graphs, compose them and mark every node and edge."""
     from ..graph import build_graph
 
-    old, new = build_graph(diff.old), build_graph(diff.new)
-    union = nx.compose(old, new)  # the new graph's attributes win for items in both
+    old, union = build_graph(diff.old), build_graph(diff.new)
     named: dict[str, Status] = {}
     for op in ("changed", "removed", "added"):  # added and removed win over changed
         named.update(dict.fromkeys(diff.keys(op), op))
     nodes: dict[Hashable, Status] = {}
     for node, data in union.nodes(data=True):
-        nodes[node] = named.get(str(node)) or _by_membership(node, data.get("kind"), old, new)
+        if node not in old:
+            status: Status = "added"
+        elif data.get("kind") in _UNIT_KINDS and old.nodes[node].get("json") != data.get("json"):
+            status = "changed"
+        else:
+            status = "unchanged"
+        nodes[node] = status
     edges: dict[Edge, Status] = {}
     for u, v in union.edges():
-        if (u, v) in edges:
-            continue
-        link = named.get(f"{u} -> {v}")
-        if link is None:
-            link = _edge_membership(u, v, old, new)
-        edges[(u, v)] = link
+        edges[(u, v)] = "unchanged" if old.has_edge(u, v) else "added"
+    # networkx.compose(old, new) without copying both: the new graph is ours, built for
+    # this picture, so the old graph's items it lacks are added to it in place
+    union.add_nodes_from((node, data) for node, data in old.nodes(data=True) if node not in nodes)
+    for node in old:
+        nodes.setdefault(node, "removed")
+    gone = [(u, v, k, d) for u, v, k, d in old.edges(keys=True, data=True) if (u, v) not in edges]
+    union.add_edges_from(gone)
+    edges.update(((u, v), "removed") for u, v, _, _ in gone)
+    for node, status in nodes.items():
+        nodes[node] = named.get(str(node), status)
+    for u, v in edges:
+        edges[(u, v)] = named.get(f"{u} -> {v}", edges[(u, v)])
     return DiffGraph(union, nodes, edges)
-
-
-def _by_membership(node: Hashable, kind: object, old: nx.Graph, new: nx.Graph) -> Status:
-    in_old, in_new = node in old, node in new
-    if in_old and not in_new:
-        return "removed"
-    if in_new and not in_old:
-        return "added"
-    if kind in _UNIT_KINDS and old.nodes[node].get("json") != new.nodes[node].get("json"):
-        return "changed"
-    return "unchanged"
-
-
-def _edge_membership(u: Hashable, v: Hashable, old: nx.Graph, new: nx.Graph) -> Status:
-    in_old, in_new = old.has_edge(u, v), new.has_edge(u, v)
-    if in_old and not in_new:
-        return "removed"
-    if in_new and not in_old:
-        return "added"
-    return "unchanged"
 
 
 def status_of_tally(tally: Counter[str]) -> Status:
