@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 import matplotlib
@@ -165,3 +166,19 @@ def test_export_names_the_suffixes_a_diff_takes(week, tmp_path):
         ipt.export(week, tmp_path / "changes.xlsx")
     with pytest.raises(TypeError, match="takes no option only_changed"):
         ipt.export(week, tmp_path / "changes.md", only_changed=True)
+
+
+@pytest.mark.skipif(
+    not hasattr(EstateDiff, "to_markdown"), reason="needs diff-core's renderings (change/render.py)"
+)
+def test_export_writes_the_diffs_own_renderings(week, tmp_path):
+    import pandas as pd
+
+    markdown = ipt.export(week, tmp_path / "changes.md").read_text(encoding="utf-8")
+    assert markdown.rstrip("\n") == week.to_markdown().rstrip("\n")
+    written = json.loads(ipt.export(week, tmp_path / "changes.json").read_text(encoding="utf-8"))
+    assert written == json.loads(week.to_json())
+    assert len(written["changes"]) == len(week)
+    frame = pd.read_csv(ipt.export(week, tmp_path / "changes.csv"))
+    assert len(frame) == len(week)
+    assert sorted(frame["key"]) == sorted(change.key for change in week)
