@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Hashable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 import networkx as nx
@@ -44,18 +45,13 @@ _UNIT_KINDS = frozenset({"agent", "response"})
 Edge = tuple[Hashable, Hashable]
 
 
+@dataclass
 class DiffGraph:
     """The union graph of a diff and the status of each of its nodes and node pairs."""
 
-    def __init__(
-        self,
-        graph: nx.MultiDiGraph,
-        nodes: dict[Hashable, Status],
-        edges: dict[Edge, Status],
-    ) -> None:
-        self.graph = graph
-        self.nodes = nodes
-        self.edges = edges
+    graph: nx.MultiDiGraph
+    nodes: dict[Hashable, Status]
+    edges: dict[Edge, Status]
 
     def counts(self) -> Counter[str]:
         """Nodes per status (what the title and tests count)."""
