@@ -183,3 +183,13 @@ def test_clear_errors(tmp_path, weeks):
         ipt.ParseError, match=r"history: cannot read a snapshot: .*broken\.json\.gz"
     ):
         ipt.history(tmp_path)
+
+
+def test_with_the_real_diff(folder):
+    """The weeks' changes as `ipt.diff` finds them (runs once diff-core is merged)."""
+    pytest.importorskip("iptoolkit.change.diff", reason="needs diff-core's ipt.diff")
+    h = ipt.history(folder)
+    severities = h.severities()
+    assert list(severities["breaking"]) == [1, 0, 0]
+    assert [len(h.diffs[i].of(kind="profile", op="removed")) for i in range(3)] == [2, 5, 0]
+    assert h.diffs[0].of(severity="breaking")[0].key == "channel:40012"
