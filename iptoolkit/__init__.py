@@ -56,15 +56,17 @@ _EXPORTS: dict[str, str] = {
     "Filter": "iptoolkit.filters",
     "findings": "iptoolkit.audit",
     "Finding": "iptoolkit.audit",
+    # change over time
+    "schema_report": "iptoolkit.change.drift",
+    "SchemaReport": "iptoolkit.change.drift_report",
+    "history": "iptoolkit.change.history",
+    "History": "iptoolkit.change.history",
     # pictures, files, the Explorer
     "plot_topology": "iptoolkit.plot",
     "plot_summary": "iptoolkit.plot",
     "plot_diff": "iptoolkit.plot",
     "export": "iptoolkit.exporters",
     "Explorer": "iptoolkit.widgets",
-    # change over time
-    "history": "iptoolkit.change.history",
-    "History": "iptoolkit.change.history",
 }
 _SUBMODULES = frozenset({"server", "models", "client"})
 
@@ -76,6 +78,8 @@ for type checkers: pyproject.toml tells ruff they are re-exports, F401)."""
 if TYPE_CHECKING:
     from . import server
     from .audit import Finding, findings
+    from .change.drift import schema_report
+    from .change.drift_report import SchemaReport
     from .change.history import History, history
     from .client import (
         ApiConnectionError,

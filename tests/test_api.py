@@ -24,7 +24,7 @@ EXPECTED = {
     "build_graph", "where_used", "impact", "neighbourhood", "Impact", "Filter", "findings",
     "Finding", "plot_topology", "plot_summary", "export", "Explorer",
     # change over time
-    "plot_diff", "history", "History",
+    "schema_report", "SchemaReport", "plot_diff", "history", "History",
 }  # fmt: skip
 
 
