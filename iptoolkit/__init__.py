@@ -59,6 +59,9 @@ _EXPORTS: dict[str, str] = {
     # change over time
     "schema_report": "iptoolkit.change.drift",
     "SchemaReport": "iptoolkit.change.drift_report",
+    "diff": "iptoolkit.change.diff",
+    "EstateDiff": "iptoolkit.change.model",
+    "Change": "iptoolkit.change.model",
     "history": "iptoolkit.change.history",
     "History": "iptoolkit.change.history",
     # pictures, files, the Explorer
@@ -78,9 +81,11 @@ for type checkers: pyproject.toml tells ruff they are re-exports, F401)."""
 if TYPE_CHECKING:
     from . import server
     from .audit import Finding, findings
+    from .change.diff import diff
     from .change.drift import schema_report
     from .change.drift_report import SchemaReport
     from .change.history import History, history
+    from .change.model import Change, EstateDiff
     from .client import (
         ApiConnectionError,
         ApiError,

@@ -23,8 +23,9 @@ EXPECTED = {
     # questions, pictures, files, the Explorer
     "build_graph", "where_used", "impact", "neighbourhood", "Impact", "Filter", "findings",
     "Finding", "plot_topology", "plot_summary", "export", "Explorer",
+    "schema_report", "SchemaReport",
     # change over time
-    "schema_report", "SchemaReport", "plot_diff", "history", "History",
+    "diff", "EstateDiff", "Change", "plot_diff", "history", "History",
 }  # fmt: skip
 
 
