@@ -80,11 +80,6 @@ def bench_history(folder: Path) -> None:
         f"history (timeline of 4):       {counted:.2f} s ({counted / loading:.2f}x the loads), "
         f"{counting:.0f} MiB peak ({counting / one:.2f}x one load)"
     )
-    try:
-        import iptoolkit.change.diff  # noqa: F401
-    except ImportError:
-        print("history diffs: skipped (iptoolkit.change.diff is not on this branch)")
-        return
     diffing = best_time(ipt.history(folder).severities, 1)
     traced, _ = peak(h.severities)
     print(

@@ -186,8 +186,7 @@ def test_clear_errors(tmp_path, weeks):
 
 
 def test_with_the_real_diff(folder):
-    """The weeks' changes as `ipt.diff` finds them (runs once diff-core is merged)."""
-    pytest.importorskip("iptoolkit.change.diff", reason="needs diff-core's ipt.diff")
+    """The weeks' changes as `ipt.diff` finds them."""
     h = ipt.history(folder)
     severities = h.severities()
     assert list(severities["breaking"]) == [1, 0, 0]

@@ -168,9 +168,6 @@ def test_export_names_the_suffixes_a_diff_takes(week, tmp_path):
         ipt.export(week, tmp_path / "changes.md", only_changed=True)
 
 
-@pytest.mark.skipif(
-    not hasattr(EstateDiff, "to_markdown"), reason="needs diff-core's renderings (change/render.py)"
-)
 def test_export_writes_the_diffs_own_renderings(week, tmp_path):
     import pandas as pd
 
