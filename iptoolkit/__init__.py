@@ -62,9 +62,12 @@ _EXPORTS: dict[str, str] = {
     "diff": "iptoolkit.change.diff",
     "EstateDiff": "iptoolkit.change.model",
     "Change": "iptoolkit.change.model",
+    "history": "iptoolkit.change.history",
+    "History": "iptoolkit.change.history",
     # pictures, files, the Explorer
     "plot_topology": "iptoolkit.plot",
     "plot_summary": "iptoolkit.plot",
+    "plot_diff": "iptoolkit.plot",
     "export": "iptoolkit.exporters",
     "Explorer": "iptoolkit.widgets",
 }
@@ -81,6 +84,7 @@ if TYPE_CHECKING:
     from .change.diff import diff
     from .change.drift import schema_report
     from .change.drift_report import SchemaReport
+    from .change.history import History, history
     from .change.model import Change, EstateDiff
     from .client import (
         ApiConnectionError,
@@ -108,7 +112,7 @@ if TYPE_CHECKING:
     from .filters import Filter
     from .graph import build_graph
     from .models import IntegrationProfile, ParseError, dump_profiles, parse_profiles, timestamp
-    from .plot import plot_summary, plot_topology
+    from .plot import plot_diff, plot_summary, plot_topology
     from .queries import Impact, impact, neighbourhood, where_used
     from .widgets import Explorer
 

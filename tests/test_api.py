@@ -25,7 +25,7 @@ EXPECTED = {
     "Finding", "plot_topology", "plot_summary", "export", "Explorer",
     "schema_report", "SchemaReport",
     # change over time
-    "diff", "EstateDiff", "Change",
+    "diff", "EstateDiff", "Change", "plot_diff", "history", "History",
 }  # fmt: skip
 
 
