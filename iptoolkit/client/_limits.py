@@ -41,6 +41,7 @@ __all__ = [
     "now",
     "deadline_scope",
     "time_left",
+    "passed",
     "deadline_error",
     "sync_hooks",
     "async_hooks",
@@ -79,6 +80,11 @@ def deadline_scope(deadline: float | None) -> Iterator[None]:
 def time_left(deadline: float | None) -> float | None:
     """Seconds until `deadline`, never below zero; None when there is no deadline."""
     return None if deadline is None else max(deadline - now(), 0.0)
+
+
+def passed(deadline: float | None) -> bool:
+    """Whether `deadline` has come (within the few milliseconds a timer may fire early)."""
+    return deadline is not None and now() >= deadline - 0.01
 
 
 def deadline_error(request: RequestInfo | None, seconds: float | None) -> DeadlineExceededError:
