@@ -50,7 +50,9 @@ def trickle(hostile: Hostile, handler: http.server.BaseHTTPRequestHandler, data:
 
 
 @contextmanager
-def hostile_server(respond: Callable[[Hostile, http.server.BaseHTTPRequestHandler], None]) -> Iterator[Hostile]:
+def hostile_server(
+    respond: Callable[[Hostile, http.server.BaseHTTPRequestHandler], None],
+) -> Iterator[Hostile]:
     """Serve `respond(hostile, handler)` for every request on 127.0.0.1, a free port."""
     hostile = Hostile(url="")
 

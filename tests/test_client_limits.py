@@ -67,7 +67,10 @@ def test_a_trickled_body_stops_at_the_request_deadline() -> None:
     and the connection is closed, so the server stops sending soon after."""
     with hostile_server(trickled_body) as hostile:
         started = time.monotonic()
-        with client(hostile, timeout=2.0, deadline=1.0) as c, pytest.raises(DeadlineExceededError) as caught:
+        with (
+            client(hostile, timeout=2.0, deadline=1.0) as c,
+            pytest.raises(DeadlineExceededError) as caught,
+        ):
             c.fetch_raw()
         failed = time.monotonic()
         assert failed - started < 3.0

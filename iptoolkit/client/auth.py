@@ -28,7 +28,14 @@ import anyio
 import httpx
 
 from ._retry import logger
-from ._tokens import TOKEN_KEYS, cookie_header, cookie_pairs, read_token, set_cookies
+from ._tokens import (
+    TOKEN_KEYS,
+    cookie_header,
+    cookie_pairs,
+    is_header_safe,
+    read_token,
+    set_cookies,
+)
 from ._urls import RequestInfo, install_log_filters, join_url
 from .errors import AuthenticationError, error_from_response
 from .secrets import Secret
@@ -102,6 +109,8 @@ class BearerToken(_PlatformAuth):
 
     def __init__(self, token: str | Secret) -> None:
         self.token = Secret(token)
+        if not is_header_safe(self.token.get_secret_value()):
+            raise ValueError("a bearer token must be printable ASCII (value hidden)")
 
     def auth_flow(self, request: httpx.Request) -> Flow:
         request.headers["Authorization"] = f"Bearer {self.token.get_secret_value()}"
@@ -206,8 +215,8 @@ class _TokenAuth(_PlatformAuth):
             self._refused(request)
 
     def auth_flow(self, request: httpx.Request) -> Flow:
-        """The same flow without locks, for callers that drive `auth_flow` directly
-        (httpx itself calls `sync_auth_flow` or `async_auth_flow`)."""
+        """`sync_auth_flow`, for anyone driving `auth_flow` directly (httpx itself calls
+        `sync_auth_flow` or `async_auth_flow`)."""
         yield from self.sync_auth_flow(request)
 
     def _acquire(self, request: httpx.Request) -> Flow:
@@ -313,6 +322,10 @@ class SessionCookie(_TokenAuth):
         self.cookies = cookie_pairs(cookies)
         if not self.cookies:
             raise ValueError("SessionCookie needs at least one cookie (name=value)")
+        if not all(
+            is_header_safe(name + value.get_secret_value()) for name, value in self.cookies.items()
+        ):
+            raise ValueError("session cookies must be printable ASCII (values hidden)")
         self.token_path = token_path
 
     def _acquire(self, request: httpx.Request) -> Flow:
