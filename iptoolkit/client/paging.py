@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,7 +82,7 @@ class Pager:
         self.items_read = 0
         self._seen_urls: set[str] = {str(self.start_url)}
         self._seen_content: dict[str, int] = {}
-        self._seen_items: set[str] = set()
+        self._seen_items: set[Hashable] = set()
         self._first_page_size: int | None = None
 
     def read(self, response: httpx.Response) -> Page:
@@ -298,10 +299,14 @@ def _announced_total(data: Any) -> int | None:
     return None
 
 
-def _item_key(item: Any) -> str:
-    """A profile's id when it has one (cheap), else a digest of its content."""
-    if isinstance(item, dict) and item.get("id") is not None:
-        return "id:" + json.dumps(item["id"], default=str)
+def _item_key(item: Any) -> Hashable:
+    """A profile's id when it has one (cheap, and allocating nothing that would wake the
+    garbage collector over a freshly parsed page), else a digest of its content."""
+    ident = item.get("id") if isinstance(item, dict) else None
+    if type(ident) is str or type(ident) is int:
+        return ident
+    if ident is not None:
+        return "id:" + json.dumps(ident, default=str)
     basis = json.dumps(item, sort_keys=True, default=str)
     return hashlib.blake2b(basis.encode(), digest_size=16).hexdigest()
 
