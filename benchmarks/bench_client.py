@@ -163,7 +163,7 @@ def main() -> int:
     parser.add_argument("--bomb-mib", type=int, default=256)
     parser.add_argument("--cap-mib", type=int, default=16)
     parser.add_argument("--trickle", type=float, default=12.0)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
 
     listing = json.dumps(demo_profiles(args.profiles, seed=0)).encode()
@@ -176,7 +176,7 @@ def main() -> int:
     server, base = serve(bodies, args.trickle)
     try:
         print(f"listing: {args.profiles:,} profiles, {len(listing) / MiB:.1f} MiB of JSON")
-        speed(base, args.repeat, "fresh process")
+        speed(base, args.repeat, "no estate held")
         held = ipt.demo_estate(n_profiles=10_000, seed=1)
         speed(base, args.repeat, "10k estate held")
         del held

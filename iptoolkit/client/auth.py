@@ -159,10 +159,11 @@ class _TokenAuth(_PlatformAuth):
         return self._expires_at is not None and _clock() >= self._expires_at
 
     def _renew(self, request: httpx.Request) -> Flow:
-        """The token requests of one renewal (the caller holds the lock)."""
+        """The token requests of one renewal (the caller holds the lock). The old token
+        stays until the new one is stored: a thread that passed `_needs_token` a moment
+        ago still has a token to send (at worst refused, and then renewed)."""
         if self._token is not None:
             logger.debug("%s: renewing the token", type(self).__name__)
-        self._forget()
         yield from self._acquire(request)
 
     def _refused(self, request: httpx.Request) -> None:
