@@ -42,7 +42,8 @@ def listing(start: int, count: int = 2) -> bytes:
 
 
 def client(hostile: Hostile, **options: Any) -> Client:
-    return Client(hostile.url, auth=BearerToken("t"), max_retries=0, **options)
+    options.setdefault("max_retries", 0)
+    return Client(hostile.url, auth=BearerToken("t"), **options)
 
 
 def async_client(hostile: Hostile, **options: Any) -> AsyncClient:
@@ -68,7 +69,7 @@ def test_a_trickled_body_stops_at_the_request_deadline() -> None:
     with hostile_server(trickled_body) as hostile:
         started = time.monotonic()
         with (
-            client(hostile, timeout=2.0, deadline=1.0) as c,
+            client(hostile, timeout=2.0, deadline=1.0, max_retries=2) as c,
             pytest.raises(DeadlineExceededError) as caught,
         ):
             c.fetch_raw()
@@ -80,6 +81,7 @@ def test_a_trickled_body_stops_at_the_request_deadline() -> None:
         assert hostile.ended and hostile.ended[0] - failed < 2.0  # the server saw us hang up
     assert "deadline" in str(caught.value) and LISTING in str(caught.value)
     assert isinstance(caught.value, ApiError)
+    assert hostile.requests == [f"GET {LISTING}"]  # a deadline is final: not retried
 
 
 @pytest.mark.anyio
@@ -109,6 +111,36 @@ def test_the_fetch_deadline_bounds_a_listing_of_quick_but_endless_pages() -> Non
             c.fetch_raw(max_pages=1000)
         assert time.monotonic() - started < 2.5
         assert 2 <= len(hostile.requests) <= 8
+
+
+@pytest.mark.usefixtures("no_sleep")
+def test_a_silent_server_is_given_up_at_the_deadline_not_the_longer_timeout() -> None:
+    """The read timeout is shortened to the time left; the deadline is final (retrying
+    would give the server a fresh deadline each time)."""
+
+    def silent(hostile: Hostile, handler: Any) -> None:
+        hostile.stop.wait(30)
+
+    with hostile_server(silent) as hostile:
+        started = time.monotonic()
+        with client(hostile, timeout=10.0, deadline=1.0, max_retries=2) as c:
+            with pytest.raises(DeadlineExceededError):
+                c.fetch_raw()
+        assert time.monotonic() - started < 3.0
+        assert len(hostile.requests) == 1
+
+
+@pytest.mark.usefixtures("no_sleep")
+def test_a_retry_whose_wait_would_outlast_the_fetch_deadline_is_not_made() -> None:
+    def respond(hostile: Hostile, handler: Any) -> None:
+        send_head(handler, 503, Retry_After=30, Content_Length=0)
+
+    with hostile_server(respond) as hostile:
+        with client(hostile, fetch_deadline=10.0, max_retries=2) as c:
+            with pytest.raises(ApiError) as caught:
+                c.fetch_raw()
+    assert caught.value.status_code == 503
+    assert len(hostile.requests) == 1
 
 
 @pytest.mark.parametrize(
