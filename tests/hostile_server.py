@@ -42,9 +42,11 @@ def send_head(
 
 
 def trickle(hostile: Hostile, handler: http.server.BaseHTTPRequestHandler, data: bytes) -> None:
-    """Write `data` forever, one piece every 0.1 s, until the client hangs up or the test
-    ends (each piece arrives well within any read timeout)."""
-    while not hostile.stop.wait(0.1):
+    """Write `data` one piece every 0.1 s (well within any read timeout) for 8 s, or until
+    the client hangs up or the test ends; a client without a deadline waits it all out."""
+    for _ in range(80):
+        if hostile.stop.wait(0.1):
+            return
         handler.wfile.write(data)
         handler.wfile.flush()
 

@@ -63,6 +63,22 @@ def trickled_headers(hostile: Hostile, handler: Any) -> None:
 # -- deadlines -------------------------------------------------------------------------
 
 
+def test_trickled_headers_stop_at_the_request_deadline_of_a_blocking_client() -> None:
+    """httpcore takes one read timeout for the whole header phase; the watchdog shuts
+    the connection at the deadline, and the server sees it."""
+    with hostile_server(trickled_headers) as hostile:
+        started = time.monotonic()
+        with client(hostile, timeout=2.0, deadline=1.0, max_retries=2) as c:
+            with pytest.raises(DeadlineExceededError, match="deadline"):
+                c.fetch_raw()
+        failed = time.monotonic()
+        assert failed - started < 3.0
+        assert len(hostile.requests) == 1  # a deadline is final: not retried
+        while not hostile.ended and time.monotonic() < failed + 3:
+            time.sleep(0.05)
+        assert hostile.ended and hostile.ended[0] - failed < 2.0  # the server saw us hang up
+
+
 def test_a_trickled_body_stops_at_the_request_deadline() -> None:
     """Every byte arrives within the read timeout; the deadline still ends the request,
     and the connection is closed, so the server stops sending soon after."""

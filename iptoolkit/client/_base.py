@@ -88,8 +88,10 @@ class ClientBase(Generic[Transport]):
 
     _http_class: ClassVar[type[httpx.Client] | type[httpx.AsyncClient]]
     """The httpx client the subclass sends with, built from the options below."""
-    _hooks: ClassVar[Callable[[int], dict[str, list[Callable[..., Any]]]]]
-    """The event hooks (sync or async) that bound every response (`_limits`)."""
+
+    def _hooks(self, max_bytes: int) -> dict[str, list[Callable[..., Any]]]:
+        """The event hooks (sync or async) that bound every response (`_limits`)."""
+        raise NotImplementedError
 
     def __init__(
         self,

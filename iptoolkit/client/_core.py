@@ -133,8 +133,8 @@ def request_flow(
             response: httpx.Response = yield Send(method, url, deadline)
         except httpx.TransportError as exc:
             error: ApiError = error_from_transport(exc)
-            if isinstance(exc, httpx.TimeoutException) and _limits.passed(deadline):
-                error = _limits.deadline_error(error.request, None)  # a shortened timeout
+            if _limits.passed(deadline):  # a shortened timeout, or a watchdog's cut
+                error = _limits.deadline_error(error.request, None)
             error.__cause__ = exc
         except ApiError as exc:
             error = exc

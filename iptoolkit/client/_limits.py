@@ -13,10 +13,9 @@ token and login responses inside the auth flows) is read through `_Bounded`:
   of httpx's timeouts to the time left, so a wait for one read cannot outlast it.
 
 The deadline is the absolute monotonic time set by `deadline_scope` around one request
-(the drivers in `client.py` open it for each `Send`). `AsyncClient` also cancels the
-request at the deadline (`anyio.fail_after`), which bounds a server that trickles its
-headers too; a blocking `Client` cannot interrupt a read, so there a trickle of headers
-is bounded per read, by the time left when the request started.
+(the drivers in `client.py` open it for each `Send`). A server that trickles its headers
+is stopped too: `AsyncClient` cancels the request at the deadline (`anyio.fail_after`),
+and a blocking `Client` has its `_watchdog.Watchdog` shut the connection.
 """
 
 from __future__ import annotations
@@ -98,13 +97,16 @@ def deadline_error(request: RequestInfo | None, seconds: float | None) -> Deadli
     )
 
 
-def sync_hooks(max_bytes: int) -> dict[str, list[Callable[..., Any]]]:
-    """Event hooks bounding every response of an `httpx.Client`."""
+def sync_hooks(
+    max_bytes: int, *, on_request: Callable[[httpx.Request], None] | None = None
+) -> dict[str, list[Callable[..., Any]]]:
+    """Event hooks bounding every response of an `httpx.Client` (and `on_request`)."""
 
     def on_response(response: httpx.Response) -> None:
         response.stream = _SyncBounded(_Bounded(response, max_bytes), response.stream)
 
-    return {"request": [_shorten_timeouts], "response": [on_response]}
+    extra = [on_request] if on_request else []
+    return {"request": [_shorten_timeouts, *extra], "response": [on_response]}
 
 
 def async_hooks(max_bytes: int) -> dict[str, list[Callable[..., Any]]]:

@@ -22,6 +22,7 @@ from ._base import ClientBase, parse_page
 from ._core import Flow, Send, Sleep, Steps
 from ._progress import FetchProgress
 from ._urls import RequestInfo, redact_url
+from ._watchdog import Watchdog
 from .errors import ApiError
 from .paging import Page
 
@@ -53,7 +54,10 @@ class Client(ClientBase[httpx.BaseTransport]):
     """
 
     _http_class = httpx.Client
-    _hooks = staticmethod(_limits.sync_hooks)
+
+    def _hooks(self, max_bytes: int) -> dict[str, list[Any]]:
+        self._watchdog = Watchdog()
+        return _limits.sync_hooks(max_bytes, on_request=self._watchdog.watch)
 
     def iter_profiles(self, *, max_pages: int | None = None) -> Iterator[list[IntegrationProfile]]:
         """Yield the listing page by page, each page a list of parsed profiles (strict).
@@ -96,7 +100,10 @@ class Client(ClientBase[httpx.BaseTransport]):
             for command in steps:
                 if isinstance(command, Send):
                     try:
-                        with _limits.deadline_scope(command.deadline):
+                        with (
+                            _limits.deadline_scope(command.deadline),
+                            self._watchdog.armed(command.deadline),
+                        ):
                             steps.reply = self._http.request(command.method, command.url)
                     except _SEND_FAILURES as exc:
                         steps.failure = exc
@@ -123,7 +130,9 @@ class AsyncClient(ClientBase[httpx.AsyncBaseTransport]):
     """
 
     _http_class = httpx.AsyncClient
-    _hooks = staticmethod(_limits.async_hooks)
+
+    def _hooks(self, max_bytes: int) -> dict[str, list[Any]]:
+        return _limits.async_hooks(max_bytes)
 
     async def iter_profiles(
         self, *, max_pages: int | None = None
