@@ -52,7 +52,7 @@ DEFAULT_DEADLINE = 300.0
 """Default total seconds for one request: connecting, sending and the whole response."""
 ACCEPT_ENCODING = "gzip, deflate"
 """The encodings we ask for and decode ourselves, with the size cap."""
-CHUNK = 1 << 16
+CHUNK = 1 << 20
 """The most a compressed slice may expand to in one step."""
 
 _clock = time.monotonic
