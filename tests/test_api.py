@@ -19,7 +19,8 @@ EXPECTED = {
     "Client", "AsyncClient", "ClientCredentials", "SessionCookie", "GuestLogin", "BearerToken",
     "Secret", "ApiError", "BadRequestError", "AuthenticationError", "PermissionDeniedError",
     "NotFoundError", "RateLimitError", "InternalServerError", "PagingError",
-    "ApiTransportError", "ApiConnectionError", "ApiTimeoutError",
+    "ResponseParseError", "ResponseTooLargeError",
+    "ApiTransportError", "ApiConnectionError", "ApiTimeoutError", "DeadlineExceededError",
     # questions, pictures, files, the Explorer
     "build_graph", "where_used", "impact", "neighbourhood", "Impact", "Filter", "findings",
     "Finding", "plot_topology", "plot_summary", "export", "Explorer",
