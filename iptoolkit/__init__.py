@@ -45,9 +45,12 @@ _EXPORTS: dict[str, str] = {
     "RateLimitError": _CLIENT,
     "InternalServerError": _CLIENT,
     "PagingError": _CLIENT,
+    "ResponseParseError": _CLIENT,
+    "ResponseTooLargeError": _CLIENT,
     "ApiTransportError": _CLIENT,
     "ApiConnectionError": _CLIENT,
     "ApiTimeoutError": _CLIENT,
+    "DeadlineExceededError": _CLIENT,
     # graph, questions, selections, tables, findings
     "build_graph": "iptoolkit.graph",
     "where_used": "iptoolkit.queries",
@@ -63,9 +66,12 @@ _EXPORTS: dict[str, str] = {
     "diff": "iptoolkit.change.diff",
     "EstateDiff": "iptoolkit.change.model",
     "Change": "iptoolkit.change.model",
+    "history": "iptoolkit.change.history",
+    "History": "iptoolkit.change.history",
     # pictures, files, the Explorer
     "plot_topology": "iptoolkit.plot",
     "plot_summary": "iptoolkit.plot",
+    "plot_diff": "iptoolkit.plot",
     "export": "iptoolkit.exporters",
     "Explorer": "iptoolkit.widgets",
 }
@@ -82,6 +88,7 @@ if TYPE_CHECKING:
     from .change.diff import diff
     from .change.drift import schema_report
     from .change.drift_report import SchemaReport
+    from .change.history import History, history
     from .change.model import Change, EstateDiff
     from .client import (
         ApiConnectionError,
@@ -94,12 +101,15 @@ if TYPE_CHECKING:
         BearerToken,
         Client,
         ClientCredentials,
+        DeadlineExceededError,
         GuestLogin,
         InternalServerError,
         NotFoundError,
         PagingError,
         PermissionDeniedError,
         RateLimitError,
+        ResponseParseError,
+        ResponseTooLargeError,
         Secret,
         SessionCookie,
     )
@@ -110,7 +120,7 @@ if TYPE_CHECKING:
     from .filters import Filter
     from .graph import build_graph
     from .models import IntegrationProfile, ParseError, dump_profiles, parse_profiles, timestamp
-    from .plot import plot_summary, plot_topology
+    from .plot import plot_diff, plot_summary, plot_topology
     from .queries import Impact, impact, neighbourhood, where_used
     from .widgets import Explorer
 

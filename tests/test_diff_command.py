@@ -101,3 +101,22 @@ def test_trouble_is_one_line_and_exit_2(snapshots, tmp_path):
 def test_help_lists_diff():
     result = CliRunner().invoke(main, ["--help"])
     assert "  diff " in result.output
+
+
+def test_plot_draws_the_changes_beside_the_output(snapshots, tmp_path):
+    target = tmp_path / "out" / "changes.svg"
+    code, out, err = run(
+        snapshots["base"], snapshots["breaking"], "--format", "json", "--plot", target
+    )
+    assert code == 0
+    assert json.loads(out)["changes"]  # stdout is still the machine form alone
+    assert err.strip() == f"diagram written to {target}"
+    svg = target.read_text(encoding="utf-8")
+    assert "<svg" in svg[:400] and "Changes:" in svg and "1 breaking" in svg
+
+
+def test_plot_wants_a_picture_suffix(snapshots, tmp_path):
+    code, out, err = run(snapshots["base"], snapshots["notable"], "--plot", tmp_path / "c.md")
+    assert code == 2 and out == ""
+    assert "--plot c.md: the diagram is written as one of .png, .svg, .pdf" in err
+    assert not (tmp_path / "c.md").exists()

@@ -19,6 +19,7 @@ __all__ = ["diff_command", "add_commands", "FAIL_ON"]
 
 FAIL_ON = ("breaking", "notable", "any")
 _FORMATS = ("text", "md", "json", "csv")
+_PLOTS = (".png", ".svg", ".pdf")
 TROUBLE = 2
 """Exit code when the snapshots could not be compared."""
 
@@ -49,6 +50,12 @@ class _Trouble(click.ClickException):
     type=click.Choice(FAIL_ON),
     help="Exit 1 when a change at or above this severity exists (any: any change).",
 )
+@click.option(
+    "--plot",
+    "plot_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also draw the changes (plot_diff) into this .png, .svg or .pdf file.",
+)
 @click.pass_context
 def diff_command(
     ctx: click.Context,
@@ -57,6 +64,7 @@ def diff_command(
     output_format: str,
     exit_code: bool,
     fail_on: str | None,
+    plot_path: Path | None,
 ) -> None:
     """Compare two snapshots (OLD, NEW): profiles, channels, partners and links added,
     removed and changed, breaking changes first.
@@ -65,8 +73,15 @@ def diff_command(
       iptoolkit diff monday.json tuesday.json
       iptoolkit diff monday.json tuesday.json --format md > CHANGES.md
       iptoolkit diff monday.json tuesday.json --fail-on breaking
+      iptoolkit diff monday.json tuesday.json --plot changes.png
     """
+    if plot_path is not None and plot_path.suffix.lower() not in _PLOTS:
+        raise _Trouble(
+            f"--plot {plot_path.name}: the diagram is written as one of {', '.join(_PLOTS)}"
+        )
     result = _compare(ctx, old, new)
+    if plot_path is not None:
+        _plot(ctx, result, plot_path)
     if output_format == "csv":
         result.to_frame().to_csv(sys.stdout, index=False)
     else:
@@ -87,6 +102,20 @@ def _compare(ctx: click.Context, old: Path, new: Path) -> EstateDiff:
         if ctx.meta.get("iptoolkit.debug") or not _expected(exc):
             raise
         raise _Trouble(_one_line(exc)) from None
+
+
+def _plot(ctx: click.Context, result: EstateDiff, path: Path) -> None:
+    """The diagram written (`ipt.export`), said on stderr so stdout stays the diff."""
+    from ..cli import _expected, _one_line
+    from ..exporters import export
+
+    try:
+        export(result, path)
+    except Exception as exc:
+        if ctx.meta.get("iptoolkit.debug") or not _expected(exc):
+            raise
+        raise _Trouble(f"--plot: {_one_line(exc)}") from None
+    click.echo(f"diagram written to {path}", err=True)
 
 
 def _fails(result: EstateDiff, fail_on: str | None) -> bool:
