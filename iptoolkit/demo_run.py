@@ -4,8 +4,8 @@ Starts the reference server on a free loopback port with a demo estate, fetches 
 through `Client` with client credentials, prints a summary and the findings, writes a
 snapshot, diagrams and exports into the output folder, stops the server, and says where
 everything is. Then a week passes (`demo_changes`): the server serves the changed estate,
-it is fetched again, and what changed is written as a changelog (`changes.md`). No input,
-no credentials of anyone's: the server makes its own.
+it is fetched again, and what changed is written as a changelog (`changes.md`) and a
+diagram (`changes.png`). No input, no credentials of anyone's: the server makes its own.
 """
 
 from __future__ import annotations
@@ -92,6 +92,7 @@ def _a_week_later(
     """
     from .change.diff import diff
     from .demo_week import demo_changes
+    from .exporters import export
 
     echo("")
     echo("A week later (ipt.demo_changes): the server serves the changed estate.")
@@ -104,9 +105,17 @@ def _a_week_later(
         echo(f"  breaking: {change.reason if named else f'{change.key}: {change.reason}'}")
     if len(breaking) > _BREAKING_SHOWN:
         echo(f"  ... and {len(breaking) - _BREAKING_SHOWN} more (see changes.md)")
-    changelog = output / "changes.md"
-    changelog.write_text(changes.to_markdown(), encoding="utf-8")
-    return [later.save(output / "estate-next-week.json"), changelog]
+    severity = changes.counts()["severity"]
+    title = (
+        f"What changed in a week (demo): {severity['breaking']} breaking, "
+        f"{severity['notable']} notable, {severity['cosmetic']} cosmetic changes"
+    )
+    return [
+        later.save(output / "estate-next-week.json"),
+        export(changes, output / "changes.md"),
+        # only the changed items and their neighbours: a week's changes drawn one by one
+        export(changes, output / "changes.png", only_changed=True, title=title),
+    ]
 
 
 def _print_summary(estate: Estate, echo: Callable[[str], None]) -> None:

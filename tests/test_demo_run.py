@@ -28,7 +28,7 @@ def test_run_demo_fetches_over_http_and_writes_every_output(demo):
     names = {path.name for path in written}
     assert {"estate.json", "topology.png", "summary.png", "topology.svg", "profiles.csv",
             "estate.graphml", "estate.dot", "findings.csv", "estate-next-week.json",
-            "changes.md"} <= names  # fmt: skip
+            "changes.md", "changes.png"} <= names  # fmt: skip
     assert any(name.startswith("partner-") and name.endswith(".md") for name in names)
 
     fetched = ipt.load(out / "estate.json")
@@ -57,3 +57,4 @@ def test_run_demo_serves_the_estate_a_week_later_fetches_it_again_and_diffs(demo
     assert f"Changes: {changes.summary()}" in text
     assert "  breaking: " in text
     assert (out / "changes.md").read_text() == changes.to_markdown()
+    assert (out / "changes.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
