@@ -22,7 +22,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 SANITIZE = NOTEBOOKS / "nbval-sanitize.cfg"
-EXPECTED = ["01-quickstart", "02-topology", "03-explorer", "04-audit-and-export"]
+EXPECTED = ["01-quickstart", "02-topology", "03-explorer", "04-audit-and-export", "05-changes"]
 
 pytest.importorskip("nbval")
 
