@@ -35,6 +35,7 @@ __all__ = ["main"]
 _LAZY: dict[str, tuple[str, str]] = {
     "serve": ("iptoolkit.server.cli", "Run the reference server of the platform's API."),
     "hash-secret": ("iptoolkit.server.cli", "Hash a secret for a principals file."),
+    "mcp": ("iptoolkit.mcp.cli", "Serve snapshots to AI assistants (Model Context Protocol)."),
 }
 """Commands whose module loads on first use (name -> module, short help shown before it
 loads), so that `iptoolkit --help` stays quick and an extra's command works only with it.
