@@ -1,0 +1,367 @@
+"""`iptoolkit mcp`, driven as an assistant drives it: the SDK's own client, over stdio, with
+the server a subprocess (`iptoolkit mcp a.json b.json`).
+
+One server session per module runs a script of calls (starting a server costs seconds);
+each test then compares what came back with what the Python API says of the same
+snapshot. The demo estate holds no credentials, so the fixture plants some where real
+ones hide (secret-named fields, a password in a URL) and every answer is searched for them.
+"""
+
+from __future__ import annotations
+
+import base64
+import copy
+import io
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+import iptoolkit as ipt
+from iptoolkit.estate import Estate
+from iptoolkit.filters import select
+from iptoolkit.redact import MASK, is_secret_name, redact_fields
+from iptoolkit.snapshot import SnapshotInfo
+
+mcp = pytest.importorskip("mcp")
+from mcp import ClientSession  # noqa: E402
+from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
+
+IPTOOLKIT = str(Path(sys.executable).parent / "iptoolkit")
+TOOLS = {
+    "summary",
+    "find_profiles",
+    "get_item",
+    "where_used",
+    "impact",
+    "neighbourhood",
+    "findings",
+    "draw_topology",
+}
+PLANTED = (
+    "pw-PLANTED-0001",
+    "tok-PLANTED-0002",
+    "url-PLANTED-0003",
+    "hdr-PLANTED-0004",
+    "name-PLANTED-0005",
+)
+
+
+def _planted_profiles() -> list[dict[str, Any]]:
+    """The demo's profiles with credentials where real estates carry them."""
+    raw = copy.deepcopy(list(ipt.demo_estate(300).raw_profiles))
+    raw[0]["inputAgentSettings"]["password"] = PLANTED[0]
+    raw[1]["loginToken"] = PLANTED[1]
+    held = next(p for p in raw if isinstance(p["inputAgentSettings"].get("channel"), dict))
+    channel = held["inputAgentSettings"]["channel"]
+    channel["url"] = f"https://edi:{PLANTED[2]}@gateway.example.com/in"
+    raw[2]["inputAgentSettings"]["httpHeaders"] = {"Authorization": f"Bearer {PLANTED[3]}"}
+    raw[3]["name"] = f"Orders from sftp://edi:{PLANTED[4]}@sftp.example.com/in"
+    return raw
+
+
+def _secrets(estate: Estate) -> set[str]:
+    """Every value of a secret-named field in the estate, found by the one rule."""
+    found: set[str] = set()
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if is_secret_name(str(key)) and isinstance(item, str) and item:
+                    found.add(item)
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    for raw in estate.raw_profiles:
+        walk(raw)
+    return found
+
+
+@pytest.fixture(scope="module")
+def snapshots(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Two snapshots: `older` (an earlier fetch) and `newer`, the planted one, current."""
+    folder = tmp_path_factory.mktemp("mcp")
+    older = ipt.demo_estate(60, seed=3)
+    newer = Estate.from_raw(
+        _planted_profiles(),
+        source_url="https://platform.example.com/api/preview/profiles",
+        fetched_at=datetime(2026, 11, 22, 10, 0, tzinfo=UTC),
+    )
+    older_info = SnapshotInfo(source_url="demo", fetched_at=datetime(2026, 1, 1, tzinfo=UTC))
+    older = older.take(range(len(older)), info=older_info)
+    # the newer one is named first: "current" goes by fetch time, not by order
+    newer.save(folder / "newer.json")
+    older.save(folder / "older.json.gz")
+    newer = ipt.load(folder / "newer.json")
+    return {
+        "paths": [folder / "newer.json", folder / "older.json.gz"],
+        "estate": newer,
+        "older": ipt.load(folder / "older.json.gz"),
+        "graph": ipt.build_graph(newer),
+    }
+
+
+def _run(args: list[str], script: Callable[[ClientSession], Awaitable[Any]]) -> Any:
+    """Start `iptoolkit mcp ARGS` and run `script` with a client session on it."""
+
+    async def main() -> Any:
+        params = StdioServerParameters(command=IPTOOLKIT, args=["mcp", *args])
+        with open(os.devnull, "w") as errlog:
+            async with stdio_client(params, errlog=errlog) as (read, write):
+                async with ClientSession(read, write) as session:
+                    await session.initialize()
+                    return await script(session)
+
+    return anyio.run(main)
+
+
+CALLS: dict[str, tuple[str, dict[str, Any]]] = {
+    "summary": ("summary", {}),
+    "summary_older": ("summary", {"snapshot": "older"}),
+    "by_partner": ("find_profiles", {"filter": {"partners": ["Lumen Packaging Ltd"]}}),
+    "sftp_active": ("find_profiles", {"filter": {"agent_types": "SFTP", "active": True}}),
+    "item_bare": ("get_item", {"id": "40047"}),
+    "item_node": ("get_item", {"id": "channel:40047"}),
+    "item_name": ("get_item", {"id": "lumen packaging http"}),
+    "item_profile": ("get_item", {"id": "P-000001"}),
+    "item_cut": ("get_item", {"id": "P-000001", "max_chars": 300}),
+    "item_rest": ("get_item", {"id": "P-000001", "max_chars": 300, "offset": 300}),
+    "where_used": ("where_used", {"id": "partner:1017", "limit": 5}),
+    "where_used_type": ("where_used", {"type": "AS2", "limit": 200}),
+    "impact": ("impact", {"id": "Lumen Packaging HTTP", "limit": 3}),
+    "neighbourhood": ("neighbourhood", {"id": "partner:1017", "depth": 2, "limit": 200}),
+    "findings": ("findings", {"limit": 3}),
+    "findings_kind": ("findings", {"kind": "duplicate_endpoint", "limit": 200}),
+    "draw": ("draw_topology", {"filter": {"partners": ["1017"]}, "highlight": "channel:40047"}),
+    # bad arguments: tool errors, and the server lives on
+    "unknown_id": ("get_item", {"id": "Lumen Packagin HTTP"}),
+    "limit_zero": ("find_profiles", {"limit": 0}),
+    "bad_cursor": ("find_profiles", {"cursor": "not-a-cursor"}),
+    "bad_filter": ("find_profiles", {"filter": {"partner": "Acme"}}),
+    "bad_kind": ("findings", {"kind": "nonsense"}),
+    "bad_snapshot": ("summary", {"snapshot": "nwer"}),
+    "both_forms": ("where_used", {"id": "partner:1017", "type": "AS2"}),
+    "deep": ("neighbourhood", {"id": "partner:1017", "depth": 99}),
+    "after_errors": ("summary", {}),
+    # where the planted secrets live
+    "secret_agent": ("get_item", {"id": "agent:P-000001"}),
+    "secret_profile": ("get_item", {"id": "P-000002"}),
+    "secret_header": ("get_item", {"id": "P-000003"}),
+    "secret_text": ("find_profiles", {"filter": {"text": "gateway.example.com"}}),
+}
+
+
+@pytest.fixture(scope="module")
+def session_results(snapshots: dict[str, Any]) -> dict[str, Any]:
+    """Every call of `CALLS` (and the listings) over one stdio session."""
+
+    async def script(session: ClientSession) -> dict[str, Any]:
+        results: dict[str, Any] = {"tools": await session.list_tools()}
+        results["resources"] = await session.list_resources()
+        results["templates"] = await session.list_resource_templates()
+        for uri in ("iptoolkit://summary", "iptoolkit://data-model"):
+            results[uri] = await session.read_resource(uri)
+        results["type"] = await session.read_resource("iptoolkit://data-model/sftpagentsettings")
+        for key, (name, arguments) in CALLS.items():
+            results[key] = await session.call_tool(name, arguments)
+        pages, cursor = [], None
+        while True:  # every page of a filter, as an assistant reads it
+            arguments = {"filter": {"active": True}, "limit": 50}
+            page = await session.call_tool("find_profiles", {**arguments, "cursor": cursor})
+            pages.append(page)
+            cursor = page.structured_content["next_cursor"]
+            if cursor is None:
+                break
+        results["pages"] = pages
+        return results
+
+    return _run([str(path) for path in snapshots["paths"]], script)
+
+
+def _ok(result: Any) -> dict[str, Any]:
+    assert not result.is_error, result.content
+    return result.structured_content
+
+
+def _error(result: Any) -> str:
+    assert result.is_error, result.structured_content
+    return result.content[0].text
+
+
+def test_the_tools_are_listed_with_schemas_and_read_only(session_results):
+    tools = {tool.name: tool for tool in session_results["tools"].tools}
+    assert set(tools) == TOOLS, "refresh only with --from-env"
+    for name, tool in tools.items():
+        assert tool.description and len(tool.description) > 40, name
+        assert tool.annotations.read_only_hint is True, name
+        if name != "draw_topology":
+            assert tool.output_schema is not None, name
+    assert "partners" in json.dumps(tools["find_profiles"].input_schema)
+
+
+def test_summary_is_the_current_snapshot_counted_as_the_python_api_does(
+    session_results, snapshots
+):
+    estate = snapshots["estate"]
+    answer = _ok(session_results["summary"])
+    assert answer["snapshot"] == "newer", "the latest fetch is current, whatever the order"
+    assert answer["snapshots"] == ["newer", "older"]
+    counts = estate.summary()
+    for key in ("profiles", "active_profiles", "channels", "partners", "unresolved_channels"):
+        assert answer[key] == counts[key], key
+    assert answer["agent_types"] == counts["agent_types"]
+    assert answer["findings"] == ipt.findings(estate).counts()
+    groups = [record.group for record in estate.records]
+    assert answer["profiles_by_group"] == {g: groups.count(g) for g in answer["profiles_by_group"]}
+    older = _ok(session_results["summary_older"])
+    assert older["snapshot"] == "older" and older["profiles"] == len(snapshots["older"])
+    assert json.loads(session_results["iptoolkit://summary"].contents[0].text) == answer
+
+
+def test_find_profiles_pages_through_what_the_filter_selects(session_results, snapshots):
+    estate = snapshots["estate"]
+    expected = [estate.records[i].node for i in select(estate, ipt.Filter(active=True))]
+    pages = [_ok(page) for page in session_results["pages"]]
+    assert len(pages) == -(-len(expected) // 50) > 1
+    assert [row["node"] for page in pages for row in page["items"]] == expected
+    assert all(page["total"] == len(expected) for page in pages)
+
+    by_partner = _ok(session_results["by_partner"])
+    chosen = estate.subset(ipt.Filter(partners=["Lumen Packaging Ltd"]))
+    assert by_partner["total"] == len(chosen)
+    row = by_partner["items"][0]
+    record = chosen.records[0]
+    assert row["node"] == record.node and row["agent_type"] == record.agent_type
+    assert {p["node"] for p in row["partners"]} == {f"partner:{k}" for k in record.partners}
+    assert "partner:1017" in {p["node"] for p in row["partners"]}
+    sftp = _ok(session_results["sftp_active"])
+    assert sftp["total"] == len(estate.subset(ipt.Filter(agent_types="SFTP", active=True)))
+
+
+def test_get_item_takes_any_id_form_and_masks_the_json(session_results, snapshots):
+    answers = [_ok(session_results[key]) for key in ("item_bare", "item_node", "item_name")]
+    assert {answer["node"] for answer in answers} == {"channel:40047"}
+    channel = answers[0]
+    graph = snapshots["graph"]
+    assert channel["used_by"] == len(ipt.where_used(graph, "channel:40047"))
+    assert channel["partner"]["node"] == "partner:1017"
+    expected = redact_fields(graph.nodes["channel:40047"]["model"].to_json_dict())
+    assert channel["json"] == expected
+
+    profile = _ok(session_results["item_profile"])
+    record = snapshots["estate"].records[0]
+    assert profile["json"] == redact_fields(record.raw)
+    assert {c["node"] for c in profile["channels"]} == {f"channel:{k}" for k in record.channel_keys}
+
+
+def test_a_long_json_comes_in_parts_with_a_note(session_results, snapshots):
+    first, rest = _ok(session_results["item_cut"]), _ok(session_results["item_rest"])
+    assert first["json"] is None and len(first["json_text"]) == 300
+    assert "offset=300" in first["note"]
+    whole = json.dumps(
+        redact_fields(snapshots["estate"].records[0].raw), ensure_ascii=False, separators=(",", ":")
+    )
+    assert whole.startswith(first["json_text"] + rest["json_text"])
+
+
+def test_where_used_impact_and_neighbourhood_are_the_python_answers(session_results, snapshots):
+    graph = snapshots["graph"]
+    used = ipt.where_used(graph, "partner:1017")
+    answer = _ok(session_results["where_used"])
+    assert answer["total"] == len(used) > 5
+    assert [item["node"] for item in answer["items"]] == used[:5]
+    assert answer["next_cursor"] == "5"
+    by_type = _ok(session_results["where_used_type"])
+    assert [item["node"] for item in by_type["items"]] == ipt.where_used(graph, type="AS2")
+
+    hit = ipt.impact(graph, "channel:40047")
+    answer = _ok(session_results["impact"])
+    assert answer["node"] == "channel:40047" and answer["text"] == str(hit)
+    for name in ("lose_input", "partial_input", "lose_response", "responses", "partners"):
+        assert answer[name]["total"] == len(getattr(hit, name)), name
+        assert [i["node"] for i in answer[name]["items"]] == getattr(hit, name)[:3], name
+
+    near = ipt.neighbourhood(graph, "partner:1017", 2)
+    answer = _ok(session_results["neighbourhood"])
+    assert [n["node"] for n in answer["nodes"]] == list(near)
+    assert answer["total_edges"] == len(answer["edges"]) == near.number_of_edges()
+
+
+def test_findings_are_the_audit_filtered_by_kind(session_results, snapshots):
+    found = ipt.findings(snapshots["estate"])
+    answer = _ok(session_results["findings"])
+    assert answer["total"] == len(found) and answer["counts"] == found.counts()
+    assert [item["text"] for item in answer["items"]] == [f.text for f in found[:3]]
+    duplicates = found.of(kind="duplicate_endpoint")
+    answer = _ok(session_results["findings_kind"])
+    assert answer["total"] == len(duplicates) > 0
+    assert {item["kind"] for item in answer["items"]} == {"duplicate_endpoint"}
+
+
+def test_draw_topology_is_a_png_image(session_results):
+    from PIL import Image
+
+    result = session_results["draw"]
+    assert not result.is_error, result.content
+    image, text = result.content
+    assert image.type == "image" and image.mime_type == "image/png"
+    picture = Image.open(io.BytesIO(base64.b64decode(image.data)))
+    assert picture.format == "PNG" and 600 < max(picture.size) <= 2000
+    assert "channel:40047 highlighted" in text.text
+
+
+def test_bad_arguments_are_tool_errors_and_the_server_lives_on(session_results):
+    assert "channel:40047 (Lumen Packaging HTTP)" in _error(session_results["unknown_id"])
+    assert "limit" in _error(session_results["limit_zero"])
+    assert "cursor 'not-a-cursor'" in _error(session_results["bad_cursor"])
+    assert "partner" in _error(session_results["bad_filter"])
+    assert "duplicate_endpoint" in _error(session_results["bad_kind"])
+    assert "did you mean: newer" in _error(session_results["bad_snapshot"])
+    assert "exactly one" in _error(session_results["both_forms"])
+    assert "depth" in _error(session_results["deep"])
+    assert _ok(session_results["after_errors"])["profiles"] == 300
+
+
+def test_the_data_model_is_a_resource_in_parts(session_results):
+    uris = {str(resource.uri) for resource in session_results["resources"].resources}
+    assert uris == {"iptoolkit://summary", "iptoolkit://data-model"}
+    templates = session_results["templates"].resource_templates
+    assert [t.uri_template for t in templates] == ["iptoolkit://data-model/{name}"]
+    contents = session_results["iptoolkit://data-model"].contents[0].text
+    assert "iptoolkit://data-model/SFTPAgentSettings" in contents and len(contents) < 20_000
+    section = session_results["type"].contents[0].text
+    assert section.startswith("### SFTPAgentSettings") and "| JSON name |" in section
+
+
+def test_no_secret_of_the_estate_appears_in_any_answer(session_results, snapshots):
+    secrets = _secrets(snapshots["estate"])
+    assert all(any(p in s for s in secrets) for p in PLANTED[:2] + PLANTED[3:4]), "the rule"
+    everything = []
+    for key, result in session_results.items():
+        results = result if isinstance(result, list) else [result]
+        everything += [r.model_dump_json() for r in results]
+    text = "\n".join(everything)
+    assert not [secret for secret in secrets | set(PLANTED) if secret in text]
+    # and the items that hold them were answered, masked
+    assert _ok(session_results["secret_agent"])["json"]["password"] == MASK
+    assert _ok(session_results["secret_profile"])["json"]["loginToken"] == MASK
+    header = _ok(session_results["secret_header"])["json"]["inputAgentSettings"]["httpHeaders"]
+    assert header == {"Authorization": MASK}
+    assert _ok(session_results["secret_text"])["total"] == 1
+    named = _ok(session_results["pages"][0])["items"][3]
+    assert named["name"] == f"Orders from sftp://edi:{MASK}@sftp.example.com/in"
+
+
+def test_without_a_snapshot_or_from_env_the_command_says_what_to_name() -> None:
+    result = subprocess.run([IPTOOLKIT, "mcp"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert "name at least one snapshot file, or use --from-env" in result.stderr
