@@ -110,11 +110,15 @@ def snapshots(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     }
 
 
-def _run(args: list[str], script: Callable[[ClientSession], Awaitable[Any]]) -> Any:
+def _run(
+    args: list[str],
+    script: Callable[[ClientSession], Awaitable[Any]],
+    env: dict[str, str] | None = None,
+) -> Any:
     """Start `iptoolkit mcp ARGS` and run `script` with a client session on it."""
 
     async def main() -> Any:
-        params = StdioServerParameters(command=IPTOOLKIT, args=["mcp", *args])
+        params = StdioServerParameters(command=IPTOOLKIT, args=["mcp", *args], env=env)
         with open(os.devnull, "w") as errlog:
             async with stdio_client(params, errlog=errlog) as (read, write):
                 async with ClientSession(read, write) as session:
@@ -208,9 +212,7 @@ def test_the_tools_are_listed_with_schemas_and_read_only(session_results):
     assert "partners" in json.dumps(tools["find_profiles"].input_schema)
 
 
-def test_summary_is_the_current_snapshot_counted_as_the_python_api_does(
-    session_results, snapshots
-):
+def test_summary_is_the_current_snapshot_counted_as_the_python_api_does(session_results, snapshots):
     estate = snapshots["estate"]
     answer = _ok(session_results["summary"])
     assert answer["snapshot"] == "newer", "the latest fetch is current, whatever the order"
@@ -346,7 +348,7 @@ def test_no_secret_of_the_estate_appears_in_any_answer(session_results, snapshot
     secrets = _secrets(snapshots["estate"])
     assert all(any(p in s for s in secrets) for p in PLANTED[:2] + PLANTED[3:4]), "the rule"
     everything = []
-    for key, result in session_results.items():
+    for result in session_results.values():
         results = result if isinstance(result, list) else [result]
         everything += [r.model_dump_json() for r in results]
     text = "\n".join(everything)
@@ -365,3 +367,79 @@ def test_without_a_snapshot_or_from_env_the_command_says_what_to_name() -> None:
     result = subprocess.run([IPTOOLKIT, "mcp"], capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
     assert "name at least one snapshot file, or use --from-env" in result.stderr
+
+
+def test_from_env_fetches_the_live_estate_and_offers_refresh(tmp_path: Path) -> None:
+    from iptoolkit.server import running
+
+    estate = ipt.demo_estate(40, seed=5)
+    older = tmp_path / "older.json"
+    ipt.demo_estate(20, seed=6).save(older)
+
+    async def script(session: ClientSession) -> dict[str, Any]:
+        tools = await session.list_tools()
+        return {
+            "tools": {tool.name for tool in tools.tools},
+            "summary": await session.call_tool("summary", {}),
+            "refresh": await session.call_tool("refresh", {}),
+            "older": await session.call_tool("summary", {"snapshot": "older"}),
+        }
+
+    with running(estate) as server:
+        variables = {
+            "IPTOOLKIT_BASE_URL": server.base_url,
+            "IPTOOLKIT_CLIENT_ID": server.client_id,
+            "IPTOOLKIT_CLIENT_SECRET": server.client_secret,
+        }
+        results = _run([str(older), "--from-env"], script, variables)
+        secret = server.client_secret
+    assert results["tools"] == TOOLS | {"refresh"}
+    live = _ok(results["summary"])
+    assert live["snapshot"] == "live" and live["profiles"] == 40
+    assert live["snapshots"] == ["older", "live"]
+    assert live["source_url"] == server.base_url + "/api/preview/profiles"
+    refreshed = _ok(results["refresh"])
+    assert refreshed["profiles"] == 40 and refreshed["fetched_at"] > live["fetched_at"]
+    assert _ok(results["older"])["profiles"] == 20
+    answers = [results[key].model_dump_json() for key in ("summary", "refresh", "older")]
+    assert secret not in "".join(answers)
+
+
+def test_http_serves_the_same_tools_on_loopback(snapshots: dict[str, Any]) -> None:
+    import socket
+    import time
+
+    from mcp.client.streamable_http import streamable_http_client
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    process = subprocess.Popen(
+        [IPTOOLKIT, "mcp", str(snapshots["paths"][1]), "--http", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert process.poll() is None and time.monotonic() < deadline, "no server"
+                time.sleep(0.2)
+
+        async def main() -> tuple[set[str], dict[str, Any]]:
+            async with streamable_http_client(f"http://127.0.0.1:{port}/mcp") as (read, write):
+                async with ClientSession(read, write) as session:
+                    await session.initialize()
+                    tools = await session.list_tools()
+                    answer = await session.call_tool("summary", {})
+                    return {tool.name for tool in tools.tools}, _ok(answer)
+
+        names, answer = anyio.run(main)
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+    assert names == TOOLS
+    assert answer["snapshot"] == "older" and answer["profiles"] == len(snapshots["older"])

@@ -132,9 +132,7 @@ def filter_of(fields: dict[str, Any]) -> Filter:
         raise ValueError(f"filter field {where}: {error['msg']}") from None
 
 
-def find_profiles(
-    loaded: Loaded, chosen: Filter, limit: int, cursor: str | None
-) -> ProfilePage:
+def find_profiles(loaded: Loaded, chosen: Filter, limit: int, cursor: str | None) -> ProfilePage:
     """The profiles `chosen` selects, a page of compact rows."""
     from ..filters import select
 

@@ -53,6 +53,5 @@ def cut(text: str, max_chars: int, offset: int = 0, *, again: str) -> tuple[str,
     if end >= len(text):
         return text[offset:], None
     return text[offset:end], (
-        f"cut at {end:,} of {len(text):,} characters: call {again} and offset={end} for the "
-        "rest"
+        f"cut at {end:,} of {len(text):,} characters: call {again} and offset={end} for the rest"
     )

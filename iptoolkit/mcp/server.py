@@ -154,9 +154,7 @@ def _add_tools(server: MCPServer, store: Store) -> None:
     ) -> UsedByPage:
         """The profiles whose input or response path reaches a node (a channel, partner,
         agent...) or any node of a type. Activity does not matter here; see impact."""
-        return _answer(
-            lambda: answers.where_used(store.get(snapshot), id, type, limit, cursor)
-        )
+        return _answer(lambda: answers.where_used(store.get(snapshot), id, type, limit, cursor))
 
     @tool(annotations=_READ_ONLY)
     def impact(
@@ -178,9 +176,7 @@ def _add_tools(server: MCPServer, store: Store) -> None:
         """The nodes within `depth` steps of a node and the edges between them (around a
         partner: depth 1 its channels, 2 the agents and response paths on them, 3 their
         profiles). Edges point profile -> agent/response -> channel -> partner."""
-        return _answer(
-            lambda: answers.neighbourhood(store.get(snapshot), id, depth, limit, cursor)
-        )
+        return _answer(lambda: answers.neighbourhood(store.get(snapshot), id, depth, limit, cursor))
 
     @tool(annotations=_READ_ONLY)
     def findings(
@@ -192,9 +188,7 @@ def _add_tools(server: MCPServer, store: Store) -> None:
     ) -> FindingsPage:
         """The audit: what deserves a look (unreadable profiles, unresolved channel ids,
         conflicting copies, inactive channels in use...), most severe first, with counts."""
-        return _answer(
-            lambda: answers.findings(store.get(snapshot), kind, severity, limit, cursor)
-        )
+        return _answer(lambda: answers.findings(store.get(snapshot), kind, severity, limit, cursor))
 
     @tool(annotations=_READ_ONLY, structured_output=False)
     def draw_topology(
@@ -204,8 +198,10 @@ def _add_tools(server: MCPServer, store: Store) -> None:
         ] = None,
         group_by: Annotated[
             GroupBy,
-            Field(description="group profiles by group, agent_type or partner; none: never; "
-                  "default: only large selections"),
+            Field(
+                description="group profiles by group, agent_type or partner; none: never; "
+                "default: only large selections"
+            ),
         ] = None,
         snapshot: Snapshot = None,
     ) -> list[Any]:
@@ -229,8 +225,10 @@ def _drawing(
         loaded = store.get(snapshot)
         node = loaded.lookup.resolve(highlight) if highlight else None
         selected = loaded.estate.subset(chosen)
-        if node is not None and node.startswith("profile:") and not any(
-            record.node == node for record in selected.records
+        if (
+            node is not None
+            and node.startswith("profile:")
+            and not any(record.node == node for record in selected.records)
         ):
             raise ValueError(f"{node} is not among the profiles of this filter")
         png, (width, height) = render_png(selected, highlight=node, group_by=group_by)
