@@ -15,7 +15,7 @@ __all__ = ["EXTRAS", "MissingExtraError", "require"]
 
 EXTRAS: dict[str, tuple[str, tuple[str, ...]]] = {
     "server": ("the reference server", ("fastapi", "uvicorn")),
-    "mcp": ("the MCP server", ("mcp",)),
+    "mcp": ("the MCP server", ("mcp", "rapidfuzz")),
 }
 """Extra -> (what needs it, the modules it brings), as declared in pyproject.toml."""
 

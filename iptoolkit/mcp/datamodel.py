@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from .lookup import NotFound
+from .lookup import NotFound, close_matches
 
 __all__ = ["contents", "section", "section_names"]
 
@@ -54,8 +54,6 @@ def section(name: str) -> str:
     by_lower = {key.lower(): key for key in sections}
     key = by_lower.get(name.strip().lower())
     if key is None:
-        from difflib import get_close_matches
-
-        close = get_close_matches(name, list(sections), n=5, cutoff=0.5)
+        close = close_matches(name, list(sections))
         raise NotFound(f"the data model has no type {name!r}", close)
     return sections[key]

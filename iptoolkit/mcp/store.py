@@ -13,13 +13,12 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from difflib import get_close_matches
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..selection import Filter
-from .lookup import Lookup, NotFound
+from .lookup import Lookup, NotFound, close_matches
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -141,7 +140,7 @@ class Store:
                 item.path, "name", None
             ):
                 return item
-        close = get_close_matches(wanted, self.names, n=3, cutoff=0.5)
+        close = close_matches(wanted, self.names, n=3)
         raise NotFound(f"no snapshot named {wanted!r}", close or self.names)
 
     def refresh(self) -> Loaded:
