@@ -443,3 +443,55 @@ def test_http_serves_the_same_tools_on_loopback(snapshots: dict[str, Any]) -> No
         process.wait(timeout=30)
     assert names == TOOLS
     assert answer["snapshot"] == "older" and answer["profiles"] == len(snapshots["older"])
+
+
+# -- the parts, in process ----------------------------------------------------------------
+
+
+def test_lookup_names_every_candidate_of_an_ambiguous_name() -> None:
+    from iptoolkit.mcp.lookup import Lookup, NotFound
+
+    raw = copy.deepcopy(list(ipt.demo_estate(30).raw_profiles))
+    raw[4]["name"] = raw[7]["name"] = "Orders In"
+    lookup = Lookup(ipt.build_graph(Estate.from_raw(raw)))
+    with pytest.raises(NotFound, match="names 2 items") as caught:
+        lookup.resolve("orders in")
+    assert caught.value.choices == [f"profile:{raw[4]['id']}", f"profile:{raw[7]['id']}"]
+    assert lookup.resolve(f"profile:{raw[4]['id']}") == f"profile:{raw[4]['id']}"
+    partner = next(n for n in lookup.graph if n.startswith("partner:"))
+    name = lookup.graph.nodes[partner]["name"]
+    assert lookup.resolve(f"partner:{name.upper()}") == partner
+    with pytest.raises(NotFound) as caught:  # a fragment finds the names holding it
+        lookup.resolve(name.split()[0][:5])
+    assert any(choice.startswith(partner) for choice in caught.value.choices)
+
+
+def test_paging_refuses_a_cursor_it_did_not_give_and_cut_says_how_to_read_on() -> None:
+    from iptoolkit.mcp.paging import cut, page
+
+    assert page(list(range(5)), 2, None) == ([0, 1], "2")
+    assert page(list(range(5)), 2, "4") == ([4], None)
+    for cursor in ("6", "-1", "x"):
+        with pytest.raises(ValueError, match="is not one this list gave"):
+            page(list(range(5)), 2, cursor)
+    assert cut("abcdef", 4, again="t") == (
+        "abcd",
+        "cut at 4 of 6 characters: call t and offset=4 for the rest",
+    )
+    assert cut("abcdef", 4, 4, again="t") == ("ef", None)
+
+
+def test_a_snapshot_is_named_by_its_file_and_unknown_types_suggest(tmp_path: Path) -> None:
+    from iptoolkit.mcp import datamodel
+    from iptoolkit.mcp.lookup import NotFound
+    from iptoolkit.mcp.store import Store
+
+    for name in ("a.json", "b.json.gz"):
+        ipt.demo_estate(5).save(tmp_path / name)
+    store = Store.from_paths([tmp_path / "a.json", tmp_path / "b.json.gz"])
+    assert store.names == ["a", "b"] and store.current.name == "b", "equal times: the last"
+    assert store.get("b.json.gz") is store.get("b") is store.current
+    with pytest.raises(ValueError, match="start the server with --from-env"):
+        store.refresh()
+    with pytest.raises(NotFound, match="did you mean: SFTPAgentSettings"):
+        datamodel.section("SFTPAgentSetings")
