@@ -155,6 +155,7 @@ CALLS: dict[str, tuple[str, dict[str, Any]]] = {
     "bad_snapshot": ("summary", {"snapshot": "nwer"}),
     "both_forms": ("where_used", {"id": "partner:1017", "type": "AS2"}),
     "deep": ("neighbourhood", {"id": "partner:1017", "depth": 99}),
+    "draw_outside": ("draw_topology", {"filter": {"partners": ["1017"]}, "highlight": "P-000002"}),
     "after_errors": ("summary", {}),
     # where the planted secrets live
     "secret_agent": ("get_item", {"id": "agent:P-000001"}),
@@ -330,6 +331,7 @@ def test_bad_arguments_are_tool_errors_and_the_server_lives_on(session_results):
     assert "did you mean: newer" in _error(session_results["bad_snapshot"])
     assert "exactly one" in _error(session_results["both_forms"])
     assert "depth" in _error(session_results["deep"])
+    assert "profile:P-000002 is not in the diagram" in _error(session_results["draw_outside"])
     assert _ok(session_results["after_errors"])["profiles"] == 300
 
 

@@ -13,8 +13,6 @@ import json
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
-
 from ..audit import KINDS, SEVERITIES
 from ..names import NO_TYPE, type_label
 from ..redact import redact_fields
@@ -50,7 +48,6 @@ __all__ = [
     "impact",
     "neighbourhood",
     "findings",
-    "filter_of",
 ]
 
 TOP = 20
@@ -120,16 +117,6 @@ def _by_partner_group(estate: Estate) -> tuple[dict[str, int], dict[str, int]]:
             name = getattr(partner, "name", None) if partner is not None else None
             partners[name or str(key)] += 1
     return dict(partners.most_common()), dict(groups.most_common())
-
-
-def filter_of(fields: dict[str, Any]) -> Filter:
-    """A `Filter` from a tool's arguments; a wrong value says which field."""
-    try:
-        return Filter(**{key: value for key, value in fields.items() if value is not None})
-    except ValidationError as exc:
-        error = exc.errors()[0]
-        where = ".".join(str(part) for part in error["loc"])
-        raise ValueError(f"filter field {where}: {error['msg']}") from None
 
 
 def find_profiles(loaded: Loaded, chosen: Filter, limit: int, cursor: str | None) -> ProfilePage:

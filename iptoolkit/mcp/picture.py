@@ -13,7 +13,7 @@ import threading
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
-    from ..estate import Estate
+    from ..topology.view import EstateOrGraph
 
 __all__ = ["MAX_PIXELS", "render_png"]
 
@@ -25,9 +25,9 @@ GroupBy = Literal["group", "agent_type", "partner", "none"] | None
 
 
 def render_png(
-    estate: Estate, *, highlight: str | None = None, group_by: GroupBy = None
+    estate: EstateOrGraph, *, highlight: str | None = None, group_by: GroupBy = None
 ) -> tuple[bytes, tuple[int, int]]:
-    """The diagram of `estate` as PNG bytes and its size in pixels (width, height).
+    """The diagram of `estate` (or its graph) as PNG bytes and its size in pixels (width, height).
 
     `group_by`: None groups only large selections (as `plot_topology`), "none" never."""
     from ..plot import plot_topology

@@ -23,6 +23,7 @@ from pydantic import BaseModel, Field
 
 from .._version import __version__
 from ..audit import KINDS
+from ..graph import build_graph
 from ..redact import redact_text
 from ..selection import Filter
 from . import answers, datamodel
@@ -225,13 +226,10 @@ def _drawing(
         loaded = store.get(snapshot)
         node = loaded.lookup.resolve(highlight) if highlight else None
         selected = loaded.estate.subset(chosen)
-        if (
-            node is not None
-            and node.startswith("profile:")
-            and not any(record.node == node for record in selected.records)
-        ):
-            raise ValueError(f"{node} is not among the profiles of this filter")
-        png, (width, height) = render_png(selected, highlight=node, group_by=group_by)
+        graph = build_graph(selected)
+        if node is not None and node not in graph:
+            raise ValueError(f"{node} is not in the diagram of this filter ({chosen})")
+        png, (width, height) = render_png(graph, highlight=node, group_by=group_by)
         said = (
             f"Topology of {len(selected):,} profiles ({chosen.describe()}) in snapshot "
             f"{loaded.name}; {width}x{height} px" + (f"; {node} highlighted" if node else "")
