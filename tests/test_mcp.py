@@ -228,6 +228,8 @@ def test_summary_is_the_current_snapshot_counted_as_the_python_api_does(session_
     older = _ok(session_results["summary_older"])
     assert older["snapshot"] == "older" and older["profiles"] == len(snapshots["older"])
     assert json.loads(session_results["iptoolkit://summary"].contents[0].text) == answer
+    text = session_results["summary"].content[0].text
+    assert json.loads(text) == answer and "\n" not in text, "the same answer, compact, as text"
 
 
 def test_find_profiles_pages_through_what_the_filter_selects(session_results, snapshots):
