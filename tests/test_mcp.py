@@ -499,3 +499,27 @@ def test_a_snapshot_is_named_by_its_file_and_unknown_types_suggest(tmp_path: Pat
         store.refresh()
     with pytest.raises(NotFound, match="did you mean: SFTPAgentSettings"):
         datamodel.section("SFTPAgentSetings")
+
+
+def test_a_failed_refresh_is_a_tool_error_and_the_last_fetch_stays(monkeypatch) -> None:
+    from mcp import Client
+
+    from iptoolkit.mcp import Store, build_server
+    from iptoolkit.mcp.cli import _fetch_live
+    from iptoolkit.server import running
+
+    with running(ipt.demo_estate(10)) as server:
+        monkeypatch.setenv("IPTOOLKIT_BASE_URL", server.base_url)
+        monkeypatch.setenv("IPTOOLKIT_CLIENT_ID", server.client_id)
+        monkeypatch.setenv("IPTOOLKIT_CLIENT_SECRET", server.client_secret)
+        store = Store.from_paths([], fetch=_fetch_live)
+    # the platform has gone away
+
+    async def main() -> tuple[Any, Any]:
+        async with Client(build_server(store)) as client:
+            return await client.call_tool("refresh", {}), await client.call_tool("summary", {})
+
+    refreshed, summary = anyio.run(main)
+    assert "refresh failed, the last fetch is still served: connection failed" in _error(refreshed)
+    assert server.client_secret not in _error(refreshed)
+    assert _ok(summary)["profiles"] == 10 and _ok(summary)["snapshot"] == "live"

@@ -39,7 +39,7 @@ from .schemas import (
     SummaryAnswer,
     UsedByPage,
 )
-from .store import Store
+from .store import Loaded, Store
 
 __all__ = ["build_server", "INSTRUCTIONS"]
 
@@ -219,7 +219,18 @@ def _add_tools(server: MCPServer, store: Store) -> None:
         def refresh() -> Annotated[CallToolResult, SummaryAnswer]:
             """Fetch the estate from the platform again (it becomes the current snapshot,
             named 'live') and return its summary. Takes as long as a fetch."""
-            return _answer(lambda: answers.summary(store.refresh(), store.names))
+            return _answer(lambda: answers.summary(_refreshed(store), store.names))
+
+
+def _refreshed(store: Store) -> Loaded:
+    """The live estate fetched again; the platform's refusal or absence is a tool error (the
+    client's messages carry no credentials), and the estate served until now stays."""
+    from ..client import ApiError
+
+    try:
+        return store.refresh()
+    except (ApiError, OSError) as exc:
+        raise ValueError(f"refresh failed, the last fetch is still served: {exc}") from None
 
 
 def _drawing(
