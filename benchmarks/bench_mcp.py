@@ -5,7 +5,8 @@ For each tool: the handler as the server runs it (`MCPServer.call_tool` in proce
 arguments validated, the answer computed, paged, masked and converted to structured and
 text content) against the Python API call answering the same question (the floor measured
 in the same run), and the ratio. Also: starting (loading and preparing the snapshot once)
-against `ipt.load` alone, and one round trip through the SDK's client (in memory) for
+against `ipt.load` alone (time, and memory: what the prepared store holds beyond the
+estate), and one round trip through the SDK's client (in memory) for
 `summary` against `list_tools`, the protocol's own cost.
 
     python benchmarks/bench_mcp.py [--profiles 10000] [--repeat 5]
@@ -14,6 +15,8 @@ against `ipt.load` alone, and one round trip through the SDK's client (in memory
 from __future__ import annotations
 
 import argparse
+import gc
+import os
 import tempfile
 import time
 from collections.abc import Callable
@@ -31,6 +34,12 @@ from iptoolkit.redact import redact_fields
 from iptoolkit.selection import Filter
 
 TARGET = 0.100
+
+
+def _rss_mb() -> float:
+    """The resident memory of this process now (Linux), in MB."""
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
 def best_of(func: Callable[[], Any], repeat: int) -> float:
@@ -141,13 +150,22 @@ def main() -> None:
         path = Path(folder) / "estate.json"
         ipt.demo_estate(args.profiles).save(path)
         load = best_of(lambda: ipt.load(path), 2)
+        gc.collect()
+        before = _rss_mb()
         start = time.perf_counter()
         store = Store.from_paths([path])
         started = time.perf_counter() - start
+        held = _rss_mb() - before
+        estate_only = _rss_mb()
+        gc.collect()
+        bare = ipt.load(path)
+        estate_mb = _rss_mb() - estate_only
     print(
         f"{args.profiles:,} profiles: start (load and prepare) {started:.2f} s, ipt.load "
-        f"{load:.2f} s (ratio {started / load:.1f})\n"
+        f"{load:.2f} s (ratio {started / load:.1f}); memory: the store {held:.0f} MB, "
+        f"an estate alone {estate_mb:.0f} MB (ratio {held / estate_mb:.1f})\n"
     )
+    del bare
     anyio.run(measure, store, args.repeat)
 
 
