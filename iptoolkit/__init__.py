@@ -56,6 +56,9 @@ _EXPORTS: dict[str, str] = {
     "Filter": "iptoolkit.filters",
     "findings": "iptoolkit.audit",
     "Finding": "iptoolkit.audit",
+    # change over time
+    "schema_report": "iptoolkit.change.drift",
+    "SchemaReport": "iptoolkit.change.drift_report",
     # pictures, files, the Explorer
     "plot_topology": "iptoolkit.plot",
     "plot_summary": "iptoolkit.plot",
@@ -72,6 +75,8 @@ for type checkers: pyproject.toml tells ruff they are re-exports, F401)."""
 if TYPE_CHECKING:
     from . import server
     from .audit import Finding, findings
+    from .change.drift import schema_report
+    from .change.drift_report import SchemaReport
     from .client import (
         ApiConnectionError,
         ApiError,

@@ -6,8 +6,8 @@ notebook would get from `estate.subset(ipt.Filter(partners=["Acme"]))`.
 
 Errors end the command with one line on stderr and exit code 1 (2 for a wrong option);
 `iptoolkit --debug ...` shows the traceback instead. Commands of other modules (the
-reference server's `serve` and `hash-secret`) load on first use (`_LAZY`), so
-`iptoolkit --help` stays quick.
+reference server's `serve` and `hash-secret`, the schema `drift`) load on first use
+(`_LAZY`), so `iptoolkit --help` stays quick.
 """
 
 from __future__ import annotations
@@ -35,6 +35,10 @@ __all__ = ["main"]
 _LAZY: dict[str, tuple[str, str]] = {
     "serve": ("iptoolkit.server.cli", "Run the reference server of the platform's API."),
     "hash-secret": ("iptoolkit.server.cli", "Hash a secret for a principals file."),
+    "drift": (
+        "iptoolkit.change.drift_command",
+        "What a snapshot holds that the spec does not describe.",
+    ),
     "mcp": ("iptoolkit.mcp.cli", "Serve snapshots to AI assistants (Model Context Protocol)."),
 }
 """Commands whose module loads on first use (name -> module, short help shown before it

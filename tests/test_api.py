@@ -23,6 +23,7 @@ EXPECTED = {
     # questions, pictures, files, the Explorer
     "build_graph", "where_used", "impact", "neighbourhood", "Impact", "Filter", "findings",
     "Finding", "plot_topology", "plot_summary", "export", "Explorer",
+    "schema_report", "SchemaReport",
 }  # fmt: skip
 
 

@@ -26,7 +26,15 @@ from pydantic import BaseModel, Discriminator, Tag
 
 from .base import CLASS_PREFIX, I32, I64, ApiModel, FallbackModel
 
-__all__ = ["Family", "families", "documented_models", "render", "main"]
+__all__ = [
+    "Family",
+    "families",
+    "union_of",
+    "documented_models",
+    "markdown_cell",
+    "render",
+    "main",
+]
 
 REGENERATE = "make docs-reference (or: python -m iptoolkit.models.reference docs/data-model.md)"
 """How to bring the committed reference up to date; error messages quote it."""
@@ -68,7 +76,7 @@ def families() -> list[Family]:
     models = _package()
     found = []
     for name in models.__all__:
-        union = _union_of(getattr(models, name))
+        union = union_of(getattr(models, name))
         if union is None:
             continue
         members, fallback = [], None
@@ -85,7 +93,7 @@ def families() -> list[Family]:
     return found
 
 
-def _union_of(value: Any) -> Any:
+def union_of(value: Any) -> Any:
     """The tagged `Union` inside a family's annotation (see `base.polymorphic`), or None."""
     if typing.get_origin(value) is not Annotated:
         return None
@@ -128,11 +136,11 @@ class _Names:
     """What a type annotation is called in the reference: families and models by name."""
 
     def __init__(self, found: Sequence[Family], models: Sequence[type[BaseModel]]) -> None:
-        self.families = {id(_union_of(getattr(_package(), f.name))): f for f in found}
+        self.families = {id(union_of(getattr(_package(), f.name))): f for f in found}
         self.models = set(models)
 
     def family_of(self, annotation: Any) -> Family | None:
-        union = _union_of(annotation)
+        union = union_of(annotation)
         return self.families.get(id(union)) if union is not None else None
 
     def text(self, annotation: Any) -> str:
@@ -186,7 +194,7 @@ def _anchor(heading: str) -> str:
     return re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
 
 
-def _cell(text: str) -> str:
+def markdown_cell(text: str) -> str:
     """Text fit for a Markdown table cell: one line, pipes escaped."""
     return " ".join(text.split()).replace("|", "\\|")
 
@@ -346,7 +354,7 @@ def _model_section(
             f"{'required' if info.is_required() else 'optional'} |"
         )
         if described:
-            row += f" {_cell(info.description or '')} |"
+            row += f" {markdown_cell(info.description or '')} |"
         lines.append(row)
     lines.append("")
     return lines
