@@ -44,6 +44,7 @@ TOOLS = {
     "neighbourhood",
     "findings",
     "draw_topology",
+    "schema_report",
 }
 PLANTED = (
     "pw-PLANTED-0001",
@@ -145,6 +146,8 @@ CALLS: dict[str, tuple[str, dict[str, Any]]] = {
     "neighbourhood": ("neighbourhood", {"id": "partner:1017", "depth": 2, "limit": 200}),
     "findings": ("findings", {"limit": 3}),
     "findings_kind": ("findings", {"kind": "duplicate_endpoint", "limit": 200}),
+    "drift": ("schema_report", {"limit": 200}),
+    "drift_fields": ("schema_report", {"kind": "unknown_field", "limit": 2}),
     "draw": ("draw_topology", {"filter": {"partners": ["1017"]}, "highlight": "channel:40047"}),
     # bad arguments: tool errors, and the server lives on
     "unknown_id": ("get_item", {"id": "Lumen Packagin HTTP"}),
@@ -155,6 +158,7 @@ CALLS: dict[str, tuple[str, dict[str, Any]]] = {
     "bad_snapshot": ("summary", {"snapshot": "nwer"}),
     "both_forms": ("where_used", {"id": "partner:1017", "type": "AS2"}),
     "deep": ("neighbourhood", {"id": "partner:1017", "depth": 99}),
+    "bad_drift_kind": ("schema_report", {"kind": "unknown"}),
     "draw_outside": ("draw_topology", {"filter": {"partners": ["1017"]}, "highlight": "P-000002"}),
     "after_errors": ("summary", {}),
     # where the planted secrets live
@@ -312,6 +316,20 @@ def test_findings_are_the_audit_filtered_by_kind(session_results, snapshots):
     assert {item["kind"] for item in answer["items"]} == {"duplicate_endpoint"}
 
 
+def test_schema_report_is_the_python_report_paged(session_results, snapshots):
+    report = ipt.schema_report(snapshots["estate"])
+    answer = _ok(session_results["drift"])
+    assert answer["summary"] == report.summary() and answer["counts"] == report.counts()
+    assert answer["items"] == [item.to_dict() for item in report.items][:200]
+    fields = _ok(session_results["drift_fields"])
+    planted = {row.field for row in report.of("unknown_field")}
+    assert {"password", "loginToken", "httpHeaders"} <= planted
+    assert fields["total"] == len(report.of("unknown_field")) > 2
+    assert [row["path"] for row in fields["items"]] == [
+        row.path for row in report.of("unknown_field")[:2]
+    ]
+
+
 def test_draw_topology_is_a_png_image(session_results):
     from PIL import Image
 
@@ -333,6 +351,7 @@ def test_bad_arguments_are_tool_errors_and_the_server_lives_on(session_results):
     assert "did you mean: newer" in _error(session_results["bad_snapshot"])
     assert "exactly one" in _error(session_results["both_forms"])
     assert "depth" in _error(session_results["deep"])
+    assert "unknown_field" in _error(session_results["bad_drift_kind"])
     assert "profile:P-000002 is not in the diagram" in _error(session_results["draw_outside"])
     assert _ok(session_results["after_errors"])["profiles"] == 300
 

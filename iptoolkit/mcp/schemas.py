@@ -23,6 +23,8 @@ __all__ = [
     "NeighbourhoodAnswer",
     "FindingRow",
     "FindingsPage",
+    "DriftRow",
+    "DriftPage",
 ]
 
 _CURSOR = "pass this as `cursor` for the next page; null after the last page"
@@ -170,4 +172,31 @@ class FindingsPage(BaseModel):
     counts: dict[str, int] = Field(description="findings of each kind, over the whole estate")
     total: int
     items: list[FindingRow]
+    next_cursor: str | None = Field(description=_CURSOR)
+
+
+class DriftRow(BaseModel):
+    """One thing the snapshot holds that the spec does not describe (`ipt.schema_report`)."""
+
+    kind: str
+    type: str
+    field: str | None
+    path: str
+    count: int
+    profiles: int
+    faulty: int
+    examples: list[str]
+    expected: str | None
+    found: str | None
+    example: str | None
+
+
+class DriftPage(BaseModel):
+    """A page of the schema drift report, with its one-line summary and counts per kind."""
+
+    snapshot: str
+    summary: str
+    counts: dict[str, int] = Field(description="rows of each kind, over the whole report")
+    total: int
+    items: list[DriftRow]
     next_cursor: str | None = Field(description=_CURSOR)

@@ -31,6 +31,7 @@ from . import answers, datamodel
 from .paging import DEFAULT_LIMIT, MAX_LIMIT, TEXT_LIMIT
 from .picture import GroupBy, render_png
 from .schemas import (
+    DriftPage,
     FindingsPage,
     ImpactAnswer,
     ItemAnswer,
@@ -193,6 +194,24 @@ def _add_tools(server: MCPServer, store: Store) -> None:
         """The audit: what deserves a look (unreadable profiles, unresolved channel ids,
         conflicting copies, inactive channels in use...), most severe first, with counts."""
         return _answer(lambda: answers.findings(store.get(snapshot), kind, severity, limit, cursor))
+
+    @tool(annotations=_READ_ONLY)
+    def schema_report(
+        kind: Annotated[
+            str | None,
+            Field(
+                description="unknown_class, unknown_field, type_mismatch, always_null or "
+                "never_present; all when omitted"
+            ),
+        ] = None,
+        limit: Limit = DEFAULT_LIMIT,
+        cursor: Cursor = None,
+        snapshot: Snapshot = None,
+    ) -> Annotated[CallToolResult, DriftPage]:
+        """Schema drift: what the snapshot holds that the API spec does not describe
+        (unknown classes and fields, values of another type, declared fields always null or
+        never sent), each with its JSON path and how many profiles hold it."""
+        return _answer(lambda: answers.schema_report(store.get(snapshot), kind, limit, cursor))
 
     @tool(annotations=_READ_ONLY, structured_output=False)
     def draw_topology(

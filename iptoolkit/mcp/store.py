@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     import networkx as nx
 
     from ..audit import Findings
+    from ..change.drift_report import SchemaReport
     from ..estate import Estate
 
 __all__ = ["Loaded", "Store", "LIVE", "snapshot_name"]
@@ -79,13 +80,19 @@ class Loaded:
 
         return findings(self.estate)
 
+    @cached_property
+    def drift(self) -> SchemaReport:
+        from ..change.drift import schema_report
+
+        return schema_report(self.estate)
+
     def prepare(self) -> Loaded:
         """Work out now what the tools would otherwise derive on the first question."""
         from ..filters import select
 
         self.estate.summary()
         select(self.estate, _WARM_FILTER)
-        _ = self.lookup, self.findings
+        _ = self.lookup, self.findings, self.drift
         return self
 
 
