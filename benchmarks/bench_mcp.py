@@ -95,6 +95,8 @@ def cases(store: Store) -> list[tuple[str, dict[str, Any], Callable[[], Any]]]:
         ("neighbourhood", {"id": partner, "depth": 2}, lambda: around(graph, partner, 2)),
         ("findings", {}, lambda: loaded.findings.of()),
         ("findings", {"kind": duplicates}, lambda: loaded.findings.of(kind=duplicates)),
+        ("schema_report", {}, lambda: loaded.drift.items),
+        ("schema_report", {"kind": "never_present"}, lambda: loaded.drift.of("never_present")),
         ("draw_topology", busy_args, lambda: render_png(estate.subset(busy))),
     ]
 
