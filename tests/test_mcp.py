@@ -27,6 +27,7 @@ import pytest
 import iptoolkit as ipt
 from iptoolkit.estate import Estate
 from iptoolkit.filters import select
+from iptoolkit.mcp.store import can_diff
 from iptoolkit.redact import MASK, is_secret_name, redact_fields
 from iptoolkit.snapshot import SnapshotInfo
 
@@ -542,3 +543,53 @@ def test_a_failed_refresh_is_a_tool_error_and_the_last_fetch_stays(monkeypatch) 
     assert "refresh failed, the last fetch is still served: connection failed" in _error(refreshed)
     assert server.client_secret not in _error(refreshed)
     assert _ok(summary)["profiles"] == 10 and _ok(summary)["snapshot"] == "live"
+
+
+@pytest.mark.skipif(not can_diff(), reason="ipt.diff (change over time) is not in this tree")
+def test_diff_is_offered_with_two_snapshots_and_is_the_python_diff(tmp_path: Path) -> None:
+    from mcp import Client
+
+    from iptoolkit.mcp import Store, build_server
+
+    raw = _planted_profiles()[:60]
+    changed = copy.deepcopy(raw)
+    changed[0]["active"] = False
+    changed[1]["name"] = "Renamed"
+    changed[2]["inputAgentSettings"]["password"] = "pw-PLANTED-CHANGED"
+    del changed[5]
+    changed.append({**copy.deepcopy(raw[9]), "id": "P-NEW-1"})
+    for name, profiles, month in (("old", raw, 1), ("new", changed, 2)):
+        when = datetime(2026, month, 1, tzinfo=UTC)
+        Estate.from_raw(profiles, fetched_at=when).save(tmp_path / f"{name}.json")
+    store = Store.from_paths([tmp_path / "new.json", tmp_path / "old.json"])
+    expected = ipt.diff(store.get("old").estate, store.get("new").estate)
+
+    async def main() -> dict[str, Any]:
+        async with Client(build_server(store)) as client:
+            names = {tool.name for tool in (await client.list_tools()).tools}
+            return {
+                "names": names,
+                "all": await client.call_tool("diff", {"limit": 200}),
+                "page": await client.call_tool("diff", {"kind": "profile", "limit": 1}),
+                "back": await client.call_tool("diff", {"old": "new", "new": "old"}),
+                "same": await client.call_tool("diff", {"old": "new"}),
+                "bad": await client.call_tool("diff", {"severity": "fatal"}),
+            }
+
+    results = anyio.run(main)
+    assert results["names"] == TOOLS | {"diff"}
+    answer = _ok(results["all"])
+    assert (answer["old"], answer["new"]) == ("old", "new"), "default: current and the one before"
+    assert answer["summary"] == expected.summary() and answer["total"] == len(expected)
+    assert [(c["key"], c["path"]) for c in answer["items"]] == [
+        (c.key, c.path) for c in expected.changes
+    ]
+    removed = next(c for c in answer["items"] if c["op"] == "removed")
+    assert "cut at 300" in removed["old"] and "snapshot='old'" in removed["old"]
+    page = _ok(results["page"])
+    assert page["total"] == len(expected.of(kind="profile")) and page["next_cursor"] == "1"
+    assert (_ok(results["back"])["old"], _ok(results["back"])["new"]) == ("new", "old")
+    assert "same snapshot" in _error(results["same"])
+    assert "breaking, notable, cosmetic" in _error(results["bad"])
+    answers = [result.model_dump_json() for key, result in results.items() if key != "names"]
+    assert "pw-PLANTED" not in "".join(answers)

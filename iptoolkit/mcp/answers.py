@@ -19,8 +19,6 @@ from ..redact import redact_fields
 from ..selection import Filter
 from .paging import TEXT_LIMIT, cut, page
 from .schemas import (
-    DriftPage,
-    DriftRow,
     Edge,
     FindingRow,
     FindingsPage,
@@ -50,7 +48,6 @@ __all__ = [
     "impact",
     "neighbourhood",
     "findings",
-    "schema_report",
 ]
 
 TOP = 20
@@ -331,24 +328,5 @@ def findings(
         counts=loaded.findings.counts(),
         total=len(found),
         items=items,
-        next_cursor=next_cursor,
-    )
-
-
-def schema_report(loaded: Loaded, kind: str | None, limit: int, cursor: str | None) -> DriftPage:
-    """The schema drift report (`ipt.schema_report`), of one kind or all, a page at a time."""
-    from ..change.drift_report import DRIFT_KINDS
-
-    report = loaded.drift
-    if kind is not None and kind not in DRIFT_KINDS:
-        raise ValueError(f"kind {kind!r} is not a kind of drift: {', '.join(DRIFT_KINDS)}")
-    rows = report.of(kind) if kind is not None else report.items  # type: ignore[arg-type]
-    shown, next_cursor = page(rows, limit, cursor)
-    return DriftPage(
-        snapshot=loaded.name,
-        summary=report.summary(),
-        counts=report.counts(),
-        total=len(rows),
-        items=[DriftRow.model_validate(row.to_dict()) for row in shown],
         next_cursor=next_cursor,
     )

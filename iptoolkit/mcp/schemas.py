@@ -8,6 +8,8 @@ any other tool accepts as `id`. Types are shown as people say them (`SFTP`, `AS2
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, Field
 
 __all__ = [
@@ -25,6 +27,8 @@ __all__ = [
     "FindingsPage",
     "DriftRow",
     "DriftPage",
+    "ChangeRow",
+    "DiffPage",
 ]
 
 _CURSOR = "pass this as `cursor` for the next page; null after the last page"
@@ -199,4 +203,31 @@ class DriftPage(BaseModel):
     counts: dict[str, int] = Field(description="rows of each kind, over the whole report")
     total: int
     items: list[DriftRow]
+    next_cursor: str | None = Field(description=_CURSOR)
+
+
+class ChangeRow(BaseModel):
+    """One difference between two snapshots (`ipt.diff`); long values are cut."""
+
+    kind: str
+    key: str = Field(description="the item's node id, or `source -> target` for a link")
+    op: str
+    severity: str
+    path: str | None
+    old: Any = None
+    new: Any = None
+    reason: str
+    name: str
+
+
+class DiffPage(BaseModel):
+    """A page of what changed from one snapshot to another, most severe first."""
+
+    old: str
+    new: str
+    summary: str
+    counts: dict[str, Any] = Field(description="items added, changed, removed per kind")
+    notes: list[str]
+    total: int
+    items: list[ChangeRow]
     next_cursor: str | None = Field(description=_CURSOR)

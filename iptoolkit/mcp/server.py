@@ -27,10 +27,11 @@ from ..audit import KINDS
 from ..graph import build_graph
 from ..redact import redact_text
 from ..selection import Filter
-from . import answers, datamodel
+from . import answers, changes, datamodel
 from .paging import DEFAULT_LIMIT, MAX_LIMIT, TEXT_LIMIT
 from .picture import GroupBy, render_png
 from .schemas import (
+    DiffPage,
     DriftPage,
     FindingsPage,
     ImpactAnswer,
@@ -40,7 +41,7 @@ from .schemas import (
     SummaryAnswer,
     UsedByPage,
 )
-from .store import Loaded, Store
+from .store import Loaded, Store, can_diff
 
 __all__ = ["build_server", "INSTRUCTIONS"]
 
@@ -211,7 +212,7 @@ def _add_tools(server: MCPServer, store: Store) -> None:
         """Schema drift: what the snapshot holds that the API spec does not describe
         (unknown classes and fields, values of another type, declared fields always null or
         never sent), each with its JSON path and how many profiles hold it."""
-        return _answer(lambda: answers.schema_report(store.get(snapshot), kind, limit, cursor))
+        return _answer(lambda: changes.schema_report(store.get(snapshot), kind, limit, cursor))
 
     @tool(annotations=_READ_ONLY, structured_output=False)
     def draw_topology(
@@ -231,6 +232,29 @@ def _add_tools(server: MCPServer, store: Store) -> None:
         """A PNG diagram of the selected profiles: profiles | agents and response units |
         channels | partners, left to right. Large selections are grouped, with counts."""
         return _drawing(store, filter or Filter(), highlight, group_by, snapshot)
+
+    if len(store.loaded) > 1 and can_diff():
+
+        @tool(annotations=_READ_ONLY)
+        def diff(
+            old: Annotated[
+                str | None, Field(description="the older snapshot; default: the one before new")
+            ] = None,
+            new: Annotated[str | None, Field(description="default: the current snapshot")] = None,
+            kind: Annotated[
+                str | None, Field(description="profile, channel, partner, link or schema")
+            ] = None,
+            severity: Annotated[
+                str | None, Field(description="breaking, notable or cosmetic")
+            ] = None,
+            limit: Limit = DEFAULT_LIMIT,
+            cursor: Cursor = None,
+        ) -> Annotated[CallToolResult, DiffPage]:
+            """What changed between two loaded snapshots: profiles, channels and partners
+            added, removed or changed (field by field, at JSON paths), links of the graph,
+            the schema; most severe first (breaking: an active profile loses its input or a
+            response path...), with a one-line summary. Values are masked and cut."""
+            return _answer(lambda: changes.diff(store, old, new, kind, severity, limit, cursor))
 
     if store.fetch is not None:
 

@@ -9,6 +9,7 @@ last wins) is *current*: tools answer from it unless asked for another by name.
 
 from __future__ import annotations
 
+import importlib.util
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -24,10 +25,11 @@ if TYPE_CHECKING:
     import networkx as nx
 
     from ..audit import Findings
+    from ..change import EstateDiff
     from ..change.drift_report import SchemaReport
     from ..estate import Estate
 
-__all__ = ["Loaded", "Store", "LIVE", "snapshot_name"]
+__all__ = ["Loaded", "Store", "LIVE", "snapshot_name", "can_diff"]
 
 LIVE = "live"
 """The name of the estate fetched from the platform with `--from-env`."""
@@ -102,7 +104,10 @@ class Store:
 
     loaded: list[Loaded]
     fetch: Callable[[], Estate] | None = None
-    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
+    _diffs: dict[tuple[int, int], tuple[Loaded, Loaded, EstateDiff]] = field(
+        default_factory=dict, repr=False
+    )
 
     @classmethod
     def from_paths(
@@ -124,18 +129,49 @@ class Store:
             store.refresh()
         if not store.loaded:
             raise ValueError("nothing to serve: name a snapshot file, or fetch with --from-env")
+        store.prepare_diff()
         return store
+
+    def prepare_diff(self) -> None:
+        """Work out the diff the `diff` tool answers first: the current estate against the
+        one before it (a diff takes up to a second; the others are worked out when asked)."""
+        previous = self.before(self.current)
+        if previous is not None and can_diff():
+            self.diff(previous, self.current)
 
     @property
     def names(self) -> list[str]:
         return [item.name for item in self.loaded]
 
     @property
+    def ordered(self) -> list[Loaded]:
+        """Oldest first, by fetch time; of equal times (or none), in the order named."""
+        oldest = datetime.min.replace(tzinfo=UTC)
+        ranked = sorted(
+            (_aware(item.fetched_at) or oldest, n) for n, item in enumerate(self.loaded)
+        )
+        return [self.loaded[n] for _, n in ranked]
+
+    @property
     def current(self) -> Loaded:
         """The newest estate: the latest fetch time; of equal times, the last named."""
-        oldest = datetime.min.replace(tzinfo=UTC)
-        ranked = [(_aware(item.fetched_at) or oldest, n) for n, item in enumerate(self.loaded)]
-        return self.loaded[max(ranked)[1]]
+        return self.ordered[-1]
+
+    def before(self, item: Loaded) -> Loaded | None:
+        """The snapshot just older than `item` (None for the oldest)."""
+        ordered = self.ordered
+        position = ordered.index(item)
+        return ordered[position - 1] if position else None
+
+    def diff(self, old: Loaded, new: Loaded) -> EstateDiff:
+        """`ipt.diff` of two loaded estates, worked out once per pair."""
+        from ..change.diff import diff
+
+        key = (id(old), id(new))  # the entry holds both: their ids stay theirs
+        with self._lock:
+            if key not in self._diffs:
+                self._diffs[key] = (old, new, diff(old.estate, new.estate))
+            return self._diffs[key][2]
 
     def get(self, name: str | None = None) -> Loaded:
         """The estate named `name` (the current one when None); unknown names suggest."""
@@ -160,7 +196,17 @@ class Store:
             estate = self.fetch()
             fresh = Loaded(LIVE, estate).prepare()
             self.loaded = [item for item in self.loaded if item.name != LIVE] + [fresh]
+            self._diffs = {
+                key: found
+                for key, found in self._diffs.items()
+                if all(item in self.loaded for item in found[:2])
+            }
         return fresh
+
+
+def can_diff() -> bool:
+    """Whether this iptoolkit has `ipt.diff` (change over time)."""
+    return importlib.util.find_spec("iptoolkit.change.diff") is not None
 
 
 def _aware(moment: datetime | None) -> datetime | None:
