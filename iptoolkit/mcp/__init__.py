@@ -5,9 +5,9 @@
 
 `build_server(store)` makes the `MCPServer` (the official `mcp` SDK) with read-only tools
 (summary, find_profiles, get_item, where_used, impact, neighbourhood, findings,
-schema_report, draw_topology; diff with two snapshots; refresh when fetching live) and resources (the summary, the data
-model). Needs the `mcp` extra (`pip install 'iptoolkit[mcp]'`); without it, importing this
-package raises an error that says so.
+schema_report, draw_topology; diff with two snapshots; refresh when fetching live) and
+resources (the summary, the data model). Needs the `mcp` extra (`pip install
+'iptoolkit[mcp]'`); without it, importing this package raises an error that says so.
 """
 
 from __future__ import annotations
