@@ -1,9 +1,10 @@
 """The MCP server: the tools and resources an assistant sees, over a `Store` of estates.
 
 Each tool is a thin function: it picks the estate (`snapshot`, else the current one),
-calls `answers` (or `picture`), and hands back the answer as structured content with its
-JSON as text. A bad argument or an unknown id becomes a tool error the assistant can read
-and act on (`ToolError`), never a crash. Nothing here changes an estate or the platform.
+calls `answers` or `changes` (or `picture`), and hands back the answer as structured
+content with its JSON as text. A bad argument or an unknown id becomes a tool error the
+assistant can read and act on (`ToolError`), never a crash. Nothing here changes an
+estate or the platform.
 
 Secrets: a profile's JSON is masked field by field (`redact_fields`) where it is read,
 and every string of every answer passes `redact_text` on its way out, so a URL carrying a

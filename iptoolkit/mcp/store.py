@@ -100,7 +100,9 @@ class Loaded:
 
 @dataclass
 class Store:
-    """The loaded estates by name; `fetch` (with `--from-env`) makes the live one."""
+    """The loaded estates by name; `fetch` (with `--from-env`) makes the live one. Diffs
+    between two of them are kept once worked out (a lock makes one fetch or diff at a time:
+    the SDK runs tools on worker threads)."""
 
     loaded: list[Loaded]
     fetch: Callable[[], Estate] | None = None
@@ -179,9 +181,7 @@ class Store:
             return self.current
         wanted = name.strip()
         for item in self.loaded:
-            if wanted in (item.name, str(item.path or "")) or wanted == getattr(
-                item.path, "name", None
-            ):
+            if wanted in (item.name, str(item.path or ""), getattr(item.path, "name", None)):
                 return item
         close = close_matches(wanted, self.names, n=3)
         raise NotFound(f"no snapshot named {wanted!r}", close or self.names)
