@@ -3,6 +3,8 @@
 For 1k, 10k and 100k demo profiles: the floor (`orjson.loads` of the payload bytes),
 `ipt.parse_profiles` of the same bytes, and `ipt.load` of a snapshot file (which also
 indexes channels and partners). Prints seconds, MB/s, peak memory and ratios.
+`jiter, no check` and `read_json` show what the checks of hostile text cost (issue 14:
+repeated keys caught by jiter, the signal for numbers beyond a double).
 The floor is plain `orjson.loads`, and again with the garbage collector paused, as
 iptoolkit runs its own parsing (the stricter baseline; ratios are against the first row).
 Goals (issue 10): parsing within 2x of orjson.loads; 10k profiles load in under 1 s, 100k
@@ -23,10 +25,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import jiter
 import orjson
 from timing import best_time, orjson_without_gc
 
 import iptoolkit as ipt
+from iptoolkit.models import gc_paused, read_json
 from iptoolkit.snapshot import dumps_json
 
 
@@ -58,9 +62,17 @@ def _steps(payload: bytes, snapshot: Path) -> dict[str, Callable[[], Any]]:
     return {
         "orjson.loads": lambda: orjson.loads(payload),
         "orjson, gc off": lambda: orjson_without_gc(payload),
+        "jiter, no check": lambda: _unchecked(payload),
+        "read_json": lambda: read_json(payload),
         "parse_profiles": lambda: ipt.parse_profiles(payload),
         "ipt.load": lambda: ipt.load(snapshot),
     }
+
+
+def _unchecked(payload: bytes) -> Any:
+    """jiter without the checks `read_json` adds (repeated keys, the infinity signal)."""
+    with gc_paused():
+        return jiter.from_json(payload, allow_inf_nan=False, cache_mode="keys")
 
 
 def _status_kb(field: str) -> int:
@@ -79,7 +91,7 @@ def main() -> None:
     if args.peak:
         _peak_child(args.peak[0], Path(args.peak[1]))
         return
-    header = f"{'profiles':>9} {'MB':>7} {'step':<15} {'seconds':>8} {'MB/s':>7} {'x floor':>8}"
+    header = f"{'profiles':>9} {'MB':>7} {'step':<16} {'seconds':>8} {'MB/s':>7} {'x floor':>8}"
     print(header + f" {'peak MB':>8} {'x payload':>9}", flush=True)
     for size in (int(s) for s in args.sizes.split(",")):
         with tempfile.TemporaryDirectory() as folder:
@@ -97,7 +109,7 @@ def measure(size: int, snapshot: Path, repeat: int) -> None:
         floor = floor or seconds
         peak = peak_memory(name, snapshot)
         print(
-            f"{size:>9} {megabytes:>7.1f} {name:<15} {seconds:>8.3f} "
+            f"{size:>9} {megabytes:>7.1f} {name:<16} {seconds:>8.3f} "
             f"{megabytes / seconds:>7.1f} {seconds / floor:>8.2f} "
             f"{peak / 1e6:>8.1f} {peak / len(payload):>9.2f}",
             flush=True,

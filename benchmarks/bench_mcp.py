@@ -7,8 +7,8 @@ text content) against the Python API call answering the same question (the floor
 in the same run), and the ratio. Also: starting (loading and preparing the snapshot once)
 against `ipt.load` alone (time, and memory: what the prepared store holds beyond the
 estate), one round trip through the SDK's client (in memory) for `summary` against
-`list_tools`, the protocol's own cost; and, once `ipt.diff` is in the tree, the diff tool
-on two snapshots (10,000 profiles and the same a month later, 300 profiles changed).
+`list_tools`, the protocol's own cost; and the diff tool on two snapshots (10,000
+profiles and the same a month later, 300 profiles changed).
 
     python benchmarks/bench_mcp.py [--profiles 10000] [--repeat 5]
 """
@@ -33,7 +33,6 @@ from iptoolkit.estate import Estate
 from iptoolkit.filters import select
 from iptoolkit.mcp import Store, build_server
 from iptoolkit.mcp.picture import render_png
-from iptoolkit.mcp.store import can_diff
 from iptoolkit.queries import neighbourhood as around
 from iptoolkit.redact import redact_fields
 from iptoolkit.selection import Filter
@@ -175,8 +174,7 @@ def main() -> None:
             f"an estate alone {estate_mb:.0f} MB (ratio {held / estate_mb:.1f})\n"
         )
         anyio.run(measure, store, args.repeat)
-        if can_diff():
-            anyio.run(measure_diff, folder, store, args.repeat)
+        anyio.run(measure_diff, folder, store, args.repeat)
 
 
 def _edited(estate: Estate) -> Estate:

@@ -7,7 +7,8 @@ Each size runs in its own child process, once fresh and once with a 10k-profile 
 held in memory (a large heap slows every allocator, orjson included). Steps:
 
 - `orjson.loads` (the floor; ratios are against it) and `orjson, gc off`;
-- `parse_profiles(bytes)`: the strict parse, validated straight from the bytes;
+- `parse_profiles(bytes)`: the strict parse (the text read with `read_json`'s checks for
+  repeated keys and numbers beyond a double, then validated);
 - `Estate path`: `loads_json` then `validate_profiles(raw)`, as `Estate.from_raw` runs it
   (it keeps the raw objects, which it saves back unchanged);
 - `ipt.load`: the whole load of the payload as a file, index (records, registries) included.

@@ -1,13 +1,23 @@
-"""The reference server under load: 50 concurrent clients listing 1,000 profiles, for 20 s.
+"""The reference server under load, and under two storms of hostile callers (issue 14).
 
 The server runs as its own process (`python -m iptoolkit.server`, loopback only, a free
-port) with a 1,000-profile demo snapshot and a principals file holding one random client
-secret; the clients (one `httpx.AsyncClient` each, each with its own bearer token) run here,
-so client and server do not share a GIL. Every response is checked byte for byte against
-the expected listing. Prints requests/s, MB/s, p50/p99 latency, errors (must be zero) and
-the server's RSS (VmRSS from /proc/<pid>/status) before, during and after the load.
+port) with a 1,000-profile demo snapshot and a principals file of random secrets; the
+callers run here, so client and server do not share a GIL.
 
-    python benchmarks/bench_server.py [--clients 50] [--seconds 20] [--profiles 1000]
+* load: 50 concurrent clients (one `httpx.AsyncClient` each, each with its own bearer
+  token) list the profiles for 20 s; every response is checked byte for byte. Prints
+  requests/s, MB/s, p50/p99 latency, errors (must be zero) and the server's RSS.
+* guessing: the token latency of a legitimate caller (a guest login and a client-credentials
+  request, both with PBKDF2 secrets of 600,000 iterations) on an idle server, then during 40
+  concurrent callers guessing guest login tokens (goal: within 2x of idle), then during 40
+  guessing the secret of a known client (the per-name limit turns them to 429s).
+* stalled: 5,000 connections that stall (half in their headers, half in their body; with
+  `--reopen S`, each reopened S seconds after the server closes it) for 20 s, while a normal
+  listing request is made every 0.5 s. Prints the server's RSS and open file descriptors
+  (from /proc) and the normal requests' latency and failures (goal: bounded, and answered).
+
+    python benchmarks/bench_server.py [--scenario all|load|guessing|stalled] [--clients 50]
+        [--seconds 20] [--profiles 1000] [--guessers 40] [--stalled 5000] [--reopen S]
 """
 
 from __future__ import annotations
@@ -19,10 +29,15 @@ import os
 import re
 import secrets
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+import uuid
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -30,6 +45,7 @@ import httpx
 import iptoolkit as ipt
 from iptoolkit.server.app import PROFILES_PATH, TOKEN_PATH
 from iptoolkit.server.catalogue import Catalogue
+from iptoolkit.server.principals import hash_secret
 
 __all__ = ["main"]
 
@@ -48,10 +64,17 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def start_server(snapshot: Path, principals: Path) -> tuple[subprocess.Popen[str], str]:
+def open_fds(pid: int) -> int:
+    """File descriptors a process holds open, from /proc/<pid>/fd."""
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+def start_server(
+    snapshot: Path, principals: Path, *options: str
+) -> tuple[subprocess.Popen[str], str]:
     process = subprocess.Popen(
         [sys.executable, "-m", "iptoolkit.server", "--host", "127.0.0.1", "--port", "0"]
-        + ["--snapshot", str(snapshot), "--principals", str(principals)],
+        + ["--snapshot", str(snapshot), "--principals", str(principals), *options],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
@@ -119,45 +142,47 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--clients", type=int, default=50)
-    parser.add_argument("--seconds", type=float, default=20.0)
-    parser.add_argument("--profiles", type=int, default=1000)
-    args = parser.parse_args()
-
-    estate = ipt.demo_estate(n_profiles=args.profiles, seed=0)
-    expected = Catalogue(estate.raw_profiles).view(["*"]).body
-    secret = secrets.token_urlsafe(24)
+@contextmanager
+def served(
+    estate: ipt.Estate, principals: dict[str, object], *options: str
+) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    """The server as its own process, with this estate, these principals and options."""
     with tempfile.TemporaryDirectory() as folder:
         snapshot = estate.save(Path(folder) / "estate.json")
-        principals = Path(folder) / "principals.json"
-        principals.touch(mode=0o600)
-        principals.write_text(
-            json.dumps(
-                {
-                    "roles": {"all": {"permissions": ["profiles:view"], "groups": ["*"]}},
-                    "clients": [{"client_id": "bench", "client_secret": secret, "roles": ["all"]}],
-                }
-            )
-        )
-        process, base_url = start_server(snapshot, principals)
+        path = Path(folder) / "principals.json"
+        path.touch(mode=0o600)
+        path.write_text(json.dumps(principals))
+        process, base_url = start_server(snapshot, path, *options)
         try:
             httpx.get(base_url + "/", timeout=30)  # answering
-            before = rss_mb(process.pid)
-            server_cpu, client_cpu = cpu_seconds(process.pid), time.process_time()
-            latencies, errors, elapsed, samples = asyncio.run(
-                load(base_url, process.pid, secret, expected, args.clients, args.seconds)
-            )
-            after = rss_mb(process.pid)
-            server_cpu = cpu_seconds(process.pid) - server_cpu
-            client_cpu = time.process_time() - client_cpu
+            yield process, base_url
         finally:
             process.send_signal(signal.SIGINT)
             try:
                 process.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 process.kill()
+
+
+ALL_ROLE = {"all": {"permissions": ["profiles:view"], "groups": ["*"]}}
+
+
+def run_load(args: argparse.Namespace, estate: ipt.Estate) -> int:
+    expected = Catalogue(estate.raw_profiles).view(["*"]).body
+    secret = secrets.token_urlsafe(24)
+    principals = {
+        "roles": ALL_ROLE,
+        "clients": [{"client_id": "bench", "client_secret": secret, "roles": ["all"]}],
+    }
+    with served(estate, principals) as (process, base_url):
+        before = rss_mb(process.pid)
+        server_cpu, client_cpu = cpu_seconds(process.pid), time.process_time()
+        latencies, errors, elapsed, samples = asyncio.run(
+            load(base_url, process.pid, secret, expected, args.clients, args.seconds)
+        )
+        after = rss_mb(process.pid)
+        server_cpu = cpu_seconds(process.pid) - server_cpu
+        client_cpu = time.process_time() - client_cpu
 
     count = len(latencies)
     mb = count * len(expected) / 1e6
@@ -181,6 +206,240 @@ def main() -> int:
         f"(during: {', '.join(f'{s:.0f}' for s in samples)} MB)"
     )
     return 1 if errors else 0
+
+
+# -- the guessing storm ------------------------------------------------------------------------
+
+
+async def legitimate_latencies(base_url: str, secret: str, guest: str, rounds: int) -> list[float]:
+    """Time `rounds` guest logins and client-credentials token requests, one after another."""
+    latencies = []
+    async with httpx.AsyncClient(base_url=base_url, timeout=300) as client:
+        for _ in range(rounds):
+            start = time.perf_counter()
+            guest_login = await client.get("/", params={"loginToken": guest})
+            token = await client.post(
+                TOKEN_PATH,
+                data={"grant_type": "client_credentials", "client_id": "bench"}
+                | {"client_secret": secret},
+            )
+            latencies.append(time.perf_counter() - start)
+            assert guest_login.status_code == 303 and token.status_code == 200
+    return latencies
+
+
+async def guess(base_url: str, kind: str, stop: asyncio.Event, statuses: list[int]) -> None:
+    """Guess guest tokens (`guest`) or the `victim` client's secret until `stop`."""
+    async with httpx.AsyncClient(base_url=base_url, timeout=300) as client:
+        while not stop.is_set():
+            wrong = secrets.token_urlsafe(16)
+            if kind == "guest":
+                response = await client.get("/", params={"loginToken": wrong})
+            else:
+                form = {"grant_type": "client_credentials", "client_id": "victim"}
+                response = await client.post(TOKEN_PATH, data=form | {"client_secret": wrong})
+            statuses.append(response.status_code)
+
+
+async def during_storm(
+    base_url: str, secret: str, guest: str, kind: str, guessers: int, rounds: int
+) -> tuple[list[float], list[int]]:
+    stop, statuses = asyncio.Event(), []
+    tasks = [asyncio.create_task(guess(base_url, kind, stop, statuses)) for _ in range(guessers)]
+    await asyncio.sleep(1.0)  # the storm is under way
+    latencies = await legitimate_latencies(base_url, secret, guest, rounds)
+    stop.set()
+    await asyncio.gather(*tasks)
+    return latencies, statuses
+
+
+def run_guessing(args: argparse.Namespace, estate: ipt.Estate) -> int:
+    secret, guest = secrets.token_urlsafe(24), str(uuid.uuid4()).upper()
+    stored = {name: hash_secret(secrets.token_urlsafe(24)) for name in ("victim", "g2", "g3")}
+    principals = {
+        "roles": ALL_ROLE,
+        "clients": [
+            {"client_id": "bench", "client_secret": hash_secret(secret), "roles": ["all"]},
+            {"client_id": "victim", "client_secret": stored["victim"], "roles": ["all"]},
+        ],
+        "guests": [
+            {"login_token": hash_secret(token, lookup=True), "roles": ["all"]}
+            for token in (guest, secrets.token_urlsafe(16), secrets.token_urlsafe(16))
+        ],
+    }
+    # every guess comes from 127.0.0.1, as the legitimate caller does: no per-address limit
+    with served(estate, principals, "--address-login-limit", "off") as (process, base_url):
+        idle = asyncio.run(legitimate_latencies(base_url, secret, guest, args.rounds))
+        results = {
+            kind: asyncio.run(
+                during_storm(base_url, secret, guest, kind, args.guessers, args.rounds)
+            )
+            for kind in ("guest", "client")
+        }
+    idle_ms = statistics.median(idle) * 1000
+    print(f"guessing storm: {args.guessers} concurrent guessers, loopback {base_url}")
+    print(
+        f"  legitimate caller (guest login + token request, PBKDF2 600,000 iterations each), "
+        f"median of {args.rounds}:"
+    )
+    print(f"  idle server:                     {idle_ms:.0f} ms")
+    worst = 0.0
+    for kind, (latencies, statuses) in results.items():
+        during = statistics.median(latencies) * 1000
+        worst = max(worst, during / idle_ms)
+        counts = ", ".join(f"{n} x {s}" for s, n in sorted(Counter(statuses).items()))
+        label = "wrong guest tokens" if kind == "guest" else "wrong secrets of a known client"
+        print(
+            f"  during {label + ':':33s}{during:.0f} ms = {during / idle_ms:.2f}x idle "
+            f"(guesses answered: {counts})"
+        )
+    print(f"  goal: within 2x of idle; worst {worst:.2f}x")
+    return 0
+
+
+# -- the slow-connection storm -----------------------------------------------------------------
+
+
+async def stall(
+    host: str,
+    port: int,
+    body: bool,
+    reopen: float | None,
+    stop: asyncio.Event,
+    counts: Counter[str],
+) -> None:
+    """Hold a connection that stalls in its headers or its body until the server closes it;
+    with `reopen`, open it again that many seconds later, until `stop`."""
+    head = b"GET / HTTP/1.1\r\nHost: x\r\nX-Stalled: "
+    if body:
+        head = (
+            b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n"
+            b"Content-Type: application/x-www-form-urlencoded\r\n\r\nusername="
+        )
+    while not stop.is_set():
+        try:
+            reader, writer = await asyncio.open_connection(host, port)
+        except OSError:
+            counts["refused"] += 1
+        else:
+            writer.write(head)
+            counts["opened"] += 1
+            read = asyncio.ensure_future(reader.read())
+            stopped = asyncio.ensure_future(stop.wait())
+            await asyncio.wait({read, stopped}, return_when=asyncio.FIRST_COMPLETED)
+            stopped.cancel()
+            if read.done():
+                counts["closed by the server"] += 1
+                read.exception()  # a reset is a close too
+            else:
+                read.cancel()
+            writer.close()
+        if reopen is None:
+            return
+        await asyncio.sleep(reopen)
+
+
+async def normal_requests(
+    base_url: str, token: str, stop_at: float, latencies: list[float], failures: list[str]
+) -> None:
+    headers = {"Authorization": f"Bearer {token}"}
+    while time.perf_counter() < stop_at:
+        start = time.perf_counter()
+        try:
+            async with httpx.AsyncClient(base_url=base_url, timeout=30) as client:
+                response = await client.get(PROFILES_PATH, headers=headers)
+            if response.status_code != 200:
+                failures.append(str(response.status_code))
+        except httpx.HTTPError as exc:
+            failures.append(type(exc).__name__)
+        latencies.append(time.perf_counter() - start)
+        await asyncio.sleep(0.5)
+
+
+async def sample_process(pid: int, stop_at: float, samples: list[tuple[float, int]]) -> None:
+    while time.perf_counter() < stop_at:
+        samples.append((rss_mb(pid), open_fds(pid)))
+        await asyncio.sleep(1.0)
+
+
+async def slow_storm(
+    base_url: str, pid: int, token: str, count: int, reopen: float | None, seconds: float
+) -> tuple[Counter[str], list[float], list[str], list[tuple[float, int]]]:
+    host, port = base_url.removeprefix("http://").rsplit(":", 1)
+    stop, counts = asyncio.Event(), Counter[str]()
+    attackers = [
+        asyncio.create_task(stall(host, int(port), index % 2 == 1, reopen, stop, counts))
+        for index in range(count)
+    ]
+    latencies: list[float] = []
+    failures: list[str] = []
+    samples: list[tuple[float, int]] = []
+    stop_at = time.perf_counter() + seconds
+    await asyncio.gather(
+        normal_requests(base_url, token, stop_at, latencies, failures),
+        sample_process(pid, stop_at, samples),
+    )
+    stop.set()
+    await asyncio.gather(*attackers)
+    return counts, latencies, failures, samples
+
+
+def run_stalled(args: argparse.Namespace, estate: ipt.Estate) -> int:
+    secret = secrets.token_urlsafe(24)
+    principals = {
+        "roles": ALL_ROLE,
+        "clients": [{"client_id": "bench", "client_secret": secret, "roles": ["all"]}],
+    }
+    with served(estate, principals) as (process, base_url):
+        form = {"grant_type": "client_credentials", "client_id": "bench", "client_secret": secret}
+        token = httpx.post(base_url + TOKEN_PATH, data=form).json()["access_token"]
+        before = (rss_mb(process.pid), open_fds(process.pid))
+        counts, latencies, failures, samples = asyncio.run(
+            slow_storm(base_url, process.pid, token, args.stalled, args.reopen, args.seconds)
+        )
+        time.sleep(2)
+        after = (rss_mb(process.pid), open_fds(process.pid))
+    print(
+        f"slow-connection storm: {args.stalled} stalled connections (half in headers, half in "
+        f"body) for {args.seconds:g} s, "
+        + (f"each reopened {args.reopen:g} s after it is closed, " if args.reopen else "")
+        + f"default limits, loopback {base_url}"
+    )
+    print(f"  connections: {', '.join(f'{n} {what}' for what, n in counts.items())}")
+    print(
+        f"  server RSS:  {before[0]:.0f} MB before, max {max(s[0] for s in samples):.0f} MB "
+        f"during, {after[0]:.0f} MB 2 s after"
+    )
+    print(
+        f"  server fds:  {before[1]} before, max {max(s[1] for s in samples)} during, "
+        f"{after[1]} 2 s after"
+    )
+    print(
+        f"  normal listing requests: {len(latencies)}, failed {len(failures)} "
+        f"{dict(Counter(failures)) if failures else ''}, latency p50 "
+        f"{percentile(latencies, 0.5) * 1000:.0f} ms, max {max(latencies) * 1000:.0f} ms"
+    )
+    return 1 if failures else 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scenario", choices=["all", "load", "guessing", "stalled"], default="all")
+    parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--profiles", type=int, default=1000)
+    parser.add_argument("--guessers", type=int, default=40)
+    parser.add_argument("--rounds", type=int, default=5, help="legitimate requests to time")
+    parser.add_argument("--stalled", type=int, default=5000)
+    parser.add_argument(
+        "--reopen", type=float, help="reopen each stalled connection this long after it closes"
+    )
+    args = parser.parse_args()
+
+    estate = ipt.demo_estate(n_profiles=args.profiles, seed=0)
+    runs = {"load": run_load, "guessing": run_guessing, "stalled": run_stalled}
+    chosen = list(runs) if args.scenario == "all" else [args.scenario]
+    return max(runs[name](args, estate) for name in chosen)
 
 
 if __name__ == "__main__":

@@ -44,9 +44,12 @@ _EXPORTS: dict[str, str] = {
     "RateLimitError": _CLIENT,
     "InternalServerError": _CLIENT,
     "PagingError": _CLIENT,
+    "ResponseParseError": _CLIENT,
+    "ResponseTooLargeError": _CLIENT,
     "ApiTransportError": _CLIENT,
     "ApiConnectionError": _CLIENT,
     "ApiTimeoutError": _CLIENT,
+    "DeadlineExceededError": _CLIENT,
     # graph, questions, selections, tables, findings
     "build_graph": "iptoolkit.graph",
     "where_used": "iptoolkit.queries",
@@ -59,9 +62,15 @@ _EXPORTS: dict[str, str] = {
     # change over time
     "schema_report": "iptoolkit.change.drift",
     "SchemaReport": "iptoolkit.change.drift_report",
+    "diff": "iptoolkit.change.diff",
+    "EstateDiff": "iptoolkit.change.model",
+    "Change": "iptoolkit.change.model",
+    "history": "iptoolkit.change.history",
+    "History": "iptoolkit.change.history",
     # pictures, files, the Explorer
     "plot_topology": "iptoolkit.plot",
     "plot_summary": "iptoolkit.plot",
+    "plot_diff": "iptoolkit.plot",
     "export": "iptoolkit.exporters",
     "Explorer": "iptoolkit.widgets",
 }
@@ -75,8 +84,11 @@ for type checkers: pyproject.toml tells ruff they are re-exports, F401)."""
 if TYPE_CHECKING:
     from . import server
     from .audit import Finding, findings
+    from .change.diff import diff
     from .change.drift import schema_report
     from .change.drift_report import SchemaReport
+    from .change.history import History, history
+    from .change.model import Change, EstateDiff
     from .client import (
         ApiConnectionError,
         ApiError,
@@ -88,12 +100,15 @@ if TYPE_CHECKING:
         BearerToken,
         Client,
         ClientCredentials,
+        DeadlineExceededError,
         GuestLogin,
         InternalServerError,
         NotFoundError,
         PagingError,
         PermissionDeniedError,
         RateLimitError,
+        ResponseParseError,
+        ResponseTooLargeError,
         Secret,
         SessionCookie,
     )
@@ -103,7 +118,7 @@ if TYPE_CHECKING:
     from .filters import Filter
     from .graph import build_graph
     from .models import IntegrationProfile, ParseError, dump_profiles, parse_profiles, timestamp
-    from .plot import plot_summary, plot_topology
+    from .plot import plot_diff, plot_summary, plot_topology
     from .queries import Impact, impact, neighbourhood, where_used
     from .widgets import Explorer
 

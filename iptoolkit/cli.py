@@ -39,6 +39,7 @@ _LAZY: dict[str, tuple[str, str]] = {
         "iptoolkit.change.drift_command",
         "What a snapshot holds that the spec does not describe.",
     ),
+    "diff": ("iptoolkit.change.diff_command", "What changed between two snapshots."),
     "mcp": ("iptoolkit.mcp.cli", "Serve snapshots to AI assistants (Model Context Protocol)."),
 }
 """Commands whose module loads on first use (name -> module, short help shown before it

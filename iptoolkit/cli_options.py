@@ -114,18 +114,50 @@ def _first_error(exc: Any) -> str:
     return f"{where}: {error.get('msg', 'invalid')} (not a saved ipt.Filter?)"
 
 
+class _Size(click.ParamType):
+    """A size such as 4GiB, 500MB or 1000000 (bytes)."""
+
+    name = "size"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        from .reading import parse_size
+
+        try:
+            return parse_size(value)
+        except ValueError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+_MAX_SIZE_KEY = "iptoolkit.max_size"
+
+
+def _remember_max_size(ctx: click.Context, param: click.Parameter, value: int | None) -> None:
+    ctx.meta[_MAX_SIZE_KEY] = value
+
+
 def snapshot_argument(func: F) -> F:
-    """The SNAPSHOT argument: a snapshot file or a JSON listing (.json or .json.gz)."""
+    """The SNAPSHOT argument (a snapshot file or a JSON listing, .json or .json.gz), and
+    `--max-size`, the cap on what is read, which `load_estate` applies."""
+    func = click.option(
+        "--max-size",
+        type=_Size(),
+        envvar=env.MAX_LOAD_SIZE,
+        expose_value=False,
+        callback=_remember_max_size,
+        help="Read at most this much JSON (decompressed), e.g. 4GiB.  [default: 1GiB]",
+    )(func)
     return click.argument("snapshot", type=click.Path(exists=True, dir_okay=False, path_type=Path))(
         func
     )
 
 
 def load_estate(path: Path, selection: Filter | None = None) -> Estate:
-    """Load a snapshot and apply the filter; say on stderr what the filter kept."""
+    """Load a snapshot (no more than `--max-size`) and apply the filter; say on stderr what
+    the filter kept."""
     from .estate import load
 
-    estate = load(path)
+    context = click.get_current_context(silent=True)
+    estate = load(path, max_size=context.meta.get(_MAX_SIZE_KEY) if context else None)
     if selection is None or selection.is_empty():
         return estate
     subset = estate.subset(selection)

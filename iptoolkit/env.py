@@ -16,6 +16,7 @@ __all__ = [
     "BEARER_TOKEN",
     "PROFILES_PATH",
     "DEBUG",
+    "MAX_LOAD_SIZE",
     "ENV_VARS",
     "SECRET_VARIABLES",
 ]
@@ -28,6 +29,7 @@ SESSION_COOKIE = "IPTOOLKIT_SESSION_COOKIE"
 BEARER_TOKEN = "IPTOOLKIT_BEARER_TOKEN"
 PROFILES_PATH = "IPTOOLKIT_PROFILES_PATH"
 DEBUG = "IPTOOLKIT_DEBUG"
+MAX_LOAD_SIZE = "IPTOOLKIT_MAX_LOAD_SIZE"
 
 ENV_VARS: dict[str, str] = {
     BASE_URL: "the platform's base URL, e.g. https://platform.example.com",
@@ -38,6 +40,7 @@ ENV_VARS: dict[str, str] = {
     BEARER_TOKEN: "a ready bearer token",
     PROFILES_PATH: "the profile listing's path under the base URL, if not the default",
     DEBUG: "1: the iptoolkit command shows tracebacks (as --debug)",
+    MAX_LOAD_SIZE: "the most JSON a loaded file may hold, e.g. 4GiB (default 1 GiB)",
 }
 """Every variable iptoolkit reads -> what it holds."""
 

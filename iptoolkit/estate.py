@@ -20,13 +20,14 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 from ._version import __version__
 from .models import (
     IntegrationProfile,
+    Listing,
     ParseError,
     ProfileProblem,
     check_profiles,
     gc_paused,
-    loads_json,
     profile_models,
     raise_first,
+    read_listing,
     type_name_of,
     unwrap_profiles,
 )
@@ -134,23 +135,30 @@ class Estate:
     @classmethod
     def from_raw(
         cls,
-        data: bytes | str | list[Any] | dict[str, Any],
+        data: bytes | str | list[Any] | dict[str, Any] | Listing,
         *,
         strict: bool = False,
         source_url: str | None = None,
         fetched_at: datetime | None = None,
         info: SnapshotInfo | None = None,
     ) -> Estate:
-        """Build from a listing in any form `parse_profiles` accepts."""
-        if isinstance(data, bytes | str):
-            data = loads_json(data)
+        """Build from a listing in any form `parse_profiles` accepts.
+
+        A key given twice inside a profile's JSON makes that profile a problem (its path
+        named); anywhere else it raises `ParseError`.
+        """
+        if isinstance(data, Listing):
+            items, issues = data
+        elif isinstance(data, bytes | str):
+            items, issues = read_listing(data)
+        else:
+            items, issues = unwrap_profiles(data), {}
         raw = [
-            item.to_json_dict() if isinstance(item, IntegrationProfile) else item
-            for item in unwrap_profiles(data)
+            item.to_json_dict() if isinstance(item, IntegrationProfile) else item for item in items
         ]
         info = info or SnapshotInfo(source_url=source_url, fetched_at=fetched_at)
         info.toolkit_version = info.toolkit_version or __version__
-        problems = check_profiles(raw)
+        problems = check_profiles(raw, issues=issues)
         if strict:
             raise_first(problems)
         return cls(raw, problems, info)
@@ -430,10 +438,16 @@ def _renumbered(problem: ProfileProblem, index: int) -> ProfileProblem:
     return dataclasses.replace(problem, index=index, issues=issues)
 
 
-def load(path: str | os.PathLike[str], *, strict: bool = False) -> Estate:
-    """Load a snapshot file (`.json` or `.json.gz`), a bare array or any wrapped listing."""
-    raw, info = read_snapshot(path)
+def load(
+    path: str | os.PathLike[str], *, strict: bool = False, max_size: int | str | None = None
+) -> Estate:
+    """Load a snapshot file (`.json` or `.json.gz`), a bare array or any wrapped listing.
+
+    `max_size` caps the JSON read (bytes, or `"4GiB"`); None: `IPTOOLKIT_MAX_LOAD_SIZE`,
+    else 1 GiB. Past it, `ParseError` says how large the file is and how to raise the cap.
+    """
+    listing, info = read_snapshot(path, max_size=max_size)
     try:
-        return Estate.from_raw(raw, strict=strict, info=info)
+        return Estate.from_raw(listing, strict=strict, info=info)
     except ParseError as exc:
         raise ParseError(f"{path}: {exc}", issues=exc.issues) from None

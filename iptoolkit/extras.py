@@ -14,7 +14,7 @@ import importlib
 __all__ = ["EXTRAS", "MissingExtraError", "require"]
 
 EXTRAS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "server": ("the reference server", ("fastapi", "uvicorn")),
+    "server": ("the reference server", ("fastapi", "uvicorn", "limits")),
     "mcp": ("the MCP server", ("mcp", "rapidfuzz")),
 }
 """Extra -> (what needs it, the modules it brings), as declared in pyproject.toml."""

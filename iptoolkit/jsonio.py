@@ -2,7 +2,7 @@
 
 orjson is fast but refuses integers beyond 64 bits, which profiles may hold (ids are
 not bounded by the spec); those documents go through the standard library, which keeps
-every digit. `loads_json` (the reading side) lives with the parser in `models.parsing`.
+every digit. `loads_json` (the reading side) lives in `models.jsontext`.
 """
 
 from __future__ import annotations

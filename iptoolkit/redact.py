@@ -9,6 +9,7 @@ headers alike), and one `MASK` replaces their values everywhere.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -65,8 +66,11 @@ _NOT_SECRET = re.compile(r"(id|ids|type|name|url|mechanism)$")
 `privateKeyId`, `tokenType`, `smtpAuthMechanism`."""
 
 
+@functools.lru_cache(maxsize=4096)
 def is_secret_name(name: str) -> bool:
     """Whether a query parameter, JSON field or header of this name holds a credential.
+
+    Cached: a diff or an export asks it for every field name of every item it shows.
 
     >>> [is_secret_name(n) for n in ("loginToken", "Authorization", "sig", "privateKeyId")]
     [True, True, True, False]

@@ -7,6 +7,8 @@ A snapshot is JSON (optionally gzip-compressed)::
      "profiles": [...]}
 
 Reading also accepts a bare JSON array of profiles or any wrapper `parse_profiles` accepts.
+It reads no more than a limit (`reading.py`: 1 GiB of JSON unless raised), and a key given
+twice in a profile is that profile's problem (`Listing.issues`), never a value lost unseen.
 """
 
 from __future__ import annotations
@@ -21,13 +23,13 @@ from pathlib import Path
 from typing import Any
 
 from .jsonio import dumps_json
-from .models import ParseError, loads_json, unwrap_profiles
+from .models import Listing, ParseError, listing_issues, locate_profiles, read_json
+from .reading import TooLargeError, load_limit, read_bounded
 
 __all__ = ["SNAPSHOT_FORMAT", "SnapshotInfo", "read_snapshot", "write_snapshot"]
 
 SNAPSHOT_FORMAT = "iptoolkit.snapshot"
 SNAPSHOT_VERSION = 1
-_GZIP_MAGIC = b"\x1f\x8b"
 
 
 @dataclass
@@ -40,25 +42,35 @@ class SnapshotInfo:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def read_snapshot(path: str | os.PathLike[str]) -> tuple[list[Any], SnapshotInfo]:
-    """Read a snapshot (or a bare listing) file; return the raw profiles and their origin."""
+def read_snapshot(
+    path: str | os.PathLike[str], *, max_size: int | str | None = None
+) -> tuple[Listing, SnapshotInfo]:
+    """Read a snapshot (or a bare listing) file: its raw profiles, with any issues the text
+    gave them, and their origin.
+
+    `max_size` caps the JSON read (bytes, or `"4GiB"`); None: `IPTOOLKIT_MAX_LOAD_SIZE`,
+    else 1 GiB.
+    """
     path = Path(path)
     try:
-        data = path.read_bytes()
+        data, compressed = read_bounded(path, load_limit(max_size))
+    except TooLargeError as exc:
+        raise ParseError(str(exc)) from None
     except OSError as exc:
-        raise ParseError(f"{path}: cannot read the file ({exc.strerror or exc})") from None
-    if data[:2] == _GZIP_MAGIC:
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error) as exc:
+        if isinstance(exc, gzip.BadGzipFile):
             raise ParseError(f"{path}: damaged gzip data ({exc})") from None
-    elif path.suffix == ".gz":
+        raise ParseError(f"{path}: cannot read the file ({exc.strerror or exc})") from None
+    except (EOFError, zlib.error) as exc:
+        raise ParseError(f"{path}: damaged gzip data ({exc})") from None
+    if path.suffix == ".gz" and not compressed:
         raise ParseError(f"{path}: the name ends in .gz but the file is not gzip-compressed")
     try:
-        document = loads_json(data)
+        document, duplicates = read_json(data)
         if isinstance(document, dict) and document.get("format") == SNAPSHOT_FORMAT:
-            return _profiles_of(document), _info_of(document)
-        return unwrap_profiles(document), SnapshotInfo()
+            items, at, info = _profiles_of(document), ("profiles",), _info_of(document)
+        else:
+            (items, at), info = locate_profiles(document), SnapshotInfo()
+        return Listing(items, listing_issues(at, duplicates)), info
     except ParseError as exc:
         raise ParseError(f"{path}: {exc}", issues=exc.issues) from None
 

@@ -68,7 +68,9 @@ def make_principals() -> Principals:
             "guests": [
                 {"login_token": SECRETS["guest"], "roles": ["fin"]},
                 {
-                    "login_token": hash_secret(SECRETS["hashed-guest"], iterations=1000),
+                    "login_token": hash_secret(
+                        SECRETS["hashed-guest"], iterations=1000, lookup=True
+                    ),
                     "name": "visitor",
                     "roles": ["edi"],
                 },

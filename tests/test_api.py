@@ -19,11 +19,14 @@ EXPECTED = {
     "Client", "AsyncClient", "ClientCredentials", "SessionCookie", "GuestLogin", "BearerToken",
     "Secret", "ApiError", "BadRequestError", "AuthenticationError", "PermissionDeniedError",
     "NotFoundError", "RateLimitError", "InternalServerError", "PagingError",
-    "ApiTransportError", "ApiConnectionError", "ApiTimeoutError",
+    "ResponseParseError", "ResponseTooLargeError",
+    "ApiTransportError", "ApiConnectionError", "ApiTimeoutError", "DeadlineExceededError",
     # questions, pictures, files, the Explorer
     "build_graph", "where_used", "impact", "neighbourhood", "Impact", "Filter", "findings",
     "Finding", "plot_topology", "plot_summary", "export", "Explorer",
     "schema_report", "SchemaReport",
+    # change over time
+    "diff", "EstateDiff", "Change", "plot_diff", "history", "History",
 }  # fmt: skip
 
 

@@ -285,3 +285,47 @@ def test_cli_errors_are_one_line(tmp_path):
     assert result.exit_code == 1
     assert len(result.output.strip().splitlines()) == 1 and "bad.json" in result.output
     assert "drift" in CliRunner().invoke(main, ["--help"]).output
+
+
+def _schema_keys(changes: Any) -> list[tuple[str, str, str | None, str]]:
+    return sorted((c.key, c.op, c.path, c.reason) for c in changes if c.kind == "schema")
+
+
+@pytest.mark.parametrize(
+    "drift",
+    [
+        "field_in_a_changed_profile",
+        "field_in_an_added_profile_of_a_type_only_unchanged_profiles_hold",
+        "field_removed_from_some_but_kept_by_an_unchanged_one",
+        "top_level_field_in_an_added_profile",
+        "new_class_in_an_added_profile",
+    ],
+)
+def test_the_diff_walks_only_what_differs_and_agrees_with_whole_walks(clean, drift):
+    """`diff` walks the differing profiles and the equal ones naming a candidate; the schema
+    changes it reports are those of walking both snapshots whole."""
+    old_profiles, new_profiles = copy.deepcopy(clean), copy.deepcopy(clean)
+    sftp_old, sftp_new = _of_class(old_profiles, SFTP), _of_class(new_profiles, SFTP)
+    added = copy.deepcopy(sftp_new[0])
+    added["id"] = "ADDED-1"
+    if drift == "field_in_a_changed_profile":
+        sftp_new[0]["inputAgentSettings"]["retryPolicy"] = {"max": 3}
+    elif drift == "field_in_an_added_profile_of_a_type_only_unchanged_profiles_hold":
+        added["inputAgentSettings"]["retryPolicy"] = {"max": 3}
+        new_profiles.append(added)
+    elif drift == "field_removed_from_some_but_kept_by_an_unchanged_one":
+        for profile in (*sftp_old, *sftp_new[:-1]):
+            profile["inputAgentSettings"]["retryPolicy"] = {"max": 3}
+        sftp_old[0]["inputAgentSettings"].pop("retryPolicy")  # old differs, the rest equal
+        new_profiles.remove(sftp_new[1])
+    elif drift == "top_level_field_in_an_added_profile":
+        added["ownerTeam"] = "ops"
+        new_profiles.append(added)
+    else:
+        added["inputAgentSettings"]["class"] = "core:BrandNewAgentSettings"
+        new_profiles.append(added)
+    old, new = ipt.Estate.from_raw(old_profiles), ipt.Estate.from_raw(new_profiles)
+    whole = schema_changes(ipt.Estate.from_raw(old_profiles), ipt.Estate.from_raw(new_profiles))
+    kept_elsewhere = drift == "field_removed_from_some_but_kept_by_an_unchanged_one"
+    assert bool(whole) != kept_elsewhere, "the case drifts the schema (or, kept, does not)"
+    assert _schema_keys(ipt.diff(old, new).changes) == _schema_keys(whole)

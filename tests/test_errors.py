@@ -80,6 +80,9 @@ def test_exported_names_are_pinned() -> None:
         "RateLimitError",
         "InternalServerError",
         "PagingError",
+        "ResponseParseError",
+        "ResponseTooLargeError",
+        "DeadlineExceededError",
         "ApiTransportError",
         "ApiConnectionError",
         "ApiTimeoutError",
@@ -92,7 +95,7 @@ def test_exported_names_are_pinned() -> None:
 def test_every_exception_is_drawn_in_the_module_docstring_and_derives_from_api_error() -> None:
     assert errors.__doc__ is not None
     classes = [getattr(errors, name) for name in errors.__all__ if name[0].isupper()]
-    assert len(classes) == 11
+    assert len(classes) == 14
     for cls in classes:
         assert issubclass(cls, ApiError)
         assert cls.__name__ in errors.__doc__

@@ -27,7 +27,6 @@ import pytest
 import iptoolkit as ipt
 from iptoolkit.estate import Estate
 from iptoolkit.filters import select
-from iptoolkit.mcp.store import can_diff
 from iptoolkit.redact import MASK, is_secret_name, redact_fields
 from iptoolkit.snapshot import SnapshotInfo
 
@@ -209,7 +208,7 @@ def _error(result: Any) -> str:
 
 def test_the_tools_are_listed_with_schemas_and_read_only(session_results):
     tools = {tool.name: tool for tool in session_results["tools"].tools}
-    assert set(tools) == TOOLS, "refresh only with --from-env"
+    assert set(tools) == TOOLS | {"diff"}, "diff with two snapshots, refresh with --from-env"
     for name, tool in tools.items():
         assert tool.description and len(tool.description) > 40, name
         assert tool.annotations.read_only_hint is True, name
@@ -417,7 +416,7 @@ def test_from_env_fetches_the_live_estate_and_offers_refresh(tmp_path: Path) -> 
         }
         results = _run([str(older), "--from-env"], script, variables)
         secret = server.client_secret
-    assert results["tools"] == TOOLS | {"refresh"}
+    assert results["tools"] == TOOLS | {"refresh", "diff"}
     live = _ok(results["summary"])
     assert live["snapshot"] == "live" and live["profiles"] == 40
     assert live["snapshots"] == ["older", "live"]
@@ -545,7 +544,6 @@ def test_a_failed_refresh_is_a_tool_error_and_the_last_fetch_stays(monkeypatch) 
     assert _ok(summary)["profiles"] == 10 and _ok(summary)["snapshot"] == "live"
 
 
-@pytest.mark.skipif(not can_diff(), reason="ipt.diff (change over time) is not in this tree")
 def test_diff_is_offered_with_two_snapshots_and_is_the_python_diff(tmp_path: Path) -> None:
     from mcp import Client
 

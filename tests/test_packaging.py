@@ -35,6 +35,7 @@ COMES_WITH = {
     "IPython": "ipywidgets, which requires it (display only)",
     "anywidget": "itables[widget] (imported inside a try)",
     "starlette": "fastapi (the server's framework underneath)",
+    "h11": "uvicorn (its HTTP/1.1 parser, which the server's protocol subclass extends)",
 }
 """Modules imported but not declared, each with the declared package that brings it."""
 OPTIONAL = {"openpyxl": "only for .xlsx, with a message naming `pip install openpyxl`"}
@@ -78,7 +79,7 @@ def _imports() -> dict[str, set[str]]:
 
 def test_the_core_install_is_the_notebook_library() -> None:
     assert {"fastapi", "uvicorn", "python-multipart", "ipykernel"}.isdisjoint(CORE)
-    assert EXTRA["server"] == {"fastapi", "uvicorn", "python-multipart"}
+    assert EXTRA["server"] == {"fastapi", "uvicorn", "python-multipart", "limits"}
     assert "ipykernel" in EXTRA["test"]  # the notebooks' kernel: tests and binder/ only
     assert set(EXTRAS) == set(EXTRA) - {"all", "test"}, "iptoolkit/extras.py names each extra"
     assert EXTRA["all"] == {f"iptoolkit[{name}]" for name in EXTRAS}
@@ -101,7 +102,7 @@ def test_every_import_is_declared_where_it_is_used() -> None:
 
 
 def test_the_server_packages_are_imported_by_the_server_package_only() -> None:
-    for module in ("fastapi", "uvicorn", "starlette"):
+    for module in ("fastapi", "uvicorn", "starlette", "h11", "limits"):
         outside = [f for f in _imports().get(module, ()) if not f.startswith("iptoolkit/server/")]
         assert outside == [], module
 

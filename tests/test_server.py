@@ -542,6 +542,7 @@ def test_public_names() -> None:
         "serve",
         "create_app",
         "RunningServer",
+        "ServerLimits",
         "Principals",
         "demo_principals",
         "hash_secret",

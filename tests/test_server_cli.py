@@ -16,8 +16,9 @@ import httpx
 import pytest
 from click.testing import CliRunner
 
+import iptoolkit.server.runner as runner_module
 from iptoolkit import env
-from iptoolkit.server import verify_secret
+from iptoolkit.server import Principals, ServerLimits, verify_secret
 from iptoolkit.server.app import PROFILES_PATH, TOKEN_PATH
 from iptoolkit.server.cli import add_commands, hash_secret_command, serve_command
 
@@ -31,6 +32,43 @@ def test_hash_secret_reads_stdin_not_argv() -> None:
     assert stored.startswith("pbkdf2_sha256$1000$")
     assert verify_secret("s3cret", stored) and not verify_secret("s3cret\n", stored)
     assert "s3cret" not in result.output
+
+
+def test_hash_secret_for_a_login_token_adds_the_lookup_tag() -> None:
+    token = "7264E89B-0C5E-4D7A-9D11-55B6F0E4A7C3"
+    args = ["--iterations", "1000", "--login-token"]
+    result = CliRunner().invoke(hash_secret_command, args, input=token + "\n")
+    assert result.exit_code == 0, result.output
+    stored = result.output.strip()
+    assert len(stored.split("$")) == 5 and verify_secret(token, stored)
+    principals = Principals.model_validate({"guests": [{"login_token": stored}]})
+    assert principals.authenticate_guest(token) is not None
+
+
+def test_serve_passes_its_limits_and_cookie_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: dict[str, object] = {}
+    monkeypatch.setattr(runner_module, "serve", lambda *args, **kwargs: seen.update(kwargs))
+    args = ["--port", "0", "--login-limit", "5 per minute", "--address-login-limit", "off"]
+    args += ["--max-tokens-per-principal", "7", "--header-timeout", "2", "--body-timeout", "3"]
+    args += ["--max-connections", "50", "--max-header-bytes", "9000", "--no-secure-cookies"]
+    result = CliRunner().invoke(serve_command, args)
+    assert result.exit_code == 0, result.output
+    assert seen["limits"] == ServerLimits("5 per minute", "off", 7, 2.0, 3.0, 50, 9000)
+    assert seen["secure_cookies"] is False
+    CliRunner().invoke(serve_command, ["--port", "0"])
+    assert seen["limits"] == ServerLimits() and seen["secure_cookies"] is None
+
+
+def test_serve_refuses_a_limit_it_cannot_read() -> None:
+    result = CliRunner().invoke(serve_command, ["--port", "0", "--login-limit", "ten a minute"])
+    assert result.exit_code == 2
+    assert "--login-limit" in result.output and "'ten a minute'" in result.output
+
+
+def test_cookies_are_secure_by_default_beyond_loopback() -> None:
+    assert runner_module._secure_default(None, "0.0.0.0") is True
+    assert runner_module._secure_default(None, "127.0.0.1") is None  # per request: HTTPS or not
+    assert runner_module._secure_default(False, "0.0.0.0") is False
 
 
 def test_hash_secret_refuses_the_secret_as_an_argument() -> None:
@@ -50,6 +88,8 @@ def test_add_commands() -> None:
     result = CliRunner().invoke(group, ["serve", "--help"])
     assert "--snapshot" in result.output and "--principals" in result.output
     assert "--token-ttl" in result.output
+    for option in ("--login-limit", "--header-timeout", "--max-connections", "--secure-cookies"):
+        assert option in result.output
 
 
 def test_serve_rejects_a_bad_principals_file(tmp_path: Path) -> None:

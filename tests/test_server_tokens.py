@@ -36,7 +36,7 @@ def test_tokens_are_random_and_expire() -> None:
 
 def test_token_store_is_bounded() -> None:
     clock = Clock()
-    store = TokenStore(60, max_entries=10, clock=clock)
+    store = TokenStore(60, max_per_principal=10, clock=clock)
     tokens = [store.issue(WHO) for _ in range(25)]
     assert len(store) <= 10
     assert store.lookup(tokens[-1].value) == WHO
@@ -45,7 +45,7 @@ def test_token_store_is_bounded() -> None:
 
 def test_expired_tokens_are_purged_before_live_ones() -> None:
     clock = Clock()
-    store = TokenStore(60, max_entries=10, clock=clock)
+    store = TokenStore(60, max_per_principal=10, clock=clock)
     keep = store.issue(WHO)
     clock.now += 30
     for _ in range(9):

@@ -4,9 +4,10 @@
 >>> print(diff.summary())                         # "3 profiles added, ...; 2 breaking"
 >>> report = ipt.schema_report(estate)            # what the spec does not describe
 
-`model` holds the data types (`Change`, `EstateDiff`); `diff` computes a diff; `render`
-writes it as text, Markdown, HTML, a frame or JSON; `drift` reports schema drift;
-`history` orders snapshots in time; `cli` holds the `diff` and `drift` commands.
+`model` holds the data types (`Change`, `EstateDiff`); `diff` computes a diff (with `walk`
+comparing two items field by field, `links` the graph's edges from the records and
+`severity` the rules of breaking, notable and cosmetic); `render` writes it as text,
+Markdown, HTML, a frame or JSON; `diff_command` is the `iptoolkit diff` command.
 """
 
 from __future__ import annotations

@@ -21,8 +21,12 @@ with Python names (`input_agent_settings`) is read as the models read it, not as
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING, Any
+
+import orjson
 
 from ..models import gc_paused
 from ..names import plural
@@ -71,7 +75,10 @@ def schema_report(estate: Estate | str | os.PathLike[str]) -> SchemaReport:
 
 
 def schema_changes(
-    old: Estate | str | os.PathLike[str], new: Estate | str | os.PathLike[str]
+    old: Estate | str | os.PathLike[str],
+    new: Estate | str | os.PathLike[str],
+    *,
+    same: Sequence[tuple[ProfileRecord, ProfileRecord]] | None = None,
 ) -> list[Change]:
     """Classes and fields that appear or disappear from `old` to `new`, as `Change` records.
 
@@ -79,15 +86,30 @@ def schema_changes(
     `schema:SFTPAgentSettings.retryPolicy` for a field of a type (declared or not). A field
     counts only when its type is in both snapshots: the fields of a class that appears are
     that class's news, not news of their own.
+
+    `same` (what `diff` knows): pairs of profiles whose JSON is equal in both snapshots.
+    They hold the same classes and fields on both sides, so only the profiles that differ
+    are walked, and of the equal ones just those whose JSON text names a class, field or
+    type that might appear or disappear (see `_walks_of_differences`).
     """
-    before, after = _walked(_estate(old)), _walked(_estate(new))
+    before, after = _estate(old), _estate(new)
+    if same is None:
+        return _compared(_walked(before), _walked(after))
+    return _compared(*_walks_of_differences(before, after, same))
+
+
+def _compared(before: _Walk, after: _Walk, both: _Walk | None = None) -> list[Change]:
+    """The classes and fields one walk holds and the other lacks; `both` holds what the two
+    snapshots hold alike (the equal profiles walked once), held by neither alone."""
+    both = both if both is not None else _Walk()
+    both_classes, both_fields, both_types = both.classes, both.fields(), both.types()
     changes = []
     for op, have, lack, where in (
         ("removed", before, after, "old"),
         ("added", after, before, "new"),
     ):
         for (family, cls), seen in have.classes.items():
-            if (family, cls) not in lack.classes:
+            if (family, cls) not in lack.classes and (family, cls) not in both_classes:
                 changes.append(
                     Change(
                         kind="schema",
@@ -99,7 +121,8 @@ def schema_changes(
                         f"held by {plural(seen.profiles, 'profile')} of the {where} snapshot",
                     )
                 )
-        lacking, lacking_types = lack.fields(), lack.types()
+        lacking = lack.fields().keys() | both_fields.keys()
+        lacking_types = lack.types().keys() | both_types.keys()
         for (name, key), (count, path) in have.fields().items():
             if name in lacking_types and (name, key) not in lacking:
                 changes.append(
@@ -114,6 +137,122 @@ def schema_changes(
                     )
                 )
     return sorted(changes, key=lambda change: (change.key, change.op))
+
+
+def _walks_of_differences(
+    old: Estate, new: Estate, same: Sequence[tuple[ProfileRecord, ProfileRecord]]
+) -> tuple[_Walk, _Walk, _Walk | None]:
+    """Walks that compare like whole-snapshot walks: of the profiles that differ on each
+    side, and of the equal profiles that matter, walked once for both.
+
+    What both sides hold alike cannot appear or disappear. A candidate that one side's
+    differing profiles hold and the other's do not (a class; a field; the type a field
+    needs on both sides) is decided by the equal profiles, and an equal profile holding it
+    names it in its JSON text: a class by its `class` value, a field by its name next to a
+    name of its type (`_conditions`). So only the equal profiles whose text meets a
+    candidate's condition are walked too.
+    """
+    same_old = {pair[0].index for pair in same}
+    same_new = {pair[1].index for pair in same}
+    differ_old = [record for record in old.records if record.index not in same_old]
+    differ_new = [record for record in new.records if record.index not in same_new]
+    before, after = _walk_records(differ_old), _walk_records(differ_new)
+    conditions = _conditions(before, after)
+    if not conditions or not same:
+        return before, after, None
+    kept = [pair[1] for pair in same if _meets_any(pair[1].raw, conditions)]
+    if any(condition == (_ANY_PROFILE,) for condition in conditions):
+        kept.append(same[0][1])  # one equal profile shows that profiles exist on both sides
+    return before, after, _walk_records(kept)
+
+
+_Condition = tuple[frozenset[bytes], ...]
+"""JSON texts a profile must contain: one of each set."""
+_ANY_PROFILE: frozenset[bytes] = frozenset()
+"""Stands for the profile's own type, which every profile holds."""
+
+
+def _conditions(before: _Walk, after: _Walk) -> list[_Condition]:
+    """What an equal profile's text must contain to hold a candidate of a change."""
+    conditions = {
+        (frozenset({_quoted(cls)}),) for _, cls in before.classes.keys() ^ after.classes.keys()
+    }
+    held_before, held_after = before.fields(), after.fields()
+    types_before, types_after = before.types(), after.types()
+    for name, key in held_before.keys() ^ held_after.keys():
+        lacking_types = types_after if (name, key) in held_before else types_before
+        of_type = type_tokens().get(name, _ANY_PROFILE)
+        if name not in lacking_types:  # does the other side hold the type at all?
+            conditions.add((of_type,))
+            continue
+        named = frozenset({_quoted(key), *(_quoted(sent) for sent in _sent_names(name, key))})
+        conditions.add((named, of_type) if of_type else (named,))
+    return list(conditions)
+
+
+def _meets_any(raw: Any, conditions: list[_Condition]) -> bool:
+    text = orjson.dumps(raw, default=str, option=orjson.OPT_NON_STR_KEYS)
+    return any(
+        all(any(token in text for token in tokens) for tokens in condition if tokens)
+        and any(condition)
+        for condition in conditions
+    )
+
+
+def _sent_names(name: str, key: str) -> tuple[str, ...]:
+    """The other names a field may be sent under (a Python name for a JSON one)."""
+    table = type_tables().get(name)
+    if table is None:
+        return ()
+    return tuple(python for python, json_name in table.python_names.items() if json_name == key)
+
+
+def _quoted(text: str) -> bytes:
+    return orjson.dumps(text)
+
+
+@cache
+def type_tables() -> dict[str, TypeTable]:
+    """Every type the profile can hold, by name."""
+    found: dict[str, TypeTable] = {}
+    pending = [type_table()]
+    while pending:
+        table = pending.pop()
+        if table.name in found:
+            continue
+        found[table.name] = table
+        for want in table.fields.values():
+            pending.extend(type_table(model) for model, _ in _members_in(want))
+    return found
+
+
+@cache
+def type_tokens() -> dict[str, frozenset[bytes]]:
+    """Type name -> JSON texts one of which every profile holding that type contains: the
+    classes routed to it, or the field names leading to it (JSON and Python names). The
+    profile's own type has none: every profile holds it."""
+    tokens: dict[str, set[bytes]] = {}
+    for table in type_tables().values():
+        python_of = {json_name: python for python, json_name in table.python_names.items()}
+        for key, want in table.fields.items():
+            names = {_quoted(key), *((_quoted(python_of[key]),) if key in python_of else ())}
+            for model, cls in _members_in(want):
+                # a family member is routed by its class: its text names the class
+                found = tokens.setdefault(model.__name__, set())
+                found.update({_quoted(cls)} if cls is not None else names)
+    tokens.pop(type_table().name, None)  # the profile itself: every profile holds it
+    return {name: frozenset(found) for name, found in tokens.items()}
+
+
+def _members_in(want: Expect) -> list[tuple[Any, str | None]]:
+    """The models a field's value may hold: (model, the class routing to it, if any)."""
+    if want.model is not None:
+        return [(want.model, None)]
+    if want.family is not None:
+        return [(model, cls) for cls, model in want.family.members.items()]
+    if want.item is not None:
+        return _members_in(want.item)
+    return []
 
 
 def _verb(op: str) -> str:
@@ -131,9 +270,13 @@ def _walked(estate: Estate) -> _Walk:
 
 
 def _walk(estate: Estate) -> _Walk:
+    return _walk_records(estate.records)
+
+
+def _walk_records(records: Iterable[ProfileRecord]) -> _Walk:
     walk = _Walk()
     with gc_paused():
-        for record in estate.records:
+        for record in records:
             walk.profile(record)
     return walk
 

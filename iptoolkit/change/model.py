@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING, Any, Literal
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+    import pandas
+
     from ..estate import Estate
 
 ChangeKind = Literal["profile", "channel", "partner", "link", "schema"]
@@ -54,6 +56,8 @@ class Change:
     old: Any = None
     new: Any = None
     reason: str = ""
+    name: str = ""
+    """The item's name as people know it (a profile's or channel's name), when it has one."""
 
     def to_dict(self) -> dict[str, Any]:
         """The machine form: the fields `--format json` prints, in this order."""
@@ -66,6 +70,7 @@ class Change:
             "new": self.new,
             "severity": self.severity,
             "reason": self.reason,
+            "name": self.name,
         }
 
 
@@ -129,3 +134,51 @@ class EstateDiff:
     def keys(self, op: ChangeOp) -> frozenset[str]:
         """Graph node ids (and link keys) of the items with this op: what `plot_diff` colours."""
         return frozenset(change.key for change in self.changes if change.op == op)
+
+    # -- written out (render.py) ----------------------------------------------------------
+
+    def summary(self) -> str:
+        """Plan style: "3 profiles added, 5 changed, 1 removed; 2 channels deactivated;
+        2 breaking", with the notes on lines after it."""
+        from .render import summary
+
+        return summary(self)
+
+    def to_text(self) -> str:
+        """The summary and every change by item, most severe first (`iptoolkit diff`)."""
+        from .render import to_text
+
+        return to_text(self)
+
+    def to_frame(self) -> pandas.DataFrame:
+        """One row per change (pandas, loaded on first use)."""
+        from .render import to_frame
+
+        return to_frame(self)
+
+    def to_markdown(self) -> str:
+        """A changelog for a documentation page, breaking changes first."""
+        from .render import to_markdown
+
+        return to_markdown(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        """`{"summary": {...}, "changes": [...]}`: the machine form."""
+        from .render import to_dict
+
+        return to_dict(self)
+
+    def to_json(self, *, indent: int | None = 2) -> str:
+        """The machine form as JSON text."""
+        from .render import to_json
+
+        return to_json(self, indent=indent)
+
+    def _repr_html_(self) -> str:
+        from .render import to_html
+
+        return to_html(self)
+
+    def __repr__(self) -> str:
+        first = self.summary().split("\n", 1)[0]
+        return f"<EstateDiff {first}>"

@@ -16,11 +16,14 @@ from .errors import (
     ApiTransportError,
     AuthenticationError,
     BadRequestError,
+    DeadlineExceededError,
     InternalServerError,
     NotFoundError,
     PagingError,
     PermissionDeniedError,
     RateLimitError,
+    ResponseParseError,
+    ResponseTooLargeError,
     error_class_for_status,
 )
 
@@ -40,8 +43,11 @@ __all__ = [
     "RateLimitError",
     "InternalServerError",
     "PagingError",
+    "ResponseParseError",
+    "ResponseTooLargeError",
     "ApiTransportError",
     "ApiConnectionError",
     "ApiTimeoutError",
+    "DeadlineExceededError",
     "error_class_for_status",
 ]

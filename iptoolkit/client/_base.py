@@ -8,7 +8,7 @@ client class (`_http_class`) and its transport type (the `Transport` parameter).
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
@@ -17,7 +17,8 @@ import httpx
 
 from .. import env
 from ..models import IntegrationProfile, ParseError, parse_profiles
-from ._core import Flow, listing_flow
+from ._core import Deadlines, Flow, listing_flow
+from ._limits import ACCEPT_ENCODING, DEFAULT_DEADLINE, MAX_RESPONSE_BYTES
 from ._retry import MAX_RETRIES, logger
 from ._urls import install_log_filters, join_url, redact_url
 from .auth import BearerToken, ClientCredentials, GuestLogin, SessionCookie, _PlatformAuth
@@ -88,6 +89,10 @@ class ClientBase(Generic[Transport]):
     _http_class: ClassVar[type[httpx.Client] | type[httpx.AsyncClient]]
     """The httpx client the subclass sends with, built from the options below."""
 
+    def _hooks(self, max_bytes: int) -> dict[str, list[Callable[..., Any]]]:
+        """The event hooks (sync or async) that bound every response (`_limits`)."""
+        raise NotImplementedError
+
     def __init__(
         self,
         base_url: str | httpx.URL,
@@ -99,6 +104,9 @@ class ClientBase(Generic[Transport]):
         verify: Any = True,
         transport: Transport | None = None,
         headers: Mapping[str, str] | None = None,
+        deadline: float | None = DEFAULT_DEADLINE,
+        fetch_deadline: float | None = None,
+        max_response_bytes: int = MAX_RESPONSE_BYTES,
     ) -> None:
         url = httpx.URL(base_url)
         if url.scheme not in ("http", "https") or not url.host:
@@ -110,21 +118,30 @@ class ClientBase(Generic[Transport]):
             )
         if max_retries < 0:
             raise ValueError("max_retries must be 0 or more")
+        for name, seconds in (("deadline", deadline), ("fetch_deadline", fetch_deadline)):
+            if seconds is not None and not seconds > 0:
+                raise ValueError(f"{name} must be a positive number of seconds or None")
+        if max_response_bytes < 1:
+            raise ValueError("max_response_bytes must be at least 1")
         install_log_filters()
         self.base_url = url.copy_with(query=None, fragment=None)
         self.auth = auth._bind(self.base_url) if isinstance(auth, _PlatformAuth) else auth
         self.profiles_path = profiles_path or DEFAULT_PROFILES_PATH
         self.profiles_url = join_url(self.base_url, self.profiles_path)
         self.max_retries = max_retries
+        self.deadlines = Deadlines(deadline, fetch_deadline)
+        self.max_response_bytes = max_response_bytes
         self._http: Any = self._http_class(
             auth=self.auth,
             timeout=timeout,
             verify=verify,
             follow_redirects=False,
             transport=transport,
+            event_hooks=self._hooks(max_response_bytes),
             headers={
                 "User-Agent": _user_agent(),
                 "Accept": "application/json",
+                "Accept-Encoding": ACCEPT_ENCODING,
                 **(headers or {}),
             },
         )
@@ -152,7 +169,12 @@ class ClientBase(Generic[Transport]):
         return redact_url(self.profiles_url)
 
     def _listing(self, max_pages: int | None) -> Flow:
-        return listing_flow(self.profiles_url, max_retries=self.max_retries, max_pages=max_pages)
+        return listing_flow(
+            self.profiles_url,
+            max_retries=self.max_retries,
+            max_pages=max_pages,
+            deadlines=self.deadlines,
+        )
 
     def _estate(self, raw: list[Any], *, strict: bool, fetched_at: datetime) -> Estate:
         """The `Estate` of a finished fetch, recording where and when it was fetched."""

@@ -1,7 +1,8 @@
 """The client's logic as a generator that does no I/O, so sync and async share it.
 
-A flow yields commands: `Send` (send this GET, send me the response or throw the failure
-into me), `Sleep` (wait before a retry) and `Page` (hand this page to the caller). A driver
+A flow yields commands: `Send` (send this GET by this deadline, send me the response or
+throw the failure into me), `Sleep` (wait before a retry) and `Page` (hand this page to
+the caller). A driver
 (`Client._drive`, `AsyncClient._drive`) carries them out with blocking or async I/O; that
 is all that differs between the two clients. `Steps` does the driver's bookkeeping (what
 goes back into the flow, closing it), so a driver only does the I/O.
@@ -15,19 +16,34 @@ from typing import Any
 
 import httpx
 
-from . import _retry
+from . import _limits, _retry
+from ._urls import RequestInfo, redact_url
 from .errors import ApiError, error_from_response, error_from_transport
 from .paging import Page, Pager
 
-__all__ = ["Send", "Sleep", "Command", "Flow", "Steps", "request_flow", "listing_flow"]
+__all__ = [
+    "Send",
+    "Sleep",
+    "Command",
+    "Flow",
+    "Steps",
+    "Deadlines",
+    "request_flow",
+    "listing_flow",
+]
 
 
 @dataclass(frozen=True)
 class Send:
-    """Send `method url`; the driver replies with the response or throws the failure."""
+    """Send `method url`; the driver replies with the response or throws the failure.
+
+    The whole exchange (token requests included) must end by `deadline` (monotonic
+    seconds; None: no limit): the driver opens `_limits.deadline_scope` for it.
+    """
 
     method: str
     url: httpx.URL
+    deadline: float | None = None
 
 
 @dataclass(frozen=True)
@@ -74,20 +90,51 @@ class Steps:
         self.flow.close()
 
 
+@dataclass(frozen=True)
+class Deadlines:
+    """Seconds one request (each attempt) and one whole fetch may take; None: no limit."""
+
+    request: float | None = _limits.DEFAULT_DEADLINE
+    fetch: float | None = None
+
+    def start(self) -> float | None:
+        """The monotonic time by which a fetch starting now must end."""
+        return None if self.fetch is None else _limits.now() + self.fetch
+
+    def for_request(self, fetch_ends: float | None, method: str, url: httpx.URL) -> float | None:
+        """The deadline of an attempt starting now; raises once the fetch is out of time."""
+        now = _limits.now()
+        if fetch_ends is not None and now >= fetch_ends:
+            raise _limits.deadline_error(RequestInfo(method, redact_url(url)), self.fetch)
+        ends = None if self.request is None else now + self.request
+        if fetch_ends is not None:
+            ends = fetch_ends if ends is None else min(ends, fetch_ends)
+        return ends
+
+
 def request_flow(
-    method: str, url: httpx.URL, *, max_retries: int
+    method: str,
+    url: httpx.URL,
+    *,
+    max_retries: int,
+    deadlines: Deadlines = Deadlines(),
+    fetch_ends: float | None = None,
 ) -> Generator[Send | Sleep, Any, httpx.Response]:
     """Send once, and again while the retry policy allows; return a 2xx response or raise.
 
     The driver throws `httpx.TransportError`s and our `ApiError`s (from a token request in
-    the auth flow) into this generator at the `yield Send`.
+    the auth flow, or a limit of `_limits`) into this generator at the `yield Send`. A
+    retry that would start after the fetch's deadline is not made.
     """
     retries = 0
     while True:
         try:
-            response: httpx.Response = yield Send(method, url)
+            deadline = deadlines.for_request(fetch_ends, method, url)
+            response: httpx.Response = yield Send(method, url, deadline)
         except httpx.TransportError as exc:
             error: ApiError = error_from_transport(exc)
+            if _limits.passed(deadline):  # a shortened timeout, or a watchdog's cut
+                error = _limits.deadline_error(error.request, None)
             error.__cause__ = exc
         except ApiError as exc:
             error = exc
@@ -98,16 +145,27 @@ def request_flow(
         delay = _retry.retry_delay(method, error, retries, max_retries)
         if delay is None:
             raise error
+        if fetch_ends is not None and _limits.now() + delay >= fetch_ends:
+            raise error
         retries += 1
         yield Sleep(delay)
 
 
-def listing_flow(start_url: httpx.URL, *, max_retries: int, max_pages: int | None) -> Flow:
+def listing_flow(
+    start_url: httpx.URL,
+    *,
+    max_retries: int,
+    max_pages: int | None,
+    deadlines: Deadlines = Deadlines(),
+) -> Flow:
     """Fetch every page of the listing at `start_url`, yielding each as a `Page`."""
     pager = Pager(start_url, max_pages=max_pages)
+    fetch_ends = deadlines.start()
     url: httpx.URL | None = start_url
     while url is not None:
-        response = yield from request_flow("GET", url, max_retries=max_retries)
+        response = yield from request_flow(
+            "GET", url, max_retries=max_retries, deadlines=deadlines, fetch_ends=fetch_ends
+        )
         page = pager.read(response)
         yield page
         url = page.next_url

@@ -22,7 +22,7 @@ from email.utils import parsedate_to_datetime
 import anyio
 import httpx
 
-from .errors import ApiError, ApiTransportError
+from .errors import ApiError, ApiTransportError, DeadlineExceededError
 
 __all__ = [
     "MAX_RETRIES",
@@ -132,6 +132,8 @@ def retry_delay(method: str, error: ApiError, retries_done: int, max_retries: in
 
 
 def _retryable(error: ApiError) -> bool:
+    if isinstance(error, DeadlineExceededError):
+        return False
     if isinstance(error, ApiTransportError):
         return isinstance(error.__cause__, _RETRY_TRANSPORT)
     status = error.status_code

@@ -17,7 +17,14 @@ from ._urls import RequestInfo
 from .errors import AuthenticationError
 from .secrets import Secret
 
-__all__ = ["TOKEN_KEYS", "read_token", "cookie_pairs", "cookie_header", "set_cookies"]
+__all__ = [
+    "TOKEN_KEYS",
+    "read_token",
+    "is_header_safe",
+    "cookie_pairs",
+    "cookie_header",
+    "set_cookies",
+]
 
 TOKEN_KEYS = ("access_token", "accessToken", "token", "bearerToken", "bearer_token")
 """Fields of a JSON token response that may hold the token, in this order."""
@@ -58,7 +65,14 @@ def read_token(response: httpx.Response, what: str) -> tuple[Secret, float | Non
         token = token[7:].strip()
     if not token or token.startswith("<") or any(char.isspace() for char in token):
         raise _no_token(response, what, "the body does not look like a token")
+    if not is_header_safe(token):
+        raise _no_token(response, what, "the token is not printable ASCII, as a header needs")
     return Secret(token), expires_in
+
+
+def is_header_safe(value: str) -> bool:
+    """Whether `value` can go into an HTTP header as it is: printable ASCII only."""
+    return value.isascii() and value.isprintable()
 
 
 def _no_token(response: httpx.Response, what: str, why: str) -> AuthenticationError:
@@ -101,5 +115,13 @@ def set_cookies(response: httpx.Response) -> dict[str, Secret]:
         for header in step.headers.get_list("set-cookie"):
             name, _, value = header.split(";", 1)[0].partition("=")
             if name.strip():
+                if not is_header_safe(name.strip() + value.strip()):
+                    request = RequestInfo.of(step.request)
+                    raise AuthenticationError(
+                        f"{request} set a cookie that is not printable ASCII (value hidden); "
+                        "it cannot be sent back",
+                        request=request,
+                        status_code=step.status_code,
+                    )
                 found[name.strip()] = Secret(value.strip())
     return found

@@ -18,15 +18,24 @@ decides whether the whole request is tried again).
 from __future__ import annotations
 
 import copy
+import threading
 import time
-from collections.abc import Generator, Mapping
+from collections.abc import AsyncGenerator, Generator, Mapping
 from http.cookiejar import CookieJar
 from typing import Any, Self
 
+import anyio
 import httpx
 
 from ._retry import logger
-from ._tokens import TOKEN_KEYS, cookie_header, cookie_pairs, read_token, set_cookies
+from ._tokens import (
+    TOKEN_KEYS,
+    cookie_header,
+    cookie_pairs,
+    is_header_safe,
+    read_token,
+    set_cookies,
+)
 from ._urls import RequestInfo, install_log_filters, join_url
 from .errors import AuthenticationError, error_from_response
 from .secrets import Secret
@@ -83,11 +92,25 @@ class _PlatformAuth(httpx.Auth):
         return join_url(base, path)
 
 
+def _reading(flow: Flow) -> Flow:
+    """Pass a flow's requests on, reading each response before the flow sees it."""
+    request = next(flow)
+    while True:
+        response = yield request
+        response.read()
+        try:
+            request = flow.send(response)
+        except StopIteration:
+            return
+
+
 class BearerToken(_PlatformAuth):
     """A bearer token you already have; it cannot be refreshed, so a 401 is final."""
 
     def __init__(self, token: str | Secret) -> None:
         self.token = Secret(token)
+        if not is_header_safe(self.token.get_secret_value()):
+            raise ValueError("a bearer token must be printable ASCII (value hidden)")
 
     def auth_flow(self, request: httpx.Request) -> Flow:
         request.headers["Authorization"] = f"Bearer {self.token.get_secret_value()}"
@@ -98,40 +121,104 @@ class BearerToken(_PlatformAuth):
 
 
 class _TokenAuth(_PlatformAuth):
-    """A flow that obtains its bearer token, caches it, and renews it once on a 401."""
+    """A flow that obtains its bearer token, caches it, and renews it once on a 401.
+
+    One renewal at a time: concurrent requests (tasks of an `AsyncClient`, threads sharing
+    a `Client`) that find the token missing, expired or refused wait for the one renewal
+    under way and reuse its token. httpx drives `sync_auth_flow` or `async_auth_flow`;
+    both run the same sans-IO steps (`_renew`, `_needs_token`) and differ only in the
+    lock they hold and how they read a response.
+    """
 
     requires_request_body = True  # a resend after a 401 needs the body again
-    requires_response_body = True  # the token is in the token response's body
     _what = "token request"
 
     def __init__(self) -> None:
         install_log_filters()  # httpx logs URLs (loginToken), httpcore logs Set-Cookie
         self._token: Secret | None = None
         self._expires_at: float | None = None
+        self._new_locks()
+
+    def _new_locks(self) -> None:
+        self._thread_lock = threading.Lock()
+        self._task_lock = anyio.Lock()
+
+    def _bind(self, base_url: httpx.URL) -> Self:
+        bound = super()._bind(base_url)
+        if bound is not self:
+            bound._new_locks()  # a clone renews its own token
+        return bound
 
     def _forget(self) -> None:
         self._token, self._expires_at = None, None
 
-    def auth_flow(self, request: httpx.Request) -> Flow:
-        if self._token is None or (self._expires_at is not None and _clock() >= self._expires_at):
-            if self._token is not None:
-                logger.debug("%s: cached token is about to expire; renewing", type(self).__name__)
-            yield from self._acquire(request)
-        used = self._token
-        self._set_bearer(request)
-        response = yield request
-        if response.status_code != 401:
-            return
+    def _needs_token(self, used: Secret | None) -> bool:
+        """No token, an expired one, or still the one the server just refused (`used`)."""
+        if self._token is None or self._token is used:
+            return True
+        return self._expires_at is not None and _clock() >= self._expires_at
+
+    def _renew(self, request: httpx.Request) -> Flow:
+        """The token requests of one renewal (the caller holds the lock). The old token
+        stays until the new one is stored: a thread that passed `_needs_token` a moment
+        ago still has a token to send (at worst refused, and then renewed)."""
+        if self._token is not None:
+            logger.debug("%s: renewing the token", type(self).__name__)
+        yield from self._acquire(request)
+
+    def _refused(self, request: httpx.Request) -> None:
         logger.debug(
-            "%s: 401 from %s; fetching a new token and resending once",
+            "%s: 401 from %s; fetching a new token (unless already renewed) and resending once",
             type(self).__name__,
             RequestInfo.of(request),
         )
-        if self._token == used:  # not already renewed by a concurrent request
-            self._forget()
-            yield from self._acquire(request)
-        self._set_bearer(request)
-        yield request
+
+    def sync_auth_flow(self, request: httpx.Request) -> Flow:
+        request.read()
+        used: Secret | None = None
+        for attempt in range(2):
+            if self._needs_token(used):
+                with self._thread_lock:
+                    if self._needs_token(used):
+                        yield from _reading(self._renew(request))
+            used = self._token
+            self._set_bearer(request)
+            response = yield request
+            if response.status_code != 401 or attempt:
+                return
+            response.read()  # bounded by the client's hooks
+            self._refused(request)
+
+    async def async_auth_flow(
+        self, request: httpx.Request
+    ) -> AsyncGenerator[httpx.Request, httpx.Response]:
+        await request.aread()
+        used: Secret | None = None
+        for attempt in range(2):
+            if self._needs_token(used):
+                async with self._task_lock:
+                    if self._needs_token(used):
+                        renewal = self._renew(request)
+                        token_request = next(renewal)
+                        while True:
+                            response = yield token_request
+                            await response.aread()
+                            try:
+                                token_request = renewal.send(response)
+                            except StopIteration:
+                                break
+            used = self._token
+            self._set_bearer(request)
+            response = yield request
+            if response.status_code != 401 or attempt:
+                return
+            await response.aread()
+            self._refused(request)
+
+    def auth_flow(self, request: httpx.Request) -> Flow:
+        """`sync_auth_flow`, for anyone driving `auth_flow` directly (httpx itself calls
+        `sync_auth_flow` or `async_auth_flow`)."""
+        yield from self.sync_auth_flow(request)
 
     def _acquire(self, request: httpx.Request) -> Flow:
         """Yield the requests that obtain a token; end with `self._store(response)`."""
@@ -236,6 +323,10 @@ class SessionCookie(_TokenAuth):
         self.cookies = cookie_pairs(cookies)
         if not self.cookies:
             raise ValueError("SessionCookie needs at least one cookie (name=value)")
+        if not all(
+            is_header_safe(name + value.get_secret_value()) for name, value in self.cookies.items()
+        ):
+            raise ValueError("session cookies must be printable ASCII (values hidden)")
         self.token_path = token_path
 
     def _acquire(self, request: httpx.Request) -> Flow:

@@ -13,13 +13,16 @@ from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+import anyio
 import httpx
 
 from ..models import IntegrationProfile
-from . import _retry
+from . import _limits, _retry
 from ._base import ClientBase, parse_page
 from ._core import Flow, Send, Sleep, Steps
 from ._progress import FetchProgress
+from ._urls import RequestInfo, redact_url
+from ._watchdog import Watchdog
 from .errors import ApiError
 from .paging import Page
 
@@ -39,13 +42,22 @@ class Client(ClientBase[httpx.BaseTransport]):
     `/api/preview/profiles`), token and login paths are resolved under it. `auth` is one of
     `ClientCredentials`, `SessionCookie`, `GuestLogin`, `BearerToken` (or any httpx.Auth).
     `max_retries` applies to safe requests on connection errors, timeouts, 408, 429, 5xx.
-    `transport` replaces the network (e.g. `httpx.MockTransport` in tests).
+    `timeout` bounds each wait (connect, one read); `deadline` (default 300 s) bounds one
+    request as a whole, however the server trickles; `fetch_deadline` (default none) one
+    whole fetch, all pages and retries. `max_response_bytes` (default 1 GiB) caps one
+    response's decoded body, checked as it streams. `transport` replaces the network
+    (e.g. `httpx.MockTransport` in tests).
 
         Client(base_url, *, auth, profiles_path=None, timeout=30.0, max_retries=2,
-               verify=True, transport=None, headers=None)
+               verify=True, transport=None, headers=None, deadline=300.0,
+               fetch_deadline=None, max_response_bytes=2**30)
     """
 
     _http_class = httpx.Client
+
+    def _hooks(self, max_bytes: int) -> dict[str, list[Any]]:
+        self._watchdog = Watchdog()
+        return _limits.sync_hooks(max_bytes, on_request=self._watchdog.watch)
 
     def iter_profiles(self, *, max_pages: int | None = None) -> Iterator[list[IntegrationProfile]]:
         """Yield the listing page by page, each page a list of parsed profiles (strict).
@@ -88,7 +100,11 @@ class Client(ClientBase[httpx.BaseTransport]):
             for command in steps:
                 if isinstance(command, Send):
                     try:
-                        steps.reply = self._http.request(command.method, command.url)
+                        with (
+                            _limits.deadline_scope(command.deadline),
+                            self._watchdog.armed(command.deadline),
+                        ):
+                            steps.reply = self._http.request(command.method, command.url)
                     except _SEND_FAILURES as exc:
                         steps.failure = exc
                 elif isinstance(command, Sleep):
@@ -114,6 +130,9 @@ class AsyncClient(ClientBase[httpx.AsyncBaseTransport]):
     """
 
     _http_class = httpx.AsyncClient
+
+    def _hooks(self, max_bytes: int) -> dict[str, list[Any]]:
+        return _limits.async_hooks(max_bytes)
 
     async def iter_profiles(
         self, *, max_pages: int | None = None
@@ -153,13 +172,24 @@ class AsyncClient(ClientBase[httpx.AsyncBaseTransport]):
             for command in steps:
                 if isinstance(command, Send):
                     try:
-                        steps.reply = await self._http.request(command.method, command.url)
+                        steps.reply = await self._send(command)
                     except _SEND_FAILURES as exc:
                         steps.failure = exc
                 elif isinstance(command, Sleep):
                     await _retry.async_sleep(command.seconds)
                 else:
                     yield command
+
+    async def _send(self, command: Send) -> httpx.Response:
+        """Send, cancelled at the deadline wherever it is (even amid trickled headers)."""
+        left = _limits.time_left(command.deadline)
+        with _limits.deadline_scope(command.deadline):
+            try:
+                with anyio.fail_after(left):
+                    return await self._http.request(command.method, command.url)
+            except TimeoutError:
+                request = RequestInfo(command.method, redact_url(command.url))
+                raise _limits.deadline_error(request, None) from None
 
     async def aclose(self) -> None:
         """Close the connections."""

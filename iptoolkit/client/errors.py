@@ -9,9 +9,12 @@ ApiError                       any failure talking to the API; `status_code` Non
  ├── RateLimitError            429
  ├── InternalServerError       500 and every other 5xx
  ├── PagingError               the listing's paging went wrong (loops, foreign links, limit)
+ ├── ResponseParseError        a body that cannot be read: bad JSON, bad gzip (also a ParseError)
+ ├── ResponseTooLargeError     a body that decodes to more than the client's size cap
  └── ApiTransportError         no HTTP response at all
       ├── ApiConnectionError   could not connect, connection dropped, protocol error
       └── ApiTimeoutError      connect, read, write or pool timeout
+           └── DeadlineExceededError  a request (or the fetch) ran past its total deadline
 ```
 
 Status errors are built from the spec's error envelope (`{"errorInfo": {...}}`) and read
@@ -19,6 +22,10 @@ like `403 CORESYSTEM_permission_403: <errorText> (GET <url>)`. A body that is no
 envelope (an HTML page from a proxy, an empty or truncated body) still gives the class
 that matches the status, with a short excerpt of the body instead. `request` holds the
 method and the URL with credentials masked; no exception keeps headers or tokens.
+
+A server's words are quoted safely: control characters (terminal escapes) are shown as
+`\\x1b`, and a long `errorText` is cut in the message (`MESSAGE_TEXT_CHARS`) while the
+exception keeps it whole in `error_text`.
 """
 
 from __future__ import annotations
@@ -28,7 +35,7 @@ from typing import Any
 
 import httpx
 
-from ..models import ErrorEnvelope, ErrorInfo, loads_json
+from ..models import ErrorEnvelope, ErrorInfo, ParseError, loads_json
 from ._urls import RequestInfo, redact_url
 
 __all__ = [
@@ -40,9 +47,12 @@ __all__ = [
     "RateLimitError",
     "InternalServerError",
     "PagingError",
+    "ResponseParseError",
+    "ResponseTooLargeError",
     "ApiTransportError",
     "ApiConnectionError",
     "ApiTimeoutError",
+    "DeadlineExceededError",
     "error_class_for_status",
     "error_from_response",
     "error_from_transport",
@@ -50,6 +60,19 @@ __all__ = [
 
 EXCERPT_CHARS = 200
 """How much of a body that is not the error envelope an error message quotes."""
+MESSAGE_TEXT_CHARS = 1_000
+"""How much of the server's `errorText` a message quotes (the attribute keeps it all)."""
+MESSAGE_CHARS = 4_000
+"""The longest message an `ApiError` carries; anything longer is cut."""
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str, max_chars: int = MESSAGE_CHARS) -> str:
+    """`text` safe to print on a terminal: control and bidi characters escaped (`\\x1b`),
+    and cut to `max_chars` with a note saying how much was left out."""
+    if len(text) > max_chars:
+        text = f"{text[:max_chars]}... ({len(text) - max_chars:,} more characters)"
+    return _CONTROL.sub(lambda match: match.group().encode("unicode_escape").decode(), text)
 
 
 class ApiError(Exception):
@@ -68,6 +91,7 @@ class ApiError(Exception):
         body_excerpt: str | None = None,
         retry_after: str | None = None,
     ) -> None:
+        message = printable(message)
         super().__init__(message)
         self.message = message
         self.request = request
@@ -110,6 +134,16 @@ class PagingError(ApiError):
     longer than the page limit. Raised instead of returning a listing that may be partial."""
 
 
+class ResponseParseError(ApiError, ParseError):
+    """A response whose body cannot be read (malformed JSON, a broken gzip stream, an
+    unknown content encoding); also a `ParseError`, so older `except` clauses still hold."""
+
+
+class ResponseTooLargeError(ApiError):
+    """A response whose decoded body exceeds the client's `max_response_bytes`; the
+    reading stopped there (a compressed body is counted as it expands)."""
+
+
 class ApiTransportError(ApiError):
     """No HTTP response was received; see the subclasses and `__cause__`."""
 
@@ -120,6 +154,11 @@ class ApiConnectionError(ApiTransportError):
 
 class ApiTimeoutError(ApiTransportError):
     """The server did not answer within the client's timeout."""
+
+
+class DeadlineExceededError(ApiTimeoutError):
+    """A request, or the whole fetch, ran past its total deadline (`deadline`,
+    `fetch_deadline`), however steadily the server kept sending; not retried."""
 
 
 _BY_STATUS: dict[int, type[ApiError]] = {
@@ -149,7 +188,8 @@ def error_from_response(response: httpx.Response, *, context: str | None = None)
     excerpt = None
     if info is not None and (info.error_code or info.error_text):
         code = info.error_code or response.reason_phrase
-        summary = f"{code}: {info.error_text}" if info.error_text else code
+        text = info.error_text and printable(info.error_text, MESSAGE_TEXT_CHARS)
+        summary = f"{code}: {text}" if text else code
     else:
         excerpt = _excerpt(response)
         summary = f"{response.reason_phrase or 'HTTP error'}: {excerpt}"

@@ -9,10 +9,17 @@ in this order:
 3. a next link in the body: `next`, `nextPage`, `@odata.nextLink`, HAL `_links.next.href`,
    JSON:API `links.next`, or a `links` list with `rel: next`.
 
-Nothing of that: the response is the whole listing. Paging never loops forever: an empty
-page ends it; a page URL or page content seen before, a next link to another host (it would
-receive our bearer token), or more than `max_pages` pages raise `PagingError` rather than
-returning a listing that may be partial.
+Nothing of that: the response is the whole listing. Paging never loops forever:
+
+- it ends when the listing's own numbers say it is done: an empty page, Spring's `last`
+  or `totalPages`, or as many profiles received as the total the server announced
+  (`totalElements`, `total`, `totalCount`; a `count` may mean one page's count, so not it);
+- a page URL seen before, a page whose profiles all came on earlier pages, a next link
+  to another host (it would receive our bearer token), or more pages than the limit raise
+  `PagingError` rather than returning a listing that may be partial;
+- the limit is `max_pages` when given; otherwise it is derived from what the first page
+  announced (its page count, or its total over its size, plus `PAGE_MARGIN`), and
+  `MAX_PAGES` when it announced nothing (or more than that).
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,13 +35,17 @@ import httpx
 
 from ..models import ParseError, loads_json, unwrap_profiles
 from ._retry import logger
-from ._urls import redact_url
-from .errors import PagingError
+from ._urls import RequestInfo, redact_url
+from .errors import PagingError, ResponseParseError
 
-__all__ = ["MAX_PAGES", "Page", "Pager", "next_from_link_header", "next_from_body"]
+__all__ = ["MAX_PAGES", "PAGE_MARGIN", "Page", "Pager", "next_from_link_header", "next_from_body"]
 
 MAX_PAGES = 10_000
-"""Default limit on the number of pages one listing may take."""
+"""Default limit on the number of pages of a listing that announces neither a total nor a
+page count."""
+PAGE_MARGIN = 0.1
+"""How many pages beyond the announced count the derived limit allows (a listing may grow
+while it is read): this fraction of them, and at least 10."""
 
 _BODY_NEXT_KEYS = ("next", "nextPage", "next_page", "nextPageUrl", "nextLink", "@odata.nextLink")
 _LINK = re.compile(r"<([^>]*)>((?:\s*;\s*[^;,]+(?:=(?:\"[^\"]*\"|[^;,]*))?)*)")
@@ -61,30 +73,50 @@ class Pager:
     """Reads each response of a listing and says what the next request is, if any."""
 
     def __init__(self, start_url: httpx.URL | str, *, max_pages: int | None = None) -> None:
-        max_pages = MAX_PAGES if max_pages is None else max_pages
-        if max_pages < 1:
+        if max_pages is not None and max_pages < 1:
             raise ValueError("max_pages must be at least 1")
         self.start_url = httpx.URL(start_url)
-        self.max_pages = max_pages
+        self.max_pages = MAX_PAGES if max_pages is None else max_pages
+        self._derive_limit = max_pages is None
         self.pages_read = 0
+        self.items_read = 0
         self._seen_urls: set[str] = {str(self.start_url)}
         self._seen_content: dict[str, int] = {}
+        self._seen_items: set[Hashable] = set()
         self._first_page_size: int | None = None
 
     def read(self, response: httpx.Response) -> Page:
-        """Turn a successful response into a `Page`; raise ParseError or PagingError."""
+        """Turn a successful response into a `Page`; raise ResponseParseError (also a
+        ParseError) for a body that is not a listing, or PagingError."""
         url = response.request.url
         shown = redact_url(url)
         try:
             data = loads_json(response.content)
             items, next_url, style, total, total_pages = self._interpret(data, response)
         except ParseError as exc:
-            raise ParseError(f"page {self.pages_read + 1} ({shown}): {exc}") from None
+            raise ResponseParseError(
+                f"page {self.pages_read + 1} ({shown}): {exc}",
+                request=RequestInfo.of(response.request),
+                status_code=response.status_code,
+            ) from None
         page = Page(items, self.pages_read, shown, next_url, total, total_pages, style)
         self.pages_read += 1
+        self.items_read += len(items)
         self._check_repeat(page)
+        if page.index == 0 and self._derive_limit:
+            self._limit_from(page)
         if page.next_url is not None and not items:
             logger.debug("page %d (%s) is empty; stopping", page.index + 1, shown)
+            page.next_url = None
+        announced = _announced_total(data)
+        if page.next_url is not None and announced is not None and self.items_read >= announced:
+            logger.debug(
+                "page %d (%s): %d profiles received, as many as the %d announced; stopping",
+                page.index + 1,
+                shown,
+                self.items_read,
+                announced,
+            )
             page.next_url = None
         if page.next_url is not None:
             self._check_next(page)
@@ -127,10 +159,19 @@ class Pager:
         items = unwrap_profiles(data)
         link = next_from_link_header(response.headers.get_list("link"))
         if link is not None:
-            return items, here.join(link), "link-header", _total(data), None
+            return items, _join(here, link), "link-header", _total(data), None
         if isinstance(data, dict) and (link := next_from_body(data)) is not None:
-            return items, here.join(link), "body-link", _total(data), None
+            return items, _join(here, link), "body-link", _total(data), None
         return items, None, "single", len(items), 1
+
+    def _limit_from(self, first: Page) -> None:
+        """The default page limit: what the first page announced, with a margin."""
+        pages = first.total_pages
+        if pages is None and first.total is not None and first.items:
+            pages = -(-first.total // len(first.items))
+        if pages is not None and first.style != "single":
+            self.max_pages = min(pages + max(10, int(pages * PAGE_MARGIN)), MAX_PAGES)
+            logger.debug("page limit %d, from the %d pages announced", self.max_pages, pages)
 
     def _check_repeat(self, page: Page) -> None:
         if not page.items:
@@ -142,6 +183,13 @@ class Pager:
                 f"page {page.index + 1} ({page.url}) repeats page {earlier + 1}: the server "
                 "seems to ignore the paging parameters; stopped so as not to loop forever"
             )
+        keys = {_item_key(item) for item in page.items}
+        if keys <= self._seen_items:
+            raise PagingError(
+                f"page {page.index + 1} ({page.url}) holds only profiles of earlier pages: "
+                "the server seems to page in circles; stopped so as not to loop forever"
+            )
+        self._seen_items |= keys
 
     def _check_next(self, page: Page) -> None:
         assert page.next_url is not None
@@ -157,9 +205,10 @@ class Pager:
                 f"({shown}); stopped so as not to loop forever"
             )
         if self.pages_read >= self.max_pages:
+            derived = " (the pages its first page announced, and a margin)" * self._derive_limit
             raise PagingError(
-                f"the listing has more than {self.max_pages} pages (stopped before {shown}); "
-                "pass a larger max_pages if that many is expected"
+                f"the listing has more than {self.max_pages} pages{derived} (stopped before "
+                f"{shown}); pass a larger max_pages if that many is expected"
             )
         self._seen_urls.add(str(page.next_url))
 
@@ -188,6 +237,17 @@ def next_from_body(data: dict[str, Any]) -> str | None:
                 if isinstance(link, dict) and str(link.get("rel", "")).lower() == "next":
                     return _href(link)
     return None
+
+
+def _join(here: httpx.URL, link: str) -> httpx.URL:
+    """The next page's URL; a link that is no URL at all is a `PagingError`."""
+    try:
+        return here.join(link)
+    except httpx.InvalidURL as exc:
+        raise PagingError(
+            f"the page at {redact_url(here)} links its next page to something that is not a "
+            f"URL ({exc})"
+        ) from None
 
 
 def _href(value: Any) -> str | None:
@@ -228,6 +288,27 @@ def _total(data: Any) -> int | None:
             if isinstance(data.get(key), int) and not isinstance(data.get(key), bool):
                 return data[key]
     return None
+
+
+def _announced_total(data: Any) -> int | None:
+    """The listing's total, when the page names it unambiguously (not `count`)."""
+    if isinstance(data, dict):
+        for key in ("totalElements", "total", "totalCount"):
+            if _is_count(data.get(key)):
+                return int(data[key])
+    return None
+
+
+def _item_key(item: Any) -> Hashable:
+    """A profile's id when it has one (cheap, and allocating nothing that would wake the
+    garbage collector over a freshly parsed page), else a digest of its content."""
+    ident = item.get("id") if isinstance(item, dict) else None
+    if type(ident) is str or type(ident) is int:
+        return ident
+    if ident is not None:
+        return "id:" + json.dumps(ident, default=str)
+    basis = json.dumps(item, sort_keys=True, default=str)
+    return hashlib.blake2b(basis.encode(), digest_size=16).hexdigest()
 
 
 def _fingerprint(items: list[Any]) -> str:

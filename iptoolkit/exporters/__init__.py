@@ -15,6 +15,9 @@ node and edge attributes fit graph file formats, `graphfiles` writes GraphML and
 | `.mmd`, `.md`        | a Mermaid flowchart; `.md` wraps it for GitHub                   |
 | `.png`, `.svg`, `.pdf` | the topology diagram (`plot_topology`)                         |
 
+A diff (`ipt.diff`) exports as `.md` (a changelog), `.json` (the machine form), `.csv` (one
+row per change) or `.png`, `.svg`, `.pdf` (`plot_diff`): see `exporters.diff`.
+
 Snapshots and tables need the estate: a graph does not keep the profiles as received.
 Export a subset by exporting `estate.subset(ipt.Filter(...))`: it holds exactly that
 subset. Exports carry no secrets: URLs lose passwords and token-like query values (the
@@ -32,9 +35,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from ..change.model import EstateDiff
     from ..topology.view import EstateOrGraph
 
-__all__ = ["export", "FORMATS", "format_of"]
+__all__ = ["export", "FORMATS", "format_of", "save_figure"]
 
 FORMATS: dict[str, str] = {
     "json": "snapshot (JSON)",
@@ -72,7 +76,7 @@ def format_of(path: str | os.PathLike[str], format: str | None = None) -> str:
 
 
 def export(
-    estate_or_graph: EstateOrGraph,
+    estate_or_graph: EstateOrGraph | EstateDiff,
     path: str | os.PathLike[str],
     format: str | None = None,
     **options: Any,
@@ -80,11 +84,17 @@ def export(
     """Write `estate_or_graph` to `path` in `format` (default: from the suffix); return the path.
 
     `options` go to the writer: `title=` for DOT, Mermaid and diagrams, and for `.png`,
-    `.svg`, `.pdf` any option of `plot_topology` (`group_by=`, `highlight=`...).
+    `.svg`, `.pdf` any option of `plot_topology` (`group_by=`, `highlight=`...), or of
+    `plot_diff` for a diff.
     """
+    from ..change.model import EstateDiff
     from ..estate import Estate
     from ..topology.view import graph_of
 
+    if isinstance(estate_or_graph, EstateDiff):
+        from .diff import write_diff
+
+        return write_diff(estate_or_graph, Path(path), format, options)
     name = format_of(path, format)
     path = Path(path)
     is_estate = isinstance(estate_or_graph, Estate)
@@ -154,11 +164,15 @@ def _snapshot(estate: Any, path: Path) -> Path:
 
 def _image(estate_or_graph: EstateOrGraph, path: Path, name: str, options: dict[str, Any]) -> Path:
     """The topology diagram, saved with fixed metadata: same estate, same file."""
-    import matplotlib
-
     from ..plot import plot_topology
 
-    figure = plot_topology(estate_or_graph, **options)
+    return save_figure(plot_topology(estate_or_graph, **options), path, name)
+
+
+def save_figure(figure: Any, path: Path, name: str) -> Path:
+    """Save a diagram as `name` (png, svg, pdf) with fixed metadata, then close it."""
+    import matplotlib
+
     metadata: dict[str, Any] = {
         "png": {"Software": None},
         "svg": {"Date": None},

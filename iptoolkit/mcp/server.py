@@ -42,7 +42,7 @@ from .schemas import (
     SummaryAnswer,
     UsedByPage,
 )
-from .store import Loaded, Store, can_diff
+from .store import Loaded, Store
 
 __all__ = ["build_server", "INSTRUCTIONS"]
 
@@ -234,7 +234,7 @@ def _add_tools(server: MCPServer, store: Store) -> None:
         channels | partners, left to right. Large selections are grouped, with counts."""
         return _drawing(store, filter or Filter(), highlight, group_by, snapshot)
 
-    if len(store.loaded) > 1 and can_diff():
+    if len(store.loaded) > 1:
 
         @tool(annotations=_READ_ONLY)
         def diff(

@@ -9,7 +9,6 @@ last wins) is *current*: tools answer from it unless asked for another by name.
 
 from __future__ import annotations
 
-import importlib.util
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -29,7 +28,7 @@ if TYPE_CHECKING:
     from ..change.drift_report import SchemaReport
     from ..estate import Estate
 
-__all__ = ["Loaded", "Store", "LIVE", "snapshot_name", "can_diff"]
+__all__ = ["Loaded", "Store", "LIVE", "snapshot_name"]
 
 LIVE = "live"
 """The name of the estate fetched from the platform with `--from-env`."""
@@ -138,7 +137,7 @@ class Store:
         """Work out the diff the `diff` tool answers first: the current estate against the
         one before it (a diff takes up to a second; the others are worked out when asked)."""
         previous = self.before(self.current)
-        if previous is not None and can_diff():
+        if previous is not None:
             self.diff(previous, self.current)
 
     @property
@@ -202,11 +201,6 @@ class Store:
                 if all(item in self.loaded for item in found[:2])
             }
         return fresh
-
-
-def can_diff() -> bool:
-    """Whether this iptoolkit has `ipt.diff` (change over time)."""
-    return importlib.util.find_spec("iptoolkit.change.diff") is not None
 
 
 def _aware(moment: datetime | None) -> datetime | None:

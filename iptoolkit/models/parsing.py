@@ -9,17 +9,24 @@ raw JSON when someone asks for one (`profile_model`, `profile_models`).
 
 from __future__ import annotations
 
-import codecs
 import json
-import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 
 from pydantic import GetCoreSchemaHandler, TypeAdapter, ValidationError
-from pydantic_core import core_schema, from_json
+from pydantic_core import core_schema
 
 from .base import gc_paused, routed_errors
+from .jsontext import (
+    DuplicateKey,
+    Issue,
+    ParseError,
+    Step,
+    json_path,
+    loads_json,
+    read_json,
+)
 from .profile import IntegrationProfile
 
 __all__ = [
@@ -28,6 +35,12 @@ __all__ = [
     "Issue",
     "WRAPPER_KEYS",
     "loads_json",
+    "read_json",
+    "DuplicateKey",
+    "Listing",
+    "read_listing",
+    "listing_issues",
+    "locate_profiles",
     "unwrap_profiles",
     "parse_profiles",
     "validate_profiles",
@@ -54,12 +67,8 @@ WRAPPER_KEYS = (
 )
 """Keys under which a wrapped listing is looked for, in this order."""
 
-_MAX_DEPTH = 200
-"""pydantic-core's JSON parser reads arrays and objects nested this deep, no deeper."""
 _MAX_ERRORS_SHOWN = 5
 _EXCERPT = 60
-_BARE_ARRAY = re.compile(r"[ \t\r\n]*\[")
-_BARE_ARRAY_BYTES = re.compile(rb"[ \t\r\n]*\[")
 
 
 class _NoneIfFaulty:
@@ -74,25 +83,6 @@ class _NoneIfFaulty:
 _LIST_ADAPTER = TypeAdapter(list[IntegrationProfile])
 _LENIENT_ADAPTER = TypeAdapter(list[Annotated[IntegrationProfile, _NoneIfFaulty()]])
 _ONE_ADAPTER = TypeAdapter(IntegrationProfile)
-
-
-class ParseError(ValueError):
-    """Input that is not a valid profile listing; the message says what and where."""
-
-    def __init__(self, message: str, *, issues: Sequence[Issue] = ()) -> None:
-        super().__init__(message)
-        self.issues = list(issues)
-
-
-@dataclass(frozen=True)
-class Issue:
-    """One thing wrong with one value: its JSON path and what was expected."""
-
-    path: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.path}: {self.message}"
 
 
 @dataclass
@@ -114,54 +104,64 @@ class ProfileProblem:
         return f"profile {self.index} (id {self.profile_id!r}): {self.message}"
 
 
-def loads_json(data: bytes | str) -> Any:
-    """Parse JSON text exactly: integers of any size stay ints; bad JSON raises `ParseError`.
+class Listing(NamedTuple):
+    """Profiles read from JSON text, with the issues the text itself gave some of them."""
 
-    pydantic-core's parser is as fast as orjson here but, unlike orjson, keeps integers
-    beyond 64 bits exact instead of turning them into floats.
+    items: list[Any]
+    issues: Mapping[int, list[Issue]]
+    """Profile index -> what is wrong with it beyond validation (a key given twice)."""
+
+
+def read_listing(data: bytes | str) -> Listing:
+    """Read a listing in any wrapping; a repeated key in a profile becomes its issue.
+
+    A repeated key outside the profiles (in the wrapper, or the key holding them) raises
+    `ParseError`: it cannot be one profile's problem, and reading on would drop a value,
+    perhaps a whole list of profiles.
     """
-    data = _without_bom(data)
-    try:
-        with gc_paused():
-            return from_json(data, allow_inf_nan=False, cache_strings="keys")
-    except ValueError as exc:
-        reason = str(exc)
-        if reason.startswith("recursion limit exceeded"):
+    document, duplicates = read_json(data)
+    items, at = locate_profiles(document)
+    return Listing(items, listing_issues(at, duplicates))
+
+
+def listing_issues(
+    at: tuple[Step, ...] | None, duplicates: Sequence[DuplicateKey]
+) -> dict[int, list[Issue]]:
+    """The repeated keys inside the profiles found `at` (None: the document is one profile),
+    by profile index; raise `ParseError` for one anywhere else."""
+    issues: dict[int, list[Issue]] = {}
+    for duplicate in duplicates:
+        steps = (*duplicate.path, duplicate.key)
+        if at is None:
+            index, inside = 0, steps
+        elif len(steps) > len(at) + 1 and steps[: len(at)] == at:
+            index, *rest = steps[len(at) :]
+            inside = tuple(rest)
+        else:
             raise ParseError(
-                f"JSON nested too deeply to read ({_MAX_DEPTH} levels at most): {reason}"
-            ) from None
-        if isinstance(data, bytes):
-            try:
-                data.decode("utf-8")
-            except UnicodeDecodeError as decode_error:
-                reason = f"the input is not UTF-8 text ({decode_error.reason})"
-        raise ParseError(f"not JSON: {reason}") from None
-
-
-def _without_bom(data: bytes | str) -> bytes | str:
-    """Drop a byte-order mark (RFC 8259 allows ignoring one); Windows tools write them.
-
-    UTF-16 with a BOM (PowerShell 5's `>` redirection) is decoded; anything else is left
-    to the parser, which reports it.
-    """
-    if isinstance(data, str):
-        return data[1:] if data.startswith("\ufeff") else data
-    if data.startswith(codecs.BOM_UTF8):
-        return data[len(codecs.BOM_UTF8) :]
-    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        try:
-            return data.decode("utf-16")
-        except UnicodeDecodeError:
-            return data
-    return data
+                f"{json_path(steps)}: {duplicate.describe()}; this key is not inside a "
+                "profile, so nothing was loaded: keep one copy of the key (merge the lists "
+                "if it holds profiles)"
+            )
+        assert isinstance(index, int)
+        path = json_path(inside, root=f"$[{index}]")
+        issues.setdefault(index, []).append(Issue(path, duplicate.describe()))
+    return issues
 
 
 def unwrap_profiles(data: Any) -> list[Any]:
     """Find the list of profiles in a bare array, a single profile or a wrapper object."""
-    if isinstance(data, list):
-        return data
     if isinstance(data, tuple):  # an estate's raw_profiles
         return list(data)
+    return locate_profiles(data)[0]
+
+
+def locate_profiles(
+    data: Any, at: tuple[Step, ...] = ()
+) -> tuple[list[Any], tuple[Step, ...] | None]:
+    """The list of profiles and the steps to it from the root (None: `data` is one profile)."""
+    if isinstance(data, list):
+        return data, at
     if not isinstance(data, dict):
         raise ParseError(
             f"no list of profiles found: the JSON is a {_json_type(data)}, "
@@ -170,14 +170,14 @@ def unwrap_profiles(data: Any) -> list[Any]:
     for key in WRAPPER_KEYS:
         value = data.get(key)
         if isinstance(value, list):
-            return value
+            return value, (*at, key)
         if isinstance(value, dict) and key in ("data", "_embedded"):
-            return unwrap_profiles(value)
+            return locate_profiles(value, (*at, key))
     if _looks_like_profile(data):
-        return [data]
+        return [data], None
     lists = [key for key, value in data.items() if isinstance(value, list)]
     if len(lists) == 1:
-        return data[lists[0]]
+        return data[lists[0]], (*at, lists[0])
     keys = ", ".join(repr(key) for key in list(data)[:10]) or "none"
     raise ParseError(
         "no list of profiles found in the JSON object "
@@ -192,11 +192,11 @@ def parse_profiles(data: bytes | str | list[Any] | dict[str, Any]) -> list[Integ
     'P1'
     """
     if isinstance(data, bytes | bytearray | memoryview | str):
-        data = _without_bom(bytes(data) if isinstance(data, memoryview) else data)
-        profiles = _validate_text(data)
-        if profiles is not None:
-            return profiles
-    items = _items(data)
+        items, issues = read_listing(data if isinstance(data, str | bytes) else bytes(data))
+        if issues:
+            raise_first(check_profiles(items, issues=issues))
+    else:
+        items = unwrap_profiles(data)
     try:
         with gc_paused():
             return _LIST_ADAPTER.validate_python(items)
@@ -235,12 +235,16 @@ CHECK_CHUNK = 500
 """Profiles validated at a time by `check_profiles`: their models are let go after each chunk."""
 
 
-def check_profiles(items: Sequence[Any]) -> list[ProfileProblem]:
+def check_profiles(
+    items: Sequence[Any], *, issues: Mapping[int, Sequence[Issue]] | None = None
+) -> list[ProfileProblem]:
     """The problems of a listing, validated as `validate_profiles` does, keeping no model.
 
     Models take about five times the memory of their JSON; an estate keeps the raw JSON and
     its index, and builds a model when one is asked for. Validating a chunk at a time lets
-    each chunk's models go before the next is built, so the peak stays small.
+    each chunk's models go before the next is built, so the peak stays small. `issues`
+    (from `read_listing`: what the text said wrong of a profile) come first in a problem,
+    and make one of a profile that validates.
     """
     problems: list[ProfileProblem] = []
     with gc_paused():
@@ -250,7 +254,24 @@ def check_profiles(items: Sequence[Any]) -> list[ProfileProblem]:
             faulty = [offset for offset, model in enumerate(models) if model is None]
             del models
             problems.extend(_problem_of(start + offset, chunk[offset]) for offset in faulty)
-    return problems
+    return _with_issues(problems, items, issues or {})
+
+
+def _with_issues(
+    problems: list[ProfileProblem], items: Sequence[Any], issues: Mapping[int, Sequence[Issue]]
+) -> list[ProfileProblem]:
+    if not issues:
+        return problems
+    by_index = {problem.index: problem for problem in problems}
+    for index, found in issues.items():
+        problem = by_index.get(index)
+        if problem is None:
+            by_index[index] = ProfileProblem(
+                index, _profile_id(items[index]), list(found), items[index]
+            )
+        else:
+            problem.issues[:0] = found
+    return [by_index[index] for index in sorted(by_index)]
 
 
 def profile_model(item: Any) -> IntegrationProfile:
@@ -264,34 +285,9 @@ def profile_models(items: Sequence[Any]) -> list[IntegrationProfile]:
         return _LIST_ADAPTER.validate_python(items)
 
 
-def _validate_text(text: bytes | str) -> list[IntegrationProfile] | None:
-    """The fast path: a bare JSON array validated straight from the text, in Rust.
-
-    None when the text is wrapped, may hold NaN or Infinity (which `loads_json` rejects
-    and the validator would read), or fails: the general path then gives the same result,
-    or the error naming the profile and the JSON path.
-    """
-    if isinstance(text, str):
-        if not _BARE_ARRAY.match(text) or "NaN" in text or "Infinity" in text:
-            return None
-    elif not _BARE_ARRAY_BYTES.match(text) or b"NaN" in text or b"Infinity" in text:
-        return None
-    try:
-        with gc_paused():
-            return _LIST_ADAPTER.validate_json(text)
-    except ValidationError:
-        return None
-
-
 def dump_profiles(profiles: Iterable[IntegrationProfile]) -> list[dict[str, Any]]:
     """JSON-ready dicts, key for key and value for value what was parsed."""
     return [profile.to_json_dict() for profile in profiles]
-
-
-def _items(data: Any) -> list[Any]:
-    if isinstance(data, bytes | bytearray | memoryview | str):
-        data = loads_json(bytes(data) if isinstance(data, memoryview) else data)
-    return unwrap_profiles(data)
 
 
 def _looks_like_profile(data: dict[str, Any]) -> bool:
@@ -333,10 +329,10 @@ def _json_path(value: Any, loc: Sequence[Any], path: str) -> str:
     for step in loc:
         if isinstance(value, dict) and isinstance(step, str) and step in value:
             value = value[step]
-            path += f".{step}" if step.isidentifier() else f"[{json.dumps(step)}]"
+            path = json_path((step,), root=path)
         elif isinstance(value, list) and isinstance(step, int) and 0 <= step < len(value):
             value = value[step]
-            path += f"[{step}]"
+            path = json_path((step,), root=path)
         elif isinstance(value, dict) and isinstance(step, str) and ":" not in step:
             path += f".{step}"  # a field the error is about that is missing from the input
     return path

@@ -1,4 +1,4 @@
-"""Topology diagrams and summary charts (matplotlib, loaded only when a diagram is drawn).
+"""Topology and diff diagrams, summary charts (matplotlib, loaded only when one is drawn).
 
 >>> import iptoolkit as ipt
 >>> fig = ipt.plot_topology(ipt.demo_estate(n_profiles=20))  # doctest: +SKIP
@@ -8,12 +8,14 @@
 from __future__ import annotations
 
 from ..topology.layout import LayeredLayout, layered_layout
+from .diff import plot_diff
 from .summary import plot_summary
 from .topology import MAX_DETAIL_NODES, plot_topology
 
 __all__ = [
     "plot_topology",
     "plot_summary",
+    "plot_diff",
     "layered_layout",
     "LayeredLayout",
     "MAX_DETAIL_NODES",

@@ -1,6 +1,10 @@
 """Drawing a view onto axes: edges as a few line collections, nodes as a few scatters,
 labels where they fit. Batching by look keeps a thousand-node diagram fast to draw and
 small to save.
+
+A view whose nodes and edges carry a diff `status` (`topology.diffstatus`, for
+`plot_diff`) is coloured by status instead of by kind and type: added green, removed red
+and dashed, changed amber, unchanged faded; the marker still says the kind.
 """
 
 from __future__ import annotations
@@ -14,6 +18,8 @@ from ..topology.style import (
     LINE_COLOURS,
     LINE_DASHES,
     PROBLEM_COLOUR,
+    STATUS_COLOURS,
+    UNCHANGED_NODE,
     UNRESOLVED_COLOUR,
     node_colour,
 )
@@ -50,7 +56,7 @@ def draw_edges(
     # Bezier weights of a cubic with both control points halfway, at the ends' heights
     b0, b1, b2, b3 = (1 - t) ** 3, 3 * (1 - t) ** 2 * t, 3 * (1 - t) * t**2, t**3
     widest = _widest(view, pos) if geometry.grouped else {}
-    batches: dict[tuple[str, bool, bool], tuple[list[Any], list[float]]] = {}
+    batches: dict[tuple[str, bool, bool, str], tuple[list[Any], list[float]]] = {}
     for u, v, data in view.edges(data=True):
         (x0, y0), (x1, y1) = pos[u], pos[v]
         if x0 > x1:
@@ -58,14 +64,15 @@ def draw_edges(
         middle = (x0 + x1) / 2
         xs = b0 * x0 + b1 * middle + b2 * middle + b3 * x1
         ys = b0 * y0 + b1 * y0 + b2 * y1 + b3 * y1
-        batch = batches.setdefault((data["style"], data["inactive"], data["focus"]), ([], []))
+        look_key = (data["style"], data["inactive"], data["focus"], data.get("status") or "")
+        batch = batches.setdefault(look_key, ([], []))
         batch[0].append(np.hstack([xs, ys]))
         if geometry.grouped:
             share = (data["weight"] / widest[_gap(pos, u, v)]) ** 0.5
             batch[1].append(0.5 + 6.0 * share)
         else:
             batch[1].append(0.7 if data["style"] != "link" else 0.6)
-    for (style, inactive, in_focus), (segments, widths) in sorted(batches.items()):
+    for (style, inactive, in_focus, status), (segments, widths) in sorted(batches.items()):
         alpha = 0.5 if geometry.grouped else 0.8
         if inactive:
             alpha *= 0.4
@@ -74,6 +81,8 @@ def draw_edges(
             if in_focus:
                 widths = [w * 1.8 for w in widths]
         look = dict(_EDGE_STYLE[style])
+        if status:
+            look, alpha, widths = _status_edges(status, widths, geometry.grouped)
         dashes = look.pop("linestyles")
         if isinstance(dashes, tuple):
             # matplotlib stretches dashes with the line width; keep them the same length
@@ -87,11 +96,24 @@ def draw_edges(
             segments,
             linewidths=widths,
             alpha=alpha,
-            zorder=1.5 if in_focus else 1,
+            zorder=1.5 if in_focus or status not in ("", "unchanged") else 1,
             capstyle="butt",
             **look,
         )
         ax.add_collection(collection)
+
+
+def _status_edges(
+    status: str, widths: list[float], grouped: bool
+) -> tuple[dict[str, Any], float, list[float]]:
+    """Colour, dashes, alpha and widths of links with a diff status: news stand out."""
+    look: dict[str, Any] = {
+        "colors": STATUS_COLOURS[status],
+        "linestyles": (0, LINE_DASHES["out"]) if status == "removed" else "solid",
+    }
+    if status == "unchanged":
+        return look, 0.45 if grouped else 0.55, widths
+    return look, 0.85, [max(w, 1.3) for w in widths]
 
 
 def _gap(pos: dict[Hashable, tuple[float, float]], u: Hashable, v: Hashable) -> float:
@@ -137,10 +159,11 @@ def draw_nodes(
             data["unresolved"],
             data["problem"],
             data["focus"] if focused else True,
+            data.get("status") or "",
         )
         batches.setdefault(look, []).append(node)
     for look, nodes in sorted(batches.items(), key=lambda item: repr(item[0])):
-        kind, type_name, inactive, unresolved, problem, in_focus = look
+        kind, type_name, inactive, unresolved, problem, in_focus, status = look
         xs = [pos[n][0] for n in nodes]
         ys = [pos[n][1] for n in nodes]
         area = [sizes[n] ** 2 for n in nodes]
@@ -152,7 +175,9 @@ def draw_nodes(
             "linewidths": 0.6,
             "alpha": 1.0,
         }
-        if unresolved:
+        if status:
+            style.update(_status_nodes(status, unresolved))
+        elif unresolved:
             style.update(marker="X", c=UNRESOLVED_COLOUR, edgecolors=UNRESOLVED_COLOUR)
         elif problem:
             style.update(c="white", edgecolors=PROBLEM_COLOUR, linewidths=1.4)
@@ -160,11 +185,24 @@ def draw_nodes(
             style.update(c=_pale(colour), edgecolors=colour, linewidths=0.9, linestyles="--")
         if not in_focus:
             style["alpha"] = 0.25
-        ax.scatter(xs, ys, s=area, zorder=3, **style)
+        ax.scatter(xs, ys, s=area, zorder=3 if status in ("", "unchanged") else 3.2, **style)
         if focused and in_focus:
             halo = [(sizes[n] + 7) ** 2 for n in nodes]
             ax.scatter(xs, ys, s=halo, marker="o", c="#FFD34D", alpha=0.55, zorder=2.5, lw=0)
     return sizes
+
+
+def _status_nodes(status: str, unresolved: bool) -> dict[str, Any]:
+    """Fill and outline of nodes with a diff status (the marker stays the kind's)."""
+    colour = STATUS_COLOURS[status]
+    style: dict[str, Any] = {"c": colour, "edgecolors": "white", "linewidths": 0.6}
+    if status == "unchanged":
+        style.update(c=UNCHANGED_NODE, edgecolors=colour, linewidths=0.8)
+    elif status == "removed":
+        style.update(c=_pale(colour), edgecolors=colour, linewidths=1.2, linestyles="--")
+    if unresolved:
+        style.update(marker="X", edgecolors=style["c"] if status == "unchanged" else colour)
+    return style
 
 
 def _weight(data: dict[str, Any]) -> int:
@@ -225,6 +263,10 @@ def draw_labels(
         colour = "#8A8F96" if faded else "#1F2328"
         if data["unresolved"] or data["problem"]:
             colour = UNRESOLVED_COLOUR
+        status = data.get("status")
+        if status:  # a diff: the news in dark text, the context faded
+            faded = status == "unchanged"
+            colour = "#8A8F96" if faded else _STATUS_TEXT.get(status, "#1F2328")
         offset = sizes[spec.node] / 2 + 3
         ax.annotate(
             text,
@@ -236,7 +278,8 @@ def draw_labels(
             fontsize=geometry.font,
             color=colour,
             alpha=1.0 if data["focus"] else 0.35,
-            fontstyle="italic" if faded else "normal",
+            fontstyle="italic" if faded and not status else "normal",
+            fontweight="bold" if status in ("added", "removed", "changed") else "normal",
             zorder=4,
             annotation_clip=False,
             bbox=(
@@ -247,10 +290,23 @@ def draw_labels(
         )
 
 
+_STATUS_TEXT = {"added": "#00704F", "removed": "#A32100", "changed": "#1F2328"}
+"""Label colours of changed items: darker than the marker, readable on white."""
+_TALLY_SIGNS = (("added", "+"), ("removed", "−"), ("changed", "~"))
+
+
 def _label_text(node: Hashable, data: dict[str, Any], ids: bool, grouped: bool) -> str:
     if not grouped:
         return str(node) if ids else str(data["label"])
     count, inactive = data["count"], data["inactive"]
+    tally = data.get("tally")
+    if tally is not None:  # a diff: how many members were added, removed, changed
+        news = " ".join(
+            f"{sign}{tally[status]:,}" for status, sign in _TALLY_SIGNS if tally[status]
+        )
+        if data["kind"] == "partner" and count == 1:
+            return str(data["label"])
+        return f"{data['label']} ({count:,}{': ' + news if news else ''})"
     if data["kind"] == "partner" and count == 1:
         return str(data["label"])
     if data["unresolved"] or inactive == 0:

@@ -13,6 +13,8 @@ from ..topology.style import (
     LINE_COLOURS,
     LINE_DASHES,
     PROBLEM_COLOUR,
+    STATUS_COLOURS,
+    UNCHANGED_NODE,
     UNRESOLVED_COLOUR,
     channel_colour,
 )
@@ -53,6 +55,8 @@ def legend_handles(view: nx.DiGraph, *, grouped: bool, focused: bool) -> list[Ar
         options = {"markeredgecolor": "white", "markersize": 8, **extra}
         return Line2D([], [], ls="none", marker=shape, color=colour, label=label, **options)
 
+    if any("status" in data for data in view.nodes.values()):
+        return _diff_handles(view, kinds, grouped, marker)
     handles: list[Artist] = []
     for kind in ("profile", "agent", "response", "partner"):
         if kind in kinds:
@@ -92,4 +96,44 @@ def legend_handles(view: nx.DiGraph, *, grouped: bool, focused: bool) -> list[Ar
         handles.append(marker("highlighted", "o", "#FFD34D", markeredgecolor="#FFD34D"))
     if grouped:
         handles.append(Line2D([], [], color="#9AA3AD", lw=4, label="line width: number of links"))
+    return handles
+
+
+def _diff_handles(view: nx.DiGraph, kinds: set[str], grouped: bool, marker: Any) -> list[Artist]:
+    """A diff diagram's legend: what the colours mean, then the kinds by their shapes."""
+    from matplotlib.lines import Line2D
+
+    shown = {data["status"] for data in view.nodes.values()}
+    shown |= {data["status"] for _, _, data in view.edges(data=True)}
+    handles: list[Artist] = []
+    words = {
+        "added": "added",
+        "removed": "removed",
+        "changed": "changed, or a group with changes" if grouped else "changed",
+        "unchanged": "unchanged",
+    }
+    for status, text in words.items():
+        if status not in shown:
+            continue
+        colour = STATUS_COLOURS[status]
+        if status == "unchanged":
+            handles.append(marker(text, "o", UNCHANGED_NODE, markeredgecolor=colour))
+        elif status == "removed":
+            line = Line2D(
+                [], [], color=colour, lw=1.6, marker="o", markersize=8, label=text,
+                markerfacecolor="#F0C2B8", markeredgecolor=colour,
+            )  # fmt: skip
+            line.set_dashes(LINE_DASHES["out"])
+            handles.append(line)
+        else:
+            handles.append(
+                Line2D([], [], color=colour, lw=1.6, marker="o", markersize=8, label=text,
+                       markeredgecolor="white")
+            )  # fmt: skip
+    for kind in ("profile", "agent", "response", "channel", "partner"):
+        if kind in kinds:
+            label = KIND_LABELS[kind] + ("s" if grouped else "")
+            handles.append(marker(label, KIND_MARKERS[kind], "#5A6470"))
+    if grouped:
+        handles.append(Line2D([], [], ls="none", label="label (total: +added −removed ~changed)"))
     return handles

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-__all__ = ["plot_topology", "MAX_DETAIL_NODES"]
+__all__ = ["plot_topology", "draw_view", "grouping", "check_options", "MAX_DETAIL_NODES"]
 
 MAX_DETAIL_NODES = 300
 """Above this many nodes (and without `group_by`), the diagram groups nodes."""
@@ -68,6 +68,16 @@ def plot_topology(
     """
     if layout != "layered":
         raise ValueError(f"layout must be 'layered', not {layout!r}")
+    labels = check_options(labels, group_by)
+    graph, _ = graph_of(estate_or_graph)
+    focus = focus_set(graph, highlight)
+    key = grouping(graph, group_by)
+    view = grouped_view(graph, key, focus) if key else detail_view(graph, focus)
+    return draw_view(view, graph, key, focused=focus is not None, ax=ax, labels=labels, title=title)
+
+
+def check_options(labels: Labels, group_by: str | Literal[False] | None) -> str:
+    """The labels option in its one spelling; a clear error for a wrong one."""
     if labels is True:
         labels = "auto"
     elif labels is False:
@@ -78,12 +88,29 @@ def plot_topology(
         raise ValueError(
             f"group_by must be one of {', '.join(GROUP_BY)}, None or False, not {group_by!r}"
         )
-    graph, _ = graph_of(estate_or_graph)
-    focus = focus_set(graph, highlight)
-    key = group_by or None
+    return str(labels)
+
+
+def grouping(graph: nx.MultiDiGraph, group_by: str | Literal[False] | None) -> str | None:
+    """What to group profiles by: the choice, or `group` when the graph is too big to draw
+    node by node."""
     if group_by is None and graph.number_of_nodes() > MAX_DETAIL_NODES:
-        key = "group"
-    view = grouped_view(graph, key, focus) if key else detail_view(graph, focus)
+        return "group"
+    return group_by or None
+
+
+def draw_view(
+    view: nx.DiGraph,
+    graph: nx.MultiDiGraph,
+    key: str | None,
+    *,
+    focused: bool,
+    ax: Axes | None,
+    labels: str,
+    title: str | None,
+    empty: str = "Nothing to draw: no profiles in this selection",
+) -> Figure:
+    """Lay a view out and draw it: the one drawing path of topology and diff diagrams."""
     geometry = Geometry(grouped=key is not None)
     band = None
     if geometry.grouped:  # agents above response units: the in and out fans stay apart
@@ -93,11 +120,11 @@ def plot_topology(
 
     placed = layered_layout(view, order_key=_order_key(view), band_of=band)
 
-    handles = legend_handles(view, grouped=geometry.grouped, focused=focus is not None)
+    handles = legend_handles(view, grouped=geometry.grouped, focused=focused)
     legend_rows = -(-len(handles) // LEGEND_COLUMNS)
     figure, ax = make_axes(placed, geometry, ax, title, graph, key, legend_rows)
-    draw_edges(ax, view, placed, geometry, focus is not None)
-    sizes = draw_nodes(ax, view, placed, geometry, focus is not None)
+    draw_edges(ax, view, placed, geometry, focused)
+    sizes = draw_nodes(ax, view, placed, geometry, focused)
     if labels != "none":
         draw_labels(ax, view, placed, geometry, sizes, labels == "ids")
     draw_headers(ax, view, geometry, key)
@@ -105,7 +132,7 @@ def plot_topology(
         ax.text(
             0.5,
             0.5,
-            "Nothing to draw: no profiles in this selection",
+            empty,
             transform=ax.transAxes,
             ha="center",
             va="center",

@@ -18,12 +18,14 @@ require("server")
 from .app import create_app  # noqa: E402 - after the check, which names the missing extra
 from .principals import Principals, demo_principals, hash_secret, verify_secret  # noqa: E402
 from .runner import RunningServer, running, serve  # noqa: E402
+from .settings import ServerLimits  # noqa: E402
 
 __all__ = [
     "running",
     "serve",
     "create_app",
     "RunningServer",
+    "ServerLimits",
     "Principals",
     "demo_principals",
     "hash_secret",

@@ -8,8 +8,12 @@ The endpoints live on a module-level router and find their state on `request.app
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Annotated, Any
+from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Depends, FastAPI, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -17,11 +21,14 @@ from fastapi.security import APIKeyCookie, HTTPAuthorizationCredentials, HTTPBea
 
 from .._version import __version__
 from .catalogue import Catalogue, raw_profiles_of
+from .connections import BodyDeadline
 from .errors import ApiProblem, error_response, install_error_handlers
 from .openapi import error_responses, install_openapi, listing_response, session_redirect
 from .pages import PAGE_HEADERS, login_page
 from .principals import PROFILES_VIEW, Identity, Principals
 from .schemas import LoginForm, TokenForm, TokenResponse
+from .settings import ServerLimits
+from .throttle import Attempt, LoginThrottle
 from .tokens import DEFAULT_SESSION_TTL, DEFAULT_TOKEN_TTL, IssuedToken, SessionStore, TokenStore
 
 __all__ = [
@@ -45,6 +52,9 @@ MAX_PAGE_SIZE = 1000
 MAX_PAGE_NUMBER = 2**31 - 1
 """Page numbers are 32-bit, as in Spring; larger ones are a validation error, not a crash."""
 
+VERIFY_THREADS = 2
+"""Threads that check secrets (slow hashes); the listing never waits for them."""
+
 _NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}
 _BEARER_CHALLENGE = {"WWW-Authenticate": 'Bearer realm="integration-platform"'}
 _bearer = HTTPBearer(
@@ -62,13 +72,19 @@ _session = APIKeyCookie(
 
 @dataclass
 class ServerState:
-    """What the endpoints share: profiles, principals, tokens, sessions, cookie settings."""
+    """What the endpoints share: profiles, principals, tokens, sessions, guards, cookies."""
 
     catalogue: Catalogue
     principals: Principals
     tokens: TokenStore
     sessions: SessionStore
-    secure_cookies: bool = False
+    throttle: LoginThrottle
+    verifier: ThreadPoolExecutor
+    """Where secrets are checked: a few threads of their own, so that a storm of guesses
+    queues there and not on the threads and the loop that answer everyone else."""
+    secure_cookies: bool | None = None
+    """True or False: always or never `Secure`; None: `Secure` on requests that came over
+    HTTPS (directly, or through a proxy uvicorn trusts)."""
 
 
 def create_app(
@@ -77,18 +93,24 @@ def create_app(
     *,
     token_ttl: float = DEFAULT_TOKEN_TTL,
     session_ttl: float = DEFAULT_SESSION_TTL,
-    secure_cookies: bool = False,
+    secure_cookies: bool | None = None,
+    limits: ServerLimits | None = None,
 ) -> FastAPI:
     """A FastAPI app serving `estate` (an `Estate`, or a list of raw profiles) to `principals`.
 
     `token_ttl` is the bearer tokens' lifetime in seconds. `secure_cookies` marks the session
-    cookie `Secure`; leave it off on plain-HTTP loopback, where clients would not send it.
+    cookie `Secure` (None: only on requests that came over HTTPS). `limits` bound failed
+    logins, tokens per principal and the time a body may take (the connection limits apply
+    where uvicorn runs the app: `running`, `serve`).
     """
+    limits = limits if limits is not None else ServerLimits()
     state = ServerState(
         Catalogue(raw_profiles_of(estate)),
         principals,
-        TokenStore(token_ttl),
-        SessionStore(session_ttl),
+        TokenStore(token_ttl, max_per_principal=limits.max_tokens_per_principal),
+        SessionStore(session_ttl, max_per_principal=limits.max_tokens_per_principal),
+        LoginThrottle(limits.login_limit_principal, limits.login_limit_address),
+        ThreadPoolExecutor(VERIFY_THREADS, thread_name_prefix="iptoolkit-verify"),
         secure_cookies,
     )
     for identity in principals.identities():  # prepare every view before the first request
@@ -105,6 +127,7 @@ def create_app(
     )
     app.state.server = state
     app.include_router(router)
+    app.add_middleware(BodyDeadline, timeout=limits.body_timeout)
     install_error_handlers(app)
     install_openapi(app)
     return app
@@ -125,8 +148,11 @@ def _token_body(state: ServerState, token: IssuedToken, response: Response) -> T
     return TokenResponse(access_token=token.value, expires_in=token.expires_in(state.tokens.now()))
 
 
-def _start_session(state: ServerState, identity: Identity) -> Response:
+def _start_session(request: Request, state: ServerState, identity: Identity) -> Response:
     session = state.sessions.open(identity)
+    secure = state.secure_cookies
+    if secure is None:
+        secure = request.url.scheme == "https"
     response = RedirectResponse("/", status_code=303, headers=PAGE_HEADERS)
     response.set_cookie(
         SESSION_COOKIE,
@@ -135,7 +161,7 @@ def _start_session(state: ServerState, identity: Identity) -> Response:
         path="/",
         httponly=True,
         samesite="lax",
-        secure=state.secure_cookies,
+        secure=secure,
     )
     return response
 
@@ -145,6 +171,68 @@ def _refused(request: Request, text: str) -> Response:
     if "text/html" in request.headers.get("accept", ""):
         return HTMLResponse(login_page(error=text), status_code=401, headers=PAGE_HEADERS)
     return error_response(401, text)
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client is not None else "unknown"
+
+
+async def _authenticate(
+    state: ServerState, attempt: Attempt, check: Callable[[], Identity | None]
+) -> Identity | None:
+    """Run `check` on the verifier threads unless the attempt is over a limit (then 429)."""
+    wait = state.throttle.retry_after(attempt)  # the cheap refusal, before any queueing
+    if wait is None:
+        outcome = await asyncio.get_running_loop().run_in_executor(
+            state.verifier, _check_and_count, state.throttle, attempt, check
+        )
+        if not isinstance(outcome, int):
+            return outcome
+        wait = outcome
+    raise ApiProblem(
+        429,
+        f"Too many failed attempts from this address or for this name: try again in {wait} s.",
+        headers={"Retry-After": str(wait)},
+    )
+
+
+def _check_and_count(
+    throttle: LoginThrottle, attempt: Attempt, check: Callable[[], Identity | None]
+) -> Identity | int | None:
+    """On a verifier thread: the limit again (concurrent guesses queued meanwhile may have
+    reached it), then the check, then the count, so that at most one guess per verifier
+    thread slips past a limit, and concurrent successes never count."""
+    wait = throttle.retry_after(attempt)
+    if wait is not None:
+        return wait
+    identity = check()
+    if identity is None:
+        throttle.failed(attempt)
+    else:
+        throttle.succeeded(attempt)
+    return identity
+
+
+def _same_origin(request: Request) -> bool:
+    """Whether a form post comes from this server's own page (login CSRF).
+
+    The browser's `Origin` (or else `Referer`) must name the host the request went to.
+    Without either header the caller is not a browser submitting a form elsewhere.
+    """
+    source = request.headers.get("origin") or request.headers.get("referer")
+    if source is None:
+        return True
+    sent_from = urlsplit(source)
+    host = request.headers.get("host", "")
+    return sent_from.scheme in ("http", "https") and _netloc(
+        sent_from.netloc, sent_from.scheme
+    ) == _netloc(host, sent_from.scheme)
+
+
+def _netloc(netloc: str, scheme: str) -> str:
+    default = {"http": ":80", "https": ":443"}[scheme]
+    netloc = netloc.lower()
+    return netloc[: -len(default)] if netloc.endswith(default) else netloc
 
 
 def _viewer(
@@ -174,13 +262,16 @@ def _viewer(
     operation_id="issueToken",
     summary="Client credentials: a bearer token for an API client",
     response_model=TokenResponse,
-    responses=error_responses(400, 401, 500),
+    responses=error_responses(400, 401, 429, 500),
 )
-def issue_token(
-    state: State, form: Annotated[TokenForm, Form()], response: Response
+async def issue_token(
+    request: Request, state: State, form: Annotated[TokenForm, Form()], response: Response
 ) -> TokenResponse:
-    # A sync endpoint on purpose: checking a hashed secret takes a while, so off the loop.
-    identity = state.principals.authenticate_client(form.client_id, form.client_secret)
+    identity = await _authenticate(
+        state,
+        Attempt("client", form.client_id, _address(request)),
+        lambda: state.principals.authenticate_client(form.client_id, form.client_secret),
+    )
     if identity is None:
         raise ApiProblem(401, "Unknown client, or wrong client secret.")
     return _token_body(state, state.tokens.issue(identity), response)
@@ -195,10 +286,10 @@ def issue_token(
     openapi_extra={"security": [{}, {_session.scheme_name: []}]},  # the cookie is optional
     responses={
         303: session_redirect("Guest session opened; go to `/`."),
-        **error_responses(401, 500, html=True),
+        **error_responses(401, 429, 500, html=True),
     },
 )
-def home(
+async def home(
     request: Request,
     state: State,
     login_token: Annotated[
@@ -206,10 +297,14 @@ def home(
     ] = None,
 ) -> Response:
     if login_token is not None:
-        identity = state.principals.authenticate_guest(login_token)
+        identity = await _authenticate(
+            state,
+            Attempt("guest", None, _address(request)),
+            lambda: state.principals.authenticate_guest(login_token),
+        )
         if identity is None:
             return _refused(request, "This guest login token is not valid.")
-        return _start_session(state, identity)
+        return _start_session(request, state, identity)
     session_id = request.cookies.get(SESSION_COOKIE)
     session = state.sessions.get(session_id) if session_id else None
     identity = session.identity if session is not None else None
@@ -225,14 +320,20 @@ def home(
     status_code=303,
     responses={
         303: session_redirect("Session opened; go to `/`."),
-        **error_responses(400, 401, 500, html=True),
+        **error_responses(400, 401, 403, 429, 500, html=True),
     },
 )
-def login(request: Request, state: State, form: Annotated[LoginForm, Form()]) -> Response:
-    identity = state.principals.authenticate_user(form.username, form.password)
+async def login(request: Request, state: State, form: Annotated[LoginForm, Form()]) -> Response:
+    if not _same_origin(request):
+        raise ApiProblem(403, "A login form posted from another site is refused.")
+    identity = await _authenticate(
+        state,
+        Attempt("user", form.username, _address(request)),
+        lambda: state.principals.authenticate_user(form.username, form.password),
+    )
     if identity is None:
         return _refused(request, "Wrong user name or password.")
-    return _start_session(state, identity)
+    return _start_session(request, state, identity)
 
 
 @router.get(
@@ -291,3 +392,8 @@ async def list_profiles(
     else:
         body = view.page(page or 0, size or DEFAULT_PAGE_SIZE)
     return Response(body, media_type="application/json")
+
+
+# HEAD answers like GET without a body (uvicorn leaves the body out); not in the document.
+router.add_api_route("/", home, methods=["HEAD"], include_in_schema=False)
+router.add_api_route(PROFILES_PATH, list_profiles, methods=["HEAD"], include_in_schema=False)

@@ -15,7 +15,10 @@ import click
 
 from .principals import DEFAULT_ITERATIONS
 from .runner import DEFAULT_PORT
+from .settings import ServerLimits
 from .tokens import DEFAULT_TOKEN_TTL
+
+_DEFAULTS = ServerLimits()
 
 __all__ = ["serve_command", "hash_secret_command", "add_commands"]
 
@@ -48,16 +51,100 @@ __all__ = ["serve_command", "hash_secret_command", "add_commands"]
     type=click.FloatRange(min=0, min_open=True),
     help="Bearer token lifetime, in seconds.",
 )
+@click.option(
+    "--secure-cookies/--no-secure-cookies",
+    default=None,
+    help="Mark the session cookie Secure. Default: on a non-loopback --host, and on requests "
+    "that came over HTTPS (X-Forwarded-Proto from a trusted proxy).",
+)
+@click.option(
+    "--login-limit",
+    default=_DEFAULTS.login_limit_principal,
+    show_default=True,
+    help="Failed logins and token requests per client id or user name, e.g. '10 per 5 "
+    "minutes'; then 429 with Retry-After. 'off': no limit.",
+)
+@click.option(
+    "--address-login-limit",
+    default=_DEFAULTS.login_limit_address,
+    show_default=True,
+    help="Failed logins and token requests per client address ('off': no limit).",
+)
+@click.option(
+    "--max-tokens-per-principal",
+    default=_DEFAULTS.max_tokens_per_principal,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Live bearer tokens (and sessions) per principal; a new one replaces its oldest.",
+)
+@click.option(
+    "--header-timeout",
+    default=_DEFAULTS.header_timeout,
+    show_default=True,
+    type=click.FloatRange(min=0, min_open=True),
+    help="Seconds a client has to send a request's line and headers.",
+)
+@click.option(
+    "--body-timeout",
+    default=_DEFAULTS.body_timeout,
+    show_default=True,
+    type=click.FloatRange(min=0, min_open=True),
+    help="Seconds a client has, after the headers, to send the body (then 408).",
+)
+@click.option(
+    "--max-connections",
+    default=_DEFAULTS.max_connections,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Open connections at most; beyond it the oldest stalled or idle one is closed.",
+)
+@click.option(
+    "--max-header-bytes",
+    default=_DEFAULTS.max_header_bytes,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="Bytes of request line and headers at most (more: 400).",
+)
 def serve_command(
-    host: str, port: int, snapshot: Path | None, principals: Path | None, token_ttl: float
+    host: str,
+    port: int,
+    snapshot: Path | None,
+    principals: Path | None,
+    token_ttl: float,
+    secure_cookies: bool | None,
+    login_limit: str,
+    address_login_limit: str,
+    max_tokens_per_principal: int,
+    header_timeout: float,
+    body_timeout: float,
+    max_connections: int,
+    max_header_bytes: int,
 ) -> None:
-    """Run the reference server of the integration platform API in the foreground."""
+    """Run the reference server of the integration platform API in the foreground.
+
+    Failed logins are limited per name and per address, half-sent requests time out, and
+    open connections are capped: see the options, and docs/server.md.
+    """
     from pydantic import ValidationError
 
     from ..models import ParseError
     from .principals import Principals
     from .runner import serve
 
+    try:
+        limits = ServerLimits(
+            login_limit_principal=login_limit,
+            login_limit_address=address_login_limit,
+            max_tokens_per_principal=max_tokens_per_principal,
+            header_timeout=header_timeout,
+            body_timeout=body_timeout,
+            max_connections=max_connections,
+            max_header_bytes=max_header_bytes,
+        )
+    except ValueError as exc:
+        raise click.BadParameter(
+            str(exc), param_hint="'--login-limit' or '--address-login-limit'"
+        ) from None
     try:
         loaded = Principals.load(principals) if principals is not None else None
     except (OSError, ValueError, ValidationError) as exc:
@@ -67,7 +154,15 @@ def serve_command(
     except (OSError, ParseError) as exc:
         raise click.ClickException(f"cannot read the snapshot {snapshot}: {exc}") from None
     try:
-        serve(estate, loaded, host=host, port=port, token_ttl=token_ttl)
+        serve(
+            estate,
+            loaded,
+            host=host,
+            port=port,
+            token_ttl=token_ttl,
+            secure_cookies=secure_cookies,
+            limits=limits,
+        )
     except OSError as exc:
         raise click.ClickException(
             f"cannot listen on {host}:{port}: {exc.strerror or exc}"
@@ -88,11 +183,16 @@ def _load_snapshot(path: Path) -> object:
     type=click.IntRange(min=1),
     help="PBKDF2 iterations.",
 )
-def hash_secret_command(iterations: int) -> None:
+@click.option(
+    "--login-token",
+    is_flag=True,
+    help="The secret is a guest's login_token: add the lookup tag the server indexes it by.",
+)
+def hash_secret_command(iterations: int, login_token: bool) -> None:
     """Hash a secret for a principals file (client_secret, password or login_token).
 
     The secret is read from a hidden prompt, or from standard input when it is not a
-    terminal (one line; the line break is dropped).
+    terminal (one line; the line break is dropped). Hash a login_token with --login-token.
     """
     from .principals import hash_secret
 
@@ -102,7 +202,7 @@ def hash_secret_command(iterations: int) -> None:
         secret = sys.stdin.readline().rstrip("\r\n")
     if not secret:
         raise click.ClickException("the secret is empty")
-    click.echo(hash_secret(secret, iterations=iterations))
+    click.echo(hash_secret(secret, iterations=iterations, lookup=login_token))
 
 
 def add_commands(group: click.Group) -> None:

@@ -35,6 +35,7 @@ _DESCRIPTIONS = {
     401: "Authentication is required, or the credentials are not valid.",
     403: "The caller is not permitted to perform this operation.",
     404: "The requested resource does not exist.",
+    429: "Too many failed attempts for this name or from this address.",
     500: "Unexpected server error.",
 }
 
@@ -55,6 +56,13 @@ def error_responses(*statuses: int, html: bool = False) -> dict[int | str, dict[
             content["text/html"] = {"schema": {"type": "string"}}
             description += " A browser (Accept: text/html) gets the login page instead."
         out[status] = {"description": description, "content": content}
+        if status == 429:
+            out[status]["headers"] = {
+                "Retry-After": {
+                    "schema": {"type": "integer", "minimum": 1},
+                    "description": "Seconds to wait before the next attempt.",
+                }
+            }
     return out
 
 

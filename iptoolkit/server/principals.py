@@ -22,6 +22,14 @@ or as a salted hash made by ``hash_secret`` (``iptoolkit hash-secret``)::
 (standard base64 with padding). A value that starts with ``pbkdf2_sha256$`` is read as a
 hash, anything else as plain text. Both are compared in constant time
 (``hmac.compare_digest``).
+
+A login token is looked up, not verified against a named member, so a hashed one carries a
+fifth field, ``$<lookup tag>``: 8 bytes of a fast digest of the token (``hash_secret(token,
+lookup=True)``, ``iptoolkit hash-secret --login-token``). The server indexes every guest by
+that tag (plain-text tokens by an HMAC with a per-process key), so a wrong guess costs one
+dictionary lookup and the slow hash runs only for the one candidate. Unknown client ids and
+user names are checked against a dummy hash as costly as the real ones, so that answer times
+do not say which names exist.
 """
 
 from __future__ import annotations
@@ -39,7 +47,7 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, SecretStr, model_validator
 
 __all__ = [
     "PROFILES_VIEW",
@@ -53,6 +61,7 @@ __all__ = [
     "Identity",
     "DemoCredentials",
     "hash_secret",
+    "lookup_tag",
     "verify_secret",
     "group_matches",
     "demo_principals",
@@ -65,12 +74,21 @@ HASH_SCHEME = "pbkdf2_sha256"
 DEFAULT_ITERATIONS = 600_000
 """OWASP's 2023 figure for PBKDF2-HMAC-SHA256."""
 _SALT_BYTES = 16
+_TAG_BYTES = 8
+_TAG_CONTEXT = b"iptoolkit login-token lookup\0"
 
 
 def hash_secret(
-    secret: str, *, iterations: int = DEFAULT_ITERATIONS, salt: bytes | None = None
+    secret: str,
+    *,
+    iterations: int = DEFAULT_ITERATIONS,
+    salt: bytes | None = None,
+    lookup: bool = False,
 ) -> str:
     """Hash a secret for a principals file, so the file need not hold it in plain text.
+
+    `lookup=True` (for login tokens, which must be random) appends the lookup tag that
+    lets the server find the token's guest without a slow hash per guest.
 
     >>> hash_secret("s3cret", iterations=1, salt=b"0123456789abcdef")[:16]
     'pbkdf2_sha256$1$'
@@ -79,7 +97,15 @@ def hash_secret(
         raise ValueError("iterations must be at least 1")
     salt = secrets.token_bytes(_SALT_BYTES) if salt is None else salt
     digest = hashlib.pbkdf2_hmac("sha256", secret.encode(), salt, iterations)
-    return "$".join([HASH_SCHEME, str(iterations), _b64(salt), _b64(digest)])
+    parts = [HASH_SCHEME, str(iterations), _b64(salt), _b64(digest)]
+    if lookup:
+        parts.append(_b64(lookup_tag(secret)))
+    return "$".join(parts)
+
+
+def lookup_tag(secret: str) -> bytes:
+    """The fast digest a hashed login token is indexed by (8 bytes of SHA-256)."""
+    return hashlib.sha256(_TAG_CONTEXT + secret.encode()).digest()[:_TAG_BYTES]
 
 
 def verify_secret(secret: str, stored: str) -> bool:
@@ -87,7 +113,9 @@ def verify_secret(secret: str, stored: str) -> bool:
     if not stored.startswith(HASH_SCHEME + "$"):
         return hmac.compare_digest(secret.encode(), stored.encode())
     try:
-        _, iterations, salt, digest = stored.split("$")
+        _, iterations, salt, digest, *tag = stored.split("$")
+        if len(tag) > 1:
+            return False
         expected = base64.b64decode(digest, validate=True)
         actual = hashlib.pbkdf2_hmac(
             "sha256", secret.encode(), base64.b64decode(salt, validate=True), int(iterations)
@@ -112,9 +140,14 @@ def _check_hash_format(value: SecretStr) -> SecretStr:
     text = value.get_secret_value()
     if text.startswith(HASH_SCHEME + "$"):
         parts = text.split("$")
-        if len(parts) != 4 or not parts[1].isdigit() or int(parts[1]) < 1:
+        if len(parts) not in (4, 5) or not parts[1].isdigit() or int(parts[1]) < 1:
             raise ValueError(f"a hashed secret reads {HASH_SCHEME}$<iterations>$<salt>$<hash>")
     return value
+
+
+def _iterations(stored: str) -> int:
+    """PBKDF2 iterations of a stored secret; 0 for plain text."""
+    return int(stored.split("$")[1]) if stored.startswith(HASH_SCHEME + "$") else 0
 
 
 class _Model(BaseModel):
@@ -166,6 +199,13 @@ class GuestUser(_Model):
     @model_validator(mode="after")
     def _hash_format(self) -> GuestUser:
         _check_hash_format(self.login_token)
+        text = self.login_token.get_secret_value()
+        if text.startswith(HASH_SCHEME + "$") and len(text.split("$")) != 5:
+            raise ValueError(
+                "a hashed login_token needs its lookup tag (a fifth $-field), so that the "
+                "server finds its guest without a slow hash per guest: hash it again with "
+                "`iptoolkit hash-secret --login-token`"
+            )
         return self
 
 
@@ -190,6 +230,14 @@ class Principals(_Model):
     clients: list[ApiClient] = Field(default_factory=list)
     users: list[UiUser] = Field(default_factory=list)
     guests: list[GuestUser] = Field(default_factory=list)
+
+    _lookup_key: bytes = PrivateAttr(default=b"")
+    _clients: dict[str, ApiClient] = PrivateAttr(default_factory=dict)
+    _users: dict[str, UiUser] = PrivateAttr(default_factory=dict)
+    _guests: dict[bytes, list[int]] = PrivateAttr(default_factory=dict)
+    """Guest positions by lookup tag (hashed tokens) or keyed digest (plain-text tokens)."""
+    _dummy_client: str = PrivateAttr(default="")
+    _dummy_user: str = PrivateAttr(default="")
 
     @model_validator(mode="after")
     def _consistent(self) -> Principals:
@@ -216,27 +264,56 @@ class Principals(_Model):
         """Read a principals JSON file."""
         return cls.model_validate(json.loads(Path(path).read_text(encoding="utf-8")))
 
+    def model_post_init(self, context: Any, /) -> None:
+        """Index members for lookups that cost the same however many members there are."""
+        self._lookup_key = secrets.token_bytes(32)
+        self._clients = {client.client_id: client for client in self.clients}
+        self._users = {user.username: user for user in self.users}
+        self._dummy_client = _dummy_like(c.client_secret for c in self.clients)
+        self._dummy_user = _dummy_like(u.password for u in self.users)
+        for index, guest in enumerate(self.guests):
+            stored = guest.login_token.get_secret_value()
+            if stored.startswith(HASH_SCHEME + "$"):
+                key = base64.b64decode(stored.rsplit("$", 1)[1])
+            else:
+                key = self._keyed(stored)
+            self._guests.setdefault(key, []).append(index)
+
+    def _keyed(self, secret: str) -> bytes:
+        return hmac.new(self._lookup_key, secret.encode(), hashlib.sha256).digest()
+
     def authenticate_client(self, client_id: str, client_secret: str) -> Identity | None:
-        """The identity of an API client whose id and secret match, else None."""
-        for client in self.clients:
-            if hmac.compare_digest(client.client_id.encode(), client_id.encode()):
-                if verify_secret(client_secret, client.client_secret.get_secret_value()):
-                    return self.identity("client", client.client_id, client.roles)
-                return None
+        """The identity of an API client whose id and secret match, else None.
+
+        An unknown id costs one check against a dummy secret, as a known one does.
+        """
+        client = self._clients.get(client_id)
+        if client is None:
+            verify_secret(client_secret, self._dummy_client)
+            return None
+        if verify_secret(client_secret, client.client_secret.get_secret_value()):
+            return self.identity("client", client.client_id, client.roles)
         return None
 
     def authenticate_user(self, username: str, password: str) -> Identity | None:
         """The identity of a UI user whose name and password match, else None."""
-        for user in self.users:
-            if hmac.compare_digest(user.username.encode(), username.encode()):
-                if verify_secret(password, user.password.get_secret_value()):
-                    return self.identity("user", user.username, user.roles)
-                return None
+        user = self._users.get(username)
+        if user is None:
+            verify_secret(password, self._dummy_user)
+            return None
+        if verify_secret(password, user.password.get_secret_value()):
+            return self.identity("user", user.username, user.roles)
         return None
 
     def authenticate_guest(self, login_token: str) -> Identity | None:
-        """The identity of the guest user holding this login token, else None."""
-        for index, guest in enumerate(self.guests):
+        """The identity of the guest user holding this login token, else None.
+
+        Candidates come from the index (keyed digest or lookup tag); only they are verified.
+        """
+        candidates = self._guests.get(self._keyed(login_token), [])
+        candidates = candidates + self._guests.get(lookup_tag(login_token), [])
+        for index in candidates:
+            guest = self.guests[index]
             if verify_secret(login_token, guest.login_token.get_secret_value()):
                 return self.identity("guest", guest.name or f"guest-{index + 1}", guest.roles)
         return None
@@ -260,6 +337,14 @@ class Principals(_Model):
             ("guest", g.name or f"guest-{i + 1}", g.roles) for i, g in enumerate(self.guests)
         ]
         return [self.identity(kind, name, roles) for kind, name, roles in members]
+
+
+def _dummy_like(stored: Iterable[SecretStr]) -> str:
+    """A secret nobody knows, as costly to check as the costliest of `stored`."""
+    iterations = max((_iterations(value.get_secret_value()) for value in stored), default=0)
+    if iterations == 0:
+        return secrets.token_urlsafe(24)
+    return hash_secret(secrets.token_urlsafe(24), iterations=iterations)
 
 
 def _label(member: ApiClient | UiUser | GuestUser) -> str:

@@ -30,12 +30,15 @@ from fastapi import FastAPI
 from .. import env
 from ..redact import redact_query
 from .app import PROFILES_PATH, TOKEN_PATH, create_app
+from .connections import ConnectionLimits, guarded_protocol, install_flood_filter
 from .principals import DemoCredentials, Principals, demo_principals
+from .settings import ServerLimits
 from .tokens import DEFAULT_SESSION_TTL, DEFAULT_TOKEN_TTL
 
-__all__ = ["RunningServer", "running", "serve", "build_app", "DEFAULT_PORT"]
+__all__ = ["RunningServer", "running", "serve", "build_app", "DEFAULT_PORT", "LOOPBACK_HOSTS"]
 
 DEFAULT_PORT = 8765
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 _START_TIMEOUT = 15.0
 _STOP_TIMEOUT = 5.0
 
@@ -95,6 +98,8 @@ def build_app(
     *,
     token_ttl: float = DEFAULT_TOKEN_TTL,
     session_ttl: float = DEFAULT_SESSION_TTL,
+    secure_cookies: bool | None = None,
+    limits: ServerLimits | None = None,
 ) -> tuple[FastAPI, DemoCredentials | None]:
     """The app for an estate and principals, each given in any form `running` accepts."""
     credentials: DemoCredentials | None = None
@@ -104,7 +109,14 @@ def build_app(
         principals = Principals.model_validate(principals)
     elif not isinstance(principals, Principals):
         principals = Principals.load(principals)
-    app = create_app(_estate(estate), principals, token_ttl=token_ttl, session_ttl=session_ttl)
+    app = create_app(
+        _estate(estate),
+        principals,
+        token_ttl=token_ttl,
+        session_ttl=session_ttl,
+        secure_cookies=secure_cookies,
+        limits=limits,
+    )
     return app, credentials
 
 
@@ -117,16 +129,27 @@ def running(
     port: int = 0,
     token_ttl: float = DEFAULT_TOKEN_TTL,
     session_ttl: float = DEFAULT_SESSION_TTL,
+    secure_cookies: bool | None = None,
+    limits: ServerLimits | None = None,
 ) -> Iterator[RunningServer]:
     """Serve `estate` in a background thread until the block ends (port 0: a free one).
 
     Without `principals`, demo principals with fresh random secrets; the yielded object
-    carries them. The block starts once the server answers HTTP.
+    carries them. The block starts once the server answers HTTP. `limits` bound guessing,
+    tokens and connections (see `ServerLimits`); `secure_cookies` as for `serve`.
     """
-    app, credentials = build_app(estate, principals, token_ttl=token_ttl, session_ttl=session_ttl)
+    limits = limits if limits is not None else ServerLimits()
+    app, credentials = build_app(
+        estate,
+        principals,
+        token_ttl=token_ttl,
+        session_ttl=session_ttl,
+        secure_cookies=_secure_default(secure_cookies, host),
+        limits=limits,
+    )
     sock = _bind(host, port)
     bound_port = sock.getsockname()[1]
-    server = uvicorn.Server(_config(app, host, bound_port, log_config=None))
+    server = uvicorn.Server(_config(app, host, bound_port, limits, log_config=None))
     thread = threading.Thread(
         target=server.run, kwargs={"sockets": [sock]}, name="iptoolkit-server", daemon=True
     )
@@ -152,15 +175,29 @@ def serve(
     port: int = DEFAULT_PORT,
     token_ttl: float = DEFAULT_TOKEN_TTL,
     session_ttl: float = DEFAULT_SESSION_TTL,
+    secure_cookies: bool | None = None,
+    limits: ServerLimits | None = None,
     out: TextIO | None = None,
 ) -> None:
-    """Serve in the foreground until interrupted; print the demo credentials once, at start."""
+    """Serve in the foreground until interrupted; print the demo credentials once, at start.
+
+    `secure_cookies` None: `Secure` session cookies on a non-loopback `host`, and on any
+    request that came over HTTPS; True or False: always or never.
+    """
     out = out if out is not None else sys.stdout
-    app, credentials = build_app(estate, principals, token_ttl=token_ttl, session_ttl=session_ttl)
+    limits = limits if limits is not None else ServerLimits()
+    app, credentials = build_app(
+        estate,
+        principals,
+        token_ttl=token_ttl,
+        session_ttl=session_ttl,
+        secure_cookies=_secure_default(secure_cookies, host),
+        limits=limits,
+    )
     sock = _bind(host, port)
     base_url = _base_url(host, sock.getsockname()[1])
     print(_banner(app, base_url, host, credentials), file=out, flush=True)
-    server = uvicorn.Server(_config(app, host, sock.getsockname()[1]))
+    server = uvicorn.Server(_config(app, host, sock.getsockname()[1], limits))
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:  # uvicorn re-raises the Ctrl+C it handled: a normal stop
@@ -202,12 +239,25 @@ def _install_access_log_filter() -> None:
         access.addFilter(_RedactAccessLog())
 
 
-def _config(app: FastAPI, host: str, port: int, **options: Any) -> uvicorn.Config:
+def _secure_default(secure_cookies: bool | None, host: str) -> bool | None:
+    """Beyond loopback, cookies are `Secure` unless told otherwise (None: per request)."""
+    if secure_cookies is None and host not in LOOPBACK_HOSTS:
+        return True
+    return secure_cookies
+
+
+def _config(
+    app: FastAPI, host: str, port: int, limits: ServerLimits, **options: Any
+) -> uvicorn.Config:
     _install_access_log_filter()
+    install_flood_filter()
+    connection_limits = ConnectionLimits(limits.header_timeout, limits.max_connections)
     return uvicorn.Config(
         app,
         host=host,
         port=port,
+        http=guarded_protocol(connection_limits),
+        h11_max_incomplete_event_size=limits.max_header_bytes,
         access_log=False,  # a guest's loginToken is in the query string: never log requests
         lifespan="off",
         ws="none",
@@ -261,7 +311,7 @@ def _wait_until_answering(base_url: str, server: uvicorn.Server, thread: threadi
 def _banner(app: FastAPI, base_url: str, host: str, creds: DemoCredentials | None) -> str:
     count = len(app.state.server.catalogue)
     lines = [f"iptoolkit reference server: {count} profiles at {base_url}"]
-    if host not in ("127.0.0.1", "localhost", "::1"):
+    if host not in LOOPBACK_HOSTS:
         lines.append(f"  Note: listening on {host}, beyond this machine, over plain HTTP.")
     lines += [
         f"  API description: {base_url}/openapi.json (browse: {base_url}/docs)",

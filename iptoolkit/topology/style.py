@@ -27,6 +27,8 @@ __all__ = [
     "PROBLEM_COLOUR",
     "LINE_COLOURS",
     "LINE_DASHES",
+    "STATUS_COLOURS",
+    "UNCHANGED_NODE",
     "Direction",
     "LineStyle",
     "direction_of",
@@ -87,6 +89,16 @@ CHANNEL_COLOURS: dict[str, str] = {
     "IoT": "#6699CC",
 }
 """Channel type (short name) -> colour; other types are grey."""
+
+STATUS_COLOURS: dict[str, str] = {
+    "added": "#009E73",  # bluish green
+    "removed": "#CC3311",  # red
+    "changed": "#E69F00",  # amber
+    "unchanged": "#B4BBC3",  # faded grey: the context, not the news
+}
+"""Diff status (`topology.diffstatus`) -> colour of nodes and links in `plot_diff`."""
+UNCHANGED_NODE = "#E3E6EA"
+"""Fill of an unchanged node in a diff diagram (its outline is `STATUS_COLOURS`)."""
 
 Direction = Literal["in", "out", "link"]
 _IN_RELATIONS = frozenset({"input", "listens_on", "references"})

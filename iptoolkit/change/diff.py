@@ -1,0 +1,428 @@
+"""`diff(old, new)`: what changed between two snapshots, read from their records.
+
+Items and how they are matched (the order of a listing is never a change):
+
+- **profiles** by id; profiles without an id by name and group, then by content (their
+  JSON without name, group, description, tags and timestamps), so a renamed id-less
+  profile is one profile changed, not one removed and one added. Key: the node id in the
+  new snapshot (`profile:P1`), the old one's for a profile removed. A faulty profile is
+  compared as received; becoming faulty or being fixed is a change of its own.
+- **channels** with an id, by id (`channel:17`), compared as their first copy in each
+  snapshot (the registry's content). A channel without an id belongs to the profile
+  holding it: its changes are that profile's.
+- **partners** by their key (`partner:1003`, or `partner:name:<name>` when id-less).
+- **links**: the graph's edges, `"source -> target"` with the graph's node ids
+  (`links.py`), after carrying old node ids into the new snapshot's names.
+
+A changed field is one change at its JSON path inside the item (`walk.py`): a field of a
+list element at the element's index in the new item, a removed element at its index in
+the old one. A channel copy held inside a profile is left to the channel's own diff when
+both copies are the registry's (a channel deactivated is one change, not one per profile
+holding it); a copy that differs from its registry's is compared inside the profile, so
+nothing is lost. Values are masked (`redact.redact_fields`, and every value under a
+secret-named field). Severity: `severity.py`.
+
+Schema drift between the snapshots (`drift.schema_changes`) joins the changes, given the
+profiles found equal so that only what differs is walked.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from ..models import gc_paused
+from ..names import plural
+from ..nodes import label, partner_of
+from ..redact import MASK, is_secret_name, redact_fields, redact_text
+from ..references import usable_id
+from .drift import schema_changes
+from .items import (
+    Users,
+    first_channels,
+    first_partners,
+    pair_profiles,
+    profile_json,
+    settle_conflicts,
+)
+from .links import UNPAIRED, Renames, key_of, partner_edges, profile_edges
+from .model import KINDS, SEVERITIES, Change, ChangeKind, EstateDiff
+from .severity import field_severity, link_severity
+from .walk import ABSENT, FieldChange, Walk, json_path
+
+if TYPE_CHECKING:
+    from ..estate import Estate
+    from ..models import ProfileProblem
+    from ..records import ProfileRecord
+
+__all__ = ["diff"]
+
+_LISTED = 5
+"""Profiles named in a reason ("active profiles P1, P2 and 3 more use it")."""
+
+
+def diff(old: Estate | str | os.PathLike[str], new: Estate | str | os.PathLike[str]) -> EstateDiff:
+    """What changed from `old` to `new` (estates, or snapshot paths to load).
+
+    >>> d = diff(ipt.load("monday.json"), "tuesday.json")   # doctest: +SKIP
+    >>> print(d.summary())                                   # doctest: +SKIP
+    3 profiles added, 5 changed, 1 removed; 2 channels deactivated; 2 breaking
+    """
+    before, after = _estate(old, "old"), _estate(new, "new")
+    with gc_paused():
+        differ = _Differ(before, after)
+        changes, notes = differ.run()
+    changes.extend(schema_changes(before, after, same=differ.same))
+    rank = {severity: n for n, severity in enumerate(SEVERITIES)}
+    kind_rank = {kind: n for n, kind in enumerate(KINDS)}
+    changes.sort(key=lambda c: (rank[c.severity], kind_rank[c.kind], c.key, c.path or ""))
+    return EstateDiff(before, after, tuple(changes), tuple(notes))
+
+
+def _estate(value: Any, which: str) -> Estate:
+    from ..estate import Estate, load
+
+    if isinstance(value, Estate):
+        return value
+    if isinstance(value, str | os.PathLike):
+        return load(value)
+    raise TypeError(
+        f"diff: {which} must be an Estate or a snapshot path, not {type(value).__name__}"
+    )
+
+
+class _Differ:
+    """One comparison; each `_…` method adds the changes of one kind of item."""
+
+    def __init__(self, old: Estate, new: Estate) -> None:
+        self.old, self.new = old, new
+        self.changes: list[Change] = []
+        self.renames = Renames()
+        self.changed: list[tuple[ProfileRecord, ProfileRecord]] = []
+        """The pairs whose JSON differs."""
+        self.same: list[tuple[ProfileRecord, ProfileRecord]] = []
+        """The pairs whose JSON is equal."""
+        self.pairs, self.removed, self.added = pair_profiles(old.records, new.records)
+        self.new_of = {old_record.index: new_record for old_record, new_record in self.pairs}
+        self.old_channels = first_channels(old.records)
+        self.new_channels = first_channels(new.records)
+        settle_conflicts(self.old_channels, self.new_channels, old, new, "channel")
+
+    def run(self) -> tuple[list[Change], list[str]]:
+        self._profiles()
+        self._channels()
+        self._partners()
+        self._links()
+        return self.changes, self._notes()
+
+    # -- profiles -------------------------------------------------------------------------
+
+    def _profiles(self) -> None:
+        for record in self.added:
+            self._item("profile", record.node, "added", record, None, record)
+        for record in self.removed:
+            self._item("profile", record.node, "removed", record, record, None)
+            self.renames.orphan(record)
+        for old, new in self.pairs:
+            self._profile_pair(old, new)
+
+    def _item(
+        self,
+        kind: ChangeKind,
+        key: str,
+        op: str,
+        record: ProfileRecord,
+        old: ProfileRecord | None,
+        new: ProfileRecord | None,
+    ) -> None:
+        faulty = f" (faulty: {_problem_text(record.problem)})" if record.problem else ""
+        self.changes.append(
+            Change(
+                kind,
+                key,
+                op,  # type: ignore[arg-type]
+                "notable",
+                None,
+                redact_fields(profile_json(old)) if old is not None else None,
+                redact_fields(profile_json(new)) if new is not None else None,
+                f"profile {op}{faulty}",
+                record.name or "",
+            )
+        )
+
+    def _profile_pair(self, old: ProfileRecord, new: ProfileRecord) -> None:
+        key, name = new.node, new.name or ""
+        if (old.problem is None) != (new.problem is None):
+            problem = new.problem or old.problem
+            message = _problem_text(problem) if problem is not None else ""
+            became = new.problem is not None
+            self.changes.append(
+                Change(
+                    "profile",
+                    key,
+                    "changed",
+                    "notable",
+                    None,
+                    None if became else message,
+                    message if became else None,
+                    f"became faulty: {message}"
+                    if became
+                    else f"fixed: no longer faulty ({message})",
+                    name,
+                )
+            )
+        if old.raw is new.raw or old.raw == new.raw:
+            self.same.append((old, new))
+            self.renames.add(old, new, None)
+            return
+        self.changed.append((old, new))
+        skip = _SkipCopies(old, new, self.old_channels, self.new_channels)
+        walk = Walk(is_secret_name, skip).compare(profile_json(old), profile_json(new))
+        self.renames.add(old, new, walk)
+        for field in walk.changes:
+            severity, reason = field_severity(field, "profile", lambda: "")
+            self._field("profile", key, field, severity, reason, name)
+
+    def _field(
+        self, kind: ChangeKind, key: str, field: FieldChange, severity: str, reason: str, name: str
+    ) -> None:
+        self.changes.append(
+            Change(
+                kind,
+                key,
+                "changed",
+                severity,  # type: ignore[arg-type]
+                json_path(field.path),
+                _shown(field.old, field.secret),
+                _shown(field.new, field.secret),
+                reason,
+                name,
+            )
+        )
+
+    # -- channels and partners ------------------------------------------------------------
+
+    def _channels(self) -> None:
+        old_users = Users(self.old.records, "channel")
+        new_users = Users(self.new.records, "channel")
+        self._registry("channel", self.old_channels, self.new_channels, old_users, new_users)
+
+    def _partners(self) -> None:
+        old_users = Users(self.old.records, "partner")
+        new_users = Users(self.new.records, "partner")
+        old_partners = first_partners(self.old_channels)
+        new_partners = first_partners(self.new_channels)
+        settle_conflicts(old_partners, new_partners, self.old, self.new, "partner")
+        self._registry("partner", old_partners, new_partners, old_users, new_users)
+
+    def _registry(
+        self,
+        kind: ChangeKind,
+        old_items: dict[str, Any],
+        new_items: dict[str, Any],
+        old_users: Users,
+        new_users: Users,
+    ) -> None:
+        for node, item in new_items.items():
+            if node not in old_items:
+                self._whole(kind, node, "added", "notable", None, item, f"{kind} added")
+        for node, item in old_items.items():
+            if node not in new_items:
+                users = self._still_active(old_users.of(node), side="old")
+                severity = "breaking" if users else "notable"
+                reason = f"{kind} removed" + (f"; active profiles use it: {users}" if users else "")
+                self._whole(kind, node, "removed", severity, item, None, reason)
+        for node, new in new_items.items():
+            old = old_items.get(node)
+            if old is None or old is new or old == new:
+                continue
+            name = label(new, node.split(":", 1)[1])
+            old, new = (
+                self._moved_partner(node, old, new, name) if kind == "channel" else (old, new)
+            )
+            for field in Walk(is_secret_name).compare(old, new).changes:
+                severity, reason = field_severity(
+                    field,
+                    kind,
+                    lambda node=node: self._still_active(new_users.of(node), side="new"),
+                )
+                self._field(kind, node, field, severity, reason, name)
+
+    def _moved_partner(
+        self, node: str, old: dict[str, Any], new: dict[str, Any], name: str
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """A channel's partner is the partner's own diff unless the channel moved to another
+        partner: then one change at `$.partner`. Returns the channels without it."""
+        old_key, old_partner = partner_of(old)
+        new_key, new_partner = partner_of(new)
+        if old_key != new_key:
+            self.changes.append(
+                Change(
+                    "channel",
+                    node,
+                    "changed",
+                    "notable",
+                    "$.partner",
+                    redact_fields(old_partner),
+                    redact_fields(new_partner),
+                    f"the topology changed: moves from partner {old_key} to {new_key}",
+                    name,
+                )
+            )
+        return (
+            {k: v for k, v in old.items() if k != "partner"},
+            {k: v for k, v in new.items() if k != "partner"},
+        )
+
+    def _whole(
+        self, kind: ChangeKind, node: str, op: str, severity: str, old: Any, new: Any, reason: str
+    ) -> None:
+        item = new if new is not None else old
+        self.changes.append(
+            Change(
+                kind,
+                node,
+                op,  # type: ignore[arg-type]
+                severity,  # type: ignore[arg-type]
+                None,
+                redact_fields(old) if old is not None else None,
+                redact_fields(new) if new is not None else None,
+                reason,
+                label(item, node.split(":", 1)[1]),
+            )
+        )
+
+    def _still_active(self, users: Iterable[ProfileRecord], *, side: str) -> str:
+        """Those of the users (records of the `side` snapshot) that are in the new snapshot
+        and active there, in words ("" for none)."""
+        keys = []
+        for record in users:
+            now = self.new_of.get(record.index) if side == "old" else record
+            if now is not None and now.active:
+                keys.append(now.key)
+        return _listed(keys)
+
+    # -- links ----------------------------------------------------------------------------
+
+    def _links(self) -> None:
+        """Links added and removed: the edges of the profiles that changed (the others'
+        are the same once renamed), and every channel's edges to partners."""
+        rename = self.renames.edge
+        old_dirty = [*self.removed, *(old for old, _ in self.changed)]
+        new_dirty = [*self.added, *(new for _, new in self.changed)]
+        old_edges = {rename(edge) for edge in profile_edges(old_dirty)}
+        old_edges |= {rename(edge) for edge in partner_edges(self.old)}
+        new_edges = set(profile_edges(new_dirty)) | partner_edges(self.new)
+        new_by_node = {record.node: record for record in self.new.records}
+        for edge in old_edges - new_edges:
+            owner = new_by_node.get(_owner(edge[0]))
+            active = owner.key if owner is not None and owner.active else None
+            severity, reason = link_severity(edge[0], edge[1], removed=True, active_owner=active)
+            self.changes.append(Change("link", key_of(edge), "removed", severity, reason=reason))
+        for edge in new_edges - old_edges:
+            severity, reason = link_severity(edge[0], edge[1], removed=False, active_owner=None)
+            self.changes.append(Change("link", key_of(edge), "added", severity, reason=reason))
+
+    # -- notes ----------------------------------------------------------------------------
+
+    def _notes(self) -> list[str]:
+        notes = []
+        old_ids = {str(r.id) for r in self.old.records if r.id is not None}
+        new_ids = {str(r.id) for r in self.new.records if r.id is not None}
+        if (old_ids or self.old_channels) and (new_ids or self.new_channels):
+            common = (old_ids & new_ids) or (self.old_channels.keys() & self.new_channels.keys())
+            if not common:
+                notes.append(
+                    "the two snapshots have no profile or channel id in common: they may come "
+                    "from different platforms, so every item shows as removed and added"
+                )
+        for which, estate in (("old", self.old), ("new", self.new)):
+            if estate.problems:
+                faulty = plural(len(estate.problems), "faulty profile")
+                notes.append(f"the {which} snapshot has {faulty}, compared as received")
+        return notes
+
+
+class _SkipCopies:
+    """Leave a channel copy held in a profile to the channel's own diff, when both copies
+    are their registry's (see the module docstring)."""
+
+    def __init__(
+        self,
+        old: ProfileRecord,
+        new: ProfileRecord,
+        old_channels: dict[str, Any],
+        new_channels: dict[str, Any],
+    ) -> None:
+        self.old = _registry_copies(old, old_channels)
+        self.new = _registry_copies(new, new_channels)
+
+    def __call__(self, old_path: str, new_path: str, old: Any, new: Any) -> bool:
+        ident = self.old.get(old_path)
+        return ident is not None and ident == self.new.get(new_path)
+
+
+def _registry_copies(record: ProfileRecord, channels: dict[str, Any]) -> dict[str, str]:
+    """path -> channel node of the channels this profile holds that are their registry's."""
+    found = {}
+    for use in record.uses:
+        held = use.held
+        if held is None or usable_id(held.get("id") if isinstance(held, dict) else None) is None:
+            continue
+        first = channels.get(use.node)
+        if first is held or first == held:
+            found[use.path] = use.node
+    return found
+
+
+def _owner(node: str) -> str:
+    """The profile node owning an agent, response or profile node ("" for others)."""
+    if node.endswith(UNPAIRED):
+        return ""
+    kind, _, rest = node.partition(":")
+    if kind == "profile":
+        return node
+    if kind == "agent":
+        return f"profile:{rest}"
+    if kind == "response":
+        return f"profile:{rest.rsplit(':', 1)[0]}"
+    return ""
+
+
+def _shown(value: Any, secret: bool) -> Any:
+    """A value as a diff may show it: masked when under a secret name, or where one is."""
+    if value is ABSENT:
+        return None
+    if secret and value not in (None, ""):
+        return MASK
+    return redact_fields(value)
+
+
+def _problem_text(problem: ProfileProblem) -> str:
+    """What is wrong with a faulty profile, paths inside the profile (`$.a.b`, not
+    `$[3].a.b`), and no excerpt of a value under, or holding, a secret-named field."""
+    listing = f"$[{problem.index}]"
+    parts = []
+    for issue in problem.issues[:_LISTED]:
+        path = "$" + issue.path.removeprefix(listing)
+        message = issue.message
+        steps = [step for step in _STEPS.split(path) if step]
+        keys = _QUOTED_KEY.findall(message.partition("; got ")[2])
+        if any(is_secret_name(name) for name in [*steps, *keys]):
+            message = message.split("; got ", 1)[0] + f"; got {MASK}"
+        parts.append(f"{path}: {redact_text(message)}")
+    more = len(problem.issues) - _LISTED
+    return "; ".join(parts) + (f"; and {more} more" if more > 0 else "")
+
+
+_STEPS = re.compile(r"[.\[\]\"$]")
+_QUOTED_KEY = re.compile(r'"([^"\\]+)"\s*:')
+"""Keys of an object quoted in a problem's excerpt of the value."""
+
+
+def _listed(keys: list[str]) -> str:
+    if len(keys) <= _LISTED:
+        return ", ".join(keys)
+    return f"{', '.join(keys[:_LISTED])} and {len(keys) - _LISTED} more"

@@ -1,0 +1,133 @@
+"""`iptoolkit diff OLD NEW`: what changed between two snapshots, for people or for CI.
+
+Exit codes follow diff(1) and `git diff --exit-code`: 0 when nothing changed (or nothing at
+or above `--fail-on`), 1 when something did (with `--exit-code` or `--fail-on`), 2 when the
+comparison could not be made (a missing or unreadable snapshot, a wrong option), so a CI
+job can tell "changed" from "broken".
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from .model import SEVERITIES, EstateDiff
+
+__all__ = ["diff_command", "add_commands", "FAIL_ON"]
+
+FAIL_ON = ("breaking", "notable", "any")
+_FORMATS = ("text", "md", "json", "csv")
+_PLOTS = (".png", ".svg", ".pdf")
+TROUBLE = 2
+"""Exit code when the snapshots could not be compared."""
+
+
+class _Trouble(click.ClickException):
+    exit_code = TROUBLE
+
+
+@click.command("diff")
+@click.argument("old", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("new", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(_FORMATS),
+    default="text",
+    show_default=True,
+    help="text (plan style), md (a changelog), json (the machine form) or csv (one row per "
+    "change).",
+)
+@click.option(
+    "--exit-code",
+    is_flag=True,
+    help="Exit 1 when something changed, 0 when nothing did (as git diff --exit-code).",
+)
+@click.option(
+    "--fail-on",
+    type=click.Choice(FAIL_ON),
+    help="Exit 1 when a change at or above this severity exists (any: any change).",
+)
+@click.option(
+    "--plot",
+    "plot_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also draw the changes (plot_diff) into this .png, .svg or .pdf file.",
+)
+@click.pass_context
+def diff_command(
+    ctx: click.Context,
+    old: Path,
+    new: Path,
+    output_format: str,
+    exit_code: bool,
+    fail_on: str | None,
+    plot_path: Path | None,
+) -> None:
+    """Compare two snapshots (OLD, NEW): profiles, channels, partners and links added,
+    removed and changed, breaking changes first.
+
+    \b
+      iptoolkit diff monday.json tuesday.json
+      iptoolkit diff monday.json tuesday.json --format md > CHANGES.md
+      iptoolkit diff monday.json tuesday.json --fail-on breaking
+      iptoolkit diff monday.json tuesday.json --plot changes.png
+    """
+    if plot_path is not None and plot_path.suffix.lower() not in _PLOTS:
+        raise _Trouble(
+            f"--plot {plot_path.name}: the diagram is written as one of {', '.join(_PLOTS)}"
+        )
+    result = _compare(ctx, old, new)
+    if plot_path is not None:
+        _plot(ctx, result, plot_path)
+    if output_format == "csv":
+        result.to_frame().to_csv(sys.stdout, index=False)
+    else:
+        text = {"text": result.to_text, "md": result.to_markdown, "json": result.to_json}
+        click.echo(text[output_format]().rstrip("\n"))
+    if _fails(result, fail_on) or (exit_code and result.changes):
+        sys.exit(1)  # not ctx.exit: the group runs without standalone mode, which returns it
+
+
+def _compare(ctx: click.Context, old: Path, new: Path) -> EstateDiff:
+    """The diff, or one line on stderr and exit code 2 (a traceback with --debug)."""
+    from ..cli import _expected, _one_line
+    from .diff import diff
+
+    try:
+        return diff(old, new)
+    except Exception as exc:
+        if ctx.meta.get("iptoolkit.debug") or not _expected(exc):
+            raise
+        raise _Trouble(_one_line(exc)) from None
+
+
+def _plot(ctx: click.Context, result: EstateDiff, path: Path) -> None:
+    """The diagram written (`ipt.export`), said on stderr so stdout stays the diff."""
+    from ..cli import _expected, _one_line
+    from ..exporters import export
+
+    try:
+        export(result, path)
+    except Exception as exc:
+        if ctx.meta.get("iptoolkit.debug") or not _expected(exc):
+            raise
+        raise _Trouble(f"--plot: {_one_line(exc)}") from None
+    click.echo(f"diagram written to {path}", err=True)
+
+
+def _fails(result: EstateDiff, fail_on: str | None) -> bool:
+    if fail_on is None:
+        return False
+    changes = result.changes
+    if fail_on == "any":
+        return bool(changes)
+    worst = SEVERITIES.index(fail_on)  # type: ignore[arg-type]
+    return any(SEVERITIES.index(change.severity) <= worst for change in changes)
+
+
+def add_commands(group: click.Group) -> None:
+    """Add `diff` to the `iptoolkit` command."""
+    group.add_command(diff_command)

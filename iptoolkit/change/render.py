@@ -1,0 +1,263 @@
+"""An `EstateDiff` written out: a plan-style summary, HTML, a frame, Markdown and JSON.
+
+Pure functions of the diff (the methods of `EstateDiff` call them), in the itables habit:
+`to_*` functions, a thin display layer. Values were masked when the diff was made; here
+they are only shortened for people (`short`), never for the machine forms.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from ..names import plural
+from .model import KINDS, SEVERITIES, Change, EstateDiff
+
+if TYPE_CHECKING:
+    import pandas
+
+__all__ = [
+    "summary",
+    "summary_dict",
+    "to_html",
+    "to_frame",
+    "to_markdown",
+    "to_dict",
+    "to_json",
+    "short",
+    "deactivated",
+]
+
+FRAME_COLUMNS = ("severity", "kind", "key", "name", "op", "path", "old", "new", "reason")
+_PLAN_ORDER = ("added", "changed", "removed")
+_NOUNS = {"schema": "schema element"}
+"""What a summary counts of a kind, where the kind's name is not the noun: a schema change
+is a class or field that appears or disappears."""
+_HTML_ROWS = 200
+_SHORT = 60
+
+
+def deactivated(diff: EstateDiff) -> dict[str, int]:
+    """Items per kind whose `active` went from true to anything else."""
+    found = {kind: 0 for kind in ("profile", "channel", "partner")}
+    for change in diff.changes:
+        if change.path == "$.active" and change.old is True and change.new is not True:
+            found[change.kind] = found.get(change.kind, 0) + 1
+    return found
+
+
+def summary(diff: EstateDiff) -> str:
+    """The plan-style line: "3 profiles added, 5 changed, 1 removed; 2 channels
+    deactivated; 2 breaking", and the notes after it."""
+    if not diff.changes:
+        text = "No changes."
+    else:
+        counts = diff.counts()
+        parts = []
+        for kind in KINDS:
+            done = [(op, counts[kind][op]) for op in _PLAN_ORDER if counts[kind][op]]
+            if done:
+                first_op, first = done[0]
+                words = [f"{plural(first, _NOUNS.get(kind, kind))} {first_op}"]
+                words += [f"{count} {op}" for op, count in done[1:]]
+                parts.append(", ".join(words))
+        off = deactivated(diff)
+        gone = [f"{plural(count, kind)} deactivated" for kind, count in off.items() if count]
+        if gone:
+            parts.append(", ".join(gone))
+        severity = counts["severity"]
+        parts.append(", ".join(f"{severity[name]} {name}" for name in SEVERITIES if severity[name]))
+        text = "; ".join(parts)
+    notes = "".join(f"\nNote: {note}." for note in diff.notes)
+    return text + notes
+
+
+def summary_dict(diff: EstateDiff) -> dict[str, Any]:
+    """The summary of the machine form: counts, the line people read, notes, the snapshots."""
+    return {
+        "text": summary(diff).split("\n", 1)[0],
+        **diff.counts(),
+        "deactivated": deactivated(diff),
+        "notes": list(diff.notes),
+        "old": _snapshot(diff.old),
+        "new": _snapshot(diff.new),
+    }
+
+
+def _snapshot(estate: Any) -> dict[str, Any]:
+    info = estate.info
+    return {
+        "source_url": info.source_url,
+        "fetched_at": info.fetched_at.isoformat() if info.fetched_at else None,
+        "profiles": len(estate.records),
+    }
+
+
+def to_dict(diff: EstateDiff) -> dict[str, Any]:
+    """`{"summary": {...}, "changes": [{kind, key, op, path, old, new, severity, ...}]}`."""
+    return {"summary": summary_dict(diff), "changes": [c.to_dict() for c in diff.changes]}
+
+
+def to_json(diff: EstateDiff, *, indent: int | None = 2) -> str:
+    """The machine form as JSON text (values as received, masked)."""
+    return json.dumps(to_dict(diff), indent=indent, ensure_ascii=False, default=str)
+
+
+def to_frame(diff: EstateDiff) -> pandas.DataFrame:
+    """One row per change; `old` and `new` as compact JSON text when they are objects or
+    lists, so the frame is flat and writes to CSV as it reads."""
+    import pandas as pd
+
+    rows = [
+        {
+            **{name: getattr(change, name) for name in FRAME_COLUMNS},
+            "old": _flat(change.old),
+            "new": _flat(change.new),
+        }
+        for change in diff.changes
+    ]
+    return pd.DataFrame(rows, columns=list(FRAME_COLUMNS))
+
+
+def _flat(value: Any) -> Any:
+    if isinstance(value, dict | list):
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+    return value
+
+
+def short(value: Any, limit: int = _SHORT) -> str:
+    """A value as one short line of JSON ("…" when cut)."""
+    if value is None:
+        return "null"
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# -- for people ---------------------------------------------------------------------------
+
+
+def _items(changes: Iterable[Change]) -> list[tuple[Change, list[Change]]]:
+    """Changes grouped by item (kind, key, op), in the order the diff lists them."""
+    groups: dict[tuple[str, str, str], list[Change]] = {}
+    for change in changes:
+        groups.setdefault((change.kind, change.key, change.op), []).append(change)
+    return [(group[0], group) for group in groups.values()]
+
+
+def _title(change: Change) -> str:
+    name = f" ({change.name})" if change.name else ""
+    return f"{change.kind} {change.key}{name}"
+
+
+def _field_line(change: Change) -> str:
+    return f"{change.path}: {short(change.old)} -> {short(change.new)}"
+
+
+def to_text(diff: EstateDiff) -> str:
+    """The summary, then one block per item (`+` added, `-` removed, `~` changed), most
+    severe first: what `iptoolkit diff` prints."""
+    lines = [summary(diff)]
+    sign = {"added": "+", "removed": "-", "changed": "~"}
+    for severity in SEVERITIES:
+        chosen = diff.of(severity=severity)
+        if not chosen:
+            continue
+        lines += ["", f"{severity} ({len(chosen)}):"]
+        for first, group in _items(chosen):
+            fields = [change for change in group if change.path]
+            whole = _whole_reasons(group)
+            why = f"  [{'; '.join(whole)}]" if whole else ""
+            lines.append(f"  {sign[first.op]} {_title(first)}{why}")
+            for change in fields:
+                reason = f"  [{change.reason}]" if change.reason else ""
+                lines.append(f"      {_field_line(change)}{reason}")
+    return "\n".join(lines)
+
+
+def to_markdown(diff: EstateDiff) -> str:
+    """A changelog for a documentation page: the summary, then a section per severity
+    (breaking first), an entry per item with its name, and its changed fields."""
+    old, new = _snapshot(diff.old), _snapshot(diff.new)
+    lines = [
+        "# Changes",
+        "",
+        f"From {_where(old)} to {_where(new)}.",
+        "",
+        f"**{_md(summary(diff).split(chr(10), 1)[0])}**",
+    ]
+    lines += [f"\n> Note: {_md(note)}." for note in diff.notes]
+    for severity in SEVERITIES:
+        chosen = diff.of(severity=severity)
+        if not chosen:
+            continue
+        lines += ["", f"## {severity.capitalize()} ({len(chosen)})", ""]
+        for first, group in _items(chosen):
+            name = f" {_md(first.name)}" if first.name else ""
+            whole = [_md(reason) for reason in _whole_reasons(group)]
+            why = f": {'; '.join(whole)}" if whole else ""
+            lines.append(f"- **{first.kind} {first.op}**{name} ({_code(first.key)}){why}")
+            for change in group:
+                if change.path:
+                    what = f"{_code(change.path)}: {_code(short(change.old))} → "
+                    reason = f" ({_md(change.reason)})" if change.reason else ""
+                    lines.append(f"  - {what}{_code(short(change.new))}{reason}")
+    return "\n".join(lines) + "\n"
+
+
+def _whole_reasons(group: list[Change]) -> list[str]:
+    """The reasons of an item's changes as a whole, leaving out those that only repeat the
+    kind and op the entry shows ("profile added")."""
+    return [
+        change.reason
+        for change in group
+        if not change.path and change.reason and change.reason != f"{change.kind} {change.op}"
+    ]
+
+
+def _where(snapshot: dict[str, Any]) -> str:
+    source = snapshot["source_url"] or "a local snapshot"
+    when = f" fetched {snapshot['fetched_at']}" if snapshot["fetched_at"] else ""
+    return f"{_md(source)}{when} ({plural(snapshot['profiles'], 'profile')})"
+
+
+def _code(text: str) -> str:
+    """A Markdown code span that holds any text, backticks included."""
+    fence = "``" if "`" in text else "`"
+    return f"{fence} {text} {fence}" if fence == "``" else f"`{text}`"
+
+
+def _md(text: str) -> str:
+    """Text safe inside a Markdown line: characters Markdown reads are escaped."""
+    for char in "\\`*_[]<>|":
+        text = text.replace(char, "\\" + char)
+    return text
+
+
+def to_html(diff: EstateDiff) -> str:
+    """The summary and a compact table, breaking changes first, everything escaped."""
+    esc = html.escape
+    rows = []
+    colour = {"breaking": "#b00020", "notable": "#a15c00", "cosmetic": "#666"}
+    for change in diff.changes[:_HTML_ROWS]:
+        value = f"{esc(short(change.old))} → {esc(short(change.new))}" if change.path else change.op
+        rows.append(
+            f"<tr><td style='color:{colour[change.severity]}'>{change.severity}</td>"
+            f"<td>{esc(change.kind)}</td><td><code>{esc(change.key)}</code>"
+            f"{'<br>' + esc(change.name) if change.name else ''}</td>"
+            f"<td><code>{esc(change.path or '')}</code></td><td>{value}</td>"
+            f"<td>{esc(change.reason)}</td></tr>"
+        )
+    more = len(diff.changes) - _HTML_ROWS
+    if more > 0:
+        rows.append(f"<tr><td colspan='6'>… and {more} more (see to_frame())</td></tr>")
+    notes = "".join(f"<br><i>Note: {esc(note)}.</i>" for note in diff.notes)
+    table = (
+        "<table><thead><tr><th>severity</th><th>kind</th><th>item</th><th>path</th>"
+        f"<th>old → new</th><th>why</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        if rows
+        else ""
+    )
+    head = esc(summary(diff).split("\n", 1)[0])
+    return f"<div class='iptoolkit-diff'><b>Diff</b>: {head}{notes}{table}</div>"

@@ -1,0 +1,246 @@
+"""Comparing two JSON values of one item field by field: the changed leaves and their paths.
+
+Why a walk of our own: a changed field must be one change at its JSON path inside the item,
+and list items (response units, the channels of an agent, mapping nodes) must be matched by
+what they are, not where they are, so that a reorder or an insertion is not reported as a
+change of every element after it. Inside a list, elements are paired in three rounds:
+
+1. equal elements (so reordering a list is never a change);
+2. objects with the same `id`, then objects without an id with the same `class`, in order;
+3. whatever is left and has neither an id nor a class, by position.
+
+What stays unpaired is an element removed (reported at its index in the old list) or added
+(at its index in the new list); a paired element that changed is reported inside, at its
+index in the new list. Paths are written as in `records.ChannelUse.path`
+(`inputAgentSettings.channels[0]`, no `$`); `json_path` adds the `$` for people.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import deque
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from typing import Any, NamedTuple, TypeVar
+
+from ..references import usable_id
+
+T = TypeVar("T")
+
+__all__ = [
+    "ABSENT",
+    "FieldChange",
+    "Walk",
+    "child_path",
+    "json_path",
+    "moved",
+    "pair_elements",
+    "pair_in_rounds",
+]
+
+
+class FieldChange(NamedTuple):
+    """One leaf that differs: `old` or `new` is `ABSENT` when the field is missing there."""
+
+    path: str
+    name: str
+    """The last object key on the way to it ("" for an element of a top-level list)."""
+    top: str
+    """The first key of the path: the part of the item it is in (`inputAgentSettings`)."""
+    secret: bool
+    """True when any key on the way names a secret: the values must be masked."""
+    old: Any
+    new: Any
+
+
+class _Absent:
+    def __repr__(self) -> str:
+        return "ABSENT"
+
+
+ABSENT: Any = _Absent()
+"""Stands for a field or element that is missing on one side."""
+
+Skip = Callable[[str, str, Any, Any], bool]
+"""`skip(old_path, new_path, old, new)`: True to leave a pair of objects unread (a channel
+copy the channel's own diff reports)."""
+
+
+def child_path(path: str, key: str) -> str:
+    """The path of an object's member, `a.b` or `a["odd key"]`."""
+    step = key if key.isidentifier() else None
+    if step is None:
+        return f"{path}[{json.dumps(key)}]"
+    return f"{path}.{step}" if path else step
+
+
+def json_path(path: str) -> str:
+    """The path as people read it: `$.inputAgentSettings.timeout`, `$` for the whole item."""
+    if not path:
+        return "$"
+    return f"${path}" if path.startswith("[") else f"$.{path}"
+
+
+class Walk:
+    """One comparison: `changes` found, `paired` (old path -> (new path, identical)) for
+    every object in a list that was paired and `lists` (the lists compared element by
+    element), so that graph node ids built from paths (`response:P1:0`, an id-less channel)
+    can be carried from the old item to the new (`moved`)."""
+
+    def __init__(self, is_secret: Callable[[str], bool], skip: Skip | None = None) -> None:
+        self.is_secret = is_secret
+        self.skip = skip
+        self.changes: list[FieldChange] = []
+        self.paired: dict[str, tuple[str, bool]] = {}
+        self.lists: set[str] = set()
+        """Old paths of the lists compared element by element (the others were equal)."""
+
+    def compare(self, old: Any, new: Any) -> Walk:
+        self._value(old, new, "", "", "", "", False)
+        return self
+
+    def _value(
+        self, old: Any, new: Any, old_path: str, path: str, name: str, top: str, secret: bool
+    ) -> None:
+        if type(old) is type(new) and old == new:
+            return
+        if isinstance(old, dict) and isinstance(new, dict):
+            if self.skip is not None and self.skip(old_path, path, old, new):
+                return
+            self._object(old, new, old_path, path, top, secret)
+        elif isinstance(old, list) and isinstance(new, list):
+            self._list(old, new, old_path, path, name, top, secret)
+        else:
+            self.changes.append(FieldChange(path, name, top, secret, old, new))
+
+    def _object(
+        self,
+        old: dict[str, Any],
+        new: dict[str, Any],
+        old_path: str,
+        path: str,
+        top: str,
+        secret: bool,
+    ) -> None:
+        for key in {**new, **old}:
+            name = str(key)
+            inner_secret = secret or self.is_secret(name)
+            inner_top = top or name
+            self._value(
+                old.get(key, ABSENT),
+                new.get(key, ABSENT),
+                child_path(old_path, name),
+                child_path(path, name),
+                name,
+                inner_top,
+                inner_secret,
+            )
+
+    def _list(
+        self,
+        old: list[Any],
+        new: list[Any],
+        old_path: str,
+        path: str,
+        name: str,
+        top: str,
+        secret: bool,
+    ) -> None:
+        pairs, removed, added = pair_elements(old, new)
+        self.lists.add(old_path)
+        for i, j in pairs:
+            identical = old[i] == new[j]
+            if isinstance(old[i], dict):
+                self.paired[f"{old_path}[{i}]"] = (f"{path}[{j}]", identical)
+            if not identical:
+                self._value(old[i], new[j], f"{old_path}[{i}]", f"{path}[{j}]", name, top, secret)
+        for i in removed:
+            self.changes.append(FieldChange(f"{old_path}[{i}]", name, top, secret, old[i], ABSENT))
+        for j in added:
+            self.changes.append(FieldChange(f"{path}[{j}]", name, top, secret, ABSENT, new[j]))
+
+
+def pair_elements(
+    old: list[Any], new: list[Any]
+) -> tuple[list[tuple[int, int]], list[int], list[int]]:
+    """(old index, new index) pairs, then the old indexes and the new indexes left unpaired,
+    by the three rounds of the module docstring."""
+    return pair_in_rounds(old, new, (_same_value, _identity, _no_identity))
+
+
+def pair_in_rounds(
+    old: Sequence[T], new: Sequence[T], rounds: Iterable[Callable[[T], Hashable | None]]
+) -> tuple[list[tuple[int, int]], list[int], list[int]]:
+    """Pair two sequences by tokens, round after round: in each, an element left over is
+    paired with the first one left over on the other side with the same token (None: no
+    token, not paired in that round). Returns (old index, new index) pairs in the new order,
+    then the old and the new indexes left unpaired."""
+    left_old = list(range(len(old)))
+    left_new = list(range(len(new)))
+    pairs: list[tuple[int, int]] = []
+    for token_of in rounds:
+        waiting: dict[Any, deque[int]] = {}
+        for j in left_new:
+            token = token_of(new[j])
+            if token is not None:
+                waiting.setdefault(token, deque()).append(j)
+        if not waiting:
+            continue
+        still_old = []
+        for i in left_old:
+            token = token_of(old[i])
+            queue = waiting.get(token) if token is not None else None
+            if queue:
+                pairs.append((i, queue.popleft()))
+            else:
+                still_old.append(i)
+        taken = {j for _, j in pairs}
+        left_old = still_old
+        left_new = [j for j in left_new if j not in taken]
+    return sorted(pairs, key=lambda pair: pair[1]), left_old, left_new
+
+
+def _same_value(value: Any) -> Any:
+    """A hashable stand-in for a JSON value: equal values, equal tokens."""
+    try:
+        return ("=", json.dumps(value, sort_keys=True))
+    except (TypeError, ValueError):
+        return None
+
+
+def _identity(value: Any) -> Any:
+    if not isinstance(value, dict):
+        return None
+    ident = usable_id(value.get("id"))
+    if ident is not None:
+        return ("id", str(ident))
+    cls = value.get("class")
+    return ("class", cls) if isinstance(cls, str) else None
+
+
+def _no_identity(value: Any) -> Any:
+    if isinstance(value, dict) and _identity(value) is not None:
+        return None
+    return ("position",)
+
+
+def moved(path: str, walk: Walk | None) -> str | None:
+    """Where the element at `path` of the old item is in the new one (None: nowhere).
+    `walk` compared the two items; None when they were equal."""
+    if walk is None:
+        return path
+    done, new_prefix = 0, ""
+    for match in _INDEXED.finditer(path):
+        if path[: match.start()] not in walk.lists:  # that list was equal: so is the rest
+            break
+        found = walk.paired.get(path[: match.end()])
+        if found is None:
+            return None
+        new_prefix, identical = found
+        done = match.end()
+        if identical:
+            break
+    return new_prefix + path[done:]
+
+
+_INDEXED = re.compile(r"\[\d+\]")

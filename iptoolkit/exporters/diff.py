@@ -1,0 +1,56 @@
+"""`ipt.export(diff, path)`: a diff written in the format its file name asks for.
+
+| suffix                 | what                                                     |
+|------------------------|----------------------------------------------------------|
+| `.md`                  | a changelog for a documentation page (`to_markdown`)     |
+| `.json`                | the machine form (`to_json`)                             |
+| `.csv`                 | one row per change (`to_frame`)                          |
+| `.png`, `.svg`, `.pdf` | the diff diagram (`plot_diff`; its options pass through) |
+
+The text forms are the diff's own renderings, so a file says exactly what the notebook
+and the command line say; values in a diff are masked already (`change.model`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from ..change.model import EstateDiff
+
+__all__ = ["DIFF_FORMATS", "write_diff"]
+
+DIFF_FORMATS: dict[str, str] = {
+    "md": "changelog (Markdown)",
+    "json": "changes (JSON)",
+    "csv": "one row per change (CSV)",
+    "png": "diff diagram (PNG)",
+    "svg": "diff diagram (SVG)",
+    "pdf": "diff diagram (PDF)",
+}
+_IMAGES = frozenset({"png", "svg", "pdf"})
+
+
+def write_diff(diff: EstateDiff, path: Path, format: str | None, options: dict[str, Any]) -> Path:
+    """Write `diff` to `path` as `format` (default: from the suffix); return the path."""
+    name = (format or path.suffix).lower().lstrip(".")
+    if name not in DIFF_FORMATS:
+        allowed = ", ".join(f".{suffix}" for suffix in DIFF_FORMATS)
+        what = f"format {format!r}" if format else f"file name {path.name!r}"
+        raise ValueError(f"a diff exports as one of {allowed}; cannot write the {what}")
+    if options and name not in _IMAGES:
+        raise TypeError(f"export of a diff to .{name} takes no option {', '.join(sorted(options))}")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if name in _IMAGES:
+        from ..plot.diff import plot_diff
+        from . import save_figure
+
+        return save_figure(plot_diff(diff, **options), path, name)
+    if name == "csv":
+        diff.to_frame().to_csv(path, index=False)
+        return path
+    text = diff.to_markdown() if name == "md" else diff.to_json()
+    path.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+    return path

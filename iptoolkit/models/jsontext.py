@@ -1,0 +1,296 @@
+"""Reading JSON text exactly: big integers kept, nothing non-finite, valid Unicode, every key.
+
+jiter (the parser inside pydantic-core, whose `from_json` cannot report repeated keys)
+reads the text: integers of any size stay ints, and it notices a repeated key in an object as it
+reads (10k profiles: about as fast as pydantic-core's `from_json`, which it replaces).
+What it lets through or words poorly is checked here, each reported with its JSON path:
+
+- a key given twice (`{"id": "P1", "id": "P2"}`) would keep only the last value: only then
+  is the text read a second time, by the standard library, to find every repeated key and
+  its values (`DuplicateKey`); `loads_json` refuses them, `read_json` hands them over;
+- a number beyond a double's range (`1e400`) would become infinity and be saved as null: a
+  cheap signal (orjson writes infinity as `null`, so the document written again holds more
+  `null`s than the text) decides whether the document is searched for one;
+- a lone surrogate (`"\\ud800"`) is named as such, not as a broken escape.
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+import math
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import jiter
+import orjson
+
+from .base import gc_paused
+
+__all__ = ["ParseError", "DuplicateKey", "read_json", "loads_json", "json_path"]
+
+MAX_DEPTH = 200
+"""jiter reads arrays and objects nested this deep, no deeper."""
+_SURROGATE_ERRORS = ("lone leading surrogate", "unexpected end of hex escape")
+
+Step = str | int
+
+
+@dataclass(frozen=True)
+class Issue:
+    """One thing wrong with one value: its JSON path and what was expected."""
+
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}"
+
+
+class ParseError(ValueError):
+    """Input that is not a valid profile listing; the message says what and where."""
+
+    def __init__(self, message: str, *, issues: Sequence[Issue] = ()) -> None:
+        super().__init__(message)
+        self.issues = list(issues)
+
+
+class DuplicateKey(NamedTuple):
+    """A key given more than once in one object: where, and every value in order."""
+
+    path: tuple[Step, ...]
+    """The steps from the document's root to the object holding the key."""
+    key: str
+    values: tuple[Any, ...]
+    """Every value given, in order; the document holds the last."""
+
+    def describe(self) -> str:
+        """What is wrong, without the values (a repeated key may hold a secret)."""
+        lists = ""
+        if all(isinstance(value, list) for value in self.values):
+            lists = f" (arrays of {' and '.join(str(len(v)) for v in self.values)} items)"
+        return (
+            f"the key {json.dumps(self.key)} is given {len(self.values)} times in one "
+            f"object{lists}; a JSON reader keeps the last value and drops the others"
+        )
+
+
+def json_path(steps: tuple[Step, ...] | list[Step], root: str = "$") -> str:
+    """`$.a[3]["b c"]`: the steps to a value, as JSON paths are written."""
+    path = root
+    for step in steps:
+        if isinstance(step, int):
+            path += f"[{step}]"
+        else:
+            path += f".{step}" if step.isidentifier() else f"[{json.dumps(step)}]"
+    return path
+
+
+def loads_json(data: bytes | str) -> Any:
+    """Parse JSON text exactly; raise `ParseError` for bad JSON or a repeated key.
+
+    >>> loads_json(b'{"id": 12345678901234567890123}')
+    {'id': 12345678901234567890123}
+    """
+    document, duplicates = read_json(data)
+    if duplicates:
+        first = duplicates[0]
+        raise ParseError(f"{json_path(first.path + (first.key,))}: {first.describe()}")
+    return document
+
+
+def read_json(data: bytes | str) -> tuple[Any, list[DuplicateKey]]:
+    """The document, and every key that some object gives twice (the last value is kept).
+
+    Raises `ParseError` for text that is not JSON, nests too deeply, holds a number beyond
+    a double's range or a lone surrogate.
+    """
+    text = without_bom(data)
+    try:
+        with gc_paused():
+            document = jiter.from_json(
+                _as_bytes(text), allow_inf_nan=False, cache_mode="keys", catch_duplicate_keys=True
+            )
+    except ValueError as exc:
+        if not str(exc).startswith("Detected duplicate key"):
+            raise _not_json(exc, text) from None
+        return _with_duplicates(text)
+    if _may_hold_non_finite(text, document):
+        _refuse_non_finite(document, {})
+    return document, []
+
+
+def without_bom(data: bytes | str) -> bytes | str:
+    """Drop a byte-order mark (RFC 8259 allows ignoring one); Windows tools write them.
+
+    UTF-16 with a BOM (PowerShell 5's `>` redirection) is decoded; anything else is left
+    to the parser, which reports it.
+    """
+    if isinstance(data, str):
+        return data[1:] if data.startswith("\ufeff") else data
+    if data.startswith(codecs.BOM_UTF8):
+        return data[len(codecs.BOM_UTF8) :]
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError:
+            return data
+    return data
+
+
+def _as_bytes(text: bytes | str) -> bytes:
+    if isinstance(text, str):
+        return text.encode("utf-8", "surrogatepass")  # a lone surrogate stays one, for jiter
+    return bytes(text)
+
+
+def _not_json(exc: ValueError, text: bytes | str) -> ParseError:
+    reason = str(exc)
+    if reason.startswith("recursion limit exceeded"):
+        return ParseError(f"JSON nested too deeply to read ({MAX_DEPTH} levels at most): {reason}")
+    if reason.startswith(_SURROGATE_ERRORS):
+        found = _lone_surrogate(text)
+        if found:
+            return ParseError(f"not JSON: {found} ({reason})")
+    if isinstance(text, bytes):
+        try:
+            text.decode("utf-8")
+        except UnicodeDecodeError as decode_error:
+            reason = f"the input is not UTF-8 text ({decode_error.reason})"
+    return ParseError(f"not JSON: {reason}")
+
+
+def _lone_surrogate(text: bytes | str) -> str | None:
+    """Where the first string holding a lone surrogate is, read by the lenient stdlib."""
+    try:
+        document = json.loads(text)
+    except ValueError:
+        return None
+    for steps, value in _walk(document, (), {}):
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                code = ord(value[exc.start])
+                return f"{json_path(steps)}: lone surrogate \\u{code:04x}, not valid Unicode"
+    return None
+
+
+def _with_duplicates(text: bytes | str) -> tuple[Any, list[DuplicateKey]]:
+    """The slow path, for text with a repeated key: every repeat found, with its path."""
+    try:  # first the checks jiter stopped short of, past the first repeated key
+        jiter.from_json(_as_bytes(text), allow_inf_nan=False, cache_mode="none")
+    except ValueError as exc:
+        raise _not_json(exc, text) from None
+    repeated: dict[int, dict[str, list[Any]]] = {}
+
+    def pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        result = dict(pairs)
+        if len(result) < len(pairs):
+            values: dict[str, list[Any]] = {}
+            for key, value in pairs:
+                values.setdefault(key, []).append(value)
+            repeated[id(result)] = {k: v for k, v in values.items() if len(v) > 1}
+        return result
+
+    overflowed = False
+
+    def parse_float(literal: str) -> float:
+        nonlocal overflowed
+        value = float(literal)
+        overflowed = overflowed or not math.isfinite(value)
+        return value
+
+    with gc_paused():
+        document = json.loads(text, object_pairs_hook=pairs_hook, parse_float=parse_float)
+    if overflowed:
+        _refuse_non_finite(document, repeated)
+    found: list[tuple[tuple[Step, ...], dict[str, Any]]] = []
+    _find_objects(document, [], repeated, found)
+    duplicates = [
+        DuplicateKey(steps, key, tuple(values))
+        for steps, value in found
+        for key, values in repeated[id(value)].items()
+    ]
+    return document, duplicates
+
+
+def _find_objects(
+    value: Any,
+    steps: list[Step],
+    wanted: dict[int, dict[str, list[Any]]],
+    found: list[tuple[tuple[Step, ...], dict[str, Any]]],
+) -> None:
+    """The objects in `wanted` (by id) with their steps from the root, in document order.
+
+    Only arrays and objects are visited, and the steps are one list pushed and popped: the
+    slow path stays a small part of reading the text again.
+    """
+    if isinstance(value, dict):
+        dropped = wanted.get(id(value))
+        if dropped is not None:
+            found.append((tuple(steps), value))
+        for key, item in value.items():
+            earlier = dropped.get(key, [item])[:-1] if dropped else []
+            for child in (*earlier, item):
+                if isinstance(child, dict | list):
+                    steps.append(key)
+                    _find_objects(child, steps, wanted, found)
+                    steps.pop()
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            if isinstance(item, dict | list):
+                steps.append(index)
+                _find_objects(item, steps, wanted, found)
+                steps.pop()
+
+
+def _may_hold_non_finite(text: bytes | str, document: Any) -> bool:
+    """A cheap signal: orjson writes infinity as `null`, so more of them means maybe one.
+
+    Strings are written back unescaped, so a `null` inside a string counts on both sides
+    (an escaped letter can only add one on the written side: a false alarm, never a miss).
+    """
+    try:
+        written = _nulls_written(document, 0)
+    except TypeError:  # an integer beyond 64 bits: search the document instead
+        return True
+    nulls = text.count(b"null") if isinstance(text, bytes) else text.count("null")
+    return written > nulls
+
+
+def _nulls_written(value: Any, depth: int) -> int:
+    """The `null`s orjson writes for `value`, written a part at a time (each item of a
+    list, the values of a wrapper): a large document is never copied whole."""
+    if depth < 3 and isinstance(value, list):
+        return sum(orjson.dumps(item).count(b"null") for item in value)
+    if depth < 3 and isinstance(value, dict):
+        in_keys = sum(key.count("null") for key in value)
+        return in_keys + sum(_nulls_written(item, depth + 1) for item in value.values())
+    return orjson.dumps(value).count(b"null")
+
+
+def _refuse_non_finite(document: Any, repeated: dict[int, dict[str, list[Any]]]) -> None:
+    for steps, value in _walk(document, (), repeated):
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ParseError(
+                f"{json_path(steps)}: a number beyond the range of a double (±1.8e308) would "
+                "be read as infinity and saved as null; write it as a string, or smaller"
+            )
+
+
+def _walk(
+    value: Any, steps: tuple[Step, ...], repeated: dict[int, dict[str, list[Any]]]
+) -> Iterator[tuple[tuple[Step, ...], Any]]:
+    """Every value with its steps from the root, the values a repeated key dropped included."""
+    yield steps, value
+    if isinstance(value, dict):
+        dropped = repeated.get(id(value), {})
+        for key, item in value.items():
+            for earlier in dropped.get(key, [])[:-1]:
+                yield from _walk(earlier, (*steps, key), repeated)
+            yield from _walk(item, (*steps, key), repeated)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _walk(item, (*steps, index), repeated)

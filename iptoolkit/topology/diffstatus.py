@@ -1,0 +1,124 @@
+"""What a diff diagram shows: the union of two estates' graphs, each item marked added,
+removed, changed or unchanged.
+
+`plot_diff` draws the union (what `networkx.compose` of the old and the new graph gives,
+built in place in the new graph, so removed items are drawn too) through the same views,
+layout and drawing as `plot_topology`; this module only adds a `status` to the view's
+nodes and edges, and in a grouped view a `tally` (status -> how many underlying items), so
+the drawing can colour them.
+
+Where the status comes from, most trusted first:
+
+1. the diff's own changes: a profile, channel or partner node id (or a link
+   `"source -> target"`) named by a `Change` gets that change's op;
+2. the two graphs: a node or edge in the new graph only is added, in the old only removed;
+   an agent or response unit in both whose JSON differs is changed (a diff names the
+   profile, not the unit).
+
+No matplotlib here: the drawing reads the attributes.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+import networkx as nx
+
+if TYPE_CHECKING:
+    from ..change.model import EstateDiff
+
+__all__ = [
+    "Status",
+    "STATUSES",
+    "DiffGraph",
+    "diff_graph",
+    "mark_view",
+    "status_of_tally",
+]
+
+Status = Literal["added", "removed", "changed", "unchanged"]
+STATUSES: tuple[Status, ...] = ("added", "removed", "changed", "unchanged")
+_UNIT_KINDS = frozenset({"agent", "response"})
+Edge = tuple[Hashable, Hashable]
+
+
+@dataclass
+class DiffGraph:
+    """The union graph of a diff and the status of each of its nodes and node pairs."""
+
+    graph: nx.MultiDiGraph
+    nodes: dict[Hashable, Status]
+    edges: dict[Edge, Status]
+
+    def counts(self) -> Counter[str]:
+        """Nodes per status (what the title and tests count)."""
+        return Counter(self.nodes.values())
+
+
+def diff_graph(diff: EstateDiff) -> DiffGraph:
+    """Build both estates' graphs, compose them and mark every node and edge."""
+    from ..graph import build_graph
+
+    old, union = build_graph(diff.old), build_graph(diff.new)
+    named: dict[str, Status] = {}
+    for op in ("changed", "removed", "added"):  # added and removed win over changed
+        named.update(dict.fromkeys(diff.keys(op), op))
+    nodes: dict[Hashable, Status] = {}
+    for node, data in union.nodes(data=True):
+        if node not in old:
+            status: Status = "added"
+        elif data.get("kind") in _UNIT_KINDS and old.nodes[node].get("json") != data.get("json"):
+            status = "changed"
+        else:
+            status = "unchanged"
+        nodes[node] = status
+    edges: dict[Edge, Status] = {}
+    for u, v in union.edges():
+        edges[(u, v)] = "unchanged" if old.has_edge(u, v) else "added"
+    # networkx.compose(old, new) without copying both: the new graph is ours, built for
+    # this picture, so the old graph's items it lacks are added to it in place
+    union.add_nodes_from((node, data) for node, data in old.nodes(data=True) if node not in nodes)
+    for node in old:
+        nodes.setdefault(node, "removed")
+    gone = [(u, v, k, d) for u, v, k, d in old.edges(keys=True, data=True) if (u, v) not in edges]
+    union.add_edges_from(gone)
+    edges.update(((u, v), "removed") for u, v, _, _ in gone)
+    for node, status in nodes.items():
+        nodes[node] = named.get(str(node), status)
+    for u, v in edges:
+        edges[(u, v)] = named.get(f"{u} -> {v}", edges[(u, v)])
+    return DiffGraph(union, nodes, edges)
+
+
+def status_of_tally(tally: Counter[str]) -> Status:
+    """One status for a group: its members' when they agree, else `changed` if any is not
+    unchanged (the label then says how many of each)."""
+    present = [status for status in STATUSES if tally.get(status)]
+    if len(present) == 1:
+        return present[0]
+    return "changed" if any(s != "unchanged" for s in present) else "unchanged"
+
+
+def mark_view(view: nx.DiGraph, marked: DiffGraph) -> None:
+    """Give every node and edge of a view (detail or grouped) its `status` and `tally`.
+
+    A view node lists the graph nodes it stands for in `members`; an edge of the view
+    stands for the graph's edges between its ends' members.
+    """
+    group_of: dict[Hashable, Hashable] = {}
+    for key, data in view.nodes(data=True):
+        tally: Counter[str] = Counter(marked.nodes[member] for member in data["members"])
+        data["tally"] = tally
+        data["status"] = status_of_tally(tally)
+        group_of.update(dict.fromkeys(data["members"], key))
+    for data in view.edges.values():
+        data["tally"] = Counter()
+    for (u, v), status in marked.edges.items():
+        a, b = group_of.get(u), group_of.get(v)
+        if a is not None and b is not None and view.has_edge(a, b):
+            view.edges[a, b]["tally"][status] += 1
+    for data in view.edges.values():
+        data["status"] = status_of_tally(data["tally"])

@@ -1,0 +1,156 @@
+"""Hostile JSON text (issue 14, findings 13, 14 and 16): repeated keys, numbers beyond a
+double, lone surrogates. Each is named with its JSON path; nothing is dropped unseen."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+
+import iptoolkit as ipt
+from iptoolkit.models import loads_json, read_json
+
+GOOD = b'{"class": "core:IntegrationProfile", "id": "P3", "name": "fine"}'
+
+
+def _listing(*profiles: bytes) -> bytes:
+    return b"[" + b",".join(profiles) + b"]"
+
+
+# -- 13. a key given twice ---------------------------------------------------------------
+
+
+def test_a_repeated_key_in_a_profile_makes_it_a_problem_named_by_its_path(tmp_path):
+    twice = b'{"class": "core:IntegrationProfile", "id": "P1", "id": "P2"}'
+    path = tmp_path / "listing.json"
+    path.write_bytes(_listing(twice, GOOD))
+    for estate in (ipt.load(path), ipt.Estate.from_raw(path.read_bytes())):
+        assert len(estate.raw_profiles) == 2  # nothing dropped
+        [problem] = estate.problems
+        assert problem.index == 0
+        assert [issue.path for issue in problem.issues] == ["$[0].id"]
+        assert '"id" is given 2 times' in problem.issues[0].message
+        assert [record.id for record in estate.records if record.problem is None] == ["P3"]
+
+
+def test_a_repeated_key_deep_in_a_wrapped_listing_is_reported_with_its_path():
+    agent = b'{"class": "core:SFTPAgentSettings", "host": "a", "host": "b"}'
+    profile = b'{"class": "core:IntegrationProfile", "id": "P1", "inputAgentSettings": '
+    data = b'{"data": {"items": [' + GOOD + b"," + profile + agent + b"}]}}"
+    [problem] = ipt.Estate.from_raw(data).problems
+    assert problem.index == 1
+    assert problem.issues[0].path == "$[1].inputAgentSettings.host"
+
+
+def test_strict_loading_refuses_a_repeated_key_naming_the_file_and_path(tmp_path):
+    path = tmp_path / "strict.json"
+    path.write_bytes(_listing(GOOD, b'{"id": "P1", "name": "a", "name": "b"}'))
+    with pytest.raises(ipt.ParseError) as caught:
+        ipt.load(path, strict=True)
+    assert "strict.json" in str(caught.value) and "$[1].name" in str(caught.value)
+    with pytest.raises(ipt.ParseError, match=r"\$\[1\]\.name"):
+        ipt.parse_profiles(path.read_bytes())
+
+
+def test_a_profile_both_invalid_and_repeating_a_key_lists_both_issues():
+    data = _listing(b'{"id": "P1", "id": "P2", "active": "yes"}')
+    [problem] = ipt.Estate.from_raw(data).problems
+    assert [issue.path for issue in problem.issues] == ["$[0].id", "$[0].active"]
+
+
+@pytest.mark.parametrize("suffix", [".json", ".json.gz"])
+def test_two_profiles_keys_never_lose_a_profile_unseen(tmp_path, suffix):
+    # the first list (P1) used to vanish: two of three profiles loaded, "0 problems"
+    text = (
+        b'{"format": "iptoolkit.snapshot", "version": 1, "profiles": [{"id": "P1"}], '
+        b'"profiles": [{"id": "P2"}, {"id": "P3"}]}'
+    )
+    path = tmp_path / f"twice{suffix}"
+    path.write_bytes(gzip.compress(text) if suffix.endswith(".gz") else text)
+    with pytest.raises(ipt.ParseError) as caught:
+        ipt.load(path)
+    message = str(caught.value)
+    assert f"twice{suffix}" in message and "$.profiles" in message
+    assert "2 times" in message and "arrays of 1 and 2 items" in message
+
+
+def test_a_repeated_key_in_the_wrapper_is_refused_with_its_path():
+    data = b'{"page": 1, "page": 2, "content": [{"id": "P1"}]}'
+    with pytest.raises(ipt.ParseError, match=r"^\$\.page: the key \"page\" is given 2 times"):
+        ipt.Estate.from_raw(data)
+
+
+def test_a_repeated_secret_never_shows_its_values():
+    data = _listing(b'{"id": "P1", "clientSecret": "s3cr3t-one", "clientSecret": "s3cr3t-two"}')
+    [problem] = ipt.Estate.from_raw(data).problems
+    with pytest.raises(ipt.ParseError) as caught:
+        ipt.parse_profiles(data)
+    for text in (str(problem), str(caught.value)):
+        assert "clientSecret" in text and "s3cr3t" not in text
+
+
+def test_loads_json_which_the_client_reads_responses_with_refuses_a_repeated_key():
+    with pytest.raises(ipt.ParseError, match=r"\$\.content\[0\]\.id"):
+        loads_json(b'{"content": [{"id": 1, "id": 2}]}')
+    document, duplicates = read_json(b'{"a": {"b": [1, {"c": 1, "c": 2, "c": 3}]}}')
+    assert document == {"a": {"b": [1, {"c": 3}]}}
+    assert [(d.path, d.key, d.values) for d in duplicates] == [(("a", "b", 1), "c", (1, 2, 3))]
+
+
+# -- 14. numbers beyond a double ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("number", ["1e400", "-1E+400", "1" + "0" * 400 + ".5", "2e308"])
+def test_a_number_beyond_a_double_is_refused_with_its_path(tmp_path, number):
+    text = f'[{{"id": "P1"}}, {{"id": "P2", "future": {{"limit": [1, {number}]}}}}]'
+    path = tmp_path / "inf.json"
+    path.write_text(text)
+    for read in (lambda: ipt.load(path), lambda: ipt.parse_profiles(text)):
+        with pytest.raises(ipt.ParseError, match=r"\$\[1\]\.future\.limit\[1\]: a number beyond"):
+            read()
+
+
+def test_a_number_beyond_a_double_is_found_in_a_value_a_repeated_key_dropped():
+    with pytest.raises(ipt.ParseError, match=r"\$\[0\]\.x: a number beyond"):
+        ipt.Estate.from_raw(b'[{"id": "P1", "x": 1e400, "x": 1}]')
+
+
+def test_large_but_finite_numbers_and_null_in_strings_load_exactly(tmp_path):
+    # "null" inside strings and escaped letters must not be mistaken for infinity
+    profile = {
+        "id": "P1",
+        "note": "null or null",
+        "escaped": "nu\u006cl",
+        "big": 1.7e308,
+        "int": 10**40,
+        "none": None,
+    }
+    text = json.dumps([profile], ensure_ascii=True).replace("nul", "\\u006eul", 1)
+    estate = ipt.Estate.from_raw(text)
+    assert estate.problems == () and list(estate.raw_profiles) == [profile]
+    saved = estate.save(tmp_path / "round.json")
+    assert list(ipt.load(saved).raw_profiles) == [profile]
+
+
+# -- 16. lone surrogates ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("escaped", "named"),
+    [("\\ud800", "\\ud800"), ("\\udc00", "\\udc00"), ("ok \\ud83d then", "\\ud83d")],
+)
+def test_a_lone_surrogate_is_named_with_its_path(tmp_path, escaped, named):
+    text = '[{"id": "P1"}, {"id": "P2", "name": "' + escaped + '"}]'
+    path = tmp_path / "surrogate.json"
+    path.write_text(text)
+    for read in (lambda: ipt.load(path), lambda: ipt.parse_profiles(text.encode())):
+        with pytest.raises(ipt.ParseError) as caught:
+            read()
+        expected = f"$[1].name: lone surrogate {named}, not valid Unicode"
+        assert expected in str(caught.value)
+
+
+def test_a_surrogate_pair_is_one_character():
+    [profile] = ipt.parse_profiles(b'[{"id": "P1", "name": "\\ud83d\\ude00"}]')
+    assert profile.name == "\U0001f600"
