@@ -147,6 +147,7 @@ CALLS: dict[str, tuple[str, dict[str, Any]]] = {
     "findings": ("findings", {"limit": 3}),
     "findings_kind": ("findings", {"kind": "duplicate_endpoint", "limit": 200}),
     "drift": ("schema_report", {"limit": 200}),
+    "diff": ("diff", {"limit": 200, "kind": "profile"}),
     "drift_fields": ("schema_report", {"kind": "unknown_field", "limit": 2}),
     "draw": ("draw_topology", {"filter": {"partners": ["1017"]}, "highlight": "channel:40047"}),
     # bad arguments: tool errors, and the server lives on
@@ -328,6 +329,14 @@ def test_schema_report_is_the_python_report_paged(session_results, snapshots):
     assert [row["path"] for row in fields["items"]] == [
         row.path for row in report.of("unknown_field")[:2]
     ]
+
+
+def test_diff_over_stdio_is_the_current_snapshot_against_the_older(session_results, snapshots):
+    expected = ipt.diff(snapshots["older"], snapshots["estate"])
+    answer = _ok(session_results["diff"])
+    assert (answer["old"], answer["new"]) == ("older", "newer")
+    assert answer["summary"] == expected.summary()
+    assert answer["total"] == len(expected.of(kind="profile")) > 200
 
 
 def test_draw_topology_is_a_png_image(session_results):
