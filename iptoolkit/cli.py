@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import re
 import sys
 import warnings
 from pathlib import Path
@@ -24,8 +25,15 @@ import click
 
 from . import env
 from ._version import __version__
-from .cli_options import auth_from_options, filter_options, load_estate, snapshot_argument
-from .names import NO_TYPE, type_label, unresolved_note
+from .cli_options import (
+    auth_from_options,
+    check_output_folder,
+    filter_options,
+    load_estate,
+    output_folder_option,
+    snapshot_argument,
+)
+from .names import NO_TYPE, did_you_mean, type_label, unresolved_note
 
 if TYPE_CHECKING:
     from .filters import Filter
@@ -187,6 +195,7 @@ def main(ctx: click.Context, debug: bool) -> None:
     show_default=True,
     help="Snapshot file to write (.json or .json.gz).",
 )
+@output_folder_option
 @click.option("--strict", is_flag=True, help="Fail on a faulty profile instead of keeping it.")
 @click.option("--progress/--no-progress", default=None, help="Show a progress bar.")
 def fetch(
@@ -196,11 +205,14 @@ def fetch(
     secret_stdin: bool,
     profiles_path: str | None,
     output: Path,
+    mkdirs: bool,
     strict: bool,
     progress: bool | None,
 ) -> None:
     """Fetch every profile the credentials may view and save a snapshot."""
     from .client import Client
+
+    check_output_folder(output, mkdirs)
 
     auth = auth_from_options(auth_kind, client_id, secret_stdin)
     with Client(base_url, auth=auth, profiles_path=profiles_path) as client:
@@ -277,15 +289,37 @@ def _summary_text(snapshot: Path, counts: dict[str, Any], found: dict[str, int])
     type=click.Choice(["error", "warning", "info"]),
     help="Only findings of this severity.",
 )
+@click.option(
+    "--kind",
+    "kinds",
+    multiple=True,
+    help="Only findings of this kind, e.g. unresolved_channel; repeatable.",
+)
 def findings_command(
-    snapshot: Path, selection: Filter, output_format: str, severity: str | None
+    snapshot: Path,
+    selection: Filter,
+    output_format: str,
+    severity: str | None,
+    kinds: tuple[str, ...],
 ) -> None:
-    """What deserves a look: unreadable profiles, unresolved channels, conflicts..."""
-    from .audit import findings
+    """What deserves a look: unreadable profiles, unresolved channels, conflicts...
 
+    The table names the first few items of a finding; --format json or csv lists them all.
+    """
+    from .audit import KINDS, Findings, findings
+
+    for kind in kinds:
+        if kind not in KINDS:
+            raise click.BadParameter(
+                f"no finding kind {kind!r}{did_you_mean(kind, KINDS)}; the kinds are "
+                + ", ".join(KINDS),
+                param_hint="--kind",
+            )
     found = findings(load_estate(snapshot, selection))
     if severity:
         found = found.of(severity=severity)
+    if kinds:
+        found = Findings(f for f in found if f.kind in kinds)
     if output_format == "json":
         rows = [
             {"severity": f.severity, "kind": f.kind, "text": f.text, "nodes": list(f.nodes)}
@@ -299,9 +333,21 @@ def findings_command(
     elif not found:
         click.echo("No findings.")
     else:
-        width = max(len(f.kind) for f in found)
-        for f in found:
-            click.echo(f"{f.severity:<8} {f.kind:<{width}}  {f.text}")
+        click.echo(_findings_table(found))
+        if any(_CUT.search(f.text) for f in found):
+            click.echo("(texts name the first items; --format json or csv lists all)", err=True)
+
+
+_CUT = re.compile(r" and [\d,]+ more\b")
+"""How a finding's text says it names only the first of its items (`audit._names`)."""
+
+
+def _findings_table(found: Any) -> str:
+    """The findings as a table with a header row: severity, kind, text."""
+    width = max(len("KIND"), *(len(f.kind) for f in found))
+    lines = [f"{'SEVERITY':<8} {'KIND':<{width}}  TEXT"]
+    lines.extend(f"{f.severity:<8} {f.kind:<{width}}  {f.text}" for f in found)
+    return "\n".join(lines)
 
 
 # -- plot and export ------------------------------------------------------------------------
@@ -318,6 +364,7 @@ def findings_command(
     show_default=True,
     help="Diagram file: .png, .svg or .pdf.",
 )
+@output_folder_option
 @click.option(
     "--group-by",
     type=click.Choice(["auto", "group", "agent_type", "partner", "none"]),
@@ -325,7 +372,11 @@ def findings_command(
     show_default=True,
     help="Draw groups with counts (auto: when the graph has more than 300 nodes).",
 )
-@click.option("--highlight", help="A node id to emphasise with its paths, e.g. partner:17.")
+@click.option(
+    "--highlight",
+    help="An item to emphasise with its paths: node id (partner:17), id, or a partner's "
+    "or channel's name.",
+)
 @click.option(
     "--labels",
     type=click.Choice(["auto", "ids", "none"]),
@@ -338,6 +389,7 @@ def plot(
     snapshot: Path,
     selection: Filter,
     output: Path,
+    mkdirs: bool,
     group_by: str,
     highlight: str | None,
     labels: str,
@@ -346,11 +398,16 @@ def plot(
     """Draw the topology: profiles, agents and responses, channels, partners."""
     from .exporters import export, format_of
 
-    if format_of(output) not in ("png", "svg", "pdf"):
+    try:
+        name = format_of(output)
+    except ValueError:
+        name = output.suffix
+    if name not in ("png", "svg", "pdf"):
         raise click.BadParameter(
             "a diagram is .png, .svg or .pdf (other formats: iptoolkit export)",
             param_hint="--output",
         )
+    check_output_folder(output, mkdirs)
     grouping: Any = {"auto": None, "none": False}.get(group_by, group_by)
     estate = load_estate(snapshot, selection)
     export(estate, output, group_by=grouping, highlight=highlight, labels=labels, title=title)
@@ -367,12 +424,14 @@ def plot(
     required=True,
     help="File to write; its suffix picks the format (see below).",
 )
+@output_folder_option
 @click.option("--format", "output_format", help="Format, when the suffix does not say it.")
 @click.option("--title", help="Title of a DOT, Mermaid or diagram export.")
 def export_command(
     snapshot: Path,
     selection: Filter,
     output: Path,
+    mkdirs: bool,
     output_format: str | None,
     title: str | None,
 ) -> None:
@@ -392,6 +451,7 @@ def export_command(
     options = {"title": title} if title and name not in ("json", "json.gz", "csv", "xlsx") else {}
     if title and not options:
         raise click.BadParameter(f"a .{name} export has no title", param_hint="--title")
+    check_output_folder(output, mkdirs)
     estate = load_estate(snapshot, selection)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
