@@ -79,7 +79,8 @@ def focus_set(graph: nx.MultiDiGraph, highlight: Highlight) -> set[Hashable] | N
     """The nodes to emphasise, from what `plot_topology(highlight=...)` accepts.
 
     - a node id, bare id or name (see `resolve_node`): the node and everything on its
-      paths, upstream (the profiles and agents that use a channel) and downstream (the channels and partners a profile reaches);
+      paths, upstream (the profiles and agents that use a channel) and downstream (the
+      channels and partners a profile reaches);
     - an `Impact` (from `ipt.impact`): the node and everything it stops, with the paths
       that are cut (a partner's channels, the agents of profiles that lose input);
     - a graph (e.g. from `ipt.neighbourhood`): its nodes;
