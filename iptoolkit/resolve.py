@@ -45,8 +45,13 @@ class AmbiguousItemError(ValueError):
         super().__init__(f"{head}{ref!r} could be a {kinds}: {said}; give the node id")
 
 
+ID_KINDS = ("profile", "channel", "partner")
+"""The kinds an item may be named by its bare id or key. An agent or response unit has its
+profile's key, so it is named by its node id only (`agent:P1`, `response:P1:0`)."""
+
+
 def resolve_node(
-    graph: nx.MultiDiGraph, ref: Hashable, *, kinds: Iterable[str] = NODE_KINDS, what: str = ""
+    graph: nx.MultiDiGraph, ref: Hashable, *, kinds: Iterable[str] = ID_KINDS, what: str = ""
 ) -> Hashable:
     """The node id that `ref` names (node id, bare id, or partner or channel name).
 
