@@ -18,6 +18,7 @@ import os
 import re
 import sys
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -333,7 +334,8 @@ def findings_command(
     elif not found:
         click.echo("No findings.")
     else:
-        click.echo(_findings_table(found))
+        for line in _findings_table(found):
+            click.echo(line)
         if any(_CUT.search(f.text) for f in found):
             click.echo("(texts name the first items; --format json or csv lists all)", err=True)
 
@@ -342,12 +344,12 @@ _CUT = re.compile(r" and [\d,]+ more\b")
 """How a finding's text says it names only the first of its items (`audit._names`)."""
 
 
-def _findings_table(found: Any) -> str:
-    """The findings as a table with a header row: severity, kind, text."""
+def _findings_table(found: Any) -> Iterator[str]:
+    """The findings as table rows under a header row: severity, kind, text."""
     width = max(len("KIND"), *(len(f.kind) for f in found))
-    lines = [f"{'SEVERITY':<8} {'KIND':<{width}}  TEXT"]
-    lines.extend(f"{f.severity:<8} {f.kind:<{width}}  {f.text}" for f in found)
-    return "\n".join(lines)
+    yield f"{'SEVERITY':<8} {'KIND':<{width}}  TEXT"
+    for f in found:
+        yield f"{f.severity:<8} {f.kind:<{width}}  {f.text}"
 
 
 # -- plot and export ------------------------------------------------------------------------
