@@ -12,6 +12,7 @@ reference server's `serve` and `hash-secret`, the schema `drift`) load on first 
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import os
@@ -412,7 +413,8 @@ def plot(
     check_output_folder(output, mkdirs)
     grouping: Any = {"auto": None, "none": False}.get(group_by, group_by)
     estate = load_estate(snapshot, selection)
-    export(estate, output, group_by=grouping, highlight=highlight, labels=labels, title=title)
+    with _warnings_on_stderr():
+        export(estate, output, group_by=grouping, highlight=highlight, labels=labels, title=title)
     click.echo(f"Wrote {output}")
 
 
@@ -455,12 +457,20 @@ def export_command(
         raise click.BadParameter(f"a .{name} export has no title", param_hint="--title")
     check_output_folder(output, mkdirs)
     estate = load_estate(snapshot, selection)
+    with _warnings_on_stderr():
+        export(estate, output, format=output_format, **options)
+    click.echo(f"Wrote {output} ({len(estate):,} profiles)")
+
+
+@contextlib.contextmanager
+def _warnings_on_stderr() -> Iterator[None]:
+    """What an export warns of (a diagram too big to read, a Mermaid file past GitHub's
+    limits), each as one `warning:` line on stderr once the file is written."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        export(estate, output, format=output_format, **options)
+        yield
     for warning in caught:
         click.echo(f"warning: {warning.message}", err=True)
-    click.echo(f"Wrote {output} ({len(estate):,} profiles)")
 
 
 # -- demo -----------------------------------------------------------------------------------

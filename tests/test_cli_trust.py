@@ -4,6 +4,7 @@ that does not exist or a format a diagram cannot be is an error naming what and 
 from __future__ import annotations
 
 import json
+import warnings
 from pathlib import Path
 
 import pytest
@@ -145,3 +146,24 @@ def test_a_cut_list_says_how_to_see_it_all(runner, tmp_path):
     )
     assert len(json.loads(result.stdout)[0]["nodes"]) == 12  # 6 agents and their profiles
     assert "lists all" not in result.stderr
+
+
+def test_a_diagram_too_tall_to_read_warns_and_suggests_grouping(
+    runner, snapshot, tmp_path, monkeypatch
+):
+    from iptoolkit.plot import topology
+
+    estate = ipt.load(snapshot)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # 60 profiles node by node: readable, no warning
+        ipt.plot_topology(estate, group_by=False)
+    monkeypatch.setattr(topology, "MAX_DETAIL_ROWS", 40)
+    with pytest.warns(topology.LargeDiagramWarning, match=r"rows one node each.*group_by="):
+        ipt.plot_topology(estate, group_by=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # grouped, the same estate is short
+        ipt.plot_topology(estate, group_by="group")
+    output = tmp_path / "tall.png"
+    result = runner.invoke(main, ["plot", str(snapshot), "-o", str(output), "--group-by", "none"])
+    assert result.exit_code == 0 and output.exists()
+    assert "warning: the diagram draws" in result.stderr and "--group-by" in result.stderr
