@@ -5,7 +5,10 @@ Every command that reads a snapshot takes the same filter options (see `cli_opti
 notebook would get from `estate.subset(ipt.Filter(partners=["Acme"]))`.
 
 Errors end the command with one line on stderr and exit code 1 (2 for a wrong option);
-`iptoolkit --debug ...` shows the traceback instead. Commands of other modules (the
+`iptoolkit --debug ...` shows the traceback instead. A docs pipeline can trust the result:
+a filter that selects nothing is an error naming the value that matched nothing (unless
+`--allow-empty`), `-o` into a missing folder is one (unless `-p`), and items are named one
+way everywhere (`resolve.py`: node id, bare id, or a partner's or channel's name). Commands of other modules (the
 reference server's `serve` and `hash-secret`, the schema `drift`) load on first use
 (`_LAZY`), so `iptoolkit --help` stays quick.
 """
@@ -150,9 +153,11 @@ def main(ctx: click.Context, debug: bool) -> None:
     \b
       iptoolkit fetch --client-id my-client -o snapshot.json
       iptoolkit summary snapshot.json
-      iptoolkit plot snapshot.json -o topology.svg --partner Acme
-      iptoolkit export snapshot.json -o estate.graphml --group Finance
+      iptoolkit plot snapshot.json -o topology.svg --partner "Mosel Retail"
+      iptoolkit export snapshot.json -o out/finance.graphml -p --group Finance
 
+    Items are named by node id (partner:1003), id (1003) or, for partners and
+    channels, name. A filter that selects nothing is an error (see --allow-empty).
     Credentials come from IPTOOLKIT_* environment variables or a hidden prompt.
     """
     ctx.meta["iptoolkit.debug"] = debug or os.environ.get(env.DEBUG) == "1"

@@ -45,14 +45,18 @@ _SECRET_NAMES = {
 }
 
 _REPEATABLE = (  # (option, Filter field, help): the Filter's list fields
-    ("--partner", "partners", "Partner id or name; repeat for several (any of them)."),
+    (
+        "--partner",
+        "partners",
+        "Partner id, node id (partner:17) or name; repeat for several (any of them).",
+    ),
     ("--agent-type", "agent_types", "Input agent type, e.g. SFTPAgentSettings; repeatable."),
     (
         "--channel-type",
         "channel_types",
         "Channel type, e.g. AS2 or IntegrationPartnerChannelAS2; repeatable.",
     ),
-    ("--channel", "channels", "Channel id or name; repeatable."),
+    ("--channel", "channels", "Channel id, node id (channel:40003) or name; repeatable."),
     ("--group", "groups", "Group with its subgroups (Finance) or a pattern (*/EDI/*); repeatable."),
     ("--tag", "tags", "Tag or pattern; repeatable."),
 )

@@ -167,3 +167,21 @@ def test_a_diagram_too_tall_to_read_warns_and_suggests_grouping(
     result = runner.invoke(main, ["plot", str(snapshot), "-o", str(output), "--group-by", "none"])
     assert result.exit_code == 0 and output.exists()
     assert "warning: the diagram draws" in result.stderr and "--group-by" in result.stderr
+
+
+def test_fetch_into_a_missing_folder_needs_mkdirs(runner, tmp_path):
+    from iptoolkit.server import running
+
+    output = tmp_path / "snapshots" / "today.json"
+    with running(ipt.demo_estate(n_profiles=5, seed=3)) as server:
+        env = {
+            "IPTOOLKIT_BASE_URL": server.base_url,
+            "IPTOOLKIT_CLIENT_SECRET": server.client_secret,
+        }
+        args = ["fetch", "-o", str(output), "--client-id", server.client_id, "--no-progress"]
+        result = runner.invoke(main, args, env=env)
+        assert result.exit_code == 2 and "-p/--mkdirs" in result.stderr
+        assert not output.parent.exists()
+        result = runner.invoke(main, [*args, "-p"], env=env)
+    assert result.exit_code == 0, result.output
+    assert len(ipt.load(output)) == 5
