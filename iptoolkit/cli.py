@@ -8,8 +8,9 @@ Errors end the command with one line on stderr and exit code 1 (2 for a wrong op
 `iptoolkit --debug ...` shows the traceback instead. A docs pipeline can trust the result:
 a filter that selects nothing is an error naming the value that matched nothing (unless
 `--allow-empty`), `-o` into a missing folder is one (unless `-p`), and items are named one
-way everywhere (`resolve.py`: node id, bare id, or a partner's or channel's name). Commands of other modules (the
-reference server's `serve` and `hash-secret`, the schema `drift`) load on first use
+way everywhere (`resolve.py`: node id, bare id, or a partner's or channel's name).
+
+Commands of other modules (the reference server's `serve` and `hash-secret`, the schema `drift`) load on first use
 (`_LAZY`), so `iptoolkit --help` stays quick.
 """
 
