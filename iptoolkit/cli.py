@@ -10,8 +10,8 @@ a filter that selects nothing is an error naming the value that matched nothing 
 `--allow-empty`), `-o` into a missing folder is one (unless `-p`), and items are named one
 way everywhere (`resolve.py`: node id, bare id, or a partner's or channel's name).
 
-Commands of other modules (the reference server's `serve` and `hash-secret`, the schema `drift`) load on first use
-(`_LAZY`), so `iptoolkit --help` stays quick.
+Commands of other modules (the reference server's `serve` and `hash-secret`, the schema
+`drift`) load on first use (`_LAZY`), so `iptoolkit --help` stays quick.
 """
 
 from __future__ import annotations
