@@ -5,18 +5,25 @@ Every command that reads a snapshot takes the same filter options (see `cli_opti
 notebook would get from `estate.subset(ipt.Filter(partners=["Acme"]))`.
 
 Errors end the command with one line on stderr and exit code 1 (2 for a wrong option);
-`iptoolkit --debug ...` shows the traceback instead. Commands of other modules (the
-reference server's `serve` and `hash-secret`, the schema `drift`) load on first use
-(`_LAZY`), so `iptoolkit --help` stays quick.
+`iptoolkit --debug ...` shows the traceback instead. A docs pipeline can trust the result:
+a filter that selects nothing is an error naming the value that matched nothing (unless
+`--allow-empty`), `-o` into a missing folder is one (unless `-p`), and items are named one
+way everywhere (`resolve.py`: node id, bare id, or a partner's or channel's name).
+
+Commands of other modules (the reference server's `serve` and `hash-secret`, the schema
+`drift`) load on first use (`_LAZY`), so `iptoolkit --help` stays quick.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import os
+import re
 import sys
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,8 +31,15 @@ import click
 
 from . import env
 from ._version import __version__
-from .cli_options import auth_from_options, filter_options, load_estate, snapshot_argument
-from .names import NO_TYPE, type_label, unresolved_note
+from .cli_options import (
+    auth_from_options,
+    check_output_folder,
+    filter_options,
+    load_estate,
+    output_folder_option,
+    snapshot_argument,
+)
+from .names import NO_TYPE, did_you_mean, type_label, unresolved_note
 
 if TYPE_CHECKING:
     from .filters import Filter
@@ -141,9 +155,11 @@ def main(ctx: click.Context, debug: bool) -> None:
     \b
       iptoolkit fetch --client-id my-client -o snapshot.json
       iptoolkit summary snapshot.json
-      iptoolkit plot snapshot.json -o topology.svg --partner Acme
-      iptoolkit export snapshot.json -o estate.graphml --group Finance
+      iptoolkit plot snapshot.json -o topology.svg --partner "Mosel Retail"
+      iptoolkit export snapshot.json -o out/finance.graphml -p --group Finance
 
+    Items are named by node id (partner:1003), id (1003) or, for partners and
+    channels, name. A filter that selects nothing is an error (see --allow-empty).
     Credentials come from IPTOOLKIT_* environment variables or a hidden prompt.
     """
     ctx.meta["iptoolkit.debug"] = debug or os.environ.get(env.DEBUG) == "1"
@@ -188,6 +204,7 @@ def main(ctx: click.Context, debug: bool) -> None:
     show_default=True,
     help="Snapshot file to write (.json or .json.gz).",
 )
+@output_folder_option
 @click.option("--strict", is_flag=True, help="Fail on a faulty profile instead of keeping it.")
 @click.option("--progress/--no-progress", default=None, help="Show a progress bar.")
 def fetch(
@@ -197,11 +214,14 @@ def fetch(
     secret_stdin: bool,
     profiles_path: str | None,
     output: Path,
+    mkdirs: bool,
     strict: bool,
     progress: bool | None,
 ) -> None:
     """Fetch every profile the credentials may view and save a snapshot."""
     from .client import Client
+
+    check_output_folder(output, mkdirs)
 
     auth = auth_from_options(auth_kind, client_id, secret_stdin)
     with Client(base_url, auth=auth, profiles_path=profiles_path) as client:
@@ -278,15 +298,37 @@ def _summary_text(snapshot: Path, counts: dict[str, Any], found: dict[str, int])
     type=click.Choice(["error", "warning", "info"]),
     help="Only findings of this severity.",
 )
+@click.option(
+    "--kind",
+    "kinds",
+    multiple=True,
+    help="Only findings of this kind, e.g. unresolved_channel; repeatable.",
+)
 def findings_command(
-    snapshot: Path, selection: Filter, output_format: str, severity: str | None
+    snapshot: Path,
+    selection: Filter,
+    output_format: str,
+    severity: str | None,
+    kinds: tuple[str, ...],
 ) -> None:
-    """What deserves a look: unreadable profiles, unresolved channels, conflicts..."""
-    from .audit import findings
+    """What deserves a look: unreadable profiles, unresolved channels, conflicts...
 
+    The table names the first few items of a finding; --format json or csv lists them all.
+    """
+    from .audit import KINDS, Findings, findings
+
+    for kind in kinds:
+        if kind not in KINDS:
+            raise click.BadParameter(
+                f"no finding kind {kind!r}{did_you_mean(kind, KINDS)}; the kinds are "
+                + ", ".join(KINDS),
+                param_hint="--kind",
+            )
     found = findings(load_estate(snapshot, selection))
     if severity:
         found = found.of(severity=severity)
+    if kinds:
+        found = Findings(f for f in found if f.kind in kinds)
     if output_format == "json":
         rows = [
             {"severity": f.severity, "kind": f.kind, "text": f.text, "nodes": list(f.nodes)}
@@ -300,9 +342,22 @@ def findings_command(
     elif not found:
         click.echo("No findings.")
     else:
-        width = max(len(f.kind) for f in found)
-        for f in found:
-            click.echo(f"{f.severity:<8} {f.kind:<{width}}  {f.text}")
+        for line in _findings_table(found):
+            click.echo(line)
+        if any(_CUT.search(f.text) for f in found):
+            click.echo("(texts name the first items; --format json or csv lists all)", err=True)
+
+
+_CUT = re.compile(r" and [\d,]+ more\b")
+"""How a finding's text says it names only the first of its items (`audit._names`)."""
+
+
+def _findings_table(found: Any) -> Iterator[str]:
+    """The findings as table rows under a header row: severity, kind, text."""
+    width = max(len("KIND"), *(len(f.kind) for f in found))
+    yield f"{'SEVERITY':<8} {'KIND':<{width}}  TEXT"
+    for f in found:
+        yield f"{f.severity:<8} {f.kind:<{width}}  {f.text}"
 
 
 # -- plot and export ------------------------------------------------------------------------
@@ -319,6 +374,7 @@ def findings_command(
     show_default=True,
     help="Diagram file: .png, .svg or .pdf.",
 )
+@output_folder_option
 @click.option(
     "--group-by",
     type=click.Choice(["auto", "group", "agent_type", "partner", "none"]),
@@ -326,7 +382,11 @@ def findings_command(
     show_default=True,
     help="Draw groups with counts (auto: when the graph has more than 300 nodes).",
 )
-@click.option("--highlight", help="A node id to emphasise with its paths, e.g. partner:17.")
+@click.option(
+    "--highlight",
+    help="An item to emphasise with its paths: node id (partner:17), id, or a partner's "
+    "or channel's name.",
+)
 @click.option(
     "--labels",
     type=click.Choice(["auto", "ids", "none"]),
@@ -339,6 +399,7 @@ def plot(
     snapshot: Path,
     selection: Filter,
     output: Path,
+    mkdirs: bool,
     group_by: str,
     highlight: str | None,
     labels: str,
@@ -347,14 +408,20 @@ def plot(
     """Draw the topology: profiles, agents and responses, channels, partners."""
     from .exporters import export, format_of
 
-    if format_of(output) not in ("png", "svg", "pdf"):
+    try:
+        name = format_of(output)
+    except ValueError:
+        name = output.suffix
+    if name not in ("png", "svg", "pdf"):
         raise click.BadParameter(
             "a diagram is .png, .svg or .pdf (other formats: iptoolkit export)",
             param_hint="--output",
         )
+    check_output_folder(output, mkdirs)
     grouping: Any = {"auto": None, "none": False}.get(group_by, group_by)
     estate = load_estate(snapshot, selection)
-    export(estate, output, group_by=grouping, highlight=highlight, labels=labels, title=title)
+    with _warnings_on_stderr():
+        export(estate, output, group_by=grouping, highlight=highlight, labels=labels, title=title)
     click.echo(f"Wrote {output}")
 
 
@@ -368,12 +435,14 @@ def plot(
     required=True,
     help="File to write; its suffix picks the format (see below).",
 )
+@output_folder_option
 @click.option("--format", "output_format", help="Format, when the suffix does not say it.")
 @click.option("--title", help="Title of a DOT, Mermaid or diagram export.")
 def export_command(
     snapshot: Path,
     selection: Filter,
     output: Path,
+    mkdirs: bool,
     output_format: str | None,
     title: str | None,
 ) -> None:
@@ -393,13 +462,22 @@ def export_command(
     options = {"title": title} if title and name not in ("json", "json.gz", "csv", "xlsx") else {}
     if title and not options:
         raise click.BadParameter(f"a .{name} export has no title", param_hint="--title")
+    check_output_folder(output, mkdirs)
     estate = load_estate(snapshot, selection)
+    with _warnings_on_stderr():
+        export(estate, output, format=output_format, **options)
+    click.echo(f"Wrote {output} ({len(estate):,} profiles)")
+
+
+@contextlib.contextmanager
+def _warnings_on_stderr() -> Iterator[None]:
+    """What an export warns of (a diagram too big to read, a Mermaid file past GitHub's
+    limits), each as one `warning:` line on stderr once the file is written."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        export(estate, output, format=output_format, **options)
+        yield
     for warning in caught:
         click.echo(f"warning: {warning.message}", err=True)
-    click.echo(f"Wrote {output} ({len(estate):,} profiles)")
 
 
 # -- demo -----------------------------------------------------------------------------------
