@@ -1,7 +1,8 @@
 """Diff speed: two 10,000-profile demo snapshots that differ in a few hundred places.
 
 The new snapshot is the old one with, made here: fields edited in 200 profiles (a timeout,
-a name, a response unit's file name), 50 profiles removed, 50 added, one channel
+a name, a response unit's file name, a new field in the SFTP agents among them: schema
+drift), 50 profiles removed, 50 added, one channel
 deactivated in every profile holding it, and the whole listing reordered. Goal (issue 12):
 `ipt.diff` under 1 s.
 
@@ -33,14 +34,23 @@ from timing import best_time, orjson_without_gc
 import iptoolkit as ipt
 
 
-def next_week(raw: list[dict[str, Any]], *, seed: int = 1) -> list[dict[str, Any]]:
-    """The listing a few hundred changes later (see the module docstring)."""
+def next_week(
+    raw: list[dict[str, Any]], *, seed: int = 1, drift_everywhere: bool = False
+) -> list[dict[str, Any]]:
+    """The listing a few hundred changes later (see the module docstring).
+
+    Schema drift: one new field (`retryPolicy`) in the SFTP agents edited; with
+    `drift_everywhere`, a `timeout` set in every edited agent, also where its type declares
+    none (new fields in some thirty agent types: the schema part's worst case).
+    """
     rng = random.Random(seed)
     new = copy.deepcopy(raw)
     for profile in rng.sample(new, 200):
         agent = profile.get("inputAgentSettings")
-        if isinstance(agent, dict):
+        if isinstance(agent, dict) and ("timeout" in agent or drift_everywhere):
             agent["timeout"] = rng.randrange(1_000, 90_000)
+        if isinstance(agent, dict) and agent.get("class") == "core:SFTPAgentSettings":
+            agent["retryPolicy"] = {"attempts": 3, "backoffSeconds": 30}
         profile["name"] = f"{profile.get('name')} (v2)"
         units = (profile.get("responseSettings") or {}).get("units") or []
         if units and "fileName" in units[0]:
@@ -126,9 +136,15 @@ def main() -> None:
 
     held = best_time(lambda: ipt.diff(old, new), args.repeat)
     floor = best_time(lambda: _equal_by_id(raw, new_raw), args.repeat)
+    drifted = ipt.Estate.from_raw(next_week(raw, drift_everywhere=True))
+    worst = best_time(lambda: ipt.diff(old, drifted), args.repeat)
     print("\nheld in memory (estates built)")
     print(f"  ipt.diff             {held:8.3f} s  (first run {first:.3f} s)  {held / floor:6.1f}x")
     print(f"  == by id (floor)     {floor:8.3f} s  {1.0:6.1f}x")
+    print(
+        f"  worst case: new fields in {len(ipt.diff(old, drifted).of(kind='schema'))} types"
+        f" {worst:8.3f} s  {worst / floor:6.1f}x"
+    )
 
     with tempfile.TemporaryDirectory() as tmp:
         old_path, new_path = Path(tmp, "old.json"), Path(tmp, "new.json")

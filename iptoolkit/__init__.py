@@ -57,6 +57,9 @@ _EXPORTS: dict[str, str] = {
     "impact": "iptoolkit.queries",
     "neighbourhood": "iptoolkit.queries",
     "Impact": "iptoolkit.queries",
+    "resolve_node": "iptoolkit.resolve",
+    "UnknownItemError": "iptoolkit.resolve",
+    "AmbiguousItemError": "iptoolkit.resolve",
     "Filter": "iptoolkit.filters",
     "findings": "iptoolkit.audit",
     "Finding": "iptoolkit.audit",
@@ -122,6 +125,7 @@ if TYPE_CHECKING:
     from .models import IntegrationProfile, ParseError, dump_profiles, parse_profiles, timestamp
     from .plot import plot_diff, plot_summary, plot_topology
     from .queries import Impact, impact, neighbourhood, where_used
+    from .resolve import AmbiguousItemError, UnknownItemError, resolve_node
     from .widgets import Explorer
 
 

@@ -5,18 +5,25 @@ Every command that reads a snapshot takes the same filter options (see `cli_opti
 notebook would get from `estate.subset(ipt.Filter(partners=["Acme"]))`.
 
 Errors end the command with one line on stderr and exit code 1 (2 for a wrong option);
-`iptoolkit --debug ...` shows the traceback instead. Commands of other modules (the
-reference server's `serve` and `hash-secret`, the schema `drift`) load on first use
-(`_LAZY`), so `iptoolkit --help` stays quick.
+`iptoolkit --debug ...` shows the traceback instead. A docs pipeline can trust the result:
+a filter that selects nothing is an error naming the value that matched nothing (unless
+`--allow-empty`), `-o` into a missing folder is one (unless `-p`), and items are named one
+way everywhere (`resolve.py`: node id, bare id, or a partner's or channel's name).
+
+Commands of other modules (the reference server's `serve` and `hash-secret`, the schema
+`drift`) load on first use (`_LAZY`), so `iptoolkit --help` stays quick.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import os
+import re
 import sys
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,8 +31,15 @@ import click
 
 from . import env
 from ._version import __version__
-from .cli_options import auth_from_options, filter_options, load_estate, snapshot_argument
-from .names import NO_TYPE, type_label, unresolved_note
+from .cli_options import (
+    auth_from_options,
+    check_output_folder,
+    filter_options,
+    load_estate,
+    output_folder_option,
+    snapshot_argument,
+)
+from .names import NO_TYPE, did_you_mean, type_label, unresolved_note
 
 if TYPE_CHECKING:
     from .filters import Filter
@@ -40,6 +54,7 @@ _LAZY: dict[str, tuple[str, str]] = {
         "What a snapshot holds that the spec does not describe.",
     ),
     "diff": ("iptoolkit.change.diff_command", "What changed between two snapshots."),
+    "mcp": ("iptoolkit.mcp.cli", "Serve snapshots to AI assistants (Model Context Protocol)."),
 }
 """Commands whose module loads on first use (name -> module, short help shown before it
 loads), so that `iptoolkit --help` stays quick and an extra's command works only with it.
@@ -140,9 +155,11 @@ def main(ctx: click.Context, debug: bool) -> None:
     \b
       iptoolkit fetch --client-id my-client -o snapshot.json
       iptoolkit summary snapshot.json
-      iptoolkit plot snapshot.json -o topology.svg --partner Acme
-      iptoolkit export snapshot.json -o estate.graphml --group Finance
+      iptoolkit plot snapshot.json -o topology.svg --partner "Mosel Retail"
+      iptoolkit export snapshot.json -o out/finance.graphml -p --group Finance
 
+    Items are named by node id (partner:1003), id (1003) or, for partners and
+    channels, name. A filter that selects nothing is an error (see --allow-empty).
     Credentials come from IPTOOLKIT_* environment variables or a hidden prompt.
     """
     ctx.meta["iptoolkit.debug"] = debug or os.environ.get(env.DEBUG) == "1"
@@ -186,10 +203,11 @@ def main(ctx: click.Context, debug: bool) -> None:
     default="snapshot.json",
     show_default=True,
     callback=lambda ctx, param, value: _name_template(value),
-    help="Snapshot file to write (.json or .json.gz); missing folders are made. The name may "
-    "hold the fetch time (UTC): {date} 2026-11-23, {time} 061500, {datetime} "
-    "2026-11-23T061500Z, so 'snapshots/{date}.json.gz' keeps one snapshot a day.",
+    help="Snapshot file to write (.json or .json.gz). The name may hold the fetch time "
+    "(UTC): {date} 2026-11-23, {time} 061500, {datetime} 2026-11-23T061500Z, so "
+    "'snapshots/{date}.json.gz' keeps one snapshot a day.",
 )
+@output_folder_option
 @click.option("--strict", is_flag=True, help="Fail on a faulty profile instead of keeping it.")
 @click.option("--progress/--no-progress", default=None, help="Show a progress bar.")
 def fetch(
@@ -199,6 +217,7 @@ def fetch(
     secret_stdin: bool,
     profiles_path: str | None,
     output: str,
+    mkdirs: bool,
     strict: bool,
     progress: bool | None,
 ) -> None:
@@ -207,10 +226,12 @@ def fetch(
     A nightly job keeps a history with a dated name, no script needed:
 
     \b
-      iptoolkit fetch -o 'snapshots/{date}.json.gz'
+      iptoolkit fetch -p -o 'snapshots/{date}.json.gz'
     """
     from .client import Client
     from .snapshot import dated_path
+
+    check_output_folder(dated_path(output, None), mkdirs)  # the folder as named now
 
     auth = auth_from_options(auth_kind, client_id, secret_stdin)
     with Client(base_url, auth=auth, profiles_path=profiles_path) as client:
@@ -218,7 +239,8 @@ def fetch(
     from .exporters import export
 
     path = dated_path(output, estate.info.fetched_at)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    if mkdirs:  # a dated folder ({date}/...) may have turned over during the fetch
+        path.parent.mkdir(parents=True, exist_ok=True)
     export(estate, path)
     problems = f", {len(estate.problems):,} with problems" if estate.problems else ""
     click.echo(f"Fetched {len(estate):,} profiles{problems} from {estate.info.source_url}")
@@ -299,15 +321,37 @@ def _summary_text(snapshot: Path, counts: dict[str, Any], found: dict[str, int])
     type=click.Choice(["error", "warning", "info"]),
     help="Only findings of this severity.",
 )
+@click.option(
+    "--kind",
+    "kinds",
+    multiple=True,
+    help="Only findings of this kind, e.g. unresolved_channel; repeatable.",
+)
 def findings_command(
-    snapshot: Path, selection: Filter, output_format: str, severity: str | None
+    snapshot: Path,
+    selection: Filter,
+    output_format: str,
+    severity: str | None,
+    kinds: tuple[str, ...],
 ) -> None:
-    """What deserves a look: unreadable profiles, unresolved channels, conflicts..."""
-    from .audit import findings
+    """What deserves a look: unreadable profiles, unresolved channels, conflicts...
 
+    The table names the first few items of a finding; --format json or csv lists them all.
+    """
+    from .audit import KINDS, Findings, findings
+
+    for kind in kinds:
+        if kind not in KINDS:
+            raise click.BadParameter(
+                f"no finding kind {kind!r}{did_you_mean(kind, KINDS)}; the kinds are "
+                + ", ".join(KINDS),
+                param_hint="--kind",
+            )
     found = findings(load_estate(snapshot, selection))
     if severity:
         found = found.of(severity=severity)
+    if kinds:
+        found = Findings(f for f in found if f.kind in kinds)
     if output_format == "json":
         rows = [
             {"severity": f.severity, "kind": f.kind, "text": f.text, "nodes": list(f.nodes)}
@@ -321,9 +365,22 @@ def findings_command(
     elif not found:
         click.echo("No findings.")
     else:
-        width = max(len(f.kind) for f in found)
-        for f in found:
-            click.echo(f"{f.severity:<8} {f.kind:<{width}}  {f.text}")
+        for line in _findings_table(found):
+            click.echo(line)
+        if any(_CUT.search(f.text) for f in found):
+            click.echo("(texts name the first items; --format json or csv lists all)", err=True)
+
+
+_CUT = re.compile(r" and [\d,]+ more\b")
+"""How a finding's text says it names only the first of its items (`audit._names`)."""
+
+
+def _findings_table(found: Any) -> Iterator[str]:
+    """The findings as table rows under a header row: severity, kind, text."""
+    width = max(len("KIND"), *(len(f.kind) for f in found))
+    yield f"{'SEVERITY':<8} {'KIND':<{width}}  TEXT"
+    for f in found:
+        yield f"{f.severity:<8} {f.kind:<{width}}  {f.text}"
 
 
 # -- plot and export ------------------------------------------------------------------------
@@ -340,6 +397,7 @@ def findings_command(
     show_default=True,
     help="Diagram file: .png, .svg or .pdf.",
 )
+@output_folder_option
 @click.option(
     "--group-by",
     type=click.Choice(["auto", "group", "agent_type", "partner", "none"]),
@@ -347,7 +405,11 @@ def findings_command(
     show_default=True,
     help="Draw groups with counts (auto: when the graph has more than 300 nodes).",
 )
-@click.option("--highlight", help="A node id to emphasise with its paths, e.g. partner:17.")
+@click.option(
+    "--highlight",
+    help="An item to emphasise with its paths: node id (partner:17), id, or a partner's "
+    "or channel's name.",
+)
 @click.option(
     "--labels",
     type=click.Choice(["auto", "ids", "none"]),
@@ -360,6 +422,7 @@ def plot(
     snapshot: Path,
     selection: Filter,
     output: Path,
+    mkdirs: bool,
     group_by: str,
     highlight: str | None,
     labels: str,
@@ -368,14 +431,20 @@ def plot(
     """Draw the topology: profiles, agents and responses, channels, partners."""
     from .exporters import export, format_of
 
-    if format_of(output) not in ("png", "svg", "pdf"):
+    try:
+        name = format_of(output)
+    except ValueError:
+        name = output.suffix
+    if name not in ("png", "svg", "pdf"):
         raise click.BadParameter(
             "a diagram is .png, .svg or .pdf (other formats: iptoolkit export)",
             param_hint="--output",
         )
+    check_output_folder(output, mkdirs)
     grouping: Any = {"auto": None, "none": False}.get(group_by, group_by)
     estate = load_estate(snapshot, selection)
-    export(estate, output, group_by=grouping, highlight=highlight, labels=labels, title=title)
+    with _warnings_on_stderr():
+        export(estate, output, group_by=grouping, highlight=highlight, labels=labels, title=title)
     click.echo(f"Wrote {output}")
 
 
@@ -389,12 +458,14 @@ def plot(
     required=True,
     help="File to write; its suffix picks the format (see below).",
 )
+@output_folder_option
 @click.option("--format", "output_format", help="Format, when the suffix does not say it.")
 @click.option("--title", help="Title of a DOT, Mermaid or diagram export.")
 def export_command(
     snapshot: Path,
     selection: Filter,
     output: Path,
+    mkdirs: bool,
     output_format: str | None,
     title: str | None,
 ) -> None:
@@ -414,13 +485,22 @@ def export_command(
     options = {"title": title} if title and name not in ("json", "json.gz", "csv", "xlsx") else {}
     if title and not options:
         raise click.BadParameter(f"a .{name} export has no title", param_hint="--title")
+    check_output_folder(output, mkdirs)
     estate = load_estate(snapshot, selection)
+    with _warnings_on_stderr():
+        export(estate, output, format=output_format, **options)
+    click.echo(f"Wrote {output} ({len(estate):,} profiles)")
+
+
+@contextlib.contextmanager
+def _warnings_on_stderr() -> Iterator[None]:
+    """What an export warns of (a diagram too big to read, a Mermaid file past GitHub's
+    limits), each as one `warning:` line on stderr once the file is written."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        export(estate, output, format=output_format, **options)
+        yield
     for warning in caught:
         click.echo(f"warning: {warning.message}", err=True)
-    click.echo(f"Wrote {output} ({len(estate):,} profiles)")
 
 
 # -- demo -----------------------------------------------------------------------------------

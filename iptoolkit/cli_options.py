@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "filter_options",
+    "output_folder_option",
+    "check_output_folder",
     "snapshot_argument",
     "load_estate",
     "auth_from_options",
@@ -43,14 +45,18 @@ _SECRET_NAMES = {
 }
 
 _REPEATABLE = (  # (option, Filter field, help): the Filter's list fields
-    ("--partner", "partners", "Partner id or name; repeat for several (any of them)."),
+    (
+        "--partner",
+        "partners",
+        "Partner id, node id (partner:17) or name; repeat for several (any of them).",
+    ),
     ("--agent-type", "agent_types", "Input agent type, e.g. SFTPAgentSettings; repeatable."),
     (
         "--channel-type",
         "channel_types",
         "Channel type, e.g. AS2 or IntegrationPartnerChannelAS2; repeatable.",
     ),
-    ("--channel", "channels", "Channel id or name; repeatable."),
+    ("--channel", "channels", "Channel id, node id (channel:40003) or name; repeatable."),
     ("--group", "groups", "Group with its subgroups (Finance) or a pattern (*/EDI/*); repeatable."),
     ("--tag", "tags", "Tag or pattern; repeatable."),
 )
@@ -70,7 +76,14 @@ _FILTER_OPTIONS = (
         type=click.Path(exists=True, dir_okay=False, path_type=Path),
         help="A saved ipt.Filter (JSON); options given here replace its fields.",
     ),
+    click.option(
+        "--allow-empty",
+        is_flag=True,
+        help="Accept a filter that selects no profile (otherwise an error, exit code 1).",
+    ),
 )
+_FLAGS = {field: flag for flag, field, _ in _REPEATABLE} | {"active": "--active", "text": "--text"}
+_ALLOW_EMPTY_KEY = "iptoolkit.allow_empty"
 
 
 def filter_options(func: F) -> F:
@@ -79,6 +92,10 @@ def filter_options(func: F) -> F:
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         values = {name: kwargs.pop(name) for name in (*_FIELDS, "active", "text")}
+        context = click.get_current_context(silent=True)
+        allow_empty = kwargs.pop("allow_empty")
+        if context is not None:
+            context.meta[_ALLOW_EMPTY_KEY] = allow_empty
         kwargs["selection"] = _selection(values, kwargs.pop("filter_file"))
         return func(*args, **kwargs)
 
@@ -153,7 +170,8 @@ def snapshot_argument(func: F) -> F:
 
 def load_estate(path: Path, selection: Filter | None = None) -> Estate:
     """Load a snapshot (no more than `--max-size`) and apply the filter; say on stderr what
-    the filter kept."""
+    the filter kept. A filter that keeps nothing is an error unless `--allow-empty`: a docs
+    pipeline must not publish an empty picture as if all were well."""
     from .estate import load
 
     context = click.get_current_context(silent=True)
@@ -161,11 +179,59 @@ def load_estate(path: Path, selection: Filter | None = None) -> Estate:
     if selection is None or selection.is_empty():
         return estate
     subset = estate.subset(selection)
+    if not len(subset) and not (context and context.meta.get(_ALLOW_EMPTY_KEY)):
+        raise click.ClickException(_nothing_selected(estate, selection))
     click.echo(
         f"filter: {selection.describe()} -> {len(subset):,} of {len(estate):,} profiles",
         err=True,
     )
     return subset
+
+
+def _nothing_selected(estate: Estate, selection: Filter) -> str:
+    """One line: which filter value matched nothing, and what was perhaps meant."""
+    from .filters import known_values, unmatched
+    from .names import did_you_mean
+
+    missing = unmatched(estate, selection)
+    of = f"none of the {len(estate):,} profiles"
+    if missing:
+        said = "; ".join(
+            f"{_FLAGS[field]} {value!r}{did_you_mean(value, known_values(estate, field))}"
+            if field not in ("active",)
+            else ("--active" if value else "--inactive")
+            for field, value in missing
+        )
+        reason = f"{said} matches {of}"
+    else:
+        together = "each part matches some, together none"
+        reason = f"the filter ({selection.describe()}) matches {of}: {together}"
+    return f"{reason} (--allow-empty accepts an empty selection)"
+
+
+def output_folder_option(func: F) -> F:
+    """`-p/--mkdirs`: create the output file's folder when it does not exist."""
+    return click.option(
+        "-p",
+        "--mkdirs",
+        is_flag=True,
+        help="Create the output's folder if it does not exist (otherwise an error).",
+    )(func)
+
+
+def check_output_folder(path: Path, mkdirs: bool, option: str = "--output") -> None:
+    """A folder that does not exist is an error unless `--mkdirs`: a typo in a docs
+    pipeline's path must not scatter files into new folders."""
+    folder = path.parent
+    if folder.is_dir():
+        return
+    if folder.exists():
+        raise click.BadParameter(f"{str(folder)!r} is not a folder", param_hint=option)
+    if not mkdirs:
+        raise click.BadParameter(
+            f"folder {str(folder)!r} does not exist (-p/--mkdirs creates it)", param_hint=option
+        )
+    folder.mkdir(parents=True, exist_ok=True)
 
 
 def auth_from_options(kind: str | None, client_id: str | None, secret_stdin: bool) -> httpx.Auth:

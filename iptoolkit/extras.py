@@ -1,9 +1,10 @@
 """Optional parts of iptoolkit and the message that names the extra when one is missing.
 
 `pip install iptoolkit` brings what an analyst uses in a notebook; the reference server
-(FastAPI, uvicorn) is the `server` extra, and `all` brings every extra. The modules of an
-optional part call `require` before importing its packages, so a missing package says
-which extra to install instead of only which import failed.
+(FastAPI, uvicorn) is the `server` extra, the MCP server for AI assistants (the `mcp` SDK)
+the `mcp` extra, and `all` brings every extra. The modules of an optional part call
+`require` before importing its packages, so a missing package says which extra to install
+instead of only which import failed.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ __all__ = ["EXTRAS", "MissingExtraError", "require"]
 
 EXTRAS: dict[str, tuple[str, tuple[str, ...]]] = {
     "server": ("the reference server", ("fastapi", "uvicorn", "limits")),
+    "mcp": ("the MCP server", ("mcp", "rapidfuzz")),
 }
 """Extra -> (what needs it, the modules it brings), as declared in pyproject.toml."""
 

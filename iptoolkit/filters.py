@@ -6,7 +6,8 @@ everything. Matching is case-insensitive throughout.
 - `agent_types`, `channel_types`: type names, `core:` optional, or short names (`SFTP`
   for `SFTPAgentSettings`, `AS2` for `IntegrationPartnerChannelAS2`). A channel counts
   wherever the profile uses it: input, response path, or named by id (when known).
-- `partners`, `channels`: ids or names (`17`, `"17"` and `"Acme"` all work).
+- `partners`, `channels`: ids, node ids or names (`17`, `"17"`, `"partner:17"` and
+  `"Acme"` all work).
 - `groups`: a plain group selects it and its subgroups (`Finance` matches `Finance/AP`);
   a pattern with `*`, `?` or `[...]` is matched as a whole (`Finance/*`, `*/EDI/*`).
 - `tags`: tags or patterns; a profile's `tags` string is split on commas, semicolons and
@@ -39,7 +40,7 @@ from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING, Any
 
 from .models import field_value, gc_paused
-from .names import normalise_type, type_aliases
+from .names import normalise_type, strip_kind, type_aliases, type_label
 from .nodes import endpoint, partner_of, type_of
 from .selection import Filter
 
@@ -47,7 +48,7 @@ if TYPE_CHECKING:
     from .estate import Estate
     from .records import ChannelKey, ProfileRecord
 
-__all__ = ["Filter", "select", "subset"]
+__all__ = ["Filter", "select", "subset", "unmatched", "known_values"]
 
 _WILDCARD = re.compile(r"[*?\[]")
 Table = dict[str, set[int]]
@@ -267,10 +268,10 @@ def _matches(estate: Estate, selection: Filter) -> Iterable[set[int]]:
         yield _lookup(table, (normalise_type(v) for v in selection.channel_types))
     if selection.partners:
         table = _table(estate, "partners", _PARTNERS)
-        yield _lookup(table, (_token(v) for v in selection.partners))
+        yield _lookup(table, (_token(strip_kind(v, "partner")) for v in selection.partners))
     if selection.channels:
         table = _table(estate, "channels", _CHANNELS)
-        yield _lookup(table, (_token(v) for v in selection.channels))
+        yield _lookup(table, (_token(strip_kind(v, "channel")) for v in selection.channels))
     if selection.groups:
         yield _patterns(_table(estate, "groups", _groups), selection.groups, subtree=True)
     if selection.tags:
@@ -309,3 +310,48 @@ def _patterns(table: dict[str, set[int]], patterns: list[str], *, subtree: bool)
                 if value == pattern or value.startswith(prefix):
                     found |= positions
     return found
+
+
+# -- what matched nothing, and what was meant ----------------------------------------------
+
+LIST_FIELDS = ("partners", "channels", "agent_types", "channel_types", "groups", "tags")
+
+
+def unmatched(estate: Estate, selection: Filter) -> list[tuple[str, Any]]:
+    """(field, value) of each value that on its own selects no profile of the estate:
+    what a filter that selects nothing got wrong. Empty when every value matches some
+    profiles (then only their combination selects none)."""
+    missing: list[tuple[str, Any]] = []
+    for field in LIST_FIELDS:
+        for value in getattr(selection, field):
+            if not select(estate, Filter(**{field: [value]})):
+                missing.append((field, value))
+    if selection.active is not None and not select(estate, Filter(active=selection.active)):
+        missing.append(("active", selection.active))
+    if selection.text and not select(estate, Filter(text=selection.text)):
+        missing.append(("text", selection.text))
+    return missing
+
+
+def known_values(estate: Estate, field: str) -> list[str]:
+    """The values a filter field could take in this estate, as people spell them: partner
+    and channel names and ids, groups (and their parents), type names and labels, tags."""
+    records = [record for record in estate.records if record.ok]
+    values: list[Any] = []
+    if field in ("partners", "channels"):
+        registry = estate.partners if field == "partners" else estate.channels
+        for key, model in registry.items():
+            values += [field_value(model, "name"), key]
+    elif field == "agent_types":
+        for name in {record.agent_type for record in records}:
+            values += [name, type_label(name)]
+    elif field == "channel_types":
+        for name in {type_of(channel) for channel in estate.channels.values()}:
+            values += [name, type_label(name)]
+    elif field == "groups":
+        for group in {record.group.strip("/") for record in records if record.group}:
+            parts = group.split("/")
+            values += ["/".join(parts[: n + 1]) for n in range(len(parts))]
+    elif field == "tags":
+        values = [tag for record in records for tag in record.tags]
+    return [str(value) for value in dict.fromkeys(values) if value]

@@ -9,19 +9,28 @@ Explorer, the command line's text. Filters accept either, in any case, and short
 
 from __future__ import annotations
 
+import difflib
 import re
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
 __all__ = [
     "CHANNEL_PREFIX",
+    "NODE_KINDS",
     "NO_TYPE",
+    "did_you_mean",
+    "close_matches",
     "normalise_type",
     "plural",
+    "strip_kind",
     "type_aliases",
     "type_label",
     "type_matches",
 ]
+
+NODE_KINDS = ("profile", "agent", "response", "channel", "partner")
+"""The kinds of graph node, each the prefix of its node ids (`channel:40003`)."""
 
 NO_TYPE = "(none)"
 """What counts stand a profile without an input agent (or a channel without a type) under."""
@@ -121,3 +130,30 @@ def unresolved_note(count: int) -> str:
     ` (and 2 unresolved channel ids)`, or nothing. An unresolved id is not a channel; every
     view says so in these words."""
     return f" (and {plural(count, 'unresolved channel id')})" if count else ""
+
+
+def strip_kind(value: Any, kind: str) -> Any:
+    """`channel:40003` -> `40003` when `kind` is `channel`: a node id where a bare id or
+    name is expected (filters) names the same item. Anything else is returned unchanged."""
+    if isinstance(value, str) and value.strip().lower().startswith(kind + ":"):
+        return value.strip()[len(kind) + 1 :]
+    return value
+
+
+def close_matches(word: Any, candidates: Iterable[Any], limit: int = 3) -> list[str]:
+    """The candidates that look like `word` (difflib, any case), best first, each once in
+    its own spelling."""
+    spelled: dict[str, str] = {}
+    for candidate in candidates:
+        if candidate is not None and str(candidate).strip():
+            spelled.setdefault(str(candidate).lower(), str(candidate))
+    found = difflib.get_close_matches(str(word).lower(), list(spelled), n=limit, cutoff=0.6)
+    return [spelled[match] for match in found]
+
+
+def did_you_mean(word: Any, candidates: Iterable[Any]) -> str:
+    """` (did you mean 'Acme Retail EU'?)` or nothing: what follows an unknown name."""
+    found = close_matches(word, candidates)
+    if not found:
+        return ""
+    return f" (did you mean {' or '.join(repr(match) for match in found)}?)"

@@ -21,6 +21,7 @@ import networkx as nx
 
 from .names import type_matches
 from .nodes import is_active
+from .resolve import resolve_node
 
 if TYPE_CHECKING:
     from collections.abc import Hashable
@@ -33,6 +34,9 @@ def where_used(
 ) -> list[str]:
     """The profile nodes whose input or response path reaches `node`, in graph order.
 
+    `node` is a node id (`"channel:40003"`), a bare id (`"40003"`) or a partner's or
+    channel's name, any case (see `resolve_node`); an ambiguous or unknown one is an error.
+
     With `type=` instead of a node: the profiles that reach any node of that type, e.g.
     `where_used(G, type="SFTPAgentSettings")`; a short name (`type="AS2"`) names the agent,
     channel and response unit types it is short for (see `nodes.type_matches`).
@@ -41,8 +45,7 @@ def where_used(
     if (node is None) == (type is None):
         raise TypeError("where_used() takes a node or type=..., exactly one of them")
     if node is not None:
-        _require(graph, node)
-        targets = {node}
+        targets = {resolve_node(graph, node)}
     else:
         targets = {n for n, kind in graph.nodes(data="type") if type_matches(kind, type)}
     return _in_order(graph, _profiles_reaching(graph, targets))
@@ -89,8 +92,9 @@ def impact(graph: nx.MultiDiGraph, node: Hashable) -> Impact:
     """What stops if `node` (a channel, partner, agent, response or profile) goes away.
 
     A partner takes its channels with it; a profile takes its agent and response paths.
+    `node` is named as `resolve_node` accepts: `"channel:40003"`, `"40003"`, a name.
     """
-    _require(graph, node)
+    node = resolve_node(graph, node)
     nodes = graph.nodes
     kind = nodes[node].get("kind")
     gone = {node}
@@ -141,7 +145,7 @@ def neighbourhood(graph: nx.MultiDiGraph, node: Hashable, depth: int = 1) -> nx.
     For drawing: around a partner, depth 1 gives its channels, 2 the agents and response
     paths on them, 3 their profiles. Attributes are kept; the copy is independent.
     """
-    _require(graph, node)
+    node = resolve_node(graph, node)
     if depth < 0:
         raise ValueError(f"depth must be 0 or more, not {depth}")
     seen = {node}
@@ -167,12 +171,6 @@ def neighbourhood(graph: nx.MultiDiGraph, node: Hashable, depth: int = 1) -> nx.
         for key, data in edges.items()
     )
     return result
-
-
-def _require(graph: nx.MultiDiGraph, node: Hashable) -> None:
-    if node not in graph:
-        hint = "" if ":" in str(node) else " (node ids have a kind prefix, e.g. 'partner:17')"
-        raise nx.NodeNotFound(f"no node {node!r} in the graph{hint}")
 
 
 def _profiles_reaching(graph: nx.MultiDiGraph, targets: Iterable[Hashable]) -> set[Hashable]:

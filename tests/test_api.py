@@ -23,6 +23,7 @@ EXPECTED = {
     "ApiTransportError", "ApiConnectionError", "ApiTimeoutError", "DeadlineExceededError",
     # questions, pictures, files, the Explorer
     "build_graph", "where_used", "impact", "neighbourhood", "Impact", "Filter", "findings",
+    "resolve_node", "UnknownItemError", "AmbiguousItemError",
     "Finding", "plot_topology", "plot_summary", "export", "Explorer",
     "schema_report", "SchemaReport",
     # change over time

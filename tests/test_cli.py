@@ -98,7 +98,9 @@ def test_findings_formats(runner, snapshot, output_format):
         frame = pd.read_csv(StringIO(result.stdout))
         assert list(frame["kind"]) == [f.kind for f in expected]
     else:
-        assert len(result.stdout.splitlines()) == len(expected)
+        header, *rows = result.stdout.splitlines()
+        assert header.split() == ["SEVERITY", "KIND", "TEXT"]
+        assert len(rows) == len(expected)
 
 
 def test_findings_by_severity(runner, snapshot):
@@ -113,7 +115,8 @@ def test_plot_writes_the_diagram(runner, snapshot, tmp_path):
 
     output = tmp_path / "topology.png"
     result = runner.invoke(
-        main, ["plot", str(snapshot), "-o", str(output), "--partner", "Silverline Beverages"]
+        main,
+        ["plot", str(snapshot), "-o", str(output), "--partner", "Kestrel Chemicals GmbH & Co. KG"],
     )
     assert result.exit_code == 0, result.output
     with Image.open(output) as image:
@@ -127,7 +130,8 @@ def test_export_with_filters_holds_the_subset(runner, snapshot, tmp_path):
     filter_file.write_text(ipt.Filter(groups=["Logistics"], active=True).to_json())
     output = tmp_path / "out" / "logistics.graphml"
     result = runner.invoke(
-        main, ["export", str(snapshot), "-o", str(output), "--filter-file", str(filter_file)]
+        main,
+        ["export", str(snapshot), "-o", str(output), "-p", "--filter-file", str(filter_file)],
     )
     assert result.exit_code == 0, result.output
     subset = ipt.load(snapshot).subset(ipt.Filter(groups=["Logistics"], active=True))
@@ -230,7 +234,7 @@ def test_fetch_writes_dated_snapshots_into_folders_it_makes(runner, server, tmp_
     """A nightly `fetch -o 'snapshots/{date}.json.gz'`: the name is the recorded fetch date."""
     template = tmp_path / "history" / "nightly" / "{date}.json.gz"
     result = runner.invoke(
-        main, ["fetch", "-o", str(template), "--no-progress"], env=_credentials(server)
+        main, ["fetch", "-p", "-o", str(template), "--no-progress"], env=_credentials(server)
     )
     assert result.exit_code == 0, result.output
     [written] = (tmp_path / "history" / "nightly").iterdir()
@@ -245,7 +249,7 @@ def test_fetch_with_datetime_keeps_every_snapshot(runner, server, tmp_path):
     names = set()
     for _ in range(2):
         result = runner.invoke(
-            main, ["fetch", "-o", template, "--no-progress"], env=_credentials(server)
+            main, ["fetch", "-p", "-o", template, "--no-progress"], env=_credentials(server)
         )
         assert result.exit_code == 0, result.output
         names = {path.name for path in (tmp_path / "snapshots").iterdir()}
@@ -254,6 +258,19 @@ def test_fetch_with_datetime_keeps_every_snapshot(runner, server, tmp_path):
     for name in names:
         fetched_at = ipt.load(tmp_path / "snapshots" / name).info.fetched_at
         assert name == f"{fetched_at.astimezone(UTC):%Y-%m-%dT%H%M%SZ}.json"
+
+
+def test_a_dated_folder_needs_mkdirs_like_any_missing_folder(runner, server, tmp_path):
+    template = str(tmp_path / "{date}" / "snapshot.json")
+    args = ["fetch", "-o", template, "--no-progress"]
+    refused = runner.invoke(main, args, env=_credentials(server))
+    assert refused.exit_code == 2 and "-p/--mkdirs" in refused.stderr
+    assert "{date}" not in refused.stderr and not any(tmp_path.iterdir())
+    result = runner.invoke(main, [*args, "-p"], env=_credentials(server))
+    assert result.exit_code == 0, result.output
+    [folder] = tmp_path.iterdir()
+    written = folder / "snapshot.json"
+    assert folder.name == f"{ipt.load(written).info.fetched_at.astimezone(UTC):%Y-%m-%d}"
 
 
 def test_fetch_refuses_an_unknown_field_before_fetching(runner, server, tmp_path):

@@ -163,8 +163,8 @@ def test_where_used_refuses_unclear_questions(G):
         where_used(G)
     with pytest.raises(TypeError):
         where_used(G, "partner:1", type="AS2")
-    with pytest.raises(nx.NodeNotFound, match="kind prefix"):
-        where_used(G, "1")
+    with pytest.raises(nx.NodeNotFound, match="node id, e.g. 'partner:17'"):
+        where_used(G, "Initech")
 
 
 def test_impact_of_a_channel(G):

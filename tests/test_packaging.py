@@ -92,8 +92,10 @@ def test_every_import_is_declared_where_it_is_used() -> None:
         if module in COMES_WITH or module in OPTIONAL:
             continue
         names = {re.sub(r"[-_.]+", "-", d).lower() for d in distributions.get(module, [module])}
-        server_only = all(f.startswith("iptoolkit/server/") for f in files)
-        declared = CORE | EXTRA["server"] if server_only else CORE
+        declared = CORE
+        for extra in ("server", "mcp"):  # an extra's package may use what the extra brings
+            if all(f.startswith(f"iptoolkit/{extra}/") for f in files):
+                declared = CORE | EXTRA[extra]
         if not names & declared:
             undeclared[module] = sorted(files)
     assert undeclared == {}
@@ -145,6 +147,18 @@ def test_the_cli_help_lists_the_server_commands_without_the_extra() -> None:
     result = _without("fastapi", "from iptoolkit.cli import main\nmain(['--help'])\n")
     assert result.returncode == 0, result.stderr
     assert "serve" in result.stdout and "hash-secret" in result.stdout
+
+
+def test_the_mcp_command_names_its_extra_in_one_line(tmp_path: Path) -> None:
+    snapshot = tmp_path / "s.json"
+    snapshot.write_text("[]")
+    code = "from iptoolkit.cli import main\nmain(sys.argv[1:], prog_name='iptoolkit')\n"
+    result = _without("mcp", code, "mcp", str(snapshot))
+    assert result.returncode == 1
+    assert result.stderr == (
+        "Error: the MCP server needs the 'mcp' extra, which is not installed "
+        "(no module named 'mcp'): pip install 'iptoolkit[mcp]'\n"
+    )
 
 
 def test_python_m_iptoolkit_server_names_the_extra() -> None:

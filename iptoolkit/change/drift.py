@@ -98,14 +98,18 @@ def schema_changes(
     return _compared(*_walks_of_differences(before, after, same))
 
 
-def _compared(before: _Walk, after: _Walk) -> list[Change]:
+def _compared(before: _Walk, after: _Walk, both: _Walk | None = None) -> list[Change]:
+    """The classes and fields one walk holds and the other lacks; `both` holds what the two
+    snapshots hold alike (the equal profiles walked once), held by neither alone."""
+    both = both if both is not None else _Walk()
+    both_classes, both_fields, both_types = both.classes, both.fields(), both.types()
     changes = []
     for op, have, lack, where in (
         ("removed", before, after, "old"),
         ("added", after, before, "new"),
     ):
         for (family, cls), seen in have.classes.items():
-            if (family, cls) not in lack.classes:
+            if (family, cls) not in lack.classes and (family, cls) not in both_classes:
                 changes.append(
                     Change(
                         kind="schema",
@@ -117,7 +121,8 @@ def _compared(before: _Walk, after: _Walk) -> list[Change]:
                         f"held by {plural(seen.profiles, 'profile')} of the {where} snapshot",
                     )
                 )
-        lacking, lacking_types = lack.fields(), lack.types()
+        lacking = lack.fields().keys() | both_fields.keys()
+        lacking_types = lack.types().keys() | both_types.keys()
         for (name, key), (count, path) in have.fields().items():
             if name in lacking_types and (name, key) not in lacking:
                 changes.append(
@@ -136,47 +141,62 @@ def _compared(before: _Walk, after: _Walk) -> list[Change]:
 
 def _walks_of_differences(
     old: Estate, new: Estate, same: Sequence[tuple[ProfileRecord, ProfileRecord]]
-) -> tuple[_Walk, _Walk]:
-    """Walks that compare like whole-snapshot walks, from the profiles that differ.
+) -> tuple[_Walk, _Walk, _Walk | None]:
+    """Walks that compare like whole-snapshot walks: of the profiles that differ on each
+    side, and of the equal profiles that matter, walked once for both.
 
-    What both sides hold alike cannot appear or disappear; a candidate (a class, a field,
-    or the type a field needs on both sides) that one side's differing profiles hold and
-    the other's do not is decided by the equal profiles: any that holds it names it in its
-    JSON text, so only the equal profiles whose text names a candidate are walked too.
+    What both sides hold alike cannot appear or disappear. A candidate that one side's
+    differing profiles hold and the other's do not (a class; a field; the type a field
+    needs on both sides) is decided by the equal profiles, and an equal profile holding it
+    names it in its JSON text: a class by its `class` value, a field by its name next to a
+    name of its type (`_conditions`). So only the equal profiles whose text meets a
+    candidate's condition are walked too.
     """
     same_old = {pair[0].index for pair in same}
     same_new = {pair[1].index for pair in same}
     differ_old = [record for record in old.records if record.index not in same_old]
     differ_new = [record for record in new.records if record.index not in same_new]
     before, after = _walk_records(differ_old), _walk_records(differ_new)
-    tokens = _candidate_tokens(before, after)
-    if not tokens or not same:
-        return before, after
-    kept = [pair for pair in same if _names_any(pair[1].raw, tokens)]
-    if not kept and _ROOT in tokens:
-        kept = [same[0]]
-    if not kept:
-        return before, after
-    return (
-        _walk_records([*differ_old, *(pair[0] for pair in kept)]),
-        _walk_records([*differ_new, *(pair[1] for pair in kept)]),
+    conditions = _conditions(before, after)
+    if not conditions or not same:
+        return before, after, None
+    kept = [pair[1] for pair in same if _meets_any(pair[1].raw, conditions)]
+    if any(condition == (_ANY_PROFILE,) for condition in conditions):
+        kept.append(same[0][1])  # one equal profile shows that profiles exist on both sides
+    return before, after, _walk_records(kept)
+
+
+_Condition = tuple[frozenset[bytes], ...]
+"""JSON texts a profile must contain: one of each set."""
+_ANY_PROFILE: frozenset[bytes] = frozenset()
+"""Stands for the profile's own type, which every profile holds."""
+
+
+def _conditions(before: _Walk, after: _Walk) -> list[_Condition]:
+    """What an equal profile's text must contain to hold a candidate of a change."""
+    conditions = {
+        (frozenset({_quoted(cls)}),) for _, cls in before.classes.keys() ^ after.classes.keys()
+    }
+    held_before, held_after = before.fields(), after.fields()
+    types_before, types_after = before.types(), after.types()
+    for name, key in held_before.keys() ^ held_after.keys():
+        lacking_types = types_after if (name, key) in held_before else types_before
+        of_type = type_tokens().get(name, _ANY_PROFILE)
+        if name not in lacking_types:  # does the other side hold the type at all?
+            conditions.add((of_type,))
+            continue
+        named = frozenset({_quoted(key), *(_quoted(sent) for sent in _sent_names(name, key))})
+        conditions.add((named, of_type) if of_type else (named,))
+    return list(conditions)
+
+
+def _meets_any(raw: Any, conditions: list[_Condition]) -> bool:
+    text = orjson.dumps(raw, default=str, option=orjson.OPT_NON_STR_KEYS)
+    return any(
+        all(any(token in text for token in tokens) for tokens in condition if tokens)
+        and any(condition)
+        for condition in conditions
     )
-
-
-_ROOT = b"(the profile itself)"
-"""The token standing for the profile's own type: every profile holds it."""
-
-
-def _candidate_tokens(before: _Walk, after: _Walk) -> set[bytes]:
-    """The JSON text that any profile holding a candidate of a change must contain."""
-    classes = before.classes.keys() ^ after.classes.keys()
-    fields = before.fields().keys() ^ after.fields().keys()
-    tokens = {_quoted(cls) for _, cls in classes}
-    for name, key in fields:
-        tokens.add(_quoted(key))
-        tokens.update(_quoted(sent) for sent in _sent_names(name, key))
-        tokens.update(type_tokens().get(name, {_ROOT}))
-    return tokens
 
 
 def _sent_names(name: str, key: str) -> tuple[str, ...]:
@@ -189,11 +209,6 @@ def _sent_names(name: str, key: str) -> tuple[str, ...]:
 
 def _quoted(text: str) -> bytes:
     return orjson.dumps(text)
-
-
-def _names_any(raw: Any, tokens: set[bytes]) -> bool:
-    text = orjson.dumps(raw, default=str, option=orjson.OPT_NON_STR_KEYS)
-    return any(token in text for token in tokens)
 
 
 @cache
@@ -213,18 +228,19 @@ def type_tables() -> dict[str, TypeTable]:
 
 @cache
 def type_tokens() -> dict[str, frozenset[bytes]]:
-    """Type name -> JSON text one of which every profile holding that type contains: the
-    field names leading to it (JSON and Python names) and the classes routed to it."""
-    tokens: dict[str, set[bytes]] = {type_table().name: {_ROOT}}
+    """Type name -> JSON texts one of which every profile holding that type contains: the
+    classes routed to it, or the field names leading to it (JSON and Python names). The
+    profile's own type has none: every profile holds it."""
+    tokens: dict[str, set[bytes]] = {}
     for table in type_tables().values():
         python_of = {json_name: python for python, json_name in table.python_names.items()}
         for key, want in table.fields.items():
             names = {_quoted(key), *((_quoted(python_of[key]),) if key in python_of else ())}
             for model, cls in _members_in(want):
+                # a family member is routed by its class: its text names the class
                 found = tokens.setdefault(model.__name__, set())
-                found.update(names)
-                if cls is not None:
-                    found.add(_quoted(cls))
+                found.update({_quoted(cls)} if cls is not None else names)
+    tokens.pop(type_table().name, None)  # the profile itself: every profile holds it
     return {name: frozenset(found) for name, found in tokens.items()}
 
 

@@ -167,7 +167,7 @@ def to_text(diff: EstateDiff) -> str:
         lines += ["", f"{severity} ({len(chosen)}):"]
         for first, group in _items(chosen):
             fields = [change for change in group if change.path]
-            whole = [change.reason for change in group if not change.path and change.reason]
+            whole = _whole_reasons(group)
             why = f"  [{'; '.join(whole)}]" if whole else ""
             lines.append(f"  {sign[first.op]} {_title(first)}{why}")
             for change in fields:
@@ -195,7 +195,7 @@ def to_markdown(diff: EstateDiff) -> str:
         lines += ["", f"## {severity.capitalize()} ({len(chosen)})", ""]
         for first, group in _items(chosen):
             name = f" {_md(first.name)}" if first.name else ""
-            whole = [_md(change.reason) for change in group if not change.path and change.reason]
+            whole = [_md(reason) for reason in _whole_reasons(group)]
             why = f": {'; '.join(whole)}" if whole else ""
             lines.append(f"- **{first.kind} {first.op}**{name} ({_code(first.key)}){why}")
             for change in group:
@@ -204,6 +204,16 @@ def to_markdown(diff: EstateDiff) -> str:
                     reason = f" ({_md(change.reason)})" if change.reason else ""
                     lines.append(f"  - {what}{_code(short(change.new))}{reason}")
     return "\n".join(lines) + "\n"
+
+
+def _whole_reasons(group: list[Change]) -> list[str]:
+    """The reasons of an item's changes as a whole, leaving out those that only repeat the
+    kind and op the entry shows ("profile added")."""
+    return [
+        change.reason
+        for change in group
+        if not change.path and change.reason and change.reason != f"{change.kind} {change.op}"
+    ]
 
 
 def _where(snapshot: dict[str, Any]) -> str:

@@ -188,7 +188,9 @@ def save_figure(figure: Any, path: Path, name: str) -> Path:
                 pad_inches=0.15,
                 metadata=metadata,
                 facecolor="white",
-                **({"pil_kwargs": {"optimize": True}} if name == "png" else {}),
+                # zlib level 3: as small as PIL's `optimize` on our diagrams (within 0.1%)
+                # at a third of its time (benchmarks/bench_cli.py)
+                **({"pil_kwargs": {"compress_level": 3}} if name == "png" else {}),
             )
     finally:
         from ..plot._backend import pyplot

@@ -10,6 +10,7 @@ with `group_by=`) are drawn as groups with counts.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -37,6 +38,14 @@ __all__ = ["plot_topology", "draw_view", "grouping", "check_options", "MAX_DETAI
 
 MAX_DETAIL_NODES = 300
 """Above this many nodes (and without `group_by`), the diagram groups nodes."""
+
+MAX_DETAIL_ROWS = 300
+"""Above this many rows, a diagram drawn node by node is too tall to read: it warns."""
+
+
+class LargeDiagramWarning(UserWarning):
+    """A diagram drawn node by node with more rows than a reader can follow."""
+
 
 Labels = Literal["auto", "ids", "none"] | bool
 
@@ -119,6 +128,14 @@ def draw_view(
             return 1 if view.nodes[node]["kind"] == "response" else 0
 
     placed = layered_layout(view, order_key=_order_key(view), band_of=band)
+    if not geometry.grouped and placed.rows > MAX_DETAIL_ROWS:
+        warnings.warn(
+            f"the diagram draws {placed.rows:,.0f} rows one node each (more than "
+            f"{MAX_DETAIL_ROWS}), too many to read: group_by='group', 'agent_type' or "
+            "'partner' (--group-by on the command line) draws groups with counts",
+            LargeDiagramWarning,
+            stacklevel=3,
+        )
 
     handles = legend_handles(view, grouped=geometry.grouped, focused=focused)
     legend_rows = -(-len(handles) // LEGEND_COLUMNS)

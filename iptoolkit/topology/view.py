@@ -29,6 +29,7 @@ from ..estate import Estate
 from ..names import type_label
 from ..nodes import is_active
 from ..queries import Impact
+from ..resolve import resolve_node
 from .style import direction_of, line_style_of
 
 __all__ = [
@@ -77,18 +78,18 @@ def graph_of(estate_or_graph: EstateOrGraph) -> tuple[nx.MultiDiGraph, Estate | 
 def focus_set(graph: nx.MultiDiGraph, highlight: Highlight) -> set[Hashable] | None:
     """The nodes to emphasise, from what `plot_topology(highlight=...)` accepts.
 
-    - a node id: the node and everything on its paths, upstream (the profiles and agents
-      that use a channel) and downstream (the channels and partners a profile reaches);
+    - a node id, bare id or name (see `resolve_node`): the node and everything on its
+      paths, upstream (the profiles and agents that use a channel) and downstream (the
+      channels and partners a profile reaches);
     - an `Impact` (from `ipt.impact`): the node and everything it stops, with the paths
       that are cut (a partner's channels, the agents of profiles that lose input);
     - a graph (e.g. from `ipt.neighbourhood`): its nodes;
-    - any other iterable: exactly those node ids.
+    - any other iterable: exactly those items.
     """
     if highlight is None:
         return None
     if isinstance(highlight, str):
-        if highlight not in graph:
-            raise nx.NodeNotFound(f"highlight: no node {highlight!r} in the graph")
+        highlight = resolve_node(graph, highlight, what="highlight")
         return {highlight} | nx.ancestors(graph, highlight) | nx.descendants(graph, highlight)
     if isinstance(highlight, Impact):
         gone = highlight.node
@@ -101,11 +102,7 @@ def focus_set(graph: nx.MultiDiGraph, highlight: Highlight) -> set[Hashable] | N
     if isinstance(highlight, nx.Graph):
         return {node for node in highlight if node in graph}
     if isinstance(highlight, Iterable):
-        chosen = set(highlight)
-        missing = sorted(str(node) for node in chosen if node not in graph)
-        if missing:
-            raise nx.NodeNotFound(f"highlight: no node {missing[0]!r} in the graph")
-        return chosen
+        return {resolve_node(graph, node, what="highlight") for node in highlight}
     raise TypeError(f"highlight: expected a node id, ids, a graph or an Impact, not {highlight!r}")
 
 

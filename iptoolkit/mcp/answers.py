@@ -1,0 +1,332 @@
+"""The tools' answers, worked out from a loaded estate with no MCP in sight.
+
+Each function takes a `Loaded` estate and the tool's arguments and returns one of the
+`schemas` models; bad input raises `ValueError` (an unknown id `lookup.NotFound`, with
+close matches), which the server turns into a tool error. They read what the Python API
+reads (records, the graph, `queries`, `audit`, `filters`), so an answer here is the
+Python answer, paged and cut (`paging`). Masking secrets is the server's last step.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from ..audit import KINDS, SEVERITIES
+from ..names import NO_TYPE, type_label
+from ..redact import redact_fields
+from ..selection import Filter
+from .paging import TEXT_LIMIT, cut, page
+from .schemas import (
+    Edge,
+    FindingRow,
+    FindingsPage,
+    ImpactAnswer,
+    ItemAnswer,
+    Listed,
+    NeighbourhoodAnswer,
+    ProfilePage,
+    ProfileRow,
+    Ref,
+    SummaryAnswer,
+    UsedByPage,
+)
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+    from ..estate import Estate
+    from ..records import ProfileRecord
+    from .store import Loaded
+
+__all__ = [
+    "summary",
+    "find_profiles",
+    "get_item",
+    "where_used",
+    "impact",
+    "neighbourhood",
+    "findings",
+]
+
+TOP = 20
+"""Rows kept of the summary's larger tables (profiles by partner, by group)."""
+IN_ROW = 10
+"""Channels and partners listed in one profile's row."""
+FINDING_TEXT = 500
+FINDING_NODES = 10
+
+
+def ref(graph: nx.MultiDiGraph, node: str) -> Ref:
+    data = graph.nodes[node]
+    kind_type = data.get("agent_type") if data.get("kind") == "profile" else data.get("type")
+    return Ref(
+        node=node,
+        name=data.get("name"),
+        type=type_label(kind_type) if kind_type else None,
+        active=data.get("active"),
+    )
+
+
+def summary(loaded: Loaded, names: list[str]) -> SummaryAnswer:
+    """The estate's counts, with profiles by partner and by group (the largest first)."""
+    counts = loaded.estate.summary()
+    by_partner, by_group = loaded.estate.derived("mcp.by_partner_group", _by_partner_group)
+    shown = {"profiles_by_partner": by_partner, "profiles_by_group": by_group}
+    cut_tables = [f"{key} ({len(table):,})" for key, table in shown.items() if len(table) > TOP]
+    note = (
+        f"the {TOP} largest rows of {' and '.join(cut_tables)} are shown; find_profiles "
+        "with partners=[...] or groups=[...] counts any other"
+        if cut_tables
+        else None
+    )
+    return SummaryAnswer(
+        snapshot=loaded.name,
+        snapshots=names,
+        **{key: counts[key] for key in _SUMMARY_COUNTS},
+        profiles_by_partner=dict(list(by_partner.items())[:TOP]),
+        profiles_by_group=dict(list(by_group.items())[:TOP]),
+        findings=loaded.findings.counts(),
+        note=note,
+    )
+
+
+_SUMMARY_COUNTS = (
+    "source_url",
+    "fetched_at",
+    "profiles",
+    "active_profiles",
+    "problems",
+    "channels",
+    "unresolved_channels",
+    "partners",
+    "conflicts",
+    "agent_types",
+    "channel_types",
+)
+
+
+def _by_partner_group(estate: Estate) -> tuple[dict[str, int], dict[str, int]]:
+    partners: Counter[str] = Counter()
+    groups: Counter[str] = Counter()
+    for record in estate.records:
+        groups[record.group or NO_TYPE] += 1
+        for key in record.partners:
+            partner = estate.partners.get(key)
+            name = getattr(partner, "name", None) if partner is not None else None
+            partners[name or str(key)] += 1
+    return dict(partners.most_common()), dict(groups.most_common())
+
+
+def find_profiles(loaded: Loaded, chosen: Filter, limit: int, cursor: str | None) -> ProfilePage:
+    """The profiles `chosen` selects, a page of compact rows."""
+    from ..filters import select
+
+    positions = select(loaded.estate, chosen)
+    shown, next_cursor = page(positions, limit, cursor)
+    records = loaded.estate.records
+    return ProfilePage(
+        snapshot=loaded.name,
+        filter=chosen.describe(),
+        total=len(positions),
+        items=[profile_row(loaded.graph, records[position]) for position in shown],
+        next_cursor=next_cursor,
+    )
+
+
+def profile_row(graph: nx.MultiDiGraph, record: ProfileRecord) -> ProfileRow:
+    channels = [f"channel:{key}" for key in record.channel_keys[:IN_ROW]]
+    partners = [f"partner:{key}" for key in record.partners[:IN_ROW]]
+    return ProfileRow(
+        node=record.node,
+        id=record.id,
+        name=record.name,
+        group=record.group,
+        active=record.active,
+        agent_type=record.agent_type,
+        agent=type_label(record.agent_type) if record.agent_type else None,
+        channels=[ref(graph, node) for node in channels if node in graph],
+        partners=[ref(graph, node) for node in partners if node in graph],
+        problem=record.problem.message if record.problem is not None else None,
+    )
+
+
+def get_item(loaded: Loaded, id: str, offset: int = 0, max_chars: int = TEXT_LIMIT) -> ItemAnswer:
+    """One node by any name: its facts, what it links to, and its JSON (secrets masked)."""
+    graph = loaded.graph
+    node = loaded.lookup.resolve(id)
+    data = graph.nodes[node]
+    kind = data.get("kind")
+    about = ref(graph, node)
+    linked = _linked(graph, node, kind)
+    channels = [ref(graph, other) for other in linked["channel"]]
+    partners = [ref(graph, other) for other in linked["partner"]]
+    more = [
+        f"{len(found) - IN_ROW:,} more {what}s"
+        for what, found in (("channel", channels), ("partner", partners))
+        if len(found) > IN_ROW
+    ]
+    answer = ItemAnswer(
+        snapshot=loaded.name,
+        node=node,
+        kind=str(kind),
+        name=about.name,
+        type=about.type,
+        active=about.active,
+        group=data.get("group"),
+        partner=partners[0] if kind == "channel" and partners else None,
+        channels=channels[:IN_ROW],
+        partners=[] if kind == "channel" else partners[:IN_ROW],
+        used_by=len(_where_used(graph, node)),
+        more=(", ".join(more) + ": see neighbourhood") if more else None,
+    )
+    source = _json_of(data)
+    if source is None:
+        answer.note = "no JSON: a channel id that profiles name but none holds"
+        return answer
+    masked = redact_fields(source)
+    text = json.dumps(masked, ensure_ascii=False, separators=(",", ":"))
+    if offset == 0 and len(text) <= max_chars:
+        answer.json_ = masked
+        return answer
+    answer.json_text, answer.note = cut(text, max_chars, offset, again=f"get_item with id={node!r}")
+    return answer
+
+
+def _linked(graph: nx.MultiDiGraph, node: str, kind: Any) -> dict[str, list[str]]:
+    """Channels and partners a node links to, each once, in graph order."""
+    found: dict[str, dict[str, None]] = {"channel": {}, "partner": {}}
+    if kind == "partner":
+        steps = list(graph.pred[node])
+    else:
+        steps = list(graph.succ[node])
+        if kind == "profile":  # through its agent and response units
+            steps += [other for step in list(steps) for other in graph.succ[step]]
+        steps += [other for step in list(steps) for other in graph.succ[step]]
+    for other in steps:
+        other_kind = graph.nodes[other].get("kind")
+        if other_kind in found and other != node:
+            found[other_kind][other] = None
+    return {key: list(value) for key, value in found.items()}
+
+
+def _json_of(data: dict[str, Any]) -> Any:
+    record = data.get("record")
+    if record is not None:
+        return record.raw
+    source = data.get("model", data.get("json"))
+    dump = getattr(source, "to_json_dict", None)
+    return dump() if dump is not None else source
+
+
+def _where_used(graph: nx.MultiDiGraph, node: str) -> list[str]:
+    from ..queries import where_used as used
+
+    return used(graph, node)
+
+
+def where_used(
+    loaded: Loaded, id: str | None, type: str | None, limit: int, cursor: str | None
+) -> UsedByPage:
+    """The profiles reaching a node (or any node of a type), a page at a time."""
+    from ..queries import where_used as used
+
+    if (id is None) == (type is None):
+        raise ValueError("give id or type, exactly one of them")
+    graph = loaded.graph
+    node = loaded.lookup.resolve(id) if id is not None else f"type:{type}"
+    found = used(graph, node) if id is not None else used(graph, type=type)
+    shown, next_cursor = page(found, limit, cursor)
+    return UsedByPage(
+        snapshot=loaded.name,
+        node=node,
+        total=len(found),
+        items=[ref(graph, other) for other in shown],
+        next_cursor=next_cursor,
+    )
+
+
+def impact(loaded: Loaded, id: str, limit: int, cursor: str | None) -> ImpactAnswer:
+    """What stops if a node goes away, each list a page at a time (one cursor for all)."""
+    from ..queries import impact as hit_by
+
+    graph = loaded.graph
+    node = loaded.lookup.resolve(id)
+    hit = hit_by(graph, node)
+    found = {name: getattr(hit, name) for name in _IMPACT_LISTS}
+    _, next_cursor = page(range(max(map(len, found.values()))), limit, cursor)
+    start = int(cursor or 0)
+    return ImpactAnswer(
+        snapshot=loaded.name,
+        node=node,
+        text=str(hit),
+        **{
+            name: Listed(total=len(nodes), items=[ref(graph, n) for n in nodes[start:][:limit]])
+            for name, nodes in found.items()
+        },
+        next_cursor=next_cursor,
+    )
+
+
+_IMPACT_LISTS = ("lose_input", "partial_input", "lose_response", "responses", "partners")
+
+
+def neighbourhood(
+    loaded: Loaded, id: str, depth: int, limit: int, cursor: str | None
+) -> NeighbourhoodAnswer:
+    """The nodes around a node, a page at a time, with the edges between them."""
+    from ..queries import neighbourhood as around
+
+    graph = loaded.graph
+    node = loaded.lookup.resolve(id)
+    near = around(graph, node, depth)
+    shown, next_cursor = page(list(near), limit, cursor)
+    on_page = set(shown)
+    edges = [
+        Edge(source=source, target=target, kind=str(relation))
+        for source, target, relation in near.edges(data="relation")
+        if source in on_page and target in on_page
+    ]
+    return NeighbourhoodAnswer(
+        snapshot=loaded.name,
+        node=node,
+        depth=depth,
+        total_nodes=near.number_of_nodes(),
+        total_edges=near.number_of_edges(),
+        nodes=[ref(graph, other) for other in shown],
+        edges=edges,
+        next_cursor=next_cursor,
+    )
+
+
+def findings(
+    loaded: Loaded, kind: str | None, severity: str | None, limit: int, cursor: str | None
+) -> FindingsPage:
+    """The audit's findings of a kind and severity (any when None), a page at a time."""
+    if kind is not None and kind not in KINDS:
+        raise ValueError(f"kind {kind!r} is not a kind of finding: {', '.join(KINDS)}")
+    if severity is not None and severity not in SEVERITIES:
+        raise ValueError(f"severity {severity!r} is not one of {', '.join(SEVERITIES)}")
+    found = loaded.findings.of(kind=kind, severity=severity)
+    shown, next_cursor = page(found, limit, cursor)
+    items = []
+    for finding in shown:
+        text, _ = cut(finding.text, FINDING_TEXT, again="")
+        if len(finding.nodes) > FINDING_NODES:
+            text += f" ({len(finding.nodes):,} nodes; the first {FINDING_NODES} listed)"
+        items.append(
+            FindingRow(
+                kind=finding.kind,
+                severity=finding.severity,
+                text=text,
+                nodes=list(finding.nodes[:FINDING_NODES]),
+            )
+        )
+    return FindingsPage(
+        snapshot=loaded.name,
+        counts=loaded.findings.counts(),
+        total=len(found),
+        items=items,
+        next_cursor=next_cursor,
+    )

@@ -1,0 +1,96 @@
+"""The change-over-time tools' answers: schema drift of one snapshot, the diff of two.
+
+As `answers`, with no MCP in sight: `ipt.schema_report` and `ipt.diff` (from
+`iptoolkit.change`), paged, and a diff's long values (an added profile is the whole of it)
+cut with a note naming the `get_item` call that shows them.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from .paging import page
+from .schemas import ChangeRow, DiffPage, DriftPage, DriftRow
+
+if TYPE_CHECKING:
+    from ..change.model import Change
+    from .store import Loaded, Store
+
+__all__ = ["schema_report", "diff", "CHANGE_VALUE"]
+
+CHANGE_VALUE = 300
+"""Characters of a changed value's JSON shown in a diff (an added profile is all of it)."""
+
+
+def schema_report(loaded: Loaded, kind: str | None, limit: int, cursor: str | None) -> DriftPage:
+    """The schema drift report (`ipt.schema_report`), of one kind or all, a page at a time."""
+    from ..change.drift_report import DRIFT_KINDS
+
+    report = loaded.drift
+    if kind is not None and kind not in DRIFT_KINDS:
+        raise ValueError(f"kind {kind!r} is not a kind of drift: {', '.join(DRIFT_KINDS)}")
+    rows = report.of(kind) if kind is not None else report.items  # type: ignore[arg-type]
+    shown, next_cursor = page(rows, limit, cursor)
+    return DriftPage(
+        snapshot=loaded.name,
+        summary=report.summary(),
+        counts=report.counts(),
+        total=len(rows),
+        items=[DriftRow.model_validate(row.to_dict()) for row in shown],
+        next_cursor=next_cursor,
+    )
+
+
+def diff(
+    store: Store,
+    old: str | None,
+    new: str | None,
+    kind: str | None,
+    severity: str | None,
+    limit: int,
+    cursor: str | None,
+) -> DiffPage:
+    """What changed from `old` to `new` (`ipt.diff`; by default the snapshot before the
+    current one, and the current one), of a kind and severity, a page at a time."""
+    from ..change.model import KINDS as CHANGE_KINDS
+    from ..change.model import SEVERITIES as CHANGE_SEVERITIES
+
+    newer = store.get(new)
+    older = store.get(old) if old is not None else store.before(newer)
+    if older is None:
+        raise ValueError(
+            f"no snapshot is older than {newer.name!r}: name old= (loaded: "
+            f"{', '.join(store.names)})"
+        )
+    if older is newer:
+        raise ValueError(f"old and new are the same snapshot, {newer.name!r}")
+    if kind is not None and kind not in CHANGE_KINDS:
+        raise ValueError(f"kind {kind!r} is not a kind of change: {', '.join(CHANGE_KINDS)}")
+    if severity is not None and severity not in CHANGE_SEVERITIES:
+        raise ValueError(f"severity {severity!r} is not one of {', '.join(CHANGE_SEVERITIES)}")
+    found = store.diff(older, newer)
+    rows = found.of(kind=kind, severity=severity)  # type: ignore[arg-type]
+    shown, next_cursor = page(rows, limit, cursor)
+    return DiffPage(
+        old=older.name,
+        new=newer.name,
+        summary=found.summary(),
+        counts=found.counts(),
+        notes=list(found.notes),
+        total=len(rows),
+        items=[_change_row(change, older.name, newer.name) for change in shown],
+        next_cursor=next_cursor,
+    )
+
+
+def _change_row(change: Change, old: str, new: str) -> ChangeRow:
+    row = change.to_dict()
+    for side, snapshot in (("old", old), ("new", new)):
+        text = json.dumps(row[side], ensure_ascii=False, separators=(",", ":"), default=str)
+        if len(text) > CHANGE_VALUE:
+            row[side] = (
+                f"{text[:CHANGE_VALUE]}... (cut at {CHANGE_VALUE} of {len(text):,} characters: "
+                f"get_item with id={change.key!r} and snapshot={snapshot!r} shows it)"
+            )
+    return ChangeRow.model_validate(row)

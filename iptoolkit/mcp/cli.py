@@ -1,0 +1,70 @@
+"""The `iptoolkit mcp` command: serve snapshots (or the live platform) to AI assistants.
+
+Over stdio by default, which is how desktop assistants start a server; with `--http PORT`
+over the SDK's streamable HTTP transport on 127.0.0.1 (at `/mcp`). In stdio mode standard
+output belongs to the protocol: everything else goes to standard error.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+__all__ = ["mcp_command", "add_commands"]
+
+
+@click.command("mcp")
+@click.argument(
+    "snapshots",
+    nargs=-1,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+)
+@click.option(
+    "--from-env",
+    is_flag=True,
+    help="Fetch the estate from the platform with the IPTOOLKIT_* variables (and offer a "
+    "refresh tool); it is the current snapshot.",
+)
+@click.option(
+    "--http",
+    "port",
+    type=click.IntRange(0, 65535),
+    help="Serve streamable HTTP on 127.0.0.1:PORT (path /mcp) instead of stdio.",
+)
+def mcp_command(snapshots: tuple[Path, ...], from_env: bool, port: int | None) -> None:
+    """Serve snapshots to AI assistants over the Model Context Protocol (read-only).
+
+    The newest snapshot (by its fetch time) is current; tools take a `snapshot` argument
+    for the others. Needs the `mcp` extra: pip install 'iptoolkit[mcp]'.
+    """
+    from . import Store, build_server
+
+    if not snapshots and not from_env:
+        raise click.UsageError("name at least one snapshot file, or use --from-env")
+    store = Store.from_paths(list(snapshots), fetch=_fetch_live if from_env else None)
+    current = store.current
+    click.echo(
+        f"iptoolkit mcp: {len(store.loaded)} snapshot(s), current {current.name} "
+        f"({len(current.estate):,} profiles)",
+        err=True,
+    )
+    server = build_server(store)
+    if port is None:
+        server.run()
+    else:
+        click.echo(f"iptoolkit mcp: http://127.0.0.1:{port}/mcp", err=True)
+        server.run("streamable-http", host="127.0.0.1", port=port)
+
+
+def _fetch_live() -> object:
+    """The estate as the platform has it now (a progress bar never: stdout is the protocol)."""
+    from ..client import Client
+
+    with Client.from_env() as client:
+        return client.fetch_estate(progress=False)
+
+
+def add_commands(group: click.Group) -> None:
+    """Attach `mcp` to a click group (the `iptoolkit` command)."""
+    group.add_command(mcp_command)

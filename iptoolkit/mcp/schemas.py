@@ -1,0 +1,233 @@
+"""What each MCP tool answers, as pydantic models: their JSON Schema is the tool's output
+schema, so an assistant knows the shape of an answer before it asks.
+
+Every item names its graph node id (`profile:P1`, `channel:40003`, `partner:1017`), which
+any other tool accepts as `id`. Types are shown as people say them (`SFTP`, `AS2`), as
+`names.type_label` writes them; `agent_type` keeps the canonical name filters accept too.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+__all__ = [
+    "Ref",
+    "ProfileRow",
+    "SummaryAnswer",
+    "ProfilePage",
+    "ItemAnswer",
+    "UsedByPage",
+    "Listed",
+    "ImpactAnswer",
+    "Edge",
+    "NeighbourhoodAnswer",
+    "FindingRow",
+    "FindingsPage",
+    "DriftRow",
+    "DriftPage",
+    "ChangeRow",
+    "DiffPage",
+]
+
+_CURSOR = "pass this as `cursor` for the next page; null after the last page"
+
+
+class Ref(BaseModel):
+    """A node, in short: its id, name and type."""
+
+    node: str
+    name: str | None = None
+    type: str | None = None
+    active: bool | None = None
+
+
+class ProfileRow(BaseModel):
+    """One profile in a list: what tells it apart at a glance."""
+
+    node: str
+    id: str | int | None
+    name: str | None
+    group: str | None
+    active: bool
+    agent_type: str | None = Field(description="the input agent's canonical type name")
+    agent: str | None = Field(description="the input agent's type as people say it")
+    channels: list[Ref]
+    partners: list[Ref]
+    problem: str | None = Field(None, description="why the profile could not be read")
+
+
+class SummaryAnswer(BaseModel):
+    """Counts an analyst wants first; the larger tables keep their largest rows."""
+
+    snapshot: str
+    snapshots: list[str]
+    source_url: str | None
+    fetched_at: str | None
+    profiles: int
+    active_profiles: int
+    problems: int
+    channels: int
+    unresolved_channels: int
+    partners: int
+    conflicts: int
+    agent_types: dict[str, int]
+    channel_types: dict[str, int]
+    profiles_by_partner: dict[str, int]
+    profiles_by_group: dict[str, int]
+    findings: dict[str, int]
+    note: str | None = None
+
+
+class ProfilePage(BaseModel):
+    """A page of the profiles a filter selects."""
+
+    snapshot: str
+    filter: str
+    total: int
+    items: list[ProfileRow]
+    next_cursor: str | None = Field(description=_CURSOR)
+
+
+class ItemAnswer(BaseModel):
+    """One profile, channel, partner (or agent, response unit): facts, links, its JSON."""
+
+    snapshot: str
+    node: str
+    kind: str
+    name: str | None
+    type: str | None
+    active: bool | None
+    group: str | None = None
+    partner: Ref | None = None
+    channels: list[Ref] = []
+    partners: list[Ref] = []
+    used_by: int = Field(description="how many profiles use it (see where_used)")
+    more: str | None = Field(None, description="what the lists above leave out")
+    json_: dict | list | None = Field(
+        None, alias="json", description="its JSON, secrets masked, when short enough"
+    )
+    json_text: str | None = Field(None, description="a part of its JSON, when it is long")
+    note: str | None = None
+
+
+class UsedByPage(BaseModel):
+    """A page of the profiles whose input or response path reaches a node."""
+
+    snapshot: str
+    node: str
+    total: int
+    items: list[Ref]
+    next_cursor: str | None = Field(description=_CURSOR)
+
+
+class Listed(BaseModel):
+    """A list and its length; `items` is the page asked for."""
+
+    total: int
+    items: list[Ref]
+
+
+class ImpactAnswer(BaseModel):
+    """What stops if a node goes away; only active profiles, units and channels stop."""
+
+    snapshot: str
+    node: str
+    text: str
+    lose_input: Listed = Field(description="active profiles that would receive nothing")
+    partial_input: Listed = Field(description="profiles that lose some input channels")
+    lose_response: Listed = Field(description="profiles that lose a response path")
+    responses: Listed = Field(description="the response paths cut")
+    partners: Listed = Field(description="partners left without an active channel")
+    next_cursor: str | None = Field(description=_CURSOR)
+
+
+class Edge(BaseModel):
+    source: str
+    target: str
+    kind: str
+
+
+class NeighbourhoodAnswer(BaseModel):
+    """The nodes within `depth` steps of a node (edges followed either way)."""
+
+    snapshot: str
+    node: str
+    depth: int
+    total_nodes: int
+    total_edges: int
+    nodes: list[Ref]
+    edges: list[Edge] = Field(description="the edges between the nodes of this page")
+    next_cursor: str | None = Field(description=_CURSOR)
+
+
+class FindingRow(BaseModel):
+    kind: str
+    severity: str
+    text: str
+    nodes: list[str]
+
+
+class FindingsPage(BaseModel):
+    """A page of the audit's findings, most severe first."""
+
+    snapshot: str
+    counts: dict[str, int] = Field(description="findings of each kind, over the whole estate")
+    total: int
+    items: list[FindingRow]
+    next_cursor: str | None = Field(description=_CURSOR)
+
+
+class DriftRow(BaseModel):
+    """One thing the snapshot holds that the spec does not describe (`ipt.schema_report`)."""
+
+    kind: str
+    type: str
+    field: str | None
+    path: str
+    count: int
+    profiles: int
+    faulty: int
+    examples: list[str]
+    expected: str | None
+    found: str | None
+    example: str | None
+
+
+class DriftPage(BaseModel):
+    """A page of the schema drift report, with its one-line summary and counts per kind."""
+
+    snapshot: str
+    summary: str
+    counts: dict[str, int] = Field(description="rows of each kind, over the whole report")
+    total: int
+    items: list[DriftRow]
+    next_cursor: str | None = Field(description=_CURSOR)
+
+
+class ChangeRow(BaseModel):
+    """One difference between two snapshots (`ipt.diff`); long values are cut."""
+
+    kind: str
+    key: str = Field(description="the item's node id, or `source -> target` for a link")
+    op: str
+    severity: str
+    path: str | None
+    old: Any = None
+    new: Any = None
+    reason: str
+    name: str
+
+
+class DiffPage(BaseModel):
+    """A page of what changed from one snapshot to another, most severe first."""
+
+    old: str
+    new: str
+    summary: str
+    counts: dict[str, Any] = Field(description="items added, changed, removed per kind")
+    notes: list[str]
+    total: int
+    items: list[ChangeRow]
+    next_cursor: str | None = Field(description=_CURSOR)

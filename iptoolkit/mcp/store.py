@@ -1,0 +1,210 @@
+"""The estates an MCP server answers from: snapshots loaded once, and a live one refreshed.
+
+Everything a tool needs beyond the estate itself (its graph, the look-ups by name, the
+findings, the filters' tables) is worked out when a snapshot is loaded, not on the first
+question, so each answer costs index look-ups. The newest snapshot (by the header's fetch
+time; one without a time is older than any with one, and of equal times the one named
+last wins) is *current*: tools answer from it unless asked for another by name.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..selection import Filter
+from .lookup import Lookup, NotFound, close_matches
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+    from ..audit import Findings
+    from ..change import EstateDiff
+    from ..change.drift_report import SchemaReport
+    from ..estate import Estate
+
+__all__ = ["Loaded", "Store", "LIVE", "snapshot_name"]
+
+LIVE = "live"
+"""The name of the estate fetched from the platform with `--from-env`."""
+_WARM_FILTER = Filter(
+    agent_types="-",
+    channel_types="-",
+    partners="-",
+    channels="-",
+    groups="-",
+    tags="-",
+    active=True,
+    text="-",
+)
+"""A filter that sets every field, so that selecting once builds every look-up table."""
+
+
+def snapshot_name(path: Path) -> str:
+    """`estate-2026-11.json.gz` -> `estate-2026-11`: how tools name a snapshot."""
+    name = path.name
+    for suffix in (".gz", ".json"):
+        name = name.removesuffix(suffix)
+    return name or path.name
+
+
+@dataclass(eq=False)
+class Loaded:
+    """One estate with what the tools derive from it, named as the tools' `snapshot`."""
+
+    name: str
+    estate: Estate
+    path: Path | None = None
+
+    @property
+    def fetched_at(self) -> datetime | None:
+        return self.estate.info.fetched_at
+
+    @cached_property
+    def graph(self) -> nx.MultiDiGraph:
+        from ..graph import build_graph
+
+        return build_graph(self.estate)
+
+    @cached_property
+    def lookup(self) -> Lookup:
+        return Lookup(self.graph)
+
+    @cached_property
+    def findings(self) -> Findings:
+        from ..audit import findings
+
+        return findings(self.estate)
+
+    @cached_property
+    def drift(self) -> SchemaReport:
+        from ..change.drift import schema_report
+
+        return schema_report(self.estate)
+
+    def prepare(self) -> Loaded:
+        """Work out now what the tools would otherwise derive on the first question."""
+        from ..filters import select
+
+        self.estate.summary()
+        select(self.estate, _WARM_FILTER)
+        _ = self.lookup, self.findings, self.drift
+        return self
+
+
+@dataclass
+class Store:
+    """The loaded estates by name; `fetch` (with `--from-env`) makes the live one. Diffs
+    between two of them are kept once worked out (a lock makes one fetch or diff at a time:
+    the SDK runs tools on worker threads)."""
+
+    loaded: list[Loaded]
+    fetch: Callable[[], Estate] | None = None
+    _lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
+    _diffs: dict[tuple[int, int], tuple[Loaded, Loaded, EstateDiff]] = field(
+        default_factory=dict, repr=False
+    )
+
+    @classmethod
+    def from_paths(
+        cls, paths: Sequence[Path], *, fetch: Callable[[], Estate] | None = None
+    ) -> Store:
+        """Load each snapshot once (and fetch the live estate when `fetch` is given)."""
+        from ..estate import load
+
+        names: set[str] = set()
+        loaded = []
+        for path in paths:
+            name = snapshot_name(path)
+            if name in names:  # two files of one name in different folders
+                name = f"{name}-{len(loaded) + 1}"
+            names.add(name)
+            loaded.append(Loaded(name, load(path), path).prepare())
+        store = cls(loaded, fetch)
+        if fetch is not None:
+            store.refresh()
+        if not store.loaded:
+            raise ValueError("nothing to serve: name a snapshot file, or fetch with --from-env")
+        store.prepare_diff()
+        return store
+
+    def prepare_diff(self) -> None:
+        """Work out the diff the `diff` tool answers first: the current estate against the
+        one before it (a diff takes up to a second; the others are worked out when asked)."""
+        previous = self.before(self.current)
+        if previous is not None:
+            self.diff(previous, self.current)
+
+    @property
+    def names(self) -> list[str]:
+        return [item.name for item in self.loaded]
+
+    @property
+    def ordered(self) -> list[Loaded]:
+        """Oldest first, by fetch time; of equal times (or none), in the order named."""
+        oldest = datetime.min.replace(tzinfo=UTC)
+        ranked = sorted(
+            (_aware(item.fetched_at) or oldest, n) for n, item in enumerate(self.loaded)
+        )
+        return [self.loaded[n] for _, n in ranked]
+
+    @property
+    def current(self) -> Loaded:
+        """The newest estate: the latest fetch time; of equal times, the last named."""
+        return self.ordered[-1]
+
+    def before(self, item: Loaded) -> Loaded | None:
+        """The snapshot just older than `item` (None for the oldest)."""
+        ordered = self.ordered
+        position = ordered.index(item)
+        return ordered[position - 1] if position else None
+
+    def diff(self, old: Loaded, new: Loaded) -> EstateDiff:
+        """`ipt.diff` of two loaded estates, worked out once per pair."""
+        from ..change.diff import diff
+
+        key = (id(old), id(new))  # the entry holds both: their ids stay theirs
+        with self._lock:
+            if key not in self._diffs:
+                self._diffs[key] = (old, new, diff(old.estate, new.estate))
+            return self._diffs[key][2]
+
+    def get(self, name: str | None = None) -> Loaded:
+        """The estate named `name` (the current one when None); unknown names suggest."""
+        if name is None or not name.strip():
+            return self.current
+        wanted = name.strip()
+        for item in self.loaded:
+            if wanted in (item.name, str(item.path or ""), getattr(item.path, "name", None)):
+                return item
+        close = close_matches(wanted, self.names, n=3)
+        raise NotFound(f"no snapshot named {wanted!r}", close or self.names)
+
+    def refresh(self) -> Loaded:
+        """Fetch the live estate again and make it current; only with `--from-env`."""
+        if self.fetch is None:
+            raise ValueError(
+                "refresh needs a platform to fetch from: start the server with --from-env"
+            )
+        with self._lock:  # one fetch at a time; readers keep the estate they hold
+            estate = self.fetch()
+            fresh = Loaded(LIVE, estate).prepare()
+            self.loaded = [item for item in self.loaded if item.name != LIVE] + [fresh]
+            self._diffs = {
+                key: found
+                for key, found in self._diffs.items()
+                if all(item in self.loaded for item in found[:2])
+            }
+        return fresh
+
+
+def _aware(moment: datetime | None) -> datetime | None:
+    """Naive times (a header without a zone) read as UTC, so that any two compare."""
+    if moment is None or moment.tzinfo is not None:
+        return moment
+    return moment.replace(tzinfo=UTC)

@@ -1,0 +1,93 @@
+"""One way to name an item: node id, bare id, or a partner's or channel's name, the same in
+`resolve_node`, the queries and the diagrams' highlight."""
+
+from __future__ import annotations
+
+import networkx as nx
+import pytest
+
+import iptoolkit as ipt
+from iptoolkit.names import close_matches, did_you_mean, strip_kind
+from iptoolkit.resolve import AmbiguousItemError, UnknownItemError, resolve_node
+
+from .factories import ACME, agent, channel, estate_of, profile
+from .test_graph import hand_estate
+
+
+@pytest.fixture(scope="module")
+def G() -> nx.MultiDiGraph:
+    return ipt.build_graph(hand_estate())
+
+
+@pytest.mark.parametrize(
+    ("ref", "node"),
+    [
+        ("channel:10", "channel:10"),  # the node id
+        ("10", "channel:10"),  # the bare id
+        (10, "channel:10"),  # an int, as the JSON holds it
+        ("as2 10", "channel:10"),  # the channel's name, any case
+        ("ACME", "partner:1"),  # the partner's name
+        ("1", "partner:1"),
+        ("P2", "profile:P2"),
+        ("  P2 ", "profile:P2"),
+    ],
+)
+def test_every_form_names_the_item(G, ref, node):
+    assert resolve_node(G, ref) == node
+
+
+def test_the_queries_take_every_form(G):
+    assert (
+        ipt.where_used(G, "11") == ipt.where_used(G, "channel:11") == ["profile:P2", "profile:P4"]
+    )
+    assert ipt.where_used(G, "acme") == ipt.where_used(G, "partner:1")
+    assert ipt.impact(G, "SFTP 11").node == "channel:11"
+    assert set(ipt.neighbourhood(G, "Globex")) == set(ipt.neighbourhood(G, "partner:2"))
+
+
+def test_an_id_of_several_kinds_is_refused_with_the_node_ids():
+    both = estate_of(profile("10", agent=agent("AS2", channels=[channel(10, "AS2", partner=ACME)])))
+    graph = ipt.build_graph(both)
+    with pytest.raises(
+        AmbiguousItemError, match="could be a profile or channel: profile:10, channel:10"
+    ) as caught:
+        ipt.where_used(graph, "10")
+    assert caught.value.nodes == ("profile:10", "channel:10")
+    assert isinstance(caught.value, ValueError)
+    assert ipt.where_used(graph, "channel:10") == ["profile:10"]
+
+
+def test_an_unknown_item_suggests_close_names(G):
+    with pytest.raises(UnknownItemError, match=r"did you mean 'Globex'\?"):
+        ipt.impact(G, "Globx")
+    with pytest.raises(nx.NodeNotFound, match="'channel:12'.*did you mean 'channel:"):
+        ipt.where_used(G, "channel:12")
+    with pytest.raises(nx.NodeNotFound, match="highlight: nothing in the graph is named"):
+        ipt.plot_topology(G, highlight="Initech")
+
+
+def test_highlight_takes_a_name(G):
+    assert ipt.plot_topology(G, highlight="acme")
+    with pytest.raises(UnknownItemError, match="highlight"):
+        ipt.plot_topology(G, highlight=["acme", "Nobody at all"])
+
+
+def test_the_name_helpers():
+    assert strip_kind("channel:40003", "channel") == "40003"
+    assert strip_kind("partner:17", "channel") == "partner:17"
+    assert strip_kind(17, "partner") == 17
+    assert close_matches("finanse", ["Finance", "Sales", "finance"]) == ["Finance"]
+    assert (
+        did_you_mean("Mosel Retal", ["Mosel Retail", "Acme"]) == " (did you mean 'Mosel Retail'?)"
+    )
+    assert did_you_mean("zzz", ["Mosel Retail"]) == ""
+
+
+def test_filters_take_node_ids():
+    estate = hand_estate()
+    by_id = estate.subset(ipt.Filter(partners=["1"]))
+    assert len(by_id) == 3
+    assert [r.key for r in estate.subset(ipt.Filter(partners=["partner:1"])).records] == [
+        r.key for r in by_id.records
+    ]
+    assert len(estate.subset(ipt.Filter(channels=["channel:11"]))) == 2
