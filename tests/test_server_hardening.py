@@ -15,12 +15,13 @@ import pytest
 from pydantic import ValidationError
 
 import iptoolkit.server.principals as principals_module
+from iptoolkit.client import ApiError, Client, ClientCredentials, RateLimitError
 from iptoolkit.server import Principals, RunningServer, hash_secret, running
 from iptoolkit.server.app import PROFILES_PATH, SESSION_COOKIE, TOKEN_PATH, VERIFY_THREADS
 from iptoolkit.server.settings import ServerLimits
 from iptoolkit.server.throttle import parse_limit
 
-from .server_data import PROFILES, SECRETS, make_principals, request_token
+from .server_data import PROFILES, SECRETS, ids, make_principals, request_token
 
 
 def assert_envelope(response: httpx.Response, status: int, code: str) -> str:
@@ -215,6 +216,30 @@ def test_failures_from_one_address_end_in_429_whatever_the_names(strict: Running
             assert response.status_code == 401
         assert_429(http.get("/", params={"loginToken": SECRETS["guest"]}))
         assert_429(request_token(http, "unknown-client", "x"))
+
+
+def test_the_client_waits_out_the_throttles_retry_after_and_then_gets_its_token(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The client and the server agree: the token endpoint's 429 (after someone else's
+    wrong guesses at this client id) is retried after its Retry-After, inside the fetch."""
+    limits = ServerLimits(login_limit_principal="2 per 4 seconds", login_limit_address=None)
+    credentials = ClientCredentials("analytics", SECRETS["analytics"])
+    with running(PROFILES, make_principals(), limits=limits) as server:
+        with httpx.Client(base_url=server.base_url, timeout=10) as http:
+            for _ in range(2):
+                assert request_token(http, "analytics", "wrong").status_code == 401
+        with Client(server.base_url, auth=credentials, max_retries=0) as impatient:
+            with pytest.raises(ApiError) as caught:  # one `except ApiError` holds it
+                impatient.fetch_raw()
+        assert isinstance(caught.value, RateLimitError) and caught.value.status_code == 429
+        assert caught.value.retry_after is not None and 1 <= int(caught.value.retry_after) <= 4
+        assert SECRETS["analytics"] not in str(caught.value)
+        with caplog.at_level(logging.DEBUG, logger="iptoolkit.client"):
+            with Client(server.base_url, auth=credentials, max_retries=1) as patient:
+                raw = patient.fetch_raw()
+    assert ids(raw) == ids(PROFILES)
+    assert "429; retrying in" in caplog.text and "as Retry-After asks" in caplog.text
 
 
 def test_a_limit_is_read_or_refused_clearly() -> None:
