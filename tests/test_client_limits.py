@@ -191,7 +191,7 @@ def test_a_gzip_bomb_is_stopped_at_the_cap_with_memory_bounded() -> None:
             tracemalloc.stop()
     assert peak < 8 * MiB, f"peak {peak / MiB:.1f} MiB"
     message = str(caught.value)
-    assert "1,048,576 bytes" in message and "max_response_bytes" in message
+    assert "cap of 1 MiB (decoded)" in message and "max_response_bytes" in message
     assert caught.value.status_code == 200
 
 
