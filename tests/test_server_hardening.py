@@ -9,6 +9,7 @@ import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
@@ -356,6 +357,34 @@ def test_a_login_posted_from_the_servers_own_page_works(
     assert "Secure" not in response.headers["set-cookie"]  # plain HTTP on loopback
     referer = {"Referer": srv.base_url + "/"}
     assert http.post("/", data=LENA, headers=referer).status_code == 303
+
+
+def browser_form_origin(referrer_policy: str, page: str, target: str) -> str:
+    """The `Origin` a browser sends with a form POST from `page` to `target`: the Fetch
+    standard, "append a request Origin header", step 3 (non-CORS, neither GET nor HEAD)."""
+    page_origin = "{0.scheme}://{0.netloc}".format(urlsplit(page))
+    target_origin = "{0.scheme}://{0.netloc}".format(urlsplit(target))
+    policy = referrer_policy.split(",")[-1].strip().lower()  # the last one a browser knows
+    if policy == "no-referrer":
+        return "null"
+    if policy == "same-origin" and page_origin != target_origin:
+        return "null"
+    downgrading = page.startswith("https:") and not target.startswith("https:")
+    strict = ("no-referrer-when-downgrade", "strict-origin", "strict-origin-when-cross-origin")
+    if policy in strict and downgrading:
+        return "null"
+    return page_origin
+
+
+def test_the_login_page_posts_its_form_with_an_origin_the_csrf_check_accepts(
+    srv: RunningServer, http: httpx.Client
+) -> None:
+    """A browser's own login works: the page's referrer policy keeps the form's Origin."""
+    page = http.get("/")
+    origin = browser_form_origin(page.headers["referrer-policy"], srv.base_url + "/", srv.base_url)
+    assert origin == srv.base_url
+    response = http.post("/", data=LENA, headers={"Origin": origin})
+    assert response.status_code == 303, response.text
 
 
 def test_cookies_are_secure_behind_https(http: httpx.Client) -> None:
