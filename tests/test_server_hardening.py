@@ -107,6 +107,18 @@ def test_a_hashed_login_token_needs_its_lookup_tag() -> None:
     assert "GUEST-TOKEN" not in str(caught.value) and untagged not in str(caught.value)
 
 
+@pytest.mark.parametrize("tag", ["", "!!!", "QUFB"], ids=["empty", "not-base64", "3-bytes"])
+def test_a_login_tokens_lookup_tag_that_cannot_be_read_is_refused_naming_the_guest(
+    tag: str,
+) -> None:
+    """Such a guest could never log in (no lookup finds it): refused at load, not silently."""
+    tagged = hash_secret("GUEST-TOKEN", iterations=10, lookup=True)
+    broken = tagged.rsplit("$", 1)[0] + "$" + tag
+    with pytest.raises(ValidationError, match="lookup tag is not standard base64") as caught:
+        Principals.model_validate({"guests": [{"login_token": tagged}, {"login_token": broken}]})
+    assert "guests.1" in str(caught.value) and broken not in str(caught.value)
+
+
 def test_secrets_are_checked_on_the_verifier_threads(
     http: httpx.Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
