@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import httpx
@@ -17,7 +21,7 @@ from pydantic import ValidationError
 
 import iptoolkit.server.principals as principals_module
 from iptoolkit.client import ApiError, Client, ClientCredentials, RateLimitError
-from iptoolkit.server import Principals, RunningServer, hash_secret, running
+from iptoolkit.server import Principals, RunningServer, hash_secret, openfiles, running
 from iptoolkit.server.app import PROFILES_PATH, SESSION_COOKIE, TOKEN_PATH, VERIFY_THREADS
 from iptoolkit.server.settings import ServerLimits
 from iptoolkit.server.throttle import parse_limit
@@ -319,6 +323,82 @@ def test_stalled_connections_beyond_the_cap_make_room_and_are_logged_once(
             sock.close()
     lines = [r for r in caplog.records if "beyond the cap" in r.getMessage()]
     assert len(lines) == 1
+
+
+def test_the_connection_cap_fits_the_open_file_limit(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A hard limit of 1024 (a common default) is too low for 1000 connections plus the
+    accept batches that pass the cap: a smaller cap and batch, said once. A higher hard
+    limit: the soft one is raised and nothing is lowered."""
+    set_to: list[tuple[int, int]] = []
+    monkeypatch.setattr(openfiles.resource, "setrlimit", lambda _, pair: set_to.append(pair))
+    monkeypatch.setattr(openfiles.resource, "getrlimit", lambda _: (256, 1024))
+    caplog.set_level(logging.WARNING, logger="iptoolkit.server")
+    fitted = openfiles.fit_open_files(1000)
+    assert set_to == [(1024, 1024)] and fitted.open_files == 1024
+    assert fitted.max_connections < 1000 and fitted.backlog < openfiles.MAX_BACKLOG
+    assert fitted.max_connections + 3 * fitted.backlog + openfiles.RESERVED_FILES <= 1024
+    assert "open-file limit is 1024" in caplog.text and "ulimit -n" in caplog.text
+    monkeypatch.setattr(openfiles.resource, "getrlimit", lambda _: (1024, 1_000_000))
+    fitted = openfiles.fit_open_files(1000)
+    assert (fitted.max_connections, fitted.backlog) == (1000, openfiles.MAX_BACKLOG)
+    assert set_to[-1] == (1000 + 3 * openfiles.MAX_BACKLOG + openfiles.RESERVED_FILES, 1_000_000)
+
+
+def stalled_flood(host: str, port: int, count: int) -> list[socket.socket]:
+    """`count` connections that never send a byte, opened without waiting for each."""
+    stalled = []
+    for _ in range(count):
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setblocking(False)
+        sock.connect_ex((host, port))
+        stalled.append(sock)
+    return stalled
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="open-file limits are POSIX")
+def test_a_flood_under_a_low_open_file_limit_leaves_normal_requests_answered(
+    tmp_path: Path,
+) -> None:
+    """The server's own process, limited to 256 open files, and 600 stalled connections:
+    normal requests are answered and the log holds a few lines, not a traceback per
+    failed accept (before: no answer, and hundreds of thousands of tracebacks)."""
+    import resource
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256))
+
+    log = tmp_path / "server.log"
+    with log.open("w") as errors:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "iptoolkit.server", "--port", "0", "--header-timeout", "60"],
+            stdout=subprocess.PIPE,
+            stderr=errors,
+            text=True,
+            preexec_fn=limit,
+        )
+    stalled: list[socket.socket] = []
+    try:
+        assert server.stdout is not None
+        base_url = re.search(r"http://127\.0\.0\.1:\d+", server.stdout.readline())
+        assert base_url is not None, log.read_text()
+        host, port = base_url.group().removeprefix("http://").split(":")
+        with httpx.Client(base_url=base_url.group(), timeout=30) as http:
+            assert http.get("/").status_code == 200
+            stalled = stalled_flood(host, int(port), 600)
+            time.sleep(1.0)  # the server is accepting them
+            for _ in range(5):
+                assert http.get("/").status_code == 200
+    finally:
+        for sock in stalled:
+            sock.close()
+        server.terminate()
+        server.wait(15)
+    text = log.read_text()
+    assert "Too many open files" not in text and "Traceback" not in text, text[-2000:]
+    assert "open-file limit is 256" in text
+    assert len(text.splitlines()) < 20, text[-2000:]
 
 
 # -- 5. tokens are bounded per principal ------------------------------------------------------
