@@ -434,13 +434,24 @@ def run_stalled(args: argparse.Namespace, estate: ipt.Estate) -> int:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scenario", choices=["all", "load", "guessing", "stalled"], default="all")
-    parser.add_argument("--clients", type=int, default=50)
-    parser.add_argument("--seconds", type=float, default=20.0)
-    parser.add_argument("--profiles", type=int, default=1000)
-    parser.add_argument("--guessers", type=int, default=40)
+    parser.add_argument(
+        "--scenario",
+        choices=["all", "load", "guessing", "stalled"],
+        default="all",
+        help="load: listing throughput; guessing: a legitimate caller's token latency during "
+        "a storm of wrong guesses, against idle; stalled: memory, descriptors and normal "
+        "requests during a storm of stalled connections (default: all three)",
+    )
+    parser.add_argument("--clients", type=int, default=50, help="concurrent clients (load)")
+    parser.add_argument(
+        "--seconds", type=float, default=20.0, help="how long load and stalled storms last"
+    )
+    parser.add_argument("--profiles", type=int, default=1000, help="profiles served")
+    parser.add_argument(
+        "--guessers", type=int, default=40, help="concurrent wrong guessers (guessing)"
+    )
     parser.add_argument("--rounds", type=int, default=5, help="legitimate requests to time")
-    parser.add_argument("--stalled", type=int, default=5000)
+    parser.add_argument("--stalled", type=int, default=5000, help="stalled connections (stalled)")
     parser.add_argument(
         "--reopen", type=float, help="reopen each stalled connection this long after it closes"
     )
