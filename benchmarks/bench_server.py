@@ -27,6 +27,7 @@ import asyncio
 import json
 import os
 import re
+import resource
 import secrets
 import signal
 import statistics
@@ -70,8 +71,14 @@ def open_fds(pid: int) -> int:
 
 
 def start_server(
-    snapshot: Path, principals: Path, *options: str
+    snapshot: Path, principals: Path, *options: str, open_files: int | None = None
 ) -> tuple[subprocess.Popen[str], str]:
+    """The server as its own process; `open_files`: its soft and hard open-file limit."""
+
+    def limit_open_files() -> None:
+        if open_files is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (open_files, open_files))
+
     process = subprocess.Popen(
         [sys.executable, "-m", "iptoolkit.server", "--host", "127.0.0.1", "--port", "0"]
         + ["--snapshot", str(snapshot), "--principals", str(principals), *options],
@@ -79,6 +86,7 @@ def start_server(
         stderr=subprocess.DEVNULL,
         text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        preexec_fn=limit_open_files,
     )
     assert process.stdout is not None
     first = process.stdout.readline()
@@ -144,7 +152,7 @@ def percentile(values: list[float], fraction: float) -> float:
 
 @contextmanager
 def served(
-    estate: ipt.Estate, principals: dict[str, object], *options: str
+    estate: ipt.Estate, principals: dict[str, object], *options: str, open_files: int | None = None
 ) -> Iterator[tuple[subprocess.Popen[str], str]]:
     """The server as its own process, with this estate, these principals and options."""
     with tempfile.TemporaryDirectory() as folder:
@@ -152,7 +160,7 @@ def served(
         path = Path(folder) / "principals.json"
         path.touch(mode=0o600)
         path.write_text(json.dumps(principals))
-        process, base_url = start_server(snapshot, path, *options)
+        process, base_url = start_server(snapshot, path, *options, open_files=open_files)
         try:
             httpx.get(base_url + "/", timeout=30)  # answering
             yield process, base_url
@@ -390,7 +398,7 @@ def run_stalled(args: argparse.Namespace, estate: ipt.Estate) -> int:
         "roles": ALL_ROLE,
         "clients": [{"client_id": "bench", "client_secret": secret, "roles": ["all"]}],
     }
-    with served(estate, principals) as (process, base_url):
+    with served(estate, principals, open_files=args.open_files) as (process, base_url):
         form = {"grant_type": "client_credentials", "client_id": "bench", "client_secret": secret}
         token = httpx.post(base_url + TOKEN_PATH, data=form).json()["access_token"]
         before = (rss_mb(process.pid), open_fds(process.pid))
@@ -403,7 +411,9 @@ def run_stalled(args: argparse.Namespace, estate: ipt.Estate) -> int:
         f"slow-connection storm: {args.stalled} stalled connections (half in headers, half in "
         f"body) for {args.seconds:g} s, "
         + (f"each reopened {args.reopen:g} s after it is closed, " if args.reopen else "")
-        + f"default limits, loopback {base_url}"
+        + "default limits"
+        + (f", open-file limit {args.open_files}" if args.open_files else "")
+        + f", loopback {base_url}"
     )
     print(f"  connections: {', '.join(f'{n} {what}' for what, n in counts.items())}")
     print(
@@ -424,15 +434,31 @@ def run_stalled(args: argparse.Namespace, estate: ipt.Estate) -> int:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scenario", choices=["all", "load", "guessing", "stalled"], default="all")
-    parser.add_argument("--clients", type=int, default=50)
-    parser.add_argument("--seconds", type=float, default=20.0)
-    parser.add_argument("--profiles", type=int, default=1000)
-    parser.add_argument("--guessers", type=int, default=40)
+    parser.add_argument(
+        "--scenario",
+        choices=["all", "load", "guessing", "stalled"],
+        default="all",
+        help="load: listing throughput; guessing: a legitimate caller's token latency during "
+        "a storm of wrong guesses, against idle; stalled: memory, descriptors and normal "
+        "requests during a storm of stalled connections (default: all three)",
+    )
+    parser.add_argument("--clients", type=int, default=50, help="concurrent clients (load)")
+    parser.add_argument(
+        "--seconds", type=float, default=20.0, help="how long load and stalled storms last"
+    )
+    parser.add_argument("--profiles", type=int, default=1000, help="profiles served")
+    parser.add_argument(
+        "--guessers", type=int, default=40, help="concurrent wrong guessers (guessing)"
+    )
     parser.add_argument("--rounds", type=int, default=5, help="legitimate requests to time")
-    parser.add_argument("--stalled", type=int, default=5000)
+    parser.add_argument("--stalled", type=int, default=5000, help="stalled connections (stalled)")
     parser.add_argument(
         "--reopen", type=float, help="reopen each stalled connection this long after it closes"
+    )
+    parser.add_argument(
+        "--open-files",
+        type=int,
+        help="the server's open-file limit (soft and hard) in the stalled storm, e.g. 1024",
     )
     args = parser.parse_args()
 

@@ -122,8 +122,23 @@ def test_a_non_ascii_session_cookie_from_the_guest_login_is_an_authentication_er
                 c.fetch_raw()
 
 
-@pytest.mark.parametrize("body", [b'{"content": [', b"<html>oops</html>", b"\xff\xfe"])
-def test_malformed_json_in_a_200_listing_is_an_api_error_and_a_parse_error(body: bytes) -> None:
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        (b'{"content": [', "not JSON"),
+        (b"<html>oops</html>", "not JSON"),
+        (b"\xff\xfe", "not JSON"),
+        (b'[{"class": "core:IntegrationProfile", "id": "P1", "id": "P2"}]', "$[0].id: the key"),
+        (b'[{"class": "core:IntegrationProfile", "id": "P", "n": 1e400}]', "$[0].n: a number"),
+        (b'[{"class": "core:IntegrationProfile", "id": "\\ud800"}]', "lone surrogate"),
+    ],
+)
+def test_malformed_json_in_a_200_listing_is_an_api_error_and_a_parse_error(
+    body: bytes, said: str
+) -> None:
+    """Also a repeated key, a number beyond a double and a lone surrogate (the loading
+    checks of findings 13, 14 and 16) fail a fetch as an `ApiError`."""
+
     def respond(hostile: Hostile, handler: Any) -> None:
         send_json(handler, body)
 
@@ -134,6 +149,7 @@ def test_malformed_json_in_a_200_listing_is_an_api_error_and_a_parse_error(body:
     assert isinstance(caught.value, ParseError) and isinstance(caught.value, ValueError)
     assert caught.value.status_code == 200
     assert f"page 1 ({hostile.url}{LISTING})" in str(caught.value)
+    assert said in str(caught.value)
 
 
 def test_a_next_link_that_is_no_url_is_a_paging_error() -> None:

@@ -72,11 +72,11 @@ def test_trickled_headers_stop_at_the_request_deadline_of_a_blocking_client() ->
             with pytest.raises(DeadlineExceededError, match="deadline"):
                 c.fetch_raw()
         failed = time.monotonic()
-        assert failed - started < 3.0
+        assert failed - started < 5.0  # the trickle lasts 8 s: margins of seconds either way
         assert len(hostile.requests) == 1  # a deadline is final: not retried
-        while not hostile.ended and time.monotonic() < failed + 3:
+        while not hostile.ended and time.monotonic() < failed + 5:
             time.sleep(0.05)
-        assert hostile.ended and hostile.ended[0] - failed < 2.0  # the server saw us hang up
+        assert hostile.ended and hostile.ended[0] - failed < 4.0  # the server saw us hang up
 
 
 def test_a_trickled_body_stops_at_the_request_deadline() -> None:
@@ -90,11 +90,11 @@ def test_a_trickled_body_stops_at_the_request_deadline() -> None:
         ):
             c.fetch_raw()
         failed = time.monotonic()
-        assert failed - started < 3.0
-        deadline = time.monotonic() + 3
+        assert failed - started < 5.0  # the trickle lasts 8 s: margins of seconds either way
+        deadline = time.monotonic() + 5
         while not hostile.ended and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert hostile.ended and hostile.ended[0] - failed < 2.0  # the server saw us hang up
+        assert hostile.ended and hostile.ended[0] - failed < 4.0  # the server saw us hang up
     assert "deadline" in str(caught.value) and LISTING in str(caught.value)
     assert isinstance(caught.value, ApiError)
     assert hostile.requests == [f"GET {LISTING}"]  # a deadline is final: not retried
@@ -110,7 +110,7 @@ async def test_the_async_client_cancels_at_the_deadline_even_amid_trickled_heade
         async with async_client(hostile, timeout=2.0, deadline=1.0) as c:
             with pytest.raises(DeadlineExceededError, match="deadline"):
                 await c.fetch_raw()
-        assert time.monotonic() - started < 3.0
+        assert time.monotonic() - started < 5.0  # the trickle lasts 8 s
 
 
 def test_the_fetch_deadline_bounds_a_listing_of_quick_but_endless_pages() -> None:
@@ -125,8 +125,8 @@ def test_the_fetch_deadline_bounds_a_listing_of_quick_but_endless_pages() -> Non
         started = time.monotonic()
         with client(hostile, fetch_deadline=1.0) as c, pytest.raises(DeadlineExceededError):
             c.fetch_raw(max_pages=1000)
-        assert time.monotonic() - started < 2.5
-        assert 2 <= len(hostile.requests) <= 8
+        assert time.monotonic() - started < 5.0  # without the deadline: 1000 pages, 200 s
+        assert 1 <= len(hostile.requests) <= 8
 
 
 @pytest.mark.usefixtures("no_sleep")
@@ -142,7 +142,7 @@ def test_a_silent_server_is_given_up_at_the_deadline_not_the_longer_timeout() ->
         with client(hostile, timeout=10.0, deadline=1.0, max_retries=2) as c:
             with pytest.raises(DeadlineExceededError):
                 c.fetch_raw()
-        assert time.monotonic() - started < 3.0
+        assert time.monotonic() - started < 6.0  # the read timeout is 10 s
         assert len(hostile.requests) == 1
 
 
@@ -191,7 +191,7 @@ def test_a_gzip_bomb_is_stopped_at_the_cap_with_memory_bounded() -> None:
             tracemalloc.stop()
     assert peak < 8 * MiB, f"peak {peak / MiB:.1f} MiB"
     message = str(caught.value)
-    assert "1,048,576 bytes" in message and "max_response_bytes" in message
+    assert "cap of 1 MiB (decoded)" in message and "max_response_bytes" in message
     assert caught.value.status_code == 200
 
 

@@ -140,7 +140,7 @@ def test_login_page(http: httpx.Client) -> None:
     assert '<form method="post" action="/">' in page
     assert 'name="username"' in page and 'name="password"' in page and 'type="password"' in page
     assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
-    assert response.headers["referrer-policy"] == "no-referrer"
+    assert response.headers["referrer-policy"] == "same-origin"
     assert "set-cookie" not in response.headers
 
 

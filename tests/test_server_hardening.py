@@ -4,23 +4,29 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
 from pydantic import ValidationError
 
 import iptoolkit.server.principals as principals_module
-from iptoolkit.server import Principals, RunningServer, hash_secret, running
+from iptoolkit.client import ApiError, Client, ClientCredentials, RateLimitError
+from iptoolkit.server import Principals, RunningServer, hash_secret, openfiles, running
 from iptoolkit.server.app import PROFILES_PATH, SESSION_COOKIE, TOKEN_PATH, VERIFY_THREADS
 from iptoolkit.server.settings import ServerLimits
 from iptoolkit.server.throttle import parse_limit
 
-from .server_data import PROFILES, SECRETS, make_principals, request_token
+from .server_data import PROFILES, SECRETS, ids, make_principals, request_token
 
 
 def assert_envelope(response: httpx.Response, status: int, code: str) -> str:
@@ -103,6 +109,18 @@ def test_a_hashed_login_token_needs_its_lookup_tag() -> None:
     with pytest.raises(ValidationError, match="lookup tag") as caught:
         Principals.model_validate({"guests": [{"login_token": untagged}]})
     assert "GUEST-TOKEN" not in str(caught.value) and untagged not in str(caught.value)
+
+
+@pytest.mark.parametrize("tag", ["", "!!!", "QUFB"], ids=["empty", "not-base64", "3-bytes"])
+def test_a_login_tokens_lookup_tag_that_cannot_be_read_is_refused_naming_the_guest(
+    tag: str,
+) -> None:
+    """Such a guest could never log in (no lookup finds it): refused at load, not silently."""
+    tagged = hash_secret("GUEST-TOKEN", iterations=10, lookup=True)
+    broken = tagged.rsplit("$", 1)[0] + "$" + tag
+    with pytest.raises(ValidationError, match="lookup tag is not standard base64") as caught:
+        Principals.model_validate({"guests": [{"login_token": tagged}, {"login_token": broken}]})
+    assert "guests.1" in str(caught.value) and broken not in str(caught.value)
 
 
 def test_secrets_are_checked_on_the_verifier_threads(
@@ -217,6 +235,30 @@ def test_failures_from_one_address_end_in_429_whatever_the_names(strict: Running
         assert_429(request_token(http, "unknown-client", "x"))
 
 
+def test_the_client_waits_out_the_throttles_retry_after_and_then_gets_its_token(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The client and the server agree: the token endpoint's 429 (after someone else's
+    wrong guesses at this client id) is retried after its Retry-After, inside the fetch."""
+    limits = ServerLimits(login_limit_principal="2 per 3 seconds", login_limit_address=None)
+    credentials = ClientCredentials("analytics", SECRETS["analytics"])
+    with running(PROFILES, make_principals(), limits=limits) as server:
+        with httpx.Client(base_url=server.base_url, timeout=10) as http:
+            for _ in range(2):
+                assert request_token(http, "analytics", "wrong").status_code == 401
+        with Client(server.base_url, auth=credentials, max_retries=0) as impatient:
+            with pytest.raises(ApiError) as caught:  # one `except ApiError` holds it
+                impatient.fetch_raw()
+        assert isinstance(caught.value, RateLimitError) and caught.value.status_code == 429
+        assert caught.value.retry_after is not None and 1 <= int(caught.value.retry_after) <= 3
+        assert SECRETS["analytics"] not in str(caught.value)
+        with caplog.at_level(logging.DEBUG, logger="iptoolkit.client"):
+            with Client(server.base_url, auth=credentials, max_retries=1) as patient:
+                raw = patient.fetch_raw()
+    assert ids(raw) == ids(PROFILES)
+    assert "429; retrying in" in caplog.text and "as Retry-After asks" in caplog.text
+
+
 def test_a_limit_is_read_or_refused_clearly() -> None:
     assert parse_limit("off") is None and parse_limit(None) is None
     item = parse_limit("10 per 5 minutes")
@@ -283,6 +325,82 @@ def test_stalled_connections_beyond_the_cap_make_room_and_are_logged_once(
     assert len(lines) == 1
 
 
+def test_the_connection_cap_fits_the_open_file_limit(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A hard limit of 1024 (a common default) is too low for 1000 connections plus the
+    accept batches that pass the cap: a smaller cap and batch, said once. A higher hard
+    limit: the soft one is raised and nothing is lowered."""
+    set_to: list[tuple[int, int]] = []
+    monkeypatch.setattr(openfiles.resource, "setrlimit", lambda _, pair: set_to.append(pair))
+    monkeypatch.setattr(openfiles.resource, "getrlimit", lambda _: (256, 1024))
+    caplog.set_level(logging.WARNING, logger="iptoolkit.server")
+    fitted = openfiles.fit_open_files(1000)
+    assert set_to == [(1024, 1024)] and fitted.open_files == 1024
+    assert fitted.max_connections < 1000 and fitted.backlog < openfiles.MAX_BACKLOG
+    assert fitted.max_connections + 3 * fitted.backlog + openfiles.RESERVED_FILES <= 1024
+    assert "open-file limit is 1024" in caplog.text and "ulimit -n" in caplog.text
+    monkeypatch.setattr(openfiles.resource, "getrlimit", lambda _: (1024, 1_000_000))
+    fitted = openfiles.fit_open_files(1000)
+    assert (fitted.max_connections, fitted.backlog) == (1000, openfiles.MAX_BACKLOG)
+    assert set_to[-1] == (1000 + 3 * openfiles.MAX_BACKLOG + openfiles.RESERVED_FILES, 1_000_000)
+
+
+def stalled_flood(host: str, port: int, count: int) -> list[socket.socket]:
+    """`count` connections that never send a byte, opened without waiting for each."""
+    stalled = []
+    for _ in range(count):
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setblocking(False)
+        sock.connect_ex((host, port))
+        stalled.append(sock)
+    return stalled
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="open-file limits are POSIX")
+def test_a_flood_under_a_low_open_file_limit_leaves_normal_requests_answered(
+    tmp_path: Path,
+) -> None:
+    """The server's own process, limited to 256 open files, and 600 stalled connections:
+    normal requests are answered and the log holds a few lines, not a traceback per
+    failed accept (before: no answer, and hundreds of thousands of tracebacks)."""
+    import resource
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256))
+
+    log = tmp_path / "server.log"
+    with log.open("w") as errors:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "iptoolkit.server", "--port", "0", "--header-timeout", "60"],
+            stdout=subprocess.PIPE,
+            stderr=errors,
+            text=True,
+            preexec_fn=limit,
+        )
+    stalled: list[socket.socket] = []
+    try:
+        assert server.stdout is not None
+        base_url = re.search(r"http://127\.0\.0\.1:\d+", server.stdout.readline())
+        assert base_url is not None, log.read_text()
+        host, port = base_url.group().removeprefix("http://").split(":")
+        with httpx.Client(base_url=base_url.group(), timeout=30) as http:
+            assert http.get("/").status_code == 200
+            stalled = stalled_flood(host, int(port), 600)
+            time.sleep(1.0)  # the server is accepting them
+            for _ in range(5):
+                assert http.get("/").status_code == 200
+    finally:
+        for sock in stalled:
+            sock.close()
+        server.terminate()
+        server.wait(15)
+    text = log.read_text()
+    assert "Too many open files" not in text and "Traceback" not in text, text[-2000:]
+    assert "open-file limit is 256" in text
+    assert len(text.splitlines()) < 20, text[-2000:]
+
+
 # -- 5. tokens are bounded per principal ------------------------------------------------------
 
 
@@ -331,6 +449,34 @@ def test_a_login_posted_from_the_servers_own_page_works(
     assert "Secure" not in response.headers["set-cookie"]  # plain HTTP on loopback
     referer = {"Referer": srv.base_url + "/"}
     assert http.post("/", data=LENA, headers=referer).status_code == 303
+
+
+def browser_form_origin(referrer_policy: str, page: str, target: str) -> str:
+    """The `Origin` a browser sends with a form POST from `page` to `target`: the Fetch
+    standard, "append a request Origin header", step 3 (non-CORS, neither GET nor HEAD)."""
+    page_origin = "{0.scheme}://{0.netloc}".format(urlsplit(page))
+    target_origin = "{0.scheme}://{0.netloc}".format(urlsplit(target))
+    policy = referrer_policy.split(",")[-1].strip().lower()  # the last one a browser knows
+    if policy == "no-referrer":
+        return "null"
+    if policy == "same-origin" and page_origin != target_origin:
+        return "null"
+    downgrading = page.startswith("https:") and not target.startswith("https:")
+    strict = ("no-referrer-when-downgrade", "strict-origin", "strict-origin-when-cross-origin")
+    if policy in strict and downgrading:
+        return "null"
+    return page_origin
+
+
+def test_the_login_page_posts_its_form_with_an_origin_the_csrf_check_accepts(
+    srv: RunningServer, http: httpx.Client
+) -> None:
+    """A browser's own login works: the page's referrer policy keeps the form's Origin."""
+    page = http.get("/")
+    origin = browser_form_origin(page.headers["referrer-policy"], srv.base_url + "/", srv.base_url)
+    assert origin == srv.base_url
+    response = http.post("/", data=LENA, headers={"Origin": origin})
+    assert response.status_code == 303, response.text
 
 
 def test_cookies_are_secure_behind_https(http: httpx.Client) -> None:

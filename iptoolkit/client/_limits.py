@@ -29,6 +29,7 @@ from typing import Any
 
 import httpx
 
+from ..reading import DEFAULT_MAX_SIZE, format_size
 from ._urls import RequestInfo
 from .errors import DeadlineExceededError, ResponseParseError, ResponseTooLargeError
 
@@ -46,8 +47,9 @@ __all__ = [
     "async_hooks",
 ]
 
-MAX_RESPONSE_BYTES = 1 << 30
-"""Default cap on one response's decoded body: 1 GiB of JSON is far beyond any page."""
+MAX_RESPONSE_BYTES = DEFAULT_MAX_SIZE
+"""Default cap on one response's decoded body: 1 GiB of JSON, far beyond any page, and the
+same as a load's cap (`reading.py`), so that a listing fetched in one response still loads."""
 DEFAULT_DEADLINE = 300.0
 """Default total seconds for one request: connecting, sending and the whole response."""
 ACCEPT_ENCODING = "gzip, deflate"
@@ -171,8 +173,8 @@ class _Bounded:
             if self.size > self.max_bytes:
                 raise ResponseTooLargeError(
                     f"{self.status} response larger than the client's cap of "
-                    f"{self.max_bytes:,} bytes (decoded); stopped reading it ({self.request}); "
-                    "raise max_response_bytes if such pages are expected",
+                    f"{format_size(self.max_bytes)} (decoded); stopped reading it "
+                    f"({self.request}); raise max_response_bytes if such pages are expected",
                     request=self.request,
                     status_code=self.status,
                 )

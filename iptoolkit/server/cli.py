@@ -96,7 +96,8 @@ __all__ = ["serve_command", "hash_secret_command", "add_commands"]
     default=_DEFAULTS.max_connections,
     show_default=True,
     type=click.IntRange(min=1),
-    help="Open connections at most; beyond it the oldest stalled or idle one is closed.",
+    help="Open connections at most; beyond it the oldest stalled or idle one is closed "
+    "(lowered, and logged, if the open-file limit cannot hold it).",
 )
 @click.option(
     "--max-header-bytes",

@@ -51,7 +51,8 @@ DEFAULT_HEADER_TIMEOUT = 10.0
 DEFAULT_BODY_TIMEOUT = 30.0
 """Seconds a client has, after the headers, to send the whole body."""
 DEFAULT_MAX_CONNECTIONS = 1000
-"""Open connections at most; well below the usual open-file limit of 1024 or more."""
+"""Open connections at most; `openfiles.fit_open_files` lowers it if the open-file limit
+cannot hold it and the accept batches that pass it."""
 DEFAULT_MAX_HEADER_BYTES = 64 * 1024
 """Request line plus headers, in bytes (h11's own default is 16 KiB)."""
 
@@ -93,11 +94,37 @@ class _PerConnectionWarnings(logging.Filter):
         return record.getMessage() != "Invalid HTTP request received."
 
 
+_ACCEPT_FAILED = "socket.accept() out of system resource"
+
+
+class _AcceptFailures(logging.Filter):
+    """asyncio logs a traceback for every failed accept (out of open files: many per
+    second in a flood); count them into one line a minute instead."""
+
+    def __init__(self, flood_log: FloodLog) -> None:
+        super().__init__()
+        self.flood_log = flood_log
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not record.getMessage().startswith(_ACCEPT_FAILED):
+            return True
+        self.flood_log.note(
+            "accepting a connection failed: out of open files or memory (raise `ulimit -n`, "
+            "or lower --max-connections)"
+        )
+        return False
+
+
 def install_flood_filter() -> None:
-    """Keep uvicorn from logging one line per malformed request (a flood is logged once)."""
-    error_log = logging.getLogger("uvicorn.error")
-    if not any(isinstance(existing, _PerConnectionWarnings) for existing in error_log.filters):
-        error_log.addFilter(_PerConnectionWarnings())
+    """Keep uvicorn and asyncio from logging a line per malformed request or failed accept
+    (a flood is logged once a minute)."""
+    for name, kind, make in (
+        ("uvicorn.error", _PerConnectionWarnings, _PerConnectionWarnings),
+        ("asyncio", _AcceptFailures, lambda: _AcceptFailures(FloodLog())),
+    ):
+        log = logging.getLogger(name)
+        if not any(isinstance(existing, kind) for existing in log.filters):
+            log.addFilter(make())
 
 
 @dataclass

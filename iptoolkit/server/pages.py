@@ -1,7 +1,10 @@
 """The web UI of the reference server: one login page, plain HTML, no scripts.
 
 The page loads nothing from elsewhere, and its headers forbid framing, scripts and
-referrers (a guest link carries its login token in the address).
+referrers to other sites (a guest link carries its login token in the address). The
+referrer policy is `same-origin`, not `no-referrer`: under `no-referrer` a browser sends
+`Origin: null` with the page's own form post (the Fetch standard's rule), which the
+login-CSRF check must refuse, since another site can send `null` as well.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ PAGE_HEADERS: dict[str, str] = {
         "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'"
     ),
     "X-Frame-Options": "DENY",
-    "Referrer-Policy": "no-referrer",
+    "Referrer-Policy": "same-origin",
     "Cache-Control": "no-store",
 }
 

@@ -137,12 +137,26 @@ def _b64(data: bytes) -> str:
 
 
 def _check_hash_format(value: SecretStr) -> SecretStr:
+    """A hashed secret that cannot be read is refused now: it would never match (the
+    message names the part, never the value)."""
     text = value.get_secret_value()
     if text.startswith(HASH_SCHEME + "$"):
         parts = text.split("$")
         if len(parts) not in (4, 5) or not parts[1].isdigit() or int(parts[1]) < 1:
             raise ValueError(f"a hashed secret reads {HASH_SCHEME}$<iterations>$<salt>$<hash>")
+        for name, part in zip(("salt", "hash", "lookup tag"), parts[2:], strict=False):
+            decoded = _b64_or_none(part)
+            if not decoded or (name == "lookup tag" and len(decoded) != _TAG_BYTES):
+                size = f" of {_TAG_BYTES} bytes" if name == "lookup tag" else ""
+                raise ValueError(f"the hashed secret's {name} is not standard base64{size}")
     return value
+
+
+def _b64_or_none(text: str) -> bytes | None:
+    try:
+        return base64.b64decode(text, validate=True)
+    except ValueError:
+        return None
 
 
 def _iterations(stored: str) -> int:

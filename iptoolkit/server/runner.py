@@ -31,6 +31,7 @@ from .. import env
 from ..redact import redact_query
 from .app import PROFILES_PATH, TOKEN_PATH, create_app
 from .connections import ConnectionLimits, guarded_protocol, install_flood_filter
+from .openfiles import fit_open_files
 from .principals import DemoCredentials, Principals, demo_principals
 from .settings import ServerLimits
 from .tokens import DEFAULT_SESSION_TTL, DEFAULT_TOKEN_TTL
@@ -251,11 +252,13 @@ def _config(
 ) -> uvicorn.Config:
     _install_access_log_filter()
     install_flood_filter()
-    connection_limits = ConnectionLimits(limits.header_timeout, limits.max_connections)
+    fitted = fit_open_files(limits.max_connections)
+    connection_limits = ConnectionLimits(limits.header_timeout, fitted.max_connections)
     return uvicorn.Config(
         app,
         host=host,
         port=port,
+        backlog=fitted.backlog,
         http=guarded_protocol(connection_limits),
         h11_max_incomplete_event_size=limits.max_header_bytes,
         access_log=False,  # a guest's loginToken is in the query string: never log requests
