@@ -4,12 +4,12 @@ One module so that every view agrees: the canonical name of a type is the API's 
 without `core:` (`CronCloudStorageAgentSettings`): data (summaries, tables, filters,
 exports) carries it. People read `type_label` of it (`Cron Cloud Storage`): diagrams, the
 Explorer, the command line's text. Filters accept either, in any case, and short names
-(`type_matches`). Imports nothing but the standard library.
+(`type_matches`). Imports nothing but the standard library, and rapidfuzz when close
+matches are looked for.
 """
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable
 from functools import lru_cache
@@ -140,15 +140,36 @@ def strip_kind(value: Any, kind: str) -> Any:
     return value
 
 
+_CUTOFF = 60
+"""The least likeness (rapidfuzz's `QRatio`, 0 to 100) of a close match."""
+
+
 def close_matches(word: Any, candidates: Iterable[Any], limit: int = 3) -> list[str]:
-    """The candidates that look like `word` (difflib, any case), best first, each once in
-    its own spelling."""
+    """The candidates that look like `word` (any case, punctuation aside), best first, each
+    once in its own spelling; when none looks like it as a whole, the candidates that
+    contain it (a fragment of three characters or more: `acme`).
+
+    rapidfuzz, not difflib: over the 21,000 ids and names of a 10,000-profile estate
+    difflib took 85 ms, rapidfuzz a few, which an MCP tool's 100 ms needs."""
+    from rapidfuzz import fuzz, process, utils
+
     spelled: dict[str, str] = {}
     for candidate in candidates:
-        if candidate is not None and str(candidate).strip():
-            spelled.setdefault(str(candidate).lower(), str(candidate))
-    found = difflib.get_close_matches(str(word).lower(), list(spelled), n=limit, cutoff=0.6)
-    return [spelled[match] for match in found]
+        if candidate is not None:
+            text = str(candidate)
+            if text.strip():
+                spelled.setdefault(text.lower(), text)
+    choices = list(spelled.values())
+    found = process.extract(
+        str(word), choices, scorer=fuzz.QRatio, processor=utils.default_process,
+        limit=limit, score_cutoff=_CUTOFF,
+    )  # fmt: skip
+    if found:
+        return [choice for choice, _, _ in found]
+    fragment = str(word).strip().lower()
+    if len(fragment) < 3:
+        return []
+    return [choice for lowered, choice in spelled.items() if fragment in lowered][:limit]
 
 
 def did_you_mean(word: Any, candidates: Iterable[Any]) -> str:
