@@ -7,10 +7,13 @@ and channels (and profiles, where the caller says so with `named`), by its name 
 case (`acme retail`). A name that fits several items is refused with the node ids it
 could mean; an unknown one with the closest ids and names (`names.close_matches`).
 
-`ItemIndex(graph)` holds the tables (bare ids and lower-cased names -> node ids, per kind)
-once: the MCP server keeps one per estate, so that a tool answers in milliseconds.
+`ItemIndex(graph)` holds the tables (lower-cased names -> node ids, per kind, and the
+bare ids and names close matches are looked for among, a `names.Vocabulary`): the MCP
+server keeps one per estate, prepared, so that a tool answers in milliseconds.
 `resolve_node` builds one per call unless `ref` is a node id already: the one-shot command
-line and queries do not keep a graph's index, which would go stale if the graph changed.
+line and queries do not keep a graph's index, which would go stale if the graph changed
+(a cache per graph object could not tell). A table made on first need is made whole
+before it is stored, so threads sharing an index at worst make one twice.
 
 >>> import iptoolkit as ipt
 >>> G = ipt.build_graph(ipt.demo_estate(n_profiles=50))  # doctest: +SKIP
@@ -26,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
-from .names import NODE_KINDS, close_matches
+from .names import NODE_KINDS, Vocabulary
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -74,31 +77,25 @@ class AmbiguousItemError(ValueError):
 
 
 class ItemIndex:
-    """Bare ids and lower-cased names -> node ids, per kind, for one graph, and the words
-    (ids and names as written) that close matches are looked for among. Build it once per
-    graph that does not change."""
+    """Lower-cased names -> node ids, per kind, for one graph, and the words (bare ids and
+    names as written) close matches are looked for among. Each table is made on first
+    need (a bare id needs none: `kind:id` is the node id), so a one-shot question pays
+    only for what it asks; keep the index of a graph that does not change."""
 
     def __init__(self, graph: nx.MultiDiGraph) -> None:
         self.graph = graph
-        self.by_key: dict[str, dict[str, list[Hashable]]] = {
-            k: defaultdict(list) for k in NODE_KINDS
-        }
-        self.by_name: dict[str, dict[str, list[Hashable]]] = {
-            k: defaultdict(list) for k in NODE_KINDS
-        }
-        self.spelled_keys: dict[str, dict[str, Hashable]] = {k: {} for k in NODE_KINDS}
-        self.spelled_names: dict[str, dict[str, Hashable]] = {k: {} for k in NODE_KINDS}
-        for node, data in graph.nodes(data=True):
-            kind = data.get("kind")
-            if kind not in self.by_key:
-                continue
-            key = str(node).partition(":")[2]
-            self.by_key[kind][key].append(node)
-            self.spelled_keys[kind].setdefault(key, node)
-            name = data.get("name")
-            if isinstance(name, str) and name.strip():
-                self.by_name[kind][name.strip().lower()].append(node)
-                self.spelled_names[kind].setdefault(name.strip(), node)
+        self._names: dict[str, dict[str, list[Hashable]]] = {}
+        """kind -> lower-cased name -> the nodes of that name."""
+        self._words: dict[str, tuple[dict[str, Hashable], dict[str, Hashable]]] = {}
+        """kind -> (bare id -> node, name as written -> node), for suggestions."""
+        self._vocabularies: dict[tuple[Any, ...], tuple[Vocabulary, dict[str, Hashable]]] = {}
+
+    def prepare(
+        self, *, kinds: Iterable[str] = ID_KINDS, named: Iterable[str] = NAMED_KINDS
+    ) -> ItemIndex:
+        """Make now the tables that `resolve(kinds=, named=)` would make on first need."""
+        self._vocabulary(tuple(kinds), tuple(named))
+        return self
 
     def resolve(
         self,
@@ -126,9 +123,10 @@ class ItemIndex:
         else:
             kinds, wanted = tuple(kinds), text
             missing = f"nothing in the graph is named {text!r}" if text else "an empty id"
-        found = [node for kind in kinds for node in self.by_key[kind].get(wanted, ())]
+        found = [f"{kind}:{wanted}" for kind in kinds if f"{kind}:{wanted}" in self.graph]
         lowered = wanted.lower()
-        found += [node for kind in named for node in self.by_name[kind].get(lowered, ())]
+        self._index(named)
+        found += [node for kind in named for node in self._names[kind].get(lowered, ())]
         found = list(dict.fromkeys(found))
         if len(found) == 1:
             return found[0]
@@ -136,24 +134,62 @@ class ItemIndex:
             raise AmbiguousItemError(ref, found, head)
         choices = self.suggest(wanted, kinds=kinds, named=named) if wanted else []
         if not choices and len(kinds) == 1:  # `channel:12`: short ids are alike as node ids
-            spelled = {
-                f"{kinds[0]}:{key}": node for key, node in self.spelled_keys[kinds[0]].items()
-            }
-            choices = [self._label(spelled[word]) for word in close_matches(text, spelled, _CLOSE)]
+            choices = self.suggest(f"{kinds[0]}:{wanted}", kinds=kinds, named=(), as_ids=True)
         raise UnknownItemError(f"{head}{missing}{_hint(choices)}", choices)
 
     def suggest(
-        self, text: str, *, kinds: Iterable[str] = ID_KINDS, named: Iterable[str] = NAMED_KINDS
+        self,
+        text: str,
+        *,
+        kinds: Iterable[str] = ID_KINDS,
+        named: Iterable[str] = NAMED_KINDS,
+        as_ids: bool = False,
     ) -> list[str]:
-        """The items whose bare ids (of `kinds`) or names (of `named`) are closest to
-        `text`, best first, each as `node id (name)`."""
-        words: dict[str, Hashable] = {}
-        for kind in kinds:
-            words.update(self.spelled_keys[kind])
-        for kind in named:
-            words.update(self.spelled_names[kind])
-        shown = [self._label(words[word]) for word in close_matches(text, words, _CLOSE)]
-        return list(dict.fromkeys(shown))
+        """The items whose bare ids (of `kinds`; node ids if `as_ids`) or names (of
+        `named`) are closest to `text`, best first, each as `node id (name)`."""
+        vocabulary, nodes = self._vocabulary(tuple(kinds), tuple(named), as_ids)
+        found = vocabulary.closest(text, _CLOSE)
+        return list(dict.fromkeys(self._label(nodes[word]) for word in found))
+
+    def _vocabulary(
+        self, kinds: tuple[str, ...], named: tuple[str, ...], as_ids: bool = False
+    ) -> tuple[Vocabulary, dict[str, Hashable]]:
+        key = (kinds, named, as_ids)
+        if key not in self._vocabularies:
+            self._index(kinds + named)
+            nodes: dict[str, Hashable] = {}
+            for kind in kinds:
+                keys = self._words[kind][0]
+                nodes.update({f"{kind}:{k}": n for k, n in keys.items()} if as_ids else keys)
+            for kind in named:
+                nodes.update(self._words[kind][1])
+            self._vocabularies[key] = (Vocabulary(nodes), nodes)
+        return self._vocabularies[key]
+
+    def _index(self, wanted: Iterable[str]) -> None:
+        """Make the tables of the `wanted` kinds not indexed yet, in one walk over the nodes."""
+        kinds = {kind for kind in wanted if kind not in self._names}
+        if not kinds:
+            return
+        named: dict[str, list[tuple[Hashable, str]]] = {kind: [] for kind in kinds}
+        for node, data in self.graph.nodes(data=True):
+            kind = data.get("kind")
+            if kind in kinds:
+                name = data.get("name")
+                named[kind].append((node, name.strip() if isinstance(name, str) else ""))
+        names: dict[str, dict[str, list[Hashable]]] = {}
+        words: dict[str, tuple[dict[str, Hashable], dict[str, Hashable]]] = {}
+        for kind, items in named.items():
+            by_name: dict[str, list[Hashable]] = defaultdict(list)
+            spelled: dict[str, Hashable] = {}
+            for node, name in items:
+                if name:
+                    by_name[name.lower()].append(node)
+                    spelled.setdefault(name, node)
+            names[kind] = by_name
+            words[kind] = ({str(node).partition(":")[2]: node for node, _ in items}, spelled)
+        self._words.update(words)
+        self._names.update(names)  # last: a kind in `_names` is indexed whole
 
     def _label(self, node: Hashable) -> str:
         name = self.graph.nodes[node].get("name")

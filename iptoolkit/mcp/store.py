@@ -74,7 +74,7 @@ class Loaded:
 
     @cached_property
     def items(self) -> ItemIndex:
-        return ItemIndex(self.graph)
+        return ItemIndex(self.graph).prepare(named=ID_KINDS)
 
     def resolve(self, ref: str | int) -> str:
         """The node `ref` names; assistants may name profiles by their names too."""
