@@ -35,6 +35,7 @@ from iptoolkit.mcp import Store, build_server
 from iptoolkit.mcp.picture import render_png
 from iptoolkit.queries import neighbourhood as around
 from iptoolkit.redact import redact_fields
+from iptoolkit.resolve import ID_KINDS
 from iptoolkit.selection import Filter
 
 TARGET = 0.100
@@ -91,7 +92,11 @@ def cases(store: Store) -> list[tuple[str, dict[str, Any], Callable[[], Any]]]:
         ("find_profiles", {"filter": {"text": "invoic"}}, lambda: select(estate, text)),
         ("get_item", {"id": record.key}, lambda: redact_fields(record.raw)),
         ("get_item", {"id": name.lower()}, lambda: graph.nodes[partner]),
-        ("get_item", {"id": name[:-3], "": UNKNOWN}, lambda: loaded.lookup.suggest(name[:-3])),
+        (
+            "get_item",
+            {"id": name[:-3], "": UNKNOWN},
+            lambda: loaded.items.suggest(name[:-3], named=ID_KINDS),
+        ),
         ("where_used", {"id": partner}, lambda: ipt.where_used(graph, partner)),
         ("where_used", {"type": "AS2"}, lambda: ipt.where_used(graph, type="AS2")),
         ("impact", {"id": partner}, lambda: ipt.impact(graph, partner)),

@@ -15,7 +15,7 @@ __all__ = ["EXTRAS", "MissingExtraError", "require"]
 
 EXTRAS: dict[str, tuple[str, tuple[str, ...]]] = {
     "server": ("the reference server", ("fastapi", "uvicorn", "limits")),
-    "mcp": ("the MCP server", ("mcp", "rapidfuzz")),
+    "mcp": ("the MCP server", ("mcp",)),
 }
 """Extra -> (what needs it, the modules it brings), as declared in pyproject.toml."""
 

@@ -4,12 +4,12 @@ One module so that every view agrees: the canonical name of a type is the API's 
 without `core:` (`CronCloudStorageAgentSettings`): data (summaries, tables, filters,
 exports) carries it. People read `type_label` of it (`Cron Cloud Storage`): diagrams, the
 Explorer, the command line's text. Filters accept either, in any case, and short names
-(`type_matches`). Imports nothing but the standard library.
+(`type_matches`). Imports nothing but the standard library, and rapidfuzz when close
+matches are looked for.
 """
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable
 from functools import lru_cache
@@ -21,6 +21,7 @@ __all__ = [
     "NO_TYPE",
     "did_you_mean",
     "close_matches",
+    "Vocabulary",
     "normalise_type",
     "plural",
     "strip_kind",
@@ -140,15 +141,56 @@ def strip_kind(value: Any, kind: str) -> Any:
     return value
 
 
+_CUTOFF = 60
+"""The least likeness (rapidfuzz's `QRatio`, 0 to 100) of a close match."""
+
+
+class Vocabulary:
+    """Words to find close matches among, each once in its first spelling (any case),
+    prepared once: the MCP server keeps one per estate and asks it many times.
+
+    rapidfuzz, not difflib: over the 21,000 ids and names of a 10,000-profile estate
+    difflib took 85 ms, rapidfuzz a few, which an MCP tool's 100 ms needs."""
+
+    def __init__(self, words: Iterable[Any]) -> None:
+        from rapidfuzz import utils
+
+        spelled: dict[str, str] = {}
+        for word in words:
+            if word is not None:
+                text = str(word)
+                if text.strip():
+                    spelled.setdefault(text.lower(), text)
+        self.lowered = list(spelled)
+        self.spelled = list(spelled.values())
+        self.processed = [utils.default_process(text) for text in self.spelled]
+
+    def __len__(self) -> int:
+        return len(self.spelled)
+
+    def closest(self, word: Any, limit: int = 3) -> list[str]:
+        """The words that look like `word` (any case, punctuation aside), best first; when
+        none looks like it as a whole, the words that contain it (a fragment of three
+        characters or more: `acme`)."""
+        from rapidfuzz import fuzz, process, utils
+
+        found = process.extract(
+            utils.default_process(str(word)), self.processed, scorer=fuzz.QRatio,
+            processor=None, limit=limit, score_cutoff=_CUTOFF,
+        )  # fmt: skip
+        if found:
+            return [self.spelled[index] for _, _, index in found]
+        fragment = str(word).strip().lower()
+        if len(fragment) < 3:
+            return []
+        held = (index for index, lowered in enumerate(self.lowered) if fragment in lowered)
+        return [self.spelled[index] for _, index in zip(range(limit), held, strict=False)]
+
+
 def close_matches(word: Any, candidates: Iterable[Any], limit: int = 3) -> list[str]:
-    """The candidates that look like `word` (difflib, any case), best first, each once in
-    its own spelling."""
-    spelled: dict[str, str] = {}
-    for candidate in candidates:
-        if candidate is not None and str(candidate).strip():
-            spelled.setdefault(str(candidate).lower(), str(candidate))
-    found = difflib.get_close_matches(str(word).lower(), list(spelled), n=limit, cutoff=0.6)
-    return [spelled[match] for match in found]
+    """The candidates that look like `word`, best first, each once in its own spelling
+    (see `Vocabulary.closest`)."""
+    return Vocabulary(candidates).closest(word, limit)
 
 
 def did_you_mean(word: Any, candidates: Iterable[Any]) -> str:

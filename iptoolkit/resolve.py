@@ -1,10 +1,19 @@
 """One way to name an item of the graph, everywhere: the command line, the queries, the
-diagrams' `highlight`.
+diagrams' `highlight`, the MCP tools.
 
 An item is named by its node id (`channel:40003`, what `findings` and the graph print), by
-its bare id or key (`40003`), or, for partners and channels, by its name in any case
-(`acme retail`). A name that fits items of several kinds is refused with the node ids it
-could mean; an unknown one with the closest names and ids.
+its bare id or key (`40003`), by its kind and name (`partner:Acme Ltd`) or, for partners
+and channels (and profiles, where the caller says so with `named`), by its name in any
+case (`acme retail`). A name that fits several items is refused with the node ids it
+could mean; an unknown one with the closest ids and names (`names.close_matches`).
+
+`ItemIndex(graph)` holds the tables (lower-cased names -> node ids, per kind, and the
+bare ids and names close matches are looked for among, a `names.Vocabulary`): the MCP
+server keeps one per estate, prepared, so that a tool answers in milliseconds.
+`resolve_node` builds one per call unless `ref` is a node id already: the one-shot command
+line and queries do not keep a graph's index, which would go stale if the graph changed
+(a cache per graph object could not tell). A table made on first need is made whole
+before it is stored, so threads sharing an index at worst make one twice.
 
 >>> import iptoolkit as ipt
 >>> G = ipt.build_graph(ipt.demo_estate(n_profiles=50))  # doctest: +SKIP
@@ -14,28 +23,50 @@ could mean; an unknown one with the closest names and ids.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Hashable, Iterable
 from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
-from .names import NODE_KINDS, close_matches
+from .names import NODE_KINDS, Vocabulary
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-__all__ = ["resolve_node", "UnknownItemError", "AmbiguousItemError", "NAMED_KINDS"]
+__all__ = [
+    "resolve_node",
+    "ItemIndex",
+    "UnknownItemError",
+    "AmbiguousItemError",
+    "ID_KINDS",
+    "NAMED_KINDS",
+]
+
+ID_KINDS = ("profile", "channel", "partner")
+"""The kinds an item may be named by its bare id or key. An agent or response unit has its
+profile's key, so it is named by its node id only (`agent:P1`, `response:P1:0`)."""
 
 NAMED_KINDS = ("partner", "channel")
-"""The kinds an item may be named by its name (case-insensitive)."""
+"""The kinds an item is named by its name (any case) unless the caller says otherwise:
+profile names are many and often alike, so only the MCP tools accept them."""
+
+_CLOSE = 5
+"""Close matches an unknown item's error names."""
 
 
-class UnknownItemError(nx.NodeNotFound):
-    """No item of the graph has that node id, id or name; the message names close ones."""
+class UnknownItemError(nx.NodeNotFound, ValueError):
+    """No item of the graph has that node id, id or name; `choices` are the close ones
+    (node ids, each with its name), which the message names too. A `ValueError` as well,
+    so that whoever turns bad input into an error message (the MCP tools) catches it."""
+
+    def __init__(self, message: str, choices: Sequence[str] = ()) -> None:
+        self.choices = list(choices)
+        super().__init__(message)
 
 
 class AmbiguousItemError(ValueError):
-    """An id or name that fits items of several kinds; the message lists their node ids."""
+    """An id or name that fits several items; the message lists their node ids."""
 
     def __init__(self, ref: Any, nodes: Sequence[Hashable], head: str = "") -> None:
         self.ref = ref
@@ -45,68 +76,144 @@ class AmbiguousItemError(ValueError):
         super().__init__(f"{head}{ref!r} could be a {kinds}: {said}; give the node id")
 
 
-ID_KINDS = ("profile", "channel", "partner")
-"""The kinds an item may be named by its bare id or key. An agent or response unit has its
-profile's key, so it is named by its node id only (`agent:P1`, `response:P1:0`)."""
+class ItemIndex:
+    """Lower-cased names -> node ids, per kind, for one graph, and the words (bare ids and
+    names as written) close matches are looked for among. Each table is made on first
+    need (a bare id needs none: `kind:id` is the node id), so a one-shot question pays
+    only for what it asks; keep the index of a graph that does not change."""
+
+    def __init__(self, graph: nx.MultiDiGraph) -> None:
+        self.graph = graph
+        self._names: dict[str, dict[str, list[Hashable]]] = {}
+        """kind -> lower-cased name -> the nodes of that name."""
+        self._words: dict[str, tuple[dict[str, Hashable], dict[str, Hashable]]] = {}
+        """kind -> (bare id -> node, name as written -> node), for suggestions."""
+        self._vocabularies: dict[tuple[Any, ...], tuple[Vocabulary, dict[str, Hashable]]] = {}
+
+    def prepare(
+        self, *, kinds: Iterable[str] = ID_KINDS, named: Iterable[str] = NAMED_KINDS
+    ) -> ItemIndex:
+        """Make now the tables that `resolve(kinds=, named=)` would make on first need."""
+        self._vocabulary(tuple(kinds), tuple(named))
+        return self
+
+    def resolve(
+        self,
+        ref: Hashable,
+        *,
+        kinds: Iterable[str] = ID_KINDS,
+        named: Iterable[str] = NAMED_KINDS,
+        what: str = "",
+    ) -> Hashable:
+        """The node id `ref` names: a node id, a bare id of `kinds`, a name of `named`, or
+        `kind:name`. `what` (an option name, say) heads the error message. Raises
+        `UnknownItemError` or `AmbiguousItemError`."""
+        if ref in self.graph:
+            return ref
+        text = str(ref).strip()
+        if text in self.graph:
+            return text
+        head = f"{what}: " if what else ""
+        named = tuple(named)
+        prefix, colon, rest = text.partition(":")
+        if colon and prefix.strip().lower() in NODE_KINDS:
+            kind = prefix.strip().lower()
+            kinds, named = (kind,), (kind,) if kind in named else ()
+            wanted, missing = rest.strip(), f"no node {text!r} in the graph"
+        else:
+            kinds, wanted = tuple(kinds), text
+            missing = f"nothing in the graph is named {text!r}" if text else "an empty id"
+        found = [f"{kind}:{wanted}" for kind in kinds if f"{kind}:{wanted}" in self.graph]
+        lowered = wanted.lower()
+        self._index(named)
+        found += [node for kind in named for node in self._names[kind].get(lowered, ())]
+        found = list(dict.fromkeys(found))
+        if len(found) == 1:
+            return found[0]
+        if found:
+            raise AmbiguousItemError(ref, found, head)
+        choices = self.suggest(wanted, kinds=kinds, named=named) if wanted else []
+        if not choices and len(kinds) == 1:  # `channel:12`: short ids are alike as node ids
+            choices = self.suggest(f"{kinds[0]}:{wanted}", kinds=kinds, named=(), as_ids=True)
+        raise UnknownItemError(f"{head}{missing}{_hint(choices)}", choices)
+
+    def suggest(
+        self,
+        text: str,
+        *,
+        kinds: Iterable[str] = ID_KINDS,
+        named: Iterable[str] = NAMED_KINDS,
+        as_ids: bool = False,
+    ) -> list[str]:
+        """The items whose bare ids (of `kinds`; node ids if `as_ids`) or names (of
+        `named`) are closest to `text`, best first, each as `node id (name)`."""
+        vocabulary, nodes = self._vocabulary(tuple(kinds), tuple(named), as_ids)
+        found = vocabulary.closest(text, _CLOSE)
+        return list(dict.fromkeys(self._label(nodes[word]) for word in found))
+
+    def _vocabulary(
+        self, kinds: tuple[str, ...], named: tuple[str, ...], as_ids: bool = False
+    ) -> tuple[Vocabulary, dict[str, Hashable]]:
+        key = (kinds, named, as_ids)
+        if key not in self._vocabularies:
+            self._index(kinds + named)
+            nodes: dict[str, Hashable] = {}
+            for kind in kinds:
+                keys = self._words[kind][0]
+                nodes.update({f"{kind}:{k}": n for k, n in keys.items()} if as_ids else keys)
+            for kind in named:
+                nodes.update(self._words[kind][1])
+            self._vocabularies[key] = (Vocabulary(nodes), nodes)
+        return self._vocabularies[key]
+
+    def _index(self, wanted: Iterable[str]) -> None:
+        """Make the tables of the `wanted` kinds not indexed yet, in one walk over the nodes."""
+        kinds = {kind for kind in wanted if kind not in self._names}
+        if not kinds:
+            return
+        named: dict[str, list[tuple[Hashable, str]]] = {kind: [] for kind in kinds}
+        for node, data in self.graph.nodes(data=True):
+            kind = data.get("kind")
+            if kind in kinds:
+                name = data.get("name")
+                named[kind].append((node, name.strip() if isinstance(name, str) else ""))
+        names: dict[str, dict[str, list[Hashable]]] = {}
+        words: dict[str, tuple[dict[str, Hashable], dict[str, Hashable]]] = {}
+        for kind, items in named.items():
+            by_name: dict[str, list[Hashable]] = defaultdict(list)
+            spelled: dict[str, Hashable] = {}
+            for node, name in items:
+                if name:
+                    by_name[name.lower()].append(node)
+                    spelled.setdefault(name, node)
+            names[kind] = by_name
+            words[kind] = ({str(node).partition(":")[2]: node for node, _ in items}, spelled)
+        self._words.update(words)
+        self._names.update(names)  # last: a kind in `_names` is indexed whole
+
+    def _label(self, node: Hashable) -> str:
+        name = self.graph.nodes[node].get("name")
+        return f"{node} ({name})" if isinstance(name, str) and name.strip() else str(node)
 
 
 def resolve_node(
-    graph: nx.MultiDiGraph, ref: Hashable, *, kinds: Iterable[str] = ID_KINDS, what: str = ""
+    graph: nx.MultiDiGraph,
+    ref: Hashable,
+    *,
+    kinds: Iterable[str] = ID_KINDS,
+    named: Iterable[str] = NAMED_KINDS,
+    what: str = "",
 ) -> Hashable:
-    """The node id that `ref` names (node id, bare id, or partner or channel name).
-
-    `kinds` narrows where a bare id or name is looked for; `what` (an option name, say)
-    heads the error message. Raises `UnknownItemError` (a `networkx.NodeNotFound`) or
-    `AmbiguousItemError` (a `ValueError`).
-    """
+    """The node id that `ref` names (node id, bare id, `kind:name`, or partner or channel
+    name); see `ItemIndex.resolve`. Raises `UnknownItemError` (a `networkx.NodeNotFound`)
+    or `AmbiguousItemError` (a `ValueError`)."""
     if ref in graph:
         return ref
-    text = str(ref).strip()
-    if text in graph:
-        return text
-    kinds = tuple(kinds)
-    head = f"{what}: " if what else ""
-    prefix, _, rest = text.partition(":")
-    if rest and prefix.lower() in NODE_KINDS:
-        # a node id of a known kind that is not in the graph: suggest ids of that kind
-        kind = prefix.lower()
-        if f"{kind}:{rest}" in graph:
-            return f"{kind}:{rest}"
-        nodes = [node for node, k in graph.nodes(data="kind") if k == kind]
-        raise UnknownItemError(f"{head}no node {text!r} in the graph{_hint(text, nodes)}")
-    found = [f"{kind}:{text}" for kind in kinds if f"{kind}:{text}" in graph]
-    named = set(NAMED_KINDS) & set(kinds)
-    if named:
-        wanted = text.lower()
-        found.extend(
-            node
-            for node, data in graph.nodes(data=True)
-            if data.get("kind") in named
-            and isinstance(data.get("name"), str)
-            and data["name"].lower() == wanted
-        )
-    found = list(dict.fromkeys(found))
-    if len(found) == 1:
-        return found[0]
-    if found:
-        raise AmbiguousItemError(ref, found, head)
-    raise UnknownItemError(f"{head}nothing in the graph is named {text!r}{_hint(text, graph)}")
+    return ItemIndex(graph).resolve(ref, kinds=kinds, named=named, what=what)
 
 
-def _hint(text: str, nodes: Iterable[Hashable]) -> str:
-    """` (did you mean ...?)` over node ids, bare ids and partner and channel names."""
-    graph_nodes = nodes if isinstance(nodes, nx.Graph) else None
-    spelled: dict[str, str] = {}
-    for node in nodes:
-        node_id = str(node)
-        spelled.setdefault(node_id, node_id)
-        spelled.setdefault(node_id.partition(":")[2], node_id)
-        if graph_nodes is not None:
-            data = graph_nodes.nodes[node]
-            if data.get("kind") in NAMED_KINDS and isinstance(data.get("name"), str):
-                spelled.setdefault(data["name"], data["name"])
-    found = close_matches(text, spelled)
-    if not found:
-        return " (name an item by node id, e.g. 'partner:17', id, or partner or channel name)"
-    said = " or ".join(repr(spelled.get(match, match)) for match in found)
-    return f" (did you mean {said}?)"
+def _hint(choices: Sequence[str]) -> str:
+    """`; did you mean partner:2 (Globex)?`, or how to name an item when nothing is close."""
+    if not choices:
+        return "; name an item by node id, e.g. 'partner:17', id, or partner or channel name"
+    return f"; did you mean {' or '.join(choices)}?"

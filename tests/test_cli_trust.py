@@ -96,7 +96,8 @@ def test_items_are_named_by_node_id_bare_id_or_name(runner, snapshot, tmp_path):
     result = runner.invoke(main, [*plot, PARTNER.lower()])
     assert result.exit_code == 0, result.output
     result = runner.invoke(main, [*plot, "Kestrel Chemicals"])
-    assert result.exit_code == 1 and "did you mean 'Kestrel Chemicals " in result.stderr
+    assert result.exit_code == 1 and "did you mean channel:" in result.stderr
+    assert " (Kestrel Chemicals " in result.stderr
 
 
 def test_a_diagram_says_which_formats_it_can_be(runner, snapshot, tmp_path):

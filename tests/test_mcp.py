@@ -357,7 +357,7 @@ def test_bad_arguments_are_tool_errors_and_the_server_lives_on(session_results):
     assert "cursor 'not-a-cursor'" in _error(session_results["bad_cursor"])
     assert "partner" in _error(session_results["bad_filter"])
     assert "duplicate_endpoint" in _error(session_results["bad_kind"])
-    assert "did you mean: newer" in _error(session_results["bad_snapshot"])
+    assert "did you mean 'newer'" in _error(session_results["bad_snapshot"])
     assert "exactly one" in _error(session_results["both_forms"])
     assert "depth" in _error(session_results["deep"])
     assert "unknown_field" in _error(session_results["bad_drift_kind"])
@@ -480,21 +480,23 @@ def test_http_serves_the_same_tools_on_loopback(snapshots: dict[str, Any]) -> No
 # -- the parts, in process ----------------------------------------------------------------
 
 
-def test_lookup_names_every_candidate_of_an_ambiguous_name() -> None:
-    from iptoolkit.mcp.lookup import Lookup, NotFound
+def test_a_tool_names_every_candidate_of_an_ambiguous_name() -> None:
+    from iptoolkit.mcp.store import Loaded
+    from iptoolkit.resolve import AmbiguousItemError, UnknownItemError
 
     raw = copy.deepcopy(list(ipt.demo_estate(30).raw_profiles))
     raw[4]["name"] = raw[7]["name"] = "Orders In"
-    lookup = Lookup(ipt.build_graph(Estate.from_raw(raw)))
-    with pytest.raises(NotFound, match="names 2 items") as caught:
-        lookup.resolve("orders in")
-    assert caught.value.choices == [f"profile:{raw[4]['id']}", f"profile:{raw[7]['id']}"]
-    assert lookup.resolve(f"profile:{raw[4]['id']}") == f"profile:{raw[4]['id']}"
-    partner = next(n for n in lookup.graph if n.startswith("partner:"))
-    name = lookup.graph.nodes[partner]["name"]
-    assert lookup.resolve(f"partner:{name.upper()}") == partner
-    with pytest.raises(NotFound) as caught:  # a fragment finds the names holding it
-        lookup.resolve(name.split()[0][:5])
+    loaded = Loaded("demo", Estate.from_raw(raw))
+    with pytest.raises(AmbiguousItemError, match="could be a profile") as caught:
+        loaded.resolve("orders in")  # profile names count for an assistant
+    assert caught.value.nodes == (f"profile:{raw[4]['id']}", f"profile:{raw[7]['id']}")
+    assert loaded.resolve(f"profile:{raw[4]['id']}") == f"profile:{raw[4]['id']}"
+    partner = next(n for n in loaded.graph if n.startswith("partner:"))
+    name = loaded.graph.nodes[partner]["name"]
+    assert loaded.resolve(f"partner:{name.upper()}") == partner
+    with pytest.raises(UnknownItemError) as caught:  # a fragment finds the names holding it
+        loaded.resolve(name.split()[0][:5])
+    assert isinstance(caught.value, ValueError), "the server turns ValueErrors into tool errors"
     assert any(choice.startswith(partner) for choice in caught.value.choices)
 
 
@@ -515,7 +517,6 @@ def test_paging_refuses_a_cursor_it_did_not_give_and_cut_says_how_to_read_on() -
 
 def test_a_snapshot_is_named_by_its_file_and_unknown_types_suggest(tmp_path: Path) -> None:
     from iptoolkit.mcp import datamodel
-    from iptoolkit.mcp.lookup import NotFound
     from iptoolkit.mcp.store import Store
 
     for name in ("a.json", "b.json.gz"):
@@ -525,7 +526,7 @@ def test_a_snapshot_is_named_by_its_file_and_unknown_types_suggest(tmp_path: Pat
     assert store.get("b.json.gz") is store.get("b") is store.current
     with pytest.raises(ValueError, match="start the server with --from-env"):
         store.refresh()
-    with pytest.raises(NotFound, match="did you mean: SFTPAgentSettings"):
+    with pytest.raises(ValueError, match="did you mean 'SFTPAgentSettings'"):
         datamodel.section("SFTPAgentSetings")
 
 

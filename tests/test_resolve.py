@@ -8,7 +8,13 @@ import pytest
 
 import iptoolkit as ipt
 from iptoolkit.names import close_matches, did_you_mean, strip_kind
-from iptoolkit.resolve import AmbiguousItemError, UnknownItemError, resolve_node
+from iptoolkit.resolve import (
+    ID_KINDS,
+    AmbiguousItemError,
+    ItemIndex,
+    UnknownItemError,
+    resolve_node,
+)
 
 from .factories import ACME, agent, channel, estate_of, profile
 from .test_graph import hand_estate
@@ -30,6 +36,8 @@ def G() -> nx.MultiDiGraph:
         ("1", "partner:1"),
         ("P2", "profile:P2"),
         ("  P2 ", "profile:P2"),
+        ("partner:ACME", "partner:1"),  # a kind and a name
+        ("Channel:10", "channel:10"),  # the kind in any case
     ],
 )
 def test_every_form_names_the_item(G, ref, node):
@@ -58,12 +66,33 @@ def test_an_id_of_several_kinds_is_refused_with_the_node_ids():
 
 
 def test_an_unknown_item_suggests_close_names(G):
-    with pytest.raises(UnknownItemError, match=r"did you mean 'Globex'\?"):
+    with pytest.raises(UnknownItemError, match=r"did you mean partner:2 \(Globex\)\?"):
         ipt.impact(G, "Globx")
-    with pytest.raises(nx.NodeNotFound, match="'channel:12'.*did you mean 'channel:"):
+    with pytest.raises(nx.NodeNotFound, match="'channel:12'.*did you mean channel:"):
         ipt.where_used(G, "channel:12")
     with pytest.raises(nx.NodeNotFound, match="highlight: nothing in the graph is named"):
         ipt.plot_topology(G, highlight="Initech")
+
+
+def test_profile_names_count_only_where_the_caller_says(G):
+    with pytest.raises(UnknownItemError, match="'orders in'"):
+        resolve_node(G, "orders in")
+    assert resolve_node(G, "orders in", named=ID_KINDS) == "profile:P1"
+    assert resolve_node(G, "profile:Orders In", named=ID_KINDS) == "profile:P1"
+
+
+def test_one_index_answers_many_questions_and_its_errors_are_value_errors(G):
+    index = ItemIndex(G)
+    assert [index.resolve(ref) for ref in ("10", "acme", "P2")] == [
+        "channel:10",
+        "partner:1",
+        "profile:P2",
+    ]
+    with pytest.raises(ValueError, match="did you mean partner:2 \\(Globex\\)") as caught:
+        index.resolve("Globx")
+    assert caught.value.choices == ["partner:2 (Globex)"]
+    with pytest.raises(UnknownItemError, match="an empty id; name an item by node id"):
+        index.resolve("  ")
 
 
 def test_highlight_takes_a_name(G):
@@ -81,6 +110,11 @@ def test_the_name_helpers():
         did_you_mean("Mosel Retal", ["Mosel Retail", "Acme"]) == " (did you mean 'Mosel Retail'?)"
     )
     assert did_you_mean("zzz", ["Mosel Retail"]) == ""
+    assert close_matches("mosel", ["Acme", "Mosel Retail EU", "Mosel Retail"]) == [
+        "Mosel Retail EU",
+        "Mosel Retail",
+    ], "a fragment finds the names holding it"
+    assert close_matches("mo", ["Mosel Retail"]) == [], "but not one of two letters"
 
 
 def test_filters_take_node_ids():

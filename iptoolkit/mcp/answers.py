@@ -1,10 +1,11 @@
 """The tools' answers, worked out from a loaded estate with no MCP in sight.
 
 Each function takes a `Loaded` estate and the tool's arguments and returns one of the
-`schemas` models; bad input raises `ValueError` (an unknown id `lookup.NotFound`, with
-close matches), which the server turns into a tool error. They read what the Python API
-reads (records, the graph, `queries`, `audit`, `filters`), so an answer here is the
-Python answer, paged and cut (`paging`). Masking secrets is the server's last step.
+`schemas` models; bad input raises `ValueError` (an unknown id
+`resolve.UnknownItemError`, with close matches), which the server turns into a tool error.
+They read what the Python API reads (records, the graph, `queries`, `audit`, `filters`), so
+an answer here is the Python answer, paged and cut (`paging`). Masking secrets is the
+server's last step.
 """
 
 from __future__ import annotations
@@ -155,7 +156,7 @@ def profile_row(graph: nx.MultiDiGraph, record: ProfileRecord) -> ProfileRow:
 def get_item(loaded: Loaded, id: str, offset: int = 0, max_chars: int = TEXT_LIMIT) -> ItemAnswer:
     """One node by any name: its facts, what it links to, and its JSON (secrets masked)."""
     graph = loaded.graph
-    node = loaded.lookup.resolve(id)
+    node = loaded.resolve(id)
     data = graph.nodes[node]
     kind = data.get("kind")
     about = ref(graph, node)
@@ -235,7 +236,7 @@ def where_used(
     if (id is None) == (type is None):
         raise ValueError("give id or type, exactly one of them")
     graph = loaded.graph
-    node = loaded.lookup.resolve(id) if id is not None else f"type:{type}"
+    node = loaded.resolve(id) if id is not None else f"type:{type}"
     found = used(graph, node) if id is not None else used(graph, type=type)
     shown, next_cursor = page(found, limit, cursor)
     return UsedByPage(
@@ -252,7 +253,7 @@ def impact(loaded: Loaded, id: str, limit: int, cursor: str | None) -> ImpactAns
     from ..queries import impact as hit_by
 
     graph = loaded.graph
-    node = loaded.lookup.resolve(id)
+    node = loaded.resolve(id)
     hit = hit_by(graph, node)
     found = {name: getattr(hit, name) for name in _IMPACT_LISTS}
     _, next_cursor = page(range(max(map(len, found.values()))), limit, cursor)
@@ -279,7 +280,7 @@ def neighbourhood(
     from ..queries import neighbourhood as around
 
     graph = loaded.graph
-    node = loaded.lookup.resolve(id)
+    node = loaded.resolve(id)
     near = around(graph, node, depth)
     shown, next_cursor = page(list(near), limit, cursor)
     on_page = set(shown)

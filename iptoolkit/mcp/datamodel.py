@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from .lookup import NotFound, close_matches
+from ..names import did_you_mean
 
 __all__ = ["contents", "section", "section_names"]
 
@@ -54,6 +54,5 @@ def section(name: str) -> str:
     by_lower = {key.lower(): key for key in sections}
     key = by_lower.get(name.strip().lower())
     if key is None:
-        close = close_matches(name, list(sections))
-        raise NotFound(f"the data model has no type {name!r}", close)
+        raise ValueError(f"the data model has no type {name!r}{did_you_mean(name, sections)}")
     return sections[key]

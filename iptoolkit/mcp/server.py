@@ -282,7 +282,7 @@ def _drawing(
 ) -> list[Any]:
     def compute() -> tuple[bytes, str]:
         loaded = store.get(snapshot)
-        node = loaded.lookup.resolve(highlight) if highlight else None
+        node = loaded.resolve(highlight) if highlight else None
         selected = loaded.estate.subset(chosen)
         graph = build_graph(selected)
         if node is not None and node not in graph:

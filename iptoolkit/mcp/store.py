@@ -1,6 +1,6 @@
 """The estates an MCP server answers from: snapshots loaded once, and a live one refreshed.
 
-Everything a tool needs beyond the estate itself (its graph, the look-ups by name, the
+Everything a tool needs beyond the estate itself (its graph, the index of ids and names, the
 findings, the filters' tables) is worked out when a snapshot is loaded, not on the first
 question, so each answer costs index look-ups. The newest snapshot (by the header's fetch
 time; one without a time is older than any with one, and of equal times the one named
@@ -17,8 +17,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..names import did_you_mean
+from ..resolve import ID_KINDS, ItemIndex
 from ..selection import Filter
-from .lookup import Lookup, NotFound, close_matches
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -72,8 +73,12 @@ class Loaded:
         return build_graph(self.estate)
 
     @cached_property
-    def lookup(self) -> Lookup:
-        return Lookup(self.graph)
+    def items(self) -> ItemIndex:
+        return ItemIndex(self.graph).prepare(named=ID_KINDS)
+
+    def resolve(self, ref: str | int) -> str:
+        """The node `ref` names; assistants may name profiles by their names too."""
+        return str(self.items.resolve(ref, named=ID_KINDS))
 
     @cached_property
     def findings(self) -> Findings:
@@ -93,7 +98,7 @@ class Loaded:
 
         self.estate.summary()
         select(self.estate, _WARM_FILTER)
-        _ = self.lookup, self.findings, self.drift
+        _ = self.items, self.findings, self.drift
         return self
 
 
@@ -182,8 +187,8 @@ class Store:
         for item in self.loaded:
             if wanted in (item.name, str(item.path or ""), getattr(item.path, "name", None)):
                 return item
-        close = close_matches(wanted, self.names, n=3)
-        raise NotFound(f"no snapshot named {wanted!r}", close or self.names)
+        hint = did_you_mean(wanted, self.names) or f" (the snapshots: {', '.join(self.names)})"
+        raise ValueError(f"no snapshot named {wanted!r}{hint}")
 
     def refresh(self) -> Loaded:
         """Fetch the live estate again and make it current; only with `--from-env`."""
