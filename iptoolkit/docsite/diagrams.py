@@ -1,0 +1,92 @@
+"""The diagrams of the documentation site: what each page draws, as SVG and as Mermaid.
+
+A page draws only its part of the graph: a partner its channels, the agents and response
+units on them and their profiles; a group the paths of the profiles in it. Parts with more
+than `plot.topology.MAX_DETAIL_NODES` nodes are drawn grouped (by profile group), as
+`plot_topology` does by itself. SVGs are saved by `exporters.save_figure`: a fixed hash
+salt and no date, so the same estate gives the same bytes.
+
+Mermaid: a page offers its diagram as a Mermaid chart when the chart fits GitHub's limits
+(`exporters.mermaid.fits_github`): the detailed chart if it fits, else the grouped one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..exporters import save_figure
+from ..exporters.mermaid import fits_github, to_mermaid
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+__all__ = ["partner_part", "profiles_part", "write_svg", "mermaid_block"]
+
+DETAIL_CHART_NODES = 120
+"""Above this many nodes a detailed Mermaid chart is a wall of boxes even where GitHub would
+draw it: the grouped chart is offered instead."""
+
+
+def partner_part(graph: nx.MultiDiGraph, partner: Hashable) -> nx.MultiDiGraph:
+    """The partner, its channels, the agents and response units on them, their profiles."""
+    pred = graph.pred
+    chosen = {partner}
+    for channel in pred[partner]:
+        chosen.add(channel)
+        for user in pred[channel]:  # agents and response units
+            chosen.add(user)
+            chosen.update(pred[user])  # their profile
+    return _induced(graph, chosen)
+
+
+def profiles_part(graph: nx.MultiDiGraph, profiles: Iterable[Hashable]) -> nx.MultiDiGraph:
+    """The profiles and everything on their paths: agents, units, channels, partners."""
+    succ = graph.succ
+    chosen: set[Hashable] = set()
+    stack = list(profiles)
+    while stack:
+        node = stack.pop()
+        if node not in chosen:
+            chosen.add(node)
+            stack.extend(succ[node])
+    return _induced(graph, chosen)
+
+
+def _induced(graph: nx.MultiDiGraph, chosen: set[Hashable]) -> nx.MultiDiGraph:
+    """The chosen nodes and the edges between them, in the graph's own order (networkx's
+    `subgraph` iterates a set, whose order changes from run to run: so would the layout)."""
+    part = type(graph)()
+    part.graph.update(graph.graph)
+    order = [node for node in graph if node in chosen]
+    part.add_nodes_from((node, graph.nodes[node]) for node in order)
+    part.add_edges_from(
+        (u, v, key, data)
+        for u in order
+        for v, edges in graph.succ[u].items()
+        if v in chosen
+        for key, data in edges.items()
+    )
+    return part
+
+
+def write_svg(part: nx.MultiDiGraph, path: Path, title: str, group_by: str | None = None) -> Path:
+    """Draw the part (grouped when large, or by `group_by`) into an SVG file, titled."""
+    from ..plot import plot_topology
+
+    figure = plot_topology(part, group_by=group_by, title=title)
+    return save_figure(figure, path, "svg")
+
+
+def mermaid_block(part: nx.MultiDiGraph, title: str) -> str | None:
+    """The part as a fenced Mermaid chart GitHub draws, or None when even grouped it is
+    too big for GitHub's limits."""
+    charts = []
+    if part.number_of_nodes() <= DETAIL_CHART_NODES:
+        charts.append(to_mermaid(part, title=title))
+    charts.append(to_mermaid(part, title=title, group_by="group"))
+    for chart in charts:
+        if fits_github(chart):
+            return f"```mermaid\n{chart}```"
+    return None
