@@ -12,7 +12,11 @@ Mermaid: a page offers its diagram as a Mermaid chart when the chart fits GitHub
 
 from __future__ import annotations
 
+import multiprocessing
+import os
+import sys
 from collections.abc import Hashable, Iterable
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,7 +26,21 @@ from ..exporters.mermaid import fits_github, to_mermaid
 if TYPE_CHECKING:
     import networkx as nx
 
-__all__ = ["partner_part", "profiles_part", "write_svg", "mermaid_block"]
+__all__ = [
+    "partner_part",
+    "profiles_part",
+    "write_svg",
+    "draw_all",
+    "default_workers",
+    "mermaid_block",
+    "Drawing",
+]
+
+Drawing = tuple["nx.MultiDiGraph", Path, str, "str | None"]
+"""What to draw: the part of the graph, the SVG file, its title, a `group_by` or None."""
+_PENDING: list[Drawing] = []
+"""The drawings a pool of forked workers reads (inherited, never pickled: parts hold the
+profiles' JSON, and sending them would cost more than drawing them)."""
 
 DETAIL_CHART_NODES = 120
 """Above this many nodes a detailed Mermaid chart is a wall of boxes even where GitHub would
@@ -76,17 +94,49 @@ def write_svg(part: nx.MultiDiGraph, path: Path, title: str, group_by: str | Non
     from ..plot import plot_topology
 
     figure = plot_topology(part, group_by=group_by, title=title)
-    return save_figure(figure, path, "svg")
+    return save_figure(figure, path, "svg", tight=False)
+
+
+def default_workers() -> int:
+    """The processes that draw: the CPUs this process may use, on Linux (where workers are
+    forked and share the graph for free); one elsewhere."""
+    if sys.platform != "linux":
+        return 1
+    return max(1, len(os.sched_getaffinity(0)))
+
+
+def draw_all(drawings: list[Drawing], workers: int) -> None:
+    """Draw every SVG, in `workers` forked processes when more than one (the biggest
+    first, so no process is left with a big one at the end). Each file depends on its
+    drawing alone, so the bytes are the same however many workers draw them."""
+    global _PENDING
+    if workers <= 1 or len(drawings) < 2:
+        for drawing in drawings:
+            write_svg(*drawing)
+        return
+    from ..plot import plot_topology  # noqa: F401  loaded once, before the workers fork
+
+    order = sorted(range(len(drawings)), key=lambda i: -drawings[i][0].number_of_nodes())
+    _PENDING = drawings
+    try:
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(min(workers, len(drawings)), mp_context=context) as pool:
+            for _ in pool.map(_draw_pending, order):
+                pass
+    finally:
+        _PENDING = []
+
+
+def _draw_pending(index: int) -> None:
+    write_svg(*_PENDING[index])
 
 
 def mermaid_block(part: nx.MultiDiGraph, title: str) -> str | None:
-    """The part as a fenced Mermaid chart GitHub draws, or None when even grouped it is
-    too big for GitHub's limits."""
-    charts = []
+    """The part as a fenced Mermaid chart GitHub draws (detailed when small, else
+    grouped), or None when even grouped it is too big for GitHub's limits."""
     if part.number_of_nodes() <= DETAIL_CHART_NODES:
-        charts.append(to_mermaid(part, title=title))
-    charts.append(to_mermaid(part, title=title, group_by="group"))
-    for chart in charts:
+        chart = to_mermaid(part, title=title)
         if fits_github(chart):
             return f"```mermaid\n{chart}```"
-    return None
+    chart = to_mermaid(part, title=title, group_by="group")
+    return f"```mermaid\n{chart}```" if fits_github(chart) else None

@@ -9,6 +9,7 @@ profiles are anchors on their group's page (`groups/<path>.md#profile-<key>`).
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 import unicodedata
@@ -109,7 +110,10 @@ def _unique(folder: str, named: Iterable[tuple[Hashable, str]]) -> dict[Hashable
 
 def relative(from_page: str, to_page: str, fragment: str = "") -> str:
     """The link from one page to another (and an anchor on it), as Markdown writes it."""
-    target = posixpath.relpath(to_page, posixpath.dirname(from_page) or ".")
-    if to_page == from_page:
-        target = ""
+    target = "" if to_page == from_page else _relpath(to_page, posixpath.dirname(from_page))
     return f"{target}#{fragment}" if fragment else target
+
+
+@functools.lru_cache(maxsize=65536)
+def _relpath(to_page: str, folder: str) -> str:
+    return posixpath.relpath(to_page, folder or ".")

@@ -16,7 +16,14 @@ from ..names import plural
 from . import markdown as md
 from .channel_page import channel_type_page
 from .context import CHANGES_PAGE, FINDINGS_PAGE, INDEX_PAGE, Context
-from .diagrams import mermaid_block, partner_part, profiles_part, write_svg
+from .diagrams import (
+    Drawing,
+    default_workers,
+    draw_all,
+    mermaid_block,
+    partner_part,
+    profiles_part,
+)
 from .findings_page import findings_page
 from .group_page import group_members, group_page, group_title
 from .navigation import DOCS_DIR, mkdocs_yml
@@ -41,12 +48,15 @@ def write_docs(
     folder: str | os.PathLike[str],
     previous: Estate | str | os.PathLike[str] | None = None,
     title: str | None = None,
+    *,
+    workers: int | None = None,
 ) -> Path:
     """Write the estate's documentation site into `folder` and return `folder/mkdocs.yml`.
 
     `estate` and `previous` are estates or snapshot paths; with `previous` the site has a
     changelog page (`ipt.diff(previous, estate)`) and its diagram. `mkdocs build -f
     folder/mkdocs.yml` builds it (the `docs` extra); the pages read as they are on GitHub.
+    `workers`: processes that draw the diagrams (default: the CPUs available, on Linux).
     """
     from ..estate import load
 
@@ -55,6 +65,7 @@ def write_docs(
     root = Path(folder)
     docs = root / DOCS_DIR
     written: set[Path] = set()
+    drawings: list[Drawing] = []
 
     def put(page: str, text: str) -> None:
         path = docs / page
@@ -66,7 +77,7 @@ def write_docs(
         svg = docs / page.removesuffix(".md")
         svg = svg.with_name(svg.name + ".svg")
         svg.parent.mkdir(parents=True, exist_ok=True)
-        write_svg(part, svg, title, group_by)
+        drawings.append((part, svg, title, group_by))
         written.add(svg)
         return diagram_section(svg.name, title, part)
 
@@ -90,6 +101,7 @@ def write_docs(
     put(FINDINGS_PAGE, findings_page(ctx))
     if previous is not None:
         put(CHANGES_PAGE, _changes(ctx, previous, docs, written))
+    draw_all(drawings, default_workers() if workers is None else workers)
     (root / "mkdocs.yml").write_text(
         mkdocs_yml(ctx.title, ctx.site, titles, has_changes=has_changes), encoding="utf-8"
     )
