@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+from ..names import type_label
 from ..redact import redact_text
 from .context import CHANGES_PAGE, FINDINGS_PAGE, INDEX_PAGE
 from .sitemap import SiteMap
@@ -21,7 +22,7 @@ def _q(text: str) -> str:
 
 
 def mkdocs_yml(
-    title: str, site: SiteMap, partner_titles: dict[object, str], *, has_changes: bool
+    title: str, site: SiteMap, partner_names: dict[object, str], *, has_changes: bool
 ) -> str:
     lines = [
         f"site_name: {_q(title)}",
@@ -40,13 +41,13 @@ def mkdocs_yml(
     ]
     if site.partners:
         lines.append("  - Partners:")
-        lines += [f"      - {_q(partner_titles[p])}: {page}" for p, page in site.partners.items()]
+        lines += [f"      - {_q(partner_names[p])}: {page}" for p, page in site.partners.items()]
     if site.groups:
         lines.append("  - Groups:")
         lines += _group_nav(site, "", 3)
     if site.channel_types:
         lines.append("  - Channel types:")
-        lines += [f"      - {_q(t)}: {page}" for t, page in site.channel_types.items()]
+        lines += [f"      - {_q(type_label(t))}: {page}" for t, page in site.channel_types.items()]
     lines.append(f"  - Findings: {FINDINGS_PAGE}")
     if has_changes:
         lines.append(f"  - Changes: {CHANGES_PAGE}")

@@ -18,6 +18,8 @@ from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..names import type_label
+
 if TYPE_CHECKING:
     import networkx as nx
 
@@ -72,7 +74,8 @@ class SiteMap:
             kind = str(data.get("type") or "unknown")
             site.channel_type[node] = kind
             types[kind] = None
-        site.channel_types = _unique("channels", [(t, t) for t in sorted(types)])
+        labels = [(t, type_label(t)) for t in sorted(types)]
+        site.channel_types = _unique("channels", labels)
         return site
 
     def profile(self, node: Hashable) -> tuple[str, str]:

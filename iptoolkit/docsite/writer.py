@@ -86,6 +86,7 @@ def write_docs(
     whole = diagram(INDEX_PAGE, ctx.graph, f"{ctx.title}: every profile, grouped by group", "group")
     put(INDEX_PAGE, index_page(ctx, whole, members, has_changes=has_changes))
     titles = {partner: partner_title(ctx, partner) for partner in ctx.site.partners}
+    names = {partner: ctx.name(partner) for partner in ctx.site.partners}
     for partner, page in ctx.site.partners.items():
         part = partner_part(ctx.graph, partner)
         drawn = diagram(page, part, f"{titles[partner]}: its channels and the profiles on them")
@@ -103,7 +104,7 @@ def write_docs(
         put(CHANGES_PAGE, _changes(ctx, previous, docs, written))
     draw_all(drawings, default_workers() if workers is None else workers)
     (root / "mkdocs.yml").write_text(
-        mkdocs_yml(ctx.title, ctx.site, titles, has_changes=has_changes), encoding="utf-8"
+        mkdocs_yml(ctx.title, ctx.site, names, has_changes=has_changes), encoding="utf-8"
     )
     _remove_stale(docs, written)
     return root / "mkdocs.yml"
