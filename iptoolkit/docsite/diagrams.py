@@ -33,6 +33,8 @@ __all__ = [
     "draw_all",
     "default_workers",
     "mermaid_block",
+    "grouping_of",
+    "DETAIL_PROFILES",
     "Drawing",
 ]
 
@@ -42,6 +44,9 @@ _PENDING: list[Drawing] = []
 """The drawings a pool of forked workers reads (inherited, never pickled: parts hold the
 profiles' JSON, and sending them would cost more than drawing them)."""
 
+DETAIL_PROFILES = 40
+"""Above this many profiles a page's diagram is drawn grouped: a partner with 140 profiles
+drawn one by one is a column of names three metres long."""
 DETAIL_CHART_NODES = 120
 """Above this many nodes a detailed Mermaid chart is a wall of boxes even where GitHub would
 draw it: the grouped chart is offered instead."""
@@ -97,6 +102,20 @@ def write_svg(part: nx.MultiDiGraph, path: Path, title: str, group_by: str | Non
     return save_figure(figure, path, "svg", tight=False)
 
 
+def grouping_of(part: nx.MultiDiGraph) -> str | None:
+    """None (every item drawn) for a part of up to `DETAIL_PROFILES` profiles; else
+    grouped by profile group, or by agent type when the profiles share one group."""
+    groups: set[object] = set()
+    profiles = 0
+    for _, data in part.nodes(data=True):
+        if data.get("kind") == "profile":
+            profiles += 1
+            groups.add(data.get("group"))
+    if profiles <= DETAIL_PROFILES:
+        return None
+    return "group" if len(groups) > 1 else "agent_type"
+
+
 def default_workers() -> int:
     """The processes that draw: the CPUs this process may use, on Linux (where workers are
     forked and share the graph for free); one elsewhere."""
@@ -131,12 +150,12 @@ def _draw_pending(index: int) -> None:
     write_svg(*_PENDING[index])
 
 
-def mermaid_block(part: nx.MultiDiGraph, title: str) -> str | None:
-    """The part as a fenced Mermaid chart GitHub draws (detailed when small, else
-    grouped), or None when even grouped it is too big for GitHub's limits."""
-    if part.number_of_nodes() <= DETAIL_CHART_NODES:
+def mermaid_block(part: nx.MultiDiGraph, title: str, group_by: str | None) -> str | None:
+    """The part as a fenced Mermaid chart GitHub draws (detailed when small and not drawn
+    grouped, else grouped), or None when even grouped it is too big for GitHub's limits."""
+    if group_by is None and part.number_of_nodes() <= DETAIL_CHART_NODES:
         chart = to_mermaid(part, title=title)
         if fits_github(chart):
             return f"```mermaid\n{chart}```"
-    chart = to_mermaid(part, title=title, group_by="group")
+    chart = to_mermaid(part, title=title, group_by=group_by or "group")
     return f"```mermaid\n{chart}```" if fits_github(chart) else None

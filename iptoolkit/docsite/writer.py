@@ -17,9 +17,11 @@ from . import markdown as md
 from .channel_page import channel_type_page
 from .context import CHANGES_PAGE, FINDINGS_PAGE, INDEX_PAGE, Context
 from .diagrams import (
+    DETAIL_PROFILES,
     Drawing,
     default_workers,
     draw_all,
+    grouping_of,
     mermaid_block,
     partner_part,
     profiles_part,
@@ -77,9 +79,10 @@ def write_docs(
         svg = docs / page.removesuffix(".md")
         svg = svg.with_name(svg.name + ".svg")
         svg.parent.mkdir(parents=True, exist_ok=True)
+        group_by = group_by or grouping_of(part)
         drawings.append((part, svg, title, group_by))
         written.add(svg)
-        return diagram_section(svg.name, title, part)
+        return diagram_section(svg.name, title, part, group_by)
 
     members = group_members(ctx)
     has_changes = previous is not None
@@ -89,12 +92,15 @@ def write_docs(
     names = {partner: ctx.name(partner) for partner in ctx.site.partners}
     for partner, page in ctx.site.partners.items():
         part = partner_part(ctx.graph, partner)
-        drawn = diagram(page, part, f"{titles[partner]}: its channels and the profiles on them")
+        title = f"{titles[partner]}: its channels and the profiles on them"
+        drawn = diagram(page, part, title)
         put(page, partner_page(ctx, partner, drawn))
     for group, page in ctx.site.groups.items():
         inside = _subtree(ctx, group)
         part = profiles_part(ctx.graph, inside)
         title = f"{group_title(group)}: its {plural(len(inside), 'profile')} and their paths"
+        if len(inside) > DETAIL_PROFILES:
+            title += ", grouped"
         drawn = diagram(page, part, title) if inside else ""
         put(page, group_page(ctx, group, members, len(inside), drawn))
     for type_name, page in ctx.site.channel_types.items():
@@ -110,10 +116,10 @@ def write_docs(
     return root / "mkdocs.yml"
 
 
-def diagram_section(svg_name: str, title: str, part: nx.MultiDiGraph) -> str:
+def diagram_section(svg_name: str, title: str, part: nx.MultiDiGraph, group_by: str | None) -> str:
     """The diagram's heading, its SVG, and its Mermaid chart folded when GitHub draws it."""
     lines = [f"## Diagram: {md.text(title)}", "", f"![{md.text(title)}]({svg_name})"]
-    chart = mermaid_block(part, title)
+    chart = mermaid_block(part, title, group_by)
     if chart is not None:
         lines += ["", md.folded("The same diagram as a Mermaid chart (GitHub draws it)", chart)]
     return "\n".join(lines)
