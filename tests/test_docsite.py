@@ -104,6 +104,8 @@ def test_every_partner_group_and_channel_type_has_its_page(site, estate) -> None
     assert index.startswith("# Test estate\n")
     assert "63 profiles" in index and "1 faulty" in index
     assert "](findings.md)" in index and "](changes.md)" in index
+    assert "([`profile:X1`](groups/odd-names-co.md#profile-x1-" in pages["changes.md"]
+    assert "![The changes](changes.svg)" in pages["changes.md"]
     for text in pages.values():  # no page is headed just "Integration topology"
         assert not text.startswith("# Integration topology")
 

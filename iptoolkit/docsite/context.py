@@ -62,22 +62,30 @@ class Context:
     def link(self, page: str, node: Hashable) -> str:
         """The item's name, linked to where it is documented (from `page`); an item with no
         place of its own (an agent, a response unit) links to its profile."""
+        href = self.href(page, node)
+        if href is None:
+            return md.text(node)
+        if self.kind_of(node) == "channel" and self.site.channel(node) is None:
+            label = f"channel id {self.data(node).get('id', node)} (held by no profile)"
+            return md.link(label, href)
+        if self.kind_of(node) in ("agent", "response"):
+            node = self.data(node).get("profile", node)
+        return md.link(self.name(node), href)
+
+    def href(self, page: str, node: Hashable) -> str | None:
+        """Where the item is documented, relative to `page` (None: nowhere)."""
         kind = self.kind_of(node)
         if kind in ("agent", "response"):
             node = self.data(node).get("profile", node)
             kind = "profile"
         if kind == "profile":
-            target, fragment = self.site.profile(node)
-            return md.link(self.name(node), relative(page, target, fragment))
+            return relative(page, *self.site.profile(node))
         if kind == "partner":
-            return md.link(self.name(node), relative(page, self.site.partners[node]))
+            return relative(page, self.site.partners[node])
         if kind == "channel":
-            where = self.site.channel(node)
-            if where is None:  # an id held by no profile: the findings say so
-                label = f"channel id {self.data(node).get('id', node)} (held by no profile)"
-                return md.link(label, relative(page, FINDINGS_PAGE))
-            return md.link(self.name(node), relative(page, *where))
-        return md.text(node)
+            where = self.site.channel(node)  # None: an id held by no profile, a finding
+            return relative(page, FINDINGS_PAGE) if where is None else relative(page, *where)
+        return None
 
     def channel_partners(self, channel: Hashable) -> list[Hashable]:
         return [p for p in self.graph.succ[channel] if self.kind_of(p) == "partner"]

@@ -3,6 +3,7 @@ diagram and links to every other page; and the changelog page."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Hashable
 from typing import TYPE_CHECKING
@@ -127,11 +128,22 @@ def _channel_type_rows(ctx: Context) -> list[list[str]]:
     ]
 
 
-def changes_page(diff: EstateDiff, diagram: str) -> str:
+_ITEM_KEY = re.compile(r"\(`((?:profile|channel|partner):[^`]+)`\)")
+"""An item's key as `to_markdown` writes it after the item's name: `(`channel:17`)`."""
+
+
+def changes_page(ctx: Context, diff: EstateDiff, diagram: str) -> str:
     """The diff's changelog (`EstateDiff.to_markdown`) under a title saying what it is,
-    with the diagram of the changes."""
+    each item still in the estate linked to its page, with the diagram of the changes."""
     body = diff.to_markdown()
     first, _, rest = body.partition("\n")
     if first.startswith("# "):
         body = rest
+
+    def linked(match: re.Match[str]) -> str:
+        node = match.group(1)
+        href = ctx.href(CHANGES_PAGE, node) if node in ctx.graph else None
+        return match.group(0) if href is None else f"([`{node}`]({href}))"
+
+    body = _ITEM_KEY.sub(linked, body)
     return f"# {CHANGES_TITLE}\n\n[Overview]({INDEX_PAGE})\n{body.rstrip()}\n\n{diagram}\n"

@@ -142,7 +142,7 @@ def _changes(
     svg = docs / "changes.svg"
     save_figure(plot_diff(changes), svg, "svg")
     written.add(svg)
-    return changes_page(changes, f"## Diagram of the changes\n\n![The changes]({svg.name})")
+    return changes_page(ctx, changes, f"## Diagram of the changes\n\n![The changes]({svg.name})")
 
 
 def _remove_stale(docs: Path, written: set[Path]) -> None:
