@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..names import plural
+from ..redact import redact_text
 from . import markdown as md
 from .channel_page import channel_type_page
 from .context import CHANGES_PAGE, FINDINGS_PAGE, INDEX_PAGE, Context
@@ -63,7 +64,7 @@ def write_docs(
     from ..estate import load
 
     estate = estate if not isinstance(estate, (str, os.PathLike)) else load(estate)
-    ctx = Context.of(estate, " ".join((title or DEFAULT_TITLE).split()))
+    ctx = Context.of(estate, redact_text(" ".join((title or DEFAULT_TITLE).split())))
     root = Path(folder)
     docs = root / DOCS_DIR
     written: set[Path] = set()
