@@ -76,6 +76,7 @@ _EXPORTS: dict[str, str] = {
     "plot_summary": "iptoolkit.plot",
     "plot_diff": "iptoolkit.plot",
     "export": "iptoolkit.exporters",
+    "write_docs": "iptoolkit.docsite",
     "Explorer": "iptoolkit.widgets",
 }
 _SUBMODULES = frozenset({"server", "models", "client"})
@@ -118,6 +119,7 @@ if TYPE_CHECKING:
     )
     from .demo import demo_estate, demo_profiles
     from .demo_week import demo_changes
+    from .docsite import write_docs
     from .estate import Estate, load
     from .exporters import export
     from .filters import Filter

@@ -55,6 +55,10 @@ _LAZY: dict[str, tuple[str, str]] = {
     ),
     "diff": ("iptoolkit.change.diff_command", "What changed between two snapshots."),
     "mcp": ("iptoolkit.mcp.cli", "Serve snapshots to AI assistants (Model Context Protocol)."),
+    "docs": (
+        "iptoolkit.docsite.command",
+        "Write a documentation site (MkDocs, GitHub) of a snapshot.",
+    ),
 }
 """Commands whose module loads on first use (name -> module, short help shown before it
 loads), so that `iptoolkit --help` stays quick and an extra's command works only with it.

@@ -16,6 +16,7 @@ __all__ = ["EXTRAS", "MissingExtraError", "require"]
 EXTRAS: dict[str, tuple[str, tuple[str, ...]]] = {
     "server": ("the reference server", ("fastapi", "uvicorn", "limits")),
     "mcp": ("the MCP server", ("mcp",)),
+    "docs": ("building the documentation site (mkdocs build)", ("mkdocs",)),
 }
 """Extra -> (what needs it, the modules it brings), as declared in pyproject.toml."""
 

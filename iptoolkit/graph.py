@@ -70,14 +70,14 @@ def _build(estate: Estate) -> nx.MultiDiGraph:
     )
     graph.add_nodes_from(_profile_node(record) for record in estate.records)
     graph.add_nodes_from(_partner_nodes(estate))
-    belongs: set[tuple[str, str]] = set()
+    belongs: dict[tuple[str, str], None] = {}  # a set's order changes from run to run
     channel_nodes = []
     for key, channel in estate.channels.items():
         node = f"channel:{key}"
         channel_nodes.append((node, _channel_attrs(channel, key, resolved=True)))
         pkey, _ = partner_of(channel)
         if pkey is not None:
-            belongs.add((node, partner_node(pkey)))
+            belongs[node, partner_node(pkey)] = None
     graph.add_nodes_from(channel_nodes)
     graph.add_nodes_from(
         (f"channel:{key}", _channel_attrs(None, key, resolved=False)) for key in estate.unresolved
@@ -112,7 +112,7 @@ def _build(estate: Estate) -> nx.MultiDiGraph:
                 # a conflicting copy may name another partner: link that one too
                 pkey, _ = partner_of(use.held)
                 if pkey is not None and (node, partner_node(pkey)) not in belongs:
-                    belongs.add((node, partner_node(pkey)))
+                    belongs[node, partner_node(pkey)] = None
                     add_edge(node, partner_node(pkey), relation="belongs_to")
     return graph
 

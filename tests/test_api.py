@@ -24,7 +24,7 @@ EXPECTED = {
     # questions, pictures, files, the Explorer
     "build_graph", "where_used", "impact", "neighbourhood", "Impact", "Filter", "findings",
     "resolve_node", "UnknownItemError", "AmbiguousItemError",
-    "Finding", "plot_topology", "plot_summary", "export", "Explorer",
+    "Finding", "plot_topology", "plot_summary", "export", "write_docs", "Explorer",
     "schema_report", "SchemaReport",
     # change over time
     "diff", "EstateDiff", "Change", "plot_diff", "history", "History",

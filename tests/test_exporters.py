@@ -386,3 +386,25 @@ def test_attribute_conversion():
         "see https://u:**********@h/p?apikey=**********&x=1"
     )
     assert to_dot(nx.MultiDiGraph()).startswith("digraph topology {")
+
+
+def test_mermaid_grouped_view_fits_github_where_the_detail_does_not():
+    """`group_by=` writes the grouped view (items with counts): 2,000 profiles in a chart
+    GitHub draws, where the detailed chart is far past its limits."""
+    from iptoolkit.exporters.mermaid import GITHUB_MAX_TEXT, fits_github
+
+    graph = ipt.build_graph(ipt.demo_estate(n_profiles=2000, seed=4))
+    detail = to_mermaid(graph)
+    assert not fits_github(detail)
+    assert detail.count(" --> ") + detail.count(" -.-> ") > GITHUB_MAX_EDGES
+    for key in ("group", "agent_type", "partner"):
+        chart = to_mermaid(graph, group_by=key, title="Grouped")
+        assert fits_github(chart), key
+        assert len(chart) < GITHUB_MAX_TEXT
+        assert chart.startswith('---\ntitle: "Grouped"\n---\nflowchart LR\n')
+    chart = to_mermaid(graph, group_by="group")
+    assert re.search(r'p\d+\["Sales \([\d,]+(, [\d,]+ inactive)?\)"\]', chart), chart[:400]
+    assert "classDef profile" in chart and "linkStyle" in chart
+    too_many = "flowchart LR\n" + "".join(f"  a{i} --> b{i}\n" for i in range(501))
+    assert not fits_github(too_many)
+    assert fits_github("flowchart LR\n" + "".join(f"  a{i} --> b{i}\n" for i in range(500)))

@@ -169,8 +169,11 @@ def _image(estate_or_graph: EstateOrGraph, path: Path, name: str, options: dict[
     return save_figure(plot_topology(estate_or_graph, **options), path, name)
 
 
-def save_figure(figure: Any, path: Path, name: str) -> Path:
-    """Save a diagram as `name` (png, svg, pdf) with fixed metadata, then close it."""
+def save_figure(figure: Any, path: Path, name: str, *, tight: bool = True) -> Path:
+    """Save a diagram as `name` (png, svg, pdf) with fixed metadata, then close it.
+
+    `tight=False` keeps the figure's own size, which diagrams of our own are made to
+    fit: saving takes half the time (no drawing pass to measure what is inked)."""
     import matplotlib
 
     metadata: dict[str, Any] = {
@@ -184,7 +187,7 @@ def save_figure(figure: Any, path: Path, name: str) -> Path:
                 path,
                 format=name,
                 dpi=110,
-                bbox_inches="tight",
+                bbox_inches="tight" if tight else None,
                 pad_inches=0.15,
                 metadata=metadata,
                 facecolor="white",

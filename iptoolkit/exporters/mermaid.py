@@ -9,10 +9,15 @@ Rules kept, because Mermaid's parser is unforgiving:
   `<`, `>`, `&`, backticks) are written as Mermaid entity codes (`#quot;` ...); line breaks
   become spaces;
 - when the graph is large (more than `GROUP_ABOVE` nodes) partners, their channels and
-  whatever only reaches that partner are grouped in one subgraph per partner.
+  whatever only reaches that partner are grouped in one subgraph per partner;
+- `group_by=` ("group", "agent_type", "partner") writes the grouped view that diagrams
+  draw (`topology.view.grouped_view`): one node per group of items, with its count, so a
+  10,000-profile estate fits in a chart GitHub renders.
 
-GitHub renders at most 500 edges and 50,000 characters of Mermaid; a bigger chart is still
-written whole (an export holds everything it was given) with a warning to filter first.
+GitHub renders Mermaid with Mermaid's default limits: `maxEdges` 500 and `maxTextSize`
+50,000 characters (a bigger chart shows "Too many edges" or "Maximum text size in diagram
+exceeded" instead); `fits_github` checks both. A bigger chart is still written whole (an
+export holds everything it was given) with a warning to filter or group first.
 """
 
 from __future__ import annotations
@@ -32,17 +37,27 @@ from ..topology.style import (
     node_colour,
     text_colour,
 )
-from ..topology.view import node_label
+from ..topology.view import grouped_view, item_label, node_label
 from .attributes import redact_text
 
 if TYPE_CHECKING:
     import networkx as nx
 
-__all__ = ["to_mermaid", "write_mermaid", "mermaid_text", "GROUP_ABOVE", "GITHUB_MAX_EDGES"]
+__all__ = [
+    "to_mermaid",
+    "write_mermaid",
+    "mermaid_text",
+    "fits_github",
+    "GROUP_ABOVE",
+    "GITHUB_MAX_EDGES",
+    "GITHUB_MAX_TEXT",
+]
 
 GROUP_ABOVE = 60
 GITHUB_MAX_EDGES = 500
+"""Mermaid's default `maxEdges`, which GitHub keeps: more edges and the chart is not drawn."""
 GITHUB_MAX_TEXT = 50_000
+"""Mermaid's default `maxTextSize` (characters of the chart's source), which GitHub keeps."""
 _MAX_LABEL = 60
 _PREFIX = {"profile": "p", "agent": "a", "response": "r", "channel": "c", "partner": "n"}
 _SHAPE = {  # kind -> (opening, closing) around the quoted label
@@ -61,6 +76,7 @@ _ENTITIES = {
     "`": "#96;",
 }
 _ARROWS = {"in": "-->", "ref": "-.->", "out": "-.->", "link": "---"}  # by line style
+_ARROW_SET = frozenset(_ARROWS.values())
 
 
 def mermaid_text(text: Any) -> str:
@@ -70,12 +86,28 @@ def mermaid_text(text: Any) -> str:
     return f'"{value}"'
 
 
-def to_mermaid(graph: nx.MultiDiGraph, *, title: str | None = None) -> str:
-    """The Mermaid flowchart (left to right) of a graph from `build_graph`."""
-    ids = _ids(graph)
+def fits_github(chart: str) -> bool:
+    """Does GitHub (Mermaid's default limits) draw this chart: few enough edges and text?"""
+    edges = sum(1 for line in chart.splitlines() if _is_edge(line))
+    return edges <= GITHUB_MAX_EDGES and len(chart) <= GITHUB_MAX_TEXT
+
+
+def _is_edge(line: str) -> bool:
+    parts = line.split()
+    return len(parts) == 3 and parts[1] in _ARROW_SET
+
+
+def to_mermaid(
+    graph: nx.MultiDiGraph, *, title: str | None = None, group_by: str | None = None
+) -> str:
+    """The Mermaid flowchart (left to right) of a graph from `build_graph`; with
+    `group_by`, of its grouped view (groups of items with counts, as diagrams draw it)."""
     lines = ["flowchart LR"]
     if title:  # YAML front matter; a JSON string is a valid YAML string
         lines.insert(0, f"---\ntitle: {json.dumps(' '.join(str(title).split()))}\n---")
+    if group_by is not None:
+        return "\n".join(lines + _grouped_lines(grouped_view(graph, group_by))) + "\n"
+    ids = _ids(graph)
     groups = _partner_groups(graph) if graph.number_of_nodes() > GROUP_ABOVE else {}
     grouped = {node for members in groups.values() for node in members}
     for node in graph:
@@ -96,6 +128,29 @@ def to_mermaid(graph: nx.MultiDiGraph, *, title: str | None = None) -> str:
         count += 1
     lines.extend(_styles(graph, ids, links))
     return "\n".join(lines) + "\n"
+
+
+def _grouped_lines(view: nx.DiGraph) -> list[str]:
+    """The grouped view's items and links; a link's label counts the links it stands for."""
+    ids = _ids(view)
+    lines = []
+    for node, data in view.nodes(data=True):
+        lines.append(f"  {_shape(ids[node], data.get('kind'), item_label(data))}")
+    links: dict[str, list[int]] = {"in": [], "out": [], "link": []}
+    for count, (u, v, data) in enumerate(view.edges(data=True)):
+        lines.append(f"  {ids[u]} {_ARROWS[data['style']]} {ids[v]}")
+        links[data["direction"]].append(count)
+    looks = {
+        node: {
+            "kind": data["kind"],
+            "type": data["type"],
+            "resolved": not data["unresolved"],
+            "active": data["inactive"] < data["count"],
+        }
+        for node, data in view.nodes(data=True)
+    }
+    lines.extend(_class_lines(looks, ids, links))
+    return lines
 
 
 def write_mermaid(
@@ -133,12 +188,16 @@ def _ids(graph: nx.MultiDiGraph) -> dict[Hashable, str]:
 
 
 def _declare(graph: nx.MultiDiGraph, node: Hashable, ids: dict[Hashable, str]) -> str:
-    kind = graph.nodes[node].get("kind")
+    return _shape(ids[node], graph.nodes[node].get("kind"), node_label(graph, node))
+
+
+def _shape(mermaid_id: str, kind: Any, label: str) -> str:
+    """`p1["label"]` in the shape of its kind, the label redacted and cut short."""
     opening, closing = _SHAPE.get(str(kind), ("[", "]"))
-    text = redact_text(node_label(graph, node))
+    text = redact_text(label)
     if len(text) > _MAX_LABEL:
         text = text[: _MAX_LABEL - 1] + "…"
-    return f"{ids[node]}{opening}{mermaid_text(text)}{closing}"
+    return f"{mermaid_id}{opening}{mermaid_text(text)}{closing}"
 
 
 def _partner_groups(graph: nx.MultiDiGraph) -> dict[Hashable, list[Hashable]]:
@@ -182,9 +241,18 @@ def _reaches_only_partners(graph: nx.MultiDiGraph, node: Hashable, owners: set[H
 def _styles(
     graph: nx.MultiDiGraph, ids: dict[Hashable, str], links: dict[str, list[int]]
 ) -> list[str]:
+    return _class_lines(dict(graph.nodes(data=True)), ids, links)
+
+
+def _class_lines(
+    nodes: dict[Hashable, dict[str, Any]], ids: dict[Hashable, str], links: dict[str, list[int]]
+) -> list[str]:
+    """classDef and class lines (colour by kind and channel type, inactive faded, unresolved
+    red) and linkStyle lines (colour by direction) for nodes with `kind`, `type`, `active`,
+    `resolved`."""
     lines = []
     classes: dict[str, list[str]] = {}
-    for node, data in graph.nodes(data=True):
+    for node, data in nodes.items():
         kind = str(data.get("kind"))
         name = kind
         if kind == "channel":

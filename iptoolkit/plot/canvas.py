@@ -84,6 +84,7 @@ def make_axes(
         bottom = 0.15
         width = geometry.left + 3 * geometry.gap + geometry.right
         height = max(body + top + bottom, 3.0)
+        bottom = height - body - top  # a short diagram sits under its legend, air below
         figure = new_figure(width, height)
 
         ax = figure.add_axes((0.0, bottom / height, 1.0, body / height))

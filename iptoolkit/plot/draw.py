@@ -23,6 +23,7 @@ from ..topology.style import (
     UNRESOLVED_COLOUR,
     node_colour,
 )
+from ..topology.view import item_label
 from .canvas import Geometry
 from .labels import LabelSpec, place_labels, text_width
 
@@ -298,7 +299,7 @@ _TALLY_SIGNS = (("added", "+"), ("removed", "−"), ("changed", "~"))
 def _label_text(node: Hashable, data: dict[str, Any], ids: bool, grouped: bool) -> str:
     if not grouped:
         return str(node) if ids else str(data["label"])
-    count, inactive = data["count"], data["inactive"]
+    count = data["count"]
     tally = data.get("tally")
     if tally is not None:  # a diff: how many members were added, removed, changed
         news = " ".join(
@@ -307,12 +308,4 @@ def _label_text(node: Hashable, data: dict[str, Any], ids: bool, grouped: bool) 
         if data["kind"] == "partner" and count == 1:
             return str(data["label"])
         return f"{data['label']} ({count:,}{': ' + news if news else ''})"
-    if data["kind"] == "partner" and count == 1:
-        return str(data["label"])
-    if data["unresolved"] or inactive == 0:
-        detail = f"{count:,}"
-    elif inactive >= count:
-        detail = f"{count:,}, all inactive"
-    else:
-        detail = f"{count:,}, {inactive:,} inactive"
-    return f"{data['label']} ({detail})"
+    return item_label(data)

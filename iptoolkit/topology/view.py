@@ -42,6 +42,7 @@ __all__ = [
     "grouped_view",
     "focus_set",
     "node_label",
+    "item_label",
     "channel_counts",
 ]
 
@@ -126,6 +127,21 @@ def node_label(graph: nx.MultiDiGraph, node: Hashable) -> str:
         return name
     ident = data.get("id")
     return str(ident) if ident is not None else str(node).partition(":")[2] or str(node)
+
+
+def item_label(data: dict[str, Any]) -> str:
+    """A grouped item's label with its count, as diagrams and Mermaid charts show it:
+    `SFTP (12, 3 inactive)`; a partner standing alone keeps its bare name."""
+    count, inactive = data["count"], data["inactive"]
+    if data["kind"] == "partner" and count == 1:
+        return str(data["label"])
+    if data["unresolved"] or inactive == 0:
+        detail = f"{count:,}"
+    elif inactive >= count:
+        detail = f"{count:,}, all inactive"
+    else:
+        detail = f"{count:,}, {inactive:,} inactive"
+    return f"{data['label']} ({detail})"
 
 
 def channel_counts(graph: nx.MultiDiGraph) -> tuple[int, int]:

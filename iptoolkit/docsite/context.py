@@ -1,0 +1,113 @@
+"""What every page of the site reads: the graph, the site map, the findings by node, and
+links to any item from any page."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..names import type_label
+from . import markdown as md
+from .sitemap import SiteMap, relative
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+    from ..audit import Finding
+    from ..estate import Estate
+
+__all__ = ["Context", "FINDINGS_PAGE", "INDEX_PAGE", "CHANGES_PAGE"]
+
+INDEX_PAGE = "index.md"
+FINDINGS_PAGE = "findings.md"
+CHANGES_PAGE = "changes.md"
+
+
+@dataclass
+class Context:
+    """The estate as the pages read it, with one way to link to each item."""
+
+    estate: Estate
+    graph: nx.MultiDiGraph
+    site: SiteMap
+    title: str
+    findings: list[Finding]
+    by_node: dict[Hashable, list[int]] = field(default_factory=dict)
+    """Node id -> positions in `findings` of the findings that name it."""
+
+    @classmethod
+    def of(cls, estate: Estate, title: str) -> Context:
+        from ..audit import findings
+        from ..graph import build_graph
+
+        graph = build_graph(estate)
+        found = list(findings(estate))
+        by_node: dict[Hashable, list[int]] = {}
+        for position, finding in enumerate(found):
+            for node in finding.nodes:
+                by_node.setdefault(node, []).append(position)
+        return cls(estate, graph, SiteMap.of(graph), title, found, by_node)
+
+    def data(self, node: Hashable) -> dict[str, Any]:
+        return self.graph.nodes[node]
+
+    def name(self, node: Hashable) -> str:
+        data = self.graph.nodes.get(node, {})
+        return str(data.get("name") or node)
+
+    def kind_of(self, node: Hashable) -> str:
+        return str(self.graph.nodes.get(node, {}).get("kind"))
+
+    def link(self, page: str, node: Hashable) -> str:
+        """The item's name, linked to where it is documented (from `page`); an item with no
+        place of its own (an agent, a response unit) links to its profile."""
+        href = self.href(page, node)
+        if href is None:
+            return md.text(node)
+        if self.kind_of(node) == "channel" and self.site.channel(node) is None:
+            label = f"channel id {self.data(node).get('id', node)} (held by no profile)"
+            return md.link(label, href)
+        if self.kind_of(node) in ("agent", "response"):
+            node = self.data(node).get("profile", node)
+        return md.link(self.name(node), href)
+
+    def href(self, page: str, node: Hashable) -> str | None:
+        """Where the item is documented, relative to `page` (None: nowhere)."""
+        kind = self.kind_of(node)
+        if kind in ("agent", "response"):
+            node = self.data(node).get("profile", node)
+            kind = "profile"
+        if kind == "profile":
+            return relative(page, *self.site.profile(node))
+        if kind == "partner":
+            return relative(page, self.site.partners[node])
+        if kind == "channel":
+            where = self.site.channel(node)  # None: an id held by no profile, a finding
+            return relative(page, FINDINGS_PAGE) if where is None else relative(page, *where)
+        return None
+
+    def channel_partners(self, channel: Hashable) -> list[Hashable]:
+        return [p for p in self.graph.succ[channel] if self.kind_of(p) == "partner"]
+
+    def channels_of(self, user: Hashable) -> list[Hashable]:
+        """The channels an agent listens on or a response unit delivers over."""
+        return [c for c in self.graph.succ[user] if self.kind_of(c) == "channel"]
+
+    def concerning(self, nodes: list[Hashable]) -> list[Finding]:
+        """The findings that name any of these nodes, in the findings' order."""
+        positions = sorted({p for node in nodes for p in self.by_node.get(node, ())})
+        return [self.findings[p] for p in positions]
+
+
+def yes_no(active: Any) -> str:
+    return "yes" if active is True else "no"
+
+
+def endpoint(data: dict[str, Any]) -> str:
+    """Where an item points (URL, else host, else topic), redacted and escaped."""
+    return md.text(data.get("url") or data.get("host") or data.get("topic"))
+
+
+def kind_label(data: dict[str, Any]) -> str:
+    return md.text(type_label(data.get("type")))

@@ -1,0 +1,161 @@
+"""The diagrams of the documentation site: what each page draws, as SVG and as Mermaid.
+
+A page draws only its part of the graph: a partner its channels, the agents and response
+units on them and their profiles; a group the paths of the profiles in it. Parts with more
+than `plot.topology.MAX_DETAIL_NODES` nodes are drawn grouped (by profile group), as
+`plot_topology` does by itself. SVGs are saved by `exporters.save_figure`: a fixed hash
+salt and no date, so the same estate gives the same bytes.
+
+Mermaid: a page offers its diagram as a Mermaid chart when the chart fits GitHub's limits
+(`exporters.mermaid.fits_github`): the detailed chart if it fits, else the grouped one.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+from collections.abc import Hashable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..exporters import save_figure
+from ..exporters.mermaid import fits_github, to_mermaid
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+__all__ = [
+    "partner_part",
+    "profiles_part",
+    "write_svg",
+    "draw_all",
+    "default_workers",
+    "mermaid_block",
+    "grouping_of",
+    "DETAIL_PROFILES",
+    "Drawing",
+]
+
+Drawing = tuple["nx.MultiDiGraph", Path, str, "str | None"]
+"""What to draw: the part of the graph, the SVG file, its title, a `group_by` or None."""
+_PENDING: list[Drawing] = []
+"""The drawings a pool of forked workers reads (inherited, never pickled: parts hold the
+profiles' JSON, and sending them would cost more than drawing them)."""
+
+DETAIL_PROFILES = 40
+"""Above this many profiles a page's diagram is drawn grouped: a partner with 140 profiles
+drawn one by one is a column of names three metres long."""
+DETAIL_CHART_NODES = 120
+"""Above this many nodes a detailed Mermaid chart is a wall of boxes even where GitHub would
+draw it: the grouped chart is offered instead."""
+
+
+def partner_part(graph: nx.MultiDiGraph, partner: Hashable) -> nx.MultiDiGraph:
+    """The partner, its channels, the agents and response units on them, their profiles."""
+    pred = graph.pred
+    chosen = {partner}
+    for channel in pred[partner]:
+        chosen.add(channel)
+        for user in pred[channel]:  # agents and response units
+            chosen.add(user)
+            chosen.update(pred[user])  # their profile
+    return _induced(graph, chosen)
+
+
+def profiles_part(graph: nx.MultiDiGraph, profiles: Iterable[Hashable]) -> nx.MultiDiGraph:
+    """The profiles and everything on their paths: agents, units, channels, partners."""
+    succ = graph.succ
+    chosen: set[Hashable] = set()
+    stack = list(profiles)
+    while stack:
+        node = stack.pop()
+        if node not in chosen:
+            chosen.add(node)
+            stack.extend(succ[node])
+    return _induced(graph, chosen)
+
+
+def _induced(graph: nx.MultiDiGraph, chosen: set[Hashable]) -> nx.MultiDiGraph:
+    """The chosen nodes and the edges between them, in the graph's own order (networkx's
+    `subgraph` iterates a set, whose order changes from run to run: so would the layout)."""
+    part = type(graph)()
+    part.graph.update(graph.graph)
+    order = [node for node in graph if node in chosen]
+    part.add_nodes_from((node, graph.nodes[node]) for node in order)
+    part.add_edges_from(
+        (u, v, key, data)
+        for u in order
+        for v, edges in graph.succ[u].items()
+        if v in chosen
+        for key, data in edges.items()
+    )
+    return part
+
+
+def write_svg(part: nx.MultiDiGraph, path: Path, title: str, group_by: str | None = None) -> Path:
+    """Draw the part (grouped when large, or by `group_by`) into an SVG file, titled."""
+    from ..plot import plot_topology
+
+    figure = plot_topology(part, group_by=group_by, title=title)
+    return save_figure(figure, path, "svg", tight=False)
+
+
+def grouping_of(part: nx.MultiDiGraph) -> str | None:
+    """None (every item drawn) for a part of up to `DETAIL_PROFILES` profiles; else
+    grouped by profile group, or by agent type when the profiles share one group."""
+    groups: set[object] = set()
+    profiles = 0
+    for _, data in part.nodes(data=True):
+        if data.get("kind") == "profile":
+            profiles += 1
+            groups.add(data.get("group"))
+    if profiles <= DETAIL_PROFILES:
+        return None
+    return "group" if len(groups) > 1 else "agent_type"
+
+
+def default_workers() -> int:
+    """The processes that draw: the CPUs this process may use, on Linux (where workers are
+    forked and share the graph for free); one elsewhere."""
+    if sys.platform != "linux":
+        return 1
+    return max(1, len(os.sched_getaffinity(0)))
+
+
+def draw_all(drawings: list[Drawing], workers: int) -> None:
+    """Draw every SVG, in `workers` forked processes when more than one (the biggest
+    first, so no process is left with a big one at the end). Each file depends on its
+    drawing alone, so the bytes are the same however many workers draw them."""
+    global _PENDING
+    if workers <= 1 or len(drawings) < 2:
+        for drawing in drawings:
+            write_svg(*drawing)
+        return
+    from ..plot import plot_topology  # noqa: F401  loaded once, before the workers fork
+
+    order = sorted(range(len(drawings)), key=lambda i: -drawings[i][0].number_of_nodes())
+    _PENDING = drawings
+    try:
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(min(workers, len(drawings)), mp_context=context) as pool:
+            for _ in pool.map(_draw_pending, order):
+                pass
+    finally:
+        _PENDING = []
+
+
+def _draw_pending(index: int) -> None:
+    write_svg(*_PENDING[index])
+
+
+def mermaid_block(part: nx.MultiDiGraph, title: str, group_by: str | None) -> str | None:
+    """The part as a fenced Mermaid chart GitHub draws (detailed when small and not drawn
+    grouped, else grouped), or None when even grouped it is too big for GitHub's limits."""
+    if group_by is None and part.number_of_nodes() <= DETAIL_CHART_NODES:
+        chart = to_mermaid(part, title=title)
+        if fits_github(chart):
+            return f"```mermaid\n{chart}```"
+    chart = to_mermaid(part, title=title, group_by=group_by or "group")
+    return f"```mermaid\n{chart}```" if fits_github(chart) else None

@@ -1,0 +1,118 @@
+"""A partner's page: its channels, the profiles that depend on it (inputs and response
+paths), what stops if it goes away, its diagram and the findings that concern it."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+from ..names import plural
+from ..queries import impact
+from . import markdown as md
+from .context import FINDINGS_PAGE, INDEX_PAGE, Context, endpoint, kind_label, yes_no
+from .findings_page import finding_lines
+from .sitemap import relative
+
+__all__ = ["partner_page", "partner_title", "SHOWN"]
+
+SHOWN = 25
+"""Profiles named in a line of the impact before the rest are counted."""
+
+
+def partner_title(ctx: Context, partner: Hashable) -> str:
+    return f"Partner {ctx.name(partner)}"
+
+
+def partner_page(ctx: Context, partner: Hashable, diagram: str) -> str:
+    """The page's Markdown; `diagram` is the diagram section (image and Mermaid)."""
+    page = ctx.site.partners[partner]
+    data = ctx.data(partner)
+    channels = [c for c in ctx.graph.pred[partner] if ctx.kind_of(c) == "channel"]
+    inputs, responses = _users(ctx, page, channels)
+    active = sum(1 for c in channels if ctx.data(c).get("active") is True)
+    lines = [
+        f"# {md.text(partner_title(ctx, partner))}",
+        "",
+        f"[Overview]({relative(page, INDEX_PAGE)}) · partner id {md.text(data.get('id'))} · "
+        f"{plural(len(channels), 'channel')}, {active:,} active",
+        "",
+        "## Channels",
+        "",
+        md.table(
+            ["Channel", "Type", "Endpoint", "Active"],
+            (
+                [ctx.link(page, c), kind_label(ctx.data(c)), endpoint(ctx.data(c))]
+                + [yes_no(ctx.data(c).get("active"))]
+                for c in channels
+            ),
+        )
+        if channels
+        else "No channel of this partner is held by a profile.",
+        "",
+        "## Profiles that receive data from it (inputs)",
+        "",
+        md.table(["Profile", "Group", "Over channel", "Active"], inputs)
+        if inputs
+        else "No profile's input agent listens on its channels.",
+        "",
+        "## Profiles that deliver to it (response paths)",
+        "",
+        md.table(["Profile", "Group", "Response unit", "Over channel", "Active"], responses)
+        if responses
+        else "No profile delivers over its channels.",
+        "",
+        "## What stops if it goes away",
+        "",
+        *_impact_lines(ctx, page, partner),
+        "",
+        diagram,
+        "",
+        "## Findings",
+        "",
+    ]
+    found = ctx.concerning([partner, *channels])
+    if found:
+        lines.extend(finding_lines(ctx, page, found))
+    else:
+        lines.append(f"No [finding]({relative(page, FINDINGS_PAGE)}) concerns this partner.")
+    return "\n".join(lines) + "\n"
+
+
+def _users(
+    ctx: Context, page: str, channels: list[Hashable]
+) -> tuple[list[list[str]], list[list[str]]]:
+    """Rows of the profiles on the channels: inputs (agents) and response paths (units)."""
+    inputs, responses = [], []
+    for channel in channels:
+        for user in ctx.graph.pred[channel]:
+            data = ctx.data(user)
+            profile = data.get("profile")
+            if profile is None:
+                continue
+            group = md.text(ctx.data(profile).get("group"))
+            active = yes_no(ctx.data(profile).get("active"))
+            if data.get("kind") == "agent":
+                inputs.append([ctx.link(page, profile), group, ctx.link(page, channel), active])
+            elif data.get("kind") == "response":
+                unit = md.text(data.get("name"))
+                responses.append(
+                    [ctx.link(page, profile), group, unit, ctx.link(page, channel), active]
+                )
+    return inputs, responses
+
+
+def _impact_lines(ctx: Context, page: str, partner: Hashable) -> list[str]:
+    hit = impact(ctx.graph, partner)
+    if not hit:
+        return ["Nothing active stops: no active profile depends on its active channels."]
+    where = "see the tables above"
+    rows = [
+        ("lose their input", hit.lose_input),
+        ("lose part of their input", hit.partial_input),
+        ("lose a response path", hit.lose_response),
+    ]
+    return [
+        f"- {plural(len(nodes), 'active profile')} {what}: "
+        + md.more([ctx.link(page, n) for n in nodes], SHOWN, where)
+        for what, nodes in rows
+        if nodes
+    ]

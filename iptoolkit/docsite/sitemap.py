@@ -1,0 +1,122 @@
+"""Where every item of an estate lives in the documentation site: its page and anchor.
+
+Paths are fixed by the estate alone (names made into slugs, a key appended where two names
+would make one slug), so running twice gives the same files and links. Partners have pages
+(`partners/<name>.md`), groups too (`groups/<path>.md`, one per node of the group tree),
+channels are anchors on the page of their type (`channels/<type>.md#channel-<key>`), and
+profiles are anchors on their group's page (`groups/<path>.md#profile-<key>`).
+"""
+
+from __future__ import annotations
+
+import functools
+import posixpath
+import re
+import unicodedata
+import zlib
+from collections.abc import Hashable, Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ..names import type_label
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+__all__ = ["SiteMap", "slug", "anchor", "relative", "NO_GROUP", "group_chain"]
+
+NO_GROUP = "(no group)"
+"""The group of profiles that name none; it has a page like any other."""
+_NOT_SLUG = re.compile(r"[^a-z0-9]+")
+
+
+def slug(text: str) -> str:
+    """`Viking Tools GmbH & Co. KG` -> `viking-tools-gmbh-co-kg`: ASCII, lower case."""
+    plain = unicodedata.normalize("NFKD", str(text)).encode("ascii", "ignore").decode()
+    return _NOT_SLUG.sub("-", plain.lower()).strip("-")[:60].strip("-") or "item"
+
+
+def group_chain(group: str) -> list[str]:
+    """`A/B/C` -> `["A", "A/B", "A/B/C"]`: the group and every group above it."""
+    parts = [part for part in group.split("/") if part]
+    return ["/".join(parts[: n + 1]) for n in range(len(parts))] or [group]
+
+
+@dataclass
+class SiteMap:
+    """Page paths (relative to the docs folder, `/`-separated) and anchors of every item."""
+
+    partners: dict[Hashable, str] = field(default_factory=dict)
+    groups: dict[str, str] = field(default_factory=dict)
+    channel_types: dict[str, str] = field(default_factory=dict)
+    profile_group: dict[Hashable, str] = field(default_factory=dict)
+    channel_type: dict[Hashable, str] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, graph: nx.MultiDiGraph) -> SiteMap:
+        site = cls()
+        by_kind: dict[str, list[tuple[Hashable, dict]]] = {}
+        for node, data in graph.nodes(data=True):
+            by_kind.setdefault(str(data.get("kind")), []).append((node, data))
+        partners = [(n, str(d.get("name") or n)) for n, d in by_kind.get("partner", [])]
+        site.partners = _unique("partners", partners)
+        groups: dict[str, None] = {}
+        for node, data in by_kind.get("profile", []):
+            group = "/".join(part for part in str(data.get("group") or "").split("/") if part)
+            group = group or NO_GROUP
+            site.profile_group[node] = group
+            groups.update(dict.fromkeys(group_chain(group)))
+        site.groups = _unique("groups", [(g, g.replace("/", " ")) for g in sorted(groups)])
+        types: dict[str, None] = {}
+        for node, data in by_kind.get("channel", []):
+            if data.get("resolved") is False:
+                continue  # named by id, held nowhere: no channel, listed on the findings page
+            kind = str(data.get("type") or "unknown")
+            site.channel_type[node] = kind
+            types[kind] = None
+        labels = [(t, type_label(t)) for t in sorted(types)]
+        site.channel_types = _unique("channels", labels)
+        return site
+
+    def profile(self, node: Hashable) -> tuple[str, str]:
+        """The page and anchor of a profile: on its group's page."""
+        return self.groups[self.profile_group[node]], anchor(node)
+
+    def channel(self, node: Hashable) -> tuple[str, str] | None:
+        """The page and anchor of a channel (None for an id held by no profile)."""
+        kind = self.channel_type.get(node)
+        return None if kind is None else (self.channel_types[kind], anchor(node))
+
+
+def anchor(node: Hashable) -> str:
+    """`profile:P-01` -> `profile-p-01`: an HTML id GitHub and MkDocs both keep."""
+    kind, _, key = str(node).partition(":")
+    return f"{kind}-{slug(key)}-{_digest(str(node))}"
+
+
+def _digest(text: str) -> str:
+    """Four characters that keep two keys with one slug (`a b`, `a-b`) apart, stably."""
+    return format(zlib.crc32(text.encode("utf-8")) & 0xFFFF, "04x")
+
+
+def _unique(folder: str, named: Iterable[tuple[Hashable, str]]) -> dict[Hashable, str]:
+    """Item -> `folder/<slug>.md`, in the order given; a repeated slug gets `-2`, `-3`..."""
+    taken: dict[str, int] = {}
+    paths: dict[Hashable, str] = {}
+    for item, name in sorted(named, key=lambda pair: (slug(pair[1]), str(pair[0]))):
+        base = slug(name)
+        taken[base] = taken.get(base, 0) + 1
+        suffix = "" if taken[base] == 1 else f"-{taken[base]}"
+        paths[item] = f"{folder}/{base}{suffix}.md"
+    return paths
+
+
+def relative(from_page: str, to_page: str, fragment: str = "") -> str:
+    """The link from one page to another (and an anchor on it), as Markdown writes it."""
+    target = "" if to_page == from_page else _relpath(to_page, posixpath.dirname(from_page))
+    return f"{target}#{fragment}" if fragment else target
+
+
+@functools.lru_cache(maxsize=65536)
+def _relpath(to_page: str, folder: str) -> str:
+    return posixpath.relpath(to_page, folder or ".")

@@ -1,0 +1,157 @@
+"""`write_docs`: every page and diagram of the documentation site, and mkdocs.yml.
+
+The folder gets `mkdocs.yml` and `docs/` (the pages, each diagram an SVG beside its page).
+Pages and diagrams the site no longer has (a partner gone since the last run) are removed,
+so the folder in git shows exactly what changed.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Hashable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..names import plural
+from ..redact import redact_text
+from . import markdown as md
+from .channel_page import channel_type_page
+from .context import CHANGES_PAGE, FINDINGS_PAGE, INDEX_PAGE, Context
+from .diagrams import (
+    DETAIL_PROFILES,
+    Drawing,
+    default_workers,
+    draw_all,
+    grouping_of,
+    mermaid_block,
+    partner_part,
+    profiles_part,
+)
+from .findings_page import findings_page
+from .group_page import group_members, group_page, group_title
+from .navigation import DOCS_DIR, mkdocs_yml
+from .overview import changes_page, index_page
+from .partner_page import partner_page, partner_title
+from .sitemap import group_chain
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+    from ..estate import Estate
+
+__all__ = ["write_docs", "DEFAULT_TITLE"]
+
+DEFAULT_TITLE = "Integration estate"
+_WRITTEN_KINDS = (".md", ".svg")
+_OWNED_FOLDERS = ("partners", "groups", "channels")
+
+
+def write_docs(
+    estate: Estate | str | os.PathLike[str],
+    folder: str | os.PathLike[str],
+    previous: Estate | str | os.PathLike[str] | None = None,
+    title: str | None = None,
+    *,
+    workers: int | None = None,
+) -> Path:
+    """Write the estate's documentation site into `folder` and return `folder/mkdocs.yml`.
+
+    `estate` and `previous` are estates or snapshot paths; with `previous` the site has a
+    changelog page (`ipt.diff(previous, estate)`) and its diagram. `mkdocs build -f
+    folder/mkdocs.yml` builds it (the `docs` extra); the pages read as they are on GitHub.
+    `workers`: processes that draw the diagrams (default: the CPUs available, on Linux).
+    """
+    from ..estate import load
+
+    estate = estate if not isinstance(estate, (str, os.PathLike)) else load(estate)
+    ctx = Context.of(estate, redact_text(" ".join((title or DEFAULT_TITLE).split())))
+    root = Path(folder)
+    docs = root / DOCS_DIR
+    written: set[Path] = set()
+    drawings: list[Drawing] = []
+
+    def put(page: str, text: str) -> None:
+        path = docs / page
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8", newline="\n")
+        written.add(path)
+
+    def diagram(page: str, part: nx.MultiDiGraph, title: str, group_by: str | None = None) -> str:
+        svg = docs / page.removesuffix(".md")
+        svg = svg.with_name(svg.name + ".svg")
+        svg.parent.mkdir(parents=True, exist_ok=True)
+        group_by = group_by or grouping_of(part)
+        drawings.append((part, svg, title, group_by))
+        written.add(svg)
+        return diagram_section(svg.name, title, part, group_by)
+
+    members = group_members(ctx)
+    has_changes = previous is not None
+    whole = diagram(INDEX_PAGE, ctx.graph, f"{ctx.title}: every profile, grouped by group", "group")
+    put(INDEX_PAGE, index_page(ctx, whole, members, has_changes=has_changes))
+    titles = {partner: partner_title(ctx, partner) for partner in ctx.site.partners}
+    names = {partner: ctx.name(partner) for partner in ctx.site.partners}
+    for partner, page in ctx.site.partners.items():
+        part = partner_part(ctx.graph, partner)
+        title = f"{titles[partner]}: its channels and the profiles on them"
+        drawn = diagram(page, part, title)
+        put(page, partner_page(ctx, partner, drawn))
+    for group, page in ctx.site.groups.items():
+        inside = _subtree(ctx, group)
+        part = profiles_part(ctx.graph, inside)
+        title = f"{group_title(group)}: its {plural(len(inside), 'profile')} and their paths"
+        if len(inside) > DETAIL_PROFILES:
+            title += ", grouped"
+        drawn = diagram(page, part, title) if inside else ""
+        put(page, group_page(ctx, group, members, len(inside), drawn))
+    for type_name, page in ctx.site.channel_types.items():
+        put(page, channel_type_page(ctx, type_name))
+    put(FINDINGS_PAGE, findings_page(ctx))
+    if previous is not None:
+        put(CHANGES_PAGE, _changes(ctx, previous, docs, written))
+    draw_all(drawings, default_workers() if workers is None else workers)
+    (root / "mkdocs.yml").write_text(
+        mkdocs_yml(ctx.title, ctx.site, names, has_changes=has_changes), encoding="utf-8"
+    )
+    _remove_stale(docs, written)
+    return root / "mkdocs.yml"
+
+
+def diagram_section(svg_name: str, title: str, part: nx.MultiDiGraph, group_by: str | None) -> str:
+    """The diagram's heading, its SVG, and its Mermaid chart folded when GitHub draws it."""
+    lines = [f"## Diagram: {md.text(title)}", "", f"![{md.text(title)}]({svg_name})"]
+    chart = mermaid_block(part, title, group_by)
+    if chart is not None:
+        lines += ["", md.folded("The same diagram as a Mermaid chart (GitHub draws it)", chart)]
+    return "\n".join(lines)
+
+
+def _subtree(ctx: Context, group: str) -> list[Hashable]:
+    """The profiles in the group and its subgroups, in the estate's order."""
+    within = {g for g in ctx.site.groups if group in group_chain(g)}
+    return [profile for profile, g in ctx.site.profile_group.items() if g in within]
+
+
+def _changes(
+    ctx: Context, previous: Estate | str | os.PathLike[str], docs: Path, written: set[Path]
+) -> str:
+    from ..change.diff import diff
+    from ..exporters import save_figure
+    from ..plot import plot_diff
+
+    changes = diff(previous, ctx.estate)
+    svg = docs / "changes.svg"
+    save_figure(plot_diff(changes), svg, "svg")
+    written.add(svg)
+    return changes_page(ctx, changes, f"## Diagram of the changes\n\n![The changes]({svg.name})")
+
+
+def _remove_stale(docs: Path, written: set[Path]) -> None:
+    """Remove pages and diagrams an earlier run wrote that this site no longer has (in the
+    folders the site owns, and its changelog); other files are left alone."""
+    owned = [docs / CHANGES_PAGE, docs / "changes.svg"]
+    for folder in _OWNED_FOLDERS:
+        owned += sorted((docs / folder).glob("*"))
+    for path in owned:
+        if path.suffix in _WRITTEN_KINDS and path.is_file() and path not in written:
+            path.unlink()

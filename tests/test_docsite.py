@@ -1,0 +1,229 @@
+"""The documentation site (`ipt.write_docs`, `iptoolkit docs`): its pages, links, diagrams,
+determinism, secrets, and that MkDocs builds it strictly."""
+
+from __future__ import annotations
+
+import copy
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import iptoolkit as ipt
+from iptoolkit.cli import main
+from iptoolkit.docsite.sitemap import anchor
+from iptoolkit.redact import MASK
+
+from .factories import ACME, agent, channel, profile, unit
+
+SECRET = "s3cr3tV4lue"
+ROOT = Path(__file__).resolve().parents[1]
+_LINK = re.compile(r"!?\[(?:[^\]\\]|\\.)*\]\(([^)\s]+)\)")
+_ANCHOR = re.compile(r'<a id="([^"]+)"></a>')
+
+
+def _awkward_profiles() -> list[dict]:
+    """Demo profiles with secrets in URLs and secret-named fields, odd names, a faulty
+    profile and a channel named by an id no profile holds."""
+    raw = copy.deepcopy(ipt.demo_profiles(60, seed=5))
+    raw[0]["inputAgentSettings"]["password"] = SECRET
+    raw[0]["inputAgentSettings"]["url"] = f"https://svc:{SECRET}@in.example.com/x?token={SECRET}"
+    raw[1]["description"] = f"see https://h.example.com/?access_token={SECRET}"
+    leaky = channel(
+        777,
+        "HTTP",
+        partner=ACME,
+        name="Acme | API <v2> [beta] *star*",
+        url=f"https://u:{SECRET}@api.example.com/in?apiKey={SECRET}",
+    )
+    raw += [
+        profile(
+            "X1",
+            name="end | `tick` <b>bold</b>",
+            group="Odd/Names & Co",
+            agent=agent("SFTP", channels=[channel(778, partner=ACME)]),
+            units=[unit("Http", channel=leaky)],
+        ),
+        profile("X2", name="Names a lost channel", agent=agent("Fax", channelIds=[999999])),
+        {
+            "class": "core:IntegrationProfile",
+            "id": "BAD",
+            "name": "Broken",
+            "inputAgentSettings": 5,
+        },
+    ]
+    return raw
+
+
+@pytest.fixture(scope="module")
+def estate() -> ipt.Estate:
+    return ipt.Estate.from_raw(_awkward_profiles())
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory, estate) -> Path:
+    folder = tmp_path_factory.mktemp("site")
+    previous = estate.take(list(range(50)))
+    ipt.write_docs(estate, folder, previous=previous, title="Test estate", workers=2)
+    return folder
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {
+        str(path.relative_to(folder)): path.read_bytes()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
+
+
+def _pages(folder: Path) -> dict[str, str]:
+    docs = folder / "docs"
+    return {
+        path.relative_to(docs).as_posix(): path.read_text(encoding="utf-8")
+        for path in sorted(docs.rglob("*.md"))
+    }
+
+
+# -- what the site holds -----------------------------------------------------------------
+
+
+def test_every_partner_group_and_channel_type_has_its_page(site, estate) -> None:
+    pages = _pages(site)
+    graph = ipt.build_graph(estate)
+    partners = [n for n, kind in graph.nodes(data="kind") if kind == "partner"]
+    titled = [text.splitlines()[0] for name, text in pages.items() if name.startswith("partners/")]
+    assert sorted(titled) == sorted(f"# Partner {graph.nodes[p]['name']}" for p in partners)
+    assert "groups/odd.md" in pages and "groups/odd-names-co.md" in pages  # the tree
+    assert "[Odd](odd.md)" in pages["groups/odd-names-co.md"]  # the trail up the tree
+    assert {"index.md", "findings.md", "changes.md", "channels/http.md"} <= set(pages)
+    index = pages["index.md"]
+    assert index.startswith("# Test estate\n")
+    assert "63 profiles" in index and "1 faulty" in index
+    assert "](findings.md)" in index and "](changes.md)" in index
+    assert "([`profile:X1`](groups/odd-names-co.md#profile-x1-" in pages["changes.md"]
+    assert "![The changes](changes.svg)" in pages["changes.md"]
+    for text in pages.values():  # no page is headed just "Integration topology"
+        assert not text.startswith("# Integration topology")
+
+
+def test_partner_page_lists_channels_users_impact_and_findings(site) -> None:
+    text = _pages(site)["partners/acme.md"]
+    assert "## Channels" in text and "Acme \\| API \\<v2\\> \\[beta\\] \\*star\\*" in text
+    inputs, responses = text.split("(inputs)")[1].split("(response paths)")
+    assert "end \\| \\`tick\\`" in inputs and "end \\| \\`tick\\`" in responses
+    assert "1 active profile lose their input" in text
+    assert "![Partner Acme: its channels and the profiles on them](acme.svg)" in text
+    assert "```mermaid" in text  # a small diagram: GitHub draws its chart
+
+
+def test_profiles_are_anchors_on_their_group_page_once(site, estate) -> None:
+    anchors: dict[str, list[str]] = {}
+    for name, text in _pages(site).items():
+        for found in _ANCHOR.findall(text):
+            anchors.setdefault(found, []).append(name)
+    for record in estate.records:
+        assert len(anchors[anchor(record.node)]) == 1, record.node
+    broken = anchors[anchor("profile:BAD")][0]
+    assert "faulty: " in _pages(site)[broken]  # reported, not dropped
+
+
+def test_every_relative_link_and_image_resolves(site) -> None:
+    docs = site / "docs"
+    pages = _pages(site)
+    anchors = {name: set(_ANCHOR.findall(text)) for name, text in pages.items()}
+    checked = 0
+    for name, text in pages.items():
+        for target in _LINK.findall(text):
+            assert "://" not in target, (name, target)  # the site links only to itself
+            path, _, fragment = target.partition("#")
+            resolved = (docs / name).parent / path if path else docs / name
+            assert resolved.is_file(), (name, target)
+            if fragment:
+                key = resolved.resolve().relative_to(docs.resolve()).as_posix()
+                assert fragment in anchors[key], (name, target)
+            checked += 1
+    assert checked > 500
+
+
+def test_mkdocs_builds_the_site_strictly(site, tmp_path) -> None:
+    mkdocs = Path(sys.executable).with_name("mkdocs")
+    result = subprocess.run(
+        [str(mkdocs), "build", "--strict", "-f", str(site / "mkdocs.yml"), "-d", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "partners" / "acme" / "index.html").is_file()
+    assert (tmp_path / "partners" / "acme.svg").is_file()
+
+
+def test_secrets_are_masked_on_every_page_and_diagram(site) -> None:
+    files = _files(site)
+    assert len(files) > 40
+    for name, data in files.items():
+        assert SECRET.encode() not in data, name
+    assert MASK.replace("*", "\\*") in _pages(site)["channels/http.md"]
+
+
+# -- the same estate gives the same bytes ------------------------------------------------
+
+
+def test_two_runs_give_identical_files(site, estate, tmp_path) -> None:
+    """Serial in this process, and by the command in a process with another hash seed."""
+    again = tmp_path / "again"
+    ipt.write_docs(
+        estate, again, previous=estate.take(list(range(50))), title="Test estate", workers=1
+    )
+    assert _files(again) == _files(site)
+    snapshot, old = tmp_path / "estate.json", tmp_path / "old.json"
+    estate.save(snapshot)
+    estate.take(list(range(50))).save(old)
+    by_command = tmp_path / "by-command"
+    result = subprocess.run(
+        [
+            str(Path(sys.executable).with_name("iptoolkit")),
+            "docs",
+            str(snapshot),
+            "-o",
+            str(by_command),
+        ]
+        + ["--previous", str(old), "--title", "Test estate"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "PYTHONHASHSEED": "12345", "MPLBACKEND": "Agg"},
+        cwd=ROOT,
+    )
+    assert result.returncode == 0, result.stderr
+    ours, theirs = _files(site), _files(by_command)
+    # the snapshots say where they came from; the pages that quote it differ only there
+    for name in ("docs/index.md", "docs/changes.md"):
+        ours.pop(name), theirs.pop(name)
+    assert theirs == ours
+
+
+def test_command_writes_and_removes_what_the_site_no_longer_has(tmp_path) -> None:
+    runner = CliRunner()
+    snapshot, small = tmp_path / "estate.json", tmp_path / "small.json"
+    estate = ipt.demo_estate(40, seed=2)
+    estate.save(snapshot)
+    estate.take([0]).save(small)
+    out = tmp_path / "site"
+    result = runner.invoke(main, ["docs", str(snapshot), "-o", str(out), "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    assert "build with mkdocs build -f" in result.output
+    before = set(_pages(out))
+    (out / "docs" / "notes.md").write_text("kept\n")  # not the site's: left alone
+    result = runner.invoke(main, ["docs", str(small), "-o", str(out), "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    after = set(_pages(out))
+    assert after < before | {"notes.md"} and "notes.md" in after
+    assert not any(
+        p.suffix == ".svg" and not p.with_suffix(".md").exists() for p in out.rglob("*.svg")
+    )
+    assert "changes.md" not in after
