@@ -140,13 +140,8 @@ def running(
     tokens and connections (see `ServerLimits`); `secure_cookies` as for `serve`.
     """
     limits = limits if limits is not None else ServerLimits()
-    app, credentials = build_app(
-        estate,
-        principals,
-        token_ttl=token_ttl,
-        session_ttl=session_ttl,
-        secure_cookies=_secure_default(secure_cookies, host),
-        limits=limits,
+    app, credentials = _app(
+        estate, principals, host, token_ttl, session_ttl, secure_cookies, limits
     )
     sock = _bind(host, port)
     bound_port = sock.getsockname()[1]
@@ -168,6 +163,26 @@ def running(
         sock.close()
 
 
+def _app(
+    estate: EstateSource,
+    principals: PrincipalsSource,
+    host: str,
+    token_ttl: float,
+    session_ttl: float,
+    secure_cookies: bool | None,
+    limits: ServerLimits,
+) -> tuple[FastAPI, DemoCredentials | None]:
+    """The application both `running` and `serve` run, and its demo credentials."""
+    return build_app(
+        estate,
+        principals,
+        token_ttl=token_ttl,
+        session_ttl=session_ttl,
+        secure_cookies=_secure_default(secure_cookies, host),
+        limits=limits,
+    )
+
+
 def serve(
     estate: EstateSource = None,
     principals: PrincipalsSource = None,
@@ -187,13 +202,8 @@ def serve(
     """
     out = out if out is not None else sys.stdout
     limits = limits if limits is not None else ServerLimits()
-    app, credentials = build_app(
-        estate,
-        principals,
-        token_ttl=token_ttl,
-        session_ttl=session_ttl,
-        secure_cookies=_secure_default(secure_cookies, host),
-        limits=limits,
+    app, credentials = _app(
+        estate, principals, host, token_ttl, session_ttl, secure_cookies, limits
     )
     sock = _bind(host, port)
     base_url = _base_url(host, sock.getsockname()[1])
