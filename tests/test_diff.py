@@ -70,6 +70,24 @@ def test_profiles_without_id_are_matched_by_name_and_group_then_by_content():
     assert not result.of(kind="link")  # the id-less profiles' nodes were carried over
 
 
+def test_profiles_sharing_an_id_reordered_are_no_change():
+    # a listing with a duplicated id: the order is still never a change
+    a = sftp("X", name="Orders")
+    b = sftp("X", ch=channel(6, partner=GLOBEX), name="Invoices")
+    assert not ipt.diff(estate_of(a, b), estate_of(copy.deepcopy(b), copy.deepcopy(a)))
+    # and among them, one edited is matched by name and group, not by position
+    b2 = copy.deepcopy(b)
+    b2["inputAgentSettings"]["dir"] = "/elsewhere"
+    result = ipt.diff(estate_of(a, b), estate_of(b2, copy.deepcopy(a)))
+    change = one(result, kind="profile")
+    assert (change.key, change.path, change.new) == (
+        "profile:X",
+        "$.inputAgentSettings.dir",
+        "/elsewhere",
+    )
+    assert len(result) == 1
+
+
 def test_list_items_are_matched_by_class_not_position():
     old = estate_of(
         profile(
