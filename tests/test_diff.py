@@ -205,6 +205,29 @@ def test_an_active_profile_losing_a_response_path_is_breaking():
     assert one(quiet, key="profile:P1 -> response:P1:0").severity == "notable"
 
 
+def test_a_response_unit_deactivated_in_an_active_profile_is_breaking():
+    # the profile loses that response path, as when the unit is removed
+    on = unit("Ftp", channel=channel(7, "FTP", partner=ACME))
+    off = unit("Ftp", channel=channel(7, "FTP", partner=ACME), active=False)
+    result = ipt.diff(
+        estate_of(profile("P1", agent=agent("ManualUpload"), units=[on])),
+        estate_of(profile("P1", agent=agent("ManualUpload"), units=[off])),
+    )
+    change = one(result, path="$.responseSettings.units[0].active")
+    assert change.severity == "breaking" and "P1 loses a response path" in change.reason
+    # in an inactive profile, or switched back on: notable
+    quiet = ipt.diff(
+        estate_of(profile("P1", agent=agent("ManualUpload"), units=[on], active=False)),
+        estate_of(profile("P1", agent=agent("ManualUpload"), units=[off], active=False)),
+    )
+    assert one(quiet, path="$.responseSettings.units[0].active").severity == "notable"
+    back = ipt.diff(
+        estate_of(profile("P1", agent=agent("ManualUpload"), units=[off])),
+        estate_of(profile("P1", agent=agent("ManualUpload"), units=[on])),
+    )
+    assert one(back, path="$.responseSettings.units[0].active").severity == "notable"
+
+
 @pytest.mark.parametrize(
     ("field", "old", "new", "severity", "reason"),
     [

@@ -182,7 +182,9 @@ class _Differ:
         walk = Walk(is_secret_name, skip).compare(profile_json(old), profile_json(new))
         self.renames.add(old, new, walk)
         for field in walk.changes:
-            severity, reason = field_severity(field, "profile", lambda: "")
+            severity, reason = field_severity(
+                field, "profile", lambda: new.key if new.active else ""
+            )
             self._field("profile", key, field, severity, reason, name)
 
     def _field(
