@@ -70,6 +70,24 @@ def test_profiles_without_id_are_matched_by_name_and_group_then_by_content():
     assert not result.of(kind="link")  # the id-less profiles' nodes were carried over
 
 
+def test_profiles_sharing_an_id_reordered_are_no_change():
+    # a listing with a duplicated id: the order is still never a change
+    a = sftp("X", name="Orders")
+    b = sftp("X", ch=channel(6, partner=GLOBEX), name="Invoices")
+    assert not ipt.diff(estate_of(a, b), estate_of(copy.deepcopy(b), copy.deepcopy(a)))
+    # and among them, one edited is matched by name and group, not by position
+    b2 = copy.deepcopy(b)
+    b2["inputAgentSettings"]["dir"] = "/elsewhere"
+    result = ipt.diff(estate_of(a, b), estate_of(b2, copy.deepcopy(a)))
+    change = one(result, kind="profile")
+    assert (change.key, change.path, change.new) == (
+        "profile:X",
+        "$.inputAgentSettings.dir",
+        "/elsewhere",
+    )
+    assert len(result) == 1
+
+
 def test_list_items_are_matched_by_class_not_position():
     old = estate_of(
         profile(
@@ -185,6 +203,29 @@ def test_an_active_profile_losing_a_response_path_is_breaking():
         estate_of(profile("P1", agent=agent("ManualUpload"), units=[], active=False)),
     )
     assert one(quiet, key="profile:P1 -> response:P1:0").severity == "notable"
+
+
+def test_a_response_unit_deactivated_in_an_active_profile_is_breaking():
+    # the profile loses that response path, as when the unit is removed
+    on = unit("Ftp", channel=channel(7, "FTP", partner=ACME))
+    off = unit("Ftp", channel=channel(7, "FTP", partner=ACME), active=False)
+    result = ipt.diff(
+        estate_of(profile("P1", agent=agent("ManualUpload"), units=[on])),
+        estate_of(profile("P1", agent=agent("ManualUpload"), units=[off])),
+    )
+    change = one(result, path="$.responseSettings.units[0].active")
+    assert change.severity == "breaking" and "P1 loses a response path" in change.reason
+    # in an inactive profile, or switched back on: notable
+    quiet = ipt.diff(
+        estate_of(profile("P1", agent=agent("ManualUpload"), units=[on], active=False)),
+        estate_of(profile("P1", agent=agent("ManualUpload"), units=[off], active=False)),
+    )
+    assert one(quiet, path="$.responseSettings.units[0].active").severity == "notable"
+    back = ipt.diff(
+        estate_of(profile("P1", agent=agent("ManualUpload"), units=[off])),
+        estate_of(profile("P1", agent=agent("ManualUpload"), units=[on])),
+    )
+    assert one(back, path="$.responseSettings.units[0].active").severity == "notable"
 
 
 @pytest.mark.parametrize(

@@ -2,11 +2,11 @@
 
 Items and how they are matched (the order of a listing is never a change):
 
-- **profiles** by id; profiles without an id by name and group, then by content (their
-  JSON without name, group, description, tags and timestamps), so a renamed id-less
-  profile is one profile changed, not one removed and one added. Key: the node id in the
-  new snapshot (`profile:P1`), the old one's for a profile removed. A faulty profile is
-  compared as received; becoming faulty or being fixed is a change of its own.
+- **profiles** by id; profiles without an id (or sharing one) by name and group, then by
+  content (their JSON without name, group, description, tags and timestamps), so a
+  renamed id-less profile is one profile changed, not one removed and one added. Key: the
+  node id in the new snapshot (`profile:P1`), the old one's for a profile removed. A faulty
+  profile is compared as received; becoming faulty or being fixed is a change of its own.
 - **channels** with an id, by id (`channel:17`), compared as their first copy in each
   snapshot (the registry's content). A channel without an id belongs to the profile
   holding it: its changes are that profile's.
@@ -182,7 +182,9 @@ class _Differ:
         walk = Walk(is_secret_name, skip).compare(profile_json(old), profile_json(new))
         self.renames.add(old, new, walk)
         for field in walk.changes:
-            severity, reason = field_severity(field, "profile", lambda: "")
+            severity, reason = field_severity(
+                field, "profile", lambda: new.key if new.active else ""
+            )
             self._field("profile", key, field, severity, reason, name)
 
     def _field(

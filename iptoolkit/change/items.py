@@ -1,11 +1,11 @@
 """The items of two snapshots and how they pair: profiles, channels, partners, users.
 
 Read from the records (and the estates' conflicts). Profiles pair by id; profiles without
-an id by name and group (equal ones first), then by content: their JSON without id, name,
-group, description, tags and timestamps, so a renamed id-less profile is one profile
-changed. Channels with an id are their first copy in the listing (the estate's registry
-content), unless copies conflict (`settle_conflicts`); partners the partner of the first
-channel copy naming them.
+an id, and profiles sharing an id with another, by name and group (equal ones first), then
+by content: their JSON without id, name, group, description, tags and timestamps, so a
+renamed id-less profile is one profile changed. Channels with an id are their first copy in
+the listing (the estate's registry content), unless copies conflict (`settle_conflicts`);
+partners the partner of the first channel copy naming them.
 """
 
 from __future__ import annotations
@@ -42,17 +42,43 @@ def pair_profiles(
     """(old, new) pairs of the same profile, then the profiles removed and those added.
 
     By id; then, among profiles without an id, by name and group (equal ones first), then
-    by content (see the module docstring). Several profiles sharing an id pair in order.
+    by content (see the module docstring). Profiles sharing an id pair among themselves the
+    same way (the order of a listing is never a change), then in order.
     """
     old, new = list(old), list(new)
+    shared = _shared_ids(old) | _shared_ids(new)
+
+    def group(record: ProfileRecord) -> str | None:
+        """The id a profile is matched within, "" for none; None: paired by id alone."""
+        if record.id is None:
+            return ""
+        ident = str(record.id)
+        return ident if ident in shared else None
+
     rounds: list[Callable[[ProfileRecord], Any]] = [
-        lambda r: ("id", str(r.id)) if r.id is not None else None,
-        lambda r: ("same", _fingerprint(r.raw, ())) if r.id is None else None,
-        lambda r: ("name", r.name, r.group) if r.id is None else None,
-        lambda r: ("content", _fingerprint(r.raw, _NOT_CONTENT)) if r.id is None else None,
+        lambda r: ("id", str(r.id)) if r.id is not None and group(r) is None else None,
+        lambda r: ("same", g, _fingerprint(r.raw, ())) if (g := group(r)) is not None else None,
+        lambda r: ("name", g, r.name, r.group) if (g := group(r)) is not None else None,
+        lambda r: (
+            ("content", g, _fingerprint(r.raw, _NOT_CONTENT))
+            if (g := group(r)) is not None
+            else None
+        ),
+        lambda r: ("id", g) if (g := group(r)) else None,
     ]
     pairs, removed, added = pair_in_rounds(old, new, rounds)
     return [(old[i], new[j]) for i, j in pairs], [old[i] for i in removed], [new[j] for j in added]
+
+
+def _shared_ids(records: list[ProfileRecord]) -> set[str]:
+    """The ids more than one of these profiles has."""
+    seen: set[str] = set()
+    shared: set[str] = set()
+    for record in records:
+        if record.id is not None:
+            ident = str(record.id)
+            (shared if ident in seen else seen).add(ident)
+    return shared
 
 
 def _fingerprint(raw: Any, leave_out: frozenset[str] | tuple[()]) -> str:

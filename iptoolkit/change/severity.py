@@ -3,7 +3,8 @@
 The rules of issue 12, written once:
 
 - **breaking**: an active profile loses its input channel or a response path (a link from
-  its agent or to or from one of its response units is removed); a channel or partner that
+  its agent or to or from one of its response units is removed, or a response unit is
+  deactivated); a channel or partner that
   active profiles use is deactivated or removed; a profile is deactivated.
 - **cosmetic**: names, descriptions, tags, type labels (`typeName`) and timestamps
   (`created`, `lastModified`, ...), except inside mapping structures, where a node's name is
@@ -18,6 +19,7 @@ module classifies a field by its name and place.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from .model import Severity
@@ -76,13 +78,17 @@ TOPOLOGY_FIELDS = frozenset(
 )
 
 
+_UNIT_ACTIVE = re.compile(r"responseSettings\.units\[\d+\]\.active$")
+"""A response unit's own `active` (not that of a channel it holds)."""
+
+
 def field_severity(
     change: FieldChange, kind: str, active_users: Callable[[], str]
 ) -> tuple[Severity, str]:
     """The severity of a changed field of a profile, channel or partner, and its reason.
 
-    `active_users()` names the active profiles using a channel or partner ("" for none),
-    asked only when one is deactivated.
+    `active_users()` names the active profiles using a channel or partner, or the profile
+    itself when active ("" for none), asked only when something is deactivated.
     """
     if change.path == "active":
         if change.old is not True or change.new is True:
@@ -93,6 +99,11 @@ def field_severity(
         if users:
             return "breaking", f"{kind} deactivated; active profiles use it: {users}"
         return "notable", f"{kind} deactivated; no active profile uses it"
+    if _UNIT_ACTIVE.match(change.path) and change.old is True and change.new is not True:
+        owner = active_users()
+        if owner:
+            return "breaking", f"active profile {owner} loses a response path: unit deactivated"
+        return "notable", "a response unit deactivated"
     name = change.name
     if name in COSMETIC_FIELDS and change.top != "mappingSettings":
         return "cosmetic", ""
