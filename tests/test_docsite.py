@@ -170,6 +170,34 @@ def test_secrets_are_masked_on_every_page_and_diagram(site) -> None:
     assert MASK.replace("*", "\\*") in _pages(site)["channels/http.md"]
 
 
+def test_a_password_in_a_name_or_source_is_masked_in_pages_diagrams_and_file_names(
+    tmp_path,
+) -> None:
+    """Names hold URLs with passwords at times (a profile's, a channel's, a partner's), and
+    a snapshot's source URL may: the pages, the diagrams, the changelog and the file names
+    made from names show none of it."""
+    creds = f"sftp://edi:{SECRET}@sftp.example.com/in"
+    leaky = {"class": "core:IntegrationPartner", "id": 9, "name": f"Partner at {creds}"}
+    raw = [
+        profile(
+            "N1",
+            name=f"Orders from {creds}",
+            group="Finance/EDI",
+            agent=agent("SFTP", channels=[channel(5, partner=leaky, name=f"Gateway {creds}")]),
+            units=[unit("Http", url=f"https://u:{SECRET}@out.example.com/hook")],
+        ),
+        profile("N2", name="Plain", agent=agent("SFTP", channels=[channel(6, partner=ACME)])),
+    ]
+    estate = ipt.Estate.from_raw(raw, source_url=f"https://api:{SECRET}@platform.example.com/")
+    previous = ipt.Estate.from_raw(raw[1:], source_url=f"https://api:{SECRET}@old.example.com/")
+    ipt.write_docs(estate, tmp_path, previous=previous, workers=1)
+    files = _files(tmp_path)
+    assert "docs/changes.md" in files
+    for name, data in files.items():
+        assert SECRET.lower() not in name.lower()
+        assert SECRET.encode() not in data, name
+
+
 # -- the same estate gives the same bytes ------------------------------------------------
 
 
