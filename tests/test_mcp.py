@@ -161,6 +161,7 @@ CALLS: dict[str, tuple[str, dict[str, Any]]] = {
     "deep": ("neighbourhood", {"id": "partner:1017", "depth": 99}),
     "bad_drift_kind": ("schema_report", {"kind": "unknown"}),
     "draw_outside": ("draw_topology", {"filter": {"partners": ["1017"]}, "highlight": "P-000002"}),
+    "long_id": ("get_item", {"id": "Lumen" * 20_000}),
     "after_errors": ("summary", {}),
     # where the planted secrets live
     "secret_agent": ("get_item", {"id": "agent:P-000001"}),
@@ -363,6 +364,13 @@ def test_bad_arguments_are_tool_errors_and_the_server_lives_on(session_results):
     assert "unknown_field" in _error(session_results["bad_drift_kind"])
     assert "profile:P-000002 is not in the diagram" in _error(session_results["draw_outside"])
     assert _ok(session_results["after_errors"])["profiles"] == 300
+
+
+def test_an_error_about_a_long_argument_stays_small(session_results):
+    """An error names the argument it refuses, cut: a 100,000-character id is not echoed."""
+    text = _error(session_results["long_id"])
+    assert "nothing in the graph is named 'LumenLumen" in text
+    assert len(text) < 1200 and "cut at 1,000 of" in text
 
 
 def test_the_data_model_is_a_resource_in_parts(session_results):
