@@ -161,6 +161,9 @@ CALLS: dict[str, tuple[str, dict[str, Any]]] = {
     "deep": ("neighbourhood", {"id": "partner:1017", "depth": 99}),
     "bad_drift_kind": ("schema_report", {"kind": "unknown"}),
     "draw_outside": ("draw_topology", {"filter": {"partners": ["1017"]}, "highlight": "P-000002"}),
+    "none_matches": ("find_profiles", {"filter": {"partners": ["Lumen Packagin Ltd"]}}),
+    "none_together": ("find_profiles", {"filter": {"partners": ["1017"], "agent_types": "Fax"}}),
+    "unknown_type": ("where_used", {"type": "SFPT"}),
     "long_id": ("get_item", {"id": "Lumen" * 20_000}),
     "after_errors": ("summary", {}),
     # where the planted secrets live
@@ -609,3 +612,16 @@ def test_diff_is_offered_with_two_snapshots_and_is_the_python_diff(tmp_path: Pat
     assert "breaking, notable, cosmetic" in _error(results["bad"])
     answers = [result.model_dump_json() for key, result in results.items() if key != "names"]
     assert "pw-PLANTED" not in "".join(answers)
+
+
+def test_a_filter_or_type_matching_nothing_says_which_and_what_is_close(session_results):
+    """An empty answer reads as "nothing uses it": say which value matched nothing."""
+    none = _ok(session_results["none_matches"])
+    assert none["total"] == 0
+    assert (
+        "partners 'Lumen Packagin Ltd'" in none["note"] and "'Lumen Packaging Ltd'" in none["note"]
+    )
+    together = _ok(session_results["none_together"])
+    assert together["total"] == 0 and "together they match none" in together["note"]
+    assert _ok(session_results["by_partner"])["note"] is None
+    assert "did you mean 'SFTP'" in _error(session_results["unknown_type"])
