@@ -447,9 +447,32 @@ def plot(
     check_output_folder(output, mkdirs)
     grouping: Any = {"auto": None, "none": False}.get(group_by, group_by)
     estate = load_estate(snapshot, selection)
+    from .resolve import UnknownItemError
+
     with _warnings_on_stderr():
-        export(estate, output, group_by=grouping, highlight=highlight, labels=labels, title=title)
+        try:
+            export(
+                estate, output, group_by=grouping, highlight=highlight, labels=labels, title=title
+            )
+        except UnknownItemError:
+            if highlight is not None and not selection.is_empty():
+                _highlight_outside(snapshot, selection, highlight)
+            raise
     click.echo(f"Wrote {output}")
+
+
+def _highlight_outside(snapshot: Path, selection: Filter, highlight: str) -> None:
+    """An item the filter left out is not "nothing of that name": say so (an error)."""
+    from .graph import build_graph
+    from .resolve import UnknownItemError, resolve_node
+
+    try:
+        node = resolve_node(build_graph(load_estate(snapshot)), highlight, what="--highlight")
+    except (UnknownItemError, ValueError):
+        return
+    raise click.ClickException(
+        f"--highlight: {node} is not in the diagram of this filter ({selection.describe()})"
+    )
 
 
 @main.command("export", short_help="Write a snapshot, table, graph or diagram file.")

@@ -100,6 +100,19 @@ def test_items_are_named_by_node_id_bare_id_or_name(runner, snapshot, tmp_path):
     assert " (Kestrel Chemicals " in result.stderr
 
 
+def test_a_highlight_the_filter_left_out_is_named_as_such(runner, snapshot, tmp_path):
+    """Not "nothing is named P-000002, did you mean P-000001?": it exists, outside the filter."""
+    estate = ipt.load(snapshot)
+    chosen = estate.subset(ipt.Filter(partners=[PARTNER]))
+    outside = next(r.id for r in estate.records if r.id not in {c.id for c in chosen.records})
+    args = ["plot", str(snapshot), "-o", str(tmp_path / "h.svg"), "--partner", PARTNER]
+    result = runner.invoke(main, [*args, "--highlight", outside])
+    assert result.exit_code == 1
+    assert f"profile:{outside} is not in the diagram of this filter (partner " in result.stderr
+    result = runner.invoke(main, [*args, "--highlight", "no such thing"])
+    assert result.exit_code == 1 and "nothing in the graph is named" in result.stderr
+
+
 def test_a_diagram_says_which_formats_it_can_be(runner, snapshot, tmp_path):
     result = runner.invoke(main, ["plot", str(snapshot), "-o", str(tmp_path / "x.jpg")])
     assert result.exit_code == 2

@@ -427,3 +427,21 @@ def test_schema_changes_are_counted_as_schema_elements():
     change = ipt.Change("schema", "schema:SFTPAgentSettings.retry", "added", "notable")
     result = ipt.EstateDiff(estate, estate, (change,))
     assert result.summary() == "1 schema element added; 1 notable"
+
+
+def test_a_name_or_source_holding_a_password_shows_the_mask_in_every_form():
+    """Names are shown as people know them, and some hold a URL with a password; the
+    snapshots' source URLs too: every form of a diff masks them (`redact_text`)."""
+    secret = "pw-in-a-name"
+    old = estate_of(sftp("P1"), sftp("P2"))
+    named = sftp("P1", name=f"Orders from sftp://edi:{secret}@h.example.com/in")
+    new = ipt.Estate.from_raw(
+        [named, sftp("P3", name=f"New from ftp://u:{secret}@f.example.com")],
+        source_url=f"https://api:{secret}@platform.example.com/api",
+    )
+    result = ipt.diff(old, new)
+    assert one(result, key="profile:P1").name == f"Orders from sftp://edi:{MASK}@h.example.com/in"
+    shown = [result.to_json(), result.to_markdown(), result.to_text(), result._repr_html_()]
+    shown += [result.to_frame().to_csv()]
+    for text in shown:
+        assert secret not in text

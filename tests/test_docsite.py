@@ -22,7 +22,7 @@ from .factories import ACME, agent, channel, profile, unit
 
 SECRET = "s3cr3tV4lue"
 ROOT = Path(__file__).resolve().parents[1]
-_LINK = re.compile(r"!?\[(?:[^\]\\]|\\.)*\]\(([^)\s]+)\)")
+_LINK = re.compile(r"!?\[(?:[^\]\\]|\\.)*\]\(([^)\s]*)\)")
 _ANCHOR = re.compile(r'<a id="([^"]+)"></a>')
 
 
@@ -138,6 +138,7 @@ def test_every_relative_link_and_image_resolves(site) -> None:
     checked = 0
     for name, text in pages.items():
         for target in _LINK.findall(text):
+            assert target, (name, "a link to nowhere: []()")
             assert "://" not in target, (name, target)  # the site links only to itself
             path, _, fragment = target.partition("#")
             resolved = (docs / name).parent / path if path else docs / name
@@ -168,6 +169,34 @@ def test_secrets_are_masked_on_every_page_and_diagram(site) -> None:
     for name, data in files.items():
         assert SECRET.encode() not in data, name
     assert MASK.replace("*", "\\*") in _pages(site)["channels/http.md"]
+
+
+def test_a_password_in_a_name_or_source_is_masked_in_pages_diagrams_and_file_names(
+    tmp_path,
+) -> None:
+    """Names hold URLs with passwords at times (a profile's, a channel's, a partner's), and
+    a snapshot's source URL may: the pages, the diagrams, the changelog and the file names
+    made from names show none of it."""
+    creds = f"sftp://edi:{SECRET}@sftp.example.com/in"
+    leaky = {"class": "core:IntegrationPartner", "id": 9, "name": f"Partner at {creds}"}
+    raw = [
+        profile(
+            "N1",
+            name=f"Orders from {creds}",
+            group="Finance/EDI",
+            agent=agent("SFTP", channels=[channel(5, partner=leaky, name=f"Gateway {creds}")]),
+            units=[unit("Http", url=f"https://u:{SECRET}@out.example.com/hook")],
+        ),
+        profile("N2", name="Plain", agent=agent("SFTP", channels=[channel(6, partner=ACME)])),
+    ]
+    estate = ipt.Estate.from_raw(raw, source_url=f"https://api:{SECRET}@platform.example.com/")
+    previous = ipt.Estate.from_raw(raw[1:], source_url=f"https://api:{SECRET}@old.example.com/")
+    ipt.write_docs(estate, tmp_path, previous=previous, workers=1)
+    files = _files(tmp_path)
+    assert "docs/changes.md" in files
+    for name, data in files.items():
+        assert SECRET.lower() not in name.lower()
+        assert SECRET.encode() not in data, name
 
 
 # -- the same estate gives the same bytes ------------------------------------------------

@@ -161,6 +161,10 @@ CALLS: dict[str, tuple[str, dict[str, Any]]] = {
     "deep": ("neighbourhood", {"id": "partner:1017", "depth": 99}),
     "bad_drift_kind": ("schema_report", {"kind": "unknown"}),
     "draw_outside": ("draw_topology", {"filter": {"partners": ["1017"]}, "highlight": "P-000002"}),
+    "none_matches": ("find_profiles", {"filter": {"partners": ["Lumen Packagin Ltd"]}}),
+    "none_together": ("find_profiles", {"filter": {"partners": ["1017"], "agent_types": "Fax"}}),
+    "unknown_type": ("where_used", {"type": "SFPT"}),
+    "long_id": ("get_item", {"id": "Lumen" * 20_000}),
     "after_errors": ("summary", {}),
     # where the planted secrets live
     "secret_agent": ("get_item", {"id": "agent:P-000001"}),
@@ -363,6 +367,13 @@ def test_bad_arguments_are_tool_errors_and_the_server_lives_on(session_results):
     assert "unknown_field" in _error(session_results["bad_drift_kind"])
     assert "profile:P-000002 is not in the diagram" in _error(session_results["draw_outside"])
     assert _ok(session_results["after_errors"])["profiles"] == 300
+
+
+def test_an_error_about_a_long_argument_stays_small(session_results):
+    """An error names the argument it refuses, cut: a 100,000-character id is not echoed."""
+    text = _error(session_results["long_id"])
+    assert "nothing in the graph is named 'LumenLumen" in text
+    assert len(text) < 1200 and "cut at 1,000 of" in text
 
 
 def test_the_data_model_is_a_resource_in_parts(session_results):
@@ -601,3 +612,16 @@ def test_diff_is_offered_with_two_snapshots_and_is_the_python_diff(tmp_path: Pat
     assert "breaking, notable, cosmetic" in _error(results["bad"])
     answers = [result.model_dump_json() for key, result in results.items() if key != "names"]
     assert "pw-PLANTED" not in "".join(answers)
+
+
+def test_a_filter_or_type_matching_nothing_says_which_and_what_is_close(session_results):
+    """An empty answer reads as "nothing uses it": say which value matched nothing."""
+    none = _ok(session_results["none_matches"])
+    assert none["total"] == 0
+    assert (
+        "partners 'Lumen Packagin Ltd'" in none["note"] and "'Lumen Packaging Ltd'" in none["note"]
+    )
+    together = _ok(session_results["none_together"])
+    assert together["total"] == 0 and "together they match none" in together["note"]
+    assert _ok(session_results["by_partner"])["note"] is None
+    assert "did you mean 'SFTP'" in _error(session_results["unknown_type"])

@@ -21,6 +21,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from ..redact import redact_text
+
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
@@ -58,6 +60,11 @@ class Change:
     reason: str = ""
     name: str = ""
     """The item's name as people know it (a profile's or channel's name), when it has one."""
+
+    def __post_init__(self) -> None:
+        # a name (and a reason naming an item) may hold a URL with a password
+        object.__setattr__(self, "name", redact_text(self.name))
+        object.__setattr__(self, "reason", redact_text(self.reason))
 
     def to_dict(self) -> dict[str, Any]:
         """The machine form: the fields `--format json` prints, in this order."""

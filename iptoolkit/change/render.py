@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..names import plural
+from ..redact import redact_text
 from .model import KINDS, SEVERITIES, Change, EstateDiff
 
 if TYPE_CHECKING:
@@ -89,7 +90,7 @@ def summary_dict(diff: EstateDiff) -> dict[str, Any]:
 def _snapshot(estate: Any) -> dict[str, Any]:
     info = estate.info
     return {
-        "source_url": info.source_url,
+        "source_url": redact_text(info.source_url) if info.source_url else info.source_url,
         "fetched_at": info.fetched_at.isoformat() if info.fetched_at else None,
         "profiles": len(estate.records),
     }

@@ -67,10 +67,12 @@ class Context:
             return md.text(node)
         if self.kind_of(node) == "channel" and self.site.channel(node) is None:
             label = f"channel id {self.data(node).get('id', node)} (held by no profile)"
-            return md.link(label, href)
-        if self.kind_of(node) in ("agent", "response"):
-            node = self.data(node).get("profile", node)
-        return md.link(self.name(node), href)
+        else:
+            if self.kind_of(node) in ("agent", "response"):
+                node = self.data(node).get("profile", node)
+            label = self.name(node)
+        # "": the page itself (a partner's finding on its page), where a link goes nowhere
+        return md.link(label, href) if href else md.text(label)
 
     def href(self, page: str, node: Hashable) -> str | None:
         """Where the item is documented, relative to `page` (None: nowhere)."""

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from ..exporters import save_figure
 from ..exporters.mermaid import fits_github, to_mermaid
+from ..redact import redact_text
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -98,7 +99,7 @@ def write_svg(part: nx.MultiDiGraph, path: Path, title: str, group_by: str | Non
     """Draw the part (grouped when large, or by `group_by`) into an SVG file, titled."""
     from ..plot import plot_topology
 
-    figure = plot_topology(part, group_by=group_by, title=title)
+    figure = plot_topology(part, group_by=group_by, title=redact_text(title))
     return save_figure(figure, path, "svg", tight=False)
 
 
@@ -153,6 +154,7 @@ def _draw_pending(index: int) -> None:
 def mermaid_block(part: nx.MultiDiGraph, title: str, group_by: str | None) -> str | None:
     """The part as a fenced Mermaid chart GitHub draws (detailed when small and not drawn
     grouped, else grouped), or None when even grouped it is too big for GitHub's limits."""
+    title = redact_text(title)  # it names a partner or group: a name may hold a URL
     if group_by is None and part.number_of_nodes() <= DETAIL_CHART_NODES:
         chart = to_mermaid(part, title=title)
         if fits_github(chart):

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..names import type_label
+from ..redact import redact_text
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -31,8 +32,10 @@ _NOT_SLUG = re.compile(r"[^a-z0-9]+")
 
 
 def slug(text: str) -> str:
-    """`Viking Tools GmbH & Co. KG` -> `viking-tools-gmbh-co-kg`: ASCII, lower case."""
-    plain = unicodedata.normalize("NFKD", str(text)).encode("ascii", "ignore").decode()
+    """`Viking Tools GmbH & Co. KG` -> `viking-tools-gmbh-co-kg`: ASCII, lower case; made
+    from the masked text (a name may hold a URL with a password)."""
+    masked = redact_text(str(text))
+    plain = unicodedata.normalize("NFKD", masked).encode("ascii", "ignore").decode()
     return _NOT_SLUG.sub("-", plain.lower()).strip("-")[:60].strip("-") or "item"
 
 

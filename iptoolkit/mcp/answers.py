@@ -15,7 +15,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from ..audit import KINDS, SEVERITIES
-from ..names import NO_TYPE, type_label
+from ..names import NO_TYPE, did_you_mean, type_label, type_matches
 from ..redact import redact_fields
 from ..selection import Filter
 from .paging import TEXT_LIMIT, cut, page
@@ -133,7 +133,24 @@ def find_profiles(loaded: Loaded, chosen: Filter, limit: int, cursor: str | None
         total=len(positions),
         items=[profile_row(loaded.graph, records[position]) for position in shown],
         next_cursor=next_cursor,
+        note=_why_none(loaded.estate, chosen) if not positions and len(loaded.estate) else None,
     )
+
+
+def _why_none(estate: Estate, chosen: Filter) -> str:
+    """Which value of a filter selecting nothing matches nothing, and what was perhaps meant
+    (a misspelt partner reads as "no profile uses it" otherwise)."""
+    from ..filters import known_values, unmatched
+
+    missing = unmatched(estate, chosen)
+    if not missing:
+        return "each value of the filter matches some profiles; together they match none"
+    said = "; ".join(
+        f"{field} {value!r}"
+        + (did_you_mean(value, known_values(estate, field)) if field != "active" else "")
+        for field, value in missing
+    )
+    return f"no profile matches {said}"
 
 
 def profile_row(graph: nx.MultiDiGraph, record: ProfileRecord) -> ProfileRow:
@@ -236,6 +253,8 @@ def where_used(
     if (id is None) == (type is None):
         raise ValueError("give id or type, exactly one of them")
     graph = loaded.graph
+    if type is not None:
+        _check_type(graph, type)
     node = loaded.resolve(id) if id is not None else f"type:{type}"
     found = used(graph, node) if id is not None else used(graph, type=type)
     shown, next_cursor = page(found, limit, cursor)
@@ -246,6 +265,18 @@ def where_used(
         items=[ref(graph, other) for other in shown],
         next_cursor=next_cursor,
     )
+
+
+def _check_type(graph: nx.MultiDiGraph, wanted: str) -> None:
+    """A type no node has is refused with the close ones (a misspelt type would read as
+    "nothing uses it")."""
+    types = {kind for _, kind in graph.nodes(data="type") if isinstance(kind, str)}
+    if not any(type_matches(kind, wanted) for kind in types):
+        known = sorted(types | {type_label(kind) for kind in types})
+        hint = (
+            did_you_mean(wanted, known) or f" (types: {', '.join(sorted(map(type_label, types)))})"
+        )
+        raise ValueError(f"no item of the graph has the type {wanted!r}{hint}")
 
 
 def impact(loaded: Loaded, id: str, limit: int, cursor: str | None) -> ImpactAnswer:

@@ -88,6 +88,9 @@ class ProfilePage(BaseModel):
     total: int
     items: list[ProfileRow]
     next_cursor: str | None = Field(description=_CURSOR)
+    note: str | None = Field(
+        default=None, description="when nothing matches: which value, and close ones"
+    )
 
 
 class ItemAnswer(BaseModel):

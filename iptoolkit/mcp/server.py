@@ -98,10 +98,23 @@ def _answer(compute: Callable[[], BaseModel]) -> CallToolResult:
     try:
         result = compute()
     except (ValueError, nx.NetworkXError) as exc:
-        raise ToolError(redact_text(str(exc))) from None
+        raise _tool_error(exc) from None
     data = _masked(result.model_dump(mode="json", by_alias=True))
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
+
+
+ERROR_LIMIT = 1000
+"""Characters of a tool error's message: an error repeats the argument it refuses, which
+may be any length."""
+
+
+def _tool_error(exc: Exception) -> ToolError:
+    """The tool error an assistant reads for bad input: masked, and cut when long."""
+    text = redact_text(str(exc))
+    if len(text) > ERROR_LIMIT:
+        text = f"{text[:ERROR_LIMIT]}... (cut at {ERROR_LIMIT:,} of {len(text):,} characters)"
+    return ToolError(text)
 
 
 def _masked(value: Any) -> Any:
@@ -297,7 +310,7 @@ def _drawing(
     try:
         png, said = compute()
     except (ValueError, nx.NetworkXError) as exc:
-        raise ToolError(redact_text(str(exc))) from None
+        raise _tool_error(exc) from None
     return [Image(data=png, format="png"), redact_text(said)]
 
 

@@ -29,6 +29,7 @@ from ..estate import Estate
 from ..names import type_label
 from ..nodes import is_active
 from ..queries import Impact
+from ..redact import redact_text
 from ..resolve import resolve_node
 from .style import direction_of, line_style_of
 
@@ -111,7 +112,12 @@ def focus_set(graph: nx.MultiDiGraph, highlight: Highlight) -> set[Hashable] | N
 
 
 def node_label(graph: nx.MultiDiGraph, node: Hashable) -> str:
-    """The words a reader wants next to a node, before shortening."""
+    """The words a reader wants next to a node, before shortening; masked
+    (`redact_text`), since names and response targets may hold a URL with a password."""
+    return redact_text(_plain_label(graph, node))
+
+
+def _plain_label(graph: nx.MultiDiGraph, node: Hashable) -> str:
     data = graph.nodes[node]
     kind = data.get("kind")
     name = data.get("name")
@@ -222,7 +228,7 @@ def grouped_view(
             view.add_node(
                 key,
                 kind=kind,
-                label=label,
+                label=redact_text(label),
                 type=type_name,
                 count=0,
                 inactive=0,
