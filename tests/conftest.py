@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import settings
 
 # In CI every property and schema test draws the same examples each run, so a landing is
@@ -34,3 +36,18 @@ def no_sleep(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[float]]:
     monkeypatch.setattr(_retry, "sleep", delays.append)
     monkeypatch.setattr(_retry, "async_sleep", async_sleep)
     yield delays
+
+
+@pytest.fixture(scope="module")
+def snapshot(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A 60-profile demo snapshot on disk, for the command line's tests."""
+    import iptoolkit as ipt
+
+    path = tmp_path_factory.mktemp("cli") / "snapshot.json"
+    ipt.demo_estate(n_profiles=60, seed=1).save(path)
+    return path
+
+
+@pytest.fixture
+def runner() -> CliRunner:
+    return CliRunner()

@@ -13,24 +13,11 @@ from pathlib import Path
 import networkx as nx
 import pandas as pd
 import pytest
-from click.testing import CliRunner
 
 import iptoolkit as ipt
 from iptoolkit.cli import main
 
 ENTRY_POINT = Path(sys.executable).with_name("iptoolkit")
-
-
-@pytest.fixture(scope="module")
-def snapshot(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("cli") / "snapshot.json"
-    ipt.demo_estate(n_profiles=60, seed=1).save(path)
-    return path
-
-
-@pytest.fixture
-def runner() -> CliRunner:
-    return CliRunner()
 
 
 def test_help_lists_every_command(runner):

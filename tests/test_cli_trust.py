@@ -8,7 +8,6 @@ import warnings
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 import iptoolkit as ipt
 from iptoolkit.cli import main
@@ -16,18 +15,6 @@ from iptoolkit.cli import main
 from .factories import agent, estate_of, profile
 
 PARTNER = "Kestrel Chemicals GmbH & Co. KG"  # a partner of the seed-1 demo estate
-
-
-@pytest.fixture(scope="module")
-def snapshot(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("trust") / "snapshot.json"
-    ipt.demo_estate(n_profiles=60, seed=1).save(path)
-    return path
-
-
-@pytest.fixture
-def runner() -> CliRunner:
-    return CliRunner()
 
 
 def _commands(snapshot: Path, tmp_path: Path) -> dict[str, list[str]]:
