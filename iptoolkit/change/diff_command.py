@@ -9,6 +9,8 @@ job can tell "changed" from "broken".
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -93,29 +95,33 @@ def diff_command(
 
 def _compare(ctx: click.Context, old: Path, new: Path) -> EstateDiff:
     """The diff, or one line on stderr and exit code 2 (a traceback with --debug)."""
-    from ..cli import _expected, _one_line
     from .diff import diff
 
-    try:
+    with _troubled(ctx):
         return diff(old, new)
-    except Exception as exc:
-        if ctx.meta.get("iptoolkit.debug") or not _expected(exc):
-            raise
-        raise _Trouble(_one_line(exc)) from None
 
 
 def _plot(ctx: click.Context, result: EstateDiff, path: Path) -> None:
     """The diagram written (`ipt.export`), said on stderr so stdout stays the diff."""
-    from ..cli import _expected, _one_line
     from ..exporters import export
 
-    try:
+    with _troubled(ctx, "--plot: "):
         export(result, path)
+    click.echo(f"diagram written to {path}", err=True)
+
+
+@contextmanager
+def _troubled(ctx: click.Context, prefix: str = "") -> Iterator[None]:
+    """An expected error as the group turns it into one line (`cli._expected`), but with
+    exit code 2: the comparison could not be made."""
+    from ..cli import _expected, _one_line
+
+    try:
+        yield
     except Exception as exc:
         if ctx.meta.get("iptoolkit.debug") or not _expected(exc):
             raise
-        raise _Trouble(f"--plot: {_one_line(exc)}") from None
-    click.echo(f"diagram written to {path}", err=True)
+        raise _Trouble(prefix + _one_line(exc)) from None
 
 
 def _fails(result: EstateDiff, fail_on: str | None) -> bool:
