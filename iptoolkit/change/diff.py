@@ -38,7 +38,7 @@ from ..names import plural
 from ..nodes import label, partner_of
 from ..redact import MASK, is_secret_name, redact_fields, redact_text
 from ..references import usable_id
-from .drift import schema_changes
+from .drift import as_estate, schema_changes
 from .items import (
     Users,
     first_channels,
@@ -70,7 +70,7 @@ def diff(old: Estate | str | os.PathLike[str], new: Estate | str | os.PathLike[s
     >>> print(d.summary())                                   # doctest: +SKIP
     3 profiles added, 5 changed, 1 removed; 2 channels deactivated; 2 breaking
     """
-    before, after = _estate(old, "old"), _estate(new, "new")
+    before, after = as_estate(old, "diff: old"), as_estate(new, "diff: new")
     with gc_paused():
         differ = _Differ(before, after)
         changes, notes = differ.run()
@@ -79,18 +79,6 @@ def diff(old: Estate | str | os.PathLike[str], new: Estate | str | os.PathLike[s
     kind_rank = {kind: n for n, kind in enumerate(KINDS)}
     changes.sort(key=lambda c: (rank[c.severity], kind_rank[c.kind], c.key, c.path or ""))
     return EstateDiff(before, after, tuple(changes), tuple(notes))
-
-
-def _estate(value: Any, which: str) -> Estate:
-    from ..estate import Estate, load
-
-    if isinstance(value, Estate):
-        return value
-    if isinstance(value, str | os.PathLike):
-        return load(value)
-    raise TypeError(
-        f"diff: {which} must be an Estate or a snapshot path, not {type(value).__name__}"
-    )
 
 
 class _Differ:

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from ..estate import Estate
     from ..records import ProfileRecord
 
-__all__ = ["schema_report", "schema_changes", "EXAMPLES"]
+__all__ = ["schema_report", "schema_changes", "as_estate", "EXAMPLES"]
 
 EXAMPLES = 3
 """How many example profiles a row names."""
@@ -53,7 +53,7 @@ def schema_report(estate: Estate | str | os.PathLike[str]) -> SchemaReport:
 
     Takes an estate, or a snapshot's path. Walked once per estate and cached on it.
     """
-    walked = _walked(_estate(estate))
+    walked = _walked(as_estate(estate, "schema_report: estate"))
     items = [
         *(
             _drift("unknown_class", family, None, seen, found=cls)
@@ -92,7 +92,7 @@ def schema_changes(
     are walked, and of the equal ones just those whose JSON text names a class, field or
     type that might appear or disappear (see `_walks_of_differences`).
     """
-    before, after = _estate(old), _estate(new)
+    before, after = as_estate(old, "schema_changes: old"), as_estate(new, "schema_changes: new")
     if same is None:
         return _compared(_walked(before), _walked(after))
     return _compared(*_walks_of_differences(before, after, same))
@@ -259,10 +259,15 @@ def _verb(op: str) -> str:
     return "appears" if op == "added" else "disappears"
 
 
-def _estate(value: Estate | str | os.PathLike[str]) -> Estate:
+def as_estate(value: Any, what: str) -> Estate:
+    """An estate, or the snapshot at a path loaded; TypeError naming `what` for anything else."""
     from ..estate import Estate, load
 
-    return value if isinstance(value, Estate) else load(value)
+    if isinstance(value, Estate):
+        return value
+    if isinstance(value, str | os.PathLike):
+        return load(value)
+    raise TypeError(f"{what} must be an Estate or a snapshot path, not {type(value).__name__}")
 
 
 def _walked(estate: Estate) -> _Walk:
