@@ -26,7 +26,7 @@ from timing import best_time, orjson_without_gc
 import iptoolkit as ipt
 from iptoolkit.change.drift import schema_changes, schema_report
 from iptoolkit.estate import Estate
-from iptoolkit.snapshot import dumps_json
+from iptoolkit.jsonio import dumps_json
 
 FRESH_PROCESS = """
 import sys, time
