@@ -27,7 +27,7 @@ from typing import Any
 
 import jiter
 import orjson
-from timing import best_time, orjson_without_gc
+from timing import best_time, orjson_without_gc, status_kb
 
 import iptoolkit as ipt
 from iptoolkit.models import gc_paused, read_json
@@ -52,9 +52,9 @@ def _peak_child(step: str, snapshot: Path) -> None:
     steps = _steps(payload, snapshot)
     gc.collect()
     Path("/proc/self/clear_refs").write_text("5")  # reset the high-water mark
-    before = _status_kb("VmRSS")
+    before = status_kb("VmRSS")
     result = steps[step]()
-    print((_status_kb("VmHWM") - before) * 1024)
+    print((status_kb("VmHWM") - before) * 1024)
     del result
 
 
@@ -73,13 +73,6 @@ def _unchecked(payload: bytes) -> Any:
     """jiter without the checks `read_json` adds (repeated keys, the infinity signal)."""
     with gc_paused():
         return jiter.from_json(payload, allow_inf_nan=False, cache_mode="keys")
-
-
-def _status_kb(field: str) -> int:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith(field + ":"):
-            return int(line.split()[1])
-    raise RuntimeError(f"{field} not in /proc/self/status")
 
 
 def main() -> None:

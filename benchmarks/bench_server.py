@@ -42,6 +42,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
+from timing import status_kb
 
 import iptoolkit as ipt
 from iptoolkit.server.app import PROFILES_PATH, TOKEN_PATH
@@ -53,10 +54,7 @@ __all__ = ["main"]
 
 def rss_mb(pid: int) -> float:
     """Resident set size of a process, in MB, from /proc/<pid>/status."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    raise RuntimeError("no VmRSS line")
+    return status_kb("VmRSS", pid) / 1024
 
 
 def cpu_seconds(pid: int) -> float:

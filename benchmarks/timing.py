@@ -1,11 +1,12 @@
-"""What the load and parse benchmarks share: the best of N runs, and the orjson floor as
-iptoolkit runs its own parsing (the cyclic collector paused)."""
+"""What the benchmarks share: the best of N runs, the orjson floor as iptoolkit runs its
+own parsing (the cyclic collector paused), and a process's memory as /proc reports it."""
 
 from __future__ import annotations
 
 import gc
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -34,3 +35,11 @@ def orjson_without_gc(payload: bytes) -> Any:
     """`orjson.loads` with the collector paused, as `iptoolkit` parses (the strict floor)."""
     with gc_paused():
         return orjson.loads(payload)
+
+
+def status_kb(field: str, pid: int | str = "self") -> int:
+    """A kB figure of /proc/<pid>/status (`VmRSS`, `VmHWM`)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    raise RuntimeError(f"{field} not in /proc/{pid}/status")

@@ -283,19 +283,20 @@ def _is_count(value: Any) -> bool:
 
 
 def _total(data: Any) -> int | None:
-    if isinstance(data, dict):
-        for key in ("totalElements", "total", "count", "totalCount"):
-            if isinstance(data.get(key), int) and not isinstance(data.get(key), bool):
-                return data[key]
-    return None
+    """The total a page names, `count` included (which may be one page's count)."""
+    return _first_count(data, ("totalElements", "total", "count", "totalCount"))
 
 
 def _announced_total(data: Any) -> int | None:
     """The listing's total, when the page names it unambiguously (not `count`)."""
+    return _first_count(data, ("totalElements", "total", "totalCount"))
+
+
+def _first_count(data: Any, keys: tuple[str, ...]) -> int | None:
     if isinstance(data, dict):
-        for key in ("totalElements", "total", "totalCount"):
-            if _is_count(data.get(key)):
-                return int(data[key])
+        for key in keys:
+            if _is_count(value := data.get(key)):
+                return int(value)
     return None
 
 

@@ -140,8 +140,13 @@ def running(
     tokens and connections (see `ServerLimits`); `secure_cookies` as for `serve`.
     """
     limits = limits if limits is not None else ServerLimits()
-    app, credentials = _app(
-        estate, principals, host, token_ttl, session_ttl, secure_cookies, limits
+    app, credentials = build_app(
+        estate,
+        principals,
+        token_ttl=token_ttl,
+        session_ttl=session_ttl,
+        secure_cookies=_secure_default(secure_cookies, host),
+        limits=limits,
     )
     sock = _bind(host, port)
     bound_port = sock.getsockname()[1]
@@ -163,26 +168,6 @@ def running(
         sock.close()
 
 
-def _app(
-    estate: EstateSource,
-    principals: PrincipalsSource,
-    host: str,
-    token_ttl: float,
-    session_ttl: float,
-    secure_cookies: bool | None,
-    limits: ServerLimits,
-) -> tuple[FastAPI, DemoCredentials | None]:
-    """The application both `running` and `serve` run, and its demo credentials."""
-    return build_app(
-        estate,
-        principals,
-        token_ttl=token_ttl,
-        session_ttl=session_ttl,
-        secure_cookies=_secure_default(secure_cookies, host),
-        limits=limits,
-    )
-
-
 def serve(
     estate: EstateSource = None,
     principals: PrincipalsSource = None,
@@ -202,8 +187,13 @@ def serve(
     """
     out = out if out is not None else sys.stdout
     limits = limits if limits is not None else ServerLimits()
-    app, credentials = _app(
-        estate, principals, host, token_ttl, session_ttl, secure_cookies, limits
+    app, credentials = build_app(
+        estate,
+        principals,
+        token_ttl=token_ttl,
+        session_ttl=session_ttl,
+        secure_cookies=_secure_default(secure_cookies, host),
+        limits=limits,
     )
     sock = _bind(host, port)
     base_url = _base_url(host, sock.getsockname()[1])
