@@ -190,17 +190,16 @@ def load_estate(path: Path, selection: Filter | None = None) -> Estate:
 
 def _nothing_selected(estate: Estate, selection: Filter) -> str:
     """One line: which filter value matched nothing, and what was perhaps meant."""
-    from .filters import known_values, unmatched
-    from .names import did_you_mean
+    from .filters import unmatched
 
     missing = unmatched(estate, selection)
     of = f"none of the {len(estate):,} profiles"
     if missing:
         said = "; ".join(
-            f"{_FLAGS[field]} {value!r}{did_you_mean(value, known_values(estate, field))}"
-            if field not in ("active",)
+            f"{_FLAGS[field]} {value!r}{hint}"
+            if field != "active"
             else ("--active" if value else "--inactive")
-            for field, value in missing
+            for field, value, hint in missing
         )
         reason = f"{said} matches {of}"
     else:

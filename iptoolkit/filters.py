@@ -40,7 +40,7 @@ from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING, Any
 
 from .models import field_value, gc_paused
-from .names import normalise_type, strip_kind, type_aliases, type_label
+from .names import did_you_mean, normalise_type, strip_kind, type_aliases, type_label
 from .nodes import endpoint, partner_of, type_of
 from .selection import Filter
 
@@ -317,10 +317,11 @@ def _patterns(table: dict[str, set[int]], patterns: list[str], *, subtree: bool)
 LIST_FIELDS = ("partners", "channels", "agent_types", "channel_types", "groups", "tags")
 
 
-def unmatched(estate: Estate, selection: Filter) -> list[tuple[str, Any]]:
-    """(field, value) of each value that on its own selects no profile of the estate:
-    what a filter that selects nothing got wrong. Empty when every value matches some
-    profiles (then only their combination selects none)."""
+def unmatched(estate: Estate, selection: Filter) -> list[tuple[str, Any, str]]:
+    """(field, value, hint) of each value that on its own selects no profile of the estate:
+    what a filter that selects nothing got wrong, with what was perhaps meant (`hint`,
+    ` (did you mean 'Acme'?)` or nothing). Empty when every value matches some profiles
+    (then only their combination selects none)."""
     missing: list[tuple[str, Any]] = []
     for field in LIST_FIELDS:
         for value in getattr(selection, field):
@@ -330,7 +331,14 @@ def unmatched(estate: Estate, selection: Filter) -> list[tuple[str, Any]]:
         missing.append(("active", selection.active))
     if selection.text and not select(estate, Filter(text=selection.text)):
         missing.append(("text", selection.text))
-    return missing
+    return [
+        (
+            field,
+            value,
+            did_you_mean(value, known_values(estate, field)) if field in LIST_FIELDS else "",
+        )
+        for field, value in missing
+    ]
 
 
 def known_values(estate: Estate, field: str) -> list[str]:

@@ -165,9 +165,6 @@ class Vocabulary:
         self.spelled = list(spelled.values())
         self.processed = [utils.default_process(text) for text in self.spelled]
 
-    def __len__(self) -> int:
-        return len(self.spelled)
-
     def closest(self, word: Any, limit: int = 3) -> list[str]:
         """The words that look like `word` (any case, punctuation aside), best first; when
         none looks like it as a whole, the words that contain it (a fragment of three

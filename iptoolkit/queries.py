@@ -26,7 +26,7 @@ from .resolve import resolve_node
 if TYPE_CHECKING:
     from collections.abc import Hashable
 
-__all__ = ["where_used", "impact", "neighbourhood", "Impact"]
+__all__ = ["where_used", "impact", "neighbourhood", "induced_subgraph", "Impact"]
 
 
 def where_used(
@@ -158,16 +158,25 @@ def neighbourhood(graph: nx.MultiDiGraph, node: Hashable, depth: int = 1) -> nx.
                     seen.add(other)
                     step.append(other)
         frontier = step
-    # Build in the graph's own order: a subgraph view would follow the set's hash order,
-    # and drawings and exports of a neighbourhood must not change between runs.
-    ordered = [other for other in graph if other in seen]
+    return induced_subgraph(graph, seen)
+
+
+def induced_subgraph(graph: nx.MultiDiGraph, nodes: Iterable[Hashable]) -> nx.MultiDiGraph:
+    """The nodes and the edges between them, as a new graph in the graph's own order.
+
+    Not `graph.subgraph(nodes)`: a subgraph view follows the set's hash order, and drawings
+    and exports of a part of the graph must not change between runs. Attributes are copied
+    (a level deep); the copy is independent.
+    """
+    chosen = set(nodes)
+    ordered = [node for node in graph if node in chosen]
     result = nx.MultiDiGraph(**graph.graph)
-    result.add_nodes_from((other, dict(graph.nodes[other])) for other in ordered)
+    result.add_nodes_from((node, graph.nodes[node]) for node in ordered)
     result.add_edges_from(
-        (source, target, key, dict(data))
+        (source, target, key, data)
         for source in ordered
         for target, edges in graph.succ[source].items()
-        if target in seen
+        if target in chosen
         for key, data in edges.items()
     )
     return result

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from ..exporters import save_figure
 from ..exporters.mermaid import fits_github, to_mermaid
+from ..queries import induced_subgraph
 from ..redact import redact_text
 
 if TYPE_CHECKING:
@@ -62,7 +63,7 @@ def partner_part(graph: nx.MultiDiGraph, partner: Hashable) -> nx.MultiDiGraph:
         for user in pred[channel]:  # agents and response units
             chosen.add(user)
             chosen.update(pred[user])  # their profile
-    return _induced(graph, chosen)
+    return induced_subgraph(graph, chosen)
 
 
 def profiles_part(graph: nx.MultiDiGraph, profiles: Iterable[Hashable]) -> nx.MultiDiGraph:
@@ -75,24 +76,7 @@ def profiles_part(graph: nx.MultiDiGraph, profiles: Iterable[Hashable]) -> nx.Mu
         if node not in chosen:
             chosen.add(node)
             stack.extend(succ[node])
-    return _induced(graph, chosen)
-
-
-def _induced(graph: nx.MultiDiGraph, chosen: set[Hashable]) -> nx.MultiDiGraph:
-    """The chosen nodes and the edges between them, in the graph's own order (networkx's
-    `subgraph` iterates a set, whose order changes from run to run: so would the layout)."""
-    part = type(graph)()
-    part.graph.update(graph.graph)
-    order = [node for node in graph if node in chosen]
-    part.add_nodes_from((node, graph.nodes[node]) for node in order)
-    part.add_edges_from(
-        (u, v, key, data)
-        for u in order
-        for v, edges in graph.succ[u].items()
-        if v in chosen
-        for key, data in edges.items()
-    )
-    return part
+    return induced_subgraph(graph, chosen)
 
 
 def write_svg(part: nx.MultiDiGraph, path: Path, title: str, group_by: str | None = None) -> Path:

@@ -140,16 +140,12 @@ def find_profiles(loaded: Loaded, chosen: Filter, limit: int, cursor: str | None
 def _why_none(estate: Estate, chosen: Filter) -> str:
     """Which value of a filter selecting nothing matches nothing, and what was perhaps meant
     (a misspelt partner reads as "no profile uses it" otherwise)."""
-    from ..filters import known_values, unmatched
+    from ..filters import unmatched
 
     missing = unmatched(estate, chosen)
     if not missing:
         return "each value of the filter matches some profiles; together they match none"
-    said = "; ".join(
-        f"{field} {value!r}"
-        + (did_you_mean(value, known_values(estate, field)) if field != "active" else "")
-        for field, value in missing
-    )
+    said = "; ".join(f"{field} {value!r}{hint}" for field, value, hint in missing)
     return f"no profile matches {said}"
 
 
