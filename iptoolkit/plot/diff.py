@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Literal
 
+from ..queries import induced_subgraph
 from ..topology.diffstatus import diff_graph, mark_view
 from ..topology.view import detail_view, grouped_view
 from .topology import Labels, check_options, draw_view, grouping
@@ -57,7 +58,7 @@ def plot_diff(
     marked = diff_graph(diff)
     graph = marked.graph
     if only_changed:
-        graph = graph.subgraph(_changed_and_around(graph, marked.nodes)).copy()
+        graph = induced_subgraph(graph, _changed_and_around(graph, marked.nodes))
     key = grouping(graph, group_by)
     view = grouped_view(graph, key) if key else detail_view(graph)
     mark_view(view, marked)
