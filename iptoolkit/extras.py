@@ -17,6 +17,7 @@ EXTRAS: dict[str, tuple[str, tuple[str, ...]]] = {
     "server": ("the reference server", ("fastapi", "uvicorn", "limits")),
     "mcp": ("the MCP server", ("mcp",)),
     "docs": ("building the documentation site (mkdocs build)", ("mkdocs",)),
+    "app": ("the standalone Explorer app (iptoolkit explore)", ("voila",)),
 }
 """Extra -> (what needs it, the modules it brings), as declared in pyproject.toml."""
 
