@@ -199,12 +199,12 @@ def test_table_without_anywidget_falls_back_to_html(
 ) -> None:
     import iptoolkit.widgets.table as table
 
-    monkeypatch.setattr(table, "has_itables_widget", lambda: False)
+    monkeypatch.setattr(table, "has_anywidget", lambda: False)
     x = Explorer(estate, folder=tmp_path)
     try:
         assert not x.table.interactive
         x.filter = Filter(active=True)
         shown = x.table.widget.value
-        assert "<table" in shown and "more rows" in shown and "itables[widget]" in shown
+        assert "<table" in shown and "more rows" in shown and "anywidget" in shown
     finally:
         x.close()

@@ -56,9 +56,6 @@ _CSS = """<style>
   max-height: 180px; overflow-y: auto;}
 .ipt-explorer .ipt-diagram img {max-width: none;}
 .ipt-explorer .ipt-diagram.ipt-fit img {max-width: 100%; height: auto;}
-.ipt-explorer .ipt-table-box {overflow: hidden;}
-.ipt-explorer .ipt-table-box > .ipt-table {width: 100%; min-width: 0;}
-.ipt-explorer .ipt-table-box .dt-layout-row.dt-layout-table {display: block; overflow-x: auto;}
 .ipt-explorer .widget-html-content {line-height: 1.45;}
 .ipt-explorer .ipt-header .widget-html-content {line-height: 1.3;}
 .ipt-explorer .ipt-f-partners {box-sizing: border-box;}

@@ -1,14 +1,16 @@
-"""The selection's table: itables' `ITable` widget, with a plain HTML fallback.
+"""The selection's table: paged and sorted in the kernel, one page drawn by an anywidget.
 
-Why itables: DataTables pages, sorts and searches in the browser, so 10,000 rows stay
-responsive (one JSON payload per filter change, ~0.2 s to build at 10k rows); its widget
-ships its JavaScript inside the Python package (anywidget), so it renders offline, on
-Binder, in VS Code and in exported HTML; and row selection syncs back to Python
-(`selected_rows`), which opens the detail pane. ipydatagrid has open slowness reports,
-qgrid is unmaintained. Downsampling is off (`maxBytes=0`): an analyst paging through a
-selection must see every row, and the table's columns are kept short for that reason.
+Why this design: a table that pages in the browser (itables/DataTables, as before) needs
+the whole selection there, so every filter change sent all 10,000 rows (about 2.4 MB of
+JSON, 0.14 s to build, more to parse and draw) before the view settled. Here the kernel
+keeps the selection, sorts it with pandas (`paging.Pager`) and sends only the page on
+view (25 rows by default, a few kB); paging and sorting are one small message each way.
+The widget is a few lines of JavaScript in the package (anywidget: offline, no build
+step), so header cells can be whole buttons (a click anywhere sorts, again turns the
+direction; keyboard reachable), and it is styled with JupyterLab's own CSS variables (light
+and dark themes alike).
 
-Without anywidget (`pip install "itables[widget]"`) the first rows show as plain HTML.
+Without anywidget the first rows show as plain HTML.
 """
 
 from __future__ import annotations
@@ -18,80 +20,110 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as W
 
+from .paging import Pager
+
 if TYPE_CHECKING:
     import pandas
 
-__all__ = ["SelectionTable", "has_itables_widget"]
+__all__ = ["SelectionTable", "has_anywidget"]
 
-PAGE_LENGTH = 10
+PAGE_SIZE = 25
 _FALLBACK_ROWS = 25
 
 
-def has_itables_widget() -> bool:
-    """True when itables' widget (it needs anywidget) can be used."""
+def has_anywidget() -> bool:
+    """True when anywidget (which draws the paged table) can be imported."""
     try:
         import anywidget  # noqa: F401
-        from itables.widget import ITable  # noqa: F401
     except ImportError:
         return False
     return True
 
 
 class SelectionTable:
-    """Shows a profiles frame; calls `on_pick(row)` when the analyst selects a row."""
+    """Shows a profiles frame a page at a time; calls `on_pick(row)` when a row is clicked,
+    `row` being that row's position in the frame given to `show` (whatever the sort)."""
 
-    def __init__(self, on_pick: Callable[[int], None]) -> None:
+    def __init__(self, on_pick: Callable[[int], None], *, page_size: int = PAGE_SIZE) -> None:
         self._on_pick = on_pick
-        self._quiet = False
-        self.interactive = has_itables_widget()
-        self.frame: pandas.DataFrame | None = None
+        self.pager = Pager(page_size)
+        self.interactive = has_anywidget()
         if self.interactive:
-            from itables.widget import ITable
+            from .paged import PagedTableWidget
 
-            self._table: Any = ITable(
-                None,
-                pageLength=PAGE_LENGTH,
-                lengthMenu=[10, 25, 50, 100],
-                select={"style": "single"},
-                maxBytes=0,
-                classes="display nowrap compact",
-                style="width:100%;margin:0",
-                showIndex=False,
-            )
-            self._table.observe(self._selected, "selected_rows")
-            # the table's row scrolls sideways (CSS in explorer.py), not DataTables: its
-            # `scrollX` splits header from body, misaligned when drawn inside a hidden tab
-            self.widget: W.Widget = W.Box([self._table], layout=W.Layout(width="100%"))
-            self.widget.add_class("ipt-table-box")
+            self.widget: W.Widget = PagedTableWidget()
+            self.widget.on_msg(self._message)
         else:
-            self._table = W.HTML()
-            self.widget = self._table
-        self._table.add_class("ipt-table")
+            self.widget = W.HTML()
+        self.widget.add_class("ipt-table")
+
+    @property
+    def frame(self) -> pandas.DataFrame | None:
+        """The frame last shown (None before the first `show`)."""
+        return self.pager.frame if self.pager.version else None
 
     def show(self, frame: pandas.DataFrame) -> None:
-        """Replace the rows (selection cleared: row numbers change with the filter)."""
-        self.frame = frame
+        """Replace the rows: back to page 1, the sort kept (row numbers change with it)."""
+        self.pager.show(frame)
         if self.interactive:
-            self._quiet = True
-            try:
-                # options that shape the data are not remembered by `update`: pass them again
-                self._table.update(frame, selected_rows=[], maxBytes=0, showIndex=False)
-            finally:
-                self._quiet = False
+            self._send()
         else:
-            self._table.value = _plain_html(frame)
+            self.widget.value = _plain_html(frame)
 
-    def _selected(self, change: dict[str, Any]) -> None:
-        rows = change["new"] or []
-        if not self._quiet and rows:
-            self._on_pick(int(rows[0]))
+    # what the front end asks for; public so that code (and tests) can drive it the same way
+
+    def sort_by(self, column: str) -> None:
+        """Sort by `column` (again: the other direction), as a click on its header does."""
+        self.pager.sort_by(column)
+        self._send()
+
+    def go(self, page: int) -> None:
+        """Show page `page` (0-based, clamped), as the navigation buttons do."""
+        self.pager.go(page)
+        self._send()
+
+    def resize(self, size: int) -> None:
+        """Show `size` rows a page (10, 25, 50 or 100), as the page-size choice does."""
+        self.pager.resize(size)
+        self._send()
+
+    def pick(self, at: int, version: int | None = None) -> None:
+        """The row at frame position `at` was clicked: highlight it and call `on_pick`.
+
+        `version` is the frame the click was made on; a click on an older frame (the
+        filter changed while the message travelled) is ignored.
+        """
+        if version is not None and version != self.pager.version:
+            return
+        if not 0 <= at < len(self.pager.frame):
+            raise IndexError(f"row {at} is outside the table's {len(self.pager.frame)} rows")
+        self.pager.picked = at
+        self._send()
+        self._on_pick(at)
+
+    def _message(self, _widget: Any, content: dict[str, Any], _buffers: Any) -> None:
+        action = content.get("action")
+        if action == "sort":
+            self.sort_by(str(content["column"]))
+        elif action == "page":
+            self.go(int(content["page"]))
+        elif action == "size":
+            self.resize(int(content["size"]))
+        elif action == "pick":
+            self.pick(int(content["at"]), content.get("version"))
+        else:
+            raise ValueError(f"unknown table action {action!r} in message {content!r}")
+
+    def _send(self) -> None:
+        if self.interactive:
+            self.widget.view = self.pager.payload()
 
 
 def _plain_html(frame: pandas.DataFrame) -> str:
     head = frame.head(_FALLBACK_ROWS).to_html(index=False, na_rep="", border=0)
     more = len(frame) - _FALLBACK_ROWS
     note = (
-        f"<p>… and {more:,} more rows. Install <code>itables[widget]</code> for a paged, "
+        f"<p>… and {more:,} more rows. Install <code>anywidget</code> for a paged, "
         "sortable table.</p>"
         if more > 0
         else ""
