@@ -75,7 +75,7 @@ def test_binder_environment_runs_the_notebooks(tmp_path: Path) -> None:
     settings = json.loads(overrides.read_text())
     assert settings["@jupyterlab/apputils-extension:notification"]["fetchNews"] == "false"
     check = (
-        "import iptoolkit, iptoolkit.server, ipykernel, ipywidgets, itables.widget, jupyterlab; "
+        "import iptoolkit, iptoolkit.server, ipykernel, ipywidgets, anywidget, jupyterlab; "
         "print(iptoolkit.__file__)"
     )
     found = subprocess.run(  # from tmp: the repository root would shadow the install

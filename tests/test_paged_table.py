@@ -229,11 +229,13 @@ def test_a_row_click_maps_to_the_frame_row_after_sorting_and_paging(
 def test_a_click_on_an_older_frame_is_ignored() -> None:
     picks: list[int] = []
     table = _table(pd.DataFrame({"n": range(30)}), picks)
-    table.show(pd.DataFrame({"n": range(5)}))  # version 2: the filter changed meanwhile
+    table.show(pd.DataFrame({"n": range(5, 30)}))  # version 2: the filter changed meanwhile
     table.widget._handle_custom_msg({"action": "pick", "at": 20, "version": 1}, [])
     assert picks == []
-    with pytest.raises(IndexError, match="row 20 is outside the table's 5 rows"):
-        table.pick(20)
+    table.widget._handle_custom_msg({"action": "pick", "at": 20, "version": 2}, [])
+    assert picks == [20]
+    with pytest.raises(IndexError, match="row 25 is outside the table's 25 rows"):
+        table.pick(25)
 
 
 def test_messages_drive_sort_page_and_size() -> None:
