@@ -9,7 +9,6 @@ that row's position in the frame. Screenshots (light and dark theme) go under tm
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -51,20 +50,13 @@ class FirstLaunchTimeout(Exception):
 
 
 def _notebook(path: Path) -> None:
-    cells = [
-        {"cell_type": "code", "metadata": {}, "source": code, "outputs": [], "execution_count": None}
-        for code in CODE
-    ]
-    path.write_text(
-        json.dumps(
-            {
-                "cells": cells,
-                "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3"}},
-                "nbformat": 4,
-                "nbformat_minor": 5,
-            }
-        )
+    import nbformat
+
+    notebook = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_code_cell(code) for code in CODE],
+        metadata={"kernelspec": {"name": "python3", "display_name": "Python 3"}},
     )
+    nbformat.write(notebook, str(path))
 
 
 def test_table_sorts_pages_and_picks_in_jupyterlab(tmp_path: Path) -> None:
@@ -172,9 +164,7 @@ def _use_the_table(page: Any, tmp_path: Path) -> None:
     page.click(".lm-MenuBar-itemLabel:text-is('Settings')")
     page.hover("li.lm-Menu-item:has-text('Theme')")
     page.click("li[data-command='apputils:change-theme']:has-text('JupyterLab Dark')")
-    page.wait_for_selector(
-        "body[data-jp-theme-light='false']", state="attached", timeout=STEP
-    )
+    page.wait_for_selector("body[data-jp-theme-light='false']", state="attached", timeout=STEP)
     page.wait_for_timeout(1000)
     background = table.locator("tbody tr").first.evaluate(
         "row => getComputedStyle(row).backgroundColor"
