@@ -37,9 +37,11 @@ class Span:
     total: int
 
     def label(self) -> str:
-        """ "rows 26–50 of 9,214" (1-based, as people count), or "no rows"."""
+        """ "rows 26–50 of 9,214" (1-based, as people count), "row 51 of 51" or "no rows"."""
         if self.total == 0:
             return "no rows"
+        if self.stop - self.start == 1:
+            return f"row {self.stop:,} of {self.total:,}"
         return f"rows {self.start + 1:,}–{self.stop:,} of {self.total:,}"
 
 
