@@ -69,7 +69,9 @@ _CSS = """<style>
 .ipt-explorer .widget-select-multiple select {font-size: 0.92em;}
 .ipt-explorer .ipt-facets {font-size: 0.85em; color: var(--jp-ui-font-color2, #616161);
   line-height: 1.35; margin-top: 2px;}
-.ipt-explorer .ipt-f-active .widget-toggle-button {padding: 0 4px; font-size: 0.9em;}
+.ipt-explorer .ipt-f-active .widget-toggle-button {padding: 0 2px; margin: 0 3px 0 0;
+  font-size: 0.88em; flex: 1 1 auto; min-width: 0; white-space: nowrap;}
+.ipt-explorer .ipt-f-active > div {display: flex; flex-wrap: nowrap; width: 100%;}
 </style>"""
 
 

@@ -135,16 +135,28 @@ class ExportPanel:
         rows = [
             W.HBox(
                 [
-                    W.HTML(f"{html.escape(family)}", layout=W.Layout(width="150px")),
+                    W.HTML(html.escape(family.capitalize()), layout=W.Layout(width="150px")),
                     *(self.buttons[fmt] for fmt in names),
-                ]
+                ],
+                layout=W.Layout(align_items="center"),
             )
             for family, names in FAMILIES.items()
         ]
         self.log = W.HTML()
         self._entries: list[str] = []
+        hint = W.HTML(
+            "<span class='ipt-none' style='white-space: nowrap'>from the filter, "
+            "until you type one</span>",
+            layout=W.Layout(margin="0 0 0 10px"),
+        )
         self.widget = W.VBox(
-            [self.folder, self.name, *rows, self.log], layout=W.Layout(width="100%")
+            [
+                self.folder,
+                W.HBox([self.name, hint], layout=W.Layout(align_items="center")),
+                *rows,
+                self.log,
+            ],
+            layout=W.Layout(width="100%"),
         )
         self.widget.add_class("ipt-export")
         self.written: list[Path] = []
