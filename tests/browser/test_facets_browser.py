@@ -68,10 +68,10 @@ def test_facets_follow_the_selection_and_every_format_exports(tmp_path: Path) ->
         finally:
             stop_lab(lab)
     written = folder / "out"
-    assert (written / "as2.png").read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+    assert (written / "as2-active.png").read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
     from openpyxl import load_workbook
 
-    assert load_workbook(written / "as2.xlsx", read_only=True).sheetnames
+    assert load_workbook(written / "as2-active.xlsx", read_only=True).sheetnames
 
 
 def _session(lab: Lab, shots: Path) -> None:
@@ -149,21 +149,36 @@ def _facets(page: Any, shots: Path) -> None:
     assert len(after_channels) == len(before_channels)  # none disappears, zeros stay
     assert any(label.endswith("(0)") for label in after_channels), after_channels
     assert _counts(page.locator(".ipt-f-active button").all_inner_texts())[0] == chosen
-    selected = agent_types.evaluate("s => Array.from(s.selectedOptions).map(o => o.textContent)")
-    assert selected == [label], selected  # relabelled, still chosen
     # the other agent types still show what choosing them would add
     assert sum(_counts(_options(page, "agent-types"))) == 300
-    page.locator(".ipt-filters").screenshot(path=str(shots / "facets-as2.png"))
+
+    # "active": the agent types are relabelled (active ones only), AS2 stays chosen
+    before_agents = _options(page, "agent-types")
+    page.locator(".ipt-f-active button", has_text="active (").first.click()
+    page.wait_for_function(
+        """before => Array.from(document.querySelectorAll('.ipt-f-agent-types option'))
+            .map(o => o.textContent).join('|') !== before""",
+        arg="|".join(before_agents),
+        timeout=STEP,
+    )
+    selected = agent_types.evaluate(
+        "s => Array.from(s.selectedOptions).map(o => o.textContent.replaceAll('\\u00a0', ' '))"
+    )
+    assert len(selected) == 1 and selected[0].startswith("AS2 ("), selected
+    assert _counts(selected)[0] < chosen  # relabelled, still chosen
+    pressed = page.locator(".ipt-f-active button.mod-active").all_inner_texts()
+    assert len(pressed) == 1 and pressed[0].startswith("active ("), pressed
+    page.locator(".ipt-filters").screenshot(path=str(shots / "facets-as2-active.png"))
 
 
 def _export(page: Any, shots: Path) -> None:
     page.locator(".ipt-explorer .lm-TabBar-tab", has_text="Export").click()
     name = page.locator(".ipt-export input").nth(1)
     name.wait_for(timeout=STEP)
-    assert name.input_value() == "as2"  # suggested from the filter
+    assert name.input_value() == "as2-active"  # suggested from the filter
     log = page.locator(".ipt-export .widget-html-content").last
     for suffix in ("png", "xlsx"):
         page.locator(".ipt-export button", has_text=f".{suffix}").first.click()
-        page.locator(f".ipt-export a[download='as2.{suffix}']").wait_for(timeout=STEP)
+        page.locator(f".ipt-export a[download='as2-active.{suffix}']").wait_for(timeout=STEP)
     assert "ipt-error" not in (log.inner_html() or "")
     page.locator(".ipt-explorer").first.screenshot(path=str(shots / "export-tab.png"))
