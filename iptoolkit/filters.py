@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from .estate import Estate
     from .records import ChannelKey, ProfileRecord
 
-__all__ = ["Filter", "select", "subset", "unmatched", "known_values"]
+__all__ = ["Filter", "select", "field_matches", "subset", "unmatched", "known_values"]
 
 _WILDCARD = re.compile(r"[*?\[]")
 Table = dict[str, set[int]]
@@ -61,13 +61,21 @@ def select(estate: Estate, selection: Filter) -> list[int]:
     if selection.is_empty():
         return list(range(len(estate.records)))
     chosen: set[int] | None = None
-    for found in _matches(estate, selection):
+    for _, found in _matches(estate, selection):
         chosen = found if chosen is None else chosen & found
         if not chosen:
             return []
     if chosen is None:
         return list(range(len(estate.records)))
     return sorted(chosen)
+
+
+def field_matches(estate: Estate, selection: Filter) -> dict[str, set[int]]:
+    """For each field the filter sets, the positions of the profiles that field allows on
+    its own (`select` keeps those every field allows). Facets count from these: an option's
+    count is its field's set for that value, intersected with the other fields' sets.
+    The sets may be the look-up tables' own: read them, never change them."""
+    return dict(_matches(estate, selection))
 
 
 def subset(estate: Estate, selection: Filter) -> Estate:
@@ -258,30 +266,36 @@ _CHANNELS = _channel_table("channels")
 _PARTNERS = _channel_table("partners")
 
 
-def _matches(estate: Estate, selection: Filter) -> Iterable[set[int]]:
-    """For each field the filter sets, the positions it allows."""
+def _matches(estate: Estate, selection: Filter) -> Iterable[tuple[str, set[int]]]:
+    """For each field the filter sets, its name and the positions it allows."""
     if selection.agent_types:
         table = _table(estate, "agent_types", _agent_types)
-        yield _lookup(table, (normalise_type(v) for v in selection.agent_types))
+        yield "agent_types", _lookup(table, (normalise_type(v) for v in selection.agent_types))
     if selection.channel_types:
         table = _table(estate, "channel_types", _CHANNEL_TYPES)
-        yield _lookup(table, (normalise_type(v) for v in selection.channel_types))
+        yield "channel_types", _lookup(table, (normalise_type(v) for v in selection.channel_types))
     if selection.partners:
         table = _table(estate, "partners", _PARTNERS)
-        yield _lookup(table, (_token(strip_kind(v, "partner")) for v in selection.partners))
+        yield (
+            "partners",
+            _lookup(table, (_token(strip_kind(v, "partner")) for v in selection.partners)),
+        )
     if selection.channels:
         table = _table(estate, "channels", _CHANNELS)
-        yield _lookup(table, (_token(strip_kind(v, "channel")) for v in selection.channels))
+        yield (
+            "channels",
+            _lookup(table, (_token(strip_kind(v, "channel")) for v in selection.channels)),
+        )
     if selection.groups:
-        yield _patterns(_table(estate, "groups", _groups), selection.groups, subtree=True)
+        yield "groups", _patterns(_table(estate, "groups", _groups), selection.groups, subtree=True)
     if selection.tags:
-        yield _patterns(_table(estate, "tags", _tags), selection.tags, subtree=False)
+        yield "tags", _patterns(_table(estate, "tags", _tags), selection.tags, subtree=False)
     if selection.active is not None:
         active = _table(estate, "active", _active)
         valid = {position for position, _ in _valid(estate)}
-        yield active if selection.active else valid - active
+        yield "active", active if selection.active else valid - active
     if selection.text:
-        yield _text_matches(estate, selection.text.lower().split())
+        yield "text", _text_matches(estate, selection.text.lower().split())
 
 
 def _lookup(table: dict[str, set[int]], tokens: Iterable[str | None]) -> set[int]:

@@ -11,6 +11,7 @@ matches are looked for.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
@@ -24,6 +25,7 @@ __all__ = [
     "Vocabulary",
     "normalise_type",
     "plural",
+    "slug",
     "strip_kind",
     "type_aliases",
     "type_label",
@@ -131,6 +133,17 @@ def unresolved_note(count: int) -> str:
     ` (and 2 unresolved channel ids)`, or nothing. An unresolved id is not a channel; every
     view says so in these words."""
     return f" (and {plural(count, 'unresolved channel id')})" if count else ""
+
+
+_NOT_SLUG = re.compile(r"[^a-z0-9]+")
+
+
+def slug(text: str, limit: int = 60, default: str = "item") -> str:
+    """`Viking Tools GmbH & Co. KG` -> `viking-tools-gmbh-co-kg`: ASCII, lower case, at most
+    `limit` characters, `default` when nothing is left: a safe file name or anchor. Mask
+    secrets first (`redact.redact_text`) where the text may hold a URL."""
+    plain = unicodedata.normalize("NFKD", str(text)).encode("ascii", "ignore").decode()
+    return _NOT_SLUG.sub("-", plain.lower()).strip("-")[:limit].strip("-") or default
 
 
 def strip_kind(value: Any, kind: str) -> Any:

@@ -165,17 +165,27 @@ def test_a_secret_in_a_profile_never_shows_in_the_explorer() -> None:
         x.close()
 
 
-@pytest.mark.parametrize("fmt", ["csv", "graphml", "mermaid", "svg"])
+EXPLORER_TEXT_FORMATS = ["csv", "xlsx", "graphml", "gexf", "dot", "mmd", "md", "svg"]
+
+
+@pytest.mark.parametrize("fmt", EXPLORER_TEXT_FORMATS)
 def test_a_secret_in_a_profile_never_shows_in_an_explorer_export(fmt: str, tmp_path: Path) -> None:
-    """Every format of the Explorer's export panel but the snapshot, which keeps the
-    profiles byte for byte (the platform's own data, reloadable; its source URL is masked)."""
+    """Every format of the Explorer's export panel that holds text but the snapshot, which
+    keeps the profiles byte for byte (the platform's own data, reloadable; its source URL
+    is masked); PNG and PDF draw what the SVG does."""
     pytest.importorskip("ipywidgets")
     from iptoolkit.widgets.exporter import FORMATS, write_selection
 
-    assert set(FORMATS) == {"snapshot", "csv", "graphml", "mermaid", "svg"}  # all covered
+    assert set(FORMATS) == {"json", "json.gz", "png", "pdf", *EXPLORER_TEXT_FORMATS}  # all
     estate = Estate.from_raw([_secret_profile()])
     path = write_selection(estate, fmt, tmp_path, "selection")
-    assert SECRET not in path.read_text(encoding="utf-8")
+    data = path.read_bytes()
+    if fmt == "xlsx":  # a zip of XML parts: look inside each
+        import zipfile
+
+        with zipfile.ZipFile(path) as archive:
+            data = b"".join(archive.read(name) for name in archive.namelist())
+    assert SECRET.encode() not in data
 
 
 @pytest.mark.parametrize("suffix", [".gexf", ".dot", ".md", ".xlsx"])

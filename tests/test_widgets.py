@@ -139,7 +139,7 @@ def test_export_buttons_write_every_format(explorer: Explorer, tmp_path: Path) -
         assert path.exists() and path.stat().st_size > 0
         assert path.parent == tmp_path / "out"
     log = explorer.exporter.log.value
-    assert "selection.csv" in log and "download" in log
+    assert f"active.{FORMATS[-1]}" in log and "download" in log  # named after the filter
     assert "ipt-error" not in log
 
 

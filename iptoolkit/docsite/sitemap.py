@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import functools
 import posixpath
-import re
-import unicodedata
 import zlib
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from .. import names
 from ..names import type_label
 from ..redact import redact_text
 
@@ -28,15 +27,12 @@ __all__ = ["SiteMap", "slug", "anchor", "relative", "NO_GROUP", "group_chain"]
 
 NO_GROUP = "(no group)"
 """The group of profiles that name none; it has a page like any other."""
-_NOT_SLUG = re.compile(r"[^a-z0-9]+")
 
 
 def slug(text: str) -> str:
     """`Viking Tools GmbH & Co. KG` -> `viking-tools-gmbh-co-kg`: ASCII, lower case; made
     from the masked text (a name may hold a URL with a password)."""
-    masked = redact_text(str(text))
-    plain = unicodedata.normalize("NFKD", masked).encode("ascii", "ignore").decode()
-    return _NOT_SLUG.sub("-", plain.lower()).strip("-")[:60].strip("-") or "item"
+    return names.slug(redact_text(str(text)))
 
 
 def group_chain(group: str) -> list[str]:

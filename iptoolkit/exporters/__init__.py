@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from ..change.model import EstateDiff
     from ..topology.view import EstateOrGraph
 
-__all__ = ["export", "FORMATS", "format_of", "save_figure"]
+__all__ = ["export", "FORMATS", "ALIASES", "FAMILIES", "format_of", "save_figure"]
 
 FORMATS: dict[str, str] = {
     "json": "snapshot (JSON)",
@@ -59,6 +59,19 @@ FORMATS: dict[str, str] = {
 
 _NEEDS_ESTATE = frozenset({"json", "json.gz", "csv", "xlsx"})
 _IMAGES = frozenset({"png", "svg", "pdf"})
+
+ALIASES: dict[str, str] = {"gv": "dot"}
+"""Format names that write the very same file as another one."""
+
+FAMILIES: dict[str, tuple[str, ...]] = {
+    "snapshot and tables": tuple(name for name in FORMATS if name in _NEEDS_ESTATE),
+    "graph files": tuple(
+        name for name in FORMATS if name not in _NEEDS_ESTATE | _IMAGES | ALIASES.keys()
+    ),
+    "diagrams": tuple(name for name in FORMATS if name in _IMAGES),
+}
+"""Every format an estate exports to, aliases left out, by what the files hold: what an
+export menu offers (the Explorer's export tab)."""
 
 
 def format_of(path: str | os.PathLike[str], format: str | None = None) -> str:

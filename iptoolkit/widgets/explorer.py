@@ -24,7 +24,7 @@ from ..filters import Filter
 from .debounce import Debouncer
 from .detail import DetailPane
 from .diagram import DiagramCache, render_png
-from .exporter import ExportPanel, write_selection
+from .exporter import ExportPanel, suggested_name, write_selection
 from .html import HIDE_FALLBACK_CSS, fallback_html, header_html
 from .model import ExplorerModel, Selection
 from .panel import FilterPanel
@@ -64,6 +64,11 @@ _CSS = """<style>
   box-sizing: border-box;}
 .ipt-explorer a {color: var(--jp-content-link-color, #1976d2); text-decoration: underline;}
 .ipt-explorer .widget-select-multiple select {font-size: 0.92em;}
+.ipt-explorer .ipt-facets {font-size: 0.85em; color: var(--jp-ui-font-color2, #616161);
+  line-height: 1.35; margin-top: 2px;}
+.ipt-explorer .ipt-f-active .widget-toggle-button {padding: 0 2px; margin: 0 3px 0 0;
+  font-size: 0.88em; flex: 1 1 auto; min-width: 0; white-space: nowrap;}
+.ipt-explorer .ipt-f-active > div {display: flex; flex-wrap: nowrap; width: 100%;}
 </style>"""
 
 
@@ -172,12 +177,14 @@ class Explorer:
         *,
         name: str | None = None,
     ) -> Path:
-        """Write the selection (`snapshot`, `csv`, `graphml`, `mermaid`, `svg`); the path."""
+        """Write the selection in any format `ipt.export` writes (`json`, `json.gz`, `csv`,
+        `xlsx`, `graphml`, `gexf`, `dot`, `mmd`, `md`, `png`, `svg`, `pdf`) to the export
+        tab's folder and file name (the one typed, else made from the filter); the path."""
         return write_selection(
             self.selection,
             fmt,
             folder if folder is not None else self.exporter.folder.value,
-            name or self.exporter.name.value or "selection",
+            name or self.exporter.file_name,
         )
 
     def show_detail(self, node: str) -> None:
@@ -224,6 +231,9 @@ class Explorer:
         self._drawing.cancel()
         selection = self.model.select(self.panel.filter)
         self._selection = selection
+        if selection.facets is not None:
+            self.panel.show_facets(selection.facets)
+        self.exporter.suggest(suggested_name(selection.filter))
         key = selection.filter.to_json()
         cached = self._diagrams.get(key) if self._show_diagram else None
         self.header.value = header_html(

@@ -1,5 +1,8 @@
-"""The export panel: the selection to a chosen folder, one button per format.
+"""The export panel: the selection to a chosen folder, in every format `ipt.export` writes.
 
+The formats are the exporters' own table (`exporters.FAMILIES`: one button per format, a
+row per family), so a format added there shows here. The file name follows the filter
+(`suggested_name`: `partner-acme-ltd-kafka`) until the analyst types one of their own.
 Each written file is listed with its path and, when small enough to inline, a download
 link (a `data:` URL with the `download` attribute works in JupyterLab, Notebook, VS Code
 and Binder alike, where a link into the server's file tree would depend on the front end).
@@ -13,45 +16,87 @@ import mimetypes
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as W
 
+from ..exporters import FAMILIES
+from ..exporters import FORMATS as DESCRIPTIONS
+from ..names import slug, type_label
+from ..redact import redact_text
+
 if TYPE_CHECKING:
     from ..estate import Estate
+    from ..selection import Filter
 
-__all__ = ["FORMATS", "ExportPanel", "write_selection", "shown_path"]
+__all__ = [
+    "FORMATS",
+    "ExportPanel",
+    "write_selection",
+    "suggested_name",
+    "shown_path",
+    "format_name",
+]
 
-FORMATS: dict[str, tuple[str, str]] = {
-    "snapshot": ("Snapshot JSON", ".json"),
-    "csv": ("CSV", ".csv"),
-    "graphml": ("GraphML", ".graphml"),
-    "mermaid": ("Mermaid", ".mmd"),
-    "svg": ("SVG", ".svg"),
-}
-"""Format -> (button label, file suffix)."""
+FORMATS: tuple[str, ...] = tuple(name for names in FAMILIES.values() for name in names)
+"""Every format the panel offers (`json`, `csv`, `xlsx`, `png`...), as `ipt.export` names them."""
+_EARLIER_NAMES = {"snapshot": "json", "mermaid": "mmd"}
+"""Names the panel used before it offered every format; still accepted."""
+NAME_LIMIT = 48
+"""Characters a suggested file name keeps at most (without its suffix)."""
 DOWNLOAD_LIMIT = 5_000_000
 """Bytes above which no inline download link is offered (the path still is)."""
 LOG_ENTRIES = 5
 """How many exports the log shows (and keeps, with their download links)."""
 
 
+def format_name(fmt: str) -> str:
+    """`fmt` as `ipt.export` names it (`.CSV` -> `csv`, `snapshot` -> `json`); a clear
+    error naming the formats offered when it is none of them."""
+    name = str(fmt).lower().lstrip(".")
+    name = _EARLIER_NAMES.get(name, name)
+    if name not in FORMATS:
+        raise ValueError(f"unknown export format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    return name
+
+
 def write_selection(estate: Estate, fmt: str, folder: str | os.PathLike[str], name: str) -> Path:
-    """Write `estate` in format `fmt` as `<folder>/<name><suffix>`; the folder is created.
+    """Write `estate` in format `fmt` as `<folder>/<name>.<fmt>`; the folder is created.
 
     A name typed with the format's own suffix (`acme.csv` for CSV) keeps it, not doubled.
     """
-    if fmt not in FORMATS:
-        raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    fmt = format_name(fmt)
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    suffix = FORMATS[fmt][1]
+    suffix = f".{fmt}"
     if name.lower().endswith(suffix) and len(name) > len(suffix):
         name = name[: -len(suffix)]
-    path = folder / f"{name}{suffix}"
     from ..exporters import export
 
-    return Path(export(estate, path))
+    return Path(export(estate, folder / f"{name}{suffix}", fmt))
+
+
+def suggested_name(selection: Filter) -> str:
+    """A short, safe file name for what a filter selects, its values in a fixed order:
+    `partner-acme-ltd-kafka`, `finance-ap-sftp-active`; `estate` for everything."""
+    if selection.is_empty():
+        return "estate"
+    words: list[Any] = []
+    if selection.partners:
+        words += ["partner", *selection.partners]
+    if selection.channels:
+        words += ["channel", *selection.channels]
+    words += selection.groups
+    words += [type_label(kind) for kind in (*selection.agent_types, *selection.channel_types)]
+    if selection.tags:
+        words += ["tag", *selection.tags]
+    words.append({True: "active", False: "inactive", None: ""}[selection.active])
+    words.append(selection.text or "")
+    text = redact_text(" ".join(str(word) for word in words))
+    made = slug(text, limit=4 * NAME_LIMIT, default="selection")
+    if len(made) > NAME_LIMIT:  # whole words only
+        made = made[: NAME_LIMIT + 1].rsplit("-", 1)[0][:NAME_LIMIT]
+    return made
 
 
 def shown_path(path: Path) -> str:
@@ -63,39 +108,83 @@ def shown_path(path: Path) -> str:
 
 
 class ExportPanel:
-    """Folder and name fields, a button per format, and a log of what was written."""
+    """Folder and name fields, a row of buttons per family of formats, and a log."""
 
     def __init__(self, current: Callable[[], Estate], *, folder: str = "iptoolkit-export") -> None:
         self._current = current
+        self._suggested = "estate"
+        self._typed = False
         self.folder = W.Text(value=folder, description="Folder", layout=W.Layout(width="420px"))
         self.name = W.Text(
-            value="selection", description="File name", layout=W.Layout(width="420px")
+            value=self._suggested,
+            description="File name",
+            placeholder="from the filter",
+            layout=W.Layout(width="420px"),
         )
+        self.name.observe(self._name_changed, "value")
         self.buttons = {
-            fmt: W.Button(description=label, tooltip=f"Write the selection as {label}")
-            for fmt, (label, _) in FORMATS.items()
+            fmt: W.Button(
+                description=f".{fmt}",
+                tooltip=f"Write the selection as {DESCRIPTIONS[fmt]}",
+                layout=W.Layout(width="88px"),
+            )
+            for fmt in FORMATS
         }
         for fmt, button in self.buttons.items():
             button.on_click(lambda _b, fmt=fmt: self.write(fmt))
+        rows = [
+            W.HBox(
+                [
+                    W.HTML(html.escape(family.capitalize()), layout=W.Layout(width="150px")),
+                    *(self.buttons[fmt] for fmt in names),
+                ],
+                layout=W.Layout(align_items="center"),
+            )
+            for family, names in FAMILIES.items()
+        ]
         self.log = W.HTML()
         self._entries: list[str] = []
+        hint = W.HTML(
+            "<span class='ipt-none' style='white-space: nowrap'>from the filter, "
+            "until you type one</span>",
+            layout=W.Layout(margin="0 0 0 10px"),
+        )
         self.widget = W.VBox(
-            [self.folder, self.name, W.HBox(list(self.buttons.values())), self.log],
+            [
+                self.folder,
+                W.HBox([self.name, hint], layout=W.Layout(align_items="center")),
+                *rows,
+                self.log,
+            ],
             layout=W.Layout(width="100%"),
         )
         self.widget.add_class("ipt-export")
         self.written: list[Path] = []
 
+    @property
+    def file_name(self) -> str:
+        """The name the next file gets: the one typed, else the suggestion."""
+        return self.name.value.strip() or self._suggested
+
+    def suggest(self, name: str) -> None:
+        """Offer `name` (made from the filter) unless the analyst typed their own; clearing
+        the field hands it back to the suggestions."""
+        self._suggested = name
+        if not self._typed and self.name.value != name:
+            self.name.value = name
+
+    def _name_changed(self, change: dict[str, Any]) -> None:
+        if change["new"] != self._suggested:
+            self._typed = bool(change["new"].strip())
+
     def write(self, fmt: str) -> Path | None:
         """Write the current selection; errors are shown in the panel, not raised."""
-        button = self.buttons[fmt]
+        button = self.buttons[format_name(fmt)]
         button.disabled = True
         try:
-            path = write_selection(
-                self._current(), fmt, self.folder.value or ".", self.name.value or "selection"
-            )
+            path = write_selection(self._current(), fmt, self.folder.value or ".", self.file_name)
         except Exception as exc:  # shown to the analyst; the widget must keep working
-            said = html.escape(f"{FORMATS[fmt][0]}: {exc}")
+            said = html.escape(f".{format_name(fmt)}: {exc}")
             self._add(f"<li class='ipt-error'>{said}</li>")
             return None
         finally:

@@ -8,22 +8,20 @@ exports, `explorer.selection`) is built only when something asks for it.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from ..filters import select, subset
+from ..filters import field_matches, subset
 from ..names import plural, unresolved_note
-from ..nodes import label, type_of
 from ..selection import Filter
+from .facets import FacetIndex, Facets
 
 if TYPE_CHECKING:
     import networkx as nx
     import pandas
 
     from ..estate import Estate
-    from ..records import ChannelKey, ProfileRecord
 
 __all__ = ["TABLE_COLUMNS", "Facets", "Selection", "ExplorerModel"]
 
@@ -41,18 +39,6 @@ TABLE_COLUMNS = (
 """Columns of the Explorer's table: what tells profiles apart at a glance (no long text)."""
 
 
-@dataclass(frozen=True)
-class Facets:
-    """The values a filter panel offers, with how many profiles of the estate have each."""
-
-    agent_types: dict[str, int]
-    channel_types: dict[str, int]
-    partners: dict[str, int]
-    """Partner name (or key when unnamed) -> profiles using it."""
-    groups: dict[str, int]
-    """Every group and each of its ancestors (`Finance`, `Finance/AP`) -> profiles."""
-
-
 @dataclass
 class Selection:
     """One filter applied: which profiles, and how many partners and channels they reach."""
@@ -66,6 +52,8 @@ class Selection:
     unresolved: int
     """Channel ids the chosen profiles name that no profile holds (not channels)."""
     _estate: Estate = field(repr=False)
+    facets: Facets | None = field(default=None, repr=False)
+    """How many profiles each filter option would keep, given the rest of this filter."""
 
     @cached_property
     def estate(self) -> Estate:
@@ -95,28 +83,14 @@ class ExplorerModel:
     # -- the whole estate -----------------------------------------------------------------
 
     @cached_property
+    def facet_index(self) -> FacetIndex:
+        """Every filter option with its profiles: what facets are counted from."""
+        return FacetIndex(self.estate)
+
+    @cached_property
     def facets(self) -> Facets:
-        agents: Counter[str] = Counter()
-        channel_types: Counter[str] = Counter()
-        partners: Counter[str] = Counter()
-        groups: Counter[str] = Counter()
-        estate = self.estate
-        for record in estate.valid_records:
-            if record.agent_type:
-                agents[record.agent_type] += 1
-            channel_types.update(
-                {type_of(estate.channels[key]) for key in _known_channels(estate, record)} - {None}
-            )
-            partners.update({label(estate.partners.get(key), key) for key in record.partners})
-            if record.group:
-                parts = record.group.strip("/").split("/")
-                groups.update("/".join(parts[: n + 1]) for n in range(len(parts)))
-        return Facets(
-            agent_types=dict(sorted(agents.items())),
-            channel_types=dict(sorted(channel_types.items())),
-            partners=dict(sorted(partners.items(), key=lambda item: item[0].lower())),
-            groups=dict(sorted(groups.items())),
-        )
+        """The options the filter panel offers, each with its profiles in the whole estate."""
+        return self.facet_index.count({})
 
     @cached_property
     def profile_nodes(self) -> list[str]:
@@ -155,8 +129,12 @@ class ExplorerModel:
         key = selection.to_json()
         found = self._selections.get(key)
         if found is None:
-            rows = select(self.estate, selection)
             records = self.estate.records
+            matched = field_matches(self.estate, selection)
+            # what `filters.select` keeps, from the sets the facets need one by one
+            rows = (
+                sorted(set.intersection(*matched.values())) if matched else [*range(len(records))]
+            )
             partners: set[Any] = set()
             channels: set[Any] = set()
             for row in rows:
@@ -171,6 +149,7 @@ class ExplorerModel:
                 len(channels) - len(unresolved),
                 len(unresolved),
                 self.estate,
+                self.facet_index.count(matched),
             )
             if len(self._selections) >= 32:  # keep the latest few; subsets hold memory
                 self._selections.pop(next(iter(self._selections)))
@@ -180,9 +159,3 @@ class ExplorerModel:
     def table(self, selection: Selection) -> pandas.DataFrame:
         """The selection's rows of the profiles table, numbered from 0 for the front end."""
         return self.frame.iloc[selection.rows].reset_index(drop=True)
-
-
-def _known_channels(estate: Estate, record: ProfileRecord) -> list[ChannelKey]:
-    """The channels a profile uses that the estate knows: an id named but held nowhere is
-    an unresolved channel id, not a channel."""
-    return [key for key in record.channel_keys if key in estate.channels]

@@ -3,7 +3,8 @@
 The panel knows nothing of selections: it turns controls into a `Filter` (`.filter`), sets
 controls from one, and calls back when the analyst changes something. Fields without a
 control (`channels`, `tags`) are kept as they were set and shown in a note, so a saved
-filter survives a round trip through the panel unchanged.
+filter survives a round trip through the panel unchanged. `show_facets` relabels every
+option with its count in the selection (`facets.py`), keeping what is chosen.
 """
 
 from __future__ import annotations
@@ -16,11 +17,13 @@ import ipywidgets as W
 
 from ..names import type_label
 from ..selection import Filter
-from .model import Facets
+from .facets import Facets
 
 __all__ = ["FilterPanel"]
 
 _ACTIVE = (("all", None), ("active", True), ("inactive", False))
+TOP_PARTNERS = 5
+"""How many partners the line under the partner field names, with their counts."""
 
 
 def _title(text: str) -> W.HTML:
@@ -41,20 +44,16 @@ class FilterPanel:
             layout=wide,
         )
         self.active = W.ToggleButtons(
-            options=list(_ACTIVE),
+            options=_active_options(facets),
             value=None,
-            style={"button_width": "74px"},
+            style={"button_width": "auto"},
             layout=W.Layout(width="100%"),
         )
         self.agent_types = W.SelectMultiple(
-            options=[(f"{type_label(k)} ({n:,})", k) for k, n in facets.agent_types.items()],
-            rows=7,
-            layout=wide,
+            options=_type_options(facets.agent_types), rows=7, layout=wide
         )
         self.channel_types = W.SelectMultiple(
-            options=[(f"{type_label(k)} ({n:,})", k) for k, n in facets.channel_types.items()],
-            rows=5,
-            layout=wide,
+            options=_type_options(facets.channel_types), rows=5, layout=wide
         )
         self.partners = W.TagsInput(
             value=[],
@@ -63,11 +62,9 @@ class FilterPanel:
             placeholder="type a partner's name",
             layout=wide,
         )
-        self.groups = W.SelectMultiple(
-            options=[(_group_label(g, n), g) for g, n in facets.groups.items()],
-            rows=7,
-            layout=wide,
-        )
+        self.top_partners = W.HTML(_top_partners(facets))
+        self.top_partners.add_class("ipt-facets-partners")
+        self.groups = W.SelectMultiple(options=_group_options(facets), rows=7, layout=wide)
         self.reset = W.Button(description="Reset", icon="undo", tooltip="Select everything")
         self.note = W.HTML()
         self.reset.on_click(lambda _: self.set(Filter()))
@@ -86,6 +83,7 @@ class FilterPanel:
                 self.channel_types,
                 _title("Partners"),
                 self.partners,
+                self.top_partners,
                 _title("Groups"),
                 self.groups,
                 self.note,
@@ -105,6 +103,20 @@ class FilterPanel:
             "partners": self.partners,
             "groups": self.groups,
         }
+
+    def show_facets(self, facets: Facets) -> None:
+        """Relabel every option with how many profiles it would keep now, without calling
+        back: the chosen values stay chosen (ipywidgets resets a selection widget's value
+        when its options change: it is put back in the same message to the front end)."""
+        self._quiet = True
+        try:
+            _relabel(self.active, _active_options(facets))
+            _relabel(self.agent_types, _type_options(facets.agent_types))
+            _relabel(self.channel_types, _type_options(facets.channel_types))
+            _relabel(self.groups, _group_options(facets))
+            self.top_partners.value = _top_partners(facets)
+        finally:
+            self._quiet = False
 
     def _changed(self, name: str) -> None:
         if self._quiet:
@@ -162,6 +174,39 @@ class FilterPanel:
         finally:
             self._quiet = False
         self._on_change()
+
+
+def _relabel(control: W.ToggleButtons | W.SelectMultiple, options: list[tuple[str, Any]]) -> None:
+    """New labels for the same values, the value kept: one update, no flicker."""
+    if [tuple(option) for option in control.options] == options:
+        return
+    value = control.value
+    with control.hold_sync():
+        control.options = options
+        control.value = value
+
+
+def _active_options(facets: Facets) -> list[tuple[str, bool | None]]:
+    return [(f"{word} ({facets.active[value]:,})", value) for word, value in _ACTIVE]
+
+
+def _type_options(counts: dict[str, int]) -> list[tuple[str, str]]:
+    return [(f"{type_label(kind)} ({count:,})", kind) for kind, count in counts.items()]
+
+
+def _group_options(facets: Facets) -> list[tuple[str, str]]:
+    return [(_group_label(group, count), group) for group, count in facets.groups.items()]
+
+
+def _top_partners(facets: Facets) -> str:
+    """The partners most used by the selection, with counts (a tag field has no labels)."""
+    top = facets.top_partners(TOP_PARTNERS)
+    if not top:
+        return "<div class='ipt-none'>no partner in the selection</div>"
+    named = ", ".join(f"{html.escape(name)} ({count:,})" for name, count in top)
+    used = sum(1 for count in facets.partners.values() if count)
+    more = f" and {used - len(top):,} more" if used > len(top) else ""
+    return f"<div class='ipt-facets'>Most used: {named}{more}</div>"
 
 
 def _group_label(group: str, count: int) -> str:

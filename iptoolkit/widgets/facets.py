@@ -1,0 +1,131 @@
+"""Facets: how many profiles of the current selection each filter option would keep.
+
+Disjunctive faceting, as search engines count: the values inside a field are OR-ed, so the
+counts of a field are taken over the selection filtered by every *other* field. An option
+of a field already chosen then shows how many profiles choosing it would bring in (its
+profiles among those the other fields allow), neither 0 nor the size of the selection; for
+a field left empty the base is the selection itself. Every option of the estate stays
+listed, with 0 where the selection leaves it nothing, so a chosen value never disappears.
+
+Counted from the filters' own look-up tables (`filters.field_matches`): the profiles of each
+option are one set, gathered once per estate through the filter itself (so a count is
+always what choosing the option selects); a change then costs a set intersection per
+option, and no subset estate is built.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..filters import field_matches
+from ..models import gc_paused
+from ..nodes import label, type_of
+from ..selection import Filter
+
+if TYPE_CHECKING:
+    from ..estate import Estate
+
+__all__ = ["FACET_FIELDS", "Facets", "FacetIndex"]
+
+FACET_FIELDS = ("agent_types", "channel_types", "partners", "groups", "active")
+"""The filter fields the panel offers options for (and counts)."""
+
+
+@dataclass(frozen=True)
+class Facets:
+    """Each option of the filter panel -> how many profiles choosing it would select."""
+
+    agent_types: dict[str, int]
+    channel_types: dict[str, int]
+    partners: dict[str, int]
+    """Partner name (or key when unnamed) -> profiles using it."""
+    groups: dict[str, int]
+    """Every group and each of its ancestors (`Finance`, `Finance/AP`) -> profiles."""
+    active: dict[bool | None, int]
+    """The activity toggle: `None` (all), `True` (active), `False` (inactive) -> profiles."""
+
+    def top_partners(self, limit: int = 5) -> list[tuple[str, int]]:
+        """The partners with the most profiles, most first (ties by name), none with 0."""
+        ranked = sorted(self.partners.items(), key=lambda item: (-item[1], item[0].lower()))
+        return [(name, count) for name, count in ranked[:limit] if count]
+
+
+class FacetIndex:
+    """The options an estate offers, each with the positions (in `estate.records`) of the
+    profiles it selects; gathered once, then `count` is cheap for any filter."""
+
+    def __init__(self, estate: Estate) -> None:
+        self.size = len(estate.records)
+        with gc_paused():  # thousands of small sets: no point in collecting meanwhile
+            self.options: dict[str, dict[Any, set[int]]] = {
+                name: {value: _positions(estate, name, value) for value in values}
+                for name, values in _option_values(estate).items()
+            }
+        self._alone = {
+            name: {value: len(found) for value, found in options.items()}
+            for name, options in self.options.items()
+        }
+
+    def count(self, matched: dict[str, set[int]]) -> Facets:
+        """The facets of a selection, given what each of its fields allows on its own
+        (`filters.field_matches`: nothing set means the whole estate)."""
+        counts: dict[str, dict[Any, int]] = {}
+        everything: dict[str, int] = {}
+        for name in FACET_FIELDS:
+            base = _intersection(found for other, found in matched.items() if other != name)
+            if base is None:  # no other field narrows it: each option on its own
+                counts[name] = self._alone[name]
+                everything[name] = self.size
+            else:
+                counts[name] = {v: len(base & found) for v, found in self.options[name].items()}
+                everything[name] = len(base)
+        return Facets(
+            agent_types=dict(counts["agent_types"]),
+            channel_types=dict(counts["channel_types"]),
+            partners=dict(counts["partners"]),
+            groups=dict(counts["groups"]),
+            active={None: everything["active"], **counts["active"]},
+        )
+
+
+def _intersection(sets: Iterable[set[int]]) -> set[int] | None:
+    """The positions every set holds; None when there is no set (no constraint)."""
+    found: set[int] | None = None
+    for positions in sorted(sets, key=len):  # smallest first: each step shrinks the rest
+        found = set(positions) if found is None else found & positions
+    return found
+
+
+def _positions(estate: Estate, name: str, value: Any) -> set[int]:
+    """The profiles that choosing `value` alone in field `name` selects (through the filter,
+    so facets and filters can never disagree)."""
+    one = Filter(**{name: value if name == "active" else [value]})
+    return field_matches(estate, one)[name]
+
+
+def _option_values(estate: Estate) -> dict[str, list[Any]]:
+    """Each facet field's options, in the order the panel lists them: the agent types,
+    channel types, partners and groups (with every ancestor) the valid profiles use."""
+    agents: set[str] = set()
+    channel_types: set[str] = set()
+    partners: set[str] = set()
+    groups: set[str] = set()
+    for record in estate.valid_records:
+        if record.agent_type:
+            agents.add(record.agent_type)
+        for key in record.channel_keys:
+            if key in estate.channels and (kind := type_of(estate.channels[key])):
+                channel_types.add(kind)
+        partners.update(label(estate.partners.get(key), key) for key in record.partners)
+        if record.group:
+            parts = record.group.strip("/").split("/")
+            groups.update("/".join(parts[: n + 1]) for n in range(len(parts)))
+    return {
+        "agent_types": sorted(agents),
+        "channel_types": sorted(channel_types),
+        "partners": sorted(partners, key=str.lower),
+        "groups": sorted(groups),
+        "active": [True, False],
+    }

@@ -1,0 +1,184 @@
+"""Facets and the export tab in a real browser (JupyterLab on loopback, Debian's Chromium).
+
+A small notebook opens an Explorer on a 300-profile demo estate. In the page: the options
+carry counts, a click on an agent type relabels every other list and the activity toggle
+while the clicked option stays selected, the partner line names the partners most used;
+the export tab suggests a file name from the filter, writes a PNG and an Excel workbook,
+and lists both with download links. Screenshots go under the test's temporary folder.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .lab import CHROMIUM, CHROMIUM_ARGS, Lab, chromium_missing, start_lab, stop_lab
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
+
+VIEWPORT = {"width": 1400, "height": 1100}
+FIRST_LAUNCH = 90_000  # ms: a fresh server's first kernel and page can be slow
+STEP = 30_000  # ms: any later step
+CELL = """import iptoolkit as ipt
+
+explorer = ipt.Explorer(ipt.demo_estate(n_profiles=300, seed=0), folder="out", diagram=False)
+explorer"""
+COUNT = re.compile(r"\(([\d,]+)\)$")
+
+
+class FirstLaunchTimeout(Exception):
+    """The page or kernel never came up: the one failure worth a retry."""
+
+
+def _notebook(path: Path) -> None:
+    cell = {"cell_type": "code", "metadata": {}, "source": CELL, "outputs": []}
+    cell["execution_count"] = None
+    notebook = {
+        "cells": [cell],
+        "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    path.write_text(json.dumps(notebook))
+
+
+def test_facets_follow_the_selection_and_every_format_exports(tmp_path: Path) -> None:
+    reason = chromium_missing()
+    if reason is not None:
+        pytest.skip(reason)
+    folder = tmp_path / "notebooks"
+    folder.mkdir()
+    _notebook(folder / "facets.ipynb")
+    shots = tmp_path / "screenshots"
+    shots.mkdir()
+    for attempt in (1, 2):
+        lab = start_lab(folder, tmp_path / f"lab-{attempt}")
+        try:
+            _session(lab, shots)
+            break
+        except FirstLaunchTimeout:
+            if attempt == 2:
+                raise
+        except Exception as exc:
+            raise AssertionError(f"{exc}\n--- JupyterLab log ---\n{lab.log_tail()}") from exc
+        finally:
+            stop_lab(lab)
+    written = folder / "out"
+    assert (written / "as2-active.png").read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+    from openpyxl import load_workbook
+
+    assert load_workbook(written / "as2-active.xlsx", read_only=True).sheetnames
+
+
+def _session(lab: Lab, shots: Path) -> None:
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport=VIEWPORT)
+            try:
+                _run(page, lab)
+            except PlaywrightTimeout as exc:
+                page.screenshot(path=str(shots / "first-launch-timeout.png"))
+                raise FirstLaunchTimeout(str(exc)) from exc
+            _facets(page, shots)
+            _export(page, shots)
+        finally:
+            browser.close()
+
+
+def _run(page: Any, lab: Lab) -> None:
+    page.goto(f"{lab.url}/lab/tree/facets.ipynb", timeout=FIRST_LAUNCH)
+    page.wait_for_selector(
+        ".jp-NotebookPanel-toolbar .jp-Notebook-ExecutionIndicator[data-status='idle']",
+        timeout=FIRST_LAUNCH,
+    )
+    page.wait_for_timeout(1000)  # the session settles; running earlier can ask for a kernel
+    if page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab.lm-mod-current").count():
+        page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab.lm-mod-current").first.click()
+    page.click(".lm-MenuBar-itemLabel:text-is('Run')")
+    page.click("li[data-command='runmenu:run-all']")
+    page.locator(".ipt-counts").wait_for(timeout=FIRST_LAUNCH)
+
+
+def _options(page: Any, field: str) -> list[str]:
+    return page.locator(f".ipt-f-{field} select option").all_inner_texts()
+
+
+def _counts(labels: list[str]) -> list[int]:
+    found = [COUNT.search(label.strip()) for label in labels]
+    assert all(found), labels
+    return [int(match.group(1).replace(",", "")) for match in found if match]
+
+
+def _facets(page: Any, shots: Path) -> None:
+    counts = page.locator(".ipt-counts")
+    assert counts.inner_text().startswith("300 of 300 profiles"), counts.inner_text()
+    toggles = page.locator(".ipt-f-active button").all_inner_texts()
+    assert [t.split(" (")[0] for t in toggles] == ["all", "active", "inactive"], toggles
+    assert _counts(toggles)[0] == 300 == sum(_counts(toggles)[1:])
+    before_channels = _options(page, "channel-types")
+    assert sum(_counts(_options(page, "agent-types"))) == 300
+    partners = page.locator(".ipt-facets-partners").inner_text()
+    assert partners.startswith("Most used: "), partners
+    page.locator(".ipt-filters").screenshot(path=str(shots / "facets-everything.png"))
+
+    # choose an input agent type: the other lists and the toggle are relabelled
+    agent_types = page.locator(".ipt-f-agent-types select")
+    label = agent_types.locator("option", has_text="AS2 (").first.inner_text()
+    chosen = _counts([label])[0]
+    agent_types.select_option(label=label)
+    page.wait_for_function(
+        "n => document.querySelector('.ipt-counts').innerText.startsWith(n + ' of 300')",
+        arg=str(chosen),
+        timeout=STEP,
+    )
+    page.wait_for_function(
+        """before => Array.from(document.querySelectorAll('.ipt-f-channel-types option'))
+            .map(o => o.textContent).join('|') !== before""",
+        arg="|".join(before_channels),
+        timeout=STEP,
+    )
+    after_channels = _options(page, "channel-types")
+    assert len(after_channels) == len(before_channels)  # none disappears, zeros stay
+    assert any(label.endswith("(0)") for label in after_channels), after_channels
+    assert _counts(page.locator(".ipt-f-active button").all_inner_texts())[0] == chosen
+    # the other agent types still show what choosing them would add
+    assert sum(_counts(_options(page, "agent-types"))) == 300
+
+    # "active": the agent types are relabelled (active ones only), AS2 stays chosen
+    before_agents = _options(page, "agent-types")
+    page.locator(".ipt-f-active button", has_text="active (").first.click()
+    page.wait_for_function(
+        """before => Array.from(document.querySelectorAll('.ipt-f-agent-types option'))
+            .map(o => o.textContent).join('|') !== before""",
+        arg="|".join(before_agents),
+        timeout=STEP,
+    )
+    selected = agent_types.evaluate(
+        "s => Array.from(s.selectedOptions).map(o => o.textContent.replaceAll('\\u00a0', ' '))"
+    )
+    assert len(selected) == 1 and selected[0].startswith("AS2 ("), selected
+    assert _counts(selected)[0] < chosen  # relabelled, still chosen
+    pressed = page.locator(".ipt-f-active button.mod-active").all_inner_texts()
+    assert len(pressed) == 1 and pressed[0].startswith("active ("), pressed
+    page.locator(".ipt-filters").screenshot(path=str(shots / "facets-as2-active.png"))
+
+
+def _export(page: Any, shots: Path) -> None:
+    page.locator(".ipt-explorer .lm-TabBar-tab", has_text="Export").click()
+    name = page.locator(".ipt-export input").nth(1)
+    name.wait_for(timeout=STEP)
+    assert name.input_value() == "as2-active"  # suggested from the filter
+    log = page.locator(".ipt-export .widget-html-content").last
+    for suffix in ("png", "xlsx"):
+        page.locator(".ipt-export button", has_text=f".{suffix}").first.click()
+        page.locator(f".ipt-export a[download='as2-active.{suffix}']").wait_for(timeout=STEP)
+    assert "ipt-error" not in (log.inner_html() or "")
+    page.locator(".ipt-explorer").first.screenshot(path=str(shots / "export-tab.png"))

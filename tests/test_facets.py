@@ -1,0 +1,169 @@
+"""Facets: each filter option's count follows the selection, disjunctively, and the panel
+relabels its options without losing what is chosen or reporting a change of its own."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from iptoolkit.demo import demo_profiles
+from iptoolkit.estate import Estate
+from iptoolkit.filters import Filter, select
+from iptoolkit.widgets.facets import FACET_FIELDS, Facets
+from iptoolkit.widgets.model import ExplorerModel
+
+FAULTY = {"id": "broken", "created": "yesterday", "group": "Finance"}
+"""A profile that fails to parse: only the empty filter keeps it ("all" counts it then)."""
+
+
+def small_estate(n: int, seed: int) -> Estate:
+    return Estate.from_raw([*demo_profiles(n, seed=seed), FAULTY])
+
+
+def brute_force(estate: Estate, selection: Filter, field: str, value: Any) -> int:
+    """What choosing `value` in `field` (instead of that field's values) would select."""
+    replaced = value if field == "active" else [value]
+    return len(select(estate, selection.model_copy(update={field: replaced})))
+
+
+def facet_of(facets: Facets, field: str) -> dict[Any, int]:
+    return facets.active if field == "active" else getattr(facets, field)
+
+
+@st.composite
+def estates_and_filters(draw: st.DrawFn) -> tuple[Estate, Filter]:
+    estate = small_estate(draw(st.integers(3, 40)), draw(st.integers(0, 50)))
+    offered = ExplorerModel(estate).facets
+
+    def some(values: dict[str, int]) -> st.SearchStrategy[list[str]]:
+        return st.lists(st.sampled_from(sorted(values)), max_size=2) if values else st.just([])
+
+    selection = Filter(
+        agent_types=draw(some(offered.agent_types)),
+        channel_types=draw(some(offered.channel_types)),
+        partners=draw(some(offered.partners)),
+        groups=draw(some(offered.groups)),
+        active=draw(st.sampled_from([None, True, False])),
+        text=draw(st.sampled_from([None, None, "orders", "sftp"])),
+        tags=draw(st.sampled_from([[], [], ["edi"]])),
+    )
+    return estate, selection
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(estates_and_filters())
+def test_every_count_is_what_choosing_that_option_instead_would_select(
+    case: tuple[Estate, Filter],
+) -> None:
+    """Disjunctive faceting, checked against `select` itself for every option of every field."""
+    estate, selection = case
+    facets = ExplorerModel(estate).select(selection).facets
+    assert facets is not None
+    for field in FACET_FIELDS:
+        counts = facet_of(facets, field)
+        for value, count in counts.items():
+            assert count == brute_force(estate, selection, field, value), (field, value)
+
+
+def test_every_option_stays_listed_with_its_zero() -> None:
+    estate = small_estate(40, 1)
+    model = ExplorerModel(estate)
+    agent = next(iter(model.facets.agent_types))
+    facets = model.select(Filter(agent_types=[agent])).facets
+    assert facets is not None
+    for field in FACET_FIELDS:
+        assert list(facet_of(facets, field)) == list(facet_of(model.facets, field))
+    assert 0 in facets.channel_types.values() or 0 in facets.partners.values()
+
+
+def test_options_of_a_chosen_field_show_what_choosing_them_adds() -> None:
+    estate = small_estate(60, 2)
+    model = ExplorerModel(estate)
+    first, second = list(model.facets.agent_types)[:2]
+    facets = model.select(Filter(agent_types=[first], active=True)).facets
+    assert facets is not None
+    # not 0 and not the selection's size: the second type's active profiles
+    assert facets.agent_types[second] == len(
+        select(estate, Filter(agent_types=[second], active=True))
+    )
+    assert facets.agent_types[second] > 0
+    # the toggle counts among the chosen agent type: all, active, inactive
+    assert facets.active[None] == facets.active[True] + facets.active[False]
+    assert facets.active[None] == len(select(estate, Filter(agent_types=[first])))
+
+
+def test_the_empty_filter_counts_the_whole_estate_and_its_faulty_profile() -> None:
+    estate = small_estate(20, 4)
+    facets = ExplorerModel(estate).facets
+    assert facets.active[None] == len(estate.records) == 21
+    assert facets.active[True] + facets.active[False] == 20  # the faulty one is neither
+    assert (
+        facets.top_partners(3)
+        == sorted(
+            ((name, n) for name, n in facets.partners.items() if n),
+            key=lambda item: (-item[1], item[0].lower()),
+        )[:3]
+    )
+
+
+# -- the panel --------------------------------------------------------------------------
+
+
+@pytest.fixture()
+def explorer(tmp_path: Path) -> Iterator[Any]:
+    pytest.importorskip("ipywidgets")
+    from iptoolkit.widgets import Explorer
+
+    x = Explorer(small_estate(80, 5), folder=tmp_path, diagram=False)
+    yield x
+    x.close()
+
+
+def labels(control: Any) -> dict[Any, str]:
+    return {value: label for label, value in control.options}
+
+
+def test_the_panel_shows_the_selection_counts(explorer: Any) -> None:
+    model = explorer.model
+    agent = max(model.facets.agent_types, key=model.facets.agent_types.__getitem__)
+    explorer.filter = Filter(agent_types=[agent])
+    facets = explorer._selection.facets
+    for kind, count in facets.channel_types.items():
+        assert labels(explorer.panel.channel_types)[kind].endswith(f" ({count:,})")
+    assert any(label.endswith(" (0)") for label in labels(explorer.panel.channel_types).values())
+    assert labels(explorer.panel.active) == {
+        None: f"all ({facets.active[None]:,})",
+        True: f"active ({facets.active[True]:,})",
+        False: f"inactive ({facets.active[False]:,})",
+    }
+    top_name, top_count = facets.top_partners(1)[0]
+    assert f"{top_name} ({top_count:,})" in explorer.panel.top_partners.value
+    explorer.filter = Filter(text="no such words anywhere")
+    assert "no partner in the selection" in explorer.panel.top_partners.value
+
+
+def test_chosen_values_survive_relabelling_without_a_second_change(explorer: Any) -> None:
+    panel = explorer.panel
+    model = explorer.model
+    agent = next(iter(model.facets.agent_types))
+    group = next(iter(model.facets.groups))
+    calls: list[Filter] = []
+    wrapped = panel._on_change
+    panel._on_change = lambda: (calls.append(panel.filter), wrapped())
+    before = labels(panel.groups)
+
+    panel.agent_types.value = (agent,)  # as the front end sets it: one change
+    assert calls == [Filter(agent_types=[agent])]
+    panel.active.value = False  # relabels every list, the agent type included
+    panel.groups.value = (group,)
+    assert len(calls) == 3  # one per change made, none from relabelling
+    assert labels(panel.groups) != before  # the options were relabelled...
+    assert panel.agent_types.value == (agent,)  # ...and what is chosen stayed chosen
+    assert panel.groups.value == (group,)
+    assert panel.active.value is False
+    assert explorer.filter == Filter(agent_types=[agent], groups=[group], active=False)
