@@ -91,6 +91,9 @@ def title_html(estate: Estate, path: str | os.PathLike[str] | None) -> str:
 
 def error_html(path: str | os.PathLike[str] | None, exc: BaseException) -> str:
     """One line saying which snapshot could not be read, and why."""
-    reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-    text = f"Cannot read the snapshot {path}: {' '.join(reason.split())}"
+    reason = " ".join(str(exc).split())
+    if isinstance(exc, OSError) and exc.strerror:
+        reason = exc.strerror
+    where = "" if str(path) in reason else f" {path}"  # read errors name the file already
+    text = f"Cannot read the snapshot{where}: {reason}"
     return f"<div class='ipt-app-error'>{html.escape(text)}</div>"
