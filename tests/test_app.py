@@ -27,7 +27,8 @@ from click.testing import CliRunner
 
 import iptoolkit as ipt
 from iptoolkit import env
-from iptoolkit.app import NOTEBOOK, TITLE, cli, page, runner
+from iptoolkit.app import NOTEBOOK, TITLE, page
+from iptoolkit.app import runner as voila
 from iptoolkit.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,11 +43,11 @@ def started(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, dict[str, str]]]
     """Voila's start replaced: records (port, environment) and stops the command there."""
     calls: list[tuple[int, dict[str, str]]] = []
 
-    def fake_start(port: int, environ: dict[str, str], **_: Any) -> runner.App:
+    def fake_start(port: int, environ: dict[str, str], **_: Any) -> voila.App:
         calls.append((port, dict(environ)))
         raise _Started
 
-    monkeypatch.setattr(runner, "start", fake_start)
+    monkeypatch.setattr(voila, "start", fake_start)
     return calls
 
 
@@ -113,7 +114,7 @@ def test_without_a_snapshot_the_kernel_shows_the_demo(
 
 
 def test_voila_is_asked_for_loopback_and_one_port() -> None:
-    line = runner.command(8123)
+    line = voila.command(8123)
     assert line[1:3] == ["-m", "voila"] and line[3] == str(NOTEBOOK)
     for part in ("--no-browser", "--port=8123", "--Voila.ip=127.0.0.1", "--Voila.port_retries=0"):
         assert part in line
@@ -218,7 +219,7 @@ def test_binders_app_notebook_is_the_shipped_one() -> None:
 def test_explore_serves_the_app_without_code_and_stops_on_ctrl_c(
     tmp_path: Path, snapshot: Path
 ) -> None:
-    port = runner.check_port(0)
+    port = voila.check_port(0)
     log = tmp_path / "explore.log"
     with log.open("wb") as out:
         process = subprocess.Popen(

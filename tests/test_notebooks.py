@@ -17,8 +17,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from .ci import import_or_fail
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -75,7 +75,7 @@ def _estate(path: str | os.PathLike[str] | None) -> Estate:
 def title_html(estate: Estate, path: str | os.PathLike[str] | None) -> str:
     """The title line: the app's name, then where the estate comes from and when."""
     if path is None:
-        source = f"a demo estate of {len(estate):,} profiles (`iptoolkit explore SNAPSHOT` shows yours)"
+        source = f"a demo estate of {len(estate):,} profiles"
     else:
         source = Path(path).name
         info = estate.info
