@@ -8,23 +8,20 @@ Explorer. Voila itself (the `app` extra) is needed by the command alone.
 
 from __future__ import annotations
 
-from pathlib import Path
+import importlib
 from typing import TYPE_CHECKING, Any
 
 __all__ = ["NOTEBOOK", "TITLE", "show"]
 
-NOTEBOOK = Path(__file__).with_name("explorer.ipynb")
-"""The app's notebook, which Voila runs."""
-TITLE = "iptoolkit Explorer"
-"""The app's title: the page's, the notebook's metadata, the heading above the Explorer."""
+_EXPORTS = {"NOTEBOOK": "runner", "TITLE": "page", "show": "page"}
+"""Public name -> the module of this package defining it (loaded on first use)."""
 
 if TYPE_CHECKING:
-    from .page import show
+    from .page import TITLE, show
+    from .runner import NOTEBOOK
 
 
 def __getattr__(name: str) -> Any:
-    if name == "show":
-        from .page import show
-
-        return show
+    if name in _EXPORTS:
+        return getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
     raise AttributeError(f"module 'iptoolkit.app' has no attribute {name!r}")

@@ -14,13 +14,15 @@ from typing import TYPE_CHECKING
 
 from .. import env
 from ..redact import redact_url
-from . import TITLE
 
 if TYPE_CHECKING:
     from ..estate import Estate
     from ..widgets import Explorer
 
-__all__ = ["show", "title_html", "error_html", "DEMO_PROFILES"]
+__all__ = ["TITLE", "DEMO_PROFILES", "show", "title_html", "error_html"]
+
+TITLE = "iptoolkit Explorer"
+"""The app's title: above the Explorer, and the page's (the notebook's metadata holds it)."""
 
 DEMO_PROFILES = 300
 """The demo estate's size when no snapshot is given (as `iptoolkit demo` and the notebooks)."""

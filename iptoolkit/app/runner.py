@@ -19,10 +19,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import NOTEBOOK
+__all__ = [
+    "NOTEBOOK",
+    "HOST",
+    "DEFAULT_PORT",
+    "PortInUseError",
+    "App",
+    "check_port",
+    "command",
+    "start",
+    "stop",
+]
 
-__all__ = ["HOST", "DEFAULT_PORT", "PortInUseError", "App", "check_port", "start", "stop"]
-
+NOTEBOOK = Path(__file__).with_name("explorer.ipynb")
+"""The app's notebook, shipped in the package, which Voila runs."""
 HOST = "127.0.0.1"
 DEFAULT_PORT = 8866
 """Voila's own default port."""
