@@ -81,10 +81,20 @@ def command(port: int, notebook: Path = NOTEBOOK) -> list[str]:
     ]
 
 
-def start(port: int, environ: Mapping[str, str], *, timeout: float = 60.0) -> App:
-    """Start Voila and wait until it accepts connections (it starts a kernel per page)."""
+def start(
+    port: int,
+    environ: Mapping[str, str],
+    *,
+    notebook: Path = NOTEBOOK,
+    timeout: float = 60.0,
+) -> App:
+    """Start Voila on `notebook` (the app's unless told) and wait until it accepts
+    connections (it starts a kernel per page)."""
     process = subprocess.Popen(
-        command(port), env=dict(environ), start_new_session=True, stdin=subprocess.DEVNULL
+        command(port, notebook),
+        env=dict(environ),
+        start_new_session=True,
+        stdin=subprocess.DEVNULL,
     )
     app = App(f"http://{HOST}:{port}/", process)
     deadline = time.monotonic() + timeout
