@@ -55,6 +55,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     ),
     "diff": ("iptoolkit.change.diff_command", "What changed between two snapshots."),
     "mcp": ("iptoolkit.mcp.cli", "Serve snapshots to AI assistants (Model Context Protocol)."),
+    "explore": ("iptoolkit.app.cli", "Open the Explorer as a web app (Voila), no code shown."),
     "docs": (
         "iptoolkit.docsite.command",
         "Write a documentation site (MkDocs, GitHub) of a snapshot.",

@@ -31,6 +31,7 @@ __all__ = [
     "output_folder_option",
     "check_output_folder",
     "snapshot_argument",
+    "chosen_max_size",
     "load_estate",
     "auth_from_options",
 ]
@@ -152,9 +153,12 @@ def _remember_max_size(ctx: click.Context, param: click.Parameter, value: int | 
     ctx.meta[_MAX_SIZE_KEY] = value
 
 
-def snapshot_argument(func: F) -> F:
+def snapshot_argument(func: F | None = None, *, required: bool = True) -> Any:
     """The SNAPSHOT argument (a snapshot file or a JSON listing, .json or .json.gz), and
-    `--max-size`, the cap on what is read, which `load_estate` applies."""
+    `--max-size`, the cap on what is read, which `load_estate` applies.
+    `@snapshot_argument(required=False)` makes the snapshot optional (None when absent)."""
+    if func is None:
+        return functools.partial(snapshot_argument, required=required)
     func = click.option(
         "--max-size",
         type=_Size(),
@@ -163,9 +167,14 @@ def snapshot_argument(func: F) -> F:
         callback=_remember_max_size,
         help="Read at most this much JSON (decompressed), e.g. 4GiB.  [default: 1GiB]",
     )(func)
-    return click.argument("snapshot", type=click.Path(exists=True, dir_okay=False, path_type=Path))(
-        func
-    )
+    path = click.Path(exists=True, dir_okay=False, path_type=Path)
+    return click.argument("snapshot", type=path, required=required)(func)
+
+
+def chosen_max_size() -> int | None:
+    """The `--max-size` given to the running command (None: the default or the variable)."""
+    context = click.get_current_context(silent=True)
+    return context.meta.get(_MAX_SIZE_KEY) if context else None
 
 
 def load_estate(path: Path, selection: Filter | None = None) -> Estate:
@@ -175,7 +184,7 @@ def load_estate(path: Path, selection: Filter | None = None) -> Estate:
     from .estate import load
 
     context = click.get_current_context(silent=True)
-    estate = load(path, max_size=context.meta.get(_MAX_SIZE_KEY) if context else None)
+    estate = load(path, max_size=chosen_max_size())
     if selection is None or selection.is_empty():
         return estate
     subset = estate.subset(selection)

@@ -17,6 +17,8 @@ __all__ = [
     "PROFILES_PATH",
     "DEBUG",
     "MAX_LOAD_SIZE",
+    "APP_SNAPSHOT",
+    "APP_FOLDER",
     "ENV_VARS",
     "SECRET_VARIABLES",
 ]
@@ -30,6 +32,8 @@ BEARER_TOKEN = "IPTOOLKIT_BEARER_TOKEN"
 PROFILES_PATH = "IPTOOLKIT_PROFILES_PATH"
 DEBUG = "IPTOOLKIT_DEBUG"
 MAX_LOAD_SIZE = "IPTOOLKIT_MAX_LOAD_SIZE"
+APP_SNAPSHOT = "IPTOOLKIT_APP_SNAPSHOT"
+APP_FOLDER = "IPTOOLKIT_APP_FOLDER"
 
 ENV_VARS: dict[str, str] = {
     BASE_URL: "the platform's base URL, e.g. https://platform.example.com",
@@ -41,6 +45,8 @@ ENV_VARS: dict[str, str] = {
     PROFILES_PATH: "the profile listing's path under the base URL, if not the default",
     DEBUG: "1: the iptoolkit command shows tracebacks (as --debug)",
     MAX_LOAD_SIZE: "the most JSON a loaded file may hold, e.g. 4GiB (default 1 GiB)",
+    APP_SNAPSHOT: "the snapshot the Explorer app shows (set by iptoolkit explore; else a demo)",
+    APP_FOLDER: "where the Explorer app's Export tab writes (set by iptoolkit explore)",
 }
 """Every variable iptoolkit reads -> what it holds."""
 

@@ -43,6 +43,10 @@ def test_binder_files_are_what_repo2docker_reads() -> None:
     assert post_build.read_text().startswith("#!/usr/bin/env bash")
     assert (BINDER / "runtime.txt").read_text().strip().startswith("python-3.")
     assert "urlpath=lab/tree/notebooks/01-quickstart.ipynb" in (BINDER / "README.md").read_text()
+    assert "'.[server,app]'" in post_build.read_text(), "Voila serves the app on Binder"
+    readme = (ROOT / "README.md").read_text()
+    assert "urlpath=voila/render/notebooks/app.ipynb" in readme, "the app's Binder badge"
+    assert (ROOT / "notebooks" / "app.ipynb").is_file()
 
 
 def test_binder_environment_runs_the_notebooks(tmp_path: Path) -> None:
@@ -76,6 +80,7 @@ def test_binder_environment_runs_the_notebooks(tmp_path: Path) -> None:
     assert settings["@jupyterlab/apputils-extension:notification"]["fetchNews"] == "false"
     check = (
         "import iptoolkit, iptoolkit.server, ipykernel, ipywidgets, anywidget, jupyterlab; "
+        "import voila, iptoolkit.app; assert iptoolkit.app.NOTEBOOK.is_file(); "
         "print(iptoolkit.__file__)"
     )
     found = subprocess.run(  # from tmp: the repository root would shadow the install

@@ -29,8 +29,9 @@ def test_the_readme_tour_runs(tmp_path, monkeypatch):
     plt.close("all")
 
 
-NEEDS_A_SERVER = ("fetch", "serve", "demo")
-"""Commands of the README that reach a platform or run a server: tested in test_cli."""
+NEEDS_A_SERVER = ("fetch", "serve", "demo", "explore")
+"""Commands of the README that reach a platform or run a server: tested in test_cli and
+(explore) test_app."""
 
 
 def command_lines() -> list[list[str]]:

@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from ..ci import skip_or_fail
 from .lab import CHROMIUM, CHROMIUM_ARGS, Lab, chromium_missing, start_lab, stop_lab
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
@@ -38,9 +39,7 @@ class FirstLaunchTimeout(Exception):
 
 
 def test_explorer_follows_filters_in_jupyterlab(tmp_path: Path) -> None:
-    reason = chromium_missing()
-    if reason is not None:
-        pytest.skip(reason)
+    skip_or_fail(chromium_missing())
     folder = tmp_path / "notebooks"
     folder.mkdir()
     shutil.copy(NOTEBOOK, folder / NOTEBOOK.name)

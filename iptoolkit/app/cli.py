@@ -1,0 +1,103 @@
+"""The `explore` command: the Explorer as a web app (Voila) on 127.0.0.1, no code shown.
+
+Everything that can fail is checked before Voila starts, each as one line: the `app`
+extra, the port, the snapshot (loaded once here, so a bad file is named at once, not in
+the browser). The kernel reads the snapshot again from `IPTOOLKIT_APP_SNAPSHOT`.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import webbrowser
+from pathlib import Path
+from types import FrameType
+
+import click
+
+from .. import env
+from ..cli_options import chosen_max_size, load_estate, snapshot_argument
+from . import runner
+
+__all__ = ["explore_command", "add_commands"]
+
+
+class _Stop(Exception):
+    """SIGTERM reached the command: stop Voila as a Ctrl-C would."""
+
+
+@click.command("explore")
+@snapshot_argument(required=False)
+@click.option(
+    "--port",
+    default=runner.DEFAULT_PORT,
+    show_default=True,
+    type=click.IntRange(0, 65535),
+    help="Port on 127.0.0.1 (0: any free port).",
+)
+@click.option("--no-browser", is_flag=True, help="Print the address; open no browser.")
+@click.option(
+    "--folder",
+    default="iptoolkit-export",
+    show_default=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Where the Export tab writes (made when the first file is written).",
+)
+def explore_command(snapshot: Path | None, port: int, no_browser: bool, folder: Path) -> None:
+    """Open the Explorer as a web app: filters, counts, table, topology, details, export.
+
+    Serves SNAPSHOT (a demo estate when none is given) with Voila on 127.0.0.1, no code
+    shown, until Ctrl-C. Needs the 'app' extra: pip install 'iptoolkit[app]'.
+    """
+    from ..extras import require
+
+    require("app")
+    try:
+        port = runner.check_port(port)
+    except runner.PortInUseError as exc:
+        raise click.ClickException(exc.strerror or str(exc)) from None
+    if snapshot is not None:
+        estate = load_estate(snapshot)
+        what = f"{len(estate):,} profiles from {snapshot}"
+    else:
+        what = "a demo estate"
+    environ = dict(os.environ)
+    environ[env.APP_FOLDER] = str(folder.resolve())
+    environ.pop(env.APP_SNAPSHOT, None)
+    if snapshot is not None:
+        environ[env.APP_SNAPSHOT] = str(snapshot.resolve())
+    if chosen_max_size() is not None:
+        environ[env.MAX_LOAD_SIZE] = str(chosen_max_size())
+    try:
+        app = runner.start(port, environ)
+    except RuntimeError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"The Explorer app shows {what} at {app.url}  (Ctrl-C stops it)", err=True)
+    if not no_browser:
+        webbrowser.open(app.url)
+    _serve_until_stopped(app)
+
+
+def _serve_until_stopped(app: runner.App) -> None:
+    """Wait for Voila; on Ctrl-C or SIGTERM stop it (and so its kernels) before returning."""
+
+    def on_sigterm(signum: int, frame: FrameType | None) -> None:
+        raise _Stop
+
+    previous = signal.signal(signal.SIGTERM, on_sigterm)
+    try:
+        code = app.process.wait()
+    except (KeyboardInterrupt, _Stop):
+        click.echo("Stopping the Explorer app...", err=True)
+        runner.stop(app)
+        return
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        runner.stop(app)
+    if code != 0:
+        raise click.ClickException(f"Voila stopped with exit code {code}")
+
+
+def add_commands(group: click.Group) -> None:
+    """Attach `explore` to a click group (the `iptoolkit` command)."""
+    group.add_command(explore_command)

@@ -1,0 +1,101 @@
+"""What the app's notebook shows: a title line naming the estate, then the Explorer.
+
+The snapshot and the export folder come from the environment (`IPTOOLKIT_APP_SNAPSHOT`,
+`IPTOOLKIT_APP_FOLDER`), which `iptoolkit explore` sets for Voila's kernel; without them
+(Binder, a plain notebook) the app shows the demo estate and exports next to the notebook.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .. import env
+from ..redact import redact_url
+
+if TYPE_CHECKING:
+    from ..estate import Estate
+    from ..widgets import Explorer
+
+__all__ = ["TITLE", "DEMO_PROFILES", "show", "title_html", "error_html"]
+
+TITLE = "iptoolkit Explorer"
+"""The app's title: above the Explorer, and the page's (the notebook's metadata holds it)."""
+
+DEMO_PROFILES = 300
+"""The demo estate's size when no snapshot is given (as `iptoolkit demo` and the notebooks)."""
+
+_CSS = """<style>
+.ipt-app-title {display: flex; align-items: baseline; gap: 14px; flex-wrap: wrap;
+  margin: 4px 0 10px 0; padding-bottom: 6px;
+  border-bottom: 1px solid var(--jp-border-color2, #e0e0e0);}
+.ipt-app-title h1 {font-size: 1.6em; margin: 0; font-weight: 600;}
+.ipt-app-title .ipt-app-source {color: var(--jp-ui-font-color2, #616161);}
+.ipt-app-error {color: #b00020; font-size: 1.1em; margin: 12px 0;}
+</style>"""
+
+
+def show(
+    snapshot: str | os.PathLike[str] | None = None,
+    *,
+    folder: str | os.PathLike[str] | None = None,
+) -> Explorer | None:
+    """Display the app: a title, then an `Explorer` over `snapshot` (default: the
+    environment's, else a demo estate); return the Explorer, or None when the snapshot
+    cannot be read (the page then says why in one line instead of a traceback)."""
+    from IPython.display import HTML, display
+
+    from ..models import ParseError
+    from ..widgets import Explorer
+
+    path = snapshot if snapshot is not None else os.environ.get(env.APP_SNAPSHOT) or None
+    target = folder if folder is not None else os.environ.get(env.APP_FOLDER) or None
+    try:
+        estate = _estate(path)
+    except (OSError, ParseError) as exc:
+        display(HTML(_CSS + error_html(path, exc)))
+        return None
+    display(HTML(_CSS + title_html(estate, path)))
+    explorer = Explorer(estate, folder=target or "iptoolkit-export")
+    explorer.widget.add_class("ipt-app")
+    display(explorer)
+    return explorer
+
+
+def _estate(path: str | os.PathLike[str] | None) -> Estate:
+    if path is None:
+        from ..demo import demo_estate
+
+        return demo_estate(n_profiles=DEMO_PROFILES)
+    from ..estate import load
+
+    return load(path)
+
+
+def title_html(estate: Estate, path: str | os.PathLike[str] | None) -> str:
+    """The title line: the app's name, then where the estate comes from and when."""
+    if path is None:
+        source = f"a demo estate of {len(estate):,} profiles"
+    else:
+        source = Path(path).name
+        info = estate.info
+        if info.source_url:
+            source += f", fetched from {redact_url(info.source_url)}"
+        if info.fetched_at is not None:
+            source += f" on {info.fetched_at:%Y-%m-%d %H:%M %Z}".rstrip()
+    return (
+        f"<div class='ipt-app-title'><h1>{html.escape(TITLE)}</h1>"
+        f"<span class='ipt-app-source'>{html.escape(source)}</span></div>"
+    )
+
+
+def error_html(path: str | os.PathLike[str] | None, exc: BaseException) -> str:
+    """One line saying which snapshot could not be read, and why."""
+    reason = " ".join(str(exc).split())
+    if isinstance(exc, OSError) and exc.strerror:
+        reason = exc.strerror
+    where = "" if str(path) in reason else f" {path}"  # read errors name the file already
+    text = f"Cannot read the snapshot{where}: {reason}"
+    return f"<div class='ipt-app-error'>{html.escape(text)}</div>"

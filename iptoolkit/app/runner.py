@@ -1,0 +1,123 @@
+"""Running Voila on the app's notebook: on loopback, on one port, stopped cleanly.
+
+Voila runs in a child process of its own session, so a Ctrl-C reaches the command alone,
+which then asks Voila to stop (SIGTERM: Voila shuts its kernels down, then exits) and
+waits; only a Voila that does not stop in time is killed. A port already taken is refused
+before Voila starts (and `port_retries=0` keeps Voila from moving to another one).
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = [
+    "NOTEBOOK",
+    "HOST",
+    "DEFAULT_PORT",
+    "PortInUseError",
+    "App",
+    "check_port",
+    "command",
+    "start",
+    "stop",
+]
+
+NOTEBOOK = Path(__file__).with_name("explorer.ipynb")
+"""The app's notebook, shipped in the package, which Voila runs."""
+HOST = "127.0.0.1"
+DEFAULT_PORT = 8866
+"""Voila's own default port."""
+STOP_TIMEOUT = 20.0
+"""Seconds Voila gets to shut its kernels down before it is killed."""
+
+
+class PortInUseError(OSError):
+    """The port asked for is taken by another program."""
+
+
+@dataclass
+class App:
+    """A running Voila: its address and process."""
+
+    url: str
+    process: subprocess.Popen[bytes]
+
+
+def check_port(port: int) -> int:
+    """The port to serve on (a free one for 0); `PortInUseError` when it is taken."""
+    with socket.socket() as sock:
+        try:
+            sock.bind((HOST, port))
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                raise PortInUseError(
+                    exc.errno,
+                    f"port {port} on {HOST} is in use (choose another with --port, or 0 for any)",
+                ) from None
+            raise
+        return int(sock.getsockname()[1])
+
+
+def command(port: int, notebook: Path = NOTEBOOK) -> list[str]:
+    """The Voila command line: loopback only, this port only, no browser of its own."""
+    return [
+        sys.executable,
+        "-m",
+        "voila",
+        str(notebook),
+        "--no-browser",
+        f"--port={port}",
+        f"--Voila.ip={HOST}",
+        "--Voila.port_retries=0",
+    ]
+
+
+def start(
+    port: int,
+    environ: Mapping[str, str],
+    *,
+    notebook: Path = NOTEBOOK,
+    timeout: float = 60.0,
+) -> App:
+    """Start Voila on `notebook` (the app's unless told) and wait until it accepts
+    connections (it starts a kernel per page)."""
+    process = subprocess.Popen(
+        command(port, notebook),
+        env=dict(environ),
+        start_new_session=True,
+        stdin=subprocess.DEVNULL,
+    )
+    app = App(f"http://{HOST}:{port}/", process)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"Voila stopped at start (exit code {process.returncode})")
+        try:
+            socket.create_connection((HOST, port), timeout=1).close()
+            return app
+        except OSError:
+            time.sleep(0.2)
+    stop(app)
+    raise TimeoutError(f"Voila did not answer on {app.url} within {timeout:.0f} s")
+
+
+def stop(app: App, timeout: float = STOP_TIMEOUT) -> int:
+    """Ask Voila to stop (it shuts its kernels down) and wait; kill it if it hangs."""
+    process = app.process
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(5)
+    return process.returncode

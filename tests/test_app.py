@@ -1,0 +1,297 @@
+"""`iptoolkit explore`: the Explorer as a Voila app.
+
+The command's checks run in-process with CliRunner, Voila's start replaced by a recorder so
+that nothing is served (bad snapshot, port in use, missing extra, what it hands the
+kernel); one test starts the real command as a subprocess on a free port, reads the page
+over HTTP (the Explorer's output is there, its code is not), then stops it with Ctrl-C and
+checks Voila's kernel went with it. The app's notebook ships in the package and Binder's
+copy (`notebooks/app.ipynb`) is the same notebook.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+import iptoolkit as ipt
+from iptoolkit import env
+from iptoolkit.app import NOTEBOOK, TITLE, page
+from iptoolkit.app import runner as voila
+from iptoolkit.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class _Started(Exception):
+    """Raised by the fake Voila start: the command got as far as serving."""
+
+
+@pytest.fixture
+def started(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, dict[str, str]]]:
+    """Voila's start replaced: records (port, environment) and stops the command there."""
+    calls: list[tuple[int, dict[str, str]]] = []
+
+    def fake_start(port: int, environ: dict[str, str], **_: Any) -> voila.App:
+        calls.append((port, dict(environ)))
+        raise _Started
+
+    monkeypatch.setattr(voila, "start", fake_start)
+    return calls
+
+
+def test_explore_is_listed_and_explains_itself(runner: CliRunner) -> None:
+    listed = runner.invoke(main, ["--help"])
+    assert "  explore " in listed.output and "Voila" in listed.output
+    result = runner.invoke(main, ["explore", "--help"])
+    assert result.exit_code == 0
+    for word in ("[SNAPSHOT]", "--port", "--no-browser", "--folder", "127.0.0.1", "'app'"):
+        assert word in result.output, word
+
+
+def test_a_missing_snapshot_is_refused_before_voila(runner: CliRunner, started: list) -> None:
+    result = runner.invoke(main, ["explore", "nowhere.json", "--no-browser"])
+    assert result.exit_code == 2
+    assert "'nowhere.json' does not exist" in result.output
+    assert started == []
+
+
+@pytest.mark.parametrize("content", [b"not json at all", b'[{"id": 1}, {"id": 1'])
+def test_an_unreadable_snapshot_is_one_line_before_voila(tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / "broken.json"
+    path.write_bytes(content)
+    result = _run_main(["explore", str(path), "--no-browser", "--port", "0"])
+    assert result.returncode == 1, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: ") and "broken.json" in lines[0]
+    assert "Voila" not in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_port_in_use_is_a_clear_error(runner: CliRunner, started: list) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = runner.invoke(main, ["explore", "--no-browser", "--port", str(port)])
+    assert result.exit_code == 1
+    assert f"port {port} on 127.0.0.1 is in use" in result.output
+    assert started == []
+
+
+def test_the_kernel_is_told_the_snapshot_and_folder(
+    runner: CliRunner, started: list, snapshot: Path, tmp_path: Path, monkeypatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(
+        main, ["explore", str(snapshot), "--port", "0", "--max-size", "5MB", "--folder", "out"]
+    )
+    assert isinstance(result.exception, _Started), result.output
+    [(port, environ)] = started
+    assert port > 0, "port 0 means any free port, chosen before Voila starts"
+    assert environ[env.APP_SNAPSHOT] == str(snapshot.resolve())
+    assert environ[env.APP_FOLDER] == str(tmp_path / "out")
+    assert environ[env.MAX_LOAD_SIZE] == "5000000"
+
+
+def test_without_a_snapshot_the_kernel_shows_the_demo(
+    runner: CliRunner, started: list, monkeypatch
+) -> None:
+    monkeypatch.setenv(env.APP_SNAPSHOT, "/left/over/from/before.json")
+    result = runner.invoke(main, ["explore", "--port", "0"])
+    assert isinstance(result.exception, _Started), result.output
+    assert env.APP_SNAPSHOT not in started[0][1]
+
+
+def test_voila_is_asked_for_loopback_and_one_port() -> None:
+    line = voila.command(8123)
+    assert line[1:3] == ["-m", "voila"] and line[3] == str(NOTEBOOK)
+    for part in ("--no-browser", "--port=8123", "--Voila.ip=127.0.0.1", "--Voila.port_retries=0"):
+        assert part in line
+
+
+def test_without_the_extra_the_command_names_it() -> None:
+    result = _run_main(["explore", "--no-browser"], blocked="voila")
+    assert result.returncode == 1
+    assert result.stderr == (
+        "Error: the standalone Explorer app (iptoolkit explore) needs the 'app' extra, which "
+        "is not installed (no module named 'voila'): pip install 'iptoolkit[app]'\n"
+    )
+
+
+def _run_main(args: list[str], *, blocked: str | None = None) -> subprocess.CompletedProcess:
+    code = "from iptoolkit.cli import main\nmain(sys.argv[1:], prog_name='iptoolkit')\n"
+    if blocked:
+        code = f"sys.modules[{blocked!r}] = None\n" + code
+    return subprocess.run(
+        [sys.executable, "-c", "import sys\n" + code, *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "MPLBACKEND": "Agg"},
+    )
+
+
+# -- the page the kernel shows ---------------------------------------------------------------
+
+
+def test_show_titles_the_explorer_with_its_snapshot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shown = _capture_display(monkeypatch)
+    path = tmp_path / "estate.json"
+    ipt.demo_estate(n_profiles=20, seed=2).save(path)
+    monkeypatch.setenv(env.APP_SNAPSHOT, str(path))
+    monkeypatch.setenv(env.APP_FOLDER, str(tmp_path / "exports"))
+    explorer = page.show()
+    assert explorer is not None and len(explorer.selection) == 20
+    assert explorer.exporter.folder.value == str(tmp_path / "exports")
+    title = shown[0].data
+    assert f"<h1>{TITLE}</h1>" in title and "estate.json" in title
+    assert shown[1] is explorer
+    explorer.close()
+
+
+def test_show_without_a_snapshot_is_the_demo(monkeypatch: pytest.MonkeyPatch) -> None:
+    shown = _capture_display(monkeypatch)
+    monkeypatch.delenv(env.APP_SNAPSHOT, raising=False)
+    explorer = page.show()
+    assert explorer is not None and len(explorer.selection) == page.DEMO_PROFILES
+    assert "a demo estate of 300 profiles" in shown[0].data
+    explorer.close()
+
+
+def test_show_says_in_one_line_why_a_snapshot_cannot_be_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shown = _capture_display(monkeypatch)
+    assert page.show(tmp_path / "gone.json") is None
+    [message] = shown
+    assert "ipt-app-error" in message.data
+    said = f"Cannot read the snapshot: {tmp_path / 'gone.json'}: cannot read the file (No such"
+    assert said in message.data
+
+
+def test_the_title_masks_credentials_in_the_source(tmp_path: Path) -> None:
+    from iptoolkit.snapshot import SnapshotInfo
+
+    estate = ipt.demo_estate(n_profiles=5)
+    info = SnapshotInfo(source_url="https://bob:hunter2@platform.example?token=abc")
+    dated = ipt.Estate.from_raw(estate.raw_profiles, info=info)
+    text = page.title_html(dated, tmp_path / "s.json")
+    assert "hunter2" not in text and "token=abc" not in text
+    assert "platform.example" in text
+
+
+def _capture_display(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    import IPython.display
+
+    shown: list[Any] = []
+    monkeypatch.setattr(IPython.display, "display", lambda obj, **_: shown.append(obj))
+    return shown
+
+
+# -- the notebook ----------------------------------------------------------------------------
+
+
+def test_binders_app_notebook_is_the_shipped_one() -> None:
+    shipped = json.loads(NOTEBOOK.read_text())
+    binder = json.loads((ROOT / "notebooks" / "app.ipynb").read_text())
+    assert [c["source"] for c in binder["cells"]] == [c["source"] for c in shipped["cells"]]
+    assert binder["metadata"]["title"] == shipped["metadata"]["title"] == TITLE
+    [cell] = shipped["cells"]
+    assert cell["outputs"] == [] and cell["execution_count"] is None, "ship it unexecuted"
+
+
+# -- the real thing ----------------------------------------------------------------------------
+
+
+def test_explore_serves_the_app_without_code_and_stops_on_ctrl_c(
+    tmp_path: Path, snapshot: Path
+) -> None:
+    port = voila.check_port(0)
+    log = tmp_path / "explore.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "iptoolkit.cli", "explore", str(snapshot), "--no-browser",
+             "--port", str(port)],
+            stdout=out, stderr=subprocess.STDOUT, cwd=tmp_path, start_new_session=True,
+        )  # fmt: skip
+    try:
+        _wait_listening(process, port, log)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=180) as response:
+            assert response.status == 200
+            html = response.read().decode()
+        kernels = _descendants(process.pid, "ipykernel")
+        assert kernels, "Voila runs the notebook on a kernel"
+        process.send_signal(signal.SIGINT)
+        process.wait(60)
+    finally:
+        _kill_leftovers(process)
+    text = log.read_text()
+    assert process.returncode == 0, text
+    assert f"<title>{TITLE}</title>" in html
+    assert "ipt-app-title" in html and "snapshot.json" in html
+    assert "application/vnd.jupyter.widget-view+json" in html, "the Explorer's widget"
+    assert "from iptoolkit.app import show" not in html, "no code is shown"
+    assert "Stopping the Explorer app" in text and "Kernel shutdown" in text
+    time.sleep(0.5)
+    assert [pid for pid in kernels if Path(f"/proc/{pid}").exists()] == [], "kernel left"
+
+
+def _kill_leftovers(process: subprocess.Popen) -> None:
+    """After a failure: the command, and Voila and its kernels (sessions of their own)."""
+    if process.poll() is None:
+        for pid in _descendants(process.pid, ""):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+
+def _wait_listening(process: subprocess.Popen, port: int, log: Path) -> None:
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"explore exited ({process.returncode}):\n{log.read_text()}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.3)
+    raise AssertionError(f"explore never listened on {port}:\n{log.read_text()}")
+
+
+def _descendants(pid: int, needle: str) -> list[int]:
+    """Processes under `pid` whose command line holds `needle` (read from /proc)."""
+    parent: dict[int, int] = {}
+    command: dict[int, str] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            line = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        parent[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+        command[int(entry.name)] = line
+
+    def under(child: int) -> bool:
+        while child > 1:
+            child = parent.get(child, 0)
+            if child == pid:
+                return True
+        return False
+
+    return [child for child in parent if needle in command[child] and under(child)]
