@@ -92,8 +92,8 @@ class FindingsPane:
 
 
 def findings_html(found: Findings, graph: Any) -> str:
-    """The findings by severity, then kind (counted), each with its text and item links
-    (an agent or response unit opens its profile); long lists cut with "... and N more"."""
+    """The findings by severity, then kind (counted), each with its text and item links;
+    long lists cut with "... and N more"."""
     if not found:
         return "<p class='ipt-none'>The audit finds nothing to look at in this selection.</p>"
     groups: dict[tuple[str, str], list[Finding]] = {}
@@ -120,8 +120,9 @@ def findings_html(found: Findings, graph: Any) -> str:
 
 
 def _finding_html(finding: Finding, graph: Any) -> str:
-    nodes = [_openable(graph, node) for node in finding.nodes]
-    items = [node for node in dict.fromkeys(nodes) if node is not None]
+    """Its text, and a link to each profile, channel and partner it names (an agent is
+    named with its profile, which the link opens)."""
+    items = [node for node in finding.nodes if _openable(graph, node)]
     links = ", ".join(link_html(Link(node, node_text(graph, node))) for node in items[:ITEMS_SHOWN])
     if len(items) > ITEMS_SHOWN:
         links += f" <span class='ipt-none'>… and {len(items) - ITEMS_SHOWN:,} more</span>"
@@ -129,12 +130,5 @@ def _finding_html(finding: Finding, graph: Any) -> str:
     return f"<li>{html.escape(redact_text(finding.text))}{shown}</li>"
 
 
-def _openable(graph: Any, node: str) -> str | None:
-    """The node whose details a finding's item opens: itself, or an agent's or response
-    unit's profile; None for what the estate's graph does not hold."""
-    if node not in graph:
-        return None
-    data = graph.nodes[node]
-    if data.get("kind") in ("agent", "response"):
-        node = data.get("profile", node)
-    return node if str(node).partition(":")[0] in _OPENABLE else None
+def _openable(graph: Any, node: str) -> bool:
+    return node in graph and graph.nodes[node].get("kind") in _OPENABLE
