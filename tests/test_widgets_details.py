@@ -101,7 +101,9 @@ def test_each_kind_links_the_items_it_names(pane_explorer: Explorer) -> None:
     detail.show("channel:5")  # its partner, where used, impact
     page = detail.content.value
     assert "partner:1" in linked(page) and "profile:P1" in linked(page)
-    assert "Profiles that lose all input" in page
+    assert "1 active profile would receive nothing." in page
+    assert "Profiles that lose all input (1)" in page
+    assert "lose a response path" not in page  # the impact says only what happens
     detail.show("partner:2")  # its channels, where used
     assert {"channel:7", "profile:P1", "profile:P3"} <= set(linked(detail.content.value))
 
@@ -265,6 +267,18 @@ def test_a_pane_on_its_own_opens_clicked_links(demo: Estate) -> None:
     click(pane.content, partner_node)
     assert pane.node == partner_node
     assert partner_node in build_graph(demo)
+
+
+def test_an_unresolved_channel_id_is_named_so() -> None:
+    named = profile("P1", agent=agent("SFTP", channelIds=[99]))
+    x = Explorer(estate_of(named), diagram=False)
+    try:
+        x.detail.show("profile:P1")
+        assert "channel id 99 (held by no profile)</a>" in x.detail.content.value
+        click(x.detail.content, "channel:99")
+        assert "no: named by id, held by no profile" in x.detail.content.value
+    finally:
+        x.close()
 
 
 def test_items_without_ids_or_names_have_details() -> None:

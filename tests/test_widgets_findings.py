@@ -58,7 +58,7 @@ def linked(page: str) -> list[str]:
 def kinds_shown(page: str) -> dict[str, int]:
     """Kind -> the count its heading shows (summed over severities)."""
     shown: dict[str, int] = {}
-    for kind, count in re.findall(r"data-kind='(\w+)'>.*?\((\d+)\)</div>", page):
+    for kind, count in re.findall(r"data-kind='(\w+)'.*?\((\d+)\)</summary>", page):
         shown[kind] = shown.get(kind, 0) + int(count)
     return shown
 
@@ -132,6 +132,14 @@ def test_long_lists_are_cut_with_a_count() -> None:
     assert len(nodes) > ITEMS_SHOWN
     assert f"… and {len(nodes) - ITEMS_SHOWN} more" in page
     assert len(linked(page)) == FINDINGS_SHOWN * ITEMS_SHOWN
+    assert "<details class='ipt-finding-kind' data-kind='no_response_path'>" in page  # folded
+    assert "open a kind to see its findings" in page
+
+
+def test_a_few_findings_show_unfolded() -> None:
+    estate = audited()
+    page = findings_html(audit.findings(estate), build_graph(estate))
+    assert page.count("<details") == page.count("' open>") > 1
 
 
 def test_nothing_found_says_so() -> None:

@@ -379,6 +379,7 @@ def detail_html(model: ExplorerModel, node: str, inside: frozenset[str]) -> str:
                 ("Profiles that lose a response path", hit.lose_response),
                 ("Partners left without an active channel", hit.partners),
             )
+            if nodes  # the sentence above says which are none
         )
     )
     return "<div class='ipt-detail-body'>" + "".join(parts) + "</div>"
@@ -408,15 +409,15 @@ def _link(graph: nx.MultiDiGraph, node: str, inside: frozenset[str]) -> Link:
 
 
 def _impact_words(hit: Any) -> str:
-    if not hit:
-        return "Nothing active stops."
     said = [
-        f"{plural(len(hit.lose_input), 'active profile')} would receive nothing",
-        f"{plural(len(hit.partial_input), 'profile')} would lose part of their input",
-        f"{plural(len(hit.lose_response), 'profile')} would lose a response path",
-        f"{plural(len(hit.partners), 'partner')} would be left without an active channel",
+        plural(len(hit.lose_input), "active profile") + " would receive nothing",
+        plural(len(hit.partial_input), "profile") + " would lose part of their input",
+        plural(len(hit.lose_response), "profile") + " would lose a response path",
+        plural(len(hit.partners), "partner") + " would be left without an active channel",
     ]
-    return "; ".join(said) + "."
+    counts = (hit.lose_input, hit.partial_input, hit.lose_response, hit.partners)
+    said = [words for words, nodes in zip(said, counts, strict=True) if nodes]
+    return "; ".join(said) + "." if said else "Nothing active stops."
 
 
 def _dump(model: Any) -> dict[str, Any]:

@@ -74,7 +74,9 @@ _CSS = """<style>
 .ipt-explorer a.ipt-outside {color: var(--jp-ui-font-color2, #616161);
   text-decoration-style: dotted;}
 .ipt-explorer .ipt-outside-note {color: #8a5a00; margin: 2px 0;}
-.ipt-explorer .ipt-findings-body ul {margin: 0 0 6px 0; padding-left: 20px;}
+.ipt-explorer .ipt-findings-body ul {margin: 0 0 6px 0; padding-left: 20px;
+  max-height: 420px; overflow-y: auto;}
+.ipt-explorer .ipt-findings-body summary {cursor: pointer; margin: 6px 0 4px 0;}
 .ipt-explorer .ipt-findings-body li {margin-bottom: 3px;}
 .ipt-explorer .ipt-finding-items {font-size: 0.92em;}
 .ipt-explorer .ipt-sev {display: inline-block; min-width: 52px; padding: 0 6px;

@@ -25,12 +25,14 @@ from .links import LinkedHTML
 if TYPE_CHECKING:
     from .model import ExplorerModel, Selection
 
-__all__ = ["FindingsPane", "findings_html", "FINDINGS_SHOWN", "ITEMS_SHOWN"]
+__all__ = ["FindingsPane", "findings_html", "FINDINGS_SHOWN", "ITEMS_SHOWN", "OPEN_UP_TO"]
 
 FINDINGS_SHOWN = 25
 """Findings listed per kind and severity; the rest are counted."""
 ITEMS_SHOWN = 8
 """Items linked per finding; the rest are counted."""
+OPEN_UP_TO = 20
+"""Findings shown unfolded; more are folded by kind (their counts are the overview)."""
 _CACHED = 8
 """Filters whose findings are kept."""
 _OPENABLE = ("profile", "channel", "partner")
@@ -92,8 +94,9 @@ class FindingsPane:
 
 
 def findings_html(found: Findings, graph: Any) -> str:
-    """The findings by severity, then kind (counted), each with its text and item links;
-    long lists cut with "... and N more"."""
+    """The findings by severity, then kind (counted), each kind a fold with its findings'
+    text and item links (all open when there are `OPEN_UP_TO` findings or fewer, else
+    folded: the counts are the overview); long lists cut with "... and N more"."""
     if not found:
         return "<p class='ipt-none'>The audit finds nothing to look at in this selection.</p>"
     groups: dict[tuple[str, str], list[Finding]] = {}
@@ -101,7 +104,9 @@ def findings_html(found: Findings, graph: Any) -> str:
         groups.setdefault((finding.severity, finding.kind), []).append(finding)
     by_severity = {s: sum(len(g) for (sev, _), g in groups.items() if sev == s) for s in SEVERITIES}
     said = ", ".join(f"{n:,} {s}" for s, n in by_severity.items() if n)
-    parts = [f"<p class='ipt-findings-total'>{plural(len(found), 'finding')} ({said})</p>"]
+    hint = "" if len(found) <= OPEN_UP_TO else "; open a kind to see its findings"
+    parts = [f"<p class='ipt-findings-total'>{plural(len(found), 'finding')} ({said}){hint}</p>"]
+    opened = " open" if len(found) <= OPEN_UP_TO else ""
     for severity in SEVERITIES:
         for (sev, kind), of_kind in groups.items():
             if sev != severity:
@@ -111,10 +116,10 @@ def findings_html(found: Findings, graph: Any) -> str:
             if more > 0:
                 items += f"<li class='ipt-none'>… and {more:,} more</li>"
             parts.append(
-                f"<div class='ipt-title ipt-finding-kind' data-kind='{kind}'>"
-                f"<span class='ipt-sev ipt-sev-{severity}'>{severity}</span> "
-                f"{html.escape(kind.replace('_', ' ').capitalize())} ({len(of_kind):,})</div>"
-                f"<ul class='ipt-finding-list'>{items}</ul>"
+                f"<details class='ipt-finding-kind' data-kind='{kind}'{opened}>"
+                f"<summary class='ipt-title'><span class='ipt-sev ipt-sev-{severity}'>"
+                f"{severity}</span> {html.escape(kind.replace('_', ' ').capitalize())} "
+                f"({len(of_kind):,})</summary><ul class='ipt-finding-list'>{items}</ul></details>"
             )
     return "<div class='ipt-findings-body'>" + "".join(parts) + "</div>"
 

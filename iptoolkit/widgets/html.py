@@ -79,6 +79,8 @@ def node_text(graph: Any, node: str) -> str:
     name = data.get("name") or ""
     if kind == "profile":
         return f"{data.get('id')} · {name}".strip(" ·")
+    if kind == "channel" and data.get("resolved") is False:
+        return f"channel id {data.get('id', node)} (held by no profile)"
     if kind == "channel":
         kind_name = type_label(data.get("type")) if data.get("type") else None
         extra = ", ".join(str(x) for x in (kind_name, data.get("partner")) if x)
