@@ -35,8 +35,8 @@ from iptoolkit.demo import demo_estate  # noqa: E402
 from iptoolkit.filters import Filter  # noqa: E402
 from iptoolkit.queries import impact, where_used  # noqa: E402
 from iptoolkit.widgets import Explorer  # noqa: E402
-from iptoolkit.widgets.detail import detail_html  # noqa: E402
 from iptoolkit.widgets.explorer import TABS  # noqa: E402
+from iptoolkit.widgets.item_html import detail_html  # noqa: E402
 
 
 def first(func: object) -> float:
