@@ -33,6 +33,7 @@ COMES_WITH = {
     "pydantic_core": "pydantic (its compiled core, pinned by pydantic)",
     "numpy": "matplotlib and pandas, which both require it",
     "IPython": "ipywidgets, which requires it (display only)",
+    "traitlets": "ipywidgets and anywidget, which require it (a custom widget's synced traits)",
     "anywidget": "itables[widget] (imported inside a try)",
     "starlette": "fastapi (the server's framework underneath)",
     "h11": "uvicorn (its HTTP/1.1 parser, which the server's protocol subclass extends)",
