@@ -131,11 +131,20 @@ def test_a_clicked_link_opens_its_details_and_back_returns(pane_explorer: Explor
     assert detail.node == "channel:6"
     assert detail.history == ["channel:5", "partner:1"]
     assert not detail.back_button.disabled
+    assert detail.back_button.tooltip == "back to Acme"
     detail.back_button.click()
     assert detail.node == "partner:1" and "Partner Acme" in detail.content.value
     detail.back()
     assert detail.node == "channel:5" and detail.kind.value == "channel"
     assert detail.back_button.disabled and detail.history == []
+
+
+def test_an_agent_or_response_unit_opens_its_profile(pane_explorer: Explorer) -> None:
+    pane_explorer.show_detail("agent:P2")  # a topology view may name one
+    assert pane_explorer.detail.node == "profile:P2"
+    pane_explorer.show_detail("response:P1:0")
+    assert pane_explorer.detail.node == "profile:P1"
+    assert pane_explorer.detail.kind.value == "profile"
 
 
 def test_the_same_link_clicked_twice_opens_twice() -> None:

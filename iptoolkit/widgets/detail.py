@@ -19,7 +19,7 @@ import ipywidgets as W
 
 from ..names import type_label
 from ..nodes import channel_node, label, partner_node, type_of
-from .html import OUTSIDE_NOTE, list_html
+from .html import OUTSIDE_NOTE, list_html, node_text
 from .item_html import detail_html, item_link
 from .links import LinkedHTML
 
@@ -223,8 +223,11 @@ class DetailPane:
     # -- showing --------------------------------------------------------------------------
 
     def show(self, node: str) -> None:
-        """Show a graph node's details (`profile:P1`, `channel:17`, `partner:1001`); the item
-        shown before goes into the history."""
+        """Show a graph node's details (`profile:P1`, `channel:17`, `partner:1001`; an agent
+        or response unit shows its profile); the item shown before goes into the history."""
+        graph = self._model.graph
+        if node in graph and graph.nodes[node].get("kind") in ("agent", "response"):
+            node = graph.nodes[node].get("profile", node)
         self._open(node, typed=False)
         self._set_search("")
 
@@ -266,7 +269,9 @@ class DetailPane:
     def _update_back(self) -> None:
         self.back_button.disabled = not self.history
         if self.history:
-            self.back_button.tooltip = f"back to {self.history[-1]}"
+            node, graph = self.history[-1], self._model.graph
+            named = node_text(graph, node) if node in graph else node
+            self.back_button.tooltip = f"back to {named}"
 
     def _set_search(self, text: str) -> None:
         self._quiet = True
