@@ -3,7 +3,8 @@
 A notebook written in the test's folder shows an Explorer on the demo estate. In the page:
 the Details tab, the Channel kind, a channel's exact name typed (it opens at once), a click
 on its partner's link (the partner's details), Back, the same link reached by keyboard and
-Enter; then the Findings tab and a click on a finding's profile (its details). Screenshots
+Enter; then the Findings tab and a click on a finding's profile (its details), and a filter
+that leaves that profile out (the details say so). Screenshots
 are saved under the test's folder (and `IPTOOLKIT_SCREENSHOTS`, when set, for a person to
 look at).
 """
@@ -114,14 +115,15 @@ def _follow_links(page: Any, shots: Path) -> None:
     assert "Where used" in body.inner_text()
     _shot(explorer, shots / "channel-details.png")
 
-    # its partner's link: the partner's details, and the kind switch follows
+    # its partner's link: the partner's details
     link = body.locator(f"a.ipt-link[data-node='partner:{partner_key}']")
     assert link.inner_text() == partner_name
     link.click()
     _wait_text(page, ".ipt-explorer .ipt-detail-body .ipt-title", f"Partner {partner_name}")
     assert "Its channels" in body.inner_text()
-    chosen = page.locator(".ipt-detail .widget-toggle-button.mod-active").inner_text()
-    assert chosen.strip() == "Partner", chosen
+    page.locator(".ipt-detail .widget-toggle-button.mod-active", has_text="Partner").wait_for(
+        timeout=STEP
+    )  # the kind switch follows
     _shot(explorer, shots / "partner-details.png")
 
     # back to the channel; then the partner again, by keyboard
@@ -146,9 +148,19 @@ def _follow_links(page: Any, shots: Path) -> None:
     item.click()
     profile_id = node.partition(":")[2]
     _wait_text(page, ".ipt-explorer .ipt-detail-body .ipt-title", f"Profile {profile_id}")
-    current = page.locator(".ipt-explorer .lm-TabBar-tab.lm-mod-current").inner_text()
-    assert current.strip() == "Details", current
+    # the Details tab comes to the front (its content may be written a moment before)
+    page.locator(".ipt-explorer .lm-TabBar-tab.lm-mod-current", has_text="Details").wait_for(
+        timeout=STEP
+    )
     _shot(explorer, shots / "finding-opened.png")
+
+    # a filter that leaves this (active) profile out: the open details say so at once
+    assert not body.locator(".ipt-outside-note").count()
+    page.locator(".ipt-f-active button", has_text="inactive").click()
+    body.locator(".ipt-outside-note").wait_for(timeout=STEP)
+    assert "not in the current selection" in body.locator(".ipt-outside-note").inner_text()
+    assert body.locator("a.ipt-link.ipt-outside").count()
+    _shot(explorer, shots / "outside-selection.png")
 
 
 def _tab(page: Any, title: str) -> None:
