@@ -108,26 +108,8 @@ class ItemIndex:
         """The node id `ref` names: a node id, a bare id of `kinds`, a name of `named`, or
         `kind:name`. `what` (an option name, say) heads the error message. Raises
         `UnknownItemError` or `AmbiguousItemError`."""
-        if ref in self.graph:
-            return ref
-        text = str(ref).strip()
-        if text in self.graph:
-            return text
+        found, (kinds, named, wanted, missing) = self._matches(ref, kinds, tuple(named))
         head = f"{what}: " if what else ""
-        named = tuple(named)
-        prefix, colon, rest = text.partition(":")
-        if colon and prefix.strip().lower() in NODE_KINDS:
-            kind = prefix.strip().lower()
-            kinds, named = (kind,), (kind,) if kind in named else ()
-            wanted, missing = rest.strip(), f"no node {text!r} in the graph"
-        else:
-            kinds, wanted = tuple(kinds), text
-            missing = f"nothing in the graph is named {text!r}" if text else "an empty id"
-        found = [f"{kind}:{wanted}" for kind in kinds if f"{kind}:{wanted}" in self.graph]
-        lowered = wanted.lower()
-        self._index(named)
-        found += [node for kind in named for node in self._names[kind].get(lowered, ())]
-        found = list(dict.fromkeys(found))
         if len(found) == 1:
             return found[0]
         if found:
@@ -136,6 +118,44 @@ class ItemIndex:
         if not choices and len(kinds) == 1:  # `channel:12`: short ids are alike as node ids
             choices = self.suggest(f"{kinds[0]}:{wanted}", kinds=kinds, named=(), as_ids=True)
         raise UnknownItemError(f"{head}{missing}{_hint(choices)}", choices)
+
+    def matches(
+        self,
+        ref: Hashable,
+        *,
+        kinds: Iterable[str] = ID_KINDS,
+        named: Iterable[str] = NAMED_KINDS,
+    ) -> list[Hashable]:
+        """Every node `ref` names exactly, as `resolve` reads it, without raising and
+        without looking for close matches: none, one, or the several an ambiguous name
+        fits (a search box asks this at every key)."""
+        return self._matches(ref, tuple(kinds), tuple(named))[0]
+
+    def _matches(
+        self, ref: Hashable, kinds: Iterable[str], named: tuple[str, ...]
+    ) -> tuple[list[Hashable], tuple[tuple[str, ...], tuple[str, ...], str, str]]:
+        """The nodes `ref` names, and how it was read: (kinds, named, the id or name
+        wanted, what to say when nothing has it)."""
+        if ref in self.graph:
+            return [ref], (tuple(kinds), named, str(ref), "")
+        text = str(ref).strip()
+        if text in self.graph:
+            return [text], (tuple(kinds), named, text, "")
+        prefix, colon, rest = text.partition(":")
+        if colon and prefix.strip().lower() in NODE_KINDS:
+            kind = prefix.strip().lower()
+            kinds, named = (kind,), (kind,) if kind in named else ()
+            wanted, missing = rest.strip(), f"no node {text!r} in the graph"
+        else:
+            kinds, wanted = tuple(kinds), text
+            missing = f"nothing in the graph is named {text!r}" if text else "an empty id"
+        found: list[Hashable] = [
+            f"{kind}:{wanted}" for kind in kinds if f"{kind}:{wanted}" in self.graph
+        ]
+        lowered = wanted.lower()
+        self._index(named)
+        found += [node for kind in named for node in self._names[kind].get(lowered, ())]
+        return list(dict.fromkeys(found)), (kinds, named, wanted, missing)
 
     def suggest(
         self,

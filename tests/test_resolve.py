@@ -95,6 +95,20 @@ def test_one_index_answers_many_questions_and_its_errors_are_value_errors(G):
         index.resolve("  ")
 
 
+def test_matches_reads_as_resolve_without_errors_or_suggestions(G, monkeypatch):
+    index = ItemIndex(G)
+    monkeypatch.setattr(ItemIndex, "suggest", lambda *a, **k: pytest.fail("no suggestions"))
+    assert index.matches("acme") == ["partner:1"]
+    assert index.matches("channel:10") == ["channel:10"]
+    assert index.matches(" 10 ", kinds=("channel",), named=("channel",)) == ["channel:10"]
+    assert index.matches("orders in", kinds=("profile",), named=("profile",)) == ["profile:P1"]
+    assert index.matches("Globx") == [] and index.matches("") == []
+    both = ipt.build_graph(
+        estate_of(profile("10", agent=agent("AS2", channels=[channel(10, "AS2", partner=ACME)])))
+    )
+    assert ItemIndex(both).matches("10") == ["profile:10", "channel:10"]
+
+
 def test_highlight_takes_a_name(G):
     assert ipt.plot_topology(G, highlight="acme")
     with pytest.raises(UnknownItemError, match="highlight"):

@@ -1,9 +1,13 @@
-"""The detail pane: pick a profile, channel or partner; see its fields, where-used, impact.
+"""The detail pane: pick a profile, channel or partner; see its fields, where-used, impact;
+follow any item named there to its own details, and come back.
 
-Picking is a search box (type part of a name or id; the suggestions follow what is typed,
-50 at a time, so an estate of 10,000 profiles never sends 10,000 options) or a click on a
-table row. Where-used and impact are answered on the graph of the whole estate, because
-"what stops if this channel goes down" must not depend on the current filter.
+Picking is a search box over the WHOLE estate (an item outside the current selection is
+found too, and marked so): a typed text that names exactly one item (its label, its name in
+any case, its id or node id, read by `resolve.ItemIndex`, the one resolver) opens it at once;
+a name several items share lists them as links; otherwise the suggestions follow what is
+typed, at most 50, so an estate of 10,000 profiles never sends 10,000 options. Items open
+from a table row, a topology node, a finding or a link in the pane itself, and "Back"
+returns through a short history. The details themselves are `item_html.detail_html`.
 """
 
 from __future__ import annotations
@@ -13,28 +17,63 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as W
 
-from ..models import field_value
-from ..names import plural, type_label
-from ..nodes import label, type_of
-from .html import fields_html, list_html
+from ..names import type_label
+from ..nodes import channel_node, label, partner_node, type_of
+from .html import OUTSIDE_NOTE, list_html, node_text
+from .item_html import detail_html, item_link
+from .links import LinkedHTML
 
 if TYPE_CHECKING:
+    from ..resolve import ItemIndex
     from .model import ExplorerModel, Selection
 
-__all__ = ["DetailPane", "KINDS", "detail_html"]
+__all__ = [
+    "DetailPane",
+    "KINDS",
+    "HISTORY",
+    "SUGGESTIONS",
+    "selection_nodes",
+]
 
 KINDS = ("profile", "channel", "partner")
-_SUGGESTIONS = 50
-_PROFILE_FIELDS = ("id", "name", "group", "active", "tags", "description", "encoding")
+HISTORY = 20
+"""Items "Back" remembers."""
+SUGGESTIONS = 50
+"""Options the search box offers at most, whatever the estate's size."""
+_PLACEHOLDER = (
+    "<p class='ipt-none'>Pick a profile, channel or partner, or click a row of the table, "
+    "a node of the topology, a finding, or any linked name.</p>"
+)
 
 
 class DetailPane:
-    """A kind switch, a search box with suggestions, and the chosen item's details."""
+    """A kind switch, a search box, a back button, and the chosen item's details.
 
-    def __init__(self, model: ExplorerModel, current: Callable[[], Selection]) -> None:
+    `on_open(node)` is what a click on a linked name does (the Explorer opens the Details
+    tab too); by default the pane just shows the item.
+    """
+
+    def __init__(
+        self,
+        model: ExplorerModel,
+        current: Callable[[], Selection],
+        on_open: Callable[[str], None] | None = None,
+    ) -> None:
         self._model = model
         self._current = current
-        self._choices: dict[str, str] | None = None
+        self._choices: dict[str, dict[str, str]] = {}
+        """kind -> label -> node id, over the whole estate (the selection only marks)."""
+        self._offered: dict[str, str] = {}
+        """The options offered now (marked when outside the selection) -> node id."""
+        self._index: ItemIndex | None = None
+        self._inside: tuple[Selection, frozenset[str]] | None = None
+        self._quiet = False  # set while the pane itself changes the kind or the search box
+        self._typed_node = False  # the item shown was opened by typing, not settled on
+        self.history: list[str] = []
+        self.node: str | None = None
+        self.visible = True
+        self._stale = False
+
         self.kind = W.ToggleButtons(
             options=[(k.capitalize(), k) for k in KINDS],
             value="profile",
@@ -42,186 +81,233 @@ class DetailPane:
             layout=W.Layout(width="auto", flex="0 0 auto"),
         )
         self.search = W.Combobox(
-            placeholder="type a name or id, then pick",
+            placeholder="type a name or id",
             ensure_option=False,
             continuous_update=True,
             layout=W.Layout(flex="1 1 auto", min_width="200px", max_width="480px"),
         )
-        self.content = W.HTML(
-            "<p class='ipt-none'>Pick a profile, channel or partner, "
-            "or click a row of the table.</p>"
+        self.back_button = W.Button(
+            description="Back",
+            icon="arrow-left",
+            disabled=True,
+            tooltip="the item shown before",
+            layout=W.Layout(width="auto", flex="0 0 auto"),
         )
+        self.back_button.add_class("ipt-back")
+        self.content = LinkedHTML(_PLACEHOLDER, on_open=on_open or self.show)
+        self.content.add_class("ipt-detail-content")
         self.kind.observe(lambda _: self._kind_changed(), "value")
         self.search.observe(lambda change: self._typed(change["new"]), "value")
+        self.back_button.on_click(lambda _: self.back())
         self.widget = W.VBox(
-            [W.HBox([self.kind, self.search]), self.content],
+            [W.HBox([self.back_button, self.kind, self.search]), self.content],
             layout=W.Layout(width="100%"),
         )
         self.widget.add_class("ipt-detail")
-        self.node: str | None = None
+
+    # -- the selection --------------------------------------------------------------------
+
+    def invalidate(self) -> None:
+        """The selection changed: the marks (inside or outside it) are redrawn now if the
+        pane is visible, else when it is next shown (the details cost an impact query)."""
+        self._offered = {}
+        self.search.options = ()
+        self._stale = True
+        if self.visible:
+            self.redraw()
+
+    def set_visible(self, visible: bool) -> None:
+        """The Explorer's Details tab was opened (True) or left (False)."""
+        self.visible = visible
+        if visible and self._stale:
+            self.redraw()
+
+    def redraw(self) -> None:
+        """Draw the item shown again, for the current selection."""
+        self._stale = False
+        if self.node is not None:
+            self.content.value = detail_html(self._model, self.node, self.inside)
+
+    @property
+    def inside(self) -> frozenset[str]:
+        """The node ids of the current selection's profiles, channels and partners."""
+        selection = self._current()
+        if self._inside is None or self._inside[0] is not selection:
+            self._inside = (selection, selection_nodes(self._model, selection))
+        return self._inside[1]
 
     # -- choosing -------------------------------------------------------------------------
 
-    def invalidate(self) -> None:
-        """The selection changed: suggestions are recomputed when next needed."""
-        self._choices = None
-        self.search.options = ()
-
     @property
     def choices(self) -> dict[str, str]:
-        """Label -> node id for the current kind within the current selection."""
-        if self._choices is None:
-            self._choices = _choices(self._model, self._current(), self.kind.value)
-        return self._choices
+        """Label -> node id for the current kind, over the whole estate."""
+        kind = self.kind.value
+        if kind not in self._choices:
+            self._choices[kind] = _choices(self._model, kind)
+        return self._choices[kind]
+
+    @property
+    def index(self) -> ItemIndex:
+        """The resolver's tables for the estate's graph (made once, on first typed name)."""
+        if self._index is None:
+            from ..resolve import ItemIndex
+
+            self._index = ItemIndex(self._model.graph)
+        return self._index
 
     def _kind_changed(self) -> None:
-        self._choices = None
-        self.search.value = ""
-        self._typed("")
+        if self._quiet:
+            return
+        self.clear()
+
+    def clear(self) -> None:
+        """An empty pane and search box (the item shown goes into the history)."""
+        self._remember()
+        self.node = None
+        self.content.value = _PLACEHOLDER
+        self._set_search("")
+        self._suggest("")
 
     def _typed(self, text: str) -> None:
-        node = self.choices.get(text)
-        if node is not None:
-            self.show(node)
+        if self._quiet:
             return
+        text = text.strip()
+        node = self._offered.get(text) or self.choices.get(text)
+        if node is None and text:
+            kind = self.kind.value
+            found = [
+                str(n)
+                for n in self.index.matches(text, kinds=(kind,), named=(kind,))
+                if str(n).partition(":")[0] in KINDS
+            ]
+            if len(found) == 1:
+                node = found[0]
+            elif found:
+                self._candidates(text, found)
+        if node is not None:
+            self._open(node, typed=True)
+        self._suggest(text)
+
+    def _suggest(self, text: str) -> None:
+        """Offer the labels holding every typed word: the selection's first, then the rest
+        marked, `SUGGESTIONS` at most."""
         words = text.lower().split()
-        matches = [c for c in self.choices if all(w in c.lower() for w in words)]
-        self.search.options = tuple(matches[:_SUGGESTIONS])
+        inside = self.inside
+        within: list[str] = []
+        beyond: list[tuple[str, str]] = []
+        for shown, node in self.choices.items():
+            lowered = shown.lower()
+            if not all(word in lowered for word in words):
+                continue
+            if node in inside:
+                within.append(shown)
+                if len(within) >= SUGGESTIONS:
+                    break
+            elif len(beyond) < SUGGESTIONS:
+                beyond.append((f"{shown} [{OUTSIDE_NOTE}]", node))
+        offered = {shown: self.choices[shown] for shown in within}
+        offered.update(beyond[: SUGGESTIONS - len(offered)])
+        self._offered = offered
+        self.search.options = tuple(offered)
+
+    def _candidates(self, text: str, nodes: list[str]) -> None:
+        """A name several items share: each of them, as a link."""
+        self._remember()
+        self.node = None
+        graph, inside = self._model.graph, self.inside
+        self.content.value = list_html(
+            f"{text!r} names {len(nodes):,} items; pick one",
+            [item_link(graph, node, inside) for node in nodes],
+        )
+
+    # -- showing --------------------------------------------------------------------------
 
     def show(self, node: str) -> None:
-        """Show a graph node's details (`profile:P1`, `channel:17`, `partner:1001`)."""
+        """Show a graph node's details (`profile:P1`, `channel:17`, `partner:1001`; an agent
+        or response unit shows its profile); the item shown before goes into the history."""
+        graph = self._model.graph
+        if node in graph and graph.nodes[node].get("kind") in ("agent", "response"):
+            node = graph.nodes[node].get("profile", node)
+        self._open(node, typed=False)
+        self._set_search("")
+
+    def back(self) -> None:
+        """Show the item shown before this one."""
+        if not self.history:
+            return
+        node = self.history.pop()
+        self._draw(node)
+        self._typed_node = False
+        self._set_search("")
+        self._update_back()
+
+    def _open(self, node: str, *, typed: bool) -> None:
+        # an item opened by typing that the next key replaces is no step to go back to
+        if not (typed and self._typed_node) and node != self.node:
+            self._remember()
+        self._typed_node = typed
+        self._draw(node)
+
+    def _draw(self, node: str) -> None:
         self.node = node
-        self.content.value = detail_html(self._model, node, self._current())
+        kind = node.partition(":")[0]
+        if kind in KINDS and self.kind.value != kind:
+            self._quiet = True
+            try:
+                self.kind.value = kind
+            finally:
+                self._quiet = False
+        self._stale = False
+        self.content.value = detail_html(self._model, node, self.inside)
+
+    def _remember(self) -> None:
+        if self.node is not None and (not self.history or self.history[-1] != self.node):
+            self.history.append(self.node)
+            del self.history[:-HISTORY]
+        self._update_back()
+
+    def _update_back(self) -> None:
+        self.back_button.disabled = not self.history
+        if self.history:
+            node, graph = self.history[-1], self._model.graph
+            named = node_text(graph, node) if node in graph else node
+            self.back_button.tooltip = f"back to {named}"
+
+    def _set_search(self, text: str) -> None:
+        self._quiet = True
+        try:
+            self.search.value = text
+        finally:
+            self._quiet = False
 
 
-def _choices(model: ExplorerModel, selection: Selection, kind: str) -> dict[str, str]:
-    """Label -> node id of the selection's profiles, channels or partners."""
+def _choices(model: ExplorerModel, kind: str) -> dict[str, str]:
+    """Label -> node id of the estate's profiles, channels or partners."""
+    estate = model.estate
     if kind == "profile":
-        labels, nodes = model.profile_labels, model.profile_nodes
-        return {labels[row]: nodes[row] for row in selection.rows}
-    estate = selection.estate
+        return dict(zip(model.profile_labels, model.profile_nodes, strict=True))
     if kind == "channel":
         return {
-            f"{label(channel, key)} ({_type_label(channel)}, id {key})": f"channel:{key}"
+            f"{label(channel, key)} ({_type_label(channel)}, id {key})": channel_node(key)
             for key, channel in estate.channels.items()
         }
     return {
-        f"{label(partner, key)} (id {key})": f"partner:{key}"
+        f"{label(partner, key)} (id {key})": partner_node(key)
         for key, partner in estate.partners.items()
     }
 
 
+def selection_nodes(model: ExplorerModel, selection: Selection) -> frozenset[str]:
+    """The node ids of a selection's profiles, and of the channels and partners they use."""
+    records = model.estate.records
+    nodes: set[str] = set()
+    for row in selection.rows:
+        record = records[row]
+        nodes.add(record.node)
+        nodes.update(channel_node(key) for key in record.channel_keys)
+        nodes.update(partner_node(key) for key in record.partners)
+    return frozenset(nodes)
+
+
 def _type_label(model: Any) -> str:
     return type_label(type_of(model) or "channel")
-
-
-def detail_html(model: ExplorerModel, node: str, selection: Selection) -> str:
-    """Fields, where-used and impact of a node, as HTML (secrets masked)."""
-    from ..queries import impact, where_used
-
-    graph = model.graph
-    if node not in graph:
-        return f"<p class='ipt-none'>{node} is not in this estate.</p>"
-    data = graph.nodes[node]
-    kind = data.get("kind")
-    in_selection = {model.profile_nodes[row] for row in selection.rows}
-    parts = []
-    if kind == "profile":
-        raw = model.estate.raw_profiles[data["index"]]
-        fields = {name: raw.get(name) for name in _PROFILE_FIELDS} if isinstance(raw, dict) else {}
-        fields["input agent"] = data.get("agent_type")
-        if data.get("problem"):
-            fields["problem"] = data.get("error")
-        parts.append(fields_html(fields, title=f"Profile {data.get('id')}"))
-        agent = raw.get("inputAgentSettings") if isinstance(raw, dict) else None
-        if isinstance(agent, dict):  # its channels are listed below, by name
-            settings = {k: v for k, v in agent.items() if k not in ("channel", "channels")}
-            parts.append(fields_html(settings, title="Input agent settings"))
-        uses = [
-            _node_label(graph, other)
-            for step in graph.successors(node)
-            for other in (step, *graph.successors(step))
-            if graph.nodes[other].get("kind") == "channel"
-        ]
-        parts.append(list_html("Channels it uses", dict.fromkeys(uses)))
-    else:
-        model_obj = data.get("model", data.get("json"))
-        fields = _dump(model_obj)
-        if kind == "channel":
-            fields.pop("partner", None)
-            fields["partner"] = data.get("partner")
-            fields["host"] = data.get("host")
-        parts.append(fields_html(fields, title=f"{str(kind).capitalize()} {label(model_obj)}"))
-        if kind == "partner":
-            channels = [
-                _node_label(graph, c)
-                for c in graph.predecessors(node)
-                if graph.nodes[c].get("kind") == "channel"
-            ]
-            parts.append(list_html("Its channels", channels))
-    used = where_used(graph, node)
-    if kind != "profile":
-        chosen = sum(1 for p in used if p in in_selection)
-        parts.append(
-            list_html(
-                "Where used",
-                [_node_label(graph, p) for p in used],
-                note=f"in the whole estate; {chosen:,} in the current selection",
-            )
-        )
-    hit = impact(graph, node)
-    parts.append(
-        f"<div class='ipt-title'>Impact if it goes away</div><p>{_impact_words(hit)}</p>"
-        + list_html(
-            "Profiles that lose all input",
-            [_node_label(graph, p) for p in hit.lose_input],
-            limit=20,
-        )
-        + list_html(
-            "Profiles that lose a response path",
-            [_node_label(graph, p) for p in hit.lose_response],
-            limit=20,
-        )
-        + list_html(
-            "Partners left without an active channel",
-            [_node_label(graph, p) for p in hit.partners],
-            limit=20,
-        )
-    )
-    return "<div class='ipt-detail-body'>" + "".join(parts) + "</div>"
-
-
-def _impact_words(hit: Any) -> str:
-    if not hit:
-        return "Nothing active stops."
-    said = [
-        f"{plural(len(hit.lose_input), 'active profile')} would receive nothing",
-        f"{plural(len(hit.partial_input), 'profile')} would lose part of their input",
-        f"{plural(len(hit.lose_response), 'profile')} would lose a response path",
-        f"{plural(len(hit.partners), 'partner')} would be left without an active channel",
-    ]
-    return "; ".join(said) + "."
-
-
-def _node_label(graph: Any, node: str) -> str:
-    data = graph.nodes[node]
-    kind = data.get("kind")
-    name = data.get("name") or ""
-    if kind == "profile":
-        return f"{data.get('id')} · {name}".strip(" ·")
-    if kind == "channel":
-        kind_name = type_label(data.get("type")) if data.get("type") else None
-        extra = ", ".join(str(x) for x in (kind_name, data.get("partner")) if x)
-        return f"{name or data.get('id')} ({extra})" if extra else str(name or data.get("id"))
-    return str(name or node)
-
-
-def _dump(model: Any) -> dict[str, Any]:
-    if model is None:
-        return {}
-    if isinstance(model, dict):
-        return dict(model)
-    dump = getattr(model, "model_dump", None)
-    if dump is not None:
-        return dump(by_alias=True, exclude_unset=True, mode="json")
-    return {"value": field_value(model, "name")}

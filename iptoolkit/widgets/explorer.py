@@ -25,6 +25,7 @@ from .debounce import Debouncer
 from .detail import DetailPane
 from .diagram import DiagramCache, render_png
 from .exporter import ExportPanel, suggested_name, write_selection
+from .findings import FindingsPane
 from .html import HIDE_FALLBACK_CSS, fallback_html, header_html
 from .model import ExplorerModel, Selection
 from .panel import FilterPanel
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Explorer"]
 
-TABS = ("Diagram", "Table", "Details", "Export")
+TABS = ("Diagram", "Table", "Details", "Findings", "Export")
 _CSS = """<style>
 .ipt-explorer .ipt-counts {font-size: 1.3em; font-weight: 600;}
 .ipt-explorer .ipt-description {color: var(--jp-ui-font-color2, #616161); margin-top: 2px;}
@@ -69,6 +70,23 @@ _CSS = """<style>
 .ipt-explorer .ipt-f-active .widget-toggle-button {padding: 0 2px; margin: 0 3px 0 0;
   font-size: 0.88em; flex: 1 1 auto; min-width: 0; white-space: nowrap;}
 .ipt-explorer .ipt-f-active > div {display: flex; flex-wrap: nowrap; width: 100%;}
+.ipt-explorer a.ipt-link {cursor: pointer;}
+.ipt-explorer a.ipt-link:focus-visible {outline: 2px solid var(--jp-brand-color1, #1976d2);
+  outline-offset: 1px;}
+.ipt-explorer a.ipt-outside {color: var(--jp-ui-font-color2, #616161);
+  text-decoration-style: dotted;}
+.ipt-explorer .ipt-outside-note {color: #8a5a00; margin: 2px 0;}
+.ipt-explorer .ipt-findings-body ul {margin: 0 0 6px 0; padding-left: 20px;
+  max-height: 420px; overflow-y: auto;}
+.ipt-explorer .ipt-findings-body summary {cursor: pointer; margin: 6px 0 4px 0;}
+.ipt-explorer .ipt-findings-body li {margin-bottom: 3px;}
+.ipt-explorer .ipt-finding-items {font-size: 0.92em;}
+.ipt-explorer .ipt-sev {display: inline-block; min-width: 52px; padding: 0 6px;
+  border-radius: 3px; font-size: 0.8em; font-weight: 600; text-align: center;
+  color: #fff; margin-right: 4px;}
+.ipt-explorer .ipt-sev-error {background: #b00020;}
+.ipt-explorer .ipt-sev-warning {background: #a15c00;}
+.ipt-explorer .ipt-sev-info {background: #546e7a;}
 </style>"""
 
 
@@ -103,7 +121,8 @@ class Explorer:
         self.image = W.Image(format="png")
         self.fit = W.Checkbox(value=True, description="fit to width", indent=False)
         self.table = SelectionTable(self._picked_row)
-        self.detail = DetailPane(self.model, lambda: self._selection)
+        self.detail = DetailPane(self.model, lambda: self._selection, on_open=self.show_detail)
+        self.findings = FindingsPane(self.model, lambda: self._selection, self.show_detail)
         self.exporter = ExportPanel(lambda: self.selection, folder=str(folder))
         scroller = W.Box([self.image], layout=W.Layout(overflow="auto", max_height="640px"))
         scroller.add_class("ipt-diagram")
@@ -116,10 +135,18 @@ class Explorer:
         )
         diagram_box = W.VBox([self.fit, scroller])
         self.tabs = W.Tab(
-            [diagram_box, self.table.widget, self.detail.widget, self.exporter.widget],
+            [
+                diagram_box,
+                self.table.widget,
+                self.detail.widget,
+                self.findings.widget,
+                self.exporter.widget,
+            ],
             titles=TABS,
             layout=W.Layout(flex="1 1 auto", min_width="0"),
         )
+        self.detail.set_visible(False)
+        self.tabs.observe(lambda _: self._tab_changed(), "selected_index")
         self.widget = W.VBox(
             [
                 W.HTML(_CSS + HIDE_FALLBACK_CSS),
@@ -189,9 +216,6 @@ class Explorer:
 
     def show_detail(self, node: str) -> None:
         """Open the detail pane on a graph node (`partner:1001`, `channel:17`, ...)."""
-        kind = node.split(":", 1)[0]
-        if kind in ("profile", "channel", "partner"):
-            self.detail.kind.value = kind
         self.detail.show(node)
         self.tabs.selected_index = TABS.index("Details")
 
@@ -243,6 +267,7 @@ class Explorer:
         )
         self.table.show(self.model.table(selection))
         self.detail.invalidate()
+        self.findings.invalidate()
         if cached is not None:
             self._set_diagram(cached)
         elif self._show_diagram:
@@ -274,6 +299,12 @@ class Explorer:
             from IPython.display import HTML
 
             self._fallback.update(HTML(self._fallback_html()))
+
+    def _tab_changed(self) -> None:
+        """Details and findings are drawn only while their tab is shown (they cost time)."""
+        shown = TABS[self.tabs.selected_index or 0]
+        self.detail.set_visible(shown == "Details")
+        self.findings.set_visible(shown == "Findings")
 
     def _picked_row(self, row: int) -> None:
         """A table row was selected: show that profile's details."""

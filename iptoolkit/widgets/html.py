@@ -10,14 +10,19 @@ from __future__ import annotations
 import base64
 import html
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
-from ..redact import redact_fields
+from ..names import type_label
+from ..redact import redact_fields, redact_text
 
 __all__ = [
     "FALLBACK_CLASS",
     "HIDE_FALLBACK_CSS",
+    "OUTSIDE_NOTE",
+    "Link",
     "header_html",
+    "link_html",
+    "node_text",
     "fields_html",
     "list_html",
     "fallback_html",
@@ -39,8 +44,55 @@ def header_html(counts: str, description: str, *, busy: bool = False) -> str:
     )
 
 
-def fields_html(fields: Mapping[str, Any], *, title: str = "") -> str:
-    """A two-column table of fields; nested values are shown as compact JSON."""
+OUTSIDE_NOTE = "not in the current selection"
+
+
+class Link(NamedTuple):
+    """An item named in the Explorer's HTML, which opens its details when clicked."""
+
+    node: str
+    """Its graph node id (`partner:1001`)."""
+    text: str
+    """What the reader sees: its name, id and kind."""
+    outside: bool = False
+    """Whether it is outside the current selection (shown faded, and said on hover)."""
+
+
+def link_html(link: Link) -> str:
+    """`<a class='ipt-link' data-node='partner:1001' href='#'>Acme Ltd</a>`: a link that
+    `links.LinkedHTML` turns into a call to Python (focusable: `href` puts it in the tab
+    order, and Enter clicks it). The text is redacted and escaped like every value shown."""
+    classes = "ipt-link ipt-outside" if link.outside else "ipt-link"
+    hint = f"{link.node}, {OUTSIDE_NOTE}" if link.outside else link.node
+    return (
+        f"<a class='{classes}' data-node='{html.escape(link.node, quote=True)}' href='#' "
+        f"title='{html.escape(redact_text(hint), quote=True)}'>"
+        f"{html.escape(redact_text(link.text))}</a>"
+    )
+
+
+def node_text(graph: Any, node: str) -> str:
+    """How a node is named in the Explorer: `P1 · Orders in`, `AS2 out (AS2, Acme Ltd)`,
+    `Acme Ltd` (`graph` is the estate's graph; only its node attributes are read)."""
+    data = graph.nodes[node]
+    kind = data.get("kind")
+    name = data.get("name") or ""
+    if kind == "profile":
+        return f"{data.get('id')} · {name}".strip(" ·")
+    if kind == "channel" and data.get("resolved") is False:
+        return f"channel id {data.get('id', node)} (held by no profile)"
+    if kind == "channel":
+        kind_name = type_label(data.get("type")) if data.get("type") else None
+        extra = ", ".join(str(x) for x in (kind_name, data.get("partner")) if x)
+        return f"{name or data.get('id')} ({extra})" if extra else str(name or data.get("id"))
+    return str(name or node)
+
+
+def fields_html(
+    fields: Mapping[str, Any], *, title: str = "", links: Mapping[str, Link] | None = None
+) -> str:
+    """A two-column table of fields; nested values are shown as compact JSON, and `links`
+    (field -> item) as links after them."""
     import json
 
     rows = []
@@ -54,16 +106,27 @@ def fields_html(fields: Mapping[str, Any], *, title: str = "") -> str:
         else:
             shown = str(value)
         rows.append(f"<tr><th>{html.escape(str(key))}</th><td>{html.escape(shown)}</td></tr>")
+    for key, link in (links or {}).items():
+        rows.append(f"<tr><th>{html.escape(str(key))}</th><td>{link_html(link)}</td></tr>")
     caption = f"<div class='ipt-title'>{html.escape(title)}</div>" if title else ""
     return f"{caption}<table class='ipt-fields'>{''.join(rows)}</table>"
 
 
 def list_html(
-    title: str, items: Iterable[str], *, limit: int = 50, empty: str = "none", note: str = ""
+    title: str,
+    items: Iterable[str | Link],
+    *,
+    limit: int = 50,
+    empty: str = "none",
+    note: str = "",
 ) -> str:
-    """A titled list with its length (and a note after it), cut after `limit` items."""
+    """A titled list with its length (and a note after it), cut after `limit` items; a
+    `Link` item is a link to its details."""
     items = list(items)
-    shown = "".join(f"<li>{html.escape(item)}</li>" for item in items[:limit])
+    shown = "".join(
+        f"<li>{link_html(item) if isinstance(item, Link) else html.escape(item)}</li>"
+        for item in items[:limit]
+    )
     more = f"<li>… and {len(items) - limit:,} more</li>" if len(items) > limit else ""
     body = f"<ul>{shown}{more}</ul>" if items else f"<p class='ipt-none'>{html.escape(empty)}</p>"
     said = f" <span class='ipt-none'>{html.escape(note)}</span>" if note else ""

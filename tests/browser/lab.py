@@ -21,8 +21,19 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "Lab", "free_port", "start_lab", "stop_lab"]
+__all__ = [
+    "CHROMIUM",
+    "CHROMIUM_ARGS",
+    "Lab",
+    "free_port",
+    "start_lab",
+    "stop_lab",
+    "write_notebook",
+    "open_notebook",
+    "run_all",
+]
 
 CHROMIUM = os.environ.get("IPTOOLKIT_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -170,3 +181,43 @@ def chromium_missing() -> str | None:
     except ImportError:
         return "the playwright Python package is not installed"
     return None
+
+
+def write_notebook(path: Path, *sources: str) -> Path:
+    """A notebook of code cells, unexecuted (the browser runs it), at `path`."""
+    import nbformat
+
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [nbformat.v4.new_code_cell(source) for source in sources]
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
+    nbformat.write(notebook, path)
+    return path
+
+
+def open_notebook(page: Any, lab: Lab, name: str, *, timeout: float = 90_000) -> None:
+    """Open a notebook of the lab's folder, wait until its kernel is idle, fold the sidebar."""
+    page.goto(f"{lab.url}/lab/tree/{name}", timeout=timeout)
+    page.wait_for_selector(
+        ".jp-NotebookPanel-toolbar .jp-Notebook-ExecutionIndicator[data-status='idle']",
+        timeout=timeout,
+    )
+    page.wait_for_timeout(1000)  # the session settles; running earlier can ask for a kernel
+    current = page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab.lm-mod-current")
+    if current.count():
+        current.first.click()
+
+
+def run_all(page: Any, *, timeout: float = 90_000) -> None:
+    """Run every cell from the Run menu and wait until none is pending."""
+    page.click(".lm-MenuBar-itemLabel:text-is('Run')")
+    page.click("li[data-command='runmenu:run-all']")
+    page.wait_for_function(
+        """() => {
+            const busy = document.querySelector(
+                ".jp-NotebookPanel-toolbar .jp-Notebook-ExecutionIndicator[data-status='busy']");
+            const prompts = Array.from(document.querySelectorAll('.jp-InputPrompt'));
+            return !busy && prompts.length > 0
+                && prompts.every(p => !p.textContent.includes('*'));
+        }""",
+        timeout=timeout,
+    )

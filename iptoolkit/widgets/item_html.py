@@ -1,0 +1,145 @@
+"""An item's details as HTML: its fields, the items it names as links (a profile's
+channels and partners, a channel's partner, a partner's channels), where-used and impact.
+
+A pure function of the estate's graph and the selection's node ids (what lies outside the
+selection is marked), so the detail pane only places it; where-used and impact are asked of
+the whole estate's graph, because "what stops if this channel goes down" must not depend
+on the filter.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import TYPE_CHECKING, Any
+
+from ..models import field_value
+from ..names import plural
+from ..nodes import label
+from .html import OUTSIDE_NOTE, Link, fields_html, list_html, node_text
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+    from .model import ExplorerModel
+
+__all__ = ["detail_html", "item_link"]
+
+_PROFILE_FIELDS = ("id", "name", "group", "active", "tags", "description", "encoding")
+
+
+def detail_html(model: ExplorerModel, node: str, inside: frozenset[str]) -> str:
+    """Fields, where-used and impact of a node, as HTML, every item named a link (secrets
+    masked); `inside` are the current selection's nodes, the rest are marked outside it."""
+    from ..queries import impact, where_used
+
+    graph = model.graph
+    if node not in graph:
+        return f"<p class='ipt-none'>{html.escape(node)} is not in this estate.</p>"
+    data = graph.nodes[node]
+    kind = data.get("kind")
+    parts = []
+    if kind == "profile":
+        raw = model.estate.raw_profiles[data["index"]]
+        fields = {name: raw.get(name) for name in _PROFILE_FIELDS} if isinstance(raw, dict) else {}
+        fields["input agent"] = data.get("agent_type")
+        if data.get("problem"):
+            fields["problem"] = data.get("error")
+        parts.append(fields_html(fields, title=f"Profile {data.get('id')}"))
+        agent = raw.get("inputAgentSettings") if isinstance(raw, dict) else None
+        if isinstance(agent, dict):  # its channels are listed below, by name
+            settings = {k: v for k, v in agent.items() if k not in ("channel", "channels")}
+            parts.append(fields_html(settings, title="Input agent settings"))
+        channels = _profile_channels(graph, node)
+        partners = [p for c in channels for p in _of_kind(graph.successors(c), graph, "partner")]
+        parts.append(list_html("Channels it uses", _links(graph, channels, inside)))
+        parts.append(list_html("Partners it reaches", _links(graph, partners, inside)))
+    else:
+        model_obj = data.get("model", data.get("json"))
+        fields = _dump(model_obj)
+        links = {}
+        if kind == "channel":
+            fields.pop("partner", None)
+            fields["host"] = data.get("host")
+            for partner in _of_kind(graph.successors(node), graph, "partner"):
+                links["partner"] = item_link(graph, partner, inside)
+            if data.get("resolved") is False:
+                fields["resolved"] = "no: named by id, held by no profile"
+        title = f"{str(kind).capitalize()} {label(model_obj, data.get('id') or node)}"
+        parts.append(fields_html(fields, title=title, links=links))
+        if kind == "partner":
+            channels = list(_of_kind(graph.predecessors(node), graph, "channel"))
+            parts.append(list_html("Its channels", _links(graph, channels, inside)))
+    if node not in inside:
+        parts.insert(0, f"<p class='ipt-outside-note'>This {kind} is {OUTSIDE_NOTE}.</p>")
+    used = where_used(graph, node)
+    if kind != "profile":
+        chosen = sum(1 for p in used if p in inside)
+        parts.append(
+            list_html(
+                "Where used",
+                _links(graph, used, inside),
+                note=f"in the whole estate; {chosen:,} in the current selection",
+            )
+        )
+    hit = impact(graph, node)
+    parts.append(
+        f"<div class='ipt-title'>Impact if it goes away</div><p>{_impact_words(hit)}</p>"
+        + "".join(
+            list_html(title, _links(graph, nodes, inside), limit=20)
+            for title, nodes in (
+                ("Profiles that lose all input", hit.lose_input),
+                ("Profiles that lose part of their input", hit.partial_input),
+                ("Profiles that lose a response path", hit.lose_response),
+                ("Partners left without an active channel", hit.partners),
+            )
+            if nodes  # the sentence above says which are none
+        )
+    )
+    return "<div class='ipt-detail-body'>" + "".join(parts) + "</div>"
+
+
+def _profile_channels(graph: nx.MultiDiGraph, node: str) -> list[str]:
+    """The channels a profile's agent and response units use, each once, in graph order."""
+    found = [
+        other
+        for step in graph.successors(node)
+        for other in (step, *graph.successors(step))
+        if graph.nodes[other].get("kind") == "channel"
+    ]
+    return list(dict.fromkeys(found))
+
+
+def _of_kind(nodes: Any, graph: nx.MultiDiGraph, kind: str) -> list[str]:
+    return list(dict.fromkeys(n for n in nodes if graph.nodes[n].get("kind") == kind))
+
+
+def _links(graph: nx.MultiDiGraph, nodes: Any, inside: frozenset[str]) -> list[Link]:
+    return [item_link(graph, node, inside) for node in nodes]
+
+
+def item_link(graph: nx.MultiDiGraph, node: str, inside: frozenset[str]) -> Link:
+    """A link to a node's details, marked when outside the selection (`inside`)."""
+    return Link(node, node_text(graph, node), outside=node not in inside)
+
+
+def _impact_words(hit: Any) -> str:
+    said = [
+        plural(len(hit.lose_input), "active profile") + " would receive nothing",
+        plural(len(hit.partial_input), "profile") + " would lose part of their input",
+        plural(len(hit.lose_response), "profile") + " would lose a response path",
+        plural(len(hit.partners), "partner") + " would be left without an active channel",
+    ]
+    counts = (hit.lose_input, hit.partial_input, hit.lose_response, hit.partners)
+    said = [words for words, nodes in zip(said, counts, strict=True) if nodes]
+    return "; ".join(said) + "." if said else "Nothing active stops."
+
+
+def _dump(model: Any) -> dict[str, Any]:
+    if model is None:
+        return {}
+    if isinstance(model, dict):
+        return dict(model)
+    dump = getattr(model, "model_dump", None)
+    if dump is not None:
+        return dump(by_alias=True, exclude_unset=True, mode="json")
+    return {"value": field_value(model, "name")}
