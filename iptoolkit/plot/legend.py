@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
 __all__ = ["legend_handles"]
 
+
 def legend_handles(view: nx.DiGraph, *, grouped: bool, focused: bool) -> list[Artist]:
     """Legend entries for what the view holds, in a fixed order (`legend_items`)."""
     from matplotlib.lines import Line2D

@@ -151,4 +151,3 @@ def draw_view(
         )
     draw_legend(figure, ax, handles, geometry)
     return detach(figure) if geometry.own else figure
-

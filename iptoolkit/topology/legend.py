@@ -97,9 +97,7 @@ def legend_items(view: nx.DiGraph, *, grouped: bool, focused: bool) -> list[Lege
             )
         )
     if focused:
-        items.append(
-            LegendItem("highlighted", HIGHLIGHT_COLOUR, marker="o", edge=HIGHLIGHT_COLOUR)
-        )
+        items.append(LegendItem("highlighted", HIGHLIGHT_COLOUR, marker="o", edge=HIGHLIGHT_COLOUR))
     if grouped:
         items.append(LegendItem("line width: number of links", WIDTH_COLOUR, width=4))
     return items

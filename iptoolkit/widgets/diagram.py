@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import io
 from collections import OrderedDict
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ..estate import Estate
+    from ..topology.view import EstateOrGraph
 
 __all__ = ["DIAGRAM_DPI", "render_png", "DiagramCache"]
 
@@ -22,12 +22,15 @@ DIAGRAM_DPI = 80
 """Sharp when shrunk to the pane's width, legible at actual size (figures are ~15 in wide)."""
 
 
-def render_png(estate: Estate, *, dpi: float = DIAGRAM_DPI) -> bytes:
-    """The topology of `estate` as PNG bytes; the figure is closed before returning."""
+def render_png(
+    estate_or_graph: EstateOrGraph, *, dpi: float = DIAGRAM_DPI, **options: Any
+) -> bytes:
+    """The topology of an estate (or graph) as PNG bytes, `options` as `plot_topology`
+    takes them; the figure is closed before returning."""
     from ..plot import plot_topology
     from ..plot._backend import pyplot
 
-    figure = plot_topology(estate)
+    figure = plot_topology(estate_or_graph, **options)
     try:
         buffer = io.BytesIO()
         figure.savefig(buffer, format="png", dpi=dpi)
