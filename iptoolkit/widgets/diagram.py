@@ -1,4 +1,5 @@
-"""The Explorer's diagram: the selection's topology as PNG bytes, drawn once per filter.
+"""The static diagram: the selection's topology as PNG bytes, drawn once per filter (the
+Explorer's static copy, and the interactive view's fallback).
 
 PNG in an `Image` widget rather than a figure in an `Output`: swapping the image's bytes
 replaces the picture in place (no clear-then-draw flicker, no figure left open for the
@@ -11,12 +12,14 @@ from __future__ import annotations
 
 import io
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 if TYPE_CHECKING:
     from ..topology.view import EstateOrGraph
 
 __all__ = ["DIAGRAM_DPI", "render_png", "DiagramCache"]
+
+T = TypeVar("T")
 
 DIAGRAM_DPI = 80
 """Sharp when shrunk to the pane's width, legible at actual size (figures are ~15 in wide)."""
@@ -39,20 +42,21 @@ def render_png(
         pyplot().close(figure)
 
 
-class DiagramCache:
-    """The last few diagrams by filter (its JSON), newest last."""
+class DiagramCache(Generic[T]):
+    """The last few pictures (PNG bytes, or the interactive view's data) by filter (its
+    JSON), newest last."""
 
     def __init__(self, size: int = 16) -> None:
         self.size = size
-        self._items: OrderedDict[str, bytes] = OrderedDict()
+        self._items: OrderedDict[str, T] = OrderedDict()
 
-    def get(self, key: str) -> bytes | None:
+    def get(self, key: str) -> T | None:
         png = self._items.get(key)
         if png is not None:
             self._items.move_to_end(key)
         return png
 
-    def put(self, key: str, png: bytes) -> None:
+    def put(self, key: str, png: T) -> None:
         self._items[key] = png
         self._items.move_to_end(key)
         while len(self._items) > self.size:

@@ -1,15 +1,17 @@
-"""`Explorer`: filter an estate, see the counts, the table, the diagram, details; export.
+"""`Explorer`: filter an estate, see the counts, the topology, the table, details; export.
 
     explorer = ipt.Explorer(estate)                 # display it: last line of a cell
     explorer.filter = ipt.Filter(partners=["Acme"]) # or start from a saved filter
     explorer.selection                              # the chosen profiles, an Estate
     saved = explorer.filter.to_json()               # what the analyst chose
 
-Changes made in the front end are debounced: the counts and the table follow a pause in
-typing or clicking, the diagram follows them (from a cache when the filter was seen
-before). Changes made from code (`explorer.filter = ...`) apply at once, so the next line
-sees them. After every change the notebook keeps a static copy (counts, agent types, the
-diagram) that shows wherever the live widget cannot: GitHub, nbviewer, a reopened notebook.
+Changes made in the front end are debounced: the counts, the table and the interactive
+topology view (`topology.TopologyView`, grouped when large, its data cached per filter)
+follow a pause in typing or clicking; clicking a node opens its details. The static PNG
+diagram is drawn after them (debounced again, cached per filter): it only feeds the
+static copy the notebook keeps (counts, agent types, the diagram), which shows wherever
+the live widget cannot: GitHub, nbviewer, a reopened notebook. Changes made from code
+(`explorer.filter = ...`) apply at once, so the next line sees them.
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ from .html import HIDE_FALLBACK_CSS, fallback_html, header_html
 from .model import ExplorerModel, Selection
 from .panel import FilterPanel
 from .table import SelectionTable
+from .topology import TopologyView
+from .topology_data import ViewData, detail_node
 
 if TYPE_CHECKING:
     from IPython.display import DisplayHandle
@@ -37,7 +41,9 @@ if TYPE_CHECKING:
 
 __all__ = ["Explorer"]
 
-TABS = ("Diagram", "Table", "Details", "Export")
+TABS = ("Topology", "Table", "Details", "Export")
+PNG_DELAY = 1.0
+"""Seconds of quiet before the static PNG is drawn: it is only the notebook's fallback."""
 _CSS = """<style>
 .ipt-explorer .ipt-counts {font-size: 1.3em; font-weight: 600;}
 .ipt-explorer .ipt-description {color: var(--jp-ui-font-color2, #616161); margin-top: 2px;}
@@ -54,8 +60,6 @@ _CSS = """<style>
 .ipt-explorer table.ipt-fields td {padding: 2px 0; word-break: break-word;}
 .ipt-explorer .ipt-detail-body ul {margin: 0 0 4px 0; padding-left: 20px;
   max-height: 180px; overflow-y: auto;}
-.ipt-explorer .ipt-diagram img {max-width: none;}
-.ipt-explorer .ipt-diagram.ipt-fit img {max-width: 100%; height: auto;}
 .ipt-explorer .ipt-table-box {overflow: hidden;}
 .ipt-explorer .ipt-table-box > .ipt-table {width: 100%; min-width: 0;}
 .ipt-explorer .ipt-table-box .dt-layout-row.dt-layout-table {display: block; overflow-x: auto;}
@@ -71,11 +75,11 @@ _CSS = """<style>
 
 
 class Explorer:
-    """An ipywidgets app over an estate: filters, counts, table, diagram, details, export.
+    """An ipywidgets app over an estate: filters, counts, topology, table, details, export.
 
     `folder` is where the export buttons write; `debounce` the pause (seconds) after which
-    a change made in the front end is applied; `diagram=False` leaves the diagram out
-    (for very large selections on slow machines).
+    a change made in the front end is applied; `diagram=False` leaves the topology view
+    and the static diagram out (for very large selections on slow machines).
     """
 
     def __init__(
@@ -89,35 +93,29 @@ class Explorer:
     ) -> None:
         self.model = ExplorerModel(estate)
         self._show_diagram = diagram
-        self._diagrams = DiagramCache()
+        self._diagrams: DiagramCache[bytes] = DiagramCache()
+        self._views: DiagramCache[ViewData] = DiagramCache()
         self._png: bytes | None = None
         self._fallback: DisplayHandle | None = None
         self._changes = Debouncer(self._apply_change, debounce)
-        self._drawing = Debouncer(self._draw, 0.05 if debounce > 0 else 0)
+        self._drawing = Debouncer(self._draw, PNG_DELAY if debounce > 0 else 0)
         self._selection: Selection = self.model.select(Filter())
+        self._view_stale = False
 
         self.panel = FilterPanel(self.model.facets, self._changes.trigger)
         self.header = W.HTML()
-        self.image = W.Image(format="png")
-        self.fit = W.Checkbox(value=True, description="fit to width", indent=False)
+        self.topology = TopologyView(on_select=self._picked_node, height=600)
         self.table = SelectionTable(self._picked_row)
         self.detail = DetailPane(self.model, lambda: self._selection)
         self.exporter = ExportPanel(lambda: self.selection, folder=str(folder))
-        scroller = W.Box([self.image], layout=W.Layout(overflow="auto", max_height="640px"))
-        scroller.add_class("ipt-diagram")
-        scroller.add_class("ipt-fit")
-        self.fit.observe(
-            lambda change: (scroller.add_class if change["new"] else scroller.remove_class)(
-                "ipt-fit"
-            ),
-            "value",
-        )
-        diagram_box = W.VBox([self.fit, scroller])
+        topology = self.topology.widget if diagram else W.HTML("(diagram=False: no topology)")
         self.tabs = W.Tab(
-            [diagram_box, self.table.widget, self.detail.widget, self.exporter.widget],
+            [topology, self.table.widget, self.detail.widget, self.exporter.widget],
             titles=TABS,
             layout=W.Layout(flex="1 1 auto", min_width="0"),
         )
+        # a view drawn in a hidden tab measures 0 px: the topology follows when shown
+        self.tabs.observe(self._tab_changed, "selected_index")
         self.widget = W.VBox(
             [
                 W.HTML(_CSS + HIDE_FALLBACK_CSS),
@@ -159,11 +157,12 @@ class Explorer:
 
     @property
     def diagram_png(self) -> bytes | None:
-        """The diagram shown now, as PNG bytes (None before the first drawing)."""
+        """The selection's static diagram (`plot_topology`), as PNG bytes (None before the
+        first drawing)."""
         return self._png
 
     def refresh(self) -> None:
-        """Apply any pending change and draw the diagram now."""
+        """Apply any pending change and draw the static diagram now."""
         self._changes.flush()
         self._drawing.cancel()
         self._draw()
@@ -195,6 +194,7 @@ class Explorer:
         """Close every widget (front-end views go away) and stop pending work."""
         self._changes.cancel()
         self._drawing.cancel()
+        self.topology.close()
         _close_tree(self.widget)
 
     # -- display --------------------------------------------------------------------------
@@ -223,25 +223,46 @@ class Explorer:
     # -- changes --------------------------------------------------------------------------
 
     def _apply_change(self) -> None:
-        """The panel changed: new selection, counts, table; the diagram follows."""
+        """The panel changed: new selection, counts, table, topology; the PNG follows."""
         self._drawing.cancel()
         selection = self.model.select(self.panel.filter)
         self._selection = selection
-        key = selection.filter.to_json()
-        cached = self._diagrams.get(key) if self._show_diagram else None
-        self.header.value = header_html(
-            selection.counts_text(),
-            selection.filter.describe(),
-            busy=self._show_diagram and cached is None,
-        )
+        self.header.value = header_html(selection.counts_text(), selection.filter.describe())
         self.table.show(self.model.table(selection))
         self.detail.invalidate()
+        if not self._show_diagram:
+            self._update_fallback()
+            return
+        self._view_stale = True
+        if self.tabs.selected_index == TABS.index("Topology"):
+            self._show_topology()
+        cached = self._diagrams.get(selection.filter.to_json())
         if cached is not None:
             self._set_diagram(cached)
-        elif self._show_diagram:
-            self._drawing.trigger()
         else:
-            self._update_fallback()
+            self._drawing.trigger()
+
+    def _show_topology(self) -> None:
+        """The selection in the topology view, its data from the cache when seen before."""
+        self._view_stale = False
+        from ..graph import build_graph
+
+        key = self._selection.filter.to_json()
+        graph = build_graph(self._selection.estate)
+        data = self._views.get(key)
+        if data is None:
+            data = self.topology.overview_data(graph)
+            self._views.put(key, data)
+        self.topology.show(data, graph)
+
+    def _tab_changed(self, change: dict[str, object]) -> None:
+        if change["new"] == TABS.index("Topology") and self._view_stale:
+            self._show_topology()
+
+    def _picked_node(self, node: object) -> None:
+        """A node of the topology was clicked: its details (an agent's: its profile's)."""
+        graph = self.topology.graph
+        self.show_detail(str(detail_node(graph, node) if graph is not None else node))
 
     def _draw(self) -> None:
         if not self._show_diagram:
@@ -254,12 +275,7 @@ class Explorer:
         self._set_diagram(png)
 
     def _set_diagram(self, png: bytes) -> None:
-        if self.image.value != png:
-            self.image.value = png
         self._png = png
-        self.header.value = header_html(
-            self._selection.counts_text(), self._selection.filter.describe()
-        )
         self._update_fallback()
 
     def _update_fallback(self) -> None:

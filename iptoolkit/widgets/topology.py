@@ -146,6 +146,11 @@ class TopologyView:
         return self._data
 
     @property
+    def graph(self) -> nx.MultiDiGraph | None:
+        """The estate graph whose overview is shown (node ids as `build_graph` names them)."""
+        return self._graph
+
+    @property
     def sigma(self) -> Sigma | None:
         """The `ipysigma.Sigma` widget drawn now (a new one for every view)."""
         return self._sigma

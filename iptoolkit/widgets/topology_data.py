@@ -39,6 +39,7 @@ __all__ = [
     "view_data",
     "group_graph",
     "start_camera",
+    "detail_node",
     "line_colour",
     "mix",
 ]
@@ -104,6 +105,16 @@ def start_camera(data: ViewData, *, aspect: float = 1.3) -> dict[str, float]:
     if ratio >= 0.8:
         return whole
     return {"x": 0.5 + 0.12 * share, "y": 1.0 - ratio / 2, "ratio": ratio, "angle": 0.0}
+
+
+def detail_node(graph: nx.MultiDiGraph, node: Hashable) -> Hashable:
+    """The item whose details a click on `node` opens: an input agent or response unit is
+    part of its profile; anything else is itself."""
+    if node in graph and graph.nodes[node].get("kind") in ("agent", "response"):
+        for owner in graph.pred[node]:
+            if graph.nodes[owner].get("kind") == "profile":
+                return owner
+    return node
 
 
 def group_graph(graph: nx.MultiDiGraph, members: Iterable[Hashable]) -> nx.MultiDiGraph:
