@@ -104,7 +104,7 @@ class Explorer:
 
         self.panel = FilterPanel(self.model.facets, self._changes.trigger)
         self.header = W.HTML()
-        self.topology = TopologyView(on_select=self._picked_node, height=600)
+        self.topology = TopologyView(on_select=self._picked_node, height=600, aspect=1.1)
         self.table = SelectionTable(self._picked_row)
         self.detail = DetailPane(self.model, lambda: self._selection)
         self.exporter = ExportPanel(lambda: self.selection, folder=str(folder))

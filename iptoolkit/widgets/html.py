@@ -131,7 +131,4 @@ def legend_html(items: Iterable[LegendItem]) -> str:
                 f"height:{height}px'>"
             )
         rows.append(f"<li>{swatch}</span>{html.escape(item.label)}</li>")
-    return (
-        "<div class='ipt-topology-title'>Legend</div>"
-        f"<ul class='ipt-topology-legend'>{''.join(rows)}</ul>"
-    )
+    return f"<ul class='ipt-topology-legend'>{''.join(rows)}</ul>"

@@ -38,18 +38,18 @@ __all__ = ["TopologyView", "show_topology"]
 SelectCallback = Callable[[Hashable], Any]
 _CSS = """<style>
 .ipt-topology .ipysigma-layout-controls, .ipt-topology .ipysigma-graph-description,
-.ipt-topology .ipysigma-download-gexf-button, .ipt-topology .ipysigma-download-json-button
-  {display: none;}
-.ipt-topology .ipt-topology-side {width: 250px; min-width: 200px; padding-left: 10px;
-  font-size: 0.9em;}
-.ipt-topology .ipt-topology-legend {list-style: none; margin: 0; padding: 0;}
+.ipt-topology .ipysigma-download-gexf-button, .ipt-topology .ipysigma-download-json-button,
+.ipt-topology .ipysigma-information-shadow-display {display: none !important;}
+.ipt-topology .ipt-topology-below {font-size: 0.9em; margin-top: 4px;}
+.ipt-topology .ipt-topology-legend {list-style: none; margin: 0; padding: 0; display: flex;
+  flex-wrap: wrap; gap: 2px 16px;}
 .ipt-topology .ipt-topology-legend li {display: flex; align-items: center; gap: 6px;
-  margin: 1px 0; line-height: 1.3;}
+  line-height: 1.4;}
 .ipt-topology .ipt-swatch {display: inline-block; flex: none; width: 11px; height: 11px;
   border-radius: 50%; box-sizing: border-box;}
 .ipt-topology .ipt-swatch.ipt-line {width: 22px; border-radius: 0;}
-.ipt-topology .ipt-topology-title {font-weight: 600; margin: 0 0 4px 0;}
-.ipt-topology .ipt-topology-info {margin-bottom: 8px; word-break: break-word;}
+.ipt-topology .ipt-topology-title {font-weight: 600;}
+.ipt-topology .ipt-topology-info {word-break: break-word;}
 .ipt-topology .ipt-topology-hint {color: var(--jp-ui-font-color2, #616161);}
 </style>"""
 
@@ -61,6 +61,7 @@ def show_topology(
     highlight: Highlight = None,
     on_select: SelectCallback | None = None,
     height: int = 620,
+    aspect: float = 1.6,
 ) -> TopologyView:
     """The topology of an estate (or a selection, or a graph from `build_graph`) as an
     interactive view; display it as the last line of a cell.
@@ -71,7 +72,8 @@ def show_topology(
     - `highlight`: as `plot_topology`: a node (its paths stand out), nodes, a graph from
       `neighbourhood` or an `Impact`; the rest is faded.
     - `on_select`: called with the estate node id of a clicked (or searched) node.
-    - `height`: of the canvas, in pixels.
+    - `height`: of the canvas, in pixels; `aspect`: about how many times as wide as high
+      the canvas will be (where a tall view starts zoomed in, see `start_camera`).
     """
     return TopologyView(
         estate_or_selection,
@@ -79,6 +81,7 @@ def show_topology(
         highlight=highlight,
         on_select=on_select,
         height=height,
+        aspect=aspect,
     )
 
 
@@ -93,8 +96,10 @@ class TopologyView:
         highlight: Highlight = None,
         on_select: SelectCallback | None = None,
         height: int = 620,
+        aspect: float = 1.6,
     ) -> None:
         check_options("auto", group_by)
+        self.aspect = aspect
         self.group_by = group_by
         self.on_select = on_select
         self.height = height
@@ -106,7 +111,7 @@ class TopologyView:
         self._overview: ViewData | None = None
         self._data: ViewData | None = None
         self._sigma: Sigma | None = None
-        self._canvas = W.Box(layout=W.Layout(flex="1 1 0%", min_width="0"))
+        self._canvas = W.Box(layout=W.Layout(width="100%"))
         self._canvas.add_class("ipt-topology-canvas")
         # sigma measures its container once, when it is attached: it goes in only after the
         # front end reports the box displayed (its layout applied), else it draws 0 px wide
@@ -124,13 +129,14 @@ class TopologyView:
         self._info = W.HTML()
         self._info.add_class("ipt-topology-info")
         self._legend = W.HTML()
-        side = W.VBox([self._info, self._legend])
-        side.add_class("ipt-topology-side")
+        below = W.VBox([self._info, self._legend])
+        below.add_class("ipt-topology-below")
         self.widget = W.VBox(
             [
                 W.HTML(_CSS + HIDE_FALLBACK_CSS),
                 W.HBox([self._back, self._status], layout=W.Layout(align_items="center")),
-                W.HBox([self._canvas, side], layout=W.Layout(width="100%")),
+                self._canvas,
+                below,
             ],
             layout=W.Layout(width="100%"),
         )
@@ -227,7 +233,11 @@ class TopologyView:
             default_edge_type="rectangle",
             edge_weight=None,
             show_all_labels=data.group_by is not None,
-            camera_state=start_camera(data),
+            # node by node: labels where they have room (more as one zooms in)
+            label_rendered_size_threshold=None if data.group_by else 3,
+            label_grid_cell_size=200,
+            label_density=1,
+            camera_state=start_camera(data, aspect=self.aspect),
             hide_edges_on_move=graph.number_of_edges() > 5000,
         )
         # drawn in a hidden tab, the container has no width yet: sigma must wait, not fail
@@ -305,12 +315,13 @@ def _status_html(data: ViewData, *, expanded: bool, title: str | None) -> str:
 
 
 def _info_html(data: ViewData, key: str) -> str:
+    """The line naming the node picked last: its label, kind, type, state and id."""
     attributes = data.graph.nodes[key]
-    rows = [f"<div class='ipt-topology-title'>{html.escape(str(attributes['label']))}</div>"]
-    for name in ("kind", "type"):
-        if name in attributes:
-            rows.append(f"<div>{name}: {html.escape(str(attributes[name]))}</div>")
+    facts = [str(attributes[name]) for name in ("kind", "type") if name in attributes]
     if attributes.get("active") is False:
-        rows.append("<div>inactive</div>")
-    rows.append(f"<div class='ipt-topology-hint'>{html.escape(key)}</div>")
-    return "".join(rows)
+        facts.append("inactive")
+    return (
+        f"picked: <span class='ipt-topology-title'>{html.escape(str(attributes['label']))}"
+        f"</span> · {html.escape(', '.join(facts))} "
+        f"<span class='ipt-topology-hint'>({html.escape(key)})</span>"
+    )

@@ -19,6 +19,8 @@ from typing import Any
 
 import pytest
 
+from iptoolkit.topology.style import KIND_COLOURS
+
 from .lab import CHROMIUM, CHROMIUM_ARGS, Lab, chromium_missing, start_lab, stop_lab
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
@@ -41,6 +43,7 @@ CELLS = [
     "f\"camera: {change['new']['ratio']:.3f}\"), 'camera_state')\n"
     "display(W.VBox([picked, camera]))\n"
     "view",
+    "explorer = ipt.Explorer(estate, ipt.Filter(active=False))\nexplorer",
 ]
 
 
@@ -130,6 +133,7 @@ def _explore(page: Any, tmp_path: Path) -> None:
     status = page.locator(".ipt-topology-status").first
     assert "grouped by group" in status.inner_text()
     assert "input agents" in page.locator(".ipt-topology-legend").first.inner_text()
+    assert "partners" in page.locator(".ipt-topology-legend").first.inner_text()
 
     # zoom with the view's button: the camera reaches Python, the picture changes
     camera = page.locator(".ipt-camera").first
@@ -148,7 +152,7 @@ def _explore(page: Any, tmp_path: Path) -> None:
     page.wait_for_timeout(800)
 
     # a click on a group opens it in detail
-    assert _click_a_node(page, canvas), "no node found under the mouse"
+    assert _click_a_node(page, canvas, KIND_COLOURS["profile"]), "no profile group found"
     back = page.locator(".ipt-topology-back").first
     back.wait_for(state="visible", timeout=STEP)
     assert "in detail" in status.inner_text()
@@ -156,14 +160,13 @@ def _explore(page: Any, tmp_path: Path) -> None:
     _save(tmp_path, "group-in-detail", view.screenshot())
 
     # a click on a node there: Python receives its estate node id
-    assert _click_a_node(page, canvas), "no node found in the group's detail"
+    assert _click_a_node(page, canvas, KIND_COLOURS["partner"]), "no partner in the detail"
     page.wait_for_function(
         "() => document.querySelector('.ipt-picked').innerText !== 'picked: none'",
         timeout=STEP,
     )
     picked = page.locator(".ipt-picked").first.inner_text()
-    kind = picked.removeprefix("picked: ").split(":")[0]
-    assert kind in ("profile", "agent", "response", "channel", "partner"), picked
+    assert picked.startswith("picked: partner:"), picked
     _save(tmp_path, "node-picked", view.screenshot())
 
     back.click()
@@ -172,20 +175,50 @@ def _explore(page: Any, tmp_path: Path) -> None:
         timeout=STEP,
     )
 
+    # the Explorer's first tab is the same view of its selection; a click opens details
+    explorer = page.locator(".ipt-explorer").first
+    explorer.scroll_into_view_if_needed()
+    tab = page.locator(".ipt-explorer .lm-TabBar-tab.lm-mod-current").first
+    assert tab.inner_text().strip() == "Topology"
+    explorer_canvas = page.locator(".ipt-explorer .ipysigma-container").first
+    explorer_canvas.locator("canvas").first.wait_for(timeout=STEP)
+    page.wait_for_timeout(1500)
+    _save(tmp_path, "explorer", explorer.screenshot())
+    assert _coloured_share(explorer_canvas.screenshot()) > 0.005, "the Explorer's view is blank"
+    assert _click_a_node(page, explorer_canvas, KIND_COLOURS["partner"]), "no partner found"
+    page.locator(".ipt-explorer .ipt-detail-body").first.wait_for(timeout=STEP)
+    assert tab.inner_text().strip() == "Details"
+    _save(tmp_path, "explorer-details", explorer.screenshot())
 
-def _click_a_node(page: Any, canvas: Any) -> bool:
-    """Move the mouse over the canvas until it points at a node (sigma shows a pointer
-    there), and click it. Scans columns first: the layout puts nodes in four columns."""
+
+def _click_a_node(page: Any, canvas: Any, colour: str) -> bool:
+    """Click the middle of a node drawn in `colour` (found in a screenshot of the canvas),
+    after checking that sigma shows a pointer there."""
+    import matplotlib.image as mpimg
+    import numpy as np
+
+    pixels = mpimg.imread(io.BytesIO(canvas.screenshot()), format="png")[..., :3]
+    target = np.array([int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)])
+    match = (np.abs(pixels - target).max(axis=-1) < 0.04).astype(float)
+    if not match.any():
+        return False
+    # the pixel with the most matching neighbours: the middle of a disc, not an edge
+    padded = np.pad(match, 3)
+    around = sum(
+        padded[3 + dy : 3 + dy + match.shape[0], 3 + dx : 3 + dx + match.shape[1]]
+        for dy in range(-3, 4)
+        for dx in range(-3, 4)
+    )
+    row, column = np.unravel_index(np.argmax(around * match), match.shape)
     box = canvas.bounding_box()
-    inner = canvas.locator("xpath=.")
-    for fx in [i / 24 for i in range(1, 24)]:
-        for fy in [j / 40 for j in range(2, 39)]:
-            x, y = box["x"] + box["width"] * fx, box["y"] + box["height"] * fy
-            page.mouse.move(x, y)
-            if inner.evaluate("el => el.style.cursor") == "pointer":
-                page.mouse.click(x, y)
-                return True
-    return False
+    scale = box["width"] / match.shape[1]  # screenshots are in device pixels
+    x, y = box["x"] + (column + 0.5) * scale, box["y"] + (row + 0.5) * scale
+    page.mouse.move(x, y)
+    page.wait_for_timeout(200)
+    if canvas.evaluate("el => el.style.cursor") != "pointer":
+        return False
+    page.mouse.click(x, y)
+    return True
 
 
 def _coloured_share(png: bytes) -> float:
