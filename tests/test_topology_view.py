@@ -258,3 +258,17 @@ def test_explorer_without_diagram_draws_nothing(big: Estate, tmp_path: Path) -> 
         assert x.counts.startswith(f"{len(x.selection)} of ")
     finally:
         x.close()
+
+
+def test_display_leaves_the_static_diagram_for_github(
+    small: Estate, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import IPython.display
+
+    shown: list[object] = []
+    monkeypatch.setattr(IPython.display, "display", lambda obj, **_: shown.append(obj))
+    TopologyView(small)._ipython_display_()
+    bundle, fallback = shown
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert "a live widget" in bundle["text/plain"]
+    assert FALLBACK_CLASS in fallback.data and "data:image/png;base64," in fallback.data
