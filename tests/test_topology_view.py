@@ -230,6 +230,9 @@ def test_the_explorer_caches_view_data_per_filter(explorer: Explorer) -> None:
     assert explorer.topology.data is not first
     explorer.filter = Filter()
     assert explorer.topology.data is first
+    assert explorer.topology._graph is None  # a cached view keeps no 10k graph alive...
+    explorer.topology.expand("group:profile:Finance")  # ...and builds it when it must
+    assert explorer.topology.graph is not None and explorer.topology.expanded
 
 
 def test_a_click_in_the_explorer_opens_details(explorer: Explorer) -> None:

@@ -35,7 +35,6 @@ from .topology import TopologyView
 from .topology_data import ViewData, detail_node
 
 if TYPE_CHECKING:
-    import networkx as nx
     from IPython.display import DisplayHandle
 
     from ..estate import Estate
@@ -95,7 +94,7 @@ class Explorer:
         self.model = ExplorerModel(estate)
         self._show_diagram = diagram
         self._diagrams: DiagramCache[bytes] = DiagramCache()
-        self._views: DiagramCache[tuple[ViewData, nx.MultiDiGraph]] = DiagramCache()
+        self._views: DiagramCache[ViewData] = DiagramCache()
         self._png: bytes | None = None
         self._fallback: DisplayHandle | None = None
         self._changes = Debouncer(self._apply_change, debounce)
@@ -249,12 +248,15 @@ class Explorer:
         from ..graph import build_graph
 
         key = self._selection.filter.to_json()
-        cached = self._views.get(key)
-        if cached is None:
-            graph = build_graph(self._selection.estate)
-            cached = (self.topology.overview_data(graph), graph)
-            self._views.put(key, cached)
-        self.topology.show(*cached)
+        estate = self._selection.estate
+        data = self._views.get(key)
+        if data is None:
+            graph = build_graph(estate)
+            data = self.topology.overview_data(graph)
+            self._views.put(key, data)
+            self.topology.show(data, graph)
+        else:  # the graph (44 MB at 10k) is not kept: built again if a click needs it
+            self.topology.show(data, lambda: build_graph(estate))
 
     def _tab_changed(self, change: dict[str, object]) -> None:
         if change["new"] == TABS.index("Topology") and self._view_stale:

@@ -22,6 +22,7 @@ from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Any, Literal
 
 import ipywidgets as W
+import networkx as nx
 
 from ..plot.topology import check_options, grouping
 from ..topology.legend import HIGHLIGHT_COLOUR
@@ -30,12 +31,13 @@ from .html import HIDE_FALLBACK_CSS, legend_html, topology_fallback_html
 from .topology_data import ViewData, group_graph, start_camera, view_data
 
 if TYPE_CHECKING:
-    import networkx as nx
     from ipysigma import Sigma
 
 __all__ = ["TopologyView", "show_topology"]
 
 SelectCallback = Callable[[Hashable], Any]
+GraphSource = nx.MultiDiGraph | Callable[[], nx.MultiDiGraph]
+"""A graph, or what builds it when first needed (the Explorer keeps no graph it reuses)."""
 _CSS = """<style>
 .ipt-topology .ipysigma-layout-controls, .ipt-topology .ipysigma-graph-description,
 .ipt-topology .ipysigma-download-gexf-button, .ipt-topology .ipysigma-download-json-button,
@@ -106,6 +108,7 @@ class TopologyView:
         self.selected: Hashable | None = None
         """The estate node last clicked or searched (None before any)."""
         self._graph: nx.MultiDiGraph | None = None
+        self._graph_source: Callable[[], nx.MultiDiGraph] | None = None
         self._focus: set[Hashable] | None = None
         self._highlight: Highlight = None
         self._overview: ViewData | None = None
@@ -154,6 +157,8 @@ class TopologyView:
     @property
     def graph(self) -> nx.MultiDiGraph | None:
         """The estate graph whose overview is shown (node ids as `build_graph` names them)."""
+        if self._graph is None and self._graph_source is not None:
+            self._graph = self._graph_source()
         return self._graph
 
     @property
@@ -169,7 +174,7 @@ class TopologyView:
     def update(self, estate_or_graph: EstateOrGraph, *, highlight: Highlight = None) -> None:
         """Show another estate or selection (the overview, grouped as `group_by` says)."""
         graph, _ = graph_of(estate_or_graph)
-        self._graph = graph
+        self._graph, self._graph_source = graph, None
         self._highlight = highlight
         self._focus = focus_set(graph, highlight)
         self.show(self.overview_data(graph, self._focus))
@@ -178,22 +183,28 @@ class TopologyView:
         """The overview of a graph as this view draws it (the Explorer caches these)."""
         return view_data(graph, group_by=grouping(graph, self.group_by), focus=focus)
 
-    def show(self, data: ViewData, graph: nx.MultiDiGraph | None = None) -> None:
-        """Draw prepared view data as the overview (of `graph`, when given)."""
+    def show(self, data: ViewData, graph: GraphSource | None = None) -> None:
+        """Draw prepared view data as the overview (of `graph`, or of what `graph()` builds
+        when a group is opened or a node clicked)."""
         if graph is not None:
-            self._graph, self._focus, self._highlight = graph, None, None
+            self._focus, self._highlight = None, None
+            if callable(graph) and not isinstance(graph, nx.Graph):
+                self._graph, self._graph_source = None, graph
+            else:
+                self._graph, self._graph_source = graph, None
         self._overview = data
         self._draw(data)
 
     def expand(self, key: str) -> None:
         """Show the group `key` of the overview in detail: its members and their paths."""
-        if self._overview is None or self._graph is None:
+        graph = self.graph
+        if self._overview is None or graph is None:
             return
         members = self._overview.members.get(key)
         if not members:
             raise KeyError(f"expand: no group {key!r} in the overview")
         label = self._overview.graph.nodes[key]["label"]
-        detail = view_data(group_graph(self._graph, members), group_by=None, focus=self._focus)
+        detail = view_data(group_graph(graph, members), group_by=None, focus=self._focus)
         self._draw(detail, title=f"{label}, in detail")
 
     def back(self) -> None:
@@ -260,7 +271,7 @@ class TopologyView:
 
     def _picked(self, change: dict[str, Any]) -> None:
         key = change["new"]
-        if key is None or self._data is None:
+        if key is None or self._data is None or key not in self._data.members:
             return
         node = self._data.item(key)
         if node is None:  # a group: open it
@@ -283,11 +294,12 @@ class TopologyView:
 
     def png(self) -> bytes | None:
         """The static diagram of the overview (`plot_topology`), as PNG bytes."""
-        if self._graph is None:
+        graph = self.graph
+        if graph is None:
             return None
         from .diagram import render_png
 
-        return render_png(self._graph, group_by=self.group_by, highlight=self._highlight)
+        return render_png(graph, group_by=self.group_by, highlight=self._highlight)
 
     def __repr__(self) -> str:
         return f"<TopologyView: {_title(self._data)}>"
