@@ -275,3 +275,15 @@ def test_display_leaves_the_static_diagram_for_github(
     assert "application/vnd.jupyter.widget-view+json" in bundle
     assert "a live widget" in bundle["text/plain"]
     assert FALLBACK_CLASS in fallback.data and "data:image/png;base64," in fallback.data
+
+
+def test_the_static_copy_of_a_huge_view_is_the_grouped_diagram(
+    big: Estate, small: Estate, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import iptoolkit.widgets.diagram as diagram
+
+    asked: list[object] = []
+    monkeypatch.setattr(diagram, "render_png", lambda graph, **options: asked.append(options))
+    TopologyView(big, group_by=False).png()
+    TopologyView(small, group_by=False).png()
+    assert [options["group_by"] for options in asked] == [None, False]
