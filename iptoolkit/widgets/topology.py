@@ -293,13 +293,19 @@ class TopologyView:
         display(HTML(topology_fallback_html(self.png(), _title(self._data))))
 
     def png(self) -> bytes | None:
-        """The static diagram of the overview (`plot_topology`), as PNG bytes."""
+        """The static diagram of the overview (`plot_topology`), as PNG bytes. A view drawn
+        node by node past `MAX_DETAIL_NODES` gets the grouped diagram: a PNG of thousands
+        of rows is unreadable, and takes a minute to draw."""
         graph = self.graph
         if graph is None:
             return None
+        from ..plot.topology import MAX_DETAIL_NODES
         from .diagram import render_png
 
-        return render_png(graph, group_by=self.group_by, highlight=self._highlight)
+        group_by = self.group_by
+        if group_by is False and graph.number_of_nodes() > MAX_DETAIL_NODES:
+            group_by = None
+        return render_png(graph, group_by=group_by, highlight=self._highlight)
 
     def __repr__(self) -> str:
         return f"<TopologyView: {_title(self._data)}>"
