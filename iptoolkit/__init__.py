@@ -78,6 +78,8 @@ _EXPORTS: dict[str, str] = {
     "export": "iptoolkit.exporters",
     "write_docs": "iptoolkit.docsite",
     "Explorer": "iptoolkit.widgets",
+    "show_topology": "iptoolkit.widgets",
+    "TopologyView": "iptoolkit.widgets",
 }
 _SUBMODULES = frozenset({"server", "models", "client"})
 
@@ -128,7 +130,7 @@ if TYPE_CHECKING:
     from .plot import plot_diff, plot_summary, plot_topology
     from .queries import Impact, impact, neighbourhood, where_used
     from .resolve import AmbiguousItemError, UnknownItemError, resolve_node
-    from .widgets import Explorer
+    from .widgets import Explorer, TopologyView, show_topology
 
 
 def __getattr__(name: str) -> Any:

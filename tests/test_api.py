@@ -25,6 +25,7 @@ EXPECTED = {
     "build_graph", "where_used", "impact", "neighbourhood", "Impact", "Filter", "findings",
     "resolve_node", "UnknownItemError", "AmbiguousItemError",
     "Finding", "plot_topology", "plot_summary", "export", "write_docs", "Explorer",
+    "show_topology", "TopologyView",
     "schema_report", "SchemaReport",
     # change over time
     "diff", "EstateDiff", "Change", "plot_diff", "history", "History",
@@ -93,6 +94,7 @@ ipt.plot_topology(estate), ipt.plot_summary(estate)
 for suffix in ("csv", "graphml", "mmd", "svg"):
     ipt.export(estate, sys.argv[1] + "/estate." + suffix)
 ipt.Explorer(estate).close()
+ipt.show_topology(estate).close()
 ipt.Client, ipt.AsyncClient, ipt.ClientCredentials
 try:
     ipt.server

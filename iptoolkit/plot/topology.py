@@ -11,10 +11,9 @@ with `group_by=`) are drawn as groups with counts.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Hashable
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
-from ..topology.layout import layered_layout
+from ..topology.layout import place_view
 from ..topology.view import (
     GROUP_BY,
     EstateOrGraph,
@@ -121,13 +120,7 @@ def draw_view(
 ) -> Figure:
     """Lay a view out and draw it: the one drawing path of topology and diff diagrams."""
     geometry = Geometry(grouped=key is not None)
-    band = None
-    if geometry.grouped:  # agents above response units: the in and out fans stay apart
-
-        def band(node: Hashable) -> int:
-            return 1 if view.nodes[node]["kind"] == "response" else 0
-
-    placed = layered_layout(view, order_key=_order_key(view), band_of=band)
+    placed = place_view(view, grouped=geometry.grouped)
     if not geometry.grouped and placed.rows > MAX_DETAIL_ROWS:
         warnings.warn(
             f"the diagram draws {placed.rows:,.0f} rows one node each (more than "
@@ -158,16 +151,3 @@ def draw_view(
         )
     draw_legend(figure, ax, handles, geometry)
     return detach(figure) if geometry.own else figure
-
-
-def _order_key(view: nx.DiGraph) -> Any:
-    """Start order within a column: profiles by group then name; groups biggest first."""
-    nodes = view.nodes
-
-    def key(node: Hashable) -> tuple[Any, ...]:
-        data = nodes[node]
-        if data["count"] > 1 or isinstance(node, tuple):
-            return (-data["count"], data["label"])
-        return (str(data.get("group") or ""), data["label"], str(node))
-
-    return key

@@ -22,7 +22,7 @@ from typing import Any
 
 from .style import COLUMN_OF_KIND
 
-__all__ = ["LayeredLayout", "layered_layout", "count_crossings"]
+__all__ = ["LayeredLayout", "layered_layout", "place_view", "count_crossings"]
 
 Node = Hashable
 
@@ -88,6 +88,27 @@ def layered_layout(
     bottom = max((ys[n] + height[n] / 2 for n in ys), default=0.0)
     pos = {node: (float(column_at[node]), ys[node] - top) for node in ys}
     return LayeredLayout(columns=columns, pos=pos, rows=bottom - top, crossings=crossings)
+
+
+def place_view(view: Any, *, grouped: bool) -> LayeredLayout:
+    """Where the items of a topology view go (`topology.view`): the one layout every
+    picture of a view shares (the static diagrams and the interactive view).
+
+    Profiles start in order of group then name, groups biggest first; in a grouped view
+    input agents sit above response units, so the in and out fans stay apart.
+    """
+    nodes = view.nodes
+
+    def order_key(node: Node) -> tuple[Any, ...]:
+        data = nodes[node]
+        if data["count"] > 1 or isinstance(node, tuple):
+            return (-data["count"], data["label"])
+        return (str(data.get("group") or ""), data["label"], str(node))
+
+    def band(node: Node) -> int:
+        return 1 if nodes[node]["kind"] == "response" else 0
+
+    return layered_layout(view, order_key=order_key, band_of=band if grouped else None)
 
 
 def count_crossings(columns: list[list[Node]], graph: Any, *, weight: str = "weight") -> int:

@@ -221,7 +221,9 @@ def grouped_view(
     reach = _reach(graph)
     keys = _cap(keys, reach, max_per_column or MAX_PER_COLUMN, group_by)
     view = nx.DiGraph()
+    active: dict[Hashable, bool] = {}  # read once per node: edges ask again for both ends
     for node, data in graph.nodes(data=True):
+        active[node] = _counts_active(data)
         key = keys[node]
         kind, label, type_name = key
         if key not in view:
@@ -241,7 +243,7 @@ def grouped_view(
         item = view.nodes[key]
         item["reach"] |= reach.get(node, set())
         item["count"] += 1
-        item["inactive"] += 0 if _counts_active(data) else 1
+        item["inactive"] += 0 if active[node] else 1
         item["unresolved"] = item["unresolved"] or data.get("resolved") is False
         item["problem"] = item["problem"] or bool(data.get("problem"))
         item["focus"] = item["focus"] or (focus is not None and node in focus)
@@ -250,17 +252,19 @@ def grouped_view(
         item["unresolved"] = item["unresolved"] and item["kind"] == "channel"
         item["reach"] = len(item["reach"])
     seen: set[tuple[Hashable, Hashable]] = set()
+    merged: dict[tuple[Key, Key], dict[str, Any]] = {}  # the view's edge data, by its ends
     for u, v, relation in graph.edges(data="relation"):
         if (u, v) in seen:  # parallel edges of one pair count once
             continue
         seen.add((u, v))
         a, b = keys[u], keys[v]
-        live = _counts_active(graph.nodes[u]) and _counts_active(graph.nodes[v])
-        if not view.has_edge(a, b):
+        live = active[u] and active[v]
+        edge = merged.get((a, b))
+        if edge is None:
             view.add_edge(
                 a, b, direction=direction_of(relation), style="ref", weight=0, live=0, focus=False
             )
-        edge = view.edges[a, b]
+            edge = merged[a, b] = view.succ[a][b]
         if line_style_of(relation) != "ref":  # a group edge is dotted only if all of it is
             edge["style"] = line_style_of(relation)
         edge["weight"] += 1

@@ -1,4 +1,5 @@
-"""The Explorer's diagram: the selection's topology as PNG bytes, drawn once per filter.
+"""The static diagram: the selection's topology as PNG bytes, drawn once per filter (the
+Explorer's static copy, and the interactive view's fallback).
 
 PNG in an `Image` widget rather than a figure in an `Output`: swapping the image's bytes
 replaces the picture in place (no clear-then-draw flicker, no figure left open for the
@@ -11,23 +12,28 @@ from __future__ import annotations
 
 import io
 from collections import OrderedDict
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 if TYPE_CHECKING:
-    from ..estate import Estate
+    from ..topology.view import EstateOrGraph
 
 __all__ = ["DIAGRAM_DPI", "render_png", "DiagramCache"]
+
+T = TypeVar("T")
 
 DIAGRAM_DPI = 80
 """Sharp when shrunk to the pane's width, legible at actual size (figures are ~15 in wide)."""
 
 
-def render_png(estate: Estate, *, dpi: float = DIAGRAM_DPI) -> bytes:
-    """The topology of `estate` as PNG bytes; the figure is closed before returning."""
+def render_png(
+    estate_or_graph: EstateOrGraph, *, dpi: float = DIAGRAM_DPI, **options: Any
+) -> bytes:
+    """The topology of an estate (or graph) as PNG bytes, `options` as `plot_topology`
+    takes them; the figure is closed before returning."""
     from ..plot import plot_topology
     from ..plot._backend import pyplot
 
-    figure = plot_topology(estate)
+    figure = plot_topology(estate_or_graph, **options)
     try:
         buffer = io.BytesIO()
         figure.savefig(buffer, format="png", dpi=dpi)
@@ -36,20 +42,21 @@ def render_png(estate: Estate, *, dpi: float = DIAGRAM_DPI) -> bytes:
         pyplot().close(figure)
 
 
-class DiagramCache:
-    """The last few diagrams by filter (its JSON), newest last."""
+class DiagramCache(Generic[T]):
+    """The last few pictures (PNG bytes, or the interactive view's data) by filter (its
+    JSON), newest last."""
 
     def __init__(self, size: int = 16) -> None:
         self.size = size
-        self._items: OrderedDict[str, bytes] = OrderedDict()
+        self._items: OrderedDict[str, T] = OrderedDict()
 
-    def get(self, key: str) -> bytes | None:
+    def get(self, key: str) -> T | None:
         png = self._items.get(key)
         if png is not None:
             self._items.move_to_end(key)
         return png
 
-    def put(self, key: str, png: bytes) -> None:
+    def put(self, key: str, png: T) -> None:
         self._items[key] = png
         self._items.move_to_end(key)
         while len(self._items) > self.size:

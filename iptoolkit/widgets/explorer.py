@@ -1,15 +1,17 @@
-"""`Explorer`: filter an estate, see the counts, the table, the diagram, details; export.
+"""`Explorer`: filter an estate, see the counts, the topology, the table, details; export.
 
     explorer = ipt.Explorer(estate)                 # display it: last line of a cell
     explorer.filter = ipt.Filter(partners=["Acme"]) # or start from a saved filter
     explorer.selection                              # the chosen profiles, an Estate
     saved = explorer.filter.to_json()               # what the analyst chose
 
-Changes made in the front end are debounced: the counts and the table follow a pause in
-typing or clicking, the diagram follows them (from a cache when the filter was seen
-before). Changes made from code (`explorer.filter = ...`) apply at once, so the next line
-sees them. After every change the notebook keeps a static copy (counts, agent types, the
-diagram) that shows wherever the live widget cannot: GitHub, nbviewer, a reopened notebook.
+Changes made in the front end are debounced: the counts, the table and the interactive
+topology view (`topology.TopologyView`, grouped when large, its data cached per filter)
+follow a pause in typing or clicking; clicking a node opens its details. The static PNG
+diagram is drawn after them (debounced again, cached per filter): it only feeds the
+static copy the notebook keeps (counts, agent types, the diagram), which shows wherever
+the live widget cannot: GitHub, nbviewer, a reopened notebook. Changes made from code
+(`explorer.filter = ...`) apply at once, so the next line sees them.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ from .html import HIDE_FALLBACK_CSS, fallback_html, header_html
 from .model import ExplorerModel, Selection
 from .panel import FilterPanel
 from .table import SelectionTable
+from .topology import TopologyView
+from .topology_data import ViewData, detail_node
 
 if TYPE_CHECKING:
     from IPython.display import DisplayHandle
@@ -38,7 +42,9 @@ if TYPE_CHECKING:
 
 __all__ = ["Explorer"]
 
-TABS = ("Diagram", "Table", "Details", "Findings", "Export")
+TABS = ("Topology", "Table", "Details", "Findings", "Export")
+PNG_DELAY = 1.0
+"""Seconds of quiet before the static PNG is drawn: it is only the notebook's fallback."""
 _CSS = """<style>
 .ipt-explorer .ipt-counts {font-size: 1.3em; font-weight: 600;}
 .ipt-explorer .ipt-description {color: var(--jp-ui-font-color2, #616161); margin-top: 2px;}
@@ -55,8 +61,6 @@ _CSS = """<style>
 .ipt-explorer table.ipt-fields td {padding: 2px 0; word-break: break-word;}
 .ipt-explorer .ipt-detail-body ul {margin: 0 0 4px 0; padding-left: 20px;
   max-height: 180px; overflow-y: auto;}
-.ipt-explorer .ipt-diagram img {max-width: none;}
-.ipt-explorer .ipt-diagram.ipt-fit img {max-width: 100%; height: auto;}
 .ipt-explorer .widget-html-content {line-height: 1.45;}
 .ipt-explorer .ipt-header .widget-html-content {line-height: 1.3;}
 .ipt-explorer .ipt-f-partners {box-sizing: border-box;}
@@ -91,11 +95,11 @@ _CSS = """<style>
 
 
 class Explorer:
-    """An ipywidgets app over an estate: filters, counts, table, diagram, details, export.
+    """An ipywidgets app over an estate: filters, counts, topology, table, details, export.
 
     `folder` is where the export buttons write; `debounce` the pause (seconds) after which
-    a change made in the front end is applied; `diagram=False` leaves the diagram out
-    (for very large selections on slow machines).
+    a change made in the front end is applied; `diagram=False` leaves the topology view
+    and the static diagram out (for very large selections on slow machines).
     """
 
     def __init__(
@@ -109,34 +113,26 @@ class Explorer:
     ) -> None:
         self.model = ExplorerModel(estate)
         self._show_diagram = diagram
-        self._diagrams = DiagramCache()
+        self._diagrams: DiagramCache[bytes] = DiagramCache()
+        self._views: DiagramCache[ViewData] = DiagramCache()
         self._png: bytes | None = None
         self._fallback: DisplayHandle | None = None
         self._changes = Debouncer(self._apply_change, debounce)
-        self._drawing = Debouncer(self._draw, 0.05 if debounce > 0 else 0)
+        self._drawing = Debouncer(self._draw, PNG_DELAY if debounce > 0 else 0)
         self._selection: Selection = self.model.select(Filter())
+        self._view_stale = False
 
         self.panel = FilterPanel(self.model.facets, self._changes.trigger)
         self.header = W.HTML()
-        self.image = W.Image(format="png")
-        self.fit = W.Checkbox(value=True, description="fit to width", indent=False)
+        self.topology = TopologyView(on_select=self._picked_node, height=600, aspect=1.1)
         self.table = SelectionTable(self._picked_row)
         self.detail = DetailPane(self.model, lambda: self._selection, on_open=self.show_detail)
         self.findings = FindingsPane(self.model, lambda: self._selection, self.show_detail)
         self.exporter = ExportPanel(lambda: self.selection, folder=str(folder))
-        scroller = W.Box([self.image], layout=W.Layout(overflow="auto", max_height="640px"))
-        scroller.add_class("ipt-diagram")
-        scroller.add_class("ipt-fit")
-        self.fit.observe(
-            lambda change: (scroller.add_class if change["new"] else scroller.remove_class)(
-                "ipt-fit"
-            ),
-            "value",
-        )
-        diagram_box = W.VBox([self.fit, scroller])
+        topology = self.topology.widget if diagram else W.HTML("(diagram=False: no topology)")
         self.tabs = W.Tab(
             [
-                diagram_box,
+                topology,
                 self.table.widget,
                 self.detail.widget,
                 self.findings.widget,
@@ -146,6 +142,7 @@ class Explorer:
             layout=W.Layout(flex="1 1 auto", min_width="0"),
         )
         self.detail.set_visible(False)
+        # a view drawn in a hidden tab measures 0 px: the topology follows when shown
         self.tabs.observe(lambda _: self._tab_changed(), "selected_index")
         self.widget = W.VBox(
             [
@@ -188,11 +185,12 @@ class Explorer:
 
     @property
     def diagram_png(self) -> bytes | None:
-        """The diagram shown now, as PNG bytes (None before the first drawing)."""
+        """The selection's static diagram (`plot_topology`), as PNG bytes (None before the
+        first drawing)."""
         return self._png
 
     def refresh(self) -> None:
-        """Apply any pending change and draw the diagram now."""
+        """Apply any pending change and draw the static diagram now."""
         self._changes.flush()
         self._drawing.cancel()
         self._draw()
@@ -223,6 +221,7 @@ class Explorer:
         """Close every widget (front-end views go away) and stop pending work."""
         self._changes.cancel()
         self._drawing.cancel()
+        self.topology.close()
         _close_tree(self.widget)
 
     # -- display --------------------------------------------------------------------------
@@ -251,29 +250,49 @@ class Explorer:
     # -- changes --------------------------------------------------------------------------
 
     def _apply_change(self) -> None:
-        """The panel changed: new selection, counts, table; the diagram follows."""
+        """The panel changed: new selection, counts, table, topology; the PNG follows."""
         self._drawing.cancel()
         selection = self.model.select(self.panel.filter)
         self._selection = selection
         if selection.facets is not None:
             self.panel.show_facets(selection.facets)
         self.exporter.suggest(suggested_name(selection.filter))
-        key = selection.filter.to_json()
-        cached = self._diagrams.get(key) if self._show_diagram else None
-        self.header.value = header_html(
-            selection.counts_text(),
-            selection.filter.describe(),
-            busy=self._show_diagram and cached is None,
-        )
+        self.header.value = header_html(selection.counts_text(), selection.filter.describe())
         self.table.show(self.model.table(selection))
         self.detail.invalidate()
         self.findings.invalidate()
+        if not self._show_diagram:
+            self._update_fallback()
+            return
+        self._view_stale = True
+        if self.tabs.selected_index == TABS.index("Topology"):
+            self._show_topology()
+        cached = self._diagrams.get(selection.filter.to_json())
         if cached is not None:
             self._set_diagram(cached)
-        elif self._show_diagram:
-            self._drawing.trigger()
         else:
-            self._update_fallback()
+            self._drawing.trigger()
+
+    def _show_topology(self) -> None:
+        """The selection in the topology view, its data from the cache when seen before."""
+        self._view_stale = False
+        from ..graph import build_graph
+
+        key = self._selection.filter.to_json()
+        estate = self._selection.estate
+        data = self._views.get(key)
+        if data is None:
+            graph = build_graph(estate)
+            data = self.topology.overview_data(graph)
+            self._views.put(key, data)
+            self.topology.show(data, graph)
+        else:  # the graph (44 MB at 10k) is not kept: built again if a click needs it
+            self.topology.show(data, lambda: build_graph(estate))
+
+    def _picked_node(self, node: object) -> None:
+        """A node of the topology was clicked: its details (an agent's: its profile's)."""
+        graph = self.topology.graph
+        self.show_detail(str(detail_node(graph, node) if graph is not None else node))
 
     def _draw(self) -> None:
         if not self._show_diagram:
@@ -286,12 +305,7 @@ class Explorer:
         self._set_diagram(png)
 
     def _set_diagram(self, png: bytes) -> None:
-        if self.image.value != png:
-            self.image.value = png
         self._png = png
-        self.header.value = header_html(
-            self._selection.counts_text(), self._selection.filter.describe()
-        )
         self._update_fallback()
 
     def _update_fallback(self) -> None:
@@ -301,10 +315,13 @@ class Explorer:
             self._fallback.update(HTML(self._fallback_html()))
 
     def _tab_changed(self) -> None:
-        """Details and findings are drawn only while their tab is shown (they cost time)."""
+        """Details, findings and the topology are drawn only while their tab is shown: they
+        cost time, and a view drawn in a hidden tab measures 0 px."""
         shown = TABS[self.tabs.selected_index or 0]
         self.detail.set_visible(shown == "Details")
         self.findings.set_visible(shown == "Findings")
+        if shown == "Topology" and self._view_stale:
+            self._show_topology()
 
     def _picked_row(self, row: int) -> None:
         """A table row was selected: show that profile's details."""

@@ -10,10 +10,13 @@ from __future__ import annotations
 import base64
 import html
 from collections.abc import Iterable, Mapping
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..names import type_label
 from ..redact import redact_fields, redact_text
+
+if TYPE_CHECKING:
+    from ..topology.legend import LegendItem
 
 __all__ = [
     "FALLBACK_CLASS",
@@ -26,6 +29,8 @@ __all__ = [
     "fields_html",
     "list_html",
     "fallback_html",
+    "legend_html",
+    "topology_fallback_html",
 ]
 
 FALLBACK_CLASS = "iptoolkit-explorer-static"
@@ -148,12 +153,7 @@ def fallback_html(
         f"<tr><td>{html.escape(name)}</td><td style='text-align:right'>{count:,}</td></tr>"
         for name, count in list(agent_types.items())[:12]
     )
-    image = (
-        f"<img alt='topology of the selection' style='max-width:100%' "
-        f"src='data:image/png;base64,{base64.b64encode(png).decode()}'/>"
-        if png
-        else ""
-    )
+    image = _image_html(png, "topology of the selection") if png else ""
     return (
         f"<div class='{FALLBACK_CLASS}'>"
         f"<p><b>iptoolkit Explorer</b> (a static copy; run the notebook to explore): "
@@ -161,3 +161,37 @@ def fallback_html(
         "<table><thead><tr><th>input agent type</th><th>profiles</th></tr></thead>"
         f"<tbody>{rows}</tbody></table>{image}</div>"
     )
+
+
+def _image_html(png: bytes, alt: str) -> str:
+    return (
+        f"<img alt='{html.escape(alt)}' style='max-width:100%' "
+        f"src='data:image/png;base64,{base64.b64encode(png).decode()}'/>"
+    )
+
+
+def topology_fallback_html(png: bytes | None, what: str) -> str:
+    """The static stand-in of the interactive topology view: the `plot_topology` PNG,
+    hidden by `HIDE_FALLBACK_CSS` while the live view renders."""
+    image = _image_html(png, "topology") if png else ""
+    return (
+        f"<div class='{FALLBACK_CLASS}'><p><b>iptoolkit topology</b> ({html.escape(what)}; "
+        f"a static copy: run the notebook to pan, zoom and click)</p>{image}</div>"
+    )
+
+
+def legend_html(items: Iterable[LegendItem]) -> str:
+    """The interactive view's legend: a swatch and a label per entry (`legend_items`)."""
+    rows = []
+    for item in items:
+        if item.marker is not None:
+            border = f"{item.edge_width or 1}px solid {item.edge}"
+            swatch = f"<span class='ipt-swatch' style='background:{item.colour};border:{border}'>"
+        else:
+            height = max(2, round(item.width))
+            swatch = (
+                f"<span class='ipt-swatch ipt-line' style='background:{item.colour};"
+                f"height:{height}px'>"
+            )
+        rows.append(f"<li>{swatch}</span>{html.escape(item.label)}</li>")
+    return f"<ul class='ipt-topology-legend'>{''.join(rows)}</ul>"

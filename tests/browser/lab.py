@@ -45,6 +45,9 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    # WebGL (the interactive topology view) in a headless browser without a GPU
+    "--use-angle=swiftshader",
+    "--enable-unsafe-swiftshader",
 ]
 _SETTINGS = {
     "@jupyterlab/apputils-extension:notification": {

@@ -1,0 +1,254 @@
+"""What the interactive topology view draws, as plain data: no widget, no browser.
+
+The view of `topology.view` (every node, or groups with counts), placed by the layered
+layout every diagram uses (`topology.layout.place_view`), coloured by `topology.style`,
+turned into a graph whose nodes carry what sigma.js reads: `x`, `y`, `label`, `color`,
+`size`, `border` and `halo`, and what a reader is told on hover and selection (`kind`,
+`type`, counts). Node keys are strings: an estate node id for a node drawn on its own
+(`profile:1001`), `group:<kind>:<label>` for a group; `members` maps every key back to the
+estate's node ids, so a click always names items of the estate.
+
+Node shapes are not drawn: ipysigma fetches every shape as an icon from Google's font
+servers, which an offline notebook cannot reach (and a private one should not). Kinds are
+told apart by their column and colour instead, as the legend says.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable
+from dataclasses import dataclass, replace
+from typing import Any
+
+import networkx as nx
+
+from ..names import type_label
+from ..topology.layout import place_view
+from ..topology.legend import INACTIVE_FILL, LegendItem, legend_items
+from ..topology.style import (
+    KIND_LABELS,
+    LINE_COLOURS,
+    PROBLEM_COLOUR,
+    UNRESOLVED_COLOUR,
+    node_colour,
+)
+from ..topology.view import detail_view, grouped_view, item_label
+
+__all__ = [
+    "COLUMN_GAP",
+    "ViewData",
+    "view_data",
+    "group_graph",
+    "start_camera",
+    "detail_node",
+    "line_colour",
+    "mix",
+]
+
+COLUMN_GAP = 10.0
+"""Rows between two columns: a grouped overview fills a landscape canvas, and at the zoom
+where rows can be read a label has room before the next column."""
+FADED = 0.82
+"""How far a highlight fades what it leaves out (0: not at all, 1: white)."""
+_DETAIL_SIZE = {"profile": 3.5, "agent": 3.0, "response": 3.0, "channel": 3.5, "partner": 4.5}
+_GROUP_SIZE = (4.0, 11.0)  # smallest and biggest grouped node, in pixels at the start zoom
+
+
+@dataclass(frozen=True)
+class ViewData:
+    """A view ready for sigma.js: `graph` (string keys, drawing attributes), `members`
+    (key -> estate node ids), the grouping (None: node by node), the legend."""
+
+    graph: nx.DiGraph
+    members: dict[str, tuple[Hashable, ...]]
+    group_by: str | None
+    focused: bool
+    legend: list[LegendItem]
+
+    def item(self, key: str) -> Hashable | None:
+        """The estate node a key stands for, or None for a group of several."""
+        members = self.members.get(key, ())
+        return members[0] if len(members) == 1 else None
+
+
+def view_data(
+    graph: nx.MultiDiGraph,
+    *,
+    group_by: str | None,
+    focus: set[Hashable] | None = None,
+) -> ViewData:
+    """The estate graph as the interactive view shows it: grouped by `group_by` (as
+    `plot_topology` decides it, see `plot.topology.grouping`) or node by node."""
+    view = grouped_view(graph, group_by, focus) if group_by else detail_view(graph, focus)
+    return _to_sigma(view, group_by, focused=focus is not None)
+
+
+def start_camera(data: ViewData, *, aspect: float = 1.3) -> dict[str, float]:
+    """Where the camera starts (sigma's `camera_state`) on a canvas `aspect` times as wide
+    as high: the whole view, unless it is a tall view node by node; that one starts at its
+    top, zoomed until its columns fill the width, and the reader pans down. Either way the
+    picture sits a little left of centre: labels are written to the right of their nodes,
+    and the last column's would be cut off.
+
+    Sigma fits the whole graph in the canvas at `ratio` 1 (its longer side spanning 0..1
+    of the camera's coordinates); a smaller ratio zooms in.
+    """
+    whole = {"x": 0.58, "y": 0.5, "ratio": 1.2, "angle": 0.0}
+    xs = [x for _, x in data.graph.nodes(data="x")]
+    ys = [y for _, y in data.graph.nodes(data="y")]
+    if not xs or data.group_by is not None:
+        return whole
+    width, height = max(xs) - min(xs), max(ys) - min(ys)
+    if height <= width * aspect:  # it fits well enough as a whole
+        return whole
+    share = width / height  # the graph's width in camera coordinates
+    ratio = max(1.3 * share / aspect, 0.002)
+    if ratio >= 0.8:
+        return whole
+    return {"x": 0.5 + 0.12 * share, "y": 1.0 - ratio / 2, "ratio": ratio, "angle": 0.0}
+
+
+def detail_node(graph: nx.MultiDiGraph, node: Hashable) -> Hashable:
+    """The item whose details a click on `node` opens: an input agent or response unit is
+    part of its profile; anything else is itself."""
+    if node in graph and graph.nodes[node].get("kind") in ("agent", "response"):
+        for owner in graph.pred[node]:
+            if graph.nodes[owner].get("kind") == "profile":
+                return owner
+    return node
+
+
+def group_graph(graph: nx.MultiDiGraph, members: Iterable[Hashable]) -> nx.MultiDiGraph:
+    """What expanding a group shows: its members and everything on their paths (the
+    profiles that reach them, the channels and partners they reach)."""
+    from ..queries import induced_subgraph
+
+    chosen: set[Hashable] = set()
+    for node in members:
+        if node in graph:
+            chosen |= {node} | nx.ancestors(graph, node) | nx.descendants(graph, node)
+    return induced_subgraph(graph, chosen)
+
+
+def _to_sigma(view: nx.DiGraph, group_by: str | None, *, focused: bool) -> ViewData:
+    grouped = group_by is not None
+    placed = place_view(view, grouped=grouped)
+    keys = _keys(view)
+    biggest: dict[str, int] = {}
+    for data in view.nodes.values():
+        biggest[data["kind"]] = max(biggest.get(data["kind"], 1), _weight(data))
+    out = nx.DiGraph()
+    for node, data in view.nodes(data=True):
+        column, row = placed.pos[node]
+        look = _node_look(data, grouped, focused, biggest)
+        out.add_node(
+            keys[node],
+            x=column * COLUMN_GAP,
+            y=-row,  # sigma's y grows upwards; the layout's rows grow downwards
+            label=item_label(data) if grouped else str(data["label"]),
+            **look,
+            **_facts(data, grouped),
+        )
+    widest = max((w for _, _, w in view.edges(data="weight")), default=1)
+    for u, v, data in view.edges(data=True):
+        out.add_edge(keys[u], keys[v], **_edge_look(data, grouped, focused, widest))
+    members = {keys[node]: tuple(data["members"]) for node, data in view.nodes(data=True)}
+    legend = [  # the legend's lines in the colours the canvas draws
+        replace(item, colour=line_colour(item.style)) if item.style else item
+        for item in legend_items(view, grouped=grouped, focused=focused)
+    ]
+    return ViewData(out, members, group_by, focused, legend)
+
+
+def _keys(view: nx.DiGraph) -> dict[Hashable, str]:
+    """String keys: estate node ids as they are, groups `group:<kind>:<label>` (unique)."""
+    keys: dict[Hashable, str] = {}
+    taken: set[str] = set()
+    for node, data in view.nodes(data=True):
+        key = f"group:{data['kind']}:{data['label']}" if isinstance(node, tuple) else str(node)
+        base, number = key, 2
+        while key in taken:
+            key, number = f"{base} #{number}", number + 1
+        taken.add(key)
+        keys[node] = key
+    return keys
+
+
+def _weight(data: dict[str, Any]) -> int:
+    """What a grouped node's size shows, as in the static diagrams: the profiles reaching it."""
+    return max(int(data.get("reach", data["count"])), 1)
+
+
+def _node_look(
+    data: dict[str, Any], grouped: bool, focused: bool, biggest: dict[str, int]
+) -> dict[str, Any]:
+    kind = data["kind"]
+    fill = node_colour(kind, data["type"])
+    border = "#FFFFFF"
+    if data["unresolved"]:
+        fill = border = UNRESOLVED_COLOUR
+    elif data["problem"]:
+        fill, border = "#FFFFFF", PROBLEM_COLOUR
+    elif data["inactive"] >= data["count"]:
+        fill, border = INACTIVE_FILL, fill
+    if grouped:
+        small, large = _GROUP_SIZE
+        size = small + (large - small) * (_weight(data) / biggest[kind]) ** 0.5
+    else:
+        size = _DETAIL_SIZE.get(kind, 3.0)
+    in_focus = not focused or data["focus"]
+    label_colour = "#1F2328"
+    if data["unresolved"] or data["problem"]:
+        label_colour = UNRESOLVED_COLOUR
+    elif data["inactive"] >= data["count"]:
+        label_colour = "#6E7781"
+    if not in_focus:
+        fill, border, label_colour = mix(fill, FADED), mix(border, FADED), mix(label_colour, 0.6)
+    return {
+        "color": fill,
+        "border": border,
+        "label_color": label_colour,
+        "size": round(size, 2),
+        "halo": 6.0 if focused and data["focus"] else 0.0,
+        "zindex": 1 if in_focus else 0,
+    }
+
+
+def _facts(data: dict[str, Any], grouped: bool) -> dict[str, Any]:
+    """What the reader is told about a node (its hover label says the name and counts)."""
+    facts: dict[str, Any] = {"kind": KIND_LABELS.get(data["kind"], str(data["kind"]))}
+    if data["type"] and data["kind"] not in ("partner", "profile"):
+        facts["type"] = type_label(data["type"])
+    if grouped:
+        facts["count"] = data["count"]
+        facts["inactive"] = data["inactive"]
+        facts["profiles reaching it"] = data.get("reach", 0)
+    else:
+        facts["active"] = data["inactive"] == 0
+    return facts
+
+
+def _edge_look(data: dict[str, Any], grouped: bool, focused: bool, widest: int) -> dict[str, Any]:
+    colour = line_colour(data["style"])
+    if data["inactive"]:
+        colour = mix(colour, 0.6)
+    in_focus = not focused or data["focus"]
+    if not in_focus:
+        colour = mix(colour, FADED)
+    size = 0.6 + 5.0 * (data["weight"] / widest) ** 0.5 if grouped else 0.7
+    if focused and data["focus"]:
+        size *= 1.8
+    return {"color": colour, "size": round(size, 2), "weight": data["weight"]}
+
+
+def line_colour(style: str) -> str:
+    """A line style's colour on the canvas: sigma draws no dotted lines, so a channel
+    named only by its id is a paler blue instead."""
+    colour = LINE_COLOURS[style]
+    return mix(colour, 0.55) if style == "ref" else colour
+
+
+def mix(colour: str, share: float, other: str = "#FFFFFF") -> str:
+    """`colour` (`#RRGGBB`) moved `share` of the way towards `other` (white: paler)."""
+    a = [int(colour.lstrip("#")[i : i + 2], 16) for i in (0, 2, 4)]
+    b = [int(other.lstrip("#")[i : i + 2], 16) for i in (0, 2, 4)]
+    return "#" + "".join(f"{round(x + (y - x) * share):02X}" for x, y in zip(a, b, strict=True))

@@ -1,0 +1,238 @@
+"""The interactive topology view in a real browser: JupyterLab on loopback, Debian's
+Chromium (WebGL through SwiftShader) via Playwright.
+
+A notebook written in the test's folder shows `ipt.show_topology(estate)` with an HTML
+line that prints what Python receives. The test waits for the canvas to draw, zooms with
+the view's button (the camera reaches Python and the picture changes), clicks a group (it
+opens in detail), clicks a node there (Python receives its estate node id) and goes back
+to the overview. Screenshots are saved under the test's temporary folder.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from iptoolkit.topology.style import KIND_COLOURS
+
+from .lab import CHROMIUM, CHROMIUM_ARGS, Lab, chromium_missing, start_lab, stop_lab
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
+
+VIEWPORT = {"width": 1400, "height": 1100}
+FIRST_LAUNCH = 90_000  # ms: a fresh server's first kernel and page can be slow
+STEP = 45_000  # ms: any later step (two cores shared with other browsers)
+CELLS = [
+    "import iptoolkit as ipt\n"
+    "import ipywidgets as W\n"
+    "from IPython.display import display\n"
+    "estate = ipt.demo_estate(n_profiles=300, seed=7)",
+    "picked = W.HTML('picked: none')\n"
+    "picked.add_class('ipt-picked')\n"
+    "camera = W.HTML('camera: none')\n"
+    "camera.add_class('ipt-camera')\n"
+    "view = ipt.show_topology(estate, on_select=lambda node: setattr(picked, 'value', "
+    "f'picked: {node}'), height=560)\n"
+    "view.sigma.observe(lambda change: setattr(camera, 'value', "
+    "f\"camera: {change['new']['ratio']:.3f}\"), 'camera_state')\n"
+    "display(W.VBox([picked, camera]))\n"
+    "view",
+    "explorer = ipt.Explorer(estate, ipt.Filter(active=False))\nexplorer",
+]
+
+
+def test_topology_view_zooms_and_answers_clicks(tmp_path: Path) -> None:
+    reason = chromium_missing()
+    if reason is not None:
+        pytest.skip(reason)
+    folder = tmp_path / "notebooks"
+    folder.mkdir()
+    (folder / "topology.ipynb").write_text(json.dumps(_notebook(CELLS)))
+    for attempt in (1, 2):  # a fresh server's first launch sometimes hangs (see the notes)
+        lab = start_lab(folder, tmp_path / f"lab-{attempt}")
+        try:
+            _session(lab, tmp_path)
+            return
+        except _FirstLaunchTimeout:
+            if attempt == 2:
+                raise
+        except Exception as exc:
+            raise AssertionError(f"{exc}\n--- JupyterLab log ---\n{lab.log_tail()}") from exc
+        finally:
+            stop_lab(lab)
+
+
+class _FirstLaunchTimeout(Exception):
+    """The page or kernel never came up: the one failure worth a retry."""
+
+
+def _notebook(cells: list[str]) -> dict[str, Any]:
+    return {
+        "cells": [
+            {"cell_type": "code", "id": f"cell-{index}", "metadata": {}, "source": source,
+             "outputs": [], "execution_count": None}
+            for index, source in enumerate(cells)
+        ],
+        "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3",
+                                    "language": "python"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }  # fmt: skip
+
+
+def _session(lab: Lab, tmp_path: Path) -> None:
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport=VIEWPORT)
+            errors: list[str] = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.on(
+                "console",
+                lambda message: errors.append(message.text) if message.type == "error" else None,
+            )
+            try:
+                page.goto(f"{lab.url}/lab/tree/topology.ipynb", timeout=FIRST_LAUNCH)
+                page.wait_for_selector(
+                    ".jp-NotebookPanel-toolbar .jp-Notebook-ExecutionIndicator[data-status='idle']",
+                    timeout=FIRST_LAUNCH,
+                )
+            except PlaywrightTimeout as exc:
+                raise _FirstLaunchTimeout(str(exc)) from exc
+            page.wait_for_timeout(1000)
+            try:
+                _explore(page, tmp_path)
+            except AssertionError as exc:
+                raise AssertionError(f"{exc}\nbrowser errors: {errors}") from exc
+            assert not [e for e in errors if "sigma" in e.lower()], errors
+        finally:
+            browser.close()
+
+
+def _explore(page: Any, tmp_path: Path) -> None:
+    page.click(".lm-MenuBar-itemLabel:text-is('Run')")
+    page.click("li[data-command='runmenu:run-all']")
+    view = page.locator(".ipt-topology").first
+    view.wait_for(timeout=FIRST_LAUNCH)
+    canvas = page.locator(".ipt-topology .ipysigma-container").first
+    canvas.locator("canvas").first.wait_for(timeout=STEP)
+    view.scroll_into_view_if_needed()
+    page.wait_for_timeout(1500)  # sigma draws on the next animation frames
+    first = canvas.screenshot()
+    _save(tmp_path, "overview", view.screenshot())
+    assert _coloured_share(first) > 0.005, "the canvas drew nothing"
+    status = page.locator(".ipt-topology-status").first
+    assert "grouped by group" in status.inner_text()
+    assert "input agents" in page.locator(".ipt-topology-legend").first.inner_text()
+    assert "partners" in page.locator(".ipt-topology-legend").first.inner_text()
+
+    # zoom with the view's button: the camera reaches Python, the picture changes
+    camera = page.locator(".ipt-camera").first
+    before = camera.inner_text()
+    page.locator(".ipt-topology .ipysigma-zoom-button").first.click()
+    page.wait_for_function(
+        "before => document.querySelector('.ipt-camera').innerText !== before",
+        arg=before,
+        timeout=STEP,
+    )
+    ratio = float(camera.inner_text().split(":")[1])
+    assert ratio < 1.0, camera.inner_text()
+    page.wait_for_timeout(800)
+    assert canvas.screenshot() != first, "zooming did not redraw the canvas"
+    page.locator(".ipt-topology .ipysigma-reset-zoom-button").first.click()
+    page.wait_for_timeout(800)
+
+    # a click on a group opens it in detail
+    assert _click_a_node(page, canvas, KIND_COLOURS["profile"]), "no profile group found"
+    back = page.locator(".ipt-topology-back").first
+    back.wait_for(state="visible", timeout=STEP)
+    assert "in detail" in status.inner_text()
+    page.wait_for_timeout(1500)
+    _save(tmp_path, "group-in-detail", view.screenshot())
+
+    # a click on a node there: Python receives its estate node id
+    assert _click_a_node(page, canvas, KIND_COLOURS["partner"]), "no partner in the detail"
+    page.wait_for_function(
+        "() => document.querySelector('.ipt-picked').innerText !== 'picked: none'",
+        timeout=STEP,
+    )
+    picked = page.locator(".ipt-picked").first.inner_text()
+    assert picked.startswith("picked: partner:"), picked
+    _save(tmp_path, "node-picked", view.screenshot())
+
+    back.click()
+    page.wait_for_function(
+        "() => !document.querySelector('.ipt-topology-status').innerText.includes('in detail')",
+        timeout=STEP,
+    )
+
+    # the Explorer's first tab is the same view of its selection; a click opens details
+    explorer = page.locator(".ipt-explorer").first
+    explorer.scroll_into_view_if_needed()
+    tab = page.locator(".ipt-explorer .lm-TabBar-tab.lm-mod-current").first
+    assert tab.inner_text().strip() == "Topology"
+    explorer_canvas = page.locator(".ipt-explorer .ipysigma-container").first
+    explorer_canvas.locator("canvas").first.wait_for(timeout=STEP)
+    page.wait_for_timeout(1500)
+    _save(tmp_path, "explorer", explorer.screenshot())
+    assert _coloured_share(explorer_canvas.screenshot()) > 0.005, "the Explorer's view is blank"
+    assert _click_a_node(page, explorer_canvas, KIND_COLOURS["partner"]), "no partner found"
+    page.locator(".ipt-explorer .ipt-detail-body").first.wait_for(timeout=STEP)
+    assert tab.inner_text().strip() == "Details"
+    _save(tmp_path, "explorer-details", explorer.screenshot())
+
+
+def _click_a_node(page: Any, canvas: Any, colour: str) -> bool:
+    """Click the middle of a node drawn in `colour` (found in a screenshot of the canvas),
+    after checking that sigma shows a pointer there."""
+    import matplotlib.image as mpimg
+    import numpy as np
+
+    pixels = mpimg.imread(io.BytesIO(canvas.screenshot()), format="png")[..., :3]
+    target = np.array([int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)])
+    match = (np.abs(pixels - target).max(axis=-1) < 0.04).astype(float)
+    if not match.any():
+        return False
+    # the pixel with the most matching neighbours: the middle of a disc, not an edge
+    padded = np.pad(match, 3)
+    around = sum(
+        padded[3 + dy : 3 + dy + match.shape[0], 3 + dx : 3 + dx + match.shape[1]]
+        for dy in range(-3, 4)
+        for dx in range(-3, 4)
+    )
+    row, column = np.unravel_index(np.argmax(around * match), match.shape)
+    box = canvas.bounding_box()
+    scale = box["width"] / match.shape[1]  # screenshots are in device pixels
+    x, y = box["x"] + (column + 0.5) * scale, box["y"] + (row + 0.5) * scale
+    page.mouse.move(x, y)
+    page.wait_for_timeout(200)
+    if canvas.evaluate("el => el.style.cursor") != "pointer":
+        return False
+    page.mouse.click(x, y)
+    return True
+
+
+def _coloured_share(png: bytes) -> float:
+    """The share of pixels that are not (nearly) white or grey: nodes and lines."""
+    import matplotlib.image as mpimg
+    import numpy as np
+
+    pixels = mpimg.imread(io.BytesIO(png), format="png")[..., :3]
+    spread = pixels.max(axis=-1) - pixels.min(axis=-1)
+    return float(np.mean(spread > 0.15))
+
+
+def _save(tmp_path: Path, name: str, png: bytes) -> None:
+    path = tmp_path / f"topology-{name}.png"
+    path.write_bytes(png)
+    if os.environ.get("IPTOOLKIT_KEEP_SHOTS"):
+        shutil.copy(path, Path(os.environ["IPTOOLKIT_KEEP_SHOTS"]) / path.name)

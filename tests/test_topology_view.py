@@ -1,0 +1,289 @@
+"""The interactive topology view without a browser: its data (positions, colours, groups,
+ids, highlight, secrets) and the widget's behaviour (clicks, expanding, the Explorer's tab).
+The browser half is tests/browser/test_topology_browser.py."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterator
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+from iptoolkit.demo import demo_estate
+from iptoolkit.estate import Estate
+from iptoolkit.filters import Filter
+from iptoolkit.graph import build_graph
+from iptoolkit.plot.topology import MAX_DETAIL_NODES
+from iptoolkit.topology.layout import place_view
+from iptoolkit.topology.legend import INACTIVE_FILL
+from iptoolkit.topology.style import COLUMN_OF_KIND, KIND_COLOURS, channel_colour
+from iptoolkit.topology.view import detail_view, focus_set
+from iptoolkit.widgets.html import FALLBACK_CLASS, legend_html, topology_fallback_html
+from iptoolkit.widgets.topology_data import (
+    COLUMN_GAP,
+    FADED,
+    detail_node,
+    mix,
+    start_camera,
+    view_data,
+)
+
+from .factories import ACME, GLOBEX, agent, channel, estate_of, profile, unit
+
+pytest.importorskip("ipysigma")
+
+from iptoolkit.widgets import Explorer, TopologyView, show_topology  # noqa: E402
+
+SECRET = "hunter2"
+
+
+@pytest.fixture(scope="module")
+def big() -> Estate:
+    return demo_estate(n_profiles=300, seed=7)
+
+
+@pytest.fixture(scope="module")
+def small() -> Estate:
+    return estate_of(
+        profile(
+            "P1",
+            name="Orders in",
+            agent=agent("SFTP", channels=[channel(5, "SFTP", partner=ACME)]),
+            units=[unit("Ftp", channel=channel(6, "FTP", partner=GLOBEX))],
+        ),
+        profile(
+            "P2",
+            name="Invoices out",
+            active=False,
+            agent=agent("SFTP", channels=[channel(5, "SFTP", partner=ACME)]),
+        ),
+    )
+
+
+def _kind_of(graph: nx.MultiDiGraph, node: Hashable) -> str:
+    return str(graph.nodes[node]["kind"])
+
+
+# -- the data -----------------------------------------------------------------------------
+
+
+def test_detail_keys_are_estate_node_ids_in_their_layered_columns(small: Estate) -> None:
+    graph = build_graph(small)
+    data = view_data(graph, group_by=None)
+    assert set(data.graph) == set(graph)
+    assert all(data.item(key) == key for key in data.graph)
+    placed = place_view(detail_view(graph), grouped=False)
+    for key, attributes in data.graph.nodes(data=True):
+        column = COLUMN_OF_KIND[_kind_of(graph, key)]
+        assert attributes["x"] == column * COLUMN_GAP
+        assert attributes["y"] == -placed.pos[key][1]  # rows downwards, sigma's y upwards
+
+
+def test_colours_come_from_the_style(small: Estate) -> None:
+    graph = build_graph(small)
+    nodes = view_data(graph, group_by=None).graph.nodes
+    assert nodes["profile:P1"]["color"] == KIND_COLOURS["profile"]
+    assert nodes["partner:1"]["color"] == KIND_COLOURS["partner"]
+    sftp = next(n for n in nodes if n.startswith("channel:") and "SFTP" in nodes[n]["label"])
+    assert nodes[sftp]["color"] == channel_colour("SFTP")
+    # an inactive profile: pale fill, its kind's colour as outline
+    assert nodes["profile:P2"]["color"] == INACTIVE_FILL
+    assert nodes["profile:P2"]["border"] == KIND_COLOURS["profile"]
+    assert nodes["profile:P2"]["active"] is False
+
+
+def test_big_selections_are_grouped_as_plot_topology_groups_them(
+    big: Estate, small: Estate
+) -> None:
+    assert build_graph(big).number_of_nodes() > MAX_DETAIL_NODES
+    assert TopologyView(big).data.group_by == "group"
+    assert TopologyView(big, group_by=False).data.group_by is None
+    assert TopologyView(small).data.group_by is None
+    assert TopologyView(small, group_by="agent_type").data.group_by == "agent_type"
+    with pytest.raises(ValueError, match="group_by"):
+        TopologyView(small, group_by="colour")
+
+
+def test_group_keys_map_back_to_every_estate_node_once(big: Estate) -> None:
+    graph = build_graph(big)
+    data = view_data(graph, group_by="group")
+    members = [node for nodes in data.members.values() for node in nodes]
+    assert sorted(members) == sorted(graph)  # every node in exactly one group
+    assert all(key.startswith("group:") for key in data.graph)
+    finance = data.graph.nodes["group:profile:Finance"]
+    assert finance["count"] == len(data.members["group:profile:Finance"])
+    assert finance["label"].startswith(f"Finance ({finance['count']}")
+
+
+def test_expanding_a_group_shows_its_members_and_their_paths(big: Estate) -> None:
+    view = TopologyView(big)
+    overview = view.data
+    members = set(overview.members["group:profile:Finance"])
+    view.expand("group:profile:Finance")
+    assert view.expanded and view.data is not overview
+    shown = set(view.data.graph)
+    assert members <= shown  # the group's profiles, node by node...
+    graph = view.graph
+    reached = set().union(*(nx.descendants(graph, node) for node in members))
+    assert shown == members | reached  # ...with what they reach, nothing else
+    assert view.data.group_by is None and all(view.data.item(key) == key for key in shown)
+    view.back()
+    assert not view.expanded and view.data is overview
+    with pytest.raises(KeyError, match="no group"):
+        view.expand("group:profile:Nowhere")
+
+
+def test_a_click_reports_the_estate_node_and_a_group_click_expands(big: Estate) -> None:
+    picked: list[Hashable] = []
+    view = show_topology(big, on_select=picked.append)
+    view.sigma.selected_node = "group:profile:Finance"
+    assert view.expanded and picked == []
+    profile_key = next(key for key in view.data.graph if key.startswith("profile:"))
+    view.sigma.selected_node = profile_key
+    assert picked == [profile_key] and view.selected == profile_key
+    assert profile_key in view._info.value  # the side panel names what was picked
+
+
+def test_highlight_fades_what_it_leaves_out(small: Estate) -> None:
+    graph = build_graph(small)
+    focus = focus_set(graph, "partner:2")
+    data = view_data(graph, group_by=None, focus=focus)
+    nodes = data.graph.nodes
+    assert nodes["partner:2"]["halo"] > 0 and nodes["partner:2"]["zindex"] == 1
+    assert nodes["partner:2"]["color"] == KIND_COLOURS["partner"]
+    assert nodes["partner:1"]["halo"] == 0 and nodes["partner:1"]["zindex"] == 0
+    assert nodes["partner:1"]["color"] == mix(KIND_COLOURS["partner"], FADED)
+    assert "highlighted" in [item.label for item in data.legend]
+    plain = view_data(graph, group_by=None)
+    assert all(halo == 0 for _, halo in plain.graph.nodes(data="halo"))
+    assert plain.graph.nodes["partner:1"]["color"] == KIND_COLOURS["partner"]
+
+
+def test_no_secret_in_labels_or_facts() -> None:
+    leaky = estate_of(
+        profile(
+            "P1",
+            name=f"sync https://bob:{SECRET}@files.example.com/in",
+            agent=agent("SFTP", channels=[channel(5, "SFTP", partner=ACME)]),
+            units=[unit("Http", url=f"https://api.example.com/in?apikey={SECRET}")],
+        )
+    )
+    graph = build_graph(leaky)
+    detail = view_data(graph, group_by=None)
+    text = repr(list(detail.graph.nodes(data=True)))
+    assert "files.example.com" in text and "api.example.com" in text  # shown, masked
+    assert SECRET not in text
+    grouped = view_data(graph, group_by="group")
+    assert SECRET not in repr(list(grouped.graph.nodes(data=True)))
+
+
+def test_a_tall_detail_view_starts_at_its_top_zoomed_in(big: Estate) -> None:
+    graph = build_graph(big)
+    tall = view_data(graph, group_by=None)
+    camera = start_camera(tall)
+    assert camera["ratio"] < 0.5 and camera["y"] > 0.75
+    assert start_camera(view_data(graph, group_by="group"))["ratio"] >= 1
+
+
+def test_an_agent_click_opens_its_profile(small: Estate) -> None:
+    graph = build_graph(small)
+    agents = [n for n in graph if _kind_of(graph, n) in ("agent", "response")]
+    assert len(agents) == 3
+    for node in agents:
+        owner = detail_node(graph, node)
+        assert _kind_of(graph, owner) == "profile" and graph.has_edge(owner, node)
+    assert detail_node(graph, "partner:1") == "partner:1"
+
+
+def test_legend_and_static_fallback_html(small: Estate) -> None:
+    view = TopologyView(small)
+    legend = legend_html(view.data.legend)
+    assert "input agent" in legend and "SFTP channel" in legend and "inactive" in legend
+    page = topology_fallback_html(view.png(), "2 profiles")
+    assert FALLBACK_CLASS in page and "data:image/png;base64," in page
+
+
+# -- in the Explorer ----------------------------------------------------------------------
+
+
+@pytest.fixture()
+def explorer(big: Estate, tmp_path: Path) -> Iterator[Explorer]:
+    x = Explorer(big, folder=tmp_path)
+    yield x
+    x.close()
+
+
+def test_the_explorer_opens_on_the_topology_of_its_selection(
+    explorer: Explorer, big: Estate
+) -> None:
+    assert explorer.tabs.titles[0] == "Topology" and explorer.tabs.selected_index == 0
+    assert explorer.topology.data.group_by == "group"
+    explorer.filter = Filter(active=False)
+    profiles = {n for n in explorer.topology.graph if n.startswith("profile:")}
+    assert len(profiles) == len(explorer.selection)
+
+
+def test_the_explorer_caches_view_data_per_filter(explorer: Explorer) -> None:
+    first = explorer.topology.data
+    explorer.filter = Filter(active=False)
+    assert explorer.topology.data is not first
+    explorer.filter = Filter()
+    assert explorer.topology.data is first
+    assert explorer.topology._graph is None  # a cached view keeps no 10k graph alive...
+    explorer.topology.expand("group:profile:Finance")  # ...and builds it when it must
+    assert explorer.topology.graph is not None and explorer.topology.expanded
+
+
+def test_a_click_in_the_explorer_opens_details(explorer: Explorer) -> None:
+    explorer.filter = Filter(active=False)  # few enough to be drawn node by node
+    data = explorer.topology.data
+    partner = next(key for key in data.graph if key.startswith("partner:"))
+    explorer.topology.sigma.selected_node = partner
+    assert explorer.tabs.selected_index == explorer.tabs.titles.index("Details")
+    assert explorer.detail.node == partner
+
+
+def test_a_hidden_topology_tab_follows_when_shown(explorer: Explorer) -> None:
+    before = explorer.topology.data
+    explorer.tabs.selected_index = 1
+    explorer.filter = Filter(active=False)
+    assert explorer.topology.data is before  # not drawn into a hidden tab
+    explorer.tabs.selected_index = 0
+    assert explorer.topology.data is not before
+
+
+def test_explorer_without_diagram_draws_nothing(big: Estate, tmp_path: Path) -> None:
+    x = Explorer(big, folder=tmp_path, diagram=False)
+    try:
+        x.filter = Filter(active=False)
+        assert x.topology.sigma is None and x.diagram_png is None
+        assert x.counts.startswith(f"{len(x.selection)} of ")
+    finally:
+        x.close()
+
+
+def test_display_leaves_the_static_diagram_for_github(
+    small: Estate, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import IPython.display
+
+    shown: list[object] = []
+    monkeypatch.setattr(IPython.display, "display", lambda obj, **_: shown.append(obj))
+    TopologyView(small)._ipython_display_()
+    bundle, fallback = shown
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert "a live widget" in bundle["text/plain"]
+    assert FALLBACK_CLASS in fallback.data and "data:image/png;base64," in fallback.data
+
+
+def test_the_static_copy_of_a_huge_view_is_the_grouped_diagram(
+    big: Estate, small: Estate, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import iptoolkit.widgets.diagram as diagram
+
+    asked: list[object] = []
+    monkeypatch.setattr(diagram, "render_png", lambda graph, **options: asked.append(options))
+    TopologyView(big, group_by=False).png()
+    TopologyView(small, group_by=False).png()
+    assert [options["group_by"] for options in asked] == [None, False]
