@@ -64,7 +64,7 @@ def kinds_shown(page: str) -> dict[str, int]:
 
 
 def test_the_tab_lists_the_selections_findings(explorer: Explorer) -> None:
-    assert TABS == ("Diagram", "Table", "Details", "Findings", "Export")
+    assert TABS == ("Topology", "Table", "Details", "Findings", "Export")
     explorer.tabs.selected_index = FINDINGS_TAB
     page = explorer.findings.content.value
     expected = audit.findings(explorer.selection)
