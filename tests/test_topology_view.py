@@ -21,7 +21,7 @@ from iptoolkit.topology.style import COLUMN_OF_KIND, KIND_COLOURS, channel_colou
 from iptoolkit.topology.view import detail_view, focus_set
 from iptoolkit.widgets.html import FALLBACK_CLASS, legend_html, topology_fallback_html
 from iptoolkit.widgets.topology_data import (
-    COLUMN_GAP,
+    DETAIL_COLUMN_GAP,
     FADED,
     detail_node,
     mix,
@@ -76,7 +76,7 @@ def test_detail_keys_are_estate_node_ids_in_their_layered_columns(small: Estate)
     placed = place_view(detail_view(graph), grouped=False)
     for key, attributes in data.graph.nodes(data=True):
         column = COLUMN_OF_KIND[_kind_of(graph, key)]
-        assert attributes["x"] == column * COLUMN_GAP
+        assert attributes["x"] == column * DETAIL_COLUMN_GAP
         assert attributes["y"] == -placed.pos[key][1]  # rows downwards, sigma's y upwards
 
 

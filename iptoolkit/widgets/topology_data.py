@@ -35,6 +35,7 @@ from ..topology.view import detail_view, grouped_view, item_label
 
 __all__ = [
     "COLUMN_GAP",
+    "DETAIL_COLUMN_GAP",
     "ViewData",
     "view_data",
     "group_graph",
@@ -47,6 +48,9 @@ __all__ = [
 COLUMN_GAP = 10.0
 """Rows between two columns: a grouped overview fills a landscape canvas, and at the zoom
 where rows can be read a label has room before the next column."""
+DETAIL_COLUMN_GAP = 20.0
+"""The same, node by node: its labels are item names (longer than a group's), and a view of
+a few dozen rows then fills a landscape canvas instead of a narrow strip in its middle."""
 FADED = 0.82
 """How far a highlight fades what it leaves out (0: not at all, 1: white)."""
 _DETAIL_SIZE = {"profile": 3.5, "agent": 3.0, "response": 3.0, "channel": 3.5, "partner": 4.5}
@@ -142,7 +146,7 @@ def _to_sigma(view: nx.DiGraph, group_by: str | None, *, focused: bool) -> ViewD
         look = _node_look(data, grouped, focused, biggest)
         out.add_node(
             keys[node],
-            x=column * COLUMN_GAP,
+            x=column * (COLUMN_GAP if grouped else DETAIL_COLUMN_GAP),
             y=-row,  # sigma's y grows upwards; the layout's rows grow downwards
             label=item_label(data) if grouped else str(data["label"]),
             **look,
