@@ -86,7 +86,8 @@ WATCH = """
     const box = view();
     if (!box) return '';
     const imgs = Array.from(box.querySelectorAll('img')).map(i => i.src.length + i.src.slice(-48));
-    return imgs.join('|') + '#' + box.querySelectorAll('*').length + '#' + box.textContent.length;
+    const canvases = Array.from(box.querySelectorAll('canvas')).filter(c => c.offsetWidth > 0);
+    return imgs.join('|') + '#' + canvases.length + '#' + box.textContent;
   };
   const counts = () => {
     const c = document.querySelector('.ipt-counts');
@@ -132,7 +133,7 @@ ACTIONS = {  # done inside the page, right after the watch is armed
         s.options[AGENT].selected = true;
         s.dispatchEvent(new Event('change', {bubbles: true})); }""",
     "active": """() => Array.from(document.querySelectorAll('.ipt-f-active button'))
-        .find(b => b.textContent.trim() === 'active').click()""",
+        .find(b => b.textContent.trim().startsWith('active')).click()""",
     "reset": """() => Array.from(document.querySelectorAll('.ipt-filters button'))
         .find(b => b.textContent.trim() === 'Reset').click()""",
 }
