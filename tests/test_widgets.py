@@ -208,3 +208,22 @@ def test_table_without_anywidget_falls_back_to_html(
         assert "<table" in shown and "more rows" in shown and "anywidget" in shown
     finally:
         x.close()
+
+
+def test_a_click_applies_at_once_and_typing_waits_for_a_pause() -> None:
+    explorer = Explorer(demo_estate(n_profiles=60, seed=2), debounce=0.2, diagram=False)
+    everything = explorer._selection.profiles
+
+    async def in_a_kernel() -> tuple[int, int, int]:
+        explorer.panel.active.value = True  # a click: no pause
+        clicked = explorer._selection.profiles
+        explorer.panel.text.value = "orders"  # typing: the selection waits
+        typed = explorer._selection.profiles
+        await asyncio.sleep(0.4)
+        return clicked, typed, explorer._selection.profiles
+
+    clicked, typed, paused = asyncio.run(in_a_kernel())
+    explorer.close()
+    assert clicked < everything
+    assert typed == clicked
+    assert paused < clicked

@@ -5,9 +5,10 @@
     explorer.selection                              # the chosen profiles, an Estate
     saved = explorer.filter.to_json()               # what the analyst chose
 
-Changes made in the front end are debounced: the counts, the table and the interactive
-topology view (`topology.TopologyView`, grouped when large, its data cached per filter)
-follow a pause in typing or clicking; clicking a node opens its details. The static PNG
+A click or a pick in the panel applies at once; typed text after a pause in typing
+(debounced). The counts, the table and the interactive topology view
+(`topology.TopologyView`, grouped when large, its data cached per filter) follow; clicking
+a node opens its details. The static PNG
 diagram is drawn after them (debounced again, cached per filter): it only feeds the
 static copy the notebook keeps (counts, agent types, the diagram), which shows wherever
 the live widget cannot: GitHub, nbviewer, a reopened notebook. Changes made from code
@@ -122,7 +123,7 @@ class Explorer:
         self._selection: Selection = self.model.select(Filter())
         self._view_stale = False
 
-        self.panel = FilterPanel(self.model.facets, self._changes.trigger)
+        self.panel = FilterPanel(self.model.facets, self._panel_changed)
         self.header = W.HTML()
         self.topology = TopologyView(on_select=self._picked_node, height=600, aspect=1.1)
         self.table = SelectionTable(self._picked_row)
@@ -248,6 +249,13 @@ class Explorer:
         )
 
     # -- changes --------------------------------------------------------------------------
+
+    def _panel_changed(self) -> None:
+        """Typing waits for a pause (a change per key would queue work); a click or a pick
+        applies at once, so its counts show without the pause."""
+        self._changes.trigger()
+        if not self.panel.typing:
+            self._changes.flush()
 
     def _apply_change(self) -> None:
         """The panel changed: new selection, counts, table, topology; the PNG follows."""

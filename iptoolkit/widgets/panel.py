@@ -36,6 +36,8 @@ class FilterPanel:
     def __init__(self, facets: Facets, on_change: Callable[[], None]) -> None:
         self._on_change = on_change
         self._quiet = False
+        self.typing = False
+        """True when the last change was typed text: the caller waits for a pause then."""
         self._extra: dict[str, Any] = {}
         wide = W.Layout(width="100%")
         self.text = W.Text(
@@ -121,6 +123,7 @@ class FilterPanel:
     def _changed(self, name: str) -> None:
         if self._quiet:
             return
+        self.typing = name == "text"
         if self._extra.pop(name, None) is not None:  # the analyst took over this field
             self.note.value = _note(self._extra)
         self._on_change()
