@@ -29,6 +29,7 @@ import iptoolkit as ipt
 from iptoolkit import env
 from iptoolkit.app import NOTEBOOK, TITLE, page
 from iptoolkit.app import runner as voila
+from iptoolkit.app.cli import explore_command
 from iptoolkit.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -65,6 +66,20 @@ def test_a_missing_snapshot_is_refused_before_voila(runner: CliRunner, started: 
     assert result.exit_code == 2
     assert "'nowhere.json' does not exist" in result.output
     assert started == []
+
+
+def test_voila_never_answering_is_one_line_not_a_traceback(
+    runner: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def never_answers(port: int, environ: dict[str, str], **_: Any) -> voila.App:
+        raise TimeoutError(f"Voila did not answer on http://127.0.0.1:{port}/ within 60 s")
+
+    monkeypatch.setattr(voila, "start", never_answers)
+    # the command itself, not only `iptoolkit`'s catch-all for OSError around it
+    result = runner.invoke(explore_command, ["--no-browser", "--port", "0"])
+    assert result.exit_code == 1, result.output
+    assert "did not answer" in result.output and "Traceback" not in result.output
+    assert not isinstance(result.exception, TimeoutError)
 
 
 @pytest.mark.parametrize("content", [b"not json at all", b'[{"id": 1}, {"id": 1'])

@@ -244,6 +244,27 @@ def test_a_click_in_the_explorer_opens_details(explorer: Explorer) -> None:
     assert explorer.detail.node == partner
 
 
+def test_the_node_picked_last_can_be_picked_again_and_goes_with_its_picture(
+    explorer: Explorer,
+) -> None:
+    explorer.filter = Filter(active=False)
+    partner = next(key for key in explorer.topology.data.graph if key.startswith("partner:"))
+    explorer.topology.sigma.selected_node = partner
+    first = explorer.topology.sigma
+    explorer.tabs.selected_index = 0  # back from Details: a fresh canvas, nothing selected
+    assert explorer.topology.sigma is not first and explorer.topology.sigma.selected_node is None
+    explorer.topology.sigma.selected_node = partner  # the same node again: details again
+    assert explorer.tabs.selected_index == explorer.tabs.titles.index("Details")
+    explorer.tabs.selected_index = 0
+    explorer.filter = Filter(active=True)  # another selection: the old pick is gone
+    assert explorer.topology.selected is None and explorer.topology._info.value == ""
+
+
+def test_an_empty_selection_says_so(explorer: Explorer) -> None:
+    explorer.filter = Filter(text="no profile has this text")
+    assert "Nothing selected" in explorer.topology._status.value
+
+
 def test_a_hidden_topology_tab_follows_when_shown(explorer: Explorer) -> None:
     before = explorer.topology.data
     explorer.tabs.selected_index = 1

@@ -70,7 +70,7 @@ def explore_command(snapshot: Path | None, port: int, no_browser: bool, folder: 
         environ[env.MAX_LOAD_SIZE] = str(chosen_max_size())
     try:
         app = runner.start(port, environ)
-    except RuntimeError as exc:
+    except (RuntimeError, TimeoutError) as exc:  # stopped at start, or never answered
         raise click.ClickException(str(exc)) from None
     click.echo(f"The Explorer app shows {what} at {app.url}  (Ctrl-C stops it)", err=True)
     if not no_browser:
@@ -89,8 +89,7 @@ def _serve_until_stopped(app: runner.App) -> None:
         code = app.process.wait()
     except (KeyboardInterrupt, _Stop):
         click.echo("Stopping the Explorer app...", err=True)
-        runner.stop(app)
-        return
+        return  # stopped in `finally`
     finally:
         signal.signal(signal.SIGTERM, previous)
         runner.stop(app)

@@ -330,6 +330,8 @@ class Explorer:
         self.findings.set_visible(shown == "Findings")
         if shown == "Topology" and self._view_stale:
             self._show_topology()
+        elif shown == "Topology" and self.topology.selected is not None:
+            self.topology.redraw()  # so that the node picked last can be clicked again
 
     def _picked_row(self, row: int) -> None:
         """A table row was selected: show that profile's details."""

@@ -114,6 +114,7 @@ class TopologyView:
         self._overview: ViewData | None = None
         self._data: ViewData | None = None
         self._sigma: Sigma | None = None
+        self._title: str | None = None
         self._canvas = W.Box(layout=W.Layout(width="100%"))
         self._canvas.add_class("ipt-topology-canvas")
         # sigma measures its container once, when it is attached: it goes in only after the
@@ -195,6 +196,12 @@ class TopologyView:
         self._overview = data
         self._draw(data)
 
+    def redraw(self) -> None:
+        """Draw the view shown now afresh: sigma ignores a click on the node it has
+        selected, so after a pick the same node could not be clicked again."""
+        if self._data is not None:
+            self._draw(self._data, title=self._title)
+
     def expand(self, key: str) -> None:
         """Show the group `key` of the overview in detail: its members and their paths."""
         graph = self.graph
@@ -254,7 +261,9 @@ class TopologyView:
         # drawn in a hidden tab, the container has no width yet: sigma must wait, not fail
         sigma.renderer_settings = {**sigma.renderer_settings, "allowInvalidContainer": True}
         sigma.observe(self._picked, "selected_node")
-        old, self._sigma, self._data = self._sigma, sigma, data
+        old, self._sigma, self._data, self._title = self._sigma, sigma, data, title
+        self.selected = None  # a new picture: nothing picked in it yet
+        self._info.value = ""
         if old is not None:
             old.close()
         self._place_canvas()
@@ -320,6 +329,8 @@ def _title(data: ViewData | None) -> str:
 
 
 def _status_html(data: ViewData, *, expanded: bool, title: str | None) -> str:
+    if data.graph.number_of_nodes() == 0:
+        return "<span class='ipt-topology-title'>Nothing selected</span>"
     hint = (
         "click a node for its details"
         if data.group_by is None
