@@ -183,6 +183,7 @@ def test_show_without_a_snapshot_is_the_demo(monkeypatch: pytest.MonkeyPatch) ->
     explorer = page.show()
     assert explorer is not None and len(explorer.selection) == page.DEMO_PROFILES
     assert "a demo estate of 300 profiles" in shown[0].data
+    assert explorer.diagram_png is None  # the page is live: no static copy drawn
     explorer.close()
 
 

@@ -260,6 +260,22 @@ def test_the_node_picked_last_can_be_picked_again_and_goes_with_its_picture(
     assert explorer.topology.selected is None and explorer.topology._info.value == ""
 
 
+def test_without_a_static_copy_no_png_is_drawn(
+    big: Estate, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from iptoolkit.widgets import explorer as explorer_module
+
+    def no_drawing(*args: object, **kwargs: object) -> bytes:
+        raise AssertionError("the static PNG was drawn")
+
+    monkeypatch.setattr(explorer_module, "render_png", no_drawing)
+    live = Explorer(big, folder=tmp_path, debounce=0, static_copy=False)
+    live.filter = Filter(active=False)
+    live.refresh()
+    assert live.diagram_png is None and live.topology.data is not None
+    live.close()
+
+
 def test_an_empty_selection_says_so(explorer: Explorer) -> None:
     explorer.filter = Filter(text="no profile has this text")
     assert "Nothing selected" in explorer.topology._status.value

@@ -58,7 +58,8 @@ def show(
         display(HTML(_CSS + error_html(path, exc)))
         return None
     display(HTML(_CSS + title_html(estate, path)))
-    explorer = Explorer(estate, folder=target or "iptoolkit-export")
+    # the page is always live: no static copy to draw after each change
+    explorer = Explorer(estate, folder=target or "iptoolkit-export", static_copy=False)
     explorer.widget.add_class("ipt-app")
     display(explorer)
     return explorer

@@ -100,7 +100,10 @@ class Explorer:
 
     `folder` is where the export buttons write; `debounce` the pause (seconds) after which
     a change made in the front end is applied; `diagram=False` leaves the topology view
-    and the static diagram out (for very large selections on slow machines).
+    and the static diagram out (for very large selections on slow machines);
+    `static_copy=False` draws no static diagram for the copy a notebook keeps for GitHub
+    (the app, whose page is always live: at 10,000 profiles that drawing holds the kernel
+    for about a second after each change).
     """
 
     def __init__(
@@ -111,9 +114,11 @@ class Explorer:
         folder: str | os.PathLike[str] = "iptoolkit-export",
         debounce: float = 0.25,
         diagram: bool = True,
+        static_copy: bool = True,
     ) -> None:
         self.model = ExplorerModel(estate)
         self._show_diagram = diagram
+        self._draw_png = diagram and static_copy
         self._diagrams: DiagramCache[bytes] = DiagramCache()
         self._views: DiagramCache[ViewData] = DiagramCache()
         self._png: bytes | None = None
@@ -275,6 +280,8 @@ class Explorer:
         self._view_stale = True
         if self.tabs.selected_index == TABS.index("Topology"):
             self._show_topology()
+        if not self._draw_png:
+            return
         cached = self._diagrams.get(selection.filter.to_json())
         if cached is not None:
             self._set_diagram(cached)
@@ -303,7 +310,7 @@ class Explorer:
         self.show_detail(str(detail_node(graph, node) if graph is not None else node))
 
     def _draw(self) -> None:
-        if not self._show_diagram:
+        if not self._draw_png:
             return
         key = self._selection.filter.to_json()
         png = self._diagrams.get(key)
