@@ -23,7 +23,6 @@ def big_frame() -> pd.DataFrame:
 
 def _table(frame: pd.DataFrame, picks: list[int] | None = None) -> SelectionTable:
     table = SelectionTable((picks if picks is not None else []).append)
-    assert table.interactive, "anywidget is a core dependency"
     table.show(frame)
     return table
 
@@ -201,7 +200,7 @@ def test_the_payload_holds_one_page_at_10k_rows(big_frame: pd.DataFrame) -> None
         table.resize(size)
         table.go(10**6)  # the last page
     table.show(big_frame.iloc[::2].reset_index(drop=True))
-    assert len(sent) == 8  # a resize that keeps the last page on view sends nothing new
+    assert len(sent) == 11  # one answer a request (numbered: the page waits for it)
     for view in sent:
         assert len(view["rows"]) <= view["size"] <= max(PAGE_SIZES)
         assert len(json.dumps(view)) < 40_000  # 100 short rows; the whole frame is ~2 MB
@@ -236,6 +235,19 @@ def test_a_click_on_an_older_frame_is_ignored() -> None:
     assert picks == [20]
     with pytest.raises(IndexError, match="row 25 is outside the table's 25 rows"):
         table.pick(25)
+
+
+def test_every_request_is_answered_with_a_change_so_the_page_stops_waiting() -> None:
+    table = _table(pd.DataFrame({"n": range(30)}))
+    changes: list[dict] = []
+    table.widget.observe(lambda change: changes.append(change["new"]), "view")
+    send = table.widget._handle_custom_msg
+    send({"action": "pick", "at": 3, "version": 1}, [])
+    send({"action": "pick", "at": 3, "version": 1}, [])  # the same row again
+    send({"action": "pick", "at": 3, "version": 0}, [])  # a stale click, ignored
+    send({"action": "page", "page": 0, "version": 1}, [])  # the page on view already
+    assert len(changes) == 4
+    assert len({view["answer"] for view in changes}) == 4
 
 
 def test_messages_drive_sort_page_and_size() -> None:

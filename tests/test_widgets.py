@@ -194,22 +194,6 @@ def test_debouncer_calls_once_after_a_pause() -> None:
     assert calls == [1, 2]
 
 
-def test_table_without_anywidget_falls_back_to_html(
-    estate: Estate, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import iptoolkit.widgets.table as table
-
-    monkeypatch.setattr(table, "has_anywidget", lambda: False)
-    x = Explorer(estate, folder=tmp_path)
-    try:
-        assert not x.table.interactive
-        x.filter = Filter(active=True)
-        shown = x.table.widget.value
-        assert "<table" in shown and "more rows" in shown and "anywidget" in shown
-    finally:
-        x.close()
-
-
 def test_a_click_applies_at_once_and_typing_waits_for_a_pause() -> None:
     explorer = Explorer(demo_estate(n_profiles=60, seed=2), debounce=0.2, diagram=False)
     everything = explorer._selection.profiles

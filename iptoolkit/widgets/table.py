@@ -9,8 +9,6 @@ The widget is a few lines of JavaScript in the package (anywidget: offline, no b
 step), so header cells can be whole buttons (a click anywhere sorts, again turns the
 direction; keyboard reachable), and it is styled with JupyterLab's own CSS variables (light
 and dark themes alike).
-
-Without anywidget the first rows show as plain HTML.
 """
 
 from __future__ import annotations
@@ -18,26 +16,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-import ipywidgets as W
-
+from .paged import PagedTableWidget
 from .paging import Pager
 
 if TYPE_CHECKING:
     import pandas
 
-__all__ = ["SelectionTable", "has_anywidget"]
+__all__ = ["SelectionTable"]
 
 PAGE_SIZE = 25
-_FALLBACK_ROWS = 25
-
-
-def has_anywidget() -> bool:
-    """True when anywidget (which draws the paged table) can be imported."""
-    try:
-        import anywidget  # noqa: F401
-    except ImportError:
-        return False
-    return True
 
 
 class SelectionTable:
@@ -47,14 +34,9 @@ class SelectionTable:
     def __init__(self, on_pick: Callable[[int], None], *, page_size: int = PAGE_SIZE) -> None:
         self._on_pick = on_pick
         self.pager = Pager(page_size)
-        self.interactive = has_anywidget()
-        if self.interactive:
-            from .paged import PagedTableWidget
-
-            self.widget: W.Widget = PagedTableWidget()
-            self.widget.on_msg(self._message)
-        else:
-            self.widget = W.HTML()
+        self._answers = 0
+        self.widget = PagedTableWidget()
+        self.widget.on_msg(self._message)
         self.widget.add_class("ipt-table")
 
     @property
@@ -65,10 +47,7 @@ class SelectionTable:
     def show(self, frame: pandas.DataFrame) -> None:
         """Replace the rows: back to page 1, the sort kept (row numbers change with it)."""
         self.pager.show(frame)
-        if self.interactive:
-            self._send()
-        else:
-            self.widget.value = _plain_html(frame)
+        self._send()
 
     # what the front end asks for; public so that code (and tests) can drive it the same way
 
@@ -102,30 +81,25 @@ class SelectionTable:
         self._on_pick(at)
 
     def _message(self, _widget: Any, content: dict[str, Any], _buffers: Any) -> None:
-        action = content.get("action")
-        if action == "sort":
-            self.sort_by(str(content["column"]))
-        elif action == "page":
-            self.go(int(content["page"]))
-        elif action == "size":
-            self.resize(int(content["size"]))
-        elif action == "pick":
-            self.pick(int(content["at"]), content.get("version"))
-        else:
-            raise ValueError(f"unknown table action {action!r} in message {content!r}")
+        answered = self._answers
+        try:
+            action = content.get("action")
+            if action == "sort":
+                self.sort_by(str(content["column"]))
+            elif action == "page":
+                self.go(int(content["page"]))
+            elif action == "size":
+                self.resize(int(content["size"]))
+            elif action == "pick":
+                self.pick(int(content["at"]), content.get("version"))
+            else:
+                raise ValueError(f"unknown table action {action!r} in message {content!r}")
+        finally:
+            if self._answers == answered:  # ignored (a stale click): the page still waits
+                self._send()
 
     def _send(self) -> None:
-        if self.interactive:
-            self.widget.view = self.pager.payload()
-
-
-def _plain_html(frame: pandas.DataFrame) -> str:
-    head = frame.head(_FALLBACK_ROWS).to_html(index=False, na_rep="", border=0)
-    more = len(frame) - _FALLBACK_ROWS
-    note = (
-        f"<p>… and {more:,} more rows. Install <code>anywidget</code> for a paged, "
-        "sortable table.</p>"
-        if more > 0
-        else ""
-    )
-    return f"<div class='ipt-plain-table'>{head}{note}</div>"
+        """Send the page on view. Every answer is numbered, so that it is a change even when
+        the page is the same (the same row clicked twice): the page waits for an answer."""
+        self._answers += 1
+        self.widget.view = {**self.pager.payload(), "answer": self._answers}
