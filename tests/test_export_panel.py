@@ -108,6 +108,18 @@ def test_an_unknown_format_names_the_formats_offered(explorer: Explorer) -> None
     assert explorer.exporter.write("pdf") is not None  # the panel still works
 
 
+def test_the_dot_alias_gv_is_accepted(explorer: Explorer) -> None:
+    assert explorer.export("gv").suffix == ".dot"
+
+
+@pytest.mark.parametrize("name", ["../outside", "sub/inner", "..", "/tmp/abs"])
+def test_a_typed_name_stays_in_the_folder(estate: Estate, tmp_path: Path, name: str) -> None:
+    folder = tmp_path / "out"
+    with pytest.raises(ValueError, match="a name only, without folders"):
+        write_selection(estate, "csv", folder, name)
+    assert not any(tmp_path.rglob("*.csv"))
+
+
 def test_write_selection_keeps_a_typed_suffix(estate: Estate, tmp_path: Path) -> None:
     assert write_selection(estate, "json.gz", tmp_path, "all.json.gz").name == "all.json.gz"
     assert write_selection(estate, "xlsx", tmp_path, "all.XLSX").name == "all.xlsx"
@@ -126,6 +138,7 @@ def test_write_selection_keeps_a_typed_suffix(estate: Estate, tmp_path: Path) ->
         (Filter(text="Überweisung **"), "uberweisung"),
         (Filter(text="https://user:hunter2@sftp.example.com"), "https-user-sftp-example-com"),
         (Filter(text="%%%"), "selection"),
+        (Filter(channels=["channel:40003"]), "channel-40003"),
         (
             Filter(partners=["A very long partner name GmbH & Co. KG", "Another Ltd"]),
             "partner-a-very-long-partner-name-gmbh-co-kg",

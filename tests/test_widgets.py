@@ -152,6 +152,9 @@ def test_the_export_log_keeps_only_the_latest_entries(explorer: Explorer) -> Non
     log = explorer.exporter.log.value
     assert log.count("<li") == LOG_ENTRIES
     assert f"export-{LOG_ENTRIES + 2}.csv" in log and "export-0.csv" not in log
+    # only the newest carries its file: the log is sent again with every export
+    assert log.count("download=") == 1
+    assert log.index("download=") < log.index(f"export-{LOG_ENTRIES + 1}.csv")
 
 
 def test_a_file_name_typed_with_its_suffix_is_not_doubled(

@@ -3,9 +3,11 @@
 The formats are the exporters' own table (`exporters.FAMILIES`: one button per format, a
 row per family), so a format added there shows here. The file name follows the filter
 (`suggested_name`: `partner-acme-ltd-kafka`) until the analyst types one of their own.
-Each written file is listed with its path and, when small enough to inline, a download
-link (a `data:` URL with the `download` attribute works in JupyterLab, Notebook, VS Code
-and Binder alike, where a link into the server's file tree would depend on the front end).
+Each written file is listed with its path; the newest, when small enough to inline, with a
+download link (a `data:` URL with the `download` attribute works in JupyterLab, Notebook,
+VS Code and Binder alike, where a link into the server's file tree would depend on the
+front end). Older entries drop their link: the log is sent again with every export, and
+five inlined files would make each send megabytes.
 """
 
 from __future__ import annotations
@@ -20,9 +22,9 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as W
 
-from ..exporters import FAMILIES
+from ..exporters import ALIASES, FAMILIES
 from ..exporters import FORMATS as DESCRIPTIONS
-from ..names import slug, type_label
+from ..names import slug, strip_kind, type_label
 from ..redact import redact_text
 
 if TYPE_CHECKING:
@@ -44,10 +46,10 @@ _EARLIER_NAMES = {"snapshot": "json", "mermaid": "mmd"}
 """Names the panel used before it offered every format; still accepted."""
 NAME_LIMIT = 48
 """Characters a suggested file name keeps at most (without its suffix)."""
-DOWNLOAD_LIMIT = 5_000_000
+DOWNLOAD_LIMIT = 2_000_000
 """Bytes above which no inline download link is offered (the path still is)."""
 LOG_ENTRIES = 5
-"""How many exports the log shows (and keeps, with their download links)."""
+"""How many exports the log shows (the newest with its download link)."""
 
 
 def format_name(fmt: str) -> str:
@@ -55,6 +57,7 @@ def format_name(fmt: str) -> str:
     error naming the formats offered when it is none of them."""
     name = str(fmt).lower().lstrip(".")
     name = _EARLIER_NAMES.get(name, name)
+    name = ALIASES.get(name, name)  # `gv` is the `dot` file
     if name not in FORMATS:
         raise ValueError(f"unknown export format {fmt!r}; choose one of {', '.join(FORMATS)}")
     return name
@@ -66,6 +69,8 @@ def write_selection(estate: Estate, fmt: str, folder: str | os.PathLike[str], na
     A name typed with the format's own suffix (`acme.csv` for CSV) keeps it, not doubled.
     """
     fmt = format_name(fmt)
+    if Path(name).name != name or name in ("", ".", ".."):
+        raise ValueError(f"file name {name!r}: a name only, without folders (the folder is set)")
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     suffix = f".{fmt}"
@@ -83,9 +88,9 @@ def suggested_name(selection: Filter) -> str:
         return "estate"
     words: list[Any] = []
     if selection.partners:
-        words += ["partner", *selection.partners]
+        words += ["partner", *(strip_kind(item, "partner") for item in selection.partners)]
     if selection.channels:
-        words += ["channel", *selection.channels]
+        words += ["channel", *(strip_kind(item, "channel") for item in selection.channels)]
     words += selection.groups
     words += [type_label(kind) for kind in (*selection.agent_types, *selection.channel_types)]
     if selection.tags:
@@ -143,7 +148,8 @@ class ExportPanel:
             for family, names in FAMILIES.items()
         ]
         self.log = W.HTML()
-        self._entries: list[str] = []
+        self._entries: list[Path | str] = []
+        """Newest first: a written file's path, or an error's HTML."""
         hint = W.HTML(
             "<span class='ipt-none' style='white-space: nowrap'>from the filter, "
             "until you type one</span>",
@@ -190,19 +196,23 @@ class ExportPanel:
         finally:
             button.disabled = False
         self.written.append(path)
-        self._add(f"<li>{_link(path)}</li>")
+        self._add(path)
         return path
 
-    def _add(self, item: str) -> None:
-        """Newest first, and only the last few: each entry may carry its file inline."""
-        self._entries = [item, *self._entries][:LOG_ENTRIES]
-        self.log.value = "<ul>" + "".join(self._entries) + "</ul>"
+    def _add(self, entry: Path | str) -> None:
+        """Newest first, and only the last few; only the newest carries its file inline."""
+        self._entries = [entry, *self._entries][:LOG_ENTRIES]
+        items = [
+            entry if isinstance(entry, str) else f"<li>{_link(entry, inline=at == 0)}</li>"
+            for at, entry in enumerate(self._entries)
+        ]
+        self.log.value = "<ul>" + "".join(items) + "</ul>"
 
 
-def _link(path: Path) -> str:
+def _link(path: Path, *, inline: bool = True) -> str:
     shown = html.escape(shown_path(path))
     size = path.stat().st_size
-    if size > DOWNLOAD_LIMIT:
+    if not inline or size > DOWNLOAD_LIMIT:
         return f"wrote <code>{shown}</code> ({size:,} bytes)"
     mime = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
     data = base64.b64encode(path.read_bytes()).decode()
