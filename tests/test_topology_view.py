@@ -21,8 +21,8 @@ from iptoolkit.topology.style import COLUMN_OF_KIND, KIND_COLOURS, channel_colou
 from iptoolkit.topology.view import detail_view, focus_set
 from iptoolkit.widgets.html import FALLBACK_CLASS, legend_html, topology_fallback_html
 from iptoolkit.widgets.topology_data import (
-    DETAIL_COLUMN_GAP,
     FADED,
+    ROWS_PER_CHARACTER,
     detail_node,
     mix,
     start_camera,
@@ -74,10 +74,21 @@ def test_detail_keys_are_estate_node_ids_in_their_layered_columns(small: Estate)
     assert set(data.graph) == set(graph)
     assert all(data.item(key) == key for key in data.graph)
     placed = place_view(detail_view(graph), grouped=False)
+    x_of_column: dict[int, float] = {}
     for key, attributes in data.graph.nodes(data=True):
         column = COLUMN_OF_KIND[_kind_of(graph, key)]
-        assert attributes["x"] == column * DETAIL_COLUMN_GAP
+        assert x_of_column.setdefault(column, attributes["x"]) == attributes["x"]
         assert attributes["y"] == -placed.pos[key][1]  # rows downwards, sigma's y upwards
+    columns = sorted(x_of_column)
+    assert [x_of_column[c] for c in columns] == sorted(x_of_column.values())
+    for left, right in zip(columns, columns[1:], strict=False):  # a column's labels fit
+        longest = max(
+            len(attributes["label"])
+            for key, attributes in data.graph.nodes(data=True)
+            if attributes["x"] == x_of_column[left]
+        )
+        gap = x_of_column[right] - x_of_column[left]
+        assert gap >= min(longest, 48) * ROWS_PER_CHARACTER
 
 
 def test_colours_come_from_the_style(small: Estate) -> None:

@@ -253,7 +253,7 @@ class TopologyView:
             show_all_labels=data.group_by is not None,
             # node by node: labels where they have room (more as one zooms in)
             label_rendered_size_threshold=None if data.group_by else 3,
-            label_grid_cell_size=200,
+            label_grid_cell_size=60,
             label_density=1,
             camera_state=start_camera(data, aspect=self.aspect),
             hide_edges_on_move=graph.number_of_edges() > 5000,

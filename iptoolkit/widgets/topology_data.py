@@ -35,7 +35,7 @@ from ..topology.view import detail_view, grouped_view, item_label
 
 __all__ = [
     "COLUMN_GAP",
-    "DETAIL_COLUMN_GAP",
+    "ROWS_PER_CHARACTER",
     "ViewData",
     "view_data",
     "group_graph",
@@ -48,9 +48,12 @@ __all__ = [
 COLUMN_GAP = 10.0
 """Rows between two columns: a grouped overview fills a landscape canvas, and at the zoom
 where rows can be read a label has room before the next column."""
-DETAIL_COLUMN_GAP = 20.0
-"""The same, node by node: its labels are item names (longer than a group's), and a view of
-a few dozen rows then fills a landscape canvas instead of a narrow strip in its middle."""
+ROWS_PER_CHARACTER = 0.5
+"""Node by node, a column is as far from the next as its longest label needs (in rows per
+character, to 48 characters): labels keep a fixed size in pixels while sigma zooms the
+positions, so at the zoom that fits the view's width into the canvas they end before the
+next column, and zooming in only spreads them."""
+_LONGEST_LABEL = 48
 FADED = 0.82
 """How far a highlight fades what it leaves out (0: not at all, 1: white)."""
 _DETAIL_SIZE = {"profile": 3.5, "agent": 3.0, "response": 3.0, "channel": 3.5, "partner": 4.5}
@@ -89,26 +92,30 @@ def view_data(
 def start_camera(data: ViewData, *, aspect: float = 1.3) -> dict[str, float]:
     """Where the camera starts (sigma's `camera_state`) on a canvas `aspect` times as wide
     as high: the whole view, unless it is a tall view node by node; that one starts at its
-    top, zoomed until its columns fill the width, and the reader pans down. Either way the
-    picture sits a little left of centre: labels are written to the right of their nodes,
-    and the last column's would be cut off.
+    top, zoomed until its columns and the last column's labels fill the width (so that
+    labels end before the next column, see `ROWS_PER_CHARACTER`), and the reader pans down.
 
     Sigma fits the whole graph in the canvas at `ratio` 1 (its longer side spanning 0..1
-    of the camera's coordinates); a smaller ratio zooms in.
+    of the camera's coordinates, centred); a smaller ratio zooms in.
     """
     whole = {"x": 0.58, "y": 0.5, "ratio": 1.2, "angle": 0.0}
-    xs = [x for _, x in data.graph.nodes(data="x")]
-    ys = [y for _, y in data.graph.nodes(data="y")]
+    nodes = data.graph.nodes
+    xs = [x for _, x in nodes(data="x")]
+    ys = [y for _, y in nodes(data="y")]
     if not xs or data.group_by is not None:
         return whole
     width, height = max(xs) - min(xs), max(ys) - min(ys)
-    if height <= width * aspect:  # it fits well enough as a whole
+    right = max(xs)
+    last = max((len(str(a["label"])) for a in nodes.values() if a["x"] == right), default=0)
+    labels = (min(last, _LONGEST_LABEL) + 2) * ROWS_PER_CHARACTER  # right of the last column
+    ratio = (width + labels) / max(height, 1e-9) / aspect
+    if ratio >= 0.8:  # wider than the canvas, or nearly: the whole view reads
         return whole
-    share = width / height  # the graph's width in camera coordinates
-    ratio = max(1.3 * share / aspect, 0.002)
-    if ratio >= 0.8:
-        return whole
-    return {"x": 0.5 + 0.12 * share, "y": 1.0 - ratio / 2, "ratio": ratio, "angle": 0.0}
+    ratio = max(ratio, 0.002)
+    # centred on the columns and the labels right of them, a little room kept on the left
+    # for the canvas's buttons
+    centre = 0.5 + (labels / 2 - 0.05 * (width + labels)) / height
+    return {"x": centre, "y": 1.0 - ratio / 2, "ratio": ratio, "angle": 0.0}
 
 
 def detail_node(graph: nx.MultiDiGraph, node: Hashable) -> Hashable:
@@ -140,15 +147,20 @@ def _to_sigma(view: nx.DiGraph, group_by: str | None, *, focused: bool) -> ViewD
     biggest: dict[str, int] = {}
     for data in view.nodes.values():
         biggest[data["kind"]] = max(biggest.get(data["kind"], 1), _weight(data))
+    label_of = {
+        node: item_label(data) if grouped else str(data["label"])
+        for node, data in view.nodes(data=True)
+    }
+    x_of = _column_positions(placed.pos, label_of, grouped)
     out = nx.DiGraph()
     for node, data in view.nodes(data=True):
         column, row = placed.pos[node]
         look = _node_look(data, grouped, focused, biggest)
         out.add_node(
             keys[node],
-            x=column * (COLUMN_GAP if grouped else DETAIL_COLUMN_GAP),
+            x=x_of[column],
             y=-row,  # sigma's y grows upwards; the layout's rows grow downwards
-            label=item_label(data) if grouped else str(data["label"]),
+            label=label_of[node],
             **look,
             **_facts(data, grouped),
         )
@@ -161,6 +173,24 @@ def _to_sigma(view: nx.DiGraph, group_by: str | None, *, focused: bool) -> ViewD
         for item in legend_items(view, grouped=grouped, focused=focused)
     ]
     return ViewData(out, members, group_by, focused, legend)
+
+
+def _column_positions(
+    pos: dict[Hashable, tuple[float, float]], label_of: dict[Hashable, str], grouped: bool
+) -> dict[float, float]:
+    """Column -> x: `COLUMN_GAP` rows apart when grouped, else each column as far from the
+    next as its longest label needs (`ROWS_PER_CHARACTER`); an empty column takes none."""
+    if grouped:
+        return {column: column * COLUMN_GAP for column, _ in pos.values()}
+    longest: dict[float, int] = {}
+    for node, (column, _) in pos.items():
+        longest[column] = max(longest.get(column, 0), min(len(label_of[node]), _LONGEST_LABEL))
+    x_of: dict[float, float] = {}
+    x = 0.0
+    for column in sorted(longest):
+        x_of[column] = x
+        x += (longest[column] + 4) * ROWS_PER_CHARACTER
+    return x_of
 
 
 def _keys(view: nx.DiGraph) -> dict[Hashable, str]:
