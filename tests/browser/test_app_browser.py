@@ -29,7 +29,7 @@ from iptoolkit.nodes import label, partner_of
 from iptoolkit.topology.style import KIND_COLOURS
 
 from ..ci import skip_or_fail
-from .lab import CHROMIUM, CHROMIUM_ARGS, chromium_missing, free_port
+from .lab import chromium_missing, free_port, launch_chromium
 from .steps import (
     DETAIL_TITLE,
     STEP,
@@ -117,7 +117,7 @@ def _session(url: str, estate: Any, tmp_path: Path, exports: Path) -> list[str]:
 
     console: list[str] = []
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = launch_chromium(playwright)
         try:
             page = browser.new_page(viewport=VIEWPORT)
             page.on("console", lambda message: console.append(f"{message.type}: {message.text}"))
