@@ -27,6 +27,7 @@ __all__ = [
     "CHROMIUM",
     "CHROMIUM_ARGS",
     "Lab",
+    "launch_chromium",
     "free_port",
     "start_lab",
     "stop_lab",
@@ -184,6 +185,11 @@ def chromium_missing() -> str | None:
     except ImportError:
         return "the playwright Python package is not installed"
     return None
+
+
+def launch_chromium(playwright: Any) -> Any:
+    """Debian's Chromium (never a browser Playwright downloads), headless, WebGL on."""
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
 
 
 def write_notebook(path: Path, *sources: str) -> Path:

@@ -21,17 +21,18 @@ import pytest
 from iptoolkit.demo import demo_estate
 from iptoolkit.nodes import label, partner_of
 
+from ..ci import skip_or_fail
 from .lab import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
     Lab,
     chromium_missing,
+    launch_chromium,
     open_notebook,
     run_all,
     start_lab,
     stop_lab,
     write_notebook,
 )
+from .steps import DETAIL_TITLE, find_in_details, follow_link, open_tab, shot, wait_text
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
@@ -46,9 +47,7 @@ class FirstLaunchTimeout(Exception):
 
 
 def test_links_lead_from_a_channel_to_its_partner_and_from_findings(tmp_path: Path) -> None:
-    reason = chromium_missing()
-    if reason is not None:
-        pytest.skip(reason)
+    skip_or_fail(chromium_missing())
     folder = tmp_path / "notebooks"
     folder.mkdir()
     write_notebook(
@@ -81,7 +80,7 @@ def _session(lab: Lab, shots: Path) -> None:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = launch_chromium(playwright)
         try:
             page = browser.new_page(viewport=VIEWPORT)
             errors: list[str] = []
@@ -108,51 +107,47 @@ def _follow_links(page: Any, shots: Path) -> None:
     body = page.locator(".ipt-explorer .ipt-detail-body")
 
     # the Details tab, the channel kind, its exact name typed: it opens at once
-    _tab(page, "Details")
-    page.locator(".ipt-detail .widget-toggle-button", has_text="Channel").click()
-    page.locator(".ipt-detail input").fill(CHANNEL.upper())
-    _wait_text(page, ".ipt-explorer .ipt-detail-body .ipt-title", f"Channel {CHANNEL}")
+    find_in_details(page, "Channel", CHANNEL)
     assert "Where used" in body.inner_text()
-    _shot(explorer, shots / "channel-details.png")
+    shot(explorer, shots / "channel-details.png")
 
     # its partner's link: the partner's details
     link = body.locator(f"a.ipt-link[data-node='partner:{partner_key}']")
     assert link.inner_text() == partner_name
-    link.click()
-    _wait_text(page, ".ipt-explorer .ipt-detail-body .ipt-title", f"Partner {partner_name}")
+    follow_link(page, f"partner:{partner_key}", f"Partner {partner_name}")
     assert "Its channels" in body.inner_text()
     page.locator(".ipt-detail .widget-toggle-button.mod-active", has_text="Partner").wait_for(
         timeout=STEP
     )  # the kind switch follows
-    _shot(explorer, shots / "partner-details.png")
+    shot(explorer, shots / "partner-details.png")
 
     # back to the channel; then the partner again, by keyboard
     page.locator(".ipt-detail .ipt-back").click()
-    _wait_text(page, ".ipt-explorer .ipt-detail-body .ipt-title", f"Channel {CHANNEL}")
+    wait_text(page, DETAIL_TITLE, f"Channel {CHANNEL}")
     link.focus()
     page.keyboard.press("Enter")
-    _wait_text(page, ".ipt-explorer .ipt-detail-body .ipt-title", f"Partner {partner_name}")
+    wait_text(page, DETAIL_TITLE, f"Partner {partner_name}")
 
     # the Findings tab: a finding's profile opens its details
-    _tab(page, "Findings")
+    open_tab(page, "Findings")
     findings = page.locator(".ipt-explorer .ipt-findings-body")
     findings.wait_for(timeout=STEP)
     assert "finding" in findings.locator(".ipt-findings-total").inner_text()
-    _shot(explorer, shots / "findings-folded.png")
+    shot(explorer, shots / "findings-folded.png")
     kind = findings.locator("details.ipt-finding-kind[data-kind='active_profile_inactive_channel']")
     kind.locator("summary").click()  # unfold one kind
     item = kind.locator("a.ipt-link[data-node^='profile:']").first
     item.wait_for(state="visible", timeout=STEP)
-    _shot(explorer, shots / "findings.png")
+    shot(explorer, shots / "findings.png")
     node = item.get_attribute("data-node") or ""
     item.click()
     profile_id = node.partition(":")[2]
-    _wait_text(page, ".ipt-explorer .ipt-detail-body .ipt-title", f"Profile {profile_id}")
+    wait_text(page, DETAIL_TITLE, f"Profile {profile_id}")
     # the Details tab comes to the front (its content may be written a moment before)
     page.locator(".ipt-explorer .lm-TabBar-tab.lm-mod-current", has_text="Details").wait_for(
         timeout=STEP
     )
-    _shot(explorer, shots / "finding-opened.png")
+    shot(explorer, shots / "finding-opened.png")
 
     # a filter that leaves this (active) profile out: the open details say so at once
     assert not body.locator(".ipt-outside-note").count()
@@ -160,27 +155,4 @@ def _follow_links(page: Any, shots: Path) -> None:
     body.locator(".ipt-outside-note").wait_for(timeout=STEP)
     assert "not in the current selection" in body.locator(".ipt-outside-note").inner_text()
     assert body.locator("a.ipt-link.ipt-outside").count()
-    _shot(explorer, shots / "outside-selection.png")
-
-
-def _tab(page: Any, title: str) -> None:
-    page.locator(".ipt-explorer .lm-TabBar-tab", has_text=title).click()
-
-
-def _wait_text(page: Any, selector: str, text: str) -> None:
-    """Wait until the first element of `selector` shows `text` (case as written)."""
-    page.wait_for_function(
-        "([selector, text]) => {"
-        "  const found = document.querySelector(selector);"
-        "  return found !== null && found.innerText.includes(text);"
-        "}",
-        arg=[selector, text],
-        timeout=STEP,
-    )
-
-
-def _shot(element: Any, path: Path) -> None:
-    try:
-        element.screenshot(path=str(path))
-    except Exception:  # a screenshot must never hide the real failure
-        pass
+    shot(explorer, shots / "outside-selection.png")

@@ -12,7 +12,6 @@ test dependency, and it exercises the widget manager and the Run menu they will 
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import time
@@ -22,7 +21,15 @@ from typing import Any
 import pytest
 
 from ..ci import skip_or_fail
-from .lab import CHROMIUM, CHROMIUM_ARGS, Lab, chromium_missing, start_lab, stop_lab
+from .lab import Lab, chromium_missing, launch_chromium, open_notebook, run_all, start_lab, stop_lab
+from .steps import (
+    canvas_fingerprint,
+    open_tab,
+    shot,
+    wait_canvas_change,
+    wait_counts_change,
+    wait_settled,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
@@ -64,30 +71,17 @@ def _session(lab: Lab) -> None:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = launch_chromium(playwright)
         try:
             page = browser.new_page(viewport=VIEWPORT)
             try:
-                _open(page, lab)
+                open_notebook(page, lab, NOTEBOOK.name, timeout=FIRST_LAUNCH)
             except PlaywrightTimeout as exc:
                 _shot(page, "first-launch-timeout")
                 raise FirstLaunchTimeout(str(exc)) from exc
             _explore(page)
         finally:
             browser.close()
-
-
-def _open(page: Any, lab: Lab) -> None:
-    """Open the notebook and wait until its kernel is idle."""
-    page.goto(f"{lab.url}/lab/tree/{NOTEBOOK.name}", timeout=FIRST_LAUNCH)
-    page.wait_for_selector(
-        ".jp-NotebookPanel-toolbar .jp-Notebook-ExecutionIndicator[data-status='idle']",
-        timeout=FIRST_LAUNCH,
-    )
-    page.wait_for_timeout(1000)  # the session settles; running earlier can ask for a kernel
-    # the left sidebar takes room a person would give to the notebook
-    if page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab.lm-mod-current").count():
-        page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab.lm-mod-current").first.click()
 
 
 def _explore(page: Any) -> None:
@@ -99,32 +93,31 @@ def _explore(page: Any) -> None:
     _shot(page, "reopened-page")
 
     started = time.monotonic()
-    page.click(".lm-MenuBar-itemLabel:text-is('Run')")
-    page.click("li[data-command='runmenu:run-all']")
-    _wait_idle(page)
+    run_all(page, timeout=FIRST_LAUNCH)
     counts = page.locator(".ipt-counts")
     counts.wait_for(timeout=STEP)
     explorer = page.locator(".ipt-explorer").first
     explorer.scroll_into_view_if_needed()
-    page.wait_for_function("!document.querySelector('.ipt-explorer .ipt-busy')", timeout=STEP)
+    wait_settled(page)
     print(f"run all: {time.monotonic() - started:.1f} s")
     # the notebook's later cells set a filter from code: the page shows it
     first = counts.inner_text()
     assert first.startswith("16 of 300 profiles"), first
     assert not page.locator(".iptoolkit-explorer-static").first.is_visible()
-    first_png = _diagram_src(page)
+    canvas = page.locator(".ipt-explorer .ipysigma-container").first
+    first_png = canvas_fingerprint(page, canvas)
     assert first_png, "the Topology tab drew nothing"
     _shot(page, "explorer-from-code", explorer)
 
     # a click on "all": counts and diagram follow
     started = time.monotonic()
     page.locator(".ipt-f-active button", has_text="all").click()
-    second = _wait_counts_change(page, first)
-    _wait_diagram_change(page, first_png)
+    second = wait_counts_change(page, first)
+    wait_canvas_change(page, canvas, first_png)
     print(f"filter change to diagram: {time.monotonic() - started:.1f} s")
     assert second.startswith("19 of 300 profiles"), second
 
-    page.wait_for_function("!document.querySelector('.ipt-explorer .ipt-busy')", timeout=STEP)
+    wait_settled(page)
     explorer.scroll_into_view_if_needed()
     page.wait_for_timeout(500)
     shot = _shot(page, "explorer-filtered", explorer)
@@ -134,27 +127,27 @@ def _explore(page: Any) -> None:
     # pick another input agent type in the list: the selection follows
     agent_types = page.locator(".ipt-f-agent-types select")
     label = agent_types.locator("option", has_text="AS4 (").first.inner_text()
-    before_png = _diagram_src(page)
+    before_png = canvas_fingerprint(page, canvas)
     agent_types.select_option(label=label)
-    third = _wait_counts_change(page, second)
+    third = wait_counts_change(page, second)
     assert third.startswith("7 of 300 profiles"), third
-    _wait_diagram_change(page, before_png)
+    wait_canvas_change(page, canvas, before_png)
 
     # a partner, chosen as the datalist does it (headless Chromium sends no change on Enter)
     partner = page.locator(".ipt-f-partners input")
     partner.fill("Lakeside Packaging S.A.")
     partner.dispatch_event("change")
     page.locator(".ipt-f-partners .jupyter-widget-tag", has_text="Lakeside").wait_for(timeout=STEP)
-    third = _wait_counts_change(page, third)
+    third = wait_counts_change(page, third)
     assert "partner Lakeside Packaging S.A." in page.locator(".ipt-description").inner_text()
 
     # free text, typed as a person types: one update after the pause
     page.locator(".ipt-f-text input").fill("orders")
-    fourth = _wait_counts_change(page, third)
+    fourth = wait_counts_change(page, third)
     assert "filter:" in page.locator(".ipt-description").inner_text()
 
     # the table, then a row: its details open
-    page.locator(".ipt-explorer .lm-TabBar-tab", has_text="Table").click()
+    open_tab(page, "Table")
     rows = page.locator(".ipt-table tbody tr")
     rows.first.wait_for(timeout=STEP)
     _shot(page, "explorer-table", explorer)
@@ -167,47 +160,5 @@ def _explore(page: Any) -> None:
     assert fourth != third
 
 
-def _wait_idle(page: Any) -> None:
-    page.wait_for_function(
-        """() => {
-            const busy = document.querySelector(
-                ".jp-NotebookPanel-toolbar .jp-Notebook-ExecutionIndicator[data-status='busy']");
-            const prompts = Array.from(document.querySelectorAll('.jp-InputPrompt'));
-            return !busy && prompts.length > 0
-                && prompts.every(p => !p.textContent.includes('*'));
-        }""",
-        timeout=FIRST_LAUNCH,
-    )
-
-
-def _wait_counts_change(page: Any, before: str) -> str:
-    page.wait_for_function(
-        "before => document.querySelector('.ipt-counts').innerText !== before",
-        arg=before,
-        timeout=STEP,
-    )
-    return page.locator(".ipt-counts").inner_text()
-
-
-def _diagram_src(page: Any) -> str:
-    """A fingerprint of the Topology tab's canvas as drawn now (the interactive view)."""
-    canvas = page.locator(".ipt-explorer .ipysigma-container").first
-    canvas.locator("canvas").first.wait_for(timeout=STEP)
-    page.wait_for_timeout(500)  # sigma draws on the next animation frames
-    return hashlib.sha1(canvas.screenshot()).hexdigest()
-
-
-def _wait_diagram_change(page: Any, before: str) -> None:
-    deadline = time.monotonic() + STEP / 1000
-    while _diagram_src(page) == before:
-        if time.monotonic() > deadline:
-            raise AssertionError("the topology view did not follow the filter")
-
-
 def _shot(page: Any, name: str, element: Any = None) -> Path:
-    path = SCREENSHOTS / f"{name}.png"
-    try:
-        (element or page).screenshot(path=str(path))
-    except Exception:  # a screenshot must never hide the real failure
-        pass
-    return path
+    return shot(element or page, SCREENSHOTS / f"{name}.png")

@@ -10,13 +10,14 @@ and lists both with download links. Screenshots go under the test's temporary fo
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .lab import CHROMIUM, CHROMIUM_ARGS, Lab, chromium_missing, start_lab, stop_lab
+from ..ci import skip_or_fail
+from .lab import Lab, chromium_missing, launch_chromium, open_notebook, start_lab, stop_lab
+from .steps import label_counts, open_tab, option_labels, wait_options_change
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
@@ -27,7 +28,6 @@ CELL = """import iptoolkit as ipt
 
 explorer = ipt.Explorer(ipt.demo_estate(n_profiles=300, seed=0), folder="out", diagram=False)
 explorer"""
-COUNT = re.compile(r"\(([\d,]+)\)$")
 
 
 class FirstLaunchTimeout(Exception):
@@ -47,9 +47,7 @@ def _notebook(path: Path) -> None:
 
 
 def test_facets_follow_the_selection_and_every_format_exports(tmp_path: Path) -> None:
-    reason = chromium_missing()
-    if reason is not None:
-        pytest.skip(reason)
+    skip_or_fail(chromium_missing())
     folder = tmp_path / "notebooks"
     folder.mkdir()
     _notebook(folder / "facets.ipynb")
@@ -79,7 +77,7 @@ def _session(lab: Lab, shots: Path) -> None:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = launch_chromium(playwright)
         try:
             page = browser.new_page(viewport=VIEWPORT)
             try:
@@ -94,27 +92,10 @@ def _session(lab: Lab, shots: Path) -> None:
 
 
 def _run(page: Any, lab: Lab) -> None:
-    page.goto(f"{lab.url}/lab/tree/facets.ipynb", timeout=FIRST_LAUNCH)
-    page.wait_for_selector(
-        ".jp-NotebookPanel-toolbar .jp-Notebook-ExecutionIndicator[data-status='idle']",
-        timeout=FIRST_LAUNCH,
-    )
-    page.wait_for_timeout(1000)  # the session settles; running earlier can ask for a kernel
-    if page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab.lm-mod-current").count():
-        page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab.lm-mod-current").first.click()
+    open_notebook(page, lab, "facets.ipynb", timeout=FIRST_LAUNCH)
     page.click(".lm-MenuBar-itemLabel:text-is('Run')")
     page.click("li[data-command='runmenu:run-all']")
     page.locator(".ipt-counts").wait_for(timeout=FIRST_LAUNCH)
-
-
-def _options(page: Any, field: str) -> list[str]:
-    return page.locator(f".ipt-f-{field} select option").all_inner_texts()
-
-
-def _counts(labels: list[str]) -> list[int]:
-    found = [COUNT.search(label.strip()) for label in labels]
-    assert all(found), labels
-    return [int(match.group(1).replace(",", "")) for match in found if match]
 
 
 def _facets(page: Any, shots: Path) -> None:
@@ -122,9 +103,9 @@ def _facets(page: Any, shots: Path) -> None:
     assert counts.inner_text().startswith("300 of 300 profiles"), counts.inner_text()
     toggles = page.locator(".ipt-f-active button").all_inner_texts()
     assert [t.split(" (")[0] for t in toggles] == ["all", "active", "inactive"], toggles
-    assert _counts(toggles)[0] == 300 == sum(_counts(toggles)[1:])
-    before_channels = _options(page, "channel-types")
-    assert sum(_counts(_options(page, "agent-types"))) == 300
+    assert label_counts(toggles)[0] == 300 == sum(label_counts(toggles)[1:])
+    before_channels = option_labels(page, "channel-types")
+    assert sum(label_counts(option_labels(page, "agent-types"))) == 300
     partners = page.locator(".ipt-facets-partners").inner_text()
     assert partners.startswith("Most used: "), partners
     page.locator(".ipt-filters").screenshot(path=str(shots / "facets-everything.png"))
@@ -132,47 +113,36 @@ def _facets(page: Any, shots: Path) -> None:
     # choose an input agent type: the other lists and the toggle are relabelled
     agent_types = page.locator(".ipt-f-agent-types select")
     label = agent_types.locator("option", has_text="AS2 (").first.inner_text()
-    chosen = _counts([label])[0]
+    chosen = label_counts([label])[0]
     agent_types.select_option(label=label)
     page.wait_for_function(
         "n => document.querySelector('.ipt-counts').innerText.startsWith(n + ' of 300')",
         arg=str(chosen),
         timeout=STEP,
     )
-    page.wait_for_function(
-        """before => Array.from(document.querySelectorAll('.ipt-f-channel-types option'))
-            .map(o => o.textContent).join('|') !== before""",
-        arg="|".join(before_channels),
-        timeout=STEP,
-    )
-    after_channels = _options(page, "channel-types")
+    after_channels = wait_options_change(page, "channel-types", before_channels)
     assert len(after_channels) == len(before_channels)  # none disappears, zeros stay
     assert any(label.endswith("(0)") for label in after_channels), after_channels
-    assert _counts(page.locator(".ipt-f-active button").all_inner_texts())[0] == chosen
+    assert label_counts(page.locator(".ipt-f-active button").all_inner_texts())[0] == chosen
     # the other agent types still show what choosing them would add
-    assert sum(_counts(_options(page, "agent-types"))) == 300
+    assert sum(label_counts(option_labels(page, "agent-types"))) == 300
 
     # "active": the agent types are relabelled (active ones only), AS2 stays chosen
-    before_agents = _options(page, "agent-types")
+    before_agents = option_labels(page, "agent-types")
     page.locator(".ipt-f-active button", has_text="active (").first.click()
-    page.wait_for_function(
-        """before => Array.from(document.querySelectorAll('.ipt-f-agent-types option'))
-            .map(o => o.textContent).join('|') !== before""",
-        arg="|".join(before_agents),
-        timeout=STEP,
-    )
+    wait_options_change(page, "agent-types", before_agents)
     selected = agent_types.evaluate(
         "s => Array.from(s.selectedOptions).map(o => o.textContent.replaceAll('\\u00a0', ' '))"
     )
     assert len(selected) == 1 and selected[0].startswith("AS2 ("), selected
-    assert _counts(selected)[0] < chosen  # relabelled, still chosen
+    assert label_counts(selected)[0] < chosen  # relabelled, still chosen
     pressed = page.locator(".ipt-f-active button.mod-active").all_inner_texts()
     assert len(pressed) == 1 and pressed[0].startswith("active ("), pressed
     page.locator(".ipt-filters").screenshot(path=str(shots / "facets-as2-active.png"))
 
 
 def _export(page: Any, shots: Path) -> None:
-    page.locator(".ipt-explorer .lm-TabBar-tab", has_text="Export").click()
+    open_tab(page, "Export")
     name = page.locator(".ipt-export input").nth(1)
     name.wait_for(timeout=STEP)
     assert name.input_value() == "as2-active"  # suggested from the filter

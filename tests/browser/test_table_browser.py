@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from .lab import CHROMIUM, CHROMIUM_ARGS, Lab, chromium_missing, start_lab, stop_lab
+from ..ci import skip_or_fail
+from .lab import Lab, chromium_missing, launch_chromium, open_notebook, start_lab, stop_lab
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
@@ -60,9 +61,7 @@ def _notebook(path: Path) -> None:
 
 
 def test_table_sorts_pages_and_picks_in_jupyterlab(tmp_path: Path) -> None:
-    reason = chromium_missing()
-    if reason is not None:
-        pytest.skip(reason)
+    skip_or_fail(chromium_missing())
     folder = tmp_path / "notebooks"
     folder.mkdir()
     _notebook(folder / NOTEBOOK)
@@ -85,7 +84,7 @@ def _session(lab: Lab, tmp_path: Path) -> None:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = launch_chromium(playwright)
         try:
             page = browser.new_page(viewport=VIEWPORT)
             errors: list[str] = []
@@ -101,12 +100,7 @@ def _session(lab: Lab, tmp_path: Path) -> None:
 
 
 def _open(page: Any, lab: Lab) -> None:
-    page.goto(f"{lab.url}/lab/tree/{NOTEBOOK}", timeout=FIRST_LAUNCH)
-    page.wait_for_selector(
-        ".jp-NotebookPanel-toolbar .jp-Notebook-ExecutionIndicator[data-status='idle']",
-        timeout=FIRST_LAUNCH,
-    )
-    page.wait_for_timeout(1000)  # the session settles; running earlier can ask for a kernel
+    open_notebook(page, lab, NOTEBOOK, timeout=FIRST_LAUNCH)
     page.click(".lm-MenuBar-itemLabel:text-is('Run')")
     page.click("li[data-command='runmenu:run-all']")
     page.locator(".ipt-table tbody tr").first.wait_for(timeout=FIRST_LAUNCH)

@@ -10,7 +10,6 @@ to the overview. Screenshots are saved under the test's temporary folder.
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import shutil
@@ -21,7 +20,9 @@ import pytest
 
 from iptoolkit.topology.style import KIND_COLOURS
 
-from .lab import CHROMIUM, CHROMIUM_ARGS, Lab, chromium_missing, start_lab, stop_lab
+from ..ci import skip_or_fail
+from .lab import Lab, chromium_missing, launch_chromium, open_notebook, start_lab, stop_lab
+from .steps import canvas_fingerprint, click_a_node, coloured_share, wait_canvas_change
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
@@ -48,9 +49,7 @@ CELLS = [
 
 
 def test_topology_view_zooms_and_answers_clicks(tmp_path: Path) -> None:
-    reason = chromium_missing()
-    if reason is not None:
-        pytest.skip(reason)
+    skip_or_fail(chromium_missing())
     folder = tmp_path / "notebooks"
     folder.mkdir()
     (folder / "topology.ipynb").write_text(json.dumps(_notebook(CELLS)))
@@ -91,7 +90,7 @@ def _session(lab: Lab, tmp_path: Path) -> None:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = launch_chromium(playwright)
         try:
             page = browser.new_page(viewport=VIEWPORT)
             errors: list[str] = []
@@ -101,14 +100,9 @@ def _session(lab: Lab, tmp_path: Path) -> None:
                 lambda message: errors.append(message.text) if message.type == "error" else None,
             )
             try:
-                page.goto(f"{lab.url}/lab/tree/topology.ipynb", timeout=FIRST_LAUNCH)
-                page.wait_for_selector(
-                    ".jp-NotebookPanel-toolbar .jp-Notebook-ExecutionIndicator[data-status='idle']",
-                    timeout=FIRST_LAUNCH,
-                )
+                open_notebook(page, lab, "topology.ipynb", timeout=FIRST_LAUNCH)
             except PlaywrightTimeout as exc:
                 raise _FirstLaunchTimeout(str(exc)) from exc
-            page.wait_for_timeout(1000)
             try:
                 _explore(page, tmp_path)
             except AssertionError as exc:
@@ -126,10 +120,10 @@ def _explore(page: Any, tmp_path: Path) -> None:
     canvas = page.locator(".ipt-topology .ipysigma-container").first
     canvas.locator("canvas").first.wait_for(timeout=STEP)
     view.scroll_into_view_if_needed()
-    page.wait_for_timeout(1500)  # sigma draws on the next animation frames
-    first = canvas.screenshot()
+    page.wait_for_timeout(1000)  # sigma draws on the next animation frames
+    first = canvas_fingerprint(page, canvas)
     _save(tmp_path, "overview", view.screenshot())
-    assert _coloured_share(first) > 0.005, "the canvas drew nothing"
+    assert coloured_share(canvas.screenshot()) > 0.005, "the canvas drew nothing"
     status = page.locator(".ipt-topology-status").first
     assert "grouped by group" in status.inner_text()
     assert "input agents" in page.locator(".ipt-topology-legend").first.inner_text()
@@ -146,13 +140,12 @@ def _explore(page: Any, tmp_path: Path) -> None:
     )
     ratio = float(camera.inner_text().split(":")[1])
     assert ratio < 1.0, camera.inner_text()
-    page.wait_for_timeout(800)
-    assert canvas.screenshot() != first, "zooming did not redraw the canvas"
+    wait_canvas_change(page, canvas, first)  # zooming redraws the canvas
     page.locator(".ipt-topology .ipysigma-reset-zoom-button").first.click()
     page.wait_for_timeout(800)
 
     # a click on a group opens it in detail
-    assert _click_a_node(page, canvas, KIND_COLOURS["profile"]), "no profile group found"
+    assert click_a_node(page, canvas, KIND_COLOURS["profile"]), "no profile group found"
     back = page.locator(".ipt-topology-back").first
     back.wait_for(state="visible", timeout=STEP)
     assert "in detail" in status.inner_text()
@@ -160,7 +153,7 @@ def _explore(page: Any, tmp_path: Path) -> None:
     _save(tmp_path, "group-in-detail", view.screenshot())
 
     # a click on a node there: Python receives its estate node id
-    assert _click_a_node(page, canvas, KIND_COLOURS["partner"]), "no partner in the detail"
+    assert click_a_node(page, canvas, KIND_COLOURS["partner"]), "no partner in the detail"
     page.wait_for_function(
         "() => document.querySelector('.ipt-picked').innerText !== 'picked: none'",
         timeout=STEP,
@@ -184,51 +177,11 @@ def _explore(page: Any, tmp_path: Path) -> None:
     explorer_canvas.locator("canvas").first.wait_for(timeout=STEP)
     page.wait_for_timeout(1500)
     _save(tmp_path, "explorer", explorer.screenshot())
-    assert _coloured_share(explorer_canvas.screenshot()) > 0.005, "the Explorer's view is blank"
-    assert _click_a_node(page, explorer_canvas, KIND_COLOURS["partner"]), "no partner found"
+    assert coloured_share(explorer_canvas.screenshot()) > 0.005, "the Explorer's view is blank"
+    assert click_a_node(page, explorer_canvas, KIND_COLOURS["partner"]), "no partner found"
     page.locator(".ipt-explorer .ipt-detail-body").first.wait_for(timeout=STEP)
     assert tab.inner_text().strip() == "Details"
     _save(tmp_path, "explorer-details", explorer.screenshot())
-
-
-def _click_a_node(page: Any, canvas: Any, colour: str) -> bool:
-    """Click the middle of a node drawn in `colour` (found in a screenshot of the canvas),
-    after checking that sigma shows a pointer there."""
-    import matplotlib.image as mpimg
-    import numpy as np
-
-    pixels = mpimg.imread(io.BytesIO(canvas.screenshot()), format="png")[..., :3]
-    target = np.array([int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)])
-    match = (np.abs(pixels - target).max(axis=-1) < 0.04).astype(float)
-    if not match.any():
-        return False
-    # the pixel with the most matching neighbours: the middle of a disc, not an edge
-    padded = np.pad(match, 3)
-    around = sum(
-        padded[3 + dy : 3 + dy + match.shape[0], 3 + dx : 3 + dx + match.shape[1]]
-        for dy in range(-3, 4)
-        for dx in range(-3, 4)
-    )
-    row, column = np.unravel_index(np.argmax(around * match), match.shape)
-    box = canvas.bounding_box()
-    scale = box["width"] / match.shape[1]  # screenshots are in device pixels
-    x, y = box["x"] + (column + 0.5) * scale, box["y"] + (row + 0.5) * scale
-    page.mouse.move(x, y)
-    page.wait_for_timeout(200)
-    if canvas.evaluate("el => el.style.cursor") != "pointer":
-        return False
-    page.mouse.click(x, y)
-    return True
-
-
-def _coloured_share(png: bytes) -> float:
-    """The share of pixels that are not (nearly) white or grey: nodes and lines."""
-    import matplotlib.image as mpimg
-    import numpy as np
-
-    pixels = mpimg.imread(io.BytesIO(png), format="png")[..., :3]
-    spread = pixels.max(axis=-1) - pixels.min(axis=-1)
-    return float(np.mean(spread > 0.15))
 
 
 def _save(tmp_path: Path, name: str, png: bytes) -> None:
