@@ -11,6 +11,9 @@ What an analyst waits for, each against a floor measured in the same run:
 - a filter change while the Findings tab is hidden (it waits for no audit) and while it
   is shown, against the same change with the tab hidden.
 
+Then the memory details and findings keep beside the estate against its graph alone, and
+the first details in a fresh process against loading the estate there.
+
 "First" figures are the first call in this process (the graph and the resolver's index
 are made on first need); the others are the best of `--repeat` runs with the estate held
 in memory.
@@ -131,6 +134,62 @@ def main() -> None:
     print(
         "\nthe audit runs only while the Findings tab is shown, once per filter; a filter "
         "change with any other tab shown waits for none of it"
+    )
+    memory(estate)
+    fresh_process(args.profiles)
+
+
+def memory(estate: object) -> None:
+    """What details and findings keep in memory beside the estate (the graph, the look-up
+    index, the findings cache), against the graph alone, built in the same run."""
+    import gc
+    import tracemalloc
+
+    from iptoolkit.graph import build_graph
+
+    gc.collect()
+    tracemalloc.start()
+    graph = build_graph(estate)  # type: ignore[arg-type]
+    graph_bytes = tracemalloc.get_traced_memory()[0]
+    del graph
+    gc.collect()
+    tracemalloc.reset_peak()
+    start = tracemalloc.get_traced_memory()[0]
+    explorer = Explorer(estate, debounce=0, diagram=False)  # type: ignore[arg-type]
+    explorer.show_detail(explorer.model.profile_nodes[0])
+    explorer.detail.kind.value = "partner"
+    explorer.detail.search.value = "zz"  # the look-up index
+    explorer.tabs.selected_index = TABS.index("Findings")
+    held = tracemalloc.get_traced_memory()[0] - start
+    tracemalloc.stop()
+    print(
+        f"\nmemory: an Explorer with details and findings opened holds {held / 2**20:,.1f} MiB; "
+        f"the estate's graph alone {graph_bytes / 2**20:,.1f} MiB (ratio {held / graph_bytes:.2f})"
+    )
+    explorer.close()
+
+
+def fresh_process(profiles: int) -> None:
+    """The first details in a fresh process, imports and the estate's graph included."""
+    import subprocess
+
+    code = (
+        "import time; t0 = time.perf_counter()\n"
+        "from iptoolkit.demo import demo_estate\n"
+        "from iptoolkit.widgets import Explorer\n"
+        f"estate = demo_estate(n_profiles={profiles})\n"
+        "t1 = time.perf_counter()\n"
+        "x = Explorer(estate, debounce=0, diagram=False)\n"
+        "x.show_detail(x.model.profile_nodes[0])\n"
+        "print(time.perf_counter() - t1, t1 - t0)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.split()
+    shown, loaded = float(out[-2]), float(out[-1])
+    print(
+        f"fresh process: imports and a {profiles:,}-profile demo estate {loaded:.2f} s, then "
+        f"Explorer and the first details {shown:.2f} s (ratio {shown / loaded:.2f})"
     )
 
 

@@ -116,7 +116,7 @@ def findings_html(found: Findings, graph: Any) -> str:
             if more > 0:
                 items += f"<li class='ipt-none'>… and {more:,} more</li>"
             parts.append(
-                f"<details class='ipt-finding-kind' data-kind='{kind}'{opened}>"
+                f"<details class='ipt-finding-kind' data-kind='{html.escape(kind)}'{opened}>"
                 f"<summary class='ipt-title'><span class='ipt-sev ipt-sev-{severity}'>"
                 f"{severity}</span> {html.escape(kind.replace('_', ' ').capitalize())} "
                 f"({len(of_kind):,})</summary><ul class='ipt-finding-list'>{items}</ul></details>"

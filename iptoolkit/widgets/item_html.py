@@ -71,8 +71,8 @@ def detail_html(model: ExplorerModel, node: str, inside: frozenset[str]) -> str:
             parts.append(list_html("Its channels", _links(graph, channels, inside)))
     if node not in inside:
         parts.insert(0, f"<p class='ipt-outside-note'>This {kind} is {OUTSIDE_NOTE}.</p>")
-    used = where_used(graph, node)
-    if kind != "profile":
+    if kind != "profile":  # a profile is used by nothing: what it uses is listed above
+        used = where_used(graph, node)
         chosen = sum(1 for p in used if p in inside)
         parts.append(
             list_html(

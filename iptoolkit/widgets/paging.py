@@ -150,12 +150,6 @@ class Pager:
         self.size = _checked_size(size)
         self.page = first // self.size
 
-    def position(self, row: int) -> int:
-        """The frame position of row `row` of the sorted frame (0-based, across pages)."""
-        if not 0 <= row < len(self._order):
-            raise IndexError(f"row {row} is outside the table's {len(self._order)} rows")
-        return int(self._order[row])
-
     def span(self) -> Span:
         return page_span(len(self.frame), self.size, self.page)
 
