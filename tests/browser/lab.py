@@ -19,11 +19,14 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 __all__ = [
+    "FirstLaunchTimeout",
+    "run_in_lab",
     "CHROMIUM",
     "CHROMIUM_ARGS",
     "Lab",
@@ -230,3 +233,29 @@ def run_all(page: Any, *, timeout: float = 90_000) -> None:
         }""",
         timeout=timeout,
     )
+
+
+class FirstLaunchTimeout(Exception):
+    """The page or kernel never came up: the one failure worth a retry (see the notes)."""
+
+
+def run_in_lab(
+    folder: Path, state: Path, session: Callable[[Lab], None], *, attempts: int = 2
+) -> None:
+    """Start JupyterLab on `folder` and run `session` in it, stopping the server after.
+
+    A session that raises `FirstLaunchTimeout` (a fresh server's first launch sometimes
+    hangs) is tried again on a new server; any other failure carries the server's log.
+    """
+    for attempt in range(1, attempts + 1):
+        lab = start_lab(folder, state / f"lab-{attempt}")
+        try:
+            session(lab)
+            return
+        except FirstLaunchTimeout:
+            if attempt == attempts:
+                raise
+        except Exception as exc:
+            raise AssertionError(f"{exc}\n--- JupyterLab log ---\n{lab.log_tail()}") from exc
+        finally:
+            stop_lab(lab)

@@ -23,13 +23,13 @@ from iptoolkit.nodes import label, partner_of
 
 from ..ci import skip_or_fail
 from .lab import (
+    FirstLaunchTimeout,
     Lab,
     chromium_missing,
     launch_chromium,
     open_notebook,
     run_all,
-    start_lab,
-    stop_lab,
+    run_in_lab,
     write_notebook,
 )
 from .steps import DETAIL_TITLE, find_in_details, follow_link, open_tab, shot, wait_text
@@ -40,10 +40,6 @@ VIEWPORT = {"width": 1400, "height": 1000}
 STEP = 30_000  # ms: each step, on a machine shared with other browsers
 CHANNEL = "Lakeside Packaging AS4"
 NOTEBOOK = "details.ipynb"
-
-
-class FirstLaunchTimeout(Exception):
-    """The page or kernel never came up: the one failure worth a retry (see the notes)."""
 
 
 def test_links_lead_from_a_channel_to_its_partner_and_from_findings(tmp_path: Path) -> None:
@@ -58,18 +54,7 @@ def test_links_lead_from_a_channel_to_its_partner_and_from_findings(tmp_path: Pa
     )
     shots = tmp_path / "screenshots"
     shots.mkdir()
-    for attempt in (1, 2):
-        lab = start_lab(folder, tmp_path / f"lab-{attempt}")
-        try:
-            _session(lab, shots)
-            break
-        except FirstLaunchTimeout:
-            if attempt == 2:
-                raise
-        except Exception as exc:
-            raise AssertionError(f"{exc}\n--- JupyterLab log ---\n{lab.log_tail()}") from exc
-        finally:
-            stop_lab(lab)
+    run_in_lab(folder, tmp_path, lambda lab: _session(lab, shots))
     copy_to = os.environ.get("IPTOOLKIT_SCREENSHOTS")
     if copy_to:
         shutil.copytree(shots, copy_to, dirs_exist_ok=True)

@@ -21,7 +21,15 @@ from typing import Any
 import pytest
 
 from ..ci import skip_or_fail
-from .lab import Lab, chromium_missing, launch_chromium, open_notebook, run_all, start_lab, stop_lab
+from .lab import (
+    FirstLaunchTimeout,
+    Lab,
+    chromium_missing,
+    launch_chromium,
+    open_notebook,
+    run_all,
+    run_in_lab,
+)
 from .steps import (
     canvas_fingerprint,
     open_tab,
@@ -42,28 +50,13 @@ FIRST_LAUNCH = 90_000  # ms: a fresh server's first kernel and page can be slow
 STEP = 30_000  # ms: any later step
 
 
-class FirstLaunchTimeout(Exception):
-    """The page or kernel never came up: the one failure worth a retry (see the notes)."""
-
-
 def test_explorer_follows_filters_in_jupyterlab(tmp_path: Path) -> None:
     skip_or_fail(chromium_missing())
     folder = tmp_path / "notebooks"
     folder.mkdir()
     shutil.copy(NOTEBOOK, folder / NOTEBOOK.name)
     SCREENSHOTS.mkdir(exist_ok=True)
-    for attempt in (1, 2):
-        lab = start_lab(folder, tmp_path / f"lab-{attempt}")
-        try:
-            _session(lab)
-            return
-        except FirstLaunchTimeout:
-            if attempt == 2:
-                raise
-        except Exception as exc:
-            raise AssertionError(f"{exc}\n--- JupyterLab log ---\n{lab.log_tail()}") from exc
-        finally:
-            stop_lab(lab)
+    run_in_lab(folder, tmp_path, _session)
 
 
 def _session(lab: Lab) -> None:

@@ -16,7 +16,14 @@ from typing import Any
 import pytest
 
 from ..ci import skip_or_fail
-from .lab import Lab, chromium_missing, launch_chromium, open_notebook, start_lab, stop_lab
+from .lab import (
+    FirstLaunchTimeout,
+    Lab,
+    chromium_missing,
+    launch_chromium,
+    open_notebook,
+    run_in_lab,
+)
 from .steps import label_counts, open_tab, option_labels, wait_options_change
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
@@ -28,10 +35,6 @@ CELL = """import iptoolkit as ipt
 
 explorer = ipt.Explorer(ipt.demo_estate(n_profiles=300, seed=0), folder="out", diagram=False)
 explorer"""
-
-
-class FirstLaunchTimeout(Exception):
-    """The page or kernel never came up: the one failure worth a retry."""
 
 
 def _notebook(path: Path) -> None:
@@ -53,18 +56,7 @@ def test_facets_follow_the_selection_and_every_format_exports(tmp_path: Path) ->
     _notebook(folder / "facets.ipynb")
     shots = tmp_path / "screenshots"
     shots.mkdir()
-    for attempt in (1, 2):
-        lab = start_lab(folder, tmp_path / f"lab-{attempt}")
-        try:
-            _session(lab, shots)
-            break
-        except FirstLaunchTimeout:
-            if attempt == 2:
-                raise
-        except Exception as exc:
-            raise AssertionError(f"{exc}\n--- JupyterLab log ---\n{lab.log_tail()}") from exc
-        finally:
-            stop_lab(lab)
+    run_in_lab(folder, tmp_path, lambda lab: _session(lab, shots))
     written = folder / "out"
     assert (written / "as2-active.png").read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
     from openpyxl import load_workbook

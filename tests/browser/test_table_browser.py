@@ -15,7 +15,14 @@ from typing import Any
 import pytest
 
 from ..ci import skip_or_fail
-from .lab import Lab, chromium_missing, launch_chromium, open_notebook, start_lab, stop_lab
+from .lab import (
+    FirstLaunchTimeout,
+    Lab,
+    chromium_missing,
+    launch_chromium,
+    open_notebook,
+    run_in_lab,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
@@ -46,10 +53,6 @@ W.VBox([received, table.widget])""",
 ]
 
 
-class FirstLaunchTimeout(Exception):
-    """The page or kernel never came up: the one failure worth a retry (see the notes)."""
-
-
 def _notebook(path: Path) -> None:
     import nbformat
 
@@ -65,18 +68,7 @@ def test_table_sorts_pages_and_picks_in_jupyterlab(tmp_path: Path) -> None:
     folder = tmp_path / "notebooks"
     folder.mkdir()
     _notebook(folder / NOTEBOOK)
-    for attempt in (1, 2):
-        lab = start_lab(folder, tmp_path / f"lab-{attempt}")
-        try:
-            _session(lab, tmp_path)
-            return
-        except FirstLaunchTimeout:
-            if attempt == 2:
-                raise
-        except Exception as exc:
-            raise AssertionError(f"{exc}\n--- JupyterLab log ---\n{lab.log_tail()}") from exc
-        finally:
-            stop_lab(lab)
+    run_in_lab(folder, tmp_path, lambda lab: _session(lab, tmp_path))
 
 
 def _session(lab: Lab, tmp_path: Path) -> None:

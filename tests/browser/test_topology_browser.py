@@ -21,7 +21,14 @@ import pytest
 from iptoolkit.topology.style import KIND_COLOURS
 
 from ..ci import skip_or_fail
-from .lab import Lab, chromium_missing, launch_chromium, open_notebook, start_lab, stop_lab
+from .lab import (
+    FirstLaunchTimeout,
+    Lab,
+    chromium_missing,
+    launch_chromium,
+    open_notebook,
+    run_in_lab,
+)
 from .steps import canvas_fingerprint, click_a_node, coloured_share, wait_canvas_change
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
@@ -53,22 +60,7 @@ def test_topology_view_zooms_and_answers_clicks(tmp_path: Path) -> None:
     folder = tmp_path / "notebooks"
     folder.mkdir()
     (folder / "topology.ipynb").write_text(json.dumps(_notebook(CELLS)))
-    for attempt in (1, 2):  # a fresh server's first launch sometimes hangs (see the notes)
-        lab = start_lab(folder, tmp_path / f"lab-{attempt}")
-        try:
-            _session(lab, tmp_path)
-            return
-        except _FirstLaunchTimeout:
-            if attempt == 2:
-                raise
-        except Exception as exc:
-            raise AssertionError(f"{exc}\n--- JupyterLab log ---\n{lab.log_tail()}") from exc
-        finally:
-            stop_lab(lab)
-
-
-class _FirstLaunchTimeout(Exception):
-    """The page or kernel never came up: the one failure worth a retry."""
+    run_in_lab(folder, tmp_path, lambda lab: _session(lab, tmp_path))
 
 
 def _notebook(cells: list[str]) -> dict[str, Any]:
@@ -102,7 +94,7 @@ def _session(lab: Lab, tmp_path: Path) -> None:
             try:
                 open_notebook(page, lab, "topology.ipynb", timeout=FIRST_LAUNCH)
             except PlaywrightTimeout as exc:
-                raise _FirstLaunchTimeout(str(exc)) from exc
+                raise FirstLaunchTimeout(str(exc)) from exc
             try:
                 _explore(page, tmp_path)
             except AssertionError as exc:
