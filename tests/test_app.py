@@ -32,6 +32,8 @@ from iptoolkit.app import runner as voila
 from iptoolkit.app.cli import explore_command
 from iptoolkit.cli import main
 
+from .browser.lab import wait_listening
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -244,7 +246,7 @@ def test_explore_serves_the_app_without_code_and_stops_on_ctrl_c(
             stdout=out, stderr=subprocess.STDOUT, cwd=tmp_path, start_new_session=True,
         )  # fmt: skip
     try:
-        _wait_listening(process, port, log)
+        wait_listening(process, port, log)
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=180) as response:
             assert response.status == 200
             html = response.read().decode()
@@ -273,19 +275,6 @@ def _kill_leftovers(process: subprocess.Popen) -> None:
                 os.kill(pid, signal.SIGKILL)
         os.killpg(process.pid, signal.SIGKILL)
         process.wait()
-
-
-def _wait_listening(process: subprocess.Popen, port: int, log: Path) -> None:
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise AssertionError(f"explore exited ({process.returncode}):\n{log.read_text()}")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
-        except OSError:
-            time.sleep(0.3)
-    raise AssertionError(f"explore never listened on {port}:\n{log.read_text()}")
 
 
 def _descendants(pid: int, needle: str) -> list[int]:

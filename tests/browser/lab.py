@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 __all__ = [
+    "wait_listening",
     "FirstLaunchTimeout",
     "run_in_lab",
     "CHROMIUM",
@@ -85,6 +86,23 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def wait_listening(
+    process: subprocess.Popen[bytes], port: int, log: Path, *, timeout: float = 120
+) -> None:
+    """Wait until `process` (a server started by a test) accepts connections on `port`;
+    fail with its log if it exits first or never listens."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"server exited ({process.returncode}):\n{log.read_text()}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.3)
+    raise AssertionError(f"server never listened on {port}:\n{log.read_text()}")
 
 
 def start_lab(root: Path, state: Path, *, timeout: float = 60.0) -> Lab:

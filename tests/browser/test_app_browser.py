@@ -19,7 +19,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +28,7 @@ from iptoolkit.nodes import label, partner_of
 from iptoolkit.topology.style import KIND_COLOURS
 
 from ..ci import skip_or_fail
-from .lab import chromium_missing, free_port, launch_chromium
+from .lab import chromium_missing, free_port, launch_chromium, wait_listening
 from .steps import (
     DETAIL_TITLE,
     STEP,
@@ -75,7 +74,7 @@ def test_the_app_filters_zooms_links_and_exports_in_chromium(tmp_path: Path) -> 
             stdout=out, stderr=subprocess.STDOUT, cwd=tmp_path, start_new_session=True,
         )  # fmt: skip
     try:
-        _wait_listening(process, port, log)
+        wait_listening(process, port, log)
         errors = _session(f"http://127.0.0.1:{port}/", estate, tmp_path, exports)
     finally:
         _interrupt(process)
@@ -83,21 +82,6 @@ def test_the_app_filters_zooms_links_and_exports_in_chromium(tmp_path: Path) -> 
     assert process.returncode == 0, text[-3000:]
     assert "Stopping the Explorer app" in text and "Kernel shutdown" in text, text[-3000:]
     assert unexpected_errors(errors) == [], errors
-
-
-def _wait_listening(process: subprocess.Popen[bytes], port: int, log: Path) -> None:
-    import socket
-
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise AssertionError(f"explore exited ({process.returncode}):\n{log.read_text()}")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
-        except OSError:
-            time.sleep(0.3)
-    raise AssertionError(f"explore never listened on {port}:\n{log.read_text()}")
 
 
 def _interrupt(process: subprocess.Popen[bytes]) -> None:
