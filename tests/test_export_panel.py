@@ -108,6 +108,20 @@ def test_an_unknown_format_names_the_formats_offered(explorer: Explorer) -> None
     assert explorer.exporter.write("pdf") is not None  # the panel still works
 
 
+def test_the_log_outlives_a_deleted_file_and_an_error_keeps_the_newest_link(
+    explorer: Explorer,
+) -> None:
+    first = explorer.exporter.write("csv")
+    assert first is not None
+    first.unlink()  # deleted since: the log must not read it again
+    assert explorer.exporter.write("json") is not None
+    explorer.exporter.name.value = "../outside"
+    assert explorer.exporter.write("csv") is None  # an error entry, on top
+    log = explorer.exporter.log.value
+    assert "ipt-error" in log and log.count("download=") == 1  # the json's, still offered
+    assert log.count("<li") == 3
+
+
 def test_the_dot_alias_gv_is_accepted(explorer: Explorer) -> None:
     assert explorer.export("gv").suffix == ".dot"
 

@@ -88,7 +88,20 @@ def test_detail_keys_are_estate_node_ids_in_their_layered_columns(small: Estate)
             if attributes["x"] == x_of_column[left]
         )
         gap = x_of_column[right] - x_of_column[left]
-        assert gap >= min(longest, 48) * ROWS_PER_CHARACTER
+        assert gap >= longest * ROWS_PER_CHARACTER
+
+
+def test_long_names_are_cut_and_their_column_makes_room(big: Estate) -> None:
+    data = view_data(build_graph(big), group_by=None)
+    pairs = [(a["label"], a["name"]) for _, a in data.graph.nodes(data=True)]
+    cut = [(label, name) for label, name in pairs if label != name]
+    assert cut and max(len(name) for _, name in cut) > 60  # the demo has long names...
+    for label, name in cut:  # ...drawn cut to 48 characters, with an ellipsis
+        assert len(label) <= 48 and label.endswith("…") and name.startswith(label[:-1])
+    assert all(len(name) <= 48 for label, name in pairs if label == name)
+    columns = sorted({attributes["x"] for _, attributes in data.graph.nodes(data=True)})
+    gaps = [right - left for left, right in zip(columns, columns[1:], strict=False)]
+    assert max(gaps) >= 48 * ROWS_PER_CHARACTER  # room for the longest drawn label
 
 
 def test_colours_come_from_the_style(small: Estate) -> None:
@@ -260,10 +273,12 @@ def test_the_node_picked_last_can_be_picked_again_and_goes_with_its_picture(
 ) -> None:
     explorer.filter = Filter(active=False)
     partner = next(key for key in explorer.topology.data.graph if key.startswith("partner:"))
+    explorer.topology.sigma.camera_state = {"x": 0.3, "y": 0.7, "ratio": 0.4, "angle": 0.0}
     explorer.topology.sigma.selected_node = partner
     first = explorer.topology.sigma
     explorer.tabs.selected_index = 0  # back from Details: a fresh canvas, nothing selected
     assert explorer.topology.sigma is not first and explorer.topology.sigma.selected_node is None
+    assert explorer.topology.sigma.camera_state["ratio"] == 0.4  # where the reader was
     explorer.topology.sigma.selected_node = partner  # the same node again: details again
     assert explorer.tabs.selected_index == explorer.tabs.titles.index("Details")
     explorer.tabs.selected_index = 0
@@ -281,9 +296,12 @@ def test_without_a_static_copy_no_png_is_drawn(
 
     monkeypatch.setattr(explorer_module, "render_png", no_drawing)
     live = Explorer(big, folder=tmp_path, debounce=0, static_copy=False)
+    updates: list[object] = []
+    live._fallback = type("Handle", (), {"update": lambda self, shown: updates.append(shown)})()
     live.filter = Filter(active=False)
     live.refresh()
     assert live.diagram_png is None and live.topology.data is not None
+    assert updates and "filter: not active" in updates[-1].data  # the static copy follows
     live.close()
 
 

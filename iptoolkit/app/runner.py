@@ -98,14 +98,18 @@ def start(
     )
     app = App(f"http://{HOST}:{port}/", process)
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"Voila stopped at start (exit code {process.returncode})")
-        try:
-            socket.create_connection((HOST, port), timeout=1).close()
-            return app
-        except OSError:
-            time.sleep(0.2)
+    try:
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                raise RuntimeError(f"Voila stopped at start (exit code {process.returncode})")
+            try:
+                socket.create_connection((HOST, port), timeout=1).close()
+                return app
+            except OSError:
+                time.sleep(0.2)
+    except BaseException:  # Ctrl-C while waiting: Voila is in its own session, stop it
+        stop(app)
+        raise
     stop(app)
     raise TimeoutError(f"Voila did not answer on {app.url} within {timeout:.0f} s")
 

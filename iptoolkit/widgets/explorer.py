@@ -281,6 +281,7 @@ class Explorer:
         if self.tabs.selected_index == TABS.index("Topology"):
             self._show_topology()
         if not self._draw_png:
+            self._update_fallback()  # the counts and the filter, without a diagram
             return
         cached = self._diagrams.get(selection.filter.to_json())
         if cached is not None:

@@ -18,7 +18,7 @@ import mimetypes
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import ipywidgets as W
 
@@ -196,27 +196,48 @@ class ExportPanel:
         finally:
             button.disabled = False
         self.written.append(path)
-        self._add(path)
+        self._add(
+            _Written(
+                path,
+                f"wrote <code>{html.escape(shown_path(path))}</code> "
+                f"({path.stat().st_size:,} bytes)",
+            )
+        )
         return path
 
-    def _add(self, entry: Path | str) -> None:
-        """Newest first, and only the last few; only the newest carries its file inline."""
+    def _add(self, entry: _Written | str) -> None:
+        """Newest first, and only the last few; only the newest file carries its bytes
+        inline (read once, now: a file deleted since never breaks the log)."""
+        if isinstance(entry, _Written):
+            entry = _Written(entry.path, entry.said, _download(entry.path))
+            self._entries = [
+                _Written(e.path, e.said) if isinstance(e, _Written) else e for e in self._entries
+            ]
         self._entries = [entry, *self._entries][:LOG_ENTRIES]
-        items = [
-            entry if isinstance(entry, str) else f"<li>{_link(entry, inline=at == 0)}</li>"
-            for at, entry in enumerate(self._entries)
-        ]
-        self.log.value = "<ul>" + "".join(items) + "</ul>"
+        self.log.value = "<ul>" + "".join(_item(e) for e in self._entries) + "</ul>"
 
 
-def _link(path: Path, *, inline: bool = True) -> str:
-    shown = html.escape(shown_path(path))
-    size = path.stat().st_size
-    if not inline or size > DOWNLOAD_LIMIT:
-        return f"wrote <code>{shown}</code> ({size:,} bytes)"
+class _Written(NamedTuple):
+    """A log entry for a written file: what it says, and its download link while newest."""
+
+    path: Path
+    said: str
+    link: str = ""
+
+
+def _item(entry: _Written | str) -> str:
+    if isinstance(entry, str):  # an error, already HTML
+        return entry
+    return f"<li>{entry.said} {entry.link}</li>" if entry.link else f"<li>{entry.said}</li>"
+
+
+def _download(path: Path) -> str:
+    """A `download` link holding the file, or nothing when it is too big (or gone)."""
+    try:
+        if path.stat().st_size > DOWNLOAD_LIMIT:
+            return ""
+        data = base64.b64encode(path.read_bytes()).decode()
+    except OSError:
+        return ""
     mime = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-    data = base64.b64encode(path.read_bytes()).decode()
-    return (
-        f"wrote <code>{shown}</code> ({size:,} bytes) "
-        f"<a download='{html.escape(path.name)}' href='data:{mime};base64,{data}'>download</a>"
-    )
+    return f"<a download='{html.escape(path.name)}' href='data:{mime};base64,{data}'>download</a>"

@@ -200,7 +200,8 @@ class TopologyView:
         """Draw the view shown now afresh: sigma ignores a click on the node it has
         selected, so after a pick the same node could not be clicked again."""
         if self._data is not None:
-            self._draw(self._data, title=self._title)
+            camera = self._sigma.camera_state if self._sigma is not None else None
+            self._draw(self._data, title=self._title, camera=camera)  # the reader's place
 
     def expand(self, key: str) -> None:
         """Show the group `key` of the overview in detail: its members and their paths."""
@@ -229,7 +230,9 @@ class TopologyView:
 
     # -- drawing --------------------------------------------------------------------------
 
-    def _draw(self, data: ViewData, *, title: str | None = None) -> None:
+    def _draw(
+        self, data: ViewData, *, title: str | None = None, camera: dict[str, Any] | None = None
+    ) -> None:
         from ipysigma import Sigma
 
         graph = data.graph
@@ -255,7 +258,7 @@ class TopologyView:
             label_rendered_size_threshold=None if data.group_by else 3,
             label_grid_cell_size=60,
             label_density=1,
-            camera_state=start_camera(data, aspect=self.aspect),
+            camera_state=camera or start_camera(data, aspect=self.aspect),
             hide_edges_on_move=graph.number_of_edges() > 5000,
         )
         # drawn in a hidden tab, the container has no width yet: sigma must wait, not fail
@@ -350,7 +353,8 @@ def _info_html(data: ViewData, key: str) -> str:
     if attributes.get("active") is False:
         facts.append("inactive")
     return (
-        f"picked: <span class='ipt-topology-title'>{html.escape(str(attributes['label']))}"
+        f"picked: <span class='ipt-topology-title'>"
+        f"{html.escape(str(attributes.get('name', attributes['label'])))}"
         f"</span> · {html.escape(', '.join(facts))} "
         f"<span class='ipt-topology-hint'>({html.escape(key)})</span>"
     )

@@ -49,10 +49,10 @@ COLUMN_GAP = 10.0
 """Rows between two columns: a grouped overview fills a landscape canvas, and at the zoom
 where rows can be read a label has room before the next column."""
 ROWS_PER_CHARACTER = 0.5
-"""Node by node, a column is as far from the next as its longest label needs (in rows per
-character, to 48 characters): labels keep a fixed size in pixels while sigma zooms the
-positions, so at the zoom that fits the view's width into the canvas they end before the
-next column, and zooming in only spreads them."""
+"""Node by node, a column is as far from the next as its longest label needs, in rows per
+character (labels are cut to 48 characters): labels keep a fixed size in pixels while
+sigma zooms the positions, so at the zoom that fits the view's width into the canvas they
+end before the next column, and zooming in only spreads them."""
 _LONGEST_LABEL = 48
 FADED = 0.82
 """How far a highlight fades what it leaves out (0: not at all, 1: white)."""
@@ -151,7 +151,8 @@ def _to_sigma(view: nx.DiGraph, group_by: str | None, *, focused: bool) -> ViewD
         node: item_label(data) if grouped else str(data["label"])
         for node, data in view.nodes(data=True)
     }
-    x_of = _column_positions(placed.pos, label_of, grouped)
+    drawn = {node: text if grouped else _short(text) for node, text in label_of.items()}
+    x_of = _column_positions(placed.pos, drawn, grouped)
     out = nx.DiGraph()
     for node, data in view.nodes(data=True):
         column, row = placed.pos[node]
@@ -160,7 +161,8 @@ def _to_sigma(view: nx.DiGraph, group_by: str | None, *, focused: bool) -> ViewD
             keys[node],
             x=x_of[column],
             y=-row,  # sigma's y grows upwards; the layout's rows grow downwards
-            label=label_of[node],
+            label=drawn[node],
+            name=label_of[node],  # the whole name, for the line under the canvas
             **look,
             **_facts(data, grouped),
         )
@@ -175,6 +177,12 @@ def _to_sigma(view: nx.DiGraph, group_by: str | None, *, focused: bool) -> ViewD
     return ViewData(out, members, group_by, focused, legend)
 
 
+def _short(text: str) -> str:
+    """A label as drawn node by node: cut to `_LONGEST_LABEL` characters, so that it ends
+    before the next column (the whole name shows when the node is clicked)."""
+    return text if len(text) <= _LONGEST_LABEL else text[: _LONGEST_LABEL - 1].rstrip() + "…"
+
+
 def _column_positions(
     pos: dict[Hashable, tuple[float, float]], label_of: dict[Hashable, str], grouped: bool
 ) -> dict[float, float]:
@@ -184,7 +192,7 @@ def _column_positions(
         return {column: column * COLUMN_GAP for column, _ in pos.values()}
     longest: dict[float, int] = {}
     for node, (column, _) in pos.items():
-        longest[column] = max(longest.get(column, 0), min(len(label_of[node]), _LONGEST_LABEL))
+        longest[column] = max(longest.get(column, 0), len(label_of[node]))
     x_of: dict[float, float] = {}
     x = 0.0
     for column in sorted(longest):

@@ -270,9 +270,9 @@ def run_in_lab(
         try:
             session(lab)
             return
-        except FirstLaunchTimeout:
+        except FirstLaunchTimeout as exc:
             if attempt == attempts:
-                raise
+                raise AssertionError(f"{exc}\n--- JupyterLab log ---\n{lab.log_tail()}") from exc
         except Exception as exc:
             raise AssertionError(f"{exc}\n--- JupyterLab log ---\n{lab.log_tail()}") from exc
         finally:
