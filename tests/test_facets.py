@@ -14,8 +14,10 @@ from hypothesis import strategies as st
 from iptoolkit.demo import demo_profiles
 from iptoolkit.estate import Estate
 from iptoolkit.filters import Filter, select
+from iptoolkit.plot.labels import shorten
 from iptoolkit.widgets.facets import FACET_FIELDS, Facets
 from iptoolkit.widgets.model import ExplorerModel
+from iptoolkit.widgets.panel import PARTNER_CHARS
 
 FAULTY = {"id": "broken", "created": "yesterday", "group": "Finance"}
 """A profile that fails to parse: only the empty filter keeps it ("all" counts it then)."""
@@ -137,7 +139,7 @@ def test_the_panel_shows_the_selection_counts(explorer: Any) -> None:
     partners = labels(explorer.panel.partners)
     assert list(partners) == list(model.facets.partners)  # every partner, in name order
     for name, count in facets.partners.items():
-        assert partners[name] == f"{name} ({count:,})"
+        assert partners[name] == f"{shorten(name, PARTNER_CHARS)} ({count:,})"
         assert count == brute_force(explorer.model.estate, explorer.filter, "partners", name)
     assert any(label.endswith(" (0)") for label in partners.values())
     explorer.filter = Filter(text="no such words anywhere")
@@ -188,7 +190,7 @@ def test_narrowing_the_partners_keeps_the_chosen_and_changes_no_filter(explorer:
     assert len(calls) == 2
     assert list(labels(panel.partners)) == shown
     count = brute_force(explorer.model.estate, explorer.filter, "partners", chosen)
-    assert labels(panel.partners)[chosen] == f"{chosen} ({count:,})"  # relabelled
+    assert labels(panel.partners)[chosen].endswith(f" ({count:,})")  # relabelled
     assert panel.partners.value == (chosen,)
     panel.partner_search.value = ""
     assert list(labels(panel.partners)) == names
@@ -209,3 +211,21 @@ def test_an_unknown_partner_stays_in_the_filter_and_the_note(explorer: Any) -> N
     explorer.panel.partners.value = ()  # the analyst takes over the field: the note goes
     assert explorer.filter == Filter(active=True)
     assert "Nobody Ltd" not in explorer.panel.note.value
+
+
+def test_a_long_partner_name_is_cut_so_that_its_count_shows(tmp_path: Path) -> None:
+    pytest.importorskip("ipywidgets")
+    from iptoolkit.widgets import Explorer
+
+    estate = Estate.from_raw(demo_profiles(1000, seed=0))  # "… GmbH & Co. KG" partners
+    explorer = Explorer(estate, folder=tmp_path, diagram=False)
+    try:
+        long = max(explorer.model.facets.partners, key=len)
+        assert len(long) > PARTNER_CHARS
+        count = explorer.model.facets.partners[long]
+        label = labels(explorer.panel.partners)[long]
+        assert label == f"{long[: PARTNER_CHARS - 1].rstrip()}… ({count:,})", label
+        explorer.panel.partner_search.value = long[-8:].lower()  # the cut part still narrows
+        assert long in labels(explorer.panel.partners)
+    finally:
+        explorer.close()

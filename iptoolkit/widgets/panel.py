@@ -18,12 +18,16 @@ from typing import Any
 import ipywidgets as W
 
 from ..names import type_label
+from ..plot.labels import shorten
 from ..selection import Filter
 from .facets import Facets
 
 __all__ = ["FilterPanel"]
 
 _ACTIVE = (("all", None), ("active", True), ("inactive", False))
+PARTNER_CHARS = 30
+"""A partner's name is cut to this many characters in the list, so that its count stays
+in view: a list box cannot scroll sideways (the narrowing box matches the whole name)."""
 _KEEP = object()
 """`_relabel`'s default: keep the control's value (None is a value: the toggle's "all")."""
 
@@ -229,7 +233,7 @@ def _partner_options(
     """The partners whose name holds `narrow` (any case) and those in `keep`, with counts."""
     part = narrow.strip().casefold()
     return [
-        (f"{name} ({count:,})", name)
+        (f"{shorten(name, PARTNER_CHARS)} ({count:,})", name)
         for name, count in facets.partners.items()
         if part in name.casefold() or name in keep
     ]
