@@ -14,8 +14,10 @@ from hypothesis import strategies as st
 from iptoolkit.demo import demo_profiles
 from iptoolkit.estate import Estate
 from iptoolkit.filters import Filter, select
+from iptoolkit.plot.labels import shorten
 from iptoolkit.widgets.facets import FACET_FIELDS, Facets
 from iptoolkit.widgets.model import ExplorerModel
+from iptoolkit.widgets.panel import PARTNER_CHARS
 
 FAULTY = {"id": "broken", "created": "yesterday", "group": "Finance"}
 """A profile that fails to parse: only the empty filter keeps it ("all" counts it then)."""
@@ -102,13 +104,6 @@ def test_the_empty_filter_counts_the_whole_estate_and_its_faulty_profile() -> No
     facets = ExplorerModel(estate).facets
     assert facets.active[None] == len(estate.records) == 21
     assert facets.active[True] + facets.active[False] == 20  # the faulty one is neither
-    assert (
-        facets.top_partners(3)
-        == sorted(
-            ((name, n) for name, n in facets.partners.items() if n),
-            key=lambda item: (-item[1], item[0].lower()),
-        )[:3]
-    )
 
 
 # -- the panel --------------------------------------------------------------------------
@@ -141,10 +136,14 @@ def test_the_panel_shows_the_selection_counts(explorer: Any) -> None:
         True: f"active ({facets.active[True]:,})",
         False: f"inactive ({facets.active[False]:,})",
     }
-    top_name, top_count = facets.top_partners(1)[0]
-    assert f"{top_name} ({top_count:,})" in explorer.panel.top_partners.value
+    partners = labels(explorer.panel.partners)
+    assert list(partners) == list(model.facets.partners)  # every partner, in name order
+    for name, count in facets.partners.items():
+        assert partners[name] == f"{shorten(name, PARTNER_CHARS)} ({count:,})"
+        assert count == brute_force(explorer.model.estate, explorer.filter, "partners", name)
+    assert any(label.endswith(" (0)") for label in partners.values())
     explorer.filter = Filter(text="no such words anywhere")
-    assert "no partner in the selection" in explorer.panel.top_partners.value
+    assert all(label.endswith(" (0)") for label in labels(explorer.panel.partners).values())
 
 
 def test_chosen_values_survive_relabelling_without_a_second_change(explorer: Any) -> None:
@@ -167,3 +166,66 @@ def test_chosen_values_survive_relabelling_without_a_second_change(explorer: Any
     assert panel.groups.value == (group,)
     assert panel.active.value is False
     assert explorer.filter == Filter(agent_types=[agent], groups=[group], active=False)
+
+
+def test_narrowing_the_partners_keeps_the_chosen_and_changes_no_filter(explorer: Any) -> None:
+    panel = explorer.panel
+    names = list(explorer.model.facets.partners)
+    chosen = names[0]
+    part = next(n for n in names if chosen.casefold() not in n.casefold())[1:4].upper()
+    calls: list[Filter] = []
+    wrapped = panel._on_change
+    panel._on_change = lambda: (calls.append(panel.filter), wrapped())
+
+    panel.partners.value = (chosen,)
+    assert calls == [Filter(partners=[chosen])]
+    panel.partner_search.value = part  # typed: any case, a part of the name
+    shown = list(labels(panel.partners))
+    assert shown == [n for n in names if part.casefold() in n.casefold() or n == chosen]
+    assert chosen in shown and len(shown) < len(names)
+    assert panel.partners.value == (chosen,)  # the choice stays listed and chosen
+    assert len(calls) == 1  # narrowing is no filter change
+    assert explorer.filter == Filter(partners=[chosen])
+    panel.active.value = True  # relabelling keeps the narrowing and the choice
+    assert len(calls) == 2
+    assert list(labels(panel.partners)) == shown
+    count = brute_force(explorer.model.estate, explorer.filter, "partners", chosen)
+    assert labels(panel.partners)[chosen].endswith(f" ({count:,})")  # relabelled
+    assert panel.partners.value == (chosen,)
+    panel.partner_search.value = ""
+    assert list(labels(panel.partners)) == names
+    panel.partner_search.value = part
+    explorer.filter = Filter(groups=[next(iter(explorer.model.facets.groups))])
+    assert panel.partner_search.value == ""  # a filter set from code shows every partner
+    assert list(labels(panel.partners)) == names and panel.partners.value == ()
+
+
+def test_an_unknown_partner_stays_in_the_filter_and_the_note(explorer: Any) -> None:
+    known = next(iter(explorer.model.facets.partners))
+    saved = Filter(partners=[known, "Nobody Ltd"], active=True)
+    explorer.filter = saved
+    assert explorer.filter == saved  # nothing dropped, the order kept
+    assert explorer.panel.partners.value == (known,)  # the known one shown as chosen
+    assert "partners: " in explorer.panel.note.value
+    assert "Nobody Ltd" in explorer.panel.note.value
+    explorer.panel.partners.value = ()  # the analyst takes over the field: the note goes
+    assert explorer.filter == Filter(active=True)
+    assert "Nobody Ltd" not in explorer.panel.note.value
+
+
+def test_a_long_partner_name_is_cut_so_that_its_count_shows(tmp_path: Path) -> None:
+    pytest.importorskip("ipywidgets")
+    from iptoolkit.widgets import Explorer
+
+    estate = Estate.from_raw(demo_profiles(1000, seed=0))  # "… GmbH & Co. KG" partners
+    explorer = Explorer(estate, folder=tmp_path, diagram=False)
+    try:
+        long = max(explorer.model.facets.partners, key=len)
+        assert len(long) > PARTNER_CHARS
+        count = explorer.model.facets.partners[long]
+        label = labels(explorer.panel.partners)[long]
+        assert label == f"{long[: PARTNER_CHARS - 1].rstrip()}… ({count:,})", label
+        explorer.panel.partner_search.value = long[-8:].lower()  # the cut part still narrows
+        assert long in labels(explorer.panel.partners)
+    finally:
+        explorer.close()

@@ -64,14 +64,9 @@ _CSS = """<style>
   max-height: 180px; overflow-y: auto;}
 .ipt-explorer .widget-html-content {line-height: 1.45;}
 .ipt-explorer .ipt-header .widget-html-content {line-height: 1.3;}
-.ipt-explorer .ipt-f-partners {box-sizing: border-box;}
-.ipt-explorer .ipt-f-partners .widget-text {width: 100%; margin: 0;}
-.ipt-explorer .ipt-f-partners input.jupyter-widget-taginput {width: 100%; margin: 0;
-  box-sizing: border-box;}
+.ipt-explorer .ipt-partner-search {margin-bottom: 2px;}
 .ipt-explorer a {color: var(--jp-content-link-color, #1976d2); text-decoration: underline;}
 .ipt-explorer .widget-select-multiple select {font-size: 0.92em;}
-.ipt-explorer .ipt-facets {font-size: 0.85em; color: var(--jp-ui-font-color2, #616161);
-  line-height: 1.35; margin-top: 2px;}
 .ipt-explorer .ipt-f-active .widget-toggle-button {padding: 0 2px; margin: 0 3px 0 0;
   font-size: 0.88em; flex: 1 1 auto; min-width: 0; white-space: nowrap;}
 .ipt-explorer .ipt-f-active > div {display: flex; flex-wrap: nowrap; width: 100%;}

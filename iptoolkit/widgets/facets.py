@@ -46,11 +46,6 @@ class Facets:
     active: dict[bool | None, int]
     """The activity toggle: `None` (all), `True` (active), `False` (inactive) -> profiles."""
 
-    def top_partners(self, limit: int = 5) -> list[tuple[str, int]]:
-        """The partners with the most profiles, most first (ties by name), none with 0."""
-        ranked = sorted(self.partners.items(), key=lambda item: (-item[1], item[0].lower()))
-        return [(name, count) for name, count in ranked[:limit] if count]
-
 
 class FacetIndex:
     """The options an estate offers, each with the positions (in `estate.records`) of the

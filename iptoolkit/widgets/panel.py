@@ -4,7 +4,9 @@ The panel knows nothing of selections: it turns controls into a `Filter` (`.filt
 controls from one, and calls back when the analyst changes something. Fields without a
 control (`channels`, `tags`) are kept as they were set and shown in a note, so a saved
 filter survives a round trip through the panel unchanged. `show_facets` relabels every
-option with its count in the selection (`facets.py`), keeping what is chosen.
+option with its count in the selection (`facets.py`), keeping what is chosen. The partner
+list, long on big estates, has a box above it that narrows which partners it shows (by a
+part of the name); narrowing is a view of the list, not a change of the filter.
 """
 
 from __future__ import annotations
@@ -16,14 +18,18 @@ from typing import Any
 import ipywidgets as W
 
 from ..names import type_label
+from ..plot.labels import shorten
 from ..selection import Filter
 from .facets import Facets
 
 __all__ = ["FilterPanel"]
 
 _ACTIVE = (("all", None), ("active", True), ("inactive", False))
-TOP_PARTNERS = 5
-"""How many partners the line under the partner field names, with their counts."""
+PARTNER_CHARS = 30
+"""A partner's name is cut to this many characters in the list, so that its count stays
+in view: a list box cannot scroll sideways (the narrowing box matches the whole name)."""
+_KEEP = object()
+"""`_relabel`'s default: keep the control's value (None is a value: the toggle's "all")."""
 
 
 def _title(text: str) -> W.HTML:
@@ -39,6 +45,7 @@ class FilterPanel:
         self.typing = False
         """True when the last change was typed text: the caller waits for a pause then."""
         self._extra: dict[str, Any] = {}
+        self._facets = facets
         wide = W.Layout(width="100%")
         self.text = W.Text(
             placeholder="words in names, groups, hosts, URLs…",
@@ -57,15 +64,12 @@ class FilterPanel:
         self.channel_types = W.SelectMultiple(
             options=_type_options(facets.channel_types), rows=5, layout=wide
         )
-        self.partners = W.TagsInput(
-            value=[],
-            allowed_tags=list(facets.partners),
-            allow_duplicates=False,
-            placeholder="type a partner's name",
-            layout=wide,
+        self.partner_search = W.Text(
+            placeholder="narrow the partners…", continuous_update=True, layout=wide
         )
-        self.top_partners = W.HTML(_top_partners(facets))
-        self.top_partners.add_class("ipt-facets-partners")
+        self.partner_search.add_class("ipt-partner-search")
+        self.partner_search.observe(lambda _: self._show_partners(), "value")
+        self.partners = W.SelectMultiple(options=_partner_options(facets, ""), rows=7, layout=wide)
         self.groups = W.SelectMultiple(options=_group_options(facets), rows=7, layout=wide)
         self.reset = W.Button(description="Reset", icon="undo", tooltip="Select everything")
         self.note = W.HTML()
@@ -84,8 +88,8 @@ class FilterPanel:
                 _title("Channel types"),
                 self.channel_types,
                 _title("Partners"),
+                self.partner_search,
                 self.partners,
-                self.top_partners,
                 _title("Groups"),
                 self.groups,
                 self.note,
@@ -110,15 +114,31 @@ class FilterPanel:
         """Relabel every option with how many profiles it would keep now, without calling
         back: the chosen values stay chosen (ipywidgets resets a selection widget's value
         when its options change: it is put back in the same message to the front end)."""
+        self._facets = facets
         self._quiet = True
         try:
             _relabel(self.active, _active_options(facets))
             _relabel(self.agent_types, _type_options(facets.agent_types))
             _relabel(self.channel_types, _type_options(facets.channel_types))
             _relabel(self.groups, _group_options(facets))
-            self.top_partners.value = _top_partners(facets)
+            self._show_partners()
         finally:
             self._quiet = False
+
+    def _show_partners(self, chosen: tuple[str, ...] | None = None) -> None:
+        """List the partners whose name holds the narrowing text, the chosen ones always
+        (a choice never disappears), each with its count; `chosen` replaces the choice.
+        No call back: neither narrowing nor relabelling changes the filter."""
+        value = self.partners.value if chosen is None else chosen
+        quiet, self._quiet = self._quiet, True
+        try:
+            _relabel(
+                self.partners,
+                _partner_options(self._facets, self.partner_search.value, keep=value),
+                value,
+            )
+        finally:
+            self._quiet = quiet
 
     def _changed(self, name: str) -> None:
         if self._quiet:
@@ -163,10 +183,11 @@ class FilterPanel:
                 control.value = tuple(v for v in wanted if v in known)
                 if any(v not in known for v in wanted):
                     extra[name] = wanted  # keep them all, the order too
-            allowed = set(self.partners.allowed_tags)
+            known_partners = self._facets.partners
             wanted_partners = [str(p) for p in selection.partners]
-            self.partners.value = [p for p in wanted_partners if p in allowed]
-            if any(p not in allowed for p in wanted_partners):
+            self.partner_search.value = ""
+            self._show_partners(tuple(p for p in wanted_partners if p in known_partners))
+            if any(p not in known_partners for p in wanted_partners):
                 extra["partners"] = list(selection.partners)
             if selection.channels:
                 extra["channels"] = list(selection.channels)
@@ -179,11 +200,16 @@ class FilterPanel:
         self._on_change()
 
 
-def _relabel(control: W.ToggleButtons | W.SelectMultiple, options: list[tuple[str, Any]]) -> None:
-    """New labels for the same values, the value kept: one update, no flicker."""
-    if [tuple(option) for option in control.options] == options:
+def _relabel(
+    control: W.ToggleButtons | W.SelectMultiple,
+    options: list[tuple[str, Any]],
+    value: Any = _KEEP,
+) -> None:
+    """New labels for the same values, the value kept (or replaced by `value`): one
+    update, no flicker."""
+    value = control.value if value is _KEEP else value
+    if [tuple(option) for option in control.options] == options and control.value == value:
         return
-    value = control.value
     with control.hold_sync():
         control.options = options
         control.value = value
@@ -201,15 +227,16 @@ def _group_options(facets: Facets) -> list[tuple[str, str]]:
     return [(_group_label(group, count), group) for group, count in facets.groups.items()]
 
 
-def _top_partners(facets: Facets) -> str:
-    """The partners most used by the selection, with counts (a tag field has no labels)."""
-    top = facets.top_partners(TOP_PARTNERS)
-    if not top:
-        return "<div class='ipt-none'>no partner in the selection</div>"
-    named = ", ".join(f"{html.escape(name)} ({count:,})" for name, count in top)
-    used = sum(1 for count in facets.partners.values() if count)
-    more = f" and {used - len(top):,} more" if used > len(top) else ""
-    return f"<div class='ipt-facets'>Most used: {named}{more}</div>"
+def _partner_options(
+    facets: Facets, narrow: str, keep: tuple[str, ...] = ()
+) -> list[tuple[str, str]]:
+    """The partners whose name holds `narrow` (any case) and those in `keep`, with counts."""
+    part = narrow.strip().casefold()
+    return [
+        (f"{shorten(name, PARTNER_CHARS)} ({count:,})", name)
+        for name, count in facets.partners.items()
+        if part in name.casefold() or name in keep
+    ]
 
 
 def _group_label(group: str, count: int) -> str:

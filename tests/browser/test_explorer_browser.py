@@ -33,9 +33,11 @@ from .lab import (
 from .steps import (
     canvas_fingerprint,
     open_tab,
+    option_labels,
     shot,
     wait_canvas_change,
     wait_counts_change,
+    wait_options_change,
     wait_settled,
 )
 
@@ -126,11 +128,17 @@ def _explore(page: Any) -> None:
     assert third.startswith("7 of 300 profiles"), third
     wait_canvas_change(page, canvas, before_png)
 
-    # a partner, chosen as the datalist does it (headless Chromium sends no change on Enter)
-    partner = page.locator(".ipt-f-partners input")
-    partner.fill("Lakeside Packaging S.A.")
-    partner.dispatch_event("change")
-    page.locator(".ipt-f-partners .jupyter-widget-tag", has_text="Lakeside").wait_for(timeout=STEP)
+    # a partner: narrow the list by a part of its name (no filter change), then pick it
+    every_partner = option_labels(page, "partners")
+    page.locator(".ipt-partner-search input").fill("lakeside")
+    shown = wait_options_change(page, "partners", every_partner)
+    assert shown and all("lakeside" in name.lower() for name in shown), shown
+    assert page.locator(".ipt-counts").inner_text() == third  # narrowing is no filter
+    # the list shows spaces as no-break spaces (ipywidgets does): select by the label as shown
+    wanted = "Lakeside Packaging S.A. ("
+    lakeside = next((n for n in shown if n.replace("\u00a0", " ").startswith(wanted)), "")
+    assert lakeside, shown
+    page.locator(".ipt-f-partners select").select_option(label=lakeside)
     third = wait_counts_change(page, third)
     assert "partner Lakeside Packaging S.A." in page.locator(".ipt-description").inner_text()
 

@@ -2,7 +2,8 @@
 
 A small notebook opens an Explorer on a 300-profile demo estate. In the page: the options
 carry counts, a click on an agent type relabels every other list and the activity toggle
-while the clicked option stays selected, the partner line names the partners most used;
+while the clicked option stays selected, the partner list too (every partner, zeros kept),
+and the box above it narrows that list to the partners whose name holds what is typed;
 the export tab suggests a file name from the filter, writes a PNG and an Excel workbook,
 and lists both with download links. Screenshots go under the test's temporary folder.
 """
@@ -98,8 +99,8 @@ def _facets(page: Any, shots: Path) -> None:
     assert label_counts(toggles)[0] == 300 == sum(label_counts(toggles)[1:])
     before_channels = option_labels(page, "channel-types")
     assert sum(label_counts(option_labels(page, "agent-types"))) == 300
-    partners = page.locator(".ipt-facets-partners").inner_text()
-    assert partners.startswith("Most used: "), partners
+    before_partners = option_labels(page, "partners")
+    assert len(before_partners) > 20 and min(label_counts(before_partners)) > 0
     page.locator(".ipt-filters").screenshot(path=str(shots / "facets-everything.png"))
 
     # choose an input agent type: the other lists and the toggle are relabelled
@@ -116,6 +117,16 @@ def _facets(page: Any, shots: Path) -> None:
     assert len(after_channels) == len(before_channels)  # none disappears, zeros stay
     assert any(label.endswith("(0)") for label in after_channels), after_channels
     assert label_counts(page.locator(".ipt-f-active button").all_inner_texts())[0] == chosen
+    after_partners = wait_options_change(page, "partners", before_partners)
+    assert len(after_partners) == len(before_partners)
+    assert any(label.endswith("(0)") for label in after_partners), after_partners
+    # narrowing the partners: only names holding the typed part (any case), same counts
+    page.locator(".ipt-partner-search input").fill("PACK")
+    narrowed = wait_options_change(page, "partners", after_partners)
+    assert narrowed and set(narrowed) < set(after_partners), narrowed
+    assert all("pack" in label.lower() for label in narrowed), narrowed
+    assert page.locator(".ipt-counts").inner_text().startswith(f"{chosen} of 300")
+    page.locator(".ipt-filters").screenshot(path=str(shots / "facets-partners-narrowed.png"))
     # the other agent types still show what choosing them would add
     assert sum(label_counts(option_labels(page, "agent-types"))) == 300
 
