@@ -5,7 +5,8 @@ carry counts, a click on an agent type relabels every other list and the activit
 while the clicked option stays selected, the partner list too (every partner, zeros kept),
 and the box above it narrows that list to the partners whose name holds what is typed;
 the export tab suggests a file name from the filter, writes a PNG and an Excel workbook,
-each offered as a download link when it is the newest. Screenshots go under the test's temporary folder.
+each offered as a download link when it is the newest. Screenshots go under the test's
+temporary folder.
 """
 
 from __future__ import annotations
