@@ -19,12 +19,15 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 __all__ = [
+    "chromium_page",
+    "first_launch",
     "wait_listening",
     "FirstLaunchTimeout",
     "run_in_lab",
@@ -211,6 +214,37 @@ def chromium_missing() -> str | None:
 def launch_chromium(playwright: Any) -> Any:
     """Debian's Chromium (never a browser Playwright downloads), headless, WebGL on."""
     return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+
+
+@contextmanager
+def chromium_page(viewport: dict[str, int]) -> Iterator[tuple[Any, list[str]]]:
+    """A page in Debian's Chromium and the errors its scripts raise (`pageerror`); the
+    browser is closed after."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        try:
+            page = browser.new_page(viewport=viewport)
+            errors: list[str] = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            yield page, errors
+        finally:
+            browser.close()
+
+
+@contextmanager
+def first_launch(page: Any, screenshot: Path | None = None) -> Iterator[None]:
+    """Opening the page and running the notebook: a timeout there is a `FirstLaunchTimeout`
+    (worth a retry on a fresh server, see `run_in_lab`), with a screenshot if asked."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        yield
+    except PlaywrightTimeout as exc:
+        if screenshot is not None:
+            page.screenshot(path=str(screenshot))
+        raise FirstLaunchTimeout(str(exc)) from exc
 
 
 def write_notebook(path: Path, *sources: str) -> Path:

@@ -23,10 +23,10 @@ from iptoolkit.nodes import label, partner_of
 
 from ..ci import skip_or_fail
 from .lab import (
-    FirstLaunchTimeout,
     Lab,
     chromium_missing,
-    launch_chromium,
+    chromium_page,
+    first_launch,
     open_notebook,
     run_all,
     run_in_lab,
@@ -61,25 +61,13 @@ def test_links_lead_from_a_channel_to_its_partner_and_from_findings(tmp_path: Pa
 
 
 def _session(lab: Lab, shots: Path) -> None:
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
-        try:
-            page = browser.new_page(viewport=VIEWPORT)
-            errors: list[str] = []
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            try:
-                open_notebook(page, lab, NOTEBOOK)
-                run_all(page)
-                page.locator(".ipt-explorer .ipt-counts").wait_for(timeout=STEP)
-            except PlaywrightTimeout as exc:
-                raise FirstLaunchTimeout(str(exc)) from exc
-            _follow_links(page, shots)
-            assert not [e for e in errors if "ipt" in e or "anywidget" in e], errors
-        finally:
-            browser.close()
+    with chromium_page(VIEWPORT) as (page, errors):
+        with first_launch(page):
+            open_notebook(page, lab, NOTEBOOK)
+            run_all(page)
+            page.locator(".ipt-explorer .ipt-counts").wait_for(timeout=STEP)
+        _follow_links(page, shots)
+        assert not [e for e in errors if "ipt" in e or "anywidget" in e], errors
 
 
 def _follow_links(page: Any, shots: Path) -> None:

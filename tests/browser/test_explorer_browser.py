@@ -22,10 +22,10 @@ import pytest
 
 from ..ci import skip_or_fail
 from .lab import (
-    FirstLaunchTimeout,
     Lab,
     chromium_missing,
-    launch_chromium,
+    chromium_page,
+    first_launch,
     open_notebook,
     run_all,
     run_in_lab,
@@ -62,21 +62,10 @@ def test_explorer_follows_filters_in_jupyterlab(tmp_path: Path) -> None:
 
 
 def _session(lab: Lab) -> None:
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
-        try:
-            page = browser.new_page(viewport=VIEWPORT)
-            try:
-                open_notebook(page, lab, NOTEBOOK.name, timeout=FIRST_LAUNCH)
-            except PlaywrightTimeout as exc:
-                _shot(page, "first-launch-timeout")
-                raise FirstLaunchTimeout(str(exc)) from exc
-            _explore(page)
-        finally:
-            browser.close()
+    with chromium_page(VIEWPORT) as (page, _errors):
+        with first_launch(page, SCREENSHOTS / "first-launch-timeout.png"):
+            open_notebook(page, lab, NOTEBOOK.name, timeout=FIRST_LAUNCH)
+        _explore(page)
 
 
 def _explore(page: Any) -> None:

@@ -19,10 +19,10 @@ import pytest
 
 from ..ci import skip_or_fail
 from .lab import (
-    FirstLaunchTimeout,
     Lab,
     chromium_missing,
-    launch_chromium,
+    chromium_page,
+    first_launch,
     open_notebook,
     run_in_lab,
 )
@@ -67,22 +67,11 @@ def test_facets_follow_the_selection_and_every_format_exports(tmp_path: Path) ->
 
 
 def _session(lab: Lab, shots: Path) -> None:
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
-        try:
-            page = browser.new_page(viewport=VIEWPORT)
-            try:
-                _run(page, lab)
-            except PlaywrightTimeout as exc:
-                page.screenshot(path=str(shots / "first-launch-timeout.png"))
-                raise FirstLaunchTimeout(str(exc)) from exc
-            _facets(page, shots)
-            _export(page, shots)
-        finally:
-            browser.close()
+    with chromium_page(VIEWPORT) as (page, _errors):
+        with first_launch(page, shots / "first-launch-timeout.png"):
+            _run(page, lab)
+        _facets(page, shots)
+        _export(page, shots)
 
 
 def _run(page: Any, lab: Lab) -> None:

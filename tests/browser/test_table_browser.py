@@ -16,10 +16,10 @@ import pytest
 
 from ..ci import skip_or_fail
 from .lab import (
-    FirstLaunchTimeout,
     Lab,
     chromium_missing,
-    launch_chromium,
+    chromium_page,
+    first_launch,
     open_notebook,
     run_in_lab,
 )
@@ -72,23 +72,11 @@ def test_table_sorts_pages_and_picks_in_jupyterlab(tmp_path: Path) -> None:
 
 
 def _session(lab: Lab, tmp_path: Path) -> None:
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
-        try:
-            page = browser.new_page(viewport=VIEWPORT)
-            errors: list[str] = []
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            try:
-                _open(page, lab)
-            except PlaywrightTimeout as exc:
-                raise FirstLaunchTimeout(str(exc)) from exc
-            _use_the_table(page, tmp_path)
-            assert errors == [], errors
-        finally:
-            browser.close()
+    with chromium_page(VIEWPORT) as (page, errors):
+        with first_launch(page):
+            _open(page, lab)
+        _use_the_table(page, tmp_path)
+        assert errors == [], errors
 
 
 def _open(page: Any, lab: Lab) -> None:

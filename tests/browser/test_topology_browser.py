@@ -22,10 +22,10 @@ from iptoolkit.topology.style import KIND_COLOURS
 
 from ..ci import skip_or_fail
 from .lab import (
-    FirstLaunchTimeout,
     Lab,
     chromium_missing,
-    launch_chromium,
+    chromium_page,
+    first_launch,
     open_notebook,
     run_in_lab,
 )
@@ -78,30 +78,18 @@ def _notebook(cells: list[str]) -> dict[str, Any]:
 
 
 def _session(lab: Lab, tmp_path: Path) -> None:
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
+    with chromium_page(VIEWPORT) as (page, errors):
+        page.on(
+            "console",
+            lambda message: errors.append(message.text) if message.type == "error" else None,
+        )
+        with first_launch(page):
+            open_notebook(page, lab, "topology.ipynb", timeout=FIRST_LAUNCH)
         try:
-            page = browser.new_page(viewport=VIEWPORT)
-            errors: list[str] = []
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            page.on(
-                "console",
-                lambda message: errors.append(message.text) if message.type == "error" else None,
-            )
-            try:
-                open_notebook(page, lab, "topology.ipynb", timeout=FIRST_LAUNCH)
-            except PlaywrightTimeout as exc:
-                raise FirstLaunchTimeout(str(exc)) from exc
-            try:
-                _explore(page, tmp_path)
-            except AssertionError as exc:
-                raise AssertionError(f"{exc}\nbrowser errors: {errors}") from exc
-            assert not [e for e in errors if "sigma" in e.lower()], errors
-        finally:
-            browser.close()
+            _explore(page, tmp_path)
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}\nbrowser errors: {errors}") from exc
+        assert not [e for e in errors if "sigma" in e.lower()], errors
 
 
 def _explore(page: Any, tmp_path: Path) -> None:
