@@ -18,7 +18,8 @@ Targets from issue 11: first render < 3 s, counts < 0.3 s, view < 1 s.
 
     python benchmarks/bench_explorer_browser.py [--profiles 10000] [--keep DIR]
 
-Needs Chromium (`/usr/bin/chromium`, or IPTOOLKIT_CHROMIUM), playwright and the `app`
+Needs Chromium (`/usr/bin/chromium`, or IPTOOLKIT_CHROMIUM; launched as the browser tests
+launch it, `tests/browser/lab.py`), playwright and the `app`
 extra. Selectors are the Explorer's CSS classes (`ipt-counts`, `ipt-f-*`, `ipt-busy`,
 `ipt-diagram`; a canvas or `ipt-topology` when the view is interactive).
 """
@@ -29,27 +30,22 @@ import argparse
 import json
 import os
 import shutil
+import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from iptoolkit.app import runner
-from iptoolkit.demo import demo_estate
-from iptoolkit.filters import Filter
-from iptoolkit.widgets import Explorer
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
-CHROMIUM = os.environ.get("IPTOOLKIT_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [  # as tests/browser/lab.py, plus WebGL through SwiftShader
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--use-angle=swiftshader",
-    "--enable-unsafe-swiftshader",
-]
+from iptoolkit.app import runner  # noqa: E402
+from iptoolkit.demo import demo_estate  # noqa: E402
+from iptoolkit.filters import Filter  # noqa: E402
+from iptoolkit.widgets import Explorer  # noqa: E402
+from tests.browser.lab import chromium_missing, launch_chromium  # noqa: E402
+
 TARGETS = {"first render": 3.0, "counts": 0.3, "view": 1.0}
 TIMEOUT = 60.0  # s for any one step; the first page gets three times that
 
@@ -168,12 +164,9 @@ def _missing() -> str | None:
     """Why the benchmark cannot run here (no Chromium, playwright or Voila), or None."""
     import importlib.util
 
-    if not Path(CHROMIUM).exists():
-        return f"Chromium not found at {CHROMIUM}"
-    for module, source in (("playwright", "pip install playwright"), ("voila", "the app extra")):
-        if importlib.util.find_spec(module) is None:
-            return f"{module} is not installed ({source})"
-    return None
+    if importlib.util.find_spec("voila") is None:
+        return "voila is not installed (the app extra)"
+    return chromium_missing()
 
 
 def _busiest_agent_index(estate: Any) -> int:
@@ -228,7 +221,7 @@ def _in_the_browser(folder: Path, snapshot: Path, agent: int, keep: Path | None)
     results: dict[str, Any] = {}
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            browser = launch_chromium(playwright)
             try:
                 page = browser.new_page(viewport={"width": 1600, "height": 1000})
                 page.add_init_script(WATCH)

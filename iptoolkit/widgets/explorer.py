@@ -269,12 +269,10 @@ class Explorer:
         self.table.show(self.model.table(selection))
         self.detail.invalidate()
         self.findings.invalidate()
-        if not self._show_diagram:
-            self._update_fallback()
-            return
-        self._view_stale = True
-        if self.tabs.selected_index == TABS.index("Topology"):
-            self._show_topology()
+        if self._show_diagram:
+            self._view_stale = True
+            if self.tabs.selected_index == TABS.index("Topology"):
+                self._show_topology()
         if not self._draw_png:
             self._update_fallback()  # the counts and the filter, without a diagram
             return

@@ -107,7 +107,7 @@ def start_camera(data: ViewData, *, aspect: float = 1.3) -> dict[str, float]:
     width, height = max(xs) - min(xs), max(ys) - min(ys)
     right = max(xs)
     last = max((len(str(a["label"])) for a in nodes.values() if a["x"] == right), default=0)
-    labels = (min(last, _LONGEST_LABEL) + 2) * ROWS_PER_CHARACTER  # right of the last column
+    labels = (last + 2) * ROWS_PER_CHARACTER  # drawn labels, cut already: right of the column
     ratio = (width + labels) / max(height, 1e-9) / aspect
     if ratio >= 0.8:  # wider than the canvas, or nearly: the whole view reads
         return whole
