@@ -1,0 +1,111 @@
+"""`Archive.log(item)`: when a profile, channel or partner appeared, changed or went.
+
+Read from the changes each add stored (`ipt.diff` of each snapshot against the one before
+it), so a year of snapshots answers in milliseconds and agrees with `ipt.diff` by
+construction. The item is named as everywhere (`resolve.py`): node id, bare id, or a
+channel's or partner's name, looked up among every item the archive ever held.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..change.model import SEVERITIES
+
+if TYPE_CHECKING:
+    import duckdb
+    import pandas
+
+    from .store import Archive
+
+__all__ = ["item_log", "item_node", "LOG_COLUMNS"]
+
+LOG_COLUMNS = ["snapshot", "fetched_at", "event", "severity", "paths", "reasons", "changes"]
+_EVENTS = {"added": "appeared", "removed": "disappeared", "changed": "changed"}
+
+
+def item_node(con: duckdb.DuckDBPyConnection, item: str) -> str:
+    """The node id `item` names among every profile, channel and partner ever stored."""
+    import networkx as nx
+
+    from ..resolve import ItemIndex
+
+    graph = nx.MultiDiGraph()
+    queries = {
+        "profile": "SELECT r.key, arg_max(v.name, r.last_seq) FROM runs r "
+        "JOIN versions v USING (version_id) GROUP BY r.key",
+        "channel": "SELECT coalesce(u.channel_id, r.key || ':' || u.path), "
+        "arg_max(u.channel_name, r.last_seq) FROM runs r JOIN uses u USING (version_id) "
+        "WHERE u.role <> 'reference' GROUP BY 1",
+        "partner": "SELECT partner_key, any_value(partner_name) FROM uses "
+        "WHERE partner_key IS NOT NULL GROUP BY 1",
+    }
+    for kind, query in queries.items():
+        graph.add_nodes_from(
+            (f"{kind}:{key}", {"kind": kind, "name": name}) for key, name in con.execute(query).fetchall()
+        )
+    return str(ItemIndex(graph).resolve(item, what="log"))
+
+
+def item_log(archive: Archive, item: str) -> pandas.DataFrame:
+    """One row per snapshot in which the item appeared, changed or disappeared: the
+    snapshot id, its fetch time, the event, the worst severity, the changed JSON paths
+    (for `changed`), the reasons, and how many changes."""
+    import pandas as pd
+
+    with archive._connection() as con:
+        node = item_node(con, item)
+        first = _in_first_snapshot(con, node)
+        rows = con.execute(
+            "SELECT s.snapshot_id, s.fetched_at, c.op, c.severity, c.path, c.reason "
+            "FROM changes c JOIN snapshots s USING (snapshot_id) WHERE c.key = ? "
+            "ORDER BY s.seq, c.number",
+            [node],
+        ).fetchall()
+    events: dict[tuple[int, str], dict[str, object]] = {}
+    if first is not None:
+        events[(first[0], "appeared")] = _event(first[0], first[1], "appeared")
+    for snapshot, fetched, op, severity, path, reason in rows:
+        event = events.setdefault((snapshot, _EVENTS[op]), _event(snapshot, fetched, _EVENTS[op]))
+        event["changes"] += 1  # type: ignore[operator]
+        if SEVERITIES.index(severity) < SEVERITIES.index(event["severity"] or "cosmetic"):  # type: ignore[arg-type]
+            event["severity"] = severity
+        event["severity"] = event["severity"] or severity
+        if path is not None and path not in event["paths"]:  # type: ignore[operator]
+            event["paths"].append(path)  # type: ignore[attr-defined]
+        if reason and reason not in event["reasons"]:  # type: ignore[operator]
+            event["reasons"].append(reason)  # type: ignore[attr-defined]
+    frame = pd.DataFrame(list(events.values()), columns=LOG_COLUMNS)
+    frame.attrs["item"] = node
+    if not frame.empty:
+        frame["fetched_at"] = pd.to_datetime(frame["fetched_at"], utc=True)
+    return frame
+
+
+def _event(snapshot: int, fetched: object, event: str) -> dict[str, object]:
+    return {
+        "snapshot": snapshot,
+        "fetched_at": fetched,
+        "event": event,
+        "severity": None,
+        "paths": [],
+        "reasons": [],
+        "changes": 0,
+    }
+
+
+def _in_first_snapshot(con: duckdb.DuckDBPyConnection, node: str) -> tuple[int, object] | None:
+    """(id, fetch time) of the archive's first snapshot when it holds the item: the item
+    appeared there, as far as the archive knows."""
+    kind, _, key = node.partition(":")
+    where = {
+        "profile": "SELECT 1 FROM runs WHERE first_seq = 1 AND key = ? LIMIT 1",
+        "channel": "SELECT 1 FROM runs r JOIN uses u USING (version_id) WHERE r.first_seq = 1 "
+        "AND u.role <> 'reference' AND coalesce(u.channel_id, r.key || ':' || u.path) = ? LIMIT 1",
+        "partner": "SELECT 1 FROM runs r JOIN uses u USING (version_id) WHERE r.first_seq = 1 "
+        "AND u.role <> 'reference' AND u.partner_key = ? LIMIT 1",
+    }.get(kind)
+    if where is None or con.execute(where, [key]).fetchone() is None:
+        return None
+    found = con.execute("SELECT snapshot_id, fetched_at FROM snapshots WHERE seq = 1").fetchone()
+    return None if found is None else (int(found[0]), found[1])
