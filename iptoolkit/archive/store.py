@@ -67,6 +67,8 @@ class Archive:
         self.path = Path(path)
         self.lock_timeout = lock_timeout
         self._held: duckdb.DuckDBPyConnection | None = None
+        self._diffs: dict[int, EstateDiff] = {}
+        """The diffs this object computed while adding, by snapshot id (`last_diff`)."""
         self._newest: tuple[int, Estate] | None = None
         """The estate of the newest snapshot, once built or added: the next add diffs
         against it without building it again."""
@@ -156,6 +158,7 @@ class Archive:
         )
         if diff is not None:
             _store_changes(con, snapshot_id, diff)
+            self._diffs = {snapshot_id: diff}
         following = self._snapshot_at_seq(con, seq + 1)
         if following is not None:  # its predecessor is now this one: diff again
             later = self._estate(con, following)
@@ -278,6 +281,28 @@ class Archive:
         """The id of the snapshot fetched at or before `at` (see `At`)."""
         with self._connection() as con:
             return self._resolve(con, at)
+
+    def last_diff(self, snapshot_id: int) -> EstateDiff | None:
+        """The diff stored for a snapshot (against the one before it; None for the first),
+        as computed when this object added it, else built from the archive."""
+        if snapshot_id in self._diffs:
+            return self._diffs[snapshot_id]
+        from .history import stored_changes
+
+        with self._connection() as con:
+            found = con.execute(
+                "SELECT s.seq, s.notes FROM snapshots s WHERE snapshot_id = ?", [snapshot_id]
+            ).fetchone()
+            if found is None:
+                raise LookupError(f"{self.path}: no snapshot {snapshot_id}")
+            previous = self._snapshot_at_seq(con, found[0] - 1)
+        if previous is None:
+            return None
+        from ..change.model import EstateDiff
+
+        changes = stored_changes(self, snapshot_id).get(snapshot_id, ())
+        notes = tuple(loads_json(found[1]))
+        return EstateDiff(self.estate(previous), self.estate(snapshot_id), changes, notes)
 
     def diff(self, a: At, b: At = None) -> EstateDiff:
         """`ipt.diff` from the snapshot at `a` to the one at `b` (default: the newest)."""
