@@ -25,7 +25,18 @@ _EVENTS = {"added": "appeared", "removed": "disappeared", "changed": "changed"}
 
 
 def item_node(con: duckdb.DuckDBPyConnection, item: str) -> str:
-    """The node id `item` names among every profile, channel and partner ever stored."""
+    """The node id `item` names among every profile, channel and partner ever stored.
+
+    A node id or a bare id is looked up directly; a name (or a miss, for the close
+    matches) goes through the resolver over every item's latest name.
+    """
+    text = item.strip()
+    kind, colon, rest = text.partition(":")
+    if colon and kind in _EXISTS and _exists(con, kind, rest):
+        return text
+    found = [f"{kind}:{text}" for kind in _EXISTS if _exists(con, kind, text)]
+    if len(found) == 1:
+        return found[0]
     import networkx as nx
 
     from ..resolve import ItemIndex
@@ -45,6 +56,17 @@ def item_node(con: duckdb.DuckDBPyConnection, item: str) -> str:
             (f"{kind}:{key}", {"kind": kind, "name": name}) for key, name in con.execute(query).fetchall()
         )
     return str(ItemIndex(graph).resolve(item, what="log"))
+
+
+_EXISTS = {
+    "profile": "SELECT 1 FROM runs WHERE key = ? LIMIT 1",
+    "channel": "SELECT 1 FROM uses WHERE channel_id = ? AND role <> 'reference' LIMIT 1",
+    "partner": "SELECT 1 FROM uses WHERE partner_key = ? LIMIT 1",
+}
+
+
+def _exists(con: duckdb.DuckDBPyConnection, kind: str, key: str) -> bool:
+    return con.execute(_EXISTS[kind], [key]).fetchone() is not None
 
 
 def item_log(archive: Archive, item: str) -> pandas.DataFrame:
