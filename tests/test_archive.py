@@ -234,3 +234,17 @@ def test_not_an_archive_is_refused_naming_the_file(tmp_path: Path) -> None:
     bogus.write_text("not a database")
     with pytest.raises(OSError, match="bogus.duckdb"):
         Archive(bogus).estate()
+
+
+def test_docs_describe_every_view_and_column_and_the_examples_run(archive: Archive) -> None:
+    from iptoolkit.archive.schema import VIEW_NAMES
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "archive.md").read_text(encoding="utf-8")
+    for view in VIEW_NAMES:
+        section = doc.split(f"\n## {view}\n", 1)[1].split("\n## ", 1)[0]
+        columns = archive.sql(f"DESCRIBE {view}").column_name
+        missing = [column for column in columns if f"`{column}`" not in section]
+        assert not missing, (view, missing)
+    examples = doc.split("```sql", 1)[1].split("```", 1)[0]
+    for statement in filter(str.strip, examples.split(";")):
+        archive.sql(statement)
