@@ -248,3 +248,34 @@ def test_docs_describe_every_view_and_column_and_the_examples_run(archive: Archi
     examples = doc.split("```sql", 1)[1].split("```", 1)[0]
     for statement in filter(str.strip, examples.split(";")):
         archive.sql(statement)
+
+
+def test_the_archive_commands_and_docs_previous_from_an_archive(archive: Archive, weeks: list[ipt.Estate], tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from iptoolkit.cli import main
+
+    runner = CliRunner()
+    where = ["--archive", str(archive.path)]
+    out = tmp_path / "back.json"
+    result = runner.invoke(main, ["archive", "export", *where, "--at", "2026-10-09", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "snapshot 2" in result.output
+    assert out.read_bytes() == weeks[1].save(tmp_path / "week-1.json").read_bytes()
+    folder = tmp_path / "snapshots"
+    folder.mkdir()
+    for n, estate in enumerate(weeks[:2]):
+        estate.save(folder / f"{n}.json.gz")
+    imported = tmp_path / "imported.duckdb"
+    result = runner.invoke(main, ["archive", "import", str(folder), "--archive", str(imported)])
+    assert result.exit_code == 0 and "2 of 2 snapshots added" in result.output, result.output
+    result = runner.invoke(main, ["archive", "sql", "SELECT count(*) AS n FROM snapshots", "--archive", str(imported)])
+    assert result.output.split() == ["n", "2"]
+    current = weeks[3].save(tmp_path / "current.json")
+    site = tmp_path / "site"
+    result = runner.invoke(main, ["docs", str(current), "-o", str(site), "--previous", f"{archive.path}@2026-10-16", "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    changelog = (site / "docs" / "changes.md").read_text(encoding="utf-8")
+    assert ipt.diff(weeks[2], weeks[3]).summary().split("\n")[0] in changelog
+    missing = runner.invoke(main, ["docs", str(current), "-o", str(site), "--previous", "nowhere.json"])
+    assert missing.exit_code == 2 and "nowhere.json: no such file" in missing.output
