@@ -125,7 +125,7 @@ def log_command(item: str, archive_path: Path) -> None:
     if frame.empty:
         click.echo("  no event stored")
     for row in frame.itertuples():
-        severity = f" [{row.severity}]" if isinstance(row.severity, str) else ""
+        severity = f" [{row.severity}]" if row.severity else ""
         click.echo(f"  snapshot {row.snapshot} {row.fetched_at:%Y-%m-%d %H:%M} {row.event}{severity}")
         for path in row.paths:
             click.echo(f"      {path}")

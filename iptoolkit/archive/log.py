@@ -71,7 +71,8 @@ def _exists(con: duckdb.DuckDBPyConnection, kind: str, key: str) -> bool:
 
 def item_log(archive: Archive, item: str) -> pandas.DataFrame:
     """One row per snapshot in which the item appeared, changed or disappeared: the
-    snapshot id, its fetch time, the event, the worst severity, the changed JSON paths
+    snapshot id, its fetch time, the event, the worst severity (empty for an item the
+    archive's first snapshot holds: nothing to compare with), the changed JSON paths
     (for `changed`), the reasons, and how many changes."""
     import pandas as pd
 
@@ -90,9 +91,9 @@ def item_log(archive: Archive, item: str) -> pandas.DataFrame:
     for snapshot, fetched, op, severity, path, reason in rows:
         event = events.setdefault((snapshot, _EVENTS[op]), _event(snapshot, fetched, _EVENTS[op]))
         event["changes"] += 1  # type: ignore[operator]
-        if SEVERITIES.index(severity) < SEVERITIES.index(event["severity"] or "cosmetic"):  # type: ignore[arg-type]
+        worst = event["severity"]
+        if not worst or SEVERITIES.index(severity) < SEVERITIES.index(worst):  # type: ignore[arg-type]
             event["severity"] = severity
-        event["severity"] = event["severity"] or severity
         if path is not None and path not in event["paths"]:  # type: ignore[operator]
             event["paths"].append(path)  # type: ignore[attr-defined]
         if reason and reason not in event["reasons"]:  # type: ignore[operator]
@@ -109,7 +110,7 @@ def _event(snapshot: int, fetched: object, event: str) -> dict[str, object]:
         "snapshot": snapshot,
         "fetched_at": fetched,
         "event": event,
-        "severity": None,
+        "severity": "",
         "paths": [],
         "reasons": [],
         "changes": 0,

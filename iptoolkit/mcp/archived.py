@@ -31,7 +31,7 @@ def history(store: Store, item: str | None, limit: int, cursor: str | None) -> H
                 snapshot=f"archive@{row.snapshot}",
                 fetched_at=row.fetched_at.isoformat(),
                 event=row.event,
-                severity=row.severity if isinstance(row.severity, str) else None,
+                severity=row.severity or None,
                 paths=list(row.paths),
                 reasons=list(row.reasons),
             )
