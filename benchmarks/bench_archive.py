@@ -34,13 +34,16 @@ from timing import best_time
 import iptoolkit as ipt
 from iptoolkit.archive import Archive
 from iptoolkit.archive.rows import digest, use_rows
+from iptoolkit.archive.store import insert_rows, known_versions
 from iptoolkit.jsonio import dumps_json
 from iptoolkit.snapshot import SnapshotInfo
 
 START = datetime(2025, 11, 1, 2, 0, tzinfo=UTC)
 
 
-def churn(profiles: list[Any], rng: random.Random, day: int, changes: int) -> tuple[list[Any], list[str]]:
+def churn(
+    profiles: list[Any], rng: random.Random, day: int, changes: int
+) -> tuple[list[Any], list[str]]:
     """The next night's listing (copies of changed profiles) and the ids it changed."""
     profiles = list(profiles)
     changed = []
@@ -69,7 +72,9 @@ def churn(profiles: list[Any], rng: random.Random, day: int, changes: int) -> tu
     return profiles, changed
 
 
-def store_night(archive: Archive, seq: int, profiles: list[Any], changed: list[str], first: dict[str, Any]) -> None:
+def store_night(
+    archive: Archive, seq: int, profiles: list[Any], changed: list[str], first: dict[str, Any]
+) -> None:
     """One night stored with the archive's own layout code (versions, runs), fast."""
     import pandas as pd
 
@@ -77,38 +82,85 @@ def store_night(archive: Archive, seq: int, profiles: list[Any], changed: list[s
     assert con is not None
     texts = [dumps_json(p) for p in profiles]
     digests = [digest(t) for t in texts]
-    wanted = pd.DataFrame({"digest": list(dict.fromkeys(digests))})
-    known = dict(con.execute("SELECT v.digest, v.version_id FROM versions v JOIN wanted w USING (digest)").fetchall())
+    known = known_versions(con, digests)
     new_positions = [i for i, d in enumerate(digests) if d not in known]
-    estate = ipt.Estate.from_raw([profiles[i] for i in new_positions])  # records of the new ones only
+    estate = ipt.Estate.from_raw(
+        [profiles[i] for i in new_positions]
+    )  # records of the new ones only
     next_id = con.execute("SELECT coalesce(max(version_id), 0) + 1 FROM versions").fetchone()[0]
     versions, uses = [], []
     for position, record in zip(new_positions, estate.records, strict=True):
         if digests[position] in known:
             continue
         known[digests[position]] = next_id
-        versions.append((next_id, digests[position], texts[position].decode(), str(record.id), record.name, record.group, record.active, record.agent_type, not record.ok))
+        versions.append(
+            (
+                next_id,
+                digests[position],
+                texts[position].decode(),
+                str(record.id),
+                record.name,
+                record.group,
+                record.active,
+                record.agent_type,
+                not record.ok,
+            )
+        )
         uses.extend((next_id, *use) for use in use_rows(record))
         next_id += 1
     con.execute("BEGIN TRANSACTION")
     if versions:
-        frame = pd.DataFrame(versions)
-        con.execute("INSERT INTO versions SELECT * FROM frame")
+        insert_rows(con, "versions", pd.DataFrame(versions))
     if uses:
-        frame = pd.DataFrame(uses)
-        con.execute("INSERT INTO uses SELECT * FROM frame")
+        insert_rows(con, "uses", pd.DataFrame(uses))
     keys = [str(p.get("id")) for p in profiles]
     archive._runs(con, seq, [known[d] for d in digests], keys)
     when = START + timedelta(days=seq - 1)
-    header = {"format": "iptoolkit.snapshot", "version": 1, "toolkit_version": ipt.__version__, "source_url": "demo:seed=0", "fetched_at": when.isoformat()}
+    header = {
+        "format": "iptoolkit.snapshot",
+        "version": 1,
+        "toolkit_version": ipt.__version__,
+        "source_url": "demo:seed=0",
+        "fetched_at": when.isoformat(),
+    }
     con.execute(
-        "INSERT INTO snapshots VALUES (?, ?, ?, 'header', 'demo:seed=0', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '[]')",
-        [seq, seq, when, ipt.__version__, dumps_json(header).decode(), f"night-{seq}", datetime.now(UTC), len(profiles), first["active_profiles"], first["channels"], first["partners"], first["problems"], 0, dumps_json(first["agent_types"]).decode()],
+        "INSERT INTO snapshots VALUES (?, ?, ?, 'header', 'demo:seed=0', "
+        "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '[]')",
+        [
+            seq,
+            seq,
+            when,
+            ipt.__version__,
+            dumps_json(header).decode(),
+            f"night-{seq}",
+            datetime.now(UTC),
+            len(profiles),
+            first["active_profiles"],
+            first["channels"],
+            first["partners"],
+            first["problems"],
+            0,
+            dumps_json(first["agent_types"]).decode(),
+        ],
     )
-    rows = [(seq, n, "profile", f"profile:{key}", "changed", "cosmetic", "$.lastModified", None, None, "", "") for n, key in enumerate(changed)]
+    rows = [
+        (
+            seq,
+            n,
+            "profile",
+            f"profile:{key}",
+            "changed",
+            "cosmetic",
+            "$.lastModified",
+            None,
+            None,
+            "",
+            "",
+        )
+        for n, key in enumerate(changed)
+    ]
     if rows and seq > 1:
-        frame = pd.DataFrame(rows)
-        con.execute("INSERT INTO changes SELECT * FROM frame")
+        insert_rows(con, "changes", pd.DataFrame(rows))
     con.execute("COMMIT")
 
 
@@ -124,7 +176,9 @@ def main() -> None:
 
     print(f"{args.profiles:,} demo profiles, {args.days} nights, {args.churn} changed a night")
     base = ipt.demo_estate(args.profiles)
-    first_path = ipt.Estate.from_raw(list(base.raw_profiles), info=SnapshotInfo(source_url="demo:seed=0", fetched_at=START)).save(folder / "night-1.json.gz")
+    first_path = ipt.Estate.from_raw(
+        list(base.raw_profiles), info=SnapshotInfo(source_url="demo:seed=0", fetched_at=START)
+    ).save(folder / "night-1.json.gz")
     gz_size = first_path.stat().st_size
     first = ipt.load(first_path).summary()
     load = best_time(lambda: ipt.load(first_path), args.repeat)
@@ -146,14 +200,23 @@ def main() -> None:
         archive._held.execute("CHECKPOINT")  # type: ignore[union-attr]
     print(f"generated {args.days} nights in {time.perf_counter() - started:.0f} s")
     disk = archive.path.stat().st_size
-    print(f"disk: {disk / 1e6:.1f} MB = {disk / (3 * gz_size):.2f}x three gzipped snapshots (goal < 1)")
+    print(
+        f"disk: {disk / 1e6:.1f} MB = {disk / (3 * gz_size):.2f}x three gzipped snapshots "
+        "(goal < 1)"
+    )
 
     # one real add, the next night's snapshot file: cold, then warm
     nights = []
     for extra in (1, 2):
         profiles, _ = churn(profiles, rng, args.days + extra, args.churn)
-        info = SnapshotInfo(source_url="demo:seed=0", fetched_at=START + timedelta(days=args.days + extra - 1))
-        nights.append(ipt.Estate.from_raw(profiles, info=info).save(folder / f"night-{args.days + extra}.json.gz"))
+        info = SnapshotInfo(
+            source_url="demo:seed=0", fetched_at=START + timedelta(days=args.days + extra - 1)
+        )
+        nights.append(
+            ipt.Estate.from_raw(profiles, info=info).save(
+                folder / f"night-{args.days + extra}.json.gz"
+            )
+        )
     cold = Archive(archive.path)
     started = time.perf_counter()
     cold.add(nights[0])
@@ -161,15 +224,24 @@ def main() -> None:
     started = time.perf_counter()
     cold.add(nights[1])
     add_warm = time.perf_counter() - started
-    print(f"add (file, previous built from the archive): {add_cold:.2f} s = {add_cold / load:.2f}x ipt.load (goal < 2)")
-    print(f"add (file, previous kept from the add before): {add_warm:.2f} s = {add_warm / load:.2f}x ipt.load (goal < 2)")
+    print(
+        f"add (file, previous built from the archive): {add_cold:.2f} s = "
+        f"{add_cold / load:.2f}x ipt.load (goal < 2)"
+    )
+    print(
+        f"add (file, previous kept from the add before): {add_warm:.2f} s = "
+        f"{add_warm / load:.2f}x ipt.load (goal < 2)"
+    )
 
     middle = START + timedelta(days=args.days // 2)
     at = best_time(lambda: Archive(archive.path).estate(at=middle), args.repeat)
     print(f"estate(at=night {args.days // 2}): {at:.2f} s = {at / load:.2f}x ipt.load (goal < 1.5)")
     log = best_time(lambda: Archive(archive.path).log(tracked), args.repeat)
     events = len(Archive(archive.path).log(tracked))
-    print(f"log({tracked}) over {args.days} nights ({events} events): {log * 1000:.0f} ms (goal < 200 ms)")
+    print(
+        f"log({tracked}) over {args.days} nights ({events} events): {log * 1000:.0f} ms "
+        "(goal < 200 ms)"
+    )
     timeline = best_time(lambda: Archive(archive.path).timeline(), args.repeat)
     print(f"timeline() of {len(archive)} snapshots: {timeline * 1000:.0f} ms (goal < 1 s)")
 

@@ -34,7 +34,9 @@ def weeks() -> list[ipt.Estate]:
     """Four weekly snapshots of a 60-profile demo estate, a week of changes apart."""
     found = [_dated(ipt.demo_estate(60, seed=3), START)]
     for week in range(1, 4):
-        found.append(_dated(ipt.demo_changes(found[-1], seed=week), START + timedelta(days=7 * week)))
+        found.append(
+            _dated(ipt.demo_changes(found[-1], seed=week), START + timedelta(days=7 * week))
+        )
     return found
 
 
@@ -46,7 +48,9 @@ def archive(weeks: list[ipt.Estate], tmp_path_factory: pytest.TempPathFactory) -
     return archive
 
 
-def test_every_snapshot_comes_back_byte_for_byte(archive: Archive, weeks: list[ipt.Estate], tmp_path: Path) -> None:
+def test_every_snapshot_comes_back_byte_for_byte(
+    archive: Archive, weeks: list[ipt.Estate], tmp_path: Path
+) -> None:
     for snapshot_id, estate in enumerate(weeks, start=1):
         original = estate.save(tmp_path / f"original-{snapshot_id}.json").read_bytes()
         exported = archive.export(tmp_path / f"exported-{snapshot_id}.json.gz", snapshot_id)
@@ -67,14 +71,18 @@ def test_unchanged_profiles_are_stored_once(archive: Archive, weeks: list[ipt.Es
     assert archive.sql("SELECT count(*) AS n FROM profiles").n[0] == listed
 
 
-def test_a_snapshot_added_twice_is_stored_once(archive: Archive, weeks: list[ipt.Estate], tmp_path: Path) -> None:
+def test_a_snapshot_added_twice_is_stored_once(
+    archive: Archive, weeks: list[ipt.Estate], tmp_path: Path
+) -> None:
     before = len(archive)
     path = weeks[1].save(tmp_path / "again.json.gz")
     assert archive.add(path) == 2
     assert len(archive) == before
 
 
-def test_estate_at_a_date_is_the_one_fetched_at_or_before(archive: Archive, weeks: list[ipt.Estate]) -> None:
+def test_estate_at_a_date_is_the_one_fetched_at_or_before(
+    archive: Archive, weeks: list[ipt.Estate]
+) -> None:
     assert archive.estate("2026-10-08").info.fetched_at == weeks[1].info.fetched_at
     assert archive.estate(START + timedelta(days=20)).info.fetched_at == weeks[2].info.fetched_at
     assert archive.estate().info.fetched_at == weeks[3].info.fetched_at
@@ -86,13 +94,18 @@ def test_estate_at_a_date_is_the_one_fetched_at_or_before(archive: Archive, week
 
 def test_diff_and_log_agree_with_ipt_diff(archive: Archive, weeks: list[ipt.Estate]) -> None:
     for a, b in ((1, 2), (2, 3), (1, 4)):
-        assert archive.diff(a, b).to_dict()["changes"] == ipt.diff(weeks[a - 1], weeks[b - 1]).to_dict()["changes"]
+        assert (
+            archive.diff(a, b).to_dict()["changes"]
+            == ipt.diff(weeks[a - 1], weeks[b - 1]).to_dict()["changes"]
+        )
     pair = ipt.diff(weeks[1], weeks[2])
     for kind in ("profile", "channel", "partner"):
         for change in pair.of(kind=kind)[:3]:
             log = archive.log(change.key)
             row = log[log.snapshot == 3]
-            expected = {"added": "appeared", "removed": "disappeared", "changed": "changed"}[change.op]
+            expected = {"added": "appeared", "removed": "disappeared", "changed": "changed"}[
+                change.op
+            ]
             assert expected in set(row.event)
             paths = {c.path for c in pair.changes if c.key == change.key and c.path}
             changed = row[row.event == "changed"]
@@ -114,7 +127,8 @@ def test_sql_views_count_as_the_python_api(archive: Archive, weeks: list[ipt.Est
     counts = archive.sql(
         "SELECT s.snapshot_id, "
         "(SELECT count(*) FROM profiles p WHERE p.snapshot_id = s.snapshot_id) AS profiles, "
-        "(SELECT count(*) FROM profiles p WHERE p.snapshot_id = s.snapshot_id AND p.active) AS active, "
+        "(SELECT count(*) FROM profiles p WHERE p.snapshot_id = s.snapshot_id AND p.active) "
+        "AS active, "
         "(SELECT count(*) FROM channels c WHERE c.snapshot_id = s.snapshot_id) AS channels, "
         "(SELECT count(*) FROM partners p WHERE p.snapshot_id = s.snapshot_id) AS partners, "
         "(SELECT count(*) FROM changes c WHERE c.snapshot_id = s.snapshot_id) AS changes "
@@ -128,7 +142,9 @@ def test_sql_views_count_as_the_python_api(archive: Archive, weeks: list[ipt.Est
             summary["channels"],
             summary["partners"],
         )
-    assert list(counts.changes[1:]) == [len(ipt.diff(a, b)) for a, b in zip(weeks, weeks[1:])]
+    assert list(counts.changes[1:]) == [
+        len(ipt.diff(a, b)) for a, b in zip(weeks, weeks[1:], strict=False)
+    ]
     positions = archive.sql("SELECT key FROM profiles WHERE snapshot_id = 3 ORDER BY position")
     assert list(positions.key) == [record.key for record in weeks[2].records]
 
@@ -145,18 +161,24 @@ def test_the_file_opens_without_iptoolkit(archive: Archive) -> None:
     assert int(out.stdout) == 60
 
 
-def test_timeline_and_history_match_a_folder_history(archive: Archive, weeks: list[ipt.Estate], tmp_path: Path) -> None:
+def test_timeline_and_history_match_a_folder_history(
+    archive: Archive, weeks: list[ipt.Estate], tmp_path: Path
+) -> None:
     for n, estate in enumerate(weeks):
         estate.save(tmp_path / f"week-{n}.json")
     folder = ipt.history(tmp_path)
     stored = ipt.history(archive)
     columns = ["profiles", "active_profiles", "channels", "partners", "problems", "findings"]
     assert archive.timeline()[columns].equals(folder.timeline[columns])
-    assert stored.severities()[["breaking", "notable", "cosmetic"]].equals(folder.severities()[["breaking", "notable", "cosmetic"]])
+    assert stored.severities()[["breaking", "notable", "cosmetic"]].equals(
+        folder.severities()[["breaking", "notable", "cosmetic"]]
+    )
     assert stored.diffs[1].to_dict()["changes"] == folder.diffs[1].to_dict()["changes"]
 
 
-def test_a_snapshot_added_out_of_order_takes_its_place(weeks: list[ipt.Estate], tmp_path: Path) -> None:
+def test_a_snapshot_added_out_of_order_takes_its_place(
+    weeks: list[ipt.Estate], tmp_path: Path
+) -> None:
     archive = Archive(tmp_path / "out-of-order.duckdb")
     for index in (0, 2, 1):
         archive.add(weeks[index])
@@ -186,11 +208,17 @@ archive.add(sys.argv[2])
 """
 
 
-def test_an_add_killed_mid_transaction_leaves_the_archive_as_it_was(weeks: list[ipt.Estate], tmp_path: Path) -> None:
+def test_an_add_killed_mid_transaction_leaves_the_archive_as_it_was(
+    weeks: list[ipt.Estate], tmp_path: Path
+) -> None:
     path = tmp_path / "killed.duckdb"
     Archive(path).add(weeks[0])
     snapshot = weeks[1].save(tmp_path / "week-1.json")
-    child = subprocess.Popen([sys.executable, "-c", _SLOW_ADD, str(path), str(snapshot)], stdout=subprocess.PIPE, text=True)
+    child = subprocess.Popen(
+        [sys.executable, "-c", _SLOW_ADD, str(path), str(snapshot)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert child.stdout is not None and child.stdout.readline().strip() == "inside"
         os.kill(child.pid, signal.SIGKILL)
@@ -211,10 +239,14 @@ time.sleep(60)
 """
 
 
-def test_a_second_writer_is_told_which_file_is_in_use(weeks: list[ipt.Estate], tmp_path: Path) -> None:
+def test_a_second_writer_is_told_which_file_is_in_use(
+    weeks: list[ipt.Estate], tmp_path: Path
+) -> None:
     path = tmp_path / "busy.duckdb"
     Archive(path).add(weeks[0])
-    child = subprocess.Popen([sys.executable, "-c", _HOLD, str(path)], stdout=subprocess.PIPE, text=True)
+    child = subprocess.Popen(
+        [sys.executable, "-c", _HOLD, str(path)], stdout=subprocess.PIPE, text=True
+    )
     try:
         assert child.stdout is not None and child.stdout.readline().strip() == "holding"
         started = time.monotonic()
@@ -250,7 +282,9 @@ def test_docs_describe_every_view_and_column_and_the_examples_run(archive: Archi
         archive.sql(statement)
 
 
-def test_the_archive_commands_and_docs_previous_from_an_archive(archive: Archive, weeks: list[ipt.Estate], tmp_path: Path) -> None:
+def test_the_archive_commands_and_docs_previous_from_an_archive(
+    archive: Archive, weeks: list[ipt.Estate], tmp_path: Path
+) -> None:
     from click.testing import CliRunner
 
     from iptoolkit.cli import main
@@ -258,7 +292,9 @@ def test_the_archive_commands_and_docs_previous_from_an_archive(archive: Archive
     runner = CliRunner()
     where = ["--archive", str(archive.path)]
     out = tmp_path / "back.json"
-    result = runner.invoke(main, ["archive", "export", *where, "--at", "2026-10-09", "-o", str(out)])
+    result = runner.invoke(
+        main, ["archive", "export", *where, "--at", "2026-10-09", "-o", str(out)]
+    )
     assert result.exit_code == 0, result.output
     assert "snapshot 2" in result.output
     assert out.read_bytes() == weeks[1].save(tmp_path / "week-1.json").read_bytes()
@@ -269,13 +305,29 @@ def test_the_archive_commands_and_docs_previous_from_an_archive(archive: Archive
     imported = tmp_path / "imported.duckdb"
     result = runner.invoke(main, ["archive", "import", str(folder), "--archive", str(imported)])
     assert result.exit_code == 0 and "2 of 2 snapshots added" in result.output, result.output
-    result = runner.invoke(main, ["archive", "sql", "SELECT count(*) AS n FROM snapshots", "--archive", str(imported)])
+    result = runner.invoke(
+        main, ["archive", "sql", "SELECT count(*) AS n FROM snapshots", "--archive", str(imported)]
+    )
     assert result.output.split() == ["n", "2"]
     current = weeks[3].save(tmp_path / "current.json")
     site = tmp_path / "site"
-    result = runner.invoke(main, ["docs", str(current), "-o", str(site), "--previous", f"{archive.path}@2026-10-16", "--jobs", "1"])
+    result = runner.invoke(
+        main,
+        [
+            "docs",
+            str(current),
+            "-o",
+            str(site),
+            "--previous",
+            f"{archive.path}@2026-10-16",
+            "--jobs",
+            "1",
+        ],
+    )
     assert result.exit_code == 0, result.output
     changelog = (site / "docs" / "changes.md").read_text(encoding="utf-8")
     assert ipt.diff(weeks[2], weeks[3]).summary().split("\n")[0] in changelog
-    missing = runner.invoke(main, ["docs", str(current), "-o", str(site), "--previous", "nowhere.json"])
+    missing = runner.invoke(
+        main, ["docs", str(current), "-o", str(site), "--previous", "nowhere.json"]
+    )
     assert missing.exit_code == 2 and "nowhere.json: no such file" in missing.output

@@ -85,14 +85,20 @@ def _serve(srv: RunningServer, estate: ipt.Estate) -> None:
     srv.app.state.server.catalogue = Catalogue(estate.raw_profiles)
 
 
-def test_a_breaking_change_is_fetched_stored_and_posted(server: RunningServer, estates: tuple[ipt.Estate, ipt.Estate], tmp_path: Path) -> None:
+def test_a_breaking_change_is_fetched_stored_and_posted(
+    server: RunningServer, estates: tuple[ipt.Estate, ipt.Estate], tmp_path: Path
+) -> None:
     archive = Archive(tmp_path / "estate.duckdb")
     lines: list[str] = []
     with Receiver() as receiver:
-        first = watch.watch_once(archive, _fetcher(server), notify=[receiver.url], echo=lines.append)
+        first = watch.watch_once(
+            archive, _fetcher(server), notify=[receiver.url], echo=lines.append
+        )
         assert (first.snapshot_id, first.exit_code, receiver.bodies) == (1, 0, [])
         _serve(server, estates[1])
-        second = watch.watch_once(archive, _fetcher(server), notify=[receiver.url], echo=lines.append)
+        second = watch.watch_once(
+            archive, _fetcher(server), notify=[receiver.url], echo=lines.append
+        )
     assert second.snapshot_id == 2 and second.alert and second.exit_code == 1
     assert archive.estate(2).raw_profiles == estates[1].raw_profiles
     [body] = receiver.bodies
@@ -107,14 +113,21 @@ def test_a_breaking_change_is_fetched_stored_and_posted(server: RunningServer, e
     assert not any("SECRETPATH" in line for line in lines)  # a webhook's path is its secret
 
 
-def test_an_unreachable_receiver_does_not_lose_the_snapshot(server: RunningServer, estates: tuple[ipt.Estate, ipt.Estate], tmp_path: Path, no_waits: list[float]) -> None:
+def test_an_unreachable_receiver_does_not_lose_the_snapshot(
+    server: RunningServer,
+    estates: tuple[ipt.Estate, ipt.Estate],
+    tmp_path: Path,
+    no_waits: list[float],
+) -> None:
     archive = Archive(tmp_path / "estate.duckdb")
     watch.watch_once(archive, _fetcher(server), echo=lambda _: None)
     _serve(server, estates[1])
     with Receiver() as receiver:
         receiver.status = 503
         lines: list[str] = []
-        result = watch.watch_once(archive, _fetcher(server), notify=[receiver.url], echo=lines.append)
+        result = watch.watch_once(
+            archive, _fetcher(server), notify=[receiver.url], echo=lines.append
+        )
     assert len(receiver.bodies) == notify.ATTEMPTS  # tried again, then given up
     assert no_waits == [1.0, 2.0, 4.0]
     [delivery] = result.deliveries
@@ -123,7 +136,9 @@ def test_an_unreachable_receiver_does_not_lose_the_snapshot(server: RunningServe
     assert len(archive) == 2 and archive.estate(2).raw_profiles == estates[1].raw_profiles
 
 
-def test_a_failing_server_is_retried_reported_and_nothing_stored(tmp_path: Path, estates: tuple[ipt.Estate, ipt.Estate], no_waits: list[float]) -> None:
+def test_a_failing_server_is_retried_reported_and_nothing_stored(
+    tmp_path: Path, estates: tuple[ipt.Estate, ipt.Estate], no_waits: list[float]
+) -> None:
     archive = Archive(tmp_path / "estate.duckdb")
     with running(estates[0]) as srv:
         fetch = _fetcher(srv)
@@ -136,14 +151,28 @@ def test_a_failing_server_is_retried_reported_and_nothing_stored(tmp_path: Path,
     assert not archive.path.exists()
 
 
-def test_watch_once_on_the_command_line(server: RunningServer, estates: tuple[ipt.Estate, ipt.Estate], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_watch_once_on_the_command_line(
+    server: RunningServer,
+    estates: tuple[ipt.Estate, ipt.Estate],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from click.testing import CliRunner
 
     from iptoolkit.cli import main
 
     monkeypatch.setenv("IPTOOLKIT_CLIENT_SECRET", server.client_secret or "")
     path = tmp_path / "estate.duckdb"
-    args = ["watch", "--archive", str(path), "--once", "--base-url", server.base_url, "--client-id", server.client_id or ""]
+    args = [
+        "watch",
+        "--archive",
+        str(path),
+        "--once",
+        "--base-url",
+        server.base_url,
+        "--client-id",
+        server.client_id or "",
+    ]
     runner = CliRunner()
     first = runner.invoke(main, args)
     assert first.exit_code == 0, first.output
@@ -153,5 +182,7 @@ def test_watch_once_on_the_command_line(server: RunningServer, estates: tuple[ip
     assert second.exit_code == 1, second.output
     assert "breaking" in second.output
     assert changelog.read_text() == Archive(path).diff(1, 2).to_markdown()
-    log = runner.invoke(main, ["archive", "log", next(iter(estates[1].channels)).__str__(), "--archive", str(path)])
+    log = runner.invoke(
+        main, ["archive", "log", next(iter(estates[1].channels)).__str__(), "--archive", str(path)]
+    )
     assert log.exit_code == 0 and "appeared" in log.output

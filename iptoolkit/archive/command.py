@@ -47,7 +47,12 @@ def archive_group() -> None:
 
 
 @archive_group.command("add")
-@click.argument("snapshots", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument(
+    "snapshots",
+    nargs=-1,
+    required=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+)
 @_ARCHIVE
 def add_command(snapshots: tuple[Path, ...], archive_path: Path) -> None:
     """Add snapshot files (a snapshot stored already is not stored twice)."""
@@ -88,7 +93,13 @@ def import_command(folder: Path, archive_path: Path) -> None:
 @archive_group.command("export")
 @_ARCHIVE
 @_AT
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, path_type=Path), help="Snapshot file to write (.json or .json.gz).")
+@click.option(
+    "-o",
+    "--output",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Snapshot file to write (.json or .json.gz).",
+)
 def export_command(archive_path: Path, at: str | None, output: Path) -> None:
     """Write one stored snapshot back as a snapshot file, byte for byte as it was saved."""
     archive = _open(archive_path)
@@ -111,7 +122,10 @@ def snapshots_command(archive_path: Path) -> None:
 def timeline_command(archive_path: Path, as_csv: bool) -> None:
     """The counts of every snapshot (ipt.history's timeline)."""
     frame = _open(archive_path).timeline()
-    click.echo(frame.to_csv(index=False) if as_csv else frame.iloc[:, :9].to_string(index=False), nl=not as_csv)
+    click.echo(
+        frame.to_csv(index=False) if as_csv else frame.iloc[:, :9].to_string(index=False),
+        nl=not as_csv,
+    )
 
 
 @archive_group.command("log")
@@ -126,7 +140,9 @@ def log_command(item: str, archive_path: Path) -> None:
         click.echo("  no event stored")
     for row in frame.itertuples():
         severity = f" [{row.severity}]" if row.severity else ""
-        click.echo(f"  snapshot {row.snapshot} {row.fetched_at:%Y-%m-%d %H:%M} {row.event}{severity}")
+        click.echo(
+            f"  snapshot {row.snapshot} {row.fetched_at:%Y-%m-%d %H:%M} {row.event}{severity}"
+        )
         for path in row.paths:
             click.echo(f"      {path}")
 
@@ -145,11 +161,36 @@ def sql_command(query: str, archive_path: Path, as_csv: bool) -> None:
 @_ARCHIVE
 @click.option("--every", help="Fetch again after this long (90s, 15m, 1h, 1d) until stopped.")
 @click.option("--once", is_flag=True, help="One round, then exit (cron, systemd timers, CI).")
-@click.option("--fail-on", type=click.Choice(["breaking", "notable", "any"]), default="breaking", show_default=True, help="Alert (and with --once exit 1) on a change at or above this severity.")
-@click.option("--notify", "urls", multiple=True, help="POST a JSON message (Markdown `text`, Slack and Teams webhooks read it) to this URL; repeatable.")
-@click.option("--exec", "command", help="Run this command with the changelog (Markdown) on its standard input.")
+@click.option(
+    "--fail-on",
+    type=click.Choice(["breaking", "notable", "any"]),
+    default="breaking",
+    show_default=True,
+    help="Alert (and with --once exit 1) on a change at or above this severity.",
+)
+@click.option(
+    "--notify",
+    "urls",
+    multiple=True,
+    help="POST a JSON message (Markdown `text`, Slack and Teams webhooks read it) to this "
+    "URL; repeatable.",
+)
+@click.option(
+    "--exec",
+    "command",
+    help="Run this command with the changelog (Markdown) on its standard input.",
+)
 @click.pass_context
-def watch_command(ctx: click.Context, archive_path: Path, every: str | None, once: bool, fail_on: str, urls: tuple[str, ...], command: str | None, **fetch_options: object) -> None:
+def watch_command(
+    ctx: click.Context,
+    archive_path: Path,
+    every: str | None,
+    once: bool,
+    fail_on: str,
+    urls: tuple[str, ...],
+    command: str | None,
+    **fetch_options: object,
+) -> None:
     """Fetch the estate, add it to the archive, diff it against the snapshot before and
     print the summary; when a change at or above --fail-on lands, POST to each --notify URL
     and run --exec. Exit codes with --once: 0 nothing at or above --fail-on, 1 something,
@@ -165,20 +206,26 @@ def watch_command(ctx: click.Context, archive_path: Path, every: str | None, onc
     if once == (every is not None):
         raise click.UsageError("give --once or --every DURATION")
     period = parse_every(every) if every is not None else 0.0
-    auth = auth_from_options(fetch_options["auth_kind"], fetch_options["client_id"], bool(fetch_options["secret_stdin"]))  # type: ignore[arg-type]
+    auth = auth_from_options(
+        fetch_options["auth_kind"], fetch_options["client_id"], bool(fetch_options["secret_stdin"])
+    )  # type: ignore[arg-type]
     archive = _open(archive_path)
 
     def fetch():  # noqa: ANN202
         from ..client import Client
 
-        with Client(str(fetch_options["base_url"]), auth=auth, profiles_path=fetch_options["profiles_path"]) as client:  # type: ignore[arg-type]
+        with Client(
+            str(fetch_options["base_url"]), auth=auth, profiles_path=fetch_options["profiles_path"]
+        ) as client:  # type: ignore[arg-type]
             return client.fetch_estate(progress=False)
 
     def echo(text: str) -> None:
         click.echo(text, err=text.startswith(("error", "fetch failed")))
 
     while True:
-        result = watch_once(archive, fetch, fail_on=fail_on, notify=urls, command=command, echo=echo)
+        result = watch_once(
+            archive, fetch, fail_on=fail_on, notify=urls, command=command, echo=echo
+        )
         if once:
             sys.exit(result.exit_code)
         sleep(period)
@@ -189,11 +236,28 @@ def _fetch_options(command: click.Command) -> click.Command:
     from .. import env
 
     options = [
-        click.Option(["--base-url"], envvar=env.BASE_URL, show_envvar=True, required=True, help="The platform's base URL."),
-        click.Option(["--auth", "auth_kind"], type=click.Choice(["client", "guest", "session", "bearer"]), help="Auth flow, as for iptoolkit fetch."),
+        click.Option(
+            ["--base-url"],
+            envvar=env.BASE_URL,
+            show_envvar=True,
+            required=True,
+            help="The platform's base URL.",
+        ),
+        click.Option(
+            ["--auth", "auth_kind"],
+            type=click.Choice(["client", "guest", "session", "bearer"]),
+            help="Auth flow, as for iptoolkit fetch.",
+        ),
         click.Option(["--client-id"], envvar=env.CLIENT_ID, show_envvar=True, help="Client id."),
-        click.Option(["--secret-stdin"], is_flag=True, help="Read the secret from standard input (once)."),
-        click.Option(["--profiles-path"], envvar=env.PROFILES_PATH, show_envvar=True, help="Path of the profile listing, if not the default."),
+        click.Option(
+            ["--secret-stdin"], is_flag=True, help="Read the secret from standard input (once)."
+        ),
+        click.Option(
+            ["--profiles-path"],
+            envvar=env.PROFILES_PATH,
+            show_envvar=True,
+            help="Path of the profile listing, if not the default.",
+        ),
     ]
     command.params[:0] = options
     return command

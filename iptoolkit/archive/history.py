@@ -31,11 +31,16 @@ def archive_history(archive: Archive) -> History:
             "FROM snapshots ORDER BY seq"
         ).fetchall()
     snapshots = tuple(
-        Snapshot(Path(f"{archive.path.name}@{row[0]}"), pd.Timestamp(row[1]).tz_convert("UTC").to_pydatetime(), row[2])
+        Snapshot(
+            Path(f"{archive.path.name}@{row[0]}"),
+            pd.Timestamp(row[1]).tz_convert("UTC").to_pydatetime(),
+            row[2],
+        )
         for row in rows
     )
     counts = [
-        {**dict(zip(COUNTS, row[3:-1], strict=True)), "agent_types": loads_json(row[-1])} for row in rows
+        {**dict(zip(COUNTS, row[3:-1], strict=True)), "agent_types": loads_json(row[-1])}
+        for row in rows
     ]
     history = History(snapshots, counts, ())
     history.diffs = ArchiveDiffs(archive, tuple(row[0] for row in rows))  # type: ignore[assignment]
@@ -65,7 +70,9 @@ class ArchiveDiffs(Sequence[EstateDiff]):
         new_id = self._ids[position + 1]
         new = self._archive.estate(new_id)
         with self._archive._connection() as con:
-            notes = con.execute("SELECT notes FROM snapshots WHERE snapshot_id = ?", [new_id]).fetchone()[0]  # type: ignore[index]
+            notes = con.execute(
+                "SELECT notes FROM snapshots WHERE snapshot_id = ?", [new_id]
+            ).fetchone()[0]  # type: ignore[index]
         return EstateDiff(old, new, self.changes(position), tuple(loads_json(notes)))
 
     def __iter__(self) -> Iterator[EstateDiff]:
@@ -81,7 +88,9 @@ class ArchiveDiffs(Sequence[EstateDiff]):
         return [Counter(change.severity for change in self.changes(i)) for i in range(len(self))]
 
 
-def stored_changes(archive: Archive, snapshot_id: int | None = None) -> dict[int, tuple[Change, ...]]:
+def stored_changes(
+    archive: Archive, snapshot_id: int | None = None
+) -> dict[int, tuple[Change, ...]]:
     """The changes stored for each snapshot (against the one before it), in diff order."""
     where = "" if snapshot_id is None else " WHERE snapshot_id = ?"
     with archive._connection() as con:

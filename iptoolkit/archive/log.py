@@ -53,7 +53,8 @@ def item_node(con: duckdb.DuckDBPyConnection, item: str) -> str:
     }
     for kind, query in queries.items():
         graph.add_nodes_from(
-            (f"{kind}:{key}", {"kind": kind, "name": name}) for key, name in con.execute(query).fetchall()
+            (f"{kind}:{key}", {"kind": kind, "name": name})
+            for key, name in con.execute(query).fetchall()
         )
     return str(ItemIndex(graph).resolve(item, what="log"))
 

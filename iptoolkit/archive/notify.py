@@ -24,7 +24,16 @@ from ..redact import redact_text, redact_url
 if TYPE_CHECKING:
     from ..change.model import EstateDiff
 
-__all__ = ["message", "post", "run_command", "Delivery", "webhook_name", "MAX_CHANGES", "ATTEMPTS", "sleep"]
+__all__ = [
+    "message",
+    "post",
+    "run_command",
+    "Delivery",
+    "webhook_name",
+    "MAX_CHANGES",
+    "ATTEMPTS",
+    "sleep",
+]
 
 MAX_CHANGES = 50
 """Changes listed in a message (the summary counts them all)."""
@@ -52,13 +61,19 @@ class Delivery:
     error: str = ""
 
 
-def message(diff: EstateDiff, *, snapshot_id: int, source: str | None, wanted: Sequence[str]) -> dict[str, Any]:
+def message(
+    diff: EstateDiff, *, snapshot_id: int, source: str | None, wanted: Sequence[str]
+) -> dict[str, Any]:
     """The JSON body: Markdown `text`, then the structured summary and changes."""
     from ..change.render import short
 
     shown = [change for change in diff.changes if change.severity in wanted]
     where = f" from {redact_url(source)}" if source else ""
-    lines = [f"**iptoolkit watch**: snapshot {snapshot_id}{where}", "", diff.summary().split("\n", 1)[0]]
+    lines = [
+        f"**iptoolkit watch**: snapshot {snapshot_id}{where}",
+        "",
+        diff.summary().split("\n", 1)[0],
+    ]
     for change in shown[:TEXT_CHANGES]:
         what = f"`{change.key}`" + (f" {change.path}" if change.path else "")
         reason = f": {change.reason}" if change.reason else ""
@@ -78,7 +93,9 @@ def message(diff: EstateDiff, *, snapshot_id: int, source: str | None, wanted: S
     }
 
 
-def post(url: str, body: dict[str, Any], *, attempts: int = ATTEMPTS, timeout: float = 10.0) -> Delivery:
+def post(
+    url: str, body: dict[str, Any], *, attempts: int = ATTEMPTS, timeout: float = 10.0
+) -> Delivery:
     """POST `body` as JSON to `url`, tried `attempts` times with doubling waits."""
     import httpx
 
@@ -109,13 +126,19 @@ def webhook_name(url: str) -> str:
     return f"{parts.scheme}://{host}{port}/..."
 
 
-def run_command(command: str, changelog: str, *, runner: Callable[..., Any] = subprocess.run) -> Delivery:
+def run_command(
+    command: str, changelog: str, *, runner: Callable[..., Any] = subprocess.run
+) -> Delivery:
     """Run `command` (split as a shell would, not run by one) with the changelog on stdin."""
     try:
-        done = runner(shlex.split(command), input=changelog.encode(), capture_output=True, timeout=300)
+        done = runner(
+            shlex.split(command), input=changelog.encode(), capture_output=True, timeout=300
+        )
     except (OSError, ValueError, subprocess.TimeoutExpired) as exc:
         return Delivery(command, False, 1, redact_text(str(exc)))
     if done.returncode != 0:
         tail = done.stderr.decode(errors="replace").strip().splitlines()[-1:] or [""]
-        return Delivery(command, False, 1, redact_text(f"exit code {done.returncode} {tail[0]}".strip()))
+        return Delivery(
+            command, False, 1, redact_text(f"exit code {done.returncode} {tail[0]}".strip())
+        )
     return Delivery(command, True, 1)

@@ -31,7 +31,9 @@ def order_keys(
     waiting: dict[Hashable, deque[int]] = defaultdict(deque)
     for identity, key in previous:
         waiting[identity].append(key)
-    candidates = [waiting[identity].popleft() if waiting.get(identity) else None for identity in current]
+    candidates = [
+        waiting[identity].popleft() if waiting.get(identity) else None for identity in current
+    ]
     kept = _increasing(candidates)
     keys = _fill(candidates, kept)
     if keys is None:
@@ -76,7 +78,11 @@ def _fill(candidates: Sequence[int | None], kept: Sequence[bool]) -> list[int] |
             continue
         high = key if not last else None
         if gap:
-            start = low if low is not None else (high if high is not None else 0) - SPACING * (len(gap) + 1)
+            start = (
+                low
+                if low is not None
+                else (high if high is not None else 0) - SPACING * (len(gap) + 1)
+            )
             end = high if high is not None else start + SPACING * (len(gap) + 1)
             step = (end - start) // (len(gap) + 1)
             if step < 1:

@@ -26,7 +26,8 @@ import re
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from datetime import UTC, date, datetime, time as clock
+from datetime import UTC, date, datetime
+from datetime import time as clock
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -121,7 +122,9 @@ class Archive:
     ) -> int:
         from ..change.history import _counts
 
-        snapshot_id = con.execute("SELECT coalesce(max(snapshot_id), 0) + 1 FROM snapshots").fetchone()[0]  # type: ignore[index]
+        snapshot_id = con.execute(
+            "SELECT coalesce(max(snapshot_id), 0) + 1 FROM snapshots"
+        ).fetchone()[0]  # type: ignore[index]
         # its place in time: after every snapshot fetched at or before it
         seq = con.execute(
             "SELECT coalesce(max(seq), 0) + 1 FROM snapshots WHERE fetched_at <= ?", [fetched_at]
@@ -179,12 +182,7 @@ class Archive:
         """The version id of each profile, storing the versions not stored yet."""
         import pandas as pd
 
-        wanted = pd.DataFrame({"digest": list(dict.fromkeys(rows.digests))})
-        known = dict(
-            con.execute(
-                "SELECT v.digest, v.version_id FROM versions v JOIN wanted w USING (digest)"
-            ).fetchall()
-        )
+        known = known_versions(con, rows.digests)
         next_id = con.execute("SELECT coalesce(max(version_id), 0) + 1 FROM versions").fetchone()[0]  # type: ignore[index]
         new_versions: list[tuple[Any, ...]] = []
         new_uses: list[tuple[Any, ...]] = []
@@ -198,11 +196,9 @@ class Archive:
                 new_uses.extend((found, *use) for use in use_rows(record))
             ids.append(found)
         if new_versions:
-            frame = pd.DataFrame(new_versions, columns=_VERSION_COLUMNS)
-            con.execute("INSERT INTO versions SELECT * FROM frame")
+            insert_rows(con, "versions", pd.DataFrame(new_versions, columns=_VERSION_COLUMNS))
         if new_uses:
-            frame = pd.DataFrame(new_uses, columns=_USE_COLUMNS)
-            con.execute("INSERT INTO uses SELECT * FROM frame")
+            insert_rows(con, "uses", pd.DataFrame(new_uses, columns=_USE_COLUMNS))
         return ids
 
     def _runs(
@@ -218,7 +214,9 @@ class Archive:
         ).fetchall()
         current = list(zip(version_ids, keys, strict=True))
         new_keys, kept = order_keys([((v, k), key) for _, v, k, key, _ in before], current)
-        continued = {(v, k, key) for (v, k), key, keep in zip(current, new_keys, kept, strict=True) if keep}
+        continued = {
+            (v, k, key) for (v, k), key, keep in zip(current, new_keys, kept, strict=True) if keep
+        }
         extend, split = [], []
         for rowid, v, k, key, last in before:
             if (v, k, key) in continued:
@@ -227,24 +225,28 @@ class Archive:
             elif last > seq:  # it spanned this place: it stops before it, resumes after
                 split.append(rowid)
         if extend:
-            frame = pd.DataFrame({"rid": extend})
-            con.execute("UPDATE runs SET last_seq = ? WHERE rowid IN (SELECT rid FROM frame)", [seq])
+            con.execute(
+                "UPDATE runs SET last_seq = ? WHERE rowid IN (SELECT unnest(?::BIGINT[]))",
+                [seq, extend],
+            )
         if split:
-            frame = pd.DataFrame({"rid": split})
             con.execute(
                 "INSERT INTO runs SELECT version_id, order_key, key, ? + 1, last_seq FROM runs "
-                "WHERE rowid IN (SELECT rid FROM frame)",
-                [seq],
+                "WHERE rowid IN (SELECT unnest(?::BIGINT[]))",
+                [seq, split],
             )
-            con.execute("UPDATE runs SET last_seq = ? - 1 WHERE rowid IN (SELECT rid FROM frame)", [seq])
+            con.execute(
+                "UPDATE runs SET last_seq = ? - 1 WHERE rowid IN (SELECT unnest(?::BIGINT[]))",
+                [seq, split],
+            )
         fresh = [
             (v, key, k, seq, seq)
             for (v, k), key, keep in zip(current, new_keys, kept, strict=True)
             if not keep
         ]
         if fresh:
-            frame = pd.DataFrame(fresh, columns=["version_id", "order_key", "key", "first_seq", "last_seq"])
-            con.execute("INSERT INTO runs SELECT * FROM frame")
+            columns = ["version_id", "order_key", "key", "first_seq", "last_seq"]
+            insert_rows(con, "runs", pd.DataFrame(fresh, columns=columns))
 
     # -- reading --------------------------------------------------------------------------
 
@@ -335,7 +337,9 @@ class Archive:
             }
             for row, agent_types in zip(rows, decoded, strict=True)
         ]
-        return pd.DataFrame(records, columns=["snapshot", "fetched_at", "time_from", *COUNTS, *types])
+        return pd.DataFrame(
+            records, columns=["snapshot", "fetched_at", "time_from", *COUNTS, *types]
+        )
 
     def history(self) -> History:
         """The archive as an `ipt.History` (`ipt.history(archive)` is the same): its diffs
@@ -378,11 +382,17 @@ class Archive:
         try:
             return Estate.from_raw(data, info=info)
         except ParseError as exc:
-            raise ParseError(f"{self.path}: snapshot {snapshot_id}: {exc}", issues=exc.issues) from None
+            raise ParseError(
+                f"{self.path}: snapshot {snapshot_id}: {exc}", issues=exc.issues
+            ) from None
 
     def _diff_to(self, con: duckdb.DuckDBPyConnection, previous: int, estate: Estate) -> EstateDiff:
         cached = self._newest
-        before = cached[1] if cached is not None and cached[0] == previous else self._estate(con, previous)
+        before = (
+            cached[1]
+            if cached is not None and cached[0] == previous
+            else self._estate(con, previous)
+        )
         return _ipt_diff(before, estate)
 
     @staticmethod
@@ -395,12 +405,16 @@ class Archive:
         if isinstance(at, str) and at.strip().isdigit():
             at = int(at.strip())
         if at is None:
-            found = con.execute("SELECT snapshot_id FROM snapshots ORDER BY seq DESC LIMIT 1").fetchone()
+            found = con.execute(
+                "SELECT snapshot_id FROM snapshots ORDER BY seq DESC LIMIT 1"
+            ).fetchone()
             if found is None:
                 raise LookupError(f"{self.path}: the archive holds no snapshot yet")
             return int(found[0])
         if isinstance(at, int) and not isinstance(at, bool):
-            found = con.execute("SELECT snapshot_id FROM snapshots WHERE snapshot_id = ?", [at]).fetchone()
+            found = con.execute(
+                "SELECT snapshot_id FROM snapshots WHERE snapshot_id = ?", [at]
+            ).fetchone()
             if found is None:
                 raise LookupError(f"{self.path}: no snapshot {at} (ids: {self._ids(con)})")
             return at
@@ -412,13 +426,23 @@ class Archive:
         if found is None:
             first = con.execute("SELECT min(fetched_at) FROM snapshots").fetchone()[0]  # type: ignore[index]
             since = f"the first was fetched {first:%Y-%m-%d %H:%M}" if first else "it is empty"
-            raise LookupError(f"{self.path}: no snapshot fetched at or before {moment:%Y-%m-%d %H:%M} UTC ({since})")
+            raise LookupError(
+                f"{self.path}: no snapshot fetched at or before {moment:%Y-%m-%d %H:%M} UTC "
+                f"({since})"
+            )
         return int(found[0])
 
     @staticmethod
     def _ids(con: duckdb.DuckDBPyConnection) -> str:
-        ids = [str(row[0]) for row in con.execute("SELECT snapshot_id FROM snapshots ORDER BY seq").fetchall()]
-        return ", ".join(ids[:10]) + (f" and {len(ids) - 10} more" if len(ids) > 10 else "") if ids else "none"
+        ids = [
+            str(row[0])
+            for row in con.execute("SELECT snapshot_id FROM snapshots ORDER BY seq").fetchall()
+        ]
+        return (
+            ", ".join(ids[:10]) + (f" and {len(ids) - 10} more" if len(ids) > 10 else "")
+            if ids
+            else "none"
+        )
 
     @contextmanager
     def _connection(self, *, create: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
@@ -464,7 +488,30 @@ class Archive:
 
 
 _COUNTS = ("profiles", "active_profiles", "channels", "partners", "problems", "findings")
-_VERSION_COLUMNS = ["version_id", "digest", "json", "id", "name", "group", "active", "agent_type", "faulty"]
+_VERSION_COLUMNS = [
+    "version_id",
+    "digest",
+    "json",
+    "id",
+    "name",
+    "group",
+    "active",
+    "agent_type",
+    "faulty",
+]
+_CHANGE_COLUMNS = [
+    "snapshot_id",
+    "number",
+    "kind",
+    "key",
+    "op",
+    "severity",
+    "path",
+    "old",
+    "new",
+    "reason",
+    "name",
+]
 _USE_COLUMNS = [
     "version_id",
     "role",
@@ -479,9 +526,23 @@ _USE_COLUMNS = [
 ]
 
 
+def insert_rows(con: duckdb.DuckDBPyConnection, table: str, frame: pandas.DataFrame) -> None:
+    """Append a frame's rows to a table (columns in the table's order). DuckDB reads
+    `frame` by its name (a replacement scan), in the connection's open transaction."""
+    con.execute(f"INSERT INTO {table} SELECT * FROM frame")
+
+
+def known_versions(con: duckdb.DuckDBPyConnection, digests: Sequence[str]) -> dict[str, int]:
+    """digest -> version id of the stored versions among `digests`."""
+    query = "SELECT digest, version_id FROM versions WHERE digest IN (SELECT unnest(?::VARCHAR[]))"
+    return dict(con.execute(query, [list(dict.fromkeys(digests))]).fetchall())
+
+
 def _prepare(con: duckdb.DuckDBPyConnection, path: Path) -> None:
     """Make the tables and views of a new archive; check the format of an existing one."""
-    tables = {row[0] for row in con.execute("SELECT table_name FROM information_schema.tables").fetchall()}
+    tables = {
+        row[0] for row in con.execute("SELECT table_name FROM information_schema.tables").fetchall()
+    }
     if "meta" in tables:
         found = dict(con.execute("SELECT key, value FROM meta").fetchall())
         if found.get("format") != FORMAT:
@@ -522,11 +583,7 @@ def _store_changes(con: duckdb.DuckDBPyConnection, snapshot_id: int, diff: Estat
         for number, change in enumerate(diff.changes)
     ]
     if rows:
-        frame = pd.DataFrame(
-            rows,
-            columns=["snapshot_id", "number", "kind", "key", "op", "severity", "path", "old", "new", "reason", "name"],
-        )
-        con.execute("INSERT INTO changes SELECT * FROM frame")
+        insert_rows(con, "changes", pd.DataFrame(rows, columns=_CHANGE_COLUMNS))
 
 
 def _ipt_diff(old: Estate, new: Estate) -> EstateDiff:

@@ -114,18 +114,27 @@ def watch_once(
         echo(f"snapshot {result.snapshot_id}{when}: stored already, nothing new")
         return result
     if diff is None:
-        echo(f"snapshot {result.snapshot_id}{when}: {len(estate):,} profiles; the first, nothing to compare")
+        echo(
+            f"snapshot {result.snapshot_id}{when}: {len(estate):,} profiles; the first, "
+            "nothing to compare"
+        )
         return result
     echo(f"snapshot {result.snapshot_id}{when}: {diff.summary()}")
     wanted = wanted_severities(fail_on)
     result.alert = any(change.severity in wanted for change in diff.changes)
     if not result.alert:
         return result
-    body = message(diff, snapshot_id=result.snapshot_id, source=estate.info.source_url, wanted=wanted)
+    body = message(
+        diff, snapshot_id=result.snapshot_id, source=estate.info.source_url, wanted=wanted
+    )
     for url in notify:
         delivery = post(url, body)
         result.deliveries.append(delivery)
-        status = "sent" if delivery.ok else f"FAILED after {delivery.attempts} attempts ({delivery.error})"
+        status = (
+            "sent"
+            if delivery.ok
+            else f"FAILED after {delivery.attempts} attempts ({delivery.error})"
+        )
         echo(f"notify {delivery.target}: {status}")
     if command:
         delivery = run_command(command, diff.to_markdown())

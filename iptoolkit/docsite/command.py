@@ -67,7 +67,9 @@ def _previous(text: str) -> Estate:
     file, at, when = text.rpartition("@")
     if path.is_file() or not at or not Path(file).is_file():
         if not path.is_file():
-            raise click.BadParameter(f"{text}: no such file (or ARCHIVE@DATE)", param_hint="--previous")
+            raise click.BadParameter(
+                f"{text}: no such file (or ARCHIVE@DATE)", param_hint="--previous"
+            )
         return load_estate(path)
     from ..archive import Archive
 

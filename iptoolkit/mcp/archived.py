@@ -52,4 +52,6 @@ def history(store: Store, item: str | None, limit: int, cursor: str | None) -> H
         for row in timeline.iloc[::-1].itertuples()
     ]
     shown, next_cursor = page(rows, limit, cursor)
-    return HistoryAnswer(item=node, log=log, total=len(rows), timeline=shown, next_cursor=next_cursor)
+    return HistoryAnswer(
+        item=node, log=log, total=len(rows), timeline=shown, next_cursor=next_cursor
+    )

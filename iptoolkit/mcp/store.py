@@ -24,10 +24,10 @@ from ..selection import Filter
 if TYPE_CHECKING:
     import networkx as nx
 
+    from ..archive import Archive
     from ..audit import Findings
     from ..change import EstateDiff
     from ..change.drift_report import SchemaReport
-    from ..archive import Archive
     from ..estate import Estate
 
 __all__ = ["Loaded", "Store", "LIVE", "snapshot_name"]
