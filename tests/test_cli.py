@@ -288,7 +288,7 @@ def test_client_secret_is_not_an_option(runner):
 
 
 def test_demo_is_wired_to_run_demo(runner, tmp_path, monkeypatch):
-    import iptoolkit.demo_run as demo_run
+    import iptoolkit.demo.run as demo_run
 
     calls = []
     monkeypatch.setattr(demo_run, "run_demo", lambda *a, **k: calls.append((a, k)))
