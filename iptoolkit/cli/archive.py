@@ -6,8 +6,7 @@
     iptoolkit archive log "Fjord AS2" --archive estate.duckdb
     iptoolkit watch --archive estate.duckdb --once --fail-on breaking --notify URL
 
-Attached by the `iptoolkit` command on first use (`add_commands`); needs the `archive`
-extra.
+Loaded on first use (see `COMMANDS` in `host.py`); needs the `archive` extra.
 """
 
 from __future__ import annotations
@@ -17,7 +16,9 @@ from pathlib import Path
 
 import click
 
-__all__ = ["archive_group", "watch_command", "add_commands"]
+from .host import short_help
+
+__all__ = ["archive_group", "watch_command"]
 
 _ARCHIVE = click.option(
     "--archive",
@@ -34,12 +35,12 @@ _AT = click.option(
 
 
 def _open(path: Path):  # noqa: ANN202 - the Archive type loads with the extra
-    from . import Archive
+    from ..archive import Archive
 
     return Archive(path)
 
 
-@click.group("archive", short_help="Keep every snapshot in one DuckDB file; ask it.")
+@click.group("archive", short_help=short_help("archive"))
 def archive_group() -> None:
     """Keep every snapshot of an estate in one DuckDB file (each profile's JSON once) and
     ask it: the estate at a date, an item's log, the timeline, SQL. Needs the `archive`
@@ -157,7 +158,7 @@ def sql_command(query: str, archive_path: Path, as_csv: bool) -> None:
     click.echo(frame.to_csv(index=False) if as_csv else frame.to_string(index=False), nl=not as_csv)
 
 
-@click.command("watch", short_help="Fetch into an archive, diff, alert on breaking changes.")
+@click.command("watch", short_help=short_help("watch"))
 @_ARCHIVE
 @click.option("--every", help="Fetch again after this long (90s, 15m, 1h, 1d) until stopped.")
 @click.option("--once", is_flag=True, help="One round, then exit (cron, systemd timers, CI).")
@@ -200,8 +201,8 @@ def watch_command(
       iptoolkit watch --archive estate.duckdb --once --notify "$SLACK_WEBHOOK"
       iptoolkit watch --archive estate.duckdb --every 1h --fail-on notable
     """
-    from ..cli_options import auth_from_options
-    from .watch import parse_every, sleep, watch_once
+    from ..archive.watch import parse_every, sleep, watch_once
+    from .options import auth_from_options
 
     if once == (every is not None):
         raise click.UsageError("give --once or --every DURATION")
@@ -264,9 +265,3 @@ def _fetch_options(command: click.Command) -> click.Command:
 
 
 _fetch_options(watch_command)
-
-
-def add_commands(group: click.Group) -> None:
-    """Add `archive` and `watch` to the `iptoolkit` command."""
-    group.add_command(archive_group)
-    group.add_command(watch_command)

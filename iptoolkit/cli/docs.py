@@ -1,7 +1,6 @@
 """The `docs` command: `iptoolkit docs SNAPSHOT -o DIR [--previous OLD] [--title TEXT]`.
 
-The `iptoolkit` command attaches it with `add_commands(group)` when it is first named (see
-`_LAZY` in `iptoolkit/cli.py`); errors are one line, as for every command.
+Loaded on first use (see `COMMANDS` in `host.py`); errors are one line, as for every command.
 """
 
 from __future__ import annotations
@@ -11,15 +10,16 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..cli_options import load_estate, snapshot_argument
+from .host import short_help
+from .options import load_estate, snapshot_argument
 
 if TYPE_CHECKING:
     from ..estate import Estate
 
-__all__ = ["docs_command", "add_commands"]
+__all__ = ["docs_command"]
 
 
-@click.command("docs", short_help="Write a documentation site (MkDocs, GitHub) of a snapshot.")
+@click.command("docs", short_help=short_help("docs"))
 @snapshot_argument
 @click.option(
     "-o",
@@ -52,7 +52,7 @@ def docs_command(
       iptoolkit docs estate.json -o site
       iptoolkit docs today.json -o site --previous yesterday.json --title "Our estate"
     """
-    from .writer import write_docs
+    from ..docsite.writer import write_docs
 
     estate = load_estate(snapshot)
     old = _previous(previous) if previous is not None else None
@@ -74,7 +74,3 @@ def _previous(text: str) -> Estate:
     from ..archive import Archive
 
     return Archive(file).estate(at=when)
-
-
-def add_commands(group: click.Group) -> None:
-    group.add_command(docs_command)
