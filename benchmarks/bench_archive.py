@@ -197,6 +197,8 @@ def main() -> None:
                 profiles[index] = {**profiles[index], "description": f"week {night // 7}"}
                 changed.append(tracked)
             store_night(archive, night, profiles, changed, first)
+            if night % 50 == 0:
+                print(f"  night {night}: {time.perf_counter() - started:.0f} s", flush=True)
         archive._held.execute("CHECKPOINT")  # type: ignore[union-attr]
     print(f"generated {args.days} nights in {time.perf_counter() - started:.0f} s")
     disk = archive.path.stat().st_size

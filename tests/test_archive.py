@@ -198,8 +198,8 @@ from iptoolkit.archive import Archive, store
 archive = Archive(sys.argv[1])
 real = store.Archive._runs
 
-def slow_runs(self, con, *args):
-    real(self, con, *args)
+def slow_runs(self, con, *args, **options):
+    real(self, con, *args, **options)
     print("inside", flush=True)
     time.sleep(60)  # killed here, mid-transaction
 

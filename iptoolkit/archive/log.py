@@ -42,11 +42,12 @@ def item_node(con: duckdb.DuckDBPyConnection, item: str) -> str:
     from ..resolve import ItemIndex
 
     graph = nx.MultiDiGraph()
+    last = "coalesce(r.last_seq, 2147483647)"
     queries = {
-        "profile": "SELECT r.key, arg_max(v.name, r.last_seq) FROM runs r "
+        "profile": f"SELECT r.key, arg_max(v.name, {last}) FROM runs r "
         "JOIN versions v USING (version_id) GROUP BY r.key",
         "channel": "SELECT coalesce(u.channel_id, r.key || ':' || u.path), "
-        "arg_max(u.channel_name, r.last_seq) FROM runs r JOIN uses u USING (version_id) "
+        f"arg_max(u.channel_name, {last}) FROM runs r JOIN uses u USING (version_id) "
         "WHERE u.role <> 'reference' GROUP BY 1",
         "partner": "SELECT partner_key, any_value(partner_name) FROM uses "
         "WHERE partner_key IS NOT NULL GROUP BY 1",

@@ -12,7 +12,8 @@ Tables (what iptoolkit writes; their layout may change between format versions):
 - `versions`: each distinct profile JSON once (`json`, byte for byte as saved), by its
   content's digest, with what the views show of it (id, name, group, active, agent type);
 - `runs`: which version stands at which place (`order_key`) of the listing from snapshot
-  `first_seq` to `last_seq`: a profile unchanged for a year is one row, not 365;
+  `first_seq` to `last_seq` (NULL: to the newest): a profile unchanged for a year is one
+  row, not 365, and adding a snapshot writes only the runs that end or begin;
 - `uses`: where a version uses a channel (role, JSON path, channel id, partner);
 - `changes`: `ipt.diff` from each snapshot's predecessor to it, one row per change.
 
@@ -63,7 +64,7 @@ CREATE TABLE runs(
     order_key BIGINT NOT NULL,
     key VARCHAR NOT NULL,
     first_seq INTEGER NOT NULL,
-    last_seq INTEGER NOT NULL
+    last_seq INTEGER
 );
 CREATE TABLE uses(
     version_id INTEGER NOT NULL,
@@ -97,7 +98,8 @@ VIEWS: dict[str, tuple[str, str]] = {
         "internal: the runs expanded to one row per snapshot and profile",
         """
         SELECT s.snapshot_id, s.seq, s.fetched_at, r.order_key, r.key, r.version_id
-        FROM runs r JOIN snapshots s ON s.seq BETWEEN r.first_seq AND r.last_seq
+        FROM runs r
+        JOIN snapshots s ON s.seq BETWEEN r.first_seq AND coalesce(r.last_seq, 2147483647)
         """,
     ),
     "profiles": (

@@ -138,7 +138,7 @@ class Archive:
             ):
                 con.execute(sql, [seq])
         version_ids = self._versions(con, estate, rows)
-        self._runs(con, seq, version_ids, rows.keys)
+        self._runs(con, seq, version_ids, rows.keys, newest=seq > newest)
         counts = _counts(estate)
         previous = self._snapshot_at_seq(con, seq - 1)
         diff = self._diff_to(con, previous, estate) if previous is not None else None
@@ -202,14 +202,22 @@ class Archive:
         return ids
 
     def _runs(
-        self, con: duckdb.DuckDBPyConnection, seq: int, version_ids: list[int], keys: list[str]
+        self,
+        con: duckdb.DuckDBPyConnection,
+        seq: int,
+        version_ids: list[int],
+        keys: list[str],
+        *,
+        newest: bool = True,
     ) -> None:
-        """Record which versions stand where in the snapshot at `seq` (see `runs.py`)."""
+        """Record which versions stand where in the snapshot at `seq` (see `runs.py`);
+        `newest`: no snapshot comes after it. A run still in the newest snapshot is open
+        (`last_seq` NULL), so a profile that does not change costs no write at all."""
         import pandas as pd
 
         before = con.execute(
             "SELECT rowid, version_id, key, order_key, last_seq FROM runs "
-            "WHERE first_seq <= ? AND last_seq >= ? ORDER BY order_key",
+            "WHERE first_seq <= ? AND (last_seq IS NULL OR last_seq >= ?) ORDER BY order_key",
             [seq - 1, seq - 1],
         ).fetchall()
         current = list(zip(version_ids, keys, strict=True))
@@ -217,18 +225,21 @@ class Archive:
         continued = {
             (v, k, key) for (v, k), key, keep in zip(current, new_keys, kept, strict=True) if keep
         }
-        extend, split = [], []
+        extend, split, close = [], [], []
         for rowid, v, k, key, last in before:
             if (v, k, key) in continued:
-                if last == seq - 1:
+                if last == seq - 1:  # only in the middle: the newest's runs are open
                     extend.append(rowid)
-            elif last > seq:  # it spanned this place: it stops before it, resumes after
+            elif last is None and newest:
+                close.append(rowid)
+            elif last is None or last > seq:  # it spans this place: stops, resumes after
                 split.append(rowid)
-        if extend:
-            con.execute(
-                "UPDATE runs SET last_seq = ? WHERE rowid IN (SELECT unnest(?::BIGINT[]))",
-                [seq, extend],
-            )
+        for rowids, value in ((extend, seq), (close, seq - 1)):
+            if rowids:
+                con.execute(
+                    "UPDATE runs SET last_seq = ? WHERE rowid IN (SELECT unnest(?::BIGINT[]))",
+                    [value, rowids],
+                )
         if split:
             con.execute(
                 "INSERT INTO runs SELECT version_id, order_key, key, ? + 1, last_seq FROM runs "
@@ -240,7 +251,7 @@ class Archive:
                 [seq, split],
             )
         fresh = [
-            (v, key, k, seq, seq)
+            (v, key, k, seq, None if newest else seq)
             for (v, k), key, keep in zip(current, new_keys, kept, strict=True)
             if not keep
         ]
@@ -374,7 +385,8 @@ class Archive:
         header, seq = found
         texts = con.execute(
             "SELECT v.json FROM runs r JOIN versions v USING (version_id) "
-            "WHERE r.first_seq <= ? AND r.last_seq >= ? ORDER BY r.order_key",
+            "WHERE r.first_seq <= ? AND (r.last_seq IS NULL OR r.last_seq >= ?) "
+            "ORDER BY r.order_key",
             [seq, seq],
         ).fetchall()
         data = b"[" + ",".join(text for (text,) in texts).encode() + b"]"
