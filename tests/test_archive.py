@@ -331,3 +331,13 @@ def test_the_archive_commands_and_docs_previous_from_an_archive(
         main, ["docs", str(current), "-o", str(site), "--previous", "nowhere.json"]
     )
     assert missing.exit_code == 2 and "nowhere.json: no such file" in missing.output
+
+
+def test_without_duckdb_the_error_names_the_extra() -> None:
+    code = (
+        "import sys; sys.modules['duckdb'] = None\n"
+        "import iptoolkit as ipt\n"
+        "try:\n    ipt.Archive\nexcept ModuleNotFoundError as exc:\n    print(exc)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "pip install 'iptoolkit[archive]'" in out.stdout
