@@ -26,6 +26,7 @@ _EXPORTS: dict[str, str] = {
     # the estate, demo data
     "Estate": "iptoolkit.estate",
     "load": "iptoolkit.estate",
+    "as_estate": "iptoolkit.estate",
     "demo_estate": "iptoolkit.demo",
     "demo_profiles": "iptoolkit.demo",
     "demo_changes": "iptoolkit.demo",
@@ -121,7 +122,7 @@ if TYPE_CHECKING:
     )
     from .demo import demo_changes, demo_estate, demo_profiles
     from .docsite import write_docs
-    from .estate import Estate, load
+    from .estate import Estate, as_estate, load
     from .exporters import export
     from .filters import Filter
     from .graph import build_graph
