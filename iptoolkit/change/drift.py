@@ -4,8 +4,9 @@
 and a value that made them faulty is reported like any other) against the table of declared
 fields (`schema.py`), without building a model: unknown classes, unknown fields, values of
 another JSON type or beyond an `i32`/`i64` range, and declared fields always null or never
-sent. `schema_changes(old, new)` compares what two snapshots hold: a class or field that
-appears or disappears is a `notable` change of kind `schema`.
+sent. `schema_changes(old, new)` (`schema_compare.py`) compares what two snapshots hold: a
+class or field that appears or disappears is a `notable` change of kind `schema`. This
+module writes the report from the walk (`schema_walk.py`).
 
 >>> report = ipt.schema_report(estate)
 >>> print(report.summary())
