@@ -211,6 +211,8 @@ def _estate(estate: EstateSource) -> Any:
         from ..demo import demo_estate
 
         return demo_estate()
+    if isinstance(estate, list | tuple):
+        return estate  # raw profiles, served as given
     from ..estate import as_estate
 
     return as_estate(estate, "the served estate")
