@@ -34,6 +34,8 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..plot.backend import DIAGRAM_FORMATS
+
 if TYPE_CHECKING:
     from ..change.model import EstateDiff
     from ..topology.view import EstateOrGraph
@@ -51,14 +53,12 @@ FORMATS: dict[str, str] = {
     "gv": "graph (Graphviz DOT)",
     "mmd": "Mermaid flowchart",
     "md": "Mermaid flowchart in Markdown",
-    "png": "topology diagram (PNG)",
-    "svg": "topology diagram (SVG)",
-    "pdf": "topology diagram (PDF)",
+    **{name: f"topology diagram ({name.upper()})" for name in DIAGRAM_FORMATS},
 }
 """Format name (the file suffix without its dot) -> what it holds."""
 
 _NEEDS_ESTATE = frozenset({"json", "json.gz", "csv", "xlsx"})
-_IMAGES = frozenset({"png", "svg", "pdf"})
+_IMAGES = frozenset(DIAGRAM_FORMATS)
 
 ALIASES: dict[str, str] = {"gv": "dot"}
 """Format names that write the very same file as another one."""
@@ -115,7 +115,9 @@ def export(
         raise ValueError(
             f".{name} ({FORMATS[name]}) needs the estate; a graph does not keep the profiles "
             "as received: pass the Estate (or a subset of it), or export the graph as one of "
-            ".graphml, .gexf, .dot, .mmd, .md, .png, .svg, .pdf"
+            + ", ".join(
+                f".{other}" for other in FORMATS if other not in _NEEDS_ESTATE | ALIASES.keys()
+            )
         )
     allowed = _options_for(name)
     unknown = sorted(set(options) - allowed) if allowed is not None else []
@@ -209,7 +211,7 @@ def save_figure(figure: Any, path: Path, name: str, *, tight: bool = True) -> Pa
                 **({"pil_kwargs": {"compress_level": 3}} if name == "png" else {}),
             )
     finally:
-        from ..plot._backend import pyplot
+        from ..plot.backend import pyplot
 
         pyplot().close(figure)
     return path

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 from ..topology.layout import LayeredLayout, layered_layout
+from .backend import DIAGRAM_FORMATS
 from .diff import plot_diff
 from .summary import plot_summary
 from .topology import MAX_DETAIL_NODES, plot_topology
@@ -19,4 +20,5 @@ __all__ = [
     "layered_layout",
     "LayeredLayout",
     "MAX_DETAIL_NODES",
+    "DIAGRAM_FORMATS",
 ]

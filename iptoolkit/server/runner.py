@@ -31,8 +31,9 @@ from .. import env
 from ..redact import redact_query
 from .app import PROFILES_PATH, TOKEN_PATH, create_app
 from .connections import ConnectionLimits, guarded_protocol, install_flood_filter
+from .demo_callers import DemoCredentials, demo_principals
 from .openfiles import fit_open_files
-from .principals import DemoCredentials, Principals, demo_principals
+from .principals import Principals
 from .settings import ServerLimits
 from .tokens import DEFAULT_SESSION_TTL, DEFAULT_TOKEN_TTL
 
@@ -49,6 +50,19 @@ PrincipalsSource = Principals | Mapping[str, Any] | str | PathLike[str] | None
 """`Principals`, their JSON as a dict, a principals file, or None for demo principals."""
 
 
+class _Credential:
+    """A shortcut to the field of the demo credentials of the same name (None when the
+    server was given its own principals)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, server: RunningServer | None, owner: type | None = None) -> str | None:
+        if server is None or server.credentials is None:
+            return None
+        return getattr(server.credentials, self.name)
+
+
 @dataclass(frozen=True, repr=False)
 class RunningServer:
     """A server started by `running`: where it listens and, for demo principals, who may call.
@@ -62,25 +76,11 @@ class RunningServer:
     app: FastAPI = field(compare=False)
     credentials: DemoCredentials | None = None
 
-    @property
-    def client_id(self) -> str | None:
-        return self.credentials.client_id if self.credentials else None
-
-    @property
-    def client_secret(self) -> str | None:
-        return self.credentials.client_secret if self.credentials else None
-
-    @property
-    def guest_token(self) -> str | None:
-        return self.credentials.guest_token if self.credentials else None
-
-    @property
-    def username(self) -> str | None:
-        return self.credentials.username if self.credentials else None
-
-    @property
-    def password(self) -> str | None:
-        return self.credentials.password if self.credentials else None
+    client_id = _Credential()
+    client_secret = _Credential()
+    guest_token = _Credential()
+    username = _Credential()
+    password = _Credential()
 
     @property
     def profiles_url(self) -> str:
