@@ -16,7 +16,7 @@ from pathlib import Path
 import click
 
 from ..change.model import SEVERITIES, EstateDiff
-from ..plot.backend import DIAGRAM_FORMATS, diagram_suffixes
+from ..exporters import DIAGRAM_FORMATS, diagram_suffixes
 from .host import EXIT_TROUBLE, short_help
 from .options import format_option
 

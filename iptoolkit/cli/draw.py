@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..plot.backend import DIAGRAM_FORMATS, diagram_suffixes
+from ..exporters import DIAGRAM_FORMATS, diagram_suffixes
 from .host import short_help
 from .options import (
     check_output_folder,

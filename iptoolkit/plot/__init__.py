@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 from ..topology.layout import LayeredLayout, layered_layout
-from .backend import DIAGRAM_FORMATS
 from .diff import plot_diff
 from .summary import plot_summary
 from .topology import MAX_DETAIL_NODES, plot_topology
@@ -20,5 +19,4 @@ __all__ = [
     "layered_layout",
     "LayeredLayout",
     "MAX_DETAIL_NODES",
-    "DIAGRAM_FORMATS",
 ]

@@ -1,5 +1,4 @@
-"""matplotlib, loaded on first use, with a backend that works everywhere; the formats a
-diagram is saved as.
+"""matplotlib, loaded on first use, with a backend that works everywhere.
 
 `import iptoolkit` must stay cheap, so no module of the package imports matplotlib at the
 top. When nobody chose a backend (no `MPLBACKEND`, no `matplotlib.use`, not in Jupyter),
@@ -13,19 +12,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-__all__ = ["DIAGRAM_FORMATS", "diagram_suffixes", "pyplot", "new_figure", "detach"]
-
-DIAGRAM_FORMATS: tuple[str, ...] = ("png", "svg", "pdf")
-"""The file formats a diagram is written as (the suffix without its dot), in the order
-menus and messages name them: the exporters, `iptoolkit plot`, `iptoolkit diff --plot` and
-the Explorer's export tab all read this list."""
-
-
-def diagram_suffixes(last: str = ", ") -> str:
-    """The diagram suffixes for a message: `.png, .svg, .pdf`; `last=" or "` gives
-    `.png, .svg or .pdf`."""
-    suffixes = [f".{name}" for name in DIAGRAM_FORMATS]
-    return last.join([", ".join(suffixes[:-1]), suffixes[-1]])
+__all__ = ["pyplot", "new_figure", "detach"]
 
 
 def pyplot() -> Any:

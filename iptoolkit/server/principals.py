@@ -149,6 +149,20 @@ class Identity:
         return permission in self.permissions
 
 
+@dataclass(frozen=True)
+class _ByName:
+    """Members who log in with a name and a secret: name -> (stored secret, roles), and a
+    secret nobody knows, as costly to check, for names that are not there."""
+
+    members: dict[str, tuple[str, list[str]]]
+    dummy: str
+
+    @classmethod
+    def of(cls, members: Iterable[tuple[str, SecretStr, list[str]]]) -> _ByName:
+        index = {name: (stored.get_secret_value(), roles) for name, stored, roles in members}
+        return cls(index, dummy_like(stored for stored, _ in index.values()))
+
+
 class Principals(_Model):
     """The roles, API clients, UI users and guest users one server knows."""
 
@@ -158,12 +172,10 @@ class Principals(_Model):
     guests: list[GuestUser] = Field(default_factory=list)
 
     _lookup_key: bytes = PrivateAttr(default=b"")
-    _clients: dict[str, ApiClient] = PrivateAttr(default_factory=dict)
-    _users: dict[str, UiUser] = PrivateAttr(default_factory=dict)
+    _named: dict[str, _ByName] = PrivateAttr(default_factory=dict)
+    """API clients (`client`) and UI users (`user`), who log in with a name and a secret."""
     _guests: dict[bytes, list[int]] = PrivateAttr(default_factory=dict)
     """Guest positions by lookup tag (hashed tokens) or keyed digest (plain-text tokens)."""
-    _dummy_client: str = PrivateAttr(default="")
-    _dummy_user: str = PrivateAttr(default="")
 
     @model_validator(mode="after")
     def _consistent(self) -> Principals:
@@ -193,10 +205,10 @@ class Principals(_Model):
     def model_post_init(self, context: Any, /) -> None:
         """Index members for lookups that cost the same however many members there are."""
         self._lookup_key = secrets.token_bytes(32)
-        self._clients = {client.client_id: client for client in self.clients}
-        self._users = {user.username: user for user in self.users}
-        self._dummy_client = dummy_like(c.client_secret.get_secret_value() for c in self.clients)
-        self._dummy_user = dummy_like(u.password.get_secret_value() for u in self.users)
+        self._named = {
+            "client": _ByName.of((c.client_id, c.client_secret, c.roles) for c in self.clients),
+            "user": _ByName.of((u.username, u.password, u.roles) for u in self.users),
+        }
         for index, guest in enumerate(self.guests):
             stored = guest.login_token.get_secret_value()
             key = stored_tag(stored) if is_hashed(stored) else self._keyed(stored)
@@ -206,26 +218,19 @@ class Principals(_Model):
         return hmac.new(self._lookup_key, secret.encode(), hashlib.sha256).digest()
 
     def authenticate_client(self, client_id: str, client_secret: str) -> Identity | None:
-        """The identity of an API client whose id and secret match, else None.
-
-        An unknown id costs one check against a dummy secret, as a known one does.
-        """
-        client = self._clients.get(client_id)
-        if client is None:
-            verify_secret(client_secret, self._dummy_client)
-            return None
-        if verify_secret(client_secret, client.client_secret.get_secret_value()):
-            return self.identity("client", client.client_id, client.roles)
-        return None
+        """The identity of an API client whose id and secret match, else None."""
+        return self._by_name("client", client_id, client_secret)
 
     def authenticate_user(self, username: str, password: str) -> Identity | None:
         """The identity of a UI user whose name and password match, else None."""
-        user = self._users.get(username)
-        if user is None:
-            verify_secret(password, self._dummy_user)
-            return None
-        if verify_secret(password, user.password.get_secret_value()):
-            return self.identity("user", user.username, user.roles)
+        return self._by_name("user", username, password)
+
+    def _by_name(self, kind: str, name: str, secret: str) -> Identity | None:
+        """An unknown name costs one check against a dummy secret, as a known one does."""
+        named = self._named[kind]
+        stored, roles = named.members.get(name, (named.dummy, None))
+        if verify_secret(secret, stored) and roles is not None:
+            return self.identity(kind, name, roles)
         return None
 
     def authenticate_guest(self, login_token: str) -> Identity | None:

@@ -139,16 +139,9 @@ def running(
     carries them. The block starts once the server answers HTTP. `limits` bound guessing,
     tokens and connections (see `ServerLimits`); `secure_cookies` as for `serve`.
     """
-    limits = limits if limits is not None else ServerLimits()
-    app, credentials = build_app(
-        estate,
-        principals,
-        token_ttl=token_ttl,
-        session_ttl=session_ttl,
-        secure_cookies=_secure_default(secure_cookies, host),
-        limits=limits,
+    app, credentials, limits, sock = _app_on_socket(
+        estate, principals, host, port, limits, token_ttl, session_ttl, secure_cookies
     )
-    sock = _bind(host, port)
     bound_port = sock.getsockname()[1]
     server = uvicorn.Server(_config(app, host, bound_port, limits, log_config=None))
     thread = threading.Thread(
@@ -186,16 +179,9 @@ def serve(
     request that came over HTTPS; True or False: always or never.
     """
     out = out if out is not None else sys.stdout
-    limits = limits if limits is not None else ServerLimits()
-    app, credentials = build_app(
-        estate,
-        principals,
-        token_ttl=token_ttl,
-        session_ttl=session_ttl,
-        secure_cookies=_secure_default(secure_cookies, host),
-        limits=limits,
+    app, credentials, limits, sock = _app_on_socket(
+        estate, principals, host, port, limits, token_ttl, session_ttl, secure_cookies
     )
-    sock = _bind(host, port)
     base_url = _base_url(host, sock.getsockname()[1])
     print(_banner(app, base_url, host, credentials), file=out, flush=True)
     server = uvicorn.Server(_config(app, host, sock.getsockname()[1], limits))
@@ -205,6 +191,30 @@ def serve(
         pass
     finally:
         sock.close()
+
+
+def _app_on_socket(
+    estate: EstateSource,
+    principals: PrincipalsSource,
+    host: str,
+    port: int,
+    limits: ServerLimits | None,
+    token_ttl: float,
+    session_ttl: float,
+    secure_cookies: bool | None,
+) -> tuple[FastAPI, DemoCredentials | None, ServerLimits, socket.socket]:
+    """What `running` and `serve` start from: the app (and the demo credentials when no
+    principals were given), its limits, and the bound listening socket."""
+    limits = limits if limits is not None else ServerLimits()
+    app, credentials = build_app(
+        estate,
+        principals,
+        token_ttl=token_ttl,
+        session_ttl=session_ttl,
+        secure_cookies=_secure_default(secure_cookies, host),
+        limits=limits,
+    )
+    return app, credentials, limits, _bind(host, port)
 
 
 def _estate(estate: EstateSource) -> Any:

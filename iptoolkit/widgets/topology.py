@@ -38,6 +38,23 @@ __all__ = ["TopologyView", "show_topology"]
 SelectCallback = Callable[[Hashable], Any]
 GraphSource = nx.MultiDiGraph | Callable[[], nx.MultiDiGraph]
 """A graph, or what builds it when first needed (the Explorer keeps no graph it reuses)."""
+_SIGMA_ATTRIBUTES: dict[str, Any] = {
+    "hide_info_panel": True,
+    "raw_node_color": "color",
+    "raw_node_size": "size",
+    "raw_node_label": "label",
+    "raw_node_label_color": "label_color",
+    "raw_node_border_color": "border",
+    "raw_node_halo_size": "halo",
+    "default_node_halo_color": HIGHLIGHT_COLOUR,
+    "node_zindex": "zindex",
+    "raw_edge_color": "color",
+    "raw_edge_size": "size",
+    "default_edge_type": "rectangle",
+    "edge_weight": None,
+}
+"""How sigma reads what `topology_data.view_data` writes: each node and edge attribute
+taken as it is (colours, sizes, labels already computed), the same for every view."""
 _CSS = """<style>
 .ipt-topology .ipysigma-layout-controls, .ipt-topology .ipysigma-graph-description,
 .ipt-topology .ipysigma-download-gexf-button, .ipt-topology .ipysigma-download-json-button,
@@ -245,19 +262,7 @@ class TopologyView(W.VBox):
             graph,
             name=title or _title(data),
             height=self.height,
-            hide_info_panel=True,
-            raw_node_color="color",
-            raw_node_size="size",
-            raw_node_label="label",
-            raw_node_label_color="label_color",
-            raw_node_border_color="border",
-            raw_node_halo_size="halo",
-            default_node_halo_color=HIGHLIGHT_COLOUR,
-            node_zindex="zindex",
-            raw_edge_color="color",
-            raw_edge_size="size",
-            default_edge_type="rectangle",
-            edge_weight=None,
+            **_SIGMA_ATTRIBUTES,
             show_all_labels=data.group_by is not None,
             # node by node: labels where they have room (more as one zooms in)
             label_rendered_size_threshold=None if data.group_by else 3,
