@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from ..server.principals import DEFAULT_ITERATIONS
+from ..server.hashing import DEFAULT_ITERATIONS
 from ..server.runner import DEFAULT_PORT
 from ..server.settings import ServerLimits
 from ..server.tokens import DEFAULT_TOKEN_TTL
@@ -196,7 +196,7 @@ def hash_secret_command(iterations: int, login_token: bool) -> None:
     The secret is read from a hidden prompt, or from standard input when it is not a
     terminal (one line; the line break is dropped). Hash a login_token with --login-token.
     """
-    from ..server.principals import hash_secret
+    from ..server.hashing import hash_secret
 
     if sys.stdin.isatty():
         secret = click.prompt("Secret", hide_input=True, confirmation_prompt=True, err=True)

@@ -39,7 +39,7 @@ def save_figure(figure: Any, path: Path, name: str, *, tight: bool = True) -> Pa
                 **({"pil_kwargs": {"compress_level": 3}} if name == "png" else {}),
             )
     finally:
-        from ..plot._backend import pyplot
+        from ..plot.backend import pyplot
 
         pyplot().close(figure)
     return path
