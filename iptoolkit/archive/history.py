@@ -12,8 +12,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, overload
 
-from ..change.history import COUNTS, History, Snapshot
 from ..change.model import Change, EstateDiff
+from ..estate_history import COUNTS, History, Snapshot
 from ..models import loads_json
 
 if TYPE_CHECKING:

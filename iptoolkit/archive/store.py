@@ -42,9 +42,9 @@ from .schema import FORMAT, FORMAT_VERSION, TABLES, VIEWS
 if TYPE_CHECKING:
     import pandas
 
-    from ..change.history import History
     from ..change.model import EstateDiff
     from ..estate import Estate
+    from ..estate_history import History
 
 __all__ = ["Archive", "ArchiveLockedError", "At"]
 
@@ -120,7 +120,7 @@ class Archive:
         fetched_at: datetime,
         time_from: str,
     ) -> int:
-        from ..change.history import _counts
+        from ..estate_history import _counts
 
         snapshot_id = con.execute(
             "SELECT coalesce(max(snapshot_id), 0) + 1 FROM snapshots"
@@ -326,7 +326,7 @@ class Archive:
         profiles per input agent type (read from the archive, nothing loaded)."""
         import pandas as pd
 
-        from ..change.history import COUNTS
+        from ..estate_history import COUNTS
 
         with self._connection() as con:
             rows = con.execute(
@@ -606,7 +606,7 @@ def _ipt_diff(old: Estate, new: Estate) -> EstateDiff:
 
 def _estate_and_time(source: Any) -> tuple[Estate, datetime, str]:
     """The estate to add, its fetch time (UTC) and where that time comes from."""
-    from ..change.drift import as_estate
+    from ..estate import as_estate
 
     estate = as_estate(source, "Archive.add: source")
     fetched = estate.info.fetched_at

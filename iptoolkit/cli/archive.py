@@ -70,7 +70,7 @@ def add_command(snapshots: tuple[Path, ...], archive_path: Path) -> None:
 @_ARCHIVE
 def import_command(folder: Path, archive_path: Path) -> None:
     """Add every snapshot of a folder (*.json, *.json.gz), oldest first."""
-    from ..change.history import SNAPSHOT_PATTERNS, _load, _snapshot
+    from ..estate_history import SNAPSHOT_PATTERNS, _load, _snapshot
 
     paths = sorted({p for pattern in SNAPSHOT_PATTERNS for p in folder.glob(pattern)})
     if not paths:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
@@ -14,9 +13,6 @@ from .options import (
     check_output_folder,
     output_folder_option,
 )
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = ["fetch"]
 
