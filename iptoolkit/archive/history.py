@@ -10,19 +10,17 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, overload
+from typing import overload
 
 from ..change.model import Change, EstateDiff
 from ..estate_history import COUNTS, History, Snapshot
 from ..models import loads_json
-
-if TYPE_CHECKING:
-    from .store import Archive
+from .log import Stored
 
 __all__ = ["archive_history", "ArchiveDiffs"]
 
 
-def archive_history(archive: Archive) -> History:
+def archive_history(archive: Stored) -> History:
     import pandas as pd
 
     with archive._connection() as con:
@@ -50,7 +48,7 @@ def archive_history(archive: Archive) -> History:
 class ArchiveDiffs(Sequence[EstateDiff]):
     """The diffs of consecutive snapshots of an archive, as `HistoryDiffs` offers them."""
 
-    def __init__(self, archive: Archive, ids: tuple[int, ...]) -> None:
+    def __init__(self, archive: Stored, ids: tuple[int, ...]) -> None:
         self._archive = archive
         self._ids = ids
         self._changes: dict[int, tuple[Change, ...]] | None = None
@@ -89,7 +87,7 @@ class ArchiveDiffs(Sequence[EstateDiff]):
 
 
 def stored_changes(
-    archive: Archive, snapshot_id: int | None = None
+    archive: Stored, snapshot_id: int | None = None
 ) -> dict[int, tuple[Change, ...]]:
     """The changes stored for each snapshot (against the one before it), in diff order."""
     where = "" if snapshot_id is None else " WHERE snapshot_id = ?"

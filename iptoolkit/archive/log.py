@@ -8,7 +8,9 @@ channel's or partner's name, looked up among every item the archive ever held.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from contextlib import AbstractContextManager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..change.model import SEVERITIES
 
@@ -16,9 +18,21 @@ if TYPE_CHECKING:
     import duckdb
     import pandas
 
-    from .store import Archive
+    from ..estate import Estate
 
-__all__ = ["item_log", "item_node", "LOG_COLUMNS"]
+__all__ = ["item_log", "item_node", "LOG_COLUMNS", "Stored"]
+
+
+class Stored(Protocol):
+    """What the readers of an archive need of it (`store.Archive` is one): its file, a
+    connection, and an estate of it. A protocol, so that they never import the store."""
+
+    path: Path
+
+    def _connection(self) -> AbstractContextManager[duckdb.DuckDBPyConnection]: ...
+
+    def estate(self, at: Any = None) -> Estate: ...
+
 
 LOG_COLUMNS = ["snapshot", "fetched_at", "event", "severity", "paths", "reasons", "changes"]
 _EVENTS = {"added": "appeared", "removed": "disappeared", "changed": "changed"}
@@ -71,7 +85,7 @@ def _exists(con: duckdb.DuckDBPyConnection, kind: str, key: str) -> bool:
     return con.execute(_EXISTS[kind], [key]).fetchone() is not None
 
 
-def item_log(archive: Archive, item: str) -> pandas.DataFrame:
+def item_log(archive: Stored, item: str) -> pandas.DataFrame:
     """One row per snapshot in which the item appeared, changed or disappeared: the
     snapshot id, its fetch time, the event, the worst severity (empty for an item the
     archive's first snapshot holds: nothing to compare with), the changed JSON paths
