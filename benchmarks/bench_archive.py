@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import copy
 import random
+import shutil
 import tempfile
 import time
 from datetime import UTC, datetime, timedelta
@@ -170,6 +171,11 @@ def main() -> None:
     parser.add_argument("--days", type=int, default=365)
     parser.add_argument("--churn", type=int, default=30, help="profiles changed a night")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--reuse",
+        type=Path,
+        help="a year made by an earlier run (its year.duckdb): measure it, skip generating",
+    )
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="bench-archive-"))
     rng = random.Random(0)
@@ -185,13 +191,42 @@ def main() -> None:
     print(f"ipt.load of one snapshot: {load:.2f} s; gzipped snapshot {gz_size / 1e6:.1f} MB")
 
     archive = Archive(folder / "year.duckdb")
-    archive.add(first_path)  # makes the tables, stores night 1 for real
     profiles = list(base.raw_profiles)
     tracked = str(profiles[len(profiles) // 2].get("id"))
+    if args.reuse is not None:
+        shutil.copy(args.reuse, archive.path)
+        profiles = list(archive.estate().raw_profiles)
+    else:
+        profiles = generate(
+            archive, first_path, profiles, tracked, rng, args.days, args.churn, first
+        )
+    disk = archive.path.stat().st_size
+    print(f"disk: {disk / 1e6:.1f} MB = {disk / (3 * gz_size):.2f}x three gzipped snapshots")
+    _, disk = archive.compact()
+    print(
+        f"disk, compacted: {disk / 1e6:.1f} MB = {disk / (3 * gz_size):.2f}x three gzipped "
+        "snapshots (goal < 1)"
+    )
+    measure(archive, profiles, tracked, rng, args, folder, load)
+
+
+def generate(
+    archive: Archive,
+    first_path: Path,
+    profiles: list[Any],
+    tracked: str,
+    rng: random.Random,
+    days: int,
+    churn_per_night: int,
+    first: dict[str, Any],
+) -> list[Any]:
+    """The year: night 1 added for real, the others stored by `store_night`; returns the
+    last night's listing."""
+    archive.add(first_path)  # makes the tables, stores night 1 for real
     started = time.perf_counter()
     with archive:
-        for night in range(2, args.days + 1):
-            profiles, changed = churn(profiles, rng, night, args.churn)
+        for night in range(2, days + 1):
+            profiles, changed = churn(profiles, rng, night, churn_per_night)
             if night % 7 == 0:  # the tracked profile changes weekly
                 index = next(i for i, p in enumerate(profiles) if str(p.get("id")) == tracked)
                 profiles[index] = {**profiles[index], "description": f"week {night // 7}"}
@@ -200,13 +235,20 @@ def main() -> None:
             if night % 50 == 0:
                 print(f"  night {night}: {time.perf_counter() - started:.0f} s", flush=True)
         archive._held.execute("CHECKPOINT")  # type: ignore[union-attr]
-    print(f"generated {args.days} nights in {time.perf_counter() - started:.0f} s")
-    disk = archive.path.stat().st_size
-    print(
-        f"disk: {disk / 1e6:.1f} MB = {disk / (3 * gz_size):.2f}x three gzipped snapshots "
-        "(goal < 1)"
-    )
+    print(f"generated {days} nights in {time.perf_counter() - started:.0f} s")
+    return profiles
 
+
+def measure(
+    archive: Archive,
+    profiles: list[Any],
+    tracked: str,
+    rng: random.Random,
+    args: argparse.Namespace,
+    folder: Path,
+    load: float,
+) -> None:
+    """Add (cold, warm), estate(at), log and timeline, against `ipt.load`."""
     # one real add, the next night's snapshot file: cold, then warm
     nights = []
     for extra in (1, 2):

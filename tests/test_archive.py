@@ -341,3 +341,19 @@ def test_without_duckdb_the_error_names_the_extra() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert "pip install 'iptoolkit[archive]'" in out.stdout
+
+
+def test_compact_keeps_every_snapshot_and_view(weeks: list[ipt.Estate], tmp_path: Path) -> None:
+    archive = Archive(tmp_path / "compact.duckdb")
+    for estate in weeks:
+        archive.add(estate)
+    counts = archive.sql("SELECT snapshot_id, count(*) AS n FROM profiles GROUP BY ALL ORDER BY 1")
+    before, after = archive.compact()
+    assert after <= before and archive.path.stat().st_size == after
+    again = Archive(archive.path)
+    assert again.sql(
+        "SELECT snapshot_id, count(*) AS n FROM profiles GROUP BY ALL ORDER BY 1"
+    ).equals(counts)
+    for snapshot_id, estate in enumerate(weeks, start=1):
+        assert again.estate(snapshot_id).raw_profiles == estate.raw_profiles
+    assert again.add(weeks[-1]) == 4  # still one archive: the same snapshot is not added twice

@@ -148,6 +148,14 @@ def log_command(item: str, archive_path: Path) -> None:
             click.echo(f"      {path}")
 
 
+@archive_group.command("compact")
+@_ARCHIVE
+def compact_command(archive_path: Path) -> None:
+    """Rewrite the file without the space that updates freed."""
+    before, after = _open(archive_path).compact()
+    click.echo(f"{archive_path}: {before / 1e6:.1f} MB -> {after / 1e6:.1f} MB")
+
+
 @archive_group.command("sql")
 @click.argument("query")
 @_ARCHIVE
