@@ -34,7 +34,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .figures import save_figure
+from .figures import DIAGRAM_FORMATS, diagram_suffixes, save_figure
 
 if TYPE_CHECKING:
     from ..change.model import EstateDiff
@@ -50,19 +50,6 @@ __all__ = [
     "format_of",
     "save_figure",
 ]
-
-DIAGRAM_FORMATS: tuple[str, ...] = ("png", "svg", "pdf")
-"""The file formats a diagram is written as (the suffix without its dot), in the order
-menus and messages name them: the exporters, `iptoolkit plot`, `iptoolkit diff --plot` and
-the Explorer's export tab all read this list."""
-
-
-def diagram_suffixes(last: str = ", ") -> str:
-    """The diagram suffixes for a message: `.png, .svg, .pdf`; `last=" or "` gives
-    `.png, .svg or .pdf`."""
-    suffixes = [f".{name}" for name in DIAGRAM_FORMATS]
-    return last.join([", ".join(suffixes[:-1]), suffixes[-1]])
-
 
 FORMATS: dict[str, str] = {
     "json": "snapshot (JSON)",

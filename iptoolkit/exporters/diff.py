@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import DIAGRAM_FORMATS
+from .figures import DIAGRAM_FORMATS
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -273,12 +273,3 @@ def _label(member: ApiClient | UiUser | GuestUser) -> str:
     if isinstance(member, UiUser):
         return member.username
     return member.name or "guest"
-
-
-def __getattr__(name: str) -> Any:
-    """`DemoCredentials` and `demo_principals` lived here before `demo_callers`."""
-    if name in ("DemoCredentials", "demo_principals"):
-        from . import demo_callers
-
-        return getattr(demo_callers, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
