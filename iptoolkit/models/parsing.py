@@ -18,11 +18,13 @@ from pydantic import GetCoreSchemaHandler, TypeAdapter, ValidationError
 from pydantic_core import core_schema
 
 from .base import gc_paused, routed_errors
+from .fastcheck import profile_fault, profile_texts
 from .jsontext import (
     DuplicateKey,
     Issue,
     ParseError,
     Step,
+    json_bytes,
     json_path,
     loads_json,
     read_json,
@@ -39,6 +41,7 @@ __all__ = [
     "DuplicateKey",
     "Listing",
     "read_listing",
+    "listing_of",
     "listing_issues",
     "locate_profiles",
     "unwrap_profiles",
@@ -110,6 +113,9 @@ class Listing(NamedTuple):
     items: list[Any]
     issues: Mapping[int, list[Issue]]
     """Profile index -> what is wrong with it beyond validation (a key given twice)."""
+    texts: Sequence[Any] | None = None
+    """Each profile's own JSON text (slices of the document), for `check_profiles`' fast
+    check; None when not found."""
 
 
 def read_listing(data: bytes | str) -> Listing:
@@ -121,7 +127,22 @@ def read_listing(data: bytes | str) -> Listing:
     """
     document, duplicates = read_json(data)
     items, at = locate_profiles(document)
-    return Listing(items, listing_issues(at, duplicates))
+    return listing_of(data, items, at, duplicates)
+
+
+def listing_of(
+    data: bytes | str,
+    items: list[Any],
+    at: tuple[Step, ...] | None,
+    duplicates: Sequence[DuplicateKey],
+) -> Listing:
+    """The listing of `items` read from `data` (found at the steps `at`): the issues of the
+    text, and each profile's own text, so that its validation needs no model."""
+    issues = listing_issues(at, duplicates)
+    texts = profile_texts(json_bytes(data), at)
+    if texts is not None and len(texts) != len(items):  # pragma: no cover - cannot happen
+        texts = None
+    return Listing(items, issues, texts)
 
 
 def listing_issues(
@@ -192,7 +213,7 @@ def parse_profiles(data: bytes | str | list[Any] | dict[str, Any]) -> list[Integ
     'P1'
     """
     if isinstance(data, bytes | bytearray | memoryview | str):
-        items, issues = read_listing(data if isinstance(data, str | bytes) else bytes(data))
+        items, issues, _ = read_listing(data if isinstance(data, str | bytes) else bytes(data))
         if issues:
             raise_first(check_profiles(items, issues=issues))
     else:
@@ -236,16 +257,23 @@ CHECK_CHUNK = 500
 
 
 def check_profiles(
-    items: Sequence[Any], *, issues: Mapping[int, Sequence[Issue]] | None = None
+    items: Sequence[Any],
+    *,
+    issues: Mapping[int, Sequence[Issue]] | None = None,
+    texts: Sequence[Any] | None = None,
 ) -> list[ProfileProblem]:
     """The problems of a listing, validated as `validate_profiles` does, keeping no model.
 
     Models take about five times the memory of their JSON; an estate keeps the raw JSON and
-    its index, and builds a model when one is asked for. Validating a chunk at a time lets
-    each chunk's models go before the next is built, so the peak stays small. `issues`
-    (from `read_listing`: what the text said wrong of a profile) come first in a problem,
-    and make one of a profile that validates.
+    its index, and builds a model when one is asked for. Given each profile's JSON text
+    (`texts`, from `read_listing`), a profile is checked by `fastcheck` without a model, and
+    only one it finds at fault is validated by pydantic, which decides and says why.
+    Otherwise validating a chunk at a time lets each chunk's models go before the next is
+    built, so the peak stays small. `issues` (from `read_listing`: what the text said wrong
+    of a profile) come first in a problem, and make one of a profile that validates.
     """
+    if texts is not None and len(texts) == len(items):
+        return _with_issues(_fast_problems(items, texts, issues or {}), items, issues or {})
     problems: list[ProfileProblem] = []
     with gc_paused():
         for start in range(0, len(items), CHECK_CHUNK):
@@ -255,6 +283,22 @@ def check_profiles(
             del models
             problems.extend(_problem_of(start + offset, chunk[offset]) for offset in faulty)
     return _with_issues(problems, items, issues or {})
+
+
+def _fast_problems(
+    items: Sequence[Any], texts: Sequence[Any], issues: Mapping[int, Sequence[Issue]]
+) -> list[ProfileProblem]:
+    """The problems of the profiles whose text `profile_fault` finds at fault (or whose
+    text has issues), as pydantic reports them; pydantic may accept one (a rule left to
+    it, such as a field given under its Python name)."""
+    problems = []
+    with gc_paused():
+        for index, text in enumerate(texts):
+            if index in issues or profile_fault(text) is not None:
+                problem = _problem_if_any(index, items[index])
+                if problem is not None:
+                    problems.append(problem)
+    return problems
 
 
 def _with_issues(
@@ -312,12 +356,20 @@ def _problems_from(exc: ValidationError, items: Sequence[Any]) -> list[ProfilePr
 
 def _problem_of(index: int, item: Any) -> ProfileProblem:
     """The problem with one item that failed validation in a list, at `index`."""
+    problem = _problem_if_any(index, item)
+    if problem is None:  # cannot happen: the item failed in the list
+        raise AssertionError(f"profile {index} failed validation in the list only")
+    return problem
+
+
+def _problem_if_any(index: int, item: Any) -> ProfileProblem | None:
+    """The problem with one item at `index` as pydantic finds it, None if it is valid."""
     try:
         _ONE_ADAPTER.validate_python(item)
     except ValidationError as exc:
         errors = routed_errors(exc.errors(include_url=False))
-    else:  # cannot happen: the item failed in the list
-        raise AssertionError(f"profile {index} failed validation in the list only")
+    else:
+        return None
     issues = [
         Issue(_json_path(item, error["loc"], f"$[{index}]"), _describe(error)) for error in errors
     ]
