@@ -147,11 +147,11 @@ class Estate:
         A key given twice inside a profile's JSON makes that profile a problem (its path
         named); anywhere else it raises `ParseError`.
         """
-        texts = None
+        suspects = None
         if isinstance(data, Listing):
-            items, issues, texts = data
+            items, issues, suspects = data
         elif isinstance(data, bytes | str):
-            items, issues, texts = read_listing(data)
+            items, issues, suspects = read_listing(data)
         else:
             items, issues = unwrap_profiles(data), {}
         raw = [
@@ -159,7 +159,7 @@ class Estate:
         ]
         info = info or SnapshotInfo(source_url=source_url, fetched_at=fetched_at)
         info.toolkit_version = info.toolkit_version or __version__
-        problems = check_profiles(raw, issues=issues, texts=texts)
+        problems = check_profiles(raw, issues=issues, suspects=suspects)
         if strict:
             raise_first(problems)
         return cls(raw, problems, info)

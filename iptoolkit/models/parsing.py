@@ -113,9 +113,10 @@ class Listing(NamedTuple):
     items: list[Any]
     issues: Mapping[int, list[Issue]]
     """Profile index -> what is wrong with it beyond validation (a key given twice)."""
-    texts: Sequence[Any] | None = None
-    """Each profile's own JSON text (slices of the document), for `check_profiles`' fast
-    check; None when not found."""
+    suspects: frozenset[int] | None = None
+    """The profiles the fast check (`fastcheck`, on each profile's own text) found at
+    fault, for pydantic to judge; None when not checked. Checked while the text is at hand,
+    so that it can be let go before the index is built."""
 
 
 def read_listing(data: bytes | str) -> Listing:
@@ -137,12 +138,16 @@ def listing_of(
     duplicates: Sequence[DuplicateKey],
 ) -> Listing:
     """The listing of `items` read from `data` (found at the steps `at`): the issues of the
-    text, and each profile's own text, so that its validation needs no model."""
+    text, and the profiles whose own text the fast check finds at fault."""
     issues = listing_issues(at, duplicates)
     texts = profile_texts(json_bytes(data), at)
-    if texts is not None and len(texts) != len(items):  # pragma: no cover - cannot happen
-        texts = None
-    return Listing(items, issues, texts)
+    if texts is None or len(texts) != len(items):  # pragma: no cover - cannot happen
+        return Listing(items, issues)
+    with gc_paused():
+        suspects = frozenset(
+            index for index, text in enumerate(texts) if profile_fault(text) is not None
+        )
+    return Listing(items, issues, suspects)
 
 
 def listing_issues(
@@ -260,20 +265,20 @@ def check_profiles(
     items: Sequence[Any],
     *,
     issues: Mapping[int, Sequence[Issue]] | None = None,
-    texts: Sequence[Any] | None = None,
+    suspects: frozenset[int] | None = None,
 ) -> list[ProfileProblem]:
     """The problems of a listing, validated as `validate_profiles` does, keeping no model.
 
     Models take about five times the memory of their JSON; an estate keeps the raw JSON and
-    its index, and builds a model when one is asked for. Given each profile's JSON text
-    (`texts`, from `read_listing`), a profile is checked by `fastcheck` without a model, and
-    only one it finds at fault is validated by pydantic, which decides and says why.
-    Otherwise validating a chunk at a time lets each chunk's models go before the next is
-    built, so the peak stays small. `issues` (from `read_listing`: what the text said wrong
-    of a profile) come first in a problem, and make one of a profile that validates.
+    its index, and builds a model when one is asked for. Given the `suspects` (from
+    `read_listing`: the profiles whose text `fastcheck` found at fault, no model built),
+    only those are validated by pydantic, which decides and says why. Otherwise validating
+    a chunk at a time lets each chunk's models go before the next is built, so the peak
+    stays small. `issues` (from `read_listing`: what the text said wrong of a profile) come
+    first in a problem, and make one of a profile that validates.
     """
-    if texts is not None and len(texts) == len(items):
-        return _with_issues(_fast_problems(items, texts, issues or {}), items, issues or {})
+    if suspects is not None:
+        return _with_issues(_judged(items, suspects | set(issues or ())), items, issues or {})
     problems: list[ProfileProblem] = []
     with gc_paused():
         for start in range(0, len(items), CHECK_CHUNK):
@@ -285,20 +290,12 @@ def check_profiles(
     return _with_issues(problems, items, issues or {})
 
 
-def _fast_problems(
-    items: Sequence[Any], texts: Sequence[Any], issues: Mapping[int, Sequence[Issue]]
-) -> list[ProfileProblem]:
-    """The problems of the profiles whose text `profile_fault` finds at fault (or whose
-    text has issues), as pydantic reports them; pydantic may accept one (a rule left to
-    it, such as a field given under its Python name)."""
-    problems = []
+def _judged(items: Sequence[Any], suspects: Iterable[int]) -> list[ProfileProblem]:
+    """The problems of the `suspects` as pydantic reports them; pydantic may accept one (a
+    rule the fast check leaves to it, such as a field given under its Python name)."""
     with gc_paused():
-        for index, text in enumerate(texts):
-            if index in issues or profile_fault(text) is not None:
-                problem = _problem_if_any(index, items[index])
-                if problem is not None:
-                    problems.append(problem)
-    return problems
+        found = (_problem_if_any(index, items[index]) for index in sorted(suspects))
+        return [problem for problem in found if problem is not None]
 
 
 def _with_issues(
