@@ -9,8 +9,9 @@ The floor (the first row; ratios are against it) is `orjson.loads` with the garb
 collector paused (`gc_paused`: gc.disable, then gc.freeze/unfreeze), as iptoolkit runs its
 own parsing: a baseline slowed by its own collections would flatter every ratio. The old
 GC-on figure follows, labelled. Goals (issue 25): `ipt.load` within 2x of the floor at 10k
-and 100k, `parse_profiles` within 3x; peak memory no worse than 5.2x the payload. (`bench_parse.py` times the same steps
-in a fresh process and beside a 10k estate held in memory, on two payloads.)
+and 100k, `parse_profiles` within 3x; peak memory no worse than 5.2x the payload.
+(`bench_parse.py` times the same steps in a fresh process and beside a 10k estate held in
+memory, on two payloads.)
 
     python benchmarks/bench_load.py [--sizes 1000,10000,100000] [--repeat 3]
 """
