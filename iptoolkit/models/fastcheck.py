@@ -27,6 +27,7 @@ seconds): pydantic 1.3, a Python walk over the parsed dicts 0.45, msgspec 0.13.
 
 from __future__ import annotations
 
+import functools
 import sys
 import types
 import typing
@@ -232,7 +233,12 @@ def _compile(inline: bool) -> tuple[msgspec.json.Decoder[Any], _Shape]:
 
 
 _INLINE, _ = _compile(inline=True)
-_PROFILE, _PROFILE_SHAPE = _compile(inline=False)
+
+
+@functools.cache
+def _families_one_by_one() -> tuple[msgspec.json.Decoder[Any], _Shape]:
+    """The second pass's decoder, made when a `class` unknown somewhere first needs it."""
+    return _compile(inline=False)
 
 
 def profile_fault(text: bytes | msgspec.Raw) -> FastFault | None:
@@ -249,12 +255,11 @@ def profile_fault(text: bytes | msgspec.Raw) -> FastFault | None:
     else:
         return None
     try:  # a `class` unknown somewhere: the families one by one, each may route
-        decoded = _PROFILE.decode(text)
+        decoder, shape = _families_one_by_one()
+        decoded = decoder.decode(text)
     except msgspec.ValidationError as exc:
         return _fault(exc, "$")
-    if _PROFILE_SHAPE.empty:
-        return None
-    return _walk(decoded, _PROFILE_SHAPE, "$")
+    return None if shape.empty else _walk(decoded, shape, "$")
 
 
 def _walk(decoded: Any, shape: _Shape, path: str) -> FastFault | None:
