@@ -35,7 +35,6 @@ from collections.abc import Sequence
 from typing import Annotated, Any, Union
 
 import msgspec
-from annotated_types import Ge, Le
 from pydantic import BaseModel, Tag
 
 from .base import FALLBACK_TAG, KnownClassFirst, class_name
@@ -173,8 +172,9 @@ class _Builder:
             return annotation
         if annotation is int:
             flat = [item for meta in metadata for item in getattr(meta, "metadata", [meta])]
-            low = next((item.ge for item in flat if isinstance(item, Ge)), None)
-            high = next((item.le for item in flat if isinstance(item, Le)), None)
+            # pydantic's `Field(ge=..., le=...)` as annotated-types' Ge and Le
+            low = next((item.ge for item in flat if hasattr(item, "ge")), None)
+            high = next((item.le for item in flat if hasattr(item, "le")), None)
             return Annotated[int, msgspec.Meta(ge=low, le=high)]
         raise TypeError(f"no fast check for {annotation!r}")
 
