@@ -119,8 +119,10 @@ class Listing(NamedTuple):
     so that it can be let go before the index is built."""
 
 
-def read_listing(data: bytes | str) -> Listing:
+def read_listing(data: bytes | str, *, fast_check: bool = True) -> Listing:
     """Read a listing in any wrapping; a repeated key in a profile becomes its issue.
+
+    `fast_check`: find the `suspects` too (False when every profile gets a model anyway).
 
     A repeated key outside the profiles (in the wrapper, or the key holding them) raises
     `ParseError`: it cannot be one profile's problem, and reading on would drop a value,
@@ -128,6 +130,8 @@ def read_listing(data: bytes | str) -> Listing:
     """
     document, duplicates = read_json(data)
     items, at = locate_profiles(document)
+    if not fast_check:
+        return Listing(items, listing_issues(at, duplicates))
     return listing_of(data, items, at, duplicates)
 
 
@@ -218,7 +222,8 @@ def parse_profiles(data: bytes | str | list[Any] | dict[str, Any]) -> list[Integ
     'P1'
     """
     if isinstance(data, bytes | bytearray | memoryview | str):
-        items, issues, _ = read_listing(data if isinstance(data, str | bytes) else bytes(data))
+        text = data if isinstance(data, str | bytes) else bytes(data)
+        items, issues, _ = read_listing(text, fast_check=False)  # models are built anyway
         if issues:
             raise_first(check_profiles(items, issues=issues))
     else:
