@@ -380,7 +380,10 @@ def test_the_data_model_is_a_resource_in_parts(session_results):
     uris = {str(resource.uri) for resource in session_results["resources"].resources}
     assert uris == {"iptoolkit://summary", "iptoolkit://data-model"}
     templates = session_results["templates"].resource_templates
-    assert [t.uri_template for t in templates] == ["iptoolkit://data-model/{name}"]
+    assert sorted(t.uri_template for t in templates) == [
+        "iptoolkit://data-model/{name}",
+        "iptoolkit://rules/{code}",
+    ]
     contents = session_results["iptoolkit://data-model"].contents[0].text
     assert "iptoolkit://data-model/SFTPAgentSettings" in contents and len(contents) < 20_000
     section = session_results["type"].contents[0].text

@@ -24,7 +24,7 @@ from ..selection import Filter
 if TYPE_CHECKING:
     import networkx as nx
 
-    from ..audit import Findings
+    from ..auditing import Findings
     from ..change import EstateDiff
     from ..change.drift_report import SchemaReport
     from ..estate import Estate
@@ -82,7 +82,7 @@ class Loaded:
 
     @cached_property
     def findings(self) -> Findings:
-        from ..audit import findings
+        from ..auditing import findings
 
         return findings(self.estate)
 
