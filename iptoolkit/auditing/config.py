@@ -136,7 +136,14 @@ def parse_config(text: str, source: Path | str = "iptoolkit.toml") -> AuditConfi
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{source}: {exc}") from None
+        said = str(exc)
+        at = re.search(r" \(at line (\d+), column \d+\)", said)
+        if at:
+            raise ConfigError(f"{source}:{at.group(1)}: {said[: at.start()]}") from None
+        if "end of document" in said:
+            last = len(text.rstrip("\n").splitlines()) or 1
+            raise ConfigError(f"{source}:{last}: {said.split(' (at')[0]}") from None
+        raise ConfigError(f"{source}: {said}") from None
     in_project = source.name == "pyproject.toml"
     section = ("tool", "iptoolkit", "audit") if in_project else ("audit",)
     table: Any = document
@@ -167,7 +174,8 @@ class _Reader:
         """The line where `token` (a key, or a quoted value) is first written under the
         table `within` (or a table inside it); the table's header line when not found."""
         escaped = re.escape(token)
-        key = re.compile(rf"^\s*(?:{escaped}|\"{escaped}\"|'{escaped}')\s*=")
+        name = rf"(?:{escaped}|\"{escaped}\"|'{escaped}')"
+        key = re.compile(rf"(?:^\s*|[{{,]\s*){name}\s*=")  # also inside an inline table
         value = re.compile(rf"[\"']{escaped}[\"']")
         table_line = None
         current = ""
@@ -180,7 +188,11 @@ class _Reader:
                 if current == within and table_line is None:
                     table_line = number
                 continue
-            inside = current == within or current.startswith(within + ".")
+            inside = (
+                current == within
+                or current.startswith(within + ".")
+                or within.startswith(current + ".")  # an inline table or dotted key in it
+            )
             if within == "" or inside:
                 if key.search(text) or value.search(text):
                     return number

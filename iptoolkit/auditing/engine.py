@@ -71,8 +71,9 @@ def audit(
                                 f"{type(exc).__name__}: {exc}") from exc  # fmt: skip
     if config.severity:
         found = [_with_severity(f, config.severity.get(f.code)) for f in found]
-    found, suppressed = _suppress(found, config, today or dt.date.today(),
-                                  EXPIRED_SUPPRESSION in rules)  # fmt: skip
+    dropped = (*config.ignore, *ignore)  # an expired suppression shows unless ignored
+    report_expired = not any(matches(EXPIRED_SUPPRESSION, s) for s in dropped)
+    found, suppressed = _suppress(found, config, today or dt.date.today(), report_expired)
     result = Findings(sorted(found, key=lambda f: severity_rank(f.severity)))
     result.suppressed = suppressed
     if baseline is not None:

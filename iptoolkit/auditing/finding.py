@@ -38,7 +38,8 @@ class Finding:
     nodes: tuple[str, ...] = ()
     code: str = ""
     key: str = ""
-    """What the finding is about, apart from its rule; defaults to the first node."""
+    """What identifies the finding apart from its rule (`channel:20:signingAlgorithm`);
+    defaults to the first node."""
     profile: int | None = None
     """Position in the listing of the profile where it was found, when one is."""
     path: str | None = None
@@ -50,14 +51,14 @@ class Finding:
 
     @property
     def item(self) -> str:
-        """The item the finding is about: its `key`, else its first node."""
-        return self.key or (self.nodes[0] if self.nodes else "")
+        """The item the finding is about: its first node (else its key)."""
+        return self.nodes[0] if self.nodes else self.key
 
     @property
     def fingerprint(self) -> str:
-        """16 hex digits of SHA-256 over code (or kind) and item: the same finding in a
+        """16 hex digits of SHA-256 over code (or kind) and key: the same finding in a
         reordered or otherwise edited listing has the same fingerprint."""
-        what = f"{self.code or self.kind}\x1f{self.item}"
+        what = f"{self.code or self.kind}\x1f{self.key or self.item}"
         return hashlib.sha256(what.encode("utf-8")).hexdigest()[:16]
 
 

@@ -40,7 +40,8 @@ ENTRY_POINT_GROUP = "iptoolkit.rules"
     "CFG001", "expired_suppression", "warning",
     title="Suppression past its expiry date",
     rationale="A suppression with an expiry date was meant to be looked at again by then; "
-    "once expired it no longer hides its finding, and says so.",
+    "once expired it no longer hides its finding, and says so (whatever `select` says, "
+    "unless this code is ignored).",
     remedy="Fix the finding, or renew the suppression with a new date and reason.",
 )  # fmt: skip
 def _expired_suppression(ctx: Any) -> Iterable[Any]:

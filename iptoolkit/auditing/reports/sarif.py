@@ -41,8 +41,6 @@ def sarif_report(context: ReportContext) -> str:
         "results": [_result(context, f, index) for f in context.found],
         "columnKind": "unicodeCodePoints",
     }
-    if context.uri:
-        run["artifacts"] = [{"location": {"uri": context.uri}}]
     document = {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
@@ -86,7 +84,7 @@ def _result(context: ReportContext, finding: Finding, index: dict[str, int]) -> 
     location: dict[str, Any] = {"logicalLocations": logical}
     at = context.position(finding)
     if context.uri:
-        physical: dict[str, Any] = {"artifactLocation": {"uri": context.uri, "index": 0}}
+        physical: dict[str, Any] = {"artifactLocation": {"uri": context.uri}}
         line, column = at if at else (1, 1)
         physical["region"] = {"startLine": line, "startColumn": column}
         location["physicalLocation"] = physical
