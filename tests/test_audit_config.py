@@ -119,7 +119,7 @@ BAD = {
     '[audit.options.OPS003]\nmax-dependents = "many"\n': ("2", "must be int"),
     '[audit]\nfail-on = "sometimes"\n': ("2", "fail-on must be one of"),
     '[audit]\n\n[[audit.suppress]]\ncode = "SEC006"\nitem = "channel:1"\n': ("3", "needs reason"),
-    '[audit]\n\n[[audit.suppress]]\ncode = "SEC006"\nitem = "c"\nreason = "r"\nexpires = "soon"\n': (
+    '[audit]\n\n[[audit.suppress]]\ncode = "SEC006"\nitem = "c"\nreason = "r"\nexpires = "2"\n': (
         "3",
         "expires must be a date",
     ),
