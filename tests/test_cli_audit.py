@@ -192,3 +192,31 @@ def test_python_api_matches_the_command(snapshot: Path) -> None:
     assert [row["fingerprint"] for row in rows] == [
         f.fingerprint for f in ipt.audit(ipt.load(snapshot))
     ]
+
+
+def test_the_readme_workflow_uploads_what_the_audit_writes(tmp_path: Path) -> None:
+    """The README's "Audit in CI" workflow: valid YAML, uploads the SARIF file that its
+    audit step writes, with the permission upload-sarif needs; the step runs as written."""
+    import re
+    import shlex
+
+    import yaml
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Audit in CI", 1)[1].split("\n## ", 1)[0]
+    workflow = yaml.safe_load(re.search(r"```yaml\n(.*?)```", section, re.S).group(1))
+    assert workflow["permissions"]["security-events"] == "write"
+    steps = workflow["jobs"]["audit"]["steps"]
+    [audit_step] = [s for s in steps if s.get("run", "").startswith("iptoolkit audit")]
+    [upload] = [s for s in steps if s.get("uses", "").startswith("github/codeql-action/upload")]
+    words = shlex.split(audit_step["run"])
+    assert upload["with"]["sarif_file"] == words[words.index("-o") + 1]
+    snapshot = estate_of(*profiles()).save(tmp_path / "snapshot.json")
+    baseline = tmp_path / "audit-baseline.json"
+    run("audit", str(snapshot), "--isolated", "--write-baseline", str(baseline))
+    args = [str(snapshot) if w == "snapshot.json" else w for w in words[1:]]
+    args = [str(baseline) if w == "audit-baseline.json" else w for w in args]
+    args = [str(tmp_path / w) if w == "audit.sarif" else w for w in args]
+    result = run(*args, "--isolated")
+    assert result.exit_code == 0, result.output
+    assert json.loads((tmp_path / "audit.sarif").read_text())["version"] == "2.1.0"

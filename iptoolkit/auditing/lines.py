@@ -14,7 +14,21 @@ from pathlib import Path
 
 __all__ = ["profile_positions"]
 
-_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+_TOKEN = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+"""A JSON string whole (the unrolled form: one scan, no alternation per character), or a
+bracket."""
+
+
+def _one_a_line(lines: list[bytes]) -> bool:
+    """Whether the file is laid out as `write_snapshot` writes it: the header line ending
+    in `"profiles":[`, one profile a line, then `]}` (checked, not assumed)."""
+    return (
+        len(lines) >= 3
+        and lines[0].endswith(b'"profiles":[')
+        and lines[-2] == b"]}"
+        and lines[-1] == b""
+        and all(line[:1] == b"{" and line[-1:] in (b",", b"}") for line in lines[1:-2])
+    )
 
 
 def profile_positions(path: Path) -> list[tuple[int, int]]:
@@ -23,6 +37,9 @@ def profile_positions(path: Path) -> list[tuple[int, int]]:
     data = path.read_bytes()
     if data[:2] == b"\x1f\x8b":
         data = gzip.decompress(data)
+    lines = data.split(b"\n")
+    if _one_a_line(lines):
+        return [(n + 2, 1) for n in range(len(lines) - 3)]
     depth = 0
     listing_depth: int | None = None
     starts: list[int] = []
