@@ -67,6 +67,7 @@ class FindingsPane:
             description="Rule",
             layout=W.Layout(width="max-content"),
         )
+        self._quiet = False
         self.codes.observe(lambda _: self._show(), names="value")
         self.widget = W.VBox([self.codes, self.content], layout=W.Layout(width="100%"))
         self.widget.add_class("ipt-findings")
@@ -92,13 +93,18 @@ class FindingsPane:
         options = [(f"All rules ({len(found):,})", _ALL_CODES)] + [
             (f"{code} {_title(code, found)} ({n:,})", code) for code, n in counted.items()
         ]
-        with self.codes.hold_trait_notifications():
+        self._quiet = True  # new options reset the value: one render, after both are set
+        try:
             self.codes.options = options
             self.codes.value = chosen if chosen in counted else _ALL_CODES
+        finally:
+            self._quiet = False
         self._show()
 
     def _show(self) -> None:
         """Show the findings of the rule chosen (all when none), from the cache."""
+        if self._quiet:
+            return
         code = self.codes.value
         found = self.findings
         if code:
