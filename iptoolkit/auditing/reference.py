@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..markdown import cell
 from .registry import BUILTIN_RULES
 from .rule import FAMILIES, Rule
 
@@ -24,10 +25,6 @@ def anchor(code: str) -> str:
     """The anchor of a rule's section: its code in lower case (`sec006`), which GitHub and
     MkDocs both derive from a heading that starts with the code alone."""
     return code.lower()
-
-
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|")
 
 
 _INTRODUCTION = f"""\
@@ -107,8 +104,7 @@ def render(rules: Sequence[Rule] = BUILTIN_RULES) -> str:
     lines = [_INTRODUCTION, "## All rules", ""]
     lines += ["| Code | Name | Severity | Title |", "|---|---|---|---|"]
     lines += [
-        f"| [{one.code}](#{anchor(one.code)}) | `{one.name}` | {one.severity} | "
-        f"{_cell(one.title)} |"
+        f"| [{one.code}](#{anchor(one.code)}) | `{one.name}` | {one.severity} | {cell(one.title)} |"
         for one in rules
     ]
     lines.append("")

@@ -8,6 +8,7 @@ import json
 import re
 from collections import Counter
 
+from ...markdown import code, escape
 from ...names import plural
 from ...redact import redact_text
 from .context import ReportContext
@@ -94,21 +95,19 @@ def _cell(value: object) -> object:
 
 
 def markdown_report(context: ReportContext) -> str:
-    """A Markdown table of the findings (for a pull request comment or a job summary)."""
-    from ...docsite import markdown as md
+    """A Markdown table of the findings (for a pull request comment or a job summary);
+    every text from the estate escaped by the one escaper (`iptoolkit.markdown`)."""
 
-    lines = [f"## {md.text(totals(context))}", ""]
+    def text(value: object) -> str:
+        return escape(redact_text(str(value))) if value not in (None, "") else "–"
+
+    lines = [f"## {text(totals(context))}", ""]
     if context.found:
-        rows = [
-            (
-                f"`{f.code}`",
-                f.severity,
-                md.text(context.title(f)),
-                md.text(f.item),
-                md.text(context.where(f)),
-                md.text(f.text),
-            )
+        lines.append("| Code | Severity | Rule | Item | Where | Finding |")
+        lines.append("|---|---|---|---|---|---|")
+        lines += [
+            f"| {code(f.code)} | {f.severity} | {text(context.title(f))} | {text(f.item)} | "
+            f"{text(context.where(f))} | {text(f.text)} |"
             for f in context.found
         ]
-        lines.append(md.table(["Code", "Severity", "Rule", "Item", "Where", "Finding"], rows))
     return "\n".join(lines) + "\n"

@@ -15,12 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from .cli_options import filter_options, load_estate, snapshot_argument
+from .host import EXIT_FINDINGS, EXIT_TROUBLE, short_help
+from .options import filter_options, format_option, load_estate, snapshot_argument
 
 if TYPE_CHECKING:
-    from .filters import Filter
+    from ..filters import Filter
 
-__all__ = ["add_commands", "audit_command", "findings_command"]
+__all__ = ["audit_command", "findings_command"]
 
 _FORMATS = ("text", "json", "csv", "md", "sarif", "junit")
 
@@ -61,11 +62,10 @@ def _options(func: Callable[..., Any]) -> Callable[..., Any]:
     return func
 
 
-@click.command("audit", short_help="Judge the estate: security and operational risk rules.")
+@click.command("audit", short_help=short_help("audit"))
 @snapshot_argument
 @filter_options
-@click.option("--format", "output_format", type=click.Choice(_FORMATS), default="text",
-              show_default=True, help="Report format (sarif: GitHub code scanning).")  # fmt: skip
+@format_option(*_FORMATS, help="Report format (sarif: GitHub code scanning).")
 @_options
 def audit_command(snapshot: Path, selection: Filter, output_format: str, **options: Any) -> None:
     """Audit a snapshot with every rule (see docs/rules.md): security, operational risk,
@@ -83,12 +83,10 @@ def audit_command(snapshot: Path, selection: Filter, output_format: str, **optio
     _run(snapshot, selection, output_format, options)
 
 
-@click.command("findings", short_help="The audit's findings (an alias of audit).")
+@click.command("findings", short_help=short_help("findings"))
 @snapshot_argument
 @filter_options
-@click.option("--format", "output_format", type=click.Choice(["table", *_FORMATS]),
-              default="table", show_default=True,
-              help="Report format (table is text).")  # fmt: skip
+@format_option(*_FORMATS, help="Report format (text: the older table, a header row first).")
 @click.option("--severity", type=click.Choice(["error", "warning", "info"]),
               help="Only findings of this severity.")  # fmt: skip
 @click.option("--kind", "kinds", multiple=True,
@@ -105,9 +103,9 @@ def findings_command(
 ) -> None:
     """The audit's findings, as `iptoolkit audit` reports them; exits 0 whatever it finds
     unless --fail-on is given, as this command always did."""
-    from .auditing import KINDS, all_rules
-    from .auditing.registry import check_selector
-    from .names import did_you_mean
+    from ..auditing import KINDS, all_rules
+    from ..auditing.registry import check_selector
+    from ..names import did_you_mean
 
     for kind in kinds:
         if check_selector(kind, all_rules()) is not None:
@@ -118,7 +116,8 @@ def findings_command(
             )
     options["select"] = (*options["select"], *kinds)
     options["fail_on"] = options["fail_on"] or "never"
-    _run(snapshot, selection, output_format, options, only_severity=severity, error_code=1)
+    table = "table" if output_format == "text" else output_format
+    _run(snapshot, selection, table, options, only_severity=severity, error_code=EXIT_FINDINGS)
 
 
 def _run(
@@ -127,7 +126,7 @@ def _run(
     output_format: str,
     options: dict[str, Any],
     only_severity: str | None = None,
-    error_code: int = 2,
+    error_code: int = EXIT_TROUBLE,
 ) -> None:
     """Run the audit and report; any error is one line on stderr and `error_code` (2, as
     `ruff check`; 1 for the `findings` alias, as that command always did)."""
@@ -155,11 +154,11 @@ def _audit(
     options: dict[str, Any],
     only_severity: str | None,
 ) -> int:
-    from .auditing import AuditConfig, Baseline, audit, load_config, selected_rules
-    from .auditing.lines import profile_positions
-    from .auditing.registry import check_selector
-    from .auditing.reports import ReportContext, render
-    from .auditing.reports.rows import CUT, statistics, totals
+    from ..auditing import AuditConfig, Baseline, audit, load_config, selected_rules
+    from ..auditing.lines import profile_positions
+    from ..auditing.registry import check_selector
+    from ..auditing.reports import ReportContext, render
+    from ..auditing.reports.rows import CUT, statistics, totals
 
     config = AuditConfig() if options["isolated"] else load_config(options["config_file"])
     known = config.rules()
@@ -198,15 +197,11 @@ def _audit(
     if options["output"] is not None:
         options["output"].write_text(report, encoding="utf-8")
         click.echo(f"Wrote {options['output']}", err=True)
-    else:
-        click.echo(report, nl=False)
+    else:  # a line at a time: a reader that goes away (`| head`) stops the command at once
+        for line in report.splitlines(keepends=True):
+            click.echo(line, nl=False)
     human = output_format == "text" and options["output"] is None
     click.echo(totals(context), err=not human)
     if output_format in ("text", "table") and any(CUT.search(f.text) for f in found):
         click.echo("(texts name the first items; --format json or csv lists all)", err=True)
     return 1 if any(context.fails(f) for f in found) else 0
-
-
-def add_commands(group: click.Group) -> None:
-    group.add_command(audit_command)
-    group.add_command(findings_command)
