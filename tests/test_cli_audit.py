@@ -159,6 +159,7 @@ def test_baseline_round_trip(tmp_path: Path) -> None:
     edited = profiles()[::-1]
     edited[0]["description"] = "edited"
     edited[-1]["name"] = "Orders (renamed)"
+    edited[-1]["inputAgentSettings"]["channels"][0]["name"] = "AS2 of Acme"  # in the text
     second = estate_of(*edited).save(tmp_path / "second.json")
     result = run("audit", str(second), "--isolated", "--baseline", str(baseline))
     assert result.exit_code == 0, result.output
