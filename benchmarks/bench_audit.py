@@ -1,4 +1,5 @@
-"""The audit on a demo estate (10,000 profiles by default): every rule, against building
+"""The audit on a demo estate (10,000 profiles by default): every rule, on the built
+estate (a fresh context each run, so nothing the rules share is reused), against building
 the estate's index (`Estate.from_raw`: records, channels, partners) in the same run.
 
 Goal (issue 23): the whole audit under 1 s for 10,000 profiles. Also shown: each rule
@@ -38,13 +39,12 @@ def main() -> None:
     estate = ipt.demo_estate(n_profiles=args.profiles, seed=0)
     raw = list(estate.raw_profiles)
     index = best_time(lambda: Estate.from_raw(raw), args.repeat)
-    whole = best_time(lambda: audit(Estate.from_raw(raw)), args.repeat)
+    audited = best_time(lambda: audit(estate), args.repeat)  # a fresh context each run
     found = audit(estate)
     print(f"{args.profiles:,} profiles, {len(BUILTIN_RULES)} rules, {len(found):,} findings")
     print(f"  build the index (Estate.from_raw)   {index:8.3f} s")
-    print(f"  index + audit                       {whole:8.3f} s")
-    print(f"  audit alone (difference)            {whole - index:8.3f} s   "
-          f"{(whole - index) / index:5.2f}x the index   goal: under 1 s")  # fmt: skip
+    print(f"  the whole audit, every rule         {audited:8.3f} s   "
+          f"{audited / index:5.2f}x the index   goal: under 1 s")  # fmt: skip
 
     timings = []
     for one in BUILTIN_RULES:
