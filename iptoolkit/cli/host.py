@@ -75,7 +75,7 @@ COMMANDS: dict[str, Command] = {
         "findings_command",
         "The audit's findings (an alias of audit that never fails).",
     ),
-    "plot": Command("iptoolkit.cli.draw", "plot", "Draw the topology diagram (.png, .svg, .pdf)."),
+    "plot": Command("iptoolkit.cli.draw", "plot", "Draw the topology diagram into an image file."),
     "export": Command(
         "iptoolkit.cli.draw",
         "export_command",
