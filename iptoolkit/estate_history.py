@@ -279,7 +279,7 @@ def _snapshot(path: Path, estate: Estate) -> Snapshot:
 
 
 def _counts(estate: Estate) -> dict[str, Any]:
-    from ..auditing import findings
+    from .auditing import findings
 
     summary = estate.summary()
     return {

@@ -16,10 +16,26 @@ from typing import TYPE_CHECKING, Literal
 if TYPE_CHECKING:
     import pandas
 
-__all__ = ["Severity", "SEVERITIES", "Finding", "Findings", "severity_rank"]
+__all__ = ["Severity", "SEVERITIES", "LEGACY_KINDS", "Finding", "Findings", "severity_rank"]
 
 Severity = Literal["error", "warning", "info"]
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
+
+
+LEGACY_KINDS = (
+    "parse_problem",
+    "duplicate_profile_id",
+    "profile_without_id",
+    "channel_conflict",
+    "partner_conflict",
+    "unresolved_channel",
+    "active_profile_inactive_channel",
+    "inactive_profile_active_channel",
+    "partner_without_active_channel",
+    "no_response_path",
+    "duplicate_endpoint",
+)
+"""The eleven kinds the audit had before codes, in their old order (now rules' names)."""
 
 
 def severity_rank(severity: str) -> int:
@@ -81,13 +97,20 @@ class Findings(list[Finding]):
         return pd.DataFrame(rows, columns=columns)
 
     def counts(self) -> dict[str, int]:
-        """How many findings of each kind, the kinds in the order of the rules."""
-        from .registry import KINDS
-
-        counted = {kind: 0 for kind in KINDS}
+        """How many findings of each kind: the eleven older kinds first, in their order
+        (`LEGACY_KINDS`), then the others by code."""
+        counted: dict[str, int] = {}
+        code_of: dict[str, str] = {}
         for finding in self:
             counted[finding.kind] = counted.get(finding.kind, 0) + 1
-        return {kind: n for kind, n in counted.items() if n}
+            code_of.setdefault(finding.kind, finding.code)
+
+        def order(kind: str) -> tuple[int, str]:
+            if kind in LEGACY_KINDS:
+                return (LEGACY_KINDS.index(kind), "")
+            return (len(LEGACY_KINDS), code_of[kind])
+
+        return {kind: counted[kind] for kind in sorted(counted, key=order)}
 
     def by_code(self) -> dict[str, int]:
         """How many findings of each code, in code order."""

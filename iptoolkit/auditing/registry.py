@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..names import did_you_mean
+from .finding import LEGACY_KINDS
 from .rule import Rule, rule
 from .rules import data, hygiene, operations, security
 
@@ -58,20 +59,6 @@ BUILTIN_RULES: tuple[Rule, ...] = (
     EXPIRED_SUPPRESSION,
 )
 """The built-in rules, by family then code."""
-LEGACY_KINDS = (
-    "parse_problem",
-    "duplicate_profile_id",
-    "profile_without_id",
-    "channel_conflict",
-    "partner_conflict",
-    "unresolved_channel",
-    "active_profile_inactive_channel",
-    "inactive_profile_active_channel",
-    "partner_without_active_channel",
-    "no_response_path",
-    "duplicate_endpoint",
-)
-"""The eleven kinds the audit had before codes, in their old order."""
 KINDS = (*LEGACY_KINDS, *(r.name for r in BUILTIN_RULES if r.name not in LEGACY_KINDS))
 """Every built-in rule's name (a finding's `kind`): the old ones first."""
 
