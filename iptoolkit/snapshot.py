@@ -120,8 +120,9 @@ def write_snapshot(
         "fetched_at": info.fetched_at.isoformat() if info.fetched_at else None,
     }
     head = dumps_json(header)[:-1]  # leave the object open for the profiles
-    body = b",".join(dumps_json(profile) for profile in raw_profiles)
-    data = head + b',"profiles":[' + body + b"]}\n"
+    # one profile a line: a finding points at its profile's line (SARIF), git diffs by line
+    body = b",\n".join(dumps_json(profile) for profile in raw_profiles)
+    data = head + b',"profiles":[\n' + body + b"\n]}\n"
     if path.suffix == ".gz":
         data = gzip.compress(data, compresslevel=6, mtime=0)
     path.parent.mkdir(parents=True, exist_ok=True)
