@@ -165,6 +165,8 @@ def test_a_surrogate_pair_is_one_character():
         '[{"id":"P","x":1e400}]',
         '[{"id":"P","x":123456789012345678901234567890}]',
         '[{"id":"P","x":[1.5,null,"\\u00e9"]}]\n',
+        '{"format":"iptoolkit.snapshot","profiles":[\n{"id":"P1"},\n{"id":"P1","id":"P2"}\n]}\n',
+        '{"profiles":[\n{"id":"P1","x":1e400}\n]}\n',
     ],
 )
 def test_compact_text_reads_as_the_same_text_with_spaces(document):
@@ -179,3 +181,15 @@ def test_compact_text_reads_as_the_same_text_with_spaces(document):
     assert outcomes[0] == outcomes[1]
     if "1e400" not in document:
         assert outcomes[0][0] == json.loads(document)
+
+
+def test_a_snapshot_as_saved_is_proven_by_writing_it_again(tmp_path):
+    """A snapshot holds a profile per line (its profiles' lines are what SARIF points at);
+    the proof that it repeats no key follows those line breaks instead of searching."""
+    from iptoolkit.models import jsontext
+
+    path = tmp_path / "snap.json"
+    ipt.demo_estate(n_profiles=40, seed=3).save(path)
+    text = path.read_bytes()
+    assert text.count(b"\n") > 40
+    assert jsontext._compact(text) and jsontext._written_as(json.loads(text), text)

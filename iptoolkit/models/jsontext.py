@@ -130,10 +130,11 @@ def read_json(data: bytes | str) -> tuple[Any, list[DuplicateKey]]:
 
 
 def _compact(text: bytes) -> bool:
-    """Whether the text may be exactly as orjson writes it (no line breaks or spaces
-    between tokens, judged by its start): snapshots, and many APIs' answers."""
+    """Whether the text may be exactly as orjson writes it (no spaces between tokens,
+    judged by its start; a listing may hold one profile per line, as snapshots do):
+    snapshots, and many APIs' answers."""
     head = text[:_HEAD].rstrip()
-    return b"\n" not in head and b'": ' not in head and b'", "' not in head
+    return b'": ' not in head and b'", "' not in head
 
 
 _HEAD = 4096
@@ -154,18 +155,27 @@ def _written_as(document: Any, text: bytes) -> bool:
     return end >= 0 and not text[end:].strip()
 
 
+def _line_break(text: bytes, at: int) -> int:
+    """Past the one line break a listing may put between its items (a snapshot writes a
+    profile per line), or `at` itself."""
+    return at + 1 if text.startswith(b"\n", at) else at
+
+
 def _match(value: Any, text: bytes, at: int, depth: int) -> int:
     """Where `value`, written by orjson, ends if `text` holds it at `at`; -1 if not."""
     if depth < 3 and isinstance(value, list):  # a listing: written a profile at a time
         if not text.startswith(b"[", at):
             return -1
-        at += 1
+        at = _line_break(text, at + 1)
         for index, item in enumerate(value):
-            if index and not text.startswith(b",", at):
-                return -1
-            at = _match(item, text, at + (1 if index else 0), depth + 1)
+            if index:
+                if not text.startswith(b",", at):
+                    return -1
+                at = _line_break(text, at + 1)
+            at = _match(item, text, at, depth + 1)
             if at < 0:
                 return -1
+        at = _line_break(text, at)
         return at + 1 if text.startswith(b"]", at) else -1
     if depth == 0 and isinstance(value, dict):  # a wrapper, such as a snapshot's header
         if not text.startswith(b"{", at):
