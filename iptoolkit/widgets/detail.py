@@ -73,6 +73,7 @@ class DetailPane:
         self.node: str | None = None
         self.visible = True
         self._stale = False
+        self._item_watchers: list[Callable[[str | None], None]] = []
 
         self.kind = W.ToggleButtons(
             options=[(k.capitalize(), k) for k in KINDS],
@@ -104,6 +105,14 @@ class DetailPane:
             layout=W.Layout(width="100%"),
         )
         self.widget.add_class("ipt-detail")
+
+    def on_item(self, callback: Callable[[str | None], None]) -> None:
+        """Call `callback(node)` whenever the item shown changes (None: none)."""
+        self._item_watchers.append(callback)
+
+    def _item_changed(self) -> None:
+        for callback in self._item_watchers:
+            callback(self.node)
 
     # -- the selection --------------------------------------------------------------------
 
@@ -167,6 +176,7 @@ class DetailPane:
         self.content.value = _PLACEHOLDER
         self._set_search("")
         self._suggest("")
+        self._item_changed()
 
     def _typed(self, text: str) -> None:
         if self._quiet:
@@ -259,6 +269,7 @@ class DetailPane:
                 self._quiet = False
         self._stale = False
         self.content.value = detail_html(self._model, node, self.inside)
+        self._item_changed()
 
     def _remember(self) -> None:
         if self.node is not None and (not self.history or self.history[-1] != self.node):

@@ -18,6 +18,7 @@ the live widget cannot: GitHub, nbviewer, a reopened notebook. Changes made from
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -122,12 +123,14 @@ class Explorer:
         self._drawing = Debouncer(self._draw, PNG_DELAY if debounce > 0 else 0)
         self._selection: Selection = self.model.select(Filter())
         self._view_stale = False
+        self._watchers: list[Callable[[], None]] = []
 
         self.panel = FilterPanel(self.model.facets, self._panel_changed)
         self.header = W.HTML()
         self.topology = TopologyView(on_select=self._picked_node, height=600, aspect=1.8)
         self.table = SelectionTable(self._picked_row)
         self.detail = DetailPane(self.model, lambda: self._selection, on_open=self.show_detail)
+        self.detail.on_item(lambda _: self._changed())
         self.findings = FindingsPane(self.model, lambda: self._selection, self.show_detail)
         self.exporter = ExportPanel(lambda: self.selection, folder=str(folder))
         topology = self.topology.widget if diagram else W.HTML("(diagram=False: no topology)")
@@ -218,6 +221,20 @@ class Explorer:
         self.detail.show(node)
         self.tabs.selected_index = TABS.index("Details")
 
+    def on_change(self, callback: Callable[[], None]) -> None:
+        """Call `callback()` after the filter changes or Details shows another item (the
+        app keeps its page address in step, see `app.address`)."""
+        self._watchers.append(callback)
+
+    @property
+    def item(self) -> str | None:
+        """The node id Details shows (None: none)."""
+        return self.detail.node
+
+    def _changed(self) -> None:
+        for callback in self._watchers:
+            callback()
+
     def close(self) -> None:
         """Close every widget (front-end views go away) and stop pending work."""
         self._changes.cancel()
@@ -269,6 +286,7 @@ class Explorer:
         self.table.show(self.model.table(selection))
         self.detail.invalidate()
         self.findings.invalidate()
+        self._changed()
         if self._show_diagram:
             self._view_stale = True
             if self.tabs.selected_index == TABS.index("Topology"):
