@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..names import type_label
 from ..redact import redact_fields, redact_text
+from ..topology.style import MARKER_GLYPHS
 
 if TYPE_CHECKING:
     from ..topology.legend import LegendItem
@@ -181,10 +182,15 @@ def topology_fallback_html(png: bytes | None, what: str) -> str:
 
 
 def legend_html(items: Iterable[LegendItem]) -> str:
-    """The interactive view's legend: a swatch and a label per entry (`legend_items`)."""
+    """The interactive view's legend: a shape (or swatch) and a label per entry
+    (`legend_items`); the shapes are those the canvas writes before each label."""
     rows = []
     for item in items:
-        if item.marker is not None:
+        glyph = MARKER_GLYPHS.get(item.marker or "")
+        if glyph is not None and item.edge == "white":  # a kind or channel type, not a state
+            # the shape the canvas writes before a label of this kind, in its colour
+            swatch = f"<span class='ipt-glyph' style='color:{item.colour}'>{glyph}"
+        elif item.marker is not None:
             border = f"{item.edge_width or 1}px solid {item.edge}"
             swatch = f"<span class='ipt-swatch' style='background:{item.colour};border:{border}'>"
         else:
