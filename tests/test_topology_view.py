@@ -150,15 +150,19 @@ def test_group_keys_map_back_to_every_estate_node_once(big: Estate) -> None:
 def test_expanding_a_group_shows_its_members_and_their_paths(big: Estate) -> None:
     view = TopologyView(big)
     overview = view.data
-    members = set(overview.members["group:profile:Finance"])
-    view.expand("group:profile:Finance")
+    view.expand("group:profile:Finance")  # Finance opens on its subgroups...
+    view.expand("group:profile:Finance/GL")  # ...and a small one node by node
     assert view.expanded and view.data is not overview
-    shown = set(view.data.graph)
-    assert members <= shown  # the group's profiles, node by node...
+    members = set(overview.members["group:profile:Finance"])
+    shown = {key for key, kind in view.data.graph.nodes(data="kind") if kind != "port"}
     graph = view.graph
-    reached = set().union(*(nx.descendants(graph, node) for node in members))
-    assert shown == members | reached  # ...with what they reach, nothing else
+    profiles = {key for key in shown if key.startswith("profile:")}
+    assert profiles and profiles <= members  # the group's profiles, node by node...
+    reached = set().union(*(nx.descendants(graph, node) for node in profiles))
+    assert shown == profiles | reached  # ...with what they reach, nothing else
+    assert profiles == {m for m in members if graph.nodes[m]["group"].startswith("Finance/GL")}
     assert view.data.group_by is None and all(view.data.item(key) == key for key in shown)
+    view.back()
     view.back()
     assert not view.expanded and view.data is overview
     with pytest.raises(KeyError, match="no group"):
@@ -170,6 +174,7 @@ def test_a_click_reports_the_estate_node_and_a_group_click_expands(big: Estate) 
     view = show_topology(big, on_select=picked.append)
     view.sigma.selected_node = "group:profile:Finance"
     assert view.expanded and picked == []
+    view.sigma.selected_node = "group:profile:Finance/Treasury"
     profile_key = next(key for key in view.data.graph if key.startswith("profile:"))
     view.sigma.selected_node = profile_key
     assert picked == [profile_key] and view.selected == profile_key
@@ -266,8 +271,12 @@ def test_the_explorer_caches_view_data_per_filter(explorer: Explorer) -> None:
     assert explorer.topology.graph is not None and explorer.topology.expanded
 
 
+SMALL = Filter(active=False, groups=["Finance"])
+"""A selection small enough to fit the canvas node by node."""
+
+
 def test_a_click_in_the_explorer_opens_details(explorer: Explorer) -> None:
-    explorer.filter = Filter(active=False)  # few enough to be drawn node by node
+    explorer.filter = SMALL  # few enough to be drawn node by node
     data = explorer.topology.data
     partner = next(key for key in data.graph if key.startswith("partner:"))
     explorer.topology.sigma.selected_node = partner
@@ -278,7 +287,7 @@ def test_a_click_in_the_explorer_opens_details(explorer: Explorer) -> None:
 def test_the_node_picked_last_can_be_picked_again_and_goes_with_its_picture(
     explorer: Explorer,
 ) -> None:
-    explorer.filter = Filter(active=False)
+    explorer.filter = SMALL
     partner = next(key for key in explorer.topology.data.graph if key.startswith("partner:"))
     explorer.topology.sigma.camera_state = {"x": 0.3, "y": 0.7, "ratio": 0.4, "angle": 0.0}
     explorer.topology.sigma.selected_node = partner

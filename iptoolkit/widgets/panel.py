@@ -147,8 +147,7 @@ class FilterPanel:
         if self._refuse_empty(name, old):
             return
         self.typing = name == "text"
-        if self._extra.pop(name, None) is not None or self._refused:  # taken over, or done
-            self._refused = ""
+        if self._extra.pop(name, None) is not None:  # the analyst took over this field
             self.note.value = _note(self._extra)
         self._on_change()
 
@@ -168,7 +167,9 @@ class FilterPanel:
         chosen = value if isinstance(value, tuple) else (value,)
         refused = [v for v in chosen if v is not None and counts.get(v, 1) == 0]
         if not refused:
-            self._refused = ""
+            if self._refused:  # the note said no to an earlier pick: no longer news
+                self._refused = ""
+                self.note.value = _note(self._extra)
             return False
         kept = tuple(v for v in chosen if v not in refused) if isinstance(value, tuple) else old
         self._quiet = True
