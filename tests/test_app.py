@@ -175,7 +175,8 @@ def test_show_titles_the_explorer_with_its_snapshot(
     assert explorer.exporter.folder.value == str(tmp_path / "exports")
     title = shown[0].data
     assert f"<h1>{TITLE}</h1>" in title and "estate.json" in title
-    assert shown[1] is explorer
+    assert "PageAddress" in repr(shown[1].children[0])  # "Copy link", the address followed
+    assert shown[2] is explorer
     explorer.close()
 
 

@@ -38,10 +38,12 @@ DEFAULT_PORT = 8866
 """Voila's own default port."""
 STOP_TIMEOUT = 20.0
 """Seconds Voila gets to shut its kernels down before it is killed."""
-CULL_IDLE = 45
-"""Seconds a kernel with no page connected may sit idle before it is shut down (the safety
-net when a tab dies without telling Voila; checked every `CULL_INTERVAL` seconds)."""
-CULL_INTERVAL = 15
+CULL_IDLE = 90
+"""Seconds a kernel with no page connected may sit idle before it is shut down: the safety
+net when a tab dies without telling Voila (a closed or reloaded tab does tell it, and its
+kernel goes at once). Checked every `CULL_INTERVAL` seconds. Not less: a page of 10,000
+profiles on a busy machine can take most of a minute to connect to its kernel."""
+CULL_INTERVAL = 30
 POOL_SIZE = 1
 """Kernels Voila keeps started, the app's notebook already run in them (preheated), so that
 a page shows at once instead of after a kernel start and a load (see `session_options`)."""

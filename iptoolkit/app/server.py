@@ -7,7 +7,7 @@ Voila itself, with what an app left up for a team needs and plain Voila 0.5 lack
   cookie (it streams the page, and no template reads the token), so every shutdown was
   refused (403, "'_xsrf' argument missing") and each closed or reloaded tab left its kernel
   running. `SessionHandler.prepare` sets the cookie before the page is sent. Culling idle,
-  disconnected kernels (`runner.cull_options`) is the safety net for a tab that dies
+  disconnected kernels (`runner.session_options`) is the safety net for a tab that dies
   without its beacon (a crashed browser, a lost network).
 - **a cap on sessions** (`--max-sessions`): past it, a page says so (HTTP 503, `Retry-After`)
   instead of starting one more kernel of a few hundred MB.
@@ -99,6 +99,11 @@ class ExplorerVoila(Voila):  # type: ignore[misc]
         super().setup_template_dirs()
         self.template_paths = [str(TEMPLATE_DIR), *self.template_paths]
 
+    def init_settings(self) -> dict[str, Any]:
+        settings: dict[str, Any] = super().init_settings()
+        _fresh_when_handed_out(self.kernel_manager)
+        return settings
+
     def init_handlers(self) -> list[Any]:
         handlers = super().init_handlers()
         return [
@@ -110,6 +115,25 @@ class ExplorerVoila(Voila):  # type: ignore[misc]
         settings = {**self.tornado_settings, "iptoolkit_max_sessions": self.max_sessions}
         self.tornado_settings = settings
         super().start()
+
+
+def _fresh_when_handed_out(manager: Any) -> None:
+    """A preheated kernel counts as active from the moment a page takes it: its notebook
+    ran minutes before, and the culler would otherwise shut it down before a slow page
+    (10,000 profiles on a busy machine) has connected to it."""
+    original = getattr(manager, "get_rendered_notebook", None)
+    if original is None:  # no pool: kernels start with the page
+        return
+    from jupyter_server._tz import utcnow
+
+    async def handed_out(*args: Any, **kwargs: Any) -> Any:
+        task, rendered, kernel_id = await original(*args, **kwargs)
+        kernel = getattr(manager, "_kernels", {}).get(kernel_id)
+        if kernel is not None:
+            kernel.last_activity = utcnow()
+        return task, rendered, kernel_id
+
+    manager.get_rendered_notebook = handed_out
 
 
 def main(argv: list[str] | None = None) -> None:
