@@ -199,3 +199,19 @@ def test_focus_then_expand_a_node_in_place(estate: Estate) -> None:
     assert view.neighbourhood.shown == frozenset(neighbourhood_nodes(graph, partner, 2))
     view.back()
     assert view.neighbourhood is None and not view.expanded
+
+
+def test_details_open_an_items_neighbourhood_in_the_topology_tab(
+    estate: Estate, tmp_path
+) -> None:
+    from iptoolkit.widgets import Explorer
+
+    explorer = Explorer(estate, folder=tmp_path, debounce=0, static_copy=False)
+    partner = next(n for n in explorer.model.graph if n.startswith("partner:"))
+    explorer.show_detail(partner)
+    assert not explorer.detail.around_button.disabled
+    explorer.detail.around_button.click()
+    assert explorer.tabs.selected_index == 0
+    assert explorer.topology.neighbourhood.centre == partner
+    assert "around" in explorer.topology._status.value
+    explorer.close()

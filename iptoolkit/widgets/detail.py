@@ -58,6 +58,7 @@ class DetailPane:
         model: ExplorerModel,
         current: Callable[[], Selection],
         on_open: Callable[[str], None] | None = None,
+        on_focus: Callable[[str], None] | None = None,
     ) -> None:
         self._model = model
         self._current = current
@@ -95,13 +96,29 @@ class DetailPane:
             layout=W.Layout(width="auto", flex="0 0 auto"),
         )
         self.back_button.add_class("ipt-back")
+        self.around_button = W.Button(
+            description="Neighbourhood",
+            icon="dot-circle-o",
+            disabled=True,
+            tooltip="this item and what it is linked to, in the Topology tab",
+            layout=W.Layout(width="auto", flex="0 0 auto"),
+        )
+        self.around_button.add_class("ipt-around")
+        self.around_button.on_click(
+            lambda _: on_focus(self.node) if on_focus is not None and self.node else None
+        )
+        if on_focus is None:
+            self.around_button.layout.display = "none"
         self.content = LinkedHTML(_PLACEHOLDER, on_open=on_open or self.show)
         self.content.add_class("ipt-detail-content")
         self.kind.observe(lambda _: self._kind_changed(), "value")
         self.search.observe(lambda change: self._typed(change["new"]), "value")
         self.back_button.on_click(lambda _: self.back())
         self.widget = W.VBox(
-            [W.HBox([self.back_button, self.kind, self.search]), self.content],
+            [
+                W.HBox([self.back_button, self.kind, self.search, self.around_button]),
+                self.content,
+            ],
             layout=W.Layout(width="100%"),
         )
         self.widget.add_class("ipt-detail")
@@ -111,6 +128,7 @@ class DetailPane:
         self._item_watchers.append(callback)
 
     def _item_changed(self) -> None:
+        self.around_button.disabled = self.node is None
         for callback in self._item_watchers:
             callback(self.node)
 

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import ipywidgets as W
+import networkx as nx
 
 from ..filters import Filter
 from .debounce import Debouncer
@@ -129,7 +130,9 @@ class Explorer:
         self.header = W.HTML()
         self.topology = TopologyView(on_select=self._picked_node, height=600, aspect=1.9)
         self.table = SelectionTable(self._picked_row)
-        self.detail = DetailPane(self.model, lambda: self._selection, on_open=self.show_detail)
+        self.detail = DetailPane(
+            self.model, lambda: self._selection, on_open=self.show_detail, on_focus=self.focus_on
+        )
         self.detail.on_item(lambda _: self._changed())
         self.findings = FindingsPane(self.model, lambda: self._selection, self.show_detail)
         self.exporter = ExportPanel(lambda: self.selection, folder=str(folder))
@@ -220,6 +223,17 @@ class Explorer:
         """Open the detail pane on a graph node (`partner:1001`, `channel:17`, ...)."""
         self.detail.show(node)
         self.tabs.selected_index = TABS.index("Details")
+
+    def focus_on(self, node: str, depth: int | None = None) -> None:
+        """Show a node's neighbourhood in the Topology tab (`TopologyView.focus`): the
+        selection's items within `depth` steps of it; a click there expands a node."""
+        self.tabs.selected_index = TABS.index("Topology")
+        if self._view_stale:
+            self._show_topology()
+        try:
+            self.topology.focus(node, depth)
+        except (ValueError, nx.NodeNotFound):  # not in this selection's graph
+            self.topology.say(f"{node} is not in this selection: widen the filter to see it")
 
     def on_change(self, callback: Callable[[], None]) -> None:
         """Call `callback()` after the filter changes or Details shows another item (the

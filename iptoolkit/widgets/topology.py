@@ -339,6 +339,10 @@ class TopologyView:
         level = self.trail[-1] if self.trail else None
         self._draw(level.data if level else self._overview, title=level.title if level else None)
 
+    def say(self, text: str) -> None:
+        """A line above the canvas (why a neighbourhood cannot be shown, say)."""
+        self._status.value = f"<span class='ipt-topology-title'>{html.escape(text)}</span>"
+
     def close(self) -> None:
         """Close every widget (front-end views go away)."""
         if self._sigma is not None:
