@@ -35,9 +35,12 @@ def test_a_view_round_trips_through_its_address() -> None:
     view = view_of("?" + query)
     assert view.item == "channel:40003" and view.problems == ()
     # types come back as the lists name them, which the filter reads as the same types
-    assert view.filter.model_copy(
-        update={"agent_types": chosen.agent_types, "channel_types": chosen.channel_types}
-    ) == chosen
+    assert (
+        view.filter.model_copy(
+            update={"agent_types": chosen.agent_types, "channel_types": chosen.channel_types}
+        )
+        == chosen
+    )
     assert view.filter.channel_types == ["AS2"] and view.filter.agent_types == ["SFTP"]
     assert query_of(Filter()) == "" and view_of("") == PageView()
 

@@ -75,9 +75,7 @@ def test_labels_end_before_the_edges_and_the_next_column(graph: nx.MultiDiGraph)
         for u, v in data.graph.edges():
             assert u.endswith(PORT_SUFFIX), (u, v)
             owner = data.graph.nodes[u.removesuffix(PORT_SUFFIX)]
-            column_labels = max(
-                len(a["label"]) for _, a in _drawn(data) if a["x"] == owner["x"]
-            )
+            column_labels = max(len(a["label"]) for _, a in _drawn(data) if a["x"] == owner["x"])
             assert data.graph.nodes[u]["x"] >= owner["x"] + column_labels * CHAR_PX
             assert data.graph.nodes[v]["x"] > data.graph.nodes[u]["x"]
 
@@ -96,9 +94,7 @@ def test_what_is_drawn_fits_the_canvas_at_the_start_camera(graph: nx.MultiDiGrap
     data = view_data(graph, group_by="group", canvas=CANVAS)
     xs = [a["x"] for _, a in _drawn(data)]
     ys = [a["y"] for _, a in _drawn(data)]
-    right = max(
-        a["x"] + LABEL_OFFSET_PX + len(a["label"]) * CHAR_PX for _, a in _drawn(data)
-    )
+    right = max(a["x"] + LABEL_OFFSET_PX + len(a["label"]) * CHAR_PX for _, a in _drawn(data))
     # one unit is one pixel at the start camera (see topology_fit.camera): the width of
     # the nodes and labels and the height of the nodes are within the canvas's
     assert right - min(xs) <= CANVAS.width - 2 * PADDING_PX
@@ -170,9 +166,7 @@ def test_neighbourhood_depth_follows_edges_either_way(graph: nx.MultiDiGraph) ->
     assert one == {partner, *graph.pred[partner], *graph.succ[partner]}
     two = neighbourhood_nodes(graph, partner, 2)
     assert one < two
-    assert all(
-        any(graph.has_edge(a, b) or graph.has_edge(b, a) for b in one) for a in two - one
-    )
+    assert all(any(graph.has_edge(a, b) or graph.has_edge(b, a) for b in one) for a in two - one)
     assert neighbourhood_nodes(graph, partner, 0) == {partner}
     with pytest.raises(KeyError, match="no item"):
         neighbourhood_nodes(graph, "partner:nowhere", 1)
@@ -201,9 +195,7 @@ def test_focus_then_expand_a_node_in_place(estate: Estate) -> None:
     assert view.neighbourhood is None and not view.expanded
 
 
-def test_details_open_an_items_neighbourhood_in_the_topology_tab(
-    estate: Estate, tmp_path
-) -> None:
+def test_details_open_an_items_neighbourhood_in_the_topology_tab(estate: Estate, tmp_path) -> None:
     from iptoolkit.widgets import Explorer
 
     explorer = Explorer(estate, folder=tmp_path, debounce=0, static_copy=False)

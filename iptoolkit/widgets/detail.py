@@ -12,6 +12,7 @@ returns through a short history. The details themselves are `item_html.detail_ht
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -203,11 +204,9 @@ class DetailPane:
         node = self._offered.get(text) or self.choices.get(text)
         if node is None and text:
             kind = self.kind.value
-            found = [
-                str(n)
-                for n in self.index.matches(text, kinds=(kind,), named=(kind,))
-                if str(n).partition(":")[0] in KINDS
-            ]
+            found = self._named(text, (kind,))
+            if not found:  # a name of another kind: open it (the kind switch follows)
+                found = self._named(text, KINDS)
             if len(found) == 1:
                 node = found[0]
             elif found:
@@ -215,6 +214,19 @@ class DetailPane:
         if node is not None:
             self._open(node, typed=True)
         self._suggest(text)
+        if text and node is None and not self._offered and self.node is None:
+            self.content.value = (  # no dead end: say that nothing has this name
+                f"<p class='ipt-none'>No profile, channel or partner is named or numbered "
+                f"{html.escape(text)!r}; try part of a name.</p>"
+            )
+
+    def _named(self, text: str, kinds: tuple[str, ...]) -> list[str]:
+        """The items of `kinds` that `text` names exactly (label, name, id or node id)."""
+        return [
+            str(n)
+            for n in self.index.matches(text, kinds=kinds, named=kinds)
+            if str(n).partition(":")[0] in KINDS
+        ]
 
     def _suggest(self, text: str) -> None:
         """Offer the labels holding every typed word: the selection's first, then the rest

@@ -62,8 +62,9 @@ _CSS = """<style>
 .ipt-explorer table.ipt-fields th {text-align: left; padding: 2px 12px 2px 0;
   vertical-align: top; white-space: nowrap; font-weight: 600;}
 .ipt-explorer table.ipt-fields td {padding: 2px 0; word-break: break-word;}
-.ipt-explorer .ipt-detail-body ul {margin: 0 0 4px 0; padding-left: 20px;
-  max-height: 180px; overflow-y: auto;}
+.ipt-explorer .ipt-detail-body ul {margin: 0 0 4px 0; padding-left: 20px;}
+.ipt-explorer .ipt-more summary {cursor: pointer; color: var(--jp-content-link-color,
+  #1976d2); margin: 0 0 4px 20px;}
 .ipt-explorer .widget-html-content {line-height: 1.45;}
 .ipt-explorer .ipt-header .widget-html-content {line-height: 1.3;}
 .ipt-explorer .ipt-partner-search {margin-bottom: 2px;}

@@ -125,16 +125,35 @@ def list_html(
     limit: int = 50,
     empty: str = "none",
     note: str = "",
+    first: int = 10,
 ) -> str:
-    """A titled list with its length (and a note after it), cut after `limit` items; a
-    `Link` item is a link to its details."""
+    """A titled list with its length (and a note after it): the `first` items shown, the
+    rest up to `limit` behind "and N more" (opened with a click), and what is left past
+    `limit` said; a `Link` item is a link to its details. No item is hidden unsaid."""
     items = list(items)
-    shown = "".join(
-        f"<li>{link_html(item) if isinstance(item, Link) else html.escape(item)}</li>"
-        for item in items[:limit]
-    )
-    more = f"<li>… and {len(items) - limit:,} more</li>" if len(items) > limit else ""
-    body = f"<ul>{shown}{more}</ul>" if items else f"<p class='ipt-none'>{html.escape(empty)}</p>"
+
+    def entries(part: list[str | Link]) -> str:
+        return "".join(
+            f"<li>{link_html(item) if isinstance(item, Link) else html.escape(item)}</li>"
+            for item in part
+        )
+
+    limit = max(limit, first)
+    body = f"<ul>{entries(items[:first])}</ul>"
+    if len(items) > first:
+        rest = items[first:limit]
+        beyond = len(items) - limit
+        past = (
+            f"<p class='ipt-none'>… and {beyond:,} more: export the selection for all of them</p>"
+            if beyond > 0
+            else ""
+        )
+        body += (
+            f"<details class='ipt-more'><summary>and {len(items) - first:,} more</summary>"
+            f"<ul>{entries(rest)}</ul>{past}</details>"
+        )
+    if not items:
+        body = f"<p class='ipt-none'>{html.escape(empty)}</p>"
     said = f" <span class='ipt-none'>{html.escape(note)}</span>" if note else ""
     return f"<div class='ipt-title'>{html.escape(title)} ({len(items):,}){said}</div>{body}"
 
