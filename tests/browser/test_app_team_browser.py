@@ -123,7 +123,7 @@ def _shared_view(page: Any, url: str) -> None:
     header = page.locator(".ipt-explorer .ipt-header").first
     page.wait_for_function(
         "() => document.querySelector('.ipt-explorer .ipt-header').innerText"
-        ".includes('group Finance; channel type AS2')",
+        ".includes('channel type AS2; group Finance')",
         timeout=STEP,
     )
     counts = header.inner_text()
