@@ -129,7 +129,7 @@ class Explorer:
 
         self.panel = FilterPanel(self.model.facets, self._panel_changed)
         self.header = W.HTML()
-        self.topology = TopologyView(on_select=self._picked_node, height=600, aspect=1.9)
+        self.topology = TopologyView(on_select=self._picked_node, height=600, aspect=2.0)
         self.table = SelectionTable(self._picked_row)
         self.detail = DetailPane(
             self.model, lambda: self._selection, on_open=self.show_detail, on_focus=self.focus_on
