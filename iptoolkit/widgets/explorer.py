@@ -322,14 +322,21 @@ class Explorer:
 
         key = self._selection.filter.to_json()
         estate = self._selection.estate
+        whole = self._selection.filter.is_empty()
+
+        def selection_graph() -> nx.MultiDiGraph:
+            # the whole estate's graph is the one Details already holds (44 MB at 10k):
+            # one copy per session, not two
+            return self.model.graph if whole else build_graph(estate)
+
         data = self._views.get(key)
         if data is None:
-            graph = build_graph(estate)
+            graph = selection_graph()
             data = self.topology.overview_data(graph)
             self._views.put(key, data)
             self.topology.show(data, graph)
-        else:  # the graph (44 MB at 10k) is not kept: built again if a click needs it
-            self.topology.show(data, lambda: build_graph(estate))
+        else:  # a selection's graph is not kept: built again if a click needs it
+            self.topology.show(data, selection_graph)
 
     def _picked_node(self, node: object) -> None:
         """A node of the topology was clicked: its details (an agent's: its profile's)."""
