@@ -34,6 +34,8 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .figures import save_figure
+
 if TYPE_CHECKING:
     from ..change.model import EstateDiff
     from ..topology.view import EstateOrGraph
@@ -180,36 +182,3 @@ def _image(estate_or_graph: EstateOrGraph, path: Path, name: str, options: dict[
     from ..plot import plot_topology
 
     return save_figure(plot_topology(estate_or_graph, **options), path, name)
-
-
-def save_figure(figure: Any, path: Path, name: str, *, tight: bool = True) -> Path:
-    """Save a diagram as `name` (png, svg, pdf) with fixed metadata, then close it.
-
-    `tight=False` keeps the figure's own size, which diagrams of our own are made to
-    fit: saving takes half the time (no drawing pass to measure what is inked)."""
-    import matplotlib
-
-    metadata: dict[str, Any] = {
-        "png": {"Software": None},
-        "svg": {"Date": None},
-        "pdf": {"CreationDate": None, "ModDate": None},
-    }[name]
-    try:
-        with matplotlib.rc_context({"svg.hashsalt": "iptoolkit", "svg.fonttype": "none"}):
-            figure.savefig(
-                path,
-                format=name,
-                dpi=110,
-                bbox_inches="tight" if tight else None,
-                pad_inches=0.15,
-                metadata=metadata,
-                facecolor="white",
-                # zlib level 3: as small as PIL's `optimize` on our diagrams (within 0.1%)
-                # at a third of its time (benchmarks/bench_cli.py)
-                **({"pil_kwargs": {"compress_level": 3}} if name == "png" else {}),
-            )
-    finally:
-        from ..plot._backend import pyplot
-
-        pyplot().close(figure)
-    return path

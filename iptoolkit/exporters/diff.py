@@ -45,7 +45,7 @@ def write_diff(diff: EstateDiff, path: Path, format: str | None, options: dict[s
     path.parent.mkdir(parents=True, exist_ok=True)
     if name in _IMAGES:
         from ..plot.diff import plot_diff
-        from . import save_figure
+        from .figures import save_figure
 
         return save_figure(plot_diff(diff, **options), path, name)
     if name == "csv":

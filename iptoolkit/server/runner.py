@@ -20,7 +20,6 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from os import PathLike
-from pathlib import Path
 from typing import Any, TextIO
 
 import httpx
@@ -212,11 +211,11 @@ def _estate(estate: EstateSource) -> Any:
         from ..demo import demo_estate
 
         return demo_estate()
-    if isinstance(estate, str | PathLike):
-        from ..estate import load
+    if isinstance(estate, list | tuple):
+        return estate  # raw profiles, served as given
+    from ..estate import as_estate
 
-        return load(Path(estate))
-    return estate
+    return as_estate(estate, "the served estate")
 
 
 class _RedactAccessLog(logging.Filter):
