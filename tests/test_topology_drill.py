@@ -207,3 +207,22 @@ def test_details_open_an_items_neighbourhood_in_the_topology_tab(estate: Estate,
     assert explorer.topology.neighbourhood.centre == partner
     assert "around" in explorer.topology._status.value
     explorer.close()
+
+
+def test_profiles_nothing_splits_are_opened_by_ranges_of_names(graph: nx.MultiDiGraph) -> None:
+    alike = graph.copy()
+    alike.remove_nodes_from([n for n, kind in graph.nodes(data="kind") if kind == "partner"])
+    for node, kind in graph.nodes(data="kind"):
+        if kind == "profile":
+            alike.nodes[node].update(group="Same", agent_type="SFTPAgentSettings")
+    data = auto_view(alike, canvas=CANVAS)
+    groups = _profile_groups(data)
+    named = [key for key in groups if "by name" in key]  # past 13: "other groups"
+    assert len(named) > 1 and len(named) >= len(groups) - 1, list(groups)
+    assert all(graph.nodes[n].get("group") != "Same" for n in graph if n.startswith("profile:"))
+    view = TopologyView(alike, height=600, aspect=1.8)
+    first = named[0]
+    view.expand(first)
+    assert view.data.group_by is None and view.data.camera is not None
+    ys = [a["y"] for _, a in _drawn(view.data)]
+    assert max(ys) - min(ys) <= CANVAS.inner_height + 1e-6  # each range fits the canvas

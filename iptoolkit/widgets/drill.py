@@ -4,8 +4,7 @@ neighbourhood. Plain data (`ViewData`), no widget.
 - **auto**: a graph is drawn node by node when its tallest column fits the canvas
   (`topology_fit.fits`), else grouped by the first of `DRILL_ORDER` that splits its profiles
   into more than one group: subgroups first (`Finance` -> `Finance/AP`, `Finance/AR`...),
-  then input agent type, then partner. Only a graph that none of them splits is drawn node
-  by node past the canvas's height (from its top).
+  then input agent type, then partner, and last consecutive names (`by_name_ranges`).
 - **drill**: opening a group draws its members and everything on their paths (`group_graph`)
   the same way, so a 2,337-profile group opens on its subgroups, and each click goes one
   level down until a group is small enough to draw node by node.
@@ -22,7 +21,7 @@ import networkx as nx
 
 from ..topology.style import COLUMN_OF_KIND
 from .topology_data import ViewData, group_graph, view_data
-from .topology_fit import Canvas, fits
+from .topology_fit import MIN_ROW_PX, Canvas, fits
 
 __all__ = [
     "DRILL_ORDER",
@@ -62,7 +61,32 @@ def auto_view(
         data = view_data(graph, group_by=group_by, focus=focus, canvas=canvas)
         if profile_groups(data) > 1:
             return data
+    ranges = by_name_ranges(graph, canvas)
+    if ranges is not None:
+        return view_data(ranges, group_by="group", focus=focus, canvas=canvas)
     return view_data(graph, group_by=None, focus=focus, canvas=canvas)
+
+
+def by_name_ranges(graph: nx.MultiDiGraph, canvas: Canvas) -> nx.MultiDiGraph | None:
+    """The last resort when no group, agent type or partner splits the profiles: a copy of
+    the graph whose profiles are put in groups of consecutive names, each small enough to
+    draw node by node (`profiles 1-40 by name`); None when one such group holds them all."""
+    profiles = sorted(
+        (node for node, kind in graph.nodes(data="kind") if kind == "profile"),
+        key=lambda node: (str(graph.nodes[node].get("name") or "").lower(), str(node)),
+    )
+    tallest = max(tallest_column(graph), 1)
+    rows = max(int(canvas.inner_height / MIN_ROW_PX / _SLACK), 1)
+    per = max(int(len(profiles) * rows / tallest), 1)
+    if per >= len(profiles):
+        return None
+    copy = graph.copy()
+    for start in range(0, len(profiles), per):
+        chunk = profiles[start : start + per]
+        label = f"profiles {start + 1:,}\u2013{start + len(chunk):,} by name"
+        for node in chunk:
+            copy.nodes[node]["group"] = label
+    return copy
 
 
 def profile_groups(data: ViewData) -> int:

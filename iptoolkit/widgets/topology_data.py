@@ -162,7 +162,10 @@ def _to_sigma(
         node: item_label(data) if grouped else str(data["label"])
         for node, data in view.nodes(data=True)
     }
-    fitted = canvas is not None and fits(placed.rows, canvas)
+    # laid out in the canvas's pixels when it fits, or is not too big to pan through
+    fitted = canvas is not None and (
+        fits(placed.rows, canvas) or view.number_of_nodes() <= PIXEL_LAYOUT_NODES
+    )
     if fitted:
         assert canvas is not None
         longest: dict[float, int] = {}
@@ -217,6 +220,9 @@ def _to_sigma(
     return ViewData(out, members, group_by, focused, legend, camera)
 
 
+PIXEL_LAYOUT_NODES = 4000
+"""Past this many nodes a view too tall for its canvas keeps the layout in rows (the whole
+10,000-profile estate node by node: 31,000 nodes, no room for labels anyway)."""
 PORT_SUFFIX = " \u2192"
 """A port's key: its node's key and an arrow (`group:profile:Finance →`)."""
 _INVISIBLE = "rgba(255,255,255,0)"

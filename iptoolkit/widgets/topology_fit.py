@@ -13,8 +13,8 @@ is one pixel there:
 - edges leave a node from a *port* just after its label (`port_x`), so no label is drawn
   over its own fan of edges;
 - rows are `MIN_ROW_PX` to `MAX_ROW_PX` apart: a view whose tallest column needs more rows
-  than the canvas holds at `MIN_ROW_PX` does not `fit`, and is drawn as before (from its
-  top) or, better, drilled into (`drill.py`).
+  than the canvas holds at `MIN_ROW_PX` does not `fit`: it is drilled into (`drill.py`),
+  or, drawn node by node all the same, laid out `TALL_ROW_PX` a row and started at its top.
 
 The camera arithmetic follows sigma 2's `matrixFromCamera`: at camera ratio r, a graph
 whose node extent is `gw` x `gh` shows `S * c / (r * max(gw, gh))` pixels per unit, where
@@ -49,6 +49,8 @@ MIN_ROW_PX = 10.0
 """Closest rows: labels of 12 px still read (sigma hides those that would collide)."""
 MAX_ROW_PX = 44.0
 """Farthest rows: a few groups are not spread over the whole height."""
+TALL_ROW_PX = 15.0
+"""Rows of a view taller than the canvas (it starts at its top; the reader pans down)."""
 PADDING_PX = 30.0
 """sigma's `stagePadding`."""
 MARGIN_PX = 16.0
@@ -87,6 +89,8 @@ def row_px(rows: float, canvas: Canvas) -> float:
     """Pixels between two rows: the canvas's height shared out, within the limits."""
     if rows <= 1:
         return MAX_ROW_PX
+    if not fits(rows, canvas):
+        return TALL_ROW_PX
     return max(MIN_ROW_PX, min(MAX_ROW_PX, canvas.inner_height / (rows - 1)))
 
 
@@ -140,6 +144,8 @@ def camera(xs: list[float], ys: list[float], right: float, canvas: Canvas) -> di
     ratio = smallest * correction / extent  # pixels per unit at ratio 1, so: ratio for 1
     centre_x = (min_x + max(right, max_x)) / 2
     centre_y = (min_y + max_y) / 2 + TOP_PX / 2  # what is drawn sits lower: room on top
+    if max_y - min_y > canvas.inner_height:  # too tall: start at its top
+        centre_y = max_y - (canvas.height / 2 - PADDING_PX - MARGIN_PX - TOP_PX)
     return {
         "x": 0.5 + (centre_x - (min_x + max_x) / 2) / extent,
         "y": 0.5 + (centre_y - (min_y + max_y) / 2) / extent,
