@@ -105,7 +105,8 @@ def _session(url: str, process: subprocess.Popen[bytes], tmp_path: Path) -> list
                 _drill_down(page, url, tmp_path)
                 _reload_and_close(page, process)
             except Exception:
-                page.screenshot(path=str(tmp_path / "team-failure.png"))
+                if not page.is_closed():
+                    page.screenshot(path=str(tmp_path / "team-failure.png"))
                 raise
         finally:
             browser.close()
@@ -204,7 +205,10 @@ def _reload_and_close(page: Any, process: subprocess.Popen[bytes]) -> None:
     for _ in range(5):
         page.reload(timeout=FIRST_VIEW)
         _wait_explorer(page)
-    page.close(run_before_unload=True)
+    # closing a tab unloads its page, which sends Voila's shutdown beacon; Playwright's
+    # page.close() does not wait for that, so the page is left first, then closed
+    page.goto("about:blank")
+    page.close()
     deadline = time.monotonic() + KERNELS_FREED
     while (count := len(_kernels(process))) > 1 and time.monotonic() < deadline:
         time.sleep(2)
