@@ -34,13 +34,22 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .figures import save_figure
+from .figures import DIAGRAM_FORMATS, diagram_suffixes, save_figure
 
 if TYPE_CHECKING:
     from ..change.model import EstateDiff
     from ..topology.view import EstateOrGraph
 
-__all__ = ["export", "FORMATS", "ALIASES", "FAMILIES", "format_of", "save_figure"]
+__all__ = [
+    "export",
+    "FORMATS",
+    "ALIASES",
+    "FAMILIES",
+    "DIAGRAM_FORMATS",
+    "diagram_suffixes",
+    "format_of",
+    "save_figure",
+]
 
 FORMATS: dict[str, str] = {
     "json": "snapshot (JSON)",
@@ -53,14 +62,12 @@ FORMATS: dict[str, str] = {
     "gv": "graph (Graphviz DOT)",
     "mmd": "Mermaid flowchart",
     "md": "Mermaid flowchart in Markdown",
-    "png": "topology diagram (PNG)",
-    "svg": "topology diagram (SVG)",
-    "pdf": "topology diagram (PDF)",
+    **{name: f"topology diagram ({name.upper()})" for name in DIAGRAM_FORMATS},
 }
 """Format name (the file suffix without its dot) -> what it holds."""
 
 _NEEDS_ESTATE = frozenset({"json", "json.gz", "csv", "xlsx"})
-_IMAGES = frozenset({"png", "svg", "pdf"})
+_IMAGES = frozenset(DIAGRAM_FORMATS)
 
 ALIASES: dict[str, str] = {"gv": "dot"}
 """Format names that write the very same file as another one."""
@@ -117,7 +124,9 @@ def export(
         raise ValueError(
             f".{name} ({FORMATS[name]}) needs the estate; a graph does not keep the profiles "
             "as received: pass the Estate (or a subset of it), or export the graph as one of "
-            ".graphml, .gexf, .dot, .mmd, .md, .png, .svg, .pdf"
+            + ", ".join(
+                f".{other}" for other in FORMATS if other not in _NEEDS_ESTATE | ALIASES.keys()
+            )
         )
     allowed = _options_for(name)
     unknown = sorted(set(options) - allowed) if allowed is not None else []

@@ -1,4 +1,5 @@
-"""Saving a diagram as PNG, SVG or PDF: fixed metadata, so two runs write the same bytes.
+"""The diagram formats (`DIAGRAM_FORMATS`, the one list) and saving a diagram in one of them
+with fixed metadata, so two runs write the same bytes.
 
 Its own module so that every writer of images (`export`, the diff's diagram, the docs
 site) shares it without importing the package's `export` back.
@@ -9,7 +10,19 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-__all__ = ["save_figure"]
+__all__ = ["DIAGRAM_FORMATS", "diagram_suffixes", "save_figure"]
+
+DIAGRAM_FORMATS: tuple[str, ...] = ("png", "svg", "pdf")
+"""The file formats a diagram is written as (the suffix without its dot), in the order
+menus and messages name them: the exporters, `iptoolkit plot`, `iptoolkit diff --plot` and
+the Explorer's export tab all read this list."""
+
+
+def diagram_suffixes(last: str = ", ") -> str:
+    """The diagram suffixes for a message: `.png, .svg, .pdf`; `last=" or "` gives
+    `.png, .svg or .pdf`."""
+    suffixes = [f".{name}" for name in DIAGRAM_FORMATS]
+    return last.join([", ".join(suffixes[:-1]), suffixes[-1]])
 
 
 def save_figure(figure: Any, path: Path, name: str, *, tight: bool = True) -> Path:
@@ -39,7 +52,7 @@ def save_figure(figure: Any, path: Path, name: str, *, tight: bool = True) -> Pa
                 **({"pil_kwargs": {"compress_level": 3}} if name == "png" else {}),
             )
     finally:
-        from ..plot._backend import pyplot
+        from ..plot.backend import pyplot
 
         pyplot().close(figure)
     return path

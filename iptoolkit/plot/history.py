@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from ..names import plural
 from ..topology.style import KIND_COLOURS, STATUS_COLOURS
-from ._backend import detach, new_figure
+from .backend import detach, new_figure
 
 if TYPE_CHECKING:
     import pandas

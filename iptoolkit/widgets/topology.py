@@ -69,6 +69,22 @@ _CSS = """<style>
   font-size: 13px; line-height: 1;}
 </style>"""
 
+_SIGMA_ATTRIBUTES: dict[str, Any] = {
+    "hide_info_panel": True,
+    "raw_node_color": "color",
+    "raw_node_size": "size",
+    "raw_node_label": "label",
+    "raw_node_label_color": "label_color",
+    "raw_node_border_color": "border",
+    "raw_node_halo_size": "halo",
+    "default_node_halo_color": HIGHLIGHT_COLOUR,
+    "node_zindex": "zindex",
+    "raw_edge_color": "color",
+    "raw_edge_size": "size",
+    "default_edge_type": "rectangle",
+    "edge_weight": None,
+}
+
 
 def show_topology(
     estate_or_selection: EstateOrGraph,
@@ -121,8 +137,9 @@ class Neighbourhood:
     shown: frozenset[Hashable]
 
 
-class TopologyView:
-    """The interactive topology view (see `show_topology`); `widget` is what to place."""
+class TopologyView(W.VBox):
+    """The interactive topology view (see `show_topology`): a widget, placed as it is
+    (`VBox([view, ...])`), as ipysigma's `Sigma` or ipyleaflet's `Map` are."""
 
     def __init__(
         self,
@@ -135,6 +152,8 @@ class TopologyView:
         aspect: float = 1.6,
     ) -> None:
         check_options("auto", group_by)
+        super().__init__(layout=W.Layout(width="100%"))
+        self.add_class("ipt-topology")
         self.aspect = aspect
         self.group_by = group_by
         self.on_select = on_select
@@ -202,23 +221,24 @@ class TopologyView:
         )  # fmt: skip
         below.add_class("ipt-topology-below")
         self._guard = SigmaGuard()  # no script error from ipysigma's `layout` trait
-        self.widget = W.VBox(
-            [
-                W.HTML(_CSS + HIDE_FALLBACK_CSS),
-                self._guard,
-                W.HBox(
-                    [self._back, self._crumbs, self._depth],
-                    layout=W.Layout(align_items="center", flex_flow="row wrap"),
-                ),
-                self._status,
-                self._canvas,
-                below,
-            ],
-            layout=W.Layout(width="100%"),
+        self.children = (
+            W.HTML(_CSS + HIDE_FALLBACK_CSS),
+            self._guard,
+            W.HBox(
+                [self._back, self._crumbs, self._depth],
+                layout=W.Layout(align_items="center", flex_flow="row wrap"),
+            ),
+            self._status,
+            self._canvas,
+            below,
         )
-        self.widget.add_class("ipt-topology")
         if estate_or_graph is not None:
             self.update(estate_or_graph, highlight=highlight)
+
+    @property
+    def widget(self) -> TopologyView:
+        """The view itself (older code placed `view.widget`)."""
+        return self
 
     # -- what is shown --------------------------------------------------------------------
 
@@ -344,14 +364,13 @@ class TopologyView:
         self._status.value = f"<span class='ipt-topology-title'>{html.escape(text)}</span>"
 
     def close(self) -> None:
-        """Close every widget (front-end views go away)."""
-        if self._sigma is not None:
-            self._sigma.close()
-        for child in (self._canvas, self._back, self._status, self._info, self._legend,
-                      self._crumbs, self._depth, self._details, self._around,
-                      self._guard):  # fmt: skip
+        """Close the view and every widget in it (front-end views go away)."""
+        sigma = getattr(self, "_sigma", None)  # None too when __init__ refused its options
+        if sigma is not None:
+            sigma.close()
+        for child in _descendants(self):
             child.close()
-        self.widget.close()
+        super().close()
 
     # -- levels ---------------------------------------------------------------------------
 
@@ -404,19 +423,7 @@ class TopologyView:
             graph,
             name=title or _title(data),
             height=self.height,
-            hide_info_panel=True,
-            raw_node_color="color",
-            raw_node_size="size",
-            raw_node_label="label",
-            raw_node_label_color="label_color",
-            raw_node_border_color="border",
-            raw_node_halo_size="halo",
-            default_node_halo_color=HIGHLIGHT_COLOUR,
-            node_zindex="zindex",
-            raw_edge_color="color",
-            raw_edge_size="size",
-            default_edge_type="rectangle",
-            edge_weight=None,
+            **_SIGMA_ATTRIBUTES,
             # laid out for the canvas (topology_fit): every label has its room
             show_all_labels=data.group_by is not None or fitted,
             # node by node past the canvas: labels where they have room (more zoomed in)
@@ -480,7 +487,7 @@ class TopologyView:
     def _ipython_display_(self) -> None:
         from IPython.display import HTML, display
 
-        bundle = self.widget._repr_mimebundle_()
+        bundle = self._repr_mimebundle_()
         bundle["text/plain"] = f"iptoolkit topology view ({_title(self._data)}; a live widget)"
         display(bundle, raw=True)
         display(HTML(topology_fallback_html(self.png(), _title(self._data))))
@@ -502,6 +509,16 @@ class TopologyView:
 
     def __repr__(self) -> str:
         return f"<TopologyView: {_title(self._data)}>"
+
+
+def _descendants(box: W.Box) -> list[W.Widget]:
+    """Every widget inside `box`, innermost first."""
+    found: list[W.Widget] = []
+    for child in box.children:
+        if isinstance(child, W.Box):
+            found += _descendants(child)
+        found.append(child)
+    return found
 
 
 def _title(data: ViewData | None) -> str:
