@@ -59,10 +59,14 @@ class Filter(BaseModel):
         return cls.model_validate_json(data)
 
     def describe(self) -> str:
-        """One line an analyst can read: `agent type SFTPAgentSettings; partner Acme`."""
+        """One line an analyst can read: `agent type SFTP; partner Acme`. Types are named as
+        every list, legend and diagram names them (`names.type_label`: `SFTP`, not
+        `SFTPAgentSettings`), one name per type wherever the filter is said."""
+        from .names import type_label
+
         parts = [
-            _said("agent type", self.agent_types),
-            _said("channel type", self.channel_types),
+            _said("agent type", [type_label(t) for t in self.agent_types]),
+            _said("channel type", [type_label(t) for t in self.channel_types]),
             _said("partner", self.partners),
             _said("channel", self.channels),
             _said("group", self.groups),

@@ -132,7 +132,7 @@ def test_without_a_snapshot_the_kernel_shows_the_demo(
 
 def test_voila_is_asked_for_loopback_and_one_port() -> None:
     line = voila.command(8123)
-    assert line[1:3] == ["-m", "voila"] and line[3] == str(NOTEBOOK)
+    assert line[1:3] == ["-m", "iptoolkit.app.server"] and line[3] == str(NOTEBOOK)
     for part in ("--no-browser", "--port=8123", "--Voila.ip=127.0.0.1", "--Voila.port_retries=0"):
         assert part in line
 
@@ -175,7 +175,8 @@ def test_show_titles_the_explorer_with_its_snapshot(
     assert explorer.exporter.folder.value == str(tmp_path / "exports")
     title = shown[0].data
     assert f"<h1>{TITLE}</h1>" in title and "estate.json" in title
-    assert shown[1] is explorer
+    assert "PageAddress" in repr(shown[1].children[0])  # "Copy link", the address followed
+    assert shown[2] is explorer
     explorer.close()
 
 

@@ -179,3 +179,14 @@ def test_the_file_name_follows_the_filter_until_one_is_typed(
     assert explorer.export("csv") == tmp_path / "out" / "active.csv"
     explorer.filter = Filter(active=False)
     assert name.value == "inactive"
+
+
+def test_a_file_too_big_for_a_link_says_so_and_where_it_is(tmp_path: Path, monkeypatch) -> None:
+    from iptoolkit.widgets import exporter
+
+    monkeypatch.setattr(exporter, "DOWNLOAD_LIMIT", 10)
+    big = tmp_path / "selection.xlsx"
+    big.write_bytes(b"x" * 100)
+    said = exporter._download(big)
+    assert "download=" not in said and "too big for a download link" in said
+    assert "folder" in said

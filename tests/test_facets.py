@@ -149,8 +149,14 @@ def test_the_panel_shows_the_selection_counts(explorer: Any) -> None:
 def test_chosen_values_survive_relabelling_without_a_second_change(explorer: Any) -> None:
     panel = explorer.panel
     model = explorer.model
-    agent = next(iter(model.facets.agent_types))
-    group = next(iter(model.facets.groups))
+    agent = next(  # an agent type with inactive profiles: no option picked below is (0)
+        a
+        for a in model.facets.agent_types
+        if model.select(Filter(agent_types=[a], active=False)).profiles
+    )
+    chosen = model.select(Filter(agent_types=[agent], active=False)).facets
+    assert chosen is not None
+    group = next(g for g, count in chosen.groups.items() if count > 0)
     calls: list[Filter] = []
     wrapped = panel._on_change
     panel._on_change = lambda: (calls.append(panel.filter), wrapped())
@@ -229,3 +235,28 @@ def test_a_long_partner_name_is_cut_so_that_its_count_shows(tmp_path: Path) -> N
         assert long in labels(explorer.panel.partners)
     finally:
         explorer.close()
+
+
+def test_an_option_counted_zero_is_listed_but_cannot_be_picked(explorer: Any) -> None:
+    panel = explorer.panel
+    agent = max(explorer.model.facets.agent_types, key=explorer.model.facets.agent_types.get)
+    explorer.filter = Filter(agent_types=[agent])
+    counts = explorer._selection.facets.channel_types
+    empty = next(kind for kind, count in counts.items() if count == 0)
+    full = next(kind for kind, count in counts.items() if count > 0)
+    assert empty in labels(panel.channel_types)  # listed, with its (0)
+    calls: list[Filter] = []
+    wrapped = panel._on_change
+    panel._on_change = lambda: (calls.append(panel.filter), wrapped())
+    panel.channel_types.value = (empty,)  # as the front end sets it
+    assert panel.channel_types.value == () and calls == []  # unpicked, nothing applied
+    assert "not applied" in panel.note.value and "no profile" in panel.note.value
+    panel.channel_types.value = (full,)
+    assert calls == [Filter(agent_types=[agent], channel_types=[full])]
+    assert "not applied" not in panel.note.value
+
+
+def test_a_short_type_name_picks_the_listed_type(explorer: Any) -> None:
+    explorer.filter = Filter(channel_types=["AS2"])
+    assert explorer.panel.channel_types.value == ("IntegrationPartnerChannelAS2",)
+    assert explorer.panel.note.value == ""  # no "also filtered by": the list shows it

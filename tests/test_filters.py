@@ -249,3 +249,10 @@ def test_demo_subset_saves_byte_for_byte(demo, tmp_path):
         dumps_json(p) for p in chosen.raw_profiles
     ]
     assert loaded.info.extra["filters"] == [{"groups": ["Finance/*"], "active": True}]
+
+
+def test_describe_names_types_as_every_list_does():
+    chosen = Filter(
+        agent_types=["SFTPAgentSettings"], channel_types=["core:IntegrationPartnerChannelAS2"]
+    )
+    assert chosen.describe() == "agent type SFTP; channel type AS2"

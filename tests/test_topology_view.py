@@ -17,7 +17,7 @@ from iptoolkit.graph import build_graph
 from iptoolkit.plot.topology import MAX_DETAIL_NODES
 from iptoolkit.topology.layout import place_view
 from iptoolkit.topology.legend import INACTIVE_FILL
-from iptoolkit.topology.style import COLUMN_OF_KIND, KIND_COLOURS, channel_colour
+from iptoolkit.topology.style import COLUMN_OF_KIND, KIND_COLOURS, KIND_GLYPHS, channel_colour
 from iptoolkit.topology.view import detail_view, focus_set
 from iptoolkit.widgets.html import FALLBACK_CLASS, legend_html, topology_fallback_html
 from iptoolkit.widgets.topology_data import (
@@ -65,6 +65,13 @@ def _kind_of(graph: nx.MultiDiGraph, node: Hashable) -> str:
     return str(graph.nodes[node]["kind"])
 
 
+def _text(label: str) -> str:
+    """A drawn label without the shape written before it (`■ Orders in` -> `Orders in`)."""
+    glyph, _, text = label.partition(" ")
+    assert glyph in KIND_GLYPHS.values(), label
+    return text
+
+
 # -- the data -----------------------------------------------------------------------------
 
 
@@ -83,7 +90,7 @@ def test_detail_keys_are_estate_node_ids_in_their_layered_columns(small: Estate)
     assert [x_of_column[c] for c in columns] == sorted(x_of_column.values())
     for left, right in zip(columns, columns[1:], strict=False):  # a column's labels fit
         longest = max(
-            len(attributes["label"])
+            len(_text(attributes["label"]))
             for key, attributes in data.graph.nodes(data=True)
             if attributes["x"] == x_of_column[left]
         )
@@ -93,7 +100,7 @@ def test_detail_keys_are_estate_node_ids_in_their_layered_columns(small: Estate)
 
 def test_long_names_are_cut_and_their_column_makes_room(big: Estate) -> None:
     data = view_data(build_graph(big), group_by=None)
-    pairs = [(a["label"], a["name"]) for _, a in data.graph.nodes(data=True)]
+    pairs = [(_text(a["label"]), a["name"]) for _, a in data.graph.nodes(data=True)]
     cut = [(label, name) for label, name in pairs if label != name]
     assert cut and max(len(name) for _, name in cut) > 60  # the demo has long names...
     for label, name in cut:  # ...drawn cut to 48 characters, with an ellipsis
@@ -137,21 +144,25 @@ def test_group_keys_map_back_to_every_estate_node_once(big: Estate) -> None:
     assert all(key.startswith("group:") for key in data.graph)
     finance = data.graph.nodes["group:profile:Finance"]
     assert finance["count"] == len(data.members["group:profile:Finance"])
-    assert finance["label"].startswith(f"Finance ({finance['count']}")
+    assert _text(finance["label"]).startswith(f"Finance ({finance['count']}")
 
 
 def test_expanding_a_group_shows_its_members_and_their_paths(big: Estate) -> None:
     view = TopologyView(big)
     overview = view.data
-    members = set(overview.members["group:profile:Finance"])
-    view.expand("group:profile:Finance")
+    view.expand("group:profile:Finance")  # Finance opens on its subgroups...
+    view.expand("group:profile:Finance/GL")  # ...and a small one node by node
     assert view.expanded and view.data is not overview
-    shown = set(view.data.graph)
-    assert members <= shown  # the group's profiles, node by node...
+    members = set(overview.members["group:profile:Finance"])
+    shown = {key for key, kind in view.data.graph.nodes(data="kind") if kind != "port"}
     graph = view.graph
-    reached = set().union(*(nx.descendants(graph, node) for node in members))
-    assert shown == members | reached  # ...with what they reach, nothing else
+    profiles = {key for key in shown if key.startswith("profile:")}
+    assert profiles and profiles <= members  # the group's profiles, node by node...
+    reached = set().union(*(nx.descendants(graph, node) for node in profiles))
+    assert shown == profiles | reached  # ...with what they reach, nothing else
+    assert profiles == {m for m in members if graph.nodes[m]["group"].startswith("Finance/GL")}
     assert view.data.group_by is None and all(view.data.item(key) == key for key in shown)
+    view.back()
     view.back()
     assert not view.expanded and view.data is overview
     with pytest.raises(KeyError, match="no group"):
@@ -163,6 +174,7 @@ def test_a_click_reports_the_estate_node_and_a_group_click_expands(big: Estate) 
     view = show_topology(big, on_select=picked.append)
     view.sigma.selected_node = "group:profile:Finance"
     assert view.expanded and picked == []
+    view.sigma.selected_node = "group:profile:Finance/Treasury"
     profile_key = next(key for key in view.data.graph if key.startswith("profile:"))
     view.sigma.selected_node = profile_key
     assert picked == [profile_key] and view.selected == profile_key
@@ -275,8 +287,12 @@ def test_the_explorer_caches_view_data_per_filter(explorer: Explorer) -> None:
     assert explorer.topology.graph is not None and explorer.topology.expanded
 
 
+SMALL = Filter(active=False, groups=["Finance"])
+"""A selection small enough to fit the canvas node by node."""
+
+
 def test_a_click_in_the_explorer_opens_details(explorer: Explorer) -> None:
-    explorer.filter = Filter(active=False)  # few enough to be drawn node by node
+    explorer.filter = SMALL  # few enough to be drawn node by node
     data = explorer.topology.data
     partner = next(key for key in data.graph if key.startswith("partner:"))
     explorer.topology.sigma.selected_node = partner
@@ -287,7 +303,7 @@ def test_a_click_in_the_explorer_opens_details(explorer: Explorer) -> None:
 def test_the_node_picked_last_can_be_picked_again_and_goes_with_its_picture(
     explorer: Explorer,
 ) -> None:
-    explorer.filter = Filter(active=False)
+    explorer.filter = SMALL
     partner = next(key for key in explorer.topology.data.graph if key.startswith("partner:"))
     explorer.topology.sigma.camera_state = {"x": 0.3, "y": 0.7, "ratio": 0.4, "angle": 0.0}
     explorer.topology.sigma.selected_node = partner

@@ -302,3 +302,26 @@ def test_items_without_ids_or_names_have_details() -> None:
             assert x.detail.node == node and "not in this estate" not in x.detail.content.value
     finally:
         x.close()
+
+
+def test_a_name_of_another_kind_opens_it_and_an_unknown_one_is_said(
+    pane_explorer: Explorer,
+) -> None:
+    detail = pane_explorer.detail
+    detail.kind.value = "profile"
+    detail.search.value = "Globex"  # a partner's name, typed in Profile mode
+    assert detail.node is not None and detail.node.startswith("partner:")
+    assert detail.kind.value == "partner"  # the switch follows what was opened
+    detail.clear()
+    detail.search.value = "zzz nothing like it"
+    assert detail.node is None and "No profile, channel or partner" in detail.content.value
+
+
+def test_every_list_says_how_many_more_and_shows_them_on_a_click() -> None:
+    items = [f"item {n}" for n in range(25)]
+    page = list_html("Where used", items)
+    assert "Where used (25)" in page and "<summary>and 15 more</summary>" in page
+    assert all(f">item {n}<" in page for n in range(25))  # all of them, 15 behind a click
+    many = list_html("Where used", [f"item {n}" for n in range(80)], limit=50)
+    assert "<summary>and 70 more</summary>" in many and "… and 30 more" in many
+    assert ">item 49<" in many and ">item 50<" not in many

@@ -12,6 +12,8 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import ipywidgets as W
+
 from .. import env
 from ..redact import redact_url
 
@@ -19,7 +21,7 @@ if TYPE_CHECKING:
     from ..estate import Estate
     from ..widgets import Explorer
 
-__all__ = ["TITLE", "DEMO_PROFILES", "show", "title_html", "error_html"]
+__all__ = ["TITLE", "DEMO_PROFILES", "show", "follow_address", "title_html", "error_html"]
 
 TITLE = "iptoolkit Explorer"
 """The app's title: above the Explorer, and the page's (the notebook's metadata holds it)."""
@@ -61,8 +63,36 @@ def show(
     # the page is always live: no static copy to draw after each change
     explorer = Explorer(estate, folder=target or "iptoolkit-export", static_copy=False)
     explorer.widget.add_class("ipt-app")
+    display(follow_address(explorer))
     display(explorer)
     return explorer
+
+
+def follow_address(explorer: Explorer) -> W.VBox:
+    """The page address and the Explorer kept in step (`app.address`): the view the page
+    was opened with is applied once the browser reports it, then every change of filter or
+    item rewrites the address. Returns the "Copy link" bar (with a line for an address
+    parameter the app could not read)."""
+    from .address import PageAddress, query_of, view_of
+
+    address = PageAddress()
+    note = W.HTML()
+    note.add_class("ipt-address-note")
+
+    def opened(change: dict[str, object]) -> None:
+        view = view_of(str(change["new"] or ""))
+        note.value = "".join(
+            f"<div class='ipt-app-error'>{html.escape(problem)}</div>" for problem in view.problems
+        )
+        if not view.filter.is_empty():
+            explorer.filter = view.filter
+        if view.item:
+            explorer.show_detail(view.item)
+        address.query = query_of(explorer.filter, explorer.item)
+
+    address.observe(opened, "opened_with")
+    explorer.on_change(lambda: setattr(address, "query", query_of(explorer.filter, explorer.item)))
+    return W.VBox([address, note], layout=W.Layout(align_items="flex-end"))
 
 
 def _estate(path: str | os.PathLike[str] | None) -> Estate:

@@ -38,6 +38,15 @@ DEFAULT_PORT = 8866
 """Voila's own default port."""
 STOP_TIMEOUT = 20.0
 """Seconds Voila gets to shut its kernels down before it is killed."""
+CULL_IDLE = 90
+"""Seconds a kernel with no page connected may sit idle before it is shut down: the safety
+net when a tab dies without telling Voila (a closed or reloaded tab does tell it, and its
+kernel goes at once). Checked every `CULL_INTERVAL` seconds. Not less: a page of 10,000
+profiles on a busy machine can take most of a minute to connect to its kernel."""
+CULL_INTERVAL = 30
+POOL_SIZE = 1
+"""Kernels Voila keeps started, the app's notebook already run in them (preheated), so that
+a page shows at once instead of after a kernel start and a load (see `session_options`)."""
 
 
 class PortInUseError(OSError):
@@ -67,18 +76,37 @@ def check_port(port: int) -> int:
         return int(sock.getsockname()[1])
 
 
-def command(port: int, notebook: Path = NOTEBOOK) -> list[str]:
-    """The Voila command line: loopback only, this port only, no browser of its own."""
+def command(
+    port: int, notebook: Path = NOTEBOOK, *, max_sessions: int = 0, preheat: bool = True
+) -> list[str]:
+    """The Voila command line: loopback only, this port only, no browser of its own; the
+    app's Voila (`app.server`) with the session options of `session_options`."""
     return [
         sys.executable,
         "-m",
-        "voila",
+        "iptoolkit.app.server",
         str(notebook),
         "--no-browser",
         f"--port={port}",
         f"--Voila.ip={HOST}",
         "--Voila.port_retries=0",
+        *session_options(max_sessions=max_sessions, preheat=preheat),
     ]
+
+
+def session_options(*, max_sessions: int = 0, preheat: bool = True) -> list[str]:
+    """What keeps an app up for a team: idle kernels without a page culled, a cap on
+    sessions (0: none), and `POOL_SIZE` preheated kernels (one more kernel's memory,
+    for a first view in about a second instead of five)."""
+    options = [
+        f"--MappingKernelManager.cull_idle_timeout={CULL_IDLE}",
+        f"--MappingKernelManager.cull_interval={CULL_INTERVAL}",
+        "--MappingKernelManager.cull_connected=False",
+        f"--max-sessions={max_sessions}",
+    ]
+    if preheat:
+        options += ["--preheat_kernel=True", f"--pool_size={POOL_SIZE}"]
+    return options
 
 
 def start(
@@ -87,11 +115,13 @@ def start(
     *,
     notebook: Path = NOTEBOOK,
     timeout: float = 60.0,
+    max_sessions: int = 0,
+    preheat: bool = True,
 ) -> App:
     """Start Voila on `notebook` (the app's unless told) and wait until it accepts
-    connections (it starts a kernel per page)."""
+    connections (it starts a kernel per page; see `session_options`)."""
     process = subprocess.Popen(
-        command(port, notebook),
+        command(port, notebook, max_sessions=max_sessions, preheat=preheat),
         env=dict(environ),
         start_new_session=True,
         stdin=subprocess.DEVNULL,

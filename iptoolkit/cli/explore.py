@@ -44,7 +44,16 @@ class _Stop(Exception):
     type=click.Path(file_okay=False, path_type=Path),
     help="Where the Export tab writes (made when the first file is written).",
 )
-def explore_command(snapshot: Path | None, port: int, no_browser: bool, folder: Path) -> None:
+@click.option(
+    "--max-sessions",
+    default=0,
+    show_default=True,
+    type=click.IntRange(0),
+    help="Pages served at once (each one a kernel); past it a page says all are in use. 0: no cap.",
+)
+def explore_command(
+    snapshot: Path | None, port: int, no_browser: bool, folder: Path, max_sessions: int
+) -> None:
     """Open the Explorer as a web app: filters, counts, table, topology, details, export.
 
     Serves SNAPSHOT (a demo estate when none is given) with Voila on 127.0.0.1, no code
@@ -70,7 +79,7 @@ def explore_command(snapshot: Path | None, port: int, no_browser: bool, folder: 
     if chosen_max_size() is not None:
         environ[env.MAX_LOAD_SIZE] = str(chosen_max_size())
     try:
-        app = runner.start(port, environ)
+        app = runner.start(port, environ, max_sessions=max_sessions)
     except (RuntimeError, TimeoutError) as exc:  # stopped at start, or never answered
         raise click.ClickException(str(exc)) from None
     click.echo(f"The Explorer app shows {what} at {app.url}  (Ctrl-C stops it)", err=True)

@@ -19,6 +19,8 @@ __all__ = [
     "KIND_COLOURS",
     "KIND_MARKERS",
     "KIND_LABELS",
+    "KIND_GLYPHS",
+    "MARKER_GLYPHS",
     "CHANNEL_COLOURS",
     "IN_COLOUR",
     "OUT_COLOUR",
@@ -60,6 +62,24 @@ KIND_MARKERS: dict[str, str] = {
     "response": ">",  # points away from the profile: data goes out
     "channel": "o",
     "partner": "h",  # hexagon
+}
+KIND_GLYPHS: dict[str, str] = {
+    "profile": "\u25a0",  # ■ square
+    "agent": "\u25c0",  # ◀
+    "response": "\u25b6",  # ▶
+    "channel": "\u25cf",  # ●
+    "partner": "\u2b22",  # ⬢ hexagon
+}
+"""The same shapes as text: the interactive view writes one before each label (sigma draws
+circles only, and its shapes come from a font server), so kinds differ by more than colour,
+offline too. `MARKER_GLYPHS` maps the static markers to them, for the legend."""
+MARKER_GLYPHS: dict[str, str] = {
+    "s": "\u25a0",
+    "<": "\u25c0",
+    ">": "\u25b6",
+    "o": "\u25cf",
+    "h": "\u2b22",
+    "X": "\u2716",  # ✖
 }
 KIND_LABELS: dict[str, str] = {
     "profile": "profile",

@@ -12,6 +12,7 @@ returns through a short history. The details themselves are `item_html.detail_ht
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -59,6 +60,7 @@ class DetailPane:
         model: ExplorerModel,
         current: Callable[[], Selection],
         on_open: Callable[[str], None] | None = None,
+        on_focus: Callable[[str], None] | None = None,
     ) -> None:
         self._model = model
         self._current = current
@@ -75,6 +77,7 @@ class DetailPane:
         self.tab = ShownTab(self._redraw, visible=True, stale=False)
         """Drawn only while the Explorer's Details tab is shown (the details cost an impact
         query)."""
+        self._item_watchers: list[Callable[[str | None], None]] = []
 
         self.kind = W.ToggleButtons(
             options=[(k.capitalize(), k) for k in KINDS],
@@ -96,16 +99,41 @@ class DetailPane:
             layout=W.Layout(width="auto", flex="0 0 auto"),
         )
         self.back_button.add_class("ipt-back")
+        self.around_button = W.Button(
+            description="Neighbourhood",
+            icon="dot-circle-o",
+            disabled=True,
+            tooltip="this item and what it is linked to, in the Topology tab",
+            layout=W.Layout(width="auto", flex="0 0 auto"),
+        )
+        self.around_button.add_class("ipt-around")
+        self.around_button.on_click(
+            lambda _: on_focus(self.node) if on_focus is not None and self.node else None
+        )
+        if on_focus is None:
+            self.around_button.layout.display = "none"
         self.content = LinkedHTML(_PLACEHOLDER, on_open=on_open or self.show)
         self.content.add_class("ipt-detail-content")
         self.kind.observe(lambda _: self._kind_changed(), "value")
         self.search.observe(lambda change: self._typed(change["new"]), "value")
         self.back_button.on_click(lambda _: self.back())
         self.widget = W.VBox(
-            [W.HBox([self.back_button, self.kind, self.search]), self.content],
+            [
+                W.HBox([self.back_button, self.kind, self.search, self.around_button]),
+                self.content,
+            ],
             layout=W.Layout(width="100%"),
         )
         self.widget.add_class("ipt-detail")
+
+    def on_item(self, callback: Callable[[str | None], None]) -> None:
+        """Call `callback(node)` whenever the item shown changes (None: none)."""
+        self._item_watchers.append(callback)
+
+    def _item_changed(self) -> None:
+        self.around_button.disabled = self.node is None
+        for callback in self._item_watchers:
+            callback(self.node)
 
     # -- the selection --------------------------------------------------------------------
 
@@ -163,6 +191,7 @@ class DetailPane:
         self.content.value = _PLACEHOLDER
         self._set_search("")
         self._suggest("")
+        self._item_changed()
 
     def _typed(self, text: str) -> None:
         if self._quiet:
@@ -171,11 +200,9 @@ class DetailPane:
         node = self._offered.get(text) or self.choices.get(text)
         if node is None and text:
             kind = self.kind.value
-            found = [
-                str(n)
-                for n in self.index.matches(text, kinds=(kind,), named=(kind,))
-                if str(n).partition(":")[0] in KINDS
-            ]
+            found = self._named(text, (kind,))
+            if not found:  # a name of another kind: open it (the kind switch follows)
+                found = self._named(text, KINDS)
             if len(found) == 1:
                 node = found[0]
             elif found:
@@ -183,6 +210,19 @@ class DetailPane:
         if node is not None:
             self._open(node, typed=True)
         self._suggest(text)
+        if text and node is None and not self._offered and self.node is None:
+            self.content.value = (  # no dead end: say that nothing has this name
+                f"<p class='ipt-none'>No profile, channel or partner is named or numbered "
+                f"{html.escape(text)!r}; try part of a name.</p>"
+            )
+
+    def _named(self, text: str, kinds: tuple[str, ...]) -> list[str]:
+        """The items of `kinds` that `text` names exactly (label, name, id or node id)."""
+        return [
+            str(n)
+            for n in self.index.matches(text, kinds=kinds, named=kinds)
+            if str(n).partition(":")[0] in KINDS
+        ]
 
     def _suggest(self, text: str) -> None:
         """Offer the labels holding every typed word: the selection's first, then the rest
@@ -255,6 +295,7 @@ class DetailPane:
                 self._quiet = False
         self.tab.drawn()
         self.content.value = detail_html(self._model, node, self.inside)
+        self._item_changed()
 
     def _remember(self) -> None:
         if self.node is not None and (not self.history or self.history[-1] != self.node):

@@ -18,10 +18,12 @@ the live widget cannot: GitHub, nbviewer, a reopened notebook. Changes made from
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import ipywidgets as W
+import networkx as nx
 
 from ..filters import Filter
 from .debounce import Debouncer
@@ -61,8 +63,9 @@ _CSS = """<style>
 .ipt-explorer table.ipt-fields th {text-align: left; padding: 2px 12px 2px 0;
   vertical-align: top; white-space: nowrap; font-weight: 600;}
 .ipt-explorer table.ipt-fields td {padding: 2px 0; word-break: break-word;}
-.ipt-explorer .ipt-detail-body ul {margin: 0 0 4px 0; padding-left: 20px;
-  max-height: 180px; overflow-y: auto;}
+.ipt-explorer .ipt-detail-body ul {margin: 0 0 4px 0; padding-left: 20px;}
+.ipt-explorer .ipt-more summary {cursor: pointer; color: var(--jp-content-link-color,
+  #1976d2); margin: 0 0 4px 20px;}
 .ipt-explorer .widget-html-content {line-height: 1.45;}
 .ipt-explorer .ipt-header .widget-html-content {line-height: 1.3;}
 .ipt-explorer .ipt-partner-search {margin-bottom: 2px;}
@@ -125,12 +128,16 @@ class Explorer:
         self._changes = Debouncer(self._apply_change, debounce)
         self._drawing = Debouncer(self._draw, PNG_DELAY if debounce > 0 else 0)
         self._selection: Selection = self.model.select(Filter())
+        self._watchers: list[Callable[[], None]] = []
 
         self.panel = FilterPanel(self.model.facets, self._panel_changed)
         self.header = W.HTML()
-        self.topology = TopologyView(on_select=self._picked_node, height=600, aspect=1.8)
+        self.topology = TopologyView(on_select=self._picked_node, height=600, aspect=2.0)
         self.table = SelectionTable(self._picked_row)
-        self.detail = DetailPane(self.model, lambda: self._selection, on_open=self.show_detail)
+        self.detail = DetailPane(
+            self.model, lambda: self._selection, on_open=self.show_detail, on_focus=self.focus_on
+        )
+        self.detail.on_item(lambda _: self._changed())
         self.findings = FindingsPane(self.model, lambda: self._selection, self.show_detail)
         self.exporter = ExportPanel(lambda: self.selection, folder=str(folder))
         topology = self.topology if diagram else W.HTML("(diagram=False: no topology)")
@@ -226,6 +233,31 @@ class Explorer:
         self.detail.show(node)
         self.tabs.selected_index = TABS.index("Details")
 
+    def focus_on(self, node: str, depth: int | None = None) -> None:
+        """Show a node's neighbourhood in the Topology tab (`TopologyView.focus`): the
+        selection's items within `depth` steps of it; a click there expands a node."""
+        self.tabs.selected_index = TABS.index("Topology")
+        if self._topology_tab.stale:
+            self._topology_tab.draw()
+        try:
+            self.topology.focus(node, depth)
+        except (ValueError, nx.NodeNotFound):  # not in this selection's graph
+            self.topology.say(f"{node} is not in this selection: widen the filter to see it")
+
+    def on_change(self, callback: Callable[[], None]) -> None:
+        """Call `callback()` after the filter changes or Details shows another item (the
+        app keeps its page address in step, see `app.address`)."""
+        self._watchers.append(callback)
+
+    @property
+    def item(self) -> str | None:
+        """The node id Details shows (None: none)."""
+        return self.detail.node
+
+    def _changed(self) -> None:
+        for callback in self._watchers:
+            callback()
+
     def close(self) -> None:
         """Close every widget (front-end views go away) and stop pending work."""
         self._changes.cancel()
@@ -277,6 +309,7 @@ class Explorer:
         self.table.show(self.model.table(selection))
         self.detail.invalidate()
         self.findings.tab.invalidate()
+        self._changed()
         if self._show_diagram:
             self._topology_tab.invalidate()
         if not self._draw_png:
@@ -294,14 +327,21 @@ class Explorer:
 
         key = self._selection.filter.to_json()
         estate = self._selection.estate
+        whole = self._selection.filter.is_empty()
+
+        def selection_graph() -> nx.MultiDiGraph:
+            # the whole estate's graph is the one Details already holds (44 MB at 10k):
+            # one copy per session, not two
+            return self.model.graph if whole else build_graph(estate)
+
         data = self._views.get(key)
         if data is None:
-            graph = build_graph(estate)
+            graph = selection_graph()
             data = self.topology.overview_data(graph)
             self._views.put(key, data)
             self.topology.show(data, graph)
-        else:  # the graph (44 MB at 10k) is not kept: built again if a click needs it
-            self.topology.show(data, lambda: build_graph(estate))
+        else:  # a selection's graph is not kept: built again if a click needs it
+            self.topology.show(data, selection_graph)
 
     def _picked_node(self, node: object) -> None:
         """A node of the topology was clicked: its details (an agent's: its profile's)."""

@@ -232,10 +232,14 @@ def _item(entry: _Written | str) -> str:
 
 
 def _download(path: Path) -> str:
-    """A `download` link holding the file, or nothing when it is too big (or gone)."""
+    """A `download` link holding the file; when it is too big to travel inline, a line
+    saying so and where it is (no link without a word why); nothing when it is gone."""
     try:
         if path.stat().st_size > DOWNLOAD_LIMIT:
-            return ""
+            return (
+                f"<span class='ipt-none'>(over {DOWNLOAD_LIMIT / 1e6:g} MB: too big for a "
+                "download link in the page; the file is in the folder named above)</span>"
+            )
         data = base64.b64encode(path.read_bytes()).decode()
     except OSError:
         return ""

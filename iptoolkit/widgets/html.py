@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..names import type_label
 from ..redact import redact_fields, redact_text
+from ..topology.style import MARKER_GLYPHS
 
 if TYPE_CHECKING:
     from ..topology.legend import LegendItem
@@ -124,16 +125,35 @@ def list_html(
     limit: int = 50,
     empty: str = "none",
     note: str = "",
+    first: int = 10,
 ) -> str:
-    """A titled list with its length (and a note after it), cut after `limit` items; a
-    `Link` item is a link to its details."""
+    """A titled list with its length (and a note after it): the `first` items shown, the
+    rest up to `limit` behind "and N more" (opened with a click), and what is left past
+    `limit` said; a `Link` item is a link to its details. No item is hidden unsaid."""
     items = list(items)
-    shown = "".join(
-        f"<li>{link_html(item) if isinstance(item, Link) else html.escape(item)}</li>"
-        for item in items[:limit]
-    )
-    more = f"<li>… and {len(items) - limit:,} more</li>" if len(items) > limit else ""
-    body = f"<ul>{shown}{more}</ul>" if items else f"<p class='ipt-none'>{html.escape(empty)}</p>"
+
+    def entries(part: list[str | Link]) -> str:
+        return "".join(
+            f"<li>{link_html(item) if isinstance(item, Link) else html.escape(item)}</li>"
+            for item in part
+        )
+
+    limit = max(limit, first)
+    body = f"<ul>{entries(items[:first])}</ul>"
+    if len(items) > first:
+        rest = items[first:limit]
+        beyond = len(items) - limit
+        past = (
+            f"<p class='ipt-none'>… and {beyond:,} more: export the selection for all of them</p>"
+            if beyond > 0
+            else ""
+        )
+        body += (
+            f"<details class='ipt-more'><summary>and {len(items) - first:,} more</summary>"
+            f"<ul>{entries(rest)}</ul>{past}</details>"
+        )
+    if not items:
+        body = f"<p class='ipt-none'>{html.escape(empty)}</p>"
     said = f" <span class='ipt-none'>{html.escape(note)}</span>" if note else ""
     return f"<div class='ipt-title'>{html.escape(title)} ({len(items):,}){said}</div>{body}"
 
@@ -181,10 +201,15 @@ def topology_fallback_html(png: bytes | None, what: str) -> str:
 
 
 def legend_html(items: Iterable[LegendItem]) -> str:
-    """The interactive view's legend: a swatch and a label per entry (`legend_items`)."""
+    """The interactive view's legend: a shape (or swatch) and a label per entry
+    (`legend_items`); the shapes are those the canvas writes before each label."""
     rows = []
     for item in items:
-        if item.marker is not None:
+        glyph = MARKER_GLYPHS.get(item.marker or "")
+        if glyph is not None and item.edge == "white":  # a kind or channel type, not a state
+            # the shape the canvas writes before a label of this kind, in its colour
+            swatch = f"<span class='ipt-glyph' style='color:{item.colour}'>{glyph}"
+        elif item.marker is not None:
             border = f"{item.edge_width or 1}px solid {item.edge}"
             swatch = f"<span class='ipt-swatch' style='background:{item.colour};border:{border}'>"
         else:

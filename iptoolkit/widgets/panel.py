@@ -17,7 +17,7 @@ from typing import Any
 
 import ipywidgets as W
 
-from ..names import type_label
+from ..names import type_label, type_matches
 from ..plot.labels import shorten
 from ..selection import Filter
 from .facets import Facets
@@ -45,6 +45,7 @@ class FilterPanel:
         self.typing = False
         """True when the last change was typed text: the caller waits for a pause then."""
         self._extra: dict[str, Any] = {}
+        self._refused = ""
         self._facets = facets
         wide = W.Layout(width="100%")
         self.text = W.Text(
@@ -75,7 +76,7 @@ class FilterPanel:
         self.note = W.HTML()
         self.reset.on_click(lambda _: self.set(Filter()))
         for name, control in self._controls().items():
-            control.observe(lambda change, name=name: self._changed(name), "value")
+            control.observe(lambda change, name=name: self._changed(name, change["old"]), "value")
             control.add_class(f"ipt-f-{name.replace('_', '-')}")  # for people and tests
         self.widget = W.VBox(
             [
@@ -140,13 +141,46 @@ class FilterPanel:
         finally:
             self._quiet = quiet
 
-    def _changed(self, name: str) -> None:
+    def _changed(self, name: str, old: Any = None) -> None:
         if self._quiet:
+            return
+        if self._refuse_empty(name, old):
             return
         self.typing = name == "text"
         if self._extra.pop(name, None) is not None:  # the analyst took over this field
             self.note.value = _note(self._extra)
         self._on_change()
+
+    def counts(self, name: str) -> dict[Any, int]:
+        """Option value -> the profiles choosing it would keep now (the facets shown)."""
+        return dict(getattr(self._facets, name))
+
+    def _refuse_empty(self, name: str, old: Any) -> bool:
+        """An option counted (0) is listed but cannot be picked: choosing it would select
+        nothing (or, among other values of its field, add nothing). It is unpicked at once,
+        and the note says why; True when something was refused."""
+        if name not in _PICKABLE:
+            return False
+        control = self._controls()[name]
+        counts = self.counts(name)
+        value = control.value
+        chosen = value if isinstance(value, tuple) else (value,)
+        refused = [v for v in chosen if v is not None and counts.get(v, 1) == 0]
+        if not refused:
+            if self._refused:  # the note said no to an earlier pick: no longer news
+                self._refused = ""
+                self.note.value = _note(self._extra)
+            return False
+        kept = tuple(v for v in chosen if v not in refused) if isinstance(value, tuple) else old
+        self._quiet = True
+        try:
+            control.value = kept
+        finally:
+            self._quiet = False
+        names = ", ".join(_said_value(name, v) for v in refused)
+        self._refused = f"{names}: no profile of this selection has it, so it is not applied"
+        self.note.value = _note(self._extra, self._refused)
+        return True
 
     @property
     def filter(self) -> Filter:
@@ -178,8 +212,11 @@ class FilterPanel:
                 ("channel_types", self.channel_types),
                 ("groups", self.groups),
             ):
-                wanted = list(getattr(selection, name))
                 known = {value for _, value in control.options}
+                wanted = [
+                    _known_type(v, known) if name != "groups" else v
+                    for v in getattr(selection, name)
+                ]
                 control.value = tuple(v for v in wanted if v in known)
                 if any(v not in known for v in wanted):
                     extra[name] = wanted  # keep them all, the order too
@@ -194,6 +231,7 @@ class FilterPanel:
             if selection.tags:
                 extra["tags"] = list(selection.tags)
             self._extra = extra
+            self._refused = ""
             self.note.value = _note(extra)
         finally:
             self._quiet = False
@@ -245,10 +283,35 @@ def _group_label(group: str, count: int) -> str:
     return "\u00a0\u00a0\u00a0" * depth + f"{name} ({count:,})"
 
 
-def _note(extra: dict[str, Any]) -> str:
-    if not extra:
-        return ""
-    said = "; ".join(
-        f"{name.replace('_', ' ')}: {', '.join(map(str, values))}" for name, values in extra.items()
-    )
-    return f"<div class='ipt-note'>Also filtered by {html.escape(said)}</div>"
+def _note(extra: dict[str, Any], refused: str = "") -> str:
+    notes = []
+    if extra:
+        said = "; ".join(
+            f"{name.replace('_', ' ')}: {', '.join(map(str, values))}"
+            for name, values in extra.items()
+        )
+        notes.append(f"<div class='ipt-note'>Also filtered by {html.escape(said)}</div>")
+    if refused:
+        notes.append(f"<div class='ipt-note ipt-refused'>{html.escape(refused)}</div>")
+    return "".join(notes)
+
+
+_PICKABLE = ("agent_types", "channel_types", "partners", "groups", "active")
+"""The fields whose options carry counts (and so can be refused when counted 0)."""
+
+
+def _said_value(name: str, value: Any) -> str:
+    if name == "active":
+        return "inactive" if value is False else "active"
+    if name in ("agent_types", "channel_types"):
+        return type_label(value)
+    return str(value)
+
+
+def _known_type(wanted: str, known: set[str]) -> str:
+    """A type as the panel lists it: `AS2` (from an address or the command line) is the
+    estate's `IntegrationPartnerChannelAS2` when it names exactly one listed type."""
+    if wanted in known:
+        return wanted
+    found = [kind for kind in known if type_matches(kind, wanted)]
+    return found[0] if len(found) == 1 else wanted

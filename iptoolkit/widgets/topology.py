@@ -19,42 +19,33 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 import ipywidgets as W
 import networkx as nx
 
 from ..plot.topology import check_options, grouping
+from ..resolve import resolve_node
 from ..topology.legend import HIGHLIGHT_COLOUR
 from ..topology.view import EstateOrGraph, Highlight, focus_set, graph_of
+from .drill import auto_view, drill_view, expand_nodes, neighbourhood_nodes, neighbourhood_view
 from .html import HIDE_FALLBACK_CSS, legend_html, topology_fallback_html
-from .topology_data import ViewData, group_graph, start_camera, view_data
+from .sigma_guard import SigmaGuard
+from .topology_data import ViewData, start_camera, view_data
+from .topology_fit import Canvas
 
 if TYPE_CHECKING:
     from ipysigma import Sigma
 
-__all__ = ["TopologyView", "show_topology"]
+__all__ = ["TopologyView", "show_topology", "Level", "Neighbourhood", "MAX_DEPTH"]
+
+MAX_DEPTH = 4
+"""Deepest neighbourhood offered (4 steps reach from a partner to its profiles' partners)."""
 
 SelectCallback = Callable[[Hashable], Any]
 GraphSource = nx.MultiDiGraph | Callable[[], nx.MultiDiGraph]
 """A graph, or what builds it when first needed (the Explorer keeps no graph it reuses)."""
-_SIGMA_ATTRIBUTES: dict[str, Any] = {
-    "hide_info_panel": True,
-    "raw_node_color": "color",
-    "raw_node_size": "size",
-    "raw_node_label": "label",
-    "raw_node_label_color": "label_color",
-    "raw_node_border_color": "border",
-    "raw_node_halo_size": "halo",
-    "default_node_halo_color": HIGHLIGHT_COLOUR,
-    "node_zindex": "zindex",
-    "raw_edge_color": "color",
-    "raw_edge_size": "size",
-    "default_edge_type": "rectangle",
-    "edge_weight": None,
-}
-"""How sigma reads what `topology_data.view_data` writes: each node and edge attribute
-taken as it is (colours, sizes, labels already computed), the same for every view."""
 _CSS = """<style>
 .ipt-topology .ipysigma-layout-controls, .ipt-topology .ipysigma-graph-description,
 .ipt-topology .ipysigma-download-gexf-button, .ipt-topology .ipysigma-download-json-button,
@@ -70,7 +61,29 @@ _CSS = """<style>
 .ipt-topology .ipt-topology-title {font-weight: 600;}
 .ipt-topology .ipt-topology-info {word-break: break-word;}
 .ipt-topology .ipt-topology-hint {color: var(--jp-ui-font-color2, #616161);}
+.ipt-topology .ipt-crumb {border: none; background: none; color: var(--jp-content-link-color,
+  #1976d2); text-decoration: underline; padding: 0 2px; min-width: 0;}
+.ipt-topology .ipt-crumb-sep {color: var(--jp-ui-font-color2, #616161); margin: 0 4px;}
+.ipt-topology .ipt-crumb-here {font-weight: 600;}
+.ipt-topology .ipt-glyph {display: inline-block; width: 14px; text-align: center;
+  font-size: 13px; line-height: 1;}
 </style>"""
+
+_SIGMA_ATTRIBUTES: dict[str, Any] = {
+    "hide_info_panel": True,
+    "raw_node_color": "color",
+    "raw_node_size": "size",
+    "raw_node_label": "label",
+    "raw_node_label_color": "label_color",
+    "raw_node_border_color": "border",
+    "raw_node_halo_size": "halo",
+    "default_node_halo_color": HIGHLIGHT_COLOUR,
+    "node_zindex": "zindex",
+    "raw_edge_color": "color",
+    "raw_edge_size": "size",
+    "default_edge_type": "rectangle",
+    "edge_weight": None,
+}
 
 
 def show_topology(
@@ -104,6 +117,26 @@ def show_topology(
     )
 
 
+@dataclass(frozen=True)
+class Level:
+    """One step below the overview: a group opened (`focus` None) or an item's
+    neighbourhood (`focus` set); `title` is its breadcrumb."""
+
+    title: str
+    data: ViewData
+    focus: Neighbourhood | None = None
+
+
+@dataclass(frozen=True)
+class Neighbourhood:
+    """An item's neighbourhood as shown: its centre, the depth asked for, the nodes shown
+    (the depth's, and every node expanded since)."""
+
+    centre: Hashable
+    depth: int
+    shown: frozenset[Hashable]
+
+
 class TopologyView(W.VBox):
     """The interactive topology view (see `show_topology`): a widget, placed as it is
     (`VBox([view, ...])`), as ipysigma's `Sigma` or ipyleaflet's `Map` are."""
@@ -125,8 +158,11 @@ class TopologyView(W.VBox):
         self.group_by = group_by
         self.on_select = on_select
         self.height = height
+        self.canvas = Canvas(height, aspect)
         self.selected: Hashable | None = None
         """The estate node last clicked or searched (None before any)."""
+        self.trail: list[Level] = []
+        """The levels opened below the overview, the last one shown (the breadcrumb)."""
         self._graph: nx.MultiDiGraph | None = None
         self._graph_source: Callable[[], nx.MultiDiGraph] | None = None
         self._focus: set[Hashable] | None = None
@@ -142,22 +178,57 @@ class TopologyView(W.VBox):
         self._canvas._view_count = 0
         self._canvas.observe(self._place_canvas, "_view_count")
         self._back = W.Button(
-            description="back to overview",
+            description="up",
             icon="arrow-left",
+            tooltip="one level up",
             layout=W.Layout(width="auto", display="none"),
         )
         self._back.add_class("ipt-topology-back")
         self._back.on_click(lambda _: self.back())
+        self._crumbs = W.HBox(layout=W.Layout(flex_flow="row wrap", align_items="center"))
+        self._crumbs.add_class("ipt-topology-crumbs")
+        self._depth = W.Dropdown(
+            options=[(f"depth {n}", n) for n in range(1, MAX_DEPTH + 1)],
+            value=1,
+            layout=W.Layout(width="90px", display="none"),
+        )
+        self._depth.add_class("ipt-topology-depth")
+        self._depth.observe(lambda change: self._depth_changed(change["new"]), "value")
         self._status = W.HTML()
         self._status.add_class("ipt-topology-status")
         self._info = W.HTML()
         self._info.add_class("ipt-topology-info")
+        self._details = W.Button(
+            description="details", icon="info", layout=W.Layout(width="auto", display="none")
+        )
+        self._details.add_class("ipt-topology-details")
+        self._details.on_click(lambda _: self._open_details())
+        self._around = W.Button(
+            description="neighbourhood",
+            icon="dot-circle-o",
+            tooltip="show the items within the chosen depth of this one",
+            layout=W.Layout(width="auto", display="none"),
+        )
+        self._around.add_class("ipt-topology-around")
+        self._around.on_click(lambda _: self.focus(self.selected) if self.selected else None)
         self._legend = W.HTML()
-        below = W.VBox([self._info, self._legend])
+        below = W.VBox(
+            [
+                W.HBox([self._info, self._details, self._around],
+                       layout=W.Layout(align_items="center")),
+                self._legend,
+            ]
+        )  # fmt: skip
         below.add_class("ipt-topology-below")
+        self._guard = SigmaGuard()  # no script error from ipysigma's `layout` trait
         self.children = (
             W.HTML(_CSS + HIDE_FALLBACK_CSS),
-            W.HBox([self._back, self._status], layout=W.Layout(align_items="center")),
+            self._guard,
+            W.HBox(
+                [self._back, self._crumbs, self._depth],
+                layout=W.Layout(align_items="center", flex_flow="row wrap"),
+            ),
+            self._status,
             self._canvas,
             below,
         )
@@ -190,8 +261,13 @@ class TopologyView(W.VBox):
 
     @property
     def expanded(self) -> bool:
-        """True while a group is shown in detail (see `back`)."""
-        return self._data is not None and self._data is not self._overview
+        """True while a group or a neighbourhood is shown (see `back`)."""
+        return bool(self.trail)
+
+    @property
+    def neighbourhood(self) -> Neighbourhood | None:
+        """The neighbourhood shown now (None: a group or the overview)."""
+        return self.trail[-1].focus if self.trail else None
 
     def update(self, estate_or_graph: EstateOrGraph, *, highlight: Highlight = None) -> None:
         """Show another estate or selection (the overview, grouped as `group_by` says)."""
@@ -202,8 +278,13 @@ class TopologyView(W.VBox):
         self.show(self.overview_data(graph, self._focus))
 
     def overview_data(self, graph: nx.MultiDiGraph, focus: set[Hashable] | None = None) -> ViewData:
-        """The overview of a graph as this view draws it (the Explorer caches these)."""
-        return view_data(graph, group_by=grouping(graph, self.group_by), focus=focus)
+        """The overview of a graph as this view draws it (the Explorer caches these):
+        grouped as `group_by` says; left to choose (None), node by node when it fits the
+        canvas, else grouped (`drill.auto_view`)."""
+        if self.group_by is None:
+            return auto_view(graph, canvas=self.canvas, focus=focus)
+        group_by = grouping(graph, self.group_by)
+        return view_data(graph, group_by=group_by, focus=focus, canvas=self.canvas)
 
     def show(self, data: ViewData, graph: GraphSource | None = None) -> None:
         """Draw prepared view data as the overview (of `graph`, or of what `graph()` builds
@@ -215,6 +296,7 @@ class TopologyView(W.VBox):
             else:
                 self._graph, self._graph_source = graph, None
         self._overview = data
+        self.trail = []
         self._draw(data)
 
     def redraw(self) -> None:
@@ -225,21 +307,61 @@ class TopologyView(W.VBox):
             self._draw(self._data, title=self._title, camera=camera)  # the reader's place
 
     def expand(self, key: str) -> None:
-        """Show the group `key` of the overview in detail: its members and their paths."""
+        """Open the group `key` of the view shown: its members and their paths, grouped by
+        their subgroups (or agent type, or partner) while too many to draw one by one."""
         graph = self.graph
-        if self._overview is None or graph is None:
+        if self._data is None or graph is None:
             return
-        members = self._overview.members.get(key)
-        if not members:
-            raise KeyError(f"expand: no group {key!r} in the overview")
-        label = self._overview.graph.nodes[key]["label"]
-        detail = view_data(group_graph(graph, members), group_by=None, focus=self._focus)
-        self._draw(detail, title=f"{label}, in detail")
+        members = self._data.members.get(key)
+        if not members or key not in self._data.graph or self._data.item(key) is not None:
+            raise KeyError(f"expand: no group {key!r} in the view shown")
+        crumb = str(self._data.graph.nodes[key].get("crumb") or key)
+        detail = drill_view(graph, members, canvas=self.canvas, focus=self._focus)
+        self._push(Level(crumb, detail))
+
+    def focus(self, node: Hashable, depth: int | None = None) -> None:
+        """Show the items within `depth` steps of `node` (the depth chosen in the view, 1 at
+        first); a click on any of them then expands it in place (`expand_node`)."""
+        graph = self.graph
+        if graph is None:
+            return
+        depth = self._depth.value if depth is None else depth
+        node = resolve_node(graph, node, what="focus")
+        shown = frozenset(neighbourhood_nodes(graph, node, depth))
+        self._push(Level(_around_title(graph, node), self._around_data(node, shown),
+                         Neighbourhood(node, depth, shown)))  # fmt: skip
+
+    def expand_node(self, node: Hashable) -> None:
+        """In a neighbourhood: add `node`'s neighbours to what is shown."""
+        around, graph = self.neighbourhood, self.graph
+        if around is None or graph is None or node not in graph:
+            return
+        shown = frozenset(expand_nodes(graph, set(around.shown), node))
+        if shown == around.shown:
+            return
+        level = self.trail[-1]
+        self.trail[-1] = Level(
+            level.title, self._around_data(around.centre, shown),
+            Neighbourhood(around.centre, around.depth, shown),
+        )  # fmt: skip
+        self._draw(self.trail[-1].data, title=level.title)
 
     def back(self) -> None:
-        """Return from a group shown in detail to the overview."""
-        if self._overview is not None and self.expanded:
-            self._draw(self._overview)
+        """Go one level up: from a subgroup to its group, from a group to the overview."""
+        if self.trail:
+            self.go_to(len(self.trail) - 1)
+
+    def go_to(self, depth: int) -> None:
+        """Show level `depth` of the breadcrumb (0: the overview)."""
+        if self._overview is None or depth < 0:
+            return
+        del self.trail[depth:]
+        level = self.trail[-1] if self.trail else None
+        self._draw(level.data if level else self._overview, title=level.title if level else None)
+
+    def say(self, text: str) -> None:
+        """A line above the canvas (why a neighbourhood cannot be shown, say)."""
+        self._status.value = f"<span class='ipt-topology-title'>{html.escape(text)}</span>"
 
     def close(self) -> None:
         """Close the view and every widget in it (front-end views go away)."""
@@ -250,6 +372,44 @@ class TopologyView(W.VBox):
             child.close()
         super().close()
 
+    # -- levels ---------------------------------------------------------------------------
+
+    def _push(self, level: Level) -> None:
+        self.trail.append(level)
+        self._draw(level.data, title=level.title)
+
+    def _around_data(self, centre: Hashable, shown: frozenset[Hashable]) -> ViewData:
+        graph = self.graph
+        assert graph is not None
+        return neighbourhood_view(graph, set(shown), centre, canvas=self.canvas)
+
+    def _depth_changed(self, depth: int) -> None:
+        around = self.neighbourhood
+        if around is not None and around.depth != depth:
+            self.trail.pop()
+            self.focus(around.centre, depth)
+
+    def _show_crumbs(self) -> None:
+        for child in self._crumbs.children:
+            child.close()
+        if not self.trail:
+            self._crumbs.children = ()
+            return
+        crumbs: list[W.Widget] = []
+        for index, title in enumerate(["Overview", *(level.title for level in self.trail)]):
+            if index:
+                crumbs.append(W.HTML("<span class='ipt-crumb-sep'>›</span>"))
+            if index == len(self.trail):
+                current = W.HTML(f"<span class='ipt-crumb-here'>{html.escape(title)}</span>")
+                crumbs.append(current)
+            else:
+                button = W.Button(description=title, tooltip=f"back to {title}",
+                                  layout=W.Layout(width="auto"))  # fmt: skip
+                button.add_class("ipt-crumb")
+                button.on_click(lambda _, depth=index: self.go_to(depth))
+                crumbs.append(button)
+        self._crumbs.children = tuple(crumbs)
+
     # -- drawing --------------------------------------------------------------------------
 
     def _draw(
@@ -258,14 +418,16 @@ class TopologyView(W.VBox):
         from ipysigma import Sigma
 
         graph = data.graph
+        fitted = data.camera is not None
         sigma = Sigma(
             graph,
             name=title or _title(data),
             height=self.height,
             **_SIGMA_ATTRIBUTES,
-            show_all_labels=data.group_by is not None,
-            # node by node: labels where they have room (more as one zooms in)
-            label_rendered_size_threshold=None if data.group_by else 3,
+            # laid out for the canvas (topology_fit): every label has its room
+            show_all_labels=data.group_by is not None or fitted,
+            # node by node past the canvas: labels where they have room (more zoomed in)
+            label_rendered_size_threshold=None if (data.group_by or fitted) else 3,
             label_grid_cell_size=60,
             label_density=1,
             camera_state=camera or start_camera(data, aspect=self.aspect),
@@ -277,11 +439,16 @@ class TopologyView(W.VBox):
         old, self._sigma, self._data, self._title = self._sigma, sigma, data, title
         self.selected = None  # a new picture: nothing picked in it yet
         self._info.value = ""
+        self._details.layout.display = self._around.layout.display = "none"
         if old is not None:
             old.close()
         self._place_canvas()
         self._back.layout.display = None if self.expanded else "none"
-        self._status.value = _status_html(data, expanded=self.expanded, title=title)
+        self._depth.layout.display = None if self.neighbourhood is not None else "none"
+        self._show_crumbs()
+        self._status.value = _status_html(
+            data, expanded=self.expanded, title=title, around=self.neighbourhood is not None
+        )
         self._legend.value = legend_html(data.legend)
 
     def _place_canvas(self, change: dict[str, Any] | None = None) -> None:
@@ -299,10 +466,21 @@ class TopologyView(W.VBox):
         if node is None:  # a group: open it
             self.expand(key)
             return
+        if self.neighbourhood is not None:  # around an item: a click expands in place
+            self.expand_node(node)
+            self.selected = node
+            self._info.value = _info_html(self._data, key)
+            self._details.layout.display = None
+            return
         self.selected = node
         self._info.value = _info_html(self._data, key)
+        self._around.layout.display = None
         if self.on_select is not None:
             self.on_select(node)
+
+    def _open_details(self) -> None:
+        if self.selected is not None and self.on_select is not None:
+            self.on_select(self.selected)
 
     # -- display --------------------------------------------------------------------------
 
@@ -351,19 +529,33 @@ def _title(data: ViewData | None) -> str:
     return f"{nodes:,} items, {how}"
 
 
-def _status_html(data: ViewData, *, expanded: bool, title: str | None) -> str:
+def _status_html(data: ViewData, *, expanded: bool, title: str | None, around: bool = False) -> str:
     if data.graph.number_of_nodes() == 0:
         return "<span class='ipt-topology-title'>Nothing selected</span>"
-    hint = (
-        "click a node for its details"
-        if data.group_by is None
-        else "click a group to see its members"
-    )
-    what = html.escape(title or _title(data))
+    if around:
+        hint = "click a node to add its neighbours"
+    elif data.group_by is None:
+        hint = "click a node for its details"
+    else:
+        hint = "click a group to open it"
+    what = title or _title(data)
+    if expanded and not around:
+        how = f"by {_BY[data.group_by]}" if data.group_by else "node by node"
+        what = f"{what}, in detail: {how}"
+    what = html.escape(what)
     return (
         f"<span class='ipt-topology-title'>{what}</span> "
         f"<span class='ipt-topology-hint'>· scroll to zoom, drag to pan, {hint}</span>"
     )
+
+
+_BY = {"group": "subgroup", "agent_type": "input agent type", "partner": "partner"}
+
+
+def _around_title(graph: nx.MultiDiGraph, node: Hashable) -> str:
+    """The breadcrumb of a neighbourhood: `around Acme Ltd`."""
+    name = graph.nodes[node].get("name") or str(node)
+    return f"around {name}"
 
 
 def _info_html(data: ViewData, key: str) -> str:

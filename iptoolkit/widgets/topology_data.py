@@ -25,6 +25,7 @@ from ..names import type_label
 from ..topology.layout import place_view
 from ..topology.legend import INACTIVE_FILL, LegendItem, legend_items
 from ..topology.style import (
+    KIND_GLYPHS,
     KIND_LABELS,
     LINE_COLOURS,
     PROBLEM_COLOUR,
@@ -32,6 +33,8 @@ from ..topology.style import (
     node_colour,
 )
 from ..topology.view import detail_view, grouped_view, item_label
+from .topology_fit import Canvas, column_x, fits, label_budget, port_offset, row_px
+from .topology_fit import camera as camera_at
 
 __all__ = [
     "COLUMN_GAP",
@@ -70,6 +73,8 @@ class ViewData:
     group_by: str | None
     focused: bool
     legend: list[LegendItem]
+    camera: dict[str, float] | None = None
+    """Where the camera starts when the view was fitted to a canvas (`topology_fit`)."""
 
     def item(self, key: str) -> Hashable | None:
         """The estate node a key stands for, or None for a group of several."""
@@ -82,11 +87,13 @@ def view_data(
     *,
     group_by: str | None,
     focus: set[Hashable] | None = None,
+    canvas: Canvas | None = None,
 ) -> ViewData:
     """The estate graph as the interactive view shows it: grouped by `group_by` (as
-    `plot_topology` decides it, see `plot.topology.grouping`) or node by node."""
+    `plot_topology` decides it, see `plot.topology.grouping`) or node by node. Given the
+    `canvas` it starts in, a view that fits is laid out in its pixels (`topology_fit`)."""
     view = grouped_view(graph, group_by, focus) if group_by else detail_view(graph, focus)
-    return _to_sigma(view, group_by, focused=focus is not None)
+    return _to_sigma(view, group_by, focused=focus is not None, canvas=canvas)
 
 
 def start_camera(data: ViewData, *, aspect: float = 1.3) -> dict[str, float]:
@@ -98,6 +105,8 @@ def start_camera(data: ViewData, *, aspect: float = 1.3) -> dict[str, float]:
     Sigma fits the whole graph in the canvas at `ratio` 1 (its longer side spanning 0..1
     of the camera's coordinates, centred); a smaller ratio zooms in.
     """
+    if data.camera is not None:  # laid out for its canvas: the camera that goes with it
+        return dict(data.camera)
     whole = {"x": 0.58, "y": 0.5, "ratio": 1.2, "angle": 0.0}
     nodes = data.graph.nodes
     xs = [x for _, x in nodes(data="x")]
@@ -140,7 +149,9 @@ def group_graph(graph: nx.MultiDiGraph, members: Iterable[Hashable]) -> nx.Multi
     return induced_subgraph(graph, chosen)
 
 
-def _to_sigma(view: nx.DiGraph, group_by: str | None, *, focused: bool) -> ViewData:
+def _to_sigma(
+    view: nx.DiGraph, group_by: str | None, *, focused: bool, canvas: Canvas | None = None
+) -> ViewData:
     grouped = group_by is not None
     placed = place_view(view, grouped=grouped)
     keys = _keys(view)
@@ -151,8 +162,23 @@ def _to_sigma(view: nx.DiGraph, group_by: str | None, *, focused: bool) -> ViewD
         node: item_label(data) if grouped else str(data["label"])
         for node, data in view.nodes(data=True)
     }
-    drawn = {node: text if grouped else _short(text) for node, text in label_of.items()}
-    x_of = _column_positions(placed.pos, drawn, grouped)
+    # laid out in the canvas's pixels when it fits, or is not too big to pan through
+    fitted = canvas is not None and (
+        fits(placed.rows, canvas) or view.number_of_nodes() <= PIXEL_LAYOUT_NODES
+    )
+    if fitted:
+        assert canvas is not None
+        longest: dict[float, int] = {}
+        for node, (column, _) in placed.pos.items():
+            longest[column] = max(longest.get(column, 0), len(label_of[node]))
+        budget = label_budget(longest, canvas)
+        drawn = {n: _short(label_of[n], budget[placed.pos[n][0]]) for n in view.nodes}
+        x_of = column_x(budget)
+        step = row_px(placed.rows, canvas)
+    else:
+        drawn = {node: text if grouped else _short(text) for node, text in label_of.items()}
+        x_of = _column_positions(placed.pos, drawn, grouped)
+        step = 1.0
     out = nx.DiGraph()
     for node, data in view.nodes(data=True):
         column, row = placed.pos[node]
@@ -160,27 +186,97 @@ def _to_sigma(view: nx.DiGraph, group_by: str | None, *, focused: bool) -> ViewD
         out.add_node(
             keys[node],
             x=x_of[column],
-            y=-row,  # sigma's y grows upwards; the layout's rows grow downwards
-            label=drawn[node],
+            y=-row * step,  # sigma's y grows upwards; the layout's rows grow downwards
+            label=f"{KIND_GLYPHS.get(data['kind'], '')} {drawn[node]}".strip(),
             name=label_of[node],  # the whole name, for the line under the canvas
+            crumb=str(data["label"]),  # the name without counts, for the breadcrumb
             **look,
             **_facts(data, grouped),
         )
     widest = max((w for _, _, w in view.edges(data="weight")), default=1)
+    camera: dict[str, float] | None = None
+    if fitted:
+        assert canvas is not None
+        xs = [x for _, x in out.nodes(data="x")]
+        ys = [y for _, y in out.nodes(data="y")]
+        last = max(x_of.values(), default=0.0)
+        right = last + port_offset(max((budget[c] for c in budget if x_of[c] == last), default=0))
+        camera = camera_at(xs, ys, right, canvas)
+        _scale_sizes(out, camera["ratio"])
+        ports = _add_ports(out, view, keys, placed.pos, x_of, budget)
     for u, v, data in view.edges(data=True):
-        out.add_edge(keys[u], keys[v], **_edge_look(data, grouped, focused, widest))
+        look = _edge_look(data, grouped, focused, widest)
+        if fitted:
+            left, right_end = (u, v) if placed.pos[u][0] <= placed.pos[v][0] else (v, u)
+            look["size"] = round(look["size"] * camera["ratio"] ** 0.5, 3)  # type: ignore[index]
+            out.add_edge(ports.get(left, keys[left]), keys[right_end], **look)
+        else:
+            out.add_edge(keys[u], keys[v], **look)
     members = {keys[node]: tuple(data["members"]) for node, data in view.nodes(data=True)}
     legend = [  # the legend's lines in the colours the canvas draws
         replace(item, colour=line_colour(item.style)) if item.style else item
         for item in legend_items(view, grouped=grouped, focused=focused)
     ]
-    return ViewData(out, members, group_by, focused, legend)
+    return ViewData(out, members, group_by, focused, legend, camera)
 
 
-def _short(text: str) -> str:
-    """A label as drawn node by node: cut to `_LONGEST_LABEL` characters, so that it ends
-    before the next column (the whole name shows when the node is clicked)."""
-    return text if len(text) <= _LONGEST_LABEL else text[: _LONGEST_LABEL - 1].rstrip() + "…"
+PIXEL_LAYOUT_NODES = 4000
+"""Past this many nodes a view too tall for its canvas keeps the layout in rows (the whole
+10,000-profile estate node by node: 31,000 nodes, no room for labels anyway)."""
+PORT_SUFFIX = " \u2192"
+"""A port's key: its node's key and an arrow (`group:profile:Finance →`)."""
+_INVISIBLE = "rgba(255,255,255,0)"
+
+
+def _scale_sizes(out: nx.DiGraph, ratio: float) -> None:
+    """sigma draws a node `size / sqrt(ratio)` pixels big: sizes meant in pixels at the start
+    camera are scaled so (else a view zoomed in at its start has giant circles)."""
+    factor = ratio**0.5
+    for _, data in out.nodes(data=True):
+        data["size"] = round(data["size"] * factor, 3)
+        data["halo"] = round(data["halo"] * factor, 3)
+
+
+def _add_ports(
+    out: nx.DiGraph,
+    view: nx.DiGraph,
+    keys: dict[Hashable, str],
+    pos: dict[Hashable, tuple[float, float]],
+    x_of: dict[float, float],
+    budget: dict[float, int],
+) -> dict[Hashable, str]:
+    """An invisible node after the label of every node with edges to its right: the edges
+    leave from there, so no label is drawn over its own fan of edges."""
+    ports: dict[Hashable, str] = {}
+    for u, v in view.edges():
+        for node, other in ((u, v), (v, u)):
+            if pos[node][0] < pos[other][0] and node not in ports:
+                column, _ = pos[node]
+                key = keys[node] + PORT_SUFFIX
+                data = out.nodes[keys[node]]
+                out.add_node(
+                    key,
+                    x=x_of[column] + port_offset(budget[column]),
+                    y=data["y"],
+                    label="",
+                    name="",
+                    crumb="",
+                    color=_INVISIBLE,
+                    border=_INVISIBLE,
+                    label_color=_INVISIBLE,
+                    size=0.01,
+                    halo=0.0,
+                    zindex=0,
+                    kind="port",
+                )
+                ports[node] = key
+    return ports
+
+
+def _short(text: str, longest: int = _LONGEST_LABEL) -> str:
+    """A label as drawn: cut to `longest` characters, so that it ends before the next
+    column (the whole name shows when the node is clicked)."""
+    return text if len(text) <= longest else text[: max(longest - 1, 1)].rstrip() + "…"
 
 
 def _column_positions(

@@ -1,0 +1,150 @@
+"""The app's view in its page address: `?partner=Mosel+Retail&channel-type=AS2&item=channel:40003`.
+
+A link then opens the same view: the same filter, the same item in Details. Parameters are
+named as the command line's filter options are (`--partner`, `--agent-type`,
+`--channel-type`, `--channel`, `--group`, `--tag`, `--active`/`--inactive`, `--text`),
+repeated for several values, so what a person learnt on one works on the other; `item` is
+the node id Details shows.
+
+`view_of(query)` reads an address (what it does not know is reported, never dropped
+silently); `query_of(filter, item)` writes one. `PageAddress` is the anywidget between the
+two and the browser: it reports the address the page was opened with, keeps the address
+bar in step (`history.replaceState`: no reload, no new history entry per click) and offers
+"Copy link".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qsl, urlencode
+
+import anywidget
+import traitlets
+from pydantic import ValidationError
+
+from ..names import type_label
+from ..selection import Filter
+
+__all__ = ["PARAMETERS", "PageView", "view_of", "query_of", "PageAddress"]
+
+PARAMETERS: dict[str, str] = {
+    "partner": "partners",
+    "agent-type": "agent_types",
+    "channel-type": "channel_types",
+    "channel": "channels",
+    "group": "groups",
+    "tag": "tags",
+}
+"""Query parameter (the CLI option without `--`) -> the `Filter` field it fills."""
+ITEM = "item"
+_TYPES = ("agent_types", "channel_types")
+_FLAGS = {"active": True, "inactive": False}
+
+
+@dataclass(frozen=True)
+class PageView:
+    """What an address asks for: a filter, an item to show (a node id), and what could not
+    be read (`problems`, one line each, naming the parameter)."""
+
+    filter: Filter = field(default_factory=Filter)
+    item: str | None = None
+    problems: tuple[str, ...] = ()
+
+
+def view_of(query: str) -> PageView:
+    """Read a query string (with or without its `?`)."""
+    fields: dict[str, Any] = {}
+    item: str | None = None
+    problems: list[str] = []
+    for name, value in parse_qsl(query.removeprefix("?"), keep_blank_values=True):
+        value = value.strip()
+        if name in PARAMETERS:
+            if value:
+                fields.setdefault(PARAMETERS[name], []).append(value)
+        elif name in _FLAGS:
+            fields["active"] = _FLAGS[name]
+        elif name == "text":
+            fields["text"] = value or None
+        elif name == ITEM:
+            item = value or None
+        else:
+            known = ", ".join([*PARAMETERS, *_FLAGS, "text", ITEM])
+            problems.append(f"address parameter {name!r} is not one the app reads ({known})")
+    try:
+        chosen = Filter(**fields)
+    except ValidationError as exc:  # cannot happen for these fields; said, not raised
+        problems.append(f"address: {exc.errors()[0]['msg']}")
+        chosen = Filter()
+    return PageView(chosen, item, tuple(problems))
+
+
+def query_of(chosen: Filter, item: str | None = None) -> str:
+    """The query string (no `?`) for a filter and an item; empty for everything, no item."""
+    pairs: list[tuple[str, str]] = []
+    for name, attribute in PARAMETERS.items():
+        named = type_label if attribute in _TYPES else str  # `AS2`, as the lists say it
+        pairs.extend((name, named(value)) for value in getattr(chosen, attribute))
+    if chosen.text:
+        pairs.append(("text", chosen.text))
+    if item:
+        pairs.append((ITEM, item))
+    parts = [urlencode(pairs, safe=":")] if pairs else []
+    if chosen.active is not None:  # a flag, as on the command line: `?active`, `?inactive`
+        parts.append("active" if chosen.active else "inactive")
+    return "&".join(parts)
+
+
+_ESM = """
+function render({ model, el }) {
+  el.classList.add("ipt-address");
+  if (model.get("opened_with") === null) {
+    model.set("opened_with", window.location.search);
+    model.save_changes();
+  }
+  const follow = () => {
+    const query = model.get("query");
+    const address = window.location.pathname + (query ? "?" + query : "") + window.location.hash;
+    if (address !== window.location.pathname + window.location.search + window.location.hash) {
+      window.history.replaceState(window.history.state, "", address);
+    }
+  };
+  follow();
+  model.on("change:query", follow);
+  const button = document.createElement("button");
+  button.className = "ipt-copy-link jupyter-button";
+  button.type = "button";
+  button.textContent = "Copy link";
+  button.title = "copy the address of this view: the filter and the item shown";
+  const said = document.createElement("span");
+  said.className = "ipt-copy-said";
+  said.setAttribute("aria-live", "polite");
+  button.addEventListener("click", async () => {
+    const link = window.location.href;
+    try {
+      await navigator.clipboard.writeText(link);
+      said.textContent = "link copied";
+    } catch (error) {  // no clipboard (plain http on another host): show it to copy by hand
+      said.textContent = link;
+    }
+  });
+  el.append(button, said);
+  return () => model.off("change:query", follow);
+}
+export default { render };
+"""
+_CSS = """
+.ipt-address {display: flex; align-items: center; gap: 8px;}
+.ipt-address .ipt-copy-said {color: var(--jp-ui-font-color2, #616161); font-size: 0.9em;
+  word-break: break-all;}
+"""
+
+
+class PageAddress(anywidget.AnyWidget):  # type: ignore[misc]
+    """The page's address: `opened_with` (set once by the browser, the query it was opened
+    with), `query` (set by the kernel: the browser's address follows) and a copy button."""
+
+    _esm = traitlets.Unicode(_ESM).tag(sync=True)
+    _css = traitlets.Unicode(_CSS).tag(sync=True)
+    opened_with = traitlets.Unicode(None, allow_none=True).tag(sync=True)
+    query = traitlets.Unicode("").tag(sync=True)

@@ -1,0 +1,145 @@
+"""Which view the interactive topology draws next: the overview, a group opened, an item's
+neighbourhood. Plain data (`ViewData`), no widget.
+
+- **auto**: a graph is drawn node by node when its tallest column fits the canvas
+  (`topology_fit.fits`), else grouped by the first of `DRILL_ORDER` that splits its profiles
+  into more than one group: subgroups first (`Finance` -> `Finance/AP`, `Finance/AR`...),
+  then input agent type, then partner, and last consecutive names (`by_name_ranges`).
+- **drill**: opening a group draws its members and everything on their paths (`group_graph`)
+  the same way, so a 2,337-profile group opens on its subgroups, and each click goes one
+  level down until a group is small enough to draw node by node.
+- **neighbourhood**: the items within `depth` steps of one item (edges followed either way),
+  and `expand` adds one item's neighbours to what is shown.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Hashable, Iterable
+
+import networkx as nx
+
+from ..topology.style import COLUMN_OF_KIND
+from .topology_data import ViewData, group_graph, view_data
+from .topology_fit import MIN_ROW_PX, Canvas, fits
+
+__all__ = [
+    "DRILL_ORDER",
+    "tallest_column",
+    "auto_view",
+    "drill_view",
+    "neighbourhood_nodes",
+    "expand_nodes",
+    "neighbourhood_view",
+]
+
+DRILL_ORDER = ("group", "agent_type", "partner")
+"""What a view too tall to draw node by node is grouped by, first that splits it."""
+_SLACK = 1.1
+"""The layout needs a few rows more than its tallest column (nodes placed near their
+neighbours leave gaps)."""
+
+
+def tallest_column(graph: nx.MultiDiGraph) -> int:
+    """Nodes in the fullest column of the graph drawn node by node."""
+    counts = Counter(COLUMN_OF_KIND.get(kind, 1) for _, kind in graph.nodes(data="kind"))
+    return max(counts.values(), default=0)
+
+
+def auto_view(
+    graph: nx.MultiDiGraph,
+    *,
+    canvas: Canvas,
+    focus: set[Hashable] | None = None,
+    order: Iterable[str] = DRILL_ORDER,
+) -> ViewData:
+    """Node by node if it fits `canvas`, else grouped by the first of `order` that makes
+    more than one profile group (see the module docstring)."""
+    if fits(tallest_column(graph) * _SLACK, canvas):
+        return view_data(graph, group_by=None, focus=focus, canvas=canvas)
+    for group_by in order:
+        data = view_data(graph, group_by=group_by, focus=focus, canvas=canvas)
+        if profile_groups(data) > 1:
+            return data
+    ranges = by_name_ranges(graph, canvas)
+    if ranges is not None:
+        return view_data(ranges, group_by="group", focus=focus, canvas=canvas)
+    return view_data(graph, group_by=None, focus=focus, canvas=canvas)
+
+
+def by_name_ranges(graph: nx.MultiDiGraph, canvas: Canvas) -> nx.MultiDiGraph | None:
+    """The last resort when no group, agent type or partner splits the profiles: a copy of
+    the graph whose profiles are put in groups of consecutive names, each small enough to
+    draw node by node (`profiles 1-40 by name`); None when one such group holds them all."""
+    profiles = sorted(
+        (node for node, kind in graph.nodes(data="kind") if kind == "profile"),
+        key=lambda node: (str(graph.nodes[node].get("name") or "").lower(), str(node)),
+    )
+    tallest = max(tallest_column(graph), 1)
+    rows = max(int(canvas.inner_height / MIN_ROW_PX / _SLACK), 1)
+    per = max(int(len(profiles) * rows / tallest), 1)
+    if per >= len(profiles):
+        return None
+    copy = graph.copy()
+    for start in range(0, len(profiles), per):
+        chunk = profiles[start : start + per]
+        label = f"profiles {start + 1:,}\u2013{start + len(chunk):,} by name"
+        for node in chunk:
+            copy.nodes[node]["group"] = label
+    return copy
+
+
+def profile_groups(data: ViewData) -> int:
+    """How many profile nodes (groups) a view draws."""
+    return sum(1 for _, kind in data.graph.nodes(data="kind") if kind == "profile")
+
+
+def drill_view(
+    graph: nx.MultiDiGraph,
+    members: Iterable[Hashable],
+    *,
+    canvas: Canvas,
+    focus: set[Hashable] | None = None,
+) -> ViewData:
+    """What opening a group shows: its members and their paths, drawn as `auto_view` says."""
+    return auto_view(group_graph(graph, members), canvas=canvas, focus=focus)
+
+
+def neighbourhood_nodes(graph: nx.MultiDiGraph, node: Hashable, depth: int = 1) -> set[Hashable]:
+    """The nodes within `depth` steps of `node`, edges followed either way (`node` too)."""
+    if node not in graph:
+        raise KeyError(f"neighbourhood: no item {node!r} in this estate")
+    if depth < 0:
+        raise ValueError(f"neighbourhood: depth must be 0 or more, not {depth}")
+    seen = {node}
+    frontier = {node}
+    for _ in range(depth):
+        frontier = {
+            other
+            for item in frontier
+            for other in (*graph.pred[item], *graph.succ[item])
+            if other not in seen
+        }
+        if not frontier:
+            break
+        seen |= frontier
+    return seen
+
+
+def expand_nodes(graph: nx.MultiDiGraph, shown: set[Hashable], node: Hashable) -> set[Hashable]:
+    """`shown` with `node`'s neighbours added (expanding it in place)."""
+    return shown | neighbourhood_nodes(graph, node, 1)
+
+
+def neighbourhood_view(
+    graph: nx.MultiDiGraph, shown: set[Hashable], centre: Hashable, *, canvas: Canvas
+) -> ViewData:
+    """The nodes shown, node by node, the centre ringed (its halo)."""
+    from ..queries import induced_subgraph
+
+    data = view_data(induced_subgraph(graph, shown), group_by=None, canvas=canvas)
+    key = str(centre)
+    if key in data.graph:
+        ratio = data.camera["ratio"] if data.camera else 1.0
+        data.graph.nodes[key]["halo"] = round(6.0 * ratio**0.5, 3)
+    return data

@@ -1,0 +1,163 @@
+"""The app's view in its page address (`app/address.py`), the page following it
+(`page.follow_address`), and the app's Voila (`app/server.py`): the session cap's count
+and page, the options `explore` hands Voila. The browser half (a link opens the same view,
+closed tabs free their kernels) is tests/browser/test_app_team_browser.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import iptoolkit as ipt
+from iptoolkit.app import runner as voila
+from iptoolkit.app.address import PARAMETERS, PageView, query_of, view_of
+from iptoolkit.cli import main
+from iptoolkit.filters import Filter
+
+pytest.importorskip("voila")
+
+
+def test_a_view_round_trips_through_its_address() -> None:
+    chosen = Filter(
+        partners=["Mosel Retail", "17"],
+        channel_types=["IntegrationPartnerChannelAS2"],
+        agent_types=["SFTPAgentSettings"],
+        groups=["Finance/AP"],
+        tags=["edi"],
+        channels=["channel:40003"],
+        active=False,
+        text="invoice & co",
+    )
+    query = query_of(chosen, "channel:40003")
+    assert query.startswith("partner=Mosel+Retail&partner=17&agent-type=SFTP&channel-type=AS2")
+    assert "item=channel:40003" in query and query.endswith("&inactive")
+    view = view_of("?" + query)
+    assert view.item == "channel:40003" and view.problems == ()
+    # types come back as the lists name them, which the filter reads as the same types
+    assert (
+        view.filter.model_copy(
+            update={"agent_types": chosen.agent_types, "channel_types": chosen.channel_types}
+        )
+        == chosen
+    )
+    assert view.filter.channel_types == ["AS2"] and view.filter.agent_types == ["SFTP"]
+    assert query_of(Filter()) == "" and view_of("") == PageView()
+
+
+def test_the_issues_example_address_reads_as_the_command_line_would() -> None:
+    view = view_of("?partner=Mosel+Retail&channel-type=AS2&item=channel:40003")
+    assert view.filter == Filter(partners=["Mosel Retail"], channel_types=["AS2"])
+    assert view.item == "channel:40003"
+    assert view_of("active").filter.active is True
+
+
+def test_parameters_are_the_command_lines_filter_options(runner: Any) -> None:
+    help_text = runner.invoke(main, ["summary", "--help"]).output
+    for name in [*PARAMETERS, "active", "inactive", "text"]:
+        assert f"--{name}" in help_text, name
+
+
+def test_an_unknown_parameter_is_said_not_dropped() -> None:
+    view = view_of("partner=Acme&colour=red")
+    assert view.filter == Filter(partners=["Acme"])
+    [problem] = view.problems
+    assert "'colour'" in problem and "partner" in problem
+
+
+def test_the_page_applies_the_address_and_keeps_it_in_step(tmp_path) -> None:
+    from iptoolkit.app.page import follow_address
+    from iptoolkit.widgets import Explorer
+
+    estate = ipt.demo_estate(n_profiles=40, seed=3)
+    explorer = Explorer(estate, folder=tmp_path, debounce=0, static_copy=False)
+    bar = follow_address(explorer)
+    address, note = bar.children
+    channel = next(iter(explorer.model.graph.nodes))
+    address.opened_with = f"?group=Finance&channel-type=AS2&item={channel}&colour=red"
+    assert explorer.filter.groups == ["Finance"]
+    assert explorer.panel.channel_types.value == ("IntegrationPartnerChannelAS2",)
+    assert explorer.item == channel and "colour" in note.value
+    assert address.query == query_of(explorer.filter, channel)
+    explorer.filter = Filter(active=True)  # a change in the page: the address follows
+    assert address.query.startswith("item=") and address.query.endswith("&active")
+    explorer.close()
+
+
+# -- the app's Voila ------------------------------------------------------------------------
+
+
+class _Pooled:
+    """A finished future of Voila's kernel pool."""
+
+    def __init__(self, kernel_id: str) -> None:
+        self.kernel_id = kernel_id
+
+    def done(self) -> bool:
+        return True
+
+    def cancelled(self) -> bool:
+        return False
+
+    def exception(self) -> None:
+        return None
+
+    def result(self) -> dict[str, str]:
+        return {"kernel_id": self.kernel_id}
+
+
+class _Manager:
+    def __init__(self, kernels: list[str], pooled: list[str]) -> None:
+        self._kernels = kernels
+        self._pools = {"explorer.ipynb": [_Pooled(k) for k in pooled]}
+
+    def list_kernel_ids(self) -> list[str]:
+        return list(self._kernels)
+
+
+def test_sessions_leave_out_the_kernels_kept_warm() -> None:
+    from iptoolkit.app.server import busy_page, sessions_in_use
+
+    assert sessions_in_use(_Manager(["a", "b", "warm"], ["warm"])) == 2
+    assert sessions_in_use(_Manager([], [])) == 0
+    page = busy_page(3)
+    assert "at most 3 sessions" in page and "try again" in page.lower()
+
+
+class _Started(Exception):
+    pass
+
+
+def test_explore_hands_voila_the_cap_culling_and_warm_kernels(
+    runner: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: dict[str, Any] = {}
+
+    def fake_start(port: int, environ: dict[str, str], **options: Any) -> voila.App:
+        seen.update(options)
+        raise _Started
+
+    monkeypatch.setattr(voila, "start", fake_start)
+    result = runner.invoke(main, ["explore", "--no-browser", "--port", "0", "--max-sessions", "4"])
+    assert isinstance(result.exception, _Started) and seen == {"max_sessions": 4}
+    line = voila.command(8123, max_sessions=4)
+    assert line[1:3] == ["-m", "iptoolkit.app.server"]
+    assert "--max-sessions=4" in line and "--preheat_kernel=True" in line
+    assert f"--MappingKernelManager.cull_idle_timeout={voila.CULL_IDLE}" in line
+    assert "--MappingKernelManager.cull_connected=False" in line
+    assert voila.CULL_IDLE + voila.CULL_INTERVAL <= 120  # a lost tab is freed in 2 minutes
+
+
+def test_the_page_template_asks_no_cdn() -> None:
+    from iptoolkit.app.server import TEMPLATE_DIR
+
+    text = (TEMPLATE_DIR / "index.html.j2").read_text()
+    assert "extends 'lab/index.html.j2'" in text and "cdn.jsdelivr.net" in text  # removed
+
+
+def test_voila_takes_the_max_sessions_option() -> None:
+    from iptoolkit.app.server import ExplorerVoila
+
+    app = ExplorerVoila()
+    app.parse_command_line(["--max-sessions=5", "x.ipynb"])
+    assert app.max_sessions == 5

@@ -1,0 +1,228 @@
+"""The interactive view's spacing rules, drill-down and neighbourhoods, without a browser
+(`widgets/topology_fit.py`, `widgets/drill.py`, `TopologyView`'s levels). The browser half
+(a 2,000-profile group drilled into, in the app) is tests/browser/test_app_team_browser.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+import networkx as nx
+import pytest
+
+from iptoolkit.demo import demo_estate
+from iptoolkit.estate import Estate
+from iptoolkit.graph import build_graph
+from iptoolkit.topology.style import KIND_GLYPHS
+from iptoolkit.widgets.drill import (
+    auto_view,
+    expand_nodes,
+    neighbourhood_nodes,
+    tallest_column,
+)
+from iptoolkit.widgets.topology_data import PORT_SUFFIX, ViewData, view_data
+from iptoolkit.widgets.topology_fit import (
+    CHAR_PX,
+    EDGE_PX,
+    LABEL_OFFSET_PX,
+    PADDING_PX,
+    Canvas,
+    fits,
+    label_budget,
+)
+
+pytest.importorskip("ipysigma")
+
+from iptoolkit.widgets import TopologyView  # noqa: E402
+
+CANVAS = Canvas(600, 1.8)
+
+
+@pytest.fixture(scope="module")
+def estate() -> Estate:
+    return demo_estate(n_profiles=300, seed=7)
+
+
+@pytest.fixture(scope="module")
+def graph(estate: Estate) -> nx.MultiDiGraph:
+    return build_graph(estate)
+
+
+def _drawn(data: ViewData) -> list[tuple[str, dict]]:
+    """The nodes a reader sees (no ports)."""
+    return [(k, a) for k, a in data.graph.nodes(data=True) if a.get("kind") != "port"]
+
+
+def _profile_groups(data: ViewData) -> dict[str, tuple[Hashable, ...]]:
+    return {k: data.members[k] for k, a in _drawn(data) if a["kind"] == "profile"}
+
+
+# -- spacing rules ------------------------------------------------------------------------
+
+
+def test_labels_end_before_the_edges_and_the_next_column(graph: nx.MultiDiGraph) -> None:
+    for data in (
+        view_data(graph, group_by="group", canvas=CANVAS),
+        auto_view(graph.subgraph(list(graph)[:60]).copy(), canvas=CANVAS),
+    ):
+        assert data.camera is not None, "a view that fits is laid out for its canvas"
+        columns = sorted({a["x"] for _, a in _drawn(data)})
+        for left, right in zip(columns, columns[1:], strict=False):
+            widest = max(len(a["label"]) for _, a in _drawn(data) if a["x"] == left)
+            label_end = left + LABEL_OFFSET_PX + widest * CHAR_PX
+            assert label_end + EDGE_PX / 2 <= right, (left, right, widest)
+        # every edge leaves from a port after its left node's label, never from the node
+        for u, v in data.graph.edges():
+            assert u.endswith(PORT_SUFFIX), (u, v)
+            owner = data.graph.nodes[u.removesuffix(PORT_SUFFIX)]
+            column_labels = max(len(a["label"]) for _, a in _drawn(data) if a["x"] == owner["x"])
+            assert data.graph.nodes[u]["x"] >= owner["x"] + column_labels * CHAR_PX
+            assert data.graph.nodes[v]["x"] > data.graph.nodes[u]["x"]
+
+
+def test_rows_are_far_enough_apart_for_a_label(graph: nx.MultiDiGraph) -> None:
+    data = view_data(graph, group_by="group", canvas=CANVAS)
+    by_column: dict[float, list[float]] = {}
+    for _, a in _drawn(data):
+        by_column.setdefault(a["x"], []).append(a["y"])
+    for ys in by_column.values():
+        ys.sort()
+        assert all(b - a >= 12 for a, b in zip(ys, ys[1:], strict=False))  # 12 px labels
+
+
+def test_what_is_drawn_fits_the_canvas_at_the_start_camera(graph: nx.MultiDiGraph) -> None:
+    data = view_data(graph, group_by="group", canvas=CANVAS)
+    xs = [a["x"] for _, a in _drawn(data)]
+    ys = [a["y"] for _, a in _drawn(data)]
+    right = max(a["x"] + LABEL_OFFSET_PX + len(a["label"]) * CHAR_PX for _, a in _drawn(data))
+    # one unit is one pixel at the start camera (see topology_fit.camera): the width of
+    # the nodes and labels and the height of the nodes are within the canvas's
+    assert right - min(xs) <= CANVAS.width - 2 * PADDING_PX
+    assert max(ys) - min(ys) <= CANVAS.height - 2 * PADDING_PX
+
+
+def test_labels_are_cut_longest_first_only_when_the_canvas_is_too_narrow() -> None:
+    wide = label_budget({0: 20, 1: 30, 2: 25, 3: 20}, Canvas(600, 3.0))
+    assert wide == {0: 20, 1: 30, 2: 25, 3: 20}
+    canvas = Canvas(600, 1.8)
+    narrow = label_budget({0: 20, 1: 60, 2: 25, 3: 20}, canvas)
+    assert (narrow[0], narrow[2], narrow[3]) == (20, 25, 20)  # short ones kept whole
+    assert 25 < narrow[1] < 60  # the longest cut, as little as the width allows
+    gaps = 3 * (EDGE_PX + LABEL_OFFSET_PX) + LABEL_OFFSET_PX
+    assert sum(narrow.values()) * CHAR_PX + gaps <= canvas.inner_width
+    assert (sum(narrow.values()) + 4) * CHAR_PX + gaps > canvas.inner_width
+
+
+def test_kinds_are_told_apart_by_a_shape_written_before_the_label(
+    graph: nx.MultiDiGraph,
+) -> None:
+    data = view_data(graph, group_by="group", canvas=CANVAS)
+    for _, a in _drawn(data):
+        glyph = a["label"].split(" ", 1)[0]
+        assert glyph in KIND_GLYPHS.values()
+    kinds = {a["label"][0] for _, a in _drawn(data)}
+    assert len(kinds) == 5  # profile, agent, response, channel, partner: five shapes
+
+
+# -- drill-down ---------------------------------------------------------------------------
+
+
+def test_opening_a_big_group_shows_its_subgroups_then_node_by_node(estate: Estate) -> None:
+    view = TopologyView(estate, height=600, aspect=1.8)
+    finance = set(view.data.members["group:profile:Finance"])
+    view.expand("group:profile:Finance")
+    groups = _profile_groups(view.data)
+    assert len(groups) > 1 and all(k.startswith("group:profile:Finance/") for k in groups)
+    assert set().union(*map(set, groups.values())) == finance  # every member, once
+    assert [level.title for level in view.trail] == ["Finance"]
+    steps = 0
+    while view.data.group_by is not None:  # the biggest group, level after level
+        biggest = max(_profile_groups(view.data).items(), key=lambda kv: len(kv[1]))[0]
+        view.expand(biggest)
+        steps += 1
+        assert steps < 5
+    assert len(view.trail) >= 2 and view.data.camera is not None  # fitted
+    assert fits(tallest_column(view.graph.subgraph(view.data.members).copy()), CANVAS)
+    view.go_to(1)
+    assert [level.title for level in view.trail] == ["Finance"]
+    view.back()
+    assert not view.expanded and view.data.group_by == "group"
+
+
+def test_a_view_too_tall_for_the_canvas_is_grouped(graph: nx.MultiDiGraph) -> None:
+    assert not fits(tallest_column(graph), CANVAS)
+    assert auto_view(graph, canvas=CANVAS).group_by == "group"
+    one_profile = {next(n for n in graph if n.startswith("profile:"))}
+    small = graph.subgraph(one_profile | nx.descendants(graph, next(iter(one_profile))))
+    assert auto_view(small.copy(), canvas=CANVAS).group_by is None
+
+
+# -- neighbourhood ------------------------------------------------------------------------
+
+
+def test_neighbourhood_depth_follows_edges_either_way(graph: nx.MultiDiGraph) -> None:
+    partner = next(n for n in graph if n.startswith("partner:") and graph.pred[n])
+    one = neighbourhood_nodes(graph, partner, 1)
+    assert one == {partner, *graph.pred[partner], *graph.succ[partner]}
+    two = neighbourhood_nodes(graph, partner, 2)
+    assert one < two
+    assert all(any(graph.has_edge(a, b) or graph.has_edge(b, a) for b in one) for a in two - one)
+    assert neighbourhood_nodes(graph, partner, 0) == {partner}
+    with pytest.raises(KeyError, match="no item"):
+        neighbourhood_nodes(graph, "partner:nowhere", 1)
+
+
+def test_focus_then_expand_a_node_in_place(estate: Estate) -> None:
+    view = TopologyView(estate, height=600, aspect=1.8)
+    graph = view.graph
+    partner = next(n for n in graph if n.startswith("partner:") and graph.pred[n])
+    view.focus(partner)
+    around = view.neighbourhood
+    assert around is not None and around.depth == 1 and around.centre == partner
+    assert set(view.data.graph) >= set(around.shown)
+    assert view.data.graph.nodes[partner]["halo"] > 0  # the centre ringed
+    channel = next(n for n in around.shown if n.startswith("channel:"))
+    view.sigma.selected_node = channel  # a click expands in place...
+    grown = view.neighbourhood
+    assert grown is not None and grown.shown == frozenset(
+        expand_nodes(graph, set(around.shown), channel)
+    )
+    assert len(view.trail) == 1  # ...on the same level
+    view._depth.value = 2  # a deeper neighbourhood of the same centre
+    assert view.neighbourhood.depth == 2
+    assert view.neighbourhood.shown == frozenset(neighbourhood_nodes(graph, partner, 2))
+    view.back()
+    assert view.neighbourhood is None and not view.expanded
+
+
+def test_details_open_an_items_neighbourhood_in_the_topology_tab(estate: Estate, tmp_path) -> None:
+    from iptoolkit.widgets import Explorer
+
+    explorer = Explorer(estate, folder=tmp_path, debounce=0, static_copy=False)
+    partner = next(n for n in explorer.model.graph if n.startswith("partner:"))
+    explorer.show_detail(partner)
+    assert not explorer.detail.around_button.disabled
+    explorer.detail.around_button.click()
+    assert explorer.tabs.selected_index == 0
+    assert explorer.topology.neighbourhood.centre == partner
+    assert "around" in explorer.topology._status.value
+    explorer.close()
+
+
+def test_profiles_nothing_splits_are_opened_by_ranges_of_names(graph: nx.MultiDiGraph) -> None:
+    alike = graph.copy()
+    alike.remove_nodes_from([n for n, kind in graph.nodes(data="kind") if kind == "partner"])
+    for node, kind in graph.nodes(data="kind"):
+        if kind == "profile":
+            alike.nodes[node].update(group="Same", agent_type="SFTPAgentSettings")
+    data = auto_view(alike, canvas=CANVAS)
+    groups = _profile_groups(data)
+    named = [key for key in groups if "by name" in key]  # past 13: "other groups"
+    assert len(named) > 1 and len(named) >= len(groups) - 1, list(groups)
+    assert all(graph.nodes[n].get("group") != "Same" for n in graph if n.startswith("profile:"))
+    view = TopologyView(alike, height=600, aspect=1.8)
+    first = named[0]
+    view.expand(first)
+    assert view.data.group_by is None and view.data.camera is not None
+    ys = [a["y"] for _, a in _drawn(view.data)]
+    assert max(ys) - min(ys) <= CANVAS.inner_height + 1e-6  # each range fits the canvas
