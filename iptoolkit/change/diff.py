@@ -49,6 +49,7 @@ from .items import (
 )
 from .links import UNPAIRED, Edge, Renames, key_of, partner_edges, profile_edges
 from .model import KINDS, SEVERITIES, Change, ChangeKind, EstateDiff
+from .order import order_notes
 from .rewire import kind_of, replacements
 from .severity import field_severity, link_severity, rule
 from .swaps import is_channel, replaced_channel, swaps
@@ -500,17 +501,6 @@ def _channel_id(channel: dict[str, Any]) -> str:
 def _both_channels(field: FieldChange) -> bool:
     """A channel put in another's place (`swaps.swaps`, `swaps.replaced_channel`)."""
     return is_channel(field.old) and is_channel(field.new)
-
-
-def order_notes(old: Estate, new: Estate) -> list[str]:
-    """A note when OLD was fetched after NEW: the changes then read backwards."""
-    before, after = old.info.fetched_at, new.info.fetched_at
-    if before is None or after is None or before <= after:
-        return []
-    return [
-        f"the old snapshot was fetched after the new one ({before.isoformat()} > "
-        f"{after.isoformat()}): the changes read backwards; swap OLD and NEW"
-    ]
 
 
 def _shown(value: Any, secret: bool) -> Any:
