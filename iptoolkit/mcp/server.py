@@ -71,7 +71,9 @@ FilterArg = Annotated[
         description="which profiles: agent_types, channel_types (type names or short ones: "
         "SFTP, AS2), partners, channels (ids or names), groups (Finance selects its "
         "subgroups; * and ? patterns), tags, active (true/false), text (words in any "
-        "name, URL, host); fields combine with AND, values in a field with OR; none: all"
+        "name, URL, host); fields combine with AND, values in a field with OR; "
+        "channel_types, partners and channels must hold of one channel (partners=[X], "
+        "channel_types=[AS2]: profiles on an AS2 channel of X); none: all"
     ),
 ]
 _READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
