@@ -7,18 +7,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from ..markdown import escape
 from ..redact import redact_text
 
 __all__ = ["text", "link", "table", "anchor_tag", "folded", "more"]
-
-_MARKUP = str.maketrans({char: "\\" + char for char in "\\`*_[]<>|#"})
-
 
 def text(value: Any) -> str:
     """A value as literal Markdown on one line: redacted, Markdown's characters escaped."""
     if value is None or value == "":
         return "–"
-    return redact_text(" ".join(str(value).split())).translate(_MARKUP)
+    return escape(redact_text(" ".join(str(value).split())))
 
 
 def link(label: Any, href: str) -> str:

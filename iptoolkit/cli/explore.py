@@ -16,17 +16,18 @@ from types import FrameType
 import click
 
 from .. import env
-from ..cli_options import chosen_max_size, load_estate, snapshot_argument
-from . import runner
+from ..app import runner
+from .host import short_help
+from .options import chosen_max_size, load_estate, snapshot_argument
 
-__all__ = ["explore_command", "add_commands"]
+__all__ = ["explore_command"]
 
 
 class _Stop(Exception):
     """SIGTERM reached the command: stop Voila as a Ctrl-C would."""
 
 
-@click.command("explore")
+@click.command("explore", short_help=short_help("explore"))
 @snapshot_argument(required=False)
 @click.option(
     "--port",
@@ -95,8 +96,3 @@ def _serve_until_stopped(app: runner.App) -> None:
         runner.stop(app)
     if code != 0:
         raise click.ClickException(f"Voila stopped with exit code {code}")
-
-
-def add_commands(group: click.Group) -> None:
-    """Attach `explore` to a click group (the `iptoolkit` command)."""
-    group.add_command(explore_command)
