@@ -180,11 +180,18 @@ def _add_tools(server: MCPServer, store: Store) -> None:
 
     @tool(annotations=_READ_ONLY)
     def impact(
-        id: ItemId, limit: Limit = DEFAULT_LIMIT, cursor: Cursor = None, snapshot: Snapshot = None
+        id: Annotated[
+            str | list[str],
+            Field(description=f"{_ID_WORDS}; or a list of them, gone together"),
+        ],
+        limit: Limit = DEFAULT_LIMIT,
+        cursor: Cursor = None,
+        snapshot: Snapshot = None,
     ) -> Annotated[CallToolResult, ImpactAnswer]:
-        """What stops if a node (channel, partner, agent, response unit, profile) goes away:
-        active profiles losing all or part of their input, losing a response path, and
-        partners left without an active channel. Only active things stop."""
+        """What stops if a node (channel, partner, agent, response unit, profile), or several
+        together (both AS2 channels of a partner), go away: active profiles losing all or
+        part of their input, losing a response path, and partners left without an active
+        channel. Only active things stop."""
         return _answer(lambda: answers.impact(store.get(snapshot), id, limit, cursor))
 
     @tool(annotations=_READ_ONLY)

@@ -10,7 +10,7 @@ last wins) is *current*: tools answer from it unless asked for another by name.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cached_property
@@ -76,9 +76,29 @@ class Loaded:
     def items(self) -> ItemIndex:
         return ItemIndex(self.graph).prepare(named=ID_KINDS)
 
+    others: list[Loaded] = field(default_factory=list, repr=False)
+    """The other snapshots loaded beside it (`Store` sets them): an id unknown here but
+    known there is said to be there, not answered with unrelated close matches."""
+
     def resolve(self, ref: str | int) -> str:
         """The node `ref` names; assistants may name profiles by their names too."""
-        return str(self.items.resolve(ref, named=ID_KINDS))
+        return str(self.items.resolve(ref, named=ID_KINDS, elsewhere=self._elsewhere))
+
+    def _elsewhere(self, ref: Hashable) -> str:
+        """Where else `ref` names an item: "in snapshot 'monday' as channel:17 (Acme)"."""
+        found, names = [], []
+        for other in self.others:
+            nodes = other.items.matches(ref, named=ID_KINDS)
+            if nodes:
+                said = " or ".join(other.items.label(node) for node in nodes)
+                found.append(f"in snapshot {other.name!r} as {said}")
+                names.append(other.name)
+        if not found:
+            return ""
+        return (
+            f"not in snapshot {self.name!r} but {'; '.join(found)}: removed or renamed since "
+            f"(or added after); pass snapshot={names[0]!r} to ask that one, or ask diff"
+        )
 
     @cached_property
     def findings(self) -> Findings:
@@ -114,6 +134,14 @@ class Store:
     _diffs: dict[tuple[int, int], tuple[Loaded, Loaded, EstateDiff]] = field(
         default_factory=dict, repr=False
     )
+
+    def __post_init__(self) -> None:
+        self._introduce()
+
+    def _introduce(self) -> None:
+        """Tell each loaded estate of the others (`Loaded.others`)."""
+        for item in self.loaded:
+            item.others = [other for other in self.loaded if other is not item]
 
     @classmethod
     def from_paths(
@@ -200,6 +228,7 @@ class Store:
             estate = self.fetch()
             fresh = Loaded(LIVE, estate).prepare()
             self.loaded = [item for item in self.loaded if item.name != LIVE] + [fresh]
+            self._introduce()
             self._diffs = {
                 key: found
                 for key, found in self._diffs.items()
