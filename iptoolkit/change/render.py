@@ -304,7 +304,6 @@ def _where(snapshot: dict[str, Any]) -> str:
     return f"{escape(source)}{when} ({plural(snapshot['profiles'], 'profile')})"
 
 
-
 def to_html(diff: EstateDiff) -> str:
     """The summary and a compact table, breaking changes first, everything escaped."""
     esc = html.escape
