@@ -43,15 +43,15 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
+from .indexed import Indexed
 from .models import field_value, gc_paused
 from .names import did_you_mean, normalise_type, strip_kind, type_aliases, type_label
 from .nodes import endpoint, partner_of, type_of
 from .selection import Filter
 
 if TYPE_CHECKING:
-    from .estate import Estate
     from .records import ChannelKey, ProfileRecord
 
 __all__ = [
@@ -69,6 +69,8 @@ __all__ = [
 CHANNEL_FIELDS = ("channel_types", "partners", "channels")
 """The fields a channel is matched by: set together, one channel must match them all."""
 
+E = TypeVar("E", bound=Indexed)
+"""An estate (any `Indexed`): a subset is of the same type."""
 _WILDCARD = re.compile(r"[*?\[]")
 Table = dict[str, set[int]]
 """A lower-cased token -> the positions (in `estate.records`) of the profiles that have it."""
@@ -122,7 +124,7 @@ def _intersection(sets: Iterable[set[int]]) -> set[int] | None:
     return found
 
 
-def select(estate: Estate, selection: Filter) -> list[int]:
+def select(estate: Indexed, selection: Filter) -> list[int]:
     """The positions in `estate.records` (and `raw_profiles`) of the profiles the filter
     selects, in order. Faulty profiles are selected only by an empty filter."""
     if selection.is_empty():
@@ -133,7 +135,7 @@ def select(estate: Estate, selection: Filter) -> list[int]:
     return sorted(chosen)
 
 
-def field_matches(estate: Estate, selection: Filter) -> Matches:
+def field_matches(estate: Indexed, selection: Filter) -> Matches:
     """What each field the filter sets allows on its own (see `Matches`)."""
     fields: dict[str, set[int]] = {}
     uses: dict[str, set[int]] = {}
@@ -142,12 +144,12 @@ def field_matches(estate: Estate, selection: Filter) -> Matches:
     return Matches(fields, uses, use_owners(estate) if uses else [])
 
 
-def use_owners(estate: Estate) -> list[int]:
+def use_owners(estate: Indexed) -> list[int]:
     """Use id -> the position of its profile (see `Matches`), made once per estate."""
     return _table(estate, "use_owners", _use_owners)
 
 
-def subset(estate: Estate, selection: Filter) -> Estate:
+def subset(estate: E, selection: Filter) -> E:
     """A new estate with the selected profiles, whole and unchanged (nothing re-parsed,
     nothing re-walked: it shares the parent's records).
 
@@ -168,19 +170,19 @@ def subset(estate: Estate, selection: Filter) -> Estate:
 # -- look-up tables, one per field, built from the records on first use ----------------------
 
 
-def _table(estate: Estate, name: str, build: Callable[[Estate], Any]) -> Any:
-    def built(e: Estate) -> Any:
+def _table(estate: Indexed, name: str, build: Callable[[Indexed], Any]) -> Any:
+    def built(e: Indexed) -> Any:
         with gc_paused():
             return build(e)
 
     return estate.derived(f"filters.{name}", built)
 
 
-def _valid(estate: Estate) -> Iterable[tuple[int, ProfileRecord]]:
+def _valid(estate: Indexed) -> Iterable[tuple[int, ProfileRecord]]:
     return ((n, r) for n, r in enumerate(estate.records) if r.ok)
 
 
-def _agent_types(estate: Estate) -> Table:
+def _agent_types(estate: Indexed) -> Table:
     table: Table = {}
     for position, record in _valid(estate):
         for alias in type_aliases(record.agent_type):
@@ -188,7 +190,7 @@ def _agent_types(estate: Estate) -> Table:
     return table
 
 
-def _groups(estate: Estate) -> Table:
+def _groups(estate: Indexed) -> Table:
     table: Table = {}
     for position, record in _valid(estate):
         if record.group:
@@ -196,7 +198,7 @@ def _groups(estate: Estate) -> Table:
     return table
 
 
-def _tags(estate: Estate) -> Table:
+def _tags(estate: Indexed) -> Table:
     table: Table = {}
     for position, record in _valid(estate):
         for tag in record.tags:
@@ -204,7 +206,7 @@ def _tags(estate: Estate) -> Table:
     return table
 
 
-def _active(estate: Estate) -> set[int]:
+def _active(estate: Indexed) -> set[int]:
     return {position for position, record in _valid(estate) if record.active}
 
 
@@ -219,7 +221,7 @@ class _ChannelFacts:
     """Lower-cased: names, hosts, URLs, topics of the channel and its partner's name."""
 
 
-def _channel_facts(estate: Estate) -> dict[ChannelKey, _ChannelFacts]:
+def _channel_facts(estate: Indexed) -> dict[ChannelKey, _ChannelFacts]:
     """Facts of every channel in the registry (conflicting copies: `_use_facts`)."""
     return {key: _facts_of(channel) for key, channel in estate.channels.items()}
 
@@ -241,7 +243,7 @@ def _facts_of(channel: Any) -> _ChannelFacts:
     )
 
 
-def _use_facts(estate: Estate) -> list[list[_ChannelFacts]]:
+def _use_facts(estate: Indexed) -> list[list[_ChannelFacts]]:
     """For each record, the facts of the channels it uses: its own copy of what it holds
     (conflicting copies differ), the registry's for what it names."""
     registry = _table(estate, "channel_facts", _channel_facts)
@@ -258,7 +260,7 @@ def _use_facts(estate: Estate) -> list[list[_ChannelFacts]]:
     return result
 
 
-def _use_owners(estate: Estate) -> list[int]:
+def _use_owners(estate: Indexed) -> list[int]:
     """Use id -> the position of its profile: the uses of every record, in order."""
     owners: list[int] = []
     for position, record in enumerate(estate.records):
@@ -266,11 +268,11 @@ def _use_owners(estate: Estate) -> list[int]:
     return owners
 
 
-def _channel_table(field: str) -> Callable[[Estate], Table]:
+def _channel_table(field: str) -> Callable[[Indexed], Table]:
     """token -> the uses (ids, see `Matches`) of channels with that token in `field`: each
     use is one channel of one profile, so fields set together meet on one channel."""
 
-    def build(estate: Estate) -> Table:
+    def build(estate: Indexed) -> Table:
         table: Table = {}
         registry = _table(estate, "channel_facts", _channel_facts)
         conflicted = estate.conflicted
@@ -295,7 +297,7 @@ def _channel_table(field: str) -> Callable[[Estate], Table]:
     return build
 
 
-def _texts(estate: Estate) -> list[str]:
+def _texts(estate: Indexed) -> list[str]:
     """Per record, the lower-cased text of the profile itself that a `text` filter searches;
     the text of its channels and partners is searched once per channel (`_text_matches`)."""
     texts = []
@@ -315,12 +317,12 @@ def _texts(estate: Estate) -> list[str]:
     return texts
 
 
-def _distinct_facts(estate: Estate) -> dict[int, _ChannelFacts]:
+def _distinct_facts(estate: Indexed) -> dict[int, _ChannelFacts]:
     uses = _table(estate, "use_facts", _use_facts)
     return {id(fact): fact for facts in uses for fact in facts}
 
 
-def _text_matches(estate: Estate, words: list[str]) -> set[int]:
+def _text_matches(estate: Indexed, words: list[str]) -> set[int]:
     """Positions of the profiles in whose own text, or in the text of whose channels and
     partners, every word occurs."""
     texts = _table(estate, "texts", _texts)
@@ -355,7 +357,7 @@ _CHANNELS = _channel_table("channels")
 _PARTNERS = _channel_table("partners")
 
 
-def _matches(estate: Estate, selection: Filter) -> Iterable[tuple[str, set[int]]]:
+def _matches(estate: Indexed, selection: Filter) -> Iterable[tuple[str, set[int]]]:
     """For each field the filter sets, its name and the positions it allows."""
     if selection.agent_types:
         table = _table(estate, "agent_types", _agent_types)
@@ -420,7 +422,7 @@ def _patterns(table: dict[str, set[int]], patterns: list[str], *, subtree: bool)
 LIST_FIELDS = ("partners", "channels", "agent_types", "channel_types", "groups", "tags")
 
 
-def unmatched(estate: Estate, selection: Filter) -> list[tuple[str, Any, str]]:
+def unmatched(estate: Indexed, selection: Filter) -> list[tuple[str, Any, str]]:
     """(field, value, hint) of each value that on its own selects no profile of the estate:
     what a filter that selects nothing got wrong, with what was perhaps meant (`hint`,
     ` (did you mean 'Acme'?)` or nothing). Empty when every value matches some profiles
@@ -444,7 +446,7 @@ def unmatched(estate: Estate, selection: Filter) -> list[tuple[str, Any, str]]:
     ]
 
 
-def known_values(estate: Estate, field: str) -> list[str]:
+def known_values(estate: Indexed, field: str) -> list[str]:
     """The values a filter field could take in this estate, as people spell them: partner
     and channel names and ids, groups (and their parents), type names and labels, tags."""
     records = [record for record in estate.records if record.ok]

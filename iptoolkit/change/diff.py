@@ -33,12 +33,12 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from ..estate import as_estate
 from ..models import gc_paused
 from ..names import plural
 from ..nodes import label, partner_node, partner_of
 from ..redact import MASK, is_secret_name, redact_fields, redact_text
 from ..references import usable_id
-from .drift import as_estate, schema_changes
 from .items import (
     Users,
     first_channels,
@@ -51,6 +51,7 @@ from .links import UNPAIRED, Edge, Renames, key_of, partner_edges, profile_edges
 from .model import KINDS, SEVERITIES, Change, ChangeKind, EstateDiff
 from .order import order_notes
 from .rewire import kind_of, replacements
+from .schema_compare import schema_changes
 from .severity import field_severity, link_severity, rule
 from .swaps import is_channel, replaced_channel, swaps
 from .walk import ABSENT, FieldChange, Walk, json_path

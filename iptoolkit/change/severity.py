@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .model import Severity
+from .record import Severity
 from .walk import FieldChange
 
 __all__ = [

@@ -17,13 +17,13 @@ import click
 
 from ..change.model import SEVERITIES, EstateDiff
 from ..change.order import order_notes
+from ..exporters import DIAGRAM_FORMATS, diagram_suffixes
 from .host import EXIT_TROUBLE, short_help
 from .options import format_option
 
 __all__ = ["diff_command", "FAIL_ON"]
 
 FAIL_ON = ("breaking", "notable", "any")
-_PLOTS = (".png", ".svg", ".pdf")
 
 
 class _Trouble(click.ClickException):
@@ -54,8 +54,8 @@ class _Trouble(click.ClickException):
     "--plot",
     "plot_path",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Also draw the changes (plot_diff) into this .png, .svg or .pdf file: the changed "
-    "items and their neighbours, breaking ones ringed.",
+    help=f"Also draw the changes (plot_diff) into this {diagram_suffixes(' or ')} file: the "
+    "changed items and their neighbours, breaking ones ringed.",
 )
 @click.option(
     "--all",
@@ -86,9 +86,9 @@ def diff_command(
     A link replaced by another on the same agent or response unit is a rewiring
     (notable); breaking is what stops an active profile (see the README's table).
     """
-    if plot_path is not None and plot_path.suffix.lower() not in _PLOTS:
+    if plot_path is not None and plot_path.suffix.lower()[1:] not in DIAGRAM_FORMATS:
         raise _Trouble(
-            f"--plot {plot_path.name}: the diagram is written as one of {', '.join(_PLOTS)}"
+            f"--plot {plot_path.name}: the diagram is written as one of {diagram_suffixes()}"
         )
     result = _compare(ctx, old, new)
     for note in order_notes(result.old, result.new):

@@ -12,6 +12,7 @@ from ..redact import redact_text
 
 __all__ = ["text", "link", "table", "anchor_tag", "folded", "more"]
 
+
 def text(value: Any) -> str:
     """A value as literal Markdown on one line: redacted, Markdown's characters escaped."""
     if value is None or value == "":
