@@ -235,5 +235,4 @@ def test_the_names_principals_had_before_its_split_still_import() -> None:
 
     for name in ("hash_secret", "verify_secret", "lookup_tag", "HASH_SCHEME", "DEFAULT_ITERATIONS"):
         assert getattr(principals, name) is getattr(hashing, name), name
-    for name in ("demo_principals", "DemoCredentials"):
-        assert getattr(server, name) is getattr(demo_callers, name), name
+    assert server.demo_principals is demo_callers.demo_principals

@@ -24,6 +24,7 @@ from ..selection import Filter
 if TYPE_CHECKING:
     import networkx as nx
 
+    from ..archive import Archive
     from ..audit import Findings
     from ..change import EstateDiff
     from ..change.drift_report import SchemaReport
@@ -76,9 +77,13 @@ class Loaded:
     def items(self) -> ItemIndex:
         return ItemIndex(self.graph).prepare(named=ID_KINDS)
 
-    others: list[Loaded] = field(default_factory=list, repr=False)
-    """The other snapshots loaded beside it (`Store` sets them): an id unknown here but
-    known there is said to be there, not answered with unrelated close matches."""
+    peers: Callable[[], list[Loaded]] = field(default=list, repr=False)
+    """The snapshots loaded beside it, as the store holds them now (`Store` sets it): an id
+    unknown here but known there is said to be there, not answered with close matches."""
+
+    @property
+    def others(self) -> list[Loaded]:
+        return [other for other in self.peers() if other is not self]
 
     def resolve(self, ref: str | int) -> str:
         """The node `ref` names; assistants may name profiles by their names too."""
@@ -130,6 +135,8 @@ class Store:
 
     loaded: list[Loaded]
     fetch: Callable[[], Estate] | None = None
+    archive: Archive | None = None
+    """With `--archive`: any stored snapshot is served by id or date, loaded when named."""
     _lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
     _diffs: dict[tuple[int, int], tuple[Loaded, Loaded, EstateDiff]] = field(
         default_factory=dict, repr=False
@@ -139,15 +146,24 @@ class Store:
         self._introduce()
 
     def _introduce(self) -> None:
-        """Tell each loaded estate of the others (`Loaded.others`)."""
+        """Tell each loaded estate where the others are (`Loaded.others`)."""
         for item in self.loaded:
-            item.others = [other for other in self.loaded if other is not item]
+            item.peers = self._peers
+
+    def _peers(self) -> list[Loaded]:
+        return list(self.loaded)
 
     @classmethod
     def from_paths(
-        cls, paths: Sequence[Path], *, fetch: Callable[[], Estate] | None = None
+        cls,
+        paths: Sequence[Path],
+        *,
+        fetch: Callable[[], Estate] | None = None,
+        archive: Archive | None = None,
     ) -> Store:
-        """Load each snapshot once (and fetch the live estate when `fetch` is given)."""
+        """Load each snapshot once (and fetch the live estate when `fetch` is given); with
+        an `archive`, its newest snapshot and the one before it too (the others when
+        named)."""
         from ..estate import load
 
         names: set[str] = set()
@@ -158,7 +174,11 @@ class Store:
                 name = f"{name}-{len(loaded) + 1}"
             names.add(name)
             loaded.append(Loaded(name, load(path), path).prepare())
-        store = cls(loaded, fetch)
+        store = cls(loaded, fetch, archive)
+        if archive is not None:
+            for at in archive.snapshots.snapshot_id.iloc[-2:]:
+                store.loaded.append(store.archived(int(at)))
+            store._introduce()
         if fetch is not None:
             store.refresh()
         if not store.loaded:
@@ -215,8 +235,33 @@ class Store:
         for item in self.loaded:
             if wanted in (item.name, str(item.path or ""), getattr(item.path, "name", None)):
                 return item
+        if self.archive is not None:
+            return self._from_archive(wanted)
         hint = did_you_mean(wanted, self.names) or f" (the snapshots: {', '.join(self.names)})"
         raise ValueError(f"no snapshot named {wanted!r}{hint}")
+
+    def archived(self, snapshot_id: int) -> Loaded:
+        """The archive's snapshot `snapshot_id`, named `archive@<id>`, prepared."""
+        assert self.archive is not None
+        name = f"archive@{snapshot_id}"
+        for item in self.loaded:
+            if item.name == name:
+                return item
+        return Loaded(name, self.archive.estate(snapshot_id)).prepare()
+
+    def _from_archive(self, wanted: str) -> Loaded:
+        """A stored snapshot by `archive@<id>`, id, or date (the one fetched at or before)."""
+        assert self.archive is not None
+        try:
+            snapshot_id = self.archive.snapshot_id(wanted.removeprefix("archive@"))
+        except LookupError as exc:
+            raise ValueError(f"no snapshot named {wanted!r}: {exc}") from None
+        with self._lock:
+            found = self.archived(snapshot_id)
+            if found not in self.loaded:
+                self.loaded.append(found)
+                self._introduce()
+        return found
 
     def refresh(self) -> Loaded:
         """Fetch the live estate again and make it current; only with `--from-env`."""
