@@ -24,7 +24,7 @@ from pathlib import Path
 from timing import best_time, orjson_without_gc
 
 import iptoolkit as ipt
-from iptoolkit.audit import findings
+from iptoolkit.auditing import findings
 from iptoolkit.exporters import export
 
 ENTRY = [sys.executable, "-m", "iptoolkit.cli"]

@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from timing import best_time  # noqa: E402
 
-from iptoolkit.audit import findings  # noqa: E402
+from iptoolkit.auditing import findings  # noqa: E402
 from iptoolkit.demo import demo_estate  # noqa: E402
 from iptoolkit.filters import Filter  # noqa: E402
 from iptoolkit.queries import impact, where_used  # noqa: E402

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 import iptoolkit as ipt
-from iptoolkit.audit import findings
+from iptoolkit.auditing import findings
 from iptoolkit.estate import Estate
 from iptoolkit.filters import Filter, select, subset
 from iptoolkit.graph import build_graph

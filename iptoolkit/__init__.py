@@ -62,8 +62,10 @@ _EXPORTS: dict[str, str] = {
     "UnknownItemError": "iptoolkit.resolve",
     "AmbiguousItemError": "iptoolkit.resolve",
     "Filter": "iptoolkit.filters",
-    "findings": "iptoolkit.audit",
-    "Finding": "iptoolkit.audit",
+    "audit": "iptoolkit.auditing",
+    "findings": "iptoolkit.auditing",
+    "Finding": "iptoolkit.auditing",
+    "AuditConfig": "iptoolkit.auditing",
     # change over time
     "schema_report": "iptoolkit.change.drift",
     "SchemaReport": "iptoolkit.change.drift_report",
@@ -93,7 +95,7 @@ for type checkers: pyproject.toml tells ruff they are re-exports, F401)."""
 if TYPE_CHECKING:
     from . import server
     from .archive import Archive
-    from .audit import Finding, findings
+    from .auditing import AuditConfig, Finding, audit, findings
     from .change.diff import diff
     from .change.drift import schema_report
     from .change.drift_report import SchemaReport

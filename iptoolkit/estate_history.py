@@ -282,7 +282,7 @@ def _snapshot(path: Path, estate: Estate) -> Snapshot:
 
 
 def _counts(estate: Estate) -> dict[str, Any]:
-    from .audit import findings
+    from .auditing import findings
 
     summary = estate.summary()
     return {

@@ -24,7 +24,8 @@ EXPECTED = {
     # questions, pictures, files, the Explorer
     "build_graph", "where_used", "impact", "neighbourhood", "Impact", "Filter", "findings",
     "resolve_node", "UnknownItemError", "AmbiguousItemError",
-    "Finding", "plot_topology", "plot_summary", "export", "write_docs", "Explorer",
+    "Finding", "audit", "AuditConfig",
+    "plot_topology", "plot_summary", "export", "write_docs", "Explorer",
     "show_topology", "TopologyView",
     "schema_report", "SchemaReport",
     # change over time
@@ -90,6 +91,7 @@ estate = ipt.load(estate.save(sys.argv[1] + "/snap.json"))
 G = ipt.build_graph(estate)
 partner = next(n for n in G if n.startswith("partner:"))
 ipt.where_used(G, partner), ipt.impact(G, partner), ipt.findings(estate).to_frame()
+ipt.audit(estate, ipt.AuditConfig(select=("SEC",)))
 estate.subset(ipt.Filter(active=True)).to_frame("profiles")
 ipt.plot_topology(estate), ipt.plot_summary(estate)
 for suffix in ("csv", "graphml", "mmd", "svg"):

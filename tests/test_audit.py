@@ -6,12 +6,12 @@ import pandas as pd
 import pytest
 
 import iptoolkit as ipt
-from iptoolkit.audit import KINDS, SEVERITIES, Finding, Findings, findings
+from iptoolkit.auditing import KINDS, SEVERITIES, Finding, Findings, findings
 from iptoolkit.graph import build_graph
 
 from .factories import ACME, GLOBEX, agent, channel, estate_of, partner, profile, unit
 
-LIVE = channel(10, "SFTP", partner=ACME)
+LIVE = channel(10, "SFTP", partner=ACME, host="sftp.acme.test", keyFingerprint="SHA256:x")
 DEAD = channel(11, "FTP", partner=GLOBEX, active=False)
 ANSWER = unit("File", fileName="out.xml")
 
@@ -139,11 +139,13 @@ def test_order_table_and_helpers():
     assert [f.severity for f in found] == sorted((f.severity for f in found), key=SEVERITIES.index)
     assert found[0].kind == "parse_problem"
     frame = found.to_frame()
-    assert list(frame.columns) == ["severity", "kind", "text", "nodes"]
+    assert list(frame.columns) == ["severity", "kind", "text", "nodes", "code", "item", "path"]
     assert isinstance(frame, pd.DataFrame) and len(frame) == len(found)
     assert found.counts() == {"parse_problem": 1, "unresolved_channel": 1, "no_response_path": 1}
     assert [f.kind for f in found.of(severity="error")] == ["parse_problem"]
-    assert str(found).startswith("[error] ")
+    assert str(found).startswith("DAT001 [error] ")
+    assert found.by_code() == {"DAT001": 1, "DAT004": 1, "OPS002": 1}
+    assert [f.kind for f in found.of(code="DAT")] == ["parse_problem", "unresolved_channel"]
 
 
 @pytest.fixture(scope="module")
@@ -165,7 +167,7 @@ def test_demo_findings_name_nodes_of_the_graph(demo):
 
 
 def test_ipt_findings_is_the_function_even_after_the_module_was_imported():
-    import iptoolkit.audit  # noqa: F401  a module named like the function would shadow it
+    import iptoolkit.auditing  # noqa: F401  a module named like the function would shadow it
 
     found = ipt.findings(estate_of({"id": "X", "created": "soon"}))
     assert [f.kind for f in found] == ["parse_problem"]

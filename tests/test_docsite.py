@@ -256,3 +256,20 @@ def test_command_writes_and_removes_what_the_site_no_longer_has(tmp_path) -> Non
         p.suffix == ".svg" and not p.with_suffix(".md").exists() for p in out.rglob("*.svg")
     )
     assert "changes.md" not in after
+
+
+def test_findings_page_is_by_rule_with_its_explanation_and_codes_link_to_it(site, estate) -> None:
+    pages = _pages(site)
+    text = pages["findings.md"]
+    found = ipt.findings(estate)
+    codes = found.by_code()
+    assert len(codes) >= 3
+    for code, n in codes.items():
+        anchor_name = f"rule-{code.lower()}"
+        assert f'<a id="{anchor_name}"></a>' in text  # each rule's section has its anchor...
+        assert f"[`{code}`](#{anchor_name})" in text  # ...the table of codes links to it
+        assert f"## {code}: " in text and f"({n:,})\n" in text
+    assert "**Remedy:**" in text
+    partner_lines = [line for line in pages["partners/acme.md"].splitlines() if "**" in line]
+    linked = [line for line in partner_lines if "](../findings.md#rule-" in line]
+    assert linked, partner_lines  # a partner's findings link their code to its rule

@@ -39,7 +39,7 @@ CORE = {
 SHARED = {"_version", "env", "extras", "jsonio", "reading", "redact", "markdown"}
 """Helpers every layer may use: they import nothing of ours but `env`."""
 VIEWS = {
-    "filters", "tables", "graph", "queries", "resolve", "audit", "topology", "plot",
+    "filters", "tables", "graph", "queries", "resolve", "auditing", "topology", "plot",
     "exporters", "widgets", "change", "estate_history", "archive", "docsite", "mcp", "app",
     "demo", "server", "cli", "client",
 }  # fmt: skip
@@ -306,8 +306,8 @@ def test_change_uses_no_view() -> None:
     graph = without_facades(import_graph(lazy=True))
     assert len([m for m in graph if m.startswith(f"{ROOT}.change.")]) > 10
     assert not change_beyond(graph), change_beyond(graph)
-    graph.add_edge("iptoolkit.change.diff", "iptoolkit.audit", where="here:1 (lazy)")
-    assert change_beyond(graph) == {"iptoolkit.change.diff": ["audit"]}
+    graph.add_edge("iptoolkit.change.diff", "iptoolkit.auditing", where="here:1 (lazy)")
+    assert change_beyond(graph) == {"iptoolkit.change.diff": ["auditing"]}
 
 
 @pytest.mark.parametrize("module", ["iptoolkit.exporters", "iptoolkit.topology.view"])

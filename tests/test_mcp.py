@@ -156,6 +156,8 @@ CALLS: dict[str, tuple[str, dict[str, Any]]] = {
     "bad_cursor": ("find_profiles", {"cursor": "not-a-cursor"}),
     "bad_filter": ("find_profiles", {"filter": {"partner": "Acme"}}),
     "bad_kind": ("findings", {"kind": "nonsense"}),
+    "findings_code": ("findings", {"code": "SEC", "limit": 5}),
+    "bad_code": ("findings", {"code": "SEC999"}),
     "bad_snapshot": ("summary", {"snapshot": "nwer"}),
     "both_forms": ("where_used", {"id": "partner:1017", "type": "AS2"}),
     "deep": ("neighbourhood", {"id": "partner:1017", "depth": 99}),
@@ -185,6 +187,7 @@ def session_results(snapshots: dict[str, Any]) -> dict[str, Any]:
         for uri in ("iptoolkit://summary", "iptoolkit://data-model"):
             results[uri] = await session.read_resource(uri)
         results["type"] = await session.read_resource("iptoolkit://data-model/sftpagentsettings")
+        results["rule"] = await session.read_resource("iptoolkit://rules/SEC006")
         for key, (name, arguments) in CALLS.items():
             results[key] = await session.call_tool(name, arguments)
         pages, cursor = [], None
@@ -331,6 +334,25 @@ def test_findings_are_the_audit_filtered_by_kind(session_results, snapshots):
     assert {item["kind"] for item in answer["items"]} == {"duplicate_endpoint"}
 
 
+def test_findings_carry_codes_titles_and_their_rules_explanation(session_results, snapshots):
+    found = ipt.findings(snapshots["estate"])
+    answer = _ok(session_results["findings_code"])
+    security = found.of(code="SEC")
+    assert answer["total"] == len(security) > 0
+    assert answer["by_code"] == found.by_code()
+    first = answer["items"][0]
+    assert first["code"] == security[0].code and first["title"]
+    assert first["rule"] == f"iptoolkit://rules/{first['code']}"
+    assert {item["code"][:3] for item in answer["items"]} == {"SEC"}
+    assert "SEC999" in _error(session_results["bad_code"])
+    summary = _ok(session_results["summary"])
+    by_code = {row["code"]: row for row in summary["findings_by_code"]}
+    assert {code: row["count"] for code, row in by_code.items()} == found.by_code()
+    assert by_code["SEC006"]["title"].startswith("AS2 signing")
+    rule = session_results["rule"].contents[0].text
+    assert rule.startswith("# SEC006: AS2 signing") and "Remedy:" in rule
+
+
 def test_schema_report_is_the_python_report_paged(session_results, snapshots):
     report = ipt.schema_report(snapshots["estate"])
     answer = _ok(session_results["drift"])
@@ -390,7 +412,10 @@ def test_the_data_model_is_a_resource_in_parts(session_results):
     uris = {str(resource.uri) for resource in session_results["resources"].resources}
     assert uris == {"iptoolkit://summary", "iptoolkit://data-model"}
     templates = session_results["templates"].resource_templates
-    assert [t.uri_template for t in templates] == ["iptoolkit://data-model/{name}"]
+    assert sorted(t.uri_template for t in templates) == [
+        "iptoolkit://data-model/{name}",
+        "iptoolkit://rules/{code}",
+    ]
     contents = session_results["iptoolkit://data-model"].contents[0].text
     assert "iptoolkit://data-model/SFTPAgentSettings" in contents and len(contents) < 20_000
     section = session_results["type"].contents[0].text

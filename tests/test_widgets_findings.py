@@ -8,8 +8,8 @@ from collections.abc import Iterator
 
 import pytest
 
-import iptoolkit.audit as audit
-from iptoolkit.audit import Finding, Findings
+import iptoolkit.auditing as audit
+from iptoolkit.auditing import Finding, Findings
 from iptoolkit.estate import Estate
 from iptoolkit.filters import Filter
 from iptoolkit.graph import build_graph
@@ -132,8 +132,8 @@ def test_long_lists_are_cut_with_a_count() -> None:
     assert len(nodes) > ITEMS_SHOWN
     assert f"… and {len(nodes) - ITEMS_SHOWN} more" in page
     assert len(linked(page)) == FINDINGS_SHOWN * ITEMS_SHOWN
-    assert "<details class='ipt-finding-kind' data-kind='no_response_path'>" in page  # folded
-    assert "open a kind to see its findings" in page
+    assert "data-kind='no_response_path'" in page and "' open>" not in page  # folded
+    assert "open a rule to see its findings" in page
 
 
 def test_a_few_findings_show_unfolded() -> None:
@@ -152,3 +152,31 @@ def test_secrets_never_reach_the_findings(explorer: Explorer) -> None:
     page = explorer.findings.content.value
     assert "duplicate_endpoint" in page  # the finding naming the URL is there...
     assert SECRET not in page  # ...without its password
+
+
+def test_rules_show_their_code_title_and_explanation(explorer: Explorer) -> None:
+    explorer.tabs.selected_index = FINDINGS_TAB
+    page = explorer.findings.content.value
+    assert "data-code='SEC008'" in page  # the SFTP channels pin no host key
+    assert "<code class='ipt-code' title='Without a host key fingerprint" in page
+    assert "SFTP channel without a pinned host key" in page
+    assert "<p class='ipt-rule-help'>Without a host key fingerprint" in page
+    assert "<b>Remedy:</b> Pin the partner" in page
+
+
+def test_the_rule_menu_filters_by_code(explorer: Explorer) -> None:
+    explorer.tabs.selected_index = FINDINGS_TAB
+    menu = explorer.findings.codes
+    expected = audit.findings(explorer.selection)
+    labels = dict((value, label) for label, value in menu.options)
+    assert set(labels) == {"", *expected.by_code()}
+    assert labels["SEC008"].startswith("SEC008 SFTP channel without a pinned host key (")
+    menu.value = "HYG005"
+    page = explorer.findings.content.value
+    assert re.findall(r"data-code='(\w+)'", page) == ["HYG005"]
+    assert f"{len(expected.of(code='HYG005'))} finding" in page
+    explorer.filter = Filter(active=True)  # the code stays chosen while it has findings
+    assert "HYG005" in audit.findings(explorer.selection).by_code()  # P4 and P5 are active
+    assert menu.value == "HYG005"
+    menu.value = ""
+    assert len(re.findall(r"data-code='(\w+)'", explorer.findings.content.value)) > 2

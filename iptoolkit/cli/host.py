@@ -65,10 +65,15 @@ COMMANDS: dict[str, Command] = {
         "summary",
         "Count profiles, channels, partners, types and findings.",
     ),
+    "audit": Command(
+        "iptoolkit.cli.audit",
+        "audit_command",
+        "Judge the estate: security and operational risk rules.",
+    ),
     "findings": Command(
-        "iptoolkit.cli.summary",
+        "iptoolkit.cli.audit",
         "findings_command",
-        "List what deserves a look: conflicts, unresolved ids...",
+        "The audit's findings (an alias of audit that never fails).",
     ),
     "plot": Command("iptoolkit.cli.draw", "plot", "Draw the topology diagram into an image file."),
     "export": Command(

@@ -35,7 +35,7 @@ def run_demo(
     echo: Callable[[str], None] = print,
 ) -> list[Path]:
     """Run the demo; return the files written."""
-    from ..audit import findings
+    from ..auditing import findings
     from ..exporters import export
     from ..plot import plot_summary, plot_topology
     from .estate import demo_estate

@@ -14,7 +14,7 @@ from .sitemap import SiteMap, relative
 if TYPE_CHECKING:
     import networkx as nx
 
-    from ..audit import Finding
+    from ..auditing import Finding
     from ..estate import Estate
 
 __all__ = ["Context", "FINDINGS_PAGE", "INDEX_PAGE", "CHANGES_PAGE"]
@@ -38,7 +38,7 @@ class Context:
 
     @classmethod
     def of(cls, estate: Estate, title: str) -> Context:
-        from ..audit import findings
+        from ..auditing import findings
         from ..graph import build_graph
 
         graph = build_graph(estate)

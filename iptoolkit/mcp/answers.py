@@ -14,7 +14,8 @@ import json
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from ..audit import KINDS, SEVERITIES
+from ..auditing import BUILTIN_RULES, KINDS, SEVERITIES, Findings
+from ..auditing.registry import check_selector
 from ..names import NO_TYPE, did_you_mean, type_label, type_matches
 from ..redact import redact_fields
 from ..selection import Filter
@@ -30,6 +31,7 @@ from .schemas import (
     ProfilePage,
     ProfileRow,
     Ref,
+    RuleCount,
     SummaryAnswer,
     UsedByPage,
 )
@@ -89,6 +91,7 @@ def summary(loaded: Loaded, names: list[str]) -> SummaryAnswer:
         profiles_by_partner=dict(list(by_partner.items())[:TOP]),
         profiles_by_group=dict(list(by_group.items())[:TOP]),
         findings=loaded.findings.counts(),
+        findings_by_code=rule_counts(loaded.findings),
         note=note,
     )
 
@@ -334,15 +337,46 @@ def neighbourhood(
     )
 
 
+RULE_URI = "iptoolkit://rules/{code}"
+"""The resource explaining a rule (why it matters, the remedy)."""
+_RULES = {one.code: one for one in BUILTIN_RULES}
+
+
+def rule_counts(found: Findings) -> list[RuleCount]:
+    """Findings per rule code, most first, each with its title, severity and resource."""
+    severity = {f.code: f.severity for f in reversed(found)}
+    counted = sorted(found.by_code().items(), key=lambda item: (-item[1], item[0]))
+    return [
+        RuleCount(
+            code=code,
+            title=_RULES[code].title if code in _RULES else code,
+            severity=severity[code],
+            count=n,
+            rule=RULE_URI.format(code=code),
+        )
+        for code, n in counted
+    ]
+
+
 def findings(
-    loaded: Loaded, kind: str | None, severity: str | None, limit: int, cursor: str | None
+    loaded: Loaded,
+    kind: str | None,
+    severity: str | None,
+    limit: int,
+    cursor: str | None,
+    code: str | None = None,
 ) -> FindingsPage:
-    """The audit's findings of a kind and severity (any when None), a page at a time."""
+    """The audit's findings of a kind, code (or family prefix, SEC) and severity (any when
+    None), a page at a time."""
     if kind is not None and kind not in KINDS:
         raise ValueError(f"kind {kind!r} is not a kind of finding: {', '.join(KINDS)}")
     if severity is not None and severity not in SEVERITIES:
         raise ValueError(f"severity {severity!r} is not one of {', '.join(SEVERITIES)}")
-    found = loaded.findings.of(kind=kind, severity=severity)
+    if code is not None:
+        problem = check_selector(code, BUILTIN_RULES)
+        if problem:
+            raise ValueError(f"code: {problem}; codes: " + ", ".join(_RULES))
+    found = loaded.findings.of(kind=kind, severity=severity, code=code)
     shown, next_cursor = page(found, limit, cursor)
     items = []
     for finding in shown:
@@ -351,15 +385,19 @@ def findings(
             text += f" ({len(finding.nodes):,} nodes; the first {FINDING_NODES} listed)"
         items.append(
             FindingRow(
+                code=finding.code,
                 kind=finding.kind,
                 severity=finding.severity,
+                title=_RULES[finding.code].title if finding.code in _RULES else finding.kind,
                 text=text,
                 nodes=list(finding.nodes[:FINDING_NODES]),
+                rule=RULE_URI.format(code=finding.code),
             )
         )
     return FindingsPage(
         snapshot=loaded.name,
         counts=loaded.findings.counts(),
+        by_code=loaded.findings.by_code(),
         total=len(found),
         items=items,
         next_cursor=next_cursor,

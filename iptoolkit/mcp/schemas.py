@@ -91,6 +91,9 @@ class SummaryAnswer(BaseModel):
     profiles_by_partner: dict[str, int]
     profiles_by_group: dict[str, int]
     findings: dict[str, int]
+    findings_by_code: list[RuleCount] = Field(
+        default_factory=list, description="findings per rule code, with title and severity"
+    )
     note: str | None = None
 
 
@@ -175,10 +178,23 @@ class NeighbourhoodAnswer(BaseModel):
 
 
 class FindingRow(BaseModel):
+    code: str = Field(description="the rule's stable code (SEC006); filter findings by it")
     kind: str
     severity: str
+    title: str = Field(description="the rule's title")
     text: str
     nodes: list[str]
+    rule: str = Field(description="resource explaining the rule: why it matters, the remedy")
+
+
+class RuleCount(BaseModel):
+    """How many findings one rule has, with its title and severity."""
+
+    code: str
+    title: str
+    severity: str
+    count: int
+    rule: str = Field(description="resource explaining the rule")
 
 
 class FindingsPage(Page[FindingRow]):
@@ -186,6 +202,9 @@ class FindingsPage(Page[FindingRow]):
 
     snapshot: str
     counts: dict[str, int] = Field(description="findings of each kind, over the whole estate")
+    by_code: dict[str, int] = Field(
+        default_factory=dict, description="findings of each rule code, over the whole estate"
+    )
 
 
 class DriftRow(BaseModel):

@@ -24,7 +24,7 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 
 from .._version import __version__
-from ..audit import KINDS
+from ..auditing import BUILTIN_RULES, KINDS
 from ..graph import build_graph
 from ..redact import redact_text
 from ..selection import Filter
@@ -136,8 +136,8 @@ def _add_tools(server: MCPServer, store: Store) -> None:
     @tool(annotations=_READ_ONLY)
     def summary(snapshot: Snapshot = None) -> Annotated[CallToolResult, SummaryAnswer]:
         """Counts of the estate: profiles (active, with problems), channels, partners, input
-        agent types, channel types, profiles by partner and by group, findings by kind; and
-        the snapshots loaded. Start here."""
+        agent types, channel types, profiles by partner and by group, findings by kind and
+        by rule code (with title and severity); and the snapshots loaded. Start here."""
         return _answer(lambda: answers.summary(store.get(snapshot), store.names))
 
     @tool(annotations=_READ_ONLY)
@@ -215,10 +215,18 @@ def _add_tools(server: MCPServer, store: Store) -> None:
         limit: Limit = DEFAULT_LIMIT,
         cursor: Cursor = None,
         snapshot: Snapshot = None,
+        code: Annotated[
+            str | None,
+            Field(description="a rule code (SEC006) or family prefix (SEC, OPS, DAT, HYG)"),
+        ] = None,
     ) -> Annotated[CallToolResult, FindingsPage]:
-        """The audit: what deserves a look (unreadable profiles, unresolved channel ids,
-        conflicting copies, inactive channels in use...), most severe first, with counts."""
-        return _answer(lambda: answers.findings(store.get(snapshot), kind, severity, limit, cursor))
+        """The audit: security and operational risks and inconsistencies (weak AS2
+        algorithms, plain FTP, unresolved channel ids, inactive channels in use...), each
+        with its rule's code, title and severity, most severe first, with counts. Each
+        rule is explained (why, remedy) at the resource named in `rule`."""
+        return _answer(
+            lambda: answers.findings(store.get(snapshot), kind, severity, limit, cursor, code)
+        )
 
     @tool(annotations=_READ_ONLY)
     def schema_report(
@@ -351,6 +359,22 @@ def _add_resources(server: MCPServer, store: Store) -> None:
     def summary_resource() -> str:
         answer = _answer(lambda: answers.summary(store.current, store.names))
         return json.dumps(answer.structured_content, ensure_ascii=False, indent=1)
+
+    @server.resource(
+        "iptoolkit://rules/{code}",
+        name="rule",
+        description="One audit rule by code (SEC006): its title, default severity, why it "
+        "matters and the remedy.",
+        mime_type="text/markdown",
+    )
+    def rule_resource(code: str) -> str:
+        rule = next((one for one in BUILTIN_RULES if one.code == code.upper()), None)
+        if rule is None:
+            raise ResourceNotFoundError(f"no audit rule {code!r}")
+        return (
+            f"# {rule.code}: {rule.title}\n\nName `{rule.name}`, default severity "
+            f"{rule.severity}.\n\n{rule.rationale}\n\nRemedy: {rule.remedy}\n"
+        )
 
     @server.resource(
         "iptoolkit://data-model",

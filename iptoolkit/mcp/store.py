@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     import networkx as nx
 
     from ..archive import Archive
-    from ..audit import Findings
+    from ..auditing import Findings
     from ..change import EstateDiff
     from ..change.drift_report import SchemaReport
     from ..estate import Estate
@@ -107,7 +107,7 @@ class Loaded:
 
     @cached_property
     def findings(self) -> Findings:
-        from ..audit import findings
+        from ..auditing import findings
 
         return findings(self.estate)
 

@@ -88,6 +88,9 @@ _CSS = """<style>
 .ipt-explorer .ipt-sev-error {background: #b00020;}
 .ipt-explorer .ipt-sev-warning {background: #a15c00;}
 .ipt-explorer .ipt-sev-info {background: #546e7a;}
+.ipt-explorer .ipt-code {font-weight: 600; margin-right: 4px; cursor: help;}
+.ipt-explorer .ipt-rule-help {margin: 0 0 4px 20px; font-size: 0.9em;
+  color: var(--jp-ui-font-color1, #424242); max-width: 70em;}
 </style>"""
 
 

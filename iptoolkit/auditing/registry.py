@@ -1,0 +1,122 @@
+"""Every rule the audit knows: the built-in ones by family, a team's own from the
+`iptoolkit.rules` entry point group or from modules the configuration names, and the
+lookups by code, family prefix or name (`kind`) that `select`, `ignore` and filters use.
+
+An entry point (or a configured module) may name a `Rule`, a list of rules, or a module,
+whose `Rule` attributes are taken::
+
+    [project.entry-points."iptoolkit.rules"]
+    acme = "acme_rules"
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import types
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from ..names import did_you_mean
+from .finding import LEGACY_KINDS
+from .rule import Rule, rule
+from .rules import data, hygiene, operations, security
+
+__all__ = [
+    "BUILTIN_RULES",
+    "KINDS",
+    "LEGACY_KINDS",
+    "ENTRY_POINT_GROUP",
+    "EXPIRED_SUPPRESSION",
+    "all_rules",
+    "rules_of",
+    "check_selector",
+    "matches",
+]
+
+ENTRY_POINT_GROUP = "iptoolkit.rules"
+
+
+@rule(
+    "CFG001", "expired_suppression", "warning",
+    title="Suppression past its expiry date",
+    rationale="A suppression with an expiry date was meant to be looked at again by then; "
+    "once expired it no longer hides its finding, and says so (whatever `select` says, "
+    "unless this code is ignored).",
+    remedy="Fix the finding, or renew the suppression with a new date and reason.",
+)  # fmt: skip
+def _expired_suppression(ctx: Any) -> Iterable[Any]:
+    return ()  # the engine makes these findings from the configuration
+
+
+EXPIRED_SUPPRESSION = _expired_suppression
+
+BUILTIN_RULES: tuple[Rule, ...] = (
+    *data.RULES,
+    *hygiene.RULES,
+    *operations.RULES,
+    *security.RULES,
+    EXPIRED_SUPPRESSION,
+)
+"""The built-in rules, by family then code."""
+KINDS = (*LEGACY_KINDS, *(r.name for r in BUILTIN_RULES if r.name not in LEGACY_KINDS))
+"""Every built-in rule's name (a finding's `kind`): the old ones first."""
+
+
+def all_rules(modules: Sequence[str] = ()) -> tuple[Rule, ...]:
+    """The built-in rules, those of the entry point group, and those of `modules`; a code
+    or name given twice is an error naming both."""
+    found: list[Rule] = list(BUILTIN_RULES)
+    for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            loaded = entry.load()
+        except Exception as exc:  # noqa: BLE001 - named and re-raised: a broken plugin
+            raise ValueError(f"entry point {entry.name} = {entry.value!r} "
+                             f"({ENTRY_POINT_GROUP}): {exc}") from exc  # fmt: skip
+        found += _rules_in(loaded, f"entry point {entry.name} = {entry.value!r}")
+    for name in modules:
+        try:
+            module = importlib.import_module(name)
+        except ImportError as exc:
+            raise ValueError(f"plugins: cannot import the rule module {name!r}: {exc}") from exc
+        found += _rules_in(module, f"module {name!r}")
+    by_code: dict[str, Rule] = {}
+    by_name: dict[str, Rule] = {}
+    for one in found:
+        other = by_code.get(one.code) or by_name.get(one.name)
+        if other is not None and other is not one:
+            raise ValueError(f"two rules share the code or name of {one.code} ({one.name}): "
+                             f"{other.code} ({other.name})")  # fmt: skip
+        by_code[one.code] = by_name[one.name] = one
+    return tuple(dict.fromkeys(found))
+
+
+def _rules_in(value: Any, where: str) -> list[Rule]:
+    if isinstance(value, Rule):
+        return [value]
+    if isinstance(value, types.ModuleType):
+        return [item for item in vars(value).values() if isinstance(item, Rule)]
+    if isinstance(value, list | tuple) and all(isinstance(item, Rule) for item in value):
+        return list(value)
+    raise ValueError(f"{where}: expected a Rule, a list of rules or a module, "
+                     f"not {type(value).__name__}")  # fmt: skip
+
+
+def matches(one: Rule, selector: str) -> bool:
+    """Whether a rule answers to a selector: `ALL`, its code, a prefix of its code
+    (`SEC`, `SEC00`), or its name."""
+    upper = selector.strip().upper()
+    return upper == "ALL" or one.code.startswith(upper) or one.name == selector.strip()
+
+
+def rules_of(rules: Iterable[Rule], selectors: Iterable[str]) -> list[Rule]:
+    return [one for one in rules if any(matches(one, s) for s in selectors)]
+
+
+def check_selector(selector: str, rules: Sequence[Rule]) -> str | None:
+    """What is wrong with a selector (it matches no rule), with close matches; None if
+    it matches one."""
+    if any(matches(one, selector) for one in rules):
+        return None
+    known = [one.code for one in rules] + [one.name for one in rules]
+    return f"no rule code, prefix or name {selector!r}{did_you_mean(selector, known)}"

@@ -1,0 +1,88 @@
+"""What a report is written from: the findings, the rules that ran, where the snapshot
+is, and where each profile starts in it."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ...redact import redact_text
+from ..finding import Finding, Findings, severity_rank
+from ..rule import Rule
+
+__all__ = ["ReportContext", "FAILS"]
+
+FAILS = {"error": 0, "warning": 1, "info": 2, "never": -1}
+"""`--fail-on` as the worst rank (severity_rank) that fails: never fails nothing."""
+
+
+@dataclass
+class ReportContext:
+    """Findings with what reports say about them; `positions` maps a profile's position
+    in the listing to its (line, column) in `snapshot`."""
+
+    found: Findings
+    rules: Sequence[Rule]
+    snapshot: Path | None = None
+    positions: Sequence[tuple[int, int]] = ()
+    fail_on: str = "warning"
+    root: Path = field(default_factory=Path.cwd)
+
+    @functools.cached_property
+    def rule_of(self) -> dict[str, Rule]:
+        return {one.code: one for one in self.rules}
+
+    def title(self, finding: Finding) -> str:
+        one = self.rule_of.get(finding.code)
+        return one.title if one else finding.kind.replace("_", " ")
+
+    def position(self, finding: Finding) -> tuple[int, int] | None:
+        if finding.profile is None or not 0 <= finding.profile < len(self.positions):
+            return None
+        return self.positions[finding.profile]
+
+    @property
+    def uri(self) -> str | None:
+        """The snapshot's path relative to the working directory (as GitHub wants it),
+        with forward slashes; absolute when it lies elsewhere."""
+        if self.snapshot is None:
+            return None
+        path = self.snapshot.resolve()
+        try:
+            return path.relative_to(self.root.resolve()).as_posix()
+        except ValueError:
+            return path.as_uri()
+
+    def where(self, finding: Finding) -> str:
+        """`snapshot.json:12:1` (or the bare name, or the item when no file is known)."""
+        name = self.uri if self.uri and not self.uri.startswith("file:") else (
+            str(self.snapshot) if self.snapshot else "")  # fmt: skip
+        at = self.position(finding)
+        if name and at:
+            return f"{name}:{at[0]}:{at[1]}"
+        return name or redact_text(finding.item)
+
+    def fails(self, finding: Finding) -> bool:
+        """Whether the finding is at or above `fail_on`."""
+        return severity_rank(finding.severity) <= FAILS[self.fail_on]
+
+    def row(self, finding: Finding) -> dict[str, Any]:
+        """One finding as a flat record (JSON, CSV): every text masked."""
+        at = self.position(finding)
+        return {
+            "code": finding.code,
+            "severity": finding.severity,
+            "kind": finding.kind,
+            "title": self.title(finding),
+            "text": redact_text(finding.text),
+            "item": redact_text(finding.item),
+            "nodes": [redact_text(node) for node in finding.nodes],
+            "path": finding.path,
+            "profile": finding.profile,
+            "line": at[0] if at else None,
+            "column": at[1] if at else None,
+            "fingerprint": finding.fingerprint,
+        }

@@ -1,0 +1,194 @@
+"""What a rule is, and what it reads: `Rule` (code, severity, title, rationale, remedy,
+thresholds and the check) and `AuditContext` (the estate's records and the shared lookups
+every rule would otherwise rebuild).
+
+A team's own rule is written the same way as the built-in ones (see `docs/rules.md`)::
+
+    from iptoolkit.auditing import rule
+
+    @rule("ACME001", "unnamed_profile", "warning", title="Profile without a name",
+          rationale="People find profiles by name.", remedy="Name the profile.")
+    def unnamed_profile(ctx):
+        for record in ctx.records:
+            if not record.name:
+                yield ctx.finding(f"{record.node} has no name", record, path="$.name")
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from .finding import SEVERITIES, Finding, Severity
+
+if TYPE_CHECKING:
+    from ..estate import Estate
+    from ..records import ChannelUse, ProfileRecord
+
+__all__ = ["Rule", "rule", "AuditContext", "HeldChannel", "CODE", "FAMILIES"]
+
+CODE = re.compile(r"^[A-Z]{2,6}\d{3}$")
+"""A rule code: a family prefix of capitals and three digits (`SEC006`, `ACME001`)."""
+FAMILIES = {
+    "SEC": "Security: encryption, cryptography, credentials, authentication",
+    "OPS": "Operational risk: things that fail, or fail together",
+    "DAT": "Data: what could not be read or does not agree with itself",
+    "HYG": "Hygiene: housekeeping, nothing broken yet",
+    "CFG": "Configuration of the audit itself",
+}
+"""The built-in families by prefix; a custom rule may use its own prefix."""
+
+T = TypeVar("T")
+Check = Callable[["AuditContext"], Iterable[Finding]]
+
+
+@dataclass(frozen=True, eq=False)
+class Rule:
+    """One check with a stable `code`, its `name` (the findings' `kind`), a default
+    severity, what it means and what to do, and the thresholds it takes (name -> default)."""
+
+    code: str
+    name: str
+    severity: Severity
+    title: str
+    rationale: str
+    remedy: str
+    check: Check = field(repr=False, compare=False)
+    options: Mapping[str, Any] = field(default_factory=dict)
+    """Thresholds by name, with their defaults (`max-dependents = 50`)."""
+
+    def __post_init__(self) -> None:
+        if not CODE.match(self.code):
+            raise ValueError(f"rule code {self.code!r}: expected capitals and three digits")
+        if self.severity not in SEVERITIES:
+            raise ValueError(f"rule {self.code}: severity {self.severity!r} is not one of "
+                             + ", ".join(SEVERITIES))  # fmt: skip
+
+    @property
+    def family(self) -> str:
+        return self.code.rstrip("0123456789")
+
+    def __call__(self, ctx: AuditContext) -> Iterable[Finding]:
+        return self.check(ctx)
+
+
+def rule(
+    code: str,
+    name: str,
+    severity: Severity,
+    *,
+    title: str,
+    rationale: str,
+    remedy: str,
+    options: Mapping[str, Any] | None = None,
+) -> Callable[[Check], Rule]:
+    """Make a function `check(ctx) -> findings` a `Rule` (the decorator of every rule)."""
+
+    def make(check: Check) -> Rule:
+        return Rule(code, name, severity, title, rationale, remedy, check, dict(options or {}))
+
+    return make
+
+
+class HeldChannel:
+    """A channel as a profile holds it: its key, node, JSON object and where it is held."""
+
+    __slots__ = ("key", "node", "json", "record", "path", "role")
+
+    def __init__(self, use: ChannelUse, record: ProfileRecord) -> None:
+        self.key = use.key
+        self.node = use.node
+        self.json: dict[str, Any] = use.held if isinstance(use.held, dict) else {}
+        self.record = record
+        self.path = f"$.{use.path}"
+        self.role = use.role
+
+    @property
+    def type(self) -> str:
+        """The channel's type without the family prefix: `AS2`, `SFTP`."""
+        cls = self.json.get("class")
+        name = cls.split(":")[-1] if isinstance(cls, str) else ""
+        return name.removeprefix("IntegrationPartnerChannel")
+
+    @property
+    def active(self) -> bool:
+        return self.json.get("active") is True
+
+
+class AuditContext:
+    """What the rules read: the estate and its records, each channel once where it is first
+    held, the thresholds of the rule being run, and `finding` to make a finding."""
+
+    def __init__(self, estate: Estate, options: Mapping[str, Mapping[str, Any]]) -> None:
+        self.estate = estate
+        self.records = estate.records
+        self.valid_records = estate.valid_records
+        self._options = options
+        self._rule: Rule | None = None
+        self._held: list[HeldChannel] | None = None
+        self._shared: dict[str, Any] = {}
+
+    def run(self, one: Rule) -> list[Finding]:
+        """Run one rule, its findings stamped with its code, kind and severity."""
+        self._rule = one
+        try:
+            return list(one.check(self))
+        finally:
+            self._rule = None
+
+    def option(self, name: str) -> Any:
+        """The current rule's threshold `name`: the configured value, else its default."""
+        assert self._rule is not None, "option() is for a rule that is running"
+        configured = self._options.get(self._rule.code, {})
+        return configured.get(name, self._rule.options[name])
+
+    def finding(
+        self,
+        text: str,
+        record: ProfileRecord | None = None,
+        *nodes: str,
+        path: str | None = None,
+        key: str | None = None,
+        severity: Severity | None = None,
+    ) -> Finding:
+        """A finding of the running rule: its text, the profile it is in (its node comes
+        after `nodes`), the JSON path in that profile, and `key` when the first node is not
+        what identifies the finding."""
+        assert self._rule is not None, "finding() is for a rule that is running"
+        involved = tuple(dict.fromkeys((*nodes, *((record.node,) if record else ()))))
+        return Finding(
+            self._rule.name,
+            severity or self._rule.severity,
+            text,
+            involved,
+            self._rule.code,
+            key or (involved[0] if involved else ""),
+            record.index if record is not None else None,
+            path,
+        )
+
+    def shared(self, name: str, build: Callable[[AuditContext], T]) -> T:
+        """What several rules read, built once per audit (`build(ctx)`), kept by `name`."""
+        if name not in self._shared:
+            self._shared[name] = build(self)
+        return self._shared[name]
+
+    @property
+    def held_channels(self) -> list[HeldChannel]:
+        """Every channel once, as first held by a profile (in listing order)."""
+        if self._held is None:
+            seen: set[Any] = set()
+            held = []
+            for record in self.valid_records:
+                for use in record.uses:
+                    if use.held is not None and use.key not in seen:
+                        seen.add(use.key)
+                        held.append(HeldChannel(use, record))
+            self._held = held
+        return self._held
+
+    def channels_of(self, *types: str) -> Iterator[HeldChannel]:
+        """The held channels of these types (`AS2`, `SFTP`)."""
+        return (channel for channel in self.held_channels if channel.type in types)

@@ -1,0 +1,207 @@
+"""`iptoolkit audit` (and its alias `findings`): the audit for people and for CI.
+
+Exit codes as `ruff check`: 0 when no finding at or above `--fail-on` remains, 1 when one
+does, 2 when the audit could not run (a bad snapshot, configuration or baseline). The
+`findings` alias keeps the older command's options (`--kind`, `--severity`, `--format
+table`) and never fails on findings unless `--fail-on` says so, so scripts keep working.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from .host import EXIT_FINDINGS, EXIT_TROUBLE, short_help
+from .options import filter_options, format_option, load_estate, snapshot_argument
+
+if TYPE_CHECKING:
+    from ..filters import Filter
+
+__all__ = ["audit_command", "findings_command"]
+
+_FORMATS = ("text", "json", "csv", "md", "sarif", "junit")
+
+
+def _codes(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:
+    """`--select SEC,OPS001 --select HYG` -> ("SEC", "OPS001", "HYG")."""
+    return tuple(part.strip() for value in values for part in value.split(",") if part.strip())
+
+
+def _options(func: Callable[..., Any]) -> Callable[..., Any]:
+    for option in reversed(
+        [
+            click.option("--select", multiple=True, callback=_codes,
+                         help="Only these rules: codes, prefixes (SEC) or names, comma "
+                         "separated or repeated; replaces the configuration's select."),
+            click.option("--ignore", multiple=True, callback=_codes,
+                         help="Leave out these rules (codes, prefixes or names)."),
+            click.option("--fail-on", type=click.Choice(["error", "warning", "info", "never"]),
+                         help="Exit 1 when findings of this severity or worse remain "
+                         "[default: the configuration's fail-on, else warning]."),
+            click.option("--config", "config_file", type=click.Path(dir_okay=False,
+                         path_type=Path), help="Configuration file (pyproject.toml or "
+                         "iptoolkit.toml); default: the first found upward from here."),
+            click.option("--isolated", is_flag=True,
+                         help="Ignore every configuration file: all rules, defaults."),
+            click.option("--baseline", type=click.Path(dir_okay=False, path_type=Path),
+                         help="Report only findings not in this baseline file."),
+            click.option("--write-baseline", type=click.Path(dir_okay=False,
+                         path_type=Path), help="Write the current findings as a baseline "
+                         "and exit 0."),
+            click.option("--statistics", is_flag=True,
+                         help="Counts per rule instead of the findings."),
+            click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+                         help="Write the report to this file instead of standard output."),
+        ]
+    ):  # fmt: skip
+        func = option(func)
+    return func
+
+
+@click.command("audit", short_help=short_help("audit"))
+@snapshot_argument
+@filter_options
+@format_option(*_FORMATS, help="Report format (sarif: GitHub code scanning).")
+@_options
+def audit_command(snapshot: Path, selection: Filter, output_format: str, **options: Any) -> None:
+    """Audit a snapshot with every rule (see docs/rules.md): security, operational risk,
+    data and hygiene, each finding with a stable code.
+
+    \b
+      iptoolkit audit snapshot.json
+      iptoolkit audit snapshot.json --select SEC --fail-on error
+      iptoolkit audit snapshot.json --format sarif -o audit.sarif
+      iptoolkit audit snapshot.json --write-baseline audit-baseline.json
+      iptoolkit audit snapshot.json --baseline audit-baseline.json
+
+    Exit code 0: nothing at or above --fail-on; 1: findings; 2: the audit could not run.
+    """
+    _run(snapshot, selection, output_format, options)
+
+
+@click.command("findings", short_help=short_help("findings"))
+@snapshot_argument
+@filter_options
+@format_option(*_FORMATS, help="Report format (text: the older table, a header row first).")
+@click.option("--severity", type=click.Choice(["error", "warning", "info"]),
+              help="Only findings of this severity.")  # fmt: skip
+@click.option("--kind", "kinds", multiple=True,
+              help="Only findings of this kind or code (unresolved_channel, SEC006); "
+              "repeatable.")  # fmt: skip
+@_options
+def findings_command(
+    snapshot: Path,
+    selection: Filter,
+    output_format: str,
+    severity: str | None,
+    kinds: tuple[str, ...],
+    **options: Any,
+) -> None:
+    """The audit's findings, as `iptoolkit audit` reports them; exits 0 whatever it finds
+    unless --fail-on is given, as this command always did."""
+    from ..auditing import KINDS, all_rules
+    from ..auditing.registry import check_selector
+    from ..names import did_you_mean
+
+    for kind in kinds:
+        if check_selector(kind, all_rules()) is not None:
+            raise click.BadParameter(
+                f"no finding kind {kind!r}{did_you_mean(kind, KINDS)}; the kinds are "
+                + ", ".join(KINDS),
+                param_hint="--kind",
+            )
+    options["select"] = (*options["select"], *kinds)
+    options["fail_on"] = options["fail_on"] or "never"
+    table = "table" if output_format == "text" else output_format
+    _run(snapshot, selection, table, options, only_severity=severity, error_code=EXIT_FINDINGS)
+
+
+def _run(
+    snapshot: Path,
+    selection: Filter,
+    output_format: str,
+    options: dict[str, Any],
+    only_severity: str | None = None,
+    error_code: int = EXIT_TROUBLE,
+) -> None:
+    """Run the audit and report; any error is one line on stderr and `error_code` (2, as
+    `ruff check`; 1 for the `findings` alias, as that command always did)."""
+    try:
+        code = _audit(snapshot, selection, output_format, options, only_severity)
+    except (click.UsageError, BrokenPipeError):
+        raise
+    except click.ClickException as exc:
+        click.echo(f"Error: {exc.format_message()}", err=True)
+        sys.exit(error_code)
+    except (OSError, ValueError, RuntimeError) as exc:
+        if click.get_current_context().meta.get("iptoolkit.debug"):
+            raise
+        text = f"{exc.filename}: {exc.strerror}" if isinstance(exc, OSError) and exc.strerror \
+            else " ".join(str(exc).split())  # fmt: skip
+        click.echo(f"Error: {text}", err=True)
+        sys.exit(error_code)
+    sys.exit(code)
+
+
+def _audit(
+    snapshot: Path,
+    selection: Filter,
+    output_format: str,
+    options: dict[str, Any],
+    only_severity: str | None,
+) -> int:
+    from ..auditing import AuditConfig, Baseline, audit, load_config, selected_rules
+    from ..auditing.lines import profile_positions
+    from ..auditing.registry import check_selector
+    from ..auditing.reports import ReportContext, render
+    from ..auditing.reports.rows import CUT, statistics, totals
+
+    config = AuditConfig() if options["isolated"] else load_config(options["config_file"])
+    known = config.rules()
+    for flag in ("select", "ignore"):
+        for selector in options[flag]:
+            problem = check_selector(selector, known)
+            if problem:
+                raise click.BadParameter(problem, param_hint=f"--{flag}")
+    if options["baseline"] is not None and not options["baseline"].is_file():
+        raise click.BadParameter(f"{options['baseline']}: no such file", param_hint="--baseline")
+    estate = load_estate(snapshot, selection)
+    found = audit(estate, config, select=options["select"], ignore=options["ignore"])
+    if only_severity:
+        kept = type(found)(f for f in found if f.severity == only_severity)
+        kept.suppressed = found.suppressed
+        found = kept
+    if options["write_baseline"] is not None:
+        n = Baseline.write(found, options["write_baseline"])
+        click.echo(f"Wrote {n:,} findings to the baseline {options['write_baseline']}", err=True)
+        return 0
+    if options["baseline"] is not None:
+        found = Baseline.read(options["baseline"]).new_in(found)
+    rules = selected_rules(config, options["select"], options["ignore"])
+    needs_lines = output_format in ("text", "sarif", "junit", "json", "csv", "md") and any(
+        f.profile is not None for f in found
+    )
+    positions = profile_positions(snapshot) if needs_lines and snapshot.is_file() else []
+    context = ReportContext(
+        found,
+        rules,
+        snapshot=snapshot,
+        positions=positions,
+        fail_on=options["fail_on"] or config.fail_on,
+    )
+    report = statistics(context) if options["statistics"] else render(context, output_format)
+    if options["output"] is not None:
+        options["output"].write_text(report, encoding="utf-8")
+        click.echo(f"Wrote {options['output']}", err=True)
+    else:  # a line at a time: a reader that goes away (`| head`) stops the command at once
+        for line in report.splitlines(keepends=True):
+            click.echo(line, nl=False)
+    human = output_format == "text" and options["output"] is None
+    click.echo(totals(context), err=not human)
+    if output_format in ("text", "table") and any(CUT.search(f.text) for f in found):
+        click.echo("(texts name the first items; --format json or csv lists all)", err=True)
+    return 1 if any(context.fails(f) for f in found) else 0

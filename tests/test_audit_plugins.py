@@ -1,0 +1,94 @@
+"""A team's own rule: a package installed with an `iptoolkit.rules` entry point (a tiny
+dist-info on sys.path), or a module the configuration names, is run by the audit and the
+command; a broken one is an error naming it."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from iptoolkit.auditing import AuditConfig, RuleError, all_rules, audit
+from iptoolkit.cli import main
+
+from .factories import estate_of, profile
+
+RULES_MODULE = """
+from iptoolkit.auditing import rule
+
+
+@rule("ACME001", "unnamed_profile", "warning",
+      title="Profile without a name",
+      rationale="People find profiles by name.",
+      remedy="Name the profile in the platform.",
+      options={"min-length": 1})
+def unnamed_profile(ctx):
+    least = ctx.option("min-length")
+    for record in ctx.records:
+        if len(record.name or "") < least:
+            yield ctx.finding(f"{record.node} has no name", record, path="$.name")
+"""
+
+
+def install(root: Path, module: str, source: str, entry: str | None) -> None:
+    (root / f"{module}.py").write_text(textwrap.dedent(source), encoding="utf-8")
+    if entry is not None:
+        info = root / f"{module}-1.0.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {module}\nVersion: 1.0\n")
+        (info / "entry_points.txt").write_text(f"[iptoolkit.rules]\n{entry}\n")
+
+
+@pytest.fixture()
+def on_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    monkeypatch.syspath_prepend(str(tmp_path))
+    importlib.invalidate_caches()
+    yield tmp_path
+    for name in [name for name in sys.modules if name.startswith("acme_")]:
+        del sys.modules[name]
+
+
+ESTATE = estate_of(profile("P1", name="Orders"), profile("P2"))
+
+
+def test_an_entry_point_rule_is_run(on_path: Path, tmp_path: Path) -> None:
+    install(on_path, "acme_rules", RULES_MODULE, "acme = acme_rules")
+    assert "ACME001" in {one.code for one in all_rules()}
+    found = audit(ESTATE, select=["ACME"])
+    assert [(f.code, f.kind, f.nodes, f.path) for f in found] == [
+        ("ACME001", "unnamed_profile", ("profile:P2",), "$.name")
+    ]
+    config = AuditConfig(options={"ACME001": {"min-length": 7}})
+    assert len(audit(ESTATE, config, select=["ACME001"])) == 2  # "Orders" is short now
+    snapshot = ESTATE.save(tmp_path / "s.json")
+    result = CliRunner().invoke(main, ["audit", str(snapshot), "--isolated", "--select", "ACME",
+                                       "--format", "sarif"])  # fmt: skip
+    assert result.exit_code == 1, result.output
+    assert '"id": "ACME001"' in result.stdout and '"ruleId": "ACME001"' in result.stdout
+
+
+def test_a_module_named_in_the_configuration(on_path: Path, tmp_path: Path) -> None:
+    install(on_path, "acme_more", RULES_MODULE, None)
+    assert "ACME001" not in {one.code for one in all_rules()}
+    config = tmp_path / "iptoolkit.toml"
+    config.write_text('[audit]\nplugins = ["acme_more"]\nselect = ["ACME001"]\n')
+    found = audit(ESTATE, config)
+    assert [f.code for f in found] == ["ACME001"]
+
+
+def test_a_broken_rule_is_named(on_path: Path) -> None:
+    install(on_path, "acme_broken", RULES_MODULE.replace("record.name or", "record.nam or"),
+            "broken = acme_broken:unnamed_profile")  # fmt: skip
+    with pytest.raises(RuleError, match=r"rule ACME001 \(unnamed_profile\) failed: "):
+        audit(ESTATE, select=["ACME001"])
+
+
+def test_an_entry_point_that_is_not_a_rule_is_an_error(on_path: Path) -> None:
+    install(on_path, "acme_wrong", "VALUE = 3\n", "wrong = acme_wrong:VALUE")
+    with pytest.raises(ValueError, match="entry point wrong = 'acme_wrong:VALUE'.*not int"):
+        all_rules()
