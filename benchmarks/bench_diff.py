@@ -12,7 +12,13 @@ data:
   `==` of every profile with the profile of the same id in the other listing (which finds
   only which profiles differ, not where, and nothing of channels, partners or links);
 - in a fresh process: `ipt.diff(old_path, new_path)` (loading both snapshots included)
-  against `orjson.loads` of both files' bytes.
+  against `orjson.loads` of both files' bytes;
+- whole processes, as a shell times them (interpreter start and exit, output included),
+  CPU (user + system) and wall: `iptoolkit diff OLD NEW` and `python -c "ipt.diff(...)"`
+  against `python -c "ipt.load(OLD); ipt.load(NEW)"`, the part `ipt.load` bounds. Why a
+  trial's command took longer than the in-process figure: the in-process figure leaves out
+  the interpreter's start and exit (freeing two estates) and the output; on a shared
+  machine wall time is several times CPU time, so compare CPU.
 
     python benchmarks/bench_diff.py [--size 10000] [--repeat 5]
 """
@@ -120,10 +126,55 @@ def _fresh(old: Path, new: Path, repeat: int) -> tuple[float, float]:
     return best
 
 
+def _whole(command: list[str], repeat: int) -> tuple[float, float]:
+    """(CPU user + system, wall) of a whole process, best of `repeat`."""
+    import resource
+
+    best = (float("inf"), float("inf"))
+    for _ in range(repeat):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        subprocess.run(command, stdout=subprocess.DEVNULL, check=True)
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        best = (min(best[0], cpu), min(best[1], wall))
+    return best
+
+
+def _processes(old: Path, new: Path, repeat: int) -> None:
+    """The command line against the Python call and the loads alone, whole processes."""
+    cli = str(Path(sys.executable).with_name("iptoolkit"))
+    cases = {
+        "iptoolkit diff OLD NEW": [cli, "diff", str(old), str(new)],
+        "python: ipt.diff(paths)": [
+            sys.executable,
+            "-c",
+            f"import iptoolkit as ipt; ipt.diff({str(old)!r}, {str(new)!r})",
+        ],
+        "python: ipt.load x2": [
+            sys.executable,
+            "-c",
+            f"import iptoolkit as ipt; ipt.load({str(old)!r}); ipt.load({str(new)!r})",
+        ],
+    }
+    found = {name: _whole(command, repeat) for name, command in cases.items()}
+    floor_cpu, floor_wall = found["python: ipt.load x2"]
+    print("\nwhole processes (start, import, load, diff, output, exit)")
+    for name, (cpu, wall) in found.items():
+        print(
+            f"  {name:26} cpu {cpu:7.3f} s {cpu / floor_cpu:5.2f}x   "
+            f"wall {wall:7.3f} s {wall / floor_wall:5.2f}x"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--size", type=int, default=10_000)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument(
+        "--processes", action="store_true", help="also time whole processes (the CLI)"
+    )
     args = parser.parse_args()
 
     raw = ipt.demo_profiles(args.size, seed=0)
@@ -158,6 +209,8 @@ def main() -> None:
             args.repeat,
         )
         fresh_diff, fresh_floor = _fresh(old_path, new_path, max(1, args.repeat // 2))
+        if args.processes:
+            _processes(old_path, new_path, max(1, args.repeat // 2))
     print("\nfresh process (import, load both snapshots, diff)")
     print(f"  ipt.diff(paths)      {fresh_diff:8.3f} s  {fresh_diff / fresh_floor:6.1f}x")
     print(f"  orjson.loads x2      {fresh_floor:8.3f} s  {1.0:6.1f}x")

@@ -8,6 +8,12 @@ everything. Matching is case-insensitive throughout.
   wherever the profile uses it: input, response path, or named by id (when known).
 - `partners`, `channels`: ids, node ids or names (`17`, `"17"`, `"partner:17"` and
   `"Acme"` all work).
+- **The channel fields (`channel_types`, `partners`, `channels`) apply to one channel**:
+  `Filter(partners=["Acme"], channel_types=["AS2"])` selects the profiles that use an AS2
+  channel of Acme, not those with an AS2 channel of another partner that use Acme on some
+  other channel. That is what "profiles on an AS2 channel of Acme" means; the command
+  line's options, the Explorer's facets and the MCP tool `find_profiles` read it so,
+  through this module.
 - `groups`: a plain group selects it and its subgroups (`Finance` matches `Finance/AP`);
   a pattern with `*`, `?` or `[...]` is matched as a whole (`Finance/*`, `*/EDI/*`).
 - `tags`: tags or patterns; a profile's `tags` string is split on commas, semicolons and
@@ -48,7 +54,20 @@ from .selection import Filter
 if TYPE_CHECKING:
     from .records import ChannelKey, ProfileRecord
 
-__all__ = ["Filter", "select", "field_matches", "subset", "unmatched", "known_values"]
+__all__ = [
+    "Filter",
+    "Matches",
+    "CHANNEL_FIELDS",
+    "select",
+    "field_matches",
+    "use_owners",
+    "subset",
+    "unmatched",
+    "known_values",
+]
+
+CHANNEL_FIELDS = ("channel_types", "partners", "channels")
+"""The fields a channel is matched by: set together, one channel must match them all."""
 
 E = TypeVar("E", bound=Indexed)
 """An estate (any `Indexed`): a subset is of the same type."""
@@ -57,27 +76,77 @@ Table = dict[str, set[int]]
 """A lower-cased token -> the positions (in `estate.records`) of the profiles that have it."""
 
 
+@dataclass(frozen=True)
+class Matches:
+    """What each field of a filter allows on its own: profile positions for the fields of
+    the profile (`fields`), channel uses for the channel fields (`uses`: ids of the uses,
+    in the order of `records[i].uses` over the records; `owners[use]` is its profile).
+
+    `select` keeps the profiles every profile field allows that have one use every channel
+    field allows; facets count the same way, leaving one field out. The sets may be the
+    look-up tables' own: read them, never change them."""
+
+    fields: dict[str, set[int]]
+    uses: dict[str, set[int]]
+    owners: list[int]
+
+    def __bool__(self) -> bool:
+        return bool(self.fields or self.uses)
+
+    def profile_fields(self, leave_out: str | None = None) -> set[int] | None:
+        """Positions every profile field (but `leave_out`) allows; None: no such field."""
+        return _intersection(found for name, found in self.fields.items() if name != leave_out)
+
+    def channel_uses(self, leave_out: str | None = None) -> set[int] | None:
+        """Uses every channel field (but `leave_out`) allows; None: no such field."""
+        return _intersection(found for name, found in self.uses.items() if name != leave_out)
+
+    def profiles(self, leave_out: str | None = None) -> set[int] | None:
+        """Positions of the profiles every field (but `leave_out`) allows; None when no
+        field constrains them."""
+        sets = [found for name, found in self.fields.items() if name != leave_out]
+        uses = self.channel_uses(leave_out)
+        if uses is not None:
+            sets.append(self.owners_of(uses))
+        return _intersection(sets)
+
+    def owners_of(self, uses: Iterable[int]) -> set[int]:
+        """The positions of the profiles these uses belong to."""
+        owners = self.owners
+        return {owners[use] for use in uses}
+
+
+def _intersection(sets: Iterable[set[int]]) -> set[int] | None:
+    """The members every set holds; None when there is no set (no constraint)."""
+    found: set[int] | None = None
+    for members in sorted(sets, key=len):  # smallest first: each step shrinks the rest
+        found = set(members) if found is None else found & members
+    return found
+
+
 def select(estate: Indexed, selection: Filter) -> list[int]:
     """The positions in `estate.records` (and `raw_profiles`) of the profiles the filter
     selects, in order. Faulty profiles are selected only by an empty filter."""
     if selection.is_empty():
         return list(range(len(estate.records)))
-    chosen: set[int] | None = None
-    for _, found in _matches(estate, selection):
-        chosen = found if chosen is None else chosen & found
-        if not chosen:
-            return []
+    chosen = field_matches(estate, selection).profiles()
     if chosen is None:
         return list(range(len(estate.records)))
     return sorted(chosen)
 
 
-def field_matches(estate: Indexed, selection: Filter) -> dict[str, set[int]]:
-    """For each field the filter sets, the positions of the profiles that field allows on
-    its own (`select` keeps those every field allows). Facets count from these: an option's
-    count is its field's set for that value, intersected with the other fields' sets.
-    The sets may be the look-up tables' own: read them, never change them."""
-    return dict(_matches(estate, selection))
+def field_matches(estate: Indexed, selection: Filter) -> Matches:
+    """What each field the filter sets allows on its own (see `Matches`)."""
+    fields: dict[str, set[int]] = {}
+    uses: dict[str, set[int]] = {}
+    for name, found in _matches(estate, selection):
+        (uses if name in CHANNEL_FIELDS else fields)[name] = found
+    return Matches(fields, uses, use_owners(estate) if uses else [])
+
+
+def use_owners(estate: Indexed) -> list[int]:
+    """Use id -> the position of its profile (see `Matches`), made once per estate."""
+    return _table(estate, "use_owners", _use_owners)
 
 
 def subset(estate: E, selection: Filter) -> E:
@@ -191,18 +260,38 @@ def _use_facts(estate: Indexed) -> list[list[_ChannelFacts]]:
     return result
 
 
+def _use_owners(estate: Indexed) -> list[int]:
+    """Use id -> the position of its profile: the uses of every record, in order."""
+    owners: list[int] = []
+    for position, record in enumerate(estate.records):
+        owners.extend([position] * len(record.uses))
+    return owners
+
+
 def _channel_table(field: str) -> Callable[[Indexed], Table]:
+    """token -> the uses (ids, see `Matches`) of channels with that token in `field`: each
+    use is one channel of one profile, so fields set together meet on one channel."""
+
     def build(estate: Indexed) -> Table:
         table: Table = {}
-        uses = _table(estate, "use_facts", _use_facts)
-        for position, record in _valid(estate):
-            tokens: set[str] = set()
-            if field == "channels":
-                tokens.update(t for use in record.uses if (t := _token(use.key)))
-            for fact in uses[position]:
-                tokens.update(getattr(fact, field))
-            for token in tokens:
-                table.setdefault(token, set()).add(position)
+        registry = _table(estate, "channel_facts", _channel_facts)
+        conflicted = estate.conflicted
+        use_id = 0
+        for record in estate.records:
+            for use in record.uses:
+                if record.ok:
+                    tokens: set[str] = set()
+                    if field == "channels" and (token := _token(use.key)):
+                        tokens.add(token)
+                    if use.held is not None and ("channel", use.key) in conflicted:
+                        fact: _ChannelFacts | None = _facts_of(use.held)
+                    else:
+                        fact = registry.get(use.key)
+                    if fact is not None:
+                        tokens.update(getattr(fact, field))
+                    for token in tokens:
+                        table.setdefault(token, set()).add(use_id)
+                use_id += 1
         return table
 
     return build

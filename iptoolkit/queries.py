@@ -65,11 +65,14 @@ class Impact:
     """
 
     node: str
+    """The node gone, or the nodes gone together joined with " + "."""
     lose_input: list[str] = field(default_factory=list)
     partial_input: list[str] = field(default_factory=list)
     lose_response: list[str] = field(default_factory=list)
     responses: list[str] = field(default_factory=list)
     partners: list[str] = field(default_factory=list)
+    nodes: list[str] = field(default_factory=list)
+    """Every node gone (one, or the several asked together)."""
 
     @property
     def profiles(self) -> list[str]:
@@ -88,21 +91,29 @@ class Impact:
         )
 
 
-def impact(graph: nx.MultiDiGraph, node: Hashable) -> Impact:
-    """What stops if `node` (a channel, partner, agent, response or profile) goes away.
+def impact(
+    graph: nx.MultiDiGraph, node: Hashable | list[Hashable] | tuple[Hashable, ...]
+) -> Impact:
+    """What stops if `node` (a channel, partner, agent, response or profile) goes away, or
+    if the nodes of a list or tuple go away together (both AS2 channels of a partner, say:
+    a profile listening on both loses its input, which neither alone takes).
 
     A partner takes its channels with it; a profile takes its agent and response paths.
-    `node` is named as `resolve_node` accepts: `"channel:40003"`, `"40003"`, a name.
+    A node is named as `resolve_node` accepts: `"channel:40003"`, `"40003"`, a name.
     """
-    node = resolve_node(graph, node)
+    asked = list(node) if isinstance(node, list | tuple) else [node]
+    if not asked:
+        raise ValueError("impact() needs at least one node")
+    chosen = list(dict.fromkeys(resolve_node(graph, one) for one in asked))
     nodes = graph.nodes
-    kind = nodes[node].get("kind")
-    gone = {node}
-    if kind == "partner":
-        gone.update(_neighbours(graph.pred, node, nodes, "channel"))
-    elif kind == "profile":
-        gone.update(graph.succ[node])
-    result = Impact(str(node))
+    gone = set(chosen)
+    for one in chosen:
+        kind = nodes[one].get("kind")
+        if kind == "partner":
+            gone.update(_neighbours(graph.pred, one, nodes, "channel"))
+        elif kind == "profile":
+            gone.update(graph.succ[one])
+    result = Impact(" + ".join(map(str, chosen)), nodes=[str(one) for one in chosen])
     for profile in _in_order(graph, _profiles_reaching(graph, gone)):
         if not is_active(nodes[profile]):
             continue
@@ -126,7 +137,7 @@ def impact(graph: nx.MultiDiGraph, node: Hashable) -> Impact:
         if cut:
             result.lose_response.append(profile)
             result.responses.extend(cut)
-    partners = {node} if kind == "partner" else set()
+    partners = {one for one in chosen if nodes[one].get("kind") == "partner"}
     for channel in gone:
         if nodes[channel].get("kind") == "channel":
             partners.update(_neighbours(graph.succ, channel, nodes, "partner"))

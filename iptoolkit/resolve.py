@@ -24,7 +24,7 @@ before it is stored, so threads sharing an index at worst make one twice.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from typing import TYPE_CHECKING, Any
 
 import networkx as nx
@@ -104,16 +104,24 @@ class ItemIndex:
         kinds: Iterable[str] = ID_KINDS,
         named: Iterable[str] = NAMED_KINDS,
         what: str = "",
+        elsewhere: Callable[[Hashable], str] | None = None,
     ) -> Hashable:
         """The node id `ref` names: a node id, a bare id of `kinds`, a name of `named`, or
         `kind:name`. `what` (an option name, say) heads the error message. Raises
-        `UnknownItemError` or `AmbiguousItemError`."""
+        `UnknownItemError` or `AmbiguousItemError`.
+
+        `elsewhere(ref)` says where else an unknown `ref` is known ("in snapshot 'monday'
+        as channel:17 (Acme AS2)", "" for nowhere): then the error says so instead of
+        suggesting unrelated items of this graph."""
         found, (kinds, named, wanted, missing) = self._matches(ref, kinds, tuple(named))
         head = f"{what}: " if what else ""
         if len(found) == 1:
             return found[0]
         if found:
             raise AmbiguousItemError(ref, found, head)
+        where = elsewhere(ref) if elsewhere is not None else ""
+        if where:
+            raise UnknownItemError(f"{head}{missing}; it is {where}")
         choices = self.suggest(wanted, kinds=kinds, named=named) if wanted else []
         if not choices and len(kinds) == 1:  # `channel:12`: short ids are alike as node ids
             choices = self.suggest(f"{kinds[0]}:{wanted}", kinds=kinds, named=(), as_ids=True)
@@ -169,7 +177,7 @@ class ItemIndex:
         `named`) are closest to `text`, best first, each as `node id (name)`."""
         vocabulary, nodes = self._vocabulary(tuple(kinds), tuple(named), as_ids)
         found = vocabulary.closest(text, _CLOSE)
-        return list(dict.fromkeys(self._label(nodes[word]) for word in found))
+        return list(dict.fromkeys(self.label(nodes[word]) for word in found))
 
     def _vocabulary(
         self, kinds: tuple[str, ...], named: tuple[str, ...], as_ids: bool = False
@@ -211,7 +219,8 @@ class ItemIndex:
         self._words.update(words)
         self._names.update(names)  # last: a kind in `_names` is indexed whole
 
-    def _label(self, node: Hashable) -> str:
+    def label(self, node: Hashable) -> str:
+        """`node id (name)`, as suggestions name an item."""
         name = self.graph.nodes[node].get("name")
         return f"{node} ({name})" if isinstance(name, str) and name.strip() else str(node)
 

@@ -49,7 +49,7 @@ def test_profiles_are_matched_by_id_and_a_field_is_one_change_at_its_path():
         "$.inputAgentSettings.dir",
     )
     assert (change.old, change.new, change.severity) == ("/in", "/out", "notable")
-    assert change.reason == "an endpoint changed"
+    assert change.reason == "an endpoint changed (dir)"
     assert len(result) == 1
 
 
@@ -168,22 +168,40 @@ def test_a_channel_deactivated_under_inactive_profiles_only_is_notable():
     assert change.severity == "notable" and "no active profile" in change.reason
 
 
-def test_a_channel_removed_under_an_active_profile_is_breaking_and_so_is_losing_it():
+def test_a_channel_replaced_in_an_active_profile_is_a_rewiring_not_an_outage():
+    # tests/test_rewire.py has the migrations of several profiles; this is the smallest
     old = estate_of(sftp("P1"))
     new = estate_of(sftp("P1", channel(9, partner=ACME)))
     result = ipt.diff(old, new)
-    assert one(result, key="channel:5", op="removed").severity == "breaking"
+    removed = one(result, key="channel:5", op="removed")
+    assert removed.severity == "notable" and "rewired: P1" in removed.reason
     assert one(result, key="channel:9", op="added").severity == "notable"
+    swap = one(result, kind="profile")
+    assert swap.path == "$.inputAgentSettings.channels[0]"
+    assert (swap.old["id"], swap.new["id"], swap.severity) == (5, 9, "notable")
+    lost = one(result, key="agent:P1 -> channel:5")
+    assert (lost.op, lost.severity, lost.cause) == ("removed", "notable", "profile:P1")
+    assert "rewired from channel:5 to channel:9" in lost.reason
+    assert not result.of(severity="breaking")
+
+
+def test_a_channel_taken_from_an_active_profile_without_replacement_is_breaking():
+    old = estate_of(sftp("P1"))
+    new = estate_of(profile("P1", agent=agent("SFTP", dir="/in", channels=[])))
+    result = ipt.diff(old, new)
     lost = one(result, key="agent:P1 -> channel:5")
     assert (lost.op, lost.severity) == ("removed", "breaking")
     assert "loses its input channel" in lost.reason
+    gone = one(result, key="channel:5", op="removed")
+    assert gone.severity == "breaking" and "left without it: P1" in gone.reason
 
 
-def test_a_partner_moved_away_from_active_profiles_is_breaking():
+def test_a_partner_left_when_its_channel_moved_to_another_is_notable():
     old = estate_of(sftp("P1"))
     new = estate_of(sftp("P1", channel(5, partner=GLOBEX)))
     result = ipt.diff(old, new)
-    assert one(result, key="partner:1", op="removed").severity == "breaking"
+    gone = one(result, key="partner:1", op="removed")
+    assert gone.severity == "notable" and "rewired: P1" in gone.reason
     moved = one(result, key="channel:5", path="$.partner")
     assert moved.severity == "notable" and moved.new["name"] == "Globex"
     assert one(result, key="channel:5 -> partner:1").op == "removed"
@@ -234,7 +252,14 @@ def test_a_response_unit_deactivated_in_an_active_profile_is_breaking():
         ("description", "a", "b", "cosmetic", ""),
         ("tags", "x", "x,y", "cosmetic", ""),
         ("lastModified", 1, 2, "cosmetic", ""),
-        ("encoding", "UTF-8", "ISO-8859-1", "notable", "a setting changed"),
+        ("encoding", "UTF-8", "ISO-8859-1", "notable", "a setting changed (encoding)"),
+        (
+            "remoteCertificateId",
+            "c1",
+            "c2",
+            "notable",
+            "a certificate changed (remoteCertificateId)",
+        ),
     ],
 )
 def test_profile_fields_by_severity(field, old, new, severity, reason):
@@ -251,7 +276,7 @@ def test_schedules_and_classes_are_notable():
     later["inputAgentSettings"]["cronSchedule"] = ["0 6 * * *"]
     schedule = one(ipt.diff(estate_of(cron), estate_of(later)), kind="profile")
     assert schedule.path == "$.inputAgentSettings.cronSchedule[0]"
-    assert (schedule.severity, schedule.reason) == ("notable", "a schedule changed")
+    assert (schedule.severity, schedule.reason) == ("notable", "a schedule changed (cronSchedule)")
     other = copy.deepcopy(cron)
     other["inputAgentSettings"]["class"] = "core:CronSqlAgentSettings"
     klass = one(ipt.diff(estate_of(cron), estate_of(other)), path="$.inputAgentSettings.class")
@@ -375,14 +400,14 @@ def week() -> ipt.EstateDiff:
 def test_summary_is_plan_style(week):
     assert week.summary() == (
         "1 profile added, 2 changed, 1 removed; 2 links added, 2 removed; "
-        "1 profile deactivated; 1 breaking, 6 notable, 1 cosmetic"
+        "1 profile deactivated; 2 breaking, 5 notable, 1 cosmetic"
     )
 
 
 def test_json_shape(week):
     data = json.loads(week.to_json())
     assert set(data) == {"summary", "changes"}
-    assert data["summary"]["severity"] == {"breaking": 1, "notable": 6, "cosmetic": 1}
+    assert data["summary"]["severity"] == {"breaking": 2, "notable": 5, "cosmetic": 1}
     assert len(data["changes"]) == len(week)
     for change in data["changes"]:
         assert {"kind", "key", "op", "path", "old", "new", "severity"} <= set(change)
@@ -400,7 +425,7 @@ def test_frame_has_one_row_per_change(week):
 def test_markdown_is_a_changelog_breaking_first(week):
     text = week.to_markdown()
     assert text.startswith("# Changes")
-    assert text.index("## Breaking (1)") < text.index("## Notable (6)") < text.index("## Cosmetic")
+    assert text.index("## Breaking (2)") < text.index("## Notable (5)") < text.index("## Cosmetic")
     assert "**profile added** Fresh (`profile:P4`)" in text
     assert "Invoices \\<b\\>new\\</b\\>" in text  # names escaped
 

@@ -120,3 +120,38 @@ def test_plot_wants_a_picture_suffix(snapshots, tmp_path):
     assert code == 2 and out == ""
     assert "--plot c.md: the diagram is written as one of .png, .svg, .pdf" in err
     assert not (tmp_path / "c.md").exists()
+
+
+def test_old_newer_than_new_is_a_warning_on_stderr(tmp_path):
+    from datetime import UTC, datetime
+
+    from iptoolkit.estate import Estate
+    from iptoolkit.snapshot import SnapshotInfo
+
+    paths = []
+    for day in (16, 17):
+        info = SnapshotInfo(fetched_at=datetime(2026, 11, day, tzinfo=UTC))
+        paths.append(tmp_path / f"{day}.json")
+        Estate.from_raw([sftp("P1")], info=info).save(paths[-1])
+    code, out, err = run(paths[0], paths[1])
+    assert code == 0 and err == ""
+    code, out, err = run(paths[1], paths[0])
+    assert err.startswith("Warning: the old snapshot was fetched after the new one")
+    assert "Note: the old snapshot was fetched after the new one" in out
+
+
+def test_plot_draws_only_the_changes_unless_all(tmp_path):
+    import xml.etree.ElementTree as ET
+
+    many = [sftp(f"P{n}") for n in range(1, 30)]
+    old, new = tmp_path / "old.json", tmp_path / "new.json"
+    estate_of(*many).save(old)
+    estate_of(sftp("P1", dir="/moved"), *many[1:]).save(new)
+    counts = {}
+    for extra in ((), ("--all",)):
+        target = tmp_path / f"c{len(extra)}.svg"
+        code, _, _ = run(old, new, "--plot", target, *extra)
+        assert code == 0
+        texts = [el.text or "" for el in ET.parse(target).iter("{http://www.w3.org/2000/svg}text")]
+        counts[extra] = sum(text.startswith("P") or "profile:P" in text for text in texts)
+    assert counts[()] < counts[("--all",)]

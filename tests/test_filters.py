@@ -140,12 +140,61 @@ def test_json_round_trip(selection):
 @settings(max_examples=80, deadline=None)
 @given(filters)
 def test_select_agrees_with_a_brute_force_reading(selection):
-    """Every field is an independent condition: the selection is their intersection."""
+    """The profile fields are independent conditions; the channel fields must all hold of
+    one channel the profile uses (read here from the channels' JSON, channel by channel)."""
+    from iptoolkit.models import field_value
+    from iptoolkit.names import normalise_type, strip_kind, type_aliases
+    from iptoolkit.nodes import partner_of, type_of
+
     estate = hand_estate()
+    chosen = selection.model_dump(exclude_defaults=True)
     expected = set(select(estate, Filter()))
-    for name, value in selection.model_dump(exclude_defaults=True).items():
-        expected &= set(select(estate, Filter(**{name: value})))
+    for name, value in chosen.items():
+        if name not in filters_module.CHANNEL_FIELDS:
+            expected &= set(select(estate, Filter(**{name: value})))
+
+    def said(value: object) -> str:
+        return str(value).strip().lower()
+
+    def fits(use) -> bool:
+        held = use.held if use.held is not None else estate.channels.get(use.key)
+        facts = {"channel_types": set(), "partners": set(), "channels": {said(use.key)}}
+        if held is not None:
+            facts["channel_types"] = set(type_aliases(type_of(held)))
+            if field_value(held, "name"):
+                facts["channels"].add(said(field_value(held, "name")))
+            key, partner = partner_of(held)
+            if key is not None:
+                facts["partners"] = {
+                    said(key),
+                    said(field_value(partner, "id")),
+                    said(field_value(partner, "name")),
+                }
+        wanted = {
+            "channel_types": lambda v: normalise_type(v),
+            "partners": lambda v: said(strip_kind(v, "partner")),
+            "channels": lambda v: said(strip_kind(v, "channel")),
+        }
+        return all(
+            any(wanted[name](v) in facts[name] for v in chosen[name])
+            for name in filters_module.CHANNEL_FIELDS
+            if name in chosen
+        )
+
+    if any(name in chosen for name in filters_module.CHANNEL_FIELDS):
+        expected &= {n for n, r in enumerate(estate.records) if r.ok and any(map(fits, r.uses))}
     assert select(estate, selection) == sorted(expected)
+
+
+def test_channel_fields_meet_on_one_channel():
+    """P0 receives on Acme's AS2 channel and delivers to Globex by FTP: it is on an AS2
+    channel of Acme, not on an AS2 channel of Globex, though it uses Globex and AS2."""
+    estate = hand_estate()
+    assert "P0" in ids(estate, Filter(partners=["Acme"], channel_types=["AS2"]))
+    assert "P0" not in ids(estate, Filter(partners=["Globex"], channel_types=["AS2"]))
+    assert "P0" in ids(estate, Filter(partners=["Globex"])) and "P0" in ids(
+        estate, Filter(channel_types=["AS2"])
+    )
 
 
 def test_faulty_profiles_only_in_the_empty_filter(estate):

@@ -181,3 +181,38 @@ def test_export_writes_the_diffs_own_renderings(week, tmp_path):
     frame = pd.read_csv(ipt.export(week, tmp_path / "changes.csv"))
     assert len(frame) == len(week)
     assert sorted(frame["key"]) == sorted(change.key for change in week)
+
+
+def test_breaking_changes_are_ringed_and_their_links_drawn_in_the_breaking_colour():
+    from iptoolkit.topology.style import BREAKING_COLOUR
+    from iptoolkit.topology.view import detail_view
+    from tests.factories import ACME, agent, channel, estate_of, profile
+
+    def user(pid: str, ch: dict | None) -> dict:
+        return profile(pid, agent=agent("SFTP", channels=[ch] if ch else []))
+
+    ch5 = channel(5, partner=ACME)
+    # P1 loses its only channel (breaking), P2 is rewired to channel 9 (notable)
+    result = ipt.diff(
+        estate_of(user("P1", ch5), user("P2", ch5)),
+        estate_of(user("P1", None), user("P2", channel(9, partner=ACME))),
+    )
+    marked = diff_graph(result)
+    assert ("agent:P1", "channel:5") in marked.breaking and "profile:P1" in marked.breaking
+    assert "profile:P2" not in marked.breaking and ("agent:P2", "channel:5") not in marked.breaking
+    view = detail_view(marked.graph)
+    mark_view(view, marked)
+    assert view.nodes["profile:P1"]["breaking"] and not view.nodes["profile:P2"]["breaking"]
+    figure = ipt.plot_diff(result)
+    ring = BREAKING_COLOUR.lower()
+    rings = [
+        c for c in figure.axes[0].collections
+        if isinstance(c, PathCollection) and ring in {to_hex(e) for e in c.get_edgecolors()}
+    ]  # fmt: skip
+    lines = [
+        c for c in figure.axes[0].collections
+        if isinstance(c, LineCollection) and ring in {to_hex(e) for e in c.get_colors()}
+    ]  # fmt: skip
+    assert rings and lines
+    legend = [text.get_text() for text in figure.legends[0].get_texts()]
+    assert "breaking" in legend

@@ -93,13 +93,12 @@ def stored_changes(
     where = "" if snapshot_id is None else " WHERE snapshot_id = ?"
     with archive._connection() as con:
         rows = con.execute(
-            "SELECT snapshot_id, kind, key, op, severity, path, old, new, reason, name FROM changes"
-            + where
-            + " ORDER BY snapshot_id, number",
+            "SELECT snapshot_id, kind, key, op, severity, path, old, new, reason, name, "
+            "profiles, cause FROM changes" + where + " ORDER BY snapshot_id, number",
             [] if snapshot_id is None else [snapshot_id],
         ).fetchall()
     found: dict[int, list[Change]] = {}
-    for sid, kind, key, op, severity, path, old, new, reason, name in rows:
+    for sid, kind, key, op, severity, path, old, new, reason, name, profiles, cause in rows:
         found.setdefault(sid, []).append(
             Change(
                 kind,
@@ -111,6 +110,8 @@ def stored_changes(
                 None if new is None else loads_json(new),
                 reason or "",
                 name or "",
+                tuple(loads_json(profiles)) if profiles else (),
+                cause,
             )
         )
     return {sid: tuple(changes) for sid, changes in found.items()}

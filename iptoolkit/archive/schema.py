@@ -89,7 +89,9 @@ CREATE TABLE changes(
     old JSON,
     new JSON,
     reason VARCHAR,
-    name VARCHAR
+    name VARCHAR,
+    profiles JSON,
+    cause VARCHAR
 );
 """
 

@@ -544,6 +544,8 @@ _CHANGE_COLUMNS = [
     "new",
     "reason",
     "name",
+    "profiles",
+    "cause",
 ]
 _USE_COLUMNS = [
     "version_id",
@@ -612,6 +614,8 @@ def _store_changes(con: duckdb.DuckDBPyConnection, snapshot_id: int, diff: Estat
             None if change.new is None else dumps_json(change.new).decode(),
             change.reason,
             change.name,
+            dumps_json(list(change.profiles)).decode() if change.profiles else None,
+            change.cause,
         )
         for number, change in enumerate(diff.changes)
     ]

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 from ..estate import as_estate
 from ..models import gc_paused
 from ..names import plural
-from ..nodes import label, partner_of
+from ..nodes import label, partner_node, partner_of
 from ..redact import MASK, is_secret_name, redact_fields, redact_text
 from ..references import usable_id
 from .items import (
@@ -47,10 +47,13 @@ from .items import (
     profile_json,
     settle_conflicts,
 )
-from .links import UNPAIRED, Renames, key_of, partner_edges, profile_edges
+from .links import UNPAIRED, Edge, Renames, key_of, partner_edges, profile_edges
 from .model import KINDS, SEVERITIES, Change, ChangeKind, EstateDiff
+from .order import order_notes
+from .rewire import kind_of, replacements
 from .schema_compare import schema_changes
-from .severity import field_severity, link_severity
+from .severity import field_severity, link_severity, rule
+from .swaps import is_channel, replaced_channel, swaps
 from .walk import ABSENT, FieldChange, Walk, json_path
 
 if TYPE_CHECKING:
@@ -76,6 +79,7 @@ def diff(old: Estate | str | os.PathLike[str], new: Estate | str | os.PathLike[s
         differ = _Differ(before, after)
         changes, notes = differ.run()
     changes.extend(schema_changes(before, after, same=differ.same))
+    notes.extend(order_notes(before, after))
     rank = {severity: n for n, severity in enumerate(SEVERITIES)}
     kind_rank = {kind: n for n, kind in enumerate(KINDS)}
     changes.sort(key=lambda c: (rank[c.severity], kind_rank[c.kind], c.key, c.path or ""))
@@ -98,12 +102,17 @@ class _Differ:
         self.old_channels = first_channels(old.records)
         self.new_channels = first_channels(new.records)
         settle_conflicts(self.old_channels, self.new_channels, old, new, "channel")
+        self.lost: dict[str, set[str]] = {}
+        """Channel node -> the active profiles (keys) that lost a link to it and gained
+        none in its place (`_links`)."""
+        self.rewired: dict[str, set[str]] = {}
+        """Channel node -> the active profiles rewired from it to another channel."""
 
     def run(self) -> tuple[list[Change], list[str]]:
         self._profiles()
+        self._links()
         self._channels()
         self._partners()
-        self._links()
         return self.changes, self._notes()
 
     # -- profiles -------------------------------------------------------------------------
@@ -127,17 +136,21 @@ class _Differ:
         new: ProfileRecord | None,
     ) -> None:
         faulty = f" (faulty: {_problem_text(record.problem)})" if record.problem else ""
+        stops = op == "removed" and record.active
+        severity = rule("profile-stops" if stops else "added" if op == "added" else "inactive")
         self.changes.append(
             Change(
                 kind,
                 key,
                 op,  # type: ignore[arg-type]
-                "notable",
+                severity,
                 None,
                 redact_fields(profile_json(old)) if old is not None else None,
                 redact_fields(profile_json(new)) if new is not None else None,
-                f"profile {op}{faulty}",
+                f"{'active ' if stops else 'inactive ' if op == 'removed' else ''}profile "
+                f"{op}{faulty}",
                 record.name or "",
+                (record.key,),
             )
         )
 
@@ -168,16 +181,29 @@ class _Differ:
             return
         self.changed.append((old, new))
         skip = _SkipCopies(old, new, self.old_channels, self.new_channels)
-        walk = Walk(is_secret_name, skip).compare(profile_json(old), profile_json(new))
+        walk = Walk(is_secret_name, skip, replaced_channel).compare(
+            profile_json(old), profile_json(new)
+        )
         self.renames.add(old, new, walk)
-        for field in walk.changes:
-            severity, reason = field_severity(
-                field, "profile", lambda: new.key if new.active else ""
-            )
-            self._field("profile", key, field, severity, reason, name)
+        for field in swaps(walk.changes):
+            if field.old is not ABSENT and field.new is not ABSENT and _both_channels(field):
+                severity = rule("rewired")
+                reason = f"rewired from {_channel_id(field.old)} to {_channel_id(field.new)}"
+            else:
+                severity, reason = field_severity(
+                    field, "profile", lambda: new.key if new.active else ""
+                )
+            self._field("profile", key, field, severity, reason, name, (new.key,))
 
     def _field(
-        self, kind: ChangeKind, key: str, field: FieldChange, severity: str, reason: str, name: str
+        self,
+        kind: ChangeKind,
+        key: str,
+        field: FieldChange,
+        severity: str,
+        reason: str,
+        name: str,
+        profiles: tuple[str, ...] = (),
     ) -> None:
         self.changes.append(
             Change(
@@ -190,6 +216,7 @@ class _Differ:
                 _shown(field.new, field.secret),
                 reason,
                 name,
+                profiles,
             )
         )
 
@@ -221,10 +248,7 @@ class _Differ:
                 self._whole(kind, node, "added", "notable", None, item, f"{kind} added")
         for node, item in old_items.items():
             if node not in new_items:
-                users = self._still_active(old_users.of(node), side="old")
-                severity = "breaking" if users else "notable"
-                reason = f"{kind} removed" + (f"; active profiles use it: {users}" if users else "")
-                self._whole(kind, node, "removed", severity, item, None, reason)
+                self._gone(kind, node, item, old_users, new_users)
         for node, new in new_items.items():
             old = old_items.get(node)
             if old is None or old is new or old == new:
@@ -233,13 +257,38 @@ class _Differ:
             old, new = (
                 self._moved_partner(node, old, new, name) if kind == "channel" else (old, new)
             )
+            users = tuple(self._active_keys(new_users.of(node), side="new"))
             for field in Walk(is_secret_name).compare(old, new).changes:
-                severity, reason = field_severity(
-                    field,
-                    kind,
-                    lambda node=node: self._still_active(new_users.of(node), side="new"),
-                )
-                self._field(kind, node, field, severity, reason, name)
+                severity, reason = field_severity(field, kind, lambda users=users: _listed(users))
+                self._field(kind, node, field, severity, reason, name, users)
+
+    def _gone(
+        self, kind: ChangeKind, node: str, item: Any, old_users: Users, new_users: Users
+    ) -> None:
+        """A channel or partner removed: breaking when an active profile still names it or
+        lost it without a replacement, notable when every active user was rewired."""
+        if kind == "channel":
+            channels = [node]
+        else:
+            channels = [c for c, held in self.old_channels.items() if _partner_node(held) == node]
+        left = set(self._active_keys(new_users.of(node), side="new"))
+        for channel in channels:
+            left |= self.lost.get(channel, set())
+        used = list(self._active_keys(old_users.of(node), side="old"))
+        rewired = [key for key in used if key not in left]
+        left_keys = sorted(left, key=str)
+        if left_keys:
+            reason = f"{kind} removed; active profiles left without it: {_listed(left_keys)}"
+            if rewired:
+                reason += f"; rewired: {_listed(rewired)}"
+            severity = rule("left-behind")
+        elif rewired:
+            reason = f"{kind} removed; every active profile using it was rewired: "
+            reason += _listed(rewired)
+            severity = rule("migrated")
+        else:
+            reason, severity = f"{kind} removed; no active profile used it", rule("migrated")
+        self._whole(kind, node, "removed", severity, item, None, reason, (*left_keys, *rewired))
 
     def _moved_partner(
         self, node: str, old: dict[str, Any], new: dict[str, Any], name: str
@@ -258,7 +307,7 @@ class _Differ:
                     "$.partner",
                     redact_fields(old_partner),
                     redact_fields(new_partner),
-                    f"the topology changed: moves from partner {old_key} to {new_key}",
+                    f"its partner changed: moves from partner {old_key} to {new_key}",
                     name,
                 )
             )
@@ -268,7 +317,15 @@ class _Differ:
         )
 
     def _whole(
-        self, kind: ChangeKind, node: str, op: str, severity: str, old: Any, new: Any, reason: str
+        self,
+        kind: ChangeKind,
+        node: str,
+        op: str,
+        severity: str,
+        old: Any,
+        new: Any,
+        reason: str,
+        profiles: tuple[str, ...] = (),
     ) -> None:
         item = new if new is not None else old
         self.changes.append(
@@ -282,24 +339,26 @@ class _Differ:
                 redact_fields(new) if new is not None else None,
                 reason,
                 label(item, node.split(":", 1)[1]),
+                profiles,
             )
         )
 
-    def _still_active(self, users: Iterable[ProfileRecord], *, side: str) -> str:
-        """Those of the users (records of the `side` snapshot) that are in the new snapshot
-        and active there, in words ("" for none)."""
-        keys = []
+    def _active_keys(self, users: Iterable[ProfileRecord], *, side: str) -> list[str]:
+        """The keys of those users (records of the `side` snapshot) that are in the new
+        snapshot and active there, each once."""
+        keys: dict[str, None] = {}
         for record in users:
             now = self.new_of.get(record.index) if side == "old" else record
             if now is not None and now.active:
-                keys.append(now.key)
-        return _listed(keys)
+                keys[str(now.key)] = None
+        return list(keys)
 
     # -- links ----------------------------------------------------------------------------
 
     def _links(self) -> None:
         """Links added and removed: the edges of the profiles that changed (the others'
-        are the same once renamed), and every channel's edges to partners."""
+        are the same once renamed), and every channel's edges to partners. A removed link
+        another one replaces is a rewiring (`rewire.py`), not a loss."""
         rename = self.renames.edge
         old_dirty = [*self.removed, *(old for old, _ in self.changed)]
         new_dirty = [*self.added, *(new for _, new in self.changed)]
@@ -307,14 +366,57 @@ class _Differ:
         old_edges |= {rename(edge) for edge in partner_edges(self.old)}
         new_edges = set(profile_edges(new_dirty)) | partner_edges(self.new)
         new_by_node = {record.node: record for record in self.new.records}
-        for edge in old_edges - new_edges:
-            owner = new_by_node.get(_owner(edge[0]))
+        added_nodes = {record.node for record in self.added}
+        removed, added = old_edges - new_edges, new_edges - old_edges
+        instead = replacements(
+            removed,
+            added,
+            lambda node: _partner_node(self.old_channels.get(node)),
+            lambda node: _partner_node(self.new_channels.get(node)),
+        )
+        for edge in sorted(removed):
+            owner_node = _owner(edge[0])
+            owner = new_by_node.get(owner_node)
             active = owner.key if owner is not None and owner.active else None
-            severity, reason = link_severity(edge[0], edge[1], removed=True, active_owner=active)
-            self.changes.append(Change("link", key_of(edge), "removed", severity, reason=reason))
-        for edge in new_edges - old_edges:
-            severity, reason = link_severity(edge[0], edge[1], removed=False, active_owner=None)
-            self.changes.append(Change("link", key_of(edge), "added", severity, reason=reason))
+            replaced = instead.get(edge)
+            severity, reason = link_severity(
+                edge[0],
+                edge[1],
+                removed=True,
+                active_owner=active,
+                with_item=owner is None,
+                replaced_by=replaced[1] if replaced is not None else None,
+            )
+            if active is not None and kind_of(edge[1]) == "channel":
+                lost = self.lost if severity == "breaking" else self.rewired
+                lost.setdefault(edge[1], set()).add(str(active))
+            self._link(edge, "removed", severity, reason, owner_node or _owner(edge[0], True))
+        for edge in sorted(added):
+            owner_node = _owner(edge[0])
+            severity, reason = link_severity(
+                edge[0],
+                edge[1],
+                removed=False,
+                active_owner=None,
+                with_item=owner_node in added_nodes,
+            )
+            self._link(edge, "added", severity, reason, owner_node)
+
+    def _link(self, edge: Edge, op: str, severity: str, reason: str, owner: str) -> None:
+        """One link change, caused by its profile's change or its channel's."""
+        cause = owner or (edge[0] if edge[0].startswith("channel:") else None)
+        profiles = (owner.partition(":")[2],) if owner else ()
+        self.changes.append(
+            Change(
+                "link",
+                key_of(edge),
+                op,  # type: ignore[arg-type]
+                severity,  # type: ignore[arg-type]
+                reason=reason,
+                profiles=profiles,
+                cause=cause.removesuffix(UNPAIRED) if cause else None,
+            )
+        )
 
     # -- notes ----------------------------------------------------------------------------
 
@@ -368,10 +470,13 @@ def _registry_copies(record: ProfileRecord, channels: dict[str, Any]) -> dict[st
     return found
 
 
-def _owner(node: str) -> str:
-    """The profile node owning an agent, response or profile node ("" for others)."""
+def _owner(node: str, unpaired: bool = False) -> str:
+    """The profile node owning an agent, response or profile node ("" for others, and for
+    an old node with no counterpart unless `unpaired`)."""
     if node.endswith(UNPAIRED):
-        return ""
+        if not unpaired:
+            return ""
+        node = node.removesuffix(UNPAIRED)
     kind, _, rest = node.partition(":")
     if kind == "profile":
         return node
@@ -380,6 +485,23 @@ def _owner(node: str) -> str:
     if kind == "response":
         return f"profile:{rest.rsplit(':', 1)[0]}"
     return ""
+
+
+def _partner_node(channel: Any) -> str | None:
+    """The partner node of a channel's JSON (None without one)."""
+    if channel is None:
+        return None
+    key, _ = partner_of(channel)
+    return partner_node(key) if key is not None else None
+
+
+def _channel_id(channel: dict[str, Any]) -> str:
+    return f"channel {usable_id(channel.get('id'))}"
+
+
+def _both_channels(field: FieldChange) -> bool:
+    """A channel put in another's place (`swaps.swaps`, `swaps.replaced_channel`)."""
+    return is_channel(field.old) and is_channel(field.new)
 
 
 def _shown(value: Any, secret: bool) -> Any:

@@ -149,9 +149,13 @@ class Users:
 
     def of(self, node: str) -> list[ProfileRecord]:
         if self._by_node is None:
-            self._by_node = {}
+            by_node: dict[str, dict[int, ProfileRecord]] = {}
             for record in self.records:
-                keys = record.channel_keys if self.kind == "channel" else record.partners
-                for key in keys:
-                    self._by_node.setdefault(f"{self.kind}:{key}", []).append(record)
+                if self.kind == "channel":  # the graph's node ids, as the records hold them
+                    nodes = [use.node for use in record.uses]
+                else:
+                    nodes = [partner_node(key) for key in record.partners]
+                for found in nodes:
+                    by_node.setdefault(found, {})[record.index] = record
+            self._by_node = {found: list(users.values()) for found, users in by_node.items()}
         return self._by_node.get(node, [])

@@ -9,10 +9,8 @@ The record every part of `change/` reads: `diff.py` and the schema changes make 
 - kind `"schema"`: a class or field that appears or disappears between the snapshots.
 
 Values are masked as in every export (`redact.redact_fields`), so a diff never shows a
-secret. Severity: `"breaking"` (an active profile loses its input channel or a response
-path; a channel or partner that active profiles use is deactivated or removed; a profile
-is deactivated), `"notable"` (anything else that changes topology, endpoints, schedules,
-activity, classes), `"cosmetic"` (names, descriptions, tags, timestamps).
+secret. Severity: `"breaking"`, `"notable"` or `"cosmetic"`, by the one table of rules in
+`severity.RULES` (breaking: an active profile stops receiving or delivering something).
 """
 
 from __future__ import annotations
@@ -54,6 +52,12 @@ class Change:
     reason: str = ""
     name: str = ""
     """The item's name as people know it (a profile's or channel's name), when it has one."""
+    profiles: tuple[str, ...] = ()
+    """Every profile the change affects (keys), in full: a reason may name only the first
+    few, the machine forms (JSON, CSV) carry them all."""
+    cause: str | None = None
+    """For a link: the key of the item whose change made it (`profile:P1`, `channel:17`);
+    reports for people show the link under that item's change."""
 
     def __post_init__(self) -> None:
         # a name (and a reason naming an item) may hold a URL with a password
@@ -72,4 +76,6 @@ class Change:
             "severity": self.severity,
             "reason": self.reason,
             "name": self.name,
+            "profiles": list(self.profiles),
+            "cause": self.cause,
         }

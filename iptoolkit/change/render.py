@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from collections.abc import Iterable
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..markdown import code, escape
 from ..names import plural
 from ..redact import redact_text
 from .record import KINDS, SEVERITIES, Change
+from .severity import TIMESTAMP_FIELDS
+from .swaps import channel_words, is_channel
 
 if TYPE_CHECKING:
     import pandas
@@ -52,7 +56,19 @@ class Diff(Protocol):
     ) -> tuple[Change, ...]: ...
 
 
-FRAME_COLUMNS = ("severity", "kind", "key", "name", "op", "path", "old", "new", "reason")
+FRAME_COLUMNS = (
+    "severity",
+    "kind",
+    "key",
+    "name",
+    "op",
+    "path",
+    "old",
+    "new",
+    "reason",
+    "profiles",
+    "cause",
+)
 _PLAN_ORDER = ("added", "changed", "removed")
 _NOUNS = {"schema": "schema element"}
 """What a summary counts of a kind, where the kind's name is not the noun: a schema change
@@ -137,6 +153,7 @@ def to_frame(diff: Diff) -> pandas.DataFrame:
             **{name: getattr(change, name) for name in FRAME_COLUMNS},
             "old": _flat(change.old),
             "new": _flat(change.new),
+            "profiles": _flat(list(change.profiles)),
         }
         for change in diff.changes
     ]
@@ -157,15 +174,65 @@ def short(value: Any, limit: int = _SHORT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def said(value: Any, path: str | None) -> str:
+    """A changed value as people read it: a channel as `channel 40049 (Fjord Freight AS2)`,
+    a timestamp (epoch milliseconds) with its date, anything else as `short` JSON."""
+    if is_channel(value):
+        return channel_words(value)
+    text = short(value)
+    name = _FIELD.search(path or "")
+    if name and name.group(1) in TIMESTAMP_FIELDS and isinstance(value, int):
+        when = _date(value)
+        if when:
+            text += f" ({when})"
+    return text
+
+
+_FIELD = re.compile(r"\.(\w+)$")
+_EPOCH_MS = (946_684_800_000, 4_102_444_800_000)
+"""Epoch milliseconds read as dates: 2000-01-01 to 2100-01-01."""
+
+
+def _date(value: int) -> str:
+    if not _EPOCH_MS[0] <= value < _EPOCH_MS[1]:
+        return ""
+    return datetime.fromtimestamp(value / 1000, UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
 # -- for people ---------------------------------------------------------------------------
 
 
-def _items(changes: Iterable[Change]) -> list[tuple[Change, list[Change]]]:
-    """Changes grouped by item (kind, key, op), in the order the diff lists them."""
-    groups: dict[tuple[str, str, str], list[Change]] = {}
+def _items(
+    changes: Iterable[Change], diff: Diff
+) -> list[tuple[Change, list[Change], list[Change]]]:
+    """Changes grouped by item (kind, key, op), in the order the diff lists them: (the
+    item's first change, its changes, the links its change made). A link whose cause is an
+    item of the diff is folded under that item (under a heading of its own when the item
+    has no change of the link's severity); any other link is an item of its own."""
+    heads = _heads(diff)
+    groups: dict[tuple[str, str, str], tuple[Change, list[Change], list[Change]]] = {}
     for change in changes:
-        groups.setdefault((change.kind, change.key, change.op), []).append(change)
-    return [(group[0], group) for group in groups.values()]
+        head = heads.get(change.cause) if change.kind == "link" and change.cause else None
+        if head is not None:
+            entry = groups.setdefault((head.kind, head.key, head.op), (head, [], []))
+            entry[2].append(change)
+        else:
+            key = (change.kind, change.key, change.op)
+            first, own, links = groups.get(key, (change, [], []))
+            if not own and first is not change and first.kind != change.kind:
+                first = change
+            own.append(change)
+            groups[key] = (own[0], own, links)
+    return list(groups.values())
+
+
+def _heads(diff: Diff) -> dict[str, Change]:
+    """Item key -> the first change of that item (not a link), for folding links."""
+    found: dict[str, Change] = {}
+    for change in diff.changes:
+        if change.kind != "link":
+            found.setdefault(change.key, change)
+    return found
 
 
 def _title(change: Change) -> str:
@@ -174,7 +241,7 @@ def _title(change: Change) -> str:
 
 
 def _field_line(change: Change) -> str:
-    return f"{change.path}: {short(change.old)} -> {short(change.new)}"
+    return f"{change.path}: {said(change.old, change.path)} -> {said(change.new, change.path)}"
 
 
 def to_text(diff: Diff) -> str:
@@ -187,7 +254,7 @@ def to_text(diff: Diff) -> str:
         if not chosen:
             continue
         lines += ["", f"{severity} ({len(chosen)}):"]
-        for first, group in _items(chosen):
+        for first, group, links in _items(chosen, diff):
             fields = [change for change in group if change.path]
             whole = _whole_reasons(group)
             why = f"  [{'; '.join(whole)}]" if whole else ""
@@ -195,6 +262,9 @@ def to_text(diff: Diff) -> str:
             for change in fields:
                 reason = f"  [{change.reason}]" if change.reason else ""
                 lines.append(f"      {_field_line(change)}{reason}")
+            for link in links:
+                reason = f"  [{link.reason}]" if _telling(link) else ""
+                lines.append(f"      link {sign[link.op]} {link.key}{reason}")
     return "\n".join(lines)
 
 
@@ -215,17 +285,27 @@ def to_markdown(diff: Diff) -> str:
         if not chosen:
             continue
         lines += ["", f"## {severity.capitalize()} ({len(chosen)})", ""]
-        for first, group in _items(chosen):
+        for first, group, links in _items(chosen, diff):
             name = f" {escape(first.name)}" if first.name else ""
             whole = [escape(reason) for reason in _whole_reasons(group)]
             why = f": {'; '.join(whole)}" if whole else ""
             lines.append(f"- **{first.kind} {first.op}**{name} ({code(first.key)}){why}")
             for change in group:
                 if change.path:
-                    what = f"{code(change.path)}: {code(short(change.old))} → "
+                    old, new = said(change.old, change.path), said(change.new, change.path)
+                    what = f"{code(change.path)}: {code(old)} → "
                     reason = f" ({escape(change.reason)})" if change.reason else ""
-                    lines.append(f"  - {what}{code(short(change.new))}{reason}")
+                    lines.append(f"  - {what}{code(new)}{reason}")
+            for link in links:
+                reason = f" ({escape(link.reason)})" if _telling(link) else ""
+                lines.append(f"  - link {link.op} {code(link.key)}{reason}")
     return "\n".join(lines) + "\n"
+
+
+def _telling(link: Change) -> bool:
+    """A folded link's reason is worth showing when it is breaking: a rewiring is said by
+    the change above it, a link added or removed with its item by the item."""
+    return link.severity == "breaking" and bool(link.reason)
 
 
 def _whole_reasons(group: list[Change]) -> list[str]:

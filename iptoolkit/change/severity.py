@@ -1,38 +1,126 @@
 """How much a change matters: breaking, notable or cosmetic, and why, in words.
 
-The rules of issue 12, written once:
+The rules are written once, in `RULES`: each function below answers with one of them, and
+the README shows them as a table (`rules_markdown`, a test holds the two equal). One
+principle decides: a change is **breaking** when an active profile stops receiving or
+delivering something, **cosmetic** when it changes nothing a profile does, **notable**
+otherwise. So a migration (a link replaced by another on the same agent or response unit,
+a channel removed after every active user was rewired) is notable, and removing an active
+profile is as breaking as deactivating it.
 
-- **breaking**: an active profile loses its input channel or a response path (a link from
-  its agent or to or from one of its response units is removed, or a response unit is
-  deactivated); a channel or partner that
-  active profiles use is deactivated or removed; a profile is deactivated.
-- **cosmetic**: names, descriptions, tags, type labels (`typeName`) and timestamps
-  (`created`, `lastModified`, ...), except inside mapping structures, where a node's name is
-  what the mapping reads.
-- **notable**: everything else. The issue names topology, endpoints, schedules, activity
-  and classes; any other setting (a timeout, a file pattern) is notable too, because it
-  changes what a profile does, which cosmetic changes never do.
-
-Breaking rules that need the estates (who uses a channel) are applied in `diff.py`; this
-module classifies a field by its name and place.
+Rules that need the estates (who uses a channel, which links were replaced) are applied in
+`diff.py` and `rewire.py`; this module classifies a field by its name and place.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from .model import Severity
+from .record import Severity
 from .walk import FieldChange
 
-__all__ = ["COSMETIC_FIELDS", "field_severity", "link_severity"]
+__all__ = [
+    "Rule",
+    "RULES",
+    "rule",
+    "rules_markdown",
+    "COSMETIC_FIELDS",
+    "TIMESTAMP_FIELDS",
+    "field_severity",
+    "link_severity",
+]
 
-COSMETIC_FIELDS = frozenset(
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One line of the severity table: what happens, and how severe it is."""
+
+    name: str
+    severity: Severity
+    when: str
+    """What happens, as the README's table says it."""
+
+
+RULES: tuple[Rule, ...] = (
+    Rule("profile-stops", "breaking", "an active profile is removed or deactivated"),
+    Rule(
+        "input-lost",
+        "breaking",
+        "an active profile's agent loses an input channel and gains none in its place",
+    ),
+    Rule(
+        "response-lost",
+        "breaking",
+        "an active profile loses a response path: a response unit removed or deactivated, "
+        "or a unit's channel removed with none in its place",
+    ),
+    Rule(
+        "left-behind",
+        "breaking",
+        "a channel or partner is removed or deactivated while an active profile still uses "
+        "it or lost it without a replacement (the reason names those profiles)",
+    ),
+    Rule(
+        "rewired",
+        "notable",
+        "a link is replaced by another on the same agent, the same response unit or the "
+        "same channel: rewired from channel A to channel B",
+    ),
+    Rule(
+        "migrated",
+        "notable",
+        "a channel or partner is removed or deactivated after every active profile using it "
+        "was rewired, or while no active profile uses it",
+    ),
+    Rule(
+        "inactive",
+        "notable",
+        "an inactive profile is removed or deactivated, or loses a link",
+    ),
+    Rule(
+        "goes-with",
+        "notable",
+        "a link is added or removed with its profile, channel or partner (shown under it)",
+    ),
+    Rule(
+        "added",
+        "notable",
+        "a profile, channel, partner or link is added; something is activated; a profile "
+        "becomes faulty or is fixed",
+    ),
+    Rule(
+        "setting",
+        "notable",
+        "an endpoint, schedule, certificate, class, reference or other setting changes",
+    ),
+    Rule(
+        "cosmetic",
+        "cosmetic",
+        "a name, description, tag, type label (`typeName`) or timestamp (`created`, "
+        "`lastModified`, ...) changes, except inside mapping structures",
+    ),
+)
+"""The severity table, most severe first."""
+
+_BY_NAME = {item.name: item for item in RULES}
+
+
+def rule(name: str) -> Severity:
+    """The severity of the rule called `name` (a KeyError for a rule not in the table)."""
+    return _BY_NAME[name].severity
+
+
+def rules_markdown() -> str:
+    """The table as the README shows it."""
+    lines = ["| severity | when |", "|---|---|"]
+    lines += [f"| {item.severity} | {item.when} |" for item in RULES]
+    return "\n".join(lines)
+
+
+TIMESTAMP_FIELDS = frozenset(
     {
-        "name",
-        "description",
-        "tags",
-        "typeName",
         "created",
         "lastModified",
         "lastModifiedGUI",
@@ -42,6 +130,9 @@ COSMETIC_FIELDS = frozenset(
         "updated",
     }
 )
+"""Fields holding a time (epoch milliseconds on the platform): shown as dates too."""
+
+COSMETIC_FIELDS = frozenset({"name", "description", "tags", "typeName"}) | TIMESTAMP_FIELDS
 
 ENDPOINT_FIELDS = frozenset(
     {
@@ -73,9 +164,19 @@ ENDPOINT_FIELDS = frozenset(
 
 SCHEDULE_FIELDS = frozenset({"cronSchedule", "interval", "subscriptionInterval"})
 
-TOPOLOGY_FIELDS = frozenset(
-    {"channel", "channels", "partner", "units", "unit", "inputAgentSettings", "responseSettings"}
-)
+_CERTIFICATE = re.compile(r"certificate|cert(?:Id)?$|keystore|truststore", re.IGNORECASE)
+"""A field naming a certificate or key store (`remoteCertificateId`, `localCert`)."""
+
+_WHAT = {
+    "channel": "its channel changed",
+    "channels": "its channels changed",
+    "partner": "its partner changed",
+    "units": "its response units changed",
+    "unit": "a response unit changed",
+    "inputAgentSettings": "its input agent changed",
+    "responseSettings": "its response settings changed",
+}
+"""What a change of a structural field changes, in words."""
 
 
 _UNIT_ACTIVE = re.compile(r"responseSettings\.units\[\d+\]\.active$")
@@ -92,47 +193,73 @@ def field_severity(
     """
     if change.path == "active":
         if change.old is not True or change.new is True:
-            return "notable", "its activity changed"
+            return rule("added"), "its activity changed"
         if kind == "profile":
-            return "breaking", "profile deactivated"
+            return rule("profile-stops"), "profile deactivated"
         users = active_users()
         if users:
-            return "breaking", f"{kind} deactivated; active profiles use it: {users}"
-        return "notable", f"{kind} deactivated; no active profile uses it"
+            return rule("left-behind"), f"{kind} deactivated; active profiles use it: {users}"
+        return rule("migrated"), f"{kind} deactivated; no active profile uses it"
     if _UNIT_ACTIVE.match(change.path) and change.old is True and change.new is not True:
         owner = active_users()
         if owner:
-            return "breaking", f"active profile {owner} loses a response path: unit deactivated"
-        return "notable", "a response unit deactivated"
+            return (
+                rule("response-lost"),
+                f"active profile {owner} loses a response path: unit deactivated",
+            )
+        return rule("inactive"), "a response unit deactivated"
     name = change.name
     if name in COSMETIC_FIELDS and change.top != "mappingSettings":
-        return "cosmetic", ""
+        return rule("cosmetic"), ""
     if name == "class":
-        return "notable", "its class changed"
+        return rule("setting"), "its class changed"
+    if _CERTIFICATE.search(name):
+        return rule("setting"), f"a certificate changed ({name})"
     if name in ENDPOINT_FIELDS:
-        return "notable", "an endpoint changed"
+        return rule("setting"), f"an endpoint changed ({name})"
     if name in SCHEDULE_FIELDS:
-        return "notable", "a schedule changed"
-    if name in TOPOLOGY_FIELDS or name == "id" or name.endswith(("Id", "Ids")):
-        return "notable", "the topology changed"
-    return "notable", "a setting changed"
+        return rule("setting"), f"a schedule changed ({name})"
+    if name in _WHAT:
+        return rule("setting"), _WHAT[name]
+    if name == "id" or name.endswith(("Id", "Ids")):
+        return rule("setting"), f"a reference changed ({name})"
+    return rule("setting"), f"a setting changed ({name})" if name else "a setting changed"
 
 
 def link_severity(
-    source: str, target: str, *, removed: bool, active_owner: str | None
+    source: str,
+    target: str,
+    *,
+    removed: bool,
+    active_owner: str | None,
+    with_item: bool = False,
+    replaced_by: str | None = None,
 ) -> tuple[Severity, str]:
-    """A link added or removed. `active_owner` is the profile node owning the source (an
-    agent or response unit, or the profile itself) when that profile is active in the new
-    snapshot; losing such a link is breaking."""
+    """A link added or removed. `active_owner` is the profile owning the source (an agent
+    or response unit, or the profile itself) when that profile is active in the new
+    snapshot; `with_item`: the link comes or goes with its profile (added or removed);
+    `replaced_by`: the target of a link added from the same source in its place (a
+    rewiring). Losing such a link without a replacement is breaking."""
     if not removed:
-        return "notable", "the topology changed: a link was added"
+        return rule("goes-with" if with_item else "added"), "a link was added"
+    if replaced_by is not None:
+        owner = f"active profile {active_owner}: " if active_owner else ""
+        return rule("rewired"), f"{owner}rewired from {target} to {replaced_by}"
     if active_owner is not None:
         if source.startswith("agent:"):
-            return "breaking", f"active profile {active_owner} loses its input channel {target}"
+            return (
+                rule("input-lost"),
+                f"active profile {active_owner} loses its input channel {target}",
+            )
         if source.startswith("response:"):
-            return "breaking", f"active profile {active_owner} loses a response path to {target}"
+            return (
+                rule("response-lost"),
+                f"active profile {active_owner} loses a response path to {target}",
+            )
         if source.startswith("profile:") and target.startswith("response:"):
-            return "breaking", f"active profile {active_owner} loses a response path"
+            return rule("response-lost"), f"active profile {active_owner} loses a response path"
         if source.startswith("profile:") and target.startswith("agent:"):
-            return "breaking", f"active profile {active_owner} loses its input agent"
-    return "notable", "the topology changed: a link was removed"
+            return rule("input-lost"), f"active profile {active_owner} loses its input agent"
+    if with_item or not source.startswith(("agent:", "response:", "profile:")):
+        return rule("goes-with"), "a link was removed"
+    return rule("inactive"), "a link of an inactive profile was removed"

@@ -87,9 +87,17 @@ class Walk:
     element), so that graph node ids built from paths (`response:P1:0`, an id-less channel)
     can be carried from the old item to the new (`moved`)."""
 
-    def __init__(self, is_secret: Callable[[str], bool], skip: Skip | None = None) -> None:
+    def __init__(
+        self,
+        is_secret: Callable[[str], bool],
+        skip: Skip | None = None,
+        whole: Callable[[Any, Any], bool] | None = None,
+    ) -> None:
         self.is_secret = is_secret
         self.skip = skip
+        self.whole = whole
+        """`whole(old, new)`: True to report a pair of objects as one change, not field by
+        field (a channel replaced by another with a new id)."""
         self.changes: list[FieldChange] = []
         self.paired: dict[str, tuple[str, bool]] = {}
         self.lists: set[str] = set()
@@ -106,6 +114,9 @@ class Walk:
             return
         if isinstance(old, dict) and isinstance(new, dict):
             if self.skip is not None and self.skip(old_path, path, old, new):
+                return
+            if self.whole is not None and self.whole(old, new):
+                self.changes.append(FieldChange(path, name, top, secret, old, new))
                 return
             self._object(old, new, old_path, path, top, secret)
         elif isinstance(old, list) and isinstance(new, list):

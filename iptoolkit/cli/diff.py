@@ -16,6 +16,7 @@ from pathlib import Path
 import click
 
 from ..change.model import SEVERITIES, EstateDiff
+from ..change.order import order_notes
 from ..exporters import DIAGRAM_FORMATS, diagram_suffixes
 from .host import EXIT_TROUBLE, short_help
 from .options import format_option
@@ -53,7 +54,14 @@ class _Trouble(click.ClickException):
     "--plot",
     "plot_path",
     type=click.Path(dir_okay=False, path_type=Path),
-    help=f"Also draw the changes (plot_diff) into this {diagram_suffixes(' or ')} file.",
+    help=f"Also draw the changes (plot_diff) into this {diagram_suffixes(' or ')} file: the "
+    "changed items and their neighbours, breaking ones ringed.",
+)
+@click.option(
+    "--all",
+    "draw_all",
+    is_flag=True,
+    help="With --plot: draw the whole union of both snapshots, not only what changed.",
 )
 @click.pass_context
 def diff_command(
@@ -64,6 +72,7 @@ def diff_command(
     exit_code: bool,
     fail_on: str | None,
     plot_path: Path | None,
+    draw_all: bool,
 ) -> None:
     """Compare two snapshots (OLD, NEW): profiles, channels, partners and links added,
     removed and changed, breaking changes first.
@@ -72,15 +81,20 @@ def diff_command(
       iptoolkit diff monday.json tuesday.json
       iptoolkit diff monday.json tuesday.json --format md > CHANGES.md
       iptoolkit diff monday.json tuesday.json --fail-on breaking
-      iptoolkit diff monday.json tuesday.json --plot changes.png
+      iptoolkit diff monday.json tuesday.json --plot changes.png [--all]
+
+    A link replaced by another on the same agent or response unit is a rewiring
+    (notable); breaking is what stops an active profile (see the README's table).
     """
     if plot_path is not None and plot_path.suffix.lower()[1:] not in DIAGRAM_FORMATS:
         raise _Trouble(
             f"--plot {plot_path.name}: the diagram is written as one of {diagram_suffixes()}"
         )
     result = _compare(ctx, old, new)
+    for note in order_notes(result.old, result.new):
+        click.echo(f"Warning: {note}.", err=True)
     if plot_path is not None:
-        _plot(ctx, result, plot_path)
+        _plot(ctx, result, plot_path, only_changed=not draw_all)
     if output_format == "csv":
         result.to_frame().to_csv(sys.stdout, index=False)
     else:
@@ -98,12 +112,12 @@ def _compare(ctx: click.Context, old: Path, new: Path) -> EstateDiff:
         return diff(old, new)
 
 
-def _plot(ctx: click.Context, result: EstateDiff, path: Path) -> None:
+def _plot(ctx: click.Context, result: EstateDiff, path: Path, *, only_changed: bool) -> None:
     """The diagram written (`ipt.export`), said on stderr so stdout stays the diff."""
     from ..exporters import export
 
     with _troubled(ctx, "--plot: "):
-        export(result, path)
+        export(result, path, only_changed=only_changed)
     click.echo(f"diagram written to {path}", err=True)
 
 

@@ -85,6 +85,11 @@ COMMANDS: dict[str, Command] = {
         "iptoolkit.cli.demo", "demo", "Run it all against the embedded reference server."
     ),
     "diff": Command("iptoolkit.cli.diff", "diff_command", "What changed between two snapshots."),
+    "impact": Command(
+        "iptoolkit.cli.impact",
+        "impact_command",
+        "What stops if items (one or several together) go away.",
+    ),
     "drift": Command(
         "iptoolkit.cli.drift",
         "drift_command",

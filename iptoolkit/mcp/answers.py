@@ -278,19 +278,25 @@ def _check_type(graph: nx.MultiDiGraph, wanted: str) -> None:
         raise ValueError(f"no item of the graph has the type {wanted!r}{hint}")
 
 
-def impact(loaded: Loaded, id: str, limit: int, cursor: str | None) -> ImpactAnswer:
-    """What stops if a node goes away, each list a page at a time (one cursor for all)."""
+def impact(loaded: Loaded, id: str | list[str], limit: int, cursor: str | None) -> ImpactAnswer:
+    """What stops if a node (or several together) goes away, each list a page at a time
+    (one cursor for all)."""
     from ..queries import impact as hit_by
 
     graph = loaded.graph
-    node = loaded.resolve(id)
-    hit = hit_by(graph, node)
+    asked = id if isinstance(id, list) else [id]
+    if not asked:
+        raise ValueError("impact needs at least one id")
+    chosen = list(dict.fromkeys(loaded.resolve(one) for one in asked))
+    hit = hit_by(graph, chosen)
+    node = hit.node
     found = {name: getattr(hit, name) for name in _IMPACT_LISTS}
     _, next_cursor = page(range(max(map(len, found.values()))), limit, cursor)
     start = int(cursor or 0)
     return ImpactAnswer(
         snapshot=loaded.name,
         node=node,
+        nodes=hit.nodes,
         text=str(hit),
         **{
             name: Listed(total=len(nodes), items=[ref(graph, n) for n in nodes[start:][:limit]])

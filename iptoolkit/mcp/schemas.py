@@ -147,7 +147,8 @@ class ImpactAnswer(BaseModel):
     """What stops if a node goes away; only active profiles, units and channels stop."""
 
     snapshot: str
-    node: str
+    node: str = Field(description="the node gone, or the nodes gone together joined by ' + '")
+    nodes: list[str] = Field(description="every node gone")
     text: str
     lose_input: Listed = Field(description="active profiles that would receive nothing")
     partial_input: Listed = Field(description="profiles that lose some input channels")

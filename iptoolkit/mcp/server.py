@@ -72,7 +72,9 @@ FilterArg = Annotated[
         description="which profiles: agent_types, channel_types (type names or short ones: "
         "SFTP, AS2), partners, channels (ids or names), groups (Finance selects its "
         "subgroups; * and ? patterns), tags, active (true/false), text (words in any "
-        "name, URL, host); fields combine with AND, values in a field with OR; none: all"
+        "name, URL, host); fields combine with AND, values in a field with OR; "
+        "channel_types, partners and channels must hold of one channel (partners=[X], "
+        "channel_types=[AS2]: profiles on an AS2 channel of X); none: all"
     ),
 ]
 _READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
@@ -179,11 +181,18 @@ def _add_tools(server: MCPServer, store: Store) -> None:
 
     @tool(annotations=_READ_ONLY)
     def impact(
-        id: ItemId, limit: Limit = DEFAULT_LIMIT, cursor: Cursor = None, snapshot: Snapshot = None
+        id: Annotated[
+            str | list[str],
+            Field(description=f"{_ID_WORDS}; or a list of them, gone together"),
+        ],
+        limit: Limit = DEFAULT_LIMIT,
+        cursor: Cursor = None,
+        snapshot: Snapshot = None,
     ) -> Annotated[CallToolResult, ImpactAnswer]:
-        """What stops if a node (channel, partner, agent, response unit, profile) goes away:
-        active profiles losing all or part of their input, losing a response path, and
-        partners left without an active channel. Only active things stop."""
+        """What stops if a node (channel, partner, agent, response unit, profile), or several
+        together (both AS2 channels of a partner), go away: active profiles losing all or
+        part of their input, losing a response path, and partners left without an active
+        channel. Only active things stop."""
         return _answer(lambda: answers.impact(store.get(snapshot), id, limit, cursor))
 
     @tool(annotations=_READ_ONLY)

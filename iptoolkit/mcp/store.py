@@ -10,7 +10,7 @@ last wins) is *current*: tools answer from it unless asked for another by name.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cached_property
@@ -77,9 +77,33 @@ class Loaded:
     def items(self) -> ItemIndex:
         return ItemIndex(self.graph).prepare(named=ID_KINDS)
 
+    peers: Callable[[], list[Loaded]] = field(default=list, repr=False)
+    """The snapshots loaded beside it, as the store holds them now (`Store` sets it): an id
+    unknown here but known there is said to be there, not answered with close matches."""
+
+    @property
+    def others(self) -> list[Loaded]:
+        return [other for other in self.peers() if other is not self]
+
     def resolve(self, ref: str | int) -> str:
         """The node `ref` names; assistants may name profiles by their names too."""
-        return str(self.items.resolve(ref, named=ID_KINDS))
+        return str(self.items.resolve(ref, named=ID_KINDS, elsewhere=self._elsewhere))
+
+    def _elsewhere(self, ref: Hashable) -> str:
+        """Where else `ref` names an item: "in snapshot 'monday' as channel:17 (Acme)"."""
+        found, names = [], []
+        for other in self.others:
+            nodes = other.items.matches(ref, named=ID_KINDS)
+            if nodes:
+                said = " or ".join(other.items.label(node) for node in nodes)
+                found.append(f"in snapshot {other.name!r} as {said}")
+                names.append(other.name)
+        if not found:
+            return ""
+        return (
+            f"not in snapshot {self.name!r} but {'; '.join(found)}: removed or renamed since "
+            f"(or added after); pass snapshot={names[0]!r} to ask that one, or ask diff"
+        )
 
     @cached_property
     def findings(self) -> Findings:
@@ -118,6 +142,17 @@ class Store:
         default_factory=dict, repr=False
     )
 
+    def __post_init__(self) -> None:
+        self._introduce()
+
+    def _introduce(self) -> None:
+        """Tell each loaded estate where the others are (`Loaded.others`)."""
+        for item in self.loaded:
+            item.peers = self._peers
+
+    def _peers(self) -> list[Loaded]:
+        return list(self.loaded)
+
     @classmethod
     def from_paths(
         cls,
@@ -143,6 +178,7 @@ class Store:
         if archive is not None:
             for at in archive.snapshots.snapshot_id.iloc[-2:]:
                 store.loaded.append(store.archived(int(at)))
+            store._introduce()
         if fetch is not None:
             store.refresh()
         if not store.loaded:
@@ -224,6 +260,7 @@ class Store:
             found = self.archived(snapshot_id)
             if found not in self.loaded:
                 self.loaded.append(found)
+                self._introduce()
         return found
 
     def refresh(self) -> Loaded:
@@ -236,6 +273,7 @@ class Store:
             estate = self.fetch()
             fresh = Loaded(LIVE, estate).prepare()
             self.loaded = [item for item in self.loaded if item.name != LIVE] + [fresh]
+            self._introduce()
             self._diffs = {
                 key: found
                 for key, found in self._diffs.items()

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..topology.layout import LayeredLayout
 from ..topology.style import (
+    BREAKING_COLOUR,
     KIND_MARKERS,
     LINE_COLOURS,
     LINE_DASHES,
@@ -57,7 +58,7 @@ def draw_edges(
     # Bezier weights of a cubic with both control points halfway, at the ends' heights
     b0, b1, b2, b3 = (1 - t) ** 3, 3 * (1 - t) ** 2 * t, 3 * (1 - t) * t**2, t**3
     widest = _widest(view, pos) if geometry.grouped else {}
-    batches: dict[tuple[str, bool, bool, str], tuple[list[Any], list[float]]] = {}
+    batches: dict[tuple[str, bool, bool, str, bool], tuple[list[Any], list[float]]] = {}
     for u, v, data in view.edges(data=True):
         (x0, y0), (x1, y1) = pos[u], pos[v]
         if x0 > x1:
@@ -65,7 +66,13 @@ def draw_edges(
         middle = (x0 + x1) / 2
         xs = b0 * x0 + b1 * middle + b2 * middle + b3 * x1
         ys = b0 * y0 + b1 * y0 + b2 * y1 + b3 * y1
-        look_key = (data["style"], data["inactive"], data["focus"], data.get("status") or "")
+        look_key = (
+            data["style"],
+            data["inactive"],
+            data["focus"],
+            data.get("status") or "",
+            bool(data.get("breaking")),
+        )
         batch = batches.setdefault(look_key, ([], []))
         batch[0].append(np.hstack([xs, ys]))
         if geometry.grouped:
@@ -73,7 +80,9 @@ def draw_edges(
             batch[1].append(0.5 + 6.0 * share)
         else:
             batch[1].append(0.7 if data["style"] != "link" else 0.6)
-    for (style, inactive, in_focus, status), (segments, widths) in sorted(batches.items()):
+    for (style, inactive, in_focus, status, breaking), (segments, widths) in sorted(
+        batches.items()
+    ):
         alpha = 0.5 if geometry.grouped else 0.8
         if inactive:
             alpha *= 0.4
@@ -84,6 +93,9 @@ def draw_edges(
         look = dict(_EDGE_STYLE[style])
         if status:
             look, alpha, widths = _status_edges(status, widths, geometry.grouped)
+        if breaking:  # what stops an active profile: heavier and in the breaking colour
+            look["colors"] = BREAKING_COLOUR
+            alpha, widths = 0.95, [max(w * 1.6, 2.4) for w in widths]
         dashes = look.pop("linestyles")
         if isinstance(dashes, tuple):
             # matplotlib stretches dashes with the line width; keep them the same length
@@ -97,7 +109,7 @@ def draw_edges(
             segments,
             linewidths=widths,
             alpha=alpha,
-            zorder=1.5 if in_focus or status not in ("", "unchanged") else 1,
+            zorder=1.6 if breaking else 1.5 if in_focus or status not in ("", "unchanged") else 1,
             capstyle="butt",
             **look,
         )
@@ -190,6 +202,18 @@ def draw_nodes(
         if focused and in_focus:
             halo = [(sizes[n] + 7) ** 2 for n in nodes]
             ax.scatter(xs, ys, s=halo, marker="o", c="#FFD34D", alpha=0.55, zorder=2.5, lw=0)
+    breaking = [node for node, data in view.nodes(data=True) if data.get("breaking")]
+    if breaking:  # a ring around what a breaking change names
+        ax.scatter(
+            [pos[n][0] for n in breaking],
+            [pos[n][1] for n in breaking],
+            s=[(sizes[n] + 8) ** 2 for n in breaking],
+            marker="o",
+            facecolors="none",
+            edgecolors=BREAKING_COLOUR,
+            linewidths=2.0,
+            zorder=3.3,
+        )
     return sizes
 
 
@@ -233,7 +257,7 @@ def draw_labels(
     specs = []
     for node, data in view.nodes(data=True):
         column, row = placed.pos[node]
-        text = _label_text(node, data, ids, geometry.grouped)
+        text = label_text(node, data, ids, geometry.grouped)
         side = "left" if column == 0 else "right"
         room = geometry.room(int(column))
         specs.append(
@@ -268,7 +292,9 @@ def draw_labels(
         if status:  # a diff: the news in dark text, the context faded
             faded = status == "unchanged"
             colour = "#8A8F96" if faded else _STATUS_TEXT.get(status, "#1F2328")
-        offset = sizes[spec.node] / 2 + 3
+            if data.get("breaking"):
+                colour, faded = BREAKING_COLOUR, False
+        offset = sizes[spec.node] / 2 + (8 if data.get("breaking") else 3)  # clear of a ring
         ax.annotate(
             text,
             xy=placed.pos[spec.node],
@@ -280,7 +306,11 @@ def draw_labels(
             color=colour,
             alpha=1.0 if data["focus"] else 0.35,
             fontstyle="italic" if faded and not status else "normal",
-            fontweight="bold" if status in ("added", "removed", "changed") else "normal",
+            fontweight=(
+                "bold"
+                if status in ("added", "removed", "changed") or data.get("breaking")
+                else "normal"
+            ),
             zorder=4,
             annotation_clip=False,
             bbox=(
@@ -296,7 +326,7 @@ _STATUS_TEXT = {"added": "#00704F", "removed": "#A32100", "changed": "#1F2328"}
 _TALLY_SIGNS = (("added", "+"), ("removed", "−"), ("changed", "~"))
 
 
-def _label_text(node: Hashable, data: dict[str, Any], ids: bool, grouped: bool) -> str:
+def label_text(node: Hashable, data: dict[str, Any], ids: bool, grouped: bool) -> str:
     if not grouped:
         return str(node) if ids else str(data["label"])
     count = data["count"]
@@ -305,6 +335,8 @@ def _label_text(node: Hashable, data: dict[str, Any], ids: bool, grouped: bool) 
         news = " ".join(
             f"{sign}{tally[status]:,}" for status, sign in _TALLY_SIGNS if tally[status]
         )
+        if data.get("breaking"):
+            news += f" !{data['breaking']:,}"
         if data["kind"] == "partner" and count == 1:
             return str(data["label"])
         return f"{data['label']} ({count:,}{': ' + news if news else ''})"

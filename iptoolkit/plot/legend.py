@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..topology.legend import legend_items
 from ..topology.style import (
+    BREAKING_COLOUR,
     KIND_LABELS,
     KIND_MARKERS,
     LINE_DASHES,
@@ -78,10 +79,16 @@ def _diff_handles(view: nx.DiGraph, kinds: set[str], grouped: bool, marker: Any)
                 Line2D([], [], color=colour, lw=1.6, marker="o", markersize=8, label=text,
                        markeredgecolor="white")
             )  # fmt: skip
+    breaking = any(data.get("breaking") for data in view.nodes.values())
+    if breaking:
+        handles.append(
+            marker("breaking", "o", "none", markeredgecolor=BREAKING_COLOUR, markeredgewidth=2.0)
+        )
     for kind in ("profile", "agent", "response", "channel", "partner"):
         if kind in kinds:
             label = KIND_LABELS[kind] + ("s" if grouped else "")
             handles.append(marker(label, KIND_MARKERS[kind], "#5A6470"))
     if grouped:
-        handles.append(Line2D([], [], ls="none", label="label (total: +added −removed ~changed)"))
+        signs = "+added −removed ~changed" + (" !breaking" if breaking else "")
+        handles.append(Line2D([], [], ls="none", label=f"label (total: {signs})"))
     return handles

@@ -11,7 +11,7 @@ with `group_by=`) are drawn as groups with counts.
 from __future__ import annotations
 
 import warnings
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..topology.layout import place_view
 from ..topology.view import (
@@ -25,7 +25,8 @@ from ..topology.view import (
 )
 from .backend import detach
 from .canvas import LEGEND_COLUMNS, Geometry, draw_headers, draw_legend, make_axes
-from .draw import draw_edges, draw_labels, draw_nodes
+from .draw import draw_edges, draw_labels, draw_nodes, label_text
+from .labels import text_width
 from .legend import legend_handles
 
 if TYPE_CHECKING:
@@ -107,6 +108,26 @@ def grouping(graph: nx.MultiDiGraph, group_by: str | Literal[False] | None) -> s
     return group_by or None
 
 
+_MOST_ROOM = 4.2
+"""Inches at most beside an outer column for its labels; a longer one is shortened."""
+
+
+def _label_room(
+    view: nx.DiGraph, placed: Any, geometry: Geometry, ids: bool, column: int, least: float
+) -> float:
+    """Inches beside an outer column (0: profiles, 3: partners) for its labels: enough for
+    the longest (none cut at the figure's edge), at least `least`, at most `_MOST_ROOM`."""
+    widest = max(
+        (
+            text_width(label_text(node, data, ids, geometry.grouped), geometry.font)
+            for node, data in view.nodes(data=True)
+            if placed.pos[node][0] == column
+        ),
+        default=0.0,
+    )
+    return min(max(least, (widest * 1.08 + 30) / 72), _MOST_ROOM)
+
+
 def draw_view(
     view: nx.DiGraph,
     graph: nx.MultiDiGraph,
@@ -130,6 +151,9 @@ def draw_view(
             stacklevel=3,
         )
 
+    if labels != "none":
+        geometry.left = _label_room(view, placed, geometry, labels == "ids", 0, geometry.left)
+        geometry.right = _label_room(view, placed, geometry, labels == "ids", 3, geometry.right)
     handles = legend_handles(view, grouped=geometry.grouped, focused=focused)
     legend_rows = -(-len(handles) // LEGEND_COLUMNS)
     figure, ax = make_axes(placed, geometry, ax, title, graph, key, legend_rows)

@@ -52,6 +52,9 @@ class DiffGraph:
     graph: nx.MultiDiGraph
     nodes: dict[Hashable, Status]
     edges: dict[Edge, Status]
+    breaking: frozenset[Hashable] = frozenset()
+    """Nodes and node pairs a breaking change names, or whose profile it affects: drawn
+    so that they stand out."""
 
     def counts(self) -> Counter[str]:
         """Nodes per status (what the title and tests count)."""
@@ -90,7 +93,24 @@ def diff_graph(diff: EstateDiff) -> DiffGraph:
         nodes[node] = named.get(str(node), status)
     for u, v in edges:
         edges[(u, v)] = named.get(f"{u} -> {v}", edges[(u, v)])
-    return DiffGraph(union, nodes, edges)
+    return DiffGraph(union, nodes, edges, _breaking(diff, union))
+
+
+def _breaking(diff: EstateDiff, union: nx.MultiDiGraph) -> frozenset[Hashable]:
+    """What breaking changes name: their items, their links (as node pairs), the active
+    profiles that stop (a deactivated channel's users, a lost link's profile)."""
+    found: set[Hashable] = set()
+    for change in diff.of(severity="breaking"):
+        if change.kind == "link":
+            source, _, target = change.key.partition(" -> ")
+            found.add((source, target))
+        elif change.kind != "schema":
+            found.add(change.key)
+        if change.op != "removed" or change.kind == "link":
+            # a removed channel lists its rewired users too; those left behind lost a
+            # link of their own, ringed through it
+            found.update(f"profile:{key}" for key in change.profiles)
+    return frozenset(item for item in found if isinstance(item, tuple) or item in union)
 
 
 def status_of_tally(tally: Counter[str]) -> Status:
@@ -103,7 +123,8 @@ def status_of_tally(tally: Counter[str]) -> Status:
 
 
 def mark_view(view: nx.DiGraph, marked: DiffGraph) -> None:
-    """Give every node and edge of a view (detail or grouped) its `status` and `tally`.
+    """Give every node and edge of a view (detail or grouped) its `status`, `tally` and
+    `breaking` (how many of its members a breaking change names).
 
     A view node lists the graph nodes it stands for in `members`; an edge of the view
     stands for the graph's edges between its ends' members.
@@ -113,12 +134,15 @@ def mark_view(view: nx.DiGraph, marked: DiffGraph) -> None:
         tally: Counter[str] = Counter(marked.nodes[member] for member in data["members"])
         data["tally"] = tally
         data["status"] = status_of_tally(tally)
+        data["breaking"] = sum(member in marked.breaking for member in data["members"])
         group_of.update(dict.fromkeys(data["members"], key))
     for data in view.edges.values():
         data["tally"] = Counter()
+        data["breaking"] = 0
     for (u, v), status in marked.edges.items():
         a, b = group_of.get(u), group_of.get(v)
         if a is not None and b is not None and view.has_edge(a, b):
             view.edges[a, b]["tally"][status] += 1
+            view.edges[a, b]["breaking"] += (u, v) in marked.breaking
     for data in view.edges.values():
         data["status"] = status_of_tally(data["tally"])

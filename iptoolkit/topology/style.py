@@ -15,6 +15,7 @@ from typing import Any, Literal
 from ..names import type_label
 
 __all__ = [
+    "BREAKING_COLOUR",
     "COLUMN_OF_KIND",
     "KIND_COLOURS",
     "KIND_MARKERS",
@@ -117,6 +118,9 @@ STATUS_COLOURS: dict[str, str] = {
     "unchanged": "#B4BBC3",  # faded grey: the context, not the news
 }
 """Diff status (`topology.diffstatus`) -> colour of nodes and links in `plot_diff`."""
+BREAKING_COLOUR = "#882255"
+"""Ring, link and label colour of what a breaking change names in `plot_diff` (wine: apart
+from the removed red and the changed amber)."""
 UNCHANGED_NODE = "#E3E6EA"
 """Fill of an unchanged node in a diff diagram (its outline is `STATUS_COLOURS`)."""
 

@@ -10,16 +10,18 @@ listed, with 0 where the selection leaves it nothing, so a chosen value never di
 Counted from the filters' own look-up tables (`filters.field_matches`): the profiles of each
 option are one set, gathered once per estate through the filter itself (so a count is
 always what choosing the option selects); a change then costs a set intersection per
-option, and no subset estate is built.
+option, and no subset estate is built. Channel types and partners are options of a
+channel, as in the filter (`filters.CHANNEL_FIELDS`: set together, they must meet on one
+channel), so their options hold channel uses, and a count is of the profiles whose uses
+meet the other channel fields on the same channel.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..filters import field_matches
+from ..filters import CHANNEL_FIELDS, Matches, field_matches, use_owners
 from ..models import gc_paused
 from ..nodes import label, type_of
 from ..selection import Filter
@@ -54,22 +56,40 @@ class FacetIndex:
     def __init__(self, estate: Estate) -> None:
         self.size = len(estate.records)
         with gc_paused():  # thousands of small sets: no point in collecting meanwhile
-            self.options: dict[str, dict[Any, set[int]]] = {
-                name: {value: _positions(estate, name, value) for value in values}
-                for name, values in _option_values(estate).items()
-            }
+            self.uses: dict[str, dict[Any, set[int]]] = {}
+            """Channel fields: option -> the channel uses it selects (`filters.Matches`)."""
+            self.options: dict[str, dict[Any, set[int]]] = {}
+            """Every field: option -> the positions of the profiles it selects."""
+            for name, values in _option_values(estate).items():
+                found = {value: _matches(estate, name, value) for value in values}
+                if name in CHANNEL_FIELDS:
+                    self.uses[name] = {value: m.uses[name] for value, m in found.items()}
+                self.options[name] = {value: _alone(m) for value, m in found.items()}
+        self.owners = use_owners(estate)
         self._alone = {
             name: {value: len(found) for value, found in options.items()}
             for name, options in self.options.items()
         }
 
-    def count(self, matched: dict[str, set[int]]) -> Facets:
+    def count(self, matched: Matches | None = None) -> Facets:
         """The facets of a selection, given what each of its fields allows on its own
-        (`filters.field_matches`: nothing set means the whole estate)."""
+        (`filters.field_matches`; None: nothing set, the whole estate)."""
+        if matched is None:
+            matched = Matches({}, {}, self.owners)
         counts: dict[str, dict[Any, int]] = {}
         everything: dict[str, int] = {}
         for name in FACET_FIELDS:
-            base = _intersection(found for other, found in matched.items() if other != name)
+            uses = matched.channel_uses(leave_out=name) if name in self.uses else None
+            if uses is not None:  # meet the other channel fields on the same channel
+                fields = matched.profile_fields()
+                counts[name] = {
+                    value: len(_owned(self.owners, found & uses, fields))
+                    for value, found in self.uses[name].items()
+                }
+                base = matched.profiles(leave_out=name)
+                everything[name] = self.size if base is None else len(base)
+                continue
+            base = matched.profiles(leave_out=name)
             if base is None:  # no other field narrows it: each option on its own
                 counts[name] = self._alone[name]
                 everything[name] = self.size
@@ -85,19 +105,21 @@ class FacetIndex:
         )
 
 
-def _intersection(sets: Iterable[set[int]]) -> set[int] | None:
-    """The positions every set holds; None when there is no set (no constraint)."""
-    found: set[int] | None = None
-    for positions in sorted(sets, key=len):  # smallest first: each step shrinks the rest
-        found = set(positions) if found is None else found & positions
-    return found
+def _owned(owners: list[int], uses: set[int], fields: set[int] | None) -> set[int]:
+    """The profiles owning these uses, among `fields` (None: any)."""
+    found = {owners[use] for use in uses}
+    return found if fields is None else found & fields
 
 
-def _positions(estate: Estate, name: str, value: Any) -> set[int]:
-    """The profiles that choosing `value` alone in field `name` selects (through the filter,
-    so facets and filters can never disagree)."""
-    one = Filter(**{name: value if name == "active" else [value]})
-    return field_matches(estate, one)[name]
+def _matches(estate: Estate, name: str, value: Any) -> Matches:
+    """What choosing `value` alone in field `name` allows (through the filter, so facets
+    and filters can never disagree)."""
+    return field_matches(estate, Filter(**{name: value if name == "active" else [value]}))
+
+
+def _alone(matched: Matches) -> set[int]:
+    found = matched.profiles()
+    return found if found is not None else set()
 
 
 def _option_values(estate: Estate) -> dict[str, list[Any]]:

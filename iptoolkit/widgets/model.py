@@ -90,7 +90,7 @@ class ExplorerModel:
     @cached_property
     def facets(self) -> Facets:
         """The options the filter panel offers, each with its profiles in the whole estate."""
-        return self.facet_index.count({})
+        return self.facet_index.count()
 
     @cached_property
     def profile_nodes(self) -> list[str]:
@@ -132,9 +132,8 @@ class ExplorerModel:
             records = self.estate.records
             matched = field_matches(self.estate, selection)
             # what `filters.select` keeps, from the sets the facets need one by one
-            rows = (
-                sorted(set.intersection(*matched.values())) if matched else [*range(len(records))]
-            )
+            chosen = matched.profiles()
+            rows = sorted(chosen) if chosen is not None else [*range(len(records))]
             partners: set[Any] = set()
             channels: set[Any] = set()
             for row in rows:
