@@ -155,6 +155,7 @@ CALLS: dict[str, tuple[str, dict[str, Any]]] = {
     "limit_zero": ("find_profiles", {"limit": 0}),
     "bad_cursor": ("find_profiles", {"cursor": "not-a-cursor"}),
     "bad_filter": ("find_profiles", {"filter": {"partner": "Acme"}}),
+    "unknown_argument": ("find_profiles", {"partner": "Lumen Packaging Ltd"}),
     "bad_kind": ("findings", {"kind": "nonsense"}),
     "bad_snapshot": ("summary", {"snapshot": "nwer"}),
     "both_forms": ("where_used", {"id": "partner:1017", "type": "AS2"}),
@@ -220,6 +221,7 @@ def test_the_tools_are_listed_with_schemas_and_read_only(session_results):
         if name != "draw_topology":
             assert tool.output_schema is not None, name
     assert "partners" in json.dumps(tools["find_profiles"].input_schema)
+    assert all(t.input_schema["additionalProperties"] is False for t in tools.values())
 
 
 def test_summary_is_the_current_snapshot_counted_as_the_python_api_does(session_results, snapshots):
@@ -360,6 +362,8 @@ def test_bad_arguments_are_tool_errors_and_the_server_lives_on(session_results):
     assert "limit" in _error(session_results["limit_zero"])
     assert "cursor 'not-a-cursor'" in _error(session_results["bad_cursor"])
     assert "partner" in _error(session_results["bad_filter"])
+    unknown = _error(session_results["unknown_argument"])  # not all 300 as if unfiltered
+    assert "find_profiles takes no argument 'partner'" in unknown and "filter" in unknown
     assert "duplicate_endpoint" in _error(session_results["bad_kind"])
     assert "did you mean 'newer'" in _error(session_results["bad_snapshot"])
     assert "exactly one" in _error(session_results["both_forms"])

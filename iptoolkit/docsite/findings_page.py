@@ -9,6 +9,7 @@ from ..audit import SEVERITIES, Finding
 from ..names import plural
 from . import markdown as md
 from .context import FINDINGS_PAGE, INDEX_PAGE, Context
+from .full_lists import capped
 from .sitemap import relative
 
 __all__ = ["findings_page", "finding_lines", "FINDINGS_TITLE"]
@@ -50,6 +51,7 @@ def findings_page(ctx: Context) -> str:
             kinds.setdefault(finding.kind, []).append(finding)
         for kind, of_kind in kinds.items():
             lines.extend([f"### {kind.replace('_', ' ').capitalize()} ({len(of_kind):,})", ""])
-            lines.extend(finding_lines(ctx, page, of_kind))
-            lines.append("")
+            shown, cut = capped(ctx, page, of_kind, "findings")
+            lines.extend(finding_lines(ctx, page, shown))
+            lines.extend(["", cut, ""] if cut else [""])
     return "\n".join(lines).rstrip("\n") + "\n"

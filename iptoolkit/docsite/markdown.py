@@ -7,18 +7,27 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from ..printable import printable
 from ..redact import redact_text
 
-__all__ = ["text", "link", "table", "anchor_tag", "folded", "more"]
+__all__ = ["text", "identifier", "link", "table", "anchor_tag", "folded", "more"]
 
 _MARKUP = str.maketrans({char: "\\" + char for char in "\\`*_[]<>|#"})
 
 
 def text(value: Any) -> str:
-    """A value as literal Markdown on one line: redacted, Markdown's characters escaped."""
+    """A value as literal Markdown on one line: redacted, without control characters,
+    Markdown's characters escaped."""
     if value is None or value == "":
         return "–"
-    return redact_text(" ".join(str(value).split())).translate(_MARKUP)
+    return redact_text(" ".join(printable(value).split())).translate(_MARKUP)
+
+
+def identifier(value: Any) -> str:
+    """An id as `text` writes it, in a span the site's style sheet keeps on one line
+    (`P-000015` never wraps after its hyphen); GitHub drops the class and shows the text."""
+    shown = text(value)
+    return shown if shown == "–" else f'<span class="ipt-id">{shown}</span>'
 
 
 def link(label: Any, href: str) -> str:
