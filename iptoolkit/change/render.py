@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..names import plural
+from ..printable import printable
 from ..redact import redact_text
 from .model import KINDS, SEVERITIES, Change, EstateDiff
 
@@ -224,16 +225,24 @@ def _where(snapshot: dict[str, Any]) -> str:
 
 
 def _code(text: str) -> str:
-    """A Markdown code span that holds any text, backticks included."""
+    """A Markdown code span that holds any text, backticks included, on one line."""
+    text = _one_line(text)
     fence = "``" if "`" in text else "`"
     return f"{fence} {text} {fence}" if fence == "``" else f"`{text}`"
 
 
 def _md(text: str) -> str:
-    """Text safe inside a Markdown line: characters Markdown reads are escaped."""
+    """Text safe inside a Markdown line: on one line, no control characters, characters
+    Markdown reads escaped."""
+    text = _one_line(text)
     for char in "\\`*_[]<>|":
         text = text.replace(char, "\\" + char)
     return text
+
+
+def _one_line(text: str) -> str:
+    """A name may hold line breaks, tabs and control characters: none survives in a line."""
+    return " ".join(printable(text).split())
 
 
 def to_html(diff: EstateDiff) -> str:

@@ -11,10 +11,10 @@ writes every value exactly as the platform holds it, for programs that read the 
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..printable import printable
 from .attributes import redact_text
 
 if TYPE_CHECKING:
@@ -25,7 +25,6 @@ if TYPE_CHECKING:
 __all__ = ["write_csv", "write_xlsx", "SHEETS", "FORMULA_PREFIXES", "csv_safe", "csv_safe_frame"]
 
 SHEETS = ("profiles", "channels", "partners", "responses")
-_EXCEL_BAD = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
 _EXACT_IN_EXCEL = 2**53  # Excel keeps numbers as doubles
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
 """First characters that make a spreadsheet read a CSV cell as a formula (OWASP)."""
@@ -114,7 +113,7 @@ def _clean(frame: pandas.DataFrame, *, excel: bool) -> pandas.DataFrame:
 def _text(value: Any, excel: bool) -> Any:
     if isinstance(value, str):
         value = redact_text(value)
-        return _EXCEL_BAD.sub("", value) if excel else value
+        return printable(value) if excel else value  # XML 1.0 refuses the rest
     if excel and isinstance(value, int) and not isinstance(value, bool):
         return str(value) if abs(value) >= _EXACT_IN_EXCEL else value
     return value
