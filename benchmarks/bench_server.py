@@ -495,7 +495,8 @@ def run_downloads(args: argparse.Namespace, estate: ipt.Estate) -> int:
         baseline = rss_mb(process.pid)
         print(
             f"dropped downloads: {args.profiles:,} profiles ({size / 1e6:.1f} MB listing), "
-            f"send timeout {args.send_timeout:g} s, loopback {base_url}"
+            f"send timeout {f'{args.send_timeout:g} s' if args.send_timeout > 0 else 'not set'}, "
+            f"loopback {base_url}"
         )
         print(f"  server RSS after one whole download (baseline): {baseline:.0f} MB")
         worst = baseline

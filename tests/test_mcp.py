@@ -629,3 +629,44 @@ def test_a_filter_or_type_matching_nothing_says_which_and_what_is_close(session_
     assert together["total"] == 0 and "together they match none" in together["note"]
     assert _ok(session_results["by_partner"])["note"] is None
     assert "did you mean 'SFTP'" in _error(session_results["unknown_type"])
+
+
+def test_a_cut_or_deeply_nested_request_gets_no_reply_and_the_server_lives_on(
+    snapshots: dict[str, Any],
+) -> None:
+    """What README says of malformed requests (the SDK's stdio transport drops them): no
+    answer to them, and the next request is answered."""
+    import select
+
+    process = subprocess.Popen(
+        [IPTOOLKIT, "mcp", str(snapshots["paths"][0])],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+
+    def send(line: str) -> None:
+        assert process.stdin is not None
+        process.stdin.write(line + "\n")
+        process.stdin.flush()
+
+    def reply(timeout: float) -> dict[str, Any] | None:
+        ready, _, _ = select.select([process.stdout], [], [], timeout)
+        return json.loads(process.stdout.readline()) if ready else None  # type: ignore[union-attr]
+
+    try:
+        hello = {"protocolVersion": "2025-06-18", "capabilities": {},
+                 "clientInfo": {"name": "t", "version": "1"}}  # fmt: skip
+        send(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello}))
+        assert reply(120)["id"] == 1  # type: ignore[index]
+        send(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        nested = "[" * 250 + "]" * 250
+        send('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"summary",'
+             f'"arguments":{{"x":{nested}}}}}}}')  # fmt: skip
+        send('{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"summ')
+        call = {"name": "summary", "arguments": {}}
+        send(json.dumps({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": call}))
+        answer = reply(60)
+        assert answer is not None and answer["id"] == 4, answer
+        assert answer["result"]["structuredContent"]["profiles"] > 0
+    finally:
+        process.kill()
+        process.wait()
