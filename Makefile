@@ -36,9 +36,10 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check iptoolkit tests benchmarks
 
-## test: install everything, lint, run every test (unit, server, notebooks, browser)
+## test: install everything, lint, run every test (unit, server, notebooks, browser), a test
+## file per worker on every core (a file's tests share its costly fixtures: a server, a lab)
 test: install system-deps lint
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto --dist loadfile
 
 bench: install
 	@for script in benchmarks/bench_*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done

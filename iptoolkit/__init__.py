@@ -28,7 +28,7 @@ _EXPORTS: dict[str, str] = {
     "load": "iptoolkit.estate",
     "demo_estate": "iptoolkit.demo",
     "demo_profiles": "iptoolkit.demo",
-    "demo_changes": "iptoolkit.demo_week",
+    "demo_changes": "iptoolkit.demo",
     # the client
     "Client": _CLIENT,
     "AsyncClient": _CLIENT,
@@ -119,8 +119,7 @@ if TYPE_CHECKING:
         Secret,
         SessionCookie,
     )
-    from .demo import demo_estate, demo_profiles
-    from .demo_week import demo_changes
+    from .demo import demo_changes, demo_estate, demo_profiles
     from .docsite import write_docs
     from .estate import Estate, load
     from .exporters import export

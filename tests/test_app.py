@@ -30,8 +30,8 @@ import iptoolkit as ipt
 from iptoolkit import env
 from iptoolkit.app import NOTEBOOK, TITLE, page
 from iptoolkit.app import runner as voila
-from iptoolkit.app.cli import explore_command
 from iptoolkit.cli import main
+from iptoolkit.cli.explore import explore_command
 
 from .browser.lab import wait_listening
 

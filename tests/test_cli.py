@@ -288,7 +288,7 @@ def test_client_secret_is_not_an_option(runner):
 
 
 def test_demo_is_wired_to_run_demo(runner, tmp_path, monkeypatch):
-    import iptoolkit.demo_run as demo_run
+    import iptoolkit.demo.run as demo_run
 
     calls = []
     monkeypatch.setattr(demo_run, "run_demo", lambda *a, **k: calls.append((a, k)))
@@ -347,3 +347,36 @@ def test_a_wrong_option_is_one_line_on_stderr(snapshot):
     assert wrong.stderr.splitlines() == [
         "Error: No such option '--bogus'. (see 'iptoolkit export --help')"
     ]
+
+
+def test_each_short_help_is_written_once_in_the_command_table(runner) -> None:
+    """`iptoolkit --help` lists commands from the table without loading them; each command,
+    once loaded, shows the same line (it reads it from the table, `host.short_help`)."""
+    import click
+
+    from iptoolkit.cli.host import COMMANDS
+
+    listed = runner.invoke(main, ["--help"]).output
+    ctx = click.Context(main)
+    assert set(main.list_commands(ctx)) == set(COMMANDS)
+    for name, where in COMMANDS.items():
+        command = main.get_command(ctx, name)
+        assert command is not None and command.name == name, name
+        assert command.short_help == where.short_help, name
+        assert f"{name}  " in listed and where.short_help in listed, name
+
+
+def test_every_command_offering_formats_calls_plain_text_text() -> None:
+    import click
+
+    from iptoolkit.cli.host import COMMANDS
+
+    ctx = click.Context(main)
+    offering = {}
+    for name in COMMANDS:
+        command = main.get_command(ctx, name)
+        for param in command.params:
+            if param.name == "output_format" and isinstance(param.type, click.Choice):
+                offering[name] = list(param.type.choices)
+    assert {"findings", "diff", "drift"} <= offering.keys()
+    assert all(choices[0] == "text" and "table" not in choices for choices in offering.values())

@@ -22,8 +22,8 @@ import orjson
 import pytest
 from pydantic import BaseModel
 
-from iptoolkit import demo
 from iptoolkit.demo import demo_estate, demo_profiles
+from iptoolkit.demo import estate as demo
 from iptoolkit.models import (
     AGENT_TYPES,
     CHANNEL_TYPES,

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import iptoolkit as ipt
-from iptoolkit.demo_run import run_demo
+from iptoolkit.demo.run import run_demo
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""demo_changes (demo_week.py): a week of realistic changes, read back from the raw JSON.
+"""demo_changes (demo/week.py): a week of realistic changes, read back from the raw JSON.
 
 Every check compares the two listings as plain JSON (by profile id, channel id), not through
 the toolkit's own views, so a change that went missing or went wrong is seen here.
@@ -14,7 +14,7 @@ import orjson
 import pytest
 
 import iptoolkit as ipt
-from iptoolkit.demo_week import ADDED, NEW_FIELD, REMOVED, demo_changes
+from iptoolkit.demo.week import ADDED, NEW_FIELD, REMOVED, demo_changes
 
 CHANNEL = "core:IntegrationPartnerChannel"
 FETCHED = datetime(2026, 11, 16, 6, 0, tzinfo=UTC)

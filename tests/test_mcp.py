@@ -548,8 +548,8 @@ def test_a_snapshot_is_named_by_its_file_and_unknown_types_suggest(tmp_path: Pat
 def test_a_failed_refresh_is_a_tool_error_and_the_last_fetch_stays(monkeypatch) -> None:
     from mcp import Client
 
+    from iptoolkit.cli.mcp import _fetch_live
     from iptoolkit.mcp import Store, build_server
-    from iptoolkit.mcp.cli import _fetch_live
     from iptoolkit.server import running
 
     with running(ipt.demo_estate(10)) as server:

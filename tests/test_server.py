@@ -552,7 +552,7 @@ def test_public_names() -> None:
 
 def test_server_never_imports_the_client() -> None:
     code = (
-        "import sys, iptoolkit.server, iptoolkit.server.cli, iptoolkit.server.__main__; "
+        "import sys, iptoolkit.server, iptoolkit.cli.serve, iptoolkit.server.__main__; "
         "print([m for m in sys.modules if m.startswith('iptoolkit.client')])"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -7,7 +7,7 @@
 `model` holds the data types (`Change`, `EstateDiff`); `diff` computes a diff (with `walk`
 comparing two items field by field, `links` the graph's edges from the records and
 `severity` the rules of breaking, notable and cosmetic); `render` writes it as text,
-Markdown, HTML, a frame or JSON; `diff_command` is the `iptoolkit diff` command.
+Markdown, HTML, a frame or JSON. The `iptoolkit diff` command is `iptoolkit/cli/diff.py`.
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from ..models.reference import markdown_cell
+from ..markdown import escape
 from ..names import plural
 
 if TYPE_CHECKING:
@@ -202,7 +202,7 @@ class SchemaReport:
             lines.append("| " + " | ".join(columns) + " |")
             lines.append("|" + "---|" * len(columns))
             for item in rows:
-                cells = (markdown_cell(value) for value in _cells(item, columns))
+                cells = (escape(value) for value in _cells(item, columns))
                 lines.append("| " + " | ".join(cells) + " |")
         return "\n".join(lines) + "\n"
 

@@ -12,8 +12,8 @@ import json
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from ..markdown import code, escape
 from ..names import plural
-from ..printable import printable
 from ..redact import redact_text
 from .model import KINDS, SEVERITIES, Change, EstateDiff
 
@@ -187,24 +187,24 @@ def to_markdown(diff: EstateDiff) -> str:
         "",
         f"From {_where(old)} to {_where(new)}.",
         "",
-        f"**{_md(summary(diff).split(chr(10), 1)[0])}**",
+        f"**{escape(summary(diff).split(chr(10), 1)[0])}**",
     ]
-    lines += [f"\n> Note: {_md(note)}." for note in diff.notes]
+    lines += [f"\n> Note: {escape(note)}." for note in diff.notes]
     for severity in SEVERITIES:
         chosen = diff.of(severity=severity)
         if not chosen:
             continue
         lines += ["", f"## {severity.capitalize()} ({len(chosen)})", ""]
         for first, group in _items(chosen):
-            name = f" {_md(first.name)}" if first.name else ""
-            whole = [_md(reason) for reason in _whole_reasons(group)]
+            name = f" {escape(first.name)}" if first.name else ""
+            whole = [escape(reason) for reason in _whole_reasons(group)]
             why = f": {'; '.join(whole)}" if whole else ""
-            lines.append(f"- **{first.kind} {first.op}**{name} ({_code(first.key)}){why}")
+            lines.append(f"- **{first.kind} {first.op}**{name} ({code(first.key)}){why}")
             for change in group:
                 if change.path:
-                    what = f"{_code(change.path)}: {_code(short(change.old))} → "
-                    reason = f" ({_md(change.reason)})" if change.reason else ""
-                    lines.append(f"  - {what}{_code(short(change.new))}{reason}")
+                    what = f"{code(change.path)}: {code(short(change.old))} → "
+                    reason = f" ({escape(change.reason)})" if change.reason else ""
+                    lines.append(f"  - {what}{code(short(change.new))}{reason}")
     return "\n".join(lines) + "\n"
 
 
@@ -221,28 +221,7 @@ def _whole_reasons(group: list[Change]) -> list[str]:
 def _where(snapshot: dict[str, Any]) -> str:
     source = snapshot["source_url"] or "a local snapshot"
     when = f" fetched {snapshot['fetched_at']}" if snapshot["fetched_at"] else ""
-    return f"{_md(source)}{when} ({plural(snapshot['profiles'], 'profile')})"
-
-
-def _code(text: str) -> str:
-    """A Markdown code span that holds any text, backticks included, on one line."""
-    text = _one_line(text)
-    fence = "``" if "`" in text else "`"
-    return f"{fence} {text} {fence}" if fence == "``" else f"`{text}`"
-
-
-def _md(text: str) -> str:
-    """Text safe inside a Markdown line: on one line, no control characters, characters
-    Markdown reads escaped."""
-    text = _one_line(text)
-    for char in "\\`*_[]<>|":
-        text = text.replace(char, "\\" + char)
-    return text
-
-
-def _one_line(text: str) -> str:
-    """A name may hold line breaks, tabs and control characters: none survives in a line."""
-    return " ".join(printable(text).split())
+    return f"{escape(source)}{when} ({plural(snapshot['profiles'], 'profile')})"
 
 
 def to_html(diff: EstateDiff) -> str:

@@ -7,12 +7,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..printable import printable
+from ..markdown import escape
 from ..redact import redact_text
 
 __all__ = ["text", "identifier", "link", "table", "anchor_tag", "folded", "more"]
-
-_MARKUP = str.maketrans({char: "\\" + char for char in "\\`*_[]<>|#"})
 
 
 def text(value: Any) -> str:
@@ -20,7 +18,7 @@ def text(value: Any) -> str:
     Markdown's characters escaped."""
     if value is None or value == "":
         return "–"
-    return redact_text(" ".join(printable(value).split())).translate(_MARKUP)
+    return escape(redact_text(" ".join(str(value).split())))
 
 
 def identifier(value: Any) -> str:

@@ -24,6 +24,7 @@ from typing import Annotated, Any, Union
 
 from pydantic import BaseModel, Discriminator, Tag
 
+from ..markdown import cell
 from .base import CLASS_PREFIX, I32, I64, ApiModel, FallbackModel
 
 __all__ = [
@@ -31,7 +32,6 @@ __all__ = [
     "families",
     "union_of",
     "documented_models",
-    "markdown_cell",
     "render",
     "main",
 ]
@@ -194,11 +194,6 @@ def _anchor(heading: str) -> str:
     return re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
 
 
-def markdown_cell(text: str) -> str:
-    """Text fit for a Markdown table cell: one line, pipes escaped."""
-    return " ".join(text.split()).replace("|", "\\|")
-
-
 def _doc(model: type) -> str:
     """A model's own docstring (not one inherited from pydantic or a base), or ''."""
     doc = model.__dict__.get("__doc__")
@@ -354,7 +349,7 @@ def _model_section(
             f"{'required' if info.is_required() else 'optional'} |"
         )
         if described:
-            row += f" {markdown_cell(info.description or '')} |"
+            row += f" {cell(info.description or '')} |"
         lines.append(row)
     lines.append("")
     return lines

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .cli import serve_command
+from ..cli.serve import serve_command
 
 __all__: list[str] = []
 

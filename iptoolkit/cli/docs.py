@@ -1,7 +1,6 @@
 """The `docs` command: `iptoolkit docs SNAPSHOT -o DIR [--previous OLD] [--title TEXT]`.
 
-The `iptoolkit` command attaches it with `add_commands(group)` when it is first named (see
-`_LAZY` in `iptoolkit/cli.py`); errors are one line, as for every command.
+Loaded on first use (see `COMMANDS` in `host.py`); errors are one line, as for every command.
 """
 
 from __future__ import annotations
@@ -10,12 +9,13 @@ from pathlib import Path
 
 import click
 
-from ..cli_options import load_estate, snapshot_argument
+from .host import short_help
+from .options import load_estate, snapshot_argument
 
-__all__ = ["docs_command", "add_commands"]
+__all__ = ["docs_command"]
 
 
-@click.command("docs", short_help="Write a documentation site (MkDocs, GitHub) of a snapshot.")
+@click.command("docs", short_help=short_help("docs"))
 @snapshot_argument
 @click.option(
     "-o",
@@ -48,14 +48,10 @@ def docs_command(
       iptoolkit docs estate.json -o site
       iptoolkit docs today.json -o site --previous yesterday.json --title "Our estate"
     """
-    from .writer import write_docs
+    from ..docsite.writer import write_docs
 
     estate = load_estate(snapshot)
     old = load_estate(previous) if previous is not None else None
     config = write_docs(estate, folder, previous=old, title=title, workers=jobs)
     pages = sum(1 for _ in (folder / "docs").rglob("*.md"))
     click.echo(f"wrote {pages:,} pages into {folder / 'docs'}; build with mkdocs build -f {config}")
-
-
-def add_commands(group: click.Group) -> None:
-    group.add_command(docs_command)

@@ -17,10 +17,11 @@ from typing import Any
 import click
 
 from .. import env
-from ..cli_options import chosen_max_size, load_estate, snapshot_argument
-from . import runner
+from ..app import runner
+from .host import short_help
+from .options import chosen_max_size, load_estate, snapshot_argument
 
-__all__ = ["explore_command", "add_commands"]
+__all__ = ["explore_command"]
 
 
 class _Stop(Exception):
@@ -32,7 +33,7 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 by a script inherits SIGINT ignored, and Python then never raises KeyboardInterrupt."""
 
 
-@click.command("explore")
+@click.command("explore", short_help=short_help("explore"))
 @snapshot_argument(required=False)
 @click.option(
     "--port",
@@ -118,8 +119,3 @@ def _install_stop_handlers() -> dict[int, Any]:
         raise _Stop
 
     return {signum: signal.signal(signum, on_signal) for signum in STOP_SIGNALS}
-
-
-def add_commands(group: click.Group) -> None:
-    """Attach `explore` to a click group (the `iptoolkit` command)."""
-    group.add_command(explore_command)

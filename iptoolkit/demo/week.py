@@ -41,14 +41,14 @@ from datetime import timedelta
 from random import Random
 from typing import TYPE_CHECKING, Any
 
-from . import _demo_data as data
-from .jsonio import dumps_json
-from .models import loads_json
-from .snapshot import SnapshotInfo
+from ..jsonio import dumps_json
+from ..models import loads_json
+from ..snapshot import SnapshotInfo
+from . import data
 
 if TYPE_CHECKING:
-    from .estate import Estate
-    from .records import ChannelKey, ProfileRecord
+    from ..estate import Estate
+    from ..records import ChannelKey, ProfileRecord
 
 __all__ = ["demo_changes", "NEW_FIELD", "ADDED", "REMOVED"]
 
@@ -72,7 +72,7 @@ def demo_changes(estate: Estate, *, seed: int = 0) -> Estate:
     The new estate's snapshot info has the same source and a fetch time seven days after the
     input's (none when the input has none).
     """
-    from .estate import Estate
+    from ..estate import Estate
 
     week = _Week(estate, Random(seed))
     week.apply()

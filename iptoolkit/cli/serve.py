@@ -1,7 +1,7 @@
 """Click commands of the reference server: `serve` and `hash-secret`.
 
-The `iptoolkit` command attaches them with `add_commands(group)`; `python -m
-iptoolkit.server` runs `serve` on its own. `hash-secret` reads the secret from a hidden
+The `iptoolkit` command loads them on first use; `python -m iptoolkit.server` runs `serve`
+on its own. `hash-secret` reads the secret from a hidden
 prompt or from standard input, never from the command line (which `ps` and shell history
 would show).
 """
@@ -13,17 +13,18 @@ from pathlib import Path
 
 import click
 
-from .principals import DEFAULT_ITERATIONS
-from .runner import DEFAULT_PORT
-from .settings import ServerLimits
-from .tokens import DEFAULT_TOKEN_TTL
+from ..server.principals import DEFAULT_ITERATIONS
+from ..server.runner import DEFAULT_PORT
+from ..server.settings import ServerLimits
+from ..server.tokens import DEFAULT_TOKEN_TTL
+from .host import short_help
 
 _DEFAULTS = ServerLimits()
 
-__all__ = ["serve_command", "hash_secret_command", "add_commands"]
+__all__ = ["serve_command", "hash_secret_command"]
 
 
-@click.command("serve")
+@click.command("serve", short_help=short_help("serve"))
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option(
     "--port",
@@ -137,8 +138,8 @@ def serve_command(
     from pydantic import ValidationError
 
     from ..models import ParseError
-    from .principals import Principals
-    from .runner import serve
+    from ..server.principals import Principals
+    from ..server.runner import serve
 
     try:
         limits = ServerLimits(
@@ -185,7 +186,7 @@ def _load_snapshot(path: Path) -> object:
     return load(path)
 
 
-@click.command("hash-secret")
+@click.command("hash-secret", short_help=short_help("hash-secret"))
 @click.option(
     "--iterations",
     default=DEFAULT_ITERATIONS,
@@ -204,7 +205,7 @@ def hash_secret_command(iterations: int, login_token: bool) -> None:
     The secret is read from a hidden prompt, or from standard input when it is not a
     terminal (one line; the line break is dropped). Hash a login_token with --login-token.
     """
-    from .principals import hash_secret
+    from ..server.principals import hash_secret
 
     if sys.stdin.isatty():
         secret = click.prompt("Secret", hide_input=True, confirmation_prompt=True, err=True)
@@ -213,9 +214,3 @@ def hash_secret_command(iterations: int, login_token: bool) -> None:
     if not secret:
         raise click.ClickException("the secret is empty")
     click.echo(hash_secret(secret, iterations=iterations, lookup=login_token))
-
-
-def add_commands(group: click.Group) -> None:
-    """Attach `serve` and `hash-secret` to a click group (the `iptoolkit` command)."""
-    group.add_command(serve_command)
-    group.add_command(hash_secret_command)

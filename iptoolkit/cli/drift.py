@@ -3,8 +3,7 @@
     iptoolkit drift snapshot.json                 # the text report
     iptoolkit drift snapshot.json --format md     # a page for the documentation
 
-The `iptoolkit` command attaches it with `add_commands(group)` when it is first named (see
-`_LAZY` in `iptoolkit/cli.py`); errors are one line, as for every command.
+Loaded on first use (see `COMMANDS` in `host.py`); errors are one line, as for every command.
 """
 
 from __future__ import annotations
@@ -13,25 +12,19 @@ from pathlib import Path
 
 import click
 
-from ..cli_options import load_estate, snapshot_argument
+from .host import short_help
+from .options import format_option, load_estate, snapshot_argument
 
-__all__ = ["drift_command", "add_commands"]
+__all__ = ["drift_command"]
 
 
-@click.command("drift", short_help="What a snapshot holds that the spec does not describe.")
+@click.command("drift", short_help=short_help("drift"))
 @snapshot_argument
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "md", "json", "csv"]),
-    default="text",
-    show_default=True,
-    help="Output format.",
-)
+@format_option("md", "json", "csv")
 def drift_command(snapshot: Path, output_format: str) -> None:
     """Unknown classes and fields, values of another type than the spec's, and declared
     fields always null or never sent, in SNAPSHOT (faulty profiles included)."""
-    from .drift import schema_report
+    from ..change.drift import schema_report
 
     report = schema_report(load_estate(snapshot))
     if output_format == "json":
@@ -44,8 +37,3 @@ def drift_command(snapshot: Path, output_format: str) -> None:
         click.echo(frame.to_csv(index=False), nl=False)
     else:
         click.echo(str(report))
-
-
-def add_commands(group: click.Group) -> None:
-    """Add `drift` to the `iptoolkit` command."""
-    group.add_command(drift_command)

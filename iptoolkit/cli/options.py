@@ -18,15 +18,16 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from . import env
+from .. import env
 
 if TYPE_CHECKING:
     import httpx
 
-    from .estate import Estate
-    from .filters import Filter
+    from ..estate import Estate
+    from ..filters import Filter
 
 __all__ = [
+    "format_option",
     "filter_options",
     "output_folder_option",
     "check_output_folder",
@@ -37,6 +38,30 @@ __all__ = [
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+PLAIN_TEXT = "text"
+"""The one name of the plain-text format in every command that offers formats."""
+
+
+class _FormatChoice(click.Choice):
+    """A format name; `table`, the old name of `text` in `findings`, still reads as `text`."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        return super().convert(PLAIN_TEXT if value == "table" else value, param, ctx)
+
+
+def format_option(*formats: str, help: str = "Output format.") -> Callable[[F], F]:
+    """`--format` with the plain-text format first, named `text`, and the default."""
+    choices = (PLAIN_TEXT, *(name for name in formats if name != PLAIN_TEXT))
+    return click.option(
+        "--format",
+        "output_format",
+        type=_FormatChoice(choices),
+        default=PLAIN_TEXT,
+        show_default=True,
+        help=help,
+    )
+
 
 _SECRET_NAMES = {
     "client": "client secret",
@@ -108,7 +133,7 @@ def filter_options(func: F) -> F:
 def _selection(values: dict[str, Any], filter_file: Path | None) -> Filter:
     from pydantic import ValidationError
 
-    from .filters import Filter
+    from ..filters import Filter
 
     fields: dict[str, Any] = {}
     if filter_file is not None:
@@ -138,7 +163,7 @@ class _Size(click.ParamType):
     name = "size"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
-        from .reading import parse_size
+        from ..reading import parse_size
 
         try:
             return parse_size(value)
@@ -181,7 +206,7 @@ def load_estate(path: Path, selection: Filter | None = None) -> Estate:
     """Load a snapshot (no more than `--max-size`) and apply the filter; say on stderr what
     the filter kept. A filter that keeps nothing is an error unless `--allow-empty`: a docs
     pipeline must not publish an empty picture as if all were well."""
-    from .estate import load
+    from ..estate import load
 
     context = click.get_current_context(silent=True)
     estate = load(path, max_size=chosen_max_size())
@@ -199,7 +224,7 @@ def load_estate(path: Path, selection: Filter | None = None) -> Estate:
 
 def _nothing_selected(estate: Estate, selection: Filter) -> str:
     """One line: which filter value matched nothing, and what was perhaps meant."""
-    from .filters import unmatched
+    from ..filters import unmatched
 
     missing = unmatched(estate, selection)
     of = f"none of the {len(estate):,} profiles"
@@ -248,7 +273,7 @@ def auth_from_options(kind: str | None, client_id: str | None, secret_stdin: boo
     The secret comes from its environment variable, else standard input with
     `--secret-stdin`, else a hidden prompt on a terminal.
     """
-    from .client import BearerToken, ClientCredentials, GuestLogin, SessionCookie
+    from ..client import BearerToken, ClientCredentials, GuestLogin, SessionCookie
 
     if kind is None:
         kind = _guess_kind(client_id)

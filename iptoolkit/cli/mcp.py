@@ -11,10 +11,12 @@ from pathlib import Path
 
 import click
 
-__all__ = ["mcp_command", "add_commands"]
+from .host import short_help
+
+__all__ = ["mcp_command"]
 
 
-@click.command("mcp")
+@click.command("mcp", short_help=short_help("mcp"))
 @click.argument(
     "snapshots",
     nargs=-1,
@@ -38,7 +40,7 @@ def mcp_command(snapshots: tuple[Path, ...], from_env: bool, port: int | None) -
     The newest snapshot (by its fetch time) is current; tools take a `snapshot` argument
     for the others. Needs the `mcp` extra: pip install 'iptoolkit[mcp]'.
     """
-    from . import Store, build_server
+    from ..mcp import Store, build_server
 
     if not snapshots and not from_env:
         raise click.UsageError("name at least one snapshot file, or use --from-env")
@@ -63,8 +65,3 @@ def _fetch_live() -> object:
 
     with Client.from_env() as client:
         return client.fetch_estate(progress=False)
-
-
-def add_commands(group: click.Group) -> None:
-    """Attach `mcp` to a click group (the `iptoolkit` command)."""
-    group.add_command(mcp_command)

@@ -15,30 +15,27 @@ from pathlib import Path
 
 import click
 
-from .model import SEVERITIES, EstateDiff
+from ..change.model import SEVERITIES, EstateDiff
+from .host import EXIT_TROUBLE, short_help
+from .options import format_option
 
-__all__ = ["diff_command", "add_commands", "FAIL_ON"]
+__all__ = ["diff_command", "FAIL_ON"]
 
 FAIL_ON = ("breaking", "notable", "any")
-_FORMATS = ("text", "md", "json", "csv")
 _PLOTS = (".png", ".svg", ".pdf")
-TROUBLE = 2
-"""Exit code when the snapshots could not be compared."""
 
 
 class _Trouble(click.ClickException):
-    exit_code = TROUBLE
+    exit_code = EXIT_TROUBLE
 
 
-@click.command("diff")
+@click.command("diff", short_help=short_help("diff"))
 @click.argument("old", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.argument("new", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(_FORMATS),
-    default="text",
-    show_default=True,
+@format_option(
+    "md",
+    "json",
+    "csv",
     help="text (plan style), md (a changelog), json (the machine form) or csv (one row per "
     "change).",
 )
@@ -95,7 +92,7 @@ def diff_command(
 
 def _compare(ctx: click.Context, old: Path, new: Path) -> EstateDiff:
     """The diff, or one line on stderr and exit code 2 (a traceback with --debug)."""
-    from .diff import diff
+    from ..change.diff import diff
 
     with _troubled(ctx):
         return diff(old, new)
@@ -112,16 +109,16 @@ def _plot(ctx: click.Context, result: EstateDiff, path: Path) -> None:
 
 @contextmanager
 def _troubled(ctx: click.Context, prefix: str = "") -> Iterator[None]:
-    """An expected error as the group turns it into one line (`cli._expected`), but with
+    """An expected error as the group turns it into one line (`host.expected`), but with
     exit code 2: the comparison could not be made."""
-    from ..cli import _expected, _one_line
+    from .host import expected, one_line
 
     try:
         yield
     except Exception as exc:
-        if ctx.meta.get("iptoolkit.debug") or not _expected(exc):
+        if ctx.meta.get("iptoolkit.debug") or not expected(exc):
             raise
-        raise _Trouble(prefix + _one_line(exc)) from None
+        raise _Trouble(prefix + one_line(exc)) from None
 
 
 def _fails(result: EstateDiff, fail_on: str | None) -> bool:
@@ -132,8 +129,3 @@ def _fails(result: EstateDiff, fail_on: str | None) -> bool:
         return bool(changes)
     worst = SEVERITIES.index(fail_on)  # type: ignore[arg-type]
     return any(SEVERITIES.index(change.severity) <= worst for change in changes)
-
-
-def add_commands(group: click.Group) -> None:
-    """Add `diff` to the `iptoolkit` command."""
-    group.add_command(diff_command)

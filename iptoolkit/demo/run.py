@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from .estate import Estate
+    from ..estate import Estate
 
 __all__ = ["run_demo"]
 
@@ -35,10 +35,10 @@ def run_demo(
     echo: Callable[[str], None] = print,
 ) -> list[Path]:
     """Run the demo; return the files written."""
-    from .audit import findings
-    from .demo import demo_estate
-    from .exporters import export
-    from .plot import plot_summary, plot_topology
+    from ..audit import findings
+    from ..exporters import export
+    from ..plot import plot_summary, plot_topology
+    from .estate import demo_estate
 
     started = time.perf_counter()
     estate = _served_and_fetched(demo_estate(n_profiles=n_profiles, seed=seed), echo)
@@ -71,8 +71,8 @@ def run_demo(
 
 def _served_and_fetched(source: Estate, echo: Callable[[str], None]) -> Estate:
     """Serve `source` on the reference server and fetch it over HTTP, as a client would."""
-    from .client import Client, ClientCredentials
-    from .server import running
+    from ..client import Client, ClientCredentials
+    from ..server import running
 
     with running(source) as server:
         echo(f"Reference server listening on {server.base_url}")
@@ -90,9 +90,9 @@ def _a_week_later(
 
     The week passes in a second: both snapshots carry their true fetch times.
     """
-    from .change.diff import diff
-    from .demo_week import demo_changes
-    from .exporters import export
+    from ..change.diff import diff
+    from ..exporters import export
+    from .week import demo_changes
 
     echo("")
     echo("A week later (ipt.demo_changes): the server serves the changed estate.")
@@ -133,10 +133,10 @@ def _print_summary(estate: Estate, echo: Callable[[str], None]) -> None:
 
 def _busiest_partner(estate: Estate, output: Path, echo: Callable[[str], None]) -> list[Path]:
     """Answer the everyday questions for the partner most profiles depend on."""
-    from .exporters import export
-    from .filters import Filter
-    from .graph import build_graph
-    from .queries import impact
+    from ..exporters import export
+    from ..filters import Filter
+    from ..graph import build_graph
+    from ..queries import impact
 
     partners = estate.to_frame("partners").sort_values(["profiles", "id"], ascending=[False, True])
     top = partners.iloc[0]

@@ -1,0 +1,38 @@
+"""`iptoolkit demo`: the whole toolkit against the embedded reference server (`make demo`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from .host import short_help
+
+if TYPE_CHECKING:
+    pass
+
+__all__ = ["demo"]
+
+
+@click.command("demo", short_help=short_help("demo"))
+@click.option(
+    "--output",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("demo-output"),
+    show_default=True,
+    help="Folder for the snapshot, diagrams and exports.",
+)
+@click.option(
+    "--profiles",
+    type=click.IntRange(min=1),
+    default=300,
+    show_default=True,
+    help="Size of the demo estate.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Demo estate seed.")
+def demo(output: Path, profiles: int, seed: int) -> None:
+    """Run the whole toolkit against the embedded reference server (what `make demo` does)."""
+    from ..demo.run import run_demo
+
+    run_demo(output, n_profiles=profiles, seed=seed, echo=click.echo)

@@ -1,0 +1,165 @@
+"""`iptoolkit plot` and `iptoolkit export`: a snapshot, or a filtered part, as a diagram or file."""
+
+from __future__ import annotations
+
+import contextlib
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from .host import short_help
+from .options import (
+    check_output_folder,
+    filter_options,
+    load_estate,
+    output_folder_option,
+    snapshot_argument,
+)
+
+if TYPE_CHECKING:
+    from ..filters import Filter
+
+__all__ = ["plot", "export_command"]
+
+
+@click.command("plot", short_help=short_help("plot"))
+@snapshot_argument
+@filter_options
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("topology.png"),
+    show_default=True,
+    help="Diagram file: .png, .svg or .pdf.",
+)
+@output_folder_option
+@click.option(
+    "--group-by",
+    type=click.Choice(["auto", "group", "agent_type", "partner", "none"]),
+    default="auto",
+    show_default=True,
+    help="Draw groups with counts (auto: when the graph has more than 300 nodes).",
+)
+@click.option(
+    "--highlight",
+    help="An item to emphasise with its paths: node id (partner:17), id, or a partner's "
+    "or channel's name.",
+)
+@click.option(
+    "--labels",
+    type=click.Choice(["auto", "ids", "none"]),
+    default="auto",
+    show_default=True,
+    help="Node labels: names, node ids, or none.",
+)
+@click.option("--title", help="Title (default: counts of what is drawn).")
+def plot(
+    snapshot: Path,
+    selection: Filter,
+    output: Path,
+    mkdirs: bool,
+    group_by: str,
+    highlight: str | None,
+    labels: str,
+    title: str | None,
+) -> None:
+    """Draw the topology: profiles, agents and responses, channels, partners."""
+    from ..exporters import export, format_of
+
+    try:
+        name = format_of(output)
+    except ValueError:
+        name = output.suffix
+    if name not in ("png", "svg", "pdf"):
+        raise click.BadParameter(
+            "a diagram is .png, .svg or .pdf (other formats: iptoolkit export)",
+            param_hint="--output",
+        )
+    check_output_folder(output, mkdirs)
+    grouping: Any = {"auto": None, "none": False}.get(group_by, group_by)
+    estate = load_estate(snapshot, selection)
+    from ..resolve import UnknownItemError
+
+    with _warnings_on_stderr():
+        try:
+            export(
+                estate, output, group_by=grouping, highlight=highlight, labels=labels, title=title
+            )
+        except UnknownItemError:
+            if highlight is not None and not selection.is_empty():
+                _highlight_outside(snapshot, selection, highlight)
+            raise
+    click.echo(f"Wrote {output}")
+
+
+def _highlight_outside(snapshot: Path, selection: Filter, highlight: str) -> None:
+    """An item the filter left out is not "nothing of that name": say so (an error)."""
+    from ..graph import build_graph
+    from ..resolve import UnknownItemError, resolve_node
+
+    try:
+        node = resolve_node(build_graph(load_estate(snapshot)), highlight, what="--highlight")
+    except (UnknownItemError, ValueError):
+        return
+    raise click.ClickException(
+        f"--highlight: {node} is not in the diagram of this filter ({selection.describe()})"
+    )
+
+
+@click.command("export", short_help=short_help("export"))
+@snapshot_argument
+@filter_options
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    required=True,
+    help="File to write; its suffix picks the format (see below).",
+)
+@output_folder_option
+@click.option("--format", "output_format", help="Format, when the suffix does not say it.")
+@click.option("--title", help="Title of a DOT, Mermaid or diagram export.")
+def export_command(
+    snapshot: Path,
+    selection: Filter,
+    output: Path,
+    mkdirs: bool,
+    output_format: str | None,
+    title: str | None,
+) -> None:
+    """Write the estate (or the filtered part) as a snapshot, table, graph or diagram.
+
+    \b
+    .json .json.gz    snapshot, loadable again
+    .csv .xlsx        tables
+    .graphml .gexf    graph for yEd, Gephi, networkx
+    .dot .gv          Graphviz
+    .mmd .md          Mermaid (GitHub renders .md)
+    .png .svg .pdf    topology diagram
+    """
+    from ..exporters import export, format_of
+
+    name = format_of(output, output_format)
+    options = {"title": title} if title and name not in ("json", "json.gz", "csv", "xlsx") else {}
+    if title and not options:
+        raise click.BadParameter(f"a .{name} export has no title", param_hint="--title")
+    check_output_folder(output, mkdirs)
+    estate = load_estate(snapshot, selection)
+    with _warnings_on_stderr():
+        export(estate, output, format=output_format, **options)
+    click.echo(f"Wrote {output} ({len(estate):,} profiles)")
+
+
+@contextlib.contextmanager
+def _warnings_on_stderr() -> Iterator[None]:
+    """What an export warns of (a diagram too big to read, a Mermaid file past GitHub's
+    limits), each as one `warning:` line on stderr once the file is written."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield
+    for warning in caught:
+        click.echo(f"warning: {warning.message}", err=True)

@@ -1,0 +1,109 @@
+"""`iptoolkit fetch`: every profile the credentials may view, saved as a snapshot."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import click
+
+from .. import env
+from .host import short_help
+from .options import (
+    auth_from_options,
+    check_output_folder,
+    output_folder_option,
+)
+
+if TYPE_CHECKING:
+    pass
+
+__all__ = ["fetch"]
+
+
+@click.command("fetch", short_help=short_help("fetch"))
+@click.option(
+    "--base-url",
+    envvar=env.BASE_URL,
+    show_envvar=True,
+    required=True,
+    help="The platform's base URL.",
+)
+@click.option(
+    "--auth",
+    "auth_kind",
+    type=click.Choice(["client", "guest", "session", "bearer"]),
+    help="Auth flow. Default: client credentials with --client-id, else the first of "
+    f"{env.GUEST_TOKEN}, {env.SESSION_COOKIE}, {env.BEARER_TOKEN} set.",
+)
+@click.option("--client-id", envvar=env.CLIENT_ID, show_envvar=True, help="Client id.")
+@click.option(
+    "--secret-stdin",
+    is_flag=True,
+    help="Read the secret (client secret, token or cookie) from standard input; otherwise "
+    "it comes from its IPTOOLKIT_* variable or a hidden prompt.",
+)
+@click.option(
+    "--profiles-path",
+    envvar=env.PROFILES_PATH,
+    show_envvar=True,
+    help="Path of the profile listing under the base URL, if not the default.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False),
+    default="snapshot.json",
+    show_default=True,
+    callback=lambda ctx, param, value: _name_template(value),
+    help="Snapshot file to write (.json or .json.gz). The name may hold the fetch time "
+    "(UTC): {date} 2026-11-23, {time} 061500, {datetime} 2026-11-23T061500Z, so "
+    "'snapshots/{date}.json.gz' keeps one snapshot a day.",
+)
+@output_folder_option
+@click.option("--strict", is_flag=True, help="Fail on a faulty profile instead of keeping it.")
+@click.option("--progress/--no-progress", default=None, help="Show a progress bar.")
+def fetch(
+    base_url: str,
+    auth_kind: str | None,
+    client_id: str | None,
+    secret_stdin: bool,
+    profiles_path: str | None,
+    output: str,
+    mkdirs: bool,
+    strict: bool,
+    progress: bool | None,
+) -> None:
+    """Fetch every profile the credentials may view and save a snapshot.
+
+    A nightly job keeps a history with a dated name, no script needed:
+
+    \b
+      iptoolkit fetch -p -o 'snapshots/{date}.json.gz'
+    """
+    from ..client import Client
+    from ..snapshot import dated_path
+
+    check_output_folder(dated_path(output, None), mkdirs)  # the folder as named now
+
+    auth = auth_from_options(auth_kind, client_id, secret_stdin)
+    with Client(base_url, auth=auth, profiles_path=profiles_path) as client:
+        estate = client.fetch_estate(progress=progress, strict=strict)
+    from ..exporters import export
+
+    path = dated_path(output, estate.info.fetched_at)
+    if mkdirs:  # a dated folder ({date}/...) may have turned over during the fetch
+        path.parent.mkdir(parents=True, exist_ok=True)
+    export(estate, path)
+    problems = f", {len(estate.problems):,} with problems" if estate.problems else ""
+    click.echo(f"Fetched {len(estate):,} profiles{problems} from {estate.info.source_url}")
+    click.echo(f"Wrote {path}")
+
+
+def _name_template(value: str) -> str:
+    """The output name checked before fetching: a wrong {field} costs no fetch."""
+    from ..snapshot import check_name_template
+
+    try:
+        return check_name_template(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None

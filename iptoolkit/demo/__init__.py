@@ -1,0 +1,14 @@
+"""The demo: synthetic estates, a week of changes to one, and the run `make demo` shows.
+
+- `estate.py`: `demo_profiles` and `demo_estate`, deterministic estates of any size;
+- `week.py`: `demo_changes`, the same estate a week later (added, removed, rewired);
+- `data.py`: the names, groups and channel settings both draw from;
+- `run.py`: `run_demo`, the whole toolkit against the embedded reference server.
+"""
+
+from __future__ import annotations
+
+from .estate import demo_estate, demo_profiles
+from .week import demo_changes
+
+__all__ = ["demo_changes", "demo_estate", "demo_profiles"]

@@ -1,0 +1,46 @@
+"""The one Markdown escaper: every page, changelog and report we write in Markdown uses it.
+
+Two jobs, told apart by what the text is:
+- `escape(text)`: *literal* text (a name, a value, a path from the estate, which is hostile
+  input) as one Markdown line that shows exactly those characters and nothing of Markdown's;
+- `code(text)`: literal text as an inline code span, whatever backticks it holds;
+- `cell(markdown)`: text that *is* Markdown already (our own docstrings) made fit for one
+  table cell: one line, pipes escaped.
+
+Text from the estate may hold control characters and noncharacters (a NUL, U+FFFF): both
+`escape` and `code` drop them (`printable`), which no reader sees and some tools refuse.
+
+A leaf module: it imports nothing of ours but `printable` (a leaf too), so any layer may
+use it.
+"""
+
+from __future__ import annotations
+
+from .printable import printable
+
+__all__ = ["escape", "code", "cell", "MARKUP"]
+
+MARKUP = "\\`*_[]<>|#"
+"""The characters Markdown (CommonMark, GitHub, MkDocs) may read as markup inside a line."""
+
+_ESCAPED = str.maketrans({char: "\\" + char for char in MARKUP})
+
+
+def escape(text: str) -> str:
+    """Literal text as one Markdown line: whitespace runs (newlines too) become one space and
+    every markup character is backslash-escaped, so `**x**` or `<img ...>` shows as typed;
+    control characters are dropped."""
+    return " ".join(printable(text).split()).translate(_ESCAPED)
+
+
+def code(text: str) -> str:
+    """Literal text as a code span: a double-backtick fence when it holds a backtick; one
+    line, control characters dropped."""
+    text = " ".join(printable(text).split())
+    fence = "``" if "`" in text else "`"
+    return f"{fence} {text} {fence}" if fence == "``" else f"`{text}`"
+
+
+def cell(markdown: str) -> str:
+    """Markdown (our own, not the estate's) fit for one table cell: one line, pipes escaped."""
+    return " ".join(markdown.split()).replace("|", "\\|")
