@@ -66,6 +66,22 @@ def test_mkdocs_yml_is_valid_yaml_with_inert_titles(site: Path) -> None:
     assert not any(ch in (site / "mkdocs.yml").read_text() for ch in "\x00\x7f\x85\uffff")
 
 
+def test_groups_that_collide_by_case_and_punctuation_get_pages_of_their_own(site: Path) -> None:
+    config = yaml.safe_load((site / "mkdocs.yml").read_text(encoding="utf-8"))
+    groups = next(entry["Groups"] for entry in config["nav"] if "Groups" in entry)
+    pages: list[str] = []
+
+    def walk(entries: list[Any]) -> None:
+        for entry in entries:
+            [value] = entry.values()
+            walk(value) if isinstance(value, list) else pages.append(value)
+
+    walk(groups)
+    assert len(pages) == len(set(pages)) >= 2 * len(NAMES)  # a name, its subgroup (and `/`)
+    on_disk = {p.relative_to(site / "docs").as_posix() for p in (site / "docs").glob("groups/*.md")}
+    assert set(pages) == on_disk
+
+
 def test_no_page_carries_a_secret_or_a_control_character(site: Path) -> None:
     partner_pages = sorted((site / "docs" / "partners").glob("*.md"))
     assert len(partner_pages) == len(NAMES)
