@@ -27,7 +27,7 @@ from typing import Any
 
 import iptoolkit as ipt
 from iptoolkit.change.model import EstateDiff
-from iptoolkit.plot._backend import pyplot
+from iptoolkit.plot.backend import pyplot
 from iptoolkit.snapshot import SnapshotInfo
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))

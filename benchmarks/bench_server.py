@@ -53,7 +53,7 @@ from timing import status_kb
 import iptoolkit as ipt
 from iptoolkit.server.app import PROFILES_PATH, TOKEN_PATH
 from iptoolkit.server.catalogue import Catalogue
-from iptoolkit.server.principals import hash_secret
+from iptoolkit.server.hashing import hash_secret
 
 __all__ = ["main"]
 

@@ -26,6 +26,7 @@ _EXPORTS: dict[str, str] = {
     # the estate, demo data
     "Estate": "iptoolkit.estate",
     "load": "iptoolkit.estate",
+    "as_estate": "iptoolkit.estate",
     "demo_estate": "iptoolkit.demo",
     "demo_profiles": "iptoolkit.demo",
     "demo_changes": "iptoolkit.demo",
@@ -69,8 +70,8 @@ _EXPORTS: dict[str, str] = {
     "diff": "iptoolkit.change.diff",
     "EstateDiff": "iptoolkit.change.model",
     "Change": "iptoolkit.change.model",
-    "history": "iptoolkit.change.history",
-    "History": "iptoolkit.change.history",
+    "history": "iptoolkit.estate_history",
+    "History": "iptoolkit.estate_history",
     # pictures, files, the Explorer
     "plot_topology": "iptoolkit.plot",
     "plot_summary": "iptoolkit.plot",
@@ -94,7 +95,6 @@ if TYPE_CHECKING:
     from .change.diff import diff
     from .change.drift import schema_report
     from .change.drift_report import SchemaReport
-    from .change.history import History, history
     from .change.model import Change, EstateDiff
     from .client import (
         ApiConnectionError,
@@ -121,7 +121,8 @@ if TYPE_CHECKING:
     )
     from .demo import demo_changes, demo_estate, demo_profiles
     from .docsite import write_docs
-    from .estate import Estate, load
+    from .estate import Estate, as_estate, load
+    from .estate_history import History, history
     from .exporters import export
     from .filters import Filter
     from .graph import build_graph

@@ -51,7 +51,7 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-__all__ = ["Estate", "Conflict", "load"]
+__all__ = ["Estate", "Conflict", "load", "as_estate"]
 
 FrameKind = Literal["profiles", "channels", "partners", "responses"]
 
@@ -157,7 +157,8 @@ class Estate:
             item.to_json_dict() if isinstance(item, IntegrationProfile) else item for item in items
         ]
         info = info or SnapshotInfo(source_url=source_url, fetched_at=fetched_at)
-        info.toolkit_version = info.toolkit_version or __version__
+        if not info.toolkit_version:  # a new value: the caller's info is left as it was
+            info = dataclasses.replace(info, toolkit_version=__version__)
         problems = check_profiles(raw, issues=issues)
         if strict:
             raise_first(problems)
@@ -451,3 +452,17 @@ def load(
         return Estate.from_raw(listing, strict=strict, info=info)
     except ParseError as exc:
         raise ParseError(f"{path}: {exc}", issues=exc.issues) from None
+
+
+def as_estate(value: Estate | str | os.PathLike[str], what: str = "estate") -> Estate:
+    """An estate as it is, or the snapshot at a path loaded: the one rule for every function
+    that takes either (`diff`, `schema_report`, `write_docs`, the server, the app).
+
+    Anything else is a `TypeError` naming `what` (`"diff: old"`), so a caller learns which
+    argument was wrong.
+    """
+    if isinstance(value, Estate):
+        return value
+    if isinstance(value, str | os.PathLike):
+        return load(value)
+    raise TypeError(f"{what} must be an Estate or a snapshot path, not {type(value).__name__}")

@@ -37,25 +37,27 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
+from .indexed import Indexed
 from .models import field_value, gc_paused
 from .names import did_you_mean, normalise_type, strip_kind, type_aliases, type_label
 from .nodes import endpoint, partner_of, type_of
 from .selection import Filter
 
 if TYPE_CHECKING:
-    from .estate import Estate
     from .records import ChannelKey, ProfileRecord
 
 __all__ = ["Filter", "select", "field_matches", "subset", "unmatched", "known_values"]
 
+E = TypeVar("E", bound=Indexed)
+"""An estate (any `Indexed`): a subset is of the same type."""
 _WILDCARD = re.compile(r"[*?\[]")
 Table = dict[str, set[int]]
 """A lower-cased token -> the positions (in `estate.records`) of the profiles that have it."""
 
 
-def select(estate: Estate, selection: Filter) -> list[int]:
+def select(estate: Indexed, selection: Filter) -> list[int]:
     """The positions in `estate.records` (and `raw_profiles`) of the profiles the filter
     selects, in order. Faulty profiles are selected only by an empty filter."""
     if selection.is_empty():
@@ -70,7 +72,7 @@ def select(estate: Estate, selection: Filter) -> list[int]:
     return sorted(chosen)
 
 
-def field_matches(estate: Estate, selection: Filter) -> dict[str, set[int]]:
+def field_matches(estate: Indexed, selection: Filter) -> dict[str, set[int]]:
     """For each field the filter sets, the positions of the profiles that field allows on
     its own (`select` keeps those every field allows). Facets count from these: an option's
     count is its field's set for that value, intersected with the other fields' sets.
@@ -78,7 +80,7 @@ def field_matches(estate: Estate, selection: Filter) -> dict[str, set[int]]:
     return dict(_matches(estate, selection))
 
 
-def subset(estate: Estate, selection: Filter) -> Estate:
+def subset(estate: E, selection: Filter) -> E:
     """A new estate with the selected profiles, whole and unchanged (nothing re-parsed,
     nothing re-walked: it shares the parent's records).
 
@@ -99,19 +101,19 @@ def subset(estate: Estate, selection: Filter) -> Estate:
 # -- look-up tables, one per field, built from the records on first use ----------------------
 
 
-def _table(estate: Estate, name: str, build: Callable[[Estate], Any]) -> Any:
-    def built(e: Estate) -> Any:
+def _table(estate: Indexed, name: str, build: Callable[[Indexed], Any]) -> Any:
+    def built(e: Indexed) -> Any:
         with gc_paused():
             return build(e)
 
     return estate.derived(f"filters.{name}", built)
 
 
-def _valid(estate: Estate) -> Iterable[tuple[int, ProfileRecord]]:
+def _valid(estate: Indexed) -> Iterable[tuple[int, ProfileRecord]]:
     return ((n, r) for n, r in enumerate(estate.records) if r.ok)
 
 
-def _agent_types(estate: Estate) -> Table:
+def _agent_types(estate: Indexed) -> Table:
     table: Table = {}
     for position, record in _valid(estate):
         for alias in type_aliases(record.agent_type):
@@ -119,7 +121,7 @@ def _agent_types(estate: Estate) -> Table:
     return table
 
 
-def _groups(estate: Estate) -> Table:
+def _groups(estate: Indexed) -> Table:
     table: Table = {}
     for position, record in _valid(estate):
         if record.group:
@@ -127,7 +129,7 @@ def _groups(estate: Estate) -> Table:
     return table
 
 
-def _tags(estate: Estate) -> Table:
+def _tags(estate: Indexed) -> Table:
     table: Table = {}
     for position, record in _valid(estate):
         for tag in record.tags:
@@ -135,7 +137,7 @@ def _tags(estate: Estate) -> Table:
     return table
 
 
-def _active(estate: Estate) -> set[int]:
+def _active(estate: Indexed) -> set[int]:
     return {position for position, record in _valid(estate) if record.active}
 
 
@@ -150,7 +152,7 @@ class _ChannelFacts:
     """Lower-cased: names, hosts, URLs, topics of the channel and its partner's name."""
 
 
-def _channel_facts(estate: Estate) -> dict[ChannelKey, _ChannelFacts]:
+def _channel_facts(estate: Indexed) -> dict[ChannelKey, _ChannelFacts]:
     """Facts of every channel in the registry (conflicting copies: `_use_facts`)."""
     return {key: _facts_of(channel) for key, channel in estate.channels.items()}
 
@@ -172,7 +174,7 @@ def _facts_of(channel: Any) -> _ChannelFacts:
     )
 
 
-def _use_facts(estate: Estate) -> list[list[_ChannelFacts]]:
+def _use_facts(estate: Indexed) -> list[list[_ChannelFacts]]:
     """For each record, the facts of the channels it uses: its own copy of what it holds
     (conflicting copies differ), the registry's for what it names."""
     registry = _table(estate, "channel_facts", _channel_facts)
@@ -189,8 +191,8 @@ def _use_facts(estate: Estate) -> list[list[_ChannelFacts]]:
     return result
 
 
-def _channel_table(field: str) -> Callable[[Estate], Table]:
-    def build(estate: Estate) -> Table:
+def _channel_table(field: str) -> Callable[[Indexed], Table]:
+    def build(estate: Indexed) -> Table:
         table: Table = {}
         uses = _table(estate, "use_facts", _use_facts)
         for position, record in _valid(estate):
@@ -206,7 +208,7 @@ def _channel_table(field: str) -> Callable[[Estate], Table]:
     return build
 
 
-def _texts(estate: Estate) -> list[str]:
+def _texts(estate: Indexed) -> list[str]:
     """Per record, the lower-cased text of the profile itself that a `text` filter searches;
     the text of its channels and partners is searched once per channel (`_text_matches`)."""
     texts = []
@@ -226,12 +228,12 @@ def _texts(estate: Estate) -> list[str]:
     return texts
 
 
-def _distinct_facts(estate: Estate) -> dict[int, _ChannelFacts]:
+def _distinct_facts(estate: Indexed) -> dict[int, _ChannelFacts]:
     uses = _table(estate, "use_facts", _use_facts)
     return {id(fact): fact for facts in uses for fact in facts}
 
 
-def _text_matches(estate: Estate, words: list[str]) -> set[int]:
+def _text_matches(estate: Indexed, words: list[str]) -> set[int]:
     """Positions of the profiles in whose own text, or in the text of whose channels and
     partners, every word occurs."""
     texts = _table(estate, "texts", _texts)
@@ -266,7 +268,7 @@ _CHANNELS = _channel_table("channels")
 _PARTNERS = _channel_table("partners")
 
 
-def _matches(estate: Estate, selection: Filter) -> Iterable[tuple[str, set[int]]]:
+def _matches(estate: Indexed, selection: Filter) -> Iterable[tuple[str, set[int]]]:
     """For each field the filter sets, its name and the positions it allows."""
     if selection.agent_types:
         table = _table(estate, "agent_types", _agent_types)
@@ -331,7 +333,7 @@ def _patterns(table: dict[str, set[int]], patterns: list[str], *, subtree: bool)
 LIST_FIELDS = ("partners", "channels", "agent_types", "channel_types", "groups", "tags")
 
 
-def unmatched(estate: Estate, selection: Filter) -> list[tuple[str, Any, str]]:
+def unmatched(estate: Indexed, selection: Filter) -> list[tuple[str, Any, str]]:
     """(field, value, hint) of each value that on its own selects no profile of the estate:
     what a filter that selects nothing got wrong, with what was perhaps meant (`hint`,
     ` (did you mean 'Acme'?)` or nothing). Empty when every value matches some profiles
@@ -355,7 +357,7 @@ def unmatched(estate: Estate, selection: Filter) -> list[tuple[str, Any, str]]:
     ]
 
 
-def known_values(estate: Estate, field: str) -> list[str]:
+def known_values(estate: Indexed, field: str) -> list[str]:
     """The values a filter field could take in this estate, as people spell them: partner
     and channel names and ids, groups (and their parents), type names and labels, tags."""
     records = [record for record in estate.records if record.ok]

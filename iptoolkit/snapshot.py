@@ -21,9 +21,11 @@ import os
 import string
 import tempfile
 import zlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from .jsonio import dumps_json
@@ -48,14 +50,27 @@ NAME_FIELDS = {"date": "%Y-%m-%d", "time": "%H%M%S", "datetime": "%Y-%m-%dT%H%M%
 some file systems refuse, and in an order that sorts by time)."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class SnapshotInfo:
-    """Where a set of profiles came from and when; `extra` keeps unknown header fields."""
+    """Where a set of profiles came from and when; `extra` keeps unknown header fields.
+
+    Frozen, as the estate holding it: a change is a new value (`dataclasses.replace`), so
+    nothing cached from it (`Estate.summary()`) can go stale. `extra` is a read-only copy
+    of the mapping given.
+    """
 
     source_url: str | None = None
     fetched_at: datetime | None = None
     toolkit_version: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "extra", MappingProxyType(dict(self.extra)))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # a read-only mapping does not pickle; the fields do
+        fields = (self.source_url, self.fetched_at, self.toolkit_version, dict(self.extra))
+        return (type(self), fields)
 
 
 def read_snapshot(

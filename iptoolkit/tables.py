@@ -16,6 +16,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from .indexed import Indexed
 from .models import field_value, gc_paused, timestamp
 from .nodes import (
     channel_node,
@@ -32,7 +33,6 @@ from .nodes import (
 if TYPE_CHECKING:
     import pandas
 
-    from .estate import Estate
 
 __all__ = ["to_frame", "FRAME_KINDS", "COLUMNS"]
 
@@ -68,7 +68,7 @@ _COUNTS = (
 )  # fmt: skip
 
 
-def to_frame(estate: Estate, kind: str = "profiles") -> pandas.DataFrame:
+def to_frame(estate: Indexed, kind: str = "profiles") -> pandas.DataFrame:
     """The estate as a table of `kind`: "profiles", "channels", "partners" or "responses"."""
     builder = _BUILDERS.get(kind)
     if builder is None:
@@ -104,7 +104,7 @@ def _all_integers(column: pandas.Series) -> bool:
     )
 
 
-def _profiles(estate: Estate) -> list[dict[str, Any]]:
+def _profiles(estate: Indexed) -> list[dict[str, Any]]:
     rows = []
     for record in estate.records:
         raw = record.raw if isinstance(record.raw, dict) else {}
@@ -136,7 +136,7 @@ def _profiles(estate: Estate) -> list[dict[str, Any]]:
     return rows
 
 
-def _channels(estate: Estate) -> list[dict[str, Any]]:
+def _channels(estate: Indexed) -> list[dict[str, Any]]:
     """One row per channel, then one per unresolved channel id (`resolved` False)."""
     profiles: dict[Any, dict[str, set[int]]] = {}
     for position, record in enumerate(estate.records):
@@ -169,7 +169,7 @@ def _channels(estate: Estate) -> list[dict[str, Any]]:
     return rows
 
 
-def _partners(estate: Estate) -> list[dict[str, Any]]:
+def _partners(estate: Indexed) -> list[dict[str, Any]]:
     stats: dict[Any, dict[str, Any]] = {
         key: {"channels": 0, "active": 0, "types": {}, "input": set(), "response": set()}
         for key in estate.partners
@@ -202,7 +202,7 @@ def _partners(estate: Estate) -> list[dict[str, Any]]:
     ]
 
 
-def _responses(estate: Estate) -> list[dict[str, Any]]:
+def _responses(estate: Indexed) -> list[dict[str, Any]]:
     rows = []
     for record in estate.valid_records:
         via = {use.unit: use for use in record.uses if use.role == "response"}
@@ -241,7 +241,7 @@ def _date(value: int | None) -> datetime | None:
     return stamp.datetime if stamp is not None else None
 
 
-_BUILDERS: dict[str, Callable[[Estate], list[dict[str, Any]]]] = {
+_BUILDERS: dict[str, Callable[[Indexed], list[dict[str, Any]]]] = {
     "profiles": _profiles,
     "channels": _channels,
     "partners": _partners,

@@ -14,7 +14,7 @@ EXPECTED = {
     "__version__", "server",
     # models and the estate
     "parse_profiles", "dump_profiles", "ParseError", "IntegrationProfile", "timestamp",
-    "Estate", "load", "demo_estate", "demo_profiles", "demo_changes",
+    "Estate", "load", "as_estate", "demo_estate", "demo_profiles", "demo_changes",
     # the client
     "Client", "AsyncClient", "ClientCredentials", "SessionCookie", "GuestLogin", "BearerToken",
     "Secret", "ApiError", "BadRequestError", "AuthenticationError", "PermissionDeniedError",

@@ -72,9 +72,17 @@ def test_a_missing_playwright_fails_under_ci(monkeypatch: pytest.MonkeyPatch) ->
     assert "playwright" in _failed(lambda: ci.skip_or_fail(lab.chromium_missing()))
 
 
-def test_nothing_missing_neither_skips_nor_fails(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("CI", "true")
-    ci.skip_or_fail(None)
+@pytest.mark.parametrize("value", ["true", "false"])
+def test_nothing_missing_neither_skips_nor_fails(
+    monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    """Called bare, a skip would only mark this test skipped: caught, it fails it."""
+    monkeypatch.setenv("CI", value)
+    try:
+        answer = ci.skip_or_fail(None)
+    except (pytest.skip.Exception, pytest.fail.Exception) as exc:
+        raise AssertionError(f"nothing is missing, yet it said {exc!r}") from None
+    assert answer is None
 
 
 def test_a_missing_nbval_fails_under_ci_and_skips_elsewhere(

@@ -158,6 +158,46 @@ def test_an_estate_cannot_be_changed():
     assert isinstance(estate.records, tuple) and isinstance(estate.profiles, tuple)
 
 
+def test_its_snapshot_info_cannot_change_under_a_cached_summary():
+    """The info is frozen, so `summary()` (cached) cannot go stale; changing it means a new
+    value, and `from_raw` fills the toolkit version without writing into the caller's info."""
+    import dataclasses
+    import pickle
+
+    from iptoolkit.snapshot import SnapshotInfo
+
+    extra = {"filters": []}
+    given = SnapshotInfo(source_url="https://one.example", extra=extra)
+    estate = Estate.from_raw(RAW, info=given)
+    assert given.toolkit_version is None  # the caller's object is as it was
+    assert estate.info.toolkit_version == ipt.__version__
+    assert estate.summary()["source_url"] == "https://one.example"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        estate.info.source_url = "https://two.example"  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        estate.info.extra["filters"] = ["x"]  # type: ignore[index]
+    extra["late"] = True  # the dict the caller passed is copied, not kept
+    assert "late" not in estate.info.extra
+    assert estate.summary()["source_url"] == "https://one.example"
+    moved = dataclasses.replace(estate.info, source_url="https://two.example")
+    assert moved.extra == {"filters": []} and estate.info.source_url == "https://one.example"
+    assert pickle.loads(pickle.dumps(moved)) == moved
+
+
+def test_as_estate_takes_an_estate_or_a_path_and_names_what_is_wrong(tmp_path):
+    estate = Estate.from_raw(RAW)
+    assert ipt.as_estate(estate) is estate
+    path = estate.save(tmp_path / "snap.json")
+    for given in (path, str(path)):
+        assert ipt.as_estate(given).raw_profiles == estate.raw_profiles
+    with pytest.raises(
+        TypeError, match=r"diff: old must be an Estate or a snapshot path, not list"
+    ):
+        ipt.as_estate([], "diff: old")
+    with pytest.raises(TypeError, match="write_docs: previous must be"):
+        ipt.write_docs(estate, tmp_path / "site", previous=42)
+
+
 def test_saved_snapshot_has_ordinary_file_permissions(tmp_path):
     import os
     import stat

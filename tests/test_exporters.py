@@ -15,8 +15,16 @@ import pandas as pd
 import pytest
 
 import iptoolkit as ipt
-from iptoolkit.exporters import FORMATS, export, format_of
+from iptoolkit.exporters import (
+    DIAGRAM_FORMATS,
+    FAMILIES,
+    FORMATS,
+    diagram_suffixes,
+    export,
+    format_of,
+)
 from iptoolkit.exporters.attributes import redact_text, scalar
+from iptoolkit.exporters.diff import DIFF_FORMATS
 from iptoolkit.exporters.dot import quote, to_dot
 from iptoolkit.exporters.mermaid import GITHUB_MAX_EDGES, mermaid_text, to_mermaid
 
@@ -329,6 +337,16 @@ def test_png_svg_pdf(tmp_path, estate):
     svg = ET.parse(export(estate, tmp_path / "t.svg")).getroot()
     assert svg.tag == "{http://www.w3.org/2000/svg}svg"
     assert export(estate, tmp_path / "t.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_one_list_of_diagram_formats_serves_every_menu_and_message():
+    assert DIAGRAM_FORMATS == ("png", "svg", "pdf")
+    assert FAMILIES["diagrams"] == DIAGRAM_FORMATS
+    assert [name for name in FORMATS if "diagram" in FORMATS[name]] == list(DIAGRAM_FORMATS)
+    assert [name for name in DIFF_FORMATS if "diagram" in DIFF_FORMATS[name]] == list(
+        DIAGRAM_FORMATS
+    )
+    assert diagram_suffixes(" or ") == ".png, .svg or .pdf"
 
 
 def test_pictures_repeat_byte_for_byte(tmp_path, estate):

@@ -18,8 +18,8 @@ import pytest  # noqa: E402
 from matplotlib.colors import to_hex  # noqa: E402
 
 import iptoolkit as ipt  # noqa: E402
+from iptoolkit import estate_history as history_module  # noqa: E402
 from iptoolkit.audit import findings  # noqa: E402
-from iptoolkit.change import history as history_module  # noqa: E402
 from iptoolkit.change.model import Change, EstateDiff  # noqa: E402
 from iptoolkit.snapshot import SnapshotInfo  # noqa: E402
 from iptoolkit.topology.style import STATUS_COLOURS  # noqa: E402

@@ -234,8 +234,18 @@ def test_summary_is_the_current_snapshot_counted_as_the_python_api_does(session_
         assert answer[key] == counts[key], key
     assert answer["agent_types"] == counts["agent_types"]
     assert answer["findings"] == ipt.findings(estate).counts()
+    shown = answer["profiles_by_group"]
+    assert set(shown) == {  # the 20 largest of the 21 groups: `HR/Directory` (2) is cut
+        "Logistics/EDI/Inbound", "Sales/Orders", "Finance/GL", "Finance/AP", "IT/Archive",
+        "Logistics/Transport", "HR/Payroll", "Logistics/Warehouse", "Finance/AR",
+        "IT/Monitoring", "Production/Shopfloor", "Procurement/Suppliers",
+        "Logistics/EDI/Outbound", "Procurement/Catalogs", "Sales/Portal", "Finance/Treasury",
+        "Production/Quality", "Sales/Pricing", "Sales/Backoffice", "IT/Test",
+    }  # fmt: skip
     groups = [record.group for record in estate.records]
-    assert answer["profiles_by_group"] == {g: groups.count(g) for g in answer["profiles_by_group"]}
+    assert shown == {group: groups.count(group) for group in shown}
+    assert list(shown.values()) == sorted(shown.values(), reverse=True), "largest first"
+    assert "profiles_by_group (21)" in answer["note"]
     older = _ok(session_results["summary_older"])
     assert older["snapshot"] == "older" and older["profiles"] == len(snapshots["older"])
     assert json.loads(session_results["iptoolkit://summary"].contents[0].text) == answer

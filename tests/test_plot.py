@@ -237,6 +237,7 @@ def test_labels_never_overlap_in_detail_and_grouped_views(demo300):
     small = ipt.demo_estate(n_profiles=60)
     cramped, ax = plt.subplots(figsize=(7, 3))  # far too small: labels must be left out
     plot_topology(small, ax=ax)
+    headers = 4
     for figure in (plot_topology(small), plot_topology(demo300), cramped):
         boxes = sorted(_label_boxes(figure), key=lambda b: (b.x0, b.y0))
         for i, a in enumerate(boxes):
@@ -244,6 +245,13 @@ def test_labels_never_overlap_in_detail_and_grouped_views(demo300):
                 if b.x0 >= a.x1:
                     break
                 assert a.y1 <= b.y0 + 0.5 or b.y1 <= a.y0 + 0.5, "labels overlap"
+        # and none is lost for it: at its own size every node drawn (or group) has its
+        # label; cramped, some are left out, not all
+        labels, nodes = len(boxes) - headers, len(_points(figure.axes[0]))
+        if figure is cramped:
+            assert 0 < labels < nodes, (labels, nodes)
+        else:
+            assert labels == nodes, (labels, nodes)
 
 
 def test_figure_grows_with_the_graph():

@@ -225,3 +225,14 @@ def test_demo_principals_are_random_and_complete() -> None:
     assert guest is not None and guest.patterns == ("Finance", "Finance/*")
     denied = first.authenticate_client(creds.denied_client_id, creds.denied_client_secret)
     assert denied is not None and not denied.can(PROFILES_VIEW)
+
+
+def test_the_names_principals_had_before_its_split_still_import() -> None:
+    """Hashing moved to `server.hashing`, demo principals to `server.demo_callers` (the
+    package exports them, as before)."""
+    import iptoolkit.server as server
+    from iptoolkit.server import demo_callers, hashing, principals
+
+    for name in ("hash_secret", "verify_secret", "lookup_tag", "HASH_SCHEME", "DEFAULT_ITERATIONS"):
+        assert getattr(principals, name) is getattr(hashing, name), name
+    assert server.demo_principals is demo_callers.demo_principals

@@ -19,6 +19,7 @@ import httpx
 import pytest
 from pydantic import ValidationError
 
+import iptoolkit.server.hashing as hashing_module
 import iptoolkit.server.principals as principals_module
 from iptoolkit.client import ApiError, Client, ClientCredentials, RateLimitError
 from iptoolkit.server import Principals, RunningServer, hash_secret, openfiles, running
@@ -72,7 +73,7 @@ def slow_hashes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         calls.append(iterations)
         return real(name, secret, salt, iterations)
 
-    monkeypatch.setattr(principals_module.hashlib, "pbkdf2_hmac", spy)
+    monkeypatch.setattr(hashing_module.hashlib, "pbkdf2_hmac", spy)
     return calls
 
 

@@ -228,6 +228,22 @@ def test_legend_and_static_fallback_html(small: Estate) -> None:
     assert FALLBACK_CLASS in page and "data:image/png;base64," in page
 
 
+def test_the_view_is_a_widget_that_composes(small: Estate) -> None:
+    """Placed as it is, as ipysigma's Sigma is: `VBox([view, ...])`; `.widget` (what older
+    code placed) is the view itself."""
+    import ipywidgets as W
+
+    view = show_topology(small)
+    assert isinstance(view, W.VBox) and view.widget is view
+    page = W.VBox([W.HTML("above"), view])
+    assert page.children[1] is view and "ipt-topology" in view._dom_classes
+    state = page.get_state()
+    assert state["children"][1] == f"IPY_MODEL_{view.model_id}"
+    inner = [view.sigma, view._canvas, view._legend]
+    view.close()
+    assert view.comm is None and all(widget.comm is None for widget in inner)
+
+
 # -- in the Explorer ----------------------------------------------------------------------
 
 
@@ -312,6 +328,7 @@ def test_an_empty_selection_says_so(explorer: Explorer) -> None:
 
 def test_a_hidden_topology_tab_follows_when_shown(explorer: Explorer) -> None:
     before = explorer.topology.data
+    assert explorer.tabs.children[0] is explorer.topology  # the view itself is the tab
     explorer.tabs.selected_index = 1
     explorer.filter = Filter(active=False)
     assert explorer.topology.data is before  # not drawn into a hidden tab

@@ -81,9 +81,9 @@ def _estate(path: str | os.PathLike[str] | None) -> Estate:
         from ..demo import demo_estate
 
         return demo_estate(n_profiles=DEMO_PROFILES)
-    from ..estate import load
+    from ..estate import as_estate
 
-    return load(path)
+    return as_estate(path, "the app's snapshot")
 
 
 def title_html(estate: Estate, path: str | os.PathLike[str] | None) -> str:

@@ -33,12 +33,12 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from ..estate import as_estate
 from ..models import gc_paused
 from ..names import plural
 from ..nodes import label, partner_of
 from ..redact import MASK, is_secret_name, redact_fields, redact_text
 from ..references import usable_id
-from .drift import as_estate, schema_changes
 from .items import (
     Users,
     first_channels,
@@ -49,6 +49,7 @@ from .items import (
 )
 from .links import UNPAIRED, Renames, key_of, partner_edges, profile_edges
 from .model import KINDS, SEVERITIES, Change, ChangeKind, EstateDiff
+from .schema_compare import schema_changes
 from .severity import field_severity, link_severity
 from .walk import ABSENT, FieldChange, Walk, json_path
 

@@ -1,27 +1,18 @@
-"""The data of a diff: `Change` records and the `EstateDiff` that holds them.
+"""The data of a diff: the `EstateDiff` that holds the `Change` records (`record.py`).
 
-Plain data, no computation: `diff.py` builds them, `render.py` writes them out, plots and
-the command line read them. A change is one of:
-
-- kind `"profile" | "channel" | "partner"`: an item added, removed, or changed at one JSON
-  path inside it (`$.inputAgentSettings.timeout`);
-- kind `"link"`: an edge of the graph added or removed, key `"source -> target"`;
-- kind `"schema"`: a class or field that appears or disappears between the snapshots.
-
-Values are masked as in every export (`redact.redact_fields`), so a diff never shows a
-secret. Severity: `"breaking"` (an active profile loses its input channel or a response
-path; a channel or partner that active profiles use is deactivated or removed; a profile
-is deactivated), `"notable"` (anything else that changes topology, endpoints, schedules,
-activity, classes), `"cosmetic"` (names, descriptions, tags, timestamps).
+Plain data and counting: `diff.py` builds it, `render.py` writes it out (the methods below
+call it; render reads the diff through a protocol and never names this class, so the two
+do not import each other), plots and the command line read it.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
-from ..redact import redact_text
+from . import render
+from .record import KINDS, OPS, SEVERITIES, Change, ChangeKind, ChangeOp, Severity
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -30,55 +21,16 @@ if TYPE_CHECKING:
 
     from ..estate import Estate
 
-ChangeKind = Literal["profile", "channel", "partner", "link", "schema"]
-ChangeOp = Literal["added", "removed", "changed"]
-Severity = Literal["breaking", "notable", "cosmetic"]
-
-KINDS: tuple[ChangeKind, ...] = ("profile", "channel", "partner", "link", "schema")
-OPS: tuple[ChangeOp, ...] = ("added", "removed", "changed")
-SEVERITIES: tuple[Severity, ...] = ("breaking", "notable", "cosmetic")
-"""Most severe first: reports list breaking changes before the others."""
-
-
-@dataclass(frozen=True, slots=True)
-class Change:
-    """One difference between two snapshots.
-
-    `path` is the JSON path inside the item for a changed field (`None` for an item or a
-    link added or removed); `old` and `new` are the values, masked (`None` on the side
-    where there is nothing). `reason` says in words why the severity is what it is, for
-    breaking and notable changes ("active profile P1 loses its input channel").
-    """
-
-    kind: ChangeKind
-    key: str
-    op: ChangeOp
-    severity: Severity
-    path: str | None = None
-    old: Any = None
-    new: Any = None
-    reason: str = ""
-    name: str = ""
-    """The item's name as people know it (a profile's or channel's name), when it has one."""
-
-    def __post_init__(self) -> None:
-        # a name (and a reason naming an item) may hold a URL with a password
-        object.__setattr__(self, "name", redact_text(self.name))
-        object.__setattr__(self, "reason", redact_text(self.reason))
-
-    def to_dict(self) -> dict[str, Any]:
-        """The machine form: the fields `--format json` prints, in this order."""
-        return {
-            "kind": self.kind,
-            "key": self.key,
-            "op": self.op,
-            "path": self.path,
-            "old": self.old,
-            "new": self.new,
-            "severity": self.severity,
-            "reason": self.reason,
-            "name": self.name,
-        }
+__all__ = [
+    "Change",
+    "ChangeKind",
+    "ChangeOp",
+    "Severity",
+    "KINDS",
+    "OPS",
+    "SEVERITIES",
+    "EstateDiff",
+]
 
 
 @dataclass(frozen=True)
@@ -147,44 +99,30 @@ class EstateDiff:
     def summary(self) -> str:
         """Plan style: "3 profiles added, 5 changed, 1 removed; 2 channels deactivated;
         2 breaking", with the notes on lines after it."""
-        from .render import summary
-
-        return summary(self)
+        return render.summary(self)
 
     def to_text(self) -> str:
         """The summary and every change by item, most severe first (`iptoolkit diff`)."""
-        from .render import to_text
-
-        return to_text(self)
+        return render.to_text(self)
 
     def to_frame(self) -> pandas.DataFrame:
         """One row per change (pandas, loaded on first use)."""
-        from .render import to_frame
-
-        return to_frame(self)
+        return render.to_frame(self)
 
     def to_markdown(self) -> str:
         """A changelog for a documentation page, breaking changes first."""
-        from .render import to_markdown
-
-        return to_markdown(self)
+        return render.to_markdown(self)
 
     def to_dict(self) -> dict[str, Any]:
         """`{"summary": {...}, "changes": [...]}`: the machine form."""
-        from .render import to_dict
-
-        return to_dict(self)
+        return render.to_dict(self)
 
     def to_json(self, *, indent: int | None = 2) -> str:
         """The machine form as JSON text."""
-        from .render import to_json
-
-        return to_json(self, indent=indent)
+        return render.to_json(self, indent=indent)
 
     def _repr_html_(self) -> str:
-        from .render import to_html
-
-        return to_html(self)
+        return render.to_html(self)
 
     def __repr__(self) -> str:
         first = self.summary().split("\n", 1)[0]

@@ -10,17 +10,18 @@ from __future__ import annotations
 import html
 import json
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..markdown import code, escape
 from ..names import plural
 from ..redact import redact_text
-from .model import KINDS, SEVERITIES, Change, EstateDiff
+from .record import KINDS, SEVERITIES, Change
 
 if TYPE_CHECKING:
     import pandas
 
 __all__ = [
+    "Diff",
     "summary",
     "summary_dict",
     "to_html",
@@ -32,6 +33,25 @@ __all__ = [
     "deactivated",
 ]
 
+
+class Diff(Protocol):
+    """What these functions read of a diff (`EstateDiff` is one). Render names no model
+    class, so `EstateDiff`'s methods can call it without a circle of imports."""
+
+    @property
+    def changes(self) -> tuple[Change, ...]: ...
+    @property
+    def notes(self) -> tuple[str, ...]: ...
+    @property
+    def old(self) -> Any: ...
+    @property
+    def new(self) -> Any: ...
+    def counts(self) -> dict[str, Any]: ...
+    def of(
+        self, *, kind: Any = None, op: Any = None, severity: Any = None
+    ) -> tuple[Change, ...]: ...
+
+
 FRAME_COLUMNS = ("severity", "kind", "key", "name", "op", "path", "old", "new", "reason")
 _PLAN_ORDER = ("added", "changed", "removed")
 _NOUNS = {"schema": "schema element"}
@@ -41,7 +61,7 @@ _HTML_ROWS = 200
 _SHORT = 60
 
 
-def deactivated(diff: EstateDiff) -> dict[str, int]:
+def deactivated(diff: Diff) -> dict[str, int]:
     """Items per kind whose `active` went from true to anything else."""
     found = {kind: 0 for kind in ("profile", "channel", "partner")}
     for change in diff.changes:
@@ -50,7 +70,7 @@ def deactivated(diff: EstateDiff) -> dict[str, int]:
     return found
 
 
-def summary(diff: EstateDiff) -> str:
+def summary(diff: Diff) -> str:
     """The plan-style line: "3 profiles added, 5 changed, 1 removed; 2 channels
     deactivated; 2 breaking", and the notes after it."""
     if not diff.changes:
@@ -76,7 +96,7 @@ def summary(diff: EstateDiff) -> str:
     return text + notes
 
 
-def summary_dict(diff: EstateDiff) -> dict[str, Any]:
+def summary_dict(diff: Diff) -> dict[str, Any]:
     """The summary of the machine form: counts, the line people read, notes, the snapshots."""
     return {
         "text": summary(diff).split("\n", 1)[0],
@@ -97,17 +117,17 @@ def _snapshot(estate: Any) -> dict[str, Any]:
     }
 
 
-def to_dict(diff: EstateDiff) -> dict[str, Any]:
+def to_dict(diff: Diff) -> dict[str, Any]:
     """`{"summary": {...}, "changes": [{kind, key, op, path, old, new, severity, ...}]}`."""
     return {"summary": summary_dict(diff), "changes": [c.to_dict() for c in diff.changes]}
 
 
-def to_json(diff: EstateDiff, *, indent: int | None = 2) -> str:
+def to_json(diff: Diff, *, indent: int | None = 2) -> str:
     """The machine form as JSON text (values as received, masked)."""
     return json.dumps(to_dict(diff), indent=indent, ensure_ascii=False, default=str)
 
 
-def to_frame(diff: EstateDiff) -> pandas.DataFrame:
+def to_frame(diff: Diff) -> pandas.DataFrame:
     """One row per change; `old` and `new` as compact JSON text when they are objects or
     lists, so the frame is flat and writes to CSV as it reads."""
     import pandas as pd
@@ -157,7 +177,7 @@ def _field_line(change: Change) -> str:
     return f"{change.path}: {short(change.old)} -> {short(change.new)}"
 
 
-def to_text(diff: EstateDiff) -> str:
+def to_text(diff: Diff) -> str:
     """The summary, then one block per item (`+` added, `-` removed, `~` changed), most
     severe first: what `iptoolkit diff` prints."""
     lines = [summary(diff)]
@@ -178,7 +198,7 @@ def to_text(diff: EstateDiff) -> str:
     return "\n".join(lines)
 
 
-def to_markdown(diff: EstateDiff) -> str:
+def to_markdown(diff: Diff) -> str:
     """A changelog for a documentation page: the summary, then a section per severity
     (breaking first), an entry per item with its name, and its changed fields."""
     old, new = _snapshot(diff.old), _snapshot(diff.new)
@@ -224,7 +244,7 @@ def _where(snapshot: dict[str, Any]) -> str:
     return f"{escape(source)}{when} ({plural(snapshot['profiles'], 'profile')})"
 
 
-def to_html(diff: EstateDiff) -> str:
+def to_html(diff: Diff) -> str:
     """The summary and a compact table, breaking changes first, everything escaped."""
     esc = html.escape
     rows = []

@@ -6,6 +6,8 @@ polymorphic families (`families()`, `union_of`), the same fields by JSON name. E
 annotation becomes an `Expect`: the JSON types it accepts, the integer range of an `I32` or
 `I64`, and what to look inside (a model, a family, the items of an array). The drift report
 walks raw JSON against this table instead of building models: a dict look-up per field.
+`type_tables()` holds every type a profile can hold, `type_tokens()` the JSON texts that
+announce each type in a profile's text (what the schema changes look for in equal profiles).
 
 >>> table = type_table(IntegrationProfile)
 >>> table.fields["created"].label
@@ -21,12 +23,22 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Annotated, Any, Literal, Union
 
+import orjson
 from pydantic import BaseModel
 
 from ..models import I32, I64, IntegrationProfile
 from ..models.reference import families, union_of
 
-__all__ = ["Expect", "TypeTable", "FamilyTable", "JSON_TYPES", "json_type", "type_table"]
+__all__ = [
+    "Expect",
+    "TypeTable",
+    "FamilyTable",
+    "JSON_TYPES",
+    "json_type",
+    "type_table",
+    "type_tables",
+    "type_tokens",
+]
 
 JSON_TYPES: dict[type, str] = {
     str: "string",
@@ -155,3 +167,51 @@ def expect(annotation: Any) -> Expect:
         accepts = frozenset({kind, "integer"}) if kind == "number" else frozenset({kind})
         return Expect(kind, accepts)
     raise TypeError(f"no JSON expectation for the annotation {annotation!r}")
+
+
+@cache
+def type_tables() -> dict[str, TypeTable]:
+    """Every type the profile can hold, by name."""
+    found: dict[str, TypeTable] = {}
+    pending = [type_table()]
+    while pending:
+        table = pending.pop()
+        if table.name in found:
+            continue
+        found[table.name] = table
+        for want in table.fields.values():
+            pending.extend(type_table(model) for model, _ in _members_in(want))
+    return found
+
+
+@cache
+def type_tokens() -> dict[str, frozenset[bytes]]:
+    """Type name -> JSON texts one of which every profile holding that type contains: the
+    classes routed to it, or the field names leading to it (JSON and Python names). The
+    profile's own type has none: every profile holds it."""
+    tokens: dict[str, set[bytes]] = {}
+    for table in type_tables().values():
+        python_of = {json_name: python for python, json_name in table.python_names.items()}
+        for key, want in table.fields.items():
+            names = {_quoted(key), *((_quoted(python_of[key]),) if key in python_of else ())}
+            for model, cls in _members_in(want):
+                # a family member is routed by its class: its text names the class
+                found = tokens.setdefault(model.__name__, set())
+                found.update({_quoted(cls)} if cls is not None else names)
+    tokens.pop(type_table().name, None)  # the profile itself: every profile holds it
+    return {name: frozenset(found) for name, found in tokens.items()}
+
+
+def _members_in(want: Expect) -> list[tuple[Any, str | None]]:
+    """The models a field's value may hold: (model, the class routing to it, if any)."""
+    if want.model is not None:
+        return [(want.model, None)]
+    if want.family is not None:
+        return [(model, cls) for cls, model in want.family.members.items()]
+    if want.item is not None:
+        return _members_in(want.item)
+    return []
+
+
+def _quoted(text: str) -> bytes:
+    return orjson.dumps(text)

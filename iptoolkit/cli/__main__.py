@@ -1,9 +1,8 @@
-"""`python -m iptoolkit.cli`: the `iptoolkit` command, as before the command line became a
-package (tests and scripts start the command this way with a chosen interpreter)."""
+"""`python -m iptoolkit.cli`: the `iptoolkit` command where no console script is installed."""
 
 from __future__ import annotations
 
 from .host import main
 
-if __name__ == "__main__":  # pragma: no cover
-    main()
+if __name__ == "__main__":  # pragma: no cover - run as a script
+    main(prog_name="iptoolkit")

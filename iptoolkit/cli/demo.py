@@ -3,14 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
 from .host import short_help
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = ["demo"]
 

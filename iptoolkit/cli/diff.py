@@ -16,13 +16,13 @@ from pathlib import Path
 import click
 
 from ..change.model import SEVERITIES, EstateDiff
+from ..exporters import DIAGRAM_FORMATS, diagram_suffixes
 from .host import EXIT_TROUBLE, short_help
 from .options import format_option
 
 __all__ = ["diff_command", "FAIL_ON"]
 
 FAIL_ON = ("breaking", "notable", "any")
-_PLOTS = (".png", ".svg", ".pdf")
 
 
 class _Trouble(click.ClickException):
@@ -53,7 +53,7 @@ class _Trouble(click.ClickException):
     "--plot",
     "plot_path",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Also draw the changes (plot_diff) into this .png, .svg or .pdf file.",
+    help=f"Also draw the changes (plot_diff) into this {diagram_suffixes(' or ')} file.",
 )
 @click.pass_context
 def diff_command(
@@ -74,9 +74,9 @@ def diff_command(
       iptoolkit diff monday.json tuesday.json --fail-on breaking
       iptoolkit diff monday.json tuesday.json --plot changes.png
     """
-    if plot_path is not None and plot_path.suffix.lower() not in _PLOTS:
+    if plot_path is not None and plot_path.suffix.lower()[1:] not in DIAGRAM_FORMATS:
         raise _Trouble(
-            f"--plot {plot_path.name}: the diagram is written as one of {', '.join(_PLOTS)}"
+            f"--plot {plot_path.name}: the diagram is written as one of {diagram_suffixes()}"
         )
     result = _compare(ctx, old, new)
     if plot_path is not None:

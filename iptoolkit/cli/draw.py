@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import contextlib
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
+from ..exporters import DIAGRAM_FORMATS, diagram_suffixes
 from .host import short_help
 from .options import (
     check_output_folder,
@@ -25,16 +26,20 @@ if TYPE_CHECKING:
 __all__ = ["plot", "export_command"]
 
 
+def _output_option(**settings: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """`-o/--output FILE` of `plot` and `export` (the file's suffix picks its format)."""
+    return click.option(
+        "-o", "--output", type=click.Path(dir_okay=False, path_type=Path), **settings
+    )
+
+
 @click.command("plot", short_help=short_help("plot"))
 @snapshot_argument
 @filter_options
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
+@_output_option(
     default=Path("topology.png"),
     show_default=True,
-    help="Diagram file: .png, .svg or .pdf.",
+    help=f"Diagram file: {diagram_suffixes(' or ')}.",
 )
 @output_folder_option
 @click.option(
@@ -74,9 +79,9 @@ def plot(
         name = format_of(output)
     except ValueError:
         name = output.suffix
-    if name not in ("png", "svg", "pdf"):
+    if name not in DIAGRAM_FORMATS:
         raise click.BadParameter(
-            "a diagram is .png, .svg or .pdf (other formats: iptoolkit export)",
+            f"a diagram is {diagram_suffixes(' or ')} (other formats: iptoolkit export)",
             param_hint="--output",
         )
     check_output_folder(output, mkdirs)
@@ -113,13 +118,7 @@ def _highlight_outside(snapshot: Path, selection: Filter, highlight: str) -> Non
 @click.command("export", short_help=short_help("export"))
 @snapshot_argument
 @filter_options
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
-    required=True,
-    help="File to write; its suffix picks the format (see below).",
-)
+@_output_option(required=True, help="File to write; its suffix picks the format (see below).")
 @output_folder_option
 @click.option("--format", "output_format", help="Format, when the suffix does not say it.")
 @click.option("--title", help="Title of a DOT, Mermaid or diagram export.")

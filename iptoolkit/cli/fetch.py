@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import click
 
 from .. import env
@@ -13,9 +11,6 @@ from .options import (
     check_output_folder,
     output_folder_option,
 )
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = ["fetch"]
 

@@ -70,7 +70,7 @@ COMMANDS: dict[str, Command] = {
         "findings_command",
         "List what deserves a look: conflicts, unresolved ids...",
     ),
-    "plot": Command("iptoolkit.cli.draw", "plot", "Draw the topology diagram (.png, .svg, .pdf)."),
+    "plot": Command("iptoolkit.cli.draw", "plot", "Draw the topology diagram into an image file."),
     "export": Command(
         "iptoolkit.cli.draw",
         "export_command",

@@ -10,16 +10,25 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
-from ..server.principals import DEFAULT_ITERATIONS
+from ..server.hashing import DEFAULT_ITERATIONS
 from ..server.runner import DEFAULT_PORT
 from ..server.settings import ServerLimits
 from ..server.tokens import DEFAULT_TOKEN_TTL
 from .host import short_help
 
 _DEFAULTS = ServerLimits()
+
+
+def _limit_option(flag: str, field: str, kind: Any = None, *, help: str) -> Any:
+    """An option for one of `ServerLimits`' fields, its default shown from the dataclass."""
+    return click.option(
+        flag, default=getattr(_DEFAULTS, field), show_default=True, type=kind, help=help
+    )
+
 
 __all__ = ["serve_command", "hash_secret_command"]
 
@@ -58,60 +67,52 @@ __all__ = ["serve_command", "hash_secret_command"]
     help="Mark the session cookie Secure. Default: on a non-loopback --host, and on requests "
     "that came over HTTPS (X-Forwarded-Proto from a trusted proxy).",
 )
-@click.option(
+@_limit_option(
     "--login-limit",
-    default=_DEFAULTS.login_limit_principal,
-    show_default=True,
+    "login_limit_principal",
     help="Failed logins and token requests per client id or user name, e.g. '10 per 5 "
     "minutes'; then 429 with Retry-After. 'off': no limit.",
 )
-@click.option(
+@_limit_option(
     "--address-login-limit",
-    default=_DEFAULTS.login_limit_address,
-    show_default=True,
+    "login_limit_address",
     help="Failed logins and token requests per client address ('off': no limit).",
 )
-@click.option(
+@_limit_option(
     "--max-tokens-per-principal",
-    default=_DEFAULTS.max_tokens_per_principal,
-    show_default=True,
-    type=click.IntRange(min=1),
+    "max_tokens_per_principal",
+    click.IntRange(min=1),
     help="Live bearer tokens (and sessions) per principal; a new one replaces its oldest.",
 )
-@click.option(
+@_limit_option(
     "--header-timeout",
-    default=_DEFAULTS.header_timeout,
-    show_default=True,
-    type=click.FloatRange(min=0, min_open=True),
+    "header_timeout",
+    click.FloatRange(min=0, min_open=True),
     help="Seconds a client has to send a request's line and headers.",
 )
-@click.option(
+@_limit_option(
     "--send-timeout",
-    default=_DEFAULTS.send_timeout,
-    show_default=True,
-    type=click.FloatRange(min=0, min_open=True),
+    "send_timeout",
+    click.FloatRange(min=0, min_open=True),
     help="Seconds a client may read nothing of a response before it is disconnected.",
 )
-@click.option(
+@_limit_option(
     "--body-timeout",
-    default=_DEFAULTS.body_timeout,
-    show_default=True,
-    type=click.FloatRange(min=0, min_open=True),
+    "body_timeout",
+    click.FloatRange(min=0, min_open=True),
     help="Seconds a client has, after the headers, to send the body (then 408).",
 )
-@click.option(
+@_limit_option(
     "--max-connections",
-    default=_DEFAULTS.max_connections,
-    show_default=True,
-    type=click.IntRange(min=1),
+    "max_connections",
+    click.IntRange(min=1),
     help="Open connections at most; beyond it the oldest stalled or idle one is closed "
     "(lowered, and logged, if the open-file limit cannot hold it).",
 )
-@click.option(
+@_limit_option(
     "--max-header-bytes",
-    default=_DEFAULTS.max_header_bytes,
-    show_default=True,
-    type=click.IntRange(min=1),
+    "max_header_bytes",
+    click.IntRange(min=1),
     help="Bytes of request line and headers at most (more: 400).",
 )
 def serve_command(
@@ -205,7 +206,7 @@ def hash_secret_command(iterations: int, login_token: bool) -> None:
     The secret is read from a hidden prompt, or from standard input when it is not a
     terminal (one line; the line break is dropped). Hash a login_token with --login-token.
     """
-    from ..server.principals import hash_secret
+    from ..server.hashing import hash_secret
 
     if sys.stdin.isatty():
         secret = click.prompt("Secret", hide_input=True, confirmation_prompt=True, err=True)

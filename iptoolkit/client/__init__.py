@@ -7,25 +7,10 @@ with ipt.Client(base_url, auth=ipt.ClientCredentials(client_id, client_secret)) 
 
 from __future__ import annotations
 
+from . import errors
 from .auth import BearerToken, ClientCredentials, GuestLogin, Secret, SessionCookie
 from .client import AsyncClient, Client
-from .errors import (
-    ApiConnectionError,
-    ApiError,
-    ApiTimeoutError,
-    ApiTransportError,
-    AuthenticationError,
-    BadRequestError,
-    DeadlineExceededError,
-    InternalServerError,
-    NotFoundError,
-    PagingError,
-    PermissionDeniedError,
-    RateLimitError,
-    ResponseParseError,
-    ResponseTooLargeError,
-    error_class_for_status,
-)
+from .errors import *  # noqa: F403 - the error classes: `errors.__all__`, listed once
 
 __all__ = [
     "Client",
@@ -35,19 +20,5 @@ __all__ = [
     "GuestLogin",
     "BearerToken",
     "Secret",
-    "ApiError",
-    "BadRequestError",
-    "AuthenticationError",
-    "PermissionDeniedError",
-    "NotFoundError",
-    "RateLimitError",
-    "InternalServerError",
-    "PagingError",
-    "ResponseParseError",
-    "ResponseTooLargeError",
-    "ApiTransportError",
-    "ApiConnectionError",
-    "ApiTimeoutError",
-    "DeadlineExceededError",
-    "error_class_for_status",
 ]
+__all__ += errors.__all__

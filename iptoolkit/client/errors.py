@@ -54,9 +54,9 @@ __all__ = [
     "ApiTimeoutError",
     "DeadlineExceededError",
     "error_class_for_status",
-    "error_from_response",
-    "error_from_transport",
 ]
+"""What `iptoolkit.client` exports from here (`error_from_response` and
+`error_from_transport` are the client's own)."""
 
 EXCERPT_CHARS = 200
 """How much of a body that is not the error envelope an error message quotes."""

@@ -65,9 +65,9 @@ def write_docs(
     folder/mkdocs.yml` builds it (the `docs` extra); the pages read as they are on GitHub.
     `workers`: processes that draw the diagrams (default: the CPUs available, on Linux).
     """
-    from ..estate import load
+    from ..estate import as_estate
 
-    estate = estate if not isinstance(estate, (str, os.PathLike)) else load(estate)
+    estate = as_estate(estate, "write_docs: estate")
     ctx = Context.of(estate, redact_text(" ".join((title or DEFAULT_TITLE).split())))
     root = Path(folder)
     docs = root / DOCS_DIR
@@ -142,10 +142,11 @@ def _changes(
     ctx: Context, previous: Estate | str | os.PathLike[str], docs: Path, written: set[Path]
 ) -> str:
     from ..change.diff import diff
+    from ..estate import as_estate
     from ..exporters import save_figure
     from ..plot import plot_diff
 
-    changes = diff(previous, ctx.estate)
+    changes = diff(as_estate(previous, "write_docs: previous"), ctx.estate)
     svg = docs / "changes.svg"
     save_figure(plot_diff(changes), svg, "svg")
     written.add(svg)

@@ -34,11 +34,22 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .figures import DIAGRAM_FORMATS, diagram_suffixes, save_figure
+
 if TYPE_CHECKING:
     from ..change.model import EstateDiff
     from ..topology.view import EstateOrGraph
 
-__all__ = ["export", "FORMATS", "ALIASES", "FAMILIES", "format_of", "save_figure"]
+__all__ = [
+    "export",
+    "FORMATS",
+    "ALIASES",
+    "FAMILIES",
+    "DIAGRAM_FORMATS",
+    "diagram_suffixes",
+    "format_of",
+    "save_figure",
+]
 
 FORMATS: dict[str, str] = {
     "json": "snapshot (JSON)",
@@ -51,14 +62,12 @@ FORMATS: dict[str, str] = {
     "gv": "graph (Graphviz DOT)",
     "mmd": "Mermaid flowchart",
     "md": "Mermaid flowchart in Markdown",
-    "png": "topology diagram (PNG)",
-    "svg": "topology diagram (SVG)",
-    "pdf": "topology diagram (PDF)",
+    **{name: f"topology diagram ({name.upper()})" for name in DIAGRAM_FORMATS},
 }
 """Format name (the file suffix without its dot) -> what it holds."""
 
 _NEEDS_ESTATE = frozenset({"json", "json.gz", "csv", "xlsx"})
-_IMAGES = frozenset({"png", "svg", "pdf"})
+_IMAGES = frozenset(DIAGRAM_FORMATS)
 
 ALIASES: dict[str, str] = {"gv": "dot"}
 """Format names that write the very same file as another one."""
@@ -116,7 +125,9 @@ def export(
         raise ValueError(
             f".{name} ({FORMATS[name]}) needs the estate; a graph does not keep the profiles "
             "as received: pass the Estate (or a subset of it), or export the graph as one of "
-            ".graphml, .gexf, .dot, .mmd, .md, .png, .svg, .pdf"
+            + ", ".join(
+                f".{other}" for other in FORMATS if other not in _NEEDS_ESTATE | ALIASES.keys()
+            )
         )
     allowed = _options_for(name)
     unknown = sorted(set(options) - allowed) if allowed is not None else []
@@ -183,36 +194,3 @@ def _image(estate_or_graph: EstateOrGraph, path: Path, name: str, options: dict[
     from ..plot import plot_topology
 
     return save_figure(plot_topology(estate_or_graph, **options), path, name)
-
-
-def save_figure(figure: Any, path: Path, name: str, *, tight: bool = True) -> Path:
-    """Save a diagram as `name` (png, svg, pdf) with fixed metadata, then close it.
-
-    `tight=False` keeps the figure's own size, which diagrams of our own are made to
-    fit: saving takes half the time (no drawing pass to measure what is inked)."""
-    import matplotlib
-
-    metadata: dict[str, Any] = {
-        "png": {"Software": None},
-        "svg": {"Date": None},
-        "pdf": {"CreationDate": None, "ModDate": None},
-    }[name]
-    try:
-        with matplotlib.rc_context({"svg.hashsalt": "iptoolkit", "svg.fonttype": "none"}):
-            figure.savefig(
-                path,
-                format=name,
-                dpi=110,
-                bbox_inches="tight" if tight else None,
-                pad_inches=0.15,
-                metadata=metadata,
-                facecolor="white",
-                # zlib level 3: as small as PIL's `optimize` on our diagrams (within 0.1%)
-                # at a third of its time (benchmarks/bench_cli.py)
-                **({"pil_kwargs": {"compress_level": 3}} if name == "png" else {}),
-            )
-    finally:
-        from ..plot._backend import pyplot
-
-        pyplot().close(figure)
-    return path

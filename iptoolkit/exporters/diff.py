@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .figures import DIAGRAM_FORMATS
+
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -26,11 +28,9 @@ DIFF_FORMATS: dict[str, str] = {
     "md": "changelog (Markdown)",
     "json": "changes (JSON)",
     "csv": "one row per change (CSV)",
-    "png": "diff diagram (PNG)",
-    "svg": "diff diagram (SVG)",
-    "pdf": "diff diagram (PDF)",
+    **{name: f"diff diagram ({name.upper()})" for name in DIAGRAM_FORMATS},
 }
-_IMAGES = frozenset({"png", "svg", "pdf"})
+_IMAGES = frozenset(DIAGRAM_FORMATS)
 
 
 def write_diff(diff: EstateDiff, path: Path, format: str | None, options: dict[str, Any]) -> Path:
@@ -56,7 +56,7 @@ def write_diff(diff: EstateDiff, path: Path, format: str | None, options: dict[s
     path.parent.mkdir(parents=True, exist_ok=True)
     if name in _IMAGES:
         from ..plot.diff import plot_diff
-        from . import save_figure
+        from .figures import save_figure
 
         return save_figure(plot_diff(diff, **options), path, name)
     text = diff.to_markdown() if name == "md" else diff.to_json()

@@ -31,7 +31,7 @@ def render_png(
 
     `group_by`: None groups only large selections (as `plot_topology`), "none" never."""
     from ..plot import plot_topology
-    from ..plot._backend import pyplot
+    from ..plot.backend import pyplot
 
     grouping = False if group_by == "none" else group_by
     with _LOCK:

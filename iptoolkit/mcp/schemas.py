@@ -8,11 +8,12 @@ any other tool accepts as `id`. Types are shown as people say them (`SFTP`, `AS2
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, Field
 
 __all__ = [
+    "Page",
     "Ref",
     "ProfileRow",
     "SummaryAnswer",
@@ -32,6 +33,16 @@ __all__ = [
 ]
 
 _CURSOR = "pass this as `cursor` for the next page; null after the last page"
+RowT = TypeVar("RowT", bound=BaseModel)
+
+
+class Page(BaseModel, Generic[RowT]):
+    """A page of a longer list: how long the list is, this page, where the next starts.
+    Each page adds what it is a page of (its snapshot, filter or node)."""
+
+    total: int
+    items: list[RowT]
+    next_cursor: str | None = Field(description=_CURSOR)
 
 
 class Ref(BaseModel):
@@ -80,14 +91,11 @@ class SummaryAnswer(BaseModel):
     note: str | None = None
 
 
-class ProfilePage(BaseModel):
+class ProfilePage(Page[ProfileRow]):
     """A page of the profiles a filter selects."""
 
     snapshot: str
     filter: str
-    total: int
-    items: list[ProfileRow]
-    next_cursor: str | None = Field(description=_CURSOR)
     note: str | None = Field(
         default=None, description="when nothing matches: which value, and close ones"
     )
@@ -115,14 +123,11 @@ class ItemAnswer(BaseModel):
     note: str | None = None
 
 
-class UsedByPage(BaseModel):
+class UsedByPage(Page[Ref]):
     """A page of the profiles whose input or response path reaches a node."""
 
     snapshot: str
     node: str
-    total: int
-    items: list[Ref]
-    next_cursor: str | None = Field(description=_CURSOR)
 
 
 class Listed(BaseModel):
@@ -172,14 +177,11 @@ class FindingRow(BaseModel):
     nodes: list[str]
 
 
-class FindingsPage(BaseModel):
+class FindingsPage(Page[FindingRow]):
     """A page of the audit's findings, most severe first."""
 
     snapshot: str
     counts: dict[str, int] = Field(description="findings of each kind, over the whole estate")
-    total: int
-    items: list[FindingRow]
-    next_cursor: str | None = Field(description=_CURSOR)
 
 
 class DriftRow(BaseModel):
@@ -198,15 +200,12 @@ class DriftRow(BaseModel):
     example: str | None
 
 
-class DriftPage(BaseModel):
+class DriftPage(Page[DriftRow]):
     """A page of the schema drift report, with its one-line summary and counts per kind."""
 
     snapshot: str
     summary: str
     counts: dict[str, int] = Field(description="rows of each kind, over the whole report")
-    total: int
-    items: list[DriftRow]
-    next_cursor: str | None = Field(description=_CURSOR)
 
 
 class ChangeRow(BaseModel):
@@ -223,7 +222,7 @@ class ChangeRow(BaseModel):
     name: str
 
 
-class DiffPage(BaseModel):
+class DiffPage(Page[ChangeRow]):
     """A page of what changed from one snapshot to another, most severe first."""
 
     old: str
@@ -231,6 +230,3 @@ class DiffPage(BaseModel):
     summary: str
     counts: dict[str, Any] = Field(description="items added, changed, removed per kind")
     notes: list[str]
-    total: int
-    items: list[ChangeRow]
-    next_cursor: str | None = Field(description=_CURSOR)

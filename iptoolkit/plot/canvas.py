@@ -14,7 +14,7 @@ from ..printable import printable
 from ..topology.layout import LayeredLayout
 from ..topology.style import COLUMN_OF_KIND
 from ..topology.view import channel_counts
-from ._backend import new_figure
+from .backend import new_figure
 from .labels import fit, text_width
 
 if TYPE_CHECKING:

@@ -1,5 +1,8 @@
 """`History.plot_history`: an estate's counts over time, breaking changes marked.
 
+It draws what the history hands it (the timeline frame and the breaking changes of each
+fetch), so the picture knows no `History` and the history reaches it only when asked.
+
 Two panels sharing the time axis: what the estate holds (profiles, active profiles,
 channels, partners) above, what deserves a look (problems, findings) below. A fetch that
 brought breaking changes gets a red line across both panels and a red triangle on the
@@ -8,17 +11,17 @@ profiles line, labelled with how many.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..names import plural
 from ..topology.style import KIND_COLOURS, STATUS_COLOURS
-from ._backend import detach, new_figure
+from .backend import detach, new_figure
 
 if TYPE_CHECKING:
+    import pandas
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
-
-    from ..change.history import History
 
 __all__ = ["plot_history"]
 
@@ -35,14 +38,20 @@ _COLOURS = {
 _BREAKING = STATUS_COLOURS["removed"]
 
 
-def plot_history(history: History, *, ax: Axes | None = None, title: str | None = None) -> Figure:
-    """Draw the history's counts over time (see the module docstring); return the figure.
+def plot_history(
+    timeline: pandas.DataFrame,
+    breaking: Sequence[int],
+    *,
+    ax: Axes | None = None,
+    title: str | None = None,
+) -> Figure:
+    """Draw a history's counts over time (see the module docstring); return the figure.
 
-    `ax`: draw the estate's counts only, into these axes (the health panel needs a figure of
-    its own); `title`: None for one naming the span, `""` for none.
+    `timeline`: `History.timeline` (a row per snapshot, `fetched_at` and the counts);
+    `breaking`: the breaking changes of each fetch after the first. `ax`: draw the estate's
+    counts only, into these axes (the health panel needs a figure of its own); `title`:
+    None for one naming the span, `""` for none.
     """
-    timeline = history.timeline
-    breaking = [counts["breaking"] for counts in history.diffs.severities()]
     own = ax is None
     if own:
         figure = new_figure(10.0, 6.2)
@@ -88,7 +97,7 @@ def plot_history(history: History, *, ax: Axes | None = None, title: str | None 
             axes.spines[["top", "right"]].set_visible(False)
             axes.margins(x=0.06, y=0.15)
     _dates(bottom if bottom is not None else top, times)
-    text = _title(history) if title is None else title
+    text = _title(times) if title is None else title
     if text:
         if own:
             figure.suptitle(text, x=0.01, ha="left", fontsize=12, fontweight="bold")
@@ -129,11 +138,11 @@ def _dates(axes: Axes, times: list) -> None:
     axes.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))
 
 
-def _title(history: History) -> str:
-    if not len(history):
+def _title(times: list) -> str:
+    if not times:
         return "History: no snapshot"
-    first, last = history.snapshots[0].fetched_at, history.snapshots[-1].fetched_at
+    first, last = times[0], times[-1]
     return (
-        f"History of {plural(len(history), 'snapshot')}, "
+        f"History of {plural(len(times), 'snapshot')}, "
         f"{first:%Y-%m-%d} to {last:%Y-%m-%d}: counts per snapshot"
     )

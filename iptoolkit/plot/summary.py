@@ -75,7 +75,7 @@ def plot_summary(estate_or_graph: EstateOrGraph, *, title: str | None = None) ->
 
     Active counts are drawn dark, inactive ones pale; the figure is returned, not shown.
     """
-    from ._backend import detach, new_figure
+    from .backend import detach, new_figure
 
     graph, _ = graph_of(estate_or_graph)
     counts = summary_counts(graph)

@@ -23,7 +23,7 @@ from ..topology.view import (
     graph_of,
     grouped_view,
 )
-from ._backend import detach
+from .backend import detach
 from .canvas import LEGEND_COLUMNS, Geometry, draw_headers, draw_legend, make_axes
 from .draw import draw_edges, draw_labels, draw_nodes
 from .legend import legend_handles

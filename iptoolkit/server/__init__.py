@@ -16,7 +16,9 @@ from ..extras import require
 require("server")
 
 from .app import create_app  # noqa: E402 - after the check, which names the missing extra
-from .principals import Principals, demo_principals, hash_secret, verify_secret  # noqa: E402
+from .demo_callers import demo_principals  # noqa: E402
+from .hashing import hash_secret, verify_secret  # noqa: E402
+from .principals import Principals  # noqa: E402
 from .runner import RunningServer, running, serve  # noqa: E402
 from .settings import ServerLimits  # noqa: E402
 

@@ -257,14 +257,26 @@ def _viewer(
     return identity
 
 
-@router.post(
+def _token_route(method: str, path: str, operation_id: str, summary: str, *errors: int) -> Any:
+    """The route of an endpoint that answers a bearer token (`TokenResponse`)."""
+    return router.api_route(
+        path,
+        methods=[method],
+        tags=["authentication"],
+        operation_id=operation_id,
+        summary=summary,
+        response_model=TokenResponse,
+        responses=error_responses(*errors),
+    )
+
+
+@_token_route(
+    "POST",
     TOKEN_PATH,
-    tags=["authentication"],
-    operation_id="issueToken",
-    summary="Client credentials: a bearer token for an API client",
-    response_model=TokenResponse,
-    responses=error_responses(400, 401, 429, 500),
-)
+    "issueToken",
+    "Client credentials: a bearer token for an API client",
+    400, 401, 429, 500,
+)  # fmt: skip
 async def issue_token(
     request: Request, state: State, form: Annotated[TokenForm, Form()], response: Response
 ) -> TokenResponse:
@@ -337,14 +349,13 @@ async def login(request: Request, state: State, form: Annotated[LoginForm, Form(
     return _start_session(request, state, identity)
 
 
-@router.get(
+@_token_route(
+    "GET",
     SESSION_TOKEN_PATH,
-    tags=["authentication"],
-    operation_id="sessionBearerToken",
-    summary="The bearer token of the current UI or guest session",
-    response_model=TokenResponse,
-    responses=error_responses(401, 500),
-)
+    "sessionBearerToken",
+    "The bearer token of the current UI or guest session",
+    401, 500,
+)  # fmt: skip
 def session_bearer_token(
     state: State, session_id: Annotated[str | None, Depends(_session)], response: Response
 ) -> TokenResponse:

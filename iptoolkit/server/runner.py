@@ -20,7 +20,6 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from os import PathLike
-from pathlib import Path
 from typing import Any, TextIO
 
 import httpx
@@ -31,8 +30,9 @@ from .. import env
 from ..redact import redact_query
 from .app import PROFILES_PATH, TOKEN_PATH, create_app
 from .connections import ConnectionLimits, guarded_protocol, install_flood_filter
+from .demo_callers import DemoCredentials, demo_principals
 from .openfiles import fit_open_files
-from .principals import DemoCredentials, Principals, demo_principals
+from .principals import Principals
 from .settings import ServerLimits
 from .tokens import DEFAULT_SESSION_TTL, DEFAULT_TOKEN_TTL
 
@@ -49,6 +49,19 @@ PrincipalsSource = Principals | Mapping[str, Any] | str | PathLike[str] | None
 """`Principals`, their JSON as a dict, a principals file, or None for demo principals."""
 
 
+class _Credential:
+    """A shortcut to the field of the demo credentials of the same name (None when the
+    server was given its own principals)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, server: RunningServer | None, owner: type | None = None) -> str | None:
+        if server is None or server.credentials is None:
+            return None
+        return getattr(server.credentials, self.name)
+
+
 @dataclass(frozen=True, repr=False)
 class RunningServer:
     """A server started by `running`: where it listens and, for demo principals, who may call.
@@ -62,25 +75,11 @@ class RunningServer:
     app: FastAPI = field(compare=False)
     credentials: DemoCredentials | None = None
 
-    @property
-    def client_id(self) -> str | None:
-        return self.credentials.client_id if self.credentials else None
-
-    @property
-    def client_secret(self) -> str | None:
-        return self.credentials.client_secret if self.credentials else None
-
-    @property
-    def guest_token(self) -> str | None:
-        return self.credentials.guest_token if self.credentials else None
-
-    @property
-    def username(self) -> str | None:
-        return self.credentials.username if self.credentials else None
-
-    @property
-    def password(self) -> str | None:
-        return self.credentials.password if self.credentials else None
+    client_id = _Credential()
+    client_secret = _Credential()
+    guest_token = _Credential()
+    username = _Credential()
+    password = _Credential()
 
     @property
     def profiles_url(self) -> str:
@@ -139,16 +138,9 @@ def running(
     carries them. The block starts once the server answers HTTP. `limits` bound guessing,
     tokens and connections (see `ServerLimits`); `secure_cookies` as for `serve`.
     """
-    limits = limits if limits is not None else ServerLimits()
-    app, credentials = build_app(
-        estate,
-        principals,
-        token_ttl=token_ttl,
-        session_ttl=session_ttl,
-        secure_cookies=_secure_default(secure_cookies, host),
-        limits=limits,
+    app, credentials, limits, sock = _app_on_socket(
+        estate, principals, host, port, limits, token_ttl, session_ttl, secure_cookies
     )
-    sock = _bind(host, port)
     bound_port = sock.getsockname()[1]
     server = uvicorn.Server(_config(app, host, bound_port, limits, log_config=None))
     thread = threading.Thread(
@@ -186,16 +178,9 @@ def serve(
     request that came over HTTPS; True or False: always or never.
     """
     out = out if out is not None else sys.stdout
-    limits = limits if limits is not None else ServerLimits()
-    app, credentials = build_app(
-        estate,
-        principals,
-        token_ttl=token_ttl,
-        session_ttl=session_ttl,
-        secure_cookies=_secure_default(secure_cookies, host),
-        limits=limits,
+    app, credentials, limits, sock = _app_on_socket(
+        estate, principals, host, port, limits, token_ttl, session_ttl, secure_cookies
     )
-    sock = _bind(host, port)
     base_url = _base_url(host, sock.getsockname()[1])
     print(_banner(app, base_url, host, credentials), file=out, flush=True)
     server = uvicorn.Server(_config(app, host, sock.getsockname()[1], limits))
@@ -207,16 +192,40 @@ def serve(
         sock.close()
 
 
+def _app_on_socket(
+    estate: EstateSource,
+    principals: PrincipalsSource,
+    host: str,
+    port: int,
+    limits: ServerLimits | None,
+    token_ttl: float,
+    session_ttl: float,
+    secure_cookies: bool | None,
+) -> tuple[FastAPI, DemoCredentials | None, ServerLimits, socket.socket]:
+    """What `running` and `serve` start from: the app (and the demo credentials when no
+    principals were given), its limits, and the bound listening socket."""
+    limits = limits if limits is not None else ServerLimits()
+    app, credentials = build_app(
+        estate,
+        principals,
+        token_ttl=token_ttl,
+        session_ttl=session_ttl,
+        secure_cookies=_secure_default(secure_cookies, host),
+        limits=limits,
+    )
+    return app, credentials, limits, _bind(host, port)
+
+
 def _estate(estate: EstateSource) -> Any:
     if estate is None:
         from ..demo import demo_estate
 
         return demo_estate()
-    if isinstance(estate, str | PathLike):
-        from ..estate import load
+    if isinstance(estate, list | tuple):
+        return estate  # raw profiles, served as given
+    from ..estate import as_estate
 
-        return load(Path(estate))
-    return estate
+    return as_estate(estate, "the served estate")
 
 
 class _RedactAccessLog(logging.Filter):

@@ -22,6 +22,7 @@ from ..nodes import channel_node, label, partner_node, type_of
 from .html import OUTSIDE_NOTE, list_html, node_text
 from .item_html import detail_html, item_link
 from .links import LinkedHTML
+from .shown import ShownTab
 
 if TYPE_CHECKING:
     from ..resolve import ItemIndex
@@ -71,8 +72,9 @@ class DetailPane:
         self._typed_node = False  # the item shown was opened by typing, not settled on
         self.history: list[str] = []
         self.node: str | None = None
-        self.visible = True
-        self._stale = False
+        self.tab = ShownTab(self._redraw, visible=True, stale=False)
+        """Drawn only while the Explorer's Details tab is shown (the details cost an impact
+        query)."""
 
         self.kind = W.ToggleButtons(
             options=[(k.capitalize(), k) for k in KINDS],
@@ -109,22 +111,16 @@ class DetailPane:
 
     def invalidate(self) -> None:
         """The selection changed: the marks (inside or outside it) are redrawn now if the
-        pane is visible, else when it is next shown (the details cost an impact query)."""
+        pane is shown, else when it is next shown."""
         self._offered = {}
         self.search.options = ()
-        self._stale = True
-        if self.visible:
-            self.redraw()
-
-    def set_visible(self, visible: bool) -> None:
-        """The Explorer's Details tab was opened (True) or left (False)."""
-        self.visible = visible
-        if visible and self._stale:
-            self.redraw()
+        self.tab.invalidate()
 
     def redraw(self) -> None:
         """Draw the item shown again, for the current selection."""
-        self._stale = False
+        self.tab.draw()
+
+    def _redraw(self) -> None:
         if self.node is not None:
             self.content.value = detail_html(self._model, self.node, self.inside)
 
@@ -257,7 +253,7 @@ class DetailPane:
                 self.kind.value = kind
             finally:
                 self._quiet = False
-        self._stale = False
+        self.tab.drawn()
         self.content.value = detail_html(self._model, node, self.inside)
 
     def _remember(self) -> None:

@@ -31,7 +31,7 @@ def render_png(
     """The topology of an estate (or graph) as PNG bytes, `options` as `plot_topology`
     takes them; the figure is closed before returning."""
     from ..plot import plot_topology
-    from ..plot._backend import pyplot
+    from ..plot.backend import pyplot
 
     figure = plot_topology(estate_or_graph, **options)
     try:

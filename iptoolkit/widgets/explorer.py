@@ -32,6 +32,7 @@ from .findings import FindingsPane
 from .html import HIDE_FALLBACK_CSS, fallback_html, header_html
 from .model import ExplorerModel, Selection
 from .panel import FilterPanel
+from .shown import ShownTab
 from .table import SelectionTable
 from .topology import TopologyView
 from .topology_data import ViewData, detail_node
@@ -125,7 +126,6 @@ class Explorer:
         self._changes = Debouncer(self._apply_change, debounce)
         self._drawing = Debouncer(self._draw, PNG_DELAY if debounce > 0 else 0)
         self._selection: Selection = self.model.select(Filter())
-        self._view_stale = False
 
         self.panel = FilterPanel(self.model.facets, self._panel_changed)
         self.header = W.HTML()
@@ -136,7 +136,7 @@ class Explorer:
         self.exporter = ExportPanel(
             lambda: self.selection, folder=str(folder), fixed=fixed_folder, masked=masked_exports
         )
-        topology = self.topology.widget if diagram else W.HTML("(diagram=False: no topology)")
+        topology = self.topology if diagram else W.HTML("(diagram=False: no topology)")
         self.tabs = W.Tab(
             [
                 topology,
@@ -148,8 +148,13 @@ class Explorer:
             titles=TABS,
             layout=W.Layout(flex="1 1 auto", min_width="0"),
         )
-        self.detail.set_visible(False)
-        # a view drawn in a hidden tab measures 0 px: the topology follows when shown
+        self._topology_tab = ShownTab(self._show_topology, stale=False)
+        self._shown_tabs = {
+            "Topology": self._topology_tab,
+            "Details": self.detail.tab,
+            "Findings": self.findings.tab,
+        }
+        self._tab_changed()
         self.tabs.observe(lambda _: self._tab_changed(), "selected_index")
         self.widget = W.VBox(
             [
@@ -275,11 +280,9 @@ class Explorer:
         self.header.value = header_html(selection.counts_text(), selection.filter.describe())
         self.table.show(self.model.table(selection))
         self.detail.invalidate()
-        self.findings.invalidate()
+        self.findings.tab.invalidate()
         if self._show_diagram:
-            self._view_stale = True
-            if self.tabs.selected_index == TABS.index("Topology"):
-                self._show_topology()
+            self._topology_tab.invalidate()
         if not self._draw_png:
             self._update_fallback()  # the counts and the filter, without a diagram
             return
@@ -291,7 +294,6 @@ class Explorer:
 
     def _show_topology(self) -> None:
         """The selection in the topology view, its data from the cache when seen before."""
-        self._view_stale = False
         from ..graph import build_graph
 
         key = self._selection.filter.to_json()
@@ -334,12 +336,11 @@ class Explorer:
         """Details, findings and the topology are drawn only while their tab is shown: they
         cost time, and a view drawn in a hidden tab measures 0 px."""
         shown = TABS[self.tabs.selected_index or 0]
-        self.detail.set_visible(shown == "Details")
-        self.findings.set_visible(shown == "Findings")
-        if shown == "Topology" and self._view_stale:
-            self._show_topology()
-        elif shown == "Topology" and self.topology.selected is not None:
+        topology = self._topology_tab
+        if shown == "Topology" and not topology.stale and self.topology.selected is not None:
             self.topology.redraw()  # so that the node picked last can be clicked again
+        for name, tab in self._shown_tabs.items():
+            tab.set_visible(name == shown)
 
     def _picked_row(self, row: int) -> None:
         """A table row was selected: show that profile's details."""

@@ -21,6 +21,7 @@ from ..names import plural
 from ..redact import redact_text
 from .html import Link, link_html, node_text
 from .links import LinkedHTML
+from .shown import ShownTab
 
 if TYPE_CHECKING:
     from .model import ExplorerModel, Selection
@@ -51,8 +52,8 @@ class FindingsPane:
         self._model = model
         self._current = current
         self._cache: dict[str, Findings] = {}
-        self.visible = False
-        self._stale = True
+        self.tab = ShownTab(self.refresh)
+        """Computed only while the Explorer's Findings tab is shown."""
         self.content = LinkedHTML(
             "<p class='ipt-none'>The findings are computed when this tab is shown.</p>",
             on_open=on_open,
@@ -60,21 +61,8 @@ class FindingsPane:
         self.widget = W.VBox([self.content], layout=W.Layout(width="100%"))
         self.widget.add_class("ipt-findings")
 
-    def set_visible(self, visible: bool) -> None:
-        """The Explorer's Findings tab was opened (True) or left (False)."""
-        self.visible = visible
-        if visible and self._stale:
-            self.refresh()
-
-    def invalidate(self) -> None:
-        """The selection changed: recompute now if shown, else when next shown."""
-        self._stale = True
-        if self.visible:
-            self.refresh()
-
     def refresh(self) -> None:
         """Show the current selection's findings (from the cache when seen before)."""
-        self._stale = False
         self.content.value = findings_html(self.findings, self._model.graph)
 
     @property

@@ -38,6 +38,23 @@ __all__ = ["TopologyView", "show_topology"]
 SelectCallback = Callable[[Hashable], Any]
 GraphSource = nx.MultiDiGraph | Callable[[], nx.MultiDiGraph]
 """A graph, or what builds it when first needed (the Explorer keeps no graph it reuses)."""
+_SIGMA_ATTRIBUTES: dict[str, Any] = {
+    "hide_info_panel": True,
+    "raw_node_color": "color",
+    "raw_node_size": "size",
+    "raw_node_label": "label",
+    "raw_node_label_color": "label_color",
+    "raw_node_border_color": "border",
+    "raw_node_halo_size": "halo",
+    "default_node_halo_color": HIGHLIGHT_COLOUR,
+    "node_zindex": "zindex",
+    "raw_edge_color": "color",
+    "raw_edge_size": "size",
+    "default_edge_type": "rectangle",
+    "edge_weight": None,
+}
+"""How sigma reads what `topology_data.view_data` writes: each node and edge attribute
+taken as it is (colours, sizes, labels already computed), the same for every view."""
 _CSS = """<style>
 .ipt-topology .ipysigma-layout-controls, .ipt-topology .ipysigma-graph-description,
 .ipt-topology .ipysigma-download-gexf-button, .ipt-topology .ipysigma-download-json-button,
@@ -87,8 +104,9 @@ def show_topology(
     )
 
 
-class TopologyView:
-    """The interactive topology view (see `show_topology`); `widget` is what to place."""
+class TopologyView(W.VBox):
+    """The interactive topology view (see `show_topology`): a widget, placed as it is
+    (`VBox([view, ...])`), as ipysigma's `Sigma` or ipyleaflet's `Map` are."""
 
     def __init__(
         self,
@@ -101,6 +119,8 @@ class TopologyView:
         aspect: float = 1.6,
     ) -> None:
         check_options("auto", group_by)
+        super().__init__(layout=W.Layout(width="100%"))
+        self.add_class("ipt-topology")
         self.aspect = aspect
         self.group_by = group_by
         self.on_select = on_select
@@ -135,18 +155,19 @@ class TopologyView:
         self._legend = W.HTML()
         below = W.VBox([self._info, self._legend])
         below.add_class("ipt-topology-below")
-        self.widget = W.VBox(
-            [
-                W.HTML(_CSS + HIDE_FALLBACK_CSS),
-                W.HBox([self._back, self._status], layout=W.Layout(align_items="center")),
-                self._canvas,
-                below,
-            ],
-            layout=W.Layout(width="100%"),
+        self.children = (
+            W.HTML(_CSS + HIDE_FALLBACK_CSS),
+            W.HBox([self._back, self._status], layout=W.Layout(align_items="center")),
+            self._canvas,
+            below,
         )
-        self.widget.add_class("ipt-topology")
         if estate_or_graph is not None:
             self.update(estate_or_graph, highlight=highlight)
+
+    @property
+    def widget(self) -> TopologyView:
+        """The view itself (older code placed `view.widget`)."""
+        return self
 
     # -- what is shown --------------------------------------------------------------------
 
@@ -221,12 +242,13 @@ class TopologyView:
             self._draw(self._overview)
 
     def close(self) -> None:
-        """Close every widget (front-end views go away)."""
-        if self._sigma is not None:
-            self._sigma.close()
-        for child in (self._canvas, self._back, self._status, self._info, self._legend):
+        """Close the view and every widget in it (front-end views go away)."""
+        sigma = getattr(self, "_sigma", None)  # None too when __init__ refused its options
+        if sigma is not None:
+            sigma.close()
+        for child in _descendants(self):
             child.close()
-        self.widget.close()
+        super().close()
 
     # -- drawing --------------------------------------------------------------------------
 
@@ -240,19 +262,7 @@ class TopologyView:
             graph,
             name=title or _title(data),
             height=self.height,
-            hide_info_panel=True,
-            raw_node_color="color",
-            raw_node_size="size",
-            raw_node_label="label",
-            raw_node_label_color="label_color",
-            raw_node_border_color="border",
-            raw_node_halo_size="halo",
-            default_node_halo_color=HIGHLIGHT_COLOUR,
-            node_zindex="zindex",
-            raw_edge_color="color",
-            raw_edge_size="size",
-            default_edge_type="rectangle",
-            edge_weight=None,
+            **_SIGMA_ATTRIBUTES,
             show_all_labels=data.group_by is not None,
             # node by node: labels where they have room (more as one zooms in)
             label_rendered_size_threshold=None if data.group_by else 3,
@@ -299,7 +309,7 @@ class TopologyView:
     def _ipython_display_(self) -> None:
         from IPython.display import HTML, display
 
-        bundle = self.widget._repr_mimebundle_()
+        bundle = self._repr_mimebundle_()
         bundle["text/plain"] = f"iptoolkit topology view ({_title(self._data)}; a live widget)"
         display(bundle, raw=True)
         display(HTML(topology_fallback_html(self.png(), _title(self._data))))
@@ -321,6 +331,16 @@ class TopologyView:
 
     def __repr__(self) -> str:
         return f"<TopologyView: {_title(self._data)}>"
+
+
+def _descendants(box: W.Box) -> list[W.Widget]:
+    """Every widget inside `box`, innermost first."""
+    found: list[W.Widget] = []
+    for child in box.children:
+        if isinstance(child, W.Box):
+            found += _descendants(child)
+        found.append(child)
+    return found
 
 
 def _title(data: ViewData | None) -> str:

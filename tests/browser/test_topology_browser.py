@@ -39,7 +39,6 @@ STEP = 45_000  # ms: any later step (two cores shared with other browsers)
 CELLS = [
     "import iptoolkit as ipt\n"
     "import ipywidgets as W\n"
-    "from IPython.display import display\n"
     "estate = ipt.demo_estate(n_profiles=300, seed=7)",
     "picked = W.HTML('picked: none')\n"
     "picked.add_class('ipt-picked')\n"
@@ -49,8 +48,7 @@ CELLS = [
     "f'picked: {node}'), height=560)\n"
     "view.sigma.observe(lambda change: setattr(camera, 'value', "
     "f\"camera: {change['new']['ratio']:.3f}\"), 'camera_state')\n"
-    "display(W.VBox([picked, camera]))\n"
-    "view",
+    "W.VBox([picked, camera, view])  # the view is a widget: placed in a layout as one",
     "explorer = ipt.Explorer(estate, ipt.Filter(active=False))\nexplorer",
 ]
 

@@ -14,6 +14,9 @@ at a time to count it; `diffs` walks consecutive pairs holding at most two estat
 older one is let go before the next is loaded) and keeps only each pair's changes. Asking
 for one diff (`h.diffs[3]`) loads its two snapshots again and hands them out with the
 changes computed once; nothing keeps them after the caller lets go.
+
+A view, not part of `change/`: it counts the findings (`audit`) and draws with `plot`,
+which `change/` never imports; it reads `change/` for the diffs.
 """
 
 from __future__ import annotations
@@ -27,16 +30,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, overload
 
-from ..models import ParseError
-from ..names import plural
-from .model import SEVERITIES, Change, EstateDiff
+from .change.model import SEVERITIES, Change, EstateDiff
+from .models import ParseError
+from .names import plural
 
 if TYPE_CHECKING:
     import pandas
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-    from ..estate import Estate
+    from .estate import Estate
 
 __all__ = ["history", "History", "HistoryDiffs", "Snapshot", "SNAPSHOT_PATTERNS"]
 
@@ -138,9 +141,10 @@ class History:
 
     def plot_history(self, *, ax: Axes | None = None, title: str | None = None) -> Figure:
         """Counts over time, a red marker where a fetch brought breaking changes."""
-        from ..plot.history import plot_history
+        from .plot.history import plot_history
 
-        return plot_history(self, ax=ax, title=title)
+        breaking = [counts["breaking"] for counts in self.diffs.severities()]
+        return plot_history(self.timeline, breaking, ax=ax, title=title)
 
     def __repr__(self) -> str:
         if not self.snapshots:
@@ -228,7 +232,7 @@ class HistoryDiffs(Sequence[EstateDiff]):
 
 
 def _diff(old: Estate, new: Estate) -> EstateDiff:
-    from .diff import diff
+    from .change.diff import diff
 
     return diff(old, new)
 
@@ -256,7 +260,7 @@ def _paths(
 
 
 def _load(path: Path) -> Estate:
-    from ..estate import load
+    from .estate import load
 
     try:
         return load(path)
@@ -275,7 +279,7 @@ def _snapshot(path: Path, estate: Estate) -> Snapshot:
 
 
 def _counts(estate: Estate) -> dict[str, Any]:
-    from ..audit import findings
+    from .audit import findings
 
     summary = estate.summary()
     return {
