@@ -72,6 +72,7 @@ _EXPORTS: dict[str, str] = {
     "Change": "iptoolkit.change.model",
     "history": "iptoolkit.estate_history",
     "History": "iptoolkit.estate_history",
+    "Archive": "iptoolkit.archive",
     # pictures, files, the Explorer
     "plot_topology": "iptoolkit.plot",
     "plot_summary": "iptoolkit.plot",
@@ -91,6 +92,7 @@ for type checkers: pyproject.toml tells ruff they are re-exports, F401)."""
 
 if TYPE_CHECKING:
     from . import server
+    from .archive import Archive
     from .audit import Finding, findings
     from .change.diff import diff
     from .change.drift import schema_report

@@ -147,10 +147,11 @@ class Estate:
         A key given twice inside a profile's JSON makes that profile a problem (its path
         named); anywhere else it raises `ParseError`.
         """
+        suspects = None
         if isinstance(data, Listing):
-            items, issues = data
+            items, issues, suspects = data
         elif isinstance(data, bytes | str):
-            items, issues = read_listing(data)
+            items, issues, suspects = read_listing(data)
         else:
             items, issues = unwrap_profiles(data), {}
         raw = [
@@ -159,7 +160,7 @@ class Estate:
         info = info or SnapshotInfo(source_url=source_url, fetched_at=fetched_at)
         if not info.toolkit_version:  # a new value: the caller's info is left as it was
             info = dataclasses.replace(info, toolkit_version=__version__)
-        problems = check_profiles(raw, issues=issues)
+        problems = check_profiles(raw, issues=issues, suspects=suspects)
         if strict:
             raise_first(problems)
         return cls(raw, problems, info)

@@ -62,8 +62,11 @@ def history(folder_or_paths: str | os.PathLike[str] | Iterable[str | os.PathLike
     """The snapshots in a folder (`*.json`, `*.json.gz`), or the given files, in time order.
 
     Raises `FileNotFoundError` when there is no snapshot (or a path does not exist) and
-    `ParseError` naming the file when one cannot be read.
+    `ParseError` naming the file when one cannot be read. An `ipt.Archive` gives its own
+    history (`Archive.history`).
     """
+    if hasattr(folder_or_paths, "history"):
+        return folder_or_paths.history()  # type: ignore[no-any-return]
     paths = _paths(folder_or_paths)
     rows: list[tuple[Snapshot, dict[str, Any]]] = []
     for path in paths:

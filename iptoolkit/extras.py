@@ -18,6 +18,7 @@ EXTRAS: dict[str, tuple[str, tuple[str, ...]]] = {
     "mcp": ("the MCP server", ("mcp",)),
     "docs": ("building the documentation site (mkdocs build)", ("mkdocs",)),
     "app": ("the standalone Explorer app (iptoolkit explore)", ("voila",)),
+    "archive": ("the snapshot archive (ipt.Archive, iptoolkit archive, watch)", ("duckdb",)),
 }
 """Extra -> (what needs it, the modules it brings), as declared in pyproject.toml."""
 

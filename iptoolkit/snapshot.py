@@ -29,7 +29,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .jsonio import dumps_json
-from .models import Listing, ParseError, listing_issues, locate_profiles, read_json
+from .models import Listing, ParseError, listing_of, locate_profiles, read_json
 from .reading import TooLargeError, load_limit, read_bounded
 
 __all__ = [
@@ -101,7 +101,7 @@ def read_snapshot(
             items, at, info = _profiles_of(document), ("profiles",), _info_of(document)
         else:
             (items, at), info = locate_profiles(document), SnapshotInfo()
-        return Listing(items, listing_issues(at, duplicates)), info
+        return listing_of(data, items, at, duplicates), info
     except ParseError as exc:
         raise ParseError(f"{path}: {exc}", issues=exc.issues) from None
 

@@ -112,3 +112,34 @@ def _flatten(metadata: list[Any]) -> list[Any]:
     for item in metadata:
         flat.extend(getattr(item, "metadata", [item]))
     return flat
+
+
+WRONG_VALUES = st.sampled_from(
+    ["text", "", 1.5, 0, 7, -(2**40), 2**63, 2**70, True, False, None, [], [1], {}, {"a": 1}]
+)
+
+
+@st.composite
+def mutated_profiles(draw: st.DrawFn) -> dict[str, Any]:
+    """A valid raw profile with one value (anywhere, at any depth) replaced by another of
+    some other JSON type or range: often a fault, sometimes not (an untyped field, an
+    unknown one, a `class` that now routes to a fallback)."""
+    profile = draw(model_strategy(IntegrationProfile))
+    places = list(_places(profile))
+    if not places:
+        return profile
+    holder, key = draw(st.sampled_from(places))
+    holder[key] = draw(WRONG_VALUES)
+    return profile
+
+
+def _places(value: Any) -> Any:
+    """(container, key or index) of every value inside `value`, at any depth."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield value, key
+            yield from _places(item)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield value, index
+            yield from _places(item)

@@ -29,6 +29,7 @@ EXPECTED = {
     "schema_report", "SchemaReport",
     # change over time
     "diff", "EstateDiff", "Change", "plot_diff", "history", "History",
+    "Archive",
 }  # fmt: skip
 
 

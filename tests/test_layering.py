@@ -41,8 +41,8 @@ SHARED = {"_version", "env", "extras", "jsonio", "reading", "redact", "markdown"
 `printable` text it escapes)."""
 VIEWS = {
     "filters", "tables", "graph", "queries", "resolve", "audit", "topology", "plot",
-    "exporters", "widgets", "change", "estate_history", "docsite", "mcp", "app", "demo",
-    "server", "cli", "client",
+    "exporters", "widgets", "change", "estate_history", "archive", "docsite", "mcp", "app",
+    "demo", "server", "cli", "client",
 }  # fmt: skip
 """Everything that reads the estate or serves it: views of the data, and what runs them."""
 FACADES = {

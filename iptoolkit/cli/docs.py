@@ -6,11 +6,15 @@ Loaded on first use (see `COMMANDS` in `host.py`); errors are one line, as for e
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from .host import short_help
 from .options import load_estate, snapshot_argument
+
+if TYPE_CHECKING:
+    from ..estate import Estate
 
 __all__ = ["docs_command"]
 
@@ -28,8 +32,8 @@ __all__ = ["docs_command"]
 )
 @click.option(
     "--previous",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="An older snapshot: adds a changelog page with the diagram of the changes.",
+    help="An older snapshot: adds a changelog page with the diagram of the changes. A "
+    "file, or ARCHIVE@DATE (or @ID): the snapshot an archive holds from that date.",
 )
 @click.option("--title", help="The site's title (default: Integration estate).")
 @click.option(
@@ -38,7 +42,7 @@ __all__ = ["docs_command"]
     help="Processes drawing the diagrams (default: the CPUs available, on Linux).",
 )
 def docs_command(
-    snapshot: Path, folder: Path, previous: Path | None, title: str | None, jobs: int | None
+    snapshot: Path, folder: Path, previous: str | None, title: str | None, jobs: int | None
 ) -> None:
     """Write the documentation site of SNAPSHOT into a folder: an overview, a page per
     partner, group and channel type, the findings, SVG diagrams (and Mermaid charts where
@@ -51,7 +55,22 @@ def docs_command(
     from ..docsite.writer import write_docs
 
     estate = load_estate(snapshot)
-    old = load_estate(previous) if previous is not None else None
+    old = _previous(previous) if previous is not None else None
     config = write_docs(estate, folder, previous=old, title=title, workers=jobs)
     pages = sum(1 for _ in (folder / "docs").rglob("*.md"))
     click.echo(f"wrote {pages:,} pages into {folder / 'docs'}; build with mkdocs build -f {config}")
+
+
+def _previous(text: str) -> Estate:
+    """The older estate: a snapshot file, or `ARCHIVE@DATE` (an archive's snapshot)."""
+    path = Path(text)
+    file, at, when = text.rpartition("@")
+    if path.is_file() or not at or not Path(file).is_file():
+        if not path.is_file():
+            raise click.BadParameter(
+                f"{text}: no such file (or ARCHIVE@DATE)", param_hint="--previous"
+            )
+        return load_estate(path)
+    from ..archive import Archive
+
+    return Archive(file).estate(at=when)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from .. import env
@@ -55,9 +57,18 @@ __all__ = ["fetch"]
     "'snapshots/{date}.json.gz' keeps one snapshot a day.",
 )
 @output_folder_option
+@click.option(
+    "--archive",
+    "archive_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also add the snapshot to this archive (DuckDB; the `archive` extra). Without "
+    "-o, only to the archive.",
+)
 @click.option("--strict", is_flag=True, help="Fail on a faulty profile instead of keeping it.")
 @click.option("--progress/--no-progress", default=None, help="Show a progress bar.")
+@click.pass_context
 def fetch(
+    ctx: click.Context,
     base_url: str,
     auth_kind: str | None,
     client_id: str | None,
@@ -65,6 +76,7 @@ def fetch(
     profiles_path: str | None,
     output: str,
     mkdirs: bool,
+    archive_path: Path | None,
     strict: bool,
     progress: bool | None,
 ) -> None:
@@ -78,20 +90,33 @@ def fetch(
     from ..client import Client
     from ..snapshot import dated_path
 
-    check_output_folder(dated_path(output, None), mkdirs)  # the folder as named now
+    write_file = archive_path is None or _given(ctx, "output")
+    if archive_path is not None:
+        from ..archive import Archive  # the extra is checked before anything is fetched
+    if write_file:
+        check_output_folder(dated_path(output, None), mkdirs)  # the folder as named now
 
     auth = auth_from_options(auth_kind, client_id, secret_stdin)
     with Client(base_url, auth=auth, profiles_path=profiles_path) as client:
         estate = client.fetch_estate(progress=progress, strict=strict)
     from ..exporters import export
 
-    path = dated_path(output, estate.info.fetched_at)
-    if mkdirs:  # a dated folder ({date}/...) may have turned over during the fetch
-        path.parent.mkdir(parents=True, exist_ok=True)
-    export(estate, path)
     problems = f", {len(estate.problems):,} with problems" if estate.problems else ""
     click.echo(f"Fetched {len(estate):,} profiles{problems} from {estate.info.source_url}")
-    click.echo(f"Wrote {path}")
+    if write_file:
+        path = dated_path(output, estate.info.fetched_at)
+        if mkdirs:  # a dated folder ({date}/...) may have turned over during the fetch
+            path.parent.mkdir(parents=True, exist_ok=True)
+        export(estate, path)
+        click.echo(f"Wrote {path}")
+    if archive_path is not None:
+        snapshot_id = Archive(archive_path).add(estate)
+        click.echo(f"Added to {archive_path} as snapshot {snapshot_id}")
+
+
+def _given(ctx: click.Context, name: str) -> bool:
+    """True when the option was given on the command line (not its default)."""
+    return ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT
 
 
 def _name_template(value: str) -> str:

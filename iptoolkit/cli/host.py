@@ -101,6 +101,16 @@ COMMANDS: dict[str, Command] = {
         "explore_command",
         "Open the Explorer as a web app (Voila), no code shown.",
     ),
+    "archive": Command(
+        "iptoolkit.cli.archive",
+        "archive_group",
+        "Keep every snapshot in one DuckDB file; ask it.",
+    ),
+    "watch": Command(
+        "iptoolkit.cli.archive",
+        "watch_command",
+        "Fetch into an archive, diff, alert on breaking changes.",
+    ),
     "docs": Command(
         "iptoolkit.cli.docs",
         "docs_command",

@@ -29,12 +29,21 @@ __all__ = ["mcp_command"]
     "refresh tool); it is the current snapshot.",
 )
 @click.option(
+    "--archive",
+    "archive_path",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Serve an archive (iptoolkit archive): any stored snapshot by id or date, and a "
+    "history tool (an item's log, the timeline). Needs the `archive` extra.",
+)
+@click.option(
     "--http",
     "port",
     type=click.IntRange(0, 65535),
     help="Serve streamable HTTP on 127.0.0.1:PORT (path /mcp) instead of stdio.",
 )
-def mcp_command(snapshots: tuple[Path, ...], from_env: bool, port: int | None) -> None:
+def mcp_command(
+    snapshots: tuple[Path, ...], from_env: bool, archive_path: Path | None, port: int | None
+) -> None:
     """Serve snapshots to AI assistants over the Model Context Protocol (read-only).
 
     The newest snapshot (by its fetch time) is current; tools take a `snapshot` argument
@@ -42,9 +51,15 @@ def mcp_command(snapshots: tuple[Path, ...], from_env: bool, port: int | None) -
     """
     from ..mcp import Store, build_server
 
-    if not snapshots and not from_env:
-        raise click.UsageError("name at least one snapshot file, or use --from-env")
-    store = Store.from_paths(list(snapshots), fetch=_fetch_live if from_env else None)
+    if not snapshots and not from_env and archive_path is None:
+        raise click.UsageError("name at least one snapshot file, or use --from-env or --archive")
+    archive = None
+    if archive_path is not None:
+        from ..archive import Archive
+
+        archive = Archive(archive_path)
+    fetch = _fetch_live if from_env else None
+    store = Store.from_paths(list(snapshots), fetch=fetch, archive=archive)
     current = store.current
     click.echo(
         f"iptoolkit mcp: {len(store.loaded)} snapshot(s), current {current.name} "

@@ -30,6 +30,9 @@ __all__ = [
     "DriftPage",
     "ChangeRow",
     "DiffPage",
+    "LogEvent",
+    "TimelineRow",
+    "HistoryAnswer",
 ]
 
 _CURSOR = "pass this as `cursor` for the next page; null after the last page"
@@ -230,3 +233,38 @@ class DiffPage(Page[ChangeRow]):
     summary: str
     counts: dict[str, Any] = Field(description="items added, changed, removed per kind")
     notes: list[str]
+
+
+class LogEvent(BaseModel):
+    """A snapshot in which an item appeared, changed or disappeared."""
+
+    snapshot: str = Field(description="its name, for the other tools' `snapshot`")
+    fetched_at: str
+    event: str = Field(description="appeared, changed or disappeared")
+    severity: str | None
+    paths: list[str] = Field(description="the JSON paths that changed")
+    reasons: list[str]
+
+
+class TimelineRow(BaseModel):
+    """The counts of one stored snapshot."""
+
+    snapshot: str
+    fetched_at: str
+    profiles: int
+    active_profiles: int
+    channels: int
+    partners: int
+    problems: int
+    findings: int
+
+
+class HistoryAnswer(BaseModel):
+    """An item's log over the archive (with `id`), and the archive's timeline, a page of
+    snapshots at a time (newest first)."""
+
+    item: str | None = Field(description="the node id the log is of")
+    log: list[LogEvent]
+    total: int = Field(description="snapshots in the archive")
+    timeline: list[TimelineRow]
+    next_cursor: str | None = Field(description=_CURSOR)

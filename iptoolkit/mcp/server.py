@@ -28,13 +28,14 @@ from ..audit import KINDS
 from ..graph import build_graph
 from ..redact import redact_text
 from ..selection import Filter
-from . import answers, changes, datamodel
+from . import answers, archived, changes, datamodel
 from .paging import DEFAULT_LIMIT, MAX_LIMIT, TEXT_LIMIT
 from .picture import GroupBy, render_png
 from .schemas import (
     DiffPage,
     DriftPage,
     FindingsPage,
+    HistoryAnswer,
     ImpactAnswer,
     ItemAnswer,
     NeighbourhoodAnswer,
@@ -296,6 +297,23 @@ def _add_tools(server: MCPServer, store: Store) -> None:
             the schema; most severe first (breaking: an active profile loses its input or a
             response path...), with a one-line summary. Values are masked and cut."""
             return _answer(lambda: changes.diff(store, old, new, kind, severity, limit, cursor))
+
+    if store.archive is not None:
+
+        @tool(annotations=_READ_ONLY)
+        def history(
+            id: Annotated[
+                str | None, Field(description=_ID_WORDS + "; omit for the timeline only")
+            ] = None,
+            limit: Limit = DEFAULT_LIMIT,
+            cursor: Cursor = None,
+        ) -> Annotated[CallToolResult, HistoryAnswer]:
+            """The archive's memory: with `id`, every stored snapshot in which that profile,
+            channel or partner appeared, changed (which JSON paths, how severe) or
+            disappeared; and the timeline of counts per snapshot, newest first. Any stored
+            snapshot can be named in the other tools' `snapshot` as `archive@<id>`, by id,
+            or by a date (the one fetched on or before it)."""
+            return _answer(lambda: archived.history(store, id, limit, cursor))
 
     if store.fetch is not None:
 

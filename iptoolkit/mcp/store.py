@@ -24,6 +24,7 @@ from ..selection import Filter
 if TYPE_CHECKING:
     import networkx as nx
 
+    from ..archive import Archive
     from ..audit import Findings
     from ..change import EstateDiff
     from ..change.drift_report import SchemaReport
@@ -110,6 +111,8 @@ class Store:
 
     loaded: list[Loaded]
     fetch: Callable[[], Estate] | None = None
+    archive: Archive | None = None
+    """With `--archive`: any stored snapshot is served by id or date, loaded when named."""
     _lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
     _diffs: dict[tuple[int, int], tuple[Loaded, Loaded, EstateDiff]] = field(
         default_factory=dict, repr=False
@@ -117,9 +120,15 @@ class Store:
 
     @classmethod
     def from_paths(
-        cls, paths: Sequence[Path], *, fetch: Callable[[], Estate] | None = None
+        cls,
+        paths: Sequence[Path],
+        *,
+        fetch: Callable[[], Estate] | None = None,
+        archive: Archive | None = None,
     ) -> Store:
-        """Load each snapshot once (and fetch the live estate when `fetch` is given)."""
+        """Load each snapshot once (and fetch the live estate when `fetch` is given); with
+        an `archive`, its newest snapshot and the one before it too (the others when
+        named)."""
         from ..estate import load
 
         names: set[str] = set()
@@ -130,7 +139,10 @@ class Store:
                 name = f"{name}-{len(loaded) + 1}"
             names.add(name)
             loaded.append(Loaded(name, load(path), path).prepare())
-        store = cls(loaded, fetch)
+        store = cls(loaded, fetch, archive)
+        if archive is not None:
+            for at in archive.snapshots.snapshot_id.iloc[-2:]:
+                store.loaded.append(store.archived(int(at)))
         if fetch is not None:
             store.refresh()
         if not store.loaded:
@@ -187,8 +199,32 @@ class Store:
         for item in self.loaded:
             if wanted in (item.name, str(item.path or ""), getattr(item.path, "name", None)):
                 return item
+        if self.archive is not None:
+            return self._from_archive(wanted)
         hint = did_you_mean(wanted, self.names) or f" (the snapshots: {', '.join(self.names)})"
         raise ValueError(f"no snapshot named {wanted!r}{hint}")
+
+    def archived(self, snapshot_id: int) -> Loaded:
+        """The archive's snapshot `snapshot_id`, named `archive@<id>`, prepared."""
+        assert self.archive is not None
+        name = f"archive@{snapshot_id}"
+        for item in self.loaded:
+            if item.name == name:
+                return item
+        return Loaded(name, self.archive.estate(snapshot_id)).prepare()
+
+    def _from_archive(self, wanted: str) -> Loaded:
+        """A stored snapshot by `archive@<id>`, id, or date (the one fetched at or before)."""
+        assert self.archive is not None
+        try:
+            snapshot_id = self.archive.snapshot_id(wanted.removeprefix("archive@"))
+        except LookupError as exc:
+            raise ValueError(f"no snapshot named {wanted!r}: {exc}") from None
+        with self._lock:
+            found = self.archived(snapshot_id)
+            if found not in self.loaded:
+                self.loaded.append(found)
+        return found
 
     def refresh(self) -> Loaded:
         """Fetch the live estate again and make it current; only with `--from-env`."""

@@ -28,7 +28,7 @@ import orjson
 
 from .base import gc_paused
 
-__all__ = ["ParseError", "DuplicateKey", "read_json", "loads_json", "json_path"]
+__all__ = ["ParseError", "DuplicateKey", "read_json", "loads_json", "json_path", "json_bytes"]
 
 MAX_DEPTH = 200
 """jiter reads arrays and objects nested this deep, no deeper."""
@@ -107,6 +107,14 @@ def read_json(data: bytes | str) -> tuple[Any, list[DuplicateKey]]:
     a double's range or a lone surrogate.
     """
     text = without_bom(data)
+    if isinstance(text, bytes) and _compact(text):
+        try:
+            with gc_paused():
+                document = jiter.from_json(text, allow_inf_nan=False, cache_mode="keys")
+        except ValueError as exc:
+            raise _not_json(exc, text) from None
+        if _written_as(document, text):
+            return document, []
     try:
         with gc_paused():
             document = jiter.from_json(
@@ -119,6 +127,60 @@ def read_json(data: bytes | str) -> tuple[Any, list[DuplicateKey]]:
     if _may_hold_non_finite(text, document):
         _refuse_non_finite(document, {})
     return document, []
+
+
+def _compact(text: bytes) -> bool:
+    """Whether the text may be exactly as orjson writes it (no line breaks or spaces
+    between tokens, judged by its start): snapshots, and many APIs' answers."""
+    head = text[:_HEAD].rstrip()
+    return b"\n" not in head and b'": ' not in head and b'", "' not in head
+
+
+_HEAD = 4096
+
+
+def _written_as(document: Any, text: bytes) -> bool:
+    """Whether orjson writes `document` as exactly `text` (trailing white space aside).
+
+    Then the text gives no key twice (the document would have fewer pairs than the text)
+    and no number beyond a double's range (orjson writes infinity as null): one cheap
+    proof instead of looking for either, for the text iptoolkit itself writes. Written a
+    part at a time (each profile), so that no second copy of a large document is made.
+    """
+    try:
+        end = _match(document, text, 0, 0)
+    except TypeError:  # an integer beyond 64 bits: orjson cannot write it
+        return False
+    return end >= 0 and not text[end:].strip()
+
+
+def _match(value: Any, text: bytes, at: int, depth: int) -> int:
+    """Where `value`, written by orjson, ends if `text` holds it at `at`; -1 if not."""
+    if depth < 3 and isinstance(value, list):  # a listing: written a profile at a time
+        if not text.startswith(b"[", at):
+            return -1
+        at += 1
+        for index, item in enumerate(value):
+            if index and not text.startswith(b",", at):
+                return -1
+            at = _match(item, text, at + (1 if index else 0), depth + 1)
+            if at < 0:
+                return -1
+        return at + 1 if text.startswith(b"]", at) else -1
+    if depth == 0 and isinstance(value, dict):  # a wrapper, such as a snapshot's header
+        if not text.startswith(b"{", at):
+            return -1
+        at += 1
+        for index, (key, item) in enumerate(value.items()):
+            written = (b"," if index else b"") + orjson.dumps(key) + b":"
+            if not text.startswith(written, at):
+                return -1
+            at = _match(item, text, at + len(written), depth + 1)
+            if at < 0:
+                return -1
+        return at + 1 if text.startswith(b"}", at) else -1
+    written = orjson.dumps(value)
+    return at + len(written) if text.startswith(written, at) else -1
 
 
 def without_bom(data: bytes | str) -> bytes | str:
@@ -137,6 +199,11 @@ def without_bom(data: bytes | str) -> bytes | str:
         except UnicodeDecodeError:
             return data
     return data
+
+
+def json_bytes(data: bytes | str) -> bytes:
+    """The bytes `read_json` reads of `data`: without a byte-order mark, UTF-8."""
+    return _as_bytes(without_bom(data))
 
 
 def _as_bytes(text: bytes | str) -> bytes:
@@ -263,9 +330,9 @@ def _may_hold_non_finite(text: bytes | str, document: Any) -> bool:
 def _nulls_written(value: Any, depth: int) -> int:
     """The `null`s orjson writes for `value`, written a part at a time (each item of a
     list, the values of a wrapper): a large document is never copied whole."""
-    if depth < 3 and isinstance(value, list):
+    if depth < 3 and isinstance(value, list):  # a listing: written a profile at a time
         return sum(orjson.dumps(item).count(b"null") for item in value)
-    if depth < 3 and isinstance(value, dict):
+    if depth == 0 and isinstance(value, dict):  # a wrapper, such as a snapshot's header
         in_keys = sum(key.count("null") for key in value)
         return in_keys + sum(_nulls_written(item, depth + 1) for item in value.values())
     return orjson.dumps(value).count(b"null")

@@ -18,11 +18,13 @@ from pydantic import GetCoreSchemaHandler, TypeAdapter, ValidationError
 from pydantic_core import core_schema
 
 from .base import gc_paused, routed_errors
+from .fastcheck import profile_fault, profile_texts
 from .jsontext import (
     DuplicateKey,
     Issue,
     ParseError,
     Step,
+    json_bytes,
     json_path,
     loads_json,
     read_json,
@@ -39,6 +41,7 @@ __all__ = [
     "DuplicateKey",
     "Listing",
     "read_listing",
+    "listing_of",
     "listing_issues",
     "locate_profiles",
     "unwrap_profiles",
@@ -110,10 +113,16 @@ class Listing(NamedTuple):
     items: list[Any]
     issues: Mapping[int, list[Issue]]
     """Profile index -> what is wrong with it beyond validation (a key given twice)."""
+    suspects: frozenset[int] | None = None
+    """The profiles the fast check (`fastcheck`, on each profile's own text) found at
+    fault, for pydantic to judge; None when not checked. Checked while the text is at hand,
+    so that it can be let go before the index is built."""
 
 
-def read_listing(data: bytes | str) -> Listing:
+def read_listing(data: bytes | str, *, fast_check: bool = True) -> Listing:
     """Read a listing in any wrapping; a repeated key in a profile becomes its issue.
+
+    `fast_check`: find the `suspects` too (False when every profile gets a model anyway).
 
     A repeated key outside the profiles (in the wrapper, or the key holding them) raises
     `ParseError`: it cannot be one profile's problem, and reading on would drop a value,
@@ -121,7 +130,28 @@ def read_listing(data: bytes | str) -> Listing:
     """
     document, duplicates = read_json(data)
     items, at = locate_profiles(document)
-    return Listing(items, listing_issues(at, duplicates))
+    if not fast_check:
+        return Listing(items, listing_issues(at, duplicates))
+    return listing_of(data, items, at, duplicates)
+
+
+def listing_of(
+    data: bytes | str,
+    items: list[Any],
+    at: tuple[Step, ...] | None,
+    duplicates: Sequence[DuplicateKey],
+) -> Listing:
+    """The listing of `items` read from `data` (found at the steps `at`): the issues of the
+    text, and the profiles whose own text the fast check finds at fault."""
+    issues = listing_issues(at, duplicates)
+    texts = profile_texts(json_bytes(data), at)
+    if texts is None or len(texts) != len(items):  # pragma: no cover - cannot happen
+        return Listing(items, issues)
+    with gc_paused():
+        suspects = frozenset(
+            index for index, text in enumerate(texts) if profile_fault(text) is not None
+        )
+    return Listing(items, issues, suspects)
 
 
 def listing_issues(
@@ -192,7 +222,8 @@ def parse_profiles(data: bytes | str | list[Any] | dict[str, Any]) -> list[Integ
     'P1'
     """
     if isinstance(data, bytes | bytearray | memoryview | str):
-        items, issues = read_listing(data if isinstance(data, str | bytes) else bytes(data))
+        text = data if isinstance(data, str | bytes) else bytes(data)
+        items, issues, _ = read_listing(text, fast_check=False)  # models are built anyway
         if issues:
             raise_first(check_profiles(items, issues=issues))
     else:
@@ -236,16 +267,23 @@ CHECK_CHUNK = 500
 
 
 def check_profiles(
-    items: Sequence[Any], *, issues: Mapping[int, Sequence[Issue]] | None = None
+    items: Sequence[Any],
+    *,
+    issues: Mapping[int, Sequence[Issue]] | None = None,
+    suspects: frozenset[int] | None = None,
 ) -> list[ProfileProblem]:
     """The problems of a listing, validated as `validate_profiles` does, keeping no model.
 
     Models take about five times the memory of their JSON; an estate keeps the raw JSON and
-    its index, and builds a model when one is asked for. Validating a chunk at a time lets
-    each chunk's models go before the next is built, so the peak stays small. `issues`
-    (from `read_listing`: what the text said wrong of a profile) come first in a problem,
-    and make one of a profile that validates.
+    its index, and builds a model when one is asked for. Given the `suspects` (from
+    `read_listing`: the profiles whose text `fastcheck` found at fault, no model built),
+    only those are validated by pydantic, which decides and says why. Otherwise validating
+    a chunk at a time lets each chunk's models go before the next is built, so the peak
+    stays small. `issues` (from `read_listing`: what the text said wrong of a profile) come
+    first in a problem, and make one of a profile that validates.
     """
+    if suspects is not None:
+        return _with_issues(_judged(items, suspects | set(issues or ())), items, issues or {})
     problems: list[ProfileProblem] = []
     with gc_paused():
         for start in range(0, len(items), CHECK_CHUNK):
@@ -255,6 +293,14 @@ def check_profiles(
             del models
             problems.extend(_problem_of(start + offset, chunk[offset]) for offset in faulty)
     return _with_issues(problems, items, issues or {})
+
+
+def _judged(items: Sequence[Any], suspects: Iterable[int]) -> list[ProfileProblem]:
+    """The problems of the `suspects` as pydantic reports them; pydantic may accept one (a
+    rule the fast check leaves to it, such as a field given under its Python name)."""
+    with gc_paused():
+        found = (_problem_if_any(index, items[index]) for index in sorted(suspects))
+        return [problem for problem in found if problem is not None]
 
 
 def _with_issues(
@@ -312,12 +358,20 @@ def _problems_from(exc: ValidationError, items: Sequence[Any]) -> list[ProfilePr
 
 def _problem_of(index: int, item: Any) -> ProfileProblem:
     """The problem with one item that failed validation in a list, at `index`."""
+    problem = _problem_if_any(index, item)
+    if problem is None:  # cannot happen: the item failed in the list
+        raise AssertionError(f"profile {index} failed validation in the list only")
+    return problem
+
+
+def _problem_if_any(index: int, item: Any) -> ProfileProblem | None:
+    """The problem with one item at `index` as pydantic finds it, None if it is valid."""
     try:
         _ONE_ADAPTER.validate_python(item)
     except ValidationError as exc:
         errors = routed_errors(exc.errors(include_url=False))
-    else:  # cannot happen: the item failed in the list
-        raise AssertionError(f"profile {index} failed validation in the list only")
+    else:
+        return None
     issues = [
         Issue(_json_path(item, error["loc"], f"$[{index}]"), _describe(error)) for error in errors
     ]

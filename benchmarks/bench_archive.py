@@ -1,0 +1,294 @@
+"""The archive at scale: a year of nightly snapshots of the 10,000-profile demo estate.
+
+Goals (issue 24), each a ratio to `ipt.load` of one snapshot measured in the same run:
+the year's archive takes less disk than three gzipped snapshots; adding one snapshot
+takes under 2x `ipt.load`; `estate(at=...)` under 1.5x; `log(item)` over the year under
+200 ms; `timeline()` under 1 s.
+
+The year is generated quickly, not through 365 full adds (each loads an estate and diffs
+it, minutes for a year): each night a few dozen profiles change (a description, a
+schedule, `lastModified`, an activity flag), one is added every other night and one
+removed every third; the versions and runs are stored by the archive's own code (so the
+disk figure is the real layout), the counts are the first snapshot's and the changes one
+row per changed profile per night (what `log` and `timeline` read; their volume is that of
+the real diffs). Then one real `add` of the next night's snapshot file is timed, cold (the
+previous estate built from the archive) and warm (kept from the add before, as `watch`
+and `archive import` run).
+
+    python benchmarks/bench_archive.py [--profiles 10000] [--days 365] [--churn 30]
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import random
+import shutil
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from timing import best_time
+
+import iptoolkit as ipt
+from iptoolkit.archive import Archive
+from iptoolkit.archive.rows import digest, use_rows
+from iptoolkit.archive.store import insert_rows, known_versions
+from iptoolkit.jsonio import dumps_json
+from iptoolkit.snapshot import SnapshotInfo
+
+START = datetime(2025, 11, 1, 2, 0, tzinfo=UTC)
+
+
+def churn(
+    profiles: list[Any], rng: random.Random, day: int, changes: int
+) -> tuple[list[Any], list[str]]:
+    """The next night's listing (copies of changed profiles) and the ids it changed."""
+    profiles = list(profiles)
+    changed = []
+    stamp = int((START + timedelta(days=day)).timestamp() * 1000)
+    for index in rng.sample(range(len(profiles)), changes):
+        profile = copy.deepcopy(profiles[index])
+        what = rng.random()
+        if what < 0.4:
+            profile["description"] = f"reviewed on night {day}"
+        elif what < 0.7:
+            agent = profile.get("inputAgentSettings") or {}
+            agent["cronSchedule"] = f"0 {rng.randrange(60)} {rng.randrange(24)} * * ?"
+        else:
+            profile["active"] = not profile.get("active", False)
+        profile["lastModified"] = stamp
+        profiles[index] = profile
+        changed.append(str(profile.get("id")))
+    if day % 2 == 0:
+        new = copy.deepcopy(profiles[rng.randrange(len(profiles))])
+        new["id"] = f"N-{day:04d}"
+        profiles.append(new)
+        changed.append(new["id"])
+    if day % 3 == 0:
+        gone = profiles.pop(rng.randrange(len(profiles)))
+        changed.append(str(gone.get("id")))
+    return profiles, changed
+
+
+def store_night(
+    archive: Archive, seq: int, profiles: list[Any], changed: list[str], first: dict[str, Any]
+) -> None:
+    """One night stored with the archive's own layout code (versions, runs), fast."""
+    import pandas as pd
+
+    con = archive._held
+    assert con is not None
+    texts = [dumps_json(p) for p in profiles]
+    digests = [digest(t) for t in texts]
+    known = known_versions(con, digests)
+    new_positions = [i for i, d in enumerate(digests) if d not in known]
+    estate = ipt.Estate.from_raw(
+        [profiles[i] for i in new_positions]
+    )  # records of the new ones only
+    next_id = con.execute("SELECT coalesce(max(version_id), 0) + 1 FROM versions").fetchone()[0]
+    versions, uses = [], []
+    for position, record in zip(new_positions, estate.records, strict=True):
+        if digests[position] in known:
+            continue
+        known[digests[position]] = next_id
+        versions.append(
+            (
+                next_id,
+                digests[position],
+                texts[position].decode(),
+                str(record.id),
+                record.name,
+                record.group,
+                record.active,
+                record.agent_type,
+                not record.ok,
+            )
+        )
+        uses.extend((next_id, *use) for use in use_rows(record))
+        next_id += 1
+    con.execute("BEGIN TRANSACTION")
+    if versions:
+        insert_rows(con, "versions", pd.DataFrame(versions))
+    if uses:
+        insert_rows(con, "uses", pd.DataFrame(uses))
+    keys = [str(p.get("id")) for p in profiles]
+    archive._runs(con, seq, [known[d] for d in digests], keys)
+    when = START + timedelta(days=seq - 1)
+    header = {
+        "format": "iptoolkit.snapshot",
+        "version": 1,
+        "toolkit_version": ipt.__version__,
+        "source_url": "demo:seed=0",
+        "fetched_at": when.isoformat(),
+    }
+    con.execute(
+        "INSERT INTO snapshots VALUES (?, ?, ?, 'header', 'demo:seed=0', "
+        "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '[]')",
+        [
+            seq,
+            seq,
+            when,
+            ipt.__version__,
+            dumps_json(header).decode(),
+            f"night-{seq}",
+            datetime.now(UTC),
+            len(profiles),
+            first["active_profiles"],
+            first["channels"],
+            first["partners"],
+            first["problems"],
+            0,
+            dumps_json(first["agent_types"]).decode(),
+        ],
+    )
+    rows = [
+        (
+            seq,
+            n,
+            "profile",
+            f"profile:{key}",
+            "changed",
+            "cosmetic",
+            "$.lastModified",
+            None,
+            None,
+            "",
+            "",
+        )
+        for n, key in enumerate(changed)
+    ]
+    if rows and seq > 1:
+        insert_rows(con, "changes", pd.DataFrame(rows))
+    con.execute("COMMIT")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--profiles", type=int, default=10_000)
+    parser.add_argument("--days", type=int, default=365)
+    parser.add_argument("--churn", type=int, default=30, help="profiles changed a night")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--reuse",
+        type=Path,
+        help="a year made by an earlier run (its year.duckdb): measure it, skip generating",
+    )
+    args = parser.parse_args()
+    folder = Path(tempfile.mkdtemp(prefix="bench-archive-"))
+    rng = random.Random(0)
+
+    print(f"{args.profiles:,} demo profiles, {args.days} nights, {args.churn} changed a night")
+    base = ipt.demo_estate(args.profiles)
+    first_path = ipt.Estate.from_raw(
+        list(base.raw_profiles), info=SnapshotInfo(source_url="demo:seed=0", fetched_at=START)
+    ).save(folder / "night-1.json.gz")
+    gz_size = first_path.stat().st_size
+    first = ipt.load(first_path).summary()
+    load = best_time(lambda: ipt.load(first_path), args.repeat)
+    print(f"ipt.load of one snapshot: {load:.2f} s; gzipped snapshot {gz_size / 1e6:.1f} MB")
+
+    archive = Archive(folder / "year.duckdb")
+    profiles = list(base.raw_profiles)
+    tracked = str(profiles[len(profiles) // 2].get("id"))
+    if args.reuse is not None:
+        shutil.copy(args.reuse, archive.path)
+        profiles = list(archive.estate().raw_profiles)
+    else:
+        profiles = generate(
+            archive, first_path, profiles, tracked, rng, args.days, args.churn, first
+        )
+    disk = archive.path.stat().st_size
+    print(f"disk: {disk / 1e6:.1f} MB = {disk / (3 * gz_size):.2f}x three gzipped snapshots")
+    _, disk = archive.compact()
+    print(
+        f"disk, compacted: {disk / 1e6:.1f} MB = {disk / (3 * gz_size):.2f}x three gzipped "
+        "snapshots (goal < 1)"
+    )
+    measure(archive, profiles, tracked, rng, args, folder, load)
+
+
+def generate(
+    archive: Archive,
+    first_path: Path,
+    profiles: list[Any],
+    tracked: str,
+    rng: random.Random,
+    days: int,
+    churn_per_night: int,
+    first: dict[str, Any],
+) -> list[Any]:
+    """The year: night 1 added for real, the others stored by `store_night`; returns the
+    last night's listing."""
+    archive.add(first_path)  # makes the tables, stores night 1 for real
+    started = time.perf_counter()
+    with archive:
+        for night in range(2, days + 1):
+            profiles, changed = churn(profiles, rng, night, churn_per_night)
+            if night % 7 == 0:  # the tracked profile changes weekly
+                index = next(i for i, p in enumerate(profiles) if str(p.get("id")) == tracked)
+                profiles[index] = {**profiles[index], "description": f"week {night // 7}"}
+                changed.append(tracked)
+            store_night(archive, night, profiles, changed, first)
+            if night % 50 == 0:
+                print(f"  night {night}: {time.perf_counter() - started:.0f} s", flush=True)
+        archive._held.execute("CHECKPOINT")  # type: ignore[union-attr]
+    print(f"generated {days} nights in {time.perf_counter() - started:.0f} s")
+    return profiles
+
+
+def measure(
+    archive: Archive,
+    profiles: list[Any],
+    tracked: str,
+    rng: random.Random,
+    args: argparse.Namespace,
+    folder: Path,
+    load: float,
+) -> None:
+    """Add (cold, warm), estate(at), log and timeline, against `ipt.load`."""
+    # one real add, the next night's snapshot file: cold, then warm
+    nights = []
+    for extra in (1, 2):
+        profiles, _ = churn(profiles, rng, args.days + extra, args.churn)
+        info = SnapshotInfo(
+            source_url="demo:seed=0", fetched_at=START + timedelta(days=args.days + extra - 1)
+        )
+        nights.append(
+            ipt.Estate.from_raw(profiles, info=info).save(
+                folder / f"night-{args.days + extra}.json.gz"
+            )
+        )
+    cold = Archive(archive.path)
+    started = time.perf_counter()
+    cold.add(nights[0])
+    add_cold = time.perf_counter() - started
+    started = time.perf_counter()
+    cold.add(nights[1])
+    add_warm = time.perf_counter() - started
+    print(
+        f"add (file, previous built from the archive): {add_cold:.2f} s = "
+        f"{add_cold / load:.2f}x ipt.load (goal < 2)"
+    )
+    print(
+        f"add (file, previous kept from the add before): {add_warm:.2f} s = "
+        f"{add_warm / load:.2f}x ipt.load (goal < 2)"
+    )
+
+    middle = START + timedelta(days=args.days // 2)
+    at = best_time(lambda: Archive(archive.path).estate(at=middle), args.repeat)
+    print(f"estate(at=night {args.days // 2}): {at:.2f} s = {at / load:.2f}x ipt.load (goal < 1.5)")
+    log = best_time(lambda: Archive(archive.path).log(tracked), args.repeat)
+    events = len(Archive(archive.path).log(tracked))
+    print(
+        f"log({tracked}) over {args.days} nights ({events} events): {log * 1000:.0f} ms "
+        "(goal < 200 ms)"
+    )
+    timeline = best_time(lambda: Archive(archive.path).timeline(), args.repeat)
+    print(f"timeline() of {len(archive)} snapshots: {timeline * 1000:.0f} ms (goal < 1 s)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,16 @@
+"""The archive: every snapshot of an estate in one DuckDB file, item histories, a watch.
+
+`ipt.Archive(path)` (see `store.py`) keeps the snapshots; `iptoolkit archive ...` and
+`iptoolkit watch` are its commands (`command.py`). It needs the `archive` extra
+(`pip install 'iptoolkit[archive]'`); without it, `ipt.Archive` raises an error that says so.
+"""
+
+from __future__ import annotations
+
+from ..extras import require
+
+require("archive")
+
+from .store import Archive, ArchiveLockedError  # noqa: E402 - after the check naming the extra
+
+__all__ = ["Archive", "ArchiveLockedError"]

@@ -1,0 +1,116 @@
+"""`ipt.history(archive)`: an archive as an `ipt.History`, its diffs read from the archive.
+
+The counts of each snapshot and the changes of each pair were stored when the snapshots
+were added; an `EstateDiff` asked for (`h.diffs[3]`) builds its two estates from the
+archive, with the stored changes.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import overload
+
+from ..change.model import Change, EstateDiff
+from ..estate_history import COUNTS, History, Snapshot
+from ..models import loads_json
+from .log import Stored
+
+__all__ = ["archive_history", "ArchiveDiffs"]
+
+
+def archive_history(archive: Stored) -> History:
+    import pandas as pd
+
+    with archive._connection() as con:
+        rows = con.execute(
+            "SELECT snapshot_id, fetched_at, time_from, " + ", ".join(COUNTS) + ", agent_types "
+            "FROM snapshots ORDER BY seq"
+        ).fetchall()
+    snapshots = tuple(
+        Snapshot(
+            Path(f"{archive.path.name}@{row[0]}"),
+            pd.Timestamp(row[1]).tz_convert("UTC").to_pydatetime(),
+            row[2],
+        )
+        for row in rows
+    )
+    counts = [
+        {**dict(zip(COUNTS, row[3:-1], strict=True)), "agent_types": loads_json(row[-1])}
+        for row in rows
+    ]
+    history = History(snapshots, counts, ())
+    history.diffs = ArchiveDiffs(archive, tuple(row[0] for row in rows))  # type: ignore[assignment]
+    return history
+
+
+class ArchiveDiffs(Sequence[EstateDiff]):
+    """The diffs of consecutive snapshots of an archive, as `HistoryDiffs` offers them."""
+
+    def __init__(self, archive: Stored, ids: tuple[int, ...]) -> None:
+        self._archive = archive
+        self._ids = ids
+        self._changes: dict[int, tuple[Change, ...]] | None = None
+
+    def __len__(self) -> int:
+        return max(len(self._ids) - 1, 0)
+
+    @overload
+    def __getitem__(self, index: int) -> EstateDiff: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[EstateDiff]: ...
+    def __getitem__(self, index: int | slice) -> EstateDiff | list[EstateDiff]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        position = range(len(self))[index]
+        old = self._archive.estate(self._ids[position])
+        new_id = self._ids[position + 1]
+        new = self._archive.estate(new_id)
+        with self._archive._connection() as con:
+            notes = con.execute(
+                "SELECT notes FROM snapshots WHERE snapshot_id = ?", [new_id]
+            ).fetchone()[0]  # type: ignore[index]
+        return EstateDiff(old, new, self.changes(position), tuple(loads_json(notes)))
+
+    def __iter__(self) -> Iterator[EstateDiff]:
+        return (self[i] for i in range(len(self)))
+
+    def changes(self, index: int) -> tuple[Change, ...]:
+        """The stored changes of one pair (nothing loaded)."""
+        if self._changes is None:
+            self._changes = stored_changes(self._archive)
+        return self._changes.get(self._ids[index + 1], ())
+
+    def severities(self) -> list[Counter[str]]:
+        return [Counter(change.severity for change in self.changes(i)) for i in range(len(self))]
+
+
+def stored_changes(
+    archive: Stored, snapshot_id: int | None = None
+) -> dict[int, tuple[Change, ...]]:
+    """The changes stored for each snapshot (against the one before it), in diff order."""
+    where = "" if snapshot_id is None else " WHERE snapshot_id = ?"
+    with archive._connection() as con:
+        rows = con.execute(
+            "SELECT snapshot_id, kind, key, op, severity, path, old, new, reason, name FROM changes"
+            + where
+            + " ORDER BY snapshot_id, number",
+            [] if snapshot_id is None else [snapshot_id],
+        ).fetchall()
+    found: dict[int, list[Change]] = {}
+    for sid, kind, key, op, severity, path, old, new, reason, name in rows:
+        found.setdefault(sid, []).append(
+            Change(
+                kind,
+                key,
+                op,
+                severity,
+                path,
+                None if old is None else loads_json(old),
+                None if new is None else loads_json(new),
+                reason or "",
+                name or "",
+            )
+        )
+    return {sid: tuple(changes) for sid, changes in found.items()}

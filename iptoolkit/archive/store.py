@@ -1,0 +1,655 @@
+"""`ipt.Archive`: every snapshot of an estate in one DuckDB file, each profile's JSON once.
+
+>>> archive = ipt.Archive("estate.duckdb")
+>>> archive.add("snapshots/2026-11-23.json.gz")     # or an Estate; returns its snapshot id
+>>> archive.snapshots                                # one row per snapshot (a DataFrame)
+>>> archive.estate(at="2026-10-01")                  # the estate as fetched on or before
+>>> archive.log("Fjord AS2")                         # when an item appeared, changed, went
+>>> archive.sql("SELECT count(*) FROM profiles WHERE snapshot_id = 3")
+
+Storage: a profile's exact JSON is stored once by its content (`versions`); which versions
+a snapshot holds, in which order, is stored as runs over consecutive snapshots (`runs.py`),
+so a profile unchanged for a year costs one row. Each add also stores `ipt.diff` from the
+snapshot before it (`changes`) and the counts of `ipt.history`'s timeline, so `log` and
+`timeline` read tables instead of loading a year of estates.
+
+An add is one transaction: killed half-way, the archive is as it was. The file is opened
+for each operation and closed after (or held for a `with archive:` block), so a reader and
+a nightly writer take turns; while another process holds it, an operation waits up to
+`lock_timeout` seconds, then raises `ArchiveLockedError` naming the file.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, date, datetime
+from datetime import time as clock
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import duckdb
+
+from ..jsonio import dumps_json
+from ..models import ParseError, loads_json
+from .rows import SnapshotRows, snapshot_rows, use_rows
+from .runs import order_keys
+from .schema import FORMAT, FORMAT_VERSION, TABLES, VIEWS
+
+if TYPE_CHECKING:
+    import pandas
+
+    from ..change.model import EstateDiff
+    from ..estate import Estate
+    from ..estate_history import History
+
+__all__ = ["Archive", "ArchiveLockedError", "At"]
+
+At = int | str | date | datetime | None
+"""A snapshot id (int, or its digits), a date or date-time (ISO text too; a date means the
+end of that day, UTC; a time without a zone is UTC), or None for the newest."""
+
+_LOCKED = re.compile(r"Could not set lock on file|Conflicting lock", re.I)
+_PID = re.compile(r"\(PID (\d+)\)")
+_POLL = 0.1
+
+
+class ArchiveLockedError(OSError):
+    """Another process holds the archive file (a writer, or a reader mid-question)."""
+
+
+class Archive:
+    """Every snapshot of an estate in one DuckDB file (see the module docstring)."""
+
+    def __init__(self, path: str | os.PathLike[str], *, lock_timeout: float = 10.0) -> None:
+        self.path = Path(path)
+        self.lock_timeout = lock_timeout
+        self._held: duckdb.DuckDBPyConnection | None = None
+        self._diffs: dict[int, EstateDiff] = {}
+        """The diffs this object computed while adding, by snapshot id (`last_diff`)."""
+        self._newest: tuple[int, Estate] | None = None
+        """The estate of the newest snapshot, once built or added: the next add diffs
+        against it without building it again."""
+
+    def __repr__(self) -> str:
+        return f"<Archive {self.path}>"
+
+    def __enter__(self) -> Archive:
+        self._held = self._open()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        held, self._held = self._held, None
+        if held is not None:
+            held.close()
+
+    # -- adding ---------------------------------------------------------------------------
+
+    def add(self, source: Estate | str | os.PathLike[str]) -> int:
+        """Store a snapshot (an estate, or a snapshot file) and return its id.
+
+        The same content with the same fetch time is stored once: adding it again returns
+        the id it has. A snapshot without a fetch time is placed by its file's modification
+        time, or now for an estate.
+        """
+        estate, fetched_at, time_from = _estate_and_time(source)
+        rows = snapshot_rows(estate)
+        with self._connection(create=True) as con:
+            found = con.execute(
+                "SELECT snapshot_id FROM snapshots WHERE digest = ?", [rows.digest]
+            ).fetchone()
+            if found is not None:
+                return int(found[0])
+            con.execute("BEGIN TRANSACTION")
+            try:
+                snapshot_id = self._insert(con, estate, rows, fetched_at, time_from)
+                con.execute("COMMIT")
+            except BaseException:
+                con.execute("ROLLBACK")
+                raise
+        return snapshot_id
+
+    def _insert(
+        self,
+        con: duckdb.DuckDBPyConnection,
+        estate: Estate,
+        rows: SnapshotRows,
+        fetched_at: datetime,
+        time_from: str,
+    ) -> int:
+        from ..estate_history import _counts
+
+        snapshot_id = con.execute(
+            "SELECT coalesce(max(snapshot_id), 0) + 1 FROM snapshots"
+        ).fetchone()[0]  # type: ignore[index]
+        # its place in time: after every snapshot fetched at or before it
+        seq = con.execute(
+            "SELECT coalesce(max(seq), 0) + 1 FROM snapshots WHERE fetched_at <= ?", [fetched_at]
+        ).fetchone()[0]  # type: ignore[index]
+        newest = con.execute("SELECT coalesce(max(seq), 0) FROM snapshots").fetchone()[0]  # type: ignore[index]
+        if seq <= newest:  # in the middle: later snapshots move one place on
+            for sql in (
+                "UPDATE snapshots SET seq = seq + 1 WHERE seq >= ?",
+                "UPDATE runs SET first_seq = first_seq + 1 WHERE first_seq >= ?",
+                "UPDATE runs SET last_seq = last_seq + 1 WHERE last_seq >= ?",
+            ):
+                con.execute(sql, [seq])
+        version_ids = self._versions(con, estate, rows)
+        self._runs(con, seq, version_ids, rows.keys, newest=seq > newest)
+        counts = _counts(estate)
+        previous = self._snapshot_at_seq(con, seq - 1)
+        diff = self._diff_to(con, previous, estate) if previous is not None else None
+        con.execute(
+            "INSERT INTO snapshots VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                snapshot_id,
+                seq,
+                fetched_at,
+                time_from,
+                estate.info.source_url,
+                estate.info.toolkit_version,
+                dumps_json(rows.header).decode(),
+                rows.digest,
+                datetime.now(UTC),
+                *(counts[name] for name in _COUNTS),
+                dumps_json(counts["agent_types"]).decode(),
+                dumps_json(list(diff.notes) if diff is not None else []).decode(),
+            ],
+        )
+        if diff is not None:
+            _store_changes(con, snapshot_id, diff)
+            self._diffs = {snapshot_id: diff}
+        following = self._snapshot_at_seq(con, seq + 1)
+        if following is not None:  # its predecessor is now this one: diff again
+            later = self._estate(con, following)
+            again = _ipt_diff(estate, later)
+            con.execute("DELETE FROM changes WHERE snapshot_id = ?", [following])
+            _store_changes(con, following, again)
+            con.execute(
+                "UPDATE snapshots SET notes = ? WHERE snapshot_id = ?",
+                [dumps_json(list(again.notes)).decode(), following],
+            )
+        if following is None:
+            self._newest = (snapshot_id, estate)
+        return snapshot_id
+
+    def _versions(
+        self, con: duckdb.DuckDBPyConnection, estate: Estate, rows: SnapshotRows
+    ) -> list[int]:
+        """The version id of each profile, storing the versions not stored yet."""
+        import pandas as pd
+
+        known = known_versions(con, rows.digests)
+        next_id = con.execute("SELECT coalesce(max(version_id), 0) + 1 FROM versions").fetchone()[0]  # type: ignore[index]
+        new_versions: list[tuple[Any, ...]] = []
+        new_uses: list[tuple[Any, ...]] = []
+        ids: list[int] = []
+        for position, (one, record) in enumerate(zip(rows.digests, estate.records, strict=True)):
+            found = known.get(one)
+            if found is None:
+                found = known[one] = next_id
+                next_id += 1
+                new_versions.append((found, *rows.version(position, record)))
+                new_uses.extend((found, *use) for use in use_rows(record))
+            ids.append(found)
+        if new_versions:
+            insert_rows(con, "versions", pd.DataFrame(new_versions, columns=_VERSION_COLUMNS))
+        if new_uses:
+            insert_rows(con, "uses", pd.DataFrame(new_uses, columns=_USE_COLUMNS))
+        return ids
+
+    def _runs(
+        self,
+        con: duckdb.DuckDBPyConnection,
+        seq: int,
+        version_ids: list[int],
+        keys: list[str],
+        *,
+        newest: bool = True,
+    ) -> None:
+        """Record which versions stand where in the snapshot at `seq` (see `runs.py`);
+        `newest`: no snapshot comes after it. A run still in the newest snapshot is open
+        (`last_seq` NULL), so a profile that does not change costs no write at all."""
+        import pandas as pd
+
+        before = con.execute(
+            "SELECT rowid, version_id, key, order_key, last_seq FROM runs "
+            "WHERE first_seq <= ? AND (last_seq IS NULL OR last_seq >= ?) ORDER BY order_key",
+            [seq - 1, seq - 1],
+        ).fetchall()
+        current = list(zip(version_ids, keys, strict=True))
+        new_keys, kept = order_keys([((v, k), key) for _, v, k, key, _ in before], current)
+        continued = {
+            (v, k, key) for (v, k), key, keep in zip(current, new_keys, kept, strict=True) if keep
+        }
+        extend, split, close = [], [], []
+        for rowid, v, k, key, last in before:
+            if (v, k, key) in continued:
+                if last == seq - 1:  # only in the middle: the newest's runs are open
+                    extend.append(rowid)
+            elif last is None and newest:
+                close.append(rowid)
+            elif last is None or last > seq:  # it spans this place: stops, resumes after
+                split.append(rowid)
+        for rowids, value in ((extend, seq), (close, seq - 1)):
+            if rowids:
+                con.execute(
+                    "UPDATE runs SET last_seq = ? WHERE rowid IN (SELECT unnest(?::BIGINT[]))",
+                    [value, rowids],
+                )
+        if split:
+            con.execute(
+                "INSERT INTO runs SELECT version_id, order_key, key, ? + 1, last_seq FROM runs "
+                "WHERE rowid IN (SELECT unnest(?::BIGINT[]))",
+                [seq, split],
+            )
+            con.execute(
+                "UPDATE runs SET last_seq = ? - 1 WHERE rowid IN (SELECT unnest(?::BIGINT[]))",
+                [seq, split],
+            )
+        fresh = [
+            (v, key, k, seq, None if newest else seq)
+            for (v, k), key, keep in zip(current, new_keys, kept, strict=True)
+            if not keep
+        ]
+        if fresh:
+            columns = ["version_id", "order_key", "key", "first_seq", "last_seq"]
+            insert_rows(con, "runs", pd.DataFrame(fresh, columns=columns))
+
+    def compact(self) -> tuple[int, int]:
+        """Rewrite the file without the blocks that updates freed (DuckDB reuses them but
+        never gives them back); returns its size before and after, in bytes. A year of
+        nightly adds leaves about half the file free."""
+        if self._held is not None:
+            raise RuntimeError(f"{self.path}: compact outside a `with archive:` block")
+        before = self.path.stat().st_size
+        fresh = self.path.with_name(f".{self.path.name}.compact")
+        fresh.unlink(missing_ok=True)
+        with self._connection() as con:  # the lock is held while copying
+            con.execute("CHECKPOINT")
+            name = con.execute("SELECT current_database()").fetchone()[0]  # type: ignore[index]
+            quoted = str(fresh).replace("'", "''")
+            con.execute(f"ATTACH '{quoted}' AS compacted")
+            try:
+                con.execute(f'COPY FROM DATABASE "{name}" TO compacted')
+            finally:
+                con.execute("DETACH compacted")
+            os.replace(fresh, self.path)
+        return before, self.path.stat().st_size
+
+    # -- reading --------------------------------------------------------------------------
+
+    def estate(self, at: At = None) -> Estate:
+        """The estate as fetched at or before `at` (see `At`), every profile byte for byte
+        as it was saved, with its snapshot header."""
+        with self._connection() as con:
+            snapshot_id = self._resolve(con, at)
+            cached = self._newest
+            if cached is not None and cached[0] == snapshot_id:
+                return cached[1]
+            return self._estate(con, snapshot_id)
+
+    def export(self, path: str | os.PathLike[str], at: At = None) -> Path:
+        """Write the snapshot at `at` as a snapshot file (`.json` or `.json.gz`), as
+        `Estate.save` wrote it."""
+        return self.estate(at).save(path)
+
+    @property
+    def snapshots(self) -> pandas.DataFrame:
+        """One row per snapshot, oldest first: id, fetch time, source, counts."""
+        with self._connection() as con:
+            return con.execute(
+                "SELECT snapshot_id, fetched_at, time_from, source_url, "
+                + ", ".join(_COUNTS)
+                + ", added_at FROM snapshots ORDER BY seq"
+            ).df()
+
+    def __len__(self) -> int:
+        with self._connection() as con:
+            return int(con.execute("SELECT count(*) FROM snapshots").fetchone()[0])  # type: ignore[index]
+
+    def snapshot_id(self, at: At = None) -> int:
+        """The id of the snapshot fetched at or before `at` (see `At`)."""
+        with self._connection() as con:
+            return self._resolve(con, at)
+
+    def last_diff(self, snapshot_id: int) -> EstateDiff | None:
+        """The diff stored for a snapshot (against the one before it; None for the first),
+        as computed when this object added it, else built from the archive."""
+        if snapshot_id in self._diffs:
+            return self._diffs[snapshot_id]
+        from .history import stored_changes
+
+        with self._connection() as con:
+            found = con.execute(
+                "SELECT s.seq, s.notes FROM snapshots s WHERE snapshot_id = ?", [snapshot_id]
+            ).fetchone()
+            if found is None:
+                raise LookupError(f"{self.path}: no snapshot {snapshot_id}")
+            previous = self._snapshot_at_seq(con, found[0] - 1)
+        if previous is None:
+            return None
+        from ..change.model import EstateDiff
+
+        changes = stored_changes(self, snapshot_id).get(snapshot_id, ())
+        notes = tuple(loads_json(found[1]))
+        return EstateDiff(self.estate(previous), self.estate(snapshot_id), changes, notes)
+
+    def diff(self, a: At, b: At = None) -> EstateDiff:
+        """`ipt.diff` from the snapshot at `a` to the one at `b` (default: the newest)."""
+        return _ipt_diff(self.estate(a), self.estate(b))
+
+    def timeline(self) -> pandas.DataFrame:
+        """`History.timeline` over the whole archive: one row per snapshot, its counts and
+        profiles per input agent type (read from the archive, nothing loaded)."""
+        import pandas as pd
+
+        from ..estate_history import COUNTS
+
+        with self._connection() as con:
+            rows = con.execute(
+                "SELECT snapshot_id, fetched_at, time_from, "
+                + ", ".join(COUNTS)
+                + ", agent_types FROM snapshots ORDER BY seq"
+            ).fetchall()
+        types: dict[str, None] = {}
+        decoded = [loads_json(row[-1]) for row in rows]
+        for agent_types in decoded:
+            types.update(dict.fromkeys(agent_types))
+        records = [
+            {
+                "snapshot": row[0],
+                "fetched_at": pd.Timestamp(row[1]).tz_convert("UTC"),
+                "time_from": row[2],
+                **dict(zip(COUNTS, row[3:-1], strict=True)),
+                **{name: agent_types.get(name, 0) for name in types},
+            }
+            for row, agent_types in zip(rows, decoded, strict=True)
+        ]
+        return pd.DataFrame(
+            records, columns=["snapshot", "fetched_at", "time_from", *COUNTS, *types]
+        )
+
+    def history(self) -> History:
+        """The archive as an `ipt.History` (`ipt.history(archive)` is the same): its diffs
+        are the stored ones, each pair's estates built on demand."""
+        from .history import archive_history
+
+        return archive_history(self)
+
+    def log(self, item: str) -> pandas.DataFrame:
+        """Every snapshot in which a profile, channel or partner appeared, changed (with the
+        JSON paths) or disappeared; `item` in any form `ipt.resolve_node` takes."""
+        from .log import item_log
+
+        return item_log(self, item)
+
+    def sql(self, query: str, parameters: Sequence[Any] | None = None) -> pandas.DataFrame:
+        """A query over the tables and views (docs/archive.md), as a DataFrame."""
+        with self._connection() as con:
+            return con.execute(query, parameters).df()
+
+    # -- internals ------------------------------------------------------------------------
+
+    def _estate(self, con: duckdb.DuckDBPyConnection, snapshot_id: int) -> Estate:
+        from ..estate import Estate
+        from ..snapshot import _info_of
+
+        found = con.execute(
+            "SELECT header, seq FROM snapshots WHERE snapshot_id = ?", [snapshot_id]
+        ).fetchone()
+        if found is None:
+            raise LookupError(f"{self.path}: no snapshot {snapshot_id}")
+        header, seq = found
+        texts = con.execute(
+            "SELECT v.json FROM runs r JOIN versions v USING (version_id) "
+            "WHERE r.first_seq <= ? AND (r.last_seq IS NULL OR r.last_seq >= ?) "
+            "ORDER BY r.order_key",
+            [seq, seq],
+        ).fetchall()
+        data = b"[" + ",".join(text for (text,) in texts).encode() + b"]"
+        info = _info_of(loads_json(header))
+        try:
+            return Estate.from_raw(data, info=info)
+        except ParseError as exc:
+            raise ParseError(
+                f"{self.path}: snapshot {snapshot_id}: {exc}", issues=exc.issues
+            ) from None
+
+    def _diff_to(self, con: duckdb.DuckDBPyConnection, previous: int, estate: Estate) -> EstateDiff:
+        cached = self._newest
+        before = (
+            cached[1]
+            if cached is not None and cached[0] == previous
+            else self._estate(con, previous)
+        )
+        return _ipt_diff(before, estate)
+
+    @staticmethod
+    def _snapshot_at_seq(con: duckdb.DuckDBPyConnection, seq: int) -> int | None:
+        found = con.execute("SELECT snapshot_id FROM snapshots WHERE seq = ?", [seq]).fetchone()
+        return None if found is None else int(found[0])
+
+    def _resolve(self, con: duckdb.DuckDBPyConnection, at: At) -> int:
+        """The snapshot id `at` names (see `At`)."""
+        if isinstance(at, str) and at.strip().isdigit():
+            at = int(at.strip())
+        if at is None:
+            found = con.execute(
+                "SELECT snapshot_id FROM snapshots ORDER BY seq DESC LIMIT 1"
+            ).fetchone()
+            if found is None:
+                raise LookupError(f"{self.path}: the archive holds no snapshot yet")
+            return int(found[0])
+        if isinstance(at, int) and not isinstance(at, bool):
+            found = con.execute(
+                "SELECT snapshot_id FROM snapshots WHERE snapshot_id = ?", [at]
+            ).fetchone()
+            if found is None:
+                raise LookupError(f"{self.path}: no snapshot {at} (ids: {self._ids(con)})")
+            return at
+        moment = as_moment(at)
+        found = con.execute(
+            "SELECT snapshot_id FROM snapshots WHERE fetched_at <= ? ORDER BY seq DESC LIMIT 1",
+            [moment],
+        ).fetchone()
+        if found is None:
+            first = con.execute("SELECT min(fetched_at) FROM snapshots").fetchone()[0]  # type: ignore[index]
+            since = f"the first was fetched {first:%Y-%m-%d %H:%M}" if first else "it is empty"
+            raise LookupError(
+                f"{self.path}: no snapshot fetched at or before {moment:%Y-%m-%d %H:%M} UTC "
+                f"({since})"
+            )
+        return int(found[0])
+
+    @staticmethod
+    def _ids(con: duckdb.DuckDBPyConnection) -> str:
+        ids = [
+            str(row[0])
+            for row in con.execute("SELECT snapshot_id FROM snapshots ORDER BY seq").fetchall()
+        ]
+        return (
+            ", ".join(ids[:10]) + (f" and {len(ids) - 10} more" if len(ids) > 10 else "")
+            if ids
+            else "none"
+        )
+
+    @contextmanager
+    def _connection(self, *, create: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
+        if self._held is not None:
+            yield self._held
+            return
+        con = self._open(create=create)
+        try:
+            yield con
+        finally:
+            con.close()
+
+    def _open(self, *, create: bool = True) -> duckdb.DuckDBPyConnection:
+        """A connection, the tables made when the file is new; waits out another process
+        holding the file for up to `lock_timeout` seconds."""
+        if not create and not self.path.exists():
+            raise FileNotFoundError(f"{self.path}: no archive there (add a snapshot to make one)")
+        deadline = time.monotonic() + self.lock_timeout
+        while True:
+            try:
+                con = duckdb.connect(str(self.path))
+                break
+            except duckdb.IOException as exc:
+                if not _LOCKED.search(str(exc)):
+                    raise OSError(f"{self.path}: cannot open the archive: {exc}") from None
+                if time.monotonic() >= deadline:
+                    pid = _PID.search(str(exc))
+                    holder = f" (process {pid.group(1)})" if pid else ""
+                    raise ArchiveLockedError(
+                        f"{self.path}: the archive is in use by another process{holder}; "
+                        f"waited {self.lock_timeout:g} s (one writer at a time: try again "
+                        "when it is done)"
+                    ) from None
+                time.sleep(_POLL)
+            except duckdb.Error as exc:
+                raise OSError(f"{self.path}: not a DuckDB archive ({exc})") from None
+        try:
+            _prepare(con, self.path)
+        except BaseException:
+            con.close()
+            raise
+        return con
+
+
+_COUNTS = ("profiles", "active_profiles", "channels", "partners", "problems", "findings")
+_VERSION_COLUMNS = [
+    "version_id",
+    "digest",
+    "json",
+    "id",
+    "name",
+    "group",
+    "active",
+    "agent_type",
+    "faulty",
+]
+_CHANGE_COLUMNS = [
+    "snapshot_id",
+    "number",
+    "kind",
+    "key",
+    "op",
+    "severity",
+    "path",
+    "old",
+    "new",
+    "reason",
+    "name",
+]
+_USE_COLUMNS = [
+    "version_id",
+    "role",
+    "path",
+    "unit",
+    "channel_id",
+    "channel_name",
+    "channel_type",
+    "channel_active",
+    "partner_key",
+    "partner_name",
+]
+
+
+def insert_rows(con: duckdb.DuckDBPyConnection, table: str, frame: pandas.DataFrame) -> None:
+    """Append a frame's rows to a table (columns in the table's order). DuckDB reads
+    `frame` by its name (a replacement scan), in the connection's open transaction."""
+    con.execute(f"INSERT INTO {table} SELECT * FROM frame")
+
+
+def known_versions(con: duckdb.DuckDBPyConnection, digests: Sequence[str]) -> dict[str, int]:
+    """digest -> version id of the stored versions among `digests`."""
+    query = "SELECT digest, version_id FROM versions WHERE digest IN (SELECT unnest(?::VARCHAR[]))"
+    return dict(con.execute(query, [list(dict.fromkeys(digests))]).fetchall())
+
+
+def _prepare(con: duckdb.DuckDBPyConnection, path: Path) -> None:
+    """Make the tables and views of a new archive; check the format of an existing one."""
+    tables = {
+        row[0] for row in con.execute("SELECT table_name FROM information_schema.tables").fetchall()
+    }
+    if "meta" in tables:
+        found = dict(con.execute("SELECT key, value FROM meta").fetchall())
+        if found.get("format") != FORMAT:
+            raise ValueError(f"{path}: a DuckDB file, but not an iptoolkit archive")
+        if found.get("version") != FORMAT_VERSION:
+            raise ValueError(
+                f"{path}: archive format {found.get('version')}, this iptoolkit reads "
+                f"{FORMAT_VERSION}"
+            )
+        return
+    if tables:
+        raise ValueError(f"{path}: a DuckDB file with other tables, not an iptoolkit archive")
+    con.execute("BEGIN TRANSACTION")
+    con.execute(TABLES)
+    for name, (_, query) in VIEWS.items():
+        con.execute(f"CREATE VIEW {name} AS {query}")
+    con.execute("INSERT INTO meta VALUES ('format', ?), ('version', ?)", [FORMAT, FORMAT_VERSION])
+    con.execute("COMMIT")
+
+
+def _store_changes(con: duckdb.DuckDBPyConnection, snapshot_id: int, diff: EstateDiff) -> None:
+    import pandas as pd
+
+    rows = [
+        (
+            snapshot_id,
+            number,
+            change.kind,
+            change.key,
+            change.op,
+            change.severity,
+            change.path,
+            None if change.old is None else dumps_json(change.old).decode(),
+            None if change.new is None else dumps_json(change.new).decode(),
+            change.reason,
+            change.name,
+        )
+        for number, change in enumerate(diff.changes)
+    ]
+    if rows:
+        insert_rows(con, "changes", pd.DataFrame(rows, columns=_CHANGE_COLUMNS))
+
+
+def _ipt_diff(old: Estate, new: Estate) -> EstateDiff:
+    from ..change.diff import diff
+
+    return diff(old, new)
+
+
+def _estate_and_time(source: Any) -> tuple[Estate, datetime, str]:
+    """The estate to add, its fetch time (UTC) and where that time comes from."""
+    from ..estate import as_estate
+
+    estate = as_estate(source, "Archive.add: source")
+    fetched = estate.info.fetched_at
+    if fetched is not None:
+        moment = fetched if fetched.tzinfo is not None else fetched.replace(tzinfo=UTC)
+        return estate, moment.astimezone(UTC), "header"
+    if isinstance(source, str | os.PathLike):
+        return estate, datetime.fromtimestamp(Path(source).stat().st_mtime, tz=UTC), "file mtime"
+    return estate, datetime.now(UTC), "added"
+
+
+def as_moment(at: str | date | datetime) -> datetime:
+    """A date or date-time (or ISO text of one) as a UTC moment; a date is its day's end."""
+    if isinstance(at, str):
+        text = at.strip()
+        try:
+            at = date.fromisoformat(text) if len(text) == 10 else datetime.fromisoformat(text)
+        except ValueError:
+            raise ValueError(
+                f"{at!r} is neither a snapshot id nor an ISO date (2026-10-01) or date-time "
+                "(2026-10-01T06:00:00Z)"
+            ) from None
+    if not isinstance(at, datetime):
+        at = datetime.combine(at, clock.max, tzinfo=UTC)
+    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)

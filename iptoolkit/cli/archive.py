@@ -1,0 +1,275 @@
+"""`iptoolkit archive ...` and `iptoolkit watch`: the archive from the command line.
+
+    iptoolkit archive import snapshots/ --archive estate.duckdb
+    iptoolkit archive add today.json.gz --archive estate.duckdb
+    iptoolkit archive export --archive estate.duckdb --at 2026-10-01 -o snapshot.json
+    iptoolkit archive log "Fjord AS2" --archive estate.duckdb
+    iptoolkit watch --archive estate.duckdb --once --fail-on breaking --notify URL
+
+Loaded on first use (see `COMMANDS` in `host.py`); needs the `archive` extra.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from .host import short_help
+
+__all__ = ["archive_group", "watch_command"]
+
+_ARCHIVE = click.option(
+    "--archive",
+    "archive_path",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The archive file (DuckDB), made by the first add.",
+)
+_AT = click.option(
+    "--at",
+    help="A snapshot id, or a date or date-time (ISO): the snapshot fetched at or before it "
+    "(a date: by the end of that day, UTC). Default: the newest.",
+)
+
+
+def _open(path: Path):  # noqa: ANN202 - the Archive type loads with the extra
+    from ..archive import Archive
+
+    return Archive(path)
+
+
+@click.group("archive", short_help=short_help("archive"))
+def archive_group() -> None:
+    """Keep every snapshot of an estate in one DuckDB file (each profile's JSON once) and
+    ask it: the estate at a date, an item's log, the timeline, SQL. Needs the `archive`
+    extra: pip install 'iptoolkit[archive]'."""
+
+
+@archive_group.command("add")
+@click.argument(
+    "snapshots",
+    nargs=-1,
+    required=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+)
+@_ARCHIVE
+def add_command(snapshots: tuple[Path, ...], archive_path: Path) -> None:
+    """Add snapshot files (a snapshot stored already is not stored twice)."""
+    archive = _open(archive_path)
+    for path in snapshots:
+        before = len(archive) if archive_path.exists() else 0
+        snapshot_id = archive.add(path)
+        state = "added" if len(archive) > before else "stored already"
+        click.echo(f"{path}: snapshot {snapshot_id} ({state})")
+
+
+@archive_group.command("import")
+@click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@_ARCHIVE
+def import_command(folder: Path, archive_path: Path) -> None:
+    """Add every snapshot of a folder (*.json, *.json.gz), oldest first."""
+    from ..estate_history import SNAPSHOT_PATTERNS, _load, _snapshot
+
+    paths = sorted({p for pattern in SNAPSHOT_PATTERNS for p in folder.glob(pattern)})
+    if not paths:
+        raise click.ClickException(f"{folder}: no snapshot ({', '.join(SNAPSHOT_PATTERNS)}) there")
+    timed = []
+    for path in paths:
+        estate = _load(path)
+        timed.append((_snapshot(path, estate).fetched_at, path.name, path))
+        del estate
+    archive = _open(archive_path)
+    with archive:
+        added = 0
+        for _, _, path in sorted(timed):
+            before = len(archive)
+            snapshot_id = archive.add(path)
+            added += len(archive) > before
+            click.echo(f"{path.name}: snapshot {snapshot_id}")
+    click.echo(f"{added} of {len(paths)} snapshots added to {archive_path}")
+
+
+@archive_group.command("export")
+@_ARCHIVE
+@_AT
+@click.option(
+    "-o",
+    "--output",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Snapshot file to write (.json or .json.gz).",
+)
+def export_command(archive_path: Path, at: str | None, output: Path) -> None:
+    """Write one stored snapshot back as a snapshot file, byte for byte as it was saved."""
+    archive = _open(archive_path)
+    snapshot_id = archive.snapshot_id(at)
+    archive.export(output, snapshot_id)
+    click.echo(f"Wrote {output} (snapshot {snapshot_id})")
+
+
+@archive_group.command("snapshots")
+@_ARCHIVE
+def snapshots_command(archive_path: Path) -> None:
+    """List the stored snapshots with their counts."""
+    frame = _open(archive_path).snapshots
+    click.echo(frame.drop(columns=["added_at"]).to_string(index=False))
+
+
+@archive_group.command("timeline")
+@_ARCHIVE
+@click.option("--csv", "as_csv", is_flag=True, help="CSV instead of a table.")
+def timeline_command(archive_path: Path, as_csv: bool) -> None:
+    """The counts of every snapshot (ipt.history's timeline)."""
+    frame = _open(archive_path).timeline()
+    click.echo(
+        frame.to_csv(index=False) if as_csv else frame.iloc[:, :9].to_string(index=False),
+        nl=not as_csv,
+    )
+
+
+@archive_group.command("log")
+@click.argument("item")
+@_ARCHIVE
+def log_command(item: str, archive_path: Path) -> None:
+    """When ITEM (a profile, channel or partner: node id, id or name) appeared, changed
+    (which JSON paths) or disappeared."""
+    frame = _open(archive_path).log(item)
+    click.echo(f"{frame.attrs['item']}:")
+    if frame.empty:
+        click.echo("  no event stored")
+    for row in frame.itertuples():
+        severity = f" [{row.severity}]" if row.severity else ""
+        click.echo(
+            f"  snapshot {row.snapshot} {row.fetched_at:%Y-%m-%d %H:%M} {row.event}{severity}"
+        )
+        for path in row.paths:
+            click.echo(f"      {path}")
+
+
+@archive_group.command("compact")
+@_ARCHIVE
+def compact_command(archive_path: Path) -> None:
+    """Rewrite the file without the space that updates freed."""
+    before, after = _open(archive_path).compact()
+    click.echo(f"{archive_path}: {before / 1e6:.1f} MB -> {after / 1e6:.1f} MB")
+
+
+@archive_group.command("sql")
+@click.argument("query")
+@_ARCHIVE
+@click.option("--csv", "as_csv", is_flag=True, help="CSV instead of a table.")
+def sql_command(query: str, archive_path: Path, as_csv: bool) -> None:
+    """Run a SQL query over the archive's tables and views (docs/archive.md)."""
+    frame = _open(archive_path).sql(query)
+    click.echo(frame.to_csv(index=False) if as_csv else frame.to_string(index=False), nl=not as_csv)
+
+
+@click.command("watch", short_help=short_help("watch"))
+@_ARCHIVE
+@click.option("--every", help="Fetch again after this long (90s, 15m, 1h, 1d) until stopped.")
+@click.option("--once", is_flag=True, help="One round, then exit (cron, systemd timers, CI).")
+@click.option(
+    "--fail-on",
+    type=click.Choice(["breaking", "notable", "any"]),
+    default="breaking",
+    show_default=True,
+    help="Alert (and with --once exit 1) on a change at or above this severity.",
+)
+@click.option(
+    "--notify",
+    "urls",
+    multiple=True,
+    help="POST a JSON message (Markdown `text`, Slack and Teams webhooks read it) to this "
+    "URL; repeatable.",
+)
+@click.option(
+    "--exec",
+    "command",
+    help="Run this command with the changelog (Markdown) on its standard input.",
+)
+@click.pass_context
+def watch_command(
+    ctx: click.Context,
+    archive_path: Path,
+    every: str | None,
+    once: bool,
+    fail_on: str,
+    urls: tuple[str, ...],
+    command: str | None,
+    **fetch_options: object,
+) -> None:
+    """Fetch the estate, add it to the archive, diff it against the snapshot before and
+    print the summary; when a change at or above --fail-on lands, POST to each --notify URL
+    and run --exec. Exit codes with --once: 0 nothing at or above --fail-on, 1 something,
+    2 the fetch failed (retried first; nothing stored).
+
+    \b
+      iptoolkit watch --archive estate.duckdb --once --notify "$SLACK_WEBHOOK"
+      iptoolkit watch --archive estate.duckdb --every 1h --fail-on notable
+    """
+    from ..archive.watch import parse_every, sleep, watch_once
+    from .options import auth_from_options
+
+    if once == (every is not None):
+        raise click.UsageError("give --once or --every DURATION")
+    period = parse_every(every) if every is not None else 0.0
+    auth = auth_from_options(
+        fetch_options["auth_kind"], fetch_options["client_id"], bool(fetch_options["secret_stdin"])
+    )  # type: ignore[arg-type]
+    archive = _open(archive_path)
+
+    def fetch():  # noqa: ANN202
+        from ..client import Client
+
+        with Client(
+            str(fetch_options["base_url"]), auth=auth, profiles_path=fetch_options["profiles_path"]
+        ) as client:  # type: ignore[arg-type]
+            return client.fetch_estate(progress=False)
+
+    def echo(text: str) -> None:
+        click.echo(text, err=text.startswith(("error", "fetch failed")))
+
+    while True:
+        result = watch_once(
+            archive, fetch, fail_on=fail_on, notify=urls, command=command, echo=echo
+        )
+        if once:
+            sys.exit(result.exit_code)
+        sleep(period)
+
+
+def _fetch_options(command: click.Command) -> click.Command:
+    """The connection options of `iptoolkit fetch`, the same names and variables."""
+    from .. import env
+
+    options = [
+        click.Option(
+            ["--base-url"],
+            envvar=env.BASE_URL,
+            show_envvar=True,
+            required=True,
+            help="The platform's base URL.",
+        ),
+        click.Option(
+            ["--auth", "auth_kind"],
+            type=click.Choice(["client", "guest", "session", "bearer"]),
+            help="Auth flow, as for iptoolkit fetch.",
+        ),
+        click.Option(["--client-id"], envvar=env.CLIENT_ID, show_envvar=True, help="Client id."),
+        click.Option(
+            ["--secret-stdin"], is_flag=True, help="Read the secret from standard input (once)."
+        ),
+        click.Option(
+            ["--profiles-path"],
+            envvar=env.PROFILES_PATH,
+            show_envvar=True,
+            help="Path of the profile listing, if not the default.",
+        ),
+    ]
+    command.params[:0] = options
+    return command
+
+
+_fetch_options(watch_command)

@@ -1,0 +1,359 @@
+"""The archive: byte-exact snapshots, deduplication, atomic adds, one writer, log and SQL
+agreeing with `ipt.diff` and the Python API."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+import iptoolkit as ipt
+from iptoolkit.snapshot import SnapshotInfo
+
+pytest.importorskip("duckdb")
+from iptoolkit.archive import Archive, ArchiveLockedError  # noqa: E402
+
+START = datetime(2026, 10, 1, 6, 0, tzinfo=UTC)
+
+
+def _dated(estate: ipt.Estate, when: datetime) -> ipt.Estate:
+    info = SnapshotInfo(source_url="demo:seed=3", fetched_at=when, extra={"note": "x"})
+    return ipt.Estate.from_raw(list(estate.raw_profiles), info=info)
+
+
+@pytest.fixture(scope="module")
+def weeks() -> list[ipt.Estate]:
+    """Four weekly snapshots of a 60-profile demo estate, a week of changes apart."""
+    found = [_dated(ipt.demo_estate(60, seed=3), START)]
+    for week in range(1, 4):
+        found.append(
+            _dated(ipt.demo_changes(found[-1], seed=week), START + timedelta(days=7 * week))
+        )
+    return found
+
+
+@pytest.fixture(scope="module")
+def archive(weeks: list[ipt.Estate], tmp_path_factory: pytest.TempPathFactory) -> Archive:
+    archive = Archive(tmp_path_factory.mktemp("archive") / "estate.duckdb")
+    for estate in weeks:
+        archive.add(estate)
+    return archive
+
+
+def test_every_snapshot_comes_back_byte_for_byte(
+    archive: Archive, weeks: list[ipt.Estate], tmp_path: Path
+) -> None:
+    for snapshot_id, estate in enumerate(weeks, start=1):
+        original = estate.save(tmp_path / f"original-{snapshot_id}.json").read_bytes()
+        exported = archive.export(tmp_path / f"exported-{snapshot_id}.json.gz", snapshot_id)
+        assert gzip.decompress(exported.read_bytes()) == original
+        fresh = Archive(archive.path)  # nothing cached: built from the file
+        assert fresh.estate(snapshot_id).raw_profiles == estate.raw_profiles
+
+
+def test_unchanged_profiles_are_stored_once(archive: Archive, weeks: list[ipt.Estate]) -> None:
+    from iptoolkit.jsonio import dumps_json
+
+    distinct = {dumps_json(raw) for estate in weeks for raw in estate.raw_profiles}
+    listed = sum(len(estate) for estate in weeks)
+    versions = archive.sql("SELECT count(*) AS n FROM versions").n[0]
+    runs = archive.sql("SELECT count(*) AS n FROM runs").n[0]
+    assert versions == len(distinct) < listed
+    assert runs < listed  # an unchanged profile is one run over the weeks, not four rows
+    assert archive.sql("SELECT count(*) AS n FROM profiles").n[0] == listed
+
+
+def test_a_snapshot_added_twice_is_stored_once(
+    archive: Archive, weeks: list[ipt.Estate], tmp_path: Path
+) -> None:
+    before = len(archive)
+    path = weeks[1].save(tmp_path / "again.json.gz")
+    assert archive.add(path) == 2
+    assert len(archive) == before
+
+
+def test_estate_at_a_date_is_the_one_fetched_at_or_before(
+    archive: Archive, weeks: list[ipt.Estate]
+) -> None:
+    assert archive.estate("2026-10-08").info.fetched_at == weeks[1].info.fetched_at
+    assert archive.estate(START + timedelta(days=20)).info.fetched_at == weeks[2].info.fetched_at
+    assert archive.estate().info.fetched_at == weeks[3].info.fetched_at
+    with pytest.raises(LookupError, match="no snapshot fetched at or before 2026-09-30"):
+        archive.estate("2026-09-30")
+    with pytest.raises(LookupError, match="no snapshot 99"):
+        archive.estate(99)
+
+
+def test_diff_and_log_agree_with_ipt_diff(archive: Archive, weeks: list[ipt.Estate]) -> None:
+    for a, b in ((1, 2), (2, 3), (1, 4)):
+        assert (
+            archive.diff(a, b).to_dict()["changes"]
+            == ipt.diff(weeks[a - 1], weeks[b - 1]).to_dict()["changes"]
+        )
+    pair = ipt.diff(weeks[1], weeks[2])
+    for kind in ("profile", "channel", "partner"):
+        for change in pair.of(kind=kind)[:3]:
+            log = archive.log(change.key)
+            row = log[log.snapshot == 3]
+            expected = {"added": "appeared", "removed": "disappeared", "changed": "changed"}[
+                change.op
+            ]
+            assert expected in set(row.event)
+            paths = {c.path for c in pair.changes if c.key == change.key and c.path}
+            changed = row[row.event == "changed"]
+            assert set(changed.paths.iloc[0] if len(changed) else []) == paths
+
+
+def test_log_names_items_as_the_resolver_does(archive: Archive, weeks: list[ipt.Estate]) -> None:
+    channel_key, channel = next(iter(weeks[0].channels.items()))
+    by_id = archive.log(str(channel_key))
+    assert by_id.attrs["item"] == f"channel:{channel_key}"
+    assert by_id.event.iloc[0] == "appeared" and by_id.snapshot.iloc[0] == 1
+    if channel.name:
+        assert archive.log(channel.name.upper()).attrs["item"] == f"channel:{channel_key}"
+    with pytest.raises(ipt.UnknownItemError, match="log"):
+        archive.log("no-such-item-anywhere")
+
+
+def test_sql_views_count_as_the_python_api(archive: Archive, weeks: list[ipt.Estate]) -> None:
+    counts = archive.sql(
+        "SELECT s.snapshot_id, "
+        "(SELECT count(*) FROM profiles p WHERE p.snapshot_id = s.snapshot_id) AS profiles, "
+        "(SELECT count(*) FROM profiles p WHERE p.snapshot_id = s.snapshot_id AND p.active) "
+        "AS active, "
+        "(SELECT count(*) FROM channels c WHERE c.snapshot_id = s.snapshot_id) AS channels, "
+        "(SELECT count(*) FROM partners p WHERE p.snapshot_id = s.snapshot_id) AS partners, "
+        "(SELECT count(*) FROM changes c WHERE c.snapshot_id = s.snapshot_id) AS changes "
+        "FROM snapshots s ORDER BY s.seq"
+    )
+    for row, estate in zip(counts.itertuples(), weeks, strict=True):
+        summary = estate.summary()
+        assert (row.profiles, row.active, row.channels, row.partners) == (
+            summary["profiles"],
+            summary["active_profiles"],
+            summary["channels"],
+            summary["partners"],
+        )
+    assert list(counts.changes[1:]) == [
+        len(ipt.diff(a, b)) for a, b in zip(weeks, weeks[1:], strict=False)
+    ]
+    positions = archive.sql("SELECT key FROM profiles WHERE snapshot_id = 3 ORDER BY position")
+    assert list(positions.key) == [record.key for record in weeks[2].records]
+
+
+def test_the_file_opens_without_iptoolkit(archive: Archive) -> None:
+    code = textwrap.dedent(
+        f"""
+        import duckdb
+        con = duckdb.connect({str(archive.path)!r}, read_only=True)
+        print(con.execute("SELECT count(*) FROM profiles WHERE snapshot_id = 1").fetchone()[0])
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert int(out.stdout) == 60
+
+
+def test_timeline_and_history_match_a_folder_history(
+    archive: Archive, weeks: list[ipt.Estate], tmp_path: Path
+) -> None:
+    for n, estate in enumerate(weeks):
+        estate.save(tmp_path / f"week-{n}.json")
+    folder = ipt.history(tmp_path)
+    stored = ipt.history(archive)
+    columns = ["profiles", "active_profiles", "channels", "partners", "problems", "findings"]
+    assert archive.timeline()[columns].equals(folder.timeline[columns])
+    assert stored.severities()[["breaking", "notable", "cosmetic"]].equals(
+        folder.severities()[["breaking", "notable", "cosmetic"]]
+    )
+    assert stored.diffs[1].to_dict()["changes"] == folder.diffs[1].to_dict()["changes"]
+
+
+def test_a_snapshot_added_out_of_order_takes_its_place(
+    weeks: list[ipt.Estate], tmp_path: Path
+) -> None:
+    archive = Archive(tmp_path / "out-of-order.duckdb")
+    for index in (0, 2, 1):
+        archive.add(weeks[index])
+    assert list(archive.snapshots.snapshot_id) == [1, 3, 2]
+    for snapshot_id, index in ((1, 0), (3, 1), (2, 2)):
+        assert Archive(archive.path).estate(snapshot_id).raw_profiles == weeks[index].raw_profiles
+    # the change stored for the later snapshot is now against the one added before it
+    stored = archive.sql("SELECT count(*) AS n FROM changes WHERE snapshot_id = 2").n[0]
+    assert stored == len(ipt.diff(weeks[1], weeks[2]))
+
+
+_SLOW_ADD = """
+import sys, time
+import iptoolkit as ipt
+from iptoolkit.archive import Archive, store
+
+archive = Archive(sys.argv[1])
+real = store.Archive._runs
+
+def slow_runs(self, con, *args, **options):
+    real(self, con, *args, **options)
+    print("inside", flush=True)
+    time.sleep(60)  # killed here, mid-transaction
+
+store.Archive._runs = slow_runs
+archive.add(sys.argv[2])
+"""
+
+
+def test_an_add_killed_mid_transaction_leaves_the_archive_as_it_was(
+    weeks: list[ipt.Estate], tmp_path: Path
+) -> None:
+    path = tmp_path / "killed.duckdb"
+    Archive(path).add(weeks[0])
+    snapshot = weeks[1].save(tmp_path / "week-1.json")
+    child = subprocess.Popen(
+        [sys.executable, "-c", _SLOW_ADD, str(path), str(snapshot)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert child.stdout is not None and child.stdout.readline().strip() == "inside"
+        os.kill(child.pid, signal.SIGKILL)
+    finally:
+        child.wait(timeout=30)
+    archive = Archive(path)
+    assert len(archive) == 1
+    assert archive.estate(1).raw_profiles == weeks[0].raw_profiles
+    assert archive.add(snapshot) == 2  # and it takes the next add as if nothing happened
+
+
+_HOLD = """
+import sys, time
+import duckdb
+con = duckdb.connect(sys.argv[1])
+print("holding", flush=True)
+time.sleep(60)
+"""
+
+
+def test_a_second_writer_is_told_which_file_is_in_use(
+    weeks: list[ipt.Estate], tmp_path: Path
+) -> None:
+    path = tmp_path / "busy.duckdb"
+    Archive(path).add(weeks[0])
+    child = subprocess.Popen(
+        [sys.executable, "-c", _HOLD, str(path)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert child.stdout is not None and child.stdout.readline().strip() == "holding"
+        started = time.monotonic()
+        with pytest.raises(ArchiveLockedError, match=str(path)):
+            Archive(path, lock_timeout=0.5).add(weeks[1])
+        assert time.monotonic() - started < 10
+    finally:
+        child.kill()
+        child.wait(timeout=30)
+    assert Archive(path).add(weeks[1]) == 2
+
+
+def test_not_an_archive_is_refused_naming_the_file(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match="no archive"):
+        Archive(tmp_path / "missing.duckdb").estate()
+    bogus = tmp_path / "bogus.duckdb"
+    bogus.write_text("not a database")
+    with pytest.raises(OSError, match="bogus.duckdb"):
+        Archive(bogus).estate()
+
+
+def test_docs_describe_every_view_and_column_and_the_examples_run(archive: Archive) -> None:
+    from iptoolkit.archive.schema import VIEW_NAMES
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "archive.md").read_text(encoding="utf-8")
+    for view in VIEW_NAMES:
+        section = doc.split(f"\n## {view}\n", 1)[1].split("\n## ", 1)[0]
+        columns = archive.sql(f"DESCRIBE {view}").column_name
+        missing = [column for column in columns if f"`{column}`" not in section]
+        assert not missing, (view, missing)
+    examples = doc.split("```sql", 1)[1].split("```", 1)[0]
+    for statement in filter(str.strip, examples.split(";")):
+        archive.sql(statement)
+
+
+def test_the_archive_commands_and_docs_previous_from_an_archive(
+    archive: Archive, weeks: list[ipt.Estate], tmp_path: Path
+) -> None:
+    from click.testing import CliRunner
+
+    from iptoolkit.cli import main
+
+    runner = CliRunner()
+    where = ["--archive", str(archive.path)]
+    out = tmp_path / "back.json"
+    result = runner.invoke(
+        main, ["archive", "export", *where, "--at", "2026-10-09", "-o", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    assert "snapshot 2" in result.output
+    assert out.read_bytes() == weeks[1].save(tmp_path / "week-1.json").read_bytes()
+    folder = tmp_path / "snapshots"
+    folder.mkdir()
+    for n, estate in enumerate(weeks[:2]):
+        estate.save(folder / f"{n}.json.gz")
+    imported = tmp_path / "imported.duckdb"
+    result = runner.invoke(main, ["archive", "import", str(folder), "--archive", str(imported)])
+    assert result.exit_code == 0 and "2 of 2 snapshots added" in result.output, result.output
+    result = runner.invoke(
+        main, ["archive", "sql", "SELECT count(*) AS n FROM snapshots", "--archive", str(imported)]
+    )
+    assert result.output.split() == ["n", "2"]
+    current = weeks[3].save(tmp_path / "current.json")
+    site = tmp_path / "site"
+    result = runner.invoke(
+        main,
+        [
+            "docs",
+            str(current),
+            "-o",
+            str(site),
+            "--previous",
+            f"{archive.path}@2026-10-16",
+            "--jobs",
+            "1",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    changelog = (site / "docs" / "changes.md").read_text(encoding="utf-8")
+    assert ipt.diff(weeks[2], weeks[3]).summary().split("\n")[0] in changelog
+    missing = runner.invoke(
+        main, ["docs", str(current), "-o", str(site), "--previous", "nowhere.json"]
+    )
+    assert missing.exit_code == 2 and "nowhere.json: no such file" in missing.output
+
+
+def test_without_duckdb_the_error_names_the_extra() -> None:
+    code = (
+        "import sys; sys.modules['duckdb'] = None\n"
+        "import iptoolkit as ipt\n"
+        "try:\n    ipt.Archive\nexcept ModuleNotFoundError as exc:\n    print(exc)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "pip install 'iptoolkit[archive]'" in out.stdout
+
+
+def test_compact_keeps_every_snapshot_and_view(weeks: list[ipt.Estate], tmp_path: Path) -> None:
+    archive = Archive(tmp_path / "compact.duckdb")
+    for estate in weeks:
+        archive.add(estate)
+    counts = archive.sql("SELECT snapshot_id, count(*) AS n FROM profiles GROUP BY ALL ORDER BY 1")
+    before, after = archive.compact()
+    assert after <= before and archive.path.stat().st_size == after
+    again = Archive(archive.path)
+    assert again.sql(
+        "SELECT snapshot_id, count(*) AS n FROM profiles GROUP BY ALL ORDER BY 1"
+    ).equals(counts)
+    for snapshot_id, estate in enumerate(weeks, start=1):
+        assert again.estate(snapshot_id).raw_profiles == estate.raw_profiles
+    assert again.add(weeks[-1]) == 4  # still one archive: the same snapshot is not added twice

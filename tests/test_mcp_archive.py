@@ -1,0 +1,58 @@
+"""`iptoolkit mcp --archive FILE`: any stored snapshot by id or date, and the history tool."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import iptoolkit as ipt
+from iptoolkit.snapshot import SnapshotInfo
+
+pytest.importorskip("mcp")
+pytest.importorskip("duckdb")
+from mcp import ClientSession  # noqa: E402
+
+from iptoolkit.archive import Archive  # noqa: E402
+from tests.test_mcp import TOOLS, _error, _ok, _run  # noqa: E402
+
+START = datetime(2026, 10, 1, 6, 0, tzinfo=UTC)
+
+
+def test_an_archive_serves_every_date_and_the_history_of_an_item(tmp_path: Path) -> None:
+    base = ipt.demo_estate(40, seed=8)
+    weeks = [ipt.Estate.from_raw(list(base.raw_profiles), info=SnapshotInfo(fetched_at=START))]
+    for week in (1, 2):
+        later = ipt.demo_changes(weeks[-1], seed=week)
+        info = SnapshotInfo(fetched_at=START + timedelta(days=7 * week))
+        weeks.append(ipt.Estate.from_raw(list(later.raw_profiles), info=info))
+    archive = Archive(tmp_path / "estate.duckdb")
+    for estate in weeks:
+        archive.add(estate)
+    changed = next(c for c in ipt.diff(weeks[0], weeks[1]).changes if c.kind == "channel")
+
+    async def script(session: ClientSession) -> dict[str, Any]:
+        tools = await session.list_tools()
+        return {
+            "tools": {tool.name for tool in tools.tools},
+            "history": await session.call_tool("history", {"id": changed.key}),
+            "timeline": await session.call_tool("history", {"limit": 2}),
+            "first": await session.call_tool("summary", {"snapshot": "2026-10-02"}),
+            "unknown": await session.call_tool("summary", {"snapshot": "2020-01-01"}),
+        }
+
+    results = _run(["--archive", str(archive.path)], script)
+    assert results["tools"] == TOOLS | {"diff", "history"}
+    log = _ok(results["history"])
+    assert log["item"] == changed.key
+    expected = archive.log(changed.key)
+    assert [e["event"] for e in log["log"]] == list(expected.event)
+    assert [e["snapshot"] for e in log["log"]] == [f"archive@{n}" for n in expected.snapshot]
+    timeline = _ok(results["timeline"])
+    assert timeline["total"] == 3 and timeline["next_cursor"] == "2"
+    assert [row["profiles"] for row in timeline["timeline"]] == [len(weeks[2]), len(weeks[1])]
+    first = _ok(results["first"])
+    assert first["snapshot"] == "archive@1" and first["profiles"] == len(weeks[0])
+    assert "no snapshot fetched at or before 2020-01-01" in _error(results["unknown"])
