@@ -15,9 +15,15 @@ callers run here, so client and server do not share a GIL.
   `--reopen S`, each reopened S seconds after the server closes it) for 20 s, while a normal
   listing request is made every 0.5 s. Prints the server's RSS and open file descriptors
   (from /proc) and the normal requests' latency and failures (goal: bounded, and answered).
+* downloads (issue 22): `--rounds` rounds of `--abandon` clients that ask for the whole
+  listing and close after its first bytes, then `--slow` clients that ask for it and read
+  nothing for `--hold` seconds (the server runs with `--send-timeout`, shorter). Prints the
+  server's RSS after each round against its RSS after one whole download (the baseline, in
+  the same run), and how many slow readers the server dropped (goal: flat, all dropped).
 
-    python benchmarks/bench_server.py [--scenario all|load|guessing|stalled] [--clients 50]
-        [--seconds 20] [--profiles 1000] [--guessers 40] [--stalled 5000] [--reopen S]
+    python benchmarks/bench_server.py [--scenario all|load|guessing|stalled|downloads]
+        [--clients 50] [--seconds 20] [--profiles 1000] [--guessers 40] [--stalled 5000]
+        [--reopen S] [--download-rounds 5] [--abandon 40] [--slow 60] [--hold 12] [--send-timeout 4]
 """
 
 from __future__ import annotations
@@ -430,15 +436,117 @@ def run_stalled(args: argparse.Namespace, estate: ipt.Estate) -> int:
     return 1 if failures else 0
 
 
+async def _ask_listing(base_url: str, token: str, receive_buffer: int | None = None) -> tuple:
+    """A raw connection that has sent the listing request (nothing read yet)."""
+    import socket
+
+    host, port = base_url.removeprefix("http://").split(":")
+    sock = socket.socket()
+    if receive_buffer is not None:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+    sock.setblocking(False)
+    await asyncio.get_running_loop().sock_connect(sock, (host, int(port)))
+    reader, writer = await asyncio.open_connection(sock=sock)
+    writer.write(
+        f"GET {PROFILES_PATH} HTTP/1.1\r\nHost: {host}\r\n"
+        f"Authorization: Bearer {token}\r\n\r\n".encode()
+    )
+    await writer.drain()
+    return reader, writer
+
+
+async def _abandon(base_url: str, token: str) -> None:
+    """Ask for the whole listing, read its first bytes, and hang up."""
+    reader, writer = await _ask_listing(base_url, token)
+    await reader.read(1024)
+    writer.transport.abort()
+
+
+async def _read_nothing(base_url: str, token: str, hold: float, size: int) -> bool:
+    """Ask for the whole listing, read nothing for `hold` s, then read what comes; True if
+    the server dropped us (the stream ends before the whole body of `size` bytes: what
+    the kernels' buffers held arrives, the rest never does)."""
+    reader, writer = await _ask_listing(base_url, token, receive_buffer=4096)
+    await asyncio.sleep(hold)
+    received = 0
+    try:
+        while chunk := await asyncio.wait_for(reader.read(1 << 20), 30):
+            received += len(chunk)
+    except (ConnectionError, TimeoutError):
+        pass
+    finally:
+        writer.transport.abort()
+    return received < size
+
+
+def run_downloads(args: argparse.Namespace, estate: ipt.Estate) -> int:
+    secret = secrets.token_urlsafe(24)
+    principals = {
+        "roles": ALL_ROLE,
+        "clients": [{"client_id": "bench", "client_secret": secret, "roles": ["all"]}],
+    }
+    # 0: leave the option out (to measure a server from before it had one)
+    options = ("--send-timeout", str(args.send_timeout)) if args.send_timeout > 0 else ()
+    with served(estate, principals, *options) as (process, base_url):
+        form = {"grant_type": "client_credentials", "client_id": "bench", "client_secret": secret}
+        token = httpx.post(base_url + TOKEN_PATH, data=form).json()["access_token"]
+        headers = {"Authorization": f"Bearer {token}"}
+        size = len(httpx.get(base_url + PROFILES_PATH, headers=headers, timeout=120).content)
+        baseline = rss_mb(process.pid)
+        print(
+            f"dropped downloads: {args.profiles:,} profiles ({size / 1e6:.1f} MB listing), "
+            f"send timeout {f'{args.send_timeout:g} s' if args.send_timeout > 0 else 'not set'}, "
+            f"loopback {base_url}"
+        )
+        print(f"  server RSS after one whole download (baseline): {baseline:.0f} MB")
+        worst = baseline
+        for round_ in range(1, args.download_rounds + 1):
+
+            async def abandon_all() -> None:
+                await asyncio.gather(*(_abandon(base_url, token) for _ in range(args.abandon)))
+
+            asyncio.run(abandon_all())
+            time.sleep(1)
+            now = rss_mb(process.pid)
+            worst = max(worst, now)
+            print(
+                f"  round {round_}: {args.abandon} abandoned downloads -> RSS {now:.0f} MB "
+                f"({now / baseline:.2f}x baseline)"
+            )
+        samples: list[float] = []
+
+        async def slow_all() -> list[bool]:
+            stop_at = time.perf_counter() + args.hold
+            sampler = asyncio.create_task(sample_rss(process.pid, stop_at, samples))
+            dropped = await asyncio.gather(
+                *(_read_nothing(base_url, token, args.hold, size) for _ in range(args.slow))
+            )
+            await sampler
+            return list(dropped)
+
+        dropped = asyncio.run(slow_all())
+        time.sleep(1)
+        after = rss_mb(process.pid)
+        worst = max([worst, after, *samples])
+        print(
+            f"  {args.slow} readers that read nothing for {args.hold:g} s: {sum(dropped)} dropped "
+            f"by the server; RSS max {max(samples, default=after):.0f} MB during, {after:.0f} MB "
+            f"after ({after / baseline:.2f}x baseline)"
+        )
+        print(f"  worst RSS {worst:.0f} MB = {worst / baseline:.2f}x baseline")
+    return 0 if sum(dropped) == args.slow else 1
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--scenario",
-        choices=["all", "load", "guessing", "stalled"],
+        choices=["all", "load", "guessing", "stalled", "downloads"],
         default="all",
         help="load: listing throughput; guessing: a legitimate caller's token latency during "
         "a storm of wrong guesses, against idle; stalled: memory, descriptors and normal "
-        "requests during a storm of stalled connections (default: all three)",
+        "requests during a storm of stalled connections; downloads: memory while clients "
+        "abandon the whole listing or read nothing of it (default: all four)",
     )
     parser.add_argument("--clients", type=int, default=50, help="concurrent clients (load)")
     parser.add_argument(
@@ -458,10 +566,24 @@ def main() -> int:
         type=int,
         help="the server's open-file limit (soft and hard) in the stalled storm, e.g. 1024",
     )
+    parser.add_argument(
+        "--download-rounds", type=int, default=5, help="rounds of abandoned downloads"
+    )
+    parser.add_argument("--abandon", type=int, default=40, help="abandoned downloads a round")
+    parser.add_argument("--slow", type=int, default=60, help="readers that read nothing")
+    parser.add_argument("--hold", type=float, default=12.0, help="how long they read nothing")
+    parser.add_argument(
+        "--send-timeout", type=float, default=4.0, help="the server's (0: its default)"
+    )
     args = parser.parse_args()
 
     estate = ipt.demo_estate(n_profiles=args.profiles, seed=0)
-    runs = {"load": run_load, "guessing": run_guessing, "stalled": run_stalled}
+    runs = {
+        "load": run_load,
+        "guessing": run_guessing,
+        "stalled": run_stalled,
+        "downloads": run_downloads,
+    }
     chosen = list(runs) if args.scenario == "all" else [args.scenario]
     return max(runs[name](args, estate) for name in chosen)
 

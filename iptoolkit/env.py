@@ -19,6 +19,7 @@ __all__ = [
     "MAX_LOAD_SIZE",
     "APP_SNAPSHOT",
     "APP_FOLDER",
+    "APP_UNMASKED",
     "ENV_VARS",
     "SECRET_VARIABLES",
 ]
@@ -34,6 +35,7 @@ DEBUG = "IPTOOLKIT_DEBUG"
 MAX_LOAD_SIZE = "IPTOOLKIT_MAX_LOAD_SIZE"
 APP_SNAPSHOT = "IPTOOLKIT_APP_SNAPSHOT"
 APP_FOLDER = "IPTOOLKIT_APP_FOLDER"
+APP_UNMASKED = "IPTOOLKIT_APP_UNMASKED"
 
 ENV_VARS: dict[str, str] = {
     BASE_URL: "the platform's base URL, e.g. https://platform.example.com",
@@ -47,6 +49,7 @@ ENV_VARS: dict[str, str] = {
     MAX_LOAD_SIZE: "the most JSON a loaded file may hold, e.g. 4GiB (default 1 GiB)",
     APP_SNAPSHOT: "the snapshot the Explorer app shows (set by iptoolkit explore; else a demo)",
     APP_FOLDER: "where the Explorer app's Export tab writes (set by iptoolkit explore)",
+    APP_UNMASKED: "1: the app's exports unmasked (iptoolkit explore --unmasked-downloads)",
 }
 """Every variable iptoolkit reads -> what it holds."""
 

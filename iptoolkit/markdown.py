@@ -7,10 +7,16 @@ Two jobs, told apart by what the text is:
 - `cell(markdown)`: text that *is* Markdown already (our own docstrings) made fit for one
   table cell: one line, pipes escaped.
 
-A leaf module: it imports nothing of ours, so any layer may use it.
+Text from the estate may hold control characters and noncharacters (a NUL, U+FFFF): both
+`escape` and `code` drop them (`printable`), which no reader sees and some tools refuse.
+
+A leaf module: it imports nothing of ours but `printable` (a leaf too), so any layer may
+use it.
 """
 
 from __future__ import annotations
+
+from .printable import printable
 
 __all__ = ["escape", "code", "cell", "MARKUP"]
 
@@ -22,13 +28,15 @@ _ESCAPED = str.maketrans({char: "\\" + char for char in MARKUP})
 
 def escape(text: str) -> str:
     """Literal text as one Markdown line: whitespace runs (newlines too) become one space and
-    every markup character is backslash-escaped, so `**x**` or `<img ...>` shows as typed."""
-    return " ".join(text.split()).translate(_ESCAPED)
+    every markup character is backslash-escaped, so `**x**` or `<img ...>` shows as typed;
+    control characters are dropped."""
+    return " ".join(printable(text).split()).translate(_ESCAPED)
 
 
 def code(text: str) -> str:
-    """Literal text as a code span: a double-backtick fence when it holds a backtick."""
-    text = " ".join(text.split())
+    """Literal text as a code span: a double-backtick fence when it holds a backtick; one
+    line, control characters dropped."""
+    text = " ".join(printable(text).split())
     fence = "``" if "`" in text else "`"
     return f"{fence} {text} {fence}" if fence == "``" else f"`{text}`"
 

@@ -148,7 +148,11 @@ def redact_url(url: str) -> str:
 
 
 def redact_text(text: str) -> str:
-    """Every URL inside `text` (`scheme://...`) passed through `redact_url`."""
-    if "://" not in text:
+    """`text` with the rule of `redact_url` applied to every URL inside it, absolute
+    (`scheme://user:pw@host/...`) or relative (`/v3/shipments?apikey=...`): a password in an
+    authority and every credential query value are masked, the rest is kept as written."""
+    if "://" in text:
+        text = _URL.sub(lambda match: redact_url(match.group(0)), text)
+    if "=" not in text:
         return text
-    return _URL.sub(lambda match: redact_url(match.group(0)), text)
+    return redact_query(text)  # relative URLs, and query strings standing alone

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -248,7 +249,9 @@ def test_explore_serves_the_app_without_code_and_stops_on_ctrl_c(
         )  # fmt: skip
     try:
         wait_listening(process, port, log)
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=180) as response:
+        url = re.search(r"http://127\.0\.0\.1:\d+/\?token=[\w-]+", log.read_text())
+        assert url, "the address printed holds the token"
+        with urllib.request.urlopen(url.group(0), timeout=180) as response:
             assert response.status == 200
             html = response.read().decode()
         kernels = _descendants(process.pid, "ipykernel")

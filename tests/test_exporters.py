@@ -419,7 +419,7 @@ def test_mermaid_grouped_view_fits_github_where_the_detail_does_not():
         chart = to_mermaid(graph, group_by=key, title="Grouped")
         assert fits_github(chart), key
         assert len(chart) < GITHUB_MAX_TEXT
-        assert chart.startswith('---\ntitle: "Grouped"\n---\nflowchart LR\n')
+        assert chart.startswith("---\ntitle: Grouped\n---\nflowchart LR\n")
     chart = to_mermaid(graph, group_by="group")
     assert re.search(r'p\d+\["Sales \([\d,]+(, [\d,]+ inactive)?\)"\]', chart), chart[:400]
     assert "classDef profile" in chart and "linkStyle" in chart

@@ -36,8 +36,9 @@ CORE = {
     "indexed",
 }  # fmt: skip
 """The data: what an estate is. It reaches no view, not even lazily."""
-SHARED = {"_version", "env", "extras", "jsonio", "reading", "redact", "markdown"}
-"""Helpers every layer may use: they import nothing of ours but `env`."""
+SHARED = {"_version", "env", "extras", "jsonio", "reading", "redact", "markdown", "printable"}
+"""Helpers every layer may use: they import nothing of ours but `env` (and `markdown` the
+`printable` text it escapes)."""
 VIEWS = {
     "filters", "tables", "graph", "queries", "resolve", "auditing", "topology", "plot",
     "exporters", "widgets", "change", "estate_history", "archive", "docsite", "mcp", "app",

@@ -155,6 +155,7 @@ CALLS: dict[str, tuple[str, dict[str, Any]]] = {
     "limit_zero": ("find_profiles", {"limit": 0}),
     "bad_cursor": ("find_profiles", {"cursor": "not-a-cursor"}),
     "bad_filter": ("find_profiles", {"filter": {"partner": "Acme"}}),
+    "unknown_argument": ("find_profiles", {"partner": "Lumen Packaging Ltd"}),
     "bad_kind": ("findings", {"kind": "nonsense"}),
     "findings_code": ("findings", {"code": "SEC", "limit": 5}),
     "bad_code": ("findings", {"code": "SEC999"}),
@@ -223,6 +224,7 @@ def test_the_tools_are_listed_with_schemas_and_read_only(session_results):
         if name != "draw_topology":
             assert tool.output_schema is not None, name
     assert "partners" in json.dumps(tools["find_profiles"].input_schema)
+    assert all(t.input_schema["additionalProperties"] is False for t in tools.values())
 
 
 def test_summary_is_the_current_snapshot_counted_as_the_python_api_does(session_results, snapshots):
@@ -392,6 +394,8 @@ def test_bad_arguments_are_tool_errors_and_the_server_lives_on(session_results):
     assert "limit" in _error(session_results["limit_zero"])
     assert "cursor 'not-a-cursor'" in _error(session_results["bad_cursor"])
     assert "partner" in _error(session_results["bad_filter"])
+    unknown = _error(session_results["unknown_argument"])  # not all 300 as if unfiltered
+    assert "find_profiles takes no argument 'partner'" in unknown and "filter" in unknown
     assert "duplicate_endpoint" in _error(session_results["bad_kind"])
     assert "did you mean 'newer'" in _error(session_results["bad_snapshot"])
     assert "exactly one" in _error(session_results["both_forms"])
@@ -660,3 +664,44 @@ def test_a_filter_or_type_matching_nothing_says_which_and_what_is_close(session_
     assert together["total"] == 0 and "together they match none" in together["note"]
     assert _ok(session_results["by_partner"])["note"] is None
     assert "did you mean 'SFTP'" in _error(session_results["unknown_type"])
+
+
+def test_a_cut_or_deeply_nested_request_gets_no_reply_and_the_server_lives_on(
+    snapshots: dict[str, Any],
+) -> None:
+    """What README says of malformed requests (the SDK's stdio transport drops them): no
+    answer to them, and the next request is answered."""
+    import select
+
+    process = subprocess.Popen(
+        [IPTOOLKIT, "mcp", str(snapshots["paths"][0])],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+
+    def send(line: str) -> None:
+        assert process.stdin is not None
+        process.stdin.write(line + "\n")
+        process.stdin.flush()
+
+    def reply(timeout: float) -> dict[str, Any] | None:
+        ready, _, _ = select.select([process.stdout], [], [], timeout)
+        return json.loads(process.stdout.readline()) if ready else None  # type: ignore[union-attr]
+
+    try:
+        hello = {"protocolVersion": "2025-06-18", "capabilities": {},
+                 "clientInfo": {"name": "t", "version": "1"}}  # fmt: skip
+        send(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello}))
+        assert reply(120)["id"] == 1  # type: ignore[index]
+        send(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        nested = "[" * 250 + "]" * 250
+        send('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"summary",'
+             f'"arguments":{{"x":{nested}}}}}}}')  # fmt: skip
+        send('{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"summ')
+        call = {"name": "summary", "arguments": {}}
+        send(json.dumps({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": call}))
+        answer = reply(60)
+        assert answer is not None and answer["id"] == 4, answer
+        assert answer["result"]["structuredContent"]["profiles"] > 0
+    finally:
+        process.kill()
+        process.wait()

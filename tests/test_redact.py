@@ -120,7 +120,24 @@ def test_redact_query_in_a_log_line_and_redact_text_around_urls() -> None:
     line = '"GET /?token=ab;cd&lang=en HTTP/1.1" 200'
     assert redact_query(line) == f'"GET /?token={MASK}&lang=en HTTP/1.1" 200'
     text = "see https://u:S@h/p?pwd=S&x=1, and no URL ?token=t here"
-    assert redact_text(text) == f"see https://u:{MASK}@h/p?pwd={MASK}&x=1, and no URL ?token=t here"
+    assert (
+        redact_text(text)
+        == f"see https://u:{MASK}@h/p?pwd={MASK}&x=1, and no URL ?token={MASK} here"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("/v3/shipments?apikey=K1&page=2", f"/v3/shipments?apikey={MASK}&page=2"),
+        ("shipments?x=1&access_token=K2", f"shipments?x=1&access_token={MASK}"),
+        ("POST /hook;sig=K3", f"POST /hook;sig={MASK}"),
+        ("a = b, c=d", "a = b, c=d"),  # no query: nothing masked
+    ],
+)
+def test_redact_text_masks_credentials_in_relative_urls(text: str, expected: str) -> None:
+    """One rule for absolute and relative URLs: `redact_text` masks what `redact_url` does."""
+    assert redact_text(text) == expected == redact_url(text)
 
 
 def _secret_profile() -> dict[str, Any]:

@@ -61,7 +61,9 @@ def show(
         return None
     display(HTML(_CSS + title_html(estate, path)))
     # the page is always live: no static copy to draw after each change
-    explorer = Explorer(estate, folder=target or "iptoolkit-export", static_copy=False)
+    explorer = Explorer(
+        estate, folder=target or "iptoolkit-export", static_copy=False, **_guarded()
+    )
     explorer.widget.add_class("ipt-app")
     display(follow_address(explorer))
     display(explorer)
@@ -93,6 +95,15 @@ def follow_address(explorer: Explorer) -> W.VBox:
     address.observe(opened, "opened_with")
     explorer.on_change(lambda: setattr(address, "query", query_of(explorer.filter, explorer.item)))
     return W.VBox([address, note], layout=W.Layout(align_items="flex-end"))
+
+
+def _guarded() -> dict[str, bool]:
+    """Under `iptoolkit explore` (which sets the folder) anyone reaching the page could
+    drive it: the export folder is fixed, and exports are masked unless the command was
+    started with `--unmasked-downloads`."""
+    under_command = bool(os.environ.get(env.APP_FOLDER))
+    unmasked = os.environ.get(env.APP_UNMASKED) == "1"
+    return {"fixed_folder": under_command, "masked_exports": under_command and not unmasked}
 
 
 def _estate(path: str | os.PathLike[str] | None) -> Estate:

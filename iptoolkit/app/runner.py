@@ -9,15 +9,19 @@ before Voila starts (and `port_retries=0` keeps Voila from moving to another one
 from __future__ import annotations
 
 import errno
+import functools
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+
+from . import guard
 
 __all__ = [
     "NOTEBOOK",
@@ -55,10 +59,12 @@ class PortInUseError(OSError):
 
 @dataclass
 class App:
-    """A running Voila: its address and process."""
+    """A running Voila: its address (with the token) and process."""
 
     url: str
     process: subprocess.Popen[bytes]
+    config: Path | None = field(default=None, repr=False)
+    """The private folder holding Voila's config (the token); removed by `stop`."""
 
 
 def check_port(port: int) -> int:
@@ -77,10 +83,16 @@ def check_port(port: int) -> int:
 
 
 def command(
-    port: int, notebook: Path = NOTEBOOK, *, max_sessions: int = 0, preheat: bool = True
+    port: int,
+    notebook: Path = NOTEBOOK,
+    config: Path | None = None,
+    *,
+    max_sessions: int = 0,
+    preheat: bool = True,
 ) -> list[str]:
     """The Voila command line: loopback only, this port only, no browser of its own; the
-    app's Voila (`app.server`) with the session options of `session_options`."""
+    app's Voila (`app.server`) with the session options of `session_options`; with
+    `config`, the folder of its `voila.json` (the token and the Host check, `guard`)."""
     return [
         sys.executable,
         "-m",
@@ -91,6 +103,7 @@ def command(
         f"--Voila.ip={HOST}",
         "--Voila.port_retries=0",
         *session_options(max_sessions=max_sessions, preheat=preheat),
+        *([f"--Voila.config_file_paths={config}"] if config is not None else []),
     ]
 
 
@@ -119,14 +132,23 @@ def start(
     preheat: bool = True,
 ) -> App:
     """Start Voila on `notebook` (the app's unless told) and wait until it accepts
-    connections (it starts a kernel per page; see `session_options`)."""
-    process = subprocess.Popen(
-        command(port, notebook, max_sessions=max_sessions, preheat=preheat),
-        env=dict(environ),
-        start_new_session=True,
-        stdin=subprocess.DEVNULL,
-    )
-    app = App(f"http://{HOST}:{port}/", process)
+    connections (it starts a kernel per page; see `session_options`). Only a caller with
+    the token in `App.url` and a loopback Host may use it; it dies with this process (see
+    `guard`)."""
+    token = guard.new_token()
+    config = guard.write_config(token)
+    try:
+        process = subprocess.Popen(
+            command(port, notebook, config, max_sessions=max_sessions, preheat=preheat),
+            env=dict(environ),
+            start_new_session=True,
+            stdin=subprocess.DEVNULL,
+            preexec_fn=functools.partial(guard.die_with_parent, os.getpid()),
+        )
+    except BaseException:
+        shutil.rmtree(config, ignore_errors=True)
+        raise
+    app = App(f"http://{HOST}:{port}/?token={token}", process, config)
     deadline = time.monotonic() + timeout
     try:
         while time.monotonic() < deadline:
@@ -154,4 +176,6 @@ def stop(app: App, timeout: float = STOP_TIMEOUT) -> int:
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait(5)
+    if app.config is not None:
+        shutil.rmtree(app.config, ignore_errors=True)
     return process.returncode

@@ -12,6 +12,7 @@ import signal
 import webbrowser
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
 import click
 
@@ -24,7 +25,12 @@ __all__ = ["explore_command"]
 
 
 class _Stop(Exception):
-    """SIGTERM reached the command: stop Voila as a Ctrl-C would."""
+    """SIGINT, SIGTERM or SIGHUP reached the command: stop Voila in order."""
+
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+"""Signals that stop the app. Installed explicitly: a command started in the background
+by a script inherits SIGINT ignored, and Python then never raises KeyboardInterrupt."""
 
 
 @click.command("explore", short_help=short_help("explore"))
@@ -51,8 +57,19 @@ class _Stop(Exception):
     type=click.IntRange(0),
     help="Pages served at once (each one a kernel); past it a page says all are in use. 0: no cap.",
 )
+@click.option(
+    "--unmasked-downloads",
+    is_flag=True,
+    help="Export files as the platform holds them: the .json snapshot unmasked. Without "
+    "it every file the app writes masks credentials, as every other export does.",
+)
 def explore_command(
-    snapshot: Path | None, port: int, no_browser: bool, folder: Path, max_sessions: int
+    snapshot: Path | None,
+    port: int,
+    no_browser: bool,
+    folder: Path,
+    max_sessions: int,
+    unmasked_downloads: bool,
 ) -> None:
     """Open the Explorer as a web app: filters, counts, table, topology, details, export.
 
@@ -73,6 +90,7 @@ def explore_command(
         what = "a demo estate"
     environ = dict(os.environ)
     environ[env.APP_FOLDER] = str(folder.resolve())
+    environ[env.APP_UNMASKED] = "1" if unmasked_downloads else ""
     environ.pop(env.APP_SNAPSHOT, None)
     if snapshot is not None:
         environ[env.APP_SNAPSHOT] = str(snapshot.resolve())
@@ -83,25 +101,33 @@ def explore_command(
     except (RuntimeError, TimeoutError) as exc:  # stopped at start, or never answered
         raise click.ClickException(str(exc)) from None
     click.echo(f"The Explorer app shows {what} at {app.url}  (Ctrl-C stops it)", err=True)
+    click.echo(f"Its Export tab writes into {folder.resolve()}", err=True)
     if not no_browser:
         webbrowser.open(app.url)
     _serve_until_stopped(app)
 
 
 def _serve_until_stopped(app: runner.App) -> None:
-    """Wait for Voila; on Ctrl-C or SIGTERM stop it (and so its kernels) before returning."""
-
-    def on_sigterm(signum: int, frame: FrameType | None) -> None:
-        raise _Stop
-
-    previous = signal.signal(signal.SIGTERM, on_sigterm)
+    """Wait for Voila; on Ctrl-C, SIGTERM or SIGHUP stop it (and so its kernels) before
+    returning."""
+    previous = _install_stop_handlers()
     try:
         code = app.process.wait()
     except (KeyboardInterrupt, _Stop):
         click.echo("Stopping the Explorer app...", err=True)
         return  # stopped in `finally`
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
         runner.stop(app)
     if code != 0:
         raise click.ClickException(f"Voila stopped with exit code {code}")
+
+
+def _install_stop_handlers() -> dict[int, Any]:
+    """Make each of `STOP_SIGNALS` raise `_Stop`; return the handlers they had."""
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        raise _Stop
+
+    return {signum: signal.signal(signum, on_signal) for signum in STOP_SIGNALS}

@@ -91,6 +91,12 @@ __all__ = ["serve_command", "hash_secret_command"]
     help="Seconds a client has to send a request's line and headers.",
 )
 @_limit_option(
+    "--send-timeout",
+    "send_timeout",
+    click.FloatRange(min=0, min_open=True),
+    help="Seconds a client may read nothing of a response before it is disconnected.",
+)
+@_limit_option(
     "--body-timeout",
     "body_timeout",
     click.FloatRange(min=0, min_open=True),
@@ -120,6 +126,7 @@ def serve_command(
     address_login_limit: str,
     max_tokens_per_principal: int,
     header_timeout: float,
+    send_timeout: float,
     body_timeout: float,
     max_connections: int,
     max_header_bytes: int,
@@ -141,6 +148,7 @@ def serve_command(
             login_limit_address=address_login_limit,
             max_tokens_per_principal=max_tokens_per_principal,
             header_timeout=header_timeout,
+            send_timeout=send_timeout,
             body_timeout=body_timeout,
             max_connections=max_connections,
             max_header_bytes=max_header_bytes,

@@ -13,6 +13,7 @@ from collections.abc import Hashable
 from ..names import plural, type_label
 from . import markdown as md
 from .context import INDEX_PAGE, Context, endpoint, yes_no
+from .full_lists import capped
 from .sitemap import relative
 
 __all__ = ["channel_type_page", "channel_type_title", "USERS_SHOWN"]
@@ -29,7 +30,8 @@ def channel_type_title(type_name: str) -> str:
 def channel_type_page(ctx: Context, type_name: str) -> str:
     page = ctx.site.channel_types[type_name]
     channels = [c for c, kind in ctx.site.channel_type.items() if kind == type_name]
-    rows = (_row(ctx, page, channel) for channel in channels)
+    shown, cut = capped(ctx, page, channels, "channels")
+    rows = (_row(ctx, page, channel) for channel in shown)
     lines = [
         f"# {md.text(channel_type_title(type_name))}",
         "",
@@ -38,6 +40,7 @@ def channel_type_page(ctx: Context, type_name: str) -> str:
         "",
         md.table(["Channel", "Id", "Partner", "Endpoint", "Active", "Used by"], rows),
     ]
+    lines += ["", cut] if cut else []
     return "\n".join(lines) + "\n"
 
 
@@ -48,7 +51,7 @@ def _row(ctx: Context, page: str, channel: Hashable) -> list[str]:
     used = md.more([ctx.link(page, u) for u in users], USERS_SHOWN, "see the partner's page")
     return [
         md.anchor_tag(ctx.site.channel(channel)[1]) + md.text(data.get("name") or channel),  # type: ignore[index]
-        md.text(data.get("id")),
+        md.identifier(data.get("id")),
         partners,
         endpoint(data),
         yes_no(data.get("active")),

@@ -35,6 +35,8 @@ class Context:
     findings: list[Finding]
     by_node: dict[Hashable, list[int]] = field(default_factory=dict)
     """Node id -> positions in `findings` of the findings that name it."""
+    full_lists: set[str] = field(default_factory=set)
+    """The whole lists (`full_lists.FULL_LISTS`) some page cut short and links to."""
 
     @classmethod
     def of(cls, estate: Estate, title: str) -> Context:

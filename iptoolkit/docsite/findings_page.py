@@ -10,6 +10,7 @@ from ..auditing.finding import severity_rank
 from ..names import plural
 from . import markdown as md
 from .context import FINDINGS_PAGE, INDEX_PAGE, Context
+from .full_lists import capped
 from .sitemap import relative
 
 __all__ = ["findings_page", "finding_lines", "rule_anchor", "FINDINGS_TITLE"]
@@ -89,6 +90,7 @@ def findings_page(ctx: Context) -> str:
                 f"**Remedy:** {md.text(rule.remedy)}",
                 "",
             ]
-        lines.extend(finding_lines(ctx, page, of_code))
-        lines.append("")
+        shown, cut = capped(ctx, page, of_code, "findings")
+        lines.extend(finding_lines(ctx, page, shown))
+        lines.extend(["", cut, ""] if cut else [""])
     return "\n".join(lines).rstrip("\n") + "\n"

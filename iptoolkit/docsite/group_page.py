@@ -8,6 +8,7 @@ from collections.abc import Hashable
 from ..names import plural, type_label
 from . import markdown as md
 from .context import INDEX_PAGE, Context, endpoint, yes_no
+from .full_lists import capped
 from .sitemap import group_chain, relative
 
 __all__ = ["group_page", "group_title", "group_members"]
@@ -50,7 +51,9 @@ def group_page(
     lines += ["## Profiles", ""]
     if own:
         headers = ["Profile", "Id", "Active", "Input agent", "Input channels", "Response paths"]
-        lines.append(md.table(headers, (_row(ctx, page, p) for p in own)))
+        shown, cut = capped(ctx, page, own, "profiles")
+        lines.append(md.table(headers, (_row(ctx, page, p) for p in shown)))
+        lines += ["", cut] if cut else []
     else:
         lines.append("No profile sits directly in this group; see its subgroups.")
     lines += ["", diagram]
@@ -62,7 +65,7 @@ def _row(ctx: Context, page: str, profile: Hashable) -> list[str]:
     name = md.anchor_tag(ctx.site.profile(profile)[1]) + md.text(data.get("name") or profile)
     if data.get("problem"):
         error = md.text(data.get("error"))
-        return [name, md.text(data.get("id")), "no", f"faulty: {error}", "–", "–"]
+        return [name, md.identifier(data.get("id")), "no", f"faulty: {error}", "–", "–"]
     agent = next((n for n in ctx.graph.succ[profile] if ctx.kind_of(n) == "agent"), None)
     agent_text = "–"
     inputs = "–"
@@ -82,4 +85,11 @@ def _row(ctx: Context, page: str, profile: Hashable) -> list[str]:
         target = target or md.text(unit_data.get("target"))
         paths.append(f"{md.text(type_label(unit_data.get('type')))} → {', '.join(over) or target}")
     active = yes_no(data.get("active"))
-    return [name, md.text(data.get("id")), active, agent_text, inputs, "; ".join(paths) or "–"]
+    return [
+        name,
+        md.identifier(data.get("id")),
+        active,
+        agent_text,
+        inputs,
+        "; ".join(paths) or "–",
+    ]

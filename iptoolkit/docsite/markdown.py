@@ -10,14 +10,22 @@ from typing import Any
 from ..markdown import escape
 from ..redact import redact_text
 
-__all__ = ["text", "link", "table", "anchor_tag", "folded", "more"]
+__all__ = ["text", "identifier", "link", "table", "anchor_tag", "folded", "more"]
 
 
 def text(value: Any) -> str:
-    """A value as literal Markdown on one line: redacted, Markdown's characters escaped."""
+    """A value as literal Markdown on one line: redacted, without control characters,
+    Markdown's characters escaped."""
     if value is None or value == "":
         return "–"
     return escape(redact_text(" ".join(str(value).split())))
+
+
+def identifier(value: Any) -> str:
+    """An id as `text` writes it, in a span the site's style sheet keeps on one line
+    (`P-000015` never wraps after its hyphen); GitHub drops the class and shows the text."""
+    shown = text(value)
+    return shown if shown == "–" else f'<span class="ipt-id">{shown}</span>'
 
 
 def link(label: Any, href: str) -> str:

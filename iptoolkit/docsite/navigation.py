@@ -1,72 +1,86 @@
 """mkdocs.yml: the site's name and its navigation (overview, partners, the group tree,
-channel types, findings, changes), written as YAML by hand (every string a JSON string,
-which YAML reads as it is) so that writing the site needs no YAML library."""
+channel types, findings, changes).
+
+Written by a YAML emitter (PyYAML's `safe_dump`), never by hand: a name of any length or
+with any character must give valid YAML that reads back as the same text. Titles are
+HTML-escaped as well, because MkDocs themes put nav titles into the page as HTML (a
+partner named `<img src=x onerror=...>` would otherwise run on every page), and cut to
+`NAV_TITLE` characters (the page itself carries the whole name).
+"""
 
 from __future__ import annotations
 
-import json
+import html
+from typing import Any
 
 from ..names import type_label
+from ..printable import printable, shorten
 from ..redact import redact_text
 from .context import CHANGES_PAGE, FINDINGS_PAGE, INDEX_PAGE
 from .sitemap import SiteMap
 
-__all__ = ["mkdocs_yml", "DOCS_DIR"]
+__all__ = ["mkdocs_yml", "nav_title", "DOCS_DIR", "EXTRA_CSS", "NAV_TITLE"]
 
 DOCS_DIR = "docs"
 """The pages' folder beside mkdocs.yml (MkDocs refuses the config's own folder)."""
+EXTRA_CSS = "extra.css"
+"""The site's own style sheet, in the docs folder (ids that do not wrap mid-word)."""
+NAV_TITLE = 80
+"""Characters of a name shown in the navigation."""
 
 
-def _q(text: str) -> str:
-    return json.dumps(" ".join(redact_text(str(text)).split()), ensure_ascii=False)
+def nav_title(text: object, limit: int = NAV_TITLE) -> str:
+    """A name as a nav entry: masked, printable, on one line, cut short, HTML-escaped."""
+    plain = " ".join(printable(redact_text(str(text))).split())
+    return html.escape(shorten(plain, limit), quote=True)
 
 
 def mkdocs_yml(
     title: str, site: SiteMap, partner_names: dict[object, str], *, has_changes: bool
 ) -> str:
-    lines = [
-        f"site_name: {_q(title)}",
-        f"docs_dir: {DOCS_DIR}",
-        "markdown_extensions:",
-        "  - tables",
-        "  - md_in_html  # the folded Mermaid charts",
-        "  - toc",
-        "validation:  # a link to a missing page or anchor fails `mkdocs build --strict`",
-        "  links:",
-        "    not_found: warn",
-        "    anchors: warn",
-        "    unrecognized_links: warn",
-        "nav:",
-        f"  - Overview: {INDEX_PAGE}",
-    ]
+    import yaml
+
+    nav: list[Any] = [{"Overview": INDEX_PAGE}]
     if site.partners:
-        lines.append("  - Partners:")
-        lines += [f"      - {_q(partner_names[p])}: {page}" for p, page in site.partners.items()]
+        entries = [{nav_title(partner_names[p]): page} for p, page in site.partners.items()]
+        nav.append({"Partners": entries})
     if site.groups:
-        lines.append("  - Groups:")
-        lines += _group_nav(site, "", 3)
+        nav.append({"Groups": _group_nav(site, "")})
     if site.channel_types:
-        lines.append("  - Channel types:")
-        lines += [f"      - {_q(type_label(t))}: {page}" for t, page in site.channel_types.items()]
-    lines.append(f"  - Findings: {FINDINGS_PAGE}")
+        entries = [{nav_title(type_label(t)): page} for t, page in site.channel_types.items()]
+        nav.append({"Channel types": entries})
+    nav.append({"Findings": FINDINGS_PAGE})
     if has_changes:
-        lines.append(f"  - Changes: {CHANGES_PAGE}")
-    return "\n".join(lines) + "\n"
+        nav.append({"Changes": CHANGES_PAGE})
+    config = {
+        "site_name": nav_title(title, 200),
+        "docs_dir": DOCS_DIR,
+        # highlight.js comes from a CDN: a site read offline (an intranet) makes no request
+        # off the machine, and our pages hold no code to highlight
+        "theme": {"name": "mkdocs", "highlightjs": False},
+        "extra_css": [EXTRA_CSS],
+        "markdown_extensions": ["tables", "md_in_html", "toc"],  # md_in_html: folded charts
+        # a link to a missing page or anchor fails `mkdocs build --strict`
+        "validation": {
+            "links": {"not_found": "warn", "anchors": "warn", "unrecognized_links": "warn"}
+        },
+        "nav": nav,
+    }
+    return yaml.safe_dump(
+        config, allow_unicode=True, sort_keys=False, width=1_000_000, default_flow_style=False
+    )
 
 
-def _group_nav(site: SiteMap, parent: str, depth: int) -> list[str]:
+def _group_nav(site: SiteMap, parent: str) -> list[dict[str, Any]]:
     """The group tree as nested sections: a group with subgroups is a section whose first
     entry is its own page."""
-    pad = "  " * depth
-    lines = []
+    entries: list[dict[str, Any]] = []
     children = sorted(g for g in site.groups if g.rpartition("/")[0] == parent and g != parent)
     for group in children:
-        name = _q(group.rpartition("/")[2] or group)
-        below = _group_nav(site, group, depth + 2)
+        name = nav_title(group.rpartition("/")[2] or group)
+        below = _group_nav(site, group)
         if below:
-            lines.append(f"{pad}- {name}:")
-            lines.append(f"{pad}    - {_q(group)}: {site.groups[group]}")
-            lines += below
+            entries.append({name: [{nav_title(group): site.groups[group]}, *below]})
         else:
-            lines.append(f"{pad}- {name}: {site.groups[group]}")
-    return lines
+            entries.append({name: site.groups[group]})
+    return entries

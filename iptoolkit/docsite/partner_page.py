@@ -10,6 +10,7 @@ from ..queries import impact
 from . import markdown as md
 from .context import FINDINGS_PAGE, INDEX_PAGE, Context, endpoint, kind_label, yes_no
 from .findings_page import finding_lines
+from .full_lists import capped
 from .sitemap import relative
 
 __all__ = ["partner_page", "partner_title", "SHOWN"]
@@ -28,6 +29,8 @@ def partner_page(ctx: Context, partner: Hashable, diagram: str) -> str:
     data = ctx.data(partner)
     channels = [c for c in ctx.graph.pred[partner] if ctx.kind_of(c) == "channel"]
     inputs, responses = _users(ctx, page, channels)
+    inputs, inputs_cut = capped(ctx, page, inputs, "profiles")
+    responses, responses_cut = capped(ctx, page, responses, "profiles")
     active = sum(1 for c in channels if ctx.data(c).get("active") is True)
     lines = [
         f"# {md.text(partner_title(ctx, partner))}",
@@ -53,12 +56,14 @@ def partner_page(ctx: Context, partner: Hashable, diagram: str) -> str:
         md.table(["Profile", "Group", "Over channel", "Active"], inputs)
         if inputs
         else "No profile's input agent listens on its channels.",
+        *(["", inputs_cut] if inputs_cut else []),
         "",
         "## Profiles that deliver to it (response paths)",
         "",
         md.table(["Profile", "Group", "Response unit", "Over channel", "Active"], responses)
         if responses
         else "No profile delivers over its channels.",
+        *(["", responses_cut] if responses_cut else []),
         "",
         "## What stops if it goes away",
         "",
@@ -71,7 +76,9 @@ def partner_page(ctx: Context, partner: Hashable, diagram: str) -> str:
     ]
     found = ctx.concerning([partner, *channels])
     if found:
-        lines.extend(finding_lines(ctx, page, found))
+        shown, cut = capped(ctx, page, found, "findings")
+        lines.extend(finding_lines(ctx, page, shown))
+        lines += ["", cut] if cut else []
     else:
         lines.append(f"No [finding]({relative(page, FINDINGS_PAGE)}) concerns this partner.")
     return "\n".join(lines) + "\n"

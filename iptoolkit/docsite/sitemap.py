@@ -99,14 +99,24 @@ def _digest(text: str) -> str:
 
 
 def _unique(folder: str, named: Iterable[tuple[Hashable, str]]) -> dict[Hashable, str]:
-    """Item -> `folder/<slug>.md`, in the order given; a repeated slug gets `-2`, `-3`..."""
-    taken: dict[str, int] = {}
+    """Item -> `folder/<slug>.md`, in the order given; a repeated slug gets `-2`, `-3`...,
+    skipping any that is another item's own slug or already given (`Partner X`, `PARTNER
+    x` and `Partner X-2` make three pages, never one page twice)."""
+    ordered = sorted(named, key=lambda pair: (slug(pair[1]), str(pair[0])))
+    bases = [slug(name) for _, name in ordered]
+    taken: set[str] = set(bases)
+    seen: set[str] = set()
     paths: dict[Hashable, str] = {}
-    for item, name in sorted(named, key=lambda pair: (slug(pair[1]), str(pair[0]))):
-        base = slug(name)
-        taken[base] = taken.get(base, 0) + 1
-        suffix = "" if taken[base] == 1 else f"-{taken[base]}"
-        paths[item] = f"{folder}/{base}{suffix}.md"
+    for (item, _), base in zip(ordered, bases, strict=True):
+        chosen = base
+        if base in seen:
+            number = 2
+            while f"{base}-{number}" in taken:
+                number += 1
+            chosen = f"{base}-{number}"
+            taken.add(chosen)
+        seen.add(base)
+        paths[item] = f"{folder}/{chosen}.md"
     return paths
 
 

@@ -28,8 +28,9 @@ from .diagrams import (
     profiles_part,
 )
 from .findings_page import findings_page
+from .full_lists import write_full_lists
 from .group_page import group_members, group_page, group_title
-from .navigation import DOCS_DIR, mkdocs_yml
+from .navigation import DOCS_DIR, EXTRA_CSS, mkdocs_yml
 from .overview import changes_page, index_page
 from .partner_page import partner_page, partner_title
 from .sitemap import group_chain
@@ -42,8 +43,11 @@ if TYPE_CHECKING:
 __all__ = ["write_docs", "DEFAULT_TITLE"]
 
 DEFAULT_TITLE = "Integration estate"
-_WRITTEN_KINDS = (".md", ".svg")
-_OWNED_FOLDERS = ("partners", "groups", "channels")
+_WRITTEN_KINDS = (".md", ".svg", ".csv")
+_OWNED_FOLDERS = ("partners", "groups", "channels", "data")
+_STYLE = """/* written by iptoolkit docs: ids keep their hyphens on one line */
+.ipt-id { white-space: nowrap; }
+"""
 
 
 def write_docs(
@@ -109,6 +113,8 @@ def write_docs(
     put(FINDINGS_PAGE, findings_page(ctx))
     if previous is not None:
         put(CHANGES_PAGE, _changes(ctx, previous, docs, written))
+    put(EXTRA_CSS, _STYLE)
+    written |= write_full_lists(ctx, docs)
     draw_all(drawings, default_workers() if workers is None else workers)
     (root / "mkdocs.yml").write_text(
         mkdocs_yml(ctx.title, ctx.site, names, has_changes=has_changes), encoding="utf-8"

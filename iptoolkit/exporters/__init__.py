@@ -107,7 +107,8 @@ def export(
 
     `options` go to the writer: `title=` for DOT, Mermaid and diagrams, and for `.png`,
     `.svg`, `.pdf` any option of `plot_topology` (`group_by=`, `highlight=`...), or of
-    `plot_diff` for a diff.
+    `plot_diff` for a diff. `.csv` takes `csv_safe=` (default True: a value a spreadsheet
+    would run as a formula gets a leading `'`; False: every value as held).
     """
     from ..change.model import EstateDiff
     from ..estate import Estate
@@ -138,7 +139,7 @@ def export(
     if name == "csv":
         from .tables import write_csv
 
-        return write_csv(estate_or_graph, path)
+        return write_csv(estate_or_graph, path, **options)
     if name == "xlsx":
         from .tables import write_xlsx
 
@@ -171,6 +172,8 @@ def _options_for(name: str) -> set[str] | None:
         return None
     if name in ("dot", "gv", "mmd", "md"):
         return {"title"}
+    if name == "csv":
+        return {"csv_safe"}
     return set()
 
 

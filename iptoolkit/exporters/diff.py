@@ -40,6 +40,17 @@ def write_diff(diff: EstateDiff, path: Path, format: str | None, options: dict[s
         allowed = ", ".join(f".{suffix}" for suffix in DIFF_FORMATS)
         what = f"format {format!r}" if format else f"file name {path.name!r}"
         raise ValueError(f"a diff exports as one of {allowed}; cannot write the {what}")
+    if name == "csv":
+        from .tables import csv_safe_frame
+
+        unknown = sorted(set(options) - {"csv_safe"})
+        if unknown:
+            raise TypeError(f"export of a diff to .csv takes no option {', '.join(unknown)}")
+        frame = diff.to_frame()
+        frame = csv_safe_frame(frame) if options.get("csv_safe", True) else frame
+        path.parent.mkdir(parents=True, exist_ok=True)
+        frame.to_csv(path, index=False)
+        return path
     if options and name not in _IMAGES:
         raise TypeError(f"export of a diff to .{name} takes no option {', '.join(sorted(options))}")
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -48,9 +59,6 @@ def write_diff(diff: EstateDiff, path: Path, format: str | None, options: dict[s
         from .figures import save_figure
 
         return save_figure(plot_diff(diff, **options), path, name)
-    if name == "csv":
-        diff.to_frame().to_csv(path, index=False)
-        return path
     text = diff.to_markdown() if name == "md" else diff.to_json()
     path.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
     return path

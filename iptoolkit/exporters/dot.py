@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..printable import printable
 from ..topology.style import (
     LINE_COLOURS,
     PROBLEM_COLOUR,
@@ -46,8 +47,9 @@ _MAX_LABEL = 60
 
 
 def quote(text: Any) -> str:
-    """A DOT quoted string: backslashes and quotes escaped, line breaks as `\\n`."""
-    value = str(text).replace("\\", "\\\\").replace('"', '\\"')
+    """A DOT quoted string: control characters dropped (a NUL ends Graphviz's input),
+    backslashes and quotes escaped, line breaks as `\\n`."""
+    value = printable(text).replace("\t", " ").replace("\\", "\\\\").replace('"', '\\"')
     value = value.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\\n")
     return f'"{value}"'
 

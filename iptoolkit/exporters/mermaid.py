@@ -22,13 +22,14 @@ export holds everything it was given) with a warning to filter or group first.
 
 from __future__ import annotations
 
-import json
 import os
+import re
 import warnings
 from collections.abc import Hashable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..printable import printable
 from ..topology.style import (
     LINE_COLOURS,
     UNRESOLVED_COLOUR,
@@ -47,6 +48,7 @@ __all__ = [
     "to_mermaid",
     "write_mermaid",
     "mermaid_text",
+    "front_matter",
     "fits_github",
     "GROUP_ABOVE",
     "GITHUB_MAX_EDGES",
@@ -74,16 +76,29 @@ _ENTITIES = {
     "<": "#lt;",
     ">": "#gt;",
     "`": "#96;",
+    "%": "#37;",  # `%%{init: ...}%%` in a label would be read as a directive
 }
 _ARROWS = {"in": "-->", "ref": "-.->", "out": "-.->", "link": "---"}  # by line style
 _ARROW_SET = frozenset(_ARROWS.values())
 
 
 def mermaid_text(text: Any) -> str:
-    """A label as Mermaid shows it literally: quoted, entity-coded, one line."""
-    value = " ".join(str(text).split())
+    """A label as Mermaid shows it literally: quoted, entity-coded (`%` too, so that no
+    directive or comment hides in it), one line, no control characters."""
+    value = " ".join(printable(text).split())
     value = "".join(_ENTITIES.get(char, char) for char in value)
     return f'"{value}"'
+
+
+def front_matter(title: Any) -> str:
+    """The chart's title as YAML front matter, written by a YAML emitter; `%%` is split
+    (`% %`) because Mermaid looks for `%%{...}%%` directives in the whole text."""
+    import yaml
+
+    text = " ".join(printable(title).split())
+    text = re.sub("%(?=%)", "% ", text)
+    body = yaml.safe_dump({"title": text}, allow_unicode=True, width=1_000_000)
+    return f"---\n{body}---"
 
 
 def fits_github(chart: str) -> bool:
@@ -103,8 +118,8 @@ def to_mermaid(
     """The Mermaid flowchart (left to right) of a graph from `build_graph`; with
     `group_by`, of its grouped view (groups of items with counts, as diagrams draw it)."""
     lines = ["flowchart LR"]
-    if title:  # YAML front matter; a JSON string is a valid YAML string
-        lines.insert(0, f"---\ntitle: {json.dumps(' '.join(str(title).split()))}\n---")
+    if title:
+        lines.insert(0, front_matter(title))
     if group_by is not None:
         return "\n".join(lines + _grouped_lines(grouped_view(graph, group_by))) + "\n"
     ids = _ids(graph)

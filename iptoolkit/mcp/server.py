@@ -45,7 +45,7 @@ from .schemas import (
 )
 from .store import Loaded, Store
 
-__all__ = ["build_server", "INSTRUCTIONS"]
+__all__ = ["build_server", "INSTRUCTIONS", "StrictArgumentsServer"]
 
 INSTRUCTIONS = """\
 Answers questions about an integration platform's estate: integration profiles (each
@@ -80,9 +80,34 @@ FilterArg = Annotated[
 _READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
 
 
+class StrictArgumentsServer(MCPServer):
+    """An MCP server whose tools refuse arguments they do not take.
+
+    The SDK ignores an unknown argument: `find_profiles(partner="X")` (the field is
+    `filter.partners`) would answer every profile as if unfiltered, and an assistant would
+    read "300 profiles use X". Here it is a tool error naming the arguments the tool takes,
+    and each tool's input schema says `additionalProperties: false`."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        tool = self._tool_manager.get_tool(name)
+        if tool is not None:
+            known = tool.parameters.get("properties", {})
+            unknown = sorted(str(key) for key in arguments if key not in known)
+            if unknown:
+                raise ToolError(unknown_arguments(name, unknown, list(known)))
+        return await super().call_tool(name, arguments, context)
+
+
+def unknown_arguments(tool: str, unknown: list[str], known: list[str]) -> str:
+    """The tool error for arguments a tool does not take, naming those it does."""
+    names = ", ".join(repr(redact_text(key[:100])) for key in unknown[:10])
+    takes = ", ".join(known) if known else "no argument"
+    return f"{tool} takes no argument {names}; it takes: {takes}"
+
+
 def build_server(store: Store) -> MCPServer:
     """The MCP server over `store`'s estates (run it with `.run()` or `.run_streamable...`)."""
-    server = MCPServer(
+    server = StrictArgumentsServer(
         "iptoolkit",
         title="iptoolkit: integration estate",
         instructions=INSTRUCTIONS,
@@ -90,6 +115,8 @@ def build_server(store: Store) -> MCPServer:
         log_level="WARNING",
     )
     _add_tools(server, store)
+    for tool in server._tool_manager.list_tools():
+        tool.parameters["additionalProperties"] = False
     _add_resources(server, store)
     return server
 

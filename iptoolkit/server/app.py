@@ -28,6 +28,7 @@ from .pages import PAGE_HEADERS, login_page
 from .principals import PROFILES_VIEW, Identity, Principals
 from .schemas import LoginForm, TokenForm, TokenResponse
 from .settings import ServerLimits
+from .streaming import ChunkedBody
 from .throttle import Attempt, LoginThrottle
 from .tokens import DEFAULT_SESSION_TTL, DEFAULT_TOKEN_TTL, IssuedToken, SessionStore, TokenStore
 
@@ -398,10 +399,9 @@ async def list_profiles(
     ] = None,
 ) -> Response:
     view = state.catalogue.view(identity.patterns)
-    if page is None and size is None:
-        body = view.body
-    else:
-        body = view.page(page or 0, size or DEFAULT_PAGE_SIZE)
+    if page is None and size is None:  # the whole listing, shared by every caller of the view
+        return ChunkedBody(view.body, media_type="application/json")
+    body = view.page(page or 0, size or DEFAULT_PAGE_SIZE)
     return Response(body, media_type="application/json")
 
 

@@ -9,6 +9,10 @@ So the server runs its own subclass of uvicorn's h11 protocol that
 * holds at most `max_connections` open: a new one beyond that closes the oldest
   connection that has no request being answered (stalled or idle), so a flood of stalled
   connections cannot keep normal requests out or use up the open-file limit;
+* closes a connection whose client reads nothing of a response for `send_timeout`
+  seconds (its write buffer full, flow control paused), which frees what was buffered
+  for it: a slow or vanished reader cannot hold the server's memory (large bodies are
+  sent in slices under back-pressure, see `streaming`);
 * answers a malformed request (garbage request line, bad `Content-Length`, headers beyond
   uvicorn's `h11_max_incomplete_event_size`, which `running` and `serve` set to
   `max_header_bytes`) with the error envelope instead of uvicorn's plain text.
@@ -39,6 +43,7 @@ __all__ = [
     "DEFAULT_BODY_TIMEOUT",
     "DEFAULT_MAX_CONNECTIONS",
     "DEFAULT_MAX_HEADER_BYTES",
+    "DEFAULT_SEND_TIMEOUT",
     "ConnectionLimits",
     "FloodLog",
     "install_flood_filter",
@@ -54,6 +59,8 @@ DEFAULT_MAX_CONNECTIONS = 1000
 """Open connections at most; `openfiles.fit_open_files` lowers it if the open-file limit
 cannot hold it and the accept batches that pass it."""
 DEFAULT_MAX_HEADER_BYTES = 64 * 1024
+DEFAULT_SEND_TIMEOUT = 30.0
+"""Seconds a client may read nothing of a response before the connection is closed."""
 """Request line plus headers, in bytes (h11's own default is 16 KiB)."""
 
 _LINGER = 2.0
@@ -134,11 +141,12 @@ class ConnectionLimits:
     header_timeout: float = DEFAULT_HEADER_TIMEOUT
     max_connections: int = DEFAULT_MAX_CONNECTIONS
     flood_log: FloodLog = field(default_factory=FloodLog)
+    send_timeout: float = DEFAULT_SEND_TIMEOUT
     open: dict[GuardedH11Protocol, None] = field(default_factory=dict)
     """Open connections, oldest first (a dict keeps insertion order)."""
 
     def __post_init__(self) -> None:
-        if self.header_timeout <= 0 or self.max_connections < 1:
+        if self.header_timeout <= 0 or self.max_connections < 1 or self.send_timeout <= 0:
             raise ValueError("connection limits must be positive")
 
 
@@ -150,6 +158,7 @@ class GuardedH11Protocol(H11Protocol):
     def __init__(self, config: Any, server_state: Any, app_state: Any, **kwargs: Any) -> None:
         super().__init__(config, server_state, app_state, **kwargs)
         self._header_timer: asyncio.TimerHandle | None = None
+        self._send_timer: asyncio.TimerHandle | None = None
         self._discarding = False
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
@@ -170,7 +179,32 @@ class GuardedH11Protocol(H11Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self.limits.open.pop(self, None)
         self._cancel_header_timer()
+        self._cancel_send_timer()
         super().connection_lost(exc)
+
+    def pause_writing(self) -> None:
+        """The client's buffer is full: it has `send_timeout` seconds to read some."""
+        super().pause_writing()
+        if self._send_timer is None:
+            self._send_timer = self.loop.call_later(self.limits.send_timeout, self._reader_late)
+
+    def resume_writing(self) -> None:
+        self._cancel_send_timer()
+        super().resume_writing()
+
+    def _cancel_send_timer(self) -> None:
+        if self._send_timer is not None:
+            self._send_timer.cancel()
+            self._send_timer = None
+
+    def _reader_late(self) -> None:
+        self._send_timer = None
+        if not self.transport.is_closing() or self.transport.get_write_buffer_size():
+            self.limits.flood_log.note(
+                f"connections closed: the client read nothing of a response for "
+                f"{self.limits.send_timeout:g}s"
+            )
+            self._drop(force=True)
 
     def data_received(self, data: bytes) -> None:
         if self._discarding:
@@ -221,10 +255,12 @@ class GuardedH11Protocol(H11Protocol):
     def _receiving(self) -> bool:
         return self.conn.their_state is h11.SEND_BODY
 
-    def _drop(self) -> None:
+    def _drop(self, *, force: bool = False) -> None:
+        """Abort the connection (`force`: even one already closing, whose buffer would
+        otherwise wait for a reader that never comes)."""
         self._cancel_header_timer()
         self.limits.open.pop(self, None)
-        if not self.transport.is_closing():
+        if force or not self.transport.is_closing():
             self.transport.abort()
 
     def _arm_header_timer(self) -> None:

@@ -262,7 +262,9 @@ def _config(
     _install_access_log_filter()
     install_flood_filter()
     fitted = fit_open_files(limits.max_connections)
-    connection_limits = ConnectionLimits(limits.header_timeout, fitted.max_connections)
+    connection_limits = ConnectionLimits(
+        limits.header_timeout, fitted.max_connections, send_timeout=limits.send_timeout
+    )
     return uvicorn.Config(
         app,
         host=host,

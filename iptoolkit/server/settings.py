@@ -13,6 +13,7 @@ from .connections import (
     DEFAULT_HEADER_TIMEOUT,
     DEFAULT_MAX_CONNECTIONS,
     DEFAULT_MAX_HEADER_BYTES,
+    DEFAULT_SEND_TIMEOUT,
 )
 from .throttle import DEFAULT_ADDRESS_LIMIT, DEFAULT_PRINCIPAL_LIMIT, parse_limit
 from .tokens import DEFAULT_MAX_PER_PRINCIPAL
@@ -39,6 +40,8 @@ class ServerLimits:
     """Open connections; beyond it the oldest stalled or idle one is closed."""
     max_header_bytes: int = DEFAULT_MAX_HEADER_BYTES
     """Bytes of request line plus headers."""
+    send_timeout: float = DEFAULT_SEND_TIMEOUT
+    """Seconds a client may read nothing of a response before it is disconnected."""
 
     def __post_init__(self) -> None:
         parse_limit(self.login_limit_principal)  # a clear error now, not at the first login
@@ -49,6 +52,7 @@ class ServerLimits:
             "body_timeout": self.body_timeout,
             "max_connections": self.max_connections,
             "max_header_bytes": self.max_header_bytes,
+            "send_timeout": self.send_timeout,
         }
         for name, value in positive.items():
             if value <= 0:

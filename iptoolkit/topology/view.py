@@ -28,6 +28,7 @@ import networkx as nx
 from ..estate import Estate
 from ..names import type_label
 from ..nodes import is_active
+from ..printable import printable
 from ..queries import Impact
 from ..redact import redact_text
 from ..resolve import resolve_node
@@ -113,8 +114,9 @@ def focus_set(graph: nx.MultiDiGraph, highlight: Highlight) -> set[Hashable] | N
 
 def node_label(graph: nx.MultiDiGraph, node: Hashable) -> str:
     """The words a reader wants next to a node, before shortening; masked
-    (`redact_text`), since names and response targets may hold a URL with a password."""
-    return redact_text(_plain_label(graph, node))
+    (`redact_text`), since names and response targets may hold a URL with a password, and
+    without control characters (`printable`), which no font draws."""
+    return redact_text(printable(_plain_label(graph, node)))
 
 
 def _plain_label(graph: nx.MultiDiGraph, node: Hashable) -> str:
@@ -230,7 +232,7 @@ def grouped_view(
             view.add_node(
                 key,
                 kind=kind,
-                label=redact_text(label),
+                label=redact_text(printable(label)),
                 type=type_name,
                 count=0,
                 inactive=0,

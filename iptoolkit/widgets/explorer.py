@@ -105,7 +105,9 @@ class Explorer:
     and the static diagram out (for very large selections on slow machines);
     `static_copy=False` draws no static diagram for the copy a notebook keeps for GitHub
     (the app, whose page is always live: at 10,000 profiles that drawing holds the kernel
-    for about a second after each change).
+    for about a second after each change). `fixed_folder=True` writes into `folder`
+    whatever the folder field says, `masked_exports=True` masks credentials in the `.json`
+    snapshot too (the app, which anyone reaching its page could drive).
     """
 
     def __init__(
@@ -117,6 +119,8 @@ class Explorer:
         debounce: float = 0.25,
         diagram: bool = True,
         static_copy: bool = True,
+        fixed_folder: bool = False,
+        masked_exports: bool = False,
     ) -> None:
         self.model = ExplorerModel(estate)
         self._show_diagram = diagram
@@ -139,7 +143,9 @@ class Explorer:
         )
         self.detail.on_item(lambda _: self._changed())
         self.findings = FindingsPane(self.model, lambda: self._selection, self.show_detail)
-        self.exporter = ExportPanel(lambda: self.selection, folder=str(folder))
+        self.exporter = ExportPanel(
+            lambda: self.selection, folder=str(folder), fixed=fixed_folder, masked=masked_exports
+        )
         topology = self.topology if diagram else W.HTML("(diagram=False: no topology)")
         self.tabs = W.Tab(
             [
@@ -224,8 +230,9 @@ class Explorer:
         return write_selection(
             self.selection,
             fmt,
-            folder if folder is not None else self.exporter.folder.value,
+            folder if folder is not None else self.exporter.target_folder,
             name or self.exporter.file_name,
+            masked=self.exporter.masked,
         )
 
     def show_detail(self, node: str) -> None:

@@ -8,6 +8,11 @@ download link (a `data:` URL with the `download` attribute works in JupyterLab, 
 VS Code and Binder alike, where a link into the server's file tree would depend on the
 front end). Older entries drop their link: the log is sent again with every export, and
 five inlined files would make each send megabytes.
+
+In the app (`iptoolkit explore`) the page may be driven by anyone who reaches it, so the
+panel can be `fixed` to its folder (the field is shown, not used: no path sent from the
+page leaves the folder) and `masked` (the `.json` snapshot masks credentials field by field
+as every other export does; `iptoolkit explore --unmasked-downloads` turns it off).
 """
 
 from __future__ import annotations
@@ -63,10 +68,18 @@ def format_name(fmt: str) -> str:
     return name
 
 
-def write_selection(estate: Estate, fmt: str, folder: str | os.PathLike[str], name: str) -> Path:
+def write_selection(
+    estate: Estate,
+    fmt: str,
+    folder: str | os.PathLike[str],
+    name: str,
+    *,
+    masked: bool = False,
+) -> Path:
     """Write `estate` in format `fmt` as `<folder>/<name>.<fmt>`; the folder is created.
 
     A name typed with the format's own suffix (`acme.csv` for CSV) keeps it, not doubled.
+    `masked`: a snapshot (`.json`, `.json.gz`) has credentials masked field by field.
     """
     fmt = format_name(fmt)
     if Path(name).name != name or name in ("", ".", ".."):
@@ -78,7 +91,23 @@ def write_selection(estate: Estate, fmt: str, folder: str | os.PathLike[str], na
         name = name[: -len(suffix)]
     from ..exporters import export
 
+    if masked and fmt in ("json", "json.gz"):
+        return _masked_snapshot(estate, folder / f"{name}{suffix}")
     return Path(export(estate, folder / f"{name}{suffix}", fmt))
+
+
+def _masked_snapshot(estate: Estate, path: Path) -> Path:
+    """The snapshot with every secret-named field and credential in a URL masked; it
+    still loads with `ipt.load`."""
+    import dataclasses
+
+    from ..redact import redact_fields
+    from ..snapshot import write_snapshot
+
+    info = estate.info
+    if isinstance(info.source_url, str):
+        info = dataclasses.replace(info, source_url=redact_text(info.source_url))
+    return Path(write_snapshot(path, redact_fields(list(estate.raw_profiles)), info))
 
 
 def suggested_name(selection: Filter) -> str:
@@ -115,11 +144,25 @@ def shown_path(path: Path) -> str:
 class ExportPanel:
     """Folder and name fields, a row of buttons per family of formats, and a log."""
 
-    def __init__(self, current: Callable[[], Estate], *, folder: str = "iptoolkit-export") -> None:
+    def __init__(
+        self,
+        current: Callable[[], Estate],
+        *,
+        folder: str = "iptoolkit-export",
+        fixed: bool = False,
+        masked: bool = False,
+    ) -> None:
         self._current = current
+        self._fixed = Path(folder).resolve() if fixed else None
+        self.masked = masked
         self._suggested = "estate"
         self._typed = False
-        self.folder = W.Text(value=folder, description="Folder", layout=W.Layout(width="420px"))
+        self.folder = W.Text(
+            value=str(self._fixed or folder),
+            description="Folder",
+            disabled=fixed,
+            layout=W.Layout(width="420px"),
+        )
         self.name = W.Text(
             value=self._suggested,
             description="File name",
@@ -168,6 +211,12 @@ class ExportPanel:
         self.written: list[Path] = []
 
     @property
+    def target_folder(self) -> str | Path:
+        """Where the next file goes: the fixed folder, whatever the field says; else the
+        field's folder."""
+        return self._fixed if self._fixed is not None else (self.folder.value or ".")
+
+    @property
     def file_name(self) -> str:
         """The name the next file gets: the one typed, else the suggestion."""
         return self.name.value.strip() or self._suggested
@@ -188,7 +237,9 @@ class ExportPanel:
         button = self.buttons[format_name(fmt)]
         button.disabled = True
         try:
-            path = write_selection(self._current(), fmt, self.folder.value or ".", self.file_name)
+            path = write_selection(
+                self._current(), fmt, self.target_folder, self.file_name, masked=self.masked
+            )
         except Exception as exc:  # shown to the analyst; the widget must keep working
             said = html.escape(f".{format_name(fmt)}: {exc}")
             self._add(f"<li class='ipt-error'>{said}</li>")

@@ -1,0 +1,81 @@
+"""Long lists on a page are cut at `MAX_ROWS`, with a link to the whole list as CSV.
+
+A page listing a million profiles is a file of hundreds of megabytes that MkDocs never
+finishes building and no reader scrolls. Each page shows the first `MAX_ROWS` rows of a
+list and says how many more there are, linking to a CSV file in `data/` that holds them
+all (written once per site, only when some page needed it, with formula-like values made
+inert as in every CSV export).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
+
+from .sitemap import relative
+
+if TYPE_CHECKING:
+    from .context import Context
+
+__all__ = ["MAX_ROWS", "FULL_LISTS", "capped", "write_full_lists"]
+
+MAX_ROWS = 1000
+"""Rows of one list on one page."""
+FULL_LISTS = {
+    "profiles": "data/profiles.csv",
+    "channels": "data/channels.csv",
+    "findings": "data/findings.csv",
+}
+"""What a cut list links to: every profile, channel or finding of the estate."""
+
+T = TypeVar("T")
+
+
+def capped(ctx: Context, page: str, items: Sequence[T], what: str) -> tuple[Sequence[T], str]:
+    """The items a page shows, and the line to put under them when some were cut (else
+    ""); `what` names the full list (`profiles`, `channels`, `findings`)."""
+    if len(items) <= MAX_ROWS:
+        return items, ""
+    ctx.full_lists.add(what)
+    href = relative(page, FULL_LISTS[what])
+    rest = len(items) - MAX_ROWS
+    line = (
+        f"The first {MAX_ROWS:,} of {len(items):,} are shown; {rest:,} more are in "
+        f"[{FULL_LISTS[what].rpartition('/')[2]}]({href}), which lists every {what[:-1]} "
+        "of the estate."
+    )
+    return items[:MAX_ROWS], line
+
+
+def write_full_lists(ctx: Context, docs: Path) -> set[Path]:
+    """Write the CSV files the pages linked to; return their paths."""
+    from ..exporters.tables import csv_safe_frame, write_csv
+
+    written = set()
+    for what in sorted(ctx.full_lists):
+        path = docs / FULL_LISTS[what]
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if what == "profiles":
+            write_csv(ctx.estate, path)
+        else:
+            frame = _findings_frame(ctx) if what == "findings" else ctx.estate.to_frame(what)
+            csv_safe_frame(_masked(frame)).to_csv(path, index=False, encoding="utf-8")
+        written.add(path)
+    return written
+
+
+def _findings_frame(ctx: Context):  # noqa: ANN202 - pandas is imported lazily
+    from ..audit import Findings
+
+    return Findings(ctx.findings).to_frame()
+
+
+def _masked(frame):  # noqa: ANN001, ANN202
+    from ..redact import redact_text
+
+    frame = frame.copy()
+    for column in frame.columns:
+        if frame[column].dtype == object:
+            frame[column] = frame[column].map(lambda v: redact_text(v) if isinstance(v, str) else v)
+    return frame

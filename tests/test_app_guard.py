@@ -1,0 +1,173 @@
+"""`iptoolkit explore` is driven only by who started it, and dies with it (issue 22,
+findings 2 and 13): the token and the Host allow-list over real HTTP, the export folder
+fixed and exports masked in the Export panel, and the command stopping on SIGINT (even
+started with SIGINT ignored), SIGTERM and SIGHUP, its Voila going with it on SIGKILL."""
+
+from __future__ import annotations
+
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+import iptoolkit as ipt
+from iptoolkit.app import runner as voila
+from iptoolkit.widgets.exporter import ExportPanel
+
+from .browser.lab import wait_listening
+from .test_app import _descendants, _kill_leftovers
+
+SECRET = "app-secret-7d41"
+
+
+def _explore(
+    tmp_path: Path, *args: str, ignore_sigint: bool = False
+) -> tuple[subprocess.Popen, int, Path]:
+    port = voila.check_port(0)
+    log = tmp_path / f"explore-{port}.log"
+
+    def setup() -> None:
+        if ignore_sigint:  # as a script's background job (`iptoolkit explore &`) starts it
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "iptoolkit.cli", "explore", "--no-browser", "--port",
+             str(port), *args],
+            stdout=out, stderr=subprocess.STDOUT, cwd=tmp_path, start_new_session=True,
+            preexec_fn=setup,
+        )  # fmt: skip
+    wait_listening(process, port, log)
+    return process, port, log
+
+
+def _url(log: Path) -> str:
+    """The address the command printed (just after Voila began to listen)."""
+    deadline = time.monotonic() + 30
+    while not (found := re.search(r"at (http://127\.0\.0\.1:\d+/\?token=[\w-]+)", log.read_text())):
+        assert time.monotonic() < deadline, log.read_text()
+        time.sleep(0.1)
+    return found.group(1)
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[subprocess.Popen, int, Path]]:
+    """One app, started as a background job of a script would (SIGINT ignored)."""
+    tmp_path = tmp_path_factory.mktemp("app")
+    process, port, log = _explore(tmp_path, ignore_sigint=True)
+    try:
+        yield process, port, log
+    finally:
+        _kill_leftovers(process)
+
+
+def test_the_app_answers_only_with_its_token_and_a_loopback_host(app) -> None:
+    process, port, log = app
+    url = _url(log)
+    token = url.split("token=")[1]
+    with httpx.Client(timeout=180) as http:
+        without = http.get(f"http://127.0.0.1:{port}/")
+        assert without.status_code == 302 and "/login" in without.headers["location"]
+        guessed = http.get(f"http://127.0.0.1:{port}/?token=not-{token}")
+        assert guessed.status_code in (302, 403)
+        rebound = http.get(url, headers={"Host": f"evil.example:{port}"})
+        assert rebound.status_code == 403  # DNS rebinding: refused even with the token
+        page = http.get(url, headers={"Host": f"localhost:{port}"})
+        assert page.status_code == 200 and "application/vnd.jupyter.widget" in page.text
+    command_line = Path(f"/proc/{process.pid}/cmdline").read_bytes()
+    for pid in _descendants(process.pid, "voila"):
+        assert token.encode() not in Path(f"/proc/{pid}/cmdline").read_bytes()
+    assert token.encode() not in command_line
+
+
+def test_sigint_stops_the_app_even_when_started_with_sigint_ignored(app) -> None:
+    process, port, log = app
+    children = _descendants(process.pid, "")
+    assert children, "Voila and its kernel run under the command"
+    process.send_signal(signal.SIGINT)
+    process.wait(90)
+    assert process.returncode == 0, log.read_text()
+    assert "Stopping the Explorer app" in log.read_text()
+    _gone(children)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGHUP, signal.SIGKILL])
+def test_sighup_stops_the_app_and_sigkill_takes_voila_with_it(tmp_path: Path, signum: int) -> None:
+    process, port, log = _explore(tmp_path)
+    try:
+        children = _descendants(process.pid, "voila")
+        assert children, "Voila runs under the command"
+        process.send_signal(signum)
+        process.wait(90)
+        _gone(children)  # on SIGKILL, Linux sends Voila SIGTERM (PR_SET_PDEATHSIG)
+    finally:
+        _kill_leftovers(process)
+
+
+def _gone(pids: list[int], timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        alive = [pid for pid in pids if _alive(pid)]
+        if not alive:
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"still running: {alive}")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+# -- the Export panel as the app builds it ----------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def estate() -> ipt.Estate:
+    raw = [
+        {
+            "class": "core:IntegrationProfile",
+            "id": "P1",
+            "name": "Shipments",
+            "group": "Logistics",
+            "inputAgent": {
+                "class": "core:HttpAgentSettings",
+                "id": 1,
+                "httpSettings": {"uri": f"/v3/shipments?apikey={SECRET}", "password": SECRET},
+            },
+        }
+    ]
+    return ipt.Estate.from_raw(raw)
+
+
+def test_the_app_writes_into_its_folder_whatever_the_page_sends(
+    tmp_path: Path, estate: ipt.Estate
+) -> None:
+    fixed = tmp_path / "exports"
+    panel = ExportPanel(lambda: estate, folder=str(fixed), fixed=True, masked=True)
+    assert panel.folder.disabled
+    panel.folder.value = str(tmp_path / "elsewhere")  # what a hostile page could send
+    panel.name.value = "../../outside"
+    assert panel.write("csv") is None  # a name only: refused
+    panel.name.value = "estate"
+    written = panel.write("json")
+    assert written is not None and written.parent == fixed.resolve()
+    assert not (tmp_path / "elsewhere").exists()
+    text = written.read_text()
+    assert SECRET not in text and "**********" in text
+    assert len(ipt.load(written)) == 1  # masked, the snapshot still loads
+
+
+def test_unmasked_downloads_keep_the_snapshot_as_held(tmp_path: Path, estate: ipt.Estate) -> None:
+    panel = ExportPanel(lambda: estate, folder=str(tmp_path), fixed=True, masked=False)
+    written = panel.write("json")
+    assert written is not None and SECRET in written.read_text()

