@@ -193,7 +193,7 @@ def test_impact_of_an_inactive_channel_is_nothing():
         profile("B", agent=agent("SFTP", channels=[OLD_GLOBEX])),
     )
     graph = build_graph(estate)
-    assert impact(graph, "channel:21") == Impact("channel:21")
+    assert impact(graph, "channel:21") == Impact("channel:21", nodes=["channel:21"])
     assert not impact(graph, "channel:21")
     assert impact(graph, "channel:20").lose_input == ["profile:A"]
     assert impact(graph, "profile:A").lose_input == ["profile:A"]

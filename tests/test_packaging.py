@@ -93,7 +93,7 @@ def test_every_import_is_declared_where_it_is_used() -> None:
             continue
         names = {re.sub(r"[-_.]+", "-", d).lower() for d in distributions.get(module, [module])}
         declared = CORE
-        for extra in ("server", "mcp"):  # an extra's package may use what the extra brings
+        for extra in ("server", "mcp", "archive", "app"):  # a package may use its extra
             if all(f.startswith(f"iptoolkit/{extra}/") for f in files):
                 declared = CORE | EXTRA[extra]
         if not names & declared:

@@ -66,7 +66,7 @@ def write_full_lists(ctx: Context, docs: Path) -> set[Path]:
 
 
 def _findings_frame(ctx: Context):  # noqa: ANN202 - pandas is imported lazily
-    from ..audit import Findings
+    from ..auditing import Findings
 
     return Findings(ctx.findings).to_frame()
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -29,6 +30,7 @@ __all__ = [
     "chromium_page",
     "first_launch",
     "wait_listening",
+    "printed_app_url",
     "FirstLaunchTimeout",
     "run_in_lab",
     "CHROMIUM",
@@ -106,6 +108,19 @@ def wait_listening(
         except OSError:
             time.sleep(0.3)
     raise AssertionError(f"server never listened on {port}:\n{log.read_text()}")
+
+
+def printed_app_url(log: Path, port: int, *, timeout: float = 30) -> str:
+    """The address `iptoolkit explore` printed, with its token (the app answers nothing
+    without it, or the cookie a first visit with it sets)."""
+    pattern = re.compile(rf"http://127\.0\.0\.1:{port}/\?token=[\w-]+")
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = pattern.search(log.read_text(errors="replace"))
+        if found:
+            return found.group(0)
+        time.sleep(0.2)
+    raise AssertionError(f"no address with a token printed:\n{log.read_text()}")
 
 
 def start_lab(root: Path, state: Path, *, timeout: float = 60.0) -> Lab:

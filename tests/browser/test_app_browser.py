@@ -28,7 +28,7 @@ from iptoolkit.nodes import label, partner_of
 from iptoolkit.topology.style import KIND_COLOURS
 
 from ..ci import skip_or_fail
-from .lab import chromium_missing, free_port, launch_chromium, wait_listening
+from .lab import chromium_missing, free_port, launch_chromium, printed_app_url, wait_listening
 from .steps import (
     DETAIL_TITLE,
     STEP,
@@ -75,7 +75,7 @@ def test_the_app_filters_zooms_links_and_exports_in_chromium(tmp_path: Path) -> 
         )  # fmt: skip
     try:
         wait_listening(process, port, log)
-        errors = _session(f"http://127.0.0.1:{port}/", estate, tmp_path, exports)
+        errors = _session(printed_app_url(log, port), estate, tmp_path, exports)
     finally:
         _interrupt(process)
     text = log.read_text(errors="replace")

@@ -29,7 +29,7 @@ import pytest
 from iptoolkit.topology.style import KIND_COLOURS
 
 from ..ci import skip_or_fail
-from .lab import chromium_missing, free_port, launch_chromium, wait_listening
+from .lab import chromium_missing, free_port, launch_chromium, printed_app_url, wait_listening
 from .steps import STEP, _pixels
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
@@ -67,7 +67,7 @@ def test_the_app_stays_up_shares_views_and_drills_down(tmp_path: Path) -> None:
         )  # fmt: skip
     try:
         wait_listening(process, port, log)
-        problems = _session(f"http://127.0.0.1:{port}/", process, tmp_path)
+        problems = _session(printed_app_url(log, port), process, tmp_path)
     finally:
         if process.poll() is None:
             process.send_signal(signal.SIGTERM)
@@ -79,8 +79,12 @@ def test_the_app_stays_up_shares_views_and_drills_down(tmp_path: Path) -> None:
     assert problems == [], problems
 
 
-def _session(url: str, process: subprocess.Popen[bytes], tmp_path: Path) -> list[str]:
+def _session(signed_in: str, process: subprocess.Popen[bytes], tmp_path: Path) -> list[str]:
+    """The app opened once with its token (the cookie it sets lets the rest in), then used
+    at its plain address."""
     from playwright.sync_api import sync_playwright
+
+    url = signed_in.split("?", 1)[0]
 
     problems: list[str] = []
     with sync_playwright() as playwright:
@@ -101,6 +105,7 @@ def _session(url: str, process: subprocess.Popen[bytes], tmp_path: Path) -> list
                 ),
             )
             try:
+                page.goto(signed_in, timeout=FIRST_VIEW)
                 _shared_view(page, url)
                 _drill_down(page, url, tmp_path)
                 _reload_and_close(page, process)
