@@ -101,7 +101,7 @@ class History:
         self.snapshots = snapshots
         self._counts = counts
         self.notes = notes
-        self.diffs = HistoryDiffs(tuple(snapshot.path for snapshot in snapshots))
+        self.diffs: PairDiffs = HistoryDiffs(tuple(snapshot.path for snapshot in snapshots))
 
     def __len__(self) -> int:
         return len(self.snapshots)
@@ -177,7 +177,39 @@ class History:
         )
 
 
-class HistoryDiffs(Sequence[EstateDiff]):
+class PairDiffs(Sequence[EstateDiff]):
+    """The diffs of consecutive snapshots, each made on demand by `_pair(position)`; the
+    subclasses say where the snapshots and their changes come from."""
+
+    def __len__(self) -> int:
+        raise NotImplementedError
+
+    @overload
+    def __getitem__(self, index: int) -> EstateDiff: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[EstateDiff]: ...
+    def __getitem__(self, index: int | slice) -> EstateDiff | list[EstateDiff]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        return self._pair(range(len(self))[index])  # IndexError, negative indexes
+
+    def __iter__(self) -> Iterator[EstateDiff]:
+        return (self[i] for i in range(len(self)))
+
+    def _pair(self, position: int) -> EstateDiff:
+        """The diff of snapshots `position` and `position + 1`."""
+        raise NotImplementedError
+
+    def changes(self, index: int) -> tuple[Change, ...]:
+        """The changes of one pair."""
+        raise NotImplementedError
+
+    def severities(self) -> list[Counter[str]]:
+        """Changes per severity of each pair."""
+        return [Counter(change.severity for change in self.changes(i)) for i in range(len(self))]
+
+
+class HistoryDiffs(PairDiffs):
     """The diffs of consecutive snapshots, computed on first use and kept as changes only."""
 
     def __init__(self, paths: tuple[Path, ...]) -> None:
@@ -189,14 +221,7 @@ class HistoryDiffs(Sequence[EstateDiff]):
     def __len__(self) -> int:
         return len(self._found)
 
-    @overload
-    def __getitem__(self, index: int) -> EstateDiff: ...
-    @overload
-    def __getitem__(self, index: slice) -> list[EstateDiff]: ...
-    def __getitem__(self, index: int | slice) -> EstateDiff | list[EstateDiff]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        position = range(len(self))[index]  # IndexError, negative indexes
+    def _pair(self, position: int) -> EstateDiff:
         old, new = _load(self._paths[position]), _load(self._paths[position + 1])
         found = self._found[position]
         if found is None:
@@ -205,15 +230,9 @@ class HistoryDiffs(Sequence[EstateDiff]):
             return diff
         return EstateDiff(old, new, *found)
 
-    def __iter__(self) -> Iterator[EstateDiff]:
-        return (self[i] for i in range(len(self)))
-
-    def severities(self) -> list[Counter[str]]:
-        """Changes per severity of each pair, computing what is missing in one walk."""
-        return [Counter(change.severity for change in self.changes(i)) for i in range(len(self))]
-
     def changes(self, index: int) -> tuple[Change, ...]:
-        """The changes of one pair without loading its snapshots again."""
+        """The changes of one pair without loading its snapshots again (what is missing
+        computed in one walk)."""
         self._compute()
         found = self._found[index]
         assert found is not None  # _compute filled every pair

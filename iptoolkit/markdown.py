@@ -10,15 +10,22 @@ Two jobs, told apart by what the text is:
 Text from the estate may hold control characters and noncharacters (a NUL, U+FFFF): both
 `escape` and `code` drop them (`printable`), which no reader sees and some tools refuse.
 
+And `write_reference(module, render, argv)`: the command line of a generated Markdown
+reference (`python -m MODULE [OUTPUT.md]`), shared by the rules and data model references.
+
 A leaf module: it imports nothing of ours but `printable` (a leaf too), so any layer may
 use it.
 """
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
 from .printable import printable
 
-__all__ = ["escape", "code", "cell", "MARKUP"]
+__all__ = ["escape", "code", "cell", "MARKUP", "write_reference"]
 
 MARKUP = "\\`*_[]<>|#"
 """The characters Markdown (CommonMark, GitHub, MkDocs) may read as markup inside a line."""
@@ -44,3 +51,18 @@ def code(text: str) -> str:
 def cell(markdown: str) -> str:
     """Markdown (our own, not the estate's) fit for one table cell: one line, pipes escaped."""
     return " ".join(markdown.split()).replace("|", "\\|")
+
+
+def write_reference(module: str, render: Callable[[], str], argv: Sequence[str] | None) -> int:
+    """`python -m MODULE [OUTPUT.md]`: write what `render` makes to the path given, or to
+    standard output; 2 with a usage line for anything else. The exit status to return."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if len(args) > 1 or (args and args[0].startswith("-")):
+        print(f"usage: python -m {module} [OUTPUT.md]", file=sys.stderr)
+        return 2
+    text = render()
+    if args:
+        Path(args[0]).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return 0

@@ -143,3 +143,14 @@ def test_a_bad_file_is_one_error_naming_its_line(text: str) -> None:
     ), message
     for words in said:
         assert words in message, message
+
+
+def test_the_documented_example_is_a_valid_configuration() -> None:
+    from iptoolkit.auditing.config import EXAMPLE
+
+    without_plugin = "".join(
+        line for line in EXAMPLE.splitlines(keepends=True) if not line.startswith("plugins")
+    )  # acme_rules is the example's own module, not one installed
+    config = configured(without_plugin, "pyproject.toml")
+    assert config.fail_on == "warning"
+    assert [one.code for one in config.suppress] == ["SEC006"]

@@ -7,13 +7,10 @@ archive, with the stored changes.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import overload
 
 from ..change.model import Change, EstateDiff
-from ..estate_history import COUNTS, History, Snapshot
+from ..estate_history import COUNTS, History, PairDiffs, Snapshot
 from ..models import loads_json
 from .log import Stored
 
@@ -41,11 +38,11 @@ def archive_history(archive: Stored) -> History:
         for row in rows
     ]
     history = History(snapshots, counts, ())
-    history.diffs = ArchiveDiffs(archive, tuple(row[0] for row in rows))  # type: ignore[assignment]
+    history.diffs = ArchiveDiffs(archive, tuple(row[0] for row in rows))
     return history
 
 
-class ArchiveDiffs(Sequence[EstateDiff]):
+class ArchiveDiffs(PairDiffs):
     """The diffs of consecutive snapshots of an archive, as `HistoryDiffs` offers them."""
 
     def __init__(self, archive: Stored, ids: tuple[int, ...]) -> None:
@@ -56,14 +53,7 @@ class ArchiveDiffs(Sequence[EstateDiff]):
     def __len__(self) -> int:
         return max(len(self._ids) - 1, 0)
 
-    @overload
-    def __getitem__(self, index: int) -> EstateDiff: ...
-    @overload
-    def __getitem__(self, index: slice) -> list[EstateDiff]: ...
-    def __getitem__(self, index: int | slice) -> EstateDiff | list[EstateDiff]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        position = range(len(self))[index]
+    def _pair(self, position: int) -> EstateDiff:
         old = self._archive.estate(self._ids[position])
         new_id = self._ids[position + 1]
         new = self._archive.estate(new_id)
@@ -73,17 +63,11 @@ class ArchiveDiffs(Sequence[EstateDiff]):
             ).fetchone()[0]  # type: ignore[index]
         return EstateDiff(old, new, self.changes(position), tuple(loads_json(notes)))
 
-    def __iter__(self) -> Iterator[EstateDiff]:
-        return (self[i] for i in range(len(self)))
-
     def changes(self, index: int) -> tuple[Change, ...]:
         """The stored changes of one pair (nothing loaded)."""
         if self._changes is None:
             self._changes = stored_changes(self._archive)
         return self._changes.get(self._ids[index + 1], ())
-
-    def severities(self) -> list[Counter[str]]:
-        return [Counter(change.severity for change in self.changes(i)) for i in range(len(self))]
 
 
 def stored_changes(

@@ -1,24 +1,7 @@
 """The audit's configuration, kept in the repository: `[tool.iptoolkit.audit]` in
 `pyproject.toml`, or `[audit]` in `iptoolkit.toml`, found upward from the working
-directory (the first folder holding either; `iptoolkit.toml` wins in one folder)::
-
-    [tool.iptoolkit.audit]
-    select = ["ALL"]                 # codes, prefixes (SEC) or names; default ALL
-    ignore = ["HYG002"]
-    fail-on = "warning"              # error, warning, info or never
-    plugins = ["acme_rules"]         # modules holding a team's own rules
-
-    [tool.iptoolkit.audit.severity]
-    SEC009 = "info"
-
-    [tool.iptoolkit.audit.options.OPS003]
-    max-dependents = 50
-
-    [[tool.iptoolkit.audit.suppress]]
-    code = "SEC006"
-    item = "channel:4711"            # a node id the finding names
-    reason = "Partner moves to SHA256 in Q1"
-    expires = 2027-03-31             # optional; expired, it hides nothing and is a finding
+directory (the first folder holding either; `iptoolkit.toml` wins in one folder); `EXAMPLE`
+below holds every key (docs/rules.md shows it).
 
 A wrong file is one error naming the file and line: an unknown key, code or threshold, a
 wrong type. Read with the standard library's `tomllib`; it keeps no positions, so the line
@@ -44,11 +27,33 @@ __all__ = [
     "AuditConfig",
     "Suppression",
     "ConfigError",
+    "EXAMPLE",
     "FAIL_ON",
     "find_config",
     "load_config",
     "parse_config",
 ]
+
+EXAMPLE = """\
+[tool.iptoolkit.audit]
+select = ["ALL"]            # codes, prefixes (SEC) or names
+ignore = ["HYG002"]
+fail-on = "warning"         # error, warning, info or never
+plugins = ["acme_rules"]    # modules with a team's own rules
+
+[tool.iptoolkit.audit.severity]
+SEC009 = "info"
+
+[tool.iptoolkit.audit.options.OPS003]
+max-dependents = 50
+
+[[tool.iptoolkit.audit.suppress]]
+code = "SEC006"
+item = "channel:4711"       # a node id the finding names
+reason = "Partner moves to SHA256 in Q1"
+expires = 2027-03-31        # optional; once past, the finding shows again (and CFG001)
+"""
+"""A configuration with every key, as the rules reference (docs/rules.md) shows it."""
 
 FAIL_ON = ("error", "warning", "info", "never")
 _KEYS = ("select", "ignore", "fail-on", "plugins", "severity", "options", "suppress")

@@ -8,11 +8,10 @@ and how to configure the audit and write a rule of one's own.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
-from pathlib import Path
 
-from ..markdown import cell
+from ..markdown import cell, write_reference
+from .config import EXAMPLE
 from .registry import BUILTIN_RULES
 from .rule import FAMILIES, Rule
 
@@ -49,24 +48,7 @@ In `pyproject.toml` (or as `[audit]` in `iptoolkit.toml`), found upward from the
 directory, or named with `--config FILE`:
 
 ```toml
-[tool.iptoolkit.audit]
-select = ["ALL"]            # codes, prefixes (SEC) or names
-ignore = ["HYG002"]
-fail-on = "warning"         # error, warning, info or never
-plugins = ["acme_rules"]    # modules with a team's own rules
-
-[tool.iptoolkit.audit.severity]
-SEC009 = "info"
-
-[tool.iptoolkit.audit.options.OPS003]
-max-dependents = 50
-
-[[tool.iptoolkit.audit.suppress]]
-code = "SEC006"
-item = "channel:4711"       # a node id the finding names
-reason = "Partner moves to SHA256 in Q1"
-expires = 2027-03-31        # optional; once past, the finding shows again (and CFG001)
-```
+{EXAMPLE}```
 
 An unknown key, code or threshold is an error naming its line.
 
@@ -135,16 +117,7 @@ def render(rules: Sequence[Rule] = BUILTIN_RULES) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Write the reference to the path given, or to standard output."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    if len(args) > 1 or (args and args[0].startswith("-")):
-        print("usage: python -m iptoolkit.auditing.reference [OUTPUT.md]", file=sys.stderr)
-        return 2
-    text = render()
-    if args:
-        Path(args[0]).write_text(text, encoding="utf-8")
-    else:
-        sys.stdout.write(text)
-    return 0
+    return write_reference("iptoolkit.auditing.reference", render, argv)
 
 
 if __name__ == "__main__":

@@ -19,12 +19,11 @@ import types
 import typing
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Annotated, Any, Union
 
 from pydantic import BaseModel, Discriminator, Tag
 
-from ..markdown import cell
+from ..markdown import cell, write_reference
 from .base import CLASS_PREFIX, I32, I64, ApiModel, FallbackModel
 
 __all__ = [
@@ -357,16 +356,7 @@ def _model_section(
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Write the reference to the path given, or to standard output."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    if len(args) > 1 or (args and args[0].startswith("-")):
-        print("usage: python -m iptoolkit.models.reference [OUTPUT.md]", file=sys.stderr)
-        return 2
-    text = render()
-    if args:
-        Path(args[0]).write_text(text, encoding="utf-8")
-    else:
-        sys.stdout.write(text)
-    return 0
+    return write_reference("iptoolkit.models.reference", render, argv)
 
 
 if __name__ == "__main__":
