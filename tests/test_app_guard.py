@@ -81,7 +81,7 @@ def test_the_app_answers_only_with_its_token_and_a_loopback_host(app) -> None:
         page = http.get(url, headers={"Host": f"localhost:{port}"})
         assert page.status_code == 200 and "application/vnd.jupyter.widget" in page.text
     command_line = Path(f"/proc/{process.pid}/cmdline").read_bytes()
-    for pid in _descendants(process.pid, "voila"):
+    for pid in _descendants(process.pid, ""):
         assert token.encode() not in Path(f"/proc/{pid}/cmdline").read_bytes()
     assert token.encode() not in command_line
 
@@ -101,7 +101,7 @@ def test_sigint_stops_the_app_even_when_started_with_sigint_ignored(app) -> None
 def test_sighup_stops_the_app_and_sigkill_takes_voila_with_it(tmp_path: Path, signum: int) -> None:
     process, port, log = _explore(tmp_path)
     try:
-        children = _descendants(process.pid, "voila")
+        children = _descendants(process.pid, "iptoolkit.app.server")
         assert children, "Voila runs under the command"
         process.send_signal(signum)
         process.wait(90)

@@ -43,7 +43,7 @@ def test_binder_files_are_what_repo2docker_reads() -> None:
     assert post_build.read_text().startswith("#!/usr/bin/env bash")
     assert (BINDER / "runtime.txt").read_text().strip().startswith("python-3.")
     assert "urlpath=lab/tree/notebooks/01-quickstart.ipynb" in (BINDER / "README.md").read_text()
-    assert "'.[server,app]'" in post_build.read_text(), "Voila serves the app on Binder"
+    assert "'.[server,app,archive]'" in post_build.read_text(), "Voila and the archive on Binder"
     readme = (ROOT / "README.md").read_text()
     assert "urlpath=voila/render/notebooks/app.ipynb" in readme, "the app's Binder badge"
     assert (ROOT / "notebooks" / "app.ipynb").is_file()
