@@ -60,14 +60,7 @@ def plain_transport_url(ctx: AuditContext) -> Iterator[Finding]:
         return _scheme(url) in PLAIN_SCHEMES and not is_loopback(host_of(url))
 
     for at in urls_where(ctx, suspect):
-        where = at.channel or at.record.node
-        yield ctx.finding(
-            f"{where}: {redact_url(at.url)} is not encrypted ({_scheme(at.url)}) at {at.path}",
-            at.record,
-            *((at.channel,) if at.channel else ()),
-            path=at.path,
-            key=f"{where}:{at.path.split('.')[-1]}:{redact_url(at.url)}",
-        )
+        yield _url_finding(ctx, at, f"{{url}} is not encrypted ({_scheme(at.url)})")
 
 
 @rule(
@@ -272,15 +265,7 @@ def as2_without_partner_id(ctx: AuditContext) -> Iterator[Finding]:
 )  # fmt: skip
 def credentials_in_url(ctx: AuditContext) -> Iterator[Finding]:
     for at in urls_where(ctx, lambda url: bool(_USERINFO.match(url))):
-        where = at.channel or at.record.node
-        masked = redact_url(at.url)
-        yield ctx.finding(
-            f"{where}: a password in the URL {masked} at {at.path}",
-            at.record,
-            *((at.channel,) if at.channel else ()),
-            path=at.path,
-            key=f"{where}:{at.path.split('.')[-1]}:{masked}",
-        )
+        yield _url_finding(ctx, at, "a password in the URL {url}")
 
 
 @rule(
@@ -350,3 +335,18 @@ RULES = (
     oftp_without_tls,
     anonymous_portal_access,
 )
+
+
+def _url_finding(ctx: AuditContext, at: Any, says: str) -> Finding:
+    """A finding about one URL of a profile: `says` with `{url}` standing for the masked URL
+    (our own text: the URL is put in after, never read as a template), where it is, and a
+    key of the place and the masked URL (so a baseline survives reordering)."""
+    where = at.channel or at.record.node
+    masked = redact_url(at.url)
+    return ctx.finding(
+        f"{where}: {says.replace('{url}', masked)} at {at.path}",
+        at.record,
+        *((at.channel,) if at.channel else ()),
+        path=at.path,
+        key=f"{where}:{at.path.split('.')[-1]}:{masked}",
+    )
