@@ -31,6 +31,8 @@ __all__ = [
     "first_launch",
     "wait_listening",
     "printed_app_url",
+    "launch_explore",
+    "stop_explore",
     "FirstLaunchTimeout",
     "run_in_lab",
     "CHROMIUM",
@@ -108,6 +110,38 @@ def wait_listening(
         except OSError:
             time.sleep(0.3)
     raise AssertionError(f"server never listened on {port}:\n{log.read_text()}")
+
+
+def launch_explore(
+    snapshot: Path, tmp_path: Path, *options: str
+) -> tuple[subprocess.Popen[bytes], int, Path]:
+    """`iptoolkit explore SNAPSHOT` on a free port in its own session, its output in a log:
+    the process, the port and the log (wait with `wait_listening`, stop with
+    `stop_explore`)."""
+    port = free_port()
+    log = tmp_path / "explore.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "iptoolkit.cli", "explore", str(snapshot), "--no-browser",
+             "--port", str(port), *options],
+            stdout=out, stderr=subprocess.STDOUT, cwd=tmp_path, start_new_session=True,
+        )  # fmt: skip
+    return process, port, log
+
+
+def stop_explore(process: subprocess.Popen[bytes], signum: int = signal.SIGINT) -> bool:
+    """Stop the app with `signum` (Ctrl-C by default, as a person does); False, with its
+    whole session killed, if it did not stop within a minute."""
+    if process.poll() is not None:
+        return True
+    process.send_signal(signum)
+    try:
+        process.wait(60)
+        return True
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(5)
+        return False
 
 
 def printed_app_url(log: Path, port: int, *, timeout: float = 30) -> str:

@@ -17,8 +17,6 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +26,14 @@ from iptoolkit.nodes import label, partner_of
 from iptoolkit.topology.style import KIND_COLOURS
 
 from ..ci import skip_or_fail
-from .lab import chromium_missing, free_port, launch_chromium, printed_app_url, wait_listening
+from .lab import (
+    chromium_missing,
+    launch_chromium,
+    launch_explore,
+    printed_app_url,
+    stop_explore,
+    wait_listening,
+)
 from .steps import (
     DETAIL_TITLE,
     STEP,
@@ -65,35 +70,17 @@ def test_the_app_filters_zooms_links_and_exports_in_chromium(tmp_path: Path) -> 
     snapshot = tmp_path / "estate.json"
     estate.save(snapshot)
     exports = tmp_path / "exports"
-    port = free_port()
-    log = tmp_path / "explore.log"
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "iptoolkit.cli", "explore", str(snapshot), "--no-browser",
-             "--port", str(port), "--folder", str(exports)],
-            stdout=out, stderr=subprocess.STDOUT, cwd=tmp_path, start_new_session=True,
-        )  # fmt: skip
+    process, port, log = launch_explore(snapshot, tmp_path, "--folder", str(exports))
     try:
         wait_listening(process, port, log)
         errors = _session(printed_app_url(log, port), estate, tmp_path, exports)
     finally:
-        _interrupt(process)
+        if not stop_explore(process, signal.SIGINT):
+            raise AssertionError("explore did not stop on Ctrl-C")
     text = log.read_text(errors="replace")
     assert process.returncode == 0, text[-3000:]
     assert "Stopping the Explorer app" in text and "Kernel shutdown" in text, text[-3000:]
     assert unexpected_errors(errors) == [], errors
-
-
-def _interrupt(process: subprocess.Popen[bytes]) -> None:
-    """Ctrl-C, as a person stops it; its whole session is killed if it hangs."""
-    if process.poll() is None:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(60)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(5)
-            raise AssertionError("explore did not stop on Ctrl-C") from None
 
 
 def _session(url: str, estate: Any, tmp_path: Path, exports: Path) -> list[str]:

@@ -19,7 +19,6 @@ import os
 import shutil
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -29,7 +28,14 @@ import pytest
 from iptoolkit.topology.style import KIND_COLOURS
 
 from ..ci import skip_or_fail
-from .lab import chromium_missing, free_port, launch_chromium, printed_app_url, wait_listening
+from .lab import (
+    chromium_missing,
+    launch_chromium,
+    launch_explore,
+    printed_app_url,
+    stop_explore,
+    wait_listening,
+)
 from .steps import STEP, _pixels
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
@@ -57,25 +63,14 @@ def test_the_app_stays_up_shares_views_and_drills_down(tmp_path: Path) -> None:
     estate = _estate()
     snapshot = tmp_path / "estate.json"
     estate.save(snapshot)
-    port = free_port()
-    log = tmp_path / "explore.log"
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "iptoolkit.cli", "explore", str(snapshot), "--no-browser",
-             "--port", str(port), "--folder", str(tmp_path / "exports"), "--max-sessions", "4"],
-            stdout=out, stderr=subprocess.STDOUT, cwd=tmp_path, start_new_session=True,
-        )  # fmt: skip
+    process, port, log = launch_explore(
+        snapshot, tmp_path, "--folder", str(tmp_path / "exports"), "--max-sessions", "4"
+    )
     try:
         wait_listening(process, port, log)
         problems = _session(printed_app_url(log, port), process, tmp_path)
     finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(60)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait(5)
+        stop_explore(process, signal.SIGTERM)
     assert problems == [], problems
 
 
