@@ -31,7 +31,7 @@ import functools
 import sys
 import types
 import typing
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Annotated, Any, Union
 
 import msgspec
@@ -265,32 +265,26 @@ def profile_fault(text: bytes | msgspec.Raw) -> FastFault | None:
 def _walk(decoded: Any, shape: _Shape, path: str) -> FastFault | None:
     """Check what the decode left raw (polymorphic fields) in a decoded Struct."""
     for attribute, alias, family, many in shape.polymorphic:
-        value = getattr(decoded, attribute)
-        if value is None:
-            continue
-        if many:
-            for index, item in enumerate(value):
-                fault = _member(item, family, f"{path}.{alias}[{index}]")
-                if fault is not None:
-                    return fault
-        else:
-            fault = _member(value, family, f"{path}.{alias}")
-            if fault is not None:
+        for item, where in _placed(getattr(decoded, attribute), many, f"{path}.{alias}"):
+            if (fault := _member(item, family, where)) is not None:
                 return fault
     for attribute, alias, inner, many in shape.nested:
-        value = getattr(decoded, attribute)
-        if value is None:
-            continue
-        if many:
-            for index, item in enumerate(value):
-                fault = _walk(item, inner, f"{path}.{alias}[{index}]")
-                if fault is not None:
-                    return fault
-        else:
-            fault = _walk(value, inner, f"{path}.{alias}")
-            if fault is not None:
+        for item, where in _placed(getattr(decoded, attribute), many, f"{path}.{alias}"):
+            if (fault := _walk(item, inner, where)) is not None:
                 return fault
     return None
+
+
+def _placed(value: Any, many: bool, path: str) -> Iterator[tuple[Any, str]]:
+    """A field's value with its JSON path, or each item of a list field with its own;
+    nothing for a null."""
+    if value is None:
+        return
+    if many:
+        for index, item in enumerate(value):
+            yield item, f"{path}[{index}]"
+    else:
+        yield value, path
 
 
 def _member(text: msgspec.Raw, family: _Family, path: str) -> FastFault | None:
