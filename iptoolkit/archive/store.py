@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 import duckdb
 
 from ..jsonio import dumps_json
-from ..models import ParseError, loads_json
+from ..models import Listing, ParseError, loads_json
 from .rows import SnapshotRows, snapshot_rows, use_rows
 from .runs import order_keys
 from .schema import FORMAT, FORMAT_VERSION, TABLES, VIEWS
@@ -137,11 +137,12 @@ class Archive:
                 "UPDATE runs SET last_seq = last_seq + 1 WHERE last_seq >= ?",
             ):
                 con.execute(sql, [seq])
-        version_ids = self._versions(con, estate, rows)
-        self._runs(con, seq, version_ids, rows.keys, newest=seq > newest)
+        before = _listing(con, seq - 1)
+        version_ids = self._versions(con, estate, rows, before)
+        self._runs(con, seq, version_ids, rows.keys, newest=seq > newest, before=before)
         counts = _counts(estate)
         previous = self._snapshot_at_seq(con, seq - 1)
-        diff = self._diff_to(con, previous, estate) if previous is not None else None
+        diff = self._diff_to(con, previous, seq - 1, before, estate, rows) if previous else None
         con.execute(
             "INSERT INTO snapshots VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
@@ -161,7 +162,12 @@ class Archive:
         )
         if diff is not None:
             _store_changes(con, snapshot_id, diff)
-            self._diffs = {snapshot_id: diff}
+            self._diffs = {}
+            cached = self._newest
+            if cached is not None and cached[0] == previous:  # else `last_diff` builds it
+                from ..change.model import EstateDiff
+
+                self._diffs[snapshot_id] = EstateDiff(cached[1], estate, diff.changes, diff.notes)
         following = self._snapshot_at_seq(con, seq + 1)
         if following is not None:  # its predecessor is now this one: diff again
             later = self._estate(con, following)
@@ -177,12 +183,18 @@ class Archive:
         return snapshot_id
 
     def _versions(
-        self, con: duckdb.DuckDBPyConnection, estate: Estate, rows: SnapshotRows
+        self,
+        con: duckdb.DuckDBPyConnection,
+        estate: Estate,
+        rows: SnapshotRows,
+        before: Sequence[tuple[Any, ...]] = (),
     ) -> list[int]:
-        """The version id of each profile, storing the versions not stored yet."""
+        """The version id of each profile, storing the versions not stored yet; `before`:
+        the listing of the snapshot before (`_listing`), whose versions most are."""
         import pandas as pd
 
-        known = known_versions(con, rows.digests)
+        known = {row[5]: row[1] for row in before}
+        known.update(known_versions(con, [one for one in rows.digests if one not in known]))
         next_id = con.execute("SELECT coalesce(max(version_id), 0) + 1 FROM versions").fetchone()[0]  # type: ignore[index]
         new_versions: list[tuple[Any, ...]] = []
         new_uses: list[tuple[Any, ...]] = []
@@ -209,24 +221,22 @@ class Archive:
         keys: list[str],
         *,
         newest: bool = True,
+        before: Sequence[tuple[Any, ...]] | None = None,
     ) -> None:
         """Record which versions stand where in the snapshot at `seq` (see `runs.py`);
         `newest`: no snapshot comes after it. A run still in the newest snapshot is open
         (`last_seq` NULL), so a profile that does not change costs no write at all."""
         import pandas as pd
 
-        before = con.execute(
-            "SELECT rowid, version_id, key, order_key, last_seq FROM runs "
-            "WHERE first_seq <= ? AND (last_seq IS NULL OR last_seq >= ?) ORDER BY order_key",
-            [seq - 1, seq - 1],
-        ).fetchall()
+        if before is None:
+            before = _listing(con, seq - 1)
         current = list(zip(version_ids, keys, strict=True))
-        new_keys, kept = order_keys([((v, k), key) for _, v, k, key, _ in before], current)
+        new_keys, kept = order_keys([((v, k), key) for _, v, k, key, *_ in before], current)
         continued = {
             (v, k, key) for (v, k), key, keep in zip(current, new_keys, kept, strict=True) if keep
         }
         extend, split, close = [], [], []
-        for rowid, v, k, key, last in before:
+        for rowid, v, k, key, last, _ in before:
             if (v, k, key) in continued:
                 if last == seq - 1:  # only in the middle: the newest's runs are open
                     extend.append(rowid)
@@ -404,29 +414,55 @@ class Archive:
         if found is None:
             raise LookupError(f"{self.path}: no snapshot {snapshot_id}")
         header, seq = found
-        texts = con.execute(
-            "SELECT v.json FROM runs r JOIN versions v USING (version_id) "
-            "WHERE r.first_seq <= ? AND (r.last_seq IS NULL OR r.last_seq >= ?) "
-            "ORDER BY r.order_key",
+        # one query, one string: the listing as `Estate.save` wrote it, and which of its
+        # profiles were faulty (the others were valid when stored: nothing to check again)
+        text, faulty = con.execute(
+            "SELECT coalesce(string_agg(v.json, ',' ORDER BY r.order_key), ''), "
+            "coalesce(list(v.faulty ORDER BY r.order_key), []) "
+            "FROM runs r JOIN versions v USING (version_id) "
+            "WHERE r.first_seq <= ? AND (r.last_seq IS NULL OR r.last_seq >= ?)",
             [seq, seq],
-        ).fetchall()
-        data = b"[" + ",".join(text for (text,) in texts).encode() + b"]"
+        ).fetchone()  # type: ignore[misc]
         info = _info_of(loads_json(header))
         try:
-            return Estate.from_raw(data, info=info)
+            items = loads_json("[" + text + "]")
+            suspects = frozenset(n for n, bad in enumerate(faulty) if bad)
+            return Estate.from_raw(Listing(items, {}, suspects), info=info)
         except ParseError as exc:
             raise ParseError(
                 f"{self.path}: snapshot {snapshot_id}: {exc}", issues=exc.issues
             ) from None
 
-    def _diff_to(self, con: duckdb.DuckDBPyConnection, previous: int, estate: Estate) -> EstateDiff:
+    def _diff_to(
+        self,
+        con: duckdb.DuckDBPyConnection,
+        previous: int,
+        previous_seq: int,
+        before: Sequence[tuple[Any, ...]],
+        estate: Estate,
+        rows: SnapshotRows,
+    ) -> EstateDiff:
+        """`ipt.diff` from the snapshot before to `estate`: from the profiles that changed
+        (`incremental.py`) when it applies, else of the two whole estates."""
+        from ..snapshot import _info_of
+        from .incremental import incremental_diff
+
+        header = con.execute(
+            "SELECT header FROM snapshots WHERE snapshot_id = ?", [previous]
+        ).fetchone()[0]  # type: ignore[index]
+        listing = [(v, k, one) for _, v, k, _, _, one in before]
+        found = incremental_diff(
+            con, previous_seq, listing, _info_of(loads_json(header)), estate, rows
+        )
+        if found is not None:
+            return found
         cached = self._newest
-        before = (
+        old = (
             cached[1]
             if cached is not None and cached[0] == previous
             else self._estate(con, previous)
         )
-        return _ipt_diff(before, estate)
+        return _ipt_diff(old, estate)
 
     @staticmethod
     def _snapshot_at_seq(con: duckdb.DuckDBPyConnection, seq: int) -> int | None:
@@ -567,9 +603,25 @@ def insert_rows(con: duckdb.DuckDBPyConnection, table: str, frame: pandas.DataFr
     con.execute(f"INSERT INTO {table} SELECT * FROM frame")
 
 
+def _listing(con: duckdb.DuckDBPyConnection, seq: int) -> list[tuple[Any, ...]]:
+    """The runs of the snapshot at `seq`, in listing order: rowid, version id, key, order
+    key, last seq, digest."""
+    return con.execute(
+        "SELECT r.rowid, r.version_id, r.key, r.order_key, r.last_seq, v.digest "
+        "FROM runs r JOIN versions v USING (version_id) "
+        "WHERE r.first_seq <= ? AND (r.last_seq IS NULL OR r.last_seq >= ?) ORDER BY r.order_key",
+        [seq, seq],
+    ).fetchall()
+
+
 def known_versions(con: duckdb.DuckDBPyConnection, digests: Sequence[str]) -> dict[str, int]:
     """digest -> version id of the stored versions among `digests`."""
-    query = "SELECT digest, version_id FROM versions WHERE digest IN (SELECT unnest(?::VARCHAR[]))"
+    if not digests:
+        return {}
+    query = (
+        "SELECT v.digest, v.version_id FROM versions v "
+        "JOIN (SELECT unnest(?::VARCHAR[]) AS digest) d USING (digest)"
+    )
     return dict(con.execute(query, [list(dict.fromkeys(digests))]).fetchall())
 
 

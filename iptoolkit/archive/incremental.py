@@ -1,0 +1,236 @@
+"""The diff of an add, worked out from the profiles that changed, not from two whole estates.
+
+`ipt.diff` of the newest stored snapshot and the one being added gives the same changes as
+`ipt.diff` of two smaller estates: every profile whose JSON differs (or that came or went),
+and with them every profile that could change what the diff says of those:
+
+- every profile holding, or naming, a channel that a changed profile holds or names (the
+  channel's first copy, how names resolve to it, and who uses it: a diff's reasons list
+  them);
+- every profile using a partner of those, or a channel of such a partner (the partner's
+  first copy and its users);
+- every faulty profile (the notes count them), and one unchanged profile (so that the two
+  estates share an id, as the whole ones do: else a note says "different platforms");
+- the unchanged profiles whose JSON text names a class or field that the changed ones hold
+  on one side only (what `change/schema_compare.py` would walk of the whole estates).
+
+Profiles unchanged and outside these give the same channels, partners and links on both
+sides, which the diff never reports. The old side is built from the archive's JSON of just
+those profiles, so an add in a fresh process never rebuilds the previous estate. When the
+listings are not keyed by unique ids (a profile without one is keyed by its position), or
+no profile is unchanged, it answers None and the whole diff runs instead.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..change.diff import diff as ipt_diff
+from ..change.model import EstateDiff
+from ..change.schema_compare import _conditions
+from ..change.schema_walk import walk_records
+from ..models import Listing, loads_json
+from ..nodes import partner_of
+
+if TYPE_CHECKING:
+    import duckdb
+
+    from ..estate import Estate
+    from ..snapshot import SnapshotInfo
+    from .rows import SnapshotRows
+
+__all__ = ["PreviousRow", "incremental_diff"]
+
+PreviousRow = tuple[int, str, str]
+"""A profile of the previous snapshot, in listing order: version id, key, digest."""
+
+_NONE = type("_NoRecord", (), {"problem": None})()
+_IN_SNAPSHOT = "r.first_seq <= ? AND coalesce(r.last_seq, 2147483647) >= ?"
+
+
+def incremental_diff(
+    con: duckdb.DuckDBPyConnection,
+    previous_seq: int,
+    previous: Sequence[PreviousRow],
+    previous_info: SnapshotInfo,
+    estate: Estate,
+    rows: SnapshotRows,
+) -> EstateDiff | None:
+    """`ipt.diff(previous snapshot, estate)`, its `old` and `new` the smaller estates (see
+    the module docstring); None when this way does not apply."""
+    old_keys = [key for _, key, _ in previous]
+    if _positional(old_keys) or _positional(rows.keys):
+        return None
+    old_digest = {key: one for _, key, one in previous}
+    new_digest = dict(zip(rows.keys, rows.digests, strict=True))
+    unchanged = {key for key, one in new_digest.items() if old_digest.get(key) == one}
+    if not unchanged:
+        return None
+    changed = (old_digest.keys() | new_digest.keys()) - unchanged
+    old_uses = con.execute(
+        "SELECT r.key, coalesce(u.channel_id, r.key || ':' || u.path), u.partner_key "
+        f"FROM runs r JOIN uses u USING (version_id) WHERE {_IN_SNAPSHOT}",
+        [previous_seq, previous_seq],
+    ).fetchall()
+    new_uses = list(_uses_of(estate))
+    chosen = set(changed) | _users(changed, old_uses, new_uses)
+    old_faulty = {key for key, _ in _faulty(con, previous_seq)}
+    chosen |= old_faulty
+    chosen |= {record.key for record in estate.records if record.problem is not None}
+    chosen.add(next(key for key in rows.keys if key in unchanged))
+    by_key = {record.key: record for record in estate.records}
+    old_raw = _old_profiles(con, previous, chosen - unchanged)
+    texts = dict(zip(rows.keys, rows.texts, strict=True))
+    chosen |= _schema_witnesses(changed, old_raw, by_key, texts, unchanged - chosen)
+    faulty = {key for key in chosen if key in old_faulty or by_key.get(key, _NONE).problem}
+    old = _estate_of(
+        [
+            (key, old_raw[key] if key in old_raw else by_key[key].raw)
+            for key in old_keys
+            if key in chosen
+        ],
+        previous_info,
+        faulty,
+    )
+    new = _estate_of(
+        [(record.key, record.raw) for record in estate.records if record.key in chosen],
+        estate.info,
+        faulty,
+    )
+    if not _same_problems(new, by_key):
+        return None
+    return ipt_diff(old, new)
+
+
+def _positional(keys: Sequence[str]) -> bool:
+    """Whether some profile is keyed by its position (no id, or an id another has)."""
+    return any("#" in key for key in keys)
+
+
+def _uses_of(estate: Estate) -> list[tuple[str, str, str | None]]:
+    """(profile key, channel key, partner key) of every channel use of the estate."""
+    found = []
+    for record in estate.records:
+        for use in record.uses:
+            pkey = partner_of(use.held)[0] if use.held is not None else None
+            found.append((record.key, str(use.key), None if pkey is None else str(pkey)))
+        found.extend((record.key, "", str(pkey)) for pkey in record.partners)
+    return found
+
+
+def _users(
+    changed: set[str],
+    old_uses: Sequence[tuple[str, str, str | None]],
+    new_uses: Sequence[tuple[str, str, str | None]],
+) -> set[str]:
+    """The profiles (keys) using a channel or partner the changed profiles use, or a
+    channel of such a partner, on either side."""
+    every = [*old_uses, *new_uses]
+    channels = {channel for key, channel, _ in every if key in changed and channel}
+    partners = {partner for key, _, partner in every if key in changed and partner}
+    channels |= {channel for _, channel, partner in every if partner in partners and channel}
+    return {
+        key
+        for key, channel, partner in every
+        if (channel and channel in channels) or (partner and partner in partners)
+    }
+
+
+def _faulty(con: duckdb.DuckDBPyConnection, seq: int) -> list[tuple[str, bool]]:
+    return con.execute(
+        f"SELECT r.key, v.faulty FROM runs r JOIN versions v USING (version_id) "
+        f"WHERE {_IN_SNAPSHOT} AND v.faulty",
+        [seq, seq],
+    ).fetchall()
+
+
+def _old_profiles(
+    con: duckdb.DuckDBPyConnection, previous: Sequence[PreviousRow], keys: set[str]
+) -> dict[str, Any]:
+    """key -> the previous snapshot's JSON of these profiles (read from the archive)."""
+    wanted = {version: key for version, key, _ in previous if key in keys}
+    if not wanted:
+        return {}
+    texts = con.execute(
+        "SELECT version_id, json FROM versions WHERE version_id IN (SELECT unnest(?::INTEGER[]))",
+        [list(wanted)],
+    ).fetchall()
+    return {wanted[version]: loads_json(text) for version, text in texts}
+
+
+def _schema_witnesses(
+    changed: set[str],
+    old_raw: dict[str, Any],
+    by_key: dict[str, Any],
+    texts: dict[str, bytes],
+    candidates: set[str],
+) -> set[str]:
+    """The unchanged profiles that `schema_compare` would walk of the whole estates: those
+    whose text names a class or field the differing profiles hold on one side only."""
+    if not candidates:
+        return set()
+    from ..estate import Estate
+
+    differ = [
+        key
+        for key in changed
+        if key not in old_raw or key not in by_key or old_raw[key] != by_key[key].raw
+    ]
+    before = Estate.from_raw([old_raw[key] for key in differ if key in old_raw])
+    after = [by_key[key] for key in differ if key in by_key]
+    conditions = _conditions(walk_records(before.records), walk_records(after))
+    if not conditions:
+        return set()
+    return _meeting([(key, texts[key]) for key in candidates], conditions)
+
+
+def _meeting(
+    texts: Sequence[tuple[str, bytes]], conditions: Sequence[tuple[frozenset[bytes], ...]]
+) -> set[str]:
+    """The keys whose JSON text meets a condition (as `schema_compare._meets_any` decides:
+    one token of each non-empty set), found by one search of all the texts per token."""
+    joined = b"\n".join(text for _, text in texts)  # compact JSON holds no newline
+    starts, at = [], 0
+    for _, text in texts:
+        starts.append(at)
+        at += len(text) + 1
+    holding: dict[bytes, set[int]] = {}
+    for token in {token for condition in conditions for tokens in condition for token in tokens}:
+        found, hit = set(), joined.find(token)
+        while hit != -1:
+            found.add(bisect_right(starts, hit) - 1)
+            hit = joined.find(token, hit + 1)
+        holding[token] = found
+    met: set[int] = set()
+    for condition in conditions:
+        sets = [tokens for tokens in condition if tokens]
+        if not sets:
+            continue
+        each = [set().union(*(holding[token] for token in tokens)) for tokens in sets]
+        met |= set.intersection(*each)
+    return {texts[position][0] for position in met}
+
+
+def _estate_of(profiles: list[tuple[str, Any]], info: SnapshotInfo, faulty: set[str]) -> Estate:
+    """An estate of these profiles; only those found faulty before are validated again
+    (the others were valid when stored or loaded)."""
+    from ..estate import Estate
+
+    suspects = frozenset(n for n, (key, _) in enumerate(profiles) if key in faulty)
+    return Estate.from_raw(Listing([raw for _, raw in profiles], {}, suspects), info=info)
+
+
+def _same_problems(small: Estate, by_key: dict[str, Any]) -> bool:
+    """Whether the smaller new estate finds every profile faulty as the loaded one did (a
+    key given twice in a file's text is a problem that its parsed JSON no longer shows)."""
+    for record in small.records:
+        whole = by_key[record.key].problem
+        if (record.problem is None) != (whole is None):
+            return False
+        if whole is not None and [i.message for i in record.problem.issues] != [  # type: ignore[union-attr]
+            i.message for i in whole.issues
+        ]:
+            return False
+    return True
