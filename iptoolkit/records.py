@@ -37,7 +37,7 @@ from .models import (
     type_name_of,
 )
 from .nodes import Endpoint, endpoint, partner_of, split_tags, target
-from .references import channel_uses, json_named, response_units, usable_id
+from .references import channel_uses, response_units, usable_id
 
 __all__ = [
     "ChannelKey",
@@ -194,11 +194,13 @@ def build_records(
     named = False
     for index, (key, raw) in enumerate(zip(keys, raw_profiles, strict=True)):
         uses: list[ChannelUse] = []
-        if index in problem_at:
-            source = raw
-        else:
-            source = raw if json_named(raw) else profile_model(raw).to_json_dict()
-            for role, path, channel, channel_id, unit in channel_uses(source):
+        source = raw
+        if index not in problem_at:
+            found = channel_uses(raw)
+            if found is None:  # written with Python names: walk its model's JSON
+                source = profile_model(raw).to_json_dict()
+                found = channel_uses(source, check_names=False) or []
+            for role, path, channel, channel_id, unit in found:
                 ident = usable_id(channel_id)
                 if channel is not None:
                     ckey = ident if ident is not None else f"{key}:{path}"

@@ -72,17 +72,22 @@ class Found(NamedTuple):
     unit: int | None = None
 
 
-def channel_uses(profile: dict[str, Any]) -> list[Found]:
-    """Every channel a valid profile's input agent and response units hold or name.
+def channel_uses(profile: dict[str, Any], *, check_names: bool = True) -> list[Found] | None:
+    """Every channel a valid profile's input agent and response units hold or name; None
+    when an object the walk reads uses a Python name (`json_named` is false): then walk
+    the profile's model's JSON with `check_names=False` (`records` does so).
 
-    Reads the profile's JSON (`json_named`: under JSON names only; `records` hands a
-    profile written with Python names over as its model's JSON). Plain dict lookups, not
-    `field_value`: the index walks every profile of a load here.
+    One pass that checks the names as it goes, with plain dict lookups, not `field_value`:
+    the index walks every profile of a load here.
     """
+    python_names = _PYTHON_ONLY_NAMES if check_names else _NONE
+    if not python_names.isdisjoint(profile):
+        return None
     found: list[Found] = []
     agent = profile.get("inputAgentSettings")
     if isinstance(agent, dict):
-        _held(agent, "inputAgentSettings", "input", None, found)
+        if not _held(agent, "inputAgentSettings", "input", None, found, python_names):
+            return None
         for json_name in ID_REFERENCE_FIELDS:
             value = agent.get(json_name)
             if isinstance(value, list):
@@ -91,9 +96,17 @@ def channel_uses(profile: dict[str, Any]) -> list[Found]:
                     found.append(Found("reference", path, None, item))
             elif value is not None:
                 found.append(Found("reference", f"inputAgentSettings.{json_name}", None, value))
-    for index, unit in enumerate(response_units(profile)):
-        if isinstance(unit, dict):
-            _held(unit, f"responseSettings.units[{index}]", "response", index, found)
+    settings = profile.get("responseSettings")
+    if isinstance(settings, dict):
+        if not python_names.isdisjoint(settings):
+            return None
+        units = settings.get("units")
+        for index, unit in enumerate(units if isinstance(units, list) else ()):
+            if not isinstance(unit, dict):
+                continue
+            path = f"responseSettings.units[{index}]"
+            if not _held(unit, path, "response", index, found, python_names):
+                return None
     return found
 
 
@@ -184,13 +197,23 @@ def json_named(profile: dict[str, Any]) -> bool:
 
 
 def _held(
-    owner: dict[str, Any], path: str, role: Role, unit: int | None, found: list[Found]
-) -> None:
-    """Add to `found` the channels `owner` (an agent's or unit's JSON) holds."""
+    owner: dict[str, Any],
+    path: str,
+    role: Role,
+    unit: int | None,
+    found: list[Found],
+    python_names: frozenset[str],
+) -> bool:
+    """Add to `found` the channels `owner` (an agent's or unit's JSON) holds; False when
+    it, or an object at its holding fields, uses one of the `python_names`."""
+    if not python_names.isdisjoint(owner):
+        return False
     single = owner.get("channel")
     many = owner.get("channels")
     if single is None and many is None:
-        return
+        return True
+    if isinstance(single, dict) and not python_names.isdisjoint(single):
+        return False
     declared = _declared_holding(owner)
     channel = _as_channel(single, "channel" in declared)
     if channel is not None:
@@ -198,10 +221,13 @@ def _held(
     if isinstance(many, list):
         validated = "channels" in declared
         for index, item in enumerate(many):
+            if isinstance(item, dict) and not python_names.isdisjoint(item):
+                return False
             channel = _as_channel(item, validated)
             if channel is not None:
                 where = f"{path}.channels[{index}]"
                 found.append(Found(role, where, channel, channel.get("id"), unit))
+    return True
 
 
 def _declared_holding(owner: dict[str, Any]) -> frozenset[str]:
