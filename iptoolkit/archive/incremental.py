@@ -83,8 +83,8 @@ def incremental_diff(
     by_key = {record.key: record for record in estate.records}
     old_raw = _old_profiles(con, previous, chosen - unchanged)
     texts = dict(zip(rows.keys, rows.texts, strict=True))
-    chosen |= _schema_witnesses(changed, old_raw, by_key, texts, unchanged - chosen)
     faulty = {key for key in chosen if key in old_faulty or by_key.get(key, _NONE).problem}
+    chosen |= _schema_witnesses(changed, old_raw, by_key, texts, unchanged - chosen, faulty)
     old = _estate_of(
         [
             (key, old_raw[key] if key in old_raw else by_key[key].raw)
@@ -166,19 +166,18 @@ def _schema_witnesses(
     by_key: dict[str, Any],
     texts: dict[str, bytes],
     candidates: set[str],
+    faulty: set[str],
 ) -> set[str]:
     """The unchanged profiles that `schema_compare` would walk of the whole estates: those
     whose text names a class or field the differing profiles hold on one side only."""
     if not candidates:
         return set()
-    from ..estate import Estate
-
     differ = [
         key
         for key in changed
         if key not in old_raw or key not in by_key or old_raw[key] != by_key[key].raw
     ]
-    before = Estate.from_raw([old_raw[key] for key in differ if key in old_raw])
+    before = _estate_of([(key, old_raw[key]) for key in differ if key in old_raw], None, faulty)
     after = [by_key[key] for key in differ if key in by_key]
     conditions = _conditions(walk_records(before.records), walk_records(after))
     if not conditions:
@@ -213,7 +212,9 @@ def _meeting(
     return {texts[position][0] for position in met}
 
 
-def _estate_of(profiles: list[tuple[str, Any]], info: SnapshotInfo, faulty: set[str]) -> Estate:
+def _estate_of(
+    profiles: list[tuple[str, Any]], info: SnapshotInfo | None, faulty: set[str]
+) -> Estate:
     """An estate of these profiles; only those found faulty before are validated again
     (the others were valid when stored or loaded)."""
     from ..estate import Estate
