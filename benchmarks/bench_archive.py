@@ -41,7 +41,7 @@ from typing import Any
 import iptoolkit as ipt
 from iptoolkit.archive import Archive
 from iptoolkit.archive.rows import digest, use_rows
-from iptoolkit.archive.store import insert_rows, known_versions
+from iptoolkit.archive.store import insert_rows, known_versions, mostly_free
 from iptoolkit.jsonio import dumps_json
 from iptoolkit.snapshot import SnapshotInfo
 
@@ -244,6 +244,7 @@ def generate(
     last night's listing."""
     archive.add(first_path)  # makes the tables, stores night 1 for real
     started = time.perf_counter()
+    compactions: list[tuple[int, int, int, float]] = []
     for night in range(2, days + 1):
         profiles, changed = churn(profiles, rng, night, churn_per_night)
         if night % 7 == 0:  # the tracked profile changes weekly
@@ -252,9 +253,19 @@ def generate(
             changed.append(tracked)
         with archive:  # opened and closed (checkpointed) each night, as nightly adds are
             store_night(archive, night, profiles, changed, first)
+            crowded = mostly_free(archive._held)  # type: ignore[arg-type]
+        if crowded:  # as `Archive.add` does after each add
+            took = time.process_time()
+            before, after = archive.compact()
+            compactions.append((night, before, after, time.process_time() - took))
         if night % 50 == 0:
             print(f"  night {night}: {time.perf_counter() - started:.0f} s", flush=True)
     print(f"generated {days} nights in {time.perf_counter() - started:.0f} s")
+    for night, before, after, took in compactions:
+        print(
+            f"  the add of night {night} compacted the file: {before / 1e6:.1f} -> "
+            f"{after / 1e6:.1f} MB in {took:.2f} s CPU"
+        )
     return profiles
 
 

@@ -373,3 +373,32 @@ def test_archive_files_are_made_of_small_blocks(weeks: list[ipt.Estate], tmp_pat
     with duckdb.connect(str(archive.path), read_only=True) as con:  # plain DuckDB reads it
         assert con.execute("PRAGMA database_size").fetchone()[2] == BLOCK_SIZE == 16_384
         assert con.execute("SELECT count(*) FROM snapshots").fetchone()[0] == 2
+
+
+def test_an_add_compacts_a_file_gone_mostly_free(
+    weeks: list[ipt.Estate], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nobody has to remember `compact`: an add gives the free blocks back once they are a
+    large share of the file (here any share, so that a small archive shows it)."""
+    import duckdb
+
+    from iptoolkit.archive import store
+
+    def free_blocks(path: Path) -> int:
+        with duckdb.connect(str(path), read_only=True) as con:
+            return con.execute("SELECT free_blocks FROM pragma_database_size()").fetchone()[0]
+
+    left = Archive(tmp_path / "left.duckdb")
+    for estate in weeks:
+        left.add(estate)
+    assert free_blocks(left.path) > 0  # the defaults leave a small archive alone
+    monkeypatch.setattr(store, "FREE_SHARE", 0.0)
+    monkeypatch.setattr(store, "_FREE_MIN_BYTES", 0)
+    tidy = Archive(tmp_path / "tidy.duckdb")
+    for estate in weeks:
+        tidy.add(estate)
+    assert free_blocks(tidy.path) == 0
+    assert tidy.path.stat().st_size < left.path.stat().st_size
+    assert [Archive(tidy.path).estate(n).raw_profiles for n in (1, 2, 3, 4)] == [
+        estate.raw_profiles for estate in weeks
+    ]
