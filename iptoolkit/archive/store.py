@@ -272,13 +272,17 @@ class Archive:
             columns = ["version_id", "order_key", "key", "first_seq", "last_seq"]
             insert_rows(con, "runs", pd.DataFrame(fresh, columns=columns))
 
-    def compact(self) -> tuple[int, int]:
+    def compact(self, *, if_mostly_free: bool = False) -> tuple[int, int]:
         """Rewrite the file without its free blocks (DuckDB reuses them but never gives
         them back); returns its size before and after, in bytes. An add does it by itself
-        when a third of the file is free (`mostly_free`)."""
+        when a third of the file is free (`mostly_free`); `if_mostly_free`: only then."""
         if self._held is not None:
             raise RuntimeError(f"{self.path}: compact outside a `with archive:` block")
         before = self.path.stat().st_size
+        if if_mostly_free:
+            with self._connection() as con:
+                if not mostly_free(con):
+                    return before, before
         fresh = self.path.with_name(f".{self.path.name}.compact")
         fresh.unlink(missing_ok=True)
         with self._connection() as con:  # the lock is held while copying

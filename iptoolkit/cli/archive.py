@@ -88,6 +88,7 @@ def import_command(folder: Path, archive_path: Path) -> None:
             snapshot_id = archive.add(path)
             added += len(archive) > before
             click.echo(f"{path.name}: snapshot {snapshot_id}")
+    archive.compact(if_mostly_free=True)  # one transaction held the file: no add did
     click.echo(f"{added} of {len(paths)} snapshots added to {archive_path}")
 
 
