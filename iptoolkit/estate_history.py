@@ -300,12 +300,14 @@ def _snapshot(path: Path, estate: Estate) -> Snapshot:
     return Snapshot(path, fetched.astimezone(UTC), "header")
 
 
-def _counts(estate: Estate) -> dict[str, Any]:
-    from .auditing import findings
+def _counts(estate: Estate, texts: Sequence[bytes] | None = None) -> dict[str, Any]:
+    """The timeline's counts of one estate; `texts`: each profile's compact JSON, when the
+    caller has it (the archive), for the audit."""
+    from .auditing import audit
 
     summary = estate.summary()
     return {
         **{name: summary[name] for name in COUNTS if name != "findings"},
-        "findings": len(findings(estate)),
+        "findings": len(audit(estate, texts=texts)),
         "agent_types": dict(summary["agent_types"]),
     }

@@ -143,7 +143,7 @@ class Archive:
         before = _listing(con, seq - 1)
         version_ids = self._versions(con, estate, rows, before)
         self._runs(con, seq, version_ids, rows.keys, newest=seq > newest, before=before)
-        counts = _counts(estate)
+        counts = _counts(estate, rows.texts)
         previous = self._snapshot_at_seq(con, seq - 1)
         diff = self._diff_to(con, previous, seq - 1, before, estate, rows) if previous else None
         con.execute(

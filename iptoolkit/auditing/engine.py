@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -47,13 +47,15 @@ def audit(
     ignore: Iterable[str] = (),
     baseline: Baseline | str | os.PathLike[str] | None = None,
     today: dt.date | None = None,
+    texts: Sequence[bytes] | None = None,
 ) -> Findings:
     """Audit the estate with every selected rule, most severe first.
 
     `config` is an `AuditConfig`, or the path of a TOML file (`pyproject.toml` or
     `iptoolkit.toml`); None is the defaults (every rule). `select` and `ignore` (codes,
     prefixes such as `SEC`, or names) narrow it further; `baseline` (a `Baseline` or its
-    file) hides the findings it holds, and the result's `hidden` says how many.
+    file) hides the findings it holds, and the result's `hidden` says how many. `texts`:
+    each record's compact JSON when the caller has it (spares writing it again).
     """
     if config is None:
         config = AuditConfig()
@@ -61,7 +63,7 @@ def audit(
         config = load_config(Path(config))
     rules = selected_rules(config, select, ignore)
     found: list[Finding] = []
-    context = AuditContext(estate, config.options)
+    context = AuditContext(estate, config.options, texts)
     with gc_paused():
         for one in rules:
             try:

@@ -17,7 +17,7 @@ A team's own rule is written the same way as the built-in ones (see `docs/rules.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -121,10 +121,18 @@ class AuditContext:
     """What the rules read: the estate and its records, each channel once where it is first
     held, the thresholds of the rule being run, and `finding` to make a finding."""
 
-    def __init__(self, estate: Estate, options: Mapping[str, Mapping[str, Any]]) -> None:
+    def __init__(
+        self,
+        estate: Estate,
+        options: Mapping[str, Mapping[str, Any]],
+        texts: Sequence[bytes] | None = None,
+    ) -> None:
         self.estate = estate
         self.records = estate.records
         self.valid_records = estate.valid_records
+        self.texts = texts
+        """Each record's compact JSON (`jsonio.dumps_json`), when the caller has it at
+        hand (the archive does): the URL rules then need not write it again."""
         self._options = options
         self._rule: Rule | None = None
         self._held: list[HeldChannel] | None = None

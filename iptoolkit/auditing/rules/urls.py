@@ -75,7 +75,10 @@ def _all_urls(ctx: AuditContext) -> list[tuple[int, str]]:
     """(position among the valid records, URL) of every URL string: the profiles' JSON
     joined, searched for `://` (a plain substring search, fast), each hit read back to its
     opening quote."""
-    parts = [orjson.dumps(record.raw) for record in ctx.valid_records]
+    if ctx.texts is not None:
+        parts = [text for record, text in zip(ctx.records, ctx.texts, strict=True) if record.ok]
+    else:
+        parts = [orjson.dumps(record.raw) for record in ctx.valid_records]
     starts = []
     at = 0
     for part in parts:
