@@ -60,6 +60,20 @@ def _deactivate_channel_everywhere(profiles: list[Any]) -> None:
                 profiles[record.index] = changed
 
 
+def _deactivate_a_referenced_channel(profiles: list[Any]) -> None:
+    """A channel that unchanged profiles name by id changes: the diff lists them too."""
+    records = ipt.Estate.from_raw(profiles).records
+    named = {use.key for record in records for use in record.uses if use.held is None}
+    for record in records:
+        for use in record.uses:
+            if use.held is not None and use.key in named:
+                changed = copy.deepcopy(profiles[record.index])
+                _at(changed, use.path)["active"] = not use.held.get("active")
+                profiles[record.index] = changed
+                return
+    raise AssertionError("the demo names no held channel by id")
+
+
 def _new_field(profiles: list[Any]) -> None:
     profiles[3] = {**profiles[3], "brandNewField": 1}  # schema: a field appears
 
@@ -76,6 +90,7 @@ def _make_faulty(profiles: list[Any]) -> None:
 WEEKS: dict[str, Callable[[list[Any]], None]] = {
     "partner renamed in one copy": _rename_partner,
     "channel deactivated": _deactivate_channel_everywhere,
+    "a channel named by id changes": _deactivate_a_referenced_channel,
     "a field appears": _new_field,
     "a channel's holder removed": _remove_holder,
     "a profile becomes faulty": _make_faulty,

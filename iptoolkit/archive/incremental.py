@@ -4,21 +4,23 @@
 `ipt.diff` of two smaller estates: every profile whose JSON differs (or that came or went),
 and with them every profile that could change what the diff says of those:
 
-- every profile holding, or naming, a channel that a changed profile holds or names (the
-  channel's first copy, how names resolve to it, and who uses it: a diff's reasons list
-  them);
-- every profile using a partner of those, or a channel of such a partner (the partner's
-  first copy and its users);
+- every profile holding a channel that a changed profile holds or names, or a channel of a
+  partner whose copy a changed profile holds (the channels' and partners' first copies,
+  their conflicts, and what names resolve to);
 - every faulty profile (the notes count them), and one unchanged profile (so that the two
   estates share an id, as the whole ones do: else a note says "different platforms");
-- the unchanged profiles whose JSON text names a class or field that the changed ones hold
-  on one side only (what `change/schema_compare.py` would walk of the whole estates).
+- when that diff finds a channel or partner changed or gone, it is worked out again with
+  every profile using them too, which its reasons name.
 
 Profiles unchanged and outside these give the same channels, partners and links on both
-sides, which the diff never reports. The old side is built from the archive's JSON of just
-those profiles, so an add in a fresh process never rebuilds the previous estate. When the
-listings are not keyed by unique ids (a profile without one is keyed by its position), or
-no profile is unchanged, it answers None and the whole diff runs instead.
+sides, which the diff never reports. Schema changes (`schema_compare`) are worked out
+beside it: the differing profiles are walked, and the unchanged ones whose JSON text names
+a candidate class or field are found by searching the new snapshot's texts. The old side
+is built from the archive's JSON of just those profiles, so an add in a fresh process never
+rebuilds the previous estate. When the listings are not keyed by unique ids (a profile
+without one is keyed by its position), or no profile is unchanged, it answers None and the
+whole diff runs instead. `tests/test_archive_incremental.py` holds the result equal to
+`ipt.diff` of the whole snapshots.
 """
 
 from __future__ import annotations
@@ -28,8 +30,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..change.diff import diff as ipt_diff
-from ..change.model import EstateDiff
-from ..change.schema_compare import _conditions
+from ..change.model import KINDS, SEVERITIES, Change, EstateDiff
+from ..change.schema_compare import _compared, _conditions
 from ..change.schema_walk import walk_records
 from ..models import Listing, loads_json
 from ..nodes import partner_of
@@ -47,6 +49,9 @@ PreviousRow = tuple[int, str, str]
 """A profile of the previous snapshot, in listing order: version id, key, digest."""
 
 _NONE = type("_NoRecord", (), {"problem": None})()
+_SEVERITY = {severity: n for n, severity in enumerate(SEVERITIES)}
+_KIND = {kind: n for n, kind in enumerate(KINDS)}
+_NAME_USERS = frozenset({"channel", "partner"})
 _IN_SNAPSHOT = "r.first_seq <= ? AND coalesce(r.last_seq, 2147483647) >= ?"
 
 
@@ -70,38 +75,50 @@ def incremental_diff(
         return None
     changed = (old_digest.keys() | new_digest.keys()) - unchanged
     old_uses = con.execute(
-        "SELECT r.key, coalesce(u.channel_id, r.key || ':' || u.path), u.partner_key "
-        f"FROM runs r JOIN uses u USING (version_id) WHERE {_IN_SNAPSHOT}",
+        "SELECT r.key, coalesce(u.channel_id, r.key || ':' || u.path), u.partner_key, "
+        f"u.role <> 'reference' FROM runs r JOIN uses u USING (version_id) WHERE {_IN_SNAPSHOT}",
         [previous_seq, previous_seq],
     ).fetchall()
-    new_uses = list(_uses_of(estate))
-    chosen = set(changed) | _users(changed, old_uses, new_uses)
+    uses = [*old_uses, *_uses_of(estate)]
     old_faulty = {key for key, _ in _faulty(con, previous_seq)}
-    chosen |= old_faulty
-    chosen |= {record.key for record in estate.records if record.problem is not None}
-    chosen.add(next(key for key in rows.keys if key in unchanged))
+    always = set(changed) | old_faulty
+    always |= {record.key for record in estate.records if record.problem is not None}
+    always.add(next(key for key in rows.keys if key in unchanged))
     by_key = {record.key: record for record in estate.records}
-    old_raw = _old_profiles(con, previous, chosen - unchanged)
     texts = dict(zip(rows.keys, rows.texts, strict=True))
-    faulty = {key for key in chosen if key in old_faulty or by_key.get(key, _NONE).problem}
-    chosen |= _schema_witnesses(changed, old_raw, by_key, texts, unchanged - chosen, faulty)
-    old = _estate_of(
-        [
-            (key, old_raw[key] if key in old_raw else by_key[key].raw)
-            for key in old_keys
-            if key in chosen
-        ],
-        previous_info,
-        faulty,
-    )
-    new = _estate_of(
-        [(record.key, record.raw) for record in estate.records if record.key in chosen],
-        estate.info,
-        faulty,
-    )
-    if not _same_problems(new, by_key):
-        return None
-    return ipt_diff(old, new)
+
+    def compared(chosen: set[str]) -> EstateDiff | None:
+        old_raw = _old_profiles(con, previous, chosen - unchanged)
+        faulty = {key for key in chosen if key in old_faulty or by_key.get(key, _NONE).problem}
+        old = _estate_of(
+            [
+                (key, old_raw[key] if key in old_raw else by_key[key].raw)
+                for key in old_keys
+                if key in chosen
+            ],
+            previous_info,
+            faulty,
+        )
+        new = _estate_of(
+            [(record.key, record.raw) for record in estate.records if record.key in chosen],
+            estate.info,
+            faulty,
+        )
+        if not _same_problems(new, by_key):
+            return None
+        found = ipt_diff(old, new)
+        schema = _schema_changes(old, new, by_key, texts, unchanged)
+        changes = sorted(
+            [*(change for change in found.changes if change.kind != "schema"), *schema],
+            key=_diff_order,
+        )
+        return EstateDiff(found.old, found.new, tuple(changes), found.notes)
+
+    found = compared(always | _users(changed, uses, everyone=False))
+    if found is not None and any(c.kind in _NAME_USERS and c.op != "added" for c in found):
+        # a channel or partner changed or went: its reasons name every profile using it
+        found = compared(always | _users(changed, uses, everyone=True))
+    return found
 
 
 def _positional(keys: Sequence[str]) -> bool:
@@ -109,31 +126,42 @@ def _positional(keys: Sequence[str]) -> bool:
     return any("#" in key for key in keys)
 
 
-def _uses_of(estate: Estate) -> list[tuple[str, str, str | None]]:
-    """(profile key, channel key, partner key) of every channel use of the estate."""
+def _uses_of(estate: Estate) -> list[tuple[str, str, str | None, bool]]:
+    """(profile key, channel key, partner key, whether held) of every channel use of the
+    estate, and (profile key, "", partner key, False) for each partner a profile uses."""
     found = []
     for record in estate.records:
         for use in record.uses:
             pkey = partner_of(use.held)[0] if use.held is not None else None
-            found.append((record.key, str(use.key), None if pkey is None else str(pkey)))
-        found.extend((record.key, "", str(pkey)) for pkey in record.partners)
+            held = use.held is not None
+            found.append((record.key, str(use.key), None if pkey is None else str(pkey), held))
+        found.extend((record.key, "", str(pkey), False) for pkey in record.partners)
     return found
 
 
 def _users(
-    changed: set[str],
-    old_uses: Sequence[tuple[str, str, str | None]],
-    new_uses: Sequence[tuple[str, str, str | None]],
+    changed: set[str], uses: Sequence[tuple[str, str, str | None, bool]], *, everyone: bool
 ) -> set[str]:
-    """The profiles (keys) using a channel or partner the changed profiles use, or a
-    channel of such a partner, on either side."""
-    every = [*old_uses, *new_uses]
-    channels = {channel for key, channel, _ in every if key in changed and channel}
-    partners = {partner for key, _, partner in every if key in changed and partner}
-    channels |= {channel for _, channel, partner in every if partner in partners and channel}
+    """The profiles (keys) that can change what the diff says of the changed ones.
+
+    The holders of every channel they use, and of every channel of a partner whose copy
+    they hold: the channels' and partners' first copies and conflicts, and what names
+    resolve to. `everyone`: every profile using those channels or partners too, whom the
+    diff names when a channel or partner changes or goes.
+    """
+    channels = {channel for key, channel, _, _ in uses if key in changed and channel}
+    partners = {partner for key, _, partner, held in uses if key in changed and held and partner}
+    if not everyone:
+        return {
+            key
+            for key, channel, partner, held in uses
+            if held and (channel in channels or partner in partners)
+        }
+    partners |= {partner for key, _, partner, _ in uses if key in changed and partner}
+    channels |= {channel for _, channel, partner, _ in uses if channel and partner in partners}
     return {
         key
-        for key, channel, partner in every
+        for key, channel, partner, _ in uses
         if (channel and channel in channels) or (partner and partner in partners)
     }
 
@@ -160,29 +188,34 @@ def _old_profiles(
     return {wanted[version]: loads_json(text) for version, text in texts}
 
 
-def _schema_witnesses(
-    changed: set[str],
-    old_raw: dict[str, Any],
-    by_key: dict[str, Any],
-    texts: dict[str, bytes],
-    candidates: set[str],
-    faulty: set[str],
-) -> set[str]:
-    """The unchanged profiles that `schema_compare` would walk of the whole estates: those
-    whose text names a class or field the differing profiles hold on one side only."""
-    if not candidates:
-        return set()
-    differ = [
-        key
-        for key in changed
-        if key not in old_raw or key not in by_key or old_raw[key] != by_key[key].raw
-    ]
-    before = _estate_of([(key, old_raw[key]) for key in differ if key in old_raw], None, faulty)
-    after = [by_key[key] for key in differ if key in by_key]
-    conditions = _conditions(walk_records(before.records), walk_records(after))
+def _schema_changes(
+    old: Estate, new: Estate, by_key: dict[str, Any], texts: dict[str, bytes], unchanged: set[str]
+) -> list[Change]:
+    """What `schema_compare.schema_changes` finds of the whole snapshots: walks of the
+    profiles that differ (in listing order: the first path met is reported), and of the
+    unchanged profiles whose text names a candidate class or field (`_meeting`), found in
+    the new snapshot's texts instead of being built into the smaller estates."""
+    same = {
+        record.key
+        for record in old.records
+        if record.key in unchanged
+        or (record.key in by_key and record.raw == by_key[record.key].raw)
+    }
+    before = walk_records(record for record in old.records if record.key not in same)
+    after = walk_records(record for record in new.records if record.key not in same)
+    conditions = _conditions(before, after)
     if not conditions:
-        return set()
-    return _meeting([(key, texts[key]) for key in candidates], conditions)
+        return _compared(before, after)
+    equal = unchanged | same  # in the whole snapshots
+    kept = _meeting([(key, texts[key]) for key in equal if key in texts], conditions)
+    witnesses = [by_key[key] for key in kept]
+    witnesses.append(by_key[next(iter(same & unchanged))])  # profiles exist on both sides
+    return _compared(before, after, walk_records(witnesses))
+
+
+def _diff_order(change: Change) -> tuple[int, int, str, str]:
+    """How `ipt.diff` orders its changes."""
+    return (_SEVERITY[change.severity], _KIND[change.kind], change.key, change.path or "")
 
 
 def _meeting(

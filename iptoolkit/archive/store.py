@@ -275,7 +275,7 @@ class Archive:
     def compact(self, *, if_mostly_free: bool = False) -> tuple[int, int]:
         """Rewrite the file without its free blocks (DuckDB reuses them but never gives
         them back); returns its size before and after, in bytes. An add does it by itself
-        when a third of the file is free (`mostly_free`); `if_mostly_free`: only then."""
+        when a quarter of the file is free (`mostly_free`); `if_mostly_free`: only then."""
         if self._held is not None:
             raise RuntimeError(f"{self.path}: compact outside a `with archive:` block")
         before = self.path.stat().st_size
@@ -619,7 +619,7 @@ def insert_rows(con: duckdb.DuckDBPyConnection, table: str, frame: pandas.DataFr
     con.execute(f"INSERT INTO {table} SELECT * FROM frame")
 
 
-FREE_SHARE = 1 / 3
+FREE_SHARE = 1 / 4
 """An add compacts the file when more than this share of its blocks is free. Appending to
 a table rewrites its newest row group at the next checkpoint, and DuckDB merges small row
 groups now and then, rewriting a large one: the freed blocks are reused but never given
