@@ -60,9 +60,13 @@ def churn(
         what = rng.random()
         if what < 0.4:
             profile["description"] = f"reviewed on night {day}"
+        elif what < 0.7 and "cronSchedule" in (profile.get("inputAgentSettings") or {}):
+            # a schedule as the spec has it (a list of Quartz expressions); a plain string
+            # would make the profile faulty, which a real night's changes rarely do
+            minute, hour = rng.randrange(60), rng.randrange(24)
+            profile["inputAgentSettings"]["cronSchedule"] = [f"0 {minute} {hour} * * ?"]
         elif what < 0.7:
-            agent = profile.get("inputAgentSettings") or {}
-            agent["cronSchedule"] = f"0 {rng.randrange(60)} {rng.randrange(24)} * * ?"
+            profile["description"] = f"rescheduled on night {day}"
         else:
             profile["active"] = not profile.get("active", False)
         profile["lastModified"] = stamp
