@@ -77,6 +77,7 @@ class Endpoint:
 _NOWHERE = Endpoint()
 _HTTP_FIELDS = ("httpSettings",)
 _PLAN_FIELDS = (_URL_FIELDS, _HOST_FIELDS, _TOPIC_FIELDS, _HTTP_FIELDS)
+_ENDPOINT_FIELDS = frozenset(name for names in _PLAN_FIELDS for name in names)
 _PLANS: dict[type, tuple[tuple[str, ...], ...]] = {}
 """Per model class without extra fields: which of `_PLAN_FIELDS` it has."""
 
@@ -89,6 +90,8 @@ def endpoint(model: Any) -> Endpoint:
     if model is None:
         return _NOWHERE
     if isinstance(model, dict):  # the index reads every agent and unit's JSON: plain lookups
+        if _ENDPOINT_FIELDS.isdisjoint(model):  # most units and many agents: one C call
+            return _NOWHERE
         url = _text_in(model, _URL_FIELDS)
         host = _text_in(model, _HOST_FIELDS)
         topic = _text_in(model, _TOPIC_FIELDS)

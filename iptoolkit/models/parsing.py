@@ -19,13 +19,12 @@ from pydantic import GetCoreSchemaHandler, TypeAdapter, ValidationError
 from pydantic_core import core_schema
 
 from .base import gc_paused, routed_errors
-from .fastcheck import profile_fault, profile_texts
+from .fastcheck import profile_fault
 from .jsontext import (
     DuplicateKey,
     Issue,
     ParseError,
     Step,
-    json_bytes,
     json_path,
     loads_json,
     read_json,
@@ -129,9 +128,9 @@ class Listing(NamedTuple):
     issues: Mapping[int, list[Issue]]
     """Profile index -> what is wrong with it beyond validation (a key given twice)."""
     suspects: frozenset[int] | None = None
-    """The profiles the fast check (`fastcheck`, on each profile's own text) found at
-    fault, for pydantic to judge; None when not checked. Checked while the text is at hand,
-    so that it can be let go before the index is built."""
+    """The profiles the fast check (`fastcheck`, on each profile as JSON parsed it) found
+    at fault, for pydantic to judge; None when not checked (Python objects from a caller,
+    which pydantic checks)."""
 
 
 def read_listing(data: bytes | str, *, fast_check: bool = True) -> Listing:
@@ -147,24 +146,19 @@ def read_listing(data: bytes | str, *, fast_check: bool = True) -> Listing:
     items, at = locate_profiles(document)
     if not fast_check:
         return Listing(items, listing_issues(at, duplicates))
-    return listing_of(data, items, at, duplicates)
+    return listing_of(items, at, duplicates)
 
 
 def listing_of(
-    data: bytes | str,
-    items: list[Any],
-    at: tuple[Step, ...] | None,
-    duplicates: Sequence[DuplicateKey],
+    items: list[Any], at: tuple[Step, ...] | None, duplicates: Sequence[DuplicateKey]
 ) -> Listing:
-    """The listing of `items` read from `data` (found at the steps `at`): the issues of the
-    text, and the profiles whose own text the fast check finds at fault."""
+    """The listing of `items`, JSON as parsed (found at the steps `at`; None: the document
+    is one profile): the issues of the text, and the profiles the fast check finds at
+    fault."""
     issues = listing_issues(at, duplicates)
-    texts = profile_texts(json_bytes(data), at)
-    if texts is None or len(texts) != len(items):  # pragma: no cover - cannot happen
-        return Listing(items, issues)
     with gc_paused():
         suspects = frozenset(
-            index for index, text in enumerate(texts) if profile_fault(text) is not None
+            index for index, item in enumerate(items) if profile_fault(item) is not None
         )
     return Listing(items, issues, suspects)
 
