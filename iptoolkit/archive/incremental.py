@@ -29,8 +29,8 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..change.diff import diff as ipt_diff
-from ..change.model import KINDS, SEVERITIES, Change, EstateDiff
+from ..change.diff import in_order, items_diff
+from ..change.model import Change, EstateDiff
 from ..change.schema_compare import _compared, _conditions
 from ..change.schema_walk import walk_records
 from ..models import Listing, loads_json
@@ -49,8 +49,6 @@ PreviousRow = tuple[int, str, str]
 """A profile of the previous snapshot, in listing order: version id, key, digest."""
 
 _NONE = type("_NoRecord", (), {"problem": None})()
-_SEVERITY = {severity: n for n, severity in enumerate(SEVERITIES)}
-_KIND = {kind: n for n, kind in enumerate(KINDS)}
 _NAME_USERS = frozenset({"channel", "partner"})
 _IN_SNAPSHOT = "r.first_seq <= ? AND coalesce(r.last_seq, 2147483647) >= ?"
 
@@ -106,13 +104,9 @@ def incremental_diff(
         )
         if not _same_problems(new, by_key):
             return None
-        found = ipt_diff(old, new)
-        schema = _schema_changes(old, new, by_key, texts, unchanged)
-        changes = sorted(
-            [*(change for change in found.changes if change.kind != "schema"), *schema],
-            key=_diff_order,
-        )
-        return EstateDiff(found.old, found.new, tuple(changes), found.notes)
+        changes, notes = items_diff(old, new)
+        changes += _schema_changes(old, new, by_key, texts, unchanged)
+        return EstateDiff(old, new, tuple(in_order(changes)), tuple(notes))
 
     found = compared(always | _users(changed, uses, everyone=False))
     if found is not None and any(c.kind in _NAME_USERS and c.op != "added" for c in found):
@@ -211,11 +205,6 @@ def _schema_changes(
     witnesses = [by_key[key] for key in kept]
     witnesses.append(by_key[next(iter(same & unchanged))])  # profiles exist on both sides
     return _compared(before, after, walk_records(witnesses))
-
-
-def _diff_order(change: Change) -> tuple[int, int, str, str]:
-    """How `ipt.diff` orders its changes."""
-    return (_SEVERITY[change.severity], _KIND[change.kind], change.key, change.path or "")
 
 
 def _meeting(

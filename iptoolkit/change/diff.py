@@ -61,7 +61,7 @@ if TYPE_CHECKING:
     from ..models import ProfileProblem
     from ..records import ProfileRecord
 
-__all__ = ["diff"]
+__all__ = ["diff", "items_diff", "in_order"]
 
 _LISTED = 5
 """Profiles named in a reason ("active profiles P1, P2 and 3 more use it")."""
@@ -80,10 +80,22 @@ def diff(old: Estate | str | os.PathLike[str], new: Estate | str | os.PathLike[s
         changes, notes = differ.run()
     changes.extend(schema_changes(before, after, same=differ.same))
     notes.extend(order_notes(before, after))
+    return EstateDiff(before, after, tuple(in_order(changes)), tuple(notes))
+
+
+def items_diff(old: Estate, new: Estate) -> tuple[list[Change], list[str]]:
+    """What `diff` finds of the items (profiles, links, channels, partners) and its notes,
+    without the schema changes (for the archive, which works those out itself)."""
+    with gc_paused():
+        changes, notes = _Differ(old, new).run()
+    return changes, [*notes, *order_notes(old, new)]
+
+
+def in_order(changes: Iterable[Change]) -> list[Change]:
+    """Changes as `diff` lists them: most severe first, then by kind, key and path."""
     rank = {severity: n for n, severity in enumerate(SEVERITIES)}
     kind_rank = {kind: n for n, kind in enumerate(KINDS)}
-    changes.sort(key=lambda c: (rank[c.severity], kind_rank[c.kind], c.key, c.path or ""))
-    return EstateDiff(before, after, tuple(changes), tuple(notes))
+    return sorted(changes, key=lambda c: (rank[c.severity], kind_rank[c.kind], c.key, c.path or ""))
 
 
 class _Differ:
