@@ -421,10 +421,11 @@ class Archive:
         if found is None:
             raise LookupError(f"{self.path}: no snapshot {snapshot_id}")
         header, seq = found
-        # one query, one string: the listing as `Estate.save` wrote it, and which of its
+        # one query, one byte string: the listing as `Estate.save` wrote it, and which of its
         # profiles were faulty (the others were valid when stored: nothing to check again)
         text, faulty = con.execute(
-            "SELECT coalesce(string_agg(v.json, ',' ORDER BY r.order_key), ''), "
+            "SELECT encode('[' || coalesce(string_agg(v.json, ',' ORDER BY r.order_key), '') "
+            "|| ']'), "
             "coalesce(list(v.faulty ORDER BY r.order_key), []) "
             "FROM runs r JOIN versions v USING (version_id) "
             "WHERE r.first_seq <= ? AND (r.last_seq IS NULL OR r.last_seq >= ?)",
@@ -432,8 +433,11 @@ class Archive:
         ).fetchone()  # type: ignore[misc]
         info = _info_of(loads_json(header))
         try:
-            items = loads_json("[" + text + "]")
-            suspects = frozenset(n for n, bad in enumerate(faulty) if bad)
+            items = _stored_listing(text)
+        except ValueError as exc:  # only a damaged file: the archive wrote this JSON
+            raise ParseError(f"{self.path}: snapshot {snapshot_id}: damaged JSON ({exc})") from None
+        suspects = frozenset(n for n, bad in enumerate(faulty) if bad)
+        try:
             return Estate.from_raw(Listing(items, {}, suspects), info=info)
         except ParseError as exc:
             raise ParseError(
@@ -611,6 +615,20 @@ _USE_COLUMNS = [
     "partner_key",
     "partner_name",
 ]
+
+
+def _stored_listing(text: bytes) -> list[Any]:
+    """The profiles of a listing the archive wrote (a JSON array of them, UTF-8).
+
+    Parsed as `read_json` parses compact text, without its proof that no key is given
+    twice: `dumps_json` wrote every profile from a parsed object, which cannot hold one.
+    """
+    import jiter
+
+    from ..models import gc_paused
+
+    with gc_paused():
+        return jiter.from_json(text, allow_inf_nan=False, cache_mode="keys")
 
 
 def insert_rows(con: duckdb.DuckDBPyConnection, table: str, frame: pandas.DataFrame) -> None:
