@@ -139,13 +139,72 @@ def test_explore_hands_voila_the_cap_culling_and_warm_kernels(
 
     monkeypatch.setattr(voila, "start", fake_start)
     result = runner.invoke(main, ["explore", "--no-browser", "--port", "0", "--max-sessions", "4"])
-    assert isinstance(result.exception, _Started) and seen == {"max_sessions": 4}
+    assert isinstance(result.exception, _Started)
+    assert seen == {"max_sessions": 4, "free_after": voila.FREE_AFTER}
+    result = runner.invoke(main, ["explore", "--no-browser", "--port", "0", "--free-after", "9"])
+    assert isinstance(result.exception, _Started) and seen["free_after"] == 9
     line = voila.command(8123, max_sessions=4)
     assert line[1:3] == ["-m", "iptoolkit.app.server"]
     assert "--max-sessions=4" in line and "--preheat_kernel=True" in line
-    assert f"--MappingKernelManager.cull_idle_timeout={voila.CULL_IDLE}" in line
+    idle, interval = voila.cull_timings(voila.FREE_AFTER)
+    assert f"--MappingKernelManager.cull_idle_timeout={idle}" in line
+    assert f"--MappingKernelManager.cull_interval={interval}" in line
     assert "--MappingKernelManager.cull_connected=False" in line
-    assert voila.CULL_IDLE + voila.CULL_INTERVAL <= 120  # a lost tab is freed in 2 minutes
+    assert idle + interval <= voila.FREE_AFTER <= 60  # a lost tab is freed within a minute
+
+
+def test_cull_timings_free_a_lost_tab_in_time() -> None:
+    for free_after in (3, 10, 45, 60, 61, 600):
+        idle, interval = voila.cull_timings(free_after)
+        assert idle > 0 and interval > 0 and idle + interval <= free_after
+        assert idle >= 2 * interval  # idle long enough that a blip does not cost a session
+    with pytest.raises(ValueError, match="at least 3 seconds"):
+        voila.cull_timings(2)
+
+
+class _Kernel:
+    def __init__(self, idle: float) -> None:
+        from datetime import timedelta
+
+        from jupyter_server._tz import utcnow
+
+        self.last_activity = utcnow() - timedelta(seconds=idle)
+
+
+class _Culling:
+    """What the culler needs of a kernel manager: kernels, connections, and the cull."""
+
+    def __init__(self, kernels: dict[str, _Kernel]) -> None:
+        self._kernels = kernels
+        self.connections: dict[str, int] = {}
+        self.culled: list[str] = []
+
+    def notify_connect(self, kernel_id: str) -> None:
+        self.connections[kernel_id] = self.connections.get(kernel_id, 0) + 1
+
+    async def cull_kernel_if_idle(self, kernel_id: str) -> None:
+        self.culled.append(kernel_id)
+        del self._kernels[kernel_id]
+
+
+def test_a_page_not_yet_connected_keeps_its_kernel_for_the_grace() -> None:
+    import asyncio
+
+    from iptoolkit.app.server import _patient_with_new_pages
+
+    manager = _Culling({"gone": _Kernel(50), "new": _Kernel(50), "forgotten": _Kernel(400)})
+    _patient_with_new_pages(manager, grace=300)
+    manager.notify_connect("gone")  # a page connected (and its tab died since)
+    assert manager.connections == {"gone": 1}  # the manager still counts connections
+
+    async def cull_all() -> None:
+        for kernel_id in list(manager._kernels):
+            await manager.cull_kernel_if_idle(kernel_id)
+
+    asyncio.run(cull_all())
+    # the dead tab's kernel goes at the short timeout; one handed to a page still loading
+    # waits; one no page came for within the grace goes too
+    assert manager.culled == ["gone", "forgotten"] and list(manager._kernels) == ["new"]
 
 
 def test_the_page_template_asks_no_cdn() -> None:
