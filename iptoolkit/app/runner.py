@@ -160,9 +160,13 @@ def start(
     try:
         process = subprocess.Popen(
             command(
-                port, notebook, config,
-                max_sessions=max_sessions, preheat=preheat, free_after=free_after,
-            ),  # fmt: skip
+                port,
+                notebook,
+                config,
+                max_sessions=max_sessions,
+                preheat=preheat,
+                free_after=free_after,
+            ),
             env=dict(environ),
             start_new_session=True,
             stdin=subprocess.DEVNULL,

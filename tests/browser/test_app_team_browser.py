@@ -5,8 +5,10 @@ As the issue asks: an address with a query opens the same filtered view; a drill
 into a group of 2,000 profiles ends in a view drawn node by node that fits its canvas
 (screenshot kept under the test's folder, and `IPTOOLKIT_KEEP_SHOTS` when set); five
 reloads and a close leave at most one kernel (the warm one Voila keeps for the next
-visitor) within 90 s; and the page logged no script error and asked nothing of any host
-but the app's own (no CDN), with no `KNOWN_NOISE` allowance.
+visitor) within 90 s; a tab whose browser is killed (no unload, no beacon) loses its
+kernel within a minute (the app's default `--free-after`), while a tab left open and
+idle all that time keeps its own; and the page logged no script error and asked nothing
+of any host but the app's own (no CDN).
 
 The estate: a 2,500-profile demo in which four profiles of five are moved under `Finance/`
 (their own groups becoming its subgroups), so `Finance` holds 2,000 profiles on a few
@@ -16,6 +18,7 @@ levels, as the issue's Finance (2,337) did at 10,000.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -25,11 +28,15 @@ from typing import Any
 
 import pytest
 
+from iptoolkit.app.runner import FREE_AFTER, cull_timings
 from iptoolkit.topology.style import KIND_COLOURS
 
 from ..ci import skip_or_fail
 from .lab import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
     chromium_missing,
+    free_port,
     launch_chromium,
     launch_explore,
     printed_app_url,
@@ -44,6 +51,7 @@ VIEWPORT = {"width": 1600, "height": 1100}
 FIRST_VIEW = 240_000  # ms: a cold kernel loading 2,500 profiles on a shared machine
 PROFILES, SEED = 2500, 11
 KERNELS_FREED = 90.0  # s
+LOST_TAB_FREED = 60.0  # s: the issue's "within a minute", met by the default FREE_AFTER
 
 
 def _estate() -> Any:
@@ -85,25 +93,14 @@ def _session(signed_in: str, process: subprocess.Popen[bytes], tmp_path: Path) -
     with sync_playwright() as playwright:
         browser = launch_chromium(playwright)
         try:
-            page = browser.new_page(viewport=VIEWPORT)
-            page.on(
-                "console",
-                lambda message: problems.append(message.text) if message.type == "error" else None,
-            )
-            page.on("pageerror", lambda error: problems.append(f"{error}: {error.stack}"))
-            page.on(
-                "request",
-                lambda request: (
-                    problems.append(f"asked {request.url}")
-                    if not request.url.startswith((url, "data:", "blob:"))
-                    else None
-                ),
-            )
+            page = _watched(browser.new_page(viewport=VIEWPORT), url, problems)
             try:
                 page.goto(signed_in, timeout=FIRST_VIEW)
                 _shared_view(page, url)
                 _drill_down(page, url, tmp_path)
                 _reload_and_close(page, process)
+                page = _watched(browser.new_page(viewport=VIEWPORT), url, problems)
+                _lost_tab(playwright, page, signed_in, process, tmp_path)
             except Exception:
                 if not page.is_closed():
                     page.screenshot(path=str(tmp_path / "team-failure.png"))
@@ -111,6 +108,25 @@ def _session(signed_in: str, process: subprocess.Popen[bytes], tmp_path: Path) -
         finally:
             browser.close()
     return problems
+
+
+def _watched(page: Any, url: str, problems: list[str]) -> Any:
+    """`page`, its script errors and any request to another host than the app's noted in
+    `problems`."""
+    page.on(
+        "console",
+        lambda message: problems.append(message.text) if message.type == "error" else None,
+    )
+    page.on("pageerror", lambda error: problems.append(f"{error}: {error.stack}"))
+    page.on(
+        "request",
+        lambda request: (
+            problems.append(f"asked {request.url}")
+            if not request.url.startswith((url, "data:", "blob:"))
+            else None
+        ),
+    )
+    return page
 
 
 def _wait_explorer(page: Any) -> None:
@@ -213,6 +229,76 @@ def _reload_and_close(page: Any, process: subprocess.Popen[bytes]) -> None:
     while (count := len(_kernels(process))) > 1 and time.monotonic() < deadline:
         time.sleep(2)
     assert count <= 1, f"{count} kernels still running {KERNELS_FREED:.0f} s after the close"
+
+
+def _lost_tab(
+    playwright: Any, page: Any, signed_in: str, process: subprocess.Popen[bytes], tmp_path: Path
+) -> None:
+    """One tab stays open and idle (`page`); another, in a second Chromium, is lost when
+    that browser is killed (SIGKILL: no unload, no shutdown beacon). The lost tab's kernel
+    goes within `LOST_TAB_FREED` s; the open one's stays, though it has been idle longer
+    than the culler's timeout."""
+    idle, _ = cull_timings(FREE_AFTER)
+    kept = _open_tracking_kernel(page, signed_in)
+    port = free_port()
+    log = tmp_path / "lost-chromium.log"
+    with log.open("wb") as out:
+        lost_browser = subprocess.Popen(
+            [CHROMIUM, *CHROMIUM_ARGS, f"--remote-debugging-port={port}",
+             f"--user-data-dir={tmp_path / 'lost-profile'}", "about:blank"],
+            stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+    try:
+        wait_listening(lost_browser, port, log)
+        remote = playwright.chromium.connect_over_cdp(f"http://127.0.0.1:{port}")
+        lost = _open_tracking_kernel(remote.contexts[0].new_page(), signed_in)
+        assert lost != kept and {kept, lost} <= _kernel_ids(process)
+    finally:
+        os.killpg(lost_browser.pid, signal.SIGKILL)
+        lost_browser.wait(10)
+    killed = time.monotonic()
+    while lost in _kernel_ids(process) and time.monotonic() - killed < LOST_TAB_FREED + 30:
+        time.sleep(1)
+    freed_after = time.monotonic() - killed
+    assert freed_after <= LOST_TAB_FREED, f"the lost tab's kernel went after {freed_after:.0f} s"
+    # the culler has looked at the open tab's kernel, idle past its timeout, and kept it
+    time.sleep(FREE_AFTER - idle + 1)  # one more pass, to be sure
+    assert kept in _kernel_ids(process), "the open, idle tab lost its kernel"
+    model = page.request.get(signed_in.split("?", 1)[0] + f"api/kernels/{kept}").json()
+    idle_for = time.time() - _epoch(model["last_activity"])
+    assert model["connections"] >= 1 and idle_for > idle, (model, idle_for)
+    assert page.locator(".ipt-counts").first.is_visible()
+    page.close()
+
+
+def _epoch(stamp: str) -> float:
+    from datetime import datetime
+
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
+
+
+def _open_tracking_kernel(page: Any, url: str) -> str:
+    """Open the app in `page` until its canvas shows; the id of the kernel it talks to
+    (from its websocket, `/api/kernels/ID/channels`)."""
+    sockets: list[str] = []
+    page.on("websocket", lambda socket: sockets.append(socket.url))
+    page.goto(url, timeout=FIRST_VIEW)
+    _wait_explorer(page)
+    ids = {found.group(1) for u in sockets if (found := _CHANNELS.search(u))}
+    assert len(ids) == 1, sockets
+    return ids.pop()
+
+
+_CHANNELS = re.compile(r"/api/kernels/([0-9a-f-]+)/channels")
+
+
+def _kernel_ids(process: subprocess.Popen[bytes]) -> set[str]:
+    """The ids of the kernels running (from their connection files, `kernel-ID.json`)."""
+    found = (_CONNECTION.search(" ".join(kernel.cmdline())) for kernel in _kernels(process))
+    return {match.group(1) for match in found if match}
+
+
+_CONNECTION = re.compile(r"kernel-([0-9a-f-]+)\.json")
 
 
 def _kernels(process: subprocess.Popen[bytes]) -> list[Any]:
