@@ -129,7 +129,8 @@ def test_a_drill_level_not_in_the_view_is_said_and_the_view_kept(tmp_path) -> No
     address, note = follow_address(explorer).children
     address.opened_with = "?drill=Finance&drill=Nowhere"
     assert explorer.drill == ("Finance",) and address.query == "drill=Finance"
-    assert "drill" in note.value and "Nowhere" in note.value and "Overview &gt; Finance" in note.value
+    assert "drill" in note.value and "Nowhere" in note.value
+    assert "Overview &gt; Finance" in note.value
     explorer.close()
 
 
@@ -209,51 +210,6 @@ def test_cull_timings_free_a_lost_tab_in_time() -> None:
         assert idle >= 2 * interval  # idle long enough that a blip does not cost a session
     with pytest.raises(ValueError, match="at least 3 seconds"):
         voila.cull_timings(2)
-
-
-class _Kernel:
-    def __init__(self, idle: float) -> None:
-        from datetime import timedelta
-
-        from jupyter_server._tz import utcnow
-
-        self.last_activity = utcnow() - timedelta(seconds=idle)
-
-
-class _Culling:
-    """What the culler needs of a kernel manager: kernels, connections, and the cull."""
-
-    def __init__(self, kernels: dict[str, _Kernel]) -> None:
-        self._kernels = kernels
-        self.connections: dict[str, int] = {}
-        self.culled: list[str] = []
-
-    def notify_connect(self, kernel_id: str) -> None:
-        self.connections[kernel_id] = self.connections.get(kernel_id, 0) + 1
-
-    async def cull_kernel_if_idle(self, kernel_id: str) -> None:
-        self.culled.append(kernel_id)
-        del self._kernels[kernel_id]
-
-
-def test_a_page_not_yet_connected_keeps_its_kernel_for_the_grace() -> None:
-    import asyncio
-
-    from iptoolkit.app.server import _patient_with_new_pages
-
-    manager = _Culling({"gone": _Kernel(50), "new": _Kernel(50), "forgotten": _Kernel(400)})
-    _patient_with_new_pages(manager, grace=300)
-    manager.notify_connect("gone")  # a page connected (and its tab died since)
-    assert manager.connections == {"gone": 1}  # the manager still counts connections
-
-    async def cull_all() -> None:
-        for kernel_id in list(manager._kernels):
-            await manager.cull_kernel_if_idle(kernel_id)
-
-    asyncio.run(cull_all())
-    # the dead tab's kernel goes at the short timeout; one handed to a page still loading
-    # waits; one no page came for within the grace goes too
-    assert manager.culled == ["gone", "forgotten"] and list(manager._kernels) == ["new"]
 
 
 def test_the_page_template_asks_no_cdn() -> None:

@@ -27,6 +27,8 @@ __all__ = [
     "NOTEBOOK",
     "HOST",
     "DEFAULT_PORT",
+    "FREE_AFTER",
+    "cull_timings",
     "PortInUseError",
     "App",
     "check_port",
@@ -42,13 +44,14 @@ DEFAULT_PORT = 8866
 """Voila's own default port."""
 STOP_TIMEOUT = 20.0
 """Seconds Voila gets to shut its kernels down before it is killed."""
-FREE_AFTER = 45
+FREE_AFTER = 55
 """Seconds within which the kernel of a tab that died without telling Voila (a crashed or
-killed browser, a lost network) is shut down: idle `cull_idle_timeout` seconds with no
-page connected, checked every `cull_interval` (see `cull_timings`). A closed or reloaded
-tab does tell Voila, and its kernel goes at once; a tab left open keeps its kernel however
-long it sits idle (`cull_connected=False`); a page still connecting to a kernel it was just
-handed gets `server.NEW_PAGE_GRACE` more (a 10,000-profile page on a busy machine)."""
+killed browser, a lost network, a page left before it connected) is shut down: idle
+`cull_idle_timeout` seconds with no page connected, checked every `cull_interval` (see
+`cull_timings`). A closed or reloaded tab does tell Voila, and its kernel goes at once; a
+tab left open keeps its kernel however long it sits idle (`cull_connected=False`). The
+idle timeout (37 s) is also how long a page handed a kernel has to connect to it: a
+10,000-profile page takes a few seconds, about ten on a busy machine."""
 
 
 def cull_timings(free_after: int) -> tuple[int, int]:

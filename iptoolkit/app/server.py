@@ -8,9 +8,8 @@ Voila itself, with what an app left up for a team needs and plain Voila 0.5 lack
   refused (403, "'_xsrf' argument missing") and each closed or reloaded tab left its kernel
   running. `SessionHandler.prepare` sets the cookie before the page is sent. Culling idle,
   disconnected kernels (`runner.session_options`) is the safety net for a tab that dies
-  without its beacon (a crashed browser, a lost network); it is quick (`runner.FREE_AFTER`)
-  because a kernel handed to a page that has not connected yet is spared for
-  `NEW_PAGE_GRACE` (`_patient_with_new_pages`), and a connected page's never culled.
+  without its beacon (a crashed browser, a lost network, a page left before it connected):
+  within `runner.FREE_AFTER` seconds, and never while its page is connected.
 - **a cap on sessions** (`--max-sessions`): past it, a page says so (HTTP 503, `Retry-After`)
   instead of starting one more kernel of a few hundred MB.
 - **nothing leaves the machine**: the page template drops the lab template's Font Awesome
@@ -44,10 +43,6 @@ TEMPLATE_DIR = Path(__file__).with_name("voila_template")
 """The page template: Voila's lab template, without its links to a CDN."""
 RETRY_AFTER = 60
 """Seconds a turned-away visitor is told to wait (a closed tab frees its kernel by then)."""
-NEW_PAGE_GRACE = 300
-"""Seconds a kernel handed to a page (or started for it) may wait for that page to connect
-before the culler may take it: a 10,000-profile page on a busy machine can take most of a
-minute, far longer than the idle timeout that frees a dead tab's kernel."""
 
 
 def sessions_in_use(kernel_manager: Any) -> int:
@@ -108,7 +103,6 @@ class ExplorerVoila(Voila):  # type: ignore[misc]
     def init_settings(self) -> dict[str, Any]:
         settings: dict[str, Any] = super().init_settings()
         _fresh_when_handed_out(self.kernel_manager)
-        _patient_with_new_pages(self.kernel_manager, NEW_PAGE_GRACE)
         return settings
 
     def init_handlers(self) -> list[Any]:
@@ -141,36 +135,6 @@ def _fresh_when_handed_out(manager: Any) -> None:
         return task, rendered, kernel_id
 
     manager.get_rendered_notebook = handed_out
-
-
-def _patient_with_new_pages(manager: Any, grace: float) -> None:
-    """The culler skips a kernel no page has connected to yet until it has been idle
-    `grace` seconds: only kernels whose page connected and went away are culled at the
-    manager's own (short) idle timeout. Pooled kernels Voila spares itself."""
-    from datetime import timedelta
-
-    from jupyter_server._tz import utcnow
-
-    connected: set[str] = set()
-    notify_connect = manager.notify_connect
-    cull_kernel_if_idle = manager.cull_kernel_if_idle
-
-    def connect(kernel_id: str) -> None:
-        connected.add(kernel_id)
-        notify_connect(kernel_id)
-
-    async def cull_if_idle(kernel_id: str) -> None:
-        kernel = getattr(manager, "_kernels", {}).get(kernel_id)
-        last = getattr(kernel, "last_activity", None)
-        waiting = last is not None and kernel_id not in connected
-        if waiting and utcnow() - last < timedelta(seconds=grace):
-            return
-        await cull_kernel_if_idle(kernel_id)
-        if kernel_id not in getattr(manager, "_kernels", {}):
-            connected.discard(kernel_id)
-
-    manager.notify_connect = connect
-    manager.cull_kernel_if_idle = cull_if_idle
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -5,7 +5,8 @@ As the issue asks: an address with a query opens the same filtered view; a drill
 into a group of 2,000 profiles ends in a view drawn node by node that fits its canvas
 (screenshot kept under the test's folder, and `IPTOOLKIT_KEEP_SHOTS` when set); five
 reloads and a close leave at most one kernel (the warm one Voila keeps for the next
-visitor) within 90 s; a tab whose browser is killed (no unload, no beacon) loses its
+visitor) within 90 s, the first reload (of a drilled view's address, `?drill=...`) showing
+the same drilled view; a tab whose browser is killed (no unload, no beacon) loses its
 kernel within a minute (the app's default `--free-after`), while a tab left open and
 idle all that time keeps its own; and the page logged no script error and asked nothing
 of any host but the app's own (no CDN).
@@ -177,6 +178,10 @@ def _drill_down(page: Any, url: str, tmp_path: Path) -> None:
     assert titles[0].startswith("Finance, in detail: by subgroup"), titles
     crumbs = page.locator(".ipt-topology-crumbs").first.inner_text()
     assert crumbs.startswith("Overview") and "Finance" in crumbs
+    from urllib.parse import parse_qs
+
+    drilled = parse_qs(page.evaluate("location.search").lstrip("?")).get("drill", [])
+    assert drilled and drilled[0].startswith("Finance"), drilled  # the address follows
     shot = page.locator(".ipt-explorer").first.screenshot()
     _keep(tmp_path, "team-drilled-group.png", shot)
     # fitted: what is drawn stays clear of the canvas's top and bottom edges
@@ -216,11 +221,20 @@ def _click_biggest(page: Any, canvas: Any, colour: str) -> bool:
 
 
 def _reload_and_close(page: Any, process: subprocess.Popen[bytes]) -> None:
-    """Five reloads, each shown, then the tab closed as a person closes it: every kernel but
-    the warm one goes within `KERNELS_FREED` seconds."""
-    for _ in range(5):
+    """Five reloads, each shown (the first, of the drilled view's address, shows the same
+    drilled view), then the tab closed as a person closes it: every kernel but the warm
+    one goes within `KERNELS_FREED` seconds."""
+    crumbs = page.locator(".ipt-topology-crumbs").first.inner_text()
+    for reload in range(5):
         page.reload(timeout=FIRST_VIEW)
         _wait_explorer(page)
+        if not reload:  # the drilled view's address opens the same drilled view
+            page.wait_for_function(
+                "crumbs => document.querySelector('.ipt-topology-crumbs').innerText === crumbs",
+                arg=crumbs,
+                timeout=STEP,
+            )
+            assert "node by node" in page.locator(".ipt-topology-status").first.inner_text()
     # closing a tab unloads its page, which sends Voila's shutdown beacon; Playwright's
     # page.close() does not wait for that, so the page is left first, then closed
     page.goto("about:blank")
