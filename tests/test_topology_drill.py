@@ -20,7 +20,7 @@ from iptoolkit.widgets.drill import (
     neighbourhood_nodes,
     tallest_column,
 )
-from iptoolkit.widgets.topology_data import PORT_SUFFIX, ViewData, view_data
+from iptoolkit.widgets.topology_data import PORT_SUFFIX, ViewData, shared_path, view_data
 from iptoolkit.widgets.topology_fit import (
     CHAR_PX,
     EDGE_PX,
@@ -147,6 +147,19 @@ def test_opening_a_big_group_shows_its_subgroups_then_node_by_node(estate: Estat
     assert [level.title for level in view.trail] == ["Finance"]
     view.back()
     assert not view.expanded and view.data.group_by == "group"
+
+
+def test_a_drilled_groups_subgroups_are_drawn_without_its_path(estate: Estate) -> None:
+    view = TopologyView(estate, height=600, aspect=1.8)
+    view.expand("group:profile:Finance")
+    drawn = {k: view.data.graph.nodes[k] for k in _profile_groups(view.data)}
+    glyph = KIND_GLYPHS["profile"]
+    for key, attributes in drawn.items():
+        subgroup = key.removeprefix("group:profile:Finance/")
+        assert attributes["label"].startswith(f"{glyph} {subgroup} (")  # "■ AP (12)"
+        assert attributes["crumb"] == f"Finance/{subgroup}"  # the breadcrumb, the address
+    assert shared_path(["Finance/AP", "Finance/AR/x"]) == "Finance/"
+    assert shared_path(["Finance", "Finance/AP"]) == shared_path(["AP", "AR"]) == ""
 
 
 def test_a_view_too_tall_for_the_canvas_is_grouped(graph: nx.MultiDiGraph) -> None:

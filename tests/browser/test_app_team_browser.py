@@ -318,10 +318,16 @@ _CONNECTION = re.compile(r"kernel-([0-9a-f-]+)\.json")
 def _kernels(process: subprocess.Popen[bytes]) -> list[Any]:
     import psutil
 
+    def command(child: Any) -> str:
+        try:
+            return " ".join(child.cmdline())
+        except psutil.Error:  # gone, or a zombie not yet reaped: shut down all the same
+            return ""
+
     return [
         child
         for child in psutil.Process(process.pid).children(recursive=True)
-        if "ipykernel_launcher" in " ".join(child.cmdline())
+        if "ipykernel_launcher" in command(child)
     ]
 
 
