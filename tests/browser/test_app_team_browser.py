@@ -274,6 +274,7 @@ def _lost_tab(
     while lost in _kernel_ids(process) and time.monotonic() - killed < LOST_TAB_FREED + 30:
         time.sleep(1)
     freed_after = time.monotonic() - killed
+    print(f"the lost tab's kernel was freed {freed_after:.0f} s after its browser was killed")
     assert freed_after <= LOST_TAB_FREED, f"the lost tab's kernel went after {freed_after:.0f} s"
     # the culler has looked at the open tab's kernel, idle past its timeout, and kept it
     time.sleep(FREE_AFTER - idle + 1)  # one more pass, to be sure
