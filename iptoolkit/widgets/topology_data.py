@@ -33,7 +33,16 @@ from ..topology.style import (
     node_colour,
 )
 from ..topology.view import detail_view, grouped_view, item_label
-from .topology_fit import Canvas, column_x, fits, label_budget, port_offset, row_px
+from .topology_fit import (
+    Canvas,
+    column_x,
+    cut_to_px,
+    fits,
+    label_budget,
+    label_px,
+    port_offset,
+    row_px,
+)
 from .topology_fit import camera as camera_at
 
 __all__ = [
@@ -175,11 +184,16 @@ def _to_sigma(
     )
     if fitted:
         assert canvas is not None
-        longest: dict[float, int] = {}
+        glyphs = {n: f"{KIND_GLYPHS.get(view.nodes[n]['kind'], '')} " for n in view.nodes}
+        longest: dict[float, float] = {}
         for node, (column, _) in placed.pos.items():
-            longest[column] = max(longest.get(column, 0), len(said[node]))
+            width = label_px(glyphs[node] + said[node])
+            longest[column] = max(longest.get(column, 0.0), width)
         budget = label_budget(longest, canvas)
-        drawn = {n: _short(said[n], budget[placed.pos[n][0]]) for n in view.nodes}
+        drawn = {
+            n: cut_to_px(glyphs[n] + said[n], budget[placed.pos[n][0]])[len(glyphs[n]) :]
+            for n in view.nodes
+        }
         x_of = column_x(budget)
         step = row_px(placed.rows, canvas)
     else:
