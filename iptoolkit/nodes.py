@@ -77,6 +77,7 @@ class Endpoint:
 _NOWHERE = Endpoint()
 _HTTP_FIELDS = ("httpSettings",)
 _PLAN_FIELDS = (_URL_FIELDS, _HOST_FIELDS, _TOPIC_FIELDS, _HTTP_FIELDS)
+_ENDPOINT_FIELDS = frozenset(name for names in _PLAN_FIELDS for name in names)
 _PLANS: dict[type, tuple[tuple[str, ...], ...]] = {}
 """Per model class without extra fields: which of `_PLAN_FIELDS` it has."""
 
@@ -88,24 +89,41 @@ def endpoint(model: Any) -> Endpoint:
     """
     if model is None:
         return _NOWHERE
-    plain = not isinstance(model, dict) and not getattr(model, "__pydantic_extra__", None)
-    plan = _PLANS.get(type(model)) if plain else None
-    if plan is None:
-        plan = tuple(present_fields(model, names) for names in _PLAN_FIELDS)
-        if plain:
-            _PLANS[type(model)] = plan
-    urls, hosts, topics, https = plan
-    if not (urls or hosts or topics or https):
-        return _NOWHERE
-    url = _first_text(model, urls)
-    host = _first_text(model, hosts)
-    topic = _first_text(model, topics)
-    http = next((value for name in https if (value := _get(model, name)) is not None), None)
+    if isinstance(model, dict):  # the index reads every agent and unit's JSON: plain lookups
+        if _ENDPOINT_FIELDS.isdisjoint(model):  # most units and many agents: one C call
+            return _NOWHERE
+        url = _text_in(model, _URL_FIELDS)
+        host = _text_in(model, _HOST_FIELDS)
+        topic = _text_in(model, _TOPIC_FIELDS)
+        http = model.get("httpSettings")
+    else:
+        plain = not getattr(model, "__pydantic_extra__", None)
+        plan = _PLANS.get(type(model)) if plain else None
+        if plan is None:
+            plan = tuple(present_fields(model, names) for names in _PLAN_FIELDS)
+            if plain:
+                _PLANS[type(model)] = plan
+        urls, hosts, topics, https = plan
+        url = _first_text(model, urls)
+        host = _first_text(model, hosts)
+        topic = _first_text(model, topics)
+        http = next((value for name in https if (value := _get(model, name)) is not None), None)
     if http is not None:
         http_host = _first_text(http, present_fields(http, ("host",)))
         host = host or http_host
         url = url or _http_url(http, http_host)
+    if url is None and host is None and topic is None:
+        return _NOWHERE
     return Endpoint(host, url, topic)
+
+
+def _text_in(data: dict[str, Any], names: tuple[str, ...]) -> str | None:
+    """`_first_text` of a raw dict: the first non-blank text among `names`."""
+    for name in names:
+        value = data.get(name)
+        if isinstance(value, str) and (value := value.strip()):
+            return value
+    return None
 
 
 def _http_url(http: Any, host: str | None) -> str | None:
@@ -125,8 +143,11 @@ def _http_url(http: Any, host: str | None) -> str | None:
 def target(unit: Any, where: Endpoint | None = None) -> str | None:
     """Where a response unit delivers, in words: file name, mail recipient or URL
     (`where` is the unit's endpoint when the caller has it already)."""
-    names = present_fields(unit, ("fileName", "to"))
-    return _first_text(unit, names) or (where or endpoint(unit)).url
+    if isinstance(unit, dict):
+        named = _text_in(unit, ("fileName", "to"))
+    else:
+        named = _first_text(unit, present_fields(unit, ("fileName", "to")))
+    return named or (where or endpoint(unit)).url
 
 
 def is_active(value: Any) -> bool:
@@ -168,7 +189,7 @@ def type_of(model: Any) -> str | None:
 
 def partner_of(channel: Any) -> tuple[Any, Any]:
     """(partner key, partner model) of a channel, (None, None) when it names none."""
-    partner = _get(channel, "partner")
+    partner = channel.get("partner") if isinstance(channel, dict) else _get(channel, "partner")
     if partner is None or isinstance(partner, list | str | int):
         return None, None
     return partner_key(partner), partner

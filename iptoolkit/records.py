@@ -33,12 +33,11 @@ from .models import (
     IntegrationProfile,
     ProfileProblem,
     UnknownChannel,
-    field_value,
     profile_model,
     type_name_of,
 )
 from .nodes import Endpoint, endpoint, partner_of, split_tags, target
-from .references import channel_uses, json_named, response_units, usable_id
+from .references import channel_uses, response_units, usable_id
 
 __all__ = [
     "ChannelKey",
@@ -184,33 +183,34 @@ def build_records(
     `check_profiles`).
 
     Two passes: the first keys what each profile holds, the second resolves the ids that
-    profiles name against every channel held anywhere in the listing.
+    profiles name against every channel held anywhere in the listing. Every profile of a
+    load passes through here: plain dict lookups and tuples, no helper per field.
     """
     keys = profile_keys(raw_profiles)
     problem_at = {problem.index: problem for problem in problems}
     held: dict[ChannelKey, Any] = {}
     walked: list[list[ChannelUse]] = []
+    sources: list[Any] = []
     named = False
-    sources = [
-        raw if index in problem_at or json_named(raw) else profile_model(raw).to_json_dict()
-        for index, raw in enumerate(raw_profiles)
-    ]
-    for index, (key, source) in enumerate(zip(keys, sources, strict=True)):
+    for index, (key, raw) in enumerate(zip(keys, raw_profiles, strict=True)):
         uses: list[ChannelUse] = []
+        source = raw
         if index not in problem_at:
-            for found in channel_uses(source):
-                channel = found.channel
+            found = channel_uses(raw)
+            if found is None:  # written with Python names: walk its model's JSON
+                source = profile_model(raw).to_json_dict()
+                found = channel_uses(source, check_names=False) or []
+            for role, path, channel, channel_id, unit in found:
+                ident = usable_id(channel_id)
                 if channel is not None:
-                    ident = usable_id(field_value(channel, "id"))
-                    ckey = ident if ident is not None else f"{key}:{found.path}"
+                    ckey = ident if ident is not None else f"{key}:{path}"
                     if ckey not in held:
                         held[ckey] = channel
-                    node = f"channel:{ckey}"
-                    uses.append(ChannelUse(found.role, found.path, ckey, node, channel, found.unit))
-                elif usable_id(found.channel_id) is not None:
-                    ident = found.channel_id
-                    uses.append(ChannelUse("reference", found.path, ident, f"channel:{ident}"))
+                    uses.append(ChannelUse(role, path, ckey, f"channel:{ckey}", channel, unit))
+                elif ident is not None:
+                    uses.append(ChannelUse("reference", path, ident, f"channel:{ident}"))
                     named = True
+        sources.append(source)
         walked.append(uses)
 
     if named:  # an id named as text ("17") names the channel held as 17
@@ -252,10 +252,14 @@ def _record(
     data = source if isinstance(source, dict) else {}
     found = data.get("inputAgentSettings")
     agent_type = type_name_of(found) if isinstance(found, dict) else None
-    agent = found if problem is None and isinstance(found, dict) else None
-    units = tuple(response_units(data)) if problem is None else ()
-    where = tuple(endpoint(unit) for unit in units)
+    if problem is None:
+        agent = found if isinstance(found, dict) else None
+        units = tuple(response_units(data))
+    else:
+        agent, units = None, ()
+    where = tuple([endpoint(unit) for unit in units])
     name = agent.get("typeName") if agent is not None else None
+    tags = data.get("tags")
     return ProfileRecord(
         index,
         key,
@@ -266,7 +270,7 @@ def _record(
         _text(data.get("name")),
         _text(data.get("group")),
         _text(data.get("description")),
-        tuple(split_tags(data.get("tags"))),
+        tuple(split_tags(tags)) if tags else (),
         data.get("active") is True,
         agent,
         agent_type,
@@ -274,7 +278,7 @@ def _record(
         endpoint(agent),
         units,
         where,
-        tuple(target(unit, at) for unit, at in zip(units, where, strict=True)),
+        tuple([target(unit, at) for unit, at in zip(units, where, strict=True)]),
         tuple(uses),
         tuple(partners),
         ModelCell(),

@@ -4,17 +4,18 @@ The input agent holds a channel (`channel`, `channels`) or names one by id only
 (`comChannelId`, `channelIds`, ...); each response unit holds the channel it delivers over.
 `iptoolkit.records` keys what this walk finds; nothing else walks a profile for channels.
 
-The walk reads the raw JSON of a profile that validated (the index is built without
-models), or a model: a channel under a field its owner's class declares was validated with
-the profile; one under an unknown agent or unit, or kept as an unknown field, is checked
-here and counts as a channel only if it validates as one.
+The walk reads the JSON of a profile that validated (the index is built without models;
+a profile written with Python names is walked in its model's JSON): a channel under a
+field its owner's class declares was validated with the profile; one under an unknown
+agent or unit, or kept as an unknown field, is checked here and counts as a channel only
+if it validates as one.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -27,7 +28,6 @@ from .models import (
     class_name,
     field_value,
     json_field_names,
-    present_fields,
 )
 
 __all__ = [
@@ -50,14 +50,19 @@ ID_REFERENCE_FIELDS: tuple[str, ...] = (
 """Agent fields (JSON names) that name a channel only by its id."""
 
 Role = Literal["input", "response", "reference"]
-_CHANNEL = TypeAdapter(Channel)
 
 
-@dataclass(frozen=True, slots=True)
-class Found:
+@functools.cache
+def _channel_adapter() -> TypeAdapter[Channel]:
+    """Made when first used: the models build their schemas on first use too."""
+    return TypeAdapter(Channel)
+
+
+class Found(NamedTuple):
     """One place where a profile holds (`channel` set) or names (`channel_id` only) a channel.
 
-    `path` is the JSON path inside the profile, `unit` the response unit's index.
+    `path` is the JSON path inside the profile, `unit` the response unit's index. (A named
+    tuple: the index makes one per channel use, by the hundred thousand.)
     """
 
     role: Role
@@ -67,20 +72,42 @@ class Found:
     unit: int | None = None
 
 
-def channel_uses(profile: IntegrationProfile | dict[str, Any]) -> Iterator[Found]:
-    """Every channel a valid profile's input agent and response units hold or name."""
-    agent = field_value(profile, "inputAgentSettings")
-    if agent is not None:
-        yield from _held(agent, "inputAgentSettings", "input", None)
-        for json_name in present_fields(agent, ID_REFERENCE_FIELDS):
-            value = field_value(agent, json_name)
+def channel_uses(profile: dict[str, Any], *, check_names: bool = True) -> list[Found] | None:
+    """Every channel a valid profile's input agent and response units hold or name; None
+    when an object the walk reads uses a Python name (`json_named` is false): then walk
+    the profile's model's JSON with `check_names=False` (`records` does so).
+
+    One pass that checks the names as it goes, with plain dict lookups, not `field_value`:
+    the index walks every profile of a load here.
+    """
+    python_names = _PYTHON_ONLY_NAMES if check_names else _NONE
+    if not python_names.isdisjoint(profile):
+        return None
+    found: list[Found] = []
+    agent = profile.get("inputAgentSettings")
+    if isinstance(agent, dict):
+        if not _held(agent, "inputAgentSettings", "input", None, found, python_names):
+            return None
+        for json_name in ID_REFERENCE_FIELDS:
+            value = agent.get(json_name)
             if isinstance(value, list):
                 for index, item in enumerate(value):
-                    yield Found("reference", f"inputAgentSettings.{json_name}[{index}]", None, item)
+                    path = f"inputAgentSettings.{json_name}[{index}]"
+                    found.append(Found("reference", path, None, item))
             elif value is not None:
-                yield Found("reference", f"inputAgentSettings.{json_name}", None, value)
-    for index, unit in enumerate(response_units(profile)):
-        yield from _held(unit, f"responseSettings.units[{index}]", "response", index)
+                found.append(Found("reference", f"inputAgentSettings.{json_name}", None, value))
+    settings = profile.get("responseSettings")
+    if isinstance(settings, dict):
+        if not python_names.isdisjoint(settings):
+            return None
+        units = settings.get("units")
+        for index, unit in enumerate(units if isinstance(units, list) else ()):
+            if not isinstance(unit, dict):
+                continue
+            path = f"responseSettings.units[{index}]"
+            if not _held(unit, path, "response", index, found, python_names):
+                return None
+    return found
 
 
 def response_units(profile: IntegrationProfile | dict[str, Any]) -> list[Any]:
@@ -91,7 +118,11 @@ def response_units(profile: IntegrationProfile | dict[str, Any]) -> list[Any]:
 
 def channel_model(channel: Any) -> Any:
     """The model of a channel found by the walk (its JSON, or a model already)."""
-    return channel if hasattr(channel, "model_fields_set") else _CHANNEL.validate_python(channel)
+    return (
+        channel
+        if hasattr(channel, "model_fields_set")
+        else _channel_adapter().validate_python(channel)
+    )
 
 
 def usable_id(value: Any) -> int | str | None:
@@ -104,10 +135,11 @@ def usable_id(value: Any) -> int | str | None:
 def partner_key(partner: Any) -> Any:
     """The registry key of a partner (a model, or a raw dict inside an unknown channel):
     its id, or `name:<name>` when it has none."""
-    partner_id = usable_id(field_value(partner, "id"))
+    raw = isinstance(partner, dict)
+    partner_id = usable_id(partner.get("id") if raw else field_value(partner, "id"))
     if partner_id is not None:
         return partner_id
-    name = field_value(partner, "name")
+    name = partner.get("name") if raw else field_value(partner, "name")
     return f"name:{name}" if name is not None else None
 
 
@@ -164,45 +196,60 @@ def json_named(profile: dict[str, Any]) -> bool:
     return True
 
 
-def _held(owner: Any, path: str, role: Role, unit: int | None) -> Iterator[Found]:
-    holding = present_fields(owner, _HOLDING_FIELDS)
-    if not holding:
-        return
+def _held(
+    owner: dict[str, Any],
+    path: str,
+    role: Role,
+    unit: int | None,
+    found: list[Found],
+    python_names: frozenset[str],
+) -> bool:
+    """Add to `found` the channels `owner` (an agent's or unit's JSON) holds; False when
+    it, or an object at its holding fields, uses one of the `python_names`."""
+    if not python_names.isdisjoint(owner):
+        return False
+    single = owner.get("channel")
+    many = owner.get("channels")
+    if single is None and many is None:
+        return True
+    if isinstance(single, dict) and not python_names.isdisjoint(single):
+        return False
     declared = _declared_holding(owner)
-    single = _as_channel(field_value(owner, "channel"), "channel" in declared)
-    if single is not None:
-        yield Found(role, f"{path}.channel", single, field_value(single, "id"), unit)
-    many = field_value(owner, "channels")
+    channel = _as_channel(single, "channel" in declared)
+    if channel is not None:
+        found.append(Found(role, f"{path}.channel", channel, channel.get("id"), unit))
     if isinstance(many, list):
+        validated = "channels" in declared
         for index, item in enumerate(many):
-            channel = _as_channel(item, "channels" in declared)
+            if isinstance(item, dict) and not python_names.isdisjoint(item):
+                return False
+            channel = _as_channel(item, validated)
             if channel is not None:
-                yield Found(
-                    role, f"{path}.channels[{index}]", channel, field_value(channel, "id"), unit
-                )
+                where = f"{path}.channels[{index}]"
+                found.append(Found(role, where, channel, channel.get("id"), unit))
+    return True
 
 
-def _declared_holding(owner: Any) -> frozenset[str]:
-    """The holding fields that validation checked in `owner` (a model or raw JSON)."""
-    if isinstance(owner, dict):
-        cls = owner.get("class")
-        return _DECLARED_HOLDING.get(cls, frozenset()) if isinstance(cls, str) else frozenset()
-    return frozenset(json_field_names(type(owner))).intersection(_HOLDING_FIELDS)
+def _declared_holding(owner: dict[str, Any]) -> frozenset[str]:
+    """The holding fields that validation checked in `owner` (an agent's or unit's JSON)."""
+    cls = owner.get("class")
+    return _DECLARED_HOLDING.get(cls, _NONE) if isinstance(cls, str) else _NONE
 
 
-def _as_channel(value: Any, validated: bool) -> Any:
-    """The channel (model or raw JSON) at a holding field, or None when it is not one.
+_NONE: frozenset[str] = frozenset()
+
+
+def _as_channel(value: Any, validated: bool) -> dict[str, Any] | None:
+    """The channel's JSON at a holding field, or None when it is not one.
 
     What the profile's validation did not check (an unknown owner, an unknown field) is
     checked here, leniently."""
-    if value is None or hasattr(value, "model_fields_set"):
-        return value
     if not isinstance(value, dict):
         return None
     if validated:
         return value
     try:
-        _CHANNEL.validate_python(value)
+        _channel_adapter().validate_python(value)
     except ValidationError:
         return None
     return value

@@ -101,7 +101,7 @@ def read_snapshot(
             items, at, info = _profiles_of(document), ("profiles",), _info_of(document)
         else:
             (items, at), info = locate_profiles(document), SnapshotInfo()
-        return listing_of(data, items, at, duplicates), info
+        return listing_of(items, at, duplicates), info
     except ParseError as exc:
         raise ParseError(f"{path}: {exc}", issues=exc.issues) from None
 

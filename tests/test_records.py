@@ -236,6 +236,20 @@ def test_profiles_sent_with_python_names_are_indexed_like_json_names():
     ) == ("CronSshAgentSettings", (41,), 1)  # fmt: skip
 
 
+def test_a_python_named_profile_keeps_its_channels_beside_an_unknown_python_like_key():
+    # `cron_schedule` is a Python name of an agent field, but at the profile's level it
+    # is an unknown field: the model keeps it as sent, and the walk of the model's JSON
+    # must not take it for a reason to give up
+    channel = {"class": "core:IntegrationPartnerChannelSFTP", "id": 41, "port": 22}
+    raw = {
+        "id": "P1",
+        "cron_schedule": "kept as sent",
+        "input_agent_settings": {"class": "core:CronSshAgentSettings", "channel": channel},
+    }
+    record = ipt.Estate.from_raw([raw]).records[0]
+    assert record.ok and record.channel_keys == (41,)
+
+
 def test_odd_input_that_validates_loads():
     odd_class = {"id": "P1", "inputAgentSettings": {"class": ["x"], "channel": {"id": 4}}}
     estate = ipt.Estate.from_raw([odd_class])

@@ -63,6 +63,7 @@ class ApiModel(BaseModel):
         strict=True,
         alias_generator=to_camel,
         protected_namespaces=(),
+        defer_build=True,
     )
 
     def __repr_args__(self) -> Any:

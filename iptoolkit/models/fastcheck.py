@@ -1,17 +1,19 @@
-"""Validating a profile's JSON text without building a model: msgspec Structs made from the models.
+"""Validating a profile's parsed JSON without a model: msgspec Structs made from the models.
 
 Loading an estate needs only a verdict per profile (the index is built from the raw JSON,
 and a model is built when someone asks for one), but pydantic builds some thirty objects a
 profile to give it, then throws them away: most of a load's time. Here every model becomes a
 `msgspec.Struct` (generated from the model's fields, so the models stay the one source of
-truth), and a profile's text (a `msgspec.Raw` slice of the document) is decoded into them
-in C, with the models' rules:
+truth), and a profile as JSON parsed it (dicts, lists, strings, numbers: nothing else) is
+converted into them in C (`msgspec.convert`, which reuses the strings and numbers already
+made instead of decoding the text again), with the models' rules:
 
 - every field optional and nullable; `str` and `bool` exact; integers JSON integers (never
   a float, a boolean or a string) within the `I32`/`I64` range; `list[...]` arrays; `Any`
-  anything (kept as a `Raw`, not decoded); unknown fields ignored (a model keeps them);
-- a polymorphic field (a `class`-tagged family) is kept as a `Raw` and decoded on its own
-  with the family's tagged union: a `class` the family does not know (or none, or not a
+  anything; unknown fields ignored (a model keeps them);
+- a polymorphic field (a `class`-tagged family) is converted with the family's tagged
+  union in the same pass; when some `class` is unknown, every family is taken as anything
+  and converted on its own: a `class` the family does not know (or none, or not a
   string) routes to the family's fallback model, which takes any JSON object, as
   `base.polymorphic` routes it;
 - a field given under its Python name (`input_agent_settings`) always fails here: pydantic
@@ -22,7 +24,13 @@ The verdict is `None` (valid: pydantic accepts it too) or the JSON path of the f
 msgspec met. Any fault sends the profile to pydantic, which decides and words the message
 (`parsing.check_profiles`); `tests/test_fastcheck.py` compares the two on generated valid
 and faulty profiles. msgspec was chosen by measurement (issue 25, 10k demo profiles, CPU
-seconds): pydantic 1.3, a Python walk over the parsed dicts 0.45, msgspec 0.13.
+seconds): pydantic 1.3, a Python walk over the parsed dicts 0.45, msgspec decoding each
+profile's text 0.13; converting the parsed profile instead of decoding its text again
+halves that (2k demo profiles, cachegrind: 234 -> 118 M instructions).
+
+Only for JSON as parsed: a Python caller's objects (tuples, datetimes, models) may pass
+here where pydantic's strict mode refuses them, so `Estate.from_raw` of Python objects
+validates with pydantic.
 """
 
 from __future__ import annotations
@@ -31,21 +39,19 @@ import functools
 import sys
 import types
 import typing
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from typing import Annotated, Any, Union
 
 import msgspec
 from pydantic import BaseModel, Tag
 
 from .base import FALLBACK_TAG, KnownClassFirst, class_name
-from .jsontext import Step
 from .profile import IntegrationProfile
 
-__all__ = ["profile_fault", "profile_texts", "FastFault"]
+__all__ = ["profile_fault", "FastFault"]
 
 _NEVER = Annotated[str, msgspec.Meta(pattern="(?!)")]
-"""A type no value decodes to: a field given under its Python name is pydantic's to judge."""
-_RAW_NULL = msgspec.Raw(b"null")
+"""A type no value converts to: a field given under its Python name is pydantic's to judge."""
 
 
 class FastFault(typing.NamedTuple):
@@ -56,20 +62,21 @@ class FastFault(typing.NamedTuple):
 
 
 class _Family:
-    """A polymorphic family: its members' tagged union, decoded from a `Raw` on its own,
-    and the shape of each member's Struct."""
+    """A polymorphic family: its members' tagged union (converted on its own in the second
+    pass), and the shape of each member's Struct."""
 
     def __init__(self, members: list[str]) -> None:
         self.members = members
         self.union: Any = None
         """The members' union, by name (resolved once every Struct exists)."""
-        self.decoder: msgspec.json.Decoder[Any] | None = None
+        self.type: Any = None
+        """The members' union of Struct classes, once every Struct exists."""
         self.shapes: dict[type, _Shape] = {}
 
 
 class _Shape:
-    """Where a decoded Struct holds what needs more checking: families kept raw, and
-    Structs (or lists of them) that hold some."""
+    """Where a converted Struct holds what needs more checking: families taken as anything,
+    and Structs (or lists of them) that hold some."""
 
     def __init__(self) -> None:
         self.polymorphic: list[tuple[str, str, _Family, bool]] = []
@@ -77,7 +84,8 @@ class _Shape:
         self.nested: list[tuple[str, str, _Shape, bool]] = []
         """(attribute, JSON name, shape of the nested Struct, is a list)"""
         self.empty = False
-        """Nothing to check after the decode: no family kept raw, at any depth."""
+        """Nothing to check after the conversion: no family taken as anything, at any
+        depth."""
 
 
 class _Builder:
@@ -86,7 +94,7 @@ class _Builder:
 
     def __init__(self, inline: bool) -> None:
         self.inline = inline
-        """Families decoded in the same pass, as tagged unions (else kept raw)."""
+        """Families converted in the same pass, as tagged unions (else taken as anything)."""
         self.module = types.ModuleType(f"{__name__}._{'inline' if inline else 'raw'}")
         sys.modules[self.module.__name__] = self.module
         self.structs: dict[tuple[type[BaseModel], str | None], str] = {}
@@ -133,14 +141,13 @@ class _Builder:
             if len(options) != 1:
                 raise TypeError(f"{alias}: no fast check for {annotation!r}")
             inner = self.field_type(options[0], metadata, shape, attribute, alias)
-            # a Raw takes null as it is (b"null"), and cannot be in a union
-            return inner if inner is msgspec.Raw else typing.Optional[inner]  # noqa: UP045 (a ForwardRef has no |)
+            return inner if inner is Any else typing.Optional[inner]  # noqa: UP045 (a ForwardRef has no |)
         family = self.family(annotation)
         if family is not None:
             if self.inline:
                 return family.union
             shape.polymorphic.append((attribute, alias, family, False))
-            return msgspec.Raw
+            return Any
         if origin is list:
             item = args[0]
             family = self.family(item)
@@ -148,7 +155,7 @@ class _Builder:
                 if self.inline:
                     return list[family.union]  # type: ignore[name-defined]
                 shape.polymorphic.append((attribute, alias, family, True))
-                return list[msgspec.Raw]
+                return list[Any]
             if _is_model(item):
                 name = self.struct(item)
                 shape.nested.append((attribute, alias, self.shapes[name], True))
@@ -167,7 +174,7 @@ class _Builder:
             inner, *more = args
             return self.value_type(inner, [*metadata, *more])
         if annotation is Any:
-            return msgspec.Raw
+            return Any
         if annotation is str or annotation is bool:
             return annotation
         if annotation is int:
@@ -199,8 +206,9 @@ class _Builder:
         return family
 
     def finish(self) -> None:
-        """Make the decoders, once every Struct exists (names resolve in the module), and
-        drop from the walk the nested Structs that hold no family at any depth."""
+        """Resolve the families' unions, once every Struct exists (names resolve in the
+        module), and drop from the walk the nested Structs that hold no family at any
+        depth."""
         holding = {id(shape) for shape in self.shapes.values() if shape.polymorphic}
         grew = True
         while grew:
@@ -214,7 +222,7 @@ class _Builder:
             shape.empty = id(shape) not in holding
         for family in self.families.values():
             structs = [getattr(self.module, name) for name in family.members]
-            family.decoder = msgspec.json.Decoder(Union[tuple(structs)])  # noqa: UP007
+            family.type = Union[tuple(structs)]  # noqa: UP007
             family.shapes = {
                 struct: self.shapes[name]
                 for struct, name in zip(structs, family.members, strict=True)
@@ -225,51 +233,51 @@ def _is_model(annotation: Any) -> bool:
     return isinstance(annotation, type) and issubclass(annotation, BaseModel)
 
 
-def _compile(inline: bool) -> tuple[msgspec.json.Decoder[Any], _Shape]:
+def _compile(inline: bool) -> tuple[type, _Shape]:
     builder = _Builder(inline)
     name = builder.struct(IntegrationProfile)
     builder.finish()
-    return msgspec.json.Decoder(getattr(builder.module, name)), builder.shapes[name]
+    return getattr(builder.module, name), builder.shapes[name]
 
 
 _INLINE, _ = _compile(inline=True)
 
 
 @functools.cache
-def _families_one_by_one() -> tuple[msgspec.json.Decoder[Any], _Shape]:
-    """The second pass's decoder, made when a `class` unknown somewhere first needs it."""
+def _families_one_by_one() -> tuple[type, _Shape]:
+    """The second pass's Struct, made when a `class` unknown somewhere first needs it."""
     return _compile(inline=False)
 
 
-def profile_fault(text: bytes | msgspec.Raw) -> FastFault | None:
-    """None when the profile's JSON text is valid, else where msgspec first found a fault.
+def profile_fault(profile: Any) -> FastFault | None:
+    """None when the profile is valid, else where msgspec first found a fault.
 
-    The text must be one JSON value already read without error (`read_json`): this checks
-    the models' rules, not the JSON.
+    `profile` must be JSON as parsed (see the module's docstring): this checks the models'
+    rules, not the JSON.
     """
     try:
-        _INLINE.decode(text)
+        msgspec.convert(profile, _INLINE)
     except msgspec.ValidationError as exc:
         if not _routes_to_fallback(str(exc)):
             return _fault(exc, "$")
     else:
         return None
     try:  # a `class` unknown somewhere: the families one by one, each may route
-        decoder, shape = _families_one_by_one()
-        decoded = decoder.decode(text)
+        struct, shape = _families_one_by_one()
+        converted = msgspec.convert(profile, struct)
     except msgspec.ValidationError as exc:
         return _fault(exc, "$")
-    return None if shape.empty else _walk(decoded, shape, "$")
+    return None if shape.empty else _walk(converted, shape, "$")
 
 
-def _walk(decoded: Any, shape: _Shape, path: str) -> FastFault | None:
-    """Check what the decode left raw (polymorphic fields) in a decoded Struct."""
+def _walk(converted: Any, shape: _Shape, path: str) -> FastFault | None:
+    """Check what the conversion took as anything (polymorphic fields) in a Struct."""
     for attribute, alias, family, many in shape.polymorphic:
-        for item, where in _placed(getattr(decoded, attribute), many, f"{path}.{alias}"):
+        for item, where in _placed(getattr(converted, attribute), many, f"{path}.{alias}"):
             if (fault := _member(item, family, where)) is not None:
                 return fault
     for attribute, alias, inner, many in shape.nested:
-        for item, where in _placed(getattr(decoded, attribute), many, f"{path}.{alias}"):
+        for item, where in _placed(getattr(converted, attribute), many, f"{path}.{alias}"):
             if (fault := _walk(item, inner, where)) is not None:
                 return fault
     return None
@@ -287,26 +295,26 @@ def _placed(value: Any, many: bool, path: str) -> Iterator[tuple[Any, str]]:
         yield value, path
 
 
-def _member(text: msgspec.Raw, family: _Family, path: str) -> FastFault | None:
+def _member(value: Any, family: _Family, path: str) -> FastFault | None:
     """Check one object of a family: its member by `class`, or the fallback (any object)."""
-    if text == _RAW_NULL:
+    if value is None:
         return None
     try:
-        decoded = family.decoder.decode(text)  # type: ignore[union-attr]
+        converted = msgspec.convert(value, family.type)
     except msgspec.ValidationError as exc:
         reason = str(exc)
         if reason.endswith(" - at `$.class`") or reason == _NO_CLASS:
             return None  # routed to the fallback model, which takes any JSON object
         return _fault(exc, path)
-    shape = family.shapes[type(decoded)]
-    return None if shape.empty else _walk(decoded, shape, path)
+    shape = family.shapes[type(converted)]
+    return None if shape.empty else _walk(converted, shape, path)
 
 
 _NO_CLASS = "Object missing required field `class`"
 
 
 def _routes_to_fallback(reason: str) -> bool:
-    """Whether a fault of the one-pass decode may be a `class` no family member has (or a
+    """Whether a fault of the one-pass conversion may be a `class` no family member has (or a
     missing one), which the fallback model takes: then the families are checked one by one.
     A `class` field of a plain model at fault says the same: the second pass tells."""
     return reason.endswith(".class`") or reason.startswith(_NO_CLASS)
@@ -318,20 +326,3 @@ def _fault(exc: msgspec.ValidationError, root: str) -> FastFault:
     if not marker:
         return FastFault(root, reason)
     return FastFault(root + where[1:-1], reason)
-
-
-def profile_texts(data: bytes, at: tuple[Step, ...] | None) -> Sequence[msgspec.Raw] | None:
-    """The JSON text of each profile in `data`, found at the steps `at` (None: `data` is
-    one profile), as slices of `data` (nothing copied); None when they cannot be found."""
-    target: Any = msgspec.Raw if at is None else list[msgspec.Raw]
-    for step in reversed(at or ()):
-        if not isinstance(step, str):
-            return None
-        target = msgspec.defstruct("Wrapper", [("value", target)], rename={"value": step})
-    try:
-        found = msgspec.json.decode(data, type=target)
-    except (msgspec.ValidationError, msgspec.DecodeError):
-        return None
-    for _ in at or ():
-        found = found.value
-    return [found] if at is None else found

@@ -28,7 +28,7 @@ import orjson
 
 from .base import gc_paused
 
-__all__ = ["ParseError", "DuplicateKey", "read_json", "loads_json", "json_path", "json_bytes"]
+__all__ = ["ParseError", "DuplicateKey", "read_json", "loads_json", "json_path"]
 
 MAX_DEPTH = 200
 """jiter reads arrays and objects nested this deep, no deeper."""
@@ -209,11 +209,6 @@ def without_bom(data: bytes | str) -> bytes | str:
         except UnicodeDecodeError:
             return data
     return data
-
-
-def json_bytes(data: bytes | str) -> bytes:
-    """The bytes `read_json` reads of `data`: without a byte-order mark, UTF-8."""
-    return _as_bytes(without_bom(data))
 
 
 def _as_bytes(text: bytes | str) -> bytes:

@@ -9,6 +9,7 @@ raw JSON when someone asks for one (`profile_model`, `profile_models`).
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -18,13 +19,12 @@ from pydantic import GetCoreSchemaHandler, TypeAdapter, ValidationError
 from pydantic_core import core_schema
 
 from .base import gc_paused, routed_errors
-from .fastcheck import profile_fault, profile_texts
+from .fastcheck import profile_fault
 from .jsontext import (
     DuplicateKey,
     Issue,
     ParseError,
     Step,
-    json_bytes,
     json_path,
     loads_json,
     read_json,
@@ -83,9 +83,23 @@ class _NoneIfFaulty:
         return core_schema.with_default_schema(handler(source), default=None, on_error="default")
 
 
-_LIST_ADAPTER = TypeAdapter(list[IntegrationProfile])
-_LENIENT_ADAPTER = TypeAdapter(list[Annotated[IntegrationProfile, _NoneIfFaulty()]])
-_ONE_ADAPTER = TypeAdapter(IntegrationProfile)
+# The validators are made when first used (the models defer building their schemas too):
+# a load whose profiles all pass the fast check builds none, and starts that much sooner.
+
+
+@functools.cache
+def _list_adapter() -> TypeAdapter[list[IntegrationProfile]]:
+    return TypeAdapter(list[IntegrationProfile])
+
+
+@functools.cache
+def _lenient_adapter() -> TypeAdapter[list[IntegrationProfile | None]]:
+    return TypeAdapter(list[Annotated[IntegrationProfile, _NoneIfFaulty()]])
+
+
+@functools.cache
+def _one_adapter() -> TypeAdapter[IntegrationProfile]:
+    return TypeAdapter(IntegrationProfile)
 
 
 @dataclass
@@ -114,9 +128,9 @@ class Listing(NamedTuple):
     issues: Mapping[int, list[Issue]]
     """Profile index -> what is wrong with it beyond validation (a key given twice)."""
     suspects: frozenset[int] | None = None
-    """The profiles the fast check (`fastcheck`, on each profile's own text) found at
-    fault, for pydantic to judge; None when not checked. Checked while the text is at hand,
-    so that it can be let go before the index is built."""
+    """The profiles the fast check (`fastcheck`, on each profile as JSON parsed it) found
+    at fault, for pydantic to judge; None when not checked (Python objects from a caller,
+    which pydantic checks)."""
 
 
 def read_listing(data: bytes | str, *, fast_check: bool = True) -> Listing:
@@ -132,24 +146,19 @@ def read_listing(data: bytes | str, *, fast_check: bool = True) -> Listing:
     items, at = locate_profiles(document)
     if not fast_check:
         return Listing(items, listing_issues(at, duplicates))
-    return listing_of(data, items, at, duplicates)
+    return listing_of(items, at, duplicates)
 
 
 def listing_of(
-    data: bytes | str,
-    items: list[Any],
-    at: tuple[Step, ...] | None,
-    duplicates: Sequence[DuplicateKey],
+    items: list[Any], at: tuple[Step, ...] | None, duplicates: Sequence[DuplicateKey]
 ) -> Listing:
-    """The listing of `items` read from `data` (found at the steps `at`): the issues of the
-    text, and the profiles whose own text the fast check finds at fault."""
+    """The listing of `items`, JSON as parsed (found at the steps `at`; None: the document
+    is one profile): the issues of the text, and the profiles the fast check finds at
+    fault."""
     issues = listing_issues(at, duplicates)
-    texts = profile_texts(json_bytes(data), at)
-    if texts is None or len(texts) != len(items):  # pragma: no cover - cannot happen
-        return Listing(items, issues)
     with gc_paused():
         suspects = frozenset(
-            index for index, text in enumerate(texts) if profile_fault(text) is not None
+            index for index, item in enumerate(items) if profile_fault(item) is not None
         )
     return Listing(items, issues, suspects)
 
@@ -230,7 +239,7 @@ def parse_profiles(data: bytes | str | list[Any] | dict[str, Any]) -> list[Integ
         items = unwrap_profiles(data)
     try:
         with gc_paused():
-            return _LIST_ADAPTER.validate_python(items)
+            return _list_adapter().validate_python(items)
     except ValidationError as exc:
         raise_first(_problems_from(exc, items))
     raise AssertionError("unreachable")  # pragma: no cover
@@ -255,7 +264,7 @@ def validate_profiles(
     errors.
     """
     with gc_paused():
-        models: list[IntegrationProfile | None] = _LENIENT_ADAPTER.validate_python(items)
+        models: list[IntegrationProfile | None] = _lenient_adapter().validate_python(items)
     problems = [
         _problem_of(index, items[index]) for index, model in enumerate(models) if model is None
     ]
@@ -288,7 +297,7 @@ def check_profiles(
     with gc_paused():
         for start in range(0, len(items), CHECK_CHUNK):
             chunk = items[start : start + CHECK_CHUNK]
-            models = _LENIENT_ADAPTER.validate_python(chunk)
+            models = _lenient_adapter().validate_python(chunk)
             faulty = [offset for offset, model in enumerate(models) if model is None]
             del models
             problems.extend(_problem_of(start + offset, chunk[offset]) for offset in faulty)
@@ -322,13 +331,13 @@ def _with_issues(
 
 def profile_model(item: Any) -> IntegrationProfile:
     """The model of one raw profile; raises `ValidationError` when it is faulty."""
-    return _ONE_ADAPTER.validate_python(item)
+    return _one_adapter().validate_python(item)
 
 
 def profile_models(items: Sequence[Any]) -> list[IntegrationProfile]:
     """The models of raw profiles known to be valid, in one pass."""
     with gc_paused():
-        return _LIST_ADAPTER.validate_python(items)
+        return _list_adapter().validate_python(items)
 
 
 def dump_profiles(profiles: Iterable[IntegrationProfile]) -> list[dict[str, Any]]:
@@ -367,7 +376,7 @@ def _problem_of(index: int, item: Any) -> ProfileProblem:
 def _problem_if_any(index: int, item: Any) -> ProfileProblem | None:
     """The problem with one item at `index` as pydantic finds it, None if it is valid."""
     try:
-        _ONE_ADAPTER.validate_python(item)
+        _one_adapter().validate_python(item)
     except ValidationError as exc:
         errors = routed_errors(exc.errors(include_url=False))
     else:

@@ -124,8 +124,6 @@ def single_point_of_failure(ctx: AuditContext) -> Iterator[Finding]:
     options={"max-same-minute": 10},
 )  # fmt: skip
 def thundering_herd(ctx: AuditContext) -> Iterator[Finding]:
-    import numpy as np
-
     limit = int(ctx.option("max-same-minute"))
     by_host: dict[str, Counter[str]] = defaultdict(Counter)
     profiles: dict[str, list[str]] = defaultdict(list)
@@ -141,24 +139,20 @@ def thundering_herd(ctx: AuditContext) -> Iterator[Finding]:
             by_host[host][expression] += 1
         if expressions:
             profiles[host].append(record.node)
-    masks: dict[str, Any] = {}
     for host, counted in by_host.items():
         if sum(counted.values()) <= limit:
             continue
-        tally = np.zeros(1440, dtype=np.int32)
+        tally = Counter[int]()  # minute of the day -> profiles polling then
         for expression, n in counted.items():
-            if expression not in masks:
-                mask = np.zeros(1440, dtype=np.int32)
-                mask[list(cron.minutes_of_day(expression))] = 1
-                masks[expression] = mask
-            tally += masks[expression] * n
-        busy = np.flatnonzero(tally > limit)
-        if busy.size == 0:
+            for minute in cron.minutes_of_day(expression):
+                tally[minute] += n
+        busy = sorted(minute for minute, count in tally.items() if count > limit)
+        if not busy:
             continue
-        worst = int(busy[np.argmax(tally[busy])])
-        others = f" and {plural(busy.size - 1, 'other minute')}" if busy.size > 1 else ""
+        worst = max(busy, key=lambda minute: (tally[minute], -minute))
+        others = f" and {plural(len(busy) - 1, 'other minute')}" if len(busy) > 1 else ""
         yield ctx.finding(
-            f"{int(tally[worst])} active profiles poll {host} at {worst // 60:02d}:"
+            f"{tally[worst]} active profiles poll {host} at {worst // 60:02d}:"
             f"{worst % 60:02d}{others} (more than {limit} in one minute): "
             f"{names(profiles[host])}",
             None,
