@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import re
 import signal
 import socket
 import subprocess
@@ -33,7 +32,7 @@ from iptoolkit.app import runner as voila
 from iptoolkit.cli import main
 from iptoolkit.cli.explore import explore_command
 
-from .browser.lab import wait_listening
+from .browser.lab import printed_app_url, wait_listening
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -249,9 +248,8 @@ def test_explore_serves_the_app_without_code_and_stops_on_ctrl_c(
         )  # fmt: skip
     try:
         wait_listening(process, port, log)
-        url = re.search(r"http://127\.0\.0\.1:\d+/\?token=[\w-]+", log.read_text())
-        assert url, "the address printed holds the token"
-        with urllib.request.urlopen(url.group(0), timeout=180) as response:
+        address = printed_app_url(log, port)  # printed as it listens: waited for, not raced
+        with urllib.request.urlopen(address, timeout=180) as response:
             assert response.status == 200
             html = response.read().decode()
         kernels = _descendants(process.pid, "ipykernel")

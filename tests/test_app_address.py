@@ -84,6 +84,56 @@ def test_the_page_applies_the_address_and_keeps_it_in_step(tmp_path) -> None:
     explorer.close()
 
 
+def _finance_estate() -> Any:
+    """150 demo profiles, one in two moved under `Finance/` (its own group a subgroup):
+    an overview grouped by group, and `Finance` opening on subgroups."""
+    raw = [dict(profile) for profile in ipt.demo_estate(n_profiles=150, seed=3).raw_profiles]
+    for number, profile in enumerate(raw):
+        if number % 2:
+            profile["group"] = f"Finance/{profile.get('group') or 'General'}"
+    return ipt.Estate.from_raw(raw)
+
+
+def test_the_drill_level_round_trips_through_the_address() -> None:
+    query = query_of(Filter(active=True), drill=("Finance/AP", "AS2 profiles & more"))
+    assert query == "drill=Finance/AP&drill=AS2+profiles+%26+more&active"
+    view = view_of("?" + query)
+    assert view.drill == ("Finance/AP", "AS2 profiles & more") and view.problems == ()
+    assert view.filter == Filter(active=True)
+    assert view_of("?drill=&drill=%20").drill == ()
+
+
+def test_a_drilled_view_opens_from_its_address_and_the_address_follows(tmp_path) -> None:
+    from iptoolkit.app.page import follow_address
+    from iptoolkit.widgets import Explorer
+
+    explorer = Explorer(_finance_estate(), folder=tmp_path, debounce=0, static_copy=False)
+    address, note = follow_address(explorer).children
+    address.opened_with = "?drill=Finance/Logistics"
+    # Overview > Finance > Finance/Logistics: the subgroup opened through its parent
+    assert [level.title for level in explorer.topology.trail] == ["Finance", "Finance/Logistics"]
+    assert explorer.drill == ("Finance/Logistics",) and note.value == ""
+    assert address.query == "drill=Finance/Logistics"
+    explorer.topology.back()  # a click on "up": the address follows
+    assert address.query == "drill=Finance"
+    explorer.topology.go_to(0)
+    assert address.query == ""
+    explorer.close()
+
+
+def test_a_drill_level_not_in_the_view_is_said_and_the_view_kept(tmp_path) -> None:
+    from iptoolkit.app.page import follow_address
+    from iptoolkit.widgets import Explorer
+
+    explorer = Explorer(_finance_estate(), folder=tmp_path, debounce=0, static_copy=False)
+    address, note = follow_address(explorer).children
+    address.opened_with = "?drill=Finance&drill=Nowhere"
+    assert explorer.drill == ("Finance",) and address.query == "drill=Finance"
+    assert "drill" in note.value and "Nowhere" in note.value
+    assert "Overview &gt; Finance" in note.value
+    explorer.close()
+
+
 # -- the app's Voila ------------------------------------------------------------------------
 
 
@@ -139,13 +189,27 @@ def test_explore_hands_voila_the_cap_culling_and_warm_kernels(
 
     monkeypatch.setattr(voila, "start", fake_start)
     result = runner.invoke(main, ["explore", "--no-browser", "--port", "0", "--max-sessions", "4"])
-    assert isinstance(result.exception, _Started) and seen == {"max_sessions": 4}
+    assert isinstance(result.exception, _Started)
+    assert seen == {"max_sessions": 4, "free_after": voila.FREE_AFTER}
+    result = runner.invoke(main, ["explore", "--no-browser", "--port", "0", "--free-after", "9"])
+    assert isinstance(result.exception, _Started) and seen["free_after"] == 9
     line = voila.command(8123, max_sessions=4)
     assert line[1:3] == ["-m", "iptoolkit.app.server"]
     assert "--max-sessions=4" in line and "--preheat_kernel=True" in line
-    assert f"--MappingKernelManager.cull_idle_timeout={voila.CULL_IDLE}" in line
+    idle, interval = voila.cull_timings(voila.FREE_AFTER)
+    assert f"--MappingKernelManager.cull_idle_timeout={idle}" in line
+    assert f"--MappingKernelManager.cull_interval={interval}" in line
     assert "--MappingKernelManager.cull_connected=False" in line
-    assert voila.CULL_IDLE + voila.CULL_INTERVAL <= 120  # a lost tab is freed in 2 minutes
+    assert idle + interval <= voila.FREE_AFTER <= 60  # a lost tab is freed within a minute
+
+
+def test_cull_timings_free_a_lost_tab_in_time() -> None:
+    for free_after in (3, 10, 45, 60, 61, 600):
+        idle, interval = voila.cull_timings(free_after)
+        assert idle > 0 and interval > 0 and idle + interval <= free_after
+        assert idle >= 2 * interval  # idle long enough that a blip does not cost a session
+    with pytest.raises(ValueError, match="at least 3 seconds"):
+        voila.cull_timings(2)
 
 
 def test_the_page_template_asks_no_cdn() -> None:

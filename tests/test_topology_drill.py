@@ -20,15 +20,17 @@ from iptoolkit.widgets.drill import (
     neighbourhood_nodes,
     tallest_column,
 )
-from iptoolkit.widgets.topology_data import PORT_SUFFIX, ViewData, view_data
+from iptoolkit.widgets.topology_data import PORT_SUFFIX, ViewData, shared_path, view_data
 from iptoolkit.widgets.topology_fit import (
     CHAR_PX,
     EDGE_PX,
     LABEL_OFFSET_PX,
     PADDING_PX,
     Canvas,
+    cut_to_px,
     fits,
     label_budget,
+    label_px,
 )
 
 pytest.importorskip("ipysigma")
@@ -68,15 +70,17 @@ def test_labels_end_before_the_edges_and_the_next_column(graph: nx.MultiDiGraph)
         assert data.camera is not None, "a view that fits is laid out for its canvas"
         columns = sorted({a["x"] for _, a in _drawn(data)})
         for left, right in zip(columns, columns[1:], strict=False):
-            widest = max(len(a["label"]) for _, a in _drawn(data) if a["x"] == left)
-            label_end = left + LABEL_OFFSET_PX + widest * CHAR_PX
+            widest = max(label_px(a["label"]) for _, a in _drawn(data) if a["x"] == left)
+            label_end = left + LABEL_OFFSET_PX + widest
             assert label_end + EDGE_PX / 2 <= right, (left, right, widest)
         # every edge leaves from a port after its left node's label, never from the node
         for u, v in data.graph.edges():
             assert u.endswith(PORT_SUFFIX), (u, v)
             owner = data.graph.nodes[u.removesuffix(PORT_SUFFIX)]
-            column_labels = max(len(a["label"]) for _, a in _drawn(data) if a["x"] == owner["x"])
-            assert data.graph.nodes[u]["x"] >= owner["x"] + column_labels * CHAR_PX
+            column_labels = max(
+                label_px(a["label"]) for _, a in _drawn(data) if a["x"] == owner["x"]
+            )
+            assert data.graph.nodes[u]["x"] >= owner["x"] + column_labels
             assert data.graph.nodes[v]["x"] > data.graph.nodes[u]["x"]
 
 
@@ -94,7 +98,7 @@ def test_what_is_drawn_fits_the_canvas_at_the_start_camera(graph: nx.MultiDiGrap
     data = view_data(graph, group_by="group", canvas=CANVAS)
     xs = [a["x"] for _, a in _drawn(data)]
     ys = [a["y"] for _, a in _drawn(data)]
-    right = max(a["x"] + LABEL_OFFSET_PX + len(a["label"]) * CHAR_PX for _, a in _drawn(data))
+    right = max(a["x"] + LABEL_OFFSET_PX + label_px(a["label"]) for _, a in _drawn(data))
     # one unit is one pixel at the start camera (see topology_fit.camera): the width of
     # the nodes and labels and the height of the nodes are within the canvas's
     assert right - min(xs) <= CANVAS.width - 2 * PADDING_PX
@@ -102,15 +106,24 @@ def test_what_is_drawn_fits_the_canvas_at_the_start_camera(graph: nx.MultiDiGrap
 
 
 def test_labels_are_cut_longest_first_only_when_the_canvas_is_too_narrow() -> None:
-    wide = label_budget({0: 20, 1: 30, 2: 25, 3: 20}, Canvas(600, 3.0))
-    assert wide == {0: 20, 1: 30, 2: 25, 3: 20}
+    wide = label_budget({0: 130.0, 1: 200.0, 2: 165.0, 3: 130.0}, Canvas(600, 3.0))
+    assert wide == {0: 130.0, 1: 200.0, 2: 165.0, 3: 130.0}
     canvas = Canvas(600, 1.8)
-    narrow = label_budget({0: 20, 1: 60, 2: 25, 3: 20}, canvas)
-    assert (narrow[0], narrow[2], narrow[3]) == (20, 25, 20)  # short ones kept whole
-    assert 25 < narrow[1] < 60  # the longest cut, as little as the width allows
+    narrow = label_budget({0: 130.0, 1: 400.0, 2: 165.0, 3: 130.0}, canvas)
+    assert (narrow[0], narrow[2], narrow[3]) == (130.0, 165.0, 130.0)  # short ones whole
+    assert 165 < narrow[1] < 400  # the longest cut, as little as the width allows
     gaps = 3 * (EDGE_PX + LABEL_OFFSET_PX) + LABEL_OFFSET_PX
-    assert sum(narrow.values()) * CHAR_PX + gaps <= canvas.inner_width
-    assert (sum(narrow.values()) + 4) * CHAR_PX + gaps > canvas.inner_width
+    assert sum(narrow.values()) + gaps <= canvas.inner_width
+    assert sum(narrow.values()) + CHAR_PX + gaps > canvas.inner_width
+
+
+def test_labels_are_measured_in_the_fonts_pixels() -> None:
+    # DejaVu Sans at 12 px: "i" is narrow, "W" wide; a cut label ends in "…" and fits
+    assert label_px("iiii") < 20 < label_px("WWWW")
+    assert label_px("Finance (2,367, 243 inactive)") == pytest.approx(177, abs=6)
+    cut = cut_to_px("Inbound ORDERS from Valley Chemicals (AS2)", 120)
+    assert cut.endswith("\u2026") and label_px(cut) <= 120 < label_px(cut + "xx")
+    assert cut_to_px("AP (12)", 120) == "AP (12)"
 
 
 def test_kinds_are_told_apart_by_a_shape_written_before_the_label(
@@ -147,6 +160,19 @@ def test_opening_a_big_group_shows_its_subgroups_then_node_by_node(estate: Estat
     assert [level.title for level in view.trail] == ["Finance"]
     view.back()
     assert not view.expanded and view.data.group_by == "group"
+
+
+def test_a_drilled_groups_subgroups_are_drawn_without_its_path(estate: Estate) -> None:
+    view = TopologyView(estate, height=600, aspect=1.8)
+    view.expand("group:profile:Finance")
+    drawn = {k: view.data.graph.nodes[k] for k in _profile_groups(view.data)}
+    glyph = KIND_GLYPHS["profile"]
+    for key, attributes in drawn.items():
+        subgroup = key.removeprefix("group:profile:Finance/")
+        assert attributes["label"].startswith(f"{glyph} {subgroup} (")  # "■ AP (12)"
+        assert attributes["crumb"] == f"Finance/{subgroup}"  # the breadcrumb, the address
+    assert shared_path(["Finance/AP", "Finance/AR/x"]) == "Finance/"
+    assert shared_path(["Finance", "Finance/AP"]) == shared_path(["AP", "AR"]) == ""
 
 
 def test_a_view_too_tall_for_the_canvas_is_grouped(graph: nx.MultiDiGraph) -> None:

@@ -4,7 +4,9 @@ A link then opens the same view: the same filter, the same item in Details. Para
 named as the command line's filter options are (`--partner`, `--agent-type`,
 `--channel-type`, `--channel`, `--group`, `--tag`, `--active`/`--inactive`, `--text`),
 repeated for several values, so what a person learnt on one works on the other; `item` is
-the node id Details shows.
+the node id Details shows; `drill` is a group the topology opened, as its breadcrumb names
+it, repeated for each level (`?drill=Finance/AP&drill=AS2+profiles`: a subgroup stands for
+the groups above it, see `TopologyView.drill_path`).
 
 `view_of(query)` reads an address (what it does not know is reported, never dropped
 silently); `query_of(filter, item)` writes one. `PageAddress` is the anywidget between the
@@ -38,6 +40,7 @@ PARAMETERS: dict[str, str] = {
 }
 """Query parameter (the CLI option without `--`) -> the `Filter` field it fills."""
 ITEM = "item"
+DRILL = "drill"
 _TYPES = ("agent_types", "channel_types")
 _FLAGS = {"active": True, "inactive": False}
 
@@ -50,12 +53,15 @@ class PageView:
     filter: Filter = field(default_factory=Filter)
     item: str | None = None
     problems: tuple[str, ...] = ()
+    drill: tuple[str, ...] = ()
+    """The topology's groups opened, level after level (`TopologyView.open_path`)."""
 
 
 def view_of(query: str) -> PageView:
     """Read a query string (with or without its `?`)."""
     fields: dict[str, Any] = {}
     item: str | None = None
+    drill: list[str] = []
     problems: list[str] = []
     for name, value in parse_qsl(query.removeprefix("?"), keep_blank_values=True):
         value = value.strip()
@@ -68,19 +74,23 @@ def view_of(query: str) -> PageView:
             fields["text"] = value or None
         elif name == ITEM:
             item = value or None
+        elif name == DRILL:
+            if value:
+                drill.append(value)
         else:
-            known = ", ".join([*PARAMETERS, *_FLAGS, "text", ITEM])
+            known = ", ".join([*PARAMETERS, *_FLAGS, "text", ITEM, DRILL])
             problems.append(f"address parameter {name!r} is not one the app reads ({known})")
     try:
         chosen = Filter(**fields)
     except ValidationError as exc:  # cannot happen for these fields; said, not raised
         problems.append(f"address: {exc.errors()[0]['msg']}")
         chosen = Filter()
-    return PageView(chosen, item, tuple(problems))
+    return PageView(chosen, item, tuple(problems), tuple(drill))
 
 
-def query_of(chosen: Filter, item: str | None = None) -> str:
-    """The query string (no `?`) for a filter and an item; empty for everything, no item."""
+def query_of(chosen: Filter, item: str | None = None, drill: tuple[str, ...] = ()) -> str:
+    """The query string (no `?`) for a filter, an item and the topology's groups opened;
+    empty for everything, no item, the overview."""
     pairs: list[tuple[str, str]] = []
     for name, attribute in PARAMETERS.items():
         named = type_label if attribute in _TYPES else str  # `AS2`, as the lists say it
@@ -89,7 +99,8 @@ def query_of(chosen: Filter, item: str | None = None) -> str:
         pairs.append(("text", chosen.text))
     if item:
         pairs.append((ITEM, item))
-    parts = [urlencode(pairs, safe=":")] if pairs else []
+    pairs.extend((DRILL, title) for title in drill)
+    parts = [urlencode(pairs, safe=":/")] if pairs else []
     if chosen.active is not None:  # a flag, as on the command line: `?active`, `?inactive`
         parts.append("active" if chosen.active else "inactive")
     return "&".join(parts)

@@ -81,19 +81,30 @@ def follow_address(explorer: Explorer) -> W.VBox:
     note = W.HTML()
     note.add_class("ipt-address-note")
 
+    def current() -> str:
+        return query_of(explorer.filter, explorer.item, explorer.drill)
+
     def opened(change: dict[str, object]) -> None:
         view = view_of(str(change["new"] or ""))
-        note.value = "".join(
-            f"<div class='ipt-app-error'>{html.escape(problem)}</div>" for problem in view.problems
-        )
+        problems = list(view.problems)
         if not view.filter.is_empty():
             explorer.filter = view.filter
+        if view.drill:
+            missing = explorer.drill_to(view.drill)
+            if missing:
+                problems.append(
+                    f"address parameter drill: no group {missing[0]!r} in this view "
+                    f"(shown: {' > '.join(['Overview', *explorer.drill])})"
+                )
         if view.item:
             explorer.show_detail(view.item)
-        address.query = query_of(explorer.filter, explorer.item)
+        note.value = "".join(
+            f"<div class='ipt-app-error'>{html.escape(problem)}</div>" for problem in problems
+        )
+        address.query = current()
 
     address.observe(opened, "opened_with")
-    explorer.on_change(lambda: setattr(address, "query", query_of(explorer.filter, explorer.item)))
+    explorer.on_change(lambda: setattr(address, "query", current()))
     return W.VBox([address, note], layout=W.Layout(align_items="flex-end"))
 
 

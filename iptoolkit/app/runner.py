@@ -27,6 +27,8 @@ __all__ = [
     "NOTEBOOK",
     "HOST",
     "DEFAULT_PORT",
+    "FREE_AFTER",
+    "cull_timings",
     "PortInUseError",
     "App",
     "check_port",
@@ -42,12 +44,26 @@ DEFAULT_PORT = 8866
 """Voila's own default port."""
 STOP_TIMEOUT = 20.0
 """Seconds Voila gets to shut its kernels down before it is killed."""
-CULL_IDLE = 90
-"""Seconds a kernel with no page connected may sit idle before it is shut down: the safety
-net when a tab dies without telling Voila (a closed or reloaded tab does tell it, and its
-kernel goes at once). Checked every `CULL_INTERVAL` seconds. Not less: a page of 10,000
-profiles on a busy machine can take most of a minute to connect to its kernel."""
-CULL_INTERVAL = 30
+FREE_AFTER = 55
+"""Seconds within which the kernel of a tab that died without telling Voila (a crashed or
+killed browser, a lost network, a page left before it connected) is shut down: idle
+`cull_idle_timeout` seconds with no page connected, checked every `cull_interval` (see
+`cull_timings`). A closed or reloaded tab does tell Voila, and its kernel goes at once; a
+tab left open keeps its kernel however long it sits idle (`cull_connected=False`). The
+idle timeout (37 s) is also how long a page handed a kernel has to connect to it: a
+10,000-profile page takes a few seconds, about ten on a busy machine."""
+
+
+def cull_timings(free_after: int) -> tuple[int, int]:
+    """The culler's idle timeout and interval that free a dead tab's kernel within
+    `free_after` seconds: the idle timeout, then at most one interval until the next check
+    (two thirds and one third)."""
+    if free_after < 3:
+        raise ValueError(f"free_after: at least 3 seconds, not {free_after}")
+    interval = max(free_after // 3, 1)
+    return free_after - interval, interval
+
+
 POOL_SIZE = 1
 """Kernels Voila keeps started, the app's notebook already run in them (preheated), so that
 a page shows at once instead of after a kernel start and a load (see `session_options`)."""
@@ -89,6 +105,7 @@ def command(
     *,
     max_sessions: int = 0,
     preheat: bool = True,
+    free_after: int = FREE_AFTER,
 ) -> list[str]:
     """The Voila command line: loopback only, this port only, no browser of its own; the
     app's Voila (`app.server`) with the session options of `session_options`; with
@@ -102,19 +119,24 @@ def command(
         f"--port={port}",
         f"--Voila.ip={HOST}",
         "--Voila.port_retries=0",
-        *session_options(max_sessions=max_sessions, preheat=preheat),
+        *session_options(max_sessions=max_sessions, preheat=preheat, free_after=free_after),
         *([f"--Voila.config_file_paths={config}"] if config is not None else []),
     ]
 
 
-def session_options(*, max_sessions: int = 0, preheat: bool = True) -> list[str]:
-    """What keeps an app up for a team: idle kernels without a page culled, a cap on
-    sessions (0: none), and `POOL_SIZE` preheated kernels (one more kernel's memory,
-    for a first view in about a second instead of five)."""
+def session_options(
+    *, max_sessions: int = 0, preheat: bool = True, free_after: int = FREE_AFTER
+) -> list[str]:
+    """What keeps an app up for a team: kernels without a page culled within `free_after`
+    seconds (never one whose page is still connected, however idle), a cap on sessions (0:
+    none), and `POOL_SIZE` preheated kernels (one more kernel's memory, for a first view in
+    about a second instead of five)."""
+    idle, interval = cull_timings(free_after)
     options = [
-        f"--MappingKernelManager.cull_idle_timeout={CULL_IDLE}",
-        f"--MappingKernelManager.cull_interval={CULL_INTERVAL}",
+        f"--MappingKernelManager.cull_idle_timeout={idle}",
+        f"--MappingKernelManager.cull_interval={interval}",
         "--MappingKernelManager.cull_connected=False",
+        "--MappingKernelManager.cull_busy=False",
         f"--max-sessions={max_sessions}",
     ]
     if preheat:
@@ -130,6 +152,7 @@ def start(
     timeout: float = 60.0,
     max_sessions: int = 0,
     preheat: bool = True,
+    free_after: int = FREE_AFTER,
 ) -> App:
     """Start Voila on `notebook` (the app's unless told) and wait until it accepts
     connections (it starts a kernel per page; see `session_options`). Only a caller with
@@ -139,7 +162,14 @@ def start(
     config = guard.write_config(token)
     try:
         process = subprocess.Popen(
-            command(port, notebook, config, max_sessions=max_sessions, preheat=preheat),
+            command(
+                port,
+                notebook,
+                config,
+                max_sessions=max_sessions,
+                preheat=preheat,
+                free_after=free_after,
+            ),
             env=dict(environ),
             start_new_session=True,
             stdin=subprocess.DEVNULL,

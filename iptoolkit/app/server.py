@@ -8,7 +8,8 @@ Voila itself, with what an app left up for a team needs and plain Voila 0.5 lack
   refused (403, "'_xsrf' argument missing") and each closed or reloaded tab left its kernel
   running. `SessionHandler.prepare` sets the cookie before the page is sent. Culling idle,
   disconnected kernels (`runner.session_options`) is the safety net for a tab that dies
-  without its beacon (a crashed browser, a lost network).
+  without its beacon (a crashed browser, a lost network, a page left before it connected):
+  within `runner.FREE_AFTER` seconds, and never while its page is connected.
 - **a cap on sessions** (`--max-sessions`): past it, a page says so (HTTP 503, `Retry-After`)
   instead of starting one more kernel of a few hundred MB.
 - **nothing leaves the machine**: the page template drops the lab template's Font Awesome

@@ -58,6 +58,15 @@ by a script inherits SIGINT ignored, and Python then never raises KeyboardInterr
     help="Pages served at once (each one a kernel); past it a page says all are in use. 0: no cap.",
 )
 @click.option(
+    "--free-after",
+    default=runner.FREE_AFTER,
+    show_default=True,
+    type=click.IntRange(3),
+    metavar="SECONDS",
+    help="A tab that dies without closing (a crashed browser) frees its kernel within this "
+    "many seconds. A tab left open keeps its kernel however long it sits idle.",
+)
+@click.option(
     "--unmasked-downloads",
     is_flag=True,
     help="Export files as the platform holds them: the .json snapshot unmasked. Without "
@@ -69,6 +78,7 @@ def explore_command(
     no_browser: bool,
     folder: Path,
     max_sessions: int,
+    free_after: int,
     unmasked_downloads: bool,
 ) -> None:
     """Open the Explorer as a web app: filters, counts, table, topology, details, export.
@@ -97,7 +107,7 @@ def explore_command(
     if chosen_max_size() is not None:
         environ[env.MAX_LOAD_SIZE] = str(chosen_max_size())
     try:
-        app = runner.start(port, environ, max_sessions=max_sessions)
+        app = runner.start(port, environ, max_sessions=max_sessions, free_after=free_after)
     except (RuntimeError, TimeoutError) as exc:  # stopped at start, or never answered
         raise click.ClickException(str(exc)) from None
     click.echo(f"The Explorer app shows {what} at {app.url}  (Ctrl-C stops it)", err=True)

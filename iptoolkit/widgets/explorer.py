@@ -142,6 +142,7 @@ class Explorer:
             self.model, lambda: self._selection, on_open=self.show_detail, on_focus=self.focus_on
         )
         self.detail.on_item(lambda _: self._changed())
+        self.topology.on_trail(self._changed)
         self.findings = FindingsPane(self.model, lambda: self._selection, self.show_detail)
         self.exporter = ExportPanel(
             lambda: self.selection, folder=str(folder), fixed=fixed_folder, masked=masked_exports
@@ -251,9 +252,22 @@ class Explorer:
         except (ValueError, nx.NodeNotFound):  # not in this selection's graph
             self.topology.say(f"{node} is not in this selection: widen the filter to see it")
 
+    def drill_to(self, path: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+        """Open the topology's groups of `path` (a `drill` value) from its overview; the
+        titles that name no group on the way (`TopologyView.open_path`)."""
+        if self._topology_tab.stale:
+            self._topology_tab.draw()
+        return self.topology.open_path(path)
+
+    @property
+    def drill(self) -> tuple[str, ...]:
+        """The groups the topology has opened (`TopologyView.drill_path`)."""
+        return self.topology.drill_path
+
     def on_change(self, callback: Callable[[], None]) -> None:
-        """Call `callback()` after the filter changes or Details shows another item (the
-        app keeps its page address in step, see `app.address`)."""
+        """Call `callback()` after the filter changes, Details shows another item or the
+        topology opens a group or goes back up (the app keeps its page address in step, see
+        `app.address`)."""
         self._watchers.append(callback)
 
     @property

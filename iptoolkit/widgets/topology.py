@@ -18,7 +18,7 @@ the output shows the PNG of `plot_topology` instead, as the Explorer does.
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -171,6 +171,7 @@ class TopologyView(W.VBox):
         self._data: ViewData | None = None
         self._sigma: Sigma | None = None
         self._title: str | None = None
+        self._trail_watchers: list[Callable[[], None]] = []
         self._canvas = W.Box(layout=W.Layout(width="100%"))
         self._canvas.add_class("ipt-topology-canvas")
         # sigma measures its container once, when it is attached: it goes in only after the
@@ -269,6 +270,46 @@ class TopologyView(W.VBox):
         """The neighbourhood shown now (None: a group or the overview)."""
         return self.trail[-1].focus if self.trail else None
 
+    @property
+    def drill_path(self) -> tuple[str, ...]:
+        """The groups opened below the overview, as the breadcrumb names them, a subgroup
+        standing for its parent groups (`("Finance/AP", "AS2 profiles")` for Overview >
+        Finance > Finance/AP > AS2 profiles); a neighbourhood and what is below it are not
+        part of it. `open_path` opens it again."""
+        titles: list[str] = []
+        for level in self.trail:
+            if level.focus is not None:
+                break
+            if titles and level.title.startswith(titles[-1] + "/"):
+                titles[-1] = level.title
+            else:
+                titles.append(level.title)
+        return tuple(titles)
+
+    def open_path(self, path: Iterable[str]) -> tuple[str, ...]:
+        """From the overview, open each group of `path` (a `drill_path`) in turn, through
+        the parent groups a subgroup needs; the titles that name no group of the view
+        reached (and those after them) are returned, and the view stays where it got."""
+        if self._overview is None:
+            return tuple(path)
+        if self.trail:
+            self.go_to(0)
+        wanted = list(path)
+        for index, title in enumerate(wanted):
+            while True:
+                key = _group_towards(self._data, title)
+                if key is None:
+                    return tuple(wanted[index:])
+                self.expand(key)
+                if self.trail[-1].title == title:
+                    break
+        return ()
+
+    def on_trail(self, callback: Callable[[], None]) -> None:
+        """Call `callback()` whenever a group is opened or the view goes back up (the app
+        keeps `drill_path` in its page address)."""
+        self._trail_watchers.append(callback)
+
     def update(self, estate_or_graph: EstateOrGraph, *, highlight: Highlight = None) -> None:
         """Show another estate or selection (the overview, grouped as `group_by` says)."""
         graph, _ = graph_of(estate_or_graph)
@@ -298,6 +339,7 @@ class TopologyView(W.VBox):
         self._overview = data
         self.trail = []
         self._draw(data)
+        self._trail_changed()
 
     def redraw(self) -> None:
         """Draw the view shown now afresh: sigma ignores a click on the node it has
@@ -358,6 +400,7 @@ class TopologyView(W.VBox):
         del self.trail[depth:]
         level = self.trail[-1] if self.trail else None
         self._draw(level.data if level else self._overview, title=level.title if level else None)
+        self._trail_changed()
 
     def say(self, text: str) -> None:
         """A line above the canvas (why a neighbourhood cannot be shown, say)."""
@@ -377,6 +420,11 @@ class TopologyView(W.VBox):
     def _push(self, level: Level) -> None:
         self.trail.append(level)
         self._draw(level.data, title=level.title)
+        self._trail_changed()
+
+    def _trail_changed(self) -> None:
+        for callback in self._trail_watchers:
+            callback()
 
     def _around_data(self, centre: Hashable, shown: frozenset[Hashable]) -> ViewData:
         graph = self.graph
@@ -550,6 +598,27 @@ def _status_html(data: ViewData, *, expanded: bool, title: str | None, around: b
 
 
 _BY = {"group": "subgroup", "agent_type": "input agent type", "partner": "partner"}
+
+
+_PROFILE_GROUP = "group:profile:"
+
+
+def _group_towards(data: ViewData | None, title: str) -> str | None:
+    """The key of the profile group of `data` named `title`, else of the group whose
+    subgroups lead to it (`Finance` towards `Finance/AP`, the longest such); None when none
+    does."""
+    if data is None:
+        return None
+    best: tuple[int, str] | None = None
+    for key in data.members:
+        if not key.startswith(_PROFILE_GROUP) or data.item(key) is not None:
+            continue
+        crumb = str(data.graph.nodes[key].get("crumb") or "")
+        if crumb == title:
+            return key
+        if crumb and title.startswith(crumb + "/") and (best is None or len(crumb) > best[0]):
+            best = (len(crumb), key)
+    return best[1] if best else None
 
 
 def _around_title(graph: nx.MultiDiGraph, node: Hashable) -> str:

@@ -33,7 +33,16 @@ from ..topology.style import (
     node_colour,
 )
 from ..topology.view import detail_view, grouped_view, item_label
-from .topology_fit import Canvas, column_x, fits, label_budget, port_offset, row_px
+from .topology_fit import (
+    Canvas,
+    column_x,
+    cut_to_px,
+    fits,
+    label_budget,
+    label_px,
+    port_offset,
+    row_px,
+)
 from .topology_fit import camera as camera_at
 
 __all__ = [
@@ -44,6 +53,7 @@ __all__ = [
     "group_graph",
     "start_camera",
     "detail_node",
+    "shared_path",
     "line_colour",
     "mix",
 ]
@@ -162,21 +172,32 @@ def _to_sigma(
         node: item_label(data) if grouped else str(data["label"])
         for node, data in view.nodes(data=True)
     }
+    said = dict(label_of)  # drawn: a drilled group's subgroups without its path
+    if group_by == "group":
+        profiles = [node for node, kind in view.nodes(data="kind") if kind == "profile"]
+        cut = len(shared_path([str(view.nodes[node]["label"]) for node in profiles]))
+        for node in profiles:
+            said[node] = label_of[node][cut:]
     # laid out in the canvas's pixels when it fits, or is not too big to pan through
     fitted = canvas is not None and (
         fits(placed.rows, canvas) or view.number_of_nodes() <= PIXEL_LAYOUT_NODES
     )
     if fitted:
         assert canvas is not None
-        longest: dict[float, int] = {}
+        glyphs = {n: f"{KIND_GLYPHS.get(view.nodes[n]['kind'], '')} " for n in view.nodes}
+        longest: dict[float, float] = {}
         for node, (column, _) in placed.pos.items():
-            longest[column] = max(longest.get(column, 0), len(label_of[node]))
+            width = label_px(glyphs[node] + said[node])
+            longest[column] = max(longest.get(column, 0.0), width)
         budget = label_budget(longest, canvas)
-        drawn = {n: _short(label_of[n], budget[placed.pos[n][0]]) for n in view.nodes}
+        drawn = {
+            n: cut_to_px(glyphs[n] + said[n], budget[placed.pos[n][0]])[len(glyphs[n]) :]
+            for n in view.nodes
+        }
         x_of = column_x(budget)
         step = row_px(placed.rows, canvas)
     else:
-        drawn = {node: text if grouped else _short(text) for node, text in label_of.items()}
+        drawn = {node: text if grouped else _short(text) for node, text in said.items()}
         x_of = _column_positions(placed.pos, drawn, grouped)
         step = 1.0
     out = nx.DiGraph()
@@ -271,6 +292,23 @@ def _add_ports(
                 )
                 ports[node] = key
     return ports
+
+
+def shared_path(groups: list[str]) -> str:
+    """The group path every one of `groups` lies under (`Finance/` for `Finance/AP` and
+    `Finance/AR`), with its last `/`; empty when there is none or a group is that path
+    itself. A drilled view draws its subgroups without it (the breadcrumb says it)."""
+    parts = [group.split("/") for group in groups]
+    if len(parts) < 2:
+        return ""
+    shared: list[str] = []
+    for segments in zip(*parts, strict=False):
+        if len(set(segments)) != 1:
+            break
+        shared.append(segments[0])
+    if not shared or any(len(segments) <= len(shared) for segments in parts):
+        return ""
+    return "/".join(shared) + "/"
 
 
 def _short(text: str, longest: int = _LONGEST_LABEL) -> str:

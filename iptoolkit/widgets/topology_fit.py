@@ -7,9 +7,10 @@ column, or over the fan of edges leaving their own node. Here positions are chos
 pixels of the canvas the view starts in, and the camera (`camera`) is set so that one unit
 is one pixel there:
 
-- every column is as far from the next as its longest label needs (`CHAR_PX` a character)
-  plus `EDGE_PX` for the edges; when that is wider than the canvas, labels are cut
-  (`label_budget`, the longest first) rather than the canvas zoomed out;
+- every column is as far from the next as its longest label needs (measured in pixels with
+  the font's own metrics, `label_px`) plus `EDGE_PX` for the edges; when that is wider
+  than the canvas, labels are cut (`label_budget`, the longest first) rather than the
+  canvas zoomed out;
 - edges leave a node from a *port* just after its label (`port_x`), so no label is drawn
   over its own fan of edges;
 - rows are `MIN_ROW_PX` to `MAX_ROW_PX` apart: a view whose tallest column needs more rows
@@ -23,8 +24,10 @@ whose node extent is `gw` x `gh` shows `S * c / (r * max(gw, gh))` pixels per un
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 __all__ = [
     "CHAR_PX",
@@ -35,15 +38,24 @@ __all__ = [
     "fits",
     "row_px",
     "label_budget",
+    "label_px",
+    "cut_to_px",
     "column_x",
     "camera",
 ]
 
 CHAR_PX = 6.6
-"""Width of one label character in pixels (sigma's 12 px sans-serif, digits and capitals)."""
+"""Width of a wide label character in pixels (sigma's 12 px sans-serif, digits and
+capitals): the unit of `MIN_LABEL_CHARS`; labels themselves are measured (`label_px`)."""
+LABEL_FONT_PX = 12
+"""sigma's label size; the font is DejaVu Sans, which Chromium uses for sans-serif on
+Linux (wider than Arial or Helvetica elsewhere, so what fits here fits there)."""
+MISSING_GLYPH_PX = 12.0
+"""A character the font lacks (the partner's hexagon): drawn from another font, about
+a square."""
 LABEL_OFFSET_PX = 16.0
 """From a node's centre to the end of its glyph and the start of its text, about."""
-EDGE_PX = 64.0
+EDGE_PX = 52.0
 """Room left for the edges between one column's labels and the next column."""
 MIN_ROW_PX = 10.0
 """Closest rows: labels of 12 px still read (sigma hides those that would collide)."""
@@ -94,36 +106,83 @@ def row_px(rows: float, canvas: Canvas) -> float:
     return max(MIN_ROW_PX, min(MAX_ROW_PX, canvas.inner_height / (rows - 1)))
 
 
-def label_budget(longest: Mapping[float, int], canvas: Canvas) -> dict[float, int]:
-    """Column -> the characters its labels may take so that every column, its labels and
-    the edges fit the canvas's width: each column gets what it needs, unless the whole is
-    too wide; then the longest labels are cut first (down to `MIN_LABEL_CHARS`)."""
+def label_px(text: str) -> float:
+    """The width in pixels of `text` drawn as a sigma label (see `LABEL_FONT_PX`)."""
+    return sum(_advance(character) for character in text)
+
+
+def cut_to_px(text: str, room: float) -> str:
+    """`text`, cut with "…" to `room` pixels when it is wider (whole when it fits)."""
+    if label_px(text) <= room:
+        return text
+    room -= _advance("\u2026")
+    width, end = 0.0, 0
+    for end, character in enumerate(text):  # noqa: B007
+        width += _advance(character)
+        if width > room:
+            break
+    return text[: max(end, 1)].rstrip() + "\u2026"
+
+
+@functools.lru_cache(maxsize=4096)
+def _advance(character: str) -> float:
+    font = _font()
+    if font is None or not font.get_char_index(ord(character)):
+        return MISSING_GLYPH_PX if font is not None or ord(character) > 0x2000 else CHAR_PX
+    from matplotlib import ft2font
+
+    flags = getattr(ft2font, "LoadFlags", None)  # matplotlib 3.10; a constant before
+    unhinted = flags.NO_HINTING if flags is not None else ft2font.LOAD_NO_HINTING
+    return float(font.load_char(ord(character), flags=unhinted).linearHoriAdvance) / 65536
+
+
+@functools.lru_cache(maxsize=1)
+def _font() -> Any:
+    """DejaVu Sans at `LABEL_FONT_PX`, from matplotlib's own copy (None if unreadable)."""
+    try:
+        from matplotlib import font_manager
+        from matplotlib.ft2font import FT2Font
+
+        font = FT2Font(font_manager.findfont(font_manager.FontProperties(family="DejaVu Sans")))
+        font.set_size(LABEL_FONT_PX, 72)
+        return font
+    except (ImportError, OSError, RuntimeError, ValueError):
+        return None
+
+
+def label_budget(longest: Mapping[float, float], canvas: Canvas) -> dict[float, float]:
+    """Column -> the pixels its labels may take (`longest`: the widest label's, in pixels)
+    so that every column, its labels and the edges fit the canvas's width: each column gets
+    what it needs, unless the whole is too wide; then the longest labels are cut first
+    (down to `MIN_LABEL_CHARS` wide characters)."""
     columns = sorted(longest)
     gaps = max(len(columns) - 1, 0) * (EDGE_PX + LABEL_OFFSET_PX) + LABEL_OFFSET_PX
-    room = max(canvas.inner_width - gaps, 0) / CHAR_PX  # characters for every label
-    want = {column: max(int(longest[column]), 0) for column in columns}
+    room = max(canvas.inner_width - gaps, 0)  # pixels for every label
+    want = {column: max(float(longest[column]), 0.0) for column in columns}
     if sum(want.values()) <= room:
         return want
-    # water-filling: a common cap, lowered until the labels fit
-    cap = max(want.values(), default=0)
-    while cap > MIN_LABEL_CHARS and sum(min(w, cap) for w in want.values()) > room:
-        cap -= 1
-    return {column: min(w, cap) for column, w in want.items()}
+    # water-filling: a common cap, lowered a character at a time until the labels fit
+    cap = max(want.values(), default=0.0)
+    floor = MIN_LABEL_CHARS * CHAR_PX
+    while cap > floor and sum(min(w, cap) for w in want.values()) > room:
+        cap -= CHAR_PX
+    return {column: min(w, max(cap, floor)) for column, w in want.items()}
 
 
-def column_x(chars: Mapping[float, int]) -> dict[float, float]:
-    """Column -> x in pixels: each column after the previous one's labels and `EDGE_PX`."""
+def column_x(widths: Mapping[float, float]) -> dict[float, float]:
+    """Column -> x in pixels: each column after the previous one's labels (`widths`, in
+    pixels) and `EDGE_PX`."""
     x_of: dict[float, float] = {}
     x = 0.0
-    for column in sorted(chars):
+    for column in sorted(widths):
         x_of[column] = x
-        x += port_offset(chars[column]) + EDGE_PX
+        x += port_offset(widths[column]) + EDGE_PX
     return x_of
 
 
-def port_offset(chars: int) -> float:
-    """From a node to where its edges leave (just after a label of `chars` characters)."""
-    return LABEL_OFFSET_PX + chars * CHAR_PX + 4.0 if chars else 0.0
+def port_offset(width: float) -> float:
+    """From a node to where its edges leave (just after a label `width` pixels wide)."""
+    return LABEL_OFFSET_PX + width + 4.0 if width else 0.0
 
 
 def camera(xs: list[float], ys: list[float], right: float, canvas: Canvas) -> dict[str, float]:

@@ -33,21 +33,12 @@ __all__ = [
     "label_counts",
     "wait_options_change",
     "shot",
-    "unexpected_errors",
 ]
 
 STEP = 45_000
 """ms: any one step (two cores shared with other browsers)."""
 DETAIL_TITLE = ".ipt-explorer .ipt-detail-body .ipt-title"
 _COUNT = re.compile(r"\(([\d,]+)\)$")
-KNOWN_NOISE = (
-    # Voila's lab template links Font Awesome from cdn.jsdelivr.net (the icons come bundled
-    # anyway); the tests run offline, so the request fails
-    "Failed to load resource: net::ERR_NAME_NOT_RESOLVED",
-    # ipysigma 0.24.6: a bare `ipysigma.Sigma(nx.path_graph(5))` raises this in JupyterLab
-    # and in Voila alike (a child view of SigmaView); the canvas draws and answers anyway
-    "Cannot read properties of undefined (reading 'then')",
-)
 
 
 def wait_settled(page: Any, *, timeout: float = STEP) -> None:
@@ -205,8 +196,3 @@ def shot(element: Any, path: Path) -> Path:
     except Exception:
         pass
     return path
-
-
-def unexpected_errors(errors: list[str]) -> list[str]:
-    """The browser's errors (console errors, page errors) but the known noise."""
-    return [error for error in errors if not any(noise in error for noise in KNOWN_NOISE)]

@@ -5,8 +5,11 @@ As the issue asks: an address with a query opens the same filtered view; a drill
 into a group of 2,000 profiles ends in a view drawn node by node that fits its canvas
 (screenshot kept under the test's folder, and `IPTOOLKIT_KEEP_SHOTS` when set); five
 reloads and a close leave at most one kernel (the warm one Voila keeps for the next
-visitor) within 90 s; and the page logged no script error and asked nothing of any host
-but the app's own (no CDN), with no `KNOWN_NOISE` allowance.
+visitor) within 90 s, the first reload (of a drilled view's address, `?drill=...`) showing
+the same drilled view; a tab whose browser is killed (no unload, no beacon) loses its
+kernel within a minute (the app's default `--free-after`), while a tab left open and
+idle all that time keeps its own; and the page logged no script error and asked nothing
+of any host but the app's own (no CDN).
 
 The estate: a 2,500-profile demo in which four profiles of five are moved under `Finance/`
 (their own groups becoming its subgroups), so `Finance` holds 2,000 profiles on a few
@@ -16,6 +19,7 @@ levels, as the issue's Finance (2,337) did at 10,000.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -25,11 +29,15 @@ from typing import Any
 
 import pytest
 
+from iptoolkit.app.runner import FREE_AFTER, cull_timings
 from iptoolkit.topology.style import KIND_COLOURS
 
 from ..ci import skip_or_fail
 from .lab import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
     chromium_missing,
+    free_port,
     launch_chromium,
     launch_explore,
     printed_app_url,
@@ -44,6 +52,7 @@ VIEWPORT = {"width": 1600, "height": 1100}
 FIRST_VIEW = 240_000  # ms: a cold kernel loading 2,500 profiles on a shared machine
 PROFILES, SEED = 2500, 11
 KERNELS_FREED = 90.0  # s
+LOST_TAB_FREED = 60.0  # s: the issue's "within a minute", met by the default FREE_AFTER
 
 
 def _estate() -> Any:
@@ -85,25 +94,14 @@ def _session(signed_in: str, process: subprocess.Popen[bytes], tmp_path: Path) -
     with sync_playwright() as playwright:
         browser = launch_chromium(playwright)
         try:
-            page = browser.new_page(viewport=VIEWPORT)
-            page.on(
-                "console",
-                lambda message: problems.append(message.text) if message.type == "error" else None,
-            )
-            page.on("pageerror", lambda error: problems.append(f"{error}: {error.stack}"))
-            page.on(
-                "request",
-                lambda request: (
-                    problems.append(f"asked {request.url}")
-                    if not request.url.startswith((url, "data:", "blob:"))
-                    else None
-                ),
-            )
+            page = _watched(browser.new_page(viewport=VIEWPORT), url, problems)
             try:
                 page.goto(signed_in, timeout=FIRST_VIEW)
                 _shared_view(page, url)
                 _drill_down(page, url, tmp_path)
                 _reload_and_close(page, process)
+                page = _watched(browser.new_page(viewport=VIEWPORT), url, problems)
+                _lost_tab(playwright, page, signed_in, process, tmp_path)
             except Exception:
                 if not page.is_closed():
                     page.screenshot(path=str(tmp_path / "team-failure.png"))
@@ -111,6 +109,25 @@ def _session(signed_in: str, process: subprocess.Popen[bytes], tmp_path: Path) -
         finally:
             browser.close()
     return problems
+
+
+def _watched(page: Any, url: str, problems: list[str]) -> Any:
+    """`page`, its script errors and any request to another host than the app's noted in
+    `problems`."""
+    page.on(
+        "console",
+        lambda message: problems.append(message.text) if message.type == "error" else None,
+    )
+    page.on("pageerror", lambda error: problems.append(f"{error}: {error.stack}"))
+    page.on(
+        "request",
+        lambda request: (
+            problems.append(f"asked {request.url}")
+            if not request.url.startswith((url, "data:", "blob:"))
+            else None
+        ),
+    )
+    return page
 
 
 def _wait_explorer(page: Any) -> None:
@@ -161,6 +178,10 @@ def _drill_down(page: Any, url: str, tmp_path: Path) -> None:
     assert titles[0].startswith("Finance, in detail: by subgroup"), titles
     crumbs = page.locator(".ipt-topology-crumbs").first.inner_text()
     assert crumbs.startswith("Overview") and "Finance" in crumbs
+    from urllib.parse import parse_qs
+
+    drilled = parse_qs(page.evaluate("location.search").lstrip("?")).get("drill", [])
+    assert drilled and drilled[0].startswith("Finance"), drilled  # the address follows
     shot = page.locator(".ipt-explorer").first.screenshot()
     _keep(tmp_path, "team-drilled-group.png", shot)
     # fitted: what is drawn stays clear of the canvas's top and bottom edges
@@ -200,11 +221,20 @@ def _click_biggest(page: Any, canvas: Any, colour: str) -> bool:
 
 
 def _reload_and_close(page: Any, process: subprocess.Popen[bytes]) -> None:
-    """Five reloads, each shown, then the tab closed as a person closes it: every kernel but
-    the warm one goes within `KERNELS_FREED` seconds."""
-    for _ in range(5):
+    """Five reloads, each shown (the first, of the drilled view's address, shows the same
+    drilled view), then the tab closed as a person closes it: every kernel but the warm
+    one goes within `KERNELS_FREED` seconds."""
+    crumbs = page.locator(".ipt-topology-crumbs").first.inner_text()
+    for reload in range(5):
         page.reload(timeout=FIRST_VIEW)
         _wait_explorer(page)
+        if not reload:  # the drilled view's address opens the same drilled view
+            page.wait_for_function(
+                "crumbs => document.querySelector('.ipt-topology-crumbs').innerText === crumbs",
+                arg=crumbs,
+                timeout=STEP,
+            )
+            assert "node by node" in page.locator(".ipt-topology-status").first.inner_text()
     # closing a tab unloads its page, which sends Voila's shutdown beacon; Playwright's
     # page.close() does not wait for that, so the page is left first, then closed
     page.goto("about:blank")
@@ -215,13 +245,90 @@ def _reload_and_close(page: Any, process: subprocess.Popen[bytes]) -> None:
     assert count <= 1, f"{count} kernels still running {KERNELS_FREED:.0f} s after the close"
 
 
+def _lost_tab(
+    playwright: Any, page: Any, signed_in: str, process: subprocess.Popen[bytes], tmp_path: Path
+) -> None:
+    """One tab stays open and idle (`page`); another, in a second Chromium, is lost when
+    that browser is killed (SIGKILL: no unload, no shutdown beacon). The lost tab's kernel
+    goes within `LOST_TAB_FREED` s; the open one's stays, though it has been idle longer
+    than the culler's timeout."""
+    idle, _ = cull_timings(FREE_AFTER)
+    kept = _open_tracking_kernel(page, signed_in)
+    port = free_port()
+    log = tmp_path / "lost-chromium.log"
+    with log.open("wb") as out:
+        lost_browser = subprocess.Popen(
+            [CHROMIUM, *CHROMIUM_ARGS, f"--remote-debugging-port={port}",
+             f"--user-data-dir={tmp_path / 'lost-profile'}", "about:blank"],
+            stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+    try:
+        wait_listening(lost_browser, port, log)
+        remote = playwright.chromium.connect_over_cdp(f"http://127.0.0.1:{port}")
+        lost = _open_tracking_kernel(remote.contexts[0].new_page(), signed_in)
+        assert lost != kept and {kept, lost} <= _kernel_ids(process)
+    finally:
+        os.killpg(lost_browser.pid, signal.SIGKILL)
+        lost_browser.wait(10)
+    killed = time.monotonic()
+    while lost in _kernel_ids(process) and time.monotonic() - killed < LOST_TAB_FREED + 30:
+        time.sleep(1)
+    freed_after = time.monotonic() - killed
+    print(f"the lost tab's kernel was freed {freed_after:.0f} s after its browser was killed")
+    assert freed_after <= LOST_TAB_FREED, f"the lost tab's kernel went after {freed_after:.0f} s"
+    # the culler has looked at the open tab's kernel, idle past its timeout, and kept it
+    time.sleep(FREE_AFTER - idle + 1)  # one more pass, to be sure
+    assert kept in _kernel_ids(process), "the open, idle tab lost its kernel"
+    model = page.request.get(signed_in.split("?", 1)[0] + f"api/kernels/{kept}").json()
+    idle_for = time.time() - _epoch(model["last_activity"])
+    assert model["connections"] >= 1 and idle_for > idle, (model, idle_for)
+    assert page.locator(".ipt-counts").first.is_visible()
+    page.close()
+
+
+def _epoch(stamp: str) -> float:
+    from datetime import datetime
+
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
+
+
+def _open_tracking_kernel(page: Any, url: str) -> str:
+    """Open the app in `page` until its canvas shows; the id of the kernel it talks to
+    (from its websocket, `/api/kernels/ID/channels`)."""
+    sockets: list[str] = []
+    page.on("websocket", lambda socket: sockets.append(socket.url))
+    page.goto(url, timeout=FIRST_VIEW)
+    _wait_explorer(page)
+    ids = {found.group(1) for u in sockets if (found := _CHANNELS.search(u))}
+    assert len(ids) == 1, sockets
+    return ids.pop()
+
+
+_CHANNELS = re.compile(r"/api/kernels/([0-9a-f-]+)/channels")
+
+
+def _kernel_ids(process: subprocess.Popen[bytes]) -> set[str]:
+    """The ids of the kernels running (from their connection files, `kernel-ID.json`)."""
+    found = (_CONNECTION.search(" ".join(kernel.cmdline())) for kernel in _kernels(process))
+    return {match.group(1) for match in found if match}
+
+
+_CONNECTION = re.compile(r"kernel-([0-9a-f-]+)\.json")
+
+
 def _kernels(process: subprocess.Popen[bytes]) -> list[Any]:
     import psutil
+
+    def command(child: Any) -> str:
+        try:
+            return " ".join(child.cmdline())
+        except psutil.Error:  # gone, or a zombie not yet reaped: shut down all the same
+            return ""
 
     return [
         child
         for child in psutil.Process(process.pid).children(recursive=True)
-        if "ipykernel_launcher" in " ".join(child.cmdline())
+        if "ipykernel_launcher" in command(child)
     ]
 
 
