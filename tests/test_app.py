@@ -32,7 +32,7 @@ from iptoolkit.app import runner as voila
 from iptoolkit.cli import main
 from iptoolkit.cli.explore import explore_command
 
-from .browser.lab import printed_app_url, wait_listening
+from .browser.lab import printed_app_url, wait_listening, wait_logged
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -249,9 +249,11 @@ def test_explore_serves_the_app_without_code_and_stops_on_ctrl_c(
     try:
         wait_listening(process, port, log)
         address = printed_app_url(log, port)  # printed as it listens: waited for, not raced
+        wait_logged(log, "first view drawn", process)
         with urllib.request.urlopen(address, timeout=180) as response:
             assert response.status == 200
             html = response.read().decode()
+        filtered = _page_head(address + "&group=Finance")
         kernels = _descendants(process.pid, "ipykernel")
         assert kernels, "Voila runs the notebook on a kernel"
         process.send_signal(signal.SIGINT)
@@ -264,9 +266,28 @@ def test_explore_serves_the_app_without_code_and_stops_on_ctrl_c(
     assert "ipt-app-title" in html and "snapshot.json" in html
     assert "application/vnd.jupyter.widget-view+json" in html, "the Explorer's widget"
     assert "from iptoolkit.app import show" not in html, "no code is shown"
+    # the first view: drawn at start, in the page of the overview's address, before the
+    # cells Voila hides until its scripts ran; none for a filtered address
+    drawing = html.find('<div id="ipt-first-view"')
+    assert 0 < drawing < html.index('<div id="rendered_cells"'), html[:3000]
+    assert "60 of 60 profiles" in html and "Overview of 60 profiles" in html
+    assert "<svg" in html[drawing:] and "<!--ipt-first-view-->" not in html
+    assert '<div id="rendered_cells"' in filtered and "ipt-first-view" not in filtered
     assert "Stopping the Explorer app" in text and "Kernel shutdown" in text
     time.sleep(0.5)
     assert [pid for pid in kernels if Path(f"/proc/{pid}").exists()] == [], "kernel left"
+
+
+def _page_head(address: str) -> str:
+    """The page up to its cells (Voila streams the rest as the notebook runs)."""
+    read = b""
+    with urllib.request.urlopen(address, timeout=180) as response:
+        while b'<div id="rendered_cells"' not in read:
+            chunk = response.read1(65536)
+            if not chunk:
+                break
+            read += chunk
+    return read.decode()
 
 
 def _kill_leftovers(process: subprocess.Popen) -> None:

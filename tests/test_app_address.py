@@ -65,6 +65,13 @@ def test_an_unknown_parameter_is_said_not_dropped() -> None:
     assert "'colour'" in problem and "partner" in problem
 
 
+def test_the_printed_token_is_the_servers_not_a_parameter_the_app_cannot_read() -> None:
+    """`iptoolkit explore` prints its address with `?token=`: the first visit showed
+    "address parameter 'token' is not one the app reads" until this was known."""
+    view = view_of("token=abc&partner=Acme")
+    assert view.problems == () and view.filter == Filter(partners=["Acme"])
+
+
 def test_the_page_applies_the_address_and_keeps_it_in_step(tmp_path) -> None:
     from iptoolkit.app.page import follow_address
     from iptoolkit.widgets import Explorer

@@ -1,9 +1,11 @@
 """Take the screenshots in this folder again: the static grouped diagram (`plot_topology`)
 beside the interactive view of the app (`iptoolkit explore`) at 300 and 10,000 profiles,
-and a drill-down into a group of about 2,000 profiles, from its first level to the view
-drawn node by node.
+a drill-down into a group of about 2,000 profiles, from its first level to the view
+drawn node by node, and the app's page at first paint at 10,000 profiles (the first view
+drawn on the server, before the live view; the live view after it is kept in the system's
+temporary folder, to compare).
 
-    python docs/screenshots/shoot.py [--only static|app|drill]
+    python docs/screenshots/shoot.py [--only static|app|drill|first]
 
 Needs the `app` extra, Debian's Chromium and the `playwright` package (as the browser
 tests, `tests/browser/lab.py`). Each app is the command's own (`app.runner`), on a free
@@ -151,11 +153,44 @@ def drill() -> None:
         runner.stop(app)
 
 
+def first_view() -> None:
+    """The page as it is first painted (the overview drawn at start, `app.first_view`), and
+    the same page once the live canvas replaced it."""
+    from playwright.sync_api import sync_playwright
+
+    import iptoolkit as ipt
+    from iptoolkit.app import runner
+    from tests.browser.lab import FIRST_VIEW_WATCH, LIVE_CANVAS, launch_chromium
+
+    folder = Path(tempfile.mkdtemp(prefix="shoot-"))
+    app = _app(ipt.demo_estate(n_profiles=10_000, seed=7), folder)
+    try:
+        time.sleep(60)  # the first view is drawn, the warm kernel has run the notebook
+        with sync_playwright() as playwright:
+            browser = launch_chromium(playwright)
+            try:
+                page = browser.new_page(viewport=VIEWPORT)
+                page.add_init_script(FIRST_VIEW_WATCH)
+                page.goto(app.url, wait_until="commit", timeout=WAIT)
+                page.locator("#ipt-first-view svg").wait_for(state="visible", timeout=WAIT)
+                _save(page.screenshot(), "app-first-view-10000.png", 1400)
+                page.locator(LIVE_CANVAS).first.wait_for(timeout=WAIT)
+                page.wait_for_timeout(2500)  # sigma draws on the next frames
+                live = Path(tempfile.gettempdir()) / "app-live-after-first-view.png"
+                live.write_bytes(page.screenshot())
+                print(f"the live view after it: {live}")
+            finally:
+                browser.close()
+    finally:
+        runner.stop(app)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--only", choices=("static", "app", "drill"))
+    parser.add_argument("--only", choices=("static", "app", "drill", "first"))
     args = parser.parse_args()
-    for name, step in (("static", static), ("app", app_views), ("drill", drill)):
+    steps = (("static", static), ("app", app_views), ("drill", drill), ("first", first_view))
+    for name, step in steps:
         if args.only in (None, name):
             step()
 

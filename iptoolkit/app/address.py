@@ -41,6 +41,9 @@ PARAMETERS: dict[str, str] = {
 """Query parameter (the CLI option without `--`) -> the `Filter` field it fills."""
 ITEM = "item"
 DRILL = "drill"
+SERVER_PARAMETERS = ("token",)
+"""Read by the server, not the app: the token `iptoolkit explore` prints in the address
+(the page must not call it a parameter it cannot read)."""
 _TYPES = ("agent_types", "channel_types")
 _FLAGS = {"active": True, "inactive": False}
 
@@ -77,6 +80,8 @@ def view_of(query: str) -> PageView:
         elif name == DRILL:
             if value:
                 drill.append(value)
+        elif name in SERVER_PARAMETERS:
+            continue
         else:
             known = ", ".join([*PARAMETERS, *_FLAGS, "text", ITEM, DRILL])
             problems.append(f"address parameter {name!r} is not one the app reads ({known})")

@@ -120,6 +120,8 @@ def command(
         f"--Voila.ip={HOST}",
         "--Voila.port_retries=0",
         *session_options(max_sessions=max_sessions, preheat=preheat, free_after=free_after),
+        # the first view draws the app's overview: another notebook gets none
+        *([] if notebook == NOTEBOOK else ["--ExplorerVoila.first_view=False"]),
         *([f"--Voila.config_file_paths={config}"] if config is not None else []),
     ]
 

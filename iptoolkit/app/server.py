@@ -14,6 +14,10 @@ Voila itself, with what an app left up for a team needs and plain Voila 0.5 lack
   instead of starting one more kernel of a few hundred MB.
 - **nothing leaves the machine**: the page template drops the lab template's Font Awesome
   links to a CDN (the widgets' icons come bundled with Voila's own front end).
+- **a first view at once** (`app.first_view`): the overview is drawn once at start, in a
+  child process (the estate never held here), and sent inside the page of an address that
+  opens the overview, painted before Voila's scripts have loaded; CSS hides it when the
+  live canvas is there.
 
 Kept out of the `explore` command so that the command stays a thin launcher, and out of
 `runner` so that the child process imports Voila, never the command.
@@ -22,19 +26,28 @@ Kept out of the `explore` command so that the command stays a thin launcher, and
 from __future__ import annotations
 
 import html
+import os
+import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
-from traitlets import Int
+import tornado.web
+from traitlets import Bool, Int
 from voila.app import Voila
 from voila.tornado.handler import TornadoVoilaHandler
+
+from .first_view import MARKER
 
 __all__ = [
     "TEMPLATE_DIR",
     "ExplorerVoila",
     "SessionHandler",
+    "FirstView",
     "busy_page",
+    "opens_overview",
     "sessions_in_use",
     "main",
 ]
@@ -43,6 +56,54 @@ TEMPLATE_DIR = Path(__file__).with_name("voila_template")
 """The page template: Voila's lab template, without its links to a CDN."""
 RETRY_AFTER = 60
 """Seconds a turned-away visitor is told to wait (a closed tab frees its kernel by then)."""
+DRAW_TIMEOUT = 600
+"""Seconds the first view's child process may take before the app goes without one."""
+
+
+class FirstView:
+    """The app's first view (`app.first_view`), drawn once in a child process started by
+    `start`; `html` is None until it is drawn, and stays None if it cannot be (the page is
+    then Voila's alone, as before)."""
+
+    def __init__(self) -> None:
+        self.html: str | None = None
+
+    def start(self, log: Any) -> threading.Thread:
+        """Draw it in the background (the server answers meanwhile, without it)."""
+        thread = threading.Thread(target=self._draw, args=(log,), name="first-view", daemon=True)
+        thread.start()
+        return thread
+
+    def _draw(self, log: Any) -> None:
+        began = time.monotonic()
+        try:
+            done = subprocess.run(
+                [sys.executable, "-m", "iptoolkit.app.first_view"],
+                capture_output=True,
+                env=dict(os.environ),
+                stdin=subprocess.DEVNULL,
+                timeout=DRAW_TIMEOUT,
+                check=False,
+            )
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            log.warning("iptoolkit: no first view: %s", exc)
+            return
+        if done.returncode != 0:
+            reason = done.stderr.decode("utf-8", "replace").strip().splitlines()
+            log.warning("iptoolkit: %s", reason[-1] if reason else f"exit {done.returncode}")
+            return
+        self.html = done.stdout.decode("utf-8")
+        log.info("iptoolkit: first view drawn in %.1f s", time.monotonic() - began)
+
+
+def opens_overview(query: str) -> bool:
+    """True when a page address opens the Explorer's first view, the overview of
+    everything (no filter, drill or item; `app.address`): the drawing shows that view, and
+    would show the wrong one for any other."""
+    from .address import view_of
+
+    view = view_of(query)
+    return view.filter.is_empty() and not view.item and not view.drill
 
 
 def sessions_in_use(kernel_manager: Any) -> int:
@@ -74,7 +135,21 @@ def busy_page(limit: int) -> str:
 
 
 class SessionHandler(TornadoVoilaHandler):
-    """Voila's page handler: sets the `_xsrf` cookie and keeps to the session cap."""
+    """Voila's page handler: sets the `_xsrf` cookie, keeps to the session cap, and puts
+    the first view in the page when the address opens the overview."""
+
+    @tornado.web.authenticated
+    async def get(self, path: str | None = None) -> None:  # type: ignore[override]
+        first = self.settings.get("iptoolkit_first_view")
+        drawing = first.html if first is not None else None
+        if drawing is not None and not opens_overview(self.request.query):
+            drawing = None
+        async for chunk in self.get_generator(path=path):
+            if MARKER in chunk:  # once: where the template leaves room, before the cells
+                chunk = chunk.replace(MARKER, drawing or "", 1)
+                drawing = None
+            self.write(chunk)
+            self.flush()
 
     async def prepare(self) -> None:  # type: ignore[override]
         await super().prepare()
@@ -94,6 +169,9 @@ class ExplorerVoila(Voila):  # type: ignore[misc]
 
     name = "iptoolkit-explore"
     max_sessions = Int(0, config=True, help="Pages served at once (0: no cap).")
+    first_view = Bool(
+        True, config=True, help="Draw the app's overview at start and send it in the page."
+    )
     aliases = {**Voila.aliases, "max-sessions": "ExplorerVoila.max_sessions"}
 
     def setup_template_dirs(self) -> None:
@@ -113,8 +191,15 @@ class ExplorerVoila(Voila):  # type: ignore[misc]
         ]
 
     def start(self) -> None:
-        settings = {**self.tornado_settings, "iptoolkit_max_sessions": self.max_sessions}
+        first = FirstView() if self.first_view else None
+        settings = {
+            **self.tornado_settings,
+            "iptoolkit_max_sessions": self.max_sessions,
+            "iptoolkit_first_view": first,
+        }
         self.tornado_settings = settings
+        if first is not None:
+            first.start(self.log)
         super().start()
 
 

@@ -94,8 +94,8 @@ def explore_command(
     except runner.PortInUseError as exc:
         raise click.ClickException(exc.strerror or str(exc)) from None
     if snapshot is not None:
-        estate = load_estate(snapshot)
-        what = f"{len(estate):,} profiles from {snapshot}"
+        what = f"{len(load_estate(snapshot)):,} profiles from {snapshot}"  # not kept: Voila
+        # and the first view read it again, and this process waits for hours
     else:
         what = "a demo estate"
     environ = dict(os.environ)

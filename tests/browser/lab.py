@@ -31,6 +31,9 @@ __all__ = [
     "first_launch",
     "wait_listening",
     "printed_app_url",
+    "wait_logged",
+    "LIVE_CANVAS",
+    "FIRST_VIEW_WATCH",
     "launch_explore",
     "stop_explore",
     "FirstLaunchTimeout",
@@ -155,6 +158,47 @@ def printed_app_url(log: Path, port: int, *, timeout: float = 30) -> str:
             return found.group(0)
         time.sleep(0.2)
     raise AssertionError(f"no address with a token printed:\n{log.read_text()}")
+
+
+def wait_logged(
+    log: Path, text: str, process: subprocess.Popen[bytes], *, timeout: float = 180
+) -> None:
+    """Wait until `text` is in the server's `log` (`iptoolkit explore` logs "first view
+    drawn" once the app's first view is ready); fail with the log if it stops first."""
+    deadline = time.monotonic() + timeout
+    while text not in log.read_text(errors="replace"):
+        if process.poll() is not None or time.monotonic() > deadline:
+            raise AssertionError(f"never logged {text!r}:\n{log.read_text()[-3000:]}")
+        time.sleep(0.2)
+
+
+LIVE_CANVAS = ".ipt-topology .ipysigma-container canvas"
+"""The app's live topology canvas (sigma.js, in the Explorer's Topology tab)."""
+FIRST_VIEW_WATCH = f"""
+(() => {{
+  const seen = {{first: null, live: null, hiddenWithLive: null}};
+  window.__iptFirstView = seen;
+  const shown = (element) => !!element && getComputedStyle(element).display !== "none"
+    && getComputedStyle(element).visibility !== "hidden";
+  const poll = () => {{
+    const drawing = document.getElementById("ipt-first-view");
+    if (seen.first === null && drawing && drawing.querySelector("svg") && shown(drawing)) {{
+      seen.first = Date.now();
+    }}
+    if (seen.live === null && document.querySelector({json.dumps(LIVE_CANVAS)})) {{
+      seen.live = Date.now();
+      requestAnimationFrame(() => {{ seen.hiddenWithLive = !shown(drawing); }});
+      return;
+    }}
+    requestAnimationFrame(poll);
+  }};
+  requestAnimationFrame(poll);
+}})();
+"""
+"""A page script (`page.add_init_script`) noting, at every frame from the page's start,
+when the app's first view (`#ipt-first-view`, drawn on the server) is first shown and when
+the live canvas first exists (`Date.now()`, ms), and whether the drawing was hidden on the
+frame after: `window.__iptFirstView`, `first` null if it never showed."""
 
 
 def start_lab(root: Path, state: Path, *, timeout: float = 60.0) -> Lab:

@@ -10,7 +10,9 @@ details open; the Export tab writes a PNG. The steps are those of the JupyterLab
 (`steps.py`). Screenshots go under the test's temporary folder (and
 `IPTOOLKIT_KEEP_SCREENSHOTS`, when set). Then Ctrl-C (SIGINT) stops the command, and
 Voila's kernel with it; the browser logged no error at all (no request to a CDN fails, no
-script error from ipysigma's child view: both are fixed, not allowed).
+script error from ipysigma's child view: both are fixed, not allowed). Before all that, the
+first view drawn on the server (`app.first_view`) is shown from the page's first frames,
+before the live canvas exists, and is hidden once it does.
 """
 
 from __future__ import annotations
@@ -28,12 +30,15 @@ from iptoolkit.topology.style import KIND_COLOURS
 
 from ..ci import skip_or_fail
 from .lab import (
+    FIRST_VIEW_WATCH,
+    LIVE_CANVAS,
     chromium_missing,
     launch_chromium,
     launch_explore,
     printed_app_url,
     stop_explore,
     wait_listening,
+    wait_logged,
 )
 from .steps import (
     DETAIL_TITLE,
@@ -73,6 +78,7 @@ def test_the_app_filters_zooms_links_and_exports_in_chromium(tmp_path: Path) -> 
     process, port, log = launch_explore(snapshot, tmp_path, "--folder", str(exports))
     try:
         wait_listening(process, port, log)
+        wait_logged(log, "first view drawn", process)
         errors = _session(printed_app_url(log, port), estate, tmp_path, exports)
     finally:
         if not stop_explore(process, signal.SIGINT):
@@ -96,6 +102,7 @@ def _session(url: str, estate: Any, tmp_path: Path, exports: Path) -> list[str]:
                 lambda message: errors.append(message.text) if message.type == "error" else None,
             )
             page.on("pageerror", lambda error: errors.append(str(error)))
+            page.add_init_script(FIRST_VIEW_WATCH)
             try:
                 _use_the_app(page, url, estate, tmp_path, exports)
             except Exception:
@@ -108,6 +115,7 @@ def _session(url: str, estate: Any, tmp_path: Path, exports: Path) -> list[str]:
 
 def _use_the_app(page: Any, url: str, estate: Any, tmp_path: Path, exports: Path) -> None:
     page.goto(url, timeout=FIRST_RENDER)
+    _first_view_then_live(page, tmp_path)
     counts = page.locator(".ipt-counts")
     counts.wait_for(timeout=FIRST_RENDER)
     wait_settled(page)
@@ -136,6 +144,21 @@ def _use_the_app(page: Any, url: str, estate: Any, tmp_path: Path, exports: Path
     assert [p.suffix for p in written] == [".png"], written
     assert written[0].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     _shot(page, tmp_path, "app-exported")
+
+
+def _first_view_then_live(page: Any, tmp_path: Path) -> None:
+    """The overview drawn on the server shows at once, and goes when the live canvas is
+    there (`FIRST_VIEW_WATCH` noted both from the page's first frame)."""
+    drawing = page.locator("#ipt-first-view")
+    drawing.locator("svg").wait_for(state="visible", timeout=STEP)
+    assert f"Overview of {PROFILES} profiles" in drawing.inner_text()
+    _shot(page, tmp_path, "app-first-view")
+    page.locator(LIVE_CANVAS).first.wait_for(timeout=FIRST_RENDER)
+    page.wait_for_function("window.__iptFirstView.hiddenWithLive !== null", timeout=STEP)
+    seen = page.evaluate("window.__iptFirstView")
+    assert seen["first"] is not None and seen["first"] < seen["live"], seen
+    assert seen["hiddenWithLive"] is True, seen  # by the page's CSS, not the 90 s bound
+    assert drawing.is_hidden()
 
 
 def _filter_and_see_facets(page: Any, first: str, tmp_path: Path) -> None:

@@ -1,0 +1,275 @@
+"""The app's first view drawn on the server: the page shows the overview before its kernel.
+
+Voila's front end renders every cell output from JavaScript, once some 120 scripts have
+loaded and the kernel is connected: about 3.8 s on this machine for a notebook of a single
+HTML widget, 5.6 s for the Explorer's canvas at 10,000 profiles. What the page HTML itself
+carries is painted at once, so the app sends, inside the page, a drawing of the view the
+Explorer opens with (the grouped overview of the whole estate): the title line, the counts
+and the topology overview as inline SVG, drawn from the interactive view's own data
+(`TopologyView.overview_data`: the same positions, labels, colours and glyphs), over the
+page until the live canvas exists. CSS alone hides it then (`HIDE_CSS`): no script.
+
+It is drawn once when the app starts, in a child process (`python -m
+iptoolkit.app.first_view`, the snapshot from `IPTOOLKIT_APP_SNAPSHOT`, HTML on stdout), so
+the server never holds the estate; `app.server` puts it in the page for an address that
+opens the overview (no filter, drill or item: those would show something else).
+
+Every name drawn comes from the view's labels, masked already (`redact_text`), and is
+escaped here for XML (`xml.sax.saxutils`), the source URL of the title line by `redact_url`.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import os
+import sys
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+from xml.sax.saxutils import escape, quoteattr
+
+if TYPE_CHECKING:
+    from ..estate import Estate
+    from ..topology.legend import LegendItem
+    from ..widgets.topology_data import ViewData
+
+__all__ = [
+    "ELEMENT_ID",
+    "MARKER",
+    "CANVAS_HEIGHT",
+    "CANVAS_ASPECT",
+    "GIVE_UP_AFTER",
+    "HIDE_CSS",
+    "overview_svg",
+    "first_view_html",
+    "draw",
+    "main",
+]
+
+ELEMENT_ID = "ipt-first-view"
+MARKER = "<!--ipt-first-view-->"
+"""Where the page template (`voila_template/index.html.j2`) leaves room for the first
+view: in the body, outside `#rendered_cells` (which Voila keeps hidden until its scripts
+ran); the page handler puts the drawing there, or nothing."""
+CANVAS_HEIGHT = 600
+CANVAS_ASPECT = 2.0
+"""The Explorer's topology canvas (`Explorer`: `TopologyView(height=600, aspect=2.0)`)."""
+GIVE_UP_AFTER = 90
+"""Seconds after which the drawing goes even without a live canvas: a page whose kernel
+failed shows Voila's own message, not a picture that says "loading" for ever."""
+LIVE_CANVAS = ".ipt-topology .ipysigma-container canvas"
+"""The live view's canvas (ipysigma's sigma.js container in the Explorer's topology)."""
+_FONT = "DejaVu Sans, Verdana, sans-serif"
+"""The labels' font, as sigma's on Linux (`topology_fit.LABEL_FONT_PX` measures it)."""
+_ERRORS = (
+    ".ipt-app-error",
+    '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]',
+    '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.error"]',
+)
+HIDE_CSS = (
+    f"body:has({LIVE_CANVAS}) #{ELEMENT_ID},\n"
+    + ",\n".join(f"body:has({error}) #{ELEMENT_ID}" for error in _ERRORS)
+    + " {display: none;}"
+)
+"""The drawing goes when the live canvas exists, or an error shows (`:has`, Chromium 105+,
+Firefox 121+, Safari 15.4+); `GIVE_UP_AFTER` bounds it in any browser."""
+
+_STYLE = f"""
+#{ELEMENT_ID} {{position: fixed; inset: 0; z-index: 10000; overflow: auto;
+  background: #fff; color: #1f2328; padding: 8px 16px;
+  font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; font-size: 13px;
+  animation: ipt-first-view-gone 0s linear {GIVE_UP_AFTER}s forwards;}}
+@keyframes ipt-first-view-gone {{to {{visibility: hidden;}}}}
+{HIDE_CSS}
+#{ELEMENT_ID} .ipt-fv-title {{display: flex; align-items: baseline; gap: 14px; flex-wrap: wrap;
+  margin: 4px 0 10px 0; padding-bottom: 6px; border-bottom: 1px solid #e0e0e0;}}
+#{ELEMENT_ID} h1 {{font-size: 1.6em; margin: 0; font-weight: 600;}}
+#{ELEMENT_ID} .ipt-fv-source, #{ELEMENT_ID} .ipt-fv-note {{color: #616161;}}
+#{ELEMENT_ID} .ipt-fv-counts {{font-size: 1.35em; font-weight: 600;}}
+#{ELEMENT_ID} .ipt-fv-body {{display: flex; gap: 12px; margin-top: 8px;}}
+#{ELEMENT_ID} .ipt-fv-side {{flex: 0 0 258px; color: #616161; line-height: 1.5;}}
+#{ELEMENT_ID} .ipt-fv-side strong {{color: #1f2328;}}
+#{ELEMENT_ID} .ipt-fv-main {{flex: 1 1 auto; min-width: 0; border: 1px solid #e0e0e0;
+  padding: 10px 14px;}}
+#{ELEMENT_ID} svg {{display: block; width: 100%; height: {CANVAS_HEIGHT}px;}}
+#{ELEMENT_ID} .ipt-fv-legend {{list-style: none; margin: 6px 0 0 0; padding: 0;
+  display: flex; flex-wrap: wrap; gap: 2px 16px; font-size: 0.95em;}}
+#{ELEMENT_ID} .ipt-fv-legend li {{display: flex; align-items: center; gap: 6px;}}
+#{ELEMENT_ID} .ipt-fv-swatch {{display: inline-block; width: 11px; height: 11px;
+  border-radius: 50%; box-sizing: border-box;}}
+#{ELEMENT_ID} .ipt-fv-line {{width: 22px; border-radius: 0;}}
+#{ELEMENT_ID} .ipt-fv-loading::after {{content: ""; display: inline-block; width: 0.9em;
+  height: 0.9em; margin-left: 8px; vertical-align: -2px; border: 2px solid #c8ccd1;
+  border-top-color: #0072B2; border-radius: 50%; animation: ipt-fv-spin 1s linear infinite;}}
+@keyframes ipt-fv-spin {{to {{transform: rotate(360deg);}}}}
+"""
+
+
+def overview_svg(
+    data: ViewData, *, height: int = CANVAS_HEIGHT, aspect: float = CANVAS_ASPECT
+) -> str:
+    """The view as sigma.js draws it at its start camera, as an SVG element: one unit of
+    the view is one pixel there (`topology_fit.camera`), so the picture is the canvas's,
+    centred as sigma centres it. A view not laid out for its canvas (`data.camera` None:
+    thousands of nodes drawn one by one) is drawn whole."""
+    nodes = data.graph.nodes
+    drawn = [n for n, kind in nodes(data="kind") if kind != "port"]
+    scale = 1 / math.sqrt(data.camera["ratio"]) if data.camera else 1.0
+    radius = {n: float(nodes[n].get("size", 3.0)) * scale for n in nodes}
+    if data.camera is not None and drawn:
+        xs = [float(nodes[n]["x"]) for n in nodes]
+        ys = [float(nodes[n]["y"]) for n in nodes]
+        centre_x = (min(xs) + max(xs)) / 2 + (data.camera["x"] - 0.5) * _extent(xs, ys)
+        centre_y = (min(ys) + max(ys)) / 2 + (data.camera["y"] - 0.5) * _extent(xs, ys)
+        width, tall = height * aspect, float(height)
+        box = (centre_x - width / 2, -centre_y - tall / 2, width, tall)
+    else:
+        box = _whole(data, radius)
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{" ".join(f"{v:.1f}" for v in box)}"'
+        ' preserveAspectRatio="xMidYMid meet" role="img"'
+        f" aria-label={quoteattr(_what(data))}>",
+        f"<title>{escape(_what(data))}</title>",
+        '<g fill="none" stroke-linecap="butt">',
+    ]
+    for u, v, edge in data.graph.edges(data=True):
+        a, b = nodes[u], nodes[v]
+        parts.append(
+            f'<line x1="{a["x"]:.1f}" y1="{-a["y"]:.1f}" x2="{b["x"]:.1f}" y2="{-b["y"]:.1f}"'
+            f" stroke={quoteattr(str(edge.get('color', '#999')))}"
+            f' stroke-width="{float(edge.get("size", 1.0)) * scale:.2f}"/>'
+        )
+    parts.append("</g><g>")
+    order = sorted(drawn, key=lambda n: int(nodes[n].get("zindex", 0)))
+    for node in order:
+        item = nodes[node]
+        r = radius[node]
+        parts.append(
+            f'<circle cx="{item["x"]:.1f}" cy="{-item["y"]:.1f}" r="{r:.2f}"'
+            f" fill={quoteattr(str(item['color']))} stroke={quoteattr(str(item['border']))}"
+            f' stroke-width="{max(1.0, r * 0.15):.2f}"/>'
+        )
+    parts.append(f'</g><g font-family="{_FONT}" font-size="12">')
+    for node in order:
+        item = nodes[node]
+        if not item.get("label"):
+            continue
+        parts.append(
+            f'<text x="{item["x"] + radius[node] + 3:.1f}" y="{-item["y"] + 4:.1f}"'
+            f" fill={quoteattr(str(item.get('label_color', '#1F2328')))}>"
+            f"{escape(str(item['label']))}</text>"
+        )
+    parts.append("</g></svg>")
+    return "".join(parts)
+
+
+def _extent(xs: list[float], ys: list[float]) -> float:
+    return max(max(xs) - min(xs), max(ys) - min(ys), 1e-9)
+
+
+def _whole(data: ViewData, radius: dict[object, float]) -> tuple[float, float, float, float]:
+    """A box around every node and its label (labels of 12 px, about 7 px a character)."""
+    nodes = data.graph.nodes
+    if not nodes:
+        return (0.0, 0.0, 100.0, 50.0)
+    left = min(float(a["x"]) - radius[n] for n, a in nodes(data=True))
+    right = max(
+        float(a["x"]) + radius[n] + 7 * len(str(a.get("label", ""))) for n, a in nodes(data=True)
+    )
+    top = min(-float(a["y"]) - radius[n] for n, a in nodes(data=True))
+    bottom = max(-float(a["y"]) + radius[n] for n, a in nodes(data=True))
+    return (left - 10, top - 10, right - left + 20, bottom - top + 20)
+
+
+def _what(data: ViewData) -> str:
+    items = sum(1 for _, kind in data.graph.nodes(data="kind") if kind != "port")
+    how = f"grouped by {data.group_by}" if data.group_by else "node by node"
+    return f"Topology overview: {items:,} items, {how}"
+
+
+def _legend(items: Iterable[LegendItem]) -> str:
+    """The legend the live view shows under its canvas (`widgets.html.legend_html`)."""
+    from ..topology.style import MARKER_GLYPHS
+    from ..widgets.topology_data import line_colour
+
+    rows = []
+    for item in items:
+        colour = line_colour(item.style) if item.style else item.colour
+        glyph = MARKER_GLYPHS.get(item.marker or "")
+        if glyph is not None and item.edge == "white":
+            swatch = f"<span style='color:{html.escape(colour, quote=True)}'>{glyph}</span>"
+        elif item.marker is not None:
+            border = f"{item.edge_width or 1}px solid {item.edge}"
+            swatch = (
+                f"<span class='ipt-fv-swatch' style='background:{html.escape(colour, quote=True)};"
+                f"border:{html.escape(border, quote=True)}'></span>"
+            )
+        else:
+            swatch = (
+                f"<span class='ipt-fv-swatch ipt-fv-line' style='background:"
+                f"{html.escape(colour, quote=True)};height:{max(2, round(item.width))}px'></span>"
+            )
+        rows.append(f"<li>{swatch}{html.escape(item.label)}</li>")
+    return f"<ul class='ipt-fv-legend'>{''.join(rows)}</ul>"
+
+
+def first_view_html(estate: Estate, path: str | os.PathLike[str] | None) -> str:
+    """The drawing the page shows until the live view is there: the app's title line, the
+    Explorer's counts, the topology overview (the Explorer's own, `overview_svg`) and its
+    legend, with a line saying what it is. One element, `#ipt-first-view`, with its CSS."""
+    from ..selection import Filter
+    from ..widgets.drill import auto_view
+    from ..widgets.model import ExplorerModel
+    from ..widgets.topology_fit import Canvas
+    from .page import title_html
+
+    model = ExplorerModel(estate)
+    counts = model.select(Filter()).counts_text()
+    data = auto_view(model.graph, canvas=Canvas(CANVAS_HEIGHT, CANVAS_ASPECT))
+    note = (
+        f"Overview of {len(estate):,} profiles, drawn when the app started. "
+        "The interactive view is loading…"
+    )
+    title = title_html(estate, path).replace("ipt-app-title", "ipt-fv-title")
+    title = title.replace("ipt-app-source", "ipt-fv-source")
+    return (
+        f'<div id="{ELEMENT_ID}" role="status" aria-live="polite" aria-busy="true">'
+        f"<style>{_STYLE}</style>{title}"
+        f"<div class='ipt-fv-counts'>{html.escape(counts)}</div>"
+        f"<div class='ipt-fv-note'>filter: {html.escape(Filter().describe())}</div>"
+        "<div class='ipt-fv-body'>"
+        f"<div class='ipt-fv-side'><strong class='ipt-fv-loading'>{html.escape(note)}</strong>"
+        "<p>Filters, the table, details and exports come with it; this picture does not "
+        "answer clicks.</p></div>"
+        f"<div class='ipt-fv-main'>{overview_svg(data)}{_legend(data.legend)}</div>"
+        "</div></div>"
+    )
+
+
+def draw(path: str | os.PathLike[str] | None) -> str:
+    """The first view of the snapshot at `path` (the demo estate for None), as the app
+    would show it (`page._estate`)."""
+    from .page import _estate
+
+    return first_view_html(_estate(path), path)
+
+
+def main() -> int:
+    """`python -m iptoolkit.app.first_view`: the first view of the app's snapshot
+    (`IPTOOLKIT_APP_SNAPSHOT`, else the demo) on stdout, UTF-8; exit 1 with the reason on
+    stderr when it cannot be read (the page then says why, from its kernel)."""
+    from .. import env
+    from ..models import ParseError
+
+    path = os.environ.get(env.APP_SNAPSHOT) or None
+    try:
+        text = draw(path)
+    except (OSError, ParseError) as exc:
+        print(f"no first view: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 1
+    sys.stdout.buffer.write(text.encode("utf-8"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,181 @@
+"""The app's first view (`iptoolkit.app.first_view`): the overview drawn on the server and
+sent in the page, every name escaped, the counts those of the estate; which addresses get
+it (`server.opens_overview`); the child process that draws it; the page template's room
+for it. The page as served is tested in `test_app.py` (the real command), the drawing in a
+browser in `browser/test_app_team_browser.py`."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+import iptoolkit as ipt
+from iptoolkit import env
+from iptoolkit.app import first_view
+from iptoolkit.snapshot import SnapshotInfo
+from iptoolkit.widgets.drill import auto_view
+from iptoolkit.widgets.topology_fit import Canvas
+
+from .factories import agent, channel, partner, profile, unit
+from .hostile_estate import SECRETS, hostile_estate
+
+SCRIPT_GROUP = "<script>alert(1)</script>"
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _estate() -> ipt.Estate:
+    """Fifty profiles, twenty of them in a group named like a script, a partner named with
+    markup, the snapshot fetched from a URL with a password."""
+    raws = []
+    for n in range(50):
+        owner = partner(100 + n % 3, ["Acme & Sons", 'Q"uote <b>Ltd</b>', "Zeta"][n % 3])
+        ch = channel(4000 + n, "AS2" if n % 2 else "SFTP", partner=owner, name=f"ch {n}")
+        raws.append(
+            profile(
+                f"P{n}",
+                name=f"profile {n}",
+                group=SCRIPT_GROUP if n < 20 else ("Finance" if n < 40 else "HR"),
+                agent=agent("SFTP", channels=[ch]),
+                units=[unit("Ftp", channel=ch)],
+            )
+        )
+    info = SnapshotInfo(source_url="https://bob:hunter2@platform.example/api?token=abc")
+    return ipt.Estate.from_raw(raws, info=info)
+
+
+def _svg(fragment: str) -> ET.Element:
+    """The fragment's SVG, parsed as XML: it fails on any name left unescaped."""
+    start, end = fragment.index("<svg"), fragment.index("</svg>") + len("</svg>")
+    return ET.fromstring(fragment[start:end])
+
+
+class _Tags(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+
+
+def _tags(fragment: str) -> list[str]:
+    parser = _Tags()
+    parser.feed(fragment)
+    return parser.tags
+
+
+def test_the_first_view_draws_the_explorers_overview_with_every_name_escaped(
+    tmp_path: Path,
+) -> None:
+    estate = _estate()
+    fragment = first_view.first_view_html(estate, tmp_path / "estate.json")
+    svg = _svg(fragment)
+    # HTML: one element, no script anywhere (the group's name is text, not a tag)
+    assert fragment.startswith(f'<div id="{first_view.ELEMENT_ID}"')
+    assert "script" not in _tags(fragment) and "b" not in _tags(fragment)
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in fragment
+    assert "<script>" not in fragment and "<b>Ltd" not in fragment
+    # the same view as the Explorer's: one circle and one label per item, as its labels say
+    data = auto_view(
+        ipt.build_graph(estate), canvas=Canvas(first_view.CANVAS_HEIGHT, first_view.CANVAS_ASPECT)
+    )
+    items = [a for _, a in data.graph.nodes(data=True) if a["kind"] != "port"]
+    texts = [text.text or "" for text in svg.iter(f"{SVG}text")]
+    assert sorted(texts) == sorted(a["label"] for a in items)
+    assert len(list(svg.iter(f"{SVG}circle"))) == len(items)
+    assert len(list(svg.iter(f"{SVG}line"))) == data.graph.number_of_edges()
+    assert any(SCRIPT_GROUP in text for text in texts), texts  # drawn whole, as text
+    assert any('Q"uote <b>Ltd</b>' in text for text in texts), texts
+    # the counts: each profile in its group once; the caption and the header say 50
+    groups = sorted(t for t in texts if t.startswith("\u25a0"))
+    assert groups == sorted(
+        ["\u25a0 Finance (20)", "\u25a0 HR (10)", f"\u25a0 {SCRIPT_GROUP} (20)"]
+    )
+    assert "Overview of 50 profiles, drawn when the app started" in fragment
+    assert "50 of 50 profiles, 3 partners, 50 channels" in fragment
+    # the source named, its credentials masked
+    assert "platform.example" in fragment
+    assert "hunter2" not in fragment and "token=abc" not in fragment
+
+
+def test_a_grouped_overview_counts_every_profile_once() -> None:
+    estate = ipt.demo_estate(n_profiles=3000, seed=7)
+    fragment = first_view.first_view_html(estate, None)
+    texts = [text.text or "" for text in _svg(fragment).iter(f"{SVG}text")]
+    groups = [t for t in texts if t.startswith("\u25a0")]
+    assert 2 < len(groups) <= 14, groups  # grouped, as the Explorer's overview at 3,000
+    counted = [int(re.search(r"\(([\d,]+)", t).group(1).replace(",", "")) for t in groups]
+    assert sum(counted) == 3000
+    assert "a demo estate of 3,000 profiles" in fragment
+    assert "Overview of 3,000 profiles" in fragment
+
+
+def test_a_hostile_estate_draws_escaped_and_masked() -> None:
+    estate = hostile_estate()
+    fragment = first_view.first_view_html(estate, None)
+    _svg(fragment)  # well-formed XML: every name escaped
+    tags = _tags(fragment)
+    assert "script" not in tags and "img" not in tags and "b" not in tags, tags
+    for secret in SECRETS:
+        assert secret not in fragment
+
+
+@pytest.mark.parametrize(
+    ("query", "overview"),
+    [
+        ("", True),
+        ("token=abc", True),
+        ("token=abc&unknown=1", True),  # the app says it cannot read it, shows the overview
+        ("group=Finance", False),
+        ("token=abc&partner=Mosel+Retail", False),
+        ("active", False),
+        ("item=channel:40003", False),
+        ("drill=Finance", False),
+        ("text=acme", False),
+    ],
+)
+def test_only_an_address_opening_the_overview_gets_the_first_view(
+    query: str, overview: bool
+) -> None:
+    pytest.importorskip("voila")
+    from iptoolkit.app.server import opens_overview
+
+    assert opens_overview(query) is overview
+
+
+def test_the_child_process_prints_the_first_view_of_the_apps_snapshot(tmp_path: Path) -> None:
+    snapshot = tmp_path / "estate.json"
+    _estate().save(snapshot)
+    done = subprocess.run(
+        [sys.executable, "-m", "iptoolkit.app.first_view"],
+        capture_output=True,
+        env={**_environ(), env.APP_SNAPSHOT: str(snapshot)},
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    text = done.stdout.decode("utf-8")
+    assert text.startswith(f'<div id="{first_view.ELEMENT_ID}"') and "estate.json" in text
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json")
+    done = subprocess.run(
+        [sys.executable, "-m", "iptoolkit.app.first_view"],
+        capture_output=True,
+        env={**_environ(), env.APP_SNAPSHOT: str(broken)},
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 1 and done.stdout == b""
+    assert b"no first view:" in done.stderr and b"broken.json" in done.stderr
+
+
+def _environ() -> dict[str, str]:
+    import os
+
+    return {key: value for key, value in os.environ.items() if not key.startswith("IPTOOLKIT_")}
