@@ -20,6 +20,7 @@ from iptoolkit import env
 from iptoolkit.app import first_view
 from iptoolkit.snapshot import SnapshotInfo
 from iptoolkit.widgets.drill import auto_view
+from iptoolkit.widgets.topology import TopologyView
 from iptoolkit.widgets.topology_fit import Canvas
 
 from .factories import agent, channel, partner, profile, unit
@@ -90,6 +91,10 @@ def test_the_first_view_draws_the_explorers_overview_with_every_name_escaped(
     assert sorted(texts) == sorted(a["label"] for a in items)
     assert len(list(svg.iter(f"{SVG}circle"))) == len(items)
     assert len(list(svg.iter(f"{SVG}line"))) == data.graph.number_of_edges()
+    # the line above the canvas: as the live view's (its ports, no items, not counted)
+    live = repr(TopologyView(estate, height=first_view.CANVAS_HEIGHT, aspect=2.0))
+    assert f"{len(items)} items, grouped by group" in live
+    assert f"<strong>{len(items)} items, grouped by group</strong>" in fragment
     assert any(SCRIPT_GROUP in text for text in texts), texts  # drawn whole, as text
     assert any('Q"uote <b>Ltd</b>' in text for text in texts), texts
     # the counts: each profile in its group once; the caption and the header say 50

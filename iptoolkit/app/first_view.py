@@ -75,26 +75,40 @@ HIDE_CSS = (
 Firefox 121+, Safari 15.4+); `GIVE_UP_AFTER` bounds it in any browser."""
 
 _STYLE = f"""
-#{ELEMENT_ID} {{position: fixed; inset: 0; z-index: 10000; overflow: auto;
-  background: #fff; color: #1f2328; padding: 8px 16px;
+#{ELEMENT_ID} {{position: fixed; inset: 0; z-index: 10000; overflow: auto; box-sizing: border-box;
+  background: #fff; color: rgba(0, 0, 0, 0.87); padding: 20px 15px 16px 15px;
   font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; font-size: 13px;
   animation: ipt-first-view-gone 0s linear {GIVE_UP_AFTER}s forwards;}}
 @keyframes ipt-first-view-gone {{to {{visibility: hidden;}}}}
 {HIDE_CSS}
 #{ELEMENT_ID} .ipt-fv-title {{display: flex; align-items: baseline; gap: 14px; flex-wrap: wrap;
-  margin: 4px 0 10px 0; padding-bottom: 6px; border-bottom: 1px solid #e0e0e0;}}
-#{ELEMENT_ID} h1 {{font-size: 1.6em; margin: 0; font-weight: 600;}}
-#{ELEMENT_ID} .ipt-fv-source, #{ELEMENT_ID} .ipt-fv-note {{color: #616161;}}
-#{ELEMENT_ID} .ipt-fv-counts {{font-size: 1.35em; font-weight: 600;}}
-#{ELEMENT_ID} .ipt-fv-body {{display: flex; gap: 12px; margin-top: 8px;}}
-#{ELEMENT_ID} .ipt-fv-side {{flex: 0 0 258px; color: #616161; line-height: 1.5;}}
-#{ELEMENT_ID} .ipt-fv-side strong {{color: #1f2328;}}
-#{ELEMENT_ID} .ipt-fv-main {{flex: 1 1 auto; min-width: 0; border: 1px solid #e0e0e0;
-  padding: 10px 14px;}}
-#{ELEMENT_ID} svg {{display: block; width: 100%; height: {CANVAS_HEIGHT}px;}}
-#{ELEMENT_ID} .ipt-fv-legend {{list-style: none; margin: 6px 0 0 0; padding: 0;
-  display: flex; flex-wrap: wrap; gap: 2px 16px; font-size: 0.95em;}}
-#{ELEMENT_ID} .ipt-fv-legend li {{display: flex; align-items: center; gap: 6px;}}
+  font-size: 14px; margin: 4px 0 7px 0; padding-bottom: 10px; border-bottom: 1px solid #e0e0e0;}}
+#{ELEMENT_ID} h1 {{font-size: 1.6em; margin: 13px 0 0 0; font-weight: 600; line-height: 1;}}
+#{ELEMENT_ID} .ipt-fv-source, #{ELEMENT_ID} .ipt-fv-filter,
+#{ELEMENT_ID} .ipt-fv-hint {{color: rgba(0, 0, 0, 0.54);}}
+#{ELEMENT_ID} .ipt-fv-bar {{height: 28px; margin-bottom: 12px;}}  /* the "Copy link" line */
+#{ELEMENT_ID} .ipt-fv-header {{margin: 2px 2px 10px 2px; min-height: 45px;}}
+#{ELEMENT_ID} .ipt-fv-counts {{font-size: 1.3em; font-weight: 600;}}
+#{ELEMENT_ID} .ipt-fv-filter {{margin-top: 2px; line-height: 19px;}}
+#{ELEMENT_ID} .ipt-fv-body {{display: flex; align-items: flex-start;}}
+#{ELEMENT_ID} .ipt-fv-side {{flex: 0 0 258px; padding: 2px 12px 0 0; line-height: 1.5;}}
+#{ELEMENT_ID} .ipt-fv-side p {{margin: 0 0 10px 0; color: rgba(0, 0, 0, 0.54);}}
+#{ELEMENT_ID} .ipt-fv-side p:first-child {{color: inherit;}}
+#{ELEMENT_ID} .ipt-fv-main {{flex: 1 1 auto; min-width: 0; margin: 2px 0 0 2px;}}
+#{ELEMENT_ID} .ipt-fv-tabs {{display: flex; height: 26px; font-size: 13px;}}
+#{ELEMENT_ID} .ipt-fv-tabs span {{flex: 0 1 142px; padding: 4px 10px; box-sizing: border-box;
+  border: 1px solid #e0e0e0; border-bottom: none; margin-right: -1px; background: #eee;
+  color: rgba(0, 0, 0, 0.38);}}
+#{ELEMENT_ID} .ipt-fv-tabs span:first-child {{background: #fff; color: rgba(0, 0, 0, 0.87);
+  border-top: 2px solid #1976d2;}}
+#{ELEMENT_ID} .ipt-fv-panel {{border: 1px solid #e0e0e0; padding: 15px 16px;}}
+#{ELEMENT_ID} .ipt-fv-status {{margin: 6px 2px 2px 2px; line-height: 19px;}}
+#{ELEMENT_ID} .ipt-fv-status strong {{font-weight: 600;}}
+#{ELEMENT_ID} svg {{display: block; width: 100%; height: {CANVAS_HEIGHT}px;
+  border: 1px solid #e0e0e0; box-sizing: border-box;}}
+#{ELEMENT_ID} .ipt-fv-legend {{list-style: none; margin: 4px 0 0 0; padding: 0;
+  display: flex; flex-wrap: wrap; gap: 2px 16px; font-size: 0.9em;}}
+#{ELEMENT_ID} .ipt-fv-legend li {{display: flex; align-items: center; gap: 6px; line-height: 1.4;}}
 #{ELEMENT_ID} .ipt-fv-swatch {{display: inline-block; width: 11px; height: 11px;
   border-radius: 50%; box-sizing: border-box;}}
 #{ELEMENT_ID} .ipt-fv-line {{width: 22px; border-radius: 0;}}
@@ -219,6 +233,7 @@ def first_view_html(estate: Estate, path: str | os.PathLike[str] | None) -> str:
     legend, with a line saying what it is. One element, `#ipt-first-view`, with its CSS."""
     from ..selection import Filter
     from ..widgets.drill import auto_view
+    from ..widgets.explorer import TABS  # drawn faint, not buttons, where the live ones go
     from ..widgets.model import ExplorerModel
     from ..widgets.topology_fit import Canvas
     from .page import title_html
@@ -232,16 +247,21 @@ def first_view_html(estate: Estate, path: str | os.PathLike[str] | None) -> str:
     )
     title = title_html(estate, path).replace("ipt-app-title", "ipt-fv-title")
     title = title.replace("ipt-app-source", "ipt-fv-source")
+    tabs = "".join(f"<span>{html.escape(name)}</span>" for name in TABS)
     return (
         f'<div id="{ELEMENT_ID}" role="status" aria-live="polite" aria-busy="true">'
-        f"<style>{_STYLE}</style>{title}"
-        f"<div class='ipt-fv-counts'>{html.escape(counts)}</div>"
-        f"<div class='ipt-fv-note'>filter: {html.escape(Filter().describe())}</div>"
+        f"<style>{_STYLE}</style>{title}<div class='ipt-fv-bar'></div>"
+        f"<div class='ipt-fv-header'><div class='ipt-fv-counts'>{html.escape(counts)}</div>"
+        f"<div class='ipt-fv-filter'>filter: {html.escape(Filter().describe())}</div></div>"
         "<div class='ipt-fv-body'>"
-        f"<div class='ipt-fv-side'><strong class='ipt-fv-loading'>{html.escape(note)}</strong>"
-        "<p>Filters, the table, details and exports come with it; this picture does not "
-        "answer clicks.</p></div>"
-        f"<div class='ipt-fv-main'>{overview_svg(data)}{_legend(data.legend)}</div>"
+        f"<div class='ipt-fv-side'><p><strong class='ipt-fv-loading'>"
+        f"{html.escape(note)}</strong></p><p>Filters, the table, details and exports come "
+        "with it; this picture does not answer clicks.</p></div>"
+        f"<div class='ipt-fv-main'><div class='ipt-fv-tabs' aria-hidden='true'>{tabs}</div>"
+        "<div class='ipt-fv-panel'><div class='ipt-fv-status'>"
+        f"<strong>{html.escape(_what(data).removeprefix('Topology overview: '))}</strong> "
+        "<span class='ipt-fv-hint'>· drawn when the app started; the interactive view is "
+        f"loading…</span></div>{overview_svg(data)}{_legend(data.legend)}</div></div>"
         "</div></div>"
     )
 

@@ -572,7 +572,7 @@ def _descendants(box: W.Box) -> list[W.Widget]:
 def _title(data: ViewData | None) -> str:
     if data is None:
         return "nothing shown"
-    nodes = data.graph.number_of_nodes()
+    nodes = sum(1 for _, kind in data.graph.nodes(data="kind") if kind != "port")  # drawn
     how = f"grouped by {data.group_by}" if data.group_by else "node by node"
     return f"{nodes:,} items, {how}"
 
