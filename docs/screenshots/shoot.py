@@ -31,15 +31,18 @@ VIEWPORT = {"width": 1600, "height": 1100}
 WAIT = 600_000  # ms
 
 
-def _save(png: bytes, name: str, width: int | None = None) -> None:
+def _save(png: bytes, name: str, width: int | None = None, *, rare_colours: bool = False) -> None:
     """Write `png` here as a palette PNG (a tenth of the size, no visible loss), shrunk to
-    `width` pixels when given."""
+    `width` pixels when given. `rare_colours`: a page whose many small coloured items
+    (legend swatches, channel dots) median-cut turns grey or orange keeps them, with an
+    octree palette."""
     from PIL import Image
 
     image = Image.open(io.BytesIO(png)).convert("RGB")
     if width and image.width > width:
         image = image.resize((width, round(image.height * width / image.width)), Image.LANCZOS)
-    image = image.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    method = Image.Quantize.FASTOCTREE if rare_colours else Image.Quantize.MEDIANCUT
+    image = image.quantize(colors=256, method=method, dither=Image.Dither.NONE)
     image.save(HERE / name, optimize=True)
     print(f"{name}: {image.width}x{image.height}, {(HERE / name).stat().st_size // 1024} KiB")
 
@@ -173,7 +176,7 @@ def first_view() -> None:
                 page.add_init_script(FIRST_VIEW_WATCH)
                 page.goto(app.url, wait_until="commit", timeout=WAIT)
                 page.locator("#ipt-first-view svg").wait_for(state="visible", timeout=WAIT)
-                _save(page.screenshot(), "app-first-view-10000.png", 1400)
+                _save(page.screenshot(), "app-first-view-10000.png", rare_colours=True)
                 page.locator(LIVE_CANVAS).first.wait_for(timeout=WAIT)
                 page.wait_for_timeout(2500)  # sigma draws on the next frames
                 live = Path(tempfile.gettempdir()) / "app-live-after-first-view.png"
