@@ -50,6 +50,13 @@ def _kernels_mb(pid: int) -> list[int]:
     )
 
 
+def _server_mb(pid: int) -> int:
+    """Voila's own resident memory (the server, without its kernels)."""
+    import psutil
+
+    return round(psutil.Process(pid).memory_info().rss / 2**20)
+
+
 FLOOR_CELL = "import ipywidgets as W\nW.HTML('<b class=\"ipt-floor\">shown</b>')"
 CANVAS = ".ipt-topology .ipysigma-container canvas"  # tests.browser.lab.LIVE_CANVAS
 
@@ -139,6 +146,7 @@ def main() -> None:
         try:
             time.sleep(args.settle)
             visits, memory = _visits(app.url, app.process.pid, args.visits)
+            server = _server_mb(app.process.pid)
         finally:
             runner.stop(app)
         firsts[name] = [first for first, _ in visits]
@@ -147,7 +155,8 @@ def main() -> None:
             f"{name:>20}: first drawn view {_seconds(firsts[name])} s "
             f"({_median(firsts[name])}); live canvas {_seconds(results[name])} s "
             f"(median {statistics.median(results[name]):.1f} s); "
-            f"kernels while a page is shown: {memory} MB; load {_load()}"
+            f"kernels while a page is shown: {memory} MB; Voila itself {server} MB (the "
+            f"first view drawn in a child process); load {_load()}"
         )
     app = runner.start(runner.check_port(0), environ, notebook=_floor_notebook(folder), timeout=120)
     try:

@@ -66,7 +66,7 @@ def cull_timings(free_after: int) -> tuple[int, int]:
 
 POOL_SIZE = 1
 """Kernels Voila keeps started, the app's notebook already run in them (preheated), so that
-a page shows at once instead of after a kernel start and a load (see `session_options`)."""
+a page's live view waits for no kernel start and no load (see `session_options`)."""
 
 
 class PortInUseError(OSError):
@@ -131,8 +131,10 @@ def session_options(
 ) -> list[str]:
     """What keeps an app up for a team: kernels without a page culled within `free_after`
     seconds (never one whose page is still connected, however idle), a cap on sessions (0:
-    none), and `POOL_SIZE` preheated kernels (one more kernel's memory, for a first view in
-    about a second instead of five)."""
+    none), and `POOL_SIZE` preheated kernels (one more kernel's memory, for a live view
+    about three times sooner: at 10,000 profiles about 5 s after the page is opened
+    instead of 14, `benchmarks/bench_app_first_view.py`; the drawn first view of
+    `app.first_view` comes before either)."""
     idle, interval = cull_timings(free_after)
     options = [
         f"--MappingKernelManager.cull_idle_timeout={idle}",
