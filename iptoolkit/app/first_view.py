@@ -1,12 +1,13 @@
 """The app's first view drawn on the server: the page shows the overview before its kernel.
 
 Voila's front end renders every cell output from JavaScript, once some 120 scripts have
-loaded and the kernel is connected: about 3.8 s on this machine for a notebook of a single
-HTML widget, 5.6 s for the Explorer's canvas at 10,000 profiles. What the page HTML itself
+loaded and the kernel is connected: 3-4 s on this machine for a notebook of a single HTML
+widget, 5-6 s for the Explorer's canvas at 10,000 profiles. What the page HTML itself
 carries is painted at once, so the app sends, inside the page, a drawing of the view the
 Explorer opens with (the grouped overview of the whole estate): the title line, the counts
 and the topology overview as inline SVG, drawn from the interactive view's own data
-(`TopologyView.overview_data`: the same positions, labels, colours and glyphs), over the
+(`drill.auto_view` at the Explorer's canvas, as `TopologyView.overview_data`: the same
+positions, labels, colours and glyphs; its legend is `legend_html`'s), over the
 page until the live canvas exists. CSS alone hides it then (`HIDE_CSS`): no script.
 
 It is drawn once when the app starts, in a child process (`python -m
@@ -24,13 +25,11 @@ import html
 import math
 import os
 import sys
-from collections.abc import Iterable
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
 if TYPE_CHECKING:
     from ..estate import Estate
-    from ..topology.legend import LegendItem
     from ..widgets.topology_data import ViewData
 
 __all__ = [
@@ -106,12 +105,15 @@ _STYLE = f"""
 #{ELEMENT_ID} .ipt-fv-status strong {{font-weight: 600;}}
 #{ELEMENT_ID} svg {{display: block; width: 100%; height: {CANVAS_HEIGHT}px;
   border: 1px solid #e0e0e0; box-sizing: border-box;}}
-#{ELEMENT_ID} .ipt-fv-legend {{list-style: none; margin: 4px 0 0 0; padding: 0;
+#{ELEMENT_ID} .ipt-topology-legend {{list-style: none; margin: 4px 0 0 0; padding: 0;
   display: flex; flex-wrap: wrap; gap: 2px 16px; font-size: 0.9em;}}
-#{ELEMENT_ID} .ipt-fv-legend li {{display: flex; align-items: center; gap: 6px; line-height: 1.4;}}
-#{ELEMENT_ID} .ipt-fv-swatch {{display: inline-block; width: 11px; height: 11px;
+#{ELEMENT_ID} .ipt-topology-legend li {{display: flex; align-items: center; gap: 6px;
+  line-height: 1.4;}}
+#{ELEMENT_ID} .ipt-swatch {{display: inline-block; flex: none; width: 11px; height: 11px;
   border-radius: 50%; box-sizing: border-box;}}
-#{ELEMENT_ID} .ipt-fv-line {{width: 22px; border-radius: 0;}}
+#{ELEMENT_ID} .ipt-swatch.ipt-line {{width: 22px; border-radius: 0;}}
+#{ELEMENT_ID} .ipt-glyph {{display: inline-block; width: 14px; text-align: center;
+  font-size: 13px; line-height: 1;}}
 #{ELEMENT_ID} .ipt-fv-loading::after {{content: ""; display: inline-block; width: 0.9em;
   height: 0.9em; margin-left: 8px; vertical-align: -2px; border: 2px solid #c8ccd1;
   border-top-color: #0072B2; border-radius: 50%; animation: ipt-fv-spin 1s linear infinite;}}
@@ -201,32 +203,6 @@ def _what(data: ViewData) -> str:
     return f"Topology overview: {items:,} items, {how}"
 
 
-def _legend(items: Iterable[LegendItem]) -> str:
-    """The legend the live view shows under its canvas (`widgets.html.legend_html`)."""
-    from ..topology.style import MARKER_GLYPHS
-    from ..widgets.topology_data import line_colour
-
-    rows = []
-    for item in items:
-        colour = line_colour(item.style) if item.style else item.colour
-        glyph = MARKER_GLYPHS.get(item.marker or "")
-        if glyph is not None and item.edge == "white":
-            swatch = f"<span style='color:{html.escape(colour, quote=True)}'>{glyph}</span>"
-        elif item.marker is not None:
-            border = f"{item.edge_width or 1}px solid {item.edge}"
-            swatch = (
-                f"<span class='ipt-fv-swatch' style='background:{html.escape(colour, quote=True)};"
-                f"border:{html.escape(border, quote=True)}'></span>"
-            )
-        else:
-            swatch = (
-                f"<span class='ipt-fv-swatch ipt-fv-line' style='background:"
-                f"{html.escape(colour, quote=True)};height:{max(2, round(item.width))}px'></span>"
-            )
-        rows.append(f"<li>{swatch}{html.escape(item.label)}</li>")
-    return f"<ul class='ipt-fv-legend'>{''.join(rows)}</ul>"
-
-
 def first_view_html(estate: Estate, path: str | os.PathLike[str] | None) -> str:
     """The drawing the page shows until the live view is there: the app's title line, the
     Explorer's counts, the topology overview (the Explorer's own, `overview_svg`) and its
@@ -234,6 +210,7 @@ def first_view_html(estate: Estate, path: str | os.PathLike[str] | None) -> str:
     from ..selection import Filter
     from ..widgets.drill import auto_view
     from ..widgets.explorer import TABS  # drawn faint, not buttons, where the live ones go
+    from ..widgets.html import legend_html  # the live view's own legend
     from ..widgets.model import ExplorerModel
     from ..widgets.topology_fit import Canvas
     from .page import title_html
@@ -261,7 +238,7 @@ def first_view_html(estate: Estate, path: str | os.PathLike[str] | None) -> str:
         "<div class='ipt-fv-panel'><div class='ipt-fv-status'>"
         f"<strong>{html.escape(_what(data).removeprefix('Topology overview: '))}</strong> "
         "<span class='ipt-fv-hint'>· drawn when the app started; the interactive view is "
-        f"loading…</span></div>{overview_svg(data)}{_legend(data.legend)}</div></div>"
+        f"loading…</span></div>{overview_svg(data)}{legend_html(data.legend)}</div></div>"
         "</div></div>"
     )
 
