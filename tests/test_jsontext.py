@@ -9,6 +9,7 @@ import json
 import pytest
 
 import iptoolkit as ipt
+from iptoolkit.jsonio import dumps_json
 from iptoolkit.models import loads_json, read_json
 
 GOOD = b'{"class": "core:IntegrationProfile", "id": "P3", "name": "fine"}'
@@ -193,3 +194,19 @@ def test_a_snapshot_as_saved_is_proven_by_writing_it_again(tmp_path):
     text = path.read_bytes()
     assert text.count(b"\n") > 40
     assert jsontext._compact(text) and jsontext._written_as(json.loads(text), text)
+
+
+def test_a_saved_snapshot_gives_each_profile_its_exact_text_and_spaced_json_none(tmp_path):
+    """`read_json(texts=)` hands the archive each profile's text as the file holds it
+    (sliced, not written again); text the proof does not cover gives none."""
+    path = tmp_path / "snap.json"
+    estate = ipt.demo_estate(n_profiles=30, seed=4)
+    estate.save(path)
+    texts: dict[int, bytes] = {}
+    document, _ = read_json(path.read_bytes(), texts=texts)
+    found = [texts[id(item)] for item in document["profiles"]]
+    assert found == [dumps_json(raw) for raw in estate.raw_profiles]
+    assert all(text in path.read_bytes() for text in found)
+    spaced: dict[int, bytes] = {}
+    read_json(json.dumps(document, indent=1).encode(), texts=spaced)
+    assert spaced == {}

@@ -8,9 +8,9 @@ channels and partners exactly as every other view does.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..jsonio import dumps_json
 from ..models import type_name_of
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from ..estate import Estate
     from ..records import ProfileRecord
 
-__all__ = ["SnapshotRows", "snapshot_rows", "header_of", "digest"]
+__all__ = ["SnapshotRows", "snapshot_rows", "file_texts", "header_of", "digest"]
 
 
 def digest(data: bytes) -> str:
@@ -71,15 +71,27 @@ def header_of(estate: Estate) -> dict[str, Any]:
     }
 
 
-def snapshot_rows(estate: Estate) -> SnapshotRows:
+def snapshot_rows(
+    estate: Estate, texts: Sequence[bytes | None] = (), digests: Sequence[str] = ()
+) -> SnapshotRows:
+    """The rows of `estate`; `texts`: each profile's JSON as its file holds it, when known
+    (`file_texts`), so that it is sliced, not written again, and `digests` theirs."""
     header = header_of(estate)
-    texts = [dumps_json(raw) for raw in estate.raw_profiles]
-    digests = [digest(text) for text in texts]
+    if len(texts) != len(estate.records) or None in texts:
+        texts, digests = [dumps_json(raw) for raw in estate.raw_profiles], ()
+    kept = cast("list[bytes]", list(texts))
+    digests = list(digests) if len(digests) == len(kept) else [digest(text) for text in kept]
     whole = hashlib.blake2b(dumps_json(header), digest_size=16)
     for one in digests:
         whole.update(one.encode())
     keys = [record.key for record in estate.records]
-    return SnapshotRows(header, texts, digests, keys, whole.hexdigest())
+    return SnapshotRows(header, kept, digests, keys, whole.hexdigest())
+
+
+def file_texts(items: Sequence[Any], texts: dict[int, bytes]) -> list[bytes] | None:
+    """Each profile's text as `read_snapshot_json(texts=True)` kept it; None unless all are."""
+    found = [texts.get(id(item)) for item in items]
+    return None if None in found else cast("list[bytes]", found)
 
 
 def use_rows(record: ProfileRecord) -> Iterator[tuple[Any, ...]]:
