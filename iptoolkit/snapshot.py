@@ -26,11 +26,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from .jsonio import dumps_json
 from .models import Listing, ParseError, listing_of, locate_profiles, read_json
-from .models.jsontext import DuplicateKey, Step
+from .models.jsontext import DuplicateKey, ItemSpans, Step
+from .profile_texts import ProfileTexts
 from .reading import TooLargeError, load_limit, read_bounded
 
 __all__ = [
@@ -101,8 +102,8 @@ class SnapshotJSON(NamedTuple):
     """Where the file holds them (see `locate_profiles`)."""
     duplicates: list[DuplicateKey]
     info: SnapshotInfo
-    texts: dict[int, bytes]
-    """Each profile's exact JSON text by `id()`, when the file is as `save` writes it."""
+    texts: ProfileTexts | None
+    """Each profile's exact JSON text, when asked for and the file is as `save` writes it."""
 
 
 def read_snapshot_json(
@@ -122,16 +123,24 @@ def read_snapshot_json(
         raise ParseError(f"{path}: damaged gzip data ({exc})") from None
     if path.suffix == ".gz" and not compressed:
         raise ParseError(f"{path}: the name ends in .gz but the file is not gzip-compressed")
-    kept: dict[int, bytes] = {}
+    spans = ItemSpans() if texts else None
     try:
-        document, duplicates = read_json(data, texts=kept if texts else None)
+        document, duplicates = read_json(data, texts=spans)
         if isinstance(document, dict) and document.get("format") == SNAPSHOT_FORMAT:
             items, at, info = _profiles_of(document), ("profiles",), _info_of(document)
         else:
             (items, at), info = locate_profiles(document), SnapshotInfo()
     except ParseError as exc:
         raise ParseError(f"{path}: {exc}", issues=exc.issues) from None
-    return SnapshotJSON(items, at, duplicates, info, kept)
+    return SnapshotJSON(items, at, duplicates, info, _texts_of(items, spans))
+
+
+def _texts_of(items: list[Any], found: ItemSpans | None) -> ProfileTexts | None:
+    where = [] if found is None else [found.spans.get(id(item)) for item in items]
+    if found is None or (items and not found.spans) or None in where:
+        return None
+    spans = cast("list[tuple[int, int]]", where)
+    return ProfileTexts(found.text, [start for start, _ in spans], [end for _, end in spans])
 
 
 def write_snapshot(

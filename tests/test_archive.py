@@ -263,6 +263,8 @@ def test_files_added_keep_their_bytes_and_only_new_texts_are_checked(
         assert [p.index for p in archive.estate(snapshot_id).problems] == (
             [len(raw) - 1] if n else []
         )
+        found = archive.snapshots.set_index("snapshot_id").loc[snapshot_id, "findings"]
+        assert found == len(ipt.audit(estate))
 
 
 _HOLD = """

@@ -25,7 +25,6 @@ whole diff runs instead. `tests/test_archive_incremental.py` holds the result eq
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -41,6 +40,7 @@ if TYPE_CHECKING:
     import duckdb
 
     from ..estate import Estate
+    from ..profile_texts import ProfileTexts
     from ..snapshot import SnapshotInfo
     from .rows import SnapshotRows
 
@@ -84,7 +84,6 @@ def incremental_diff(
     always |= {record.key for record in estate.records if record.problem is not None}
     always.add(next(key for key in rows.keys if key in unchanged))
     by_key = {record.key: record for record in estate.records}
-    texts = dict(zip(rows.keys, rows.texts, strict=True))
 
     def compared(chosen: set[str]) -> EstateDiff | None:
         old_raw = _old_profiles(con, previous, chosen - unchanged)
@@ -106,7 +105,7 @@ def incremental_diff(
         if not _same_problems(new, by_key):
             return None
         changes, notes = items_diff(old, new)
-        changes += _schema_changes(old, new, by_key, texts, unchanged)
+        changes += _schema_changes(old, new, by_key, rows.texts, rows.keys, unchanged)
         return EstateDiff(old, new, tuple(in_order(changes)), tuple(notes))
 
     holders = _users(changed, uses, everyone=False)
@@ -224,7 +223,12 @@ def _old_profiles(
 
 
 def _schema_changes(
-    old: Estate, new: Estate, by_key: dict[str, Any], texts: dict[str, bytes], unchanged: set[str]
+    old: Estate,
+    new: Estate,
+    by_key: dict[str, Any],
+    texts: ProfileTexts,
+    keys: Sequence[str],
+    unchanged: set[str],
 ) -> list[Change]:
     """What `schema_compare.schema_changes` finds of the whole snapshots: walks of the
     profiles that differ (in listing order: the first path met is reported), and of the
@@ -242,29 +246,24 @@ def _schema_changes(
     if not conditions:
         return _compared(before, after)
     equal = unchanged | same  # in the whole snapshots
-    kept = _meeting([(key, texts[key]) for key in equal if key in texts], conditions)
+    kept = _meeting(texts, keys, equal, conditions)
     witnesses = [by_key[key] for key in kept]
     witnesses.append(by_key[next(iter(same & unchanged))])  # profiles exist on both sides
     return _compared(before, after, walk_records(witnesses))
 
 
 def _meeting(
-    texts: Sequence[tuple[str, bytes]], conditions: Sequence[tuple[frozenset[bytes], ...]]
+    texts: ProfileTexts,
+    keys: Sequence[str],
+    wanted: set[str],
+    conditions: Sequence[tuple[frozenset[bytes], ...]],
 ) -> set[str]:
-    """The keys whose JSON text meets a condition (as `schema_compare._meets_any` decides:
-    one token of each non-empty set), found by one search of all the texts per token."""
-    joined = b"\n".join(text for _, text in texts)  # compact JSON holds no newline
-    starts, at = [], 0
-    for _, text in texts:
-        starts.append(at)
-        at += len(text) + 1
+    """The `wanted` keys whose JSON text meets a condition (as `schema_compare._meets_any`
+    decides: one token of each non-empty set), found by one search of all the texts per
+    token."""
     holding: dict[bytes, set[int]] = {}
     for token in {token for condition in conditions for tokens in condition for token in tokens}:
-        found, hit = set(), joined.find(token)
-        while hit != -1:
-            found.add(bisect_right(starts, hit) - 1)
-            hit = joined.find(token, hit + 1)
-        holding[token] = found
+        holding[token] = {position for position, _ in texts.find_all(token)}
     met: set[int] = set()
     for condition in conditions:
         sets = [tokens for tokens in condition if tokens]
@@ -272,7 +271,7 @@ def _meeting(
             continue
         each = [set().union(*(holding[token] for token in tokens)) for tokens in sets]
         met |= set.intersection(*each)
-    return {texts[position][0] for position in met}
+    return {keys[position] for position in met if keys[position] in wanted}
 
 
 def _estate_of(

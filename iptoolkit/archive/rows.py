@@ -8,22 +8,23 @@ channels and partners exactly as every other view does.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from ..jsonio import dumps_json
 from ..models import type_name_of
 from ..nodes import partner_of
+from ..profile_texts import ProfileTexts
 
 if TYPE_CHECKING:
     from ..estate import Estate
     from ..records import ProfileRecord
 
-__all__ = ["SnapshotRows", "snapshot_rows", "file_texts", "header_of", "digest"]
+__all__ = ["SnapshotRows", "snapshot_rows", "text_digests", "header_of", "digest"]
 
 
-def digest(data: bytes) -> str:
+def digest(data: bytes | memoryview) -> str:
     """A content digest (BLAKE2b, 128 bits, hex): equal JSON, equal digest."""
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
@@ -34,7 +35,7 @@ class SnapshotRows:
 
     header: dict[str, Any]
     """The snapshot file's header as `Estate.save` writes it (without the profiles)."""
-    texts: list[bytes]
+    texts: ProfileTexts
     """Each profile's JSON, as `Estate.save` writes it, in listing order."""
     digests: list[str]
     keys: list[str]
@@ -72,26 +73,27 @@ def header_of(estate: Estate) -> dict[str, Any]:
 
 
 def snapshot_rows(
-    estate: Estate, texts: Sequence[bytes | None] = (), digests: Sequence[str] = ()
+    estate: Estate, texts: ProfileTexts | None = None, digests: list[str] | None = None
 ) -> SnapshotRows:
     """The rows of `estate`; `texts`: each profile's JSON as its file holds it, when known
-    (`file_texts`), so that it is sliced, not written again, and `digests` theirs."""
+    (`read_snapshot_json`), so that it is read there, not written again (`digests`:
+    theirs, `text_digests`)."""
     header = header_of(estate)
-    if len(texts) != len(estate.records) or None in texts:
-        texts, digests = [dumps_json(raw) for raw in estate.raw_profiles], ()
-    kept = cast("list[bytes]", list(texts))
-    digests = list(digests) if len(digests) == len(kept) else [digest(text) for text in kept]
+    if texts is None or len(texts) != len(estate.records):
+        texts = ProfileTexts.joined([dumps_json(raw) for raw in estate.raw_profiles])
+        digests = None
+    if digests is None:
+        digests = text_digests(texts)
     whole = hashlib.blake2b(dumps_json(header), digest_size=16)
     for one in digests:
         whole.update(one.encode())
     keys = [record.key for record in estate.records]
-    return SnapshotRows(header, kept, digests, keys, whole.hexdigest())
+    return SnapshotRows(header, texts, digests, keys, whole.hexdigest())
 
 
-def file_texts(items: Sequence[Any], texts: dict[int, bytes]) -> list[bytes] | None:
-    """Each profile's text as `read_snapshot_json(texts=True)` kept it; None unless all are."""
-    found = [texts.get(id(item)) for item in items]
-    return None if None in found else cast("list[bytes]", found)
+def text_digests(texts: ProfileTexts) -> list[str]:
+    """The digest of each profile's text, read in place."""
+    return [digest(texts.view(position)) for position in range(len(texts))]
 
 
 def use_rows(record: ProfileRecord) -> Iterator[tuple[Any, ...]]:

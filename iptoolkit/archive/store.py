@@ -35,7 +35,7 @@ import duckdb
 
 from ..jsonio import dumps_json
 from ..models import Listing, ParseError, loads_json
-from .rows import SnapshotRows, digest, file_texts, snapshot_rows, use_rows
+from .rows import SnapshotRows, snapshot_rows, text_digests, use_rows
 from .runs import order_keys
 from .schema import FORMAT, FORMAT_VERSION, TABLES, VIEWS
 
@@ -787,14 +787,14 @@ def _estate_rows(
 
     if parsed is None:
         return source, snapshot_rows(source)
-    texts = file_texts(parsed.items, parsed.texts)
+    texts = parsed.texts
     if texts is None:
         listing = listing_of(parsed.items, parsed.at, parsed.duplicates)
         estate = Estate.from_raw(listing, info=parsed.info)
         return estate, snapshot_rows(estate)
-    digests = [digest(text) for text in texts]
+    digests = text_digests(texts)
     valid = valid_versions(con, digests)
-    known = {n for n, one in enumerate(digests) if one in valid}
+    known = {position for position, one in enumerate(digests) if one in valid}
     listing = listing_of(parsed.items, parsed.at, parsed.duplicates, known_valid=known)
     estate = Estate.from_raw(listing, info=parsed.info)
     return estate, snapshot_rows(estate, texts, digests)
