@@ -26,10 +26,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple, cast
 
 from .jsonio import dumps_json
 from .models import Listing, ParseError, listing_of, locate_profiles, read_json
+from .models.jsontext import DuplicateKey, ItemSpans, Step
+from .profile_texts import ProfileTexts
 from .reading import TooLargeError, load_limit, read_bounded
 
 __all__ = [
@@ -37,6 +39,8 @@ __all__ = [
     "NAME_FIELDS",
     "SnapshotInfo",
     "read_snapshot",
+    "read_snapshot_json",
+    "SnapshotJSON",
     "write_snapshot",
     "check_name_template",
     "dated_path",
@@ -82,6 +86,30 @@ def read_snapshot(
     `max_size` caps the JSON read (bytes, or `"4GiB"`); None: `IPTOOLKIT_MAX_LOAD_SIZE`,
     else 1 GiB.
     """
+    document = read_snapshot_json(path, max_size=max_size)
+    try:
+        return listing_of(document.items, document.at, document.duplicates), document.info
+    except ParseError as exc:
+        raise ParseError(f"{path}: {exc}", issues=exc.issues) from None
+
+
+class SnapshotJSON(NamedTuple):
+    """A snapshot file as parsed, before its profiles are checked (`listing_of`)."""
+
+    items: list[Any]
+    """The raw profiles."""
+    at: tuple[Step, ...] | None
+    """Where the file holds them (see `locate_profiles`)."""
+    duplicates: list[DuplicateKey]
+    info: SnapshotInfo
+    texts: ProfileTexts | None
+    """Each profile's exact JSON text, when asked for and the file is as `save` writes it."""
+
+
+def read_snapshot_json(
+    path: str | os.PathLike[str], *, max_size: int | str | None = None, texts: bool = False
+) -> SnapshotJSON:
+    """`read_snapshot` up to the parsed JSON; `texts`: keep each profile's text too."""
     path = Path(path)
     try:
         data, compressed = read_bounded(path, load_limit(max_size))
@@ -95,15 +123,24 @@ def read_snapshot(
         raise ParseError(f"{path}: damaged gzip data ({exc})") from None
     if path.suffix == ".gz" and not compressed:
         raise ParseError(f"{path}: the name ends in .gz but the file is not gzip-compressed")
+    spans = ItemSpans() if texts else None
     try:
-        document, duplicates = read_json(data)
+        document, duplicates = read_json(data, texts=spans)
         if isinstance(document, dict) and document.get("format") == SNAPSHOT_FORMAT:
             items, at, info = _profiles_of(document), ("profiles",), _info_of(document)
         else:
             (items, at), info = locate_profiles(document), SnapshotInfo()
-        return listing_of(items, at, duplicates), info
     except ParseError as exc:
         raise ParseError(f"{path}: {exc}", issues=exc.issues) from None
+    return SnapshotJSON(items, at, duplicates, info, _texts_of(items, spans))
+
+
+def _texts_of(items: list[Any], found: ItemSpans | None) -> ProfileTexts | None:
+    where = [] if found is None else [found.spans.get(id(item)) for item in items]
+    if found is None or (items and not found.spans) or None in where:
+        return None
+    spans = cast("list[tuple[int, int]]", where)
+    return ProfileTexts(found.text, [start for start, _ in spans], [end for _, end in spans])
 
 
 def write_snapshot(

@@ -230,6 +230,43 @@ def test_an_add_killed_mid_transaction_leaves_the_archive_as_it_was(
     assert archive.add(snapshot) == 2  # and it takes the next add as if nothing happened
 
 
+def test_files_added_keep_their_bytes_and_only_new_texts_are_checked(
+    weeks: list[ipt.Estate], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An added file's profiles are stored as the file holds them; a profile whose exact
+    text the archive stored as valid is not checked again, a faulty one always is."""
+    from iptoolkit.jsonio import dumps_json
+    from iptoolkit.models import parsing
+
+    checked: list[bytes] = []
+    real = parsing.profile_fault
+
+    def counting(item: object) -> object:
+        checked.append(dumps_json(item))
+        return real(item)
+
+    monkeypatch.setattr(parsing, "profile_fault", counting)
+    faulty = {"class": "core:IntegrationProfile", "id": "BAD-1", "active": "yes"}
+    archive = Archive(tmp_path / "files.duckdb")
+    stored_valid: set[bytes] = set()
+    for n, week in enumerate(weeks):
+        raw = [*week.raw_profiles, faulty] if n else list(week.raw_profiles)
+        estate = ipt.Estate.from_raw(raw, info=week.info)
+        path = estate.save(tmp_path / f"week-{n}.json.gz")
+        texts = [dumps_json(profile) for profile in raw]
+        checked.clear()
+        snapshot_id = archive.add(path)
+        assert sorted(checked) == sorted(text for text in texts if text not in stored_valid)
+        stored_valid |= {text for text, r in zip(texts, estate.records, strict=True) if r.ok}
+        exported = archive.export(tmp_path / f"out-{n}.json.gz", snapshot_id)
+        assert gzip.decompress(exported.read_bytes()) == gzip.decompress(path.read_bytes())
+        assert [p.index for p in archive.estate(snapshot_id).problems] == (
+            [len(raw) - 1] if n else []
+        )
+        found = archive.snapshots.set_index("snapshot_id").loc[snapshot_id, "findings"]
+        assert found == len(ipt.audit(estate))
+
+
 _HOLD = """
 import sys, time
 import duckdb

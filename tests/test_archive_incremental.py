@@ -137,3 +137,37 @@ def test_profiles_keyed_by_position_take_the_whole_diff(base: list[Any], tmp_pat
     archive.add(before)
     snapshot = Archive(archive.path).add(after)
     assert stored_changes(archive, snapshot)[snapshot] == ipt.diff(before, after).changes
+
+
+def test_of_a_partners_holders_only_the_first_of_each_copy_joins_the_smaller_estates(
+    base: list[Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A later holder of copies already met changes neither registry: it is left out, and
+    the changes are still those of `ipt.diff`."""
+    from iptoolkit.nodes import partner_of
+
+    index, path, _ = _held_channel(base)
+    changed = list(base)
+    changed[index] = {**changed[index], "description": "reworded"}
+    before, after = _dated(list(base), 0), _dated(changed, 7)
+    partner = partner_of(_at(base[index], path))[0]
+    holders = {
+        record.key
+        for record in ipt.Estate.from_raw(base).records
+        if any(u.held is not None and partner_of(u.held)[0] == partner for u in record.uses)
+    }
+    sizes = []
+    original = incremental.incremental_diff
+
+    def spy(*args: Any) -> Any:
+        found = original(*args)
+        sizes.append(len(found.new))
+        return found
+
+    monkeypatch.setattr(incremental, "incremental_diff", spy)
+    archive = Archive(tmp_path / "estate.duckdb")
+    archive.add(before)
+    snapshot = Archive(archive.path).add(after)
+    assert len(holders) > 5
+    assert 1 < sizes[0] < len(holders) / 2
+    assert stored_changes(archive, snapshot)[snapshot] == ipt.diff(before, after).changes

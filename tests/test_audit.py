@@ -173,17 +173,24 @@ def test_ipt_findings_is_the_function_even_after_the_module_was_imported():
     assert [f.kind for f in found] == ["parse_problem"]
 
 
-def test_profile_texts_given_to_the_audit_find_the_same():
+def test_profile_texts_given_to_the_audit_find_the_same(tmp_path):
     """The archive hands the audit each profile's JSON it already wrote; the URL rules read
     it instead of writing their own, and find exactly the same (faulty profiles between)."""
     from iptoolkit.auditing import audit
     from iptoolkit.jsonio import dumps_json
 
     raw = list(ipt.demo_estate(300, seed=2).raw_profiles)
-    raw[1] = {**raw[1], "active": "yes"}  # a faulty profile: not among the valid records
+    raw[1] = {**raw[1], "active": "yes", "description": "http://faulty.example.com/"}
     raw[4] = {**raw[4], "description": "http://plain.example.com/x"}  # SEC001
     estate = ipt.Estate.from_raw(raw)
     texts = [dumps_json(record.raw) for record in estate.records]
     given = audit(estate, texts=texts)
     assert list(given) == list(findings(estate))
     assert any("plain.example.com" in finding.text for finding in given)
+    assert not any("faulty.example.com" in finding.text for finding in given)
+    # and the texts of a snapshot file, read in place
+    from iptoolkit.snapshot import read_snapshot_json
+
+    file_texts = read_snapshot_json(estate.save(tmp_path / "s.json"), texts=True).texts
+    assert file_texts is not None
+    assert list(audit(estate, texts=file_texts)) == list(given)

@@ -9,6 +9,7 @@ import json
 import pytest
 
 import iptoolkit as ipt
+from iptoolkit.jsonio import dumps_json
 from iptoolkit.models import loads_json, read_json
 
 GOOD = b'{"class": "core:IntegrationProfile", "id": "P3", "name": "fine"}'
@@ -193,3 +194,35 @@ def test_a_snapshot_as_saved_is_proven_by_writing_it_again(tmp_path):
     text = path.read_bytes()
     assert text.count(b"\n") > 40
     assert jsontext._compact(text) and jsontext._written_as(json.loads(text), text)
+
+
+def test_a_saved_snapshot_gives_each_profile_its_exact_text_and_spaced_json_none(tmp_path):
+    """`read_snapshot_json(texts=True)` hands the archive each profile's text as the file
+    holds it (read in place, not written again); text the proof does not cover gives
+    none."""
+    from iptoolkit.models.jsontext import ItemSpans
+    from iptoolkit.snapshot import read_snapshot_json
+
+    path = tmp_path / "snap.json.gz"
+    estate = ipt.demo_estate(n_profiles=30, seed=4)
+    estate.save(path)
+    texts = read_snapshot_json(path, texts=True).texts
+    assert texts is not None
+    assert list(texts) == [dumps_json(raw) for raw in estate.raw_profiles]
+    assert [bytes(texts.view(n)) for n in range(len(texts))] == list(texts)
+    assert read_snapshot_json(path).texts is None
+    document = json.loads(gzip.decompress(path.read_bytes()))
+    spaced = ItemSpans()
+    read_json(json.dumps(document, indent=1).encode(), texts=spaced)
+    assert spaced.spans == {} and spaced.text == b""
+
+
+def test_profile_texts_find_a_token_in_the_profile_holding_it():
+    from iptoolkit.profile_texts import ProfileTexts, as_profile_texts
+
+    texts = as_profile_texts([b'{"a":"x://1"}', b'{"b":2}', b'{"c":"x://3"}'])
+    assert as_profile_texts(texts) is texts
+    assert [position for position, _ in texts.find_all(b"://")] == [0, 2]
+    assert texts[1] == b'{"b":2}' and texts[-1] == b'{"c":"x://3"}'
+    assert texts[0:2] == [b'{"a":"x://1"}', b'{"b":2}']
+    assert isinstance(texts, ProfileTexts) and len(texts) == 3

@@ -33,7 +33,7 @@ ROOT = "iptoolkit"
 
 CORE = {
     "estate", "records", "references", "nodes", "names", "selection", "snapshot", "models",
-    "indexed",
+    "indexed", "profile_texts",
 }  # fmt: skip
 """The data: what an estate is. It reaches no view, not even lazily."""
 SHARED = {"_version", "env", "extras", "jsonio", "reading", "redact", "markdown", "printable"}

@@ -25,7 +25,6 @@ whole diff runs instead. `tests/test_archive_incremental.py` holds the result eq
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +32,7 @@ from ..change.diff import in_order, items_diff
 from ..change.model import Change, EstateDiff
 from ..change.schema_compare import _compared, _conditions
 from ..change.schema_walk import walk_records
+from ..jsonio import dumps_json
 from ..models import Listing, loads_json
 from ..nodes import partner_of
 
@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     import duckdb
 
     from ..estate import Estate
+    from ..profile_texts import ProfileTexts
     from ..snapshot import SnapshotInfo
     from .rows import SnapshotRows
 
@@ -83,7 +84,6 @@ def incremental_diff(
     always |= {record.key for record in estate.records if record.problem is not None}
     always.add(next(key for key in rows.keys if key in unchanged))
     by_key = {record.key: record for record in estate.records}
-    texts = dict(zip(rows.keys, rows.texts, strict=True))
 
     def compared(chosen: set[str]) -> EstateDiff | None:
         old_raw = _old_profiles(con, previous, chosen - unchanged)
@@ -105,10 +105,13 @@ def incremental_diff(
         if not _same_problems(new, by_key):
             return None
         changes, notes = items_diff(old, new)
-        changes += _schema_changes(old, new, by_key, texts, unchanged)
+        changes += _schema_changes(old, new, by_key, rows.texts, rows.keys, unchanged)
         return EstateDiff(old, new, tuple(in_order(changes)), tuple(notes))
 
-    found = compared(always | _users(changed, uses, everyone=False))
+    holders = _users(changed, uses, everyone=False)
+    firsts = _first_copies(changed, uses, rows.keys, by_key, holders)
+    firsts |= _first_copies(changed, uses, old_keys, by_key, holders)
+    found = compared(always | firsts)
     if found is not None and any(c.kind in _NAME_USERS and c.op != "added" for c in found):
         # a channel or partner changed or went: its reasons name every profile using it
         found = compared(always | _users(changed, uses, everyone=True))
@@ -160,6 +163,43 @@ def _users(
     }
 
 
+def _first_copies(
+    changed: set[str],
+    uses: Sequence[tuple[str, str, str | None, bool]],
+    order: Sequence[str],
+    by_key: dict[str, Any],
+    holders: set[str],
+) -> set[str]:
+    """Of the unchanged `holders` (in the listing `order`), those whose copies of a channel
+    or partner a changed profile holds or names are the first met: the first holder of
+    each distinct set of copies of each. A later holder of copies already met changes
+    nothing in either estate's registries (their first copy and conflicting variants, see
+    `estate._Registry`), so the smaller estates leave it out; the changed profiles are in
+    them whole."""
+    channels = {channel for key, channel, _, _ in uses if key in changed and channel}
+    partners = {partner for key, _, partner, held in uses if key in changed and held and partner}
+    met: set[tuple[Any, ...]] = set()
+    first: set[str] = set()
+    for key in order:
+        if key in changed or key not in holders:
+            continue
+        copies: dict[tuple[str, Any], list[bytes]] = {}
+        for use in by_key[key].uses:
+            if use.held is None:
+                continue
+            if str(use.key) in channels:
+                copies.setdefault(("channel", use.key), []).append(dumps_json(use.held))
+            pkey, partner = partner_of(use.held)
+            if pkey is not None and str(pkey) in partners:
+                copies.setdefault(("partner", pkey), []).append(dumps_json(partner))
+        for item, texts in copies.items():
+            mark = (item, tuple(texts))
+            if mark not in met:
+                met.add(mark)
+                first.add(key)
+    return first
+
+
 def _faulty(con: duckdb.DuckDBPyConnection, seq: int) -> list[tuple[str, bool]]:
     return con.execute(
         f"SELECT r.key, v.faulty FROM runs r JOIN versions v USING (version_id) "
@@ -183,7 +223,12 @@ def _old_profiles(
 
 
 def _schema_changes(
-    old: Estate, new: Estate, by_key: dict[str, Any], texts: dict[str, bytes], unchanged: set[str]
+    old: Estate,
+    new: Estate,
+    by_key: dict[str, Any],
+    texts: ProfileTexts,
+    keys: Sequence[str],
+    unchanged: set[str],
 ) -> list[Change]:
     """What `schema_compare.schema_changes` finds of the whole snapshots: walks of the
     profiles that differ (in listing order: the first path met is reported), and of the
@@ -201,29 +246,24 @@ def _schema_changes(
     if not conditions:
         return _compared(before, after)
     equal = unchanged | same  # in the whole snapshots
-    kept = _meeting([(key, texts[key]) for key in equal if key in texts], conditions)
+    kept = _meeting(texts, keys, equal, conditions)
     witnesses = [by_key[key] for key in kept]
     witnesses.append(by_key[next(iter(same & unchanged))])  # profiles exist on both sides
     return _compared(before, after, walk_records(witnesses))
 
 
 def _meeting(
-    texts: Sequence[tuple[str, bytes]], conditions: Sequence[tuple[frozenset[bytes], ...]]
+    texts: ProfileTexts,
+    keys: Sequence[str],
+    wanted: set[str],
+    conditions: Sequence[tuple[frozenset[bytes], ...]],
 ) -> set[str]:
-    """The keys whose JSON text meets a condition (as `schema_compare._meets_any` decides:
-    one token of each non-empty set), found by one search of all the texts per token."""
-    joined = b"\n".join(text for _, text in texts)  # compact JSON holds no newline
-    starts, at = [], 0
-    for _, text in texts:
-        starts.append(at)
-        at += len(text) + 1
+    """The `wanted` keys whose JSON text meets a condition (as `schema_compare._meets_any`
+    decides: one token of each non-empty set), found by one search of all the texts per
+    token."""
     holding: dict[bytes, set[int]] = {}
     for token in {token for condition in conditions for tokens in condition for token in tokens}:
-        found, hit = set(), joined.find(token)
-        while hit != -1:
-            found.add(bisect_right(starts, hit) - 1)
-            hit = joined.find(token, hit + 1)
-        holding[token] = found
+        holding[token] = {position for position, _ in texts.find_all(token)}
     met: set[int] = set()
     for condition in conditions:
         sets = [tokens for tokens in condition if tokens]
@@ -231,7 +271,7 @@ def _meeting(
             continue
         each = [set().union(*(holding[token] for token in tokens)) for tokens in sets]
         met |= set.intersection(*each)
-    return {texts[position][0] for position in met}
+    return {keys[position] for position in met if keys[position] in wanted}
 
 
 def _estate_of(

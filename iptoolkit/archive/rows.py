@@ -15,15 +15,16 @@ from typing import TYPE_CHECKING, Any
 from ..jsonio import dumps_json
 from ..models import type_name_of
 from ..nodes import partner_of
+from ..profile_texts import ProfileTexts
 
 if TYPE_CHECKING:
     from ..estate import Estate
     from ..records import ProfileRecord
 
-__all__ = ["SnapshotRows", "snapshot_rows", "header_of", "digest"]
+__all__ = ["SnapshotRows", "snapshot_rows", "text_digests", "header_of", "digest"]
 
 
-def digest(data: bytes) -> str:
+def digest(data: bytes | memoryview) -> str:
     """A content digest (BLAKE2b, 128 bits, hex): equal JSON, equal digest."""
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
@@ -34,7 +35,7 @@ class SnapshotRows:
 
     header: dict[str, Any]
     """The snapshot file's header as `Estate.save` writes it (without the profiles)."""
-    texts: list[bytes]
+    texts: ProfileTexts
     """Each profile's JSON, as `Estate.save` writes it, in listing order."""
     digests: list[str]
     keys: list[str]
@@ -71,15 +72,28 @@ def header_of(estate: Estate) -> dict[str, Any]:
     }
 
 
-def snapshot_rows(estate: Estate) -> SnapshotRows:
+def snapshot_rows(
+    estate: Estate, texts: ProfileTexts | None = None, digests: list[str] | None = None
+) -> SnapshotRows:
+    """The rows of `estate`; `texts`: each profile's JSON as its file holds it, when known
+    (`read_snapshot_json`), so that it is read there, not written again (`digests`:
+    theirs, `text_digests`)."""
     header = header_of(estate)
-    texts = [dumps_json(raw) for raw in estate.raw_profiles]
-    digests = [digest(text) for text in texts]
+    if texts is None or len(texts) != len(estate.records):
+        texts = ProfileTexts.joined([dumps_json(raw) for raw in estate.raw_profiles])
+        digests = None
+    if digests is None:
+        digests = text_digests(texts)
     whole = hashlib.blake2b(dumps_json(header), digest_size=16)
     for one in digests:
         whole.update(one.encode())
     keys = [record.key for record in estate.records]
     return SnapshotRows(header, texts, digests, keys, whole.hexdigest())
+
+
+def text_digests(texts: ProfileTexts) -> list[str]:
+    """The digest of each profile's text, read in place."""
+    return [digest(texts.view(position)) for position in range(len(texts))]
 
 
 def use_rows(record: ProfileRecord) -> Iterator[tuple[Any, ...]]:

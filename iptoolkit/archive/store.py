@@ -35,7 +35,7 @@ import duckdb
 
 from ..jsonio import dumps_json
 from ..models import Listing, ParseError, loads_json
-from .rows import SnapshotRows, snapshot_rows, use_rows
+from .rows import SnapshotRows, snapshot_rows, text_digests, use_rows
 from .runs import order_keys
 from .schema import FORMAT, FORMAT_VERSION, TABLES, VIEWS
 
@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from ..change.model import EstateDiff
     from ..estate import Estate
     from ..estate_history import History
+    from ..snapshot import SnapshotJSON
 
 __all__ = ["Archive", "ArchiveLockedError", "At"]
 
@@ -95,9 +96,10 @@ class Archive:
         the id it has. A snapshot without a fetch time is placed by its file's modification
         time, or now for an estate.
         """
-        estate, fetched_at, time_from = _estate_and_time(source)
-        rows = snapshot_rows(estate)
+        parsed = _parsed(source)
         with self._connection(create=True) as con:
+            estate, rows = _estate_rows(con, source, parsed)
+            fetched_at, time_from = _fetch_time(source, estate)
             found = con.execute(
                 "SELECT snapshot_id FROM snapshots WHERE digest = ?", [rows.digest]
             ).fetchone()
@@ -669,6 +671,17 @@ def _listing(con: duckdb.DuckDBPyConnection, seq: int) -> list[tuple[Any, ...]]:
     ).fetchall()
 
 
+def valid_versions(con: duckdb.DuckDBPyConnection, digests: Sequence[str]) -> set[str]:
+    """The digests among `digests` of versions stored as valid (not faulty)."""
+    if not digests:
+        return set()
+    query = (
+        "SELECT v.digest FROM versions v "
+        "JOIN (SELECT unnest(?::VARCHAR[]) AS digest) d USING (digest) WHERE NOT v.faulty"
+    )
+    return {row[0] for row in con.execute(query, [list(dict.fromkeys(digests))]).fetchall()}
+
+
 def known_versions(con: duckdb.DuckDBPyConnection, digests: Sequence[str]) -> dict[str, int]:
     """digest -> version id of the stored versions among `digests`."""
     if not digests:
@@ -741,18 +754,61 @@ def _ipt_diff(old: Estate, new: Estate) -> EstateDiff:
     return diff(old, new)
 
 
-def _estate_and_time(source: Any) -> tuple[Estate, datetime, str]:
-    """The estate to add, its fetch time (UTC) and where that time comes from."""
-    from ..estate import as_estate
+def _parsed(source: Any) -> SnapshotJSON | None:
+    """A snapshot file's JSON with each profile's text (checked by `_estate_rows`), or
+    None for an estate; a file whose text is faulty outside its profiles raises here,
+    before the archive is opened."""
+    from ..estate import Estate
+    from ..models.parsing import listing_issues
+    from ..snapshot import read_snapshot_json
 
-    estate = as_estate(source, "Archive.add: source")
+    if isinstance(source, Estate):
+        return None
+    if not isinstance(source, str | os.PathLike):
+        raise TypeError(
+            f"Archive.add: source must be an Estate or a snapshot path, not {type(source).__name__}"
+        )
+    parsed = read_snapshot_json(source, texts=True)
+    try:
+        listing_issues(parsed.at, parsed.duplicates)
+    except ParseError as exc:
+        raise ParseError(f"{source}: {exc}", issues=exc.issues) from None
+    return parsed
+
+
+def _estate_rows(
+    con: duckdb.DuckDBPyConnection, source: Any, parsed: SnapshotJSON | None
+) -> tuple[Estate, SnapshotRows]:
+    """The estate to add and its rows. A profile whose exact text the archive stored as
+    valid is not checked again (its verdict is stored with it), and the texts are the
+    file's own, not written again."""
+    from ..estate import Estate
+    from ..models.parsing import listing_of
+
+    if parsed is None:
+        return source, snapshot_rows(source)
+    texts = parsed.texts
+    if texts is None:
+        listing = listing_of(parsed.items, parsed.at, parsed.duplicates)
+        estate = Estate.from_raw(listing, info=parsed.info)
+        return estate, snapshot_rows(estate)
+    digests = text_digests(texts)
+    valid = valid_versions(con, digests)
+    known = {position for position, one in enumerate(digests) if one in valid}
+    listing = listing_of(parsed.items, parsed.at, parsed.duplicates, known_valid=known)
+    estate = Estate.from_raw(listing, info=parsed.info)
+    return estate, snapshot_rows(estate, texts, digests)
+
+
+def _fetch_time(source: Any, estate: Estate) -> tuple[datetime, str]:
+    """The fetch time (UTC) of the snapshot to add, and where that time comes from."""
     fetched = estate.info.fetched_at
     if fetched is not None:
         moment = fetched if fetched.tzinfo is not None else fetched.replace(tzinfo=UTC)
-        return estate, moment.astimezone(UTC), "header"
+        return moment.astimezone(UTC), "header"
     if isinstance(source, str | os.PathLike):
-        return estate, datetime.fromtimestamp(Path(source).stat().st_mtime, tz=UTC), "file mtime"
-    return estate, datetime.now(UTC), "added"
+        return datetime.fromtimestamp(Path(source).stat().st_mtime, tz=UTC), "file mtime"
+    return datetime.now(UTC), "added"
 
 
 def as_moment(at: str | date | datetime) -> datetime:

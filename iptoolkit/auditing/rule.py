@@ -132,7 +132,8 @@ class AuditContext:
         self.valid_records = estate.valid_records
         self.texts = texts
         """Each record's compact JSON (`jsonio.dumps_json`), when the caller has it at
-        hand (the archive does): the URL rules then need not write it again."""
+        hand (the archive does, as a `ProfileTexts` of the snapshot file): the URL rules
+        then need not write it again."""
         self._options = options
         self._rule: Rule | None = None
         self._held: list[HeldChannel] | None = None

@@ -28,7 +28,7 @@ import orjson
 
 from .base import gc_paused
 
-__all__ = ["ParseError", "DuplicateKey", "read_json", "loads_json", "json_path"]
+__all__ = ["ParseError", "DuplicateKey", "ItemSpans", "read_json", "loads_json", "json_path"]
 
 MAX_DEPTH = 200
 """jiter reads arrays and objects nested this deep, no deeper."""
@@ -100,8 +100,23 @@ def loads_json(data: bytes | str) -> Any:
     return document
 
 
-def read_json(data: bytes | str) -> tuple[Any, list[DuplicateKey]]:
+class ItemSpans:
+    """Filled by `read_json(texts=)`: the text read, and where each item of its listing
+    is in it (by `id()` of the parsed item), when the text is as iptoolkit writes it."""
+
+    def __init__(self) -> None:
+        self.text = b""
+        self.spans: dict[int, tuple[int, int]] = {}
+
+
+def read_json(
+    data: bytes | str, *, texts: ItemSpans | None = None
+) -> tuple[Any, list[DuplicateKey]]:
     """The document, and every key that some object gives twice (the last value is kept).
+
+    `texts`, when given, learns where each profile of the listing is in the text, when
+    the proof below holds: a caller needing each profile's JSON (the archive, the URL
+    audit rules) then reads it there instead of writing it again. Left empty otherwise.
 
     Raises `ParseError` for text that is not JSON, nests too deeply, holds a number beyond
     a double's range or a lone surrogate.
@@ -113,8 +128,13 @@ def read_json(data: bytes | str) -> tuple[Any, list[DuplicateKey]]:
                 document = jiter.from_json(text, allow_inf_nan=False, cache_mode="keys")
         except ValueError as exc:
             raise _not_json(exc, text) from None
-        if _written_as(document, text):
+        spans = None if texts is None else texts.spans
+        if _written_as(document, text, spans):
+            if texts is not None:
+                texts.text = text
             return document, []
+        if spans:
+            spans.clear()
     try:
         with gc_paused():
             document = jiter.from_json(
@@ -140,16 +160,19 @@ def _compact(text: bytes) -> bool:
 _HEAD = 4096
 
 
-def _written_as(document: Any, text: bytes) -> bool:
+def _written_as(
+    document: Any, text: bytes, spans: dict[int, tuple[int, int]] | None = None
+) -> bool:
     """Whether orjson writes `document` as exactly `text` (trailing white space aside).
 
     Then the text gives no key twice (the document would have fewer pairs than the text)
     and no number beyond a double's range (orjson writes infinity as null): one cheap
     proof instead of looking for either, for the text iptoolkit itself writes. Written a
-    part at a time (each profile), so that no second copy of a large document is made.
+    part at a time (each profile), so that no second copy of a large document is made;
+    `spans` keeps where each listing item is (see `read_json`).
     """
     try:
-        end = _match(document, text, 0, 0)
+        end = _match(document, text, 0, 0, spans)
     except TypeError:  # an integer beyond 64 bits: orjson cannot write it
         return False
     return end >= 0 and not text[end:].strip()
@@ -161,7 +184,9 @@ def _line_break(text: bytes, at: int) -> int:
     return at + 1 if text.startswith(b"\n", at) else at
 
 
-def _match(value: Any, text: bytes, at: int, depth: int) -> int:
+def _match(
+    value: Any, text: bytes, at: int, depth: int, spans: dict[int, tuple[int, int]] | None
+) -> int:
     """Where `value`, written by orjson, ends if `text` holds it at `at`; -1 if not."""
     if depth < 3 and isinstance(value, list):  # a listing: written a profile at a time
         if not text.startswith(b"[", at):
@@ -172,9 +197,12 @@ def _match(value: Any, text: bytes, at: int, depth: int) -> int:
                 if not text.startswith(b",", at):
                     return -1
                 at = _line_break(text, at + 1)
-            at = _match(item, text, at, depth + 1)
-            if at < 0:
+            end = _match(item, text, at, depth + 1, spans)
+            if end < 0:
                 return -1
+            if spans is not None:
+                spans[id(item)] = (at, end)
+            at = end
         at = _line_break(text, at)
         return at + 1 if text.startswith(b"]", at) else -1
     if depth == 0 and isinstance(value, dict):  # a wrapper, such as a snapshot's header
@@ -185,7 +213,7 @@ def _match(value: Any, text: bytes, at: int, depth: int) -> int:
             written = (b"," if index else b"") + orjson.dumps(key) + b":"
             if not text.startswith(written, at):
                 return -1
-            at = _match(item, text, at + len(written), depth + 1)
+            at = _match(item, text, at + len(written), depth + 1, spans)
             if at < 0:
                 return -1
         return at + 1 if text.startswith(b"}", at) else -1

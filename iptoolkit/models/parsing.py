@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Any, NamedTuple
 
@@ -150,15 +150,22 @@ def read_listing(data: bytes | str, *, fast_check: bool = True) -> Listing:
 
 
 def listing_of(
-    items: list[Any], at: tuple[Step, ...] | None, duplicates: Sequence[DuplicateKey]
+    items: list[Any],
+    at: tuple[Step, ...] | None,
+    duplicates: Sequence[DuplicateKey],
+    *,
+    known_valid: Container[int] = (),
 ) -> Listing:
     """The listing of `items`, JSON as parsed (found at the steps `at`; None: the document
     is one profile): the issues of the text, and the profiles the fast check finds at
-    fault."""
+    fault. `known_valid`: positions not checked again, their exact text having been found
+    valid before (the archive stores each text once with its verdict)."""
     issues = listing_issues(at, duplicates)
     with gc_paused():
         suspects = frozenset(
-            index for index, item in enumerate(items) if profile_fault(item) is not None
+            index
+            for index, item in enumerate(items)
+            if index not in known_valid and profile_fault(item) is not None
         )
     return Listing(items, issues, suspects)
 

@@ -5,7 +5,6 @@ for the channel, not once per profile holding a copy."""
 
 from __future__ import annotations
 
-import bisect
 import re
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
@@ -13,6 +12,7 @@ from urllib.parse import urlsplit
 
 import orjson
 
+from ...profile_texts import ProfileTexts, as_profile_texts
 from ..rule import AuditContext
 
 __all__ = ["UrlAt", "urls_where", "is_loopback", "host_of"]
@@ -54,7 +54,7 @@ def urls_where(ctx: AuditContext, suspect: Callable[[str], bool]) -> Iterator[Ur
         if suspect(url):
             hits.setdefault(position, set()).add(url)
     seen_channels: set[tuple[str, str]] = set()
-    records = ctx.valid_records
+    records = ctx.records
     for position in sorted(hits):
         record = records[position]
         wanted = hits[position]
@@ -72,29 +72,24 @@ def urls_where(ctx: AuditContext, suspect: Callable[[str], bool]) -> Iterator[Ur
 
 
 def _all_urls(ctx: AuditContext) -> list[tuple[int, str]]:
-    """(position among the valid records, URL) of every URL string: the profiles' JSON
-    joined, searched for `://` (a plain substring search, fast), each hit read back to its
-    opening quote."""
+    """(position among the records, URL) of every URL string of a valid profile: the
+    profiles' JSON searched at once for `://` (a plain substring search, fast), each hit
+    read back to its opening quote."""
+    records = ctx.records
     if ctx.texts is not None:
-        parts = [text for record, text in zip(ctx.records, ctx.texts, strict=True) if record.ok]
+        texts = as_profile_texts(ctx.texts)
     else:
-        parts = [orjson.dumps(record.raw) for record in ctx.valid_records]
-    starts = []
-    at = 0
-    for part in parts:
-        starts.append(at)
-        at += len(part) + 1
-    text = b"\n".join(parts)
+        texts = ProfileTexts.joined([orjson.dumps(r.raw) if r.ok else b"" for r in records])
+    text = texts.text
     found = []
-    hit = text.find(b"://")
-    while hit != -1:
-        quote = text.rfind(b'"', max(0, hit - 40), hit)
+    for position, hit in texts.find_all(b"://"):
+        if not records[position].ok:
+            continue
+        quote = text.rfind(b'"', max(texts.starts[position], hit - 40), hit)
         if quote != -1:
             url = _URL_STRING.match(text, quote)
             if url is not None:
-                position = bisect.bisect_right(starts, quote) - 1
                 found.append((position, url.group(1).decode("utf-8", "replace")))
-        hit = text.find(b"://", hit + 3)
     return found
 
 
