@@ -267,6 +267,22 @@ def test_files_added_keep_their_bytes_and_only_new_texts_are_checked(
         assert found == len(ipt.audit(estate))
 
 
+def test_a_file_not_as_saved_is_stored_as_its_parsed_json(
+    weeks: list[ipt.Estate], tmp_path: Path
+) -> None:
+    """A snapshot file written by another tool (indented) has no texts to read in place:
+    its profiles are stored as `Estate.save` writes them, all checked."""
+    import json
+
+    path = tmp_path / "indented.json"
+    document = json.loads(weeks[0].save(tmp_path / "saved.json").read_bytes())
+    path.write_text(json.dumps(document, indent=2))
+    archive = Archive(tmp_path / "indented.duckdb")
+    snapshot_id = archive.add(path)
+    assert archive.estate(snapshot_id).raw_profiles == weeks[0].raw_profiles
+    assert archive.add(weeks[0]) == snapshot_id  # the same content: stored once
+
+
 _HOLD = """
 import sys, time
 import duckdb

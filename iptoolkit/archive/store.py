@@ -630,7 +630,7 @@ def _stored_listing(text: bytes) -> list[Any]:
     from ..models import gc_paused
 
     with gc_paused():
-        return jiter.from_json(text, allow_inf_nan=False, cache_mode="keys")
+        return jiter.from_json(text, allow_inf_nan=False, cache_mode="all")
 
 
 def insert_rows(con: duckdb.DuckDBPyConnection, table: str, frame: pandas.DataFrame) -> None:

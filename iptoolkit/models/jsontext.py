@@ -2,7 +2,10 @@
 
 jiter (the parser inside pydantic-core, whose `from_json` cannot report repeated keys)
 reads the text: integers of any size stay ints, and it notices a repeated key in an object as it
-reads (10k profiles: about as fast as pydantic-core's `from_json`, which it replaces).
+reads (10k profiles: about as fast as pydantic-core's `from_json`, which it replaces). It
+shares every repeated short string, keys and values alike (`cache_mode="all"`): a listing
+repeats class names, flags and hosts thousands of times, and one object each halves the
+parsed JSON's memory (10k profiles: 2.2x the payload, against 4.2x with keys alone).
 What it lets through or words poorly is checked here, each reported with its JSON path:
 
 - a key given twice (`{"id": "P1", "id": "P2"}`) would keep only the last value: only then
@@ -125,7 +128,7 @@ def read_json(
     if isinstance(text, bytes) and _compact(text):
         try:
             with gc_paused():
-                document = jiter.from_json(text, allow_inf_nan=False, cache_mode="keys")
+                document = jiter.from_json(text, allow_inf_nan=False, cache_mode="all")
         except ValueError as exc:
             raise _not_json(exc, text) from None
         spans = None if texts is None else texts.spans
@@ -138,7 +141,7 @@ def read_json(
     try:
         with gc_paused():
             document = jiter.from_json(
-                _as_bytes(text), allow_inf_nan=False, cache_mode="keys", catch_duplicate_keys=True
+                _as_bytes(text), allow_inf_nan=False, cache_mode="all", catch_duplicate_keys=True
             )
     except ValueError as exc:
         if not str(exc).startswith("Detected duplicate key"):
