@@ -17,7 +17,9 @@ Then one real `add` of the next night's snapshot file is timed in a fresh `Archi
 `iptoolkit archive add` or `fetch --archive` runs in a new process), and one more after it.
 
 Times are wall-clock and CPU (`process_time`: every thread's, DuckDB's too), each the best
-of `--repeat`; on a shared machine the CPU ratios are the ones to read.
+of `--repeat`; on a shared machine the CPU ratios are the ones to read, and of those the
+median of each add against the `ipt.load` measured just before it (a changing load on the
+machine moves both alike).
 
     python benchmarks/bench_archive.py [--profiles 10000] [--days 365] [--churn 30]
         [--repeat 3] [--reuse YEAR.duckdb]
@@ -30,6 +32,7 @@ import copy
 import gc
 import random
 import shutil
+import statistics
 import tempfile
 import time
 from collections.abc import Callable
@@ -302,15 +305,27 @@ def measure(
     print(f"ipt.load, the best of the start and now: {load.wall:.2f} s wall, {load.cpu:.2f} s CPU")
     scratch = folder / "scratch.duckdb"
     add_cold, add_warm = Clocked(), Clocked()
+    paired: list[tuple[float, float]] = []
     for _ in range(args.repeat):  # each on a fresh copy of the year, in a fresh object
-        load = load.best(clocked(lambda: ipt.load(first_path), 1))  # beside each, same load
+        beside = clocked(lambda: ipt.load(first_path), 1)  # beside each, same load
+        load = load.best(beside)
         shutil.copy(archive.path, scratch)
         fresh = Archive(scratch)
-        add_cold = add_cold.best(clocked(lambda fresh=fresh: fresh.add(nights[0]), 1))
-        add_warm = add_warm.best(clocked(lambda fresh=fresh: fresh.add(nights[1]), 1))
+        cold = clocked(lambda fresh=fresh: fresh.add(nights[0]), 1)
+        warm = clocked(lambda fresh=fresh: fresh.add(nights[1]), 1)
+        add_cold, add_warm = add_cold.best(cold), add_warm.best(warm)
+        paired.append((cold.cpu / beside.cpu, warm.cpu / beside.cpu))
     print(f"ipt.load, the best of all: {load.wall:.2f} s wall, {load.cpu:.2f} s CPU")
     report("add (file, a fresh Archive: nothing kept)", add_cold, load, 2)
     report("add (file, the next night, same Archive)", add_warm, load, 2)
+    # each add against the load measured just before it: a machine whose load changes
+    # during the run moves both alike, where the best of each may come from different times
+    for n, what in enumerate(("fresh Archive", "next night")):
+        ratios = sorted(pair[n] for pair in paired)
+        print(
+            f"add ({what}) / the ipt.load beside it, CPU: median "
+            f"{statistics.median(ratios):.2f}x, runs {', '.join(f'{r:.2f}' for r in ratios)}"
+        )
     shutil.copy(scratch, archive.path)  # the year as used, with the two adds
 
     middle = START + timedelta(days=args.days // 2)
