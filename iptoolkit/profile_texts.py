@@ -17,12 +17,9 @@ __all__ = ["ProfileTexts", "as_profile_texts"]
 
 
 class ProfileTexts(Sequence[bytes]):
-    """The texts of a listing's profiles, in order, as slices of one text.
-
-    Consecutive profiles are separated by at least one byte that no compact JSON value
-    ends or starts with inside a string (a line break, or `,` and a line break), so a
-    search for a token finds it inside one profile.
-    """
+    """The texts of a listing's profiles, in order, as slices of one text (which may hold
+    more: a snapshot's header, the separators); `find_all` finds only what lies wholly
+    inside one profile's text."""
 
     __slots__ = ("text", "starts", "ends")
 
@@ -58,16 +55,23 @@ class ProfileTexts(Sequence[bytes]):
         """The profile's text without a copy (for hashing)."""
         return memoryview(self.text)[self.starts[index] : self.ends[index]]
 
-    def holder(self, offset: int) -> int:
-        """The position of the profile whose text holds the byte at `offset`."""
-        return bisect.bisect_right(self.starts, offset) - 1
+    def holder(self, offset: int, size: int = 1) -> int | None:
+        """The position of the profile whose text holds the `size` bytes at `offset`;
+        None when they lie outside every profile (a header, between two profiles)."""
+        position = bisect.bisect_right(self.starts, offset) - 1
+        if position < 0 or offset + size > self.ends[position]:
+            return None
+        return position
 
     def find_all(self, token: bytes) -> Iterator[tuple[int, int]]:
-        """(profile position, offset in the whole text) of every occurrence of `token`."""
+        """(profile position, offset in the whole text) of every occurrence of `token`
+        inside one profile's text."""
         hit = self.text.find(token)
         while hit != -1:
-            yield self.holder(hit), hit
-            hit = self.text.find(token, hit + len(token))
+            position = self.holder(hit, len(token))
+            if position is not None:
+                yield position, hit
+            hit = self.text.find(token, hit + 1)
 
 
 def as_profile_texts(texts: Sequence[bytes]) -> ProfileTexts:

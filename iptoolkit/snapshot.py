@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple
 
 from .jsonio import dumps_json
 from .models import Listing, ParseError, listing_of, locate_profiles, read_json
@@ -136,10 +136,13 @@ def read_snapshot_json(
 
 
 def _texts_of(items: list[Any], found: ItemSpans | None) -> ProfileTexts | None:
-    where = [] if found is None else [found.spans.get(id(item)) for item in items]
-    if found is None or (items and not found.spans) or None in where:
+    """Each profile's text, when the proof held and every profile is a JSON object
+    (written compact; anything else is a faulty profile, stored as `save` writes it)."""
+    spans = None if found is None else found.spans.get(id(items))
+    if found is None or spans is None or len(spans) != len(items):
         return None
-    spans = cast("list[tuple[int, int]]", where)
+    if not all(isinstance(item, dict) for item in items):
+        return None
     return ProfileTexts(found.text, [start for start, _ in spans], [end for _, end in spans])
 
 

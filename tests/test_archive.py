@@ -12,6 +12,7 @@ import textwrap
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -281,6 +282,35 @@ def test_a_file_not_as_saved_is_stored_as_its_parsed_json(
     snapshot_id = archive.add(path)
     assert archive.estate(snapshot_id).raw_profiles == weeks[0].raw_profiles
     assert archive.add(weeks[0]) == snapshot_id  # the same content: stored once
+
+
+@pytest.mark.parametrize(
+    "listing",
+    [
+        pytest.param(lambda raw: [], id="no profiles, a URL in the header"),
+        pytest.param(lambda raw: [raw[0], None, raw[2], raw[3], None, raw[1]], id="nulls between"),
+        pytest.param(lambda raw: [raw[0], [1, 2], raw[1], [1, 2]], id="lists as profiles"),
+    ],
+)
+def test_odd_snapshot_files_are_stored_and_audited_as_loaded(
+    listing: Any, weeks: list[ipt.Estate], tmp_path: Path
+) -> None:
+    """What a file holds besides its profiles' objects (a header with a URL, items that
+    are not objects, repeated) changes neither what is stored nor the findings counted."""
+    raw = [dict(p) for p in weeks[0].raw_profiles[:4]]
+    raw[1]["description"] = "see http://user:secret@plain.example.com/a"  # SEC001, SEC011
+    info = SnapshotInfo(source_url="https://ipaas.example.com/api", fetched_at=START)
+    estate = ipt.Estate.from_raw(listing(raw), info=info)
+    path = estate.save(tmp_path / "odd.json")
+    # a listing of one profile per line holds line breaks inside a list profile too
+    path.write_bytes(path.read_bytes().replace(b"[1,2]", b"[\n1,\n2\n]"))
+    loaded = ipt.load(path)
+    archive = Archive(tmp_path / "odd.duckdb")
+    snapshot_id = archive.add(path)
+    assert archive.estate(snapshot_id).raw_profiles == loaded.raw_profiles
+    found = archive.snapshots.set_index("snapshot_id").loc[snapshot_id, "findings"]
+    assert found == len(ipt.audit(loaded))
+    assert archive.add(loaded) == snapshot_id  # the same snapshot, however it came
 
 
 _HOLD = """

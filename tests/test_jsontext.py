@@ -211,6 +211,10 @@ def test_a_saved_snapshot_gives_each_profile_its_exact_text_and_spaced_json_none
     assert list(texts) == [dumps_json(raw) for raw in estate.raw_profiles]
     assert [bytes(texts.view(n)) for n in range(len(texts))] == list(texts)
     assert read_snapshot_json(path).texts is None
+    # items that are not objects (faulty profiles; `null` is one shared object) give none
+    odd = tmp_path / "odd.json"
+    ipt.Estate.from_raw([estate.raw_profiles[0], None, estate.raw_profiles[1], None]).save(odd)
+    assert read_snapshot_json(odd, texts=True).texts is None
     document = json.loads(gzip.decompress(path.read_bytes()))
     spaced = ItemSpans()
     read_json(json.dumps(document, indent=1).encode(), texts=spaced)
@@ -226,3 +230,9 @@ def test_profile_texts_find_a_token_in_the_profile_holding_it():
     assert texts[1] == b'{"b":2}' and texts[-1] == b'{"c":"x://3"}'
     assert texts[0:2] == [b'{"a":"x://1"}', b'{"b":2}']
     assert isinstance(texts, ProfileTexts) and len(texts) == 3
+    # a text holding more than the profiles: what lies outside them, or across two, is
+    # found in none
+    whole = ProfileTexts(b'{"url":"x://h","p":[{"a":1},{"b":"x://2"}]}', [20, 28], [27, 41])
+    assert list(whole) == [b'{"a":1}', b'{"b":"x://2"}']
+    assert [p for p, _ in whole.find_all(b"://")] == [1]
+    assert list(whole.find_all(b'},{"')) == []

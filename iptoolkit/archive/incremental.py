@@ -109,8 +109,7 @@ def incremental_diff(
         return EstateDiff(old, new, tuple(in_order(changes)), tuple(notes))
 
     holders = _users(changed, uses, everyone=False)
-    firsts = _first_copies(changed, uses, rows.keys, by_key, holders)
-    firsts |= _first_copies(changed, uses, old_keys, by_key, holders)
+    firsts = _first_copies(changed, uses, [old_keys, rows.keys], by_key, holders)
     found = compared(always | firsts)
     if found is not None and any(c.kind in _NAME_USERS and c.op != "added" for c in found):
         # a channel or partner changed or went: its reasons name every profile using it
@@ -166,38 +165,46 @@ def _users(
 def _first_copies(
     changed: set[str],
     uses: Sequence[tuple[str, str, str | None, bool]],
-    order: Sequence[str],
+    orders: Sequence[Sequence[str]],
     by_key: dict[str, Any],
     holders: set[str],
 ) -> set[str]:
-    """Of the unchanged `holders` (in the listing `order`), those whose copies of a channel
-    or partner a changed profile holds or names are the first met: the first holder of
-    each distinct set of copies of each. A later holder of copies already met changes
-    nothing in either estate's registries (their first copy and conflicting variants, see
-    `estate._Registry`), so the smaller estates leave it out; the changed profiles are in
-    them whole."""
+    """Of the unchanged `holders`, in each listing order (the old one and the new), those
+    whose copies of a channel or partner a changed profile holds or names are the first
+    met: the first holder of each distinct set of copies of each. A later holder of copies
+    already met changes nothing in either estate's registries (their first copy and
+    conflicting variants, see `estate._Registry`), so the smaller estates leave it out;
+    the changed profiles are in them whole."""
     channels = {channel for key, channel, _, _ in uses if key in changed and channel}
     partners = {partner for key, _, partner, held in uses if key in changed and held and partner}
-    met: set[tuple[Any, ...]] = set()
+    marks = {
+        key: _copies(by_key[key], channels, partners)
+        for key in holders
+        if key not in changed and key in by_key
+    }
     first: set[str] = set()
-    for key in order:
-        if key in changed or key not in holders:
-            continue
-        copies: dict[tuple[str, Any], list[bytes]] = {}
-        for use in by_key[key].uses:
-            if use.held is None:
-                continue
-            if str(use.key) in channels:
-                copies.setdefault(("channel", use.key), []).append(dumps_json(use.held))
-            pkey, partner = partner_of(use.held)
-            if pkey is not None and str(pkey) in partners:
-                copies.setdefault(("partner", pkey), []).append(dumps_json(partner))
-        for item, texts in copies.items():
-            mark = (item, tuple(texts))
-            if mark not in met:
-                met.add(mark)
-                first.add(key)
+    for order in orders:
+        met: set[tuple[Any, ...]] = set()
+        for key in order:
+            for mark in marks.get(key, ()):
+                if mark not in met:
+                    met.add(mark)
+                    first.add(key)
     return first
+
+
+def _copies(record: Any, channels: set[str], partners: set[str]) -> list[tuple[Any, ...]]:
+    """Each of these channels and partners the profile holds, with its copies' JSON."""
+    copies: dict[tuple[str, Any], list[bytes]] = {}
+    for use in record.uses:
+        if use.held is None:
+            continue
+        if str(use.key) in channels:
+            copies.setdefault(("channel", use.key), []).append(dumps_json(use.held))
+        pkey, partner = partner_of(use.held)
+        if pkey is not None and str(pkey) in partners:
+            copies.setdefault(("partner", pkey), []).append(dumps_json(partner))
+    return [(item, tuple(texts)) for item, texts in copies.items()]
 
 
 def _faulty(con: duckdb.DuckDBPyConnection, seq: int) -> list[tuple[str, bool]]:

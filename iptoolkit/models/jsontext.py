@@ -104,12 +104,13 @@ def loads_json(data: bytes | str) -> Any:
 
 
 class ItemSpans:
-    """Filled by `read_json(texts=)`: the text read, and where each item of its listing
-    is in it (by `id()` of the parsed item), when the text is as iptoolkit writes it."""
+    """Filled by `read_json(texts=)`: the text read, and where the items of each of its
+    arrays that may be a listing are (the top three levels), by `id()` of the parsed
+    array, when the text is as iptoolkit writes it."""
 
     def __init__(self) -> None:
         self.text = b""
-        self.spans: dict[int, tuple[int, int]] = {}
+        self.spans: dict[int, list[tuple[int, int]]] = {}
 
 
 def read_json(
@@ -164,7 +165,7 @@ _HEAD = 4096
 
 
 def _written_as(
-    document: Any, text: bytes, spans: dict[int, tuple[int, int]] | None = None
+    document: Any, text: bytes, spans: dict[int, list[tuple[int, int]]] | None = None
 ) -> bool:
     """Whether orjson writes `document` as exactly `text` (trailing white space aside).
 
@@ -188,13 +189,14 @@ def _line_break(text: bytes, at: int) -> int:
 
 
 def _match(
-    value: Any, text: bytes, at: int, depth: int, spans: dict[int, tuple[int, int]] | None
+    value: Any, text: bytes, at: int, depth: int, spans: dict[int, list[tuple[int, int]]] | None
 ) -> int:
     """Where `value`, written by orjson, ends if `text` holds it at `at`; -1 if not."""
     if depth < 3 and isinstance(value, list):  # a listing: written a profile at a time
         if not text.startswith(b"[", at):
             return -1
         at = _line_break(text, at + 1)
+        found: list[tuple[int, int]] = []
         for index, item in enumerate(value):
             if index:
                 if not text.startswith(b",", at):
@@ -203,9 +205,10 @@ def _match(
             end = _match(item, text, at, depth + 1, spans)
             if end < 0:
                 return -1
-            if spans is not None:
-                spans[id(item)] = (at, end)
+            found.append((at, end))
             at = end
+        if spans is not None:
+            spans[id(value)] = found
         at = _line_break(text, at)
         return at + 1 if text.startswith(b"]", at) else -1
     if depth == 0 and isinstance(value, dict):  # a wrapper, such as a snapshot's header

@@ -10,8 +10,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
-import orjson
-
+from ...jsonio import dumps_json
 from ...profile_texts import ProfileTexts, as_profile_texts
 from ..rule import AuditContext
 
@@ -79,7 +78,7 @@ def _all_urls(ctx: AuditContext) -> list[tuple[int, str]]:
     if ctx.texts is not None:
         texts = as_profile_texts(ctx.texts)
     else:
-        texts = ProfileTexts.joined([orjson.dumps(r.raw) if r.ok else b"" for r in records])
+        texts = ProfileTexts.joined([dumps_json(r.raw) if r.ok else b"" for r in records])
     text = texts.text
     found = []
     for position, hit in texts.find_all(b"://"):
