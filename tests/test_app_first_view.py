@@ -154,28 +154,26 @@ def test_only_an_address_opening_the_overview_gets_the_first_view(
     assert opens_overview(query) is overview
 
 
-def test_the_child_process_prints_the_first_view_of_the_apps_snapshot(tmp_path: Path) -> None:
-    snapshot = tmp_path / "estate.json"
-    _estate().save(snapshot)
-    done = subprocess.run(
+def _draw_in_child(snapshot: Path) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
         [sys.executable, "-m", "iptoolkit.app.first_view"],
         capture_output=True,
         env={**_environ(), env.APP_SNAPSHOT: str(snapshot)},
         timeout=300,
         check=False,
     )
+
+
+def test_the_child_process_prints_the_first_view_of_the_apps_snapshot(tmp_path: Path) -> None:
+    snapshot = tmp_path / "estate.json"
+    _estate().save(snapshot)
+    done = _draw_in_child(snapshot)
     assert done.returncode == 0, done.stderr
     text = done.stdout.decode("utf-8")
     assert text.startswith(f'<div id="{first_view.ELEMENT_ID}"') and "estate.json" in text
     broken = tmp_path / "broken.json"
     broken.write_text("{not json")
-    done = subprocess.run(
-        [sys.executable, "-m", "iptoolkit.app.first_view"],
-        capture_output=True,
-        env={**_environ(), env.APP_SNAPSHOT: str(broken)},
-        timeout=300,
-        check=False,
-    )
+    done = _draw_in_child(broken)
     assert done.returncode == 1 and done.stdout == b""
     assert b"no first view:" in done.stderr and b"broken.json" in done.stderr
 
