@@ -4,6 +4,7 @@ what `ipt.diff` of the two whole snapshots says."""
 from __future__ import annotations
 
 import copy
+import random
 import re
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -171,3 +172,103 @@ def test_of_a_partners_holders_only_the_first_of_each_copy_joins_the_smaller_est
     assert len(holders) > 5
     assert 1 < sizes[0] < len(holders) / 2
     assert stored_changes(archive, snapshot)[snapshot] == ipt.diff(before, after).changes
+
+
+def _copy_paths(profiles: list[Any]) -> list[tuple[int, str]]:
+    """(profile index, JSON path) of every held channel with an id."""
+    return [
+        (record.index, use.path)
+        for record in ipt.Estate.from_raw(profiles).records
+        for use in record.uses
+        if isinstance(use.held, dict) and use.held.get("id") is not None
+    ]
+
+
+def _edit_copy(profile: Any, path: str, rnd: random.Random, partners: list[Any]) -> Any:
+    """The profile with one held channel's copy changed: its activity, name, partner's
+    name, or partner (so copies of one channel or partner come to differ)."""
+    profile = copy.deepcopy(profile)
+    channel = _at(profile, path)
+    what = rnd.randrange(4)
+    if what == 0:
+        channel["active"] = not channel.get("active", True)
+    elif what == 1:
+        channel["name"] = rnd.choice(["n1", "n2", "n3"])
+    elif what == 2 and isinstance(channel.get("partner"), dict):
+        channel["partner"]["name"] = rnd.choice(["Alpha", "Beta", "Gamma"])
+    else:
+        channel["partner"] = copy.deepcopy(rnd.choice(partners))
+    return profile
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_weeks_of_shared_and_conflicting_copies_diff_as_ipt_diff(
+    seed: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Profiles cloned under new ids (many holders of each copy), copies made to differ on
+    both sides, edits, a copy made equal to another holder's, profiles added, removed and
+    reordered: the incremental diff says what `ipt.diff` says (fails when the smaller
+    estates leave out the first holders of each copy)."""
+    rnd = random.Random(seed)
+    base = [copy.deepcopy(p) for p in ipt.demo_estate(40, seed=5).raw_profiles]
+    partners = [
+        use.held["partner"]
+        for record in ipt.Estate.from_raw(base).records
+        for use in record.uses
+        if isinstance(use.held, dict) and isinstance(use.held.get("partner"), dict)
+    ]
+    for n in range(rnd.randint(3, 12)):
+        clone = copy.deepcopy(rnd.choice(base))
+        clone["id"] = f"CLONE-{n}"
+        base.insert(rnd.randrange(len(base) + 1), clone)
+    paths = _copy_paths(base)
+    for _ in range(rnd.randint(0, 6)):
+        index, path = rnd.choice(paths)
+        base[index] = _edit_copy(base[index], path, rnd, partners)
+    new = list(base)
+    adds: list[Any] = []
+    for _ in range(rnd.randint(1, 4)):
+        index, path = rnd.choice(paths)
+        chance = rnd.random()
+        if chance < 0.4:
+            new[index] = {**new[index], "description": f"edited {rnd.randrange(3)}"}
+        elif chance < 0.6:
+            new[index] = _edit_copy(new[index], path, rnd, partners)
+        elif chance < 0.8:  # equal to another holder's copy of the same channel
+            ident = _at(new[index], path).get("id")
+            others = [(j, p) for j, p in paths if j != index and _at(new[j], p).get("id") == ident]
+            if others:
+                j, other = rnd.choice(others)
+                new[index] = copy.deepcopy(new[index])
+                held = _at(new[index], path)
+                held.clear()
+                held.update(copy.deepcopy(_at(new[j], other)))
+        else:
+            added = copy.deepcopy(new[index])
+            added["id"] = f"ADDED-{rnd.randrange(1000)}"
+            adds.append(added)
+    for added in adds:  # after the edits, whose positions are the base's
+        new.insert(rnd.randrange(len(new) + 1), added)
+    if rnd.random() < 0.3:
+        del new[rnd.randrange(len(new))]
+    for _ in range(rnd.randint(0, 4)):
+        a, b = rnd.randrange(len(new)), rnd.randrange(len(new))
+        new[a], new[b] = new[b], new[a]
+    before, after = _dated(base, 0), _dated(new, 7)
+    used = []
+    original = incremental.incremental_diff
+
+    def spy(*args: Any) -> Any:
+        found = original(*args)
+        used.append(found is not None)
+        return found
+
+    monkeypatch.setattr(incremental, "incremental_diff", spy)
+    archive = Archive(tmp_path / "estate.duckdb")
+    archive.add(before)
+    fresh = Archive(archive.path)
+    snapshot = fresh.add(after)
+    whole = ipt.diff(before, after)
+    assert used == [True]
+    assert stored_changes(fresh, snapshot).get(snapshot, ()) == whole.changes
+    assert fresh.last_diff(snapshot).notes == whole.notes  # type: ignore[union-attr]
