@@ -466,4 +466,10 @@ def as_estate(value: Estate | str | os.PathLike[str], what: str = "estate") -> E
         return value
     if isinstance(value, str | os.PathLike):
         return load(value)
-    raise TypeError(f"{what} must be an Estate or a snapshot path, not {type(value).__name__}")
+    raise not_estate_or_path(value, what)
+
+
+def not_estate_or_path(value: Any, what: str) -> TypeError:
+    """The error `as_estate` raises for anything but an estate or a path, naming `what`
+    (also for a caller that reads the path itself, as the archive does)."""
+    return TypeError(f"{what} must be an Estate or a snapshot path, not {type(value).__name__}")

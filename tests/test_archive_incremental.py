@@ -88,6 +88,18 @@ def _make_faulty(profiles: list[Any]) -> None:
     profiles[5] = {**profiles[5], "active": "yes"}  # not a boolean: a faulty profile
 
 
+def _watch_incremental(monkeypatch: pytest.MonkeyPatch, seen: Callable[[Any], None]) -> None:
+    """Hand every answer of `incremental_diff` (None: it did not apply) to `seen`."""
+    original = incremental.incremental_diff
+
+    def spy(*args: Any) -> Any:
+        found = original(*args)
+        seen(found)
+        return found
+
+    monkeypatch.setattr(incremental, "incremental_diff", spy)
+
+
 WEEKS: dict[str, Callable[[list[Any]], None]] = {
     "partner renamed in one copy": _rename_partner,
     "channel deactivated": _deactivate_channel_everywhere,
@@ -112,15 +124,8 @@ def test_an_add_diffs_as_ipt_diff_of_the_whole_snapshots(
     WEEKS[name](changed)
     after = ipt.demo_changes(_dated(changed, 0), seed=len(name))  # and a demo week's churn
     after = _dated(list(after.raw_profiles), 7)
-    used = []
-    original = incremental.incremental_diff
-
-    def spy(*args: Any) -> Any:
-        found = original(*args)
-        used.append(found is not None)
-        return found
-
-    monkeypatch.setattr(incremental, "incremental_diff", spy)
+    used: list[bool] = []
+    _watch_incremental(monkeypatch, lambda found: used.append(found is not None))
     path = tmp_path / "estate.duckdb"
     Archive(path).add(before)
     fresh = Archive(path)  # a fresh object: nothing of the first add kept
@@ -157,15 +162,8 @@ def test_of_a_partners_holders_only_the_first_of_each_copy_joins_the_smaller_est
         for record in ipt.Estate.from_raw(base).records
         if any(u.held is not None and partner_of(u.held)[0] == partner for u in record.uses)
     }
-    sizes = []
-    original = incremental.incremental_diff
-
-    def spy(*args: Any) -> Any:
-        found = original(*args)
-        sizes.append(len(found.new))
-        return found
-
-    monkeypatch.setattr(incremental, "incremental_diff", spy)
+    sizes: list[int] = []
+    _watch_incremental(monkeypatch, lambda found: sizes.append(len(found.new)))
     archive = Archive(tmp_path / "estate.duckdb")
     archive.add(before)
     snapshot = Archive(archive.path).add(after)
@@ -255,15 +253,8 @@ def test_random_weeks_of_shared_and_conflicting_copies_diff_as_ipt_diff(
         a, b = rnd.randrange(len(new)), rnd.randrange(len(new))
         new[a], new[b] = new[b], new[a]
     before, after = _dated(base, 0), _dated(new, 7)
-    used = []
-    original = incremental.incremental_diff
-
-    def spy(*args: Any) -> Any:
-        found = original(*args)
-        used.append(found is not None)
-        return found
-
-    monkeypatch.setattr(incremental, "incremental_diff", spy)
+    used: list[bool] = []
+    _watch_incremental(monkeypatch, lambda found: used.append(found is not None))
     archive = Archive(tmp_path / "estate.duckdb")
     archive.add(before)
     fresh = Archive(archive.path)

@@ -758,16 +758,14 @@ def _parsed(source: Any) -> SnapshotJSON | None:
     """A snapshot file's JSON with each profile's text (checked by `_estate_rows`), or
     None for an estate; a file whose text is faulty outside its profiles raises here,
     before the archive is opened."""
-    from ..estate import Estate
+    from ..estate import Estate, not_estate_or_path
     from ..models.parsing import listing_issues
     from ..snapshot import read_snapshot_json
 
     if isinstance(source, Estate):
         return None
     if not isinstance(source, str | os.PathLike):
-        raise TypeError(
-            f"Archive.add: source must be an Estate or a snapshot path, not {type(source).__name__}"
-        )
+        raise not_estate_or_path(source, "Archive.add: source")
     parsed = read_snapshot_json(source, texts=True)
     try:
         listing_issues(parsed.at, parsed.duplicates)
