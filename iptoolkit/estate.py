@@ -11,13 +11,13 @@ import html
 import os
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from ._version import __version__
+from .load_pass import LoadPass
 from .models import (
     IntegrationProfile,
     Listing,
@@ -25,6 +25,7 @@ from .models import (
     ProfileProblem,
     check_profiles,
     gc_paused,
+    listing_of,
     profile_models,
     raise_first,
     read_listing,
@@ -39,10 +40,11 @@ from .records import (
     PartnerKey,
     PartnerModel,
     ProfileRecord,
-    build_records,
+    records_and_registries,
 )
 from .references import channel_model
-from .snapshot import SnapshotInfo, read_snapshot, write_snapshot
+from .registries import Conflict, Registries
+from .snapshot import SnapshotInfo, read_snapshot_json, write_snapshot
 
 if TYPE_CHECKING:
     import pandas
@@ -54,18 +56,6 @@ T = TypeVar("T")
 __all__ = ["Estate", "Conflict", "load", "as_estate"]
 
 FrameKind = Literal["profiles", "channels", "partners", "responses"]
-
-
-@dataclass(frozen=True)
-class Conflict:
-    """The same channel or partner key met with different content in different profiles."""
-
-    kind: Literal["channel", "partner"]
-    key: ChannelKey | PartnerKey
-    variants: tuple[tuple[Any, Any], ...]
-    """(profile id, content) pairs: the first seen, then each differing one."""
-    profiles: tuple[str, ...]
-    """The profile node of each variant, in the same order."""
 
 
 class Estate:
@@ -102,9 +92,32 @@ class Estate:
         Use `from_raw`, `load` or a client's `fetch_estate` rather than calling this.
         """
         with gc_paused():
-            records = build_records(raw_profiles, problems)
-            channels, partners, conflicts = _registries(records)
-        self._assemble(records, problems, info, channels, partners, conflicts)
+            records, registries = records_and_registries(raw_profiles, problems)
+        self._index(records, registries, problems, info)
+
+    @classmethod
+    def _of_records(
+        cls,
+        records: Sequence[ProfileRecord],
+        registries: Registries,
+        problems: Sequence[ProfileProblem],
+        info: SnapshotInfo,
+    ) -> Estate:
+        """An estate of records built already (`load`'s one pass)."""
+        estate = cls.__new__(cls)
+        estate._index(records, registries, problems, info)
+        return estate
+
+    def _index(
+        self,
+        records: Sequence[ProfileRecord],
+        registries: Registries,
+        problems: Sequence[ProfileProblem],
+        info: SnapshotInfo | None,
+    ) -> None:
+        with gc_paused():
+            channels, partners = _registry_models(registries)
+        self._assemble(records, problems, info, channels, partners, registries.conflicts())
 
     def _assemble(
         self,
@@ -157,9 +170,7 @@ class Estate:
         raw = [
             item.to_json_dict() if isinstance(item, IntegrationProfile) else item for item in items
         ]
-        info = info or SnapshotInfo(source_url=source_url, fetched_at=fetched_at)
-        if not info.toolkit_version:  # a new value: the caller's info is left as it was
-            info = dataclasses.replace(info, toolkit_version=__version__)
+        info = _stamped(info or SnapshotInfo(source_url=source_url, fetched_at=fetched_at))
         problems = check_profiles(raw, issues=issues, suspects=suspects)
         if strict:
             raise_first(problems)
@@ -320,68 +331,19 @@ def _unresolved(estate: Estate) -> dict[ChannelKey, tuple[str, ...]]:
     return {key: tuple(nodes) for key, nodes in named.items()}
 
 
-class _Registry:
-    """Channels or partners by key, the first content seen, and the differing copies."""
-
-    def __init__(self, kind: Literal["channel", "partner"]) -> None:
-        self.kind = kind
-        self.content: dict[Any, Any] = {}
-        self._first: dict[Any, ProfileRecord] = {}
-        self._variants: dict[Any, list[tuple[ProfileRecord, Any]]] = {}
-
-    def add(self, key: Any, value: Any, record: ProfileRecord) -> None:
-        known = self.content.get(key)
-        if known is None:
-            self.content[key] = value
-            self._first[key] = record
-        elif known is not value and known != value:
-            variants = self._variants.get(key)
-            if variants is None:
-                variants = self._variants[key] = [(self._first[key], known)]
-            if all(content != value for _, content in variants):
-                variants.append((record, value))
-
-    def conflicts(self) -> list[Conflict]:
-        return [
-            Conflict(
-                self.kind,
-                key,
-                tuple((record.id, content) for record, content in variants),
-                tuple(record.node for record, _ in variants),
-            )
-            for key, variants in self._variants.items()
-        ]
-
-
-def _registries(
-    records: Sequence[ProfileRecord],
-) -> tuple[dict[ChannelKey, Any], dict[PartnerKey, Any], list[Conflict]]:
-    """The channel and partner registries of a new listing, with their conflicts.
-
-    Copies are compared as JSON (what was sent); the first copy of each channel and partner
-    is then validated into the model the registry keeps (a partner inside a channel of an
-    unknown type stays JSON, as it does in that channel's model).
-    """
-    channels = _Registry("channel")
-    partners = _Registry("partner")
-    partner_holder: dict[PartnerKey, Any] = {}
-    for record in records:
-        for use in record.uses:
-            if use.held is None:
-                continue
-            channels.add(use.key, use.held, record)
-            pkey, partner = partner_of(use.held)
-            if pkey is not None:
-                partners.add(pkey, partner, record)
-                partner_holder.setdefault(pkey, use.held)
-    channel_models = {key: channel_model(raw) for key, raw in channels.content.items()}
-    first_model = {id(channels.content[key]): model for key, model in channel_models.items()}
+def _registry_models(
+    registries: Registries,
+) -> tuple[dict[ChannelKey, Any], dict[PartnerKey, Any]]:
+    """The models of the first copy of each channel and partner (a partner inside a channel
+    of an unknown type stays JSON, as it does in that channel's model)."""
+    channel_models = {key: channel_model(raw) for key, raw in registries.channels.items()}
+    first_model = {id(registries.channels[key]): model for key, model in channel_models.items()}
     partner_models = {}
-    for key in partners.content:
-        holder = partner_holder[key]
+    for key in registries.partners:
+        holder = registries.partner_holders[key]
         model = first_model.get(id(holder))
         partner_models[key] = partner_of(model if model is not None else channel_model(holder))[1]
-    return channel_models, partner_models, channels.conflicts() + partners.conflicts()
+    return channel_models, partner_models
 
 
 def _restricted(
@@ -440,6 +402,14 @@ def _renumbered(problem: ProfileProblem, index: int) -> ProfileProblem:
     return dataclasses.replace(problem, index=index, issues=issues)
 
 
+def _stamped(info: SnapshotInfo) -> SnapshotInfo:
+    """The info with this toolkit's version when it names none (a new value: the caller's
+    info is left as it was)."""
+    if info.toolkit_version:
+        return info
+    return dataclasses.replace(info, toolkit_version=__version__)
+
+
 def load(
     path: str | os.PathLike[str], *, strict: bool = False, max_size: int | str | None = None
 ) -> Estate:
@@ -447,10 +417,22 @@ def load(
 
     `max_size` caps the JSON read (bytes, or `"4GiB"`); None: `IPTOOLKIT_MAX_LOAD_SIZE`,
     else 1 GiB. Past it, `ParseError` says how large the file is and how to raise the cap.
+
+    A file written as orjson writes it (snapshots, most APIs' answers) is proven, checked
+    and indexed in one pass over its profiles (`load_pass`); any other is read step by step.
     """
-    listing, info = read_snapshot(path, max_size=max_size)
+    read = LoadPass()
+    document = read_snapshot_json(path, max_size=max_size, visit=read)
     try:
-        return Estate.from_raw(listing, strict=strict, info=info)
+        if read.proven and read.items is document.items:
+            problems = check_profiles(document.items, suspects=frozenset(read.suspects))
+            if strict:
+                raise_first(problems)
+            records = read.records.finish(problems)
+            registries = read.records.registries
+            return Estate._of_records(records, registries, problems, _stamped(document.info))
+        listing = listing_of(document.items, document.at, document.duplicates)
+        return Estate.from_raw(listing, strict=strict, info=document.info)
     except ParseError as exc:
         raise ParseError(f"{path}: {exc}", issues=exc.issues) from None
 

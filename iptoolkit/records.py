@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Literal, NamedTuple
 
+from . import registries
 from .models import (
     ChannelBase,
     IntegrationPartner,
@@ -37,7 +38,8 @@ from .models import (
     type_name_of,
 )
 from .nodes import Endpoint, endpoint, partner_of, split_tags, target
-from .references import channel_uses, response_units, usable_id
+from .references import channel_uses, usable_id
+from .registries import Registries
 
 __all__ = [
     "ChannelKey",
@@ -48,12 +50,15 @@ __all__ = [
     "ChannelUse",
     "ProfileRecord",
     "profile_keys",
+    "PENDING",
+    "RecordBuilder",
     "build_records",
+    "records_and_registries",
 ]
 
-ChannelKey = int | str
+ChannelKey = registries.ChannelKey
 """A channel's registry key: its id, or `<profile key>:<path>` when it has none."""
-PartnerKey = int | str
+PartnerKey = registries.PartnerKey
 """A partner's registry key: its id, or `name:<name>` when it has none."""
 Role = Literal["input", "response", "reference"]
 ChannelModel = ChannelBase | UnknownChannel
@@ -163,39 +168,105 @@ class ProfileRecord(NamedTuple):
 
 def profile_keys(raw_profiles: Sequence[Any]) -> list[str]:
     """The key of every profile in a listing, by the rule in the module docstring."""
-    keys: list[str] = []
-    seen: set[str] = set()
-    for index, raw in enumerate(raw_profiles):
+    keys = _Keys()
+    return [keys.next(raw) for raw in raw_profiles]
+
+
+class _Keys:
+    """Profile keys handed out in listing order (the first of an id keeps it)."""
+
+    def __init__(self) -> None:
+        self.seen: set[str] = set()
+
+    def next(self, raw: Any) -> str:
+        index = len(self.seen)
         pid = usable_id(raw.get("id") if isinstance(raw, dict) else None)
         base = str(pid) if pid is not None else ""
-        key = base if base and base not in seen else f"{base}#{index}"
-        while key in seen:  # only when an id itself looks like `P1#7`
+        key = base if base and base not in self.seen else f"{base}#{index}"
+        while key in self.seen:  # only when an id itself looks like `P1#7`
             key += f"#{index}"
-        seen.add(key)
-        keys.append(key)
-    return keys
+        self.seen.add(key)
+        return key
 
 
-def build_records(
-    raw_profiles: Sequence[Any], problems: Sequence[ProfileProblem]
-) -> list[ProfileRecord]:
-    """The records of a listing; `problems` names the faulty profiles (see
-    `check_profiles`).
+PENDING = "pending"
+"""`RecordBuilder.add`'s verdict for a profile whose check is not decided yet."""
 
-    Two passes: the first keys what each profile holds, the second resolves the ids that
-    profiles name against every channel held anywhere in the listing. Every profile of a
-    load passes through here: plain dict lookups and tuples, no helper per field.
+
+class RecordBuilder:
+    """Records made one profile at a time, in listing order, finished once the faulty
+    profiles are known (`finish`).
+
+    A load adds each profile as it reads it (`iptoolkit.load_pass`), while the profile's
+    objects are still in the processor's cache: one pass over the estate instead of one per
+    step. What needs the whole listing waits for `finish`: which profile holds a channel
+    first, the ids that profiles name, and the profiles whose verdict was pending.
     """
-    keys = profile_keys(raw_profiles)
-    problem_at = {problem.index: problem for problem in problems}
-    held: dict[ChannelKey, Any] = {}
-    walked: list[list[ChannelUse]] = []
-    sources: list[Any] = []
-    named = False
-    for index, (key, raw) in enumerate(zip(keys, raw_profiles, strict=True)):
+
+    def __init__(self) -> None:
+        self._keys = _Keys()
+        self._raw: list[Any] = []
+        self._pending_keys: dict[int, str] = {}
+        self._records: list[ProfileRecord | None] = []
+        self._naming: list[int] = []
+        """Records that name a channel by id: their partners need the whole listing."""
+        self.registries = Registries()
+        """The channels and partners of the records, registered in listing order: each as
+        it is added, until a pending one leaves a gap (the rest wait for `finish`)."""
+        self._registered = 0
+
+    def add(self, raw: Any, problem: ProfileProblem | None | Literal["pending"] = None) -> None:
+        """The next profile of the listing: valid (`problem` None), faulty, or `PENDING`."""
+        index = len(self._raw)
+        key = self._keys.next(raw)
+        self._raw.append(raw)
+        if problem is PENDING:
+            self._records.append(None)
+            self._pending_keys[index] = key
+            return
+        record = self._record(index, key, raw, problem)
+        self._records.append(record)
+        if self._registered == index:
+            self.registries.add(record)
+            self._registered += 1
+
+    def finish(self, problems: Sequence[ProfileProblem] = ()) -> list[ProfileRecord]:
+        """Every record, `problems` naming the faulty profiles among those added pending.
+
+        Channel keys resolve against every channel held anywhere in the listing: an id
+        named as text ("17") names the channel held as 17.
+        """
+        problem_at = {problem.index: problem for problem in problems}
+        records = self._records
+        for index, key in self._pending_keys.items():
+            records[index] = self._record(index, key, self._raw[index], problem_at.get(index))
+        self._pending_keys.clear()
+        for record in records[self._registered :]:
+            assert record is not None
+            self.registries.add(record)
+        self._registered = len(records)
+        held = self.registries.channels
+        if self._naming:
+            by_text = {str(key): key for key in held}
+            for index in self._naming:
+                record = records[index]
+                assert record is not None
+                uses = tuple([_resolved(use, by_text) for use in record.uses])
+                partners: dict[PartnerKey, None] = {}
+                for use in uses:
+                    pkey, _ = partner_of(use.held if use.held is not None else held.get(use.key))
+                    if pkey is not None:
+                        partners[pkey] = None
+                records[index] = record._replace(uses=uses, partners=tuple(partners))
+        return records  # type: ignore[return-value]
+
+    def _record(
+        self, index: int, key: str, raw: Any, problem: ProfileProblem | None
+    ) -> ProfileRecord:
         uses: list[ChannelUse] = []
         source = raw
-        if index not in problem_at:
+        named = False
+        if problem is None:
             found = channel_uses(raw)
             if found is None:  # written with Python names: walk its model's JSON
                 source = profile_model(raw).to_json_dict()
@@ -204,30 +275,38 @@ def build_records(
                 ident = usable_id(channel_id)
                 if channel is not None:
                     ckey = ident if ident is not None else f"{key}:{path}"
-                    if ckey not in held:
-                        held[ckey] = channel
                     uses.append(ChannelUse(role, path, ckey, f"channel:{ckey}", channel, unit))
                 elif ident is not None:
                     uses.append(ChannelUse("reference", path, ident, f"channel:{ident}"))
                     named = True
-        sources.append(source)
-        walked.append(uses)
-
-    if named:  # an id named as text ("17") names the channel held as 17
-        by_text = {str(key): key for key in held}
-        walked = [[_resolved(use, by_text) for use in uses] for uses in walked]
-
-    records = []
-    for index, (raw, source, key, uses) in enumerate(
-        zip(raw_profiles, sources, keys, walked, strict=True)
-    ):
         partners: dict[PartnerKey, None] = {}
         for use in uses:
-            pkey, _ = partner_of(use.held if use.held is not None else held.get(use.key))
-            if pkey is not None:
-                partners[pkey] = None
-        records.append(_record(index, key, raw, source, problem_at.get(index), uses, partners))
-    return records
+            if use.held is not None:
+                pkey, _ = partner_of(use.held)
+                if pkey is not None:
+                    partners[pkey] = None
+        if named:
+            self._naming.append(index)
+        return _record(index, key, raw, source, problem, uses, partners)
+
+
+def build_records(
+    raw_profiles: Sequence[Any], problems: Sequence[ProfileProblem]
+) -> list[ProfileRecord]:
+    """The records of a listing; `problems` names the faulty profiles (see
+    `check_profiles`)."""
+    return records_and_registries(raw_profiles, problems)[0]
+
+
+def records_and_registries(
+    raw_profiles: Sequence[Any], problems: Sequence[ProfileProblem]
+) -> tuple[list[ProfileRecord], Registries]:
+    """`build_records`, with the registries of the channels and partners they hold."""
+    problem_at = {problem.index: problem for problem in problems}
+    builder = RecordBuilder()
+    for index, raw in enumerate(raw_profiles):
+        builder.add(raw, problem_at.get(index))
+    return builder.finish(), builder.registries
 
 
 def _resolved(use: ChannelUse, by_text: dict[str, ChannelKey]) -> ChannelUse:
@@ -254,7 +333,9 @@ def _record(
     agent_type = type_name_of(found) if isinstance(found, dict) else None
     if problem is None:
         agent = found if isinstance(found, dict) else None
-        units = tuple(response_units(data))
+        settings = data.get("responseSettings")
+        listed = settings.get("units") if isinstance(settings, dict) else None
+        units = tuple(listed) if isinstance(listed, list) else ()
     else:
         agent, units = None, ()
     where = tuple([endpoint(unit) for unit in units])

@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 
 from .jsonio import dumps_json
 from .models import Listing, ParseError, listing_of, locate_profiles, read_json
-from .models.jsontext import DuplicateKey, ItemSpans, Step
+from .models.jsontext import DuplicateKey, ItemSpans, ListingVisit, Step
 from .profile_texts import ProfileTexts
 from .reading import TooLargeError, load_limit, read_bounded
 
@@ -40,6 +40,7 @@ __all__ = [
     "SnapshotInfo",
     "read_snapshot",
     "read_snapshot_json",
+    "listing_in",
     "SnapshotJSON",
     "write_snapshot",
     "check_name_template",
@@ -107,9 +108,14 @@ class SnapshotJSON(NamedTuple):
 
 
 def read_snapshot_json(
-    path: str | os.PathLike[str], *, max_size: int | str | None = None, texts: bool = False
+    path: str | os.PathLike[str],
+    *,
+    max_size: int | str | None = None,
+    texts: bool = False,
+    visit: ListingVisit | None = None,
 ) -> SnapshotJSON:
-    """`read_snapshot` up to the parsed JSON; `texts`: keep each profile's text too."""
+    """`read_snapshot` up to the parsed JSON; `texts`: keep each profile's text too;
+    `visit`: see `ListingVisit` (its listing is the one `listing_in` finds)."""
     path = Path(path)
     try:
         data, compressed = read_bounded(path, load_limit(max_size))
@@ -125,14 +131,23 @@ def read_snapshot_json(
         raise ParseError(f"{path}: the name ends in .gz but the file is not gzip-compressed")
     spans = ItemSpans() if texts else None
     try:
-        document, duplicates = read_json(data, texts=spans)
-        if isinstance(document, dict) and document.get("format") == SNAPSHOT_FORMAT:
-            items, at, info = _profiles_of(document), ("profiles",), _info_of(document)
-        else:
-            (items, at), info = locate_profiles(document), SnapshotInfo()
+        document, duplicates = read_json(data, texts=spans, visit=visit)
+        items, at = listing_in(document)
+        info = _info_of(document) if at == _SNAPSHOT_AT else SnapshotInfo()
     except ParseError as exc:
         raise ParseError(f"{path}: {exc}", issues=exc.issues) from None
     return SnapshotJSON(items, at, duplicates, info, _texts_of(items, spans))
+
+
+_SNAPSHOT_AT: tuple[Step, ...] = ("profiles",)
+
+
+def listing_in(document: Any) -> tuple[list[Any], tuple[Step, ...] | None]:
+    """The profiles of a snapshot, or of any listing `locate_profiles` finds, and where
+    (`ParseError` when there are none)."""
+    if isinstance(document, dict) and document.get("format") == SNAPSHOT_FORMAT:
+        return _profiles_of(document), _SNAPSHOT_AT
+    return locate_profiles(document)
 
 
 def _texts_of(items: list[Any], found: ItemSpans | None) -> ProfileTexts | None:

@@ -33,7 +33,7 @@ ROOT = "iptoolkit"
 
 CORE = {
     "estate", "records", "references", "nodes", "names", "selection", "snapshot", "models",
-    "indexed", "profile_texts",
+    "indexed", "profile_texts", "load_pass", "registries",
 }  # fmt: skip
 """The data: what an estate is. It reaches no view, not even lazily."""
 SHARED = {"_version", "env", "extras", "jsonio", "reading", "redact", "markdown", "printable"}

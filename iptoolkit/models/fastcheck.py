@@ -111,6 +111,7 @@ class _Builder:
         self.structs[key] = name
         shape = self.shapes[name] = _Shape()
         fields: list[tuple[str, Any, Any]] = []
+        python_named: list[tuple[str, Any, Any]] = []
         rename: dict[str, str] = {}
         for index, (python_name, info) in enumerate(model.model_fields.items()):
             alias = info.alias or python_name
@@ -121,8 +122,9 @@ class _Builder:
             fields.append((attribute, kind, None))
             rename[attribute] = alias
             if alias != python_name:
-                fields.append((f"p{index}", msgspec.UnsetType | _NEVER, msgspec.UNSET))
+                python_named.append((f"p{index}", msgspec.UnsetType | _NEVER, msgspec.UNSET))
                 rename[f"p{index}"] = python_name
+        fields += python_named
         options: dict[str, Any] = {"tag_field": "class", "tag": tag} if tag else {}
         options["gc"] = False  # holds no cycles; untracked Structs are quicker to make
         struct = msgspec.defstruct(

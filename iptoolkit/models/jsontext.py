@@ -22,7 +22,7 @@ from __future__ import annotations
 import codecs
 import json
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -31,7 +31,15 @@ import orjson
 
 from .base import gc_paused
 
-__all__ = ["ParseError", "DuplicateKey", "ItemSpans", "read_json", "loads_json", "json_path"]
+__all__ = [
+    "ParseError",
+    "DuplicateKey",
+    "ItemSpans",
+    "ListingVisit",
+    "read_json",
+    "loads_json",
+    "json_path",
+]
 
 MAX_DEPTH = 200
 """jiter reads arrays and objects nested this deep, no deeper."""
@@ -103,6 +111,26 @@ def loads_json(data: bytes | str) -> Any:
     return document
 
 
+class ListingVisit:
+    """Work on each item of a document's listing, done by `read_json(visit=)` as it proves
+    the item, while the item's objects are still in the processor's cache (a load's checks
+    and index then cost one pass over the estate, not one per step).
+
+    `locate` picks the listing in the parsed document (None: none to visit); `item` is
+    called for each of its items in order. `proven` tells whether every item was visited
+    and the whole text proven exactly as orjson writes it; when False, what `item` saw is
+    void (the text was read again another way).
+    """
+
+    proven = False
+
+    def locate(self, document: Any) -> list[Any] | None:
+        return None
+
+    def item(self, index: int, item: Any) -> None:
+        pass
+
+
 class ItemSpans:
     """Filled by `read_json(texts=)`: the text read, and where the items of each of its
     arrays that may be a listing are (the top three levels), by `id()` of the parsed
@@ -114,29 +142,34 @@ class ItemSpans:
 
 
 def read_json(
-    data: bytes | str, *, texts: ItemSpans | None = None
+    data: bytes | str, *, texts: ItemSpans | None = None, visit: ListingVisit | None = None
 ) -> tuple[Any, list[DuplicateKey]]:
     """The document, and every key that some object gives twice (the last value is kept).
 
     `texts`, when given, learns where each profile of the listing is in the text, when
     the proof below holds: a caller needing each profile's JSON (the archive, the URL
     audit rules) then reads it there instead of writing it again. Left empty otherwise.
+    `visit`: see `ListingVisit`.
 
     Raises `ParseError` for text that is not JSON, nests too deeply, holds a number beyond
     a double's range or a lone surrogate.
     """
     text = without_bom(data)
     if isinstance(text, bytes) and _compact(text):
-        try:
-            with gc_paused():
+        with gc_paused():  # the visit builds many objects too
+            try:
                 document = jiter.from_json(text, allow_inf_nan=False, cache_mode="all")
-        except ValueError as exc:
-            raise _not_json(exc, text) from None
-        spans = None if texts is None else texts.spans
-        if _written_as(document, text, spans):
-            if texts is not None:
-                texts.text = text
-            return document, []
+            except ValueError as exc:
+                raise _not_json(exc, text) from None
+            spans = None if texts is None else texts.spans
+            listing = visit.locate(document) if visit is not None else None
+            hook = None if listing is None or visit is None else (id(listing), visit.item)
+            if _written_as(document, text, spans, hook):
+                if texts is not None:
+                    texts.text = text
+                if visit is not None:
+                    visit.proven = listing is not None
+                return document, []
         if spans:
             spans.clear()
     try:
@@ -164,8 +197,13 @@ def _compact(text: bytes) -> bool:
 _HEAD = 4096
 
 
+Spans = dict[int, list[tuple[int, int]]]
+Hook = tuple[int, Callable[[int, Any], None]]
+"""The listing to visit (by `id()`) and what to call with each of its items."""
+
+
 def _written_as(
-    document: Any, text: bytes, spans: dict[int, list[tuple[int, int]]] | None = None
+    document: Any, text: bytes, spans: Spans | None = None, hook: Hook | None = None
 ) -> bool:
     """Whether orjson writes `document` as exactly `text` (trailing white space aside).
 
@@ -173,10 +211,11 @@ def _written_as(
     and no number beyond a double's range (orjson writes infinity as null): one cheap
     proof instead of looking for either, for the text iptoolkit itself writes. Written a
     part at a time (each profile), so that no second copy of a large document is made;
-    `spans` keeps where each listing item is (see `read_json`).
+    `spans` keeps where each listing item is (see `read_json`); `hook` visits the items of
+    one listing as each is proven.
     """
     try:
-        end = _match(document, text, 0, 0, spans)
+        end = _match(document, text, 0, 0, spans, hook)
     except TypeError:  # an integer beyond 64 bits: orjson cannot write it
         return False
     return end >= 0 and not text[end:].strip()
@@ -189,7 +228,7 @@ def _line_break(text: bytes, at: int) -> int:
 
 
 def _match(
-    value: Any, text: bytes, at: int, depth: int, spans: dict[int, list[tuple[int, int]]] | None
+    value: Any, text: bytes, at: int, depth: int, spans: Spans | None, hook: Hook | None
 ) -> int:
     """Where `value`, written by orjson, ends if `text` holds it at `at`; -1 if not."""
     if depth < 3 and isinstance(value, list):  # a listing: written a profile at a time
@@ -197,14 +236,17 @@ def _match(
             return -1
         at = _line_break(text, at + 1)
         found: list[tuple[int, int]] = []
+        visit = hook[1] if hook is not None and hook[0] == id(value) else None
         for index, item in enumerate(value):
             if index:
                 if not text.startswith(b",", at):
                     return -1
                 at = _line_break(text, at + 1)
-            end = _match(item, text, at, depth + 1, spans)
+            end = _match(item, text, at, depth + 1, spans, hook)
             if end < 0:
                 return -1
+            if visit is not None:
+                visit(index, item)
             found.append((at, end))
             at = end
         if spans is not None:
@@ -219,7 +261,7 @@ def _match(
             written = (b"," if index else b"") + orjson.dumps(key) + b":"
             if not text.startswith(written, at):
                 return -1
-            at = _match(item, text, at + len(written), depth + 1, spans)
+            at = _match(item, text, at + len(written), depth + 1, spans, hook)
             if at < 0:
                 return -1
         return at + 1 if text.startswith(b"}", at) else -1

@@ -1,0 +1,50 @@
+"""The one pass `ipt.load` makes over each profile: proven, checked and indexed at once.
+
+A load proves the text exactly as orjson writes it (`read_json`), finds the faulty profiles
+(`fastcheck`) and builds the index (`records`). Done one step at a time, each step walked
+every profile again, long after the processor's cache had let it go (10k profiles parse to
+some 75 MB of objects). Done here profile by profile, as the proof reaches each one, the
+same work takes a third less time (issue 25: 0.59 -> 0.40 s CPU at 10k).
+
+When the text is not as orjson writes it (indented, a repeated key, a number beyond a
+double), the pass is void and the load takes the step-by-step road (`proven` False).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .models import ParseError
+from .models.fastcheck import profile_fault
+from .models.jsontext import ListingVisit
+from .records import PENDING, RecordBuilder
+from .snapshot import listing_in
+
+__all__ = ["LoadPass"]
+
+
+class LoadPass(ListingVisit):
+    """Visits the profiles of a snapshot file as `read_snapshot_json(visit=)` proves them:
+    the fast check's verdict, and the record (pending for a suspect, which pydantic
+    judges once the pass is over)."""
+
+    def __init__(self) -> None:
+        self.items: list[Any] | None = None
+        """The listing visited (the profiles as parsed)."""
+        self.suspects: list[int] = []
+        """The positions of the profiles the fast check found at fault."""
+        self.records = RecordBuilder()
+
+    def locate(self, document: Any) -> list[Any] | None:
+        try:
+            self.items = listing_in(document)[0]
+        except ParseError:  # no listing: reading on says so
+            return None
+        return self.items
+
+    def item(self, index: int, item: Any) -> None:
+        if profile_fault(item) is None:
+            self.records.add(item)
+        else:
+            self.suspects.append(index)
+            self.records.add(item, PENDING)
