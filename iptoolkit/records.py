@@ -38,7 +38,7 @@ from .models import (
     type_name_of,
 )
 from .nodes import Endpoint, endpoint, partner_of, split_tags, target
-from .references import channel_uses, usable_id
+from .references import _new, channel_uses, usable_id
 from .registries import Registries
 
 __all__ = [
@@ -275,9 +275,13 @@ class RecordBuilder:
                 ident = usable_id(channel_id)
                 if channel is not None:
                     ckey = ident if ident is not None else f"{key}:{path}"
-                    uses.append(ChannelUse(role, path, ckey, f"channel:{ckey}", channel, unit))
+                    uses.append(
+                        _new(ChannelUse, (role, path, ckey, f"channel:{ckey}", channel, unit))
+                    )
                 elif ident is not None:
-                    uses.append(ChannelUse("reference", path, ident, f"channel:{ident}"))
+                    uses.append(
+                        _new(ChannelUse, ("reference", path, ident, f"channel:{ident}", None, None))
+                    )
                     named = True
         partners: dict[PartnerKey, None] = {}
         for use in uses:
@@ -341,28 +345,31 @@ def _record(
     where = tuple([endpoint(unit) for unit in units])
     name = agent.get("typeName") if agent is not None else None
     tags = data.get("tags")
-    return ProfileRecord(
-        index,
-        key,
-        f"profile:{key}",
-        raw,
-        problem,
-        usable_id(data.get("id")),
-        _text(data.get("name")),
-        _text(data.get("group")),
-        _text(data.get("description")),
-        tuple(split_tags(tags)) if tags else (),
-        data.get("active") is True,
-        agent,
-        agent_type,
-        name if isinstance(name, str) else None,
-        endpoint(agent),
-        units,
-        where,
-        tuple([target(unit, at) for unit, at in zip(units, where, strict=True)]),
-        tuple(uses),
-        tuple(partners),
-        ModelCell(),
+    return _new(
+        ProfileRecord,
+        (
+            index,
+            key,
+            f"profile:{key}",
+            raw,
+            problem,
+            usable_id(data.get("id")),
+            _text(data.get("name")),
+            _text(data.get("group")),
+            _text(data.get("description")),
+            tuple(split_tags(tags)) if tags else (),
+            data.get("active") is True,
+            agent,
+            agent_type,
+            name if isinstance(name, str) else None,
+            endpoint(agent),
+            units,
+            where,
+            tuple([target(unit, at) for unit, at in zip(units, where, strict=True)]),
+            tuple(uses),
+            tuple(partners),
+            ModelCell(),
+        ),
     )
 
 

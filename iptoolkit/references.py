@@ -58,6 +58,11 @@ def _channel_adapter() -> TypeAdapter[Channel]:
     return TypeAdapter(Channel)
 
 
+_new = tuple.__new__
+"""Makes a named tuple from a tuple of every field, in C: a load makes one per channel use
+(a named tuple's own constructor is a Python function, twice as slow)."""
+
+
 class Found(NamedTuple):
     """One place where a profile holds (`channel` set) or names (`channel_id` only) a channel.
 
@@ -93,9 +98,11 @@ def channel_uses(profile: dict[str, Any], *, check_names: bool = True) -> list[F
             if isinstance(value, list):
                 for index, item in enumerate(value):
                     path = f"inputAgentSettings.{json_name}[{index}]"
-                    found.append(Found("reference", path, None, item))
+                    found.append(_new(Found, ("reference", path, None, item, None)))
             elif value is not None:
-                found.append(Found("reference", f"inputAgentSettings.{json_name}", None, value))
+                found.append(
+                    _new(Found, ("reference", f"inputAgentSettings.{json_name}", None, value, None))
+                )
     settings = profile.get("responseSettings")
     if isinstance(settings, dict):
         if not python_names.isdisjoint(settings):
@@ -217,7 +224,7 @@ def _held(
     declared = _declared_holding(owner)
     channel = _as_channel(single, "channel" in declared)
     if channel is not None:
-        found.append(Found(role, f"{path}.channel", channel, channel.get("id"), unit))
+        found.append(_new(Found, (role, f"{path}.channel", channel, channel.get("id"), unit)))
     if isinstance(many, list):
         validated = "channels" in declared
         for index, item in enumerate(many):
@@ -226,7 +233,7 @@ def _held(
             channel = _as_channel(item, validated)
             if channel is not None:
                 where = f"{path}.channels[{index}]"
-                found.append(Found(role, where, channel, channel.get("id"), unit))
+                found.append(_new(Found, (role, where, channel, channel.get("id"), unit)))
     return True
 
 
