@@ -1,0 +1,164 @@
+"""`ipt.load`'s one pass (proof, fast check and index, profile by profile) against the
+step-by-step road it replaces: the same estate, to the last record, registry and conflict."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import iptoolkit as ipt
+import iptoolkit.estate
+from iptoolkit.estate import Estate
+from iptoolkit.load_pass import LoadPass
+from iptoolkit.models import listing_of
+from iptoolkit.snapshot import SnapshotInfo, read_snapshot_json, write_snapshot
+
+from .factories import ACME, GLOBEX, agent, channel, profile, unit
+from .strategies import model_strategy, mutated_profiles
+
+pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+
+
+def step_by_step(path: Path) -> Estate:
+    """The estate as loaded before the one pass: read, then check, then index."""
+    document = read_snapshot_json(path)
+    listing = listing_of(document.items, document.at, document.duplicates)
+    return Estate.from_raw(listing, info=document.info)
+
+
+def loaded(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Estate, bool]:
+    """`ipt.load(path)`, and whether it took the one pass."""
+    passes: list[LoadPass] = []
+
+    class Spied(LoadPass):
+        def __init__(self) -> None:
+            super().__init__()
+            passes.append(self)
+
+    monkeypatch.setattr(iptoolkit.estate, "LoadPass", Spied)
+    estate = ipt.load(path)
+    assert len(passes) == 1
+    return estate, passes[0].proven
+
+
+def assert_same(one: Estate, other: Estate) -> None:
+    assert one.records == other.records
+    assert [(p.index, p.profile_id, p.issues) for p in one.problems] == [
+        (p.index, p.profile_id, p.issues) for p in other.problems
+    ]
+    assert dict(one.channels) == dict(other.channels)
+    assert dict(one.partners) == dict(other.partners)
+    assert one.conflicts == other.conflicts
+    assert dict(one.unresolved) == dict(other.unresolved)
+    assert one.info == other.info
+
+
+# P2 uses a Python name (the fast check leaves it to pydantic, which accepts it) and holds a
+# second copy of channel 5; P3 is faulty and holds channel 7 first, which must not count;
+# P4 holds a third copy of 5 and the first valid copy of 7; P5 names 7 by its id as text.
+LISTING: list[dict[str, Any]] = [
+    profile(
+        "P1",
+        agent=agent("SFTP", channels=[channel(5, partner=ACME)]),
+        units=[unit("Ftp", channel=channel(6, "FTP", partner=GLOBEX))],
+    ),
+    {
+        "class": "core:IntegrationProfile",
+        "id": "P2",
+        "input_agent_settings": agent("SFTP", channels=[channel(5, name="renamed", partner=ACME)]),
+    },
+    profile("P3", active="yes", agent=agent("SFTP", channels=[channel(7, partner=GLOBEX)])),  # type: ignore[arg-type]
+    profile("P4", agent=agent("SFTP", channels=[channel(5, name="third"), channel(7)])),
+    profile("P5", agent=agent("SFTP", comChannelId="7")),
+    profile("P1", agent=agent("Fax")),
+    [1, 2],
+]
+
+
+def test_a_listing_of_every_kind_loads_in_one_pass_as_it_did_step_by_step(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = write_snapshot(tmp_path / "mixed.json", LISTING, SnapshotInfo(source_url="https://x"))
+    estate, one_pass = loaded(path, monkeypatch)
+    assert one_pass
+    assert_same(estate, step_by_step(path))
+    assert [p.profile_id for p in estate.problems] == ["P3", None]
+    assert [r.key for r in estate.records][5] == "P1#5"
+    assert estate.channels[7].name == "SFTP 7" and estate.records[4].partners == ()
+    assert [c.key for c in estate.conflicts] == [5]
+    assert estate.conflicts[0].profiles == ("profile:P1", "profile:P2", "profile:P4")
+
+
+def test_a_bare_array_as_orjson_writes_it_loads_in_one_pass(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "bare.json"
+    path.write_bytes(ipt.snapshot.dumps_json(LISTING))
+    estate, one_pass = loaded(path, monkeypatch)
+    assert one_pass
+    assert_same(estate, step_by_step(path))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        json.dumps(LISTING, indent=2),  # not as orjson writes it
+        json.dumps(LISTING)[:-1] + ', {"id": "P9", "id": "P10"}]',  # a repeated key
+        json.dumps(LISTING)[:-1] + ', {"id": "P9", "size": 1e400}]',  # beyond a double
+    ],
+    ids=["indented", "repeated key", "beyond a double"],
+)
+def test_text_the_pass_cannot_prove_is_read_step_by_step(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str
+) -> None:
+    path = tmp_path / "listing.json"
+    path.write_text(text)
+    try:
+        expected = step_by_step(path)
+    except ipt.ParseError as exc:
+        with pytest.raises(ipt.ParseError, match="beyond the range of a double") as caught:
+            loaded(path, monkeypatch)
+        assert str(caught.value) == str(exc)
+        return
+    estate, one_pass = loaded(path, monkeypatch)
+    assert not one_pass
+    assert_same(estate, expected)
+
+
+listings = st.lists(
+    st.one_of(model_strategy(ipt.IntegrationProfile), mutated_profiles()), max_size=6
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(listing=listings)
+def test_generated_listings_load_in_one_pass_as_step_by_step(
+    tmp_path_factory: pytest.TempPathFactory, listing: list[dict[str, Any]]
+) -> None:
+    path = write_snapshot(tmp_path_factory.mktemp("pass") / "s.json", listing, SnapshotInfo())
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        estate, one_pass = loaded(path, monkeypatch)
+    assert one_pass or not orjson_writes(listing)
+    assert_same(estate, step_by_step(path))
+
+
+def orjson_writes(value: Any) -> bool:
+    """False for an integer beyond 64 bits, which the snapshot writes with the stdlib."""
+    try:
+        orjson.dumps(value)
+    except TypeError:
+        return False
+    return True
+
+
+def test_strict_loading_names_the_first_faulty_profile_after_the_pass(tmp_path: Path) -> None:
+    path = write_snapshot(tmp_path / "mixed.json", LISTING, SnapshotInfo())
+    with pytest.raises(ipt.ParseError, match=r"mixed\.json: .*P3") as caught:
+        ipt.load(path, strict=True)
+    assert "$[2].active" in str(caught.value)
