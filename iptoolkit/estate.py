@@ -418,8 +418,9 @@ def load(
     `max_size` caps the JSON read (bytes, or `"4GiB"`); None: `IPTOOLKIT_MAX_LOAD_SIZE`,
     else 1 GiB. Past it, `ParseError` says how large the file is and how to raise the cap.
 
-    A file written as orjson writes it (snapshots, most APIs' answers) is proven, checked
-    and indexed in one pass over its profiles (`load_pass`); any other is read step by step.
+    A file written as orjson writes it (snapshots, and listings bare or under a key of the
+    top object) is proven, checked and indexed in one pass over its profiles
+    (`load_pass`); any other is read step by step, to the same estate.
     """
     read = LoadPass()
     document = read_snapshot_json(path, max_size=max_size, visit=read)

@@ -25,7 +25,7 @@ The rules, written once here:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal, NamedTuple
+from typing import Any, Final, Literal, NamedTuple
 
 from . import registries
 from .models import (
@@ -38,7 +38,7 @@ from .models import (
     type_name_of,
 )
 from .nodes import Endpoint, endpoint, partner_of, split_tags, target
-from .references import _new, channel_uses, usable_id
+from .references import channel_uses, usable_id
 from .registries import Registries
 
 __all__ = [
@@ -55,6 +55,10 @@ __all__ = [
     "build_records",
     "records_and_registries",
 ]
+
+_new = tuple.__new__
+"""Makes a named tuple from a tuple of every field, in C (its own constructor is a Python
+function, twice as slow): a load makes one per profile and channel use."""
 
 ChannelKey = registries.ChannelKey
 """A channel's registry key: its id, or `<profile key>:<path>` when it has none."""
@@ -189,7 +193,7 @@ class _Keys:
         return key
 
 
-PENDING = "pending"
+PENDING: Final = "pending"
 """`RecordBuilder.add`'s verdict for a profile whose check is not decided yet."""
 
 
@@ -214,9 +218,12 @@ class RecordBuilder:
         """The channels and partners of the records, registered in listing order: each as
         it is added, until a pending one leaves a gap (the rest wait for `finish`)."""
         self._registered = 0
+        self._finished = False
 
     def add(self, raw: Any, problem: ProfileProblem | None | Literal["pending"] = None) -> None:
         """The next profile of the listing: valid (`problem` None), faulty, or `PENDING`."""
+        if self._finished:
+            raise RuntimeError("RecordBuilder.add after finish: the records are handed out")
         index = len(self._raw)
         key = self._keys.next(raw)
         self._raw.append(raw)
@@ -236,6 +243,9 @@ class RecordBuilder:
         Channel keys resolve against every channel held anywhere in the listing: an id
         named as text ("17") names the channel held as 17.
         """
+        if self._finished:
+            raise RuntimeError("RecordBuilder.finish called twice")
+        self._finished = True
         problem_at = {problem.index: problem for problem in problems}
         records = self._records
         for index, key in self._pending_keys.items():

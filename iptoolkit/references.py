@@ -59,8 +59,7 @@ def _channel_adapter() -> TypeAdapter[Channel]:
 
 
 _new = tuple.__new__
-"""Makes a named tuple from a tuple of every field, in C: a load makes one per channel use
-(a named tuple's own constructor is a Python function, twice as slow)."""
+"""Makes a named tuple from a tuple of every field, in C (see `records._new`)."""
 
 
 class Found(NamedTuple):

@@ -21,8 +21,9 @@ ChannelKey = int | str
 PartnerKey = int | str
 
 
-class ProfileRecord(Protocol):
-    """What the registries read of a record (`records.ProfileRecord`, which imports this)."""
+class HoldingRecord(Protocol):
+    """What the registries read of a record (`records.ProfileRecord`, whose module imports
+    this one)."""
 
     @property
     def id(self) -> Any: ...
@@ -50,10 +51,10 @@ class _Registry:
     def __init__(self, kind: Literal["channel", "partner"]) -> None:
         self.kind = kind
         self.content: dict[Any, Any] = {}
-        self._first: dict[Any, ProfileRecord] = {}
-        self._variants: dict[Any, list[tuple[ProfileRecord, Any]]] = {}
+        self._first: dict[Any, HoldingRecord] = {}
+        self._variants: dict[Any, list[tuple[HoldingRecord, Any]]] = {}
 
-    def add(self, key: Any, value: Any, record: ProfileRecord) -> None:
+    def add(self, key: Any, value: Any, record: HoldingRecord) -> None:
         known = self.content.get(key)
         if known is None:
             self.content[key] = value
@@ -96,7 +97,7 @@ class Registries:
         """The first copy of each partner of a channel held, by key."""
         return self._partners.content
 
-    def add(self, record: ProfileRecord) -> None:
+    def add(self, record: HoldingRecord) -> None:
         """Register the channels the record holds (the next record of the listing)."""
         for use in record.uses:
             held = use.held

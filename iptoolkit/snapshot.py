@@ -133,7 +133,7 @@ def read_snapshot_json(
     try:
         document, duplicates = read_json(data, texts=spans, visit=visit)
         items, at = listing_in(document)
-        info = _info_of(document) if at == _SNAPSHOT_AT else SnapshotInfo()
+        info = _info_of(document) if _is_snapshot(document) else SnapshotInfo()
     except ParseError as exc:
         raise ParseError(f"{path}: {exc}", issues=exc.issues) from None
     return SnapshotJSON(items, at, duplicates, info, _texts_of(items, spans))
@@ -145,9 +145,14 @@ _SNAPSHOT_AT: tuple[Step, ...] = ("profiles",)
 def listing_in(document: Any) -> tuple[list[Any], tuple[Step, ...] | None]:
     """The profiles of a snapshot, or of any listing `locate_profiles` finds, and where
     (`ParseError` when there are none)."""
-    if isinstance(document, dict) and document.get("format") == SNAPSHOT_FORMAT:
+    if _is_snapshot(document):
         return _profiles_of(document), _SNAPSHOT_AT
     return locate_profiles(document)
+
+
+def _is_snapshot(document: Any) -> bool:
+    """A snapshot file's document (any other wrapper may hold `profiles` too)."""
+    return isinstance(document, dict) and document.get("format") == SNAPSHOT_FORMAT
 
 
 def _texts_of(items: list[Any], found: ItemSpans | None) -> ProfileTexts | None:

@@ -17,6 +17,8 @@ import iptoolkit.estate
 from iptoolkit.estate import Estate
 from iptoolkit.load_pass import LoadPass
 from iptoolkit.models import listing_of
+from iptoolkit.models.jsontext import _compact
+from iptoolkit.records import PENDING, RecordBuilder
 from iptoolkit.snapshot import SnapshotInfo, read_snapshot_json, write_snapshot
 
 from .factories import ACME, GLOBEX, agent, channel, profile, unit
@@ -144,7 +146,7 @@ def test_generated_listings_load_in_one_pass_as_step_by_step(
     path = write_snapshot(tmp_path_factory.mktemp("pass") / "s.json", listing, SnapshotInfo())
     with pytest.MonkeyPatch.context() as monkeypatch:
         estate, one_pass = loaded(path, monkeypatch)
-    assert one_pass or not orjson_writes(listing)
+    assert one_pass or not orjson_writes(listing) or not _compact(path.read_bytes())
     assert_same(estate, step_by_step(path))
 
 
@@ -162,3 +164,63 @@ def test_strict_loading_names_the_first_faulty_profile_after_the_pass(tmp_path: 
     with pytest.raises(ipt.ParseError, match=r"mixed\.json: .*P3") as caught:
         ipt.load(path, strict=True)
     assert "$[2].active" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "wrap",
+    [
+        lambda items: {"data": {"items": items}},
+        lambda items: {"_embedded": {"data": {"profiles": items}}},
+    ],
+    ids=["data.items", "_embedded.data.profiles"],
+)
+def test_a_listing_nested_deeper_is_read_step_by_step_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, wrap: Any
+) -> None:
+    path = tmp_path / "wrapped.json"
+    path.write_bytes(orjson.dumps(wrap(LISTING)))
+    estate, one_pass = loaded(path, monkeypatch)
+    assert not one_pass and len(estate.records) == len(LISTING)
+    assert_same(estate, step_by_step(path))
+
+
+def test_an_answer_keyed_profiles_is_no_snapshot_header(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "answer.json"
+    path.write_bytes(orjson.dumps({"profiles": LISTING, "total": 7, "fetched_at": "yesterday"}))
+    estate, one_pass = loaded(path, monkeypatch)
+    assert one_pass and dict(estate.info.extra) == {}
+    assert_same(estate, step_by_step(path))
+
+
+def test_a_pass_the_proof_voids_lets_its_work_go(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    voided: list[LoadPass] = []
+
+    class Spied(LoadPass):
+        def void(self) -> None:
+            assert len(self.records._raw) == len(LISTING)  # every profile was visited
+            super().void()
+            voided.append(self)
+
+    path = tmp_path / "late.json"
+    path.write_bytes(orjson.dumps(LISTING)[:-1] + b',{"id":"P9","id":"P10"}]')
+    monkeypatch.setattr(iptoolkit.estate, "LoadPass", Spied)
+    estate = ipt.load(path)
+    assert [p.profile_id for p in estate.problems][-1] == "P10"
+    [read] = voided
+    assert not read.proven and read.items is None and read.records._raw == []
+
+
+def test_a_record_builder_hands_its_records_out_once() -> None:
+    builder = RecordBuilder()
+    builder.add(LISTING[0])
+    builder.add(LISTING[1], PENDING)
+    records = builder.finish()
+    assert [record.key for record in records] == ["P1", "P2"]
+    with pytest.raises(RuntimeError, match="after finish"):
+        builder.add(LISTING[3])
+    with pytest.raises(RuntimeError, match="twice"):
+        builder.finish()

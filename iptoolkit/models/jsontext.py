@@ -118,8 +118,9 @@ class ListingVisit:
 
     `locate` picks the listing in the parsed document (None: none to visit); `item` is
     called for each of its items in order. `proven` tells whether every item was visited
-    and the whole text proven exactly as orjson writes it; when False, what `item` saw is
-    void (the text was read again another way).
+    and the whole text proven exactly as orjson writes it. When it is False, `void` was
+    called: what `item` saw is void (the text is read again another way, or the listing
+    was proven whole, not item by item: one nested below the top object).
     """
 
     proven = False
@@ -129,6 +130,21 @@ class ListingVisit:
 
     def item(self, index: int, item: Any) -> None:
         pass
+
+    def void(self) -> None:
+        """The visit is void: let go of what `locate` and `item` kept."""
+
+
+class _Visiting:
+    """The listing `read_json` visits (by `id()`), what to call with each item, and
+    whether every item was visited."""
+
+    __slots__ = ("listing", "call", "done")
+
+    def __init__(self, listing: list[Any], call: Callable[[int, Any], None]) -> None:
+        self.listing = id(listing)
+        self.call = call
+        self.done = False
 
 
 class ItemSpans:
@@ -163,12 +179,15 @@ def read_json(
                 raise _not_json(exc, text) from None
             spans = None if texts is None else texts.spans
             listing = visit.locate(document) if visit is not None else None
-            hook = None if listing is None or visit is None else (id(listing), visit.item)
-            if _written_as(document, text, spans, hook):
+            hook = None if listing is None or visit is None else _Visiting(listing, visit.item)
+            written = _written_as(document, text, spans, hook)
+            if visit is not None:
+                visit.proven = written and hook is not None and hook.done
+                if not visit.proven:
+                    visit.void()  # before reading again: the work done so far can go
+            if written:
                 if texts is not None:
                     texts.text = text
-                if visit is not None:
-                    visit.proven = listing is not None
                 return document, []
         if spans:
             spans.clear()
@@ -198,12 +217,14 @@ _HEAD = 4096
 
 
 Spans = dict[int, list[tuple[int, int]]]
-Hook = tuple[int, Callable[[int, Any], None]]
-"""The listing to visit (by `id()`) and what to call with each of its items."""
+
+
+class _Unwritable(Exception):
+    """orjson cannot write a value: an integer beyond 64 bits."""
 
 
 def _written_as(
-    document: Any, text: bytes, spans: Spans | None = None, hook: Hook | None = None
+    document: Any, text: bytes, spans: Spans | None = None, hook: _Visiting | None = None
 ) -> bool:
     """Whether orjson writes `document` as exactly `text` (trailing white space aside).
 
@@ -216,7 +237,7 @@ def _written_as(
     """
     try:
         end = _match(document, text, 0, 0, spans, hook)
-    except TypeError:  # an integer beyond 64 bits: orjson cannot write it
+    except _Unwritable:
         return False
     return end >= 0 and not text[end:].strip()
 
@@ -228,7 +249,7 @@ def _line_break(text: bytes, at: int) -> int:
 
 
 def _match(
-    value: Any, text: bytes, at: int, depth: int, spans: Spans | None, hook: Hook | None
+    value: Any, text: bytes, at: int, depth: int, spans: Spans | None, hook: _Visiting | None
 ) -> int:
     """Where `value`, written by orjson, ends if `text` holds it at `at`; -1 if not."""
     if depth < 3 and isinstance(value, list):  # a listing: written a profile at a time
@@ -236,7 +257,7 @@ def _match(
             return -1
         at = _line_break(text, at + 1)
         found: list[tuple[int, int]] = []
-        visit = hook[1] if hook is not None and hook[0] == id(value) else None
+        visit = hook.call if hook is not None and hook.listing == id(value) else None
         for index, item in enumerate(value):
             if index:
                 if not text.startswith(b",", at):
@@ -251,6 +272,8 @@ def _match(
             at = end
         if spans is not None:
             spans[id(value)] = found
+        if visit is not None:
+            hook.done = True  # type: ignore[union-attr]
         at = _line_break(text, at)
         return at + 1 if text.startswith(b"]", at) else -1
     if depth == 0 and isinstance(value, dict):  # a wrapper, such as a snapshot's header
@@ -265,7 +288,10 @@ def _match(
             if at < 0:
                 return -1
         return at + 1 if text.startswith(b"}", at) else -1
-    written = orjson.dumps(value)
+    try:
+        written = orjson.dumps(value)
+    except TypeError:  # only an integer beyond 64 bits, in parsed JSON
+        raise _Unwritable from None
     return at + len(written) if text.startswith(written, at) else -1
 
 
