@@ -27,7 +27,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final, Literal, NamedTuple
 
-from . import registries
 from .models import (
     ChannelBase,
     IntegrationPartner,
@@ -39,7 +38,7 @@ from .models import (
 )
 from .nodes import Endpoint, endpoint, partner_of, split_tags, target
 from .references import channel_uses, usable_id
-from .registries import Registries
+from .registries import ChannelKey, PartnerKey, Registries
 
 __all__ = [
     "ChannelKey",
@@ -60,10 +59,6 @@ _new = tuple.__new__
 """Makes a named tuple from a tuple of every field, in C (its own constructor is a Python
 function, twice as slow): a load makes one per profile and channel use."""
 
-ChannelKey = registries.ChannelKey
-"""A channel's registry key: its id, or `<profile key>:<path>` when it has none."""
-PartnerKey = registries.PartnerKey
-"""A partner's registry key: its id, or `name:<name>` when it has none."""
 Role = Literal["input", "response", "reference"]
 ChannelModel = ChannelBase | UnknownChannel
 """A channel as parsed: a known channel type, or the fallback keeping every field."""
@@ -250,11 +245,9 @@ class RecordBuilder:
         records = self._records
         for index, key in self._pending_keys.items():
             records[index] = self._record(index, key, self._raw[index], problem_at.get(index))
-        self._pending_keys.clear()
         for record in records[self._registered :]:
             assert record is not None
             self.registries.add(record)
-        self._registered = len(records)
         held = self.registries.channels
         if self._naming:
             by_text = {str(key): key for key in held}

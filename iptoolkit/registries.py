@@ -18,7 +18,9 @@ __all__ = ["Conflict", "Registries"]
 
 
 ChannelKey = int | str
+"""A channel's registry key: its id, or `<profile key>:<path>` when it has none."""
 PartnerKey = int | str
+"""A partner's registry key: its id, or `name:<name>` when it has none."""
 
 
 class HoldingRecord(Protocol):

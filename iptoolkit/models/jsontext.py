@@ -257,7 +257,7 @@ def _match(
             return -1
         at = _line_break(text, at + 1)
         found: list[tuple[int, int]] = []
-        visit = hook.call if hook is not None and hook.listing == id(value) else None
+        visiting = hook if hook is not None and hook.listing == id(value) else None
         for index, item in enumerate(value):
             if index:
                 if not text.startswith(b",", at):
@@ -266,14 +266,14 @@ def _match(
             end = _match(item, text, at, depth + 1, spans, hook)
             if end < 0:
                 return -1
-            if visit is not None:
-                visit(index, item)
+            if visiting is not None:
+                visiting.call(index, item)
             found.append((at, end))
             at = end
         if spans is not None:
             spans[id(value)] = found
-        if visit is not None:
-            hook.done = True  # type: ignore[union-attr]
+        if visiting is not None:
+            visiting.done = True
         at = _line_break(text, at)
         return at + 1 if text.startswith(b"]", at) else -1
     if depth == 0 and isinstance(value, dict):  # a wrapper, such as a snapshot's header
