@@ -49,6 +49,7 @@ from .snapshot import SnapshotInfo, read_snapshot_json, write_snapshot
 if TYPE_CHECKING:
     import pandas
 
+    from .profile_texts import ProfileTexts
     from .selection import Filter
 
 T = TypeVar("T")
@@ -80,6 +81,11 @@ class Estate:
     """Every partner of a channel a profile uses, by key (first content seen)."""
     conflicts: tuple[Conflict, ...]
     info: SnapshotInfo
+    texts: ProfileTexts | None
+    """Each record's JSON text as its file holds it, when `load(keep_texts=True)` proved
+    the file exactly as orjson writes it (else None): whoever needs every profile's JSON
+    (the URL audit rules) reads it there instead of writing it again. It holds the file's
+    text, so only the commands that audit keep it (a notebook's estate does not)."""
 
     def __init__(
         self,
@@ -102,10 +108,11 @@ class Estate:
         registries: Registries,
         problems: Sequence[ProfileProblem],
         info: SnapshotInfo,
+        texts: ProfileTexts | None = None,
     ) -> Estate:
         """An estate of records built already (`load`'s one pass)."""
         estate = cls.__new__(cls)
-        estate._index(records, registries, problems, info)
+        estate._index(records, registries, problems, info, texts)
         return estate
 
     def _index(
@@ -114,10 +121,12 @@ class Estate:
         registries: Registries,
         problems: Sequence[ProfileProblem],
         info: SnapshotInfo | None,
+        texts: ProfileTexts | None = None,
     ) -> None:
         with gc_paused():
             channels, partners = _registry_models(registries)
-        self._assemble(records, problems, info, channels, partners, registries.conflicts())
+        conflicts = registries.conflicts()
+        self._assemble(records, problems, info, channels, partners, conflicts, texts)
 
     def _assemble(
         self,
@@ -127,7 +136,10 @@ class Estate:
         channels: dict[ChannelKey, Any],
         partners: dict[PartnerKey, Any],
         conflicts: Sequence[Conflict],
+        texts: ProfileTexts | None = None,
     ) -> None:
+        if texts is not None and len(texts) != len(records):
+            raise ValueError(f"{len(texts)} profile texts for {len(records)} records")
         fields = {
             "records": tuple(records),
             "problems": tuple(problems),
@@ -135,6 +147,7 @@ class Estate:
             "channels": MappingProxyType(channels),
             "partners": MappingProxyType(partners),
             "conflicts": tuple(conflicts),
+            "texts": texts,
             "_derived": {},
         }
         for name, value in fields.items():
@@ -246,8 +259,14 @@ class Estate:
             for record in records
             if record.problem is not None
         ]
+        texts = self.texts
+        if texts is not None:
+            try:
+                texts = texts.take(positions)
+            except ValueError:  # not in the listing's order: the texts are let go
+                texts = None
         estate = Estate.__new__(type(self))
-        estate._assemble(records, problems, info or self.info, channels, partners, conflicts)
+        estate._assemble(records, problems, info or self.info, channels, partners, conflicts, texts)
         return estate
 
     def to_frame(self, kind: FrameKind = "profiles") -> pandas.DataFrame:
@@ -411,19 +430,24 @@ def _stamped(info: SnapshotInfo) -> SnapshotInfo:
 
 
 def load(
-    path: str | os.PathLike[str], *, strict: bool = False, max_size: int | str | None = None
+    path: str | os.PathLike[str],
+    *,
+    strict: bool = False,
+    max_size: int | str | None = None,
+    keep_texts: bool = False,
 ) -> Estate:
     """Load a snapshot file (`.json` or `.json.gz`), a bare array or any wrapped listing.
 
     `max_size` caps the JSON read (bytes, or `"4GiB"`); None: `IPTOOLKIT_MAX_LOAD_SIZE`,
     else 1 GiB. Past it, `ParseError` says how large the file is and how to raise the cap.
+    `keep_texts`: keep each profile's text as the estate's `texts` (see there).
 
     A file written as orjson writes it (snapshots, and listings bare or under a key of the
     top object) is proven, checked and indexed in one pass over its profiles
     (`load_pass`); any other is read step by step, to the same estate.
     """
     read = LoadPass()
-    document = read_snapshot_json(path, max_size=max_size, visit=read)
+    document = read_snapshot_json(path, max_size=max_size, texts=keep_texts, visit=read)
     try:
         if read.proven and read.items is document.items:
             problems = check_profiles(document.items, suspects=frozenset(read.suspects))
@@ -431,7 +455,8 @@ def load(
                 raise_first(problems)
             records = read.records.finish(problems)
             registries = read.records.registries
-            return Estate._of_records(records, registries, problems, _stamped(document.info))
+            info = _stamped(document.info)
+            return Estate._of_records(records, registries, problems, info, document.texts)
         listing = listing_of(document.items, document.at, document.duplicates)
         return Estate.from_raw(listing, strict=strict, info=document.info)
     except ParseError as exc:

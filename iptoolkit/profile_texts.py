@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterator, Sequence
+from itertools import pairwise
 from typing import overload
 
 __all__ = ["ProfileTexts", "as_profile_texts"]
@@ -50,6 +51,15 @@ class ProfileTexts(Sequence[bytes]):
         if isinstance(index, slice):
             return [self[n] for n in range(*index.indices(len(self)))]
         return self.text[self.starts[index] : self.ends[index]]
+
+    def take(self, positions: Sequence[int]) -> ProfileTexts:
+        """The texts at `positions` (increasing, as a subset keeps them), sharing this text:
+        nothing is copied. `holder` needs them in the order of the text."""
+        if any(later <= earlier for earlier, later in pairwise(positions)):
+            raise ValueError("ProfileTexts.take: positions must be increasing")
+        return ProfileTexts(
+            self.text, [self.starts[n] for n in positions], [self.ends[n] for n in positions]
+        )
 
     def view(self, index: int) -> memoryview:
         """The profile's text without a copy (for hashing)."""

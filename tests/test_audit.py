@@ -194,3 +194,46 @@ def test_profile_texts_given_to_the_audit_find_the_same(tmp_path):
     file_texts = read_snapshot_json(estate.save(tmp_path / "s.json"), texts=True).texts
     assert file_texts is not None
     assert list(audit(estate, texts=file_texts)) == list(given)
+
+
+def test_an_estate_loaded_keeping_its_texts_audits_from_them(tmp_path, monkeypatch):
+    """`load(keep_texts=True)` (the auditing commands, the MCP server) keeps each profile's
+    text as the file holds it; the audit's URL rules read it instead of writing every
+    profile again, and a subset keeps the texts of its own profiles."""
+    import json
+
+    from iptoolkit.auditing.rules import urls
+    from iptoolkit.jsonio import dumps_json
+    from iptoolkit.snapshot import SnapshotInfo, write_snapshot
+
+    raw = list(ipt.demo_estate(120, seed=3).raw_profiles)
+    raw[1] = {**raw[1], "active": "yes", "description": "http://faulty.example.com/"}
+    raw[4] = {**raw[4], "description": "http://plain.example.com/x"}  # SEC001
+    path = write_snapshot(tmp_path / "s.json", raw, SnapshotInfo())
+    expected = list(findings(ipt.load(path)))
+    assert ipt.load(path).texts is None  # a notebook's estate does not hold the file twice
+
+    estate = ipt.load(path, keep_texts=True)
+    assert estate.texts is not None
+    assert list(estate.texts) == [dumps_json(record.raw) for record in estate.records]
+
+    def written_again(value):
+        raise AssertionError("the URL rules wrote a profile again")
+
+    monkeypatch.setattr(urls, "dumps_json", written_again)
+    assert list(findings(estate)) == expected
+    assert any("plain.example.com" in finding.text for finding in expected)
+
+    chosen = [0, 1, 4, 7, 30]
+    part = estate.take(chosen)
+    assert part.texts is not None
+    assert list(part.texts) == [dumps_json(record.raw) for record in part.records]
+    monkeypatch.undo()
+    assert list(findings(part)) == list(findings(ipt.load(path).take(chosen)))
+    assert estate.take([4, 0]).texts is None  # out of the file's order: let go
+    with pytest.raises(ValueError, match="increasing"):
+        estate.texts.take([4, 4])
+
+    indented = tmp_path / "indented.json"
+    indented.write_text(json.dumps(raw, indent=2))
+    assert ipt.load(indented, keep_texts=True).texts is None  # not proven: nothing kept

@@ -55,7 +55,8 @@ def audit(
     `iptoolkit.toml`); None is the defaults (every rule). `select` and `ignore` (codes,
     prefixes such as `SEC`, or names) narrow it further; `baseline` (a `Baseline` or its
     file) hides the findings it holds, and the result's `hidden` says how many. `texts`:
-    each record's compact JSON when the caller has it (spares writing it again).
+    each record's compact JSON when the caller has it (spares writing it again); None:
+    the estate's own `texts`, when it kept them.
     """
     if config is None:
         config = AuditConfig()
@@ -63,7 +64,8 @@ def audit(
         config = load_config(Path(config))
     rules = selected_rules(config, select, ignore)
     found: list[Finding] = []
-    context = AuditContext(estate, config.options, texts)
+    own = texts if texts is not None else estate.texts
+    context = AuditContext(estate, config.options, own)
     with gc_paused():
         for one in rules:
             try:
