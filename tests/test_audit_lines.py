@@ -7,7 +7,8 @@ import gzip
 import json
 from pathlib import Path
 
-from iptoolkit.auditing.lines import profile_positions
+import iptoolkit as ipt
+from iptoolkit.auditing.lines import positions_at, profile_positions
 
 from .factories import agent, estate_of, profile
 
@@ -51,3 +52,20 @@ def test_no_listing_no_positions(tmp_path: Path) -> None:
     path = tmp_path / "x.json"
     path.write_text('{"something": "else"}')
     assert profile_positions(path) == []
+
+
+def test_the_offsets_reading_found_give_the_same_positions(tmp_path: Path) -> None:
+    """The auditing commands take each profile's position from where reading the file
+    found its text (`Estate.texts`) instead of scanning the file again: the same lines and
+    columns, for a snapshot, a bare array on one line (the slow scan's case) and gzip."""
+    raw = list(ESTATE.raw_profiles)
+    snapshot = ESTATE.save(tmp_path / "s.json")
+    bare = tmp_path / "bare.json"
+    bare.write_bytes(b'[{"id":"P0"},' + json.dumps(raw, separators=(",", ":")).encode()[1:])
+    zipped = tmp_path / "bare.json.gz"
+    zipped.write_bytes(gzip.compress(bare.read_bytes()))
+    for path in (snapshot, bare, zipped):
+        texts = ipt.load(path, keep_texts=True).texts
+        assert texts is not None, path
+        assert positions_at(texts.text, texts.starts) == profile_positions(path), path
+    assert positions_at("ab\ncd\nxé{".encode(), [0, 3, 9]) == [(1, 1), (2, 1), (3, 3)]

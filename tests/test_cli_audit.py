@@ -115,6 +115,21 @@ def test_secrets_in_urls_are_masked_in_every_format(snapshot: Path, output_forma
     assert "**********" in result.stdout.replace("\\*", "*")  # Markdown escapes the stars
 
 
+def test_a_filtered_audit_names_each_profiles_own_line(tmp_path: Path) -> None:
+    """Lines come from where reading found each profile (a filter keeps their positions in
+    the listing); a bare array on one line gives columns instead."""
+    snapshot = estate_of(*profiles()).save(tmp_path / "snap.json")
+    result = run("audit", str(snapshot), "--isolated", "--text", "Registry")
+    assert ":4:1: SEC011 [error]" in result.stdout, result.output  # P3, the third profile
+    bare = tmp_path / "bare.json"
+    bare.write_bytes(json.dumps(profiles(), separators=(",", ":")).encode())
+    rows = json.loads(run("audit", str(bare), "--isolated", "--format", "json").stdout)
+    registry = next(row for row in rows if row["code"] == "SEC011")
+    text = bare.read_text(encoding="utf-8")
+    assert registry["line"] == 1
+    assert text.index('{"class":"core:IntegrationProfile","id":"P3"') == registry["column"] - 1
+
+
 def test_json_and_csv_carry_codes_paths_lines_and_fingerprints(snapshot: Path) -> None:
     rows = json.loads(run("audit", str(snapshot), "--isolated", "--format", "json").stdout)
     weak = next(row for row in rows if row["code"] == "SEC006")

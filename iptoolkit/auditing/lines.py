@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import gzip
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
-__all__ = ["profile_positions"]
+__all__ = ["profile_positions", "positions_at"]
 
 _TOKEN = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
 """A JSON string whole (the unrolled form: one scan, no alternation per character), or a
@@ -64,6 +65,12 @@ def profile_positions(path: Path) -> list[tuple[int, int]]:
             if listing_depth is not None and depth < listing_depth:
                 break
         last_key = None
+    return positions_at(data, starts)
+
+
+def positions_at(data: bytes, starts: Sequence[int]) -> list[tuple[int, int]]:
+    """(line, column), both from 1, of each offset in `starts` (increasing) of the text:
+    the profiles' own offsets, when reading the file found them (`Estate.texts`)."""
     positions = []
     line, column, at = 1, 1, 0
     for start in starts:

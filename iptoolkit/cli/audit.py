@@ -19,6 +19,7 @@ from .host import EXIT_FINDINGS, EXIT_TROUBLE, short_help
 from .options import filter_options, format_option, load_estate, snapshot_argument
 
 if TYPE_CHECKING:
+    from ..estate import Estate
     from ..filters import Filter
 
 __all__ = ["audit_command", "findings_command"]
@@ -155,7 +156,6 @@ def _audit(
     only_severity: str | None,
 ) -> int:
     from ..auditing import AuditConfig, Baseline, audit, load_config, selected_rules
-    from ..auditing.lines import profile_positions
     from ..auditing.registry import check_selector
     from ..auditing.reports import ReportContext, render
     from ..auditing.reports.rows import CUT, statistics, totals
@@ -185,7 +185,7 @@ def _audit(
     needs_lines = output_format in ("text", "sarif", "junit", "json", "csv", "md") and any(
         f.profile is not None for f in found
     )
-    positions = profile_positions(snapshot) if needs_lines and snapshot.is_file() else []
+    positions = _positions(snapshot, estate) if needs_lines else {}
     context = ReportContext(
         found,
         rules,
@@ -205,3 +205,15 @@ def _audit(
     if output_format in ("text", "table") and any(CUT.search(f.text) for f in found):
         click.echo("(texts name the first items; --format json or csv lists all)", err=True)
     return 1 if any(context.fails(f) for f in found) else 0
+
+
+def _positions(snapshot: Path, estate: Estate) -> dict[int, tuple[int, int]]:
+    """Each profile's (line, column) in the file, by its position in the listing: where
+    reading it found them (`Estate.texts`), else by scanning the file again."""
+    from ..auditing.lines import positions_at, profile_positions
+
+    texts = estate.texts
+    if texts is not None:
+        found = positions_at(texts.text, texts.starts)
+        return dict(zip([record.index for record in estate.records], found, strict=True))
+    return dict(enumerate(profile_positions(snapshot))) if snapshot.is_file() else {}

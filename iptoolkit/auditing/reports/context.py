@@ -4,7 +4,7 @@ is, and where each profile starts in it."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,12 +22,13 @@ FAILS = {"error": 0, "warning": 1, "info": 2, "never": -1}
 @dataclass
 class ReportContext:
     """Findings with what reports say about them; `positions` maps a profile's position
-    in the listing to its (line, column) in `snapshot`."""
+    in the listing to its (line, column) in `snapshot` (a filtered estate's profiles
+    only)."""
 
     found: Findings
     rules: Sequence[Rule]
     snapshot: Path | None = None
-    positions: Sequence[tuple[int, int]] = ()
+    positions: Mapping[int, tuple[int, int]] = field(default_factory=dict)
     fail_on: str = "warning"
     root: Path = field(default_factory=Path.cwd)
 
@@ -40,9 +41,7 @@ class ReportContext:
         return one.title if one else finding.kind.replace("_", " ")
 
     def position(self, finding: Finding) -> tuple[int, int] | None:
-        if finding.profile is None or not 0 <= finding.profile < len(self.positions):
-            return None
-        return self.positions[finding.profile]
+        return None if finding.profile is None else self.positions.get(finding.profile)
 
     @property
     def uri(self) -> str | None:
