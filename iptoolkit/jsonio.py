@@ -12,7 +12,7 @@ from typing import Any
 
 import orjson
 
-__all__ = ["dumps_json"]
+__all__ = ["dumps_json", "indented_json"]
 
 
 def dumps_json(value: Any) -> bytes:
@@ -25,3 +25,22 @@ def dumps_json(value: Any) -> bytes:
         return orjson.dumps(value)
     except TypeError:  # orjson refuses integers it cannot hold exactly
         return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def indented_json(value: Any) -> str:
+    """JSON indented by two spaces, as `json.dumps(indent=2, ensure_ascii=False)` writes
+    it (a small float's exponent aside: `1e-7`, not `1e-07`), in C: reports of thousands
+    of findings, where the stdlib's indenting encoder is pure Python. What orjson refuses
+    (an integer beyond 64 bits, a lone surrogate) falls back to the stdlib.
+
+    >>> print(indented_json({"a": [1]}))
+    {
+      "a": [
+        1
+      ]
+    }
+    """
+    try:
+        return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
+    except TypeError:
+        return json.dumps(value, indent=2, ensure_ascii=False)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import orjson
+from hypothesis import given
+from hypothesis import strategies as st
 
 from iptoolkit import jsonio, snapshot
 from iptoolkit.server import catalogue
@@ -28,3 +30,21 @@ def test_snapshot_and_catalogue_share_the_serialiser() -> None:
     assert not hasattr(catalogue, "dump_profile")
     big = {"id": 2**70, "group": "g"}
     assert catalogue.Catalogue([big])._parts == (jsonio.dumps_json(big),)
+
+
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(),
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+        max_leaves=20,
+    )
+)
+def test_indented_json_is_what_the_standard_library_writes(value: object) -> None:
+    """Reports (SARIF, JSON) are written in C, exactly as `json.dumps(indent=2)` wrote them;
+    a lone surrogate or an integer beyond 64 bits takes the standard library."""
+    assert jsonio.indented_json(value) == json.dumps(value, indent=2, ensure_ascii=False)
+
+
+def test_indented_json_falls_back_for_what_orjson_refuses() -> None:
+    for value in ({"id": 2**70}, ["\ud800 lone"]):
+        assert jsonio.indented_json(value) == json.dumps(value, indent=2, ensure_ascii=False)

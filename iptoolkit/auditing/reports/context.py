@@ -43,7 +43,7 @@ class ReportContext:
     def position(self, finding: Finding) -> tuple[int, int] | None:
         return None if finding.profile is None else self.positions.get(finding.profile)
 
-    @property
+    @functools.cached_property
     def uri(self) -> str | None:
         """The snapshot's path relative to the working directory (as GitHub wants it),
         with forward slashes; absolute when it lies elsewhere."""

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import re
 from collections import Counter
 
+from ...jsonio import indented_json
 from ...markdown import code, escape
 from ...names import plural
 from ...redact import redact_text
@@ -72,7 +72,7 @@ def json_report(context: ReportContext) -> str:
     """A JSON list of findings, each with its code, severity, kind, title, text, item,
     nodes, JSON path, line and fingerprint."""
     rows = [context.row(f) for f in context.found]
-    return json.dumps(rows, indent=2, ensure_ascii=False) + "\n"
+    return indented_json(rows) + "\n"
 
 
 def csv_report(context: ReportContext) -> str:

@@ -9,10 +9,10 @@ fingerprint by which GitHub follows an alert from run to run.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ..._version import __version__
+from ...jsonio import indented_json
 from ...redact import redact_text
 from ..finding import Finding
 from ..rule import Rule
@@ -42,7 +42,7 @@ def sarif_report(context: ReportContext) -> str:
         "columnKind": "unicodeCodePoints",
     }
     document = {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return indented_json(document) + "\n"
 
 
 def _rule(one: Rule) -> dict[str, Any]:
