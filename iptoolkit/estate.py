@@ -250,6 +250,7 @@ class Estate:
         Its channels are those the chosen profiles hold or name (content as in this
         estate), its partners theirs, its conflicts this estate's between chosen profiles.
         """
+        positions = list(positions)  # read twice: records, then texts
         records = [self.records[i] for i in positions]
         with gc_paused():
             channels, partners, conflicts = _restricted(self, records)
@@ -263,7 +264,7 @@ class Estate:
         if texts is not None:
             try:
                 texts = texts.take(positions)
-            except ValueError:  # not in the listing's order: the texts are let go
+            except ValueError:  # not in the file's order: the texts are let go
                 texts = None
         estate = Estate.__new__(type(self))
         estate._assemble(records, problems, info or self.info, channels, partners, conflicts, texts)

@@ -29,7 +29,7 @@ def dumps_json(value: Any) -> bytes:
 
 def indented_json(value: Any) -> str:
     """JSON indented by two spaces, as `json.dumps(indent=2, ensure_ascii=False)` writes
-    it (a small float's exponent aside: `1e-7`, not `1e-07`), in C: reports of thousands
+    it (floats aside: `1e-7`, not `1e-07`, and NaN as null), in C: reports of thousands
     of findings, where the stdlib's indenting encoder is pure Python. What orjson refuses
     (an integer beyond 64 bits, a lone surrogate) falls back to the stdlib.
 

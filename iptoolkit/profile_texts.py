@@ -55,11 +55,10 @@ class ProfileTexts(Sequence[bytes]):
     def take(self, positions: Sequence[int]) -> ProfileTexts:
         """The texts at `positions` (increasing, as a subset keeps them), sharing this text:
         nothing is copied. `holder` needs them in the order of the text."""
-        if any(later <= earlier for earlier, later in pairwise(positions)):
+        starts = [self.starts[n] for n in positions]
+        if any(later <= earlier for earlier, later in pairwise(starts)):  # -1 is the last
             raise ValueError("ProfileTexts.take: positions must be increasing")
-        return ProfileTexts(
-            self.text, [self.starts[n] for n in positions], [self.ends[n] for n in positions]
-        )
+        return ProfileTexts(self.text, starts, [self.ends[n] for n in positions])
 
     def view(self, index: int) -> memoryview:
         """The profile's text without a copy (for hashing)."""

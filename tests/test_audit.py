@@ -231,8 +231,11 @@ def test_an_estate_loaded_keeping_its_texts_audits_from_them(tmp_path, monkeypat
     monkeypatch.undo()
     assert list(findings(part)) == list(findings(ipt.load(path).take(chosen)))
     assert estate.take([4, 0]).texts is None  # out of the file's order: let go
+    assert estate.take([-1, 4]).texts is None  # -1 is the last profile
     with pytest.raises(ValueError, match="increasing"):
         estate.texts.take([4, 4])
+    once = estate.take(iter(chosen))  # positions read once
+    assert once.texts is not None and list(once.texts) == list(part.texts)
 
     indented = tmp_path / "indented.json"
     indented.write_text(json.dumps(raw, indent=2))

@@ -3,12 +3,15 @@ the one-profile-a-line layout `write_snapshot` writes, any other JSON layout, gz
 
 from __future__ import annotations
 
+import codecs
 import gzip
 import json
 from pathlib import Path
 
 import iptoolkit as ipt
+from iptoolkit.auditing.finding import Finding, Findings
 from iptoolkit.auditing.lines import positions_at, profile_positions
+from iptoolkit.auditing.reports import ReportContext
 
 from .factories import agent, estate_of, profile
 
@@ -69,3 +72,34 @@ def test_the_offsets_reading_found_give_the_same_positions(tmp_path: Path) -> No
         assert texts is not None, path
         assert positions_at(texts.text, texts.starts) == profile_positions(path), path
     assert positions_at("ab\ncd\nxé{".encode(), [0, 3, 9]) == [(1, 1), (2, 1), (3, 3)]
+
+
+def test_a_byte_order_mark_has_no_column_and_any_item_keeps_its_place(tmp_path: Path) -> None:
+    """A BOM takes no column whether the file is scanned or its offsets were kept, and an
+    item that is no object (a faulty profile) still has a place: the ones after it keep
+    theirs."""
+    raw = list(ESTATE.raw_profiles)
+    bare = tmp_path / "bom.json"
+    bare.write_bytes(codecs.BOM_UTF8 + json.dumps(raw, separators=(",", ":")).encode())
+    texts = ipt.load(bare, keep_texts=True).texts
+    assert texts is not None
+    assert profile_positions(bare) == positions_at(texts.text, texts.starts)
+    assert profile_positions(bare)[0] == (1, 2)
+
+    mixed = tmp_path / "mixed.json"
+    items = [raw[0], 5, "text", raw[2], [], raw[1]]
+    mixed.write_text("[\n  " + ",\n  ".join(json.dumps(item) for item in items) + "\n]\n")
+    assert profile_positions(mixed) == [(n, 3) for n in range(2, 8)]
+    wrapped = tmp_path / "wrapped.json"
+    wrapped.write_text(json.dumps({"profiles": [7, raw[0]], "x": [1]}))
+    assert profile_positions(wrapped) == [(1, 15), (1, 18)]
+    empty = tmp_path / "empty.json"
+    empty.write_text('{"profiles": [ ]}')
+    assert profile_positions(empty) == []
+
+
+def test_a_report_takes_positions_as_a_list_too() -> None:
+    found = Findings([Finding("x", "warning", "text", ("profile:P2",), "SEC001", profile=1)])
+    for positions in ([(2, 1), (3, 1)], {1: (3, 1)}):
+        context = ReportContext(found, [], snapshot=Path("s.json"), positions=positions)
+        assert context.position(found[0]) == (3, 1)

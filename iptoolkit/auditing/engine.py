@@ -64,8 +64,8 @@ def audit(
         config = load_config(Path(config))
     rules = selected_rules(config, select, ignore)
     found: list[Finding] = []
-    own = texts if texts is not None else estate.texts
-    context = AuditContext(estate, config.options, own)
+    texts = texts if texts is not None else estate.texts
+    context = AuditContext(estate, config.options, texts)
     with gc_paused():
         for one in rules:
             try:

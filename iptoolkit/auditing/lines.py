@@ -2,12 +2,15 @@
 GitHub at the line of a finding's profile.
 
 The JSON text is scanned once with one regular expression that skips strings whole and
-stops at brackets; the profiles are the objects of the listing: the top-level array, or
-the array under `profiles` (the snapshot format) or any other single wrapper key.
+stops at brackets and commas; the profiles are the items of the listing: the top-level
+array, or the array under `profiles` (the snapshot format). A command that kept the
+offsets reading the file found (`Estate.texts`, any listing `ipt.load` proved) needs no
+scan: `positions_at` turns them into lines and columns.
 """
 
 from __future__ import annotations
 
+import codecs
 import gzip
 import re
 from collections.abc import Sequence
@@ -15,9 +18,17 @@ from pathlib import Path
 
 __all__ = ["profile_positions", "positions_at"]
 
-_TOKEN = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
-"""A JSON string whole (the unrolled form: one scan, no alternation per character), or a
-bracket."""
+_TOKEN = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{},]')
+"""A JSON string whole (the unrolled form: one scan, no alternation per character), a
+bracket or a comma (an item of the listing need not be an object: a faulty one keeps its
+place)."""
+_SPACE = re.compile(rb"[ \t\r\n]*")
+
+
+def _after_space(data: bytes, at: int) -> int:
+    """The first offset from `at` on that holds no JSON white space."""
+    found = _SPACE.match(data, at)
+    return found.end() if found else at
 
 
 def _one_a_line(lines: list[bytes]) -> bool:
@@ -38,6 +49,7 @@ def profile_positions(path: Path) -> list[tuple[int, int]]:
     data = path.read_bytes()
     if data[:2] == b"\x1f\x8b":
         data = gzip.decompress(data)
+    data = data.removeprefix(codecs.BOM_UTF8)  # no column of its own (nor when reading)
     lines = data.split(b"\n")
     if _one_a_line(lines):
         return [(n + 2, 1) for n in range(len(lines) - 3)]
@@ -50,15 +62,19 @@ def profile_positions(path: Path) -> list[tuple[int, int]]:
         if token[:1] == b'"':
             last_key = token
             continue
-        if token in (b"[", b"{"):
+        if token == b",":
+            if depth == listing_depth:  # the next item starts after it, whatever it is
+                starts.append(_after_space(data, match.end()))
+        elif token in (b"[", b"{"):
             if (
                 listing_depth is None
                 and token == b"["
                 and (depth == 0 or (depth == 1 and last_key == b'"profiles"'))
             ):
                 listing_depth = depth + 1
-            elif listing_depth is not None and token == b"{" and depth == listing_depth:
-                starts.append(match.start())
+                first = _after_space(data, match.end())
+                if data[first : first + 1] != b"]":
+                    starts.append(first)
             depth += 1
         else:
             depth -= 1

@@ -173,7 +173,7 @@ def _audit(
                 raise click.BadParameter(problem, param_hint=f"--{flag}")
     if options["baseline"] is not None and not options["baseline"].is_file():
         raise click.BadParameter(f"{options['baseline']}: no such file", param_hint="--baseline")
-    estate = load_estate(snapshot, selection, audited=True)
+    estate = load_estate(snapshot, selection, keep_texts=True)
     found = audit(estate, config, select=options["select"], ignore=options["ignore"])
     if only_severity:
         kept = type(found)(f for f in found if f.severity == only_severity)

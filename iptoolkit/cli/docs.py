@@ -54,7 +54,7 @@ def docs_command(
     """
     from ..docsite.writer import write_docs
 
-    estate = load_estate(snapshot, audited=True)
+    estate = load_estate(snapshot, keep_texts=True)
     old = _previous(previous) if previous is not None else None
     config = write_docs(estate, folder, previous=old, title=title, workers=jobs)
     pages = sum(1 for _ in (folder / "docs").rglob("*.md"))

@@ -202,16 +202,16 @@ def chosen_max_size() -> int | None:
     return context.meta.get(_MAX_SIZE_KEY) if context else None
 
 
-def load_estate(path: Path, selection: Filter | None = None, *, audited: bool = False) -> Estate:
+def load_estate(path: Path, selection: Filter | None = None, *, keep_texts: bool = False) -> Estate:
     """Load a snapshot (no more than `--max-size`) and apply the filter; say on stderr what
     the filter kept. A filter that keeps nothing is an error unless `--allow-empty`: a docs
-    pipeline must not publish an empty picture as if all were well. `audited`: the command
-    audits the estate, which then keeps the file's text (`Estate.texts`, read by the URL
-    rules instead of writing every profile again)."""
+    pipeline must not publish an empty picture as if all were well. `keep_texts`: for a
+    command that audits, keep the file's text (`Estate.texts`: the URL rules search it
+    instead of writing every profile again)."""
     from ..estate import load
 
     context = click.get_current_context(silent=True)
-    estate = load(path, max_size=chosen_max_size(), keep_texts=audited)
+    estate = load(path, max_size=chosen_max_size(), keep_texts=keep_texts)
     if selection is None or selection.is_empty():
         return estate
     subset = estate.subset(selection)

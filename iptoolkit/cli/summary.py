@@ -31,7 +31,7 @@ def summary(snapshot: Path, selection: Filter, as_json: bool) -> None:
     """Counts of profiles, channels, partners and types, and the findings per kind."""
     from ..auditing import findings
 
-    estate = load_estate(snapshot, selection, audited=True)
+    estate = load_estate(snapshot, selection, keep_texts=True)
     counts = estate.summary()
     audited = findings(estate)
     found = {f"{f.code} {f.kind}": 0 for f in sorted(audited, key=lambda f: f.code)}

@@ -22,13 +22,14 @@ FAILS = {"error": 0, "warning": 1, "info": 2, "never": -1}
 @dataclass
 class ReportContext:
     """Findings with what reports say about them; `positions` maps a profile's position
-    in the listing to its (line, column) in `snapshot` (a filtered estate's profiles
-    only)."""
+    in the listing to its (line, column) in `snapshot` (a list: the profiles in order)."""
 
     found: Findings
     rules: Sequence[Rule]
     snapshot: Path | None = None
-    positions: Mapping[int, tuple[int, int]] = field(default_factory=dict)
+    positions: Mapping[int, tuple[int, int]] | Sequence[tuple[int, int]] = field(
+        default_factory=dict
+    )
     fail_on: str = "warning"
     root: Path = field(default_factory=Path.cwd)
 
@@ -41,7 +42,14 @@ class ReportContext:
         return one.title if one else finding.kind.replace("_", " ")
 
     def position(self, finding: Finding) -> tuple[int, int] | None:
-        return None if finding.profile is None else self.positions.get(finding.profile)
+        if finding.profile is None:
+            return None
+        return self._positions.get(finding.profile)
+
+    @functools.cached_property
+    def _positions(self) -> Mapping[int, tuple[int, int]]:
+        given = self.positions
+        return given if isinstance(given, Mapping) else dict(enumerate(given))
 
     @functools.cached_property
     def uri(self) -> str | None:
