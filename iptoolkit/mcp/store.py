@@ -173,7 +173,7 @@ class Store:
             if name in names:  # two files of one name in different folders
                 name = f"{name}-{len(loaded) + 1}"
             names.add(name)
-            loaded.append(Loaded(name, load(path, keep_texts=True), path).prepare())
+            loaded.append(Loaded(name, load(path), path).prepare())
         store = cls(loaded, fetch, archive)
         if archive is not None:
             for at in archive.snapshots.snapshot_id.iloc[-2:]:
