@@ -56,7 +56,7 @@ class ProfileTexts(Sequence[bytes]):
         """The texts at `positions` (increasing, as a subset keeps them), sharing this text:
         nothing is copied. `holder` needs them in the order of the text."""
         starts = [self.starts[n] for n in positions]
-        if any(later <= earlier for earlier, later in pairwise(starts)):  # -1 is the last
+        if any(later <= earlier for earlier, later in pairwise(starts)):  # -1 counts from the end
             raise ValueError("ProfileTexts.take: positions must be increasing")
         return ProfileTexts(self.text, starts, [self.ends[n] for n in positions])
 
