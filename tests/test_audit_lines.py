@@ -103,3 +103,15 @@ def test_a_report_takes_positions_as_a_list_too() -> None:
     for positions in ([(2, 1), (3, 1)], {1: (3, 1)}):
         context = ReportContext(found, [], snapshot=Path("s.json"), positions=positions)
         assert context.position(found[0]) == (3, 1)
+
+
+def test_a_utf16_file_is_placed_as_reading_decodes_it(tmp_path: Path) -> None:
+    """PowerShell 5 writes UTF-16 with a BOM; reading decodes it, and so does the scan."""
+    raw = list(ESTATE.raw_profiles)
+    text = json.dumps(raw, indent=1, ensure_ascii=False)
+    utf16 = tmp_path / "utf16.json"
+    utf16.write_bytes(text.encode("utf-16"))
+    utf8 = tmp_path / "utf8.json"
+    utf8.write_text(text, encoding="utf-8")
+    assert profile_positions(utf16) == profile_positions(utf8)
+    assert [line for line, _ in profile_positions(utf16)][0] == 2

@@ -10,11 +10,12 @@ scan: `positions_at` turns them into lines and columns.
 
 from __future__ import annotations
 
-import codecs
 import gzip
 import re
 from collections.abc import Sequence
 from pathlib import Path
+
+from ..models.jsontext import without_bom
 
 __all__ = ["profile_positions", "positions_at"]
 
@@ -49,7 +50,8 @@ def profile_positions(path: Path) -> list[tuple[int, int]]:
     data = path.read_bytes()
     if data[:2] == b"\x1f\x8b":
         data = gzip.decompress(data)
-    data = data.removeprefix(codecs.BOM_UTF8)  # no column of its own (nor when reading)
+    text = without_bom(data)  # as reading does: a BOM takes no column, UTF-16 is decoded
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
     lines = data.split(b"\n")
     if _one_a_line(lines):
         return [(n + 2, 1) for n in range(len(lines) - 3)]
