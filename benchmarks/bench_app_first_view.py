@@ -130,8 +130,8 @@ def main() -> None:
     args = parser.parse_args()
 
     import iptoolkit as ipt
-    from iptoolkit import env
     from iptoolkit.app import runner
+    from iptoolkit.support import env
 
     folder = Path(tempfile.mkdtemp(prefix="bench-app-"))
     snapshot = folder / "estate.json"

@@ -45,8 +45,8 @@ import iptoolkit as ipt
 from iptoolkit.archive import Archive
 from iptoolkit.archive.rows import digest, use_rows
 from iptoolkit.archive.store import insert_rows, known_versions, mostly_free
-from iptoolkit.jsonio import dumps_json
-from iptoolkit.snapshot import SnapshotInfo
+from iptoolkit.core.snapshot import SnapshotInfo
+from iptoolkit.support.jsonio import dumps_json
 
 START = datetime(2025, 11, 1, 2, 0, tzinfo=UTC)
 
@@ -131,7 +131,7 @@ def store_night(
     archive._runs(con, seq, [known[d] for d in digests], keys)
     when = START + timedelta(days=seq - 1)
     header = {
-        "format": "iptoolkit.snapshot",
+        "format": "iptoolkit.core.snapshot",
         "version": 1,
         "toolkit_version": ipt.__version__,
         "source_url": "demo:seed=0",

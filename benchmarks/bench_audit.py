@@ -27,7 +27,7 @@ import iptoolkit as ipt  # noqa: E402
 from iptoolkit.auditing import BUILTIN_RULES, AuditContext, Baseline, audit  # noqa: E402
 from iptoolkit.auditing.lines import profile_positions  # noqa: E402
 from iptoolkit.auditing.reports import ReportContext, render  # noqa: E402
-from iptoolkit.estate import Estate  # noqa: E402
+from iptoolkit.core.estate import Estate  # noqa: E402
 
 
 def main() -> None:

@@ -27,8 +27,8 @@ from typing import Any
 
 import iptoolkit as ipt
 from iptoolkit.change.model import EstateDiff
+from iptoolkit.core.snapshot import SnapshotInfo
 from iptoolkit.plot.backend import pyplot
-from iptoolkit.snapshot import SnapshotInfo
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from timing import best_time  # noqa: E402

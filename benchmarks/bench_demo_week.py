@@ -19,13 +19,13 @@ from pathlib import Path
 from timing import best_time
 
 import iptoolkit as ipt
-from iptoolkit.estate import Estate
+from iptoolkit.core.estate import Estate
 
 FRESH = """
 import sys, time
 sys.path.insert(0, {here!r})
 import iptoolkit as ipt
-from iptoolkit.estate import Estate
+from iptoolkit.core.estate import Estate
 estate = ipt.demo_estate(n_profiles={n})
 later = ipt.demo_changes(estate, seed=1)
 raw = list(later.raw_profiles)

@@ -25,8 +25,8 @@ from timing import best_time, orjson_without_gc
 
 import iptoolkit as ipt
 from iptoolkit.change.drift import schema_changes, schema_report
-from iptoolkit.estate import Estate
-from iptoolkit.jsonio import dumps_json
+from iptoolkit.core.estate import Estate
+from iptoolkit.support.jsonio import dumps_json
 
 FRESH_PROCESS = """
 import sys, time

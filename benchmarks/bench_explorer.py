@@ -27,7 +27,7 @@ from collections.abc import Callable
 from typing import Any
 
 from iptoolkit.demo import demo_estate
-from iptoolkit.filters import Filter
+from iptoolkit.query.filters import Filter
 from iptoolkit.widgets import Explorer
 from iptoolkit.widgets.diagram import render_png
 

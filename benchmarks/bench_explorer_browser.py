@@ -42,7 +42,7 @@ sys.path.insert(0, str(ROOT))
 
 from iptoolkit.app import runner  # noqa: E402
 from iptoolkit.demo import demo_estate  # noqa: E402
-from iptoolkit.filters import Filter  # noqa: E402
+from iptoolkit.query.filters import Filter  # noqa: E402
 from iptoolkit.widgets import Explorer  # noqa: E402
 from tests.browser.lab import chromium_missing, launch_chromium  # noqa: E402
 

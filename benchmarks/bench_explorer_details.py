@@ -35,8 +35,8 @@ from timing import best_time  # noqa: E402
 
 from iptoolkit.auditing import findings  # noqa: E402
 from iptoolkit.demo import demo_estate  # noqa: E402
-from iptoolkit.filters import Filter  # noqa: E402
-from iptoolkit.queries import impact, where_used  # noqa: E402
+from iptoolkit.query.filters import Filter  # noqa: E402
+from iptoolkit.query.reach import impact, where_used  # noqa: E402
 from iptoolkit.widgets import Explorer  # noqa: E402
 from iptoolkit.widgets.explorer import TABS  # noqa: E402
 from iptoolkit.widgets.item_html import detail_html  # noqa: E402
@@ -145,7 +145,7 @@ def memory(estate: object) -> None:
     import gc
     import tracemalloc
 
-    from iptoolkit.graph import build_graph
+    from iptoolkit.query.graph import build_graph
 
     gc.collect()
     tracemalloc.start()

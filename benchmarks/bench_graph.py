@@ -26,11 +26,11 @@ from typing import Any
 
 import iptoolkit as ipt
 from iptoolkit.auditing import findings
-from iptoolkit.estate import Estate
-from iptoolkit.filters import Filter, select, subset
-from iptoolkit.graph import build_graph
-from iptoolkit.queries import impact, neighbourhood, where_used
-from iptoolkit.resolve import AmbiguousItemError, ItemIndex, UnknownItemError, resolve_node
+from iptoolkit.core.estate import Estate
+from iptoolkit.query.filters import Filter, select, subset
+from iptoolkit.query.graph import build_graph
+from iptoolkit.query.reach import impact, neighbourhood, where_used
+from iptoolkit.query.resolve import AmbiguousItemError, ItemIndex, UnknownItemError, resolve_node
 
 FILTERS = {
     "one partner (by name)": lambda estate: Filter(partners=[_busiest_partner(estate)]),

@@ -29,14 +29,14 @@ from typing import Any
 import anyio
 
 import iptoolkit as ipt
-from iptoolkit.estate import Estate
-from iptoolkit.filters import select
+from iptoolkit.core.estate import Estate
+from iptoolkit.core.selection import Filter
 from iptoolkit.mcp import Store, build_server
 from iptoolkit.mcp.picture import render_png
-from iptoolkit.queries import neighbourhood as around
-from iptoolkit.redact import redact_fields
-from iptoolkit.resolve import ID_KINDS
-from iptoolkit.selection import Filter
+from iptoolkit.query.filters import select
+from iptoolkit.query.reach import neighbourhood as around
+from iptoolkit.query.resolve import ID_KINDS
+from iptoolkit.support.redact import redact_fields
 
 TARGET = 0.100
 

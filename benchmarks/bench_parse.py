@@ -41,6 +41,7 @@ from pydantic import BaseModel, Tag
 from timing import best_time, orjson_without_gc
 
 import iptoolkit as ipt
+from iptoolkit.core.snapshot import dumps_json
 from iptoolkit.models import (
     AGENT_TYPES,
     CHANNEL_TYPES,
@@ -51,7 +52,6 @@ from iptoolkit.models import (
     loads_json,
     validate_profiles,
 )
-from iptoolkit.snapshot import dumps_json
 
 HELD_PROFILES = 10_000
 MAX_DEPTH = 6

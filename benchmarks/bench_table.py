@@ -27,7 +27,7 @@ from typing import Any
 from timing import best_time
 
 from iptoolkit.demo import demo_estate
-from iptoolkit.filters import Filter
+from iptoolkit.query.filters import Filter
 from iptoolkit.widgets.model import ExplorerModel
 from iptoolkit.widgets.paging import cell_text
 from iptoolkit.widgets.table import SelectionTable
@@ -35,7 +35,7 @@ from iptoolkit.widgets.table import SelectionTable
 FRESH = """\
 import json, sys, time
 from iptoolkit.demo import demo_estate
-from iptoolkit.filters import Filter
+from iptoolkit.query.filters import Filter
 from iptoolkit.widgets.model import ExplorerModel
 model = ExplorerModel(demo_estate(n_profiles={profiles}))
 frame = model.table(model.select(Filter()))

@@ -37,8 +37,8 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.timing import best_time  # noqa: E402
 from iptoolkit.demo import demo_estate  # noqa: E402
-from iptoolkit.filters import Filter  # noqa: E402
-from iptoolkit.graph import build_graph  # noqa: E402
+from iptoolkit.query.filters import Filter  # noqa: E402
+from iptoolkit.query.graph import build_graph  # noqa: E402
 from iptoolkit.widgets.diagram import render_png  # noqa: E402
 from iptoolkit.widgets.topology_data import view_data  # noqa: E402
 

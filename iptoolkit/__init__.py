@@ -24,9 +24,9 @@ _EXPORTS: dict[str, str] = {
     "IntegrationProfile": "iptoolkit.models",
     "timestamp": "iptoolkit.models",
     # the estate, demo data
-    "Estate": "iptoolkit.estate",
-    "load": "iptoolkit.estate",
-    "as_estate": "iptoolkit.estate",
+    "Estate": "iptoolkit.core.estate",
+    "load": "iptoolkit.core.estate",
+    "as_estate": "iptoolkit.core.estate",
     "demo_estate": "iptoolkit.demo",
     "demo_profiles": "iptoolkit.demo",
     "demo_changes": "iptoolkit.demo",
@@ -53,15 +53,15 @@ _EXPORTS: dict[str, str] = {
     "ApiTimeoutError": _CLIENT,
     "DeadlineExceededError": _CLIENT,
     # graph, questions, selections, tables, findings
-    "build_graph": "iptoolkit.graph",
-    "where_used": "iptoolkit.queries",
-    "impact": "iptoolkit.queries",
-    "neighbourhood": "iptoolkit.queries",
-    "Impact": "iptoolkit.queries",
-    "resolve_node": "iptoolkit.resolve",
-    "UnknownItemError": "iptoolkit.resolve",
-    "AmbiguousItemError": "iptoolkit.resolve",
-    "Filter": "iptoolkit.filters",
+    "build_graph": "iptoolkit.query.graph",
+    "where_used": "iptoolkit.query.reach",
+    "impact": "iptoolkit.query.reach",
+    "neighbourhood": "iptoolkit.query.reach",
+    "Impact": "iptoolkit.query.reach",
+    "resolve_node": "iptoolkit.query.resolve",
+    "UnknownItemError": "iptoolkit.query.resolve",
+    "AmbiguousItemError": "iptoolkit.query.resolve",
+    "Filter": "iptoolkit.query.filters",
     "audit": "iptoolkit.auditing",
     "findings": "iptoolkit.auditing",
     "Finding": "iptoolkit.auditing",
@@ -123,17 +123,17 @@ if TYPE_CHECKING:
         Secret,
         SessionCookie,
     )
+    from .core.estate import Estate, as_estate, load
     from .demo import demo_changes, demo_estate, demo_profiles
     from .docsite import write_docs
-    from .estate import Estate, as_estate, load
     from .estate_history import History, history
     from .exporters import export
-    from .filters import Filter
-    from .graph import build_graph
     from .models import IntegrationProfile, ParseError, dump_profiles, parse_profiles, timestamp
     from .plot import plot_diff, plot_summary, plot_topology
-    from .queries import Impact, impact, neighbourhood, where_used
-    from .resolve import AmbiguousItemError, UnknownItemError, resolve_node
+    from .query.filters import Filter
+    from .query.graph import build_graph
+    from .query.reach import Impact, impact, neighbourhood, where_used
+    from .query.resolve import AmbiguousItemError, UnknownItemError, resolve_node
     from .widgets import Explorer, TopologyView, show_topology
 
 

@@ -32,14 +32,14 @@ from typing import TYPE_CHECKING, Any, overload
 
 from .change.model import SEVERITIES, Change, EstateDiff
 from .models import ParseError
-from .names import plural
+from .support.names import plural
 
 if TYPE_CHECKING:
     import pandas
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-    from .estate import Estate
+    from .core.estate import Estate
 
 __all__ = ["history", "History", "HistoryDiffs", "Snapshot", "SNAPSHOT_PATTERNS"]
 
@@ -282,7 +282,7 @@ def _paths(
 
 
 def _load(path: Path) -> Estate:
-    from .estate import load
+    from .core.estate import load
 
     try:
         return load(path)

@@ -11,8 +11,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from iptoolkit.change.model import Change, EstateDiff
-from iptoolkit.estate import Estate
-from iptoolkit.snapshot import SnapshotInfo
+from iptoolkit.core.estate import Estate
+from iptoolkit.core.snapshot import SnapshotInfo
 
 __all__ = ["next_week", "WEEK_START", "deactivate_channel"]
 

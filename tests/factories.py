@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from iptoolkit.estate import Estate
+from iptoolkit.core.estate import Estate
 
 __all__ = ["partner", "channel", "agent", "unit", "profile", "estate_of", "ACME", "GLOBEX"]
 

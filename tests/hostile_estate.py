@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from iptoolkit.estate import Estate
+from iptoolkit.core.estate import Estate
 
 from .factories import agent, channel, partner, profile, unit
 

@@ -26,11 +26,11 @@ import pytest
 from click.testing import CliRunner
 
 import iptoolkit as ipt
-from iptoolkit import env
 from iptoolkit.app import NOTEBOOK, TITLE, page
 from iptoolkit.app import runner as voila
 from iptoolkit.cli import main
 from iptoolkit.cli.explore import explore_command
+from iptoolkit.support import env
 
 from .browser.lab import printed_app_url, wait_listening, wait_logged
 
@@ -202,7 +202,7 @@ def test_show_says_in_one_line_why_a_snapshot_cannot_be_read(
 
 
 def test_the_title_masks_credentials_in_the_source(tmp_path: Path) -> None:
-    from iptoolkit.snapshot import SnapshotInfo
+    from iptoolkit.core.snapshot import SnapshotInfo
 
     estate = ipt.demo_estate(n_profiles=5)
     info = SnapshotInfo(source_url="https://bob:hunter2@platform.example?token=abc")

@@ -13,7 +13,7 @@ import iptoolkit as ipt
 from iptoolkit.app import runner as voila
 from iptoolkit.app.address import PARAMETERS, PageView, query_of, view_of
 from iptoolkit.cli import main
-from iptoolkit.filters import Filter
+from iptoolkit.query.filters import Filter
 
 pytest.importorskip("voila")
 

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 import iptoolkit as ipt
-from iptoolkit import env
 from iptoolkit.app import first_view
-from iptoolkit.snapshot import SnapshotInfo
+from iptoolkit.core.snapshot import SnapshotInfo
+from iptoolkit.support import env
 from iptoolkit.widgets.drill import auto_view
 from iptoolkit.widgets.topology import TopologyView
 from iptoolkit.widgets.topology_fit import Canvas

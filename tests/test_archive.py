@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 import iptoolkit as ipt
-from iptoolkit.snapshot import SnapshotInfo
+from iptoolkit.core.snapshot import SnapshotInfo
 
 pytest.importorskip("duckdb")
 from iptoolkit.archive import Archive, ArchiveLockedError  # noqa: E402
@@ -61,7 +61,7 @@ def test_every_snapshot_comes_back_byte_for_byte(
 
 
 def test_unchanged_profiles_are_stored_once(archive: Archive, weeks: list[ipt.Estate]) -> None:
-    from iptoolkit.jsonio import dumps_json
+    from iptoolkit.support.jsonio import dumps_json
 
     distinct = {dumps_json(raw) for estate in weeks for raw in estate.raw_profiles}
     listed = sum(len(estate) for estate in weeks)
@@ -236,8 +236,8 @@ def test_files_added_keep_their_bytes_and_only_new_texts_are_checked(
 ) -> None:
     """An added file's profiles are stored as the file holds them; a profile whose exact
     text the archive stored as valid is not checked again, a faulty one always is."""
-    from iptoolkit.jsonio import dumps_json
     from iptoolkit.models import parsing
+    from iptoolkit.support.jsonio import dumps_json
 
     checked: list[bytes] = []
     real = parsing.profile_fault

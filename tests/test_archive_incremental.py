@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 import iptoolkit as ipt
-from iptoolkit.snapshot import SnapshotInfo
+from iptoolkit.core.snapshot import SnapshotInfo
 
 pytest.importorskip("duckdb")
 from iptoolkit.archive import Archive, incremental  # noqa: E402
@@ -150,7 +150,7 @@ def test_of_a_partners_holders_only_the_first_of_each_copy_joins_the_smaller_est
 ) -> None:
     """A later holder of copies already met changes neither registry: it is left out, and
     the changes are still those of `ipt.diff`."""
-    from iptoolkit.nodes import partner_of
+    from iptoolkit.core.nodes import partner_of
 
     index, path, _ = _held_channel(base)
     changed = list(base)

@@ -20,7 +20,7 @@ from iptoolkit.client import (
     PermissionDeniedError,
     SessionCookie,
 )
-from iptoolkit.estate import Estate
+from iptoolkit.core.estate import Estate
 from iptoolkit.models import IntegrationProfile, ParseError
 
 from .client_helpers import (

@@ -7,7 +7,7 @@ import pytest
 
 import iptoolkit as ipt
 from iptoolkit.auditing import KINDS, SEVERITIES, Finding, Findings, findings
-from iptoolkit.graph import build_graph
+from iptoolkit.query.graph import build_graph
 
 from .factories import ACME, GLOBEX, agent, channel, estate_of, partner, profile, unit
 
@@ -177,7 +177,7 @@ def test_profile_texts_given_to_the_audit_find_the_same(tmp_path):
     """The archive hands the audit each profile's JSON it already wrote; the URL rules read
     it instead of writing their own, and find exactly the same (faulty profiles between)."""
     from iptoolkit.auditing import audit
-    from iptoolkit.jsonio import dumps_json
+    from iptoolkit.support.jsonio import dumps_json
 
     raw = list(ipt.demo_estate(300, seed=2).raw_profiles)
     raw[1] = {**raw[1], "active": "yes", "description": "http://faulty.example.com/"}
@@ -189,7 +189,7 @@ def test_profile_texts_given_to_the_audit_find_the_same(tmp_path):
     assert any("plain.example.com" in finding.text for finding in given)
     assert not any("faulty.example.com" in finding.text for finding in given)
     # and the texts of a snapshot file, read in place
-    from iptoolkit.snapshot import read_snapshot_json
+    from iptoolkit.core.snapshot import read_snapshot_json
 
     file_texts = read_snapshot_json(estate.save(tmp_path / "s.json"), texts=True).texts
     assert file_texts is not None
@@ -203,8 +203,8 @@ def test_an_estate_loaded_keeping_its_texts_audits_from_them(tmp_path, monkeypat
     import json
 
     from iptoolkit.auditing.rules import urls
-    from iptoolkit.jsonio import dumps_json
-    from iptoolkit.snapshot import SnapshotInfo, write_snapshot
+    from iptoolkit.core.snapshot import SnapshotInfo, write_snapshot
+    from iptoolkit.support.jsonio import dumps_json
 
     raw = list(ipt.demo_estate(120, seed=3).raw_profiles)
     raw[1] = {**raw[1], "active": "yes", "description": "http://faulty.example.com/"}

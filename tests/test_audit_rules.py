@@ -9,7 +9,7 @@ import pytest
 
 import iptoolkit as ipt
 from iptoolkit.auditing import BUILTIN_RULES, audit, cron
-from iptoolkit.redact import MASK
+from iptoolkit.support.redact import MASK
 
 from .factories import ACME, agent, channel, estate_of, profile, unit
 

@@ -26,7 +26,7 @@ from iptoolkit.client import (
     _retry,
     auth,
 )
-from iptoolkit.estate import Estate
+from iptoolkit.core.estate import Estate
 from iptoolkit.models import IntegrationProfile, ParseError
 
 from .client_helpers import (

@@ -9,7 +9,7 @@ import pytest
 
 import iptoolkit as ipt
 from iptoolkit.change.links import edges
-from iptoolkit.redact import MASK
+from iptoolkit.support.redact import MASK
 from tests.factories import ACME, GLOBEX, agent, channel, estate_of, profile, unit
 
 

@@ -125,8 +125,8 @@ def test_plot_wants_a_picture_suffix(snapshots, tmp_path):
 def test_old_newer_than_new_is_a_warning_on_stderr(tmp_path):
     from datetime import UTC, datetime
 
-    from iptoolkit.estate import Estate
-    from iptoolkit.snapshot import SnapshotInfo
+    from iptoolkit.core.estate import Estate
+    from iptoolkit.core.snapshot import SnapshotInfo
 
     paths = []
     for day in (16, 17):

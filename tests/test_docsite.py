@@ -16,7 +16,7 @@ from click.testing import CliRunner
 import iptoolkit as ipt
 from iptoolkit.cli import main
 from iptoolkit.docsite.sitemap import anchor
-from iptoolkit.redact import MASK
+from iptoolkit.support.redact import MASK
 
 from .factories import ACME, agent, channel, profile, unit
 

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 import iptoolkit as ipt
 from iptoolkit.change.drift import schema_changes
 from iptoolkit.cli import main
-from iptoolkit.redact import MASK
+from iptoolkit.support.redact import MASK
 
 SFTP = "core:SFTPAgentSettings"
 

@@ -1,4 +1,4 @@
-"""The environment variables: one table (`iptoolkit.env`), used by the client, CLI and server."""
+"""The environment variables: one table (`iptoolkit.support.env`), for the client, CLI, server."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import click
 
-from iptoolkit import env
 from iptoolkit.cli import main
+from iptoolkit.support import env
 
 ROOT = Path(__file__).resolve().parent.parent
 NAME = re.compile(r"IPTOOLKIT_[A-Z][A-Z_]*")

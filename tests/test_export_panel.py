@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from iptoolkit.core.estate import Estate, load
 from iptoolkit.demo import demo_estate
-from iptoolkit.estate import Estate, load
 from iptoolkit.exporters import ALIASES, FAMILIES
 from iptoolkit.exporters import FORMATS as EXPORTER_FORMATS
-from iptoolkit.filters import Filter
+from iptoolkit.query.filters import Filter
 
 pytest.importorskip("ipywidgets")
 

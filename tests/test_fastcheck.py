@@ -16,11 +16,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import iptoolkit as ipt
-from iptoolkit.estate import Estate
-from iptoolkit.jsonio import dumps_json
+from iptoolkit.core.estate import Estate
 from iptoolkit.models import validate_profiles
 from iptoolkit.models.fastcheck import profile_fault
 from iptoolkit.models.jsontext import loads_json
+from iptoolkit.support.jsonio import dumps_json
 
 from .strategies import model_strategy, mutated_profiles
 

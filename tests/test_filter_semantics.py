@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 import iptoolkit as ipt
 from iptoolkit.cli import main
-from iptoolkit.filters import select
+from iptoolkit.query.filters import select
 from tests.factories import ACME, GLOBEX, agent, channel, estate_of, profile, unit
 
 ACME_AS2 = channel(10, "AS2", partner=ACME, name="Acme AS2")

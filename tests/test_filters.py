@@ -8,12 +8,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import iptoolkit as ipt
-from iptoolkit import filters as filters_module
-from iptoolkit.estate import load
-from iptoolkit.filters import Filter, select, subset
-from iptoolkit.graph import build_graph
-from iptoolkit.jsonio import dumps_json
-from iptoolkit.queries import where_used
+from iptoolkit.core.estate import load
+from iptoolkit.query import filters as filters_module
+from iptoolkit.query.filters import Filter, select, subset
+from iptoolkit.query.graph import build_graph
+from iptoolkit.query.reach import where_used
+from iptoolkit.support.jsonio import dumps_json
 
 from .factories import ACME, GLOBEX, agent, channel, estate_of, profile, unit
 from .strategies import profiles as any_profiles
@@ -142,9 +142,9 @@ def test_json_round_trip(selection):
 def test_select_agrees_with_a_brute_force_reading(selection):
     """The profile fields are independent conditions; the channel fields must all hold of
     one channel the profile uses (read here from the channels' JSON, channel by channel)."""
+    from iptoolkit.core.nodes import partner_of, type_of
     from iptoolkit.models import field_value
-    from iptoolkit.names import normalise_type, strip_kind, type_aliases
-    from iptoolkit.nodes import partner_of, type_of
+    from iptoolkit.support.names import normalise_type, strip_kind, type_aliases
 
     estate = hand_estate()
     chosen = selection.model_dump(exclude_defaults=True)

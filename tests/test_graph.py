@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import iptoolkit as ipt
-from iptoolkit.graph import NODE_KINDS, RELATIONS, build_graph
-from iptoolkit.queries import Impact, impact, neighbourhood, where_used
+from iptoolkit.query.graph import NODE_KINDS, RELATIONS, build_graph
+from iptoolkit.query.reach import Impact, impact, neighbourhood, where_used
 
 from .factories import ACME, GLOBEX, agent, channel, estate_of, partner, profile, unit
 from .strategies import profiles as any_profiles

@@ -21,7 +21,7 @@ import iptoolkit as ipt  # noqa: E402
 from iptoolkit import estate_history as history_module  # noqa: E402
 from iptoolkit.auditing import findings  # noqa: E402
 from iptoolkit.change.model import Change, EstateDiff  # noqa: E402
-from iptoolkit.snapshot import SnapshotInfo  # noqa: E402
+from iptoolkit.core.snapshot import SnapshotInfo  # noqa: E402
 from iptoolkit.topology.style import STATUS_COLOURS  # noqa: E402
 
 from .change_cases import WEEK_START, next_week  # noqa: E402

@@ -12,7 +12,7 @@ import iptoolkit as ipt
 from iptoolkit.cli import main
 from iptoolkit.mcp import answers
 from iptoolkit.mcp.store import Store
-from iptoolkit.resolve import UnknownItemError
+from iptoolkit.query.resolve import UnknownItemError
 from tests.factories import ACME, agent, channel, estate_of, profile
 
 AS2_A = channel(10, "AS2", partner=ACME, name="Acme AS2 main")
@@ -70,7 +70,7 @@ def test_mcp(estate, tmp_path):
 def test_an_id_of_another_snapshot_says_where_it_is(estate, tmp_path):
     from datetime import UTC, datetime
 
-    from iptoolkit.snapshot import SnapshotInfo
+    from iptoolkit.core.snapshot import SnapshotInfo
 
     monday, tuesday = tmp_path / "monday.json", tmp_path / "tuesday.json"
     ipt.Estate.from_raw(

@@ -1,4 +1,4 @@
-"""One JSON serialiser (`iptoolkit.jsonio`) for snapshots and the server's catalogue."""
+"""One JSON serialiser (`iptoolkit.support.jsonio`) for snapshots and the server's catalogue."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ import orjson
 from hypothesis import given
 from hypothesis import strategies as st
 
-from iptoolkit import jsonio, snapshot
+from iptoolkit.core import snapshot
 from iptoolkit.server import catalogue
+from iptoolkit.support import jsonio
 
 
 def test_big_integers_and_non_ascii_text_round_trip_exactly() -> None:

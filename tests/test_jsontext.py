@@ -9,8 +9,8 @@ import json
 import pytest
 
 import iptoolkit as ipt
-from iptoolkit.jsonio import dumps_json
 from iptoolkit.models import loads_json, read_json
+from iptoolkit.support.jsonio import dumps_json
 
 GOOD = b'{"class": "core:IntegrationProfile", "id": "P3", "name": "fine"}'
 
@@ -64,7 +64,7 @@ def test_a_profile_both_invalid_and_repeating_a_key_lists_both_issues():
 def test_two_profiles_keys_never_lose_a_profile_unseen(tmp_path, suffix):
     # the first list (P1) used to vanish: two of three profiles loaded, "0 problems"
     text = (
-        b'{"format": "iptoolkit.snapshot", "version": 1, "profiles": [{"id": "P1"}], '
+        b'{"format": "iptoolkit.core.snapshot", "version": 1, "profiles": [{"id": "P1"}], '
         b'"profiles": [{"id": "P2"}, {"id": "P3"}]}'
     )
     path = tmp_path / f"twice{suffix}"
@@ -161,12 +161,12 @@ def test_a_surrogate_pair_is_one_character():
     "document",
     [
         '[{"id":"P1","id":"P2"}]',
-        '{"format":"iptoolkit.snapshot","profiles":[{"a":[1,{"b":1,"b":2}]}]}',
+        '{"format":"iptoolkit.core.snapshot","profiles":[{"a":[1,{"b":1,"b":2}]}]}',
         '{"profiles":[{"id":"P"}],"profiles":[]}',
         '[{"id":"P","x":1e400}]',
         '[{"id":"P","x":123456789012345678901234567890}]',
         '[{"id":"P","x":[1.5,null,"\\u00e9"]}]\n',
-        '{"format":"iptoolkit.snapshot","profiles":[\n{"id":"P1"},\n{"id":"P1","id":"P2"}\n]}\n',
+        '{"format":"iptoolkit.core.snapshot","profiles":[\n{"id":"P1"},\n{"id":"P1","id":"P2"}\n]}\n',
         '{"profiles":[\n{"id":"P1","x":1e400}\n]}\n',
     ],
 )
@@ -200,8 +200,8 @@ def test_a_saved_snapshot_gives_each_profile_its_exact_text_and_spaced_json_none
     """`read_snapshot_json(texts=True)` hands the archive each profile's text as the file
     holds it (read in place, not written again); text the proof does not cover gives
     none."""
+    from iptoolkit.core.snapshot import read_snapshot_json
     from iptoolkit.models.jsontext import ItemSpans
-    from iptoolkit.snapshot import read_snapshot_json
 
     path = tmp_path / "snap.json.gz"
     estate = ipt.demo_estate(n_profiles=30, seed=4)
@@ -222,7 +222,7 @@ def test_a_saved_snapshot_gives_each_profile_its_exact_text_and_spaced_json_none
 
 
 def test_profile_texts_find_a_token_in_the_profile_holding_it():
-    from iptoolkit.profile_texts import ProfileTexts, as_profile_texts
+    from iptoolkit.core.profile_texts import ProfileTexts, as_profile_texts
 
     texts = as_profile_texts([b'{"a":"x://1"}', b'{"b":2}', b'{"c":"x://3"}'])
     assert as_profile_texts(texts) is texts

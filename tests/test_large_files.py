@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 import iptoolkit as ipt
-from iptoolkit.jsonio import dumps_json
+from iptoolkit.support.jsonio import dumps_json
 
 pytestmark = pytest.mark.slow
 

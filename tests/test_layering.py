@@ -26,28 +26,26 @@ import networkx as nx
 import pytest
 
 import iptoolkit
-from iptoolkit.extras import MissingExtraError
+from iptoolkit.support.extras import MissingExtraError
 
 PACKAGE = Path(iptoolkit.__file__).parent
 ROOT = "iptoolkit"
 
-CORE = {
-    "estate", "records", "references", "nodes", "names", "selection", "snapshot", "models",
-    "indexed", "profile_texts", "load_pass", "registries",
-}  # fmt: skip
-"""The data: what an estate is. It reaches no view, not even lazily."""
-SHARED = {"_version", "env", "extras", "jsonio", "reading", "redact", "markdown", "printable"}
-"""Helpers every layer may use: they import nothing of ours but `env` (and `markdown` the
-`printable` text it escapes)."""
-VIEWS = {
-    "filters", "tables", "graph", "queries", "resolve", "auditing", "topology", "plot",
-    "exporters", "widgets", "change", "estate_history", "archive", "docsite", "mcp", "app",
-    "demo", "server", "cli", "client",
-}  # fmt: skip
-"""Everything that reads the estate or serves it: views of the data, and what runs them."""
+LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("support", frozenset({"support", "_version"})),
+    ("models", frozenset({"models"})),
+    ("core", frozenset({"core"})),
+    ("query", frozenset({"query"})),
+)
+"""The lower layers, bottom up, each by its packages: a module reaches (lazy imports
+included, the core's facades aside) only its own layer and those below. Everything else
+is a view or an application above them; a module added to a package needs no edit here."""
+TOP_LEVEL_MODULES = frozenset({"__init__", "_version", "estate_history"})
+"""The modules that belong to no package (at most six): `estate_history` reads `change/`,
+counts with `auditing` and draws with `plot`, so it sits above all three."""
 FACADES = {
-    ("iptoolkit.estate", "iptoolkit.filters"): "Estate.subset",
-    ("iptoolkit.estate", "iptoolkit.tables"): "Estate.to_frame",
+    ("iptoolkit.core.estate", "iptoolkit.query.filters"): "Estate.subset",
+    ("iptoolkit.core.estate", "iptoolkit.query.tables"): "Estate.to_frame",
 }
 """The lazy imports by which the core offers a view as a method; the views name no Estate."""
 ALLOWED_PACKAGE_CYCLES = {
@@ -198,14 +196,18 @@ def test_no_import_cycle() -> None:
 
 def test_the_check_sees_a_cycle_under_type_checking(tmp_path: Path) -> None:
     """The parser follows `if TYPE_CHECKING:` and relative imports (a check that can fail)."""
-    code = "from __future__ import annotations\nif TYPE_CHECKING:\n    from .filters import F\n"
+    code = (
+        "from __future__ import annotations\nif TYPE_CHECKING:\n    from ..query.filters import F\n"
+    )
     node = module_level_imports(ast.parse(code))[0]
-    assert targets("iptoolkit.estate", node) == {"iptoolkit.filters"}
+    assert targets("iptoolkit.core.estate", node) == {"iptoolkit.query.filters"}
     graph = import_graph()
-    graph.add_edge("iptoolkit.nodes", "iptoolkit.records", where="here:1")  # records imports nodes
+    graph.add_edge(
+        "iptoolkit.core.nodes", "iptoolkit.core.records", where="here:1"
+    )  # records imports nodes
     found = cycles_text(graph)  # each module with the line that imports the next
-    assert "iptoolkit.nodes (here:1) -> iptoolkit.records" in found
-    assert "iptoolkit.records (iptoolkit/records.py:" in found
+    assert "iptoolkit.core.nodes (here:1) -> iptoolkit.core.records" in found
+    assert "iptoolkit.core.records (iptoolkit/core/records.py:" in found
     lazy = "def view():\n    from .tables import to_frame\n"
     assert module_level_imports(ast.parse(lazy)) == []  # a function's import is no edge
 
@@ -214,11 +216,11 @@ def test_the_root_counts_like_any_module() -> None:
     """A module importing a name from the package root closes a circle through the root's
     TYPE_CHECKING imports: the check sees it (the version is read from `_version`)."""
     graph = import_graph()
-    assert graph.has_edge(ROOT, "iptoolkit.estate")  # under TYPE_CHECKING
-    node = module_level_imports(ast.parse("from . import __version__\n"))[0]
-    assert targets("iptoolkit.estate", node) == {ROOT}
-    graph.add_edge("iptoolkit.estate", ROOT, where="estate.py:1")
-    assert "iptoolkit.estate (estate.py:1) -> iptoolkit" in cycles_text(graph)
+    assert graph.has_edge(ROOT, "iptoolkit.core.estate")  # under TYPE_CHECKING
+    node = module_level_imports(ast.parse("from .. import __version__\n"))[0]
+    assert targets("iptoolkit.core.estate", node) == {ROOT}
+    graph.add_edge("iptoolkit.core.estate", ROOT, where="estate.py:1")
+    assert "iptoolkit.core.estate (estate.py:1) -> iptoolkit" in cycles_text(graph)
 
 
 def test_no_import_cycle_through_a_lazy_import() -> None:
@@ -228,7 +230,7 @@ def test_no_import_cycle_through_a_lazy_import() -> None:
     assert any("(lazy)" in where for *_, where in graph.edges(data="where"))
     found = cycles_text(graph)
     assert not found, "import cycles through a lazy import:\n" + found
-    packages = package_graph(graph)
+    packages = package_graph(without_facades(graph.copy()))  # the facades: methods, not layers
     for cycle in ALLOWED_PACKAGE_CYCLES:  # an allowance that is no longer needed goes
         assert any(frozenset(c) == cycle for c in nx.simple_cycles(packages)), cycle
     found = cycles_text(packages, allowed=frozenset(ALLOWED_PACKAGE_CYCLES))
@@ -245,13 +247,13 @@ def test_every_allowed_cycle_is_explained_in_the_architecture_doc() -> None:
 def test_the_lazy_checks_see_a_cycle() -> None:
     """A lazy import closing a circle is seen between modules and between packages, and
     one between packages only (two modules that do not import each other) too."""
-    code = "def view():\n    from .estate import Estate\n"
+    code = "def view():\n    from ..core.estate import Estate\n"
     ((node, is_lazy),) = all_imports(ast.parse(code))
-    assert is_lazy and targets("iptoolkit.filters", node) == {"iptoolkit.estate"}
+    assert is_lazy and targets("iptoolkit.query.filters", node) == {"iptoolkit.core.estate"}
     graph = import_graph(lazy=True)
-    assert graph.has_edge("iptoolkit.estate", "iptoolkit.filters")  # Estate.subset, lazy
-    graph.add_edge("iptoolkit.filters", "iptoolkit.estate", where="here:1 (lazy)")
-    assert "iptoolkit.filters (here:1 (lazy)) -> iptoolkit.estate" in cycles_text(graph)
+    assert graph.has_edge("iptoolkit.core.estate", "iptoolkit.query.filters")  # Estate.subset, lazy
+    graph.add_edge("iptoolkit.query.filters", "iptoolkit.core.estate", where="here:1 (lazy)")
+    assert "iptoolkit.query.filters (here:1 (lazy)) -> iptoolkit.core.estate" in cycles_text(graph)
     graph = import_graph(lazy=True)
     assert graph.has_edge("iptoolkit.plot.diff", "iptoolkit.change.model")
     graph.add_edge("iptoolkit.change.diff", "iptoolkit.plot.topology", where="here:2 (lazy)")
@@ -275,30 +277,75 @@ def beyond(graph: nx.DiGraph, modules: list[str], allowed: set[str]) -> dict[str
     """For each module, the packages and top-level modules it reaches outside `allowed`."""
     found = {}
     for name in modules:
-        reached = {m.split(".")[1] for m in nx.descendants(graph, name)} - allowed
+        reached = {m.split(".")[1] for m in nx.descendants(graph, name) if m != ROOT} - allowed
         if reached:
             found[name] = sorted(reached)
     return found
 
 
-def core_beyond(graph: nx.DiGraph) -> dict[str, list[str]]:
-    return beyond(graph, [f"{ROOT}.{name}" for name in sorted(CORE)], CORE | SHARED)
+def layer_of(name: str) -> str | None:
+    """The lower layer a module belongs to, by its package; None for a view."""
+    if name == ROOT:
+        return None
+    top = name.split(".")[1]
+    return next((layer for layer, units in LAYERS if top in units), None)
+
+
+def below(layer: str) -> frozenset[str]:
+    """The packages a module of `layer` may reach: its own layer's and those below."""
+    names = [name for name, _ in LAYERS]
+    return frozenset().union(*(units for _, units in LAYERS[: names.index(layer) + 1]))
+
+
+def layers_beyond(graph: nx.DiGraph) -> dict[str, list[str]]:
+    """Each module of a lower layer with what it reaches above its layer."""
+    found: dict[str, list[str]] = {}
+    for name in sorted(graph):
+        layer = layer_of(name)
+        if layer is not None:
+            found.update(beyond(graph, [name], set(below(layer))))
+    return found
 
 
 def change_beyond(graph: nx.DiGraph) -> dict[str, list[str]]:
     modules = sorted(m for m in graph if m.split(".")[:2] == [ROOT, "change"])
-    return beyond(graph, modules, CORE | SHARED | {"change"})
+    return beyond(graph, modules, set(below("core")) | {"change"})
 
 
-def test_the_data_core_reaches_no_view() -> None:
-    """The core reaches only the core and the shared helpers, lazy imports included but
-    for its facades (`FACADES`); a lazy import of a view is seen."""
+def test_the_top_level_holds_packages_and_few_modules() -> None:
+    """The folder tree says where a module goes: only the few in `TOP_LEVEL_MODULES` sit
+    beside the packages."""
+    top = {p.stem for p in PACKAGE.glob("*.py")}
+    assert top == TOP_LEVEL_MODULES, "a new module belongs in a package: which layer is it?"
+    assert len(top) <= 6
+
+
+def test_each_layer_reaches_only_itself_and_below() -> None:
+    """support < models < core < query, lazy imports included but for the core's facades
+    (`FACADES`); a lazy import upward is seen."""
     graph = without_facades(import_graph(lazy=True))
-    top = {name.split(".")[1] for name in module_names()}
-    assert top == CORE | SHARED | VIEWS, "a new module: is it core, shared or a view?"
-    assert not core_beyond(graph), core_beyond(graph)
-    graph.add_edge("iptoolkit.records", "iptoolkit.tables", where="here:1 (lazy)")
-    assert core_beyond(graph)["iptoolkit.records"] == ["tables"]
+    for layer, _units in LAYERS:
+        assert any(layer_of(m) == layer for m in graph), f"layer {layer} has no module"
+    assert not layers_beyond(graph), layers_beyond(graph)
+    graph.add_edge("iptoolkit.core.records", "iptoolkit.query.tables", where="here:1 (lazy)")
+    assert layers_beyond(graph)["iptoolkit.core.records"] == ["query"]
+    graph.add_edge("iptoolkit.models.base", "iptoolkit.core.nodes", where="here:2")
+    assert "core" in layers_beyond(graph)["iptoolkit.models.base"]
+
+
+def test_private_modules_stay_in_their_package() -> None:
+    """A module named `_x` is its package's own: nothing outside the package imports it."""
+    graph = import_graph(lazy=True)
+    outside = sorted(
+        f"{source} -> {target} ({where})"
+        for source, target, where in graph.edges(data="where")
+        if target.rsplit(".", 1)[-1].startswith("_")
+        and target.rsplit(".", 1)[-1] not in {"__init__", "__main__", "_version"}
+        and not source.startswith(target.rsplit(".", 1)[0] + ".")
+    )
+    assert not outside, "private modules imported from outside their package:\n" + "\n".join(
+        outside
+    )
 
 
 def test_change_uses_no_view() -> None:

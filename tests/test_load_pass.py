@@ -13,13 +13,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import iptoolkit as ipt
-import iptoolkit.estate
-from iptoolkit.estate import Estate
-from iptoolkit.load_pass import LoadPass
+import iptoolkit.core.estate
+from iptoolkit.core._load_pass import LoadPass
+from iptoolkit.core.estate import Estate
+from iptoolkit.core.records import PENDING, RecordBuilder
+from iptoolkit.core.snapshot import SnapshotInfo, read_snapshot_json, write_snapshot
 from iptoolkit.models import listing_of
 from iptoolkit.models.jsontext import _compact
-from iptoolkit.records import PENDING, RecordBuilder
-from iptoolkit.snapshot import SnapshotInfo, read_snapshot_json, write_snapshot
 
 from .factories import ACME, GLOBEX, agent, channel, profile, unit
 from .strategies import model_strategy, mutated_profiles
@@ -43,7 +43,7 @@ def loaded(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Estate, bool]:
             super().__init__()
             passes.append(self)
 
-    monkeypatch.setattr(iptoolkit.estate, "LoadPass", Spied)
+    monkeypatch.setattr(iptoolkit.core.estate, "LoadPass", Spied)
     estate = ipt.load(path)
     assert len(passes) == 1
     return estate, passes[0].proven
@@ -207,7 +207,7 @@ def test_a_pass_the_proof_voids_lets_its_work_go(
 
     path = tmp_path / "late.json"
     path.write_bytes(orjson.dumps(LISTING)[:-1] + b',{"id":"P9","id":"P10"}]')
-    monkeypatch.setattr(iptoolkit.estate, "LoadPass", Spied)
+    monkeypatch.setattr(iptoolkit.core.estate, "LoadPass", Spied)
     estate = ipt.load(path)
     assert [p.profile_id for p in estate.problems][-1] == "P10"
     [read] = voided

@@ -25,10 +25,10 @@ import anyio
 import pytest
 
 import iptoolkit as ipt
-from iptoolkit.estate import Estate
-from iptoolkit.filters import select
-from iptoolkit.redact import MASK, is_secret_name, redact_fields
-from iptoolkit.snapshot import SnapshotInfo
+from iptoolkit.core.estate import Estate
+from iptoolkit.core.snapshot import SnapshotInfo
+from iptoolkit.query.filters import select
+from iptoolkit.support.redact import MASK, is_secret_name, redact_fields
 
 mcp = pytest.importorskip("mcp")
 from mcp import ClientSession  # noqa: E402
@@ -532,7 +532,7 @@ def test_http_serves_the_same_tools_on_loopback(snapshots: dict[str, Any]) -> No
 
 def test_a_tool_names_every_candidate_of_an_ambiguous_name() -> None:
     from iptoolkit.mcp.store import Loaded
-    from iptoolkit.resolve import AmbiguousItemError, UnknownItemError
+    from iptoolkit.query.resolve import AmbiguousItemError, UnknownItemError
 
     raw = copy.deepcopy(list(ipt.demo_estate(30).raw_profiles))
     raw[4]["name"] = raw[7]["name"] = "Orders In"

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import iptoolkit as ipt
-from iptoolkit.snapshot import SnapshotInfo
+from iptoolkit.core.snapshot import SnapshotInfo
 
 pytest.importorskip("mcp")
 pytest.importorskip("duckdb")

@@ -11,6 +11,7 @@ from pydantic import TypeAdapter, ValidationError
 
 import iptoolkit as ipt
 from iptoolkit import models
+from iptoolkit.core.snapshot import dumps_json
 from iptoolkit.models import (
     AGENT_TYPES,
     CHANNEL_TYPES,
@@ -24,7 +25,6 @@ from iptoolkit.models import (
     gc_paused,
     routed_errors,
 )
-from iptoolkit.snapshot import dumps_json
 
 from .strategies import profiles
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from iptoolkit.names import plural, type_aliases, type_label, type_matches
+from iptoolkit.support.names import plural, type_aliases, type_label, type_matches
 
 
 @pytest.mark.parametrize(

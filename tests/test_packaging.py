@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from iptoolkit.extras import EXTRAS
+from iptoolkit.support.extras import EXTRAS
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "iptoolkit"
@@ -81,7 +81,9 @@ def test_the_core_install_is_the_notebook_library() -> None:
     assert {"fastapi", "uvicorn", "python-multipart", "ipykernel"}.isdisjoint(CORE)
     assert EXTRA["server"] == {"fastapi", "uvicorn", "python-multipart", "limits"}
     assert "ipykernel" in EXTRA["test"]  # the notebooks' kernel: tests and binder/ only
-    assert set(EXTRAS) == set(EXTRA) - {"all", "test"}, "iptoolkit/extras.py names each extra"
+    assert set(EXTRAS) == set(EXTRA) - {"all", "test"}, (
+        "iptoolkit/support/extras.py names each extra"
+    )
     assert EXTRA["all"] == {f"iptoolkit[{name}]" for name in EXTRAS}
 
 

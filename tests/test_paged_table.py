@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from iptoolkit.demo import demo_estate
-from iptoolkit.filters import Filter
+from iptoolkit.query.filters import Filter
 from iptoolkit.widgets.model import ExplorerModel
 from iptoolkit.widgets.paging import CELL_CHARS, PAGE_SIZES, Pager, cell_text, page_span
 from iptoolkit.widgets.table import SelectionTable

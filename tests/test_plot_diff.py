@@ -16,8 +16,8 @@ from matplotlib.colors import to_hex  # noqa: E402
 
 import iptoolkit as ipt  # noqa: E402
 from iptoolkit.change.model import Change, EstateDiff  # noqa: E402
-from iptoolkit.graph import build_graph  # noqa: E402
 from iptoolkit.plot.topology import LargeDiagramWarning  # noqa: E402
+from iptoolkit.query.graph import build_graph  # noqa: E402
 from iptoolkit.topology.diffstatus import diff_graph, mark_view, status_of_tally  # noqa: E402
 from iptoolkit.topology.style import STATUS_COLOURS  # noqa: E402
 from iptoolkit.topology.view import grouped_view  # noqa: E402

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from iptoolkit.names import plural
+from iptoolkit.support.names import plural
 
 PACKAGE = Path(__file__).resolve().parent.parent / "iptoolkit"
 COPY = re.compile(r"""==\s*1\s+else\s+['"]s['"]|!=\s*1\s+else\s+['"]['"]""")

@@ -12,9 +12,9 @@ import pytest
 from click.testing import CliRunner
 
 import iptoolkit as ipt
-from iptoolkit import env
 from iptoolkit.cli import main
-from iptoolkit.reading import DEFAULT_MAX_SIZE, format_size, load_limit, parse_size
+from iptoolkit.support import env
+from iptoolkit.support.reading import DEFAULT_MAX_SIZE, format_size, load_limit, parse_size
 
 LISTING = b'[{"class": "core:IntegrationProfile", "id": "P1", "name": "' + b"x" * 2000 + b'"}]'
 

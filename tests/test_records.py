@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 import iptoolkit as ipt
-from iptoolkit.filters import select
-from iptoolkit.records import profile_keys
+from iptoolkit.core.records import profile_keys
+from iptoolkit.query.filters import select
 
 
 def anonymous(port: int, partner: int) -> dict[str, Any]:
@@ -117,7 +117,7 @@ def test_one_activity_rule_everywhere():
 
 def test_one_count_and_one_name_for_each_thing_across_views():
     pytest.importorskip("ipywidgets")
-    from iptoolkit.names import type_label
+    from iptoolkit.support.names import type_label
     from iptoolkit.widgets import Explorer
 
     estate = ipt.demo_estate(n_profiles=300, seed=0)

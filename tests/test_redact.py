@@ -10,9 +10,9 @@ import pytest
 
 from iptoolkit.client._urls import install_log_filters
 from iptoolkit.client._urls import redact_url as client_redact_url
-from iptoolkit.estate import Estate
+from iptoolkit.core.estate import Estate
 from iptoolkit.exporters.attributes import redact_text as exporter_redact_text
-from iptoolkit.redact import (
+from iptoolkit.support.redact import (
     MASK,
     SECRET_HEADERS,
     SECRET_PARAMS,
@@ -222,7 +222,7 @@ def test_a_secret_in_a_profile_never_shows_in_other_exports(suffix: str, tmp_pat
 
 
 def test_the_snapshot_export_masks_its_source_url(tmp_path: Path) -> None:
-    from iptoolkit.estate import load
+    from iptoolkit.core.estate import load
     from iptoolkit.exporters import export
 
     source = f"https://platform.example/api/preview/profiles?loginToken={SECRET}"

@@ -7,14 +7,14 @@ import networkx as nx
 import pytest
 
 import iptoolkit as ipt
-from iptoolkit.names import close_matches, did_you_mean, strip_kind
-from iptoolkit.resolve import (
+from iptoolkit.query.resolve import (
     ID_KINDS,
     AmbiguousItemError,
     ItemIndex,
     UnknownItemError,
     resolve_node,
 )
+from iptoolkit.support.names import close_matches, did_you_mean, strip_kind
 
 from .factories import ACME, agent, channel, estate_of, profile
 from .test_graph import hand_estate

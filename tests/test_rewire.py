@@ -143,7 +143,7 @@ def test_timestamps_are_shown_as_dates_for_people_and_as_numbers_for_machines():
 def test_old_newer_than_new_is_said():
     from datetime import UTC, datetime
 
-    from iptoolkit.snapshot import SnapshotInfo
+    from iptoolkit.core.snapshot import SnapshotInfo
 
     raw = [receiving("P1", OLD)]
     monday = ipt.Estate.from_raw(

@@ -15,7 +15,7 @@ import orjson
 import pytest
 
 import iptoolkit.server as server_pkg
-from iptoolkit.estate import Estate
+from iptoolkit.core.estate import Estate
 from iptoolkit.server import RunningServer, running
 from iptoolkit.server.app import PROFILES_PATH, SESSION_COOKIE, SESSION_TOKEN_PATH, TOKEN_PATH
 

@@ -17,11 +17,11 @@ import pytest
 from click.testing import CliRunner
 
 import iptoolkit.server.runner as runner_module
-from iptoolkit import env
 from iptoolkit.cli import main
 from iptoolkit.cli.serve import hash_secret_command, serve_command
 from iptoolkit.server import Principals, ServerLimits, verify_secret
 from iptoolkit.server.app import PROFILES_PATH, TOKEN_PATH
+from iptoolkit.support import env
 
 from .server_data import PROFILES, SECRETS, ids, request_token
 
@@ -199,7 +199,7 @@ def test_serve_demo_prints_credentials_once_and_logs_no_secrets() -> None:
     finally:
         out, err = _stop(process)
     assert process.returncode == 0, err
-    # the credentials line, then the Python and the shell examples (names from iptoolkit.env)
+    # the credentials line, then the Python and the shell examples (names from support.env)
     assert banner.count(secret.group(1)) == 3
     shell = f"{env.BASE_URL}={base_url} {env.CLIENT_ID}=demo-client {env.CLIENT_SECRET}="
     assert shell + secret.group(1) in banner

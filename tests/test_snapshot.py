@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from iptoolkit.snapshot import NAME_FIELDS, check_name_template, dated_path
+from iptoolkit.core.snapshot import NAME_FIELDS, check_name_template, dated_path
 
 # 06:15:07 in UTC+2 is 04:15:07 UTC: names use UTC, whatever zone the time came in
 WHEN = datetime(2026, 11, 23, 6, 15, 7, tzinfo=timezone(timedelta(hours=2)))

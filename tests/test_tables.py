@@ -8,9 +8,9 @@ import pandas as pd
 import pytest
 
 import iptoolkit as ipt
-from iptoolkit.filters import Filter
-from iptoolkit.graph import build_graph
-from iptoolkit.tables import COLUMNS, FRAME_KINDS, to_frame
+from iptoolkit.query.filters import Filter
+from iptoolkit.query.graph import build_graph
+from iptoolkit.query.tables import COLUMNS, FRAME_KINDS, to_frame
 
 from .factories import ACME, GLOBEX, agent, channel, estate_of, profile, unit
 

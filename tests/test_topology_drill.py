@@ -10,9 +10,9 @@ from collections.abc import Hashable
 import networkx as nx
 import pytest
 
+from iptoolkit.core.estate import Estate
 from iptoolkit.demo import demo_estate
-from iptoolkit.estate import Estate
-from iptoolkit.graph import build_graph
+from iptoolkit.query.graph import build_graph
 from iptoolkit.topology.style import KIND_GLYPHS
 from iptoolkit.widgets.drill import (
     auto_view,

@@ -10,11 +10,11 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
+from iptoolkit.core.estate import Estate
 from iptoolkit.demo import demo_estate
-from iptoolkit.estate import Estate
-from iptoolkit.filters import Filter
-from iptoolkit.graph import build_graph
 from iptoolkit.plot.topology import MAX_DETAIL_NODES
+from iptoolkit.query.filters import Filter
+from iptoolkit.query.graph import build_graph
 from iptoolkit.topology.layout import place_view
 from iptoolkit.topology.legend import INACTIVE_FILL
 from iptoolkit.topology.style import COLUMN_OF_KIND, KIND_COLOURS, KIND_GLYPHS, channel_colour

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from iptoolkit.core.estate import Estate
 from iptoolkit.demo import demo_estate
-from iptoolkit.estate import Estate
-from iptoolkit.filters import Filter
+from iptoolkit.query.filters import Filter
 from iptoolkit.widgets.debounce import Debouncer
 from iptoolkit.widgets.html import fallback_html
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from iptoolkit.core.estate import Estate
 from iptoolkit.demo import demo_estate
-from iptoolkit.estate import Estate
-from iptoolkit.filters import Filter
-from iptoolkit.graph import build_graph
+from iptoolkit.query.filters import Filter
+from iptoolkit.query.graph import build_graph
 from iptoolkit.widgets.html import Link, link_html, list_html
 
 from .factories import ACME, GLOBEX, agent, channel, estate_of, partner, profile, unit

@@ -10,9 +10,9 @@ import pytest
 
 import iptoolkit.auditing as audit
 from iptoolkit.auditing import Finding, Findings
-from iptoolkit.estate import Estate
-from iptoolkit.filters import Filter
-from iptoolkit.graph import build_graph
+from iptoolkit.core.estate import Estate
+from iptoolkit.query.filters import Filter
+from iptoolkit.query.graph import build_graph
 
 from .factories import ACME, GLOBEX, agent, channel, estate_of, profile
 

@@ -69,8 +69,8 @@ def static() -> None:
 
 
 def _app(estate, folder: Path):  # type: ignore[no-untyped-def]
-    from iptoolkit import env
     from iptoolkit.app import runner
+    from iptoolkit.support import env
 
     snapshot = folder / "estate.json"
     estate.save(snapshot)

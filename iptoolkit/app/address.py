@@ -25,8 +25,8 @@ import anywidget
 import traitlets
 from pydantic import ValidationError
 
-from ..names import type_label
-from ..selection import Filter
+from ..core.selection import Filter
+from ..support.names import type_label
 
 __all__ = ["PARAMETERS", "PageView", "view_of", "query_of", "PageAddress"]
 

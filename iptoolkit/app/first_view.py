@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
 if TYPE_CHECKING:
-    from ..estate import Estate
+    from ..core.estate import Estate
     from ..widgets.topology_data import ViewData
 
 __all__ = [
@@ -207,7 +207,7 @@ def first_view_html(estate: Estate, path: str | os.PathLike[str] | None) -> str:
     """The drawing the page shows until the live view is there: the app's title line, the
     Explorer's counts, the topology overview (the Explorer's own, `overview_svg`) and its
     legend, with a line saying what it is. One element, `#ipt-first-view`, with its CSS."""
-    from ..selection import Filter
+    from ..core.selection import Filter
     from ..widgets.drill import auto_view
     from ..widgets.explorer import TABS  # drawn faint, not buttons, where the live ones go
     from ..widgets.html import legend_html  # the live view's own legend
@@ -255,8 +255,8 @@ def main() -> int:
     """`python -m iptoolkit.app.first_view`: the first view of the app's snapshot
     (`IPTOOLKIT_APP_SNAPSHOT`, else the demo) on stdout, UTF-8; exit 1 with the reason on
     stderr when it cannot be read (the page then says why, from its kernel)."""
-    from .. import env
     from ..models import ParseError
+    from ..support import env
 
     path = os.environ.get(env.APP_SNAPSHOT) or None
     try:

@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING
 
 import ipywidgets as W
 
-from .. import env
-from ..redact import redact_url
+from ..support import env
+from ..support.redact import redact_url
 
 if TYPE_CHECKING:
-    from ..estate import Estate
+    from ..core.estate import Estate
     from ..widgets import Explorer
 
 __all__ = ["TITLE", "DEMO_PROFILES", "show", "follow_address", "title_html", "error_html"]
@@ -122,7 +122,7 @@ def _estate(path: str | os.PathLike[str] | None) -> Estate:
         from ..demo import demo_estate
 
         return demo_estate(n_profiles=DEMO_PROFILES)
-    from ..estate import as_estate
+    from ..core.estate import as_estate
 
     return as_estate(path, "the app's snapshot")
 

@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from ..extras import require
+from ..support.extras import require
 
 require("archive")
 

@@ -32,16 +32,16 @@ from ..change.diff import in_order, items_diff
 from ..change.model import Change, EstateDiff
 from ..change.schema_compare import _compared, _conditions
 from ..change.schema_walk import walk_records
-from ..jsonio import dumps_json
+from ..core.nodes import partner_of
 from ..models import Listing, loads_json
-from ..nodes import partner_of
+from ..support.jsonio import dumps_json
 
 if TYPE_CHECKING:
     import duckdb
 
-    from ..estate import Estate
-    from ..profile_texts import ProfileTexts
-    from ..snapshot import SnapshotInfo
+    from ..core.estate import Estate
+    from ..core.profile_texts import ProfileTexts
+    from ..core.snapshot import SnapshotInfo
     from .rows import SnapshotRows
 
 __all__ = ["PreviousRow", "incremental_diff"]
@@ -286,7 +286,7 @@ def _estate_of(
 ) -> Estate:
     """An estate of these profiles; only those found faulty before are validated again
     (the others were valid when stored or loaded)."""
-    from ..estate import Estate
+    from ..core.estate import Estate
 
     suspects = frozenset(n for n, (key, _) in enumerate(profiles) if key in faulty)
     return Estate.from_raw(Listing([raw for _, raw in profiles], {}, suspects), info=info)

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     import duckdb
     import pandas
 
-    from ..estate import Estate
+    from ..core.estate import Estate
 
 __all__ = ["item_log", "item_node", "LOG_COLUMNS", "Stored"]
 
@@ -53,7 +53,7 @@ def item_node(con: duckdb.DuckDBPyConnection, item: str) -> str:
         return found[0]
     import networkx as nx
 
-    from ..resolve import ItemIndex
+    from ..query.resolve import ItemIndex
 
     graph = nx.MultiDiGraph()
     last = "coalesce(r.last_seq, 2147483647)"

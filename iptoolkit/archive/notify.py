@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..redact import redact_text, redact_url
+from ..support.redact import redact_text, redact_url
 
 if TYPE_CHECKING:
     from ..change.model import EstateDiff

@@ -12,14 +12,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..jsonio import dumps_json
+from ..core.nodes import partner_of
+from ..core.profile_texts import ProfileTexts
 from ..models import type_name_of
-from ..nodes import partner_of
-from ..profile_texts import ProfileTexts
+from ..support.jsonio import dumps_json
 
 if TYPE_CHECKING:
-    from ..estate import Estate
-    from ..records import ProfileRecord
+    from ..core.estate import Estate
+    from ..core.records import ProfileRecord
 
 __all__ = ["SnapshotRows", "snapshot_rows", "text_digests", "header_of", "digest"]
 
@@ -59,7 +59,7 @@ class SnapshotRows:
 
 def header_of(estate: Estate) -> dict[str, Any]:
     """The header `write_snapshot` writes for this estate, field for field, in order."""
-    from ..snapshot import SNAPSHOT_FORMAT, SNAPSHOT_VERSION
+    from ..core.snapshot import SNAPSHOT_FORMAT, SNAPSHOT_VERSION
 
     info = estate.info
     return {

@@ -33,8 +33,8 @@ from typing import TYPE_CHECKING, Any
 
 import duckdb
 
-from ..jsonio import dumps_json
 from ..models import Listing, ParseError, loads_json
+from ..support.jsonio import dumps_json
 from .rows import SnapshotRows, snapshot_rows, text_digests, use_rows
 from .runs import order_keys
 from .schema import FORMAT, FORMAT_VERSION, TABLES, VIEWS
@@ -43,9 +43,9 @@ if TYPE_CHECKING:
     import pandas
 
     from ..change.model import EstateDiff
-    from ..estate import Estate
+    from ..core.estate import Estate
+    from ..core.snapshot import SnapshotJSON
     from ..estate_history import History
-    from ..snapshot import SnapshotJSON
 
 __all__ = ["Archive", "ArchiveLockedError", "At"]
 
@@ -414,8 +414,8 @@ class Archive:
     # -- internals ------------------------------------------------------------------------
 
     def _estate(self, con: duckdb.DuckDBPyConnection, snapshot_id: int) -> Estate:
-        from ..estate import Estate
-        from ..snapshot import _info_of
+        from ..core.estate import Estate
+        from ..core.snapshot import _info_of
 
         found = con.execute(
             "SELECT header, seq FROM snapshots WHERE snapshot_id = ?", [snapshot_id]
@@ -457,7 +457,7 @@ class Archive:
     ) -> EstateDiff:
         """`ipt.diff` from the snapshot before to `estate`: from the profiles that changed
         (`incremental.py`) when it applies, else of the two whole estates."""
-        from ..snapshot import _info_of
+        from ..core.snapshot import _info_of
         from .incremental import incremental_diff
 
         header = con.execute(
@@ -758,9 +758,9 @@ def _parsed(source: Any) -> SnapshotJSON | None:
     """A snapshot file's JSON with each profile's text (checked by `_estate_rows`), or
     None for an estate; a file whose text is faulty outside its profiles raises here,
     before the archive is opened."""
-    from ..estate import Estate, not_estate_or_path
+    from ..core.estate import Estate, not_estate_or_path
+    from ..core.snapshot import read_snapshot_json
     from ..models.parsing import listing_issues
-    from ..snapshot import read_snapshot_json
 
     if isinstance(source, Estate):
         return None
@@ -780,7 +780,7 @@ def _estate_rows(
     """The estate to add and its rows. A profile whose exact text the archive stored as
     valid is not checked again (its verdict is stored with it), and the texts are the
     file's own, not written again."""
-    from ..estate import Estate
+    from ..core.estate import Estate
     from ..models.parsing import listing_of
 
     if parsed is None:

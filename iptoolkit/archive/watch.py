@@ -21,7 +21,7 @@ from .notify import Delivery, message, post, run_command
 
 if TYPE_CHECKING:
     from ..change.model import EstateDiff
-    from ..estate import Estate
+    from ..core.estate import Estate
     from .store import Archive
 
 __all__ = ["WatchRound", "watch_once", "fetch_with_retries", "parse_every", "FetchFailed", "sleep"]
@@ -76,7 +76,7 @@ def fetch_with_retries(
         try:
             return fetch()
         except Exception as exc:  # noqa: BLE001 - any failure of a fetch is retried, then reported
-            from ..redact import redact_text
+            from ..support.redact import redact_text
 
             error = redact_text(" ".join(str(exc).split()) or type(exc).__name__)
             echo(f"fetch failed (attempt {attempt} of {attempts}): {error}")

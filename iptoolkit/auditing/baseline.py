@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..redact import redact_text
+from ..support.redact import redact_text
 from .finding import Finding, Findings
 
 __all__ = ["Baseline", "BASELINE_FORMAT"]

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..names import did_you_mean
+from ..support.names import did_you_mean
 from .finding import SEVERITIES
 from .registry import all_rules, check_selector
 from .rule import Rule

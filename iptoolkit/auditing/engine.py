@@ -16,7 +16,7 @@ from .registry import EXPIRED_SUPPRESSION, matches
 from .rule import AuditContext, Rule
 
 if TYPE_CHECKING:
-    from ..estate import Estate
+    from ..core.estate import Estate
     from .baseline import Baseline
 
 __all__ = ["audit", "findings", "selected_rules", "RuleError"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..markdown import cell, write_reference
+from ..support.markdown import cell, write_reference
 from .config import EXAMPLE
 from .registry import BUILTIN_RULES
 from .rule import FAMILIES, Rule

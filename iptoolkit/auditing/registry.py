@@ -17,7 +17,7 @@ import types
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..names import did_you_mean
+from ..support.names import did_you_mean
 from .finding import LEGACY_KINDS
 from .rule import Rule, rule
 from .rules import data, hygiene, operations, security

@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from .finding import SEVERITIES, Finding, Severity
 
 if TYPE_CHECKING:
-    from ..estate import Estate
-    from ..records import ChannelUse, ProfileRecord
+    from ..core.estate import Estate
+    from ..core.records import ChannelUse, ProfileRecord
 
 __all__ = ["Rule", "rule", "AuditContext", "HeldChannel", "CODE", "FAMILIES"]
 

@@ -33,12 +33,12 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from ..estate import as_estate
+from ..core.estate import as_estate
+from ..core.nodes import label, partner_node, partner_of
+from ..core.references import usable_id
 from ..models import gc_paused
-from ..names import plural
-from ..nodes import label, partner_node, partner_of
-from ..redact import MASK, is_secret_name, redact_fields, redact_text
-from ..references import usable_id
+from ..support.names import plural
+from ..support.redact import MASK, is_secret_name, redact_fields, redact_text
 from .items import (
     Users,
     first_channels,
@@ -57,9 +57,9 @@ from .swaps import is_channel, replaced_channel, swaps
 from .walk import ABSENT, FieldChange, Walk, json_path
 
 if TYPE_CHECKING:
-    from ..estate import Estate
+    from ..core.estate import Estate
+    from ..core.records import ProfileRecord
     from ..models import ProfileProblem
-    from ..records import ProfileRecord
 
 __all__ = ["diff", "items_diff", "in_order"]
 

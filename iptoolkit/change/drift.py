@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from ..estate import Estate, as_estate
+from ..core.estate import Estate, as_estate
 from .drift_report import Drift, SchemaReport
 from .schema_compare import schema_changes
 from .schema_walk import EXAMPLES, Seen, Walk

@@ -24,8 +24,8 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from ..markdown import escape
-from ..names import plural
+from ..support.markdown import escape
+from ..support.names import plural
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

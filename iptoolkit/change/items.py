@@ -14,13 +14,13 @@ import json
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from ..nodes import partner_node, partner_of
-from ..references import json_named, usable_id
+from ..core.nodes import partner_node, partner_of
+from ..core.references import json_named, usable_id
 from .walk import pair_in_rounds
 
 if TYPE_CHECKING:
-    from ..estate import Estate
-    from ..records import ProfileRecord
+    from ..core.estate import Estate
+    from ..core.records import ProfileRecord
 
 __all__ = [
     "pair_profiles",

@@ -17,12 +17,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from ..nodes import agent_node, partner_node, partner_of, response_node
+from ..core.nodes import agent_node, partner_node, partner_of, response_node
 from .walk import moved
 
 if TYPE_CHECKING:
-    from ..estate import Estate
-    from ..records import ProfileRecord
+    from ..core.estate import Estate
+    from ..core.records import ProfileRecord
     from .walk import Walk
 
 __all__ = ["Edge", "edges", "profile_edges", "partner_edges", "key_of", "Renames", "UNPAIRED"]

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
     import pandas
 
-    from ..estate import Estate
+    from ..core.estate import Estate
 
 __all__ = [
     "Change",

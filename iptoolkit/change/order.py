@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..estate import Estate
+    from ..core.estate import Estate
 
 __all__ = ["order_notes"]
 

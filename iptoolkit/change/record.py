@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ..redact import redact_text
+from ..support.redact import redact_text
 
 __all__ = ["Change", "ChangeKind", "ChangeOp", "Severity", "KINDS", "OPS", "SEVERITIES"]
 

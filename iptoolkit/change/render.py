@@ -14,9 +14,9 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..markdown import code, escape
-from ..names import plural
-from ..redact import redact_text
+from ..support.markdown import code, escape
+from ..support.names import plural
+from ..support.redact import redact_text
 from .record import KINDS, SEVERITIES, Change
 from .severity import TIMESTAMP_FIELDS
 from .swaps import channel_words, is_channel

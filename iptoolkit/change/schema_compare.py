@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from ..estate import as_estate
-from ..names import plural
+from ..core.estate import as_estate
+from ..support.names import plural
 from .model import Change
 from .schema import type_tables, type_tokens
 from .schema_walk import Walk, walk_records, walked
@@ -22,8 +22,8 @@ from .schema_walk import Walk, walk_records, walked
 if TYPE_CHECKING:
     import os
 
-    from ..estate import Estate
-    from ..records import ProfileRecord
+    from ..core.estate import Estate
+    from ..core.records import ProfileRecord
 
 __all__ = ["schema_changes"]
 

@@ -13,12 +13,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..models import gc_paused
-from ..redact import MASK, is_secret_name, redact_fields
+from ..support.redact import MASK, is_secret_name, redact_fields
 from .schema import JSON_TYPES, Expect, FamilyTable, TypeTable, json_type, type_table
 
 if TYPE_CHECKING:
-    from ..estate import Estate
-    from ..records import ProfileRecord
+    from ..core.estate import Estate
+    from ..core.records import ProfileRecord
 
 __all__ = ["EXAMPLES", "Seen", "Walk", "walked", "walk_records"]
 

@@ -14,8 +14,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ..core.references import usable_id
 from ..models import field_value
-from ..references import usable_id
 from .walk import ABSENT, FieldChange
 
 __all__ = ["swaps", "channel_words", "is_channel", "replaced_channel"]

@@ -23,7 +23,7 @@ from collections import deque
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any, NamedTuple, TypeVar
 
-from ..references import usable_id
+from ..core.references import usable_id
 
 T = TypeVar("T")
 

@@ -243,7 +243,7 @@ def watch_command(
 
 def _fetch_options(command: click.Command) -> click.Command:
     """The connection options of `iptoolkit fetch`, the same names and variables."""
-    from .. import env
+    from ..support import env
 
     options = [
         click.Option(

@@ -19,8 +19,8 @@ from .host import EXIT_FINDINGS, EXIT_TROUBLE, short_help
 from .options import filter_options, format_option, load_estate, snapshot_argument
 
 if TYPE_CHECKING:
-    from ..estate import Estate
-    from ..filters import Filter
+    from ..core.estate import Estate
+    from ..query.filters import Filter
 
 __all__ = ["audit_command", "findings_command"]
 
@@ -106,7 +106,7 @@ def findings_command(
     unless --fail-on is given, as this command always did."""
     from ..auditing import KINDS, all_rules
     from ..auditing.registry import check_selector
-    from ..names import did_you_mean
+    from ..support.names import did_you_mean
 
     for kind in kinds:
         if check_selector(kind, all_rules()) is not None:

@@ -14,7 +14,7 @@ from .host import short_help
 from .options import load_estate, snapshot_argument
 
 if TYPE_CHECKING:
-    from ..estate import Estate
+    from ..core.estate import Estate
 
 __all__ = ["docs_command"]
 

@@ -21,7 +21,7 @@ from .options import (
 )
 
 if TYPE_CHECKING:
-    from ..filters import Filter
+    from ..query.filters import Filter
 
 __all__ = ["plot", "export_command"]
 
@@ -87,7 +87,7 @@ def plot(
     check_output_folder(output, mkdirs)
     grouping: Any = {"auto": None, "none": False}.get(group_by, group_by)
     estate = load_estate(snapshot, selection)
-    from ..resolve import UnknownItemError
+    from ..query.resolve import UnknownItemError
 
     with _warnings_on_stderr():
         try:
@@ -103,8 +103,8 @@ def plot(
 
 def _highlight_outside(snapshot: Path, selection: Filter, highlight: str) -> None:
     """An item the filter left out is not "nothing of that name": say so (an error)."""
-    from ..graph import build_graph
-    from ..resolve import UnknownItemError, resolve_node
+    from ..query.graph import build_graph
+    from ..query.resolve import UnknownItemError, resolve_node
 
     try:
         node = resolve_node(build_graph(load_estate(snapshot)), highlight, what="--highlight")

@@ -16,8 +16,8 @@ from typing import Any
 
 import click
 
-from .. import env
 from ..app import runner
+from ..support import env
 from .host import short_help
 from .options import chosen_max_size, load_estate, snapshot_argument
 
@@ -86,7 +86,7 @@ def explore_command(
     Serves SNAPSHOT (a demo estate when none is given) with Voila on 127.0.0.1, no code
     shown, until Ctrl-C. Needs the 'app' extra: pip install 'iptoolkit[app]'.
     """
-    from ..extras import require
+    from ..support.extras import require
 
     require("app")
     try:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from .. import env
+from ..support import env
 from .host import short_help
 from .options import (
     auth_from_options,
@@ -88,7 +88,7 @@ def fetch(
       iptoolkit fetch -p -o 'snapshots/{date}.json.gz'
     """
     from ..client import Client
-    from ..snapshot import dated_path
+    from ..core.snapshot import dated_path
 
     write_file = archive_path is None or _given(ctx, "output")
     if archive_path is not None:
@@ -121,7 +121,7 @@ def _given(ctx: click.Context, name: str) -> bool:
 
 def _name_template(value: str) -> str:
     """The output name checked before fetching: a wrong {field} costs no fetch."""
-    from ..snapshot import check_name_template
+    from ..core.snapshot import check_name_template
 
     try:
         return check_name_template(value)

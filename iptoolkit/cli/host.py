@@ -27,8 +27,8 @@ from typing import Any
 
 import click
 
-from .. import env
 from .._version import __version__
+from ..support import env
 
 __all__ = [
     "COMMANDS",

@@ -39,8 +39,8 @@ def impact_command(snapshot: Path, items: tuple[str, ...], output_format: str) -
       iptoolkit impact snapshot.json channel:40003
       iptoolkit impact snapshot.json channel:40049 channel:40050 --format json
     """
-    from ..graph import build_graph
-    from ..queries import impact
+    from ..query.graph import build_graph
+    from ..query.reach import impact
 
     graph = build_graph(load_estate(snapshot))
     hit = impact(graph, list(items))

@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from .. import env
+from ..support import env
 
 if TYPE_CHECKING:
     import httpx
 
-    from ..estate import Estate
-    from ..filters import Filter
+    from ..core.estate import Estate
+    from ..query.filters import Filter
 
 __all__ = [
     "format_option",
@@ -133,7 +133,7 @@ def filter_options(func: F) -> F:
 def _selection(values: dict[str, Any], filter_file: Path | None) -> Filter:
     from pydantic import ValidationError
 
-    from ..filters import Filter
+    from ..query.filters import Filter
 
     fields: dict[str, Any] = {}
     if filter_file is not None:
@@ -163,7 +163,7 @@ class _Size(click.ParamType):
     name = "size"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
-        from ..reading import parse_size
+        from ..support.reading import parse_size
 
         try:
             return parse_size(value)
@@ -208,7 +208,7 @@ def load_estate(path: Path, selection: Filter | None = None, *, keep_texts: bool
     pipeline must not publish an empty picture as if all were well. `keep_texts`: for a
     command that audits, keep the file's text (`Estate.texts`: the URL rules search it
     instead of writing every profile again)."""
-    from ..estate import load
+    from ..core.estate import load
 
     context = click.get_current_context(silent=True)
     estate = load(path, max_size=chosen_max_size(), keep_texts=keep_texts)
@@ -226,7 +226,7 @@ def load_estate(path: Path, selection: Filter | None = None, *, keep_texts: bool
 
 def _nothing_selected(estate: Estate, selection: Filter) -> str:
     """One line: which filter value matched nothing, and what was perhaps meant."""
-    from ..filters import unmatched
+    from ..query.filters import unmatched
 
     missing = unmatched(estate, selection)
     of = f"none of the {len(estate):,} profiles"

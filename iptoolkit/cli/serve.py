@@ -182,7 +182,7 @@ def serve_command(
 
 
 def _load_snapshot(path: Path) -> object:
-    from ..estate import load
+    from ..core.estate import load
 
     return load(path)
 

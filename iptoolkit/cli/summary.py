@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..names import NO_TYPE, type_label, unresolved_note
+from ..support.names import NO_TYPE, type_label, unresolved_note
 from .host import short_help
 from .options import (
     filter_options,
@@ -18,7 +18,7 @@ from .options import (
 )
 
 if TYPE_CHECKING:
-    from ..filters import Filter
+    from ..query.filters import Filter
 
 __all__ = ["summary"]
 

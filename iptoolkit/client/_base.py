@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
 
 import httpx
 
-from .. import env
 from ..models import IntegrationProfile, ParseError, parse_profiles
+from ..support import env
 from ._core import Deadlines, Flow, listing_flow
 from ._limits import ACCEPT_ENCODING, DEFAULT_DEADLINE, MAX_RESPONSE_BYTES
 from ._retry import MAX_RETRIES, logger
@@ -25,7 +25,7 @@ from .auth import BearerToken, ClientCredentials, GuestLogin, SessionCookie, _Pl
 from .paging import Page
 
 if TYPE_CHECKING:
-    from ..estate import Estate
+    from ..core.estate import Estate
 
 __all__ = [
     "DEFAULT_PROFILES_PATH",
@@ -178,7 +178,7 @@ class ClientBase(Generic[Transport]):
 
     def _estate(self, raw: list[Any], *, strict: bool, fetched_at: datetime) -> Estate:
         """The `Estate` of a finished fetch, recording where and when it was fetched."""
-        from ..estate import Estate
+        from ..core.estate import Estate
 
         return Estate.from_raw(
             raw, strict=strict, source_url=self.source_url, fetched_at=fetched_at

@@ -29,7 +29,7 @@ from typing import Any
 
 import httpx
 
-from ..reading import DEFAULT_MAX_SIZE, format_size
+from ..support.reading import DEFAULT_MAX_SIZE, format_size
 from ._urls import RequestInfo
 from .errors import DeadlineExceededError, ResponseParseError, ResponseTooLargeError
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import httpx
 
-from .. import redact as _redact
-from ..redact import MASK, SECRET_HEADERS
+from ..support import redact as _redact
+from ..support.redact import MASK, SECRET_HEADERS
 
 __all__ = [
     "MASK",

@@ -27,7 +27,7 @@ from .errors import ApiError
 from .paging import Page
 
 if TYPE_CHECKING:
-    from ..estate import Estate
+    from ..core.estate import Estate
 
 __all__ = ["Client", "AsyncClient"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hmac
 from typing import Any
 
-from ..redact import MASK
+from ..support.redact import MASK
 
 __all__ = ["Secret"]
 

@@ -42,7 +42,7 @@ from ..models import AGENT_TYPES, CONTENT_TYPES, RESPONSE_UNIT_TYPES
 from . import data
 
 if TYPE_CHECKING:
-    from ..estate import Estate
+    from ..core.estate import Estate
 
 __all__ = ["demo_profiles", "demo_estate"]
 
@@ -91,7 +91,7 @@ def demo_profiles(n_profiles: int = 300, *, seed: int = 0) -> list[dict[str, Any
 
 def demo_estate(n_profiles: int = 300, *, seed: int = 0) -> Estate:
     """An `Estate` of `demo_profiles(n_profiles, seed=seed)`, its source `demo:seed=<seed>`."""
-    from ..estate import Estate
+    from ..core.estate import Estate
 
     return Estate.from_raw(demo_profiles(n_profiles, seed=seed), source_url=f"demo:seed={seed}")
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from ..estate import Estate
+    from ..core.estate import Estate
 
 __all__ = ["run_demo"]
 
@@ -134,9 +134,9 @@ def _print_summary(estate: Estate, echo: Callable[[str], None]) -> None:
 def _busiest_partner(estate: Estate, output: Path, echo: Callable[[str], None]) -> list[Path]:
     """Answer the everyday questions for the partner most profiles depend on."""
     from ..exporters import export
-    from ..filters import Filter
-    from ..graph import build_graph
-    from ..queries import impact
+    from ..query.filters import Filter
+    from ..query.graph import build_graph
+    from ..query.reach import impact
 
     partners = estate.to_frame("partners").sort_values(["profiles", "id"], ascending=[False, True])
     top = partners.iloc[0]

@@ -41,14 +41,14 @@ from datetime import timedelta
 from random import Random
 from typing import TYPE_CHECKING, Any
 
-from ..jsonio import dumps_json
+from ..core.snapshot import SnapshotInfo
 from ..models import loads_json
-from ..snapshot import SnapshotInfo
+from ..support.jsonio import dumps_json
 from . import data
 
 if TYPE_CHECKING:
-    from ..estate import Estate
-    from ..records import ChannelKey, ProfileRecord
+    from ..core.estate import Estate
+    from ..core.records import ChannelKey, ProfileRecord
 
 __all__ = ["demo_changes", "NEW_FIELD", "ADDED", "REMOVED"]
 
@@ -72,7 +72,7 @@ def demo_changes(estate: Estate, *, seed: int = 0) -> Estate:
     The new estate's snapshot info has the same source and a fetch time seven days after the
     input's (none when the input has none).
     """
-    from ..estate import Estate
+    from ..core.estate import Estate
 
     week = _Week(estate, Random(seed))
     week.apply()

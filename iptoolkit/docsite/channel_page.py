@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
-from ..names import plural, type_label
+from ..support.names import plural, type_label
 from . import markdown as md
 from .context import INDEX_PAGE, Context, endpoint, yes_no
 from .full_lists import capped

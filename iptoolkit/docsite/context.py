@@ -7,7 +7,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..names import type_label
+from ..support.names import type_label
 from . import markdown as md
 from .sitemap import SiteMap, relative
 
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     import networkx as nx
 
     from ..auditing import Finding
-    from ..estate import Estate
+    from ..core.estate import Estate
 
 __all__ = ["Context", "FINDINGS_PAGE", "INDEX_PAGE", "CHANGES_PAGE"]
 
@@ -41,7 +41,7 @@ class Context:
     @classmethod
     def of(cls, estate: Estate, title: str) -> Context:
         from ..auditing import findings
-        from ..graph import build_graph
+        from ..query.graph import build_graph
 
         graph = build_graph(estate)
         found = list(findings(estate))

@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING
 
 from ..exporters import save_figure
 from ..exporters.mermaid import fits_github, to_mermaid
-from ..queries import induced_subgraph
-from ..redact import redact_text
+from ..query.reach import induced_subgraph
+from ..support.redact import redact_text
 
 if TYPE_CHECKING:
     import networkx as nx

@@ -72,7 +72,7 @@ def _findings_frame(ctx: Context):  # noqa: ANN202 - pandas is imported lazily
 
 
 def _masked(frame):  # noqa: ANN001, ANN202
-    from ..redact import redact_text
+    from ..support.redact import redact_text
 
     frame = frame.copy()
     for column in frame.columns:

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..markdown import escape
-from ..redact import redact_text
+from ..support.markdown import escape
+from ..support.redact import redact_text
 
 __all__ = ["text", "identifier", "link", "table", "anchor_tag", "folded", "more"]
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from ..names import type_label
-from ..printable import printable, shorten
-from ..redact import redact_text
+from ..support.names import type_label
+from ..support.printable import printable, shorten
+from ..support.redact import redact_text
 from .context import CHANGES_PAGE, FINDINGS_PAGE, INDEX_PAGE
 from .sitemap import SiteMap
 

@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Hashable
 from typing import TYPE_CHECKING
 
-from ..names import plural, type_label
+from ..support.names import plural, type_label
 from . import markdown as md
 from .context import CHANGES_PAGE, FINDINGS_PAGE, INDEX_PAGE, Context
 from .sitemap import group_chain

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
-from ..names import plural
-from ..queries import impact
+from ..query.reach import impact
+from ..support.names import plural
 from . import markdown as md
 from .context import FINDINGS_PAGE, INDEX_PAGE, Context, endpoint, kind_label, yes_no
 from .findings_page import finding_lines

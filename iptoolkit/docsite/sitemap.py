@@ -16,9 +16,9 @@ from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .. import names
-from ..names import type_label
-from ..redact import redact_text
+from ..support import names
+from ..support.names import type_label
+from ..support.redact import redact_text
 
 if TYPE_CHECKING:
     import networkx as nx

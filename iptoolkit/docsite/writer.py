@@ -12,8 +12,8 @@ from collections.abc import Hashable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..names import plural
-from ..redact import redact_text
+from ..support.names import plural
+from ..support.redact import redact_text
 from . import markdown as md
 from .channel_page import channel_type_page
 from .context import CHANGES_PAGE, FINDINGS_PAGE, INDEX_PAGE, Context
@@ -38,7 +38,7 @@ from .sitemap import group_chain
 if TYPE_CHECKING:
     import networkx as nx
 
-    from ..estate import Estate
+    from ..core.estate import Estate
 
 __all__ = ["write_docs", "DEFAULT_TITLE"]
 
@@ -65,7 +65,7 @@ def write_docs(
     folder/mkdocs.yml` builds it (the `docs` extra); the pages read as they are on GitHub.
     `workers`: processes that draw the diagrams (default: the CPUs available, on Linux).
     """
-    from ..estate import as_estate
+    from ..core.estate import as_estate
 
     estate = as_estate(estate, "write_docs: estate")
     ctx = Context.of(estate, redact_text(" ".join((title or DEFAULT_TITLE).split())))
@@ -142,7 +142,7 @@ def _changes(
     ctx: Context, previous: Estate | str | os.PathLike[str], docs: Path, written: set[Path]
 ) -> str:
     from ..change.diff import diff
-    from ..estate import as_estate
+    from ..core.estate import as_estate
     from ..exporters import save_figure
     from ..plot import plot_diff
 

@@ -111,7 +111,7 @@ def export(
     would run as a formula gets a leading `'`; False: every value as held).
     """
     from ..change.model import EstateDiff
-    from ..estate import Estate
+    from ..core.estate import Estate
     from ..topology.view import graph_of
 
     if isinstance(estate_or_graph, EstateDiff):
@@ -179,7 +179,7 @@ def _options_for(name: str) -> set[str] | None:
 
 def _snapshot(estate: Any, path: Path) -> Path:
     """`estate.save`, with credentials masked in the recorded source URL."""
-    from ..snapshot import write_snapshot
+    from ..core.snapshot import write_snapshot
     from .attributes import redact_text
 
     source = estate.info.source_url

@@ -10,7 +10,7 @@ attribute has one declared type. So, deliberately:
   integers on channels) is written as a string everywhere;
 - `id` is renamed `platform_id`: GEXF takes a node's `id` attribute as its node id;
 - URLs lose credentials (a password in the authority, token-like query values): see
-  `iptoolkit.redact.redact_text`, re-exported here.
+  `iptoolkit.support.redact.redact_text`, re-exported here.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import math
 from collections.abc import Hashable, Iterable
 from typing import Any
 
-from ..redact import redact_text
+from ..support.redact import redact_text
 
 __all__ = [
     "Scalar",

@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..printable import printable
+from ..support.printable import printable
 from ..topology.style import (
     LINE_COLOURS,
     PROBLEM_COLOUR,

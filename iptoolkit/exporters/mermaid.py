@@ -29,7 +29,7 @@ from collections.abc import Hashable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..printable import printable
+from ..support.printable import printable
 from ..topology.style import (
     LINE_COLOURS,
     UNRESOLVED_COLOUR,

@@ -14,13 +14,13 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..printable import printable
+from ..support.printable import printable
 from .attributes import redact_text
 
 if TYPE_CHECKING:
     import pandas
 
-    from ..estate import Estate
+    from ..core.estate import Estate
 
 __all__ = ["write_csv", "write_xlsx", "SHEETS", "FORMULA_PREFIXES", "csv_safe", "csv_safe_frame"]
 

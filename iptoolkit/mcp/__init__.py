@@ -12,7 +12,7 @@ resources (the summary, the data model). Needs the `mcp` extra (`pip install
 
 from __future__ import annotations
 
-from ..extras import require
+from ..support.extras import require
 
 require("mcp")
 

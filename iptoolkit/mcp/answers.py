@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..auditing import BUILTIN_RULES, KINDS, SEVERITIES, Findings
 from ..auditing.registry import check_selector
-from ..names import NO_TYPE, did_you_mean, type_label, type_matches
-from ..redact import redact_fields
-from ..selection import Filter
+from ..core.selection import Filter
+from ..support.names import NO_TYPE, did_you_mean, type_label, type_matches
+from ..support.redact import redact_fields
 from .paging import TEXT_LIMIT, cut, page
 from .schemas import (
     Edge,
@@ -39,8 +39,8 @@ from .schemas import (
 if TYPE_CHECKING:
     import networkx as nx
 
-    from ..estate import Estate
-    from ..records import ProfileRecord
+    from ..core.estate import Estate
+    from ..core.records import ProfileRecord
     from .store import Loaded
 
 __all__ = [
@@ -125,7 +125,7 @@ def _by_partner_group(estate: Estate) -> tuple[dict[str, int], dict[str, int]]:
 
 def find_profiles(loaded: Loaded, chosen: Filter, limit: int, cursor: str | None) -> ProfilePage:
     """The profiles `chosen` selects, a page of compact rows."""
-    from ..filters import select
+    from ..query.filters import select
 
     positions = select(loaded.estate, chosen)
     shown, next_cursor = page(positions, limit, cursor)
@@ -143,7 +143,7 @@ def find_profiles(loaded: Loaded, chosen: Filter, limit: int, cursor: str | None
 def _why_none(estate: Estate, chosen: Filter) -> str:
     """Which value of a filter selecting nothing matches nothing, and what was perhaps meant
     (a misspelt partner reads as "no profile uses it" otherwise)."""
-    from ..filters import unmatched
+    from ..query.filters import unmatched
 
     missing = unmatched(estate, chosen)
     if not missing:
@@ -238,7 +238,7 @@ def _json_of(data: dict[str, Any]) -> Any:
 
 
 def _where_used(graph: nx.MultiDiGraph, node: str) -> list[str]:
-    from ..queries import where_used as used
+    from ..query.reach import where_used as used
 
     return used(graph, node)
 
@@ -247,7 +247,7 @@ def where_used(
     loaded: Loaded, id: str | None, type: str | None, limit: int, cursor: str | None
 ) -> UsedByPage:
     """The profiles reaching a node (or any node of a type), a page at a time."""
-    from ..queries import where_used as used
+    from ..query.reach import where_used as used
 
     if (id is None) == (type is None):
         raise ValueError("give id or type, exactly one of them")
@@ -281,7 +281,7 @@ def _check_type(graph: nx.MultiDiGraph, wanted: str) -> None:
 def impact(loaded: Loaded, id: str | list[str], limit: int, cursor: str | None) -> ImpactAnswer:
     """What stops if a node (or several together) goes away, each list a page at a time
     (one cursor for all)."""
-    from ..queries import impact as hit_by
+    from ..query.reach import impact as hit_by
 
     graph = loaded.graph
     asked = id if isinstance(id, list) else [id]
@@ -313,7 +313,7 @@ def neighbourhood(
     loaded: Loaded, id: str, depth: int, limit: int, cursor: str | None
 ) -> NeighbourhoodAnswer:
     """The nodes around a node, a page at a time, with the edges between them."""
-    from ..queries import neighbourhood as around
+    from ..query.reach import neighbourhood as around
 
     graph = loaded.graph
     node = loaded.resolve(id)

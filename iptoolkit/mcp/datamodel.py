@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from ..names import did_you_mean
+from ..support.names import did_you_mean
 
 __all__ = ["contents", "section", "section_names"]
 

@@ -25,9 +25,9 @@ from pydantic import BaseModel, Field
 
 from .._version import __version__
 from ..auditing import BUILTIN_RULES, KINDS
-from ..graph import build_graph
-from ..redact import redact_text
-from ..selection import Filter
+from ..core.selection import Filter
+from ..query.graph import build_graph
+from ..support.redact import redact_text
 from . import answers, archived, changes, datamodel
 from .paging import DEFAULT_LIMIT, MAX_LIMIT, TEXT_LIMIT
 from .picture import GroupBy, render_png

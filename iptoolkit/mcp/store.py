@@ -17,9 +17,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..names import did_you_mean
-from ..resolve import ID_KINDS, ItemIndex
-from ..selection import Filter
+from ..core.selection import Filter
+from ..query.resolve import ID_KINDS, ItemIndex
+from ..support.names import did_you_mean
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from ..auditing import Findings
     from ..change import EstateDiff
     from ..change.drift_report import SchemaReport
-    from ..estate import Estate
+    from ..core.estate import Estate
 
 __all__ = ["Loaded", "Store", "LIVE", "snapshot_name"]
 
@@ -69,7 +69,7 @@ class Loaded:
 
     @cached_property
     def graph(self) -> nx.MultiDiGraph:
-        from ..graph import build_graph
+        from ..query.graph import build_graph
 
         return build_graph(self.estate)
 
@@ -119,7 +119,7 @@ class Loaded:
 
     def prepare(self) -> Loaded:
         """Work out now what the tools would otherwise derive on the first question."""
-        from ..filters import select
+        from ..query.filters import select
 
         self.estate.summary()
         select(self.estate, _WARM_FILTER)
@@ -164,7 +164,7 @@ class Store:
         """Load each snapshot once (and fetch the live estate when `fetch` is given); with
         an `archive`, its newest snapshot and the one before it too (the others when
         named)."""
-        from ..estate import load
+        from ..core.estate import load
 
         names: set[str] = set()
         loaded = []

@@ -23,7 +23,7 @@ from typing import Annotated, Any, Union
 
 from pydantic import BaseModel, Discriminator, Tag
 
-from ..markdown import cell, write_reference
+from ..support.markdown import cell, write_reference
 from .base import CLASS_PREFIX, I32, I64, ApiModel, FallbackModel
 
 __all__ = [

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..names import plural, unresolved_note
-from ..printable import printable
+from ..support.names import plural, unresolved_note
+from ..support.printable import printable
 from ..topology.layout import LayeredLayout
 from ..topology.style import COLUMN_OF_KIND
 from ..topology.view import channel_counts

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Literal
 
-from ..queries import induced_subgraph
+from ..query.reach import induced_subgraph
 from ..topology.diffstatus import diff_graph, mark_view
 from ..topology.view import detail_view, grouped_view
 from .topology import Labels, check_options, draw_view, grouping
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from ..change.model import EstateDiff
-    from ..estate import Estate
+    from ..core.estate import Estate
 
 __all__ = ["plot_diff", "diff_title"]
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..names import plural
+from ..support.names import plural
 from ..topology.style import KIND_COLOURS, STATUS_COLOURS
 from .backend import detach, new_figure
 

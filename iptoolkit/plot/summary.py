@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from ..names import NO_TYPE, plural, type_label, unresolved_note
-from ..nodes import is_active
+from ..core.nodes import is_active
+from ..support.names import NO_TYPE, plural, type_label, unresolved_note
 from ..topology.style import KIND_COLOURS, channel_colour
 from ..topology.view import EstateOrGraph, channel_counts, graph_of
 from .labels import shorten

@@ -11,7 +11,7 @@ the `server` extra (`pip install 'iptoolkit[server]'`); without it, importing th
 
 from __future__ import annotations
 
-from ..extras import require
+from ..support.extras import require
 
 require("server")
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import orjson
 
-from ..jsonio import dumps_json
+from ..support.jsonio import dumps_json
 from .principals import group_matches
 
 __all__ = ["Catalogue", "View", "raw_profiles_of"]

@@ -26,8 +26,8 @@ import httpx
 import uvicorn
 from fastapi import FastAPI
 
-from .. import env
-from ..redact import redact_query
+from ..support import env
+from ..support.redact import redact_query
 from .app import PROFILES_PATH, TOKEN_PATH, create_app
 from .connections import ConnectionLimits, guarded_protocol, install_flood_filter
 from .demo_callers import DemoCredentials, demo_principals
@@ -223,7 +223,7 @@ def _estate(estate: EstateSource) -> Any:
         return demo_estate()
     if isinstance(estate, list | tuple):
         return estate  # raw profiles, served as given
-    from ..estate import as_estate
+    from ..core.estate import as_estate
 
     return as_estate(estate, "the served estate")
 

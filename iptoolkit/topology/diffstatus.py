@@ -63,7 +63,7 @@ class DiffGraph:
 
 def diff_graph(diff: EstateDiff) -> DiffGraph:
     """Build both estates' graphs, compose them and mark every node and edge."""
-    from ..graph import build_graph
+    from ..query.graph import build_graph
 
     old, union = build_graph(diff.old), build_graph(diff.new)
     named: dict[str, Status] = {}

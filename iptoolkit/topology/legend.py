@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..names import type_label
+from ..support.names import type_label
 from .style import (
     CHANNEL_COLOURS,
     KIND_COLOURS,

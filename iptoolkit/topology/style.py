@@ -1,5 +1,5 @@
 """How each kind of node and edge looks: one place for colours, markers and line styles
-(names as people read them are `iptoolkit.names.type_label`).
+(names as people read them are `iptoolkit.support.names.type_label`).
 
 The diagrams, the Graphviz and Mermaid exports and the yEd/Gephi attributes all read from
 here, so a profile is the same colour in a PNG, an SVG rendered by `dot` and a Mermaid chart.
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from ..names import type_label
+from ..support.names import type_label
 
 __all__ = [
     "BREAKING_COLOUR",

@@ -25,13 +25,13 @@ from typing import Any
 
 import networkx as nx
 
-from ..estate import Estate
-from ..names import type_label
-from ..nodes import is_active
-from ..printable import printable
-from ..queries import Impact
-from ..redact import redact_text
-from ..resolve import resolve_node
+from ..core.estate import Estate
+from ..core.nodes import is_active
+from ..query.reach import Impact
+from ..query.resolve import resolve_node
+from ..support.names import type_label
+from ..support.printable import printable
+from ..support.redact import redact_text
 from .style import direction_of, line_style_of
 
 __all__ = [
@@ -69,7 +69,7 @@ def graph_of(estate_or_graph: EstateOrGraph) -> tuple[nx.MultiDiGraph, Estate | 
     if isinstance(estate_or_graph, nx.Graph):
         return estate_or_graph, None
     if isinstance(estate_or_graph, Estate):
-        from ..graph import build_graph
+        from ..query.graph import build_graph
 
         return build_graph(estate_or_graph), estate_or_graph
     raise TypeError(f"expected an Estate or a networkx graph, not {type(estate_or_graph).__name__}")

@@ -18,15 +18,15 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as W
 
-from ..names import type_label
-from ..nodes import channel_node, label, partner_node, type_of
+from ..core.nodes import channel_node, label, partner_node, type_of
+from ..support.names import type_label
 from .html import OUTSIDE_NOTE, list_html, node_text
 from .item_html import detail_html, item_link
 from .links import LinkedHTML
 from .shown import ShownTab
 
 if TYPE_CHECKING:
-    from ..resolve import ItemIndex
+    from ..query.resolve import ItemIndex
     from .model import ExplorerModel, Selection
 
 __all__ = [
@@ -174,7 +174,7 @@ class DetailPane:
     def index(self) -> ItemIndex:
         """The resolver's tables for the estate's graph (made once, on first typed name)."""
         if self._index is None:
-            from ..resolve import ItemIndex
+            from ..query.resolve import ItemIndex
 
             self._index = ItemIndex(self._model.graph)
         return self._index

@@ -135,7 +135,7 @@ def neighbourhood_view(
     graph: nx.MultiDiGraph, shown: set[Hashable], centre: Hashable, *, canvas: Canvas
 ) -> ViewData:
     """The nodes shown, node by node, the centre ringed (its halo)."""
-    from ..queries import induced_subgraph
+    from ..query.reach import induced_subgraph
 
     data = view_data(induced_subgraph(graph, shown), group_by=None, canvas=canvas)
     key = str(centre)

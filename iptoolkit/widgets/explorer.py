@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 import ipywidgets as W
 import networkx as nx
 
-from ..filters import Filter
+from ..query.filters import Filter
 from .debounce import Debouncer
 from .detail import DetailPane
 from .diagram import DiagramCache, render_png
@@ -42,7 +42,7 @@ from .topology_data import ViewData, detail_node
 if TYPE_CHECKING:
     from IPython.display import DisplayHandle
 
-    from ..estate import Estate
+    from ..core.estate import Estate
 
 __all__ = ["Explorer"]
 
@@ -344,7 +344,7 @@ class Explorer:
 
     def _show_topology(self) -> None:
         """The selection in the topology view, its data from the cache when seen before."""
-        from ..graph import build_graph
+        from ..query.graph import build_graph
 
         key = self._selection.filter.to_json()
         estate = self._selection.estate

@@ -29,12 +29,12 @@ import ipywidgets as W
 
 from ..exporters import ALIASES, FAMILIES
 from ..exporters import FORMATS as DESCRIPTIONS
-from ..names import slug, strip_kind, type_label
-from ..redact import redact_text
+from ..support.names import slug, strip_kind, type_label
+from ..support.redact import redact_text
 
 if TYPE_CHECKING:
-    from ..estate import Estate
-    from ..selection import Filter
+    from ..core.estate import Estate
+    from ..core.selection import Filter
 
 __all__ = [
     "FORMATS",
@@ -101,8 +101,8 @@ def _masked_snapshot(estate: Estate, path: Path) -> Path:
     still loads with `ipt.load`."""
     import dataclasses
 
-    from ..redact import redact_fields
-    from ..snapshot import write_snapshot
+    from ..core.snapshot import write_snapshot
+    from ..support.redact import redact_fields
 
     info = estate.info
     if isinstance(info.source_url, str):

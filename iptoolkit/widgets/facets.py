@@ -21,13 +21,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..filters import CHANNEL_FIELDS, Matches, field_matches, use_owners
+from ..core.nodes import label, type_of
+from ..core.selection import Filter
 from ..models import gc_paused
-from ..nodes import label, type_of
-from ..selection import Filter
+from ..query.filters import CHANNEL_FIELDS, Matches, field_matches, use_owners
 
 if TYPE_CHECKING:
-    from ..estate import Estate
+    from ..core.estate import Estate
 
 __all__ = ["FACET_FIELDS", "Facets", "FacetIndex"]
 

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as W
 
 from ..auditing import BUILTIN_RULES, SEVERITIES, Finding, Findings
-from ..names import plural
-from ..redact import redact_text
+from ..support.names import plural
+from ..support.redact import redact_text
 from .html import Link, link_html, node_text
 from .links import LinkedHTML
 from .shown import ShownTab

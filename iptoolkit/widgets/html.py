@@ -1,5 +1,5 @@
 """HTML the Explorer writes: the header, field tables, the static fallback; secrets masked
-(by `iptoolkit.redact`, the one rule for every place that shows values).
+(by `iptoolkit.support.redact`, the one rule for every place that shows values).
 
 No widget here: these are pure functions of data, tested on their own (the itables way:
 `to_*` functions return HTML, the widgets only place it).
@@ -12,8 +12,8 @@ import html
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..names import type_label
-from ..redact import redact_fields, redact_text
+from ..support.names import type_label
+from ..support.redact import redact_fields, redact_text
 from ..topology.style import MARKER_GLYPHS
 
 if TYPE_CHECKING:

@@ -12,9 +12,9 @@ from __future__ import annotations
 import html
 from typing import TYPE_CHECKING, Any
 
+from ..core.nodes import label
 from ..models import field_value
-from ..names import plural
-from ..nodes import label
+from ..support.names import plural
 from .html import OUTSIDE_NOTE, Link, fields_html, list_html, node_text
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ _PROFILE_FIELDS = ("id", "name", "group", "active", "tags", "description", "enco
 def detail_html(model: ExplorerModel, node: str, inside: frozenset[str]) -> str:
     """Fields, where-used and impact of a node, as HTML, every item named a link (secrets
     masked); `inside` are the current selection's nodes, the rest are marked outside it."""
-    from ..queries import impact, where_used
+    from ..query.reach import impact, where_used
 
     graph = model.graph
     if node not in graph:

@@ -12,16 +12,16 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from ..filters import field_matches, subset
-from ..names import plural, unresolved_note
-from ..selection import Filter
+from ..core.selection import Filter
+from ..query.filters import field_matches, subset
+from ..support.names import plural, unresolved_note
 from .facets import FacetIndex, Facets
 
 if TYPE_CHECKING:
     import networkx as nx
     import pandas
 
-    from ..estate import Estate
+    from ..core.estate import Estate
 
 __all__ = ["TABLE_COLUMNS", "Facets", "Selection", "ExplorerModel"]
 
@@ -109,7 +109,7 @@ class ExplorerModel:
     @cached_property
     def graph(self) -> nx.MultiDiGraph:
         """The whole estate's graph, for where-used and impact (built on first question)."""
-        from ..graph import build_graph
+        from ..query.graph import build_graph
 
         return build_graph(self.estate)
 

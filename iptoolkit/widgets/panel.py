@@ -17,9 +17,9 @@ from typing import Any
 
 import ipywidgets as W
 
-from ..names import type_label, type_matches
+from ..core.selection import Filter
 from ..plot.labels import shorten
-from ..selection import Filter
+from ..support.names import type_label, type_matches
 from .facets import Facets
 
 __all__ = ["FilterPanel"]

@@ -26,7 +26,7 @@ import ipywidgets as W
 import networkx as nx
 
 from ..plot.topology import check_options, grouping
-from ..resolve import resolve_node
+from ..query.resolve import resolve_node
 from ..topology.legend import HIGHLIGHT_COLOUR
 from ..topology.view import EstateOrGraph, Highlight, focus_set, graph_of
 from .drill import auto_view, drill_view, expand_nodes, neighbourhood_nodes, neighbourhood_view

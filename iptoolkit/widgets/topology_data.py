@@ -21,7 +21,7 @@ from typing import Any
 
 import networkx as nx
 
-from ..names import type_label
+from ..support.names import type_label
 from ..topology.layout import place_view
 from ..topology.legend import INACTIVE_FILL, LegendItem, legend_items
 from ..topology.style import (
@@ -150,7 +150,7 @@ def detail_node(graph: nx.MultiDiGraph, node: Hashable) -> Hashable:
 def group_graph(graph: nx.MultiDiGraph, members: Iterable[Hashable]) -> nx.MultiDiGraph:
     """What expanding a group shows: its members and everything on their paths (the
     profiles that reach them, the channels and partners they reach)."""
-    from ..queries import induced_subgraph
+    from ..query.reach import induced_subgraph
 
     chosen: set[Hashable] = set()
     for node in members:

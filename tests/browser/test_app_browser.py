@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from iptoolkit.nodes import label, partner_of
+from iptoolkit.core.nodes import label, partner_of
 from iptoolkit.topology.style import KIND_COLOURS
 
 from ..ci import skip_or_fail

@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
+from iptoolkit.core.nodes import label, partner_of
 from iptoolkit.demo import demo_estate
-from iptoolkit.nodes import label, partner_of
 
 from ..ci import skip_or_fail
 from .lab import (

@@ -34,7 +34,7 @@ CODE = [
     """\
 import ipywidgets as W
 from iptoolkit.demo import demo_estate
-from iptoolkit.filters import Filter
+from iptoolkit.query.filters import Filter
 from iptoolkit.widgets.model import ExplorerModel
 from iptoolkit.widgets.table import SelectionTable
 

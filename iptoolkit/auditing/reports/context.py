@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...redact import redact_text
+from ...support.redact import redact_text
 from ..finding import Finding, Findings, severity_rank
 from ..rule import Rule
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from ...redact import redact_text
+from ...support.redact import redact_text
 from .context import ReportContext
 
 __all__ = ["junit_report"]

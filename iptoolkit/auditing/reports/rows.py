@@ -7,10 +7,10 @@ import io
 import re
 from collections import Counter
 
-from ...jsonio import indented_json
-from ...markdown import code, escape
-from ...names import plural
-from ...redact import redact_text
+from ...support.jsonio import indented_json
+from ...support.markdown import code, escape
+from ...support.names import plural
+from ...support.redact import redact_text
 from .context import ReportContext
 
 __all__ = ["text_report", "table_report", "json_report", "csv_report", "markdown_report",
@@ -96,7 +96,7 @@ def _cell(value: object) -> object:
 
 def markdown_report(context: ReportContext) -> str:
     """A Markdown table of the findings (for a pull request comment or a job summary);
-    every text from the estate escaped by the one escaper (`iptoolkit.markdown`)."""
+    every text from the estate escaped by the one escaper (`iptoolkit.support.markdown`)."""
 
     def text(value: object) -> str:
         return escape(redact_text(str(value))) if value not in (None, "") else "–"

@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..._version import __version__
-from ...jsonio import indented_json
-from ...redact import redact_text
+from ...support.jsonio import indented_json
+from ...support.redact import redact_text
 from ..finding import Finding
 from ..rule import Rule
 from .context import ReportContext

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ...names import plural
-from ...nodes import channel_node, partner_node
+from ...core.nodes import channel_node, partner_node
+from ...support.names import plural
 from ..finding import Finding
 from ..rule import AuditContext, rule
 from .text import names

@@ -6,14 +6,14 @@ from collections import defaultdict
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from ...names import plural
-from ...nodes import agent_node, channel_node, is_active, label, partner_node, partner_of
+from ...core.nodes import agent_node, channel_node, is_active, label, partner_node, partner_of
+from ...support.names import plural
 from ..finding import Finding
 from ..rule import AuditContext, rule
 from .text import channel_names, names, profile_label
 
 if TYPE_CHECKING:
-    from ...records import ProfileRecord
+    from ...core.records import ProfileRecord
 
 __all__ = ["RULES"]
 

@@ -7,8 +7,8 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
-from ...names import plural
-from ...nodes import endpoint, is_active, label, partner_node
+from ...core.nodes import endpoint, is_active, label, partner_node
+from ...support.names import plural
 from .. import cron
 from ..finding import Finding
 from ..rule import AuditContext, rule

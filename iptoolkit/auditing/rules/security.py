@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from ...redact import redact_text, redact_url
+from ...support.redact import redact_text, redact_url
 from ..finding import Finding
 from ..rule import AuditContext, HeldChannel, rule
 from .text import profile_label

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...nodes import label
+from ...core.nodes import label
 
 if TYPE_CHECKING:
-    from ...records import ProfileRecord
+    from ...core.records import ProfileRecord
 
 __all__ = ["profile_label", "names", "channel_names", "SHOWN"]
 

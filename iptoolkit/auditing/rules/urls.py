@@ -10,8 +10,8 @@ from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
-from ...jsonio import dumps_json
-from ...profile_texts import ProfileTexts, as_profile_texts
+from ...core.profile_texts import ProfileTexts, as_profile_texts
+from ...support.jsonio import dumps_json
 from ..rule import AuditContext
 
 __all__ = ["UrlAt", "urls_where", "is_loopback", "host_of"]

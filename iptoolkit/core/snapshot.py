@@ -2,7 +2,7 @@
 
 A snapshot is JSON (optionally gzip-compressed)::
 
-    {"format": "iptoolkit.snapshot", "version": 1, "toolkit_version": "0.1.0",
+    {"format": "iptoolkit.core.snapshot", "version": 1, "toolkit_version": "0.1.0",
      "source_url": "https://...", "fetched_at": "2026-11-22T10:00:00+00:00",
      "profiles": [...]}
 
@@ -28,11 +28,11 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from .jsonio import dumps_json
-from .models import Listing, ParseError, listing_of, locate_profiles, read_json
-from .models.jsontext import DuplicateKey, ItemSpans, ListingVisit, Step
+from ..models import Listing, ParseError, listing_of, locate_profiles, read_json
+from ..models.jsontext import DuplicateKey, ItemSpans, ListingVisit, Step
+from ..support.jsonio import dumps_json
+from ..support.reading import TooLargeError, load_limit, read_bounded
 from .profile_texts import ProfileTexts
-from .reading import TooLargeError, load_limit, read_bounded
 
 __all__ = [
     "SNAPSHOT_FORMAT",
@@ -47,7 +47,7 @@ __all__ = [
     "dated_path",
 ]
 
-SNAPSHOT_FORMAT = "iptoolkit.snapshot"
+SNAPSHOT_FORMAT = "iptoolkit.core.snapshot"
 SNAPSHOT_VERSION = 1
 NAME_FIELDS = {"date": "%Y-%m-%d", "time": "%H%M%S", "datetime": "%Y-%m-%dT%H%M%SZ"}
 """Fields of a snapshot file name template, as `strftime` formats of the fetch time in UTC:

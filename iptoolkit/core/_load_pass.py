@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .models import ParseError
-from .models.fastcheck import profile_fault
-from .models.jsontext import ListingVisit
+from ..models import ParseError
+from ..models.fastcheck import profile_fault
+from ..models.jsontext import ListingVisit
 from .records import PENDING, RecordBuilder
 from .snapshot import listing_in
 

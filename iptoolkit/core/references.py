@@ -2,7 +2,7 @@
 
 The input agent holds a channel (`channel`, `channels`) or names one by id only
 (`comChannelId`, `channelIds`, ...); each response unit holds the channel it delivers over.
-`iptoolkit.records` keys what this walk finds; nothing else walks a profile for channels.
+`iptoolkit.core.records` keys what this walk finds; nothing else walks a profile for channels.
 
 The walk reads the JSON of a profile that validated (the index is built without models;
 a profile written with Python names is walked in its model's JSON): a channel under a
@@ -19,7 +19,7 @@ from typing import Any, Literal, NamedTuple
 
 from pydantic import TypeAdapter, ValidationError
 
-from .models import (
+from ..models import (
     AGENT_TYPES,
     RESPONSE_UNIT_TYPES,
     ApiModel,

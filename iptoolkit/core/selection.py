@@ -1,4 +1,4 @@
-"""Filter: a declarative, serialisable selection of profiles (applied by `iptoolkit.filters`).
+"""Filter: a declarative, serialisable selection of profiles (applied by `iptoolkit.query.filters`).
 
 Plain data with no dependency on the estate, so the data core can name it in its types
 without an import cycle.
@@ -27,7 +27,7 @@ Ids = Annotated[list[int | str], BeforeValidator(_as_list)]
 
 
 class Filter(BaseModel):
-    """A selection of profiles that saves to and loads from JSON; `iptoolkit.filters` says
+    """A selection of profiles that saves to and loads from JSON; `iptoolkit.query.filters` says
     how each field matches."""
 
     model_config = ConfigDict(extra="forbid")
@@ -62,7 +62,7 @@ class Filter(BaseModel):
         """One line an analyst can read: `agent type SFTP; partner Acme`. Types are named as
         every list, legend and diagram names them (`names.type_label`: `SFTP`, not
         `SFTPAgentSettings`), one name per type wherever the filter is said."""
-        from .names import type_label
+        from ..support.names import type_label
 
         parts = [
             _said("agent type", [type_label(t) for t in self.agent_types]),

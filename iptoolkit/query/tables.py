@@ -16,9 +16,8 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from .indexed import Indexed
-from .models import field_value, gc_paused, timestamp
-from .nodes import (
+from ..core.indexed import Indexed
+from ..core.nodes import (
     channel_node,
     endpoint,
     is_active,
@@ -29,6 +28,7 @@ from .nodes import (
     response_node,
     type_of,
 )
+from ..models import field_value, gc_paused, timestamp
 
 if TYPE_CHECKING:
     import pandas

@@ -45,14 +45,14 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .indexed import Indexed
-from .models import field_value, gc_paused
-from .names import did_you_mean, normalise_type, strip_kind, type_aliases, type_label
-from .nodes import endpoint, partner_of, type_of
-from .selection import Filter
+from ..core.indexed import Indexed
+from ..core.nodes import endpoint, partner_of, type_of
+from ..core.selection import Filter
+from ..models import field_value, gc_paused
+from ..support.names import did_you_mean, normalise_type, strip_kind, type_aliases, type_label
 
 if TYPE_CHECKING:
-    from .records import ChannelKey, ProfileRecord
+    from ..core.records import ChannelKey, ProfileRecord
 
 __all__ = [
     "Filter",

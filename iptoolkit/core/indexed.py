@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, Self, TypeVar
 
 if TYPE_CHECKING:
-    from .models import ProfileProblem
+    from ..models import ProfileProblem
     from .records import ChannelKey, ChannelModel, PartnerKey, PartnerModel, ProfileRecord
     from .snapshot import SnapshotInfo
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final, Literal, NamedTuple
 
-from .models import (
+from ..models import (
     ChannelBase,
     IntegrationPartner,
     IntegrationProfile,
@@ -36,9 +36,9 @@ from .models import (
     profile_model,
     type_name_of,
 )
+from ._registries import ChannelKey, PartnerKey, Registries
 from .nodes import Endpoint, endpoint, partner_of, split_tags, target
 from .references import channel_uses, usable_id
-from .registries import ChannelKey, PartnerKey, Registries
 
 __all__ = [
     "ChannelKey",
@@ -196,7 +196,7 @@ class RecordBuilder:
     """Records made one profile at a time, in listing order, finished once the faulty
     profiles are known (`finish`).
 
-    A load adds each profile as it reads it (`iptoolkit.load_pass`), while the profile's
+    A load adds each profile as it reads it (`iptoolkit.core._load_pass`), while the profile's
     objects are still in the processor's cache: one pass over the estate instead of one per
     step. What needs the whole listing waits for `finish`: which profile holds a channel
     first, the ids that profiles name, and the profiles whose verdict was pending.

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
-from .names import type_matches
-from .nodes import is_active
+from ..core.nodes import is_active
+from ..support.names import type_matches
 from .resolve import resolve_node
 
 if TYPE_CHECKING:

@@ -5,7 +5,7 @@ and partners, with edges pointing from the profile outward.
                            -references-> channel            (named only by id)
     profile -delivers-> response -via-> channel -belongs_to-> partner
 
-Node ids are described in `iptoolkit.records` (`profile:P1`, `channel:17`, ...). Every node
+Node ids are described in `iptoolkit.core.records` (`profile:P1`, `channel:17`, ...). Every node
 carries `kind` and flat scalar attributes to filter or colour by (`name`, `type`, `active`,
 `group`, `partner`, `host`, `url`, ...) and, for drill-down, what it was read from: a
 profile its index record under `record` (`record.raw`, `record.model`), a channel or
@@ -33,8 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
-from .models import field_value, gc_paused
-from .nodes import (
+from ..core.nodes import (
     agent_node,
     endpoint,
     is_active,
@@ -44,10 +43,11 @@ from .nodes import (
     response_node,
     type_of,
 )
+from ..models import field_value, gc_paused
 
 if TYPE_CHECKING:
-    from .estate import Estate
-    from .records import ProfileRecord
+    from ..core.estate import Estate
+    from ..core.records import ProfileRecord
 
 __all__ = ["build_graph", "NODE_KINDS", "RELATIONS"]
 

@@ -3,7 +3,7 @@
 Node ids are strings with a kind prefix: `profile:<key>`, `agent:<key>`,
 `response:<key>:<index>`, `channel:<channel key>`, `partner:<partner key>`. The keys and
 the rules behind them (profiles without ids, shared ids, channels without ids, what
-"active" means) are written once, in `iptoolkit.records`.
+"active" means) are written once, in `iptoolkit.core.records`.
 
 Fields are read by their JSON names (`models.field_value`). This module imports nothing
 heavy, so filters and tables can use it without networkx.
@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .models import field_value, present_fields, type_name_of
+from ..models import field_value, present_fields, type_name_of
 from .references import partner_key
 
 __all__ = [

@@ -16,9 +16,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from ._version import __version__
-from .load_pass import LoadPass
-from .models import (
+from .._version import __version__
+from ..models import (
     IntegrationProfile,
     Listing,
     ParseError,
@@ -32,7 +31,9 @@ from .models import (
     type_name_of,
     unwrap_profiles,
 )
-from .names import NO_TYPE, type_label, unresolved_note
+from ..support.names import NO_TYPE, type_label, unresolved_note
+from ._load_pass import LoadPass
+from ._registries import Conflict, Registries
 from .nodes import partner_of
 from .records import (
     ChannelKey,
@@ -43,7 +44,6 @@ from .records import (
     records_and_registries,
 )
 from .references import channel_model
-from .registries import Conflict, Registries
 from .snapshot import SnapshotInfo, read_snapshot_json, write_snapshot
 
 if TYPE_CHECKING:
@@ -61,7 +61,7 @@ FrameKind = Literal["profiles", "channels", "partners", "responses"]
 
 class Estate:
     """Profiles of one snapshot as immutable records, with the channels and partners they
-    use and what went wrong while loading (see `iptoolkit.records` for the rules).
+    use and what went wrong while loading (see `iptoolkit.core.records` for the rules).
 
     An estate never changes once built: what views derive from it (the filters' index, the
     counts) is computed once and cached on it.
@@ -240,7 +240,7 @@ class Estate:
 
     def subset(self, selection: Filter) -> Estate:
         """A new estate with the profiles the filter selects, whole and unchanged."""
-        from .filters import subset
+        from ..query.filters import subset
 
         return subset(self, selection)
 
@@ -272,7 +272,7 @@ class Estate:
 
     def to_frame(self, kind: FrameKind = "profiles") -> pandas.DataFrame:
         """One row per profile, channel, partner or response unit."""
-        from .tables import to_frame
+        from ..query.tables import to_frame
 
         return to_frame(self, kind)
 

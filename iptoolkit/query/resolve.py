@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
-from .names import NODE_KINDS, Vocabulary
+from ..support.names import NODE_KINDS, Vocabulary
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
