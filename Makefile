@@ -35,6 +35,7 @@ system-deps:
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check iptoolkit tests benchmarks
+	$(BIN)/mypy
 
 ## test: install everything, lint, run every test (unit, server, notebooks, browser), a test
 ## file per worker on every core (a file's tests share its costly fixtures: a server, a lab)
