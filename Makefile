@@ -48,8 +48,10 @@ bench: install
 clean:
 	rm -rf $(VENV) demo-output .pytest_cache .ruff_cache
 
-## docs-reference: regenerate docs/data-model.md and docs/rules.md from the code (a test fails when it is stale)
+## docs-reference: regenerate docs/data-model.md, docs/rules.md, docs/modules.md and the package map of
+## docs/architecture.md from the code (a test fails when one is stale)
 .PHONY: docs-reference
 docs-reference: install
 	$(BIN)/python -m iptoolkit.models.reference docs/data-model.md
 	$(BIN)/python -m iptoolkit.auditing.reference docs/rules.md
+	$(BIN)/python tests/architecture_map.py

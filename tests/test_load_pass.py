@@ -20,6 +20,7 @@ from iptoolkit.core.records import PENDING, RecordBuilder
 from iptoolkit.core.snapshot import SnapshotInfo, read_snapshot_json, write_snapshot
 from iptoolkit.models import listing_of
 from iptoolkit.models.jsontext import _compact
+from iptoolkit.support.jsonio import dumps_json
 
 from .factories import ACME, GLOBEX, agent, channel, profile, unit
 from .strategies import model_strategy, mutated_profiles
@@ -101,7 +102,7 @@ def test_a_bare_array_as_orjson_writes_it_loads_in_one_pass(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "bare.json"
-    path.write_bytes(ipt.snapshot.dumps_json(LISTING))
+    path.write_bytes(dumps_json(LISTING))
     estate, one_pass = loaded(path, monkeypatch)
     assert one_pass
     assert_same(estate, step_by_step(path))
