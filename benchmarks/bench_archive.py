@@ -43,8 +43,9 @@ from typing import Any
 
 import iptoolkit as ipt
 from iptoolkit.archive import Archive
+from iptoolkit.archive.compaction import mostly_free
 from iptoolkit.archive.rows import digest, use_rows
-from iptoolkit.archive.store import insert_rows, known_versions, mostly_free
+from iptoolkit.archive.writes import insert_rows, known_versions, write_runs
 from iptoolkit.core.snapshot import SnapshotInfo
 from iptoolkit.support.jsonio import dumps_json
 
@@ -128,7 +129,7 @@ def store_night(
     if uses:
         insert_rows(con, "uses", pd.DataFrame(uses))
     keys = [str(p.get("id")) for p in profiles]
-    archive._runs(con, seq, [known[d] for d in digests], keys)
+    write_runs(con, seq, [known[d] for d in digests], keys)
     when = START + timedelta(days=seq - 1)
     header = {
         "format": "iptoolkit.core.snapshot",

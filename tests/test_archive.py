@@ -194,17 +194,17 @@ def test_a_snapshot_added_out_of_order_takes_its_place(
 _SLOW_ADD = """
 import sys, time
 import iptoolkit as ipt
-from iptoolkit.archive import Archive, store
+from iptoolkit.archive import Archive, adding
 
 archive = Archive(sys.argv[1])
-real = store.Archive._runs
+real = adding.write_runs
 
-def slow_runs(self, con, *args, **options):
-    real(self, con, *args, **options)
+def slow_runs(con, *args, **options):
+    real(con, *args, **options)
     print("inside", flush=True)
     time.sleep(60)  # killed here, mid-transaction
 
-store.Archive._runs = slow_runs
+adding.write_runs = slow_runs
 archive.add(sys.argv[2])
 """
 
@@ -447,7 +447,7 @@ def test_archive_files_are_made_of_small_blocks(weeks: list[ipt.Estate], tmp_pat
     blocks a year of nightly adds was half free space; a compacted file keeps small ones."""
     import duckdb
 
-    from iptoolkit.archive.store import BLOCK_SIZE
+    from iptoolkit.archive.opening import BLOCK_SIZE
 
     archive = Archive(tmp_path / "blocks.duckdb")
     for estate in weeks[:2]:
@@ -465,7 +465,7 @@ def test_an_add_compacts_a_file_gone_mostly_free(
     large share of the file (here any share, so that a small archive shows it)."""
     import duckdb
 
-    from iptoolkit.archive import store
+    from iptoolkit.archive import compaction
 
     def free_blocks(path: Path) -> int:
         with duckdb.connect(str(path), read_only=True) as con:
@@ -475,8 +475,8 @@ def test_an_add_compacts_a_file_gone_mostly_free(
     for estate in weeks:
         left.add(estate)
     assert free_blocks(left.path) > 0  # the defaults leave a small archive alone
-    monkeypatch.setattr(store, "FREE_SHARE", 0.0)
-    monkeypatch.setattr(store, "_FREE_MIN_BYTES", 0)
+    monkeypatch.setattr(compaction, "FREE_SHARE", 0.0)
+    monkeypatch.setattr(compaction, "_FREE_MIN_BYTES", 0)
     tidy = Archive(tmp_path / "tidy.duckdb")
     for estate in weeks:
         tidy.add(estate)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict
 
 from ..change.model import SEVERITIES
 
@@ -55,7 +55,7 @@ def item_node(con: duckdb.DuckDBPyConnection, item: str) -> str:
 
     from ..query.resolve import ItemIndex
 
-    graph = nx.MultiDiGraph()
+    graph: nx.MultiDiGraph[str] = nx.MultiDiGraph()
     last = "coalesce(r.last_seq, 2147483647)"
     queries = {
         "profile": f"SELECT r.key, arg_max(v.name, {last}) FROM runs r "
@@ -101,19 +101,19 @@ def item_log(archive: Stored, item: str) -> pandas.DataFrame:
             "ORDER BY s.seq, c.number",
             [node],
         ).fetchall()
-    events: dict[tuple[int, str], dict[str, object]] = {}
+    events: dict[tuple[int, str], _Event] = {}
     if first is not None:
         events[(first[0], "appeared")] = _event(first[0], first[1], "appeared")
     for snapshot, fetched, op, severity, path, reason in rows:
         event = events.setdefault((snapshot, _EVENTS[op]), _event(snapshot, fetched, _EVENTS[op]))
-        event["changes"] += 1  # type: ignore[operator]
+        event["changes"] += 1
         worst = event["severity"]
-        if not worst or SEVERITIES.index(severity) < SEVERITIES.index(worst):  # type: ignore[arg-type]
+        if not worst or SEVERITIES.index(severity) < SEVERITIES.index(worst):
             event["severity"] = severity
-        if path is not None and path not in event["paths"]:  # type: ignore[operator]
-            event["paths"].append(path)  # type: ignore[attr-defined]
-        if reason and reason not in event["reasons"]:  # type: ignore[operator]
-            event["reasons"].append(reason)  # type: ignore[attr-defined]
+        if path is not None and path not in event["paths"]:
+            event["paths"].append(path)
+        if reason and reason not in event["reasons"]:
+            event["reasons"].append(reason)
     frame = pd.DataFrame(list(events.values()), columns=LOG_COLUMNS)
     frame.attrs["item"] = node
     if not frame.empty:
@@ -121,7 +121,19 @@ def item_log(archive: Stored, item: str) -> pandas.DataFrame:
     return frame
 
 
-def _event(snapshot: int, fetched: object, event: str) -> dict[str, object]:
+class _Event(TypedDict):
+    """One row of a log (`LOG_COLUMNS`) while the changes are gathered."""
+
+    snapshot: int
+    fetched_at: object
+    event: str
+    severity: str
+    paths: list[str]
+    reasons: list[str]
+    changes: int
+
+
+def _event(snapshot: int, fetched: object, event: str) -> _Event:
     return {
         "snapshot": snapshot,
         "fetched_at": fetched,

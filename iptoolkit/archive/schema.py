@@ -22,10 +22,14 @@ Views (documented in docs/archive.md; stable, what analysts build on):
 
 from __future__ import annotations
 
-__all__ = ["FORMAT", "FORMAT_VERSION", "TABLES", "VIEWS", "VIEW_NAMES"]
+__all__ = ["FORMAT", "FORMAT_VERSION", "SNAPSHOT_COUNTS", "TABLES", "VIEWS", "VIEW_NAMES"]
 
 FORMAT = "iptoolkit.archive"
 FORMAT_VERSION = "1"
+
+SNAPSHOT_COUNTS = ("profiles", "active_profiles", "channels", "partners", "problems", "findings")
+"""The count columns of `snapshots` (`ipt.history`'s timeline counts, `estate_history.COUNTS`,
+named here so that reading the archive does not import the history)."""
 
 TABLES = """
 CREATE TABLE meta(key VARCHAR PRIMARY KEY, value VARCHAR);

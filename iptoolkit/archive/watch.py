@@ -61,7 +61,7 @@ def wanted_severities(fail_on: str) -> tuple[str, ...]:
     """The severities at or above `fail_on` (any: every one)."""
     if fail_on == "any":
         return SEVERITIES
-    return SEVERITIES[: SEVERITIES.index(fail_on) + 1]  # type: ignore[arg-type]
+    return SEVERITIES[: SEVERITIES.index(fail_on) + 1]
 
 
 def fetch_with_retries(
