@@ -4,7 +4,7 @@ Each function takes a `Loaded` estate and the tool's arguments and returns one o
 `schemas` models; bad input raises `ValueError` (an unknown id
 `resolve.UnknownItemError`, with close matches), which the server turns into a tool error.
 They read what the Python API reads (records, the graph, `queries`, `audit`, `filters`), so
-an answer here is the Python answer, paged and cut (`paging`). Masking secrets is the
+an answer here is the Python answer, paged and cut (`cursors`). Masking secrets is the
 server's last step.
 """
 
@@ -19,7 +19,7 @@ from ..auditing.registry import check_selector
 from ..core.selection import Filter
 from ..support.names import NO_TYPE, did_you_mean, type_label, type_matches
 from ..support.redact import redact_fields
-from .paging import TEXT_LIMIT, cut, page
+from .cursors import TEXT_LIMIT, cut, page
 from .schemas import (
     Edge,
     FindingRow,

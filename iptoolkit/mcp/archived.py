@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .paging import page
+from .cursors import page
 from .schemas import HistoryAnswer, LogEvent, TimelineRow
 
 if TYPE_CHECKING:

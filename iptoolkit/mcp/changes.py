@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from .paging import page
+from .cursors import page
 from .schemas import ChangeRow, DiffPage, DriftPage, DriftRow
 
 if TYPE_CHECKING:

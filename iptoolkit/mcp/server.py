@@ -29,7 +29,7 @@ from ..core.selection import Filter
 from ..query.graph import build_graph
 from ..support.redact import redact_text
 from . import answers, archived, changes, datamodel
-from .paging import DEFAULT_LIMIT, MAX_LIMIT, TEXT_LIMIT
+from .cursors import DEFAULT_LIMIT, MAX_LIMIT, TEXT_LIMIT
 from .picture import GroupBy, render_png
 from .schemas import (
     DiffPage,
