@@ -1,4 +1,4 @@
-"""The MCP server: the tools (`tools`) and resources an assistant sees, over a `Store`.
+"""The MCP server over a `Store`: `build_server`, the resources, and strict tool arguments.
 
 `build_server` makes a `StrictArgumentsServer` (the SDK's `MCPServer`, refusing arguments a
 tool does not take), registers the tools (`tools.add_tools`, one method of `tools.Tools`
