@@ -551,7 +551,7 @@ def test_a_tool_names_every_candidate_of_an_ambiguous_name() -> None:
 
 
 def test_paging_refuses_a_cursor_it_did_not_give_and_cut_says_how_to_read_on() -> None:
-    from iptoolkit.mcp.paging import cut, page
+    from iptoolkit.mcp.cursors import cut, page
 
     assert page(list(range(5)), 2, None) == ([0, 1], "2")
     assert page(list(range(5)), 2, "4") == ([4], None)

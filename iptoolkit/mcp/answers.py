@@ -4,7 +4,7 @@ Each function takes a `Loaded` estate and the tool's arguments and returns one o
 `schemas` models; bad input raises `ValueError` (an unknown id
 `resolve.UnknownItemError`, with close matches), which the server turns into a tool error.
 They read what the Python API reads (records, the graph, `queries`, `audit`, `filters`), so
-an answer here is the Python answer, paged and cut (`paging`). Masking secrets is the
+an answer here is the Python answer, paged and cut (`cursors`). Masking secrets is the
 server's last step.
 """
 
@@ -19,7 +19,7 @@ from ..auditing.registry import check_selector
 from ..core.selection import Filter
 from ..support.names import NO_TYPE, did_you_mean, type_label, type_matches
 from ..support.redact import redact_fields
-from .paging import TEXT_LIMIT, cut, page
+from .cursors import TEXT_LIMIT, cut, page
 from .schemas import (
     Edge,
     FindingRow,
@@ -37,6 +37,8 @@ from .schemas import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Hashable
+
     import networkx as nx
 
     from ..core.estate import Estate
@@ -269,7 +271,8 @@ def where_used(
 def _check_type(graph: nx.MultiDiGraph, wanted: str) -> None:
     """A type no node has is refused with the close ones (a misspelt type would read as
     "nothing uses it")."""
-    types = {kind for _, kind in graph.nodes(data="type") if isinstance(kind, str)}
+    kinds = (data.get("type") for data in graph.nodes.values())
+    types = {kind for kind in kinds if isinstance(kind, str)}
     if not any(type_matches(kind, wanted) for kind in types):
         known = sorted(types | {type_label(kind) for kind in types})
         hint = (
@@ -287,7 +290,7 @@ def impact(loaded: Loaded, id: str | list[str], limit: int, cursor: str | None) 
     asked = id if isinstance(id, list) else [id]
     if not asked:
         raise ValueError("impact needs at least one id")
-    chosen = list(dict.fromkeys(loaded.resolve(one) for one in asked))
+    chosen: list[Hashable] = list(dict.fromkeys(loaded.resolve(one) for one in asked))
     hit = hit_by(graph, chosen)
     node = hit.node
     found = {name: getattr(hit, name) for name in _IMPACT_LISTS}
@@ -321,8 +324,8 @@ def neighbourhood(
     shown, next_cursor = page(list(near), limit, cursor)
     on_page = set(shown)
     edges = [
-        Edge(source=source, target=target, kind=str(relation))
-        for source, target, relation in near.edges(data="relation")
+        Edge(source=source, target=target, kind=str(data.get("relation")))
+        for source, target, data in near.edges(data=True)
         if source in on_page and target in on_page
     ]
     return NeighbourhoodAnswer(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .paging import page
+from .cursors import page
 from .schemas import HistoryAnswer, LogEvent, TimelineRow
 
 if TYPE_CHECKING:
@@ -28,28 +28,28 @@ def history(store: Store, item: str | None, limit: int, cursor: str | None) -> H
         node = frame.attrs["item"]
         log = [
             LogEvent(
-                snapshot=f"archive@{row.snapshot}",
-                fetched_at=row.fetched_at.isoformat(),
-                event=row.event,
-                severity=row.severity or None,
-                paths=list(row.paths),
-                reasons=list(row.reasons),
+                snapshot=f"archive@{row['snapshot']}",
+                fetched_at=row["fetched_at"].isoformat(),
+                event=row["event"],
+                severity=row["severity"] or None,
+                paths=list(row["paths"]),
+                reasons=list(row["reasons"]),
             )
-            for row in frame.itertuples()
+            for row in frame.to_dict("records")
         ]
     timeline = archive.timeline()
     rows = [
         TimelineRow(
-            snapshot=f"archive@{row.snapshot}",
-            fetched_at=row.fetched_at.isoformat(),
-            profiles=row.profiles,
-            active_profiles=row.active_profiles,
-            channels=row.channels,
-            partners=row.partners,
-            problems=row.problems,
-            findings=row.findings,
+            snapshot=f"archive@{row['snapshot']}",
+            fetched_at=row["fetched_at"].isoformat(),
+            profiles=row["profiles"],
+            active_profiles=row["active_profiles"],
+            channels=row["channels"],
+            partners=row["partners"],
+            problems=row["problems"],
+            findings=row["findings"],
         )
-        for row in timeline.iloc[::-1].itertuples()
+        for row in timeline.iloc[::-1].to_dict("records")
     ]
     shown, next_cursor = page(rows, limit, cursor)
     return HistoryAnswer(

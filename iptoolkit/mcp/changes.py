@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from .paging import page
+from .cursors import page
 from .schemas import ChangeRow, DiffPage, DriftPage, DriftRow
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ def schema_report(loaded: Loaded, kind: str | None, limit: int, cursor: str | No
     report = loaded.drift
     if kind is not None and kind not in DRIFT_KINDS:
         raise ValueError(f"kind {kind!r} is not a kind of drift: {', '.join(DRIFT_KINDS)}")
-    rows = report.of(kind) if kind is not None else report.items  # type: ignore[arg-type]
+    rows = report.of(kind) if kind is not None else report.items
     shown, next_cursor = page(rows, limit, cursor)
     return DriftPage(
         snapshot=loaded.name,
@@ -70,7 +70,7 @@ def diff(
     if severity is not None and severity not in CHANGE_SEVERITIES:
         raise ValueError(f"severity {severity!r} is not one of {', '.join(CHANGE_SEVERITIES)}")
     found = store.diff(older, newer)
-    rows = found.of(kind=kind, severity=severity)  # type: ignore[arg-type]
+    rows = found.of(kind=kind, severity=severity)
     shown, next_cursor = page(rows, limit, cursor)
     return DiffPage(
         old=older.name,

@@ -167,7 +167,7 @@ class Store:
         from ..core.estate import load
 
         names: set[str] = set()
-        loaded = []
+        loaded: list[Loaded] = []
         for path in paths:
             name = snapshot_name(path)
             if name in names:  # two files of one name in different folders
