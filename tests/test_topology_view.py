@@ -178,7 +178,7 @@ def test_a_click_reports_the_estate_node_and_a_group_click_expands(big: Estate) 
     profile_key = next(key for key in view.data.graph if key.startswith("profile:"))
     view.sigma.selected_node = profile_key
     assert picked == [profile_key] and view.selected == profile_key
-    assert profile_key in view._info.value  # the side panel names what was picked
+    assert profile_key in view._controls.info.value  # the side panel names what was picked
 
 
 def test_highlight_fades_what_it_leaves_out(small: Estate) -> None:
@@ -251,7 +251,7 @@ def test_the_view_is_a_widget_that_composes(small: Estate) -> None:
     assert page.children[1] is view and "ipt-topology" in view._dom_classes
     state = page.get_state()
     assert state["children"][1] == f"IPY_MODEL_{view.model_id}"
-    inner = [view.sigma, view._canvas, view._legend]
+    inner = [view.sigma, view._sigma_box, view._controls.legend]
     view.close()
     assert view.comm is None and all(widget.comm is None for widget in inner)
 
@@ -282,7 +282,7 @@ def test_the_explorer_caches_view_data_per_filter(explorer: Explorer) -> None:
     assert explorer.topology.data is not first
     explorer.filter = Filter()
     assert explorer.topology.data is first
-    assert explorer.topology._graph is None  # a cached view keeps no 10k graph alive...
+    assert explorer.topology._levels._graph is None  # a cached view keeps no 10k graph alive...
     explorer.topology.expand("group:profile:Finance")  # ...and builds it when it must
     assert explorer.topology.graph is not None and explorer.topology.expanded
 
@@ -315,7 +315,7 @@ def test_the_node_picked_last_can_be_picked_again_and_goes_with_its_picture(
     assert explorer.tabs.selected_index == explorer.tabs.titles.index("Details")
     explorer.tabs.selected_index = 0
     explorer.filter = Filter(active=True)  # another selection: the old pick is gone
-    assert explorer.topology.selected is None and explorer.topology._info.value == ""
+    assert explorer.topology.selected is None and explorer.topology._controls.info.value == ""
 
 
 def test_without_a_static_copy_no_png_is_drawn(
@@ -339,7 +339,7 @@ def test_without_a_static_copy_no_png_is_drawn(
 
 def test_an_empty_selection_says_so(explorer: Explorer) -> None:
     explorer.filter = Filter(text="no profile has this text")
-    assert "Nothing selected" in explorer.topology._status.value
+    assert "Nothing selected" in explorer.topology._controls.status.value
 
 
 def test_a_hidden_topology_tab_follows_when_shown(explorer: Explorer) -> None:
