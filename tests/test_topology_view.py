@@ -321,15 +321,16 @@ def test_the_node_picked_last_can_be_picked_again_and_goes_with_its_picture(
 def test_without_a_static_copy_no_png_is_drawn(
     big: Estate, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from iptoolkit.widgets import explorer as explorer_module
+    from iptoolkit.widgets import static_copy as static_copy_module
 
     def no_drawing(*args: object, **kwargs: object) -> bytes:
         raise AssertionError("the static PNG was drawn")
 
-    monkeypatch.setattr(explorer_module, "render_png", no_drawing)
+    monkeypatch.setattr(static_copy_module, "render_png", no_drawing)
     live = Explorer(big, folder=tmp_path, debounce=0, static_copy=False)
     updates: list[object] = []
-    live._fallback = type("Handle", (), {"update": lambda self, shown: updates.append(shown)})()
+    handle = type("Handle", (), {"update": lambda self, shown: updates.append(shown)})
+    live._static_copy.handle = handle()
     live.filter = Filter(active=False)
     live.refresh()
     assert live.diagram_png is None and live.topology.data is not None
