@@ -82,7 +82,8 @@ def explorer_changes(estate: Any, repeat: int) -> None:
     from iptoolkit.widgets import Explorer
 
     explorer = Explorer(estate, debounce=0)
-    explorer._drawing.trigger = lambda: None  # the PNG fallback follows later: not timed
+    # the PNG fallback follows later: not timed
+    explorer._static_copy._drawing.trigger = lambda: None
     panel = explorer.panel
     steps = [
         ("active only", Filter(active=True)),
@@ -95,7 +96,7 @@ def explorer_changes(estate: Any, repeat: int) -> None:
 
         def forget() -> None:
             explorer.model._selections.clear()
-            explorer._views._items.clear()
+            explorer._topology_tab._views._items.clear()
             panel.set(Filter(text="no such profile anywhere"))
 
         def back() -> None:

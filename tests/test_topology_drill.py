@@ -214,7 +214,7 @@ def test_focus_then_expand_a_node_in_place(estate: Estate) -> None:
         expand_nodes(graph, set(around.shown), channel)
     )
     assert len(view.trail) == 1  # ...on the same level
-    view._depth.value = 2  # a deeper neighbourhood of the same centre
+    view._controls.depth.value = 2  # a deeper neighbourhood of the same centre
     assert view.neighbourhood.depth == 2
     assert view.neighbourhood.shown == frozenset(neighbourhood_nodes(graph, partner, 2))
     view.back()
@@ -231,7 +231,7 @@ def test_details_open_an_items_neighbourhood_in_the_topology_tab(estate: Estate,
     explorer.detail.around_button.click()
     assert explorer.tabs.selected_index == 0
     assert explorer.topology.neighbourhood.centre == partner
-    assert "around" in explorer.topology._status.value
+    assert "around" in explorer.topology._controls.status.value
     explorer.close()
 
 

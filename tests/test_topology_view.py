@@ -178,7 +178,7 @@ def test_a_click_reports_the_estate_node_and_a_group_click_expands(big: Estate) 
     profile_key = next(key for key in view.data.graph if key.startswith("profile:"))
     view.sigma.selected_node = profile_key
     assert picked == [profile_key] and view.selected == profile_key
-    assert profile_key in view._info.value  # the side panel names what was picked
+    assert profile_key in view._controls.info.value  # the side panel names what was picked
 
 
 def test_highlight_fades_what_it_leaves_out(small: Estate) -> None:
@@ -251,7 +251,7 @@ def test_the_view_is_a_widget_that_composes(small: Estate) -> None:
     assert page.children[1] is view and "ipt-topology" in view._dom_classes
     state = page.get_state()
     assert state["children"][1] == f"IPY_MODEL_{view.model_id}"
-    inner = [view.sigma, view._canvas, view._legend]
+    inner = [view.sigma, view._sigma_box, view._controls.legend]
     view.close()
     assert view.comm is None and all(widget.comm is None for widget in inner)
 
@@ -282,7 +282,7 @@ def test_the_explorer_caches_view_data_per_filter(explorer: Explorer) -> None:
     assert explorer.topology.data is not first
     explorer.filter = Filter()
     assert explorer.topology.data is first
-    assert explorer.topology._graph is None  # a cached view keeps no 10k graph alive...
+    assert explorer.topology._levels._graph is None  # a cached view keeps no 10k graph alive...
     explorer.topology.expand("group:profile:Finance")  # ...and builds it when it must
     assert explorer.topology.graph is not None and explorer.topology.expanded
 
@@ -315,21 +315,22 @@ def test_the_node_picked_last_can_be_picked_again_and_goes_with_its_picture(
     assert explorer.tabs.selected_index == explorer.tabs.titles.index("Details")
     explorer.tabs.selected_index = 0
     explorer.filter = Filter(active=True)  # another selection: the old pick is gone
-    assert explorer.topology.selected is None and explorer.topology._info.value == ""
+    assert explorer.topology.selected is None and explorer.topology._controls.info.value == ""
 
 
 def test_without_a_static_copy_no_png_is_drawn(
     big: Estate, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from iptoolkit.widgets import explorer as explorer_module
+    from iptoolkit.widgets import static_copy as static_copy_module
 
     def no_drawing(*args: object, **kwargs: object) -> bytes:
         raise AssertionError("the static PNG was drawn")
 
-    monkeypatch.setattr(explorer_module, "render_png", no_drawing)
+    monkeypatch.setattr(static_copy_module, "render_png", no_drawing)
     live = Explorer(big, folder=tmp_path, debounce=0, static_copy=False)
     updates: list[object] = []
-    live._fallback = type("Handle", (), {"update": lambda self, shown: updates.append(shown)})()
+    handle = type("Handle", (), {"update": lambda self, shown: updates.append(shown)})
+    live._static_copy.handle = handle()
     live.filter = Filter(active=False)
     live.refresh()
     assert live.diagram_png is None and live.topology.data is not None
@@ -339,7 +340,7 @@ def test_without_a_static_copy_no_png_is_drawn(
 
 def test_an_empty_selection_says_so(explorer: Explorer) -> None:
     explorer.filter = Filter(text="no profile has this text")
-    assert "Nothing selected" in explorer.topology._status.value
+    assert "Nothing selected" in explorer.topology._controls.status.value
 
 
 def test_a_hidden_topology_tab_follows_when_shown(explorer: Explorer) -> None:

@@ -52,7 +52,7 @@ view: in the body, outside `#rendered_cells` (which Voila keeps hidden until its
 ran); the page handler puts the drawing there, or nothing."""
 CANVAS_HEIGHT = 600
 CANVAS_ASPECT = 2.0
-"""The Explorer's topology canvas (`Explorer`: `TopologyView(height=600, aspect=2.0)`)."""
+"""The Explorer's topology canvas (its `TopologyTab`: `TopologyView(height=600, aspect=2.0)`)."""
 GIVE_UP_AFTER = 90
 """Seconds after which the drawing goes even without a live canvas: a page whose kernel
 failed shows Voila's own message, not a picture that says "loading" for ever."""

@@ -3,7 +3,7 @@
 Why this design: a table that pages in the browser (itables/DataTables, as before) needs
 the whole selection there, so every filter change sent all 10,000 rows (about 2.4 MB of
 JSON, 0.14 s to build, more to parse and draw) before the view settled. Here the kernel
-keeps the selection, sorts it with pandas (`paging.Pager`) and sends only the page on
+keeps the selection, sorts it with pandas (`table_pages.Pager`) and sends only the page on
 view (25 rows by default, a few kB); paging and sorting are one small message each way.
 The widget is a few lines of JavaScript in the package (anywidget: offline, no build
 step), so header cells can be whole buttons (a click anywhere sorts, again turns the
@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .paged import PagedTableWidget
-from .paging import Pager
+from .table_pages import Pager
+from .table_widget import PagedTableWidget
 
 if TYPE_CHECKING:
     import pandas

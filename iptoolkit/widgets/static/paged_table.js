@@ -1,5 +1,5 @@
 // The Explorer's table: draws the one page the kernel sent (`view`) and sends back what the
-// analyst asks for (sort, page, page size, a row). No data lives here: see paging.py.
+// analyst asks for (sort, page, page size, a row). No data lives here: see table_pages.py.
 
 function button(text, key, label, onClick) {
   const b = document.createElement("button");

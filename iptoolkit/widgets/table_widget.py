@@ -1,7 +1,7 @@
 """`PagedTableWidget`: the anywidget that draws one page and reports clicks to the kernel.
 
 It holds no data of its own: the kernel sets `view` (one page's payload from
-`paging.Pager.payload`) and the front end sends back what the analyst asked for as small
+`table_pages.Pager.payload`) and the front end sends back what the analyst asked for as small
 messages (`{"action": "sort", "column": ...}`, `page`, `size`, `pick`). Its JavaScript and
 CSS are files beside this module (`static/`), shipped in the wheel: no build step, no CDN.
 """
@@ -18,10 +18,10 @@ __all__ = ["PagedTableWidget"]
 _STATIC = Path(__file__).with_name("static")
 
 
-class PagedTableWidget(anywidget.AnyWidget):  # type: ignore[misc]
+class PagedTableWidget(anywidget.AnyWidget):
     """One page of a table, sortable headers, page navigation; clicks go to the kernel."""
 
     _esm = _STATIC / "paged_table.js"
     _css = _STATIC / "paged_table.css"
     view = traitlets.Dict().tag(sync=True)
-    """The page to draw (see `paging.Pager.payload`); the only data that travels."""
+    """The page to draw (see `table_pages.Pager.payload`); the only data that travels."""

@@ -1,0 +1,102 @@
+"""`SigmaBox`: the box the topology view's `ipysigma.Sigma` is drawn in, and that widget.
+
+Every picture is a new `Sigma` (`new_sigma`): ipysigma draws its graph once, and a view
+laid out for the canvas sets what sigma shows of its labels. The box puts the widget in
+only once the front end reports the box displayed (its layout applied): sigma measures
+its container once, when it is attached, and would draw 0 px wide before that.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import ipywidgets as W
+
+from ..topology.legend import HIGHLIGHT_COLOUR
+from .topology_data import ViewData
+
+if TYPE_CHECKING:
+    from ipysigma import Sigma
+
+__all__ = ["SIGMA_ATTRIBUTES", "SigmaBox", "new_sigma"]
+
+SIGMA_ATTRIBUTES: dict[str, Any] = {
+    "hide_info_panel": True,
+    "raw_node_color": "color",
+    "raw_node_size": "size",
+    "raw_node_label": "label",
+    "raw_node_label_color": "label_color",
+    "raw_node_border_color": "border",
+    "raw_node_halo_size": "halo",
+    "default_node_halo_color": HIGHLIGHT_COLOUR,
+    "node_zindex": "zindex",
+    "raw_edge_color": "color",
+    "raw_edge_size": "size",
+    "default_edge_type": "rectangle",
+    "edge_weight": None,
+}
+"""How sigma reads the attributes `topology_data.view_data` writes on nodes and edges."""
+
+
+def new_sigma(data: ViewData, *, name: str, height: int, camera: dict[str, Any]) -> Sigma:
+    """The `Sigma` widget drawing `data`, `height` pixels high, starting at `camera`."""
+    from ipysigma import Sigma
+
+    graph = data.graph
+    fitted = data.camera is not None
+    sigma = Sigma(
+        graph,
+        name=name,
+        height=height,
+        **SIGMA_ATTRIBUTES,
+        # laid out for the canvas (topology_fit): every label has its room
+        show_all_labels=data.group_by is not None or fitted,
+        # node by node past the canvas: labels where they have room (more zoomed in)
+        label_rendered_size_threshold=None if (data.group_by or fitted) else 3,
+        label_grid_cell_size=60,
+        label_density=1,
+        camera_state=camera,
+        hide_edges_on_move=graph.number_of_edges() > 5000,
+    )
+    # drawn in a hidden tab, the container has no width yet: sigma must wait, not fail
+    sigma.renderer_settings = {**sigma.renderer_settings, "allowInvalidContainer": True}
+    return sigma
+
+
+class SigmaBox(W.Box):
+    """Holds the `Sigma` shown now (`sigma`), placed once the box is displayed."""
+
+    children: tuple[Any, ...]  # the trait W.Box declares (ipywidgets has no type information)
+
+    def __init__(self) -> None:
+        super().__init__(layout=W.Layout(width="100%"))
+        self.add_class("ipt-topology-canvas")
+        self.sigma: Sigma | None = None
+        self._view_count = 0  # counted from now: the front end reports each view shown
+        self.observe(self._place, "_view_count")
+
+    @property
+    def camera(self) -> dict[str, Any] | None:
+        """Where the reader is in the picture shown (None: nothing shown)."""
+        return self.sigma.camera_state if self.sigma is not None else None
+
+    def show(self, sigma: Sigma) -> None:
+        """Show `sigma` in place of the widget shown before, which is closed."""
+        old, self.sigma = self.sigma, sigma
+        if old is not None:
+            old.close()
+        self._place()
+
+    def close(self) -> None:
+        """Close the box and the `Sigma` in it, placed or not."""
+        sigma = getattr(self, "sigma", None)  # None too when __init__ did not finish
+        if sigma is not None:
+            sigma.close()
+        super().close()
+
+    def _place(self, change: dict[str, Any] | None = None) -> None:
+        """Put the current sigma widget in the box, once the box is displayed."""
+        sigma = self.sigma
+        shown: tuple[Sigma, ...] = (sigma,) if sigma is not None and self._view_count else ()
+        if self.children != shown:
+            self.children = shown

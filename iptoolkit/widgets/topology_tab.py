@@ -1,0 +1,104 @@
+"""`TopologyTab`: the Explorer's Topology tab, the selection's interactive topology.
+
+The tab holds a `TopologyView` and draws the selection into it only while the tab is
+shown (a view drawn in a hidden tab measures 0 px; see `shown.ShownTab`). The overview of
+each filter seen is cached (`DiagramCache`), without its graph: a selection's graph is
+built again only when a click needs it, and the whole estate's is the one the model
+already holds. A click on an item opens its details (an agent's: its profile's).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+
+import ipywidgets as W
+import networkx as nx
+
+from .diagram import DiagramCache
+from .model import ExplorerModel, Selection
+from .shown import ShownTab
+from .topology import TopologyView
+from .topology_data import ViewData, detail_node
+
+__all__ = ["TopologyTab"]
+
+
+class TopologyTab:
+    """The selection's `TopologyView` (`view`), drawn while its tab is shown (`widget`
+    is what the tab holds: the view, or a note with `enabled=False`); a click on an item
+    calls `on_item(node)` with the node whose details it opens."""
+
+    def __init__(
+        self,
+        model: ExplorerModel,
+        selection: Callable[[], Selection],
+        on_item: Callable[[str], None],
+        *,
+        enabled: bool = True,
+    ) -> None:
+        self._model = model
+        self._selection = selection
+        self._on_item = on_item
+        self._enabled = enabled
+        self._views: DiagramCache[ViewData] = DiagramCache()
+        self.view = TopologyView(on_select=self._picked, height=600, aspect=2.0)
+        self.widget: W.Widget = self.view if enabled else W.HTML("(diagram=False: no topology)")
+        self.tab = ShownTab(self._draw, stale=False)
+
+    def invalidate(self) -> None:
+        """The selection changed: drawn now if the tab is shown, else when it is next."""
+        if self._enabled:
+            self.tab.invalidate()
+
+    def set_visible(self, visible: bool) -> None:
+        """The tab was opened (True) or left: opened, it draws what changed meanwhile, and
+        draws afresh a picture in which a node was picked, so that it can be clicked again."""
+        if visible and not self.tab.stale and self.view.selected is not None:
+            self.view.redraw()
+        self.tab.set_visible(visible)
+
+    def focus_on(self, node: str, depth: int | None = None) -> None:
+        """Show a node's neighbourhood (`TopologyView.focus`), or say that the selection
+        does not hold it."""
+        self._draw_if_stale()
+        try:
+            self.view.focus(node, depth)
+        except (ValueError, nx.NodeNotFound):  # not in this selection's graph
+            self.view.say(f"{node} is not in this selection: widen the filter to see it")
+
+    def drill_to(self, path: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+        """Open the groups of `path` from the overview (`TopologyView.open_path`)."""
+        self._draw_if_stale()
+        return self.view.open_path(path)
+
+    def _draw_if_stale(self) -> None:
+        if self.tab.stale:
+            self.tab.draw()
+
+    def _draw(self) -> None:
+        """The selection in the view, its data from the cache when seen before."""
+        from ..query.graph import build_graph
+
+        selection = self._selection()
+        key = selection.filter.to_json()
+        estate = selection.estate
+        whole = selection.filter.is_empty()
+
+        def selection_graph() -> nx.MultiDiGraph:
+            # the whole estate's graph is the one Details already holds (44 MB at 10k):
+            # one copy per session, not two
+            return self._model.graph if whole else build_graph(estate)
+
+        data = self._views.get(key)
+        if data is None:
+            graph = selection_graph()
+            data = self.view.overview_data(graph)
+            self._views.put(key, data)
+            self.view.show(data, graph)
+        else:  # a selection's graph is not kept: built again if a click needs it
+            self.view.show(data, selection_graph)
+
+    def _picked(self, node: Hashable) -> None:
+        """An item of the view was clicked: its details (an agent's: its profile's)."""
+        graph = self.view.graph
+        self._on_item(str(detail_node(graph, node) if graph is not None else node))
