@@ -28,13 +28,14 @@ from ..topology.view import EstateOrGraph, Highlight, focus_set, graph_of
 from .css import TOPOLOGY_CSS
 from .drill import auto_view
 from .html import HIDE_FALLBACK_CSS, topology_fallback_html
-from .sigma_box import SigmaBox, new_sigma
+from .sigma_box import SigmaBox
 from .sigma_guard import SigmaGuard
 from .topology_controls import Controls
-from .topology_data import ViewData, start_camera, view_data
+from .topology_data import ViewData, view_data
 from .topology_fit import Canvas
-from .topology_html import info_html, view_title
+from .topology_html import view_title
 from .topology_levels import MAX_DEPTH, GraphSource, Level, Levels, Neighbourhood
+from .topology_picture import Picture
 
 if TYPE_CHECKING:
     from ipysigma import Sigma
@@ -81,8 +82,9 @@ class TopologyView(W.VBox):
 
     Its jobs are its collaborators': `Levels` (topology_levels) is the drill navigation
     (the overview, the levels opened, the graph), `SigmaBox` (sigma_box) holds the canvas,
-    `Controls` (topology_controls) the breadcrumb, status line and legend around it. The
-    view wires them: a move asked of it goes to the levels, which call back to draw.
+    `Controls` (topology_controls) the breadcrumb, status line and legend around it, and
+    `Picture` (topology_picture) draws the level shown and answers clicks. The view wires
+    them: a move asked of it goes to the levels, which call back to draw.
     """
 
     def __init__(
@@ -106,15 +108,16 @@ class TopologyView(W.VBox):
         self.selected: Hashable | None = None
         """The estate node last clicked or searched (None before any)."""
         self._highlight: Highlight = None
-        self._levels = Levels(self.canvas, self._draw)
+        self._levels = Levels(self.canvas, lambda: self._picture.draw())
         self._sigma_box = SigmaBox()
         self._controls = Controls(
             on_back=self.back,
             on_crumb=self.go_to,
             on_depth=self._levels.set_depth,
-            on_details=lambda: self._report(self.selected),
+            on_details=lambda: self._picture.report(self.selected),
             on_around=lambda: self.focus(self.selected) if self.selected else None,
         )
+        self._picture = Picture(self, self._levels, self._sigma_box, self._controls)
         self.children = (
             W.HTML(TOPOLOGY_CSS + HIDE_FALLBACK_CSS),
             SigmaGuard(),  # no script error from ipysigma's `layout` trait
@@ -210,8 +213,7 @@ class TopologyView(W.VBox):
     def redraw(self) -> None:
         """Draw the view shown now afresh: sigma ignores a click on the node it has
         selected, so after a pick the same node could not be clicked again."""
-        if self.data is not None:
-            self._draw(camera=self._sigma_box.camera)  # the reader's place
+        self._picture.redraw()
 
     def expand(self, key: str) -> None:
         """Open the group `key` of the view shown: its members and their paths, grouped by
@@ -244,47 +246,6 @@ class TopologyView(W.VBox):
         for child in _descendants(self):
             child.close()
         super().close()
-
-    # -- drawing --------------------------------------------------------------------------
-
-    def _draw(self, camera: dict[str, Any] | None = None) -> None:
-        """Draw the level shown (`camera`: where to start, else where its picture starts)."""
-        data, title = self._levels.data, self._levels.title
-        if data is None:
-            return
-        sigma = new_sigma(
-            data,
-            name=title or view_title(data),
-            height=self.height,
-            camera=camera or start_camera(data, aspect=self.aspect),
-        )
-        sigma.observe(self._picked, "selected_node")
-        self._sigma_box.show(sigma)
-        self.selected = None  # a new picture: nothing picked in it yet
-        titles = [level.title for level in self._levels.trail]
-        self._controls.show(data, titles, around=self.neighbourhood is not None)
-
-    def _picked(self, change: dict[str, Any]) -> None:
-        """A click on the canvas: a group opens; in a neighbourhood an item grows it; an
-        item elsewhere is reported to `on_select`."""
-        key, data = change["new"], self.data
-        if key is None or data is None or key not in data.members:
-            return
-        node = data.item(key)
-        if node is None:  # a group: open it
-            self.expand(key)
-            return
-        around = self.neighbourhood is not None
-        if around:  # around an item: a click expands in place
-            self.expand_node(node)
-        self.selected = node
-        self._controls.picked(info_html(self.data or data, key), around=around)
-        if not around:
-            self._report(node)
-
-    def _report(self, node: Hashable | None) -> None:
-        if node is not None and self.on_select is not None:
-            self.on_select(node)
 
     # -- display --------------------------------------------------------------------------
 

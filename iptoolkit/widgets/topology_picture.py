@@ -1,0 +1,91 @@
+"""The picture of a `TopologyView`: draws the level shown on its canvas and answers a click.
+
+A collaborator of the view, with no navigation of its own: a move (open a group, go back)
+is the levels' (`topology_levels`), the widgets around the canvas are the controls'
+(`topology_controls`); the picture puts the level the levels hold on the `SigmaBox` and
+turns a click on it into the view's move or its `on_select` call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from typing import Any, Protocol
+
+from .sigma_box import SigmaBox, new_sigma
+from .topology_controls import Controls
+from .topology_data import start_camera
+from .topology_html import info_html, view_title
+from .topology_levels import Levels
+
+__all__ = ["Picture", "PictureOwner"]
+
+
+class PictureOwner(Protocol):
+    """What the picture reads of its view and tells it: its size, who hears a pick, and
+    the moves a click asks for."""
+
+    height: int
+    aspect: float
+    selected: Hashable | None
+    on_select: Callable[[Hashable], Any] | None
+
+    def expand(self, key: str) -> None: ...
+
+    def expand_node(self, node: Hashable) -> None: ...
+
+
+class Picture:
+    """Draws the level shown and answers clicks on it, for one view."""
+
+    def __init__(
+        self, owner: PictureOwner, levels: Levels, box: SigmaBox, controls: Controls
+    ) -> None:
+        self.owner = owner
+        self.levels = levels
+        self.box = box
+        self.controls = controls
+
+    def draw(self, camera: dict[str, Any] | None = None) -> None:
+        """Draw the level shown (`camera`: where to start, else where its picture starts)."""
+        data, title = self.levels.data, self.levels.title
+        if data is None:
+            return
+        sigma = new_sigma(
+            data,
+            name=title or view_title(data),
+            height=self.owner.height,
+            camera=camera or start_camera(data, aspect=self.owner.aspect),
+        )
+        sigma.observe(self.picked, "selected_node")
+        self.box.show(sigma)
+        self.owner.selected = None  # a new picture: nothing picked in it yet
+        titles = [level.title for level in self.levels.trail]
+        self.controls.show(data, titles, around=self.levels.neighbourhood is not None)
+
+    def redraw(self) -> None:
+        """Draw the level shown afresh, where the reader is looking now."""
+        if self.levels.data is not None:
+            self.draw(camera=self.box.camera)
+
+    def picked(self, change: dict[str, Any]) -> None:
+        """A click on the canvas: a group opens; in a neighbourhood an item grows it; an
+        item elsewhere is reported to `on_select`."""
+        key, data = change["new"], self.levels.data
+        if key is None or data is None or key not in data.members:
+            return
+        node = data.item(key)
+        if node is None:  # a group: open it
+            self.owner.expand(key)
+            return
+        around = self.levels.neighbourhood is not None
+        if around:  # around an item: a click expands in place
+            self.owner.expand_node(node)
+        self.owner.selected = node
+        self.controls.picked(info_html(self.levels.data or data, key), around=around)
+        if not around:
+            self.report(node)
+
+    def report(self, node: Hashable | None) -> None:
+        """Tell the view's `on_select` of an item (a pick, or the Details button)."""
+        if node is not None and self.owner.on_select is not None:
+            self.owner.on_select(node)
