@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from ..core.nodes import is_active
 from .finding import SEVERITIES, Finding, Severity
 
 if TYPE_CHECKING:
@@ -147,7 +148,7 @@ class HeldChannel:
 
     @property
     def active(self) -> bool:
-        return self.json.get("active") is True
+        return is_active(self.json)
 
 
 class AuditContext:

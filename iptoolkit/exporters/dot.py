@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..core.nodes import is_active
 from ..support.printable import printable
 from ..topology.style import (
     LINE_COLOURS,
@@ -97,7 +98,7 @@ def _node_attributes(graph: nx.MultiDiGraph, node: Any, data: dict[str, Any]) ->
     elif data.get("problem"):
         attrs.update(fillcolor='"white"', fontcolor=f'"{PROBLEM_COLOUR}"')
         attrs["color"] = f'"{PROBLEM_COLOUR}"'
-    elif data.get("active") is not True:
+    elif not is_active(data):
         attrs.update(fillcolor='"#EEEEEE"', fontcolor='"#777777"', color=f'"{fill}"')
         styles.append("dashed")
     attrs["style"] = quote(",".join(styles))

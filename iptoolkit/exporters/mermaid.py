@@ -29,6 +29,7 @@ from collections.abc import Hashable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..core.nodes import is_active
 from ..support.printable import printable
 from ..topology.style import (
     LINE_COLOURS,
@@ -277,7 +278,7 @@ def _class_lines(
         if data.get("resolved") is False:
             name = "unresolved"
         classes.setdefault(name, []).append(ids[node])
-        if data.get("active") is not True and data.get("resolved") is not False:
+        if not is_active(data) and data.get("resolved") is not False:
             classes.setdefault("inactive", []).append(ids[node])
     order = sorted(classes, key=lambda name: (name == "inactive", name))  # inactive wins
     for name in order:
