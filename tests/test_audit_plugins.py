@@ -116,6 +116,14 @@ def test_a_broken_rule_is_named(on_path: Path) -> None:
             "broken = acme_broken:unnamed_profile")  # fmt: skip
     with pytest.raises(RuleError, match=r"rule ACME001 \(unnamed_profile\) failed: "):
         audit(ESTATE, select=["ACME001"])
+    snapshot = ESTATE.save(on_path / "s.json")
+    for command, code in (("audit", 2), ("findings", 1)):  # the command's own code
+        result = CliRunner().invoke(
+            main, [command, str(snapshot), "--isolated", "--select", "ACME001"]
+        )
+        assert result.exit_code == code, result.output
+        assert result.stderr.startswith("Error: rule ACME001 (unnamed_profile) failed: ")
+        assert len(result.stderr.splitlines()) == 1
 
 
 def test_an_entry_point_that_is_not_a_rule_is_an_error(on_path: Path) -> None:
