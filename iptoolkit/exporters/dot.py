@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core.nodes import is_active
-from ..support.printable import printable
+from ..support.printable import drop_unprintable
 from ..topology.style import (
     LINE_COLOURS,
     PROBLEM_COLOUR,
@@ -50,7 +50,7 @@ _MAX_LABEL = 60
 def quote(text: Any) -> str:
     """A DOT quoted string: control characters dropped (a NUL ends Graphviz's input),
     backslashes and quotes escaped, line breaks as `\\n`."""
-    value = printable(text).replace("\t", " ").replace("\\", "\\\\").replace('"', '\\"')
+    value = drop_unprintable(text).replace("\t", " ").replace("\\", "\\\\").replace('"', '\\"')
     value = value.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\\n")
     return f'"{value}"'
 

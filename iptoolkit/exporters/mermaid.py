@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core.nodes import is_active
-from ..support.printable import printable
+from ..support.printable import drop_unprintable
 from ..topology.style import (
     LINE_COLOURS,
     UNRESOLVED_COLOUR,
@@ -86,7 +86,7 @@ _ARROW_SET = frozenset(_ARROWS.values())
 def mermaid_text(text: Any) -> str:
     """A label as Mermaid shows it literally: quoted, entity-coded (`%` too, so that no
     directive or comment hides in it), one line, no control characters."""
-    value = " ".join(printable(text).split())
+    value = " ".join(drop_unprintable(text).split())
     value = "".join(_ENTITIES.get(char, char) for char in value)
     return f'"{value}"'
 
@@ -96,7 +96,7 @@ def front_matter(title: Any) -> str:
     (`% %`) because Mermaid looks for `%%{...}%%` directives in the whole text."""
     import yaml
 
-    text = " ".join(printable(title).split())
+    text = " ".join(drop_unprintable(title).split())
     text = re.sub("%(?=%)", "% ", text)
     body = yaml.safe_dump({"title": text}, allow_unicode=True, width=1_000_000)
     return f"---\n{body}---"

@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.nodes import is_active
 from ..support.names import NO_TYPE, plural, type_label, unresolved_note
+from ..support.printable import shorten
 from ..topology.style import KIND_COLOURS, channel_colour
 from ..topology.view import EstateOrGraph, channel_counts, graph_of
-from .labels import shorten
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
