@@ -255,7 +255,7 @@ def test_the_lazy_checks_see_a_cycle() -> None:
     graph.add_edge("iptoolkit.query.filters", "iptoolkit.core.estate", where="here:1 (lazy)")
     assert "iptoolkit.query.filters (here:1 (lazy)) -> iptoolkit.core.estate" in cycles_text(graph)
     graph = import_graph(lazy=True)
-    assert graph.has_edge("iptoolkit.plot.diff", "iptoolkit.change.model")
+    assert graph.has_edge("iptoolkit.plot.diff_diagram", "iptoolkit.change.model")
     graph.add_edge("iptoolkit.change.diff", "iptoolkit.plot.topology", where="here:2 (lazy)")
     assert not cycles_text(graph)  # no module imports another back ...
     assert "iptoolkit.change (iptoolkit.change.diff here:2 (lazy)) -> iptoolkit.plot" in (
