@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..support.printable import shorten
+from .backend import matplotlib_module
 
 __all__ = ["LabelSpec", "fit", "place_labels", "text_width", "CHAR_WIDTH"]
 
@@ -59,8 +60,8 @@ def _advance(char: str) -> float:
 
 @lru_cache(maxsize=1)
 def _font() -> Any:
-    from matplotlib import font_manager, ft2font
-
+    font_manager = matplotlib_module("font_manager")
+    ft2font = matplotlib_module("ft2font")
     try:
         path = font_manager.findfont(font_manager.FontProperties(), fallback_to_default=True)
         font = ft2font.FT2Font(path)
