@@ -39,7 +39,7 @@ class Geometry:
         self.left = 2.9  # inches left of the profiles: their labels
         self.right = 2.3  # inches right of the partners: their labels
         self.max_height = 150.0  # inches; beyond, rows shrink and labels thin out
-        # set by `_axes` from the axes actually drawn into:
+        # set by `make_axes` from the axes actually drawn into:
         self.row_pts = self.row  # points per layout row
         self.x_pts = self.gap * 72  # points per column step
         self.own = True  # a figure of our own (not the caller's axes)

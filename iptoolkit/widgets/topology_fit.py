@@ -11,7 +11,7 @@ is one pixel there:
   the font's own metrics, `label_px`) plus `EDGE_PX` for the edges; when that is wider
   than the canvas, labels are cut (`label_budget`, the longest first) rather than the
   canvas zoomed out;
-- edges leave a node from a *port* just after its label (`port_x`), so no label is drawn
+- edges leave a node from a *port* just after its label (`port_offset`), so no label is drawn
   over its own fan of edges;
 - rows are `MIN_ROW_PX` to `MAX_ROW_PX` apart: a view whose tallest column needs more rows
   than the canvas holds at `MIN_ROW_PX` does not `fit`: it is drilled into (`drill.py`),
