@@ -1,6 +1,7 @@
-"""A team's own rule: a package installed with an `iptoolkit.rules` entry point (a tiny
-dist-info on sys.path), or a module the configuration names, is run by the audit and the
-command; a broken one is an error naming it."""
+"""A team's own rule: a module merely imported (the decorator registers its rules), a
+package installed with an `iptoolkit.rules` entry point (a tiny dist-info on sys.path), or a
+module the configuration names, is run by the audit and the command; a broken one is an
+error naming it."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from iptoolkit.auditing import AuditConfig, RuleError, all_rules, audit
+import iptoolkit as ipt
+from iptoolkit.auditing import BUILTIN_RULES, AuditConfig, RuleError, all_rules, audit
 from iptoolkit.cli import main
 
 from .factories import estate_of, profile
@@ -56,6 +58,34 @@ def on_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 ESTATE = estate_of(profile("P1", name="Orders"), profile("P2"))
 
 
+def test_a_rule_runs_once_its_module_is_imported(on_path: Path) -> None:
+    """No list to add a rule to: `@rule` registers it as its module runs, and `ipt.audit`
+    runs it from then on, after the built-in rules; the module gone, the rule is too."""
+    install(on_path, "acme_own", RULES_MODULE, None)
+    before = ipt.audit(ESTATE)
+    importlib.import_module("acme_own")
+    found = ipt.audit(ESTATE)
+    assert [(f.code, f.kind, f.nodes) for f in found if f.code == "ACME001"] == [
+        ("ACME001", "unnamed_profile", ("profile:P2",))
+    ]
+    assert [f for f in found if f.code != "ACME001"] == list(before)
+    assert [one.code for one in all_rules()] == [*(one.code for one in BUILTIN_RULES), "ACME001"]
+    del sys.modules["acme_own"]
+    assert list(ipt.audit(ESTATE)) == list(before)
+
+
+def test_registered_rules_keep_one_order(on_path: Path) -> None:
+    """By code, whatever the order of imports; a module run again replaces its own rules."""
+    for module, code in (("acme_zulu", "ACME002"), ("acme_alpha", "ACME001")):
+        source = RULES_MODULE.replace("ACME001", code).replace("unnamed_profile", module)
+        install(on_path, module, source, None)
+        importlib.import_module(module)
+    assert [one.code for one in all_rules()][-2:] == ["ACME001", "ACME002"]
+    importlib.reload(sys.modules["acme_alpha"])
+    codes = [one.code for one in all_rules()]
+    assert codes == [*(one.code for one in BUILTIN_RULES), "ACME001", "ACME002"]
+
+
 def test_an_entry_point_rule_is_run(on_path: Path, tmp_path: Path) -> None:
     install(on_path, "acme_rules", RULES_MODULE, "acme = acme_rules")
     assert "ACME001" in {one.code for one in all_rules()}
@@ -86,6 +116,14 @@ def test_a_broken_rule_is_named(on_path: Path) -> None:
             "broken = acme_broken:unnamed_profile")  # fmt: skip
     with pytest.raises(RuleError, match=r"rule ACME001 \(unnamed_profile\) failed: "):
         audit(ESTATE, select=["ACME001"])
+    snapshot = ESTATE.save(on_path / "s.json")
+    for command, code in (("audit", 2), ("findings", 1)):  # the command's own code
+        result = CliRunner().invoke(
+            main, [command, str(snapshot), "--isolated", "--select", "ACME001"]
+        )
+        assert result.exit_code == code, result.output
+        assert result.stderr.startswith("Error: rule ACME001 (unnamed_profile) failed: ")
+        assert len(result.stderr.splitlines()) == 1
 
 
 def test_an_entry_point_that_is_not_a_rule_is_an_error(on_path: Path) -> None:

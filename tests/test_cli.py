@@ -10,6 +10,7 @@ import time
 from datetime import UTC
 from pathlib import Path
 
+import click
 import networkx as nx
 import pandas as pd
 import pytest
@@ -165,6 +166,27 @@ def test_debug_shows_the_traceback(runner, snapshot, tmp_path):
         main, ["--debug", "export", str(snapshot), "-o", str(tmp_path / "x.nope")]
     )
     assert result.exit_code == 1 and isinstance(result.exception, ValueError)
+
+
+def test_an_interrupt_and_an_abort_have_their_own_exit_codes(runner, monkeypatch):
+    """Ctrl-C is `Aborted!` and `EXIT_INTERRUPTED` (130, as shells report SIGINT), not the 1
+    that says "found something"; end of input at a prompt is an error (1)."""
+    from iptoolkit.cli import host
+
+    def interrupted() -> None:
+        raise KeyboardInterrupt
+
+    def asks() -> None:
+        click.prompt("name")
+
+    monkeypatch.setitem(
+        main.commands, "interrupted", click.Command("interrupted", callback=interrupted)
+    )
+    monkeypatch.setitem(main.commands, "asks", click.Command("asks", callback=asks))
+    result = runner.invoke(main, ["interrupted"])
+    assert result.exit_code == host.EXIT_INTERRUPTED == 130 and "Aborted!" in result.stderr
+    result = runner.invoke(main, ["asks"], input="")
+    assert result.exit_code == host.EXIT_ERROR == 1 and "Aborted!" in result.stderr
 
 
 # -- fetch against the reference server -----------------------------------------------------

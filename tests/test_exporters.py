@@ -24,7 +24,7 @@ from iptoolkit.exporters import (
     format_of,
 )
 from iptoolkit.exporters.attributes import redact_text, scalar
-from iptoolkit.exporters.diff import DIFF_FORMATS
+from iptoolkit.exporters.diff_files import DIFF_FORMATS
 from iptoolkit.exporters.dot import quote, to_dot
 from iptoolkit.exporters.mermaid import GITHUB_MAX_EDGES, mermaid_text, to_mermaid
 

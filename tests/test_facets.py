@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from iptoolkit.core.estate import Estate
 from iptoolkit.demo import demo_profiles
-from iptoolkit.plot.labels import shorten
 from iptoolkit.query.filters import Filter, select
+from iptoolkit.support.printable import shorten
 from iptoolkit.widgets.facets import FACET_FIELDS, Facets
 from iptoolkit.widgets.model import ExplorerModel
 from iptoolkit.widgets.panel import PARTNER_CHARS

@@ -36,6 +36,18 @@ def estate() -> ipt.Estate:
     return hostile_estate()
 
 
+def test_unprintable_text_is_dropped_from_files_and_escaped_in_messages() -> None:
+    """Two jobs, two names: what a file holds drops what no reader sees; a message on a
+    terminal shows it as an escape; `shorten` cuts one line."""
+    from iptoolkit.support.printable import drop_unprintable, escape_unprintable, shorten
+
+    hostile = "Acme\x00\x1b[31m\u202eevil\tname\n"
+    assert drop_unprintable(hostile) == "Acme[31m\u202eevil\tname\n"
+    assert escape_unprintable(hostile) == "Acme\\x00\\x1b[31m\\u202eevil\\tname\\n"
+    assert shorten("Orders,  from\nAcme", 9) == "Orders…"
+    assert shorten("Orders from Acme", 20) == "Orders from Acme"
+
+
 def _no_secret(text: str, where: str) -> None:
     for secret in SECRETS:
         assert secret not in text, f"{secret} in {where}"

@@ -255,7 +255,7 @@ def test_the_lazy_checks_see_a_cycle() -> None:
     graph.add_edge("iptoolkit.query.filters", "iptoolkit.core.estate", where="here:1 (lazy)")
     assert "iptoolkit.query.filters (here:1 (lazy)) -> iptoolkit.core.estate" in cycles_text(graph)
     graph = import_graph(lazy=True)
-    assert graph.has_edge("iptoolkit.plot.diff", "iptoolkit.change.model")
+    assert graph.has_edge("iptoolkit.plot.diff_diagram", "iptoolkit.change.model")
     graph.add_edge("iptoolkit.change.diff", "iptoolkit.plot.topology", where="here:2 (lazy)")
     assert not cycles_text(graph)  # no module imports another back ...
     assert "iptoolkit.change (iptoolkit.change.diff here:2 (lazy)) -> iptoolkit.plot" in (
@@ -356,6 +356,78 @@ def test_change_uses_no_view() -> None:
     assert not change_beyond(graph), change_beyond(graph)
     graph.add_edge("iptoolkit.change.diff", "iptoolkit.auditing", where="here:1 (lazy)")
     assert change_beyond(graph) == {"iptoolkit.change.diff": ["auditing"]}
+
+
+MATPLOTLIB_DOOR = "iptoolkit.plot.backend"
+"""The one module that imports matplotlib at run time (it chooses a backend that works
+without a display); every other module asks it (`pyplot`, `matplotlib_module`)."""
+
+
+def is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def runtime_matplotlib_imports(tree: ast.Module) -> list[int]:
+    """The lines that import matplotlib when they run: `import`, `from ... import`, or
+    `importlib.import_module` / `__import__` of a literal name, wherever they are (in a
+    function too), except under `if TYPE_CHECKING:`."""
+    found: list[int] = []
+    pending: list[ast.AST] = [tree]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.If) and is_type_checking(node):
+            pending.extend(node.orelse)  # the body only serves the type checker
+            continue
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            names = [node.module or ""]
+        elif isinstance(node, ast.Call) and node.args:
+            func, first = node.func, node.args[0]
+            called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if called in ("import_module", "__import__") and isinstance(first, ast.Constant):
+                names = [str(first.value)]
+        if any(name.split(".")[0] == "matplotlib" for name in names):
+            found.append(getattr(node, "lineno", 0))
+        pending.extend(ast.iter_child_nodes(node))
+    return sorted(found)
+
+
+def test_matplotlib_is_imported_only_through_its_door() -> None:
+    """No module but `plot/backend.py` imports matplotlib at run time, so that a backend
+    is always chosen the same safe way (imports for type checking are free)."""
+    outside = []
+    for name in module_names():
+        if name == MATPLOTLIB_DOOR:
+            continue
+        path = module_file(name)
+        tree = ast.parse(path.read_text(), filename=str(path))
+        outside += [
+            f"{path.relative_to(PACKAGE.parent)}:{line}"
+            for line in runtime_matplotlib_imports(tree)
+        ]
+    assert not outside, f"import matplotlib through {MATPLOTLIB_DOOR}: {outside}"
+    door = module_file(MATPLOTLIB_DOOR)
+    assert runtime_matplotlib_imports(ast.parse(door.read_text())), "the door imports it"
+
+
+def test_the_matplotlib_check_sees_every_way_in() -> None:
+    code = (
+        "from typing import TYPE_CHECKING\n"
+        "import matplotlib\n"
+        "if TYPE_CHECKING:\n"
+        "    from matplotlib.figure import Figure\n"
+        "def f():\n"
+        "    from matplotlib.lines import Line2D\n"
+        "    import importlib\n"
+        "    importlib.import_module('matplotlib.dates')\n"
+        "    from .matplotlib import nothing\n"
+    )
+    assert runtime_matplotlib_imports(ast.parse(code)) == [2, 6, 8]
 
 
 @pytest.mark.parametrize("module", ["iptoolkit.exporters", "iptoolkit.topology.view"])

@@ -20,8 +20,9 @@ from matplotlib.colors import to_hex  # noqa: E402
 
 import iptoolkit as ipt  # noqa: E402
 from iptoolkit.plot import layered_layout, plot_summary, plot_topology  # noqa: E402
-from iptoolkit.plot.labels import fit, place_labels, shorten, text_width  # noqa: E402
+from iptoolkit.plot.labels import fit, place_labels, text_width  # noqa: E402
 from iptoolkit.plot.summary import summary_counts  # noqa: E402
+from iptoolkit.support.printable import shorten  # noqa: E402
 from iptoolkit.topology.layout import count_crossings  # noqa: E402
 from iptoolkit.topology.style import IN_COLOUR, OUT_COLOUR, UNRESOLVED_COLOUR  # noqa: E402
 from iptoolkit.topology.view import detail_view, focus_set, grouped_view  # noqa: E402

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 import iptoolkit as ipt
+from iptoolkit.core.nodes import is_active
 from iptoolkit.core.records import profile_keys
 from iptoolkit.query.filters import select
 
@@ -58,6 +61,25 @@ def test_id_less_channels_of_id_less_profiles_are_two_channels_everywhere(twins)
 def test_profile_keys_follow_the_one_rule():
     raw = [{"id": "P1"}, {"id": "P1"}, {}, {"id": ""}, {"id": True}, {"id": 7}, "junk"]
     assert profile_keys(raw) == ["P1", "P1#1", "#2", "#3", "#4", "7", "#6"]
+
+
+def test_active_is_one_rule_read_by_one_function():
+    """`is_active` is what "active" means, for a model, a raw dict or a node's attributes;
+    no module of the package reads the flag as a truth by itself."""
+    assert [is_active(v) for v in ({"active": True}, {"active": "true"}, {}, None, [])] == [
+        True, False, False, False, False,
+    ]  # fmt: skip
+    assert is_active(ipt.Estate.from_raw([{"id": "P1", "active": True}]).profiles[0])
+    package = Path(ipt.__file__).parent
+    own_reading = re.compile(r"""(?:\.get\(|\[)["']active["']\)?\]? is (?:not )?True""")
+    found = [
+        f"{path.relative_to(package)}:{number}"
+        for path in sorted(package.rglob("*.py"))
+        if path != package / "core" / "nodes.py"  # the one rule, which names what it replaces
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if own_reading.search(line)
+    ]
+    assert found == [], f"read the flag with core.nodes.is_active: {found}"
 
 
 def test_a_subset_shares_its_parents_records_and_keys():

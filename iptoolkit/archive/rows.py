@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..core.nodes import partner_of
+from ..core.nodes import is_active, partner_of
 from ..core.profile_texts import ProfileTexts
 from ..models import type_name_of
 from ..support.jsonio import dumps_json
@@ -114,7 +114,7 @@ def use_rows(record: ProfileRecord) -> Iterator[tuple[Any, ...]]:
             None if use.key == f"{record.key}:{use.path}" else str(use.key),
             _text(held.get("name")) if isinstance(held, dict) else None,
             type_name_of(held),
-            held.get("active") is True if isinstance(held, dict) else False,
+            is_active(held),
             None if pkey is None else str(pkey),
             pname if isinstance(pname, str) else None,
         )

@@ -1,9 +1,15 @@
-"""Every rule the audit knows: the built-in ones by family, a team's own from the
+"""Every rule the audit knows: the built-in ones by family, every other rule `@rule` has
+registered (a module imported, a notebook cell run), a team's own from the
 `iptoolkit.rules` entry point group or from modules the configuration names, and the
 lookups by code, family prefix or name (`kind`) that `select`, `ignore` and filters use.
 
+No list names the rules: `@rule` registers each one as its module runs (`rule.registered`),
+and importing `auditing.rules` runs every built-in family. The order is fixed whatever the
+order of imports: the built-in rules by code (the audit's own configuration, `CFG`, last),
+then the others by code.
+
 An entry point (or a configured module) may name a `Rule`, a list of rules, or a module,
-whose `Rule` attributes are taken::
+whose `Rule` attributes are taken (loading it registers its rules as well)::
 
     [project.entry-points."iptoolkit.rules"]
     acme = "acme_rules"
@@ -18,9 +24,10 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..support.names import did_you_mean
+from . import rules as _builtin
 from .finding import LEGACY_KINDS
-from .rule import Rule, rule
-from .rules import data, hygiene, operations, security
+from .rule import Rule, registered
+from .rules.configuration import expired_suppression
 
 __all__ = [
     "BUILTIN_RULES",
@@ -36,50 +43,46 @@ __all__ = [
 
 ENTRY_POINT_GROUP = "iptoolkit.rules"
 
-
-@rule(
-    "CFG001", "expired_suppression", "warning",
-    title="Suppression past its expiry date",
-    rationale="A suppression with an expiry date was meant to be looked at again by then; "
-    "once expired it no longer hides its finding, and says so (whatever `select` says, "
-    "unless this code is ignored).",
-    remedy="Fix the finding, or renew the suppression with a new date and reason.",
-)  # fmt: skip
-def _expired_suppression(ctx: Any) -> Iterable[Any]:
-    return ()  # the engine makes these findings from the configuration
+EXPIRED_SUPPRESSION = expired_suppression
+"""CFG001: the engine makes its findings from the configuration."""
 
 
-EXPIRED_SUPPRESSION = _expired_suppression
+def _order(one: Rule) -> tuple[bool, str]:
+    """The order of the rules (and of the reports): by code, the configuration's last."""
+    return one.family == "CFG", one.code
 
-BUILTIN_RULES: tuple[Rule, ...] = (
-    *data.RULES,
-    *hygiene.RULES,
-    *operations.RULES,
-    *security.RULES,
-    EXPIRED_SUPPRESSION,
-)
-"""The built-in rules, by family then code."""
+
+def _is_builtin(one: Rule) -> bool:
+    return str(getattr(one.check, "__module__", "")).startswith(f"{_builtin.__name__}.")
+
+
+BUILTIN_RULES: tuple[Rule, ...] = tuple(sorted(filter(_is_builtin, registered()), key=_order))
+"""The built-in rules (every `@rule` of the `auditing.rules` package), by family then code,
+the audit's own configuration (`CFG`) last."""
 KINDS = (*LEGACY_KINDS, *(r.name for r in BUILTIN_RULES if r.name not in LEGACY_KINDS))
 """Every built-in rule's name (a finding's `kind`): the old ones first."""
 
 
 def all_rules(modules: Sequence[str] = ()) -> tuple[Rule, ...]:
-    """The built-in rules, those of the entry point group, and those of `modules`; a code
-    or name given twice is an error naming both."""
-    found: list[Rule] = list(BUILTIN_RULES)
+    """The built-in rules, every other rule `@rule` registered, those of the entry point
+    group, and those of `modules`, in a fixed order (see the module's docstring); a code or
+    name given twice is an error naming both."""
+    named: list[Rule] = []
     for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
         try:
             loaded = entry.load()
         except Exception as exc:  # noqa: BLE001 - named and re-raised: a broken plugin
             raise ValueError(f"entry point {entry.name} = {entry.value!r} "
                              f"({ENTRY_POINT_GROUP}): {exc}") from exc  # fmt: skip
-        found += _rules_in(loaded, f"entry point {entry.name} = {entry.value!r}")
+        named += _rules_in(loaded, f"entry point {entry.name} = {entry.value!r}")
     for name in modules:
         try:
             module = importlib.import_module(name)
         except ImportError as exc:
             raise ValueError(f"plugins: cannot import the rule module {name!r}: {exc}") from exc
-        found += _rules_in(module, f"module {name!r}")
+        named += _rules_in(module, f"module {name!r}")
+    own = [one for one in registered() if not _is_builtin(one)]  # loading registers too
+    found = [*BUILTIN_RULES, *own, *named]
     by_code: dict[str, Rule] = {}
     by_name: dict[str, Rule] = {}
     for one in found:
@@ -88,7 +91,8 @@ def all_rules(modules: Sequence[str] = ()) -> tuple[Rule, ...]:
             raise ValueError(f"two rules share the code or name of {one.code} ({one.name}): "
                              f"{other.code} ({other.name})")  # fmt: skip
         by_code[one.code] = by_name[one.name] = one
-    return tuple(dict.fromkeys(found))
+    others = sorted(dict.fromkeys(one for one in found if one not in BUILTIN_RULES), key=_order)
+    return (*BUILTIN_RULES, *others)
 
 
 def _rules_in(value: Any, where: str) -> list[Rule]:

@@ -12,22 +12,29 @@ A team's own rule is written the same way as the built-in ones (see `docs/rules.
         for record in ctx.records:
             if not record.name:
                 yield ctx.finding(f"{record.node} has no name", record, path="$.name")
+
+The decorator registers the rule (`registered`): once its module is imported, every audit
+runs it, with no list to add it to. Importing `auditing.rules` registers the built-in ones;
+a rule whose module has left `sys.modules` is forgotten, and a module imported again (or a
+notebook cell run again) replaces its own rules of the same code.
 """
 
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from ..core.nodes import is_active
 from .finding import SEVERITIES, Finding, Severity
 
 if TYPE_CHECKING:
     from ..core.estate import Estate
     from ..core.records import ChannelUse, ProfileRecord
 
-__all__ = ["Rule", "rule", "AuditContext", "HeldChannel", "CODE", "FAMILIES"]
+__all__ = ["Rule", "rule", "registered", "AuditContext", "HeldChannel", "CODE", "FAMILIES"]
 
 CODE = re.compile(r"^[A-Z]{2,6}\d{3}$")
 """A rule code: a family prefix of capitals and three digits (`SEC006`, `ACME001`)."""
@@ -84,12 +91,39 @@ def rule(
     remedy: str,
     options: Mapping[str, Any] | None = None,
 ) -> Callable[[Check], Rule]:
-    """Make a function `check(ctx) -> findings` a `Rule` (the decorator of every rule)."""
+    """Make a function `check(ctx) -> findings` a `Rule` and register it (the decorator of
+    every rule): the audit runs it from then on (see `registered`)."""
 
     def make(check: Check) -> Rule:
-        return Rule(code, name, severity, title, rationale, remedy, check, dict(options or {}))
+        made = Rule(code, name, severity, title, rationale, remedy, check, dict(options or {}))
+        _register(made)
+        return made
 
     return make
+
+
+_REGISTERED: list[Rule] = []
+"""Every rule the decorator made, in the order their modules ran it."""
+
+
+def _module_of(one: Rule) -> str | None:
+    return getattr(one.check, "__module__", None)
+
+
+def _register(one: Rule) -> None:
+    """Keep `one`; a rule of the same code from the same module is one it replaces (the
+    module imported again, a notebook cell run again)."""
+    module = _module_of(one)
+    _REGISTERED[:] = [
+        other for other in _REGISTERED if other.code != one.code or _module_of(other) != module
+    ]
+    _REGISTERED.append(one)
+
+
+def registered() -> list[Rule]:
+    """The rules `@rule` made whose module is still imported, in the order they were made
+    (a module taken out of `sys.modules` takes its rules with it)."""
+    return [one for one in _REGISTERED if _module_of(one) in sys.modules]
 
 
 class HeldChannel:
@@ -114,7 +148,7 @@ class HeldChannel:
 
     @property
     def active(self) -> bool:
-        return self.json.get("active") is True
+        return is_active(self.json)
 
 
 class AuditContext:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from .host import EXIT_FINDINGS, EXIT_TROUBLE, short_help
+from .host import EXIT_ERROR, EXIT_TROUBLE, one_line_errors, short_help
 from .options import filter_options, format_option, load_estate, snapshot_argument
 
 if TYPE_CHECKING:
@@ -118,7 +118,7 @@ def findings_command(
     options["select"] = (*options["select"], *kinds)
     options["fail_on"] = options["fail_on"] or "never"
     table = "table" if output_format == "text" else output_format
-    _run(snapshot, selection, table, options, only_severity=severity, error_code=EXIT_FINDINGS)
+    _run(snapshot, selection, table, options, only_severity=severity, error_code=EXIT_ERROR)
 
 
 def _run(
@@ -129,22 +129,11 @@ def _run(
     only_severity: str | None = None,
     error_code: int = EXIT_TROUBLE,
 ) -> None:
-    """Run the audit and report; any error is one line on stderr and `error_code` (2, as
-    `ruff check`; 1 for the `findings` alias, as that command always did)."""
-    try:
+    """Run the audit and report; an error ends it as the host's policy says, with
+    `error_code` (2, as `ruff check`; 1 for the `findings` alias, as that command always
+    did)."""
+    with one_line_errors(error_code):
         code = _audit(snapshot, selection, output_format, options, only_severity)
-    except (click.UsageError, BrokenPipeError):
-        raise
-    except click.ClickException as exc:
-        click.echo(f"Error: {exc.format_message()}", err=True)
-        sys.exit(error_code)
-    except (OSError, ValueError, RuntimeError) as exc:
-        if click.get_current_context().meta.get("iptoolkit.debug"):
-            raise
-        text = f"{exc.filename}: {exc.strerror}" if isinstance(exc, OSError) and exc.strerror \
-            else " ".join(str(exc).split())  # fmt: skip
-        click.echo(f"Error: {text}", err=True)
-        sys.exit(error_code)
     sys.exit(code)
 
 

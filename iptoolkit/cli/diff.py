@@ -9,8 +9,6 @@ job can tell "changed" from "broken".
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -18,16 +16,12 @@ import click
 from ..change.model import SEVERITIES, EstateDiff
 from ..change.order import order_notes
 from ..exporters import DIAGRAM_FORMATS, diagram_suffixes
-from .host import EXIT_TROUBLE, short_help
+from .host import EXIT_FINDINGS, EXIT_TROUBLE, CommandError, one_line_errors, short_help
 from .options import format_option
 
 __all__ = ["diff_command", "FAIL_ON"]
 
 FAIL_ON = ("breaking", "notable", "any")
-
-
-class _Trouble(click.ClickException):
-    exit_code = EXIT_TROUBLE
 
 
 @click.command("diff", short_help=short_help("diff"))
@@ -63,9 +57,7 @@ class _Trouble(click.ClickException):
     is_flag=True,
     help="With --plot: draw the whole union of both snapshots, not only what changed.",
 )
-@click.pass_context
 def diff_command(
-    ctx: click.Context,
     old: Path,
     new: Path,
     output_format: str,
@@ -87,52 +79,40 @@ def diff_command(
     (notable); breaking is what stops an active profile (see the README's table).
     """
     if plot_path is not None and plot_path.suffix.lower()[1:] not in DIAGRAM_FORMATS:
-        raise _Trouble(
-            f"--plot {plot_path.name}: the diagram is written as one of {diagram_suffixes()}"
+        raise CommandError(
+            f"--plot {plot_path.name}: the diagram is written as one of {diagram_suffixes()}",
+            EXIT_TROUBLE,
         )
-    result = _compare(ctx, old, new)
+    result = _compare(old, new)
     for note in order_notes(result.old, result.new):
         click.echo(f"Warning: {note}.", err=True)
     if plot_path is not None:
-        _plot(ctx, result, plot_path, only_changed=not draw_all)
+        _plot(result, plot_path, only_changed=not draw_all)
     if output_format == "csv":
         result.to_frame().to_csv(sys.stdout, index=False)
     else:
         text = {"text": result.to_text, "md": result.to_markdown, "json": result.to_json}
         click.echo(text[output_format]().rstrip("\n"))
     if _fails(result, fail_on) or (exit_code and result.changes):
-        sys.exit(1)  # not ctx.exit: the group runs without standalone mode, which returns it
+        # not ctx.exit: the group runs without standalone mode, which returns it
+        sys.exit(EXIT_FINDINGS)
 
 
-def _compare(ctx: click.Context, old: Path, new: Path) -> EstateDiff:
+def _compare(old: Path, new: Path) -> EstateDiff:
     """The diff, or one line on stderr and exit code 2 (a traceback with --debug)."""
     from ..change.diff import diff
 
-    with _troubled(ctx):
+    with one_line_errors(EXIT_TROUBLE):
         return diff(old, new)
 
 
-def _plot(ctx: click.Context, result: EstateDiff, path: Path, *, only_changed: bool) -> None:
+def _plot(result: EstateDiff, path: Path, *, only_changed: bool) -> None:
     """The diagram written (`ipt.export`), said on stderr so stdout stays the diff."""
     from ..exporters import export
 
-    with _troubled(ctx, "--plot: "):
+    with one_line_errors(EXIT_TROUBLE, prefix="--plot: "):
         export(result, path, only_changed=only_changed)
     click.echo(f"diagram written to {path}", err=True)
-
-
-@contextmanager
-def _troubled(ctx: click.Context, prefix: str = "") -> Iterator[None]:
-    """An expected error as the group turns it into one line (`host.expected`), but with
-    exit code 2: the comparison could not be made."""
-    from .host import expected, one_line
-
-    try:
-        yield
-    except Exception as exc:
-        if ctx.meta.get("iptoolkit.debug") or not expected(exc):
-            raise
-        raise _Trouble(prefix + one_line(exc)) from None
 
 
 def _fails(result: EstateDiff, fail_on: str | None) -> bool:

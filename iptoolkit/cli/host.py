@@ -1,11 +1,12 @@
 """The `iptoolkit` command: fetch, summarise, audit, draw and export an estate.
 
-Every command that reads a snapshot takes the same filter options (see `cli_options`), so
+Every command that reads a snapshot takes the same filter options (`options.filter_options`), so
 `iptoolkit export snap.json -o acme.graphml --partner Acme` writes exactly the profiles a
 notebook would get from `estate.subset(ipt.Filter(partners=["Acme"]))`.
 
 Errors end the command with one line on stderr and exit code 1 (2 for a wrong option);
-`iptoolkit --debug ...` shows the traceback instead. A docs pipeline can trust the result:
+`iptoolkit --debug ...` shows the traceback instead (see "The error policy" below). A docs
+pipeline can trust the result:
 a filter that selects nothing is an error naming the value that matched nothing (unless
 `--allow-empty`), `-o` into a missing folder is one (unless `-p`), and items are named one
 way everywhere (`resolve.py`: node id, bare id, or a partner's or channel's name).
@@ -15,6 +16,20 @@ codes. Each command lives in a module of this package, one per family, loaded on
 so that `iptoolkit --help` stays quick and an extra's command works only with it. A command's
 short help is written once, in the table, and the command reads it from there
 (`short_help(name)`).
+
+The error policy, the one every command follows:
+
+- an error a user causes or meets (`expected`: a bad file, a network failure, the API's
+  refusal, a rule that failed) is one line on stderr, `Error: <one_line(exc)>`, and
+  `EXIT_ERROR`; any other error is a bug and shows its traceback, and `--debug` shows it for
+  every error;
+- a wrong option or argument is one line with a pointer to `--help`, and `EXIT_TROUBLE`;
+- a command that must tell "could not run" from "found something" (`audit`, `diff`: 2, as
+  `ruff check` and diff(1)) runs its work in `one_line_errors(EXIT_TROUBLE)`, which is this
+  same policy with its own exit code (and, if it likes, a prefix saying what it was doing);
+  it writes no `try`/`except` of its own;
+- Ctrl-C is `Aborted!` and `EXIT_INTERRUPTED`; a reader that goes away (`| head`) ends the
+  command quietly with `EXIT_BROKEN_PIPE`, as cat does.
 """
 
 from __future__ import annotations
@@ -22,6 +37,8 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,20 +50,34 @@ from ..support import env
 __all__ = [
     "COMMANDS",
     "Command",
+    "CommandError",
+    "EXIT_BROKEN_PIPE",
+    "EXIT_ERROR",
     "EXIT_FINDINGS",
+    "EXIT_INTERRUPTED",
     "EXIT_TROUBLE",
     "expected",
     "main",
     "one_line",
+    "one_line_errors",
     "short_help",
 ]
 
 EXIT_FINDINGS = 1
-"""Exit code when a command ran and found what it was asked to fail on (a change, a finding)
-or failed with an expected error."""
+"""Exit code when a command ran and found what it was asked to fail on (a change, a
+finding)."""
+EXIT_ERROR = 1
+"""Exit code of an expected error (one line on stderr), unless the command says otherwise
+(`one_line_errors`); also of an abort that is no Ctrl-C (end of input at a prompt)."""
 EXIT_TROUBLE = 2
 """Exit code when the input could not be used at all: a wrong option, or (diff, audit)
 snapshots that could not be read or compared."""
+EXIT_INTERRUPTED = 130
+"""Exit code when Ctrl-C stopped the command: 128 + SIGINT, as shells and Python itself
+report it, so that an interrupted `audit` or `diff --exit-code` does not read as "found
+something" (1)."""
+EXIT_BROKEN_PIPE = 141
+"""Exit code when the reader of the output went away (`| head`): 128 + SIGPIPE, as cat's."""
 
 
 @dataclass(frozen=True)
@@ -175,9 +206,10 @@ class _Main(click.Group):
         except click.ClickException as exc:
             exc.show()
             sys.exit(exc.exit_code)
-        except click.Abort:
+        except click.Abort as exc:
             click.echo("Aborted!", err=True)
-            sys.exit(EXIT_FINDINGS)
+            interrupted = isinstance(exc.__cause__ or exc.__context__, KeyboardInterrupt)
+            sys.exit(EXIT_INTERRUPTED if interrupted else EXIT_ERROR)
         except click.exceptions.Exit as exc:
             sys.exit(exc.exit_code)
 
@@ -185,25 +217,73 @@ class _Main(click.Group):
         try:
             return super().invoke(ctx)
         except (click.ClickException, click.exceptions.Exit, click.Abort):
-            raise
-        except BrokenPipeError:
-            # the reader went away (`iptoolkit findings ... | head`): stop quietly, as cat does
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            raise click.exceptions.Exit(141) from None
-        except Exception as exc:  # noqa: BLE001 - sorted below: known ones become one line
-            if ctx.meta.get("iptoolkit.debug") or not expected(exc):
+            raise  # a command's own message, or one made by `one_line_errors`, is final
+        except Exception as exc:  # noqa: BLE001 - sorted by the policy: known ones, one line
+            ended = _ended(exc, EXIT_ERROR, "")
+            if ended is None:
                 raise
-            raise click.ClickException(one_line(exc)) from None
+            raise ended from None
+
+
+class CommandError(click.ClickException):
+    """An error a command states itself, shown as one line, ending the command with
+    `exit_code` (`EXIT_ERROR` unless given)."""
+
+    def __init__(self, message: str, exit_code: int = EXIT_ERROR) -> None:
+        super().__init__(message)
+        # click declares `exit_code` on the class; its main reads the instance's
+        self.exit_code = exit_code  # type: ignore[misc]
+
+
+@contextmanager
+def one_line_errors(exit_code: int = EXIT_ERROR, prefix: str = "") -> Iterator[None]:
+    """The error policy, for a command that ends its errors with an exit code of its own
+    (`audit` and `diff`: `EXIT_TROUBLE`) or says what it was doing (`prefix`): within the
+    block, an expected error is one line (`prefix` + `one_line`) and `exit_code`, and so is a
+    message of the command's own (a `click.ClickException`); a usage error, an unexpected
+    error, every error with `--debug`, Ctrl-C and a reader going away are as everywhere."""
+    try:
+        yield
+    except (click.UsageError, click.exceptions.Exit, click.Abort):
+        raise
+    except click.ClickException as exc:
+        raise CommandError(exc.format_message(), exit_code) from None
+    except Exception as exc:  # noqa: BLE001 - sorted by the policy: known ones, one line
+        ended = _ended(exc, exit_code, prefix)
+        if ended is None:
+            raise
+        raise ended from None
+
+
+def _ended(
+    exc: Exception, exit_code: int, prefix: str
+) -> click.ClickException | click.exceptions.Exit | None:
+    """How the policy ends the command for `exc`: None to let it go with its traceback (a
+    bug, or `--debug`), else what to raise instead."""
+    if isinstance(exc, BrokenPipeError):
+        # the reader went away (`iptoolkit findings ... | head`): stop quietly, as cat does
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return click.exceptions.Exit(EXIT_BROKEN_PIPE)
+    context = click.get_current_context(silent=True)
+    if (context is not None and context.meta.get("iptoolkit.debug")) or not expected(exc):
+        return None
+    return CommandError(prefix + one_line(exc), exit_code)
 
 
 def expected(exc: BaseException) -> bool:
-    """Errors a user causes or meets (bad file, network, API refusal): no traceback."""
+    """Errors a user causes or meets (bad file, network, API refusal, a team's rule that
+    failed): one line, no traceback."""
     import networkx as nx
 
     from ..models import ParseError
 
     if isinstance(exc, OSError | ValueError | ImportError | ParseError | nx.NodeNotFound):
         return True
+    if "iptoolkit.auditing" in sys.modules:
+        from ..auditing import RuleError
+
+        if isinstance(exc, RuleError):
+            return True
     if "iptoolkit.client" in sys.modules:
         from ..client import ApiError
 

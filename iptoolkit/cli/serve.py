@@ -18,7 +18,7 @@ from ..server.hashing import DEFAULT_ITERATIONS
 from ..server.runner import DEFAULT_PORT
 from ..server.settings import ServerLimits
 from ..server.tokens import DEFAULT_TOKEN_TTL
-from .host import short_help
+from .host import one_line_errors, short_help
 
 _DEFAULTS = ServerLimits()
 
@@ -136,9 +136,6 @@ def serve_command(
     Failed logins are limited per name and per address, half-sent requests time out, and
     open connections are capped: see the options, and docs/server.md.
     """
-    from pydantic import ValidationError
-
-    from ..models import ParseError
     from ..server.principals import Principals
     from ..server.runner import serve
 
@@ -157,14 +154,10 @@ def serve_command(
         raise click.BadParameter(
             str(exc), param_hint="'--login-limit' or '--address-login-limit'"
         ) from None
-    try:
+    with one_line_errors(prefix=f"cannot read the principals file {principals}: "):
         loaded = Principals.load(principals) if principals is not None else None
-    except (OSError, ValueError, ValidationError) as exc:
-        raise click.ClickException(f"cannot read the principals file {principals}: {exc}") from None
-    try:
+    with one_line_errors(prefix=f"cannot read the snapshot {snapshot}: "):
         estate = _load_snapshot(snapshot) if snapshot is not None else None
-    except (OSError, ParseError) as exc:
-        raise click.ClickException(f"cannot read the snapshot {snapshot}: {exc}") from None
     try:
         serve(
             estate,

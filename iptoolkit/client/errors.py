@@ -36,6 +36,7 @@ from typing import Any
 import httpx
 
 from ..models import ErrorEnvelope, ErrorInfo, ParseError, loads_json
+from ..support.printable import escape_unprintable
 from ._urls import RequestInfo, redact_url
 
 __all__ = [
@@ -64,15 +65,14 @@ MESSAGE_TEXT_CHARS = 1_000
 """How much of the server's `errorText` a message quotes (the attribute keeps it all)."""
 MESSAGE_CHARS = 4_000
 """The longest message an `ApiError` carries; anything longer is cut."""
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
 
 
-def printable(text: str, max_chars: int = MESSAGE_CHARS) -> str:
-    """`text` safe to print on a terminal: control and bidi characters escaped (`\\x1b`),
-    and cut to `max_chars` with a note saying how much was left out."""
+def _quoted(text: str, max_chars: int = MESSAGE_CHARS) -> str:
+    """`text` for a message: cut to `max_chars` with a note saying how much was left out,
+    control and bidi characters escaped (`escape_unprintable`: `\\x1b`)."""
     if len(text) > max_chars:
         text = f"{text[:max_chars]}... ({len(text) - max_chars:,} more characters)"
-    return _CONTROL.sub(lambda match: match.group().encode("unicode_escape").decode(), text)
+    return escape_unprintable(text)
 
 
 class ApiError(Exception):
@@ -91,7 +91,7 @@ class ApiError(Exception):
         body_excerpt: str | None = None,
         retry_after: str | None = None,
     ) -> None:
-        message = printable(message)
+        message = _quoted(message)
         super().__init__(message)
         self.message = message
         self.request = request
@@ -188,7 +188,7 @@ def error_from_response(response: httpx.Response, *, context: str | None = None)
     excerpt = None
     if info is not None and (info.error_code or info.error_text):
         code = info.error_code or response.reason_phrase
-        text = info.error_text and printable(info.error_text, MESSAGE_TEXT_CHARS)
+        text = info.error_text and _quoted(info.error_text, MESSAGE_TEXT_CHARS)
         summary = f"{code}: {text}" if text else code
     else:
         excerpt = _excerpt(response)

@@ -445,7 +445,7 @@ def load(
 
     A file written as orjson writes it (snapshots, and listings bare or under a key of the
     top object) is proven, checked and indexed in one pass over its profiles
-    (`load_pass`); any other is read step by step, to the same estate.
+    (`_load_pass`); any other is read step by step, to the same estate.
     """
     read = LoadPass()
     document = read_snapshot_json(path, max_size=max_size, texts=keep_texts, visit=read)

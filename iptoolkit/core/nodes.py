@@ -2,8 +2,9 @@
 
 Node ids are strings with a kind prefix: `profile:<key>`, `agent:<key>`,
 `response:<key>:<index>`, `channel:<channel key>`, `partner:<partner key>`. The keys and
-the rules behind them (profiles without ids, shared ids, channels without ids, what
-"active" means) are written once, in `iptoolkit.core.records`.
+the rules behind them (profiles without ids, shared ids, channels without ids) are written
+once, in `iptoolkit.core.records`; what "active" means is `is_active`, here, which every
+reader of the flag calls (records, graph, tables, audit, exports, docs, demo, archive).
 
 Fields are read by their JSON names (`models.field_value`). This module imports nothing
 heavy, so filters and tables can use it without networkx.
@@ -152,7 +153,8 @@ def target(unit: Any, where: Endpoint | None = None) -> str | None:
 
 def is_active(value: Any) -> bool:
     """The one rule for "active": the `active` flag is true; missing or not a boolean is not
-    active. For a model, a raw dict or a graph node's attributes."""
+    active. For a model, a raw dict or a graph node's attributes (anything else: False).
+    Nothing else reads the flag as a truth (`.get("active") is True`): call this."""
     return field_value(value, "active") is True
 
 

@@ -14,7 +14,8 @@ The rules, written once here:
 - **Channel key** (node `channel:<key>`): the channel's id; a channel without a usable id is
   keyed by where it is held, `<profile key>:<JSON path>`, which no other channel shares.
 - **Partner key** (node `partner:<key>`): the partner's id, else `name:<name>`.
-- **Active**: the `active` flag is `true`; missing or not a boolean is not active.
+- **Active**: the `active` flag is `true`; missing or not a boolean is not active
+  (`nodes.is_active`, which every reader of the flag calls).
 - **Agent type**: the input agent's class without `core:` (`SFTPAgentSettings`); people
   read `names.type_label` of it (`SFTP`).
 - **A channel** is content a profile holds (in its input agent or a response unit). A
@@ -37,7 +38,7 @@ from ..models import (
     type_name_of,
 )
 from ._registries import ChannelKey, PartnerKey, Registries
-from .nodes import Endpoint, endpoint, partner_of, split_tags, target
+from .nodes import Endpoint, endpoint, is_active, partner_of, split_tags, target
 from .references import channel_uses, usable_id
 
 __all__ = [
@@ -361,7 +362,7 @@ def _record(
             _text(data.get("group")),
             _text(data.get("description")),
             tuple(split_tags(tags)) if tags else (),
-            data.get("active") is True,
+            is_active(data),
             agent,
             agent_type,
             name if isinstance(name, str) else None,

@@ -154,8 +154,8 @@ def _busiest_partner(estate: Estate, output: Path, echo: Callable[[str], None]) 
 
 
 def _save_figure(figure: Figure, path: Path) -> Path:
-    import matplotlib.pyplot as plt
+    from ..plot.backend import pyplot
 
     figure.savefig(path, dpi=110, bbox_inches="tight")
-    plt.close(figure)
+    pyplot().close(figure)
     return path

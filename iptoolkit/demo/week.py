@@ -41,6 +41,7 @@ from datetime import timedelta
 from random import Random
 from typing import TYPE_CHECKING, Any
 
+from ..core.nodes import is_active
 from ..core.snapshot import SnapshotInfo
 from ..models import loads_json
 from ..support.jsonio import dumps_json
@@ -121,7 +122,7 @@ class _Week:
             for key, positions in self.holders.items()
             if isinstance(key, int)
             and _channel_type(self._held(key)) == "AS2"
-            and self._held(key).get("active") is True
+            and is_active(self._held(key))
         }
         candidates = sorted((key for key in users if users[key] >= 2), key=lambda k: -users[k])
         if not candidates:
@@ -145,7 +146,7 @@ class _Week:
             key
             for key, positions in self.holders.items()
             if self._held(key).get("id") == key  # an id-less channel cannot be found again
-            and self._held(key).get("active") is True
+            and is_active(self._held(key))
             and not self.touched.intersection(positions)
             and any(self._input_of(i, key) and self.estate.records[i].active for i in positions)
         ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
+from ..core.nodes import is_active
 from ..support.names import plural, type_label
 from . import markdown as md
 from .context import INDEX_PAGE, Context, endpoint, yes_no
@@ -54,7 +55,7 @@ def _row(ctx: Context, page: str, channel: Hashable) -> list[str]:
         md.identifier(data.get("id")),
         partners,
         endpoint(data),
-        yes_no(data.get("active")),
+        yes_no(is_active(data)),
         f"{len(users):,}: {used}" if users else "no profile",
     ]
 

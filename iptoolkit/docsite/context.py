@@ -104,8 +104,9 @@ class Context:
         return [self.findings[p] for p in positions]
 
 
-def yes_no(active: Any) -> str:
-    return "yes" if active is True else "no"
+def yes_no(flag: bool) -> str:
+    """A flag in words: `yes_no(is_active(data))`."""
+    return "yes" if flag else "no"
 
 
 def endpoint(data: dict[str, Any]) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
+from ..core.nodes import is_active
 from ..support.names import plural, type_label
 from . import markdown as md
 from .context import INDEX_PAGE, Context, endpoint, yes_no
@@ -84,7 +85,7 @@ def _row(ctx: Context, page: str, profile: Hashable) -> list[str]:
         target = endpoint(unit_data) if unit_data.get("url") or unit_data.get("host") else None
         target = target or md.text(unit_data.get("target"))
         paths.append(f"{md.text(type_label(unit_data.get('type')))} → {', '.join(over) or target}")
-    active = yes_no(data.get("active"))
+    active = yes_no(is_active(data))
     return [
         name,
         md.identifier(data.get("id")),

@@ -14,7 +14,7 @@ import html
 from typing import Any
 
 from ..support.names import type_label
-from ..support.printable import printable, shorten
+from ..support.printable import drop_unprintable, shorten
 from ..support.redact import redact_text
 from .context import CHANGES_PAGE, FINDINGS_PAGE, INDEX_PAGE
 from .sitemap import SiteMap
@@ -31,8 +31,7 @@ NAV_TITLE = 80
 
 def nav_title(text: object, limit: int = NAV_TITLE) -> str:
     """A name as a nav entry: masked, printable, on one line, cut short, HTML-escaped."""
-    plain = " ".join(printable(redact_text(str(text))).split())
-    return html.escape(shorten(plain, limit), quote=True)
+    return html.escape(shorten(drop_unprintable(redact_text(str(text))), limit), quote=True)
 
 
 def mkdocs_yml(

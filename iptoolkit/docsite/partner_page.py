@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
+from ..core.nodes import is_active
 from ..query.reach import impact
 from ..support.names import plural
 from . import markdown as md
@@ -31,7 +32,7 @@ def partner_page(ctx: Context, partner: Hashable, diagram: str) -> str:
     inputs, responses = _users(ctx, page, channels)
     inputs, inputs_cut = capped(ctx, page, inputs, "profiles")
     responses, responses_cut = capped(ctx, page, responses, "profiles")
-    active = sum(1 for c in channels if ctx.data(c).get("active") is True)
+    active = sum(1 for c in channels if is_active(ctx.data(c)))
     lines = [
         f"# {md.text(partner_title(ctx, partner))}",
         "",
@@ -44,7 +45,7 @@ def partner_page(ctx: Context, partner: Hashable, diagram: str) -> str:
             ["Channel", "Type", "Endpoint", "Active"],
             (
                 [ctx.link(page, c), kind_label(ctx.data(c)), endpoint(ctx.data(c))]
-                + [yes_no(ctx.data(c).get("active"))]
+                + [yes_no(is_active(ctx.data(c)))]
                 for c in channels
             ),
         )
@@ -96,7 +97,7 @@ def _users(
             if profile is None:
                 continue
             group = md.text(ctx.data(profile).get("group"))
-            active = yes_no(ctx.data(profile).get("active"))
+            active = yes_no(is_active(ctx.data(profile)))
             if data.get("kind") == "agent":
                 inputs.append([ctx.link(page, profile), group, ctx.link(page, channel), active])
             elif data.get("kind") == "response":

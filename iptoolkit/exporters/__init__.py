@@ -16,7 +16,7 @@ node and edge attributes fit graph file formats, `graphfiles` writes GraphML and
 | `.png`, `.svg`, `.pdf` | the topology diagram (`plot_topology`)                         |
 
 A diff (`ipt.diff`) exports as `.md` (a changelog), `.json` (the machine form), `.csv` (one
-row per change) or `.png`, `.svg`, `.pdf` (`plot_diff`): see `exporters.diff`.
+row per change) or `.png`, `.svg`, `.pdf` (`plot_diff`): see `exporters.diff_files`.
 
 Snapshots and tables need the estate: a graph does not keep the profiles as received.
 Export a subset by exporting `estate.subset(ipt.Filter(...))`: it holds exactly that
@@ -115,7 +115,7 @@ def export(
     from ..topology.view import graph_of
 
     if isinstance(estate_or_graph, EstateDiff):
-        from .diff import write_diff
+        from .diff_files import write_diff
 
         return write_diff(estate_or_graph, Path(path), format, options)
     name = format_of(path, format)

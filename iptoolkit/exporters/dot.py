@@ -12,7 +12,8 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..support.printable import printable
+from ..core.nodes import is_active
+from ..support.printable import drop_unprintable
 from ..topology.style import (
     LINE_COLOURS,
     PROBLEM_COLOUR,
@@ -49,7 +50,7 @@ _MAX_LABEL = 60
 def quote(text: Any) -> str:
     """A DOT quoted string: control characters dropped (a NUL ends Graphviz's input),
     backslashes and quotes escaped, line breaks as `\\n`."""
-    value = printable(text).replace("\t", " ").replace("\\", "\\\\").replace('"', '\\"')
+    value = drop_unprintable(text).replace("\t", " ").replace("\\", "\\\\").replace('"', '\\"')
     value = value.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\\n")
     return f'"{value}"'
 
@@ -97,7 +98,7 @@ def _node_attributes(graph: nx.MultiDiGraph, node: Any, data: dict[str, Any]) ->
     elif data.get("problem"):
         attrs.update(fillcolor='"white"', fontcolor=f'"{PROBLEM_COLOUR}"')
         attrs["color"] = f'"{PROBLEM_COLOUR}"'
-    elif data.get("active") is not True:
+    elif not is_active(data):
         attrs.update(fillcolor='"#EEEEEE"', fontcolor='"#777777"', color=f'"{fill}"')
         styles.append("dashed")
     attrs["style"] = quote(",".join(styles))

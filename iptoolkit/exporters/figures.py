@@ -30,7 +30,7 @@ def save_figure(figure: Any, path: Path, name: str, *, tight: bool = True) -> Pa
 
     `tight=False` keeps the figure's own size, which diagrams of our own are made to
     fit: saving takes half the time (no drawing pass to measure what is inked)."""
-    import matplotlib
+    from ..plot.backend import matplotlib_module, pyplot
 
     metadata: dict[str, Any] = {
         "png": {"Software": None},
@@ -38,7 +38,7 @@ def save_figure(figure: Any, path: Path, name: str, *, tight: bool = True) -> Pa
         "pdf": {"CreationDate": None, "ModDate": None},
     }[name]
     try:
-        with matplotlib.rc_context({"svg.hashsalt": "iptoolkit", "svg.fonttype": "none"}):
+        with matplotlib_module().rc_context({"svg.hashsalt": "iptoolkit", "svg.fonttype": "none"}):
             figure.savefig(
                 path,
                 format=name,
@@ -52,7 +52,5 @@ def save_figure(figure: Any, path: Path, name: str, *, tight: bool = True) -> Pa
                 **({"pil_kwargs": {"compress_level": 3}} if name == "png" else {}),
             )
     finally:
-        from ..plot.backend import pyplot
-
         pyplot().close(figure)
     return path

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape, quoteattr
 
+from ..core.nodes import is_active
 from ..topology.layout import layered_layout
 from ..topology.style import (
     LINE_COLOURS,
@@ -144,7 +145,7 @@ def _yed_node(data: dict[str, Any], attrs: dict[str, Any], at: tuple[float, floa
         fill, border, line = "#FFFFFF", UNRESOLVED_COLOUR, "dashed"
     elif data.get("problem"):
         fill, border = "#FFFFFF", PROBLEM_COLOUR
-    elif data.get("active") is not True:
+    elif not is_active(data):
         fill, border, line = "#E6E6E6", fill, "dashed"
     size = 40.0 if kind == "partner" else 30.0
     side = "w" if kind == "profile" else "e"
@@ -186,7 +187,7 @@ def write_gexf(graph: nx.MultiDiGraph, path: str | os.PathLike[str]) -> Path:
         r, g, b = _rgb(node_colour(data.get("kind"), data.get("type")))
         attrs = {k: _XML_BAD.sub("", v) if isinstance(v, str) else v for k, v in attrs.items()}
         attrs["viz"] = {
-            "color": {"r": r, "g": g, "b": b, "a": 1.0 if data.get("active") is True else 0.5},
+            "color": {"r": r, "g": g, "b": b, "a": 1.0 if is_active(data) else 0.5},
             "position": {"x": x, "y": -y, "z": 0.0},
             "size": 12.0 if data.get("kind") == "partner" else 8.0,
         }

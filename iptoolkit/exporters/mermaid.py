@@ -29,7 +29,8 @@ from collections.abc import Hashable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..support.printable import printable
+from ..core.nodes import is_active
+from ..support.printable import drop_unprintable
 from ..topology.style import (
     LINE_COLOURS,
     UNRESOLVED_COLOUR,
@@ -85,7 +86,7 @@ _ARROW_SET = frozenset(_ARROWS.values())
 def mermaid_text(text: Any) -> str:
     """A label as Mermaid shows it literally: quoted, entity-coded (`%` too, so that no
     directive or comment hides in it), one line, no control characters."""
-    value = " ".join(printable(text).split())
+    value = " ".join(drop_unprintable(text).split())
     value = "".join(_ENTITIES.get(char, char) for char in value)
     return f'"{value}"'
 
@@ -95,7 +96,7 @@ def front_matter(title: Any) -> str:
     (`% %`) because Mermaid looks for `%%{...}%%` directives in the whole text."""
     import yaml
 
-    text = " ".join(printable(title).split())
+    text = " ".join(drop_unprintable(title).split())
     text = re.sub("%(?=%)", "% ", text)
     body = yaml.safe_dump({"title": text}, allow_unicode=True, width=1_000_000)
     return f"---\n{body}---"
@@ -277,7 +278,7 @@ def _class_lines(
         if data.get("resolved") is False:
             name = "unresolved"
         classes.setdefault(name, []).append(ids[node])
-        if data.get("active") is not True and data.get("resolved") is not False:
+        if not is_active(data) and data.get("resolved") is not False:
             classes.setdefault("inactive", []).append(ids[node])
     order = sorted(classes, key=lambda name: (name == "inactive", name))  # inactive wins
     for name in order:

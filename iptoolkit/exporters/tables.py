@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..support.printable import printable
+from ..support.printable import drop_unprintable
 from .attributes import redact_text
 
 if TYPE_CHECKING:
@@ -113,7 +113,7 @@ def _clean(frame: pandas.DataFrame, *, excel: bool) -> pandas.DataFrame:
 def _text(value: Any, excel: bool) -> Any:
     if isinstance(value, str):
         value = redact_text(value)
-        return printable(value) if excel else value  # XML 1.0 refuses the rest
+        return drop_unprintable(value) if excel else value  # XML 1.0 refuses the rest
     if excel and isinstance(value, int) and not isinstance(value, bool):
         return str(value) if abs(value) >= _EXACT_IN_EXCEL else value
     return value

@@ -12,8 +12,8 @@ from .base import *  # noqa: F403
 from .base import __all__ as _base
 from .channels import *  # noqa: F403
 from .channels import __all__ as _channels
-from .errors import *  # noqa: F403
-from .errors import __all__ as _errors
+from .error_envelope import *  # noqa: F403
+from .error_envelope import __all__ as _error_envelope
 from .formats import *  # noqa: F403
 from .formats import __all__ as _formats
 from .http import *  # noqa: F403
@@ -35,7 +35,7 @@ __all__ = [
     *_base,
     *_agents,
     *_channels,
-    *_errors,
+    *_error_envelope,
     *_formats,
     *_http,
     *_integration,

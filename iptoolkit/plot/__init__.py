@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 from ..topology.layout import LayeredLayout, layered_layout
-from .diff import plot_diff
+from .diff_diagram import plot_diff
 from .summary import plot_summary
 from .topology import MAX_DETAIL_NODES, plot_topology
 

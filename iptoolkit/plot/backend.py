@@ -1,18 +1,24 @@
-"""matplotlib, loaded on first use, with a backend that works everywhere.
+"""The door to matplotlib: it is loaded here, on first use, with a backend that works
+everywhere, and no other module of the package imports it at run time (imports under
+`if TYPE_CHECKING:` aside; `tests/test_layering.py` checks).
 
-`import iptoolkit` must stay cheap, so no module of the package imports matplotlib at the
-top. When nobody chose a backend (no `MPLBACKEND`, no `matplotlib.use`, not in Jupyter),
-Agg is selected: diagrams are for files, and a server or CI job has no display.
+`import iptoolkit` must stay cheap, so nothing imports matplotlib at the top. When nobody
+chose a backend (no `MPLBACKEND`, no `matplotlib.use`, not in Jupyter), `pyplot` selects
+Agg: diagrams are for files, and a server or CI job has no display. Figures come from
+`pyplot`/`new_figure`; what draws nothing on a screen (fonts, colours, artists, date
+tickers, `rc_context`) from `matplotlib_module`.
 """
 
 from __future__ import annotations
 
+import importlib
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-__all__ = ["pyplot", "new_figure", "detach"]
+__all__ = ["pyplot", "matplotlib_module", "new_figure", "detach"]
 
 
 def pyplot() -> Any:
@@ -24,6 +30,12 @@ def pyplot() -> Any:
     import matplotlib.pyplot as plt
 
     return plt
+
+
+def matplotlib_module(name: str = "") -> ModuleType:
+    """matplotlib itself, or its module `name` (`"lines"`, `"dates"`, `"font_manager"`):
+    for what needs no figure, so no backend is chosen (figures: `pyplot`)."""
+    return importlib.import_module(f"matplotlib.{name}" if name else "matplotlib")
 
 
 def new_figure(width: float, height: float, *, dpi: float = 100) -> Figure:

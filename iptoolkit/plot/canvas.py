@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..support.names import plural, unresolved_note
-from ..support.printable import printable
+from ..support.printable import drop_unprintable
 from ..topology.layout import LayeredLayout
 from ..topology.style import COLUMN_OF_KIND
 from ..topology.view import channel_counts
@@ -39,7 +39,7 @@ class Geometry:
         self.left = 2.9  # inches left of the profiles: their labels
         self.right = 2.3  # inches right of the partners: their labels
         self.max_height = 150.0  # inches; beyond, rows shrink and labels thin out
-        # set by `_axes` from the axes actually drawn into:
+        # set by `make_axes` from the axes actually drawn into:
         self.row_pts = self.row  # points per layout row
         self.x_pts = self.gap * 72  # points per column step
         self.own = True  # a figure of our own (not the caller's axes)
@@ -73,7 +73,7 @@ def make_axes(
     """A figure sized for the layout, or the caller's axes; measures the room in points."""
     rows = max(placed.rows, 1.0) + 1.0  # half a row of air above and below
     text = _title(graph, key) if title is None else title
-    text = " ".join(printable(text).split()) if text else text  # no font draws a NUL
+    text = " ".join(drop_unprintable(text).split()) if text else text  # no font draws a NUL
     own = geometry.own = ax is None
     if own:
         row_pts = geometry.row

@@ -25,6 +25,7 @@ from ..topology.style import (
     node_colour,
 )
 from ..topology.view import item_label
+from .backend import matplotlib_module
 from .canvas import Geometry
 from .labels import LabelSpec, place_labels, text_width
 
@@ -51,7 +52,8 @@ def draw_edges(
     ax: Axes, view: nx.DiGraph, placed: LayeredLayout, geometry: Geometry, focused: bool
 ) -> None:
     import numpy as np
-    from matplotlib.collections import LineCollection
+
+    artists = matplotlib_module("collections")
 
     pos = placed.pos
     t = np.linspace(0.0, 1.0, 18)[:, None]
@@ -105,7 +107,7 @@ def draw_edges(
             look["linestyles"] = [(0, (on * 1.4 / w, off * 1.4 / w)) for w in widths]
         else:
             look["linestyles"] = dashes
-        collection = LineCollection(
+        collection = artists.LineCollection(
             segments,
             linewidths=widths,
             alpha=alpha,
@@ -237,10 +239,9 @@ def _weight(data: dict[str, Any]) -> int:
 
 def _pale(colour: str) -> str:
     """The colour mixed with white: an inactive item's fill."""
-    from matplotlib.colors import to_hex, to_rgb
-
-    r, g, b = to_rgb(colour)
-    return to_hex((0.3 * r + 0.7, 0.3 * g + 0.7, 0.3 * b + 0.7))
+    colors = matplotlib_module("colors")
+    r, g, b = colors.to_rgb(colour)
+    return colors.to_hex((0.3 * r + 0.7, 0.3 * g + 0.7, 0.3 * b + 0.7))
 
 
 # -- labels -------------------------------------------------------------------------------

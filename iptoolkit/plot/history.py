@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from ..support.names import plural
 from ..topology.style import KIND_COLOURS, STATUS_COLOURS
-from .backend import detach, new_figure
+from .backend import detach, matplotlib_module, new_figure
 
 if TYPE_CHECKING:
     import pandas
@@ -124,7 +124,7 @@ def _line(axes: Axes, times: list, values: list, name: str) -> None:
 
 def _dates(axes: Axes, times: list) -> None:
     """A tick at each snapshot while they fit, else matplotlib's concise dates."""
-    import matplotlib.dates as mdates
+    mdates = matplotlib_module("dates")
 
     if 0 < len(times) <= 10:
         same_day = len({time.date() for time in times}) < len(times)

@@ -14,7 +14,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["LabelSpec", "shorten", "fit", "place_labels", "text_width", "CHAR_WIDTH"]
+from ..support.printable import shorten
+from .backend import matplotlib_module
+
+__all__ = ["LabelSpec", "fit", "place_labels", "text_width", "CHAR_WIDTH"]
 
 CHAR_WIDTH = 0.58
 """Average character width in ems of the default sans-serif font (DejaVu Sans)."""
@@ -31,16 +34,6 @@ class LabelSpec:
     side: str  # "left" or "right" of the node
     room_pts: float  # horizontal room for the text, in points
     priority: Any  # lower first
-
-
-def shorten(text: str, max_chars: int) -> str:
-    """The text, cut with an ellipsis to at most `max_chars` characters (one line)."""
-    text = " ".join(str(text).split())
-    if len(text) <= max_chars:
-        return text
-    if max_chars <= 1:
-        return "…"[:max_chars]
-    return text[: max_chars - 1].rstrip(" -_/,.:·") + "…"
 
 
 def text_width(text: str, font_pts: float) -> float:
@@ -67,8 +60,8 @@ def _advance(char: str) -> float:
 
 @lru_cache(maxsize=1)
 def _font() -> Any:
-    from matplotlib import font_manager, ft2font
-
+    font_manager = matplotlib_module("font_manager")
+    ft2font = matplotlib_module("ft2font")
     try:
         path = font_manager.findfont(font_manager.FontProperties(), fallback_to_default=True)
         font = ft2font.FT2Font(path)

@@ -13,21 +13,23 @@ from ..topology.style import (
     STATUS_COLOURS,
     UNCHANGED_NODE,
 )
+from .backend import matplotlib_module
 
 if TYPE_CHECKING:
     import networkx as nx
     from matplotlib.artist import Artist
+    from matplotlib.lines import Line2D
 
 __all__ = ["legend_handles"]
 
 
 def legend_handles(view: nx.DiGraph, *, grouped: bool, focused: bool) -> list[Artist]:
     """Legend entries for what the view holds, in a fixed order (`legend_items`)."""
-    from matplotlib.lines import Line2D
+    lines = matplotlib_module("lines")
 
     def marker(label: str, shape: str, colour: str, **extra: Any) -> Line2D:
         options = {"markeredgecolor": "white", "markersize": 8, **extra}
-        return Line2D([], [], ls="none", marker=shape, color=colour, label=label, **options)
+        return lines.Line2D([], [], ls="none", marker=shape, color=colour, label=label, **options)
 
     kinds = {data["kind"] for data in view.nodes.values()}
     if any("status" in data for data in view.nodes.values()):
@@ -40,7 +42,7 @@ def legend_handles(view: nx.DiGraph, *, grouped: bool, focused: bool) -> list[Ar
                 extra["markeredgewidth"] = item.edge_width
             handles.append(marker(item.label, item.marker, item.colour, **extra))
             continue
-        line = Line2D([], [], color=item.colour, lw=item.width, label=item.label)
+        line = lines.Line2D([], [], color=item.colour, lw=item.width, label=item.label)
         dashes = LINE_DASHES.get(item.style or "")
         if dashes:
             line.set_dashes(dashes)
@@ -50,7 +52,7 @@ def legend_handles(view: nx.DiGraph, *, grouped: bool, focused: bool) -> list[Ar
 
 def _diff_handles(view: nx.DiGraph, kinds: set[str], grouped: bool, marker: Any) -> list[Artist]:
     """A diff diagram's legend: what the colours mean, then the kinds by their shapes."""
-    from matplotlib.lines import Line2D
+    lines = matplotlib_module("lines")
 
     shown = {data["status"] for data in view.nodes.values()}
     shown |= {data["status"] for _, _, data in view.edges(data=True)}
@@ -68,7 +70,7 @@ def _diff_handles(view: nx.DiGraph, kinds: set[str], grouped: bool, marker: Any)
         if status == "unchanged":
             handles.append(marker(text, "o", UNCHANGED_NODE, markeredgecolor=colour))
         elif status == "removed":
-            line = Line2D(
+            line = lines.Line2D(
                 [], [], color=colour, lw=1.6, marker="o", markersize=8, label=text,
                 markerfacecolor="#F0C2B8", markeredgecolor=colour,
             )  # fmt: skip
@@ -76,7 +78,7 @@ def _diff_handles(view: nx.DiGraph, kinds: set[str], grouped: bool, marker: Any)
             handles.append(line)
         else:
             handles.append(
-                Line2D([], [], color=colour, lw=1.6, marker="o", markersize=8, label=text,
+                lines.Line2D([], [], color=colour, lw=1.6, marker="o", markersize=8, label=text,
                        markeredgecolor="white")
             )  # fmt: skip
     breaking = any(data.get("breaking") for data in view.nodes.values())
@@ -90,5 +92,5 @@ def _diff_handles(view: nx.DiGraph, kinds: set[str], grouped: bool, marker: Any)
             handles.append(marker(label, KIND_MARKERS[kind], "#5A6470"))
     if grouped:
         signs = "+added −removed ~changed" + (" !breaking" if breaking else "")
-        handles.append(Line2D([], [], ls="none", label=f"label (total: {signs})"))
+        handles.append(lines.Line2D([], [], ls="none", label=f"label (total: {signs})"))
     return handles

@@ -12,9 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.nodes import is_active
 from ..support.names import NO_TYPE, plural, type_label, unresolved_note
+from ..support.printable import shorten
 from ..topology.style import KIND_COLOURS, channel_colour
 from ..topology.view import EstateOrGraph, channel_counts, graph_of
-from .labels import shorten
+from .backend import matplotlib_module
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -206,11 +207,10 @@ def _bars(
 
 
 def _legend(figure: Figure) -> None:
-    from matplotlib.patches import Patch
-
+    patches = matplotlib_module("patches")
     handles = [
-        Patch(color="#4D5B6A", label="active"),
-        Patch(color=_INACTIVE, label="inactive"),
+        patches.Patch(color="#4D5B6A", label="active"),
+        patches.Patch(color=_INACTIVE, label="inactive"),
     ]
     figure.legend(
         handles=handles,

@@ -2,8 +2,9 @@
 
 `create_app(estate, principals)` builds an app that serves the estate's profiles exactly as
 stored to callers holding a bearer token, obtained through any of the spec's three flows.
-Every error answers with the spec's envelope (see `errors`); `/openapi.json` documents it all.
-The endpoints live on a module-level router and find their state on `request.app.state`.
+Every error answers with the spec's envelope (see `error_responses`); `/openapi.json`
+documents it all. The endpoints live on a module-level router and find their state on
+`request.app.state`.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from fastapi.security import APIKeyCookie, HTTPAuthorizationCredentials, HTTPBea
 from .._version import __version__
 from .catalogue import Catalogue, raw_profiles_of
 from .connections import BodyDeadline
-from .errors import ApiProblem, error_response, install_error_handlers
+from .error_responses import ApiProblem, error_response, install_error_handlers
 from .openapi import error_responses, install_openapi, listing_response, session_redirect
 from .pages import PAGE_HEADERS, login_page
 from .principals import PROFILES_VIEW, Identity, Principals

@@ -36,7 +36,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from .errors import error_body
+from .error_responses import error_body
 
 __all__ = [
     "DEFAULT_HEADER_TIMEOUT",

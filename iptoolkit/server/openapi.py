@@ -16,7 +16,7 @@ from fastapi.openapi.utils import get_openapi
 from pydantic import TypeAdapter
 
 from ..models import IntegrationProfile
-from .errors import ERROR_CODES
+from .error_responses import ERROR_CODES
 from .schemas import ErrorEnvelope, ProfilePage
 
 __all__ = [

@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..models import errors as model_errors
+from ..models import error_envelope
 
 __all__ = [
     "TokenForm",
@@ -47,7 +47,7 @@ class TokenResponse(BaseModel):
     expires_in: int = Field(ge=0, description="Seconds until the token stops working.")
 
 
-class ErrorInfo(model_errors.ErrorInfo):
+class ErrorInfo(error_envelope.ErrorInfo):
     """Why a request failed."""
 
     error_code: str = Field(
@@ -58,7 +58,7 @@ class ErrorInfo(model_errors.ErrorInfo):
     http_response_status: int = Field(description="The HTTP status of the response.")
 
 
-class ErrorEnvelope(model_errors.ErrorEnvelope):
+class ErrorEnvelope(error_envelope.ErrorEnvelope):
     """The body of every error response."""
 
     error_info: ErrorInfo

@@ -8,12 +8,12 @@ Two jobs, told apart by what the text is:
   table cell: one line, pipes escaped.
 
 Text from the estate may hold control characters and noncharacters (a NUL, U+FFFF): both
-`escape` and `code` drop them (`printable`), which no reader sees and some tools refuse.
+`escape` and `code` drop them (`drop_unprintable`), which no reader sees and some tools refuse.
 
 And `write_reference(module, render, argv)`: the command line of a generated Markdown
 reference (`python -m MODULE [OUTPUT.md]`), shared by the rules and data model references.
 
-A leaf module: it imports nothing of ours but `printable` (a leaf too), so any layer may
+A leaf module: it imports nothing of ours but `support.printable` (a leaf too), so any layer may
 use it.
 """
 
@@ -23,7 +23,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from .printable import printable
+from .printable import drop_unprintable
 
 __all__ = ["escape", "code", "cell", "MARKUP", "write_reference"]
 
@@ -37,13 +37,13 @@ def escape(text: str) -> str:
     """Literal text as one Markdown line: whitespace runs (newlines too) become one space and
     every markup character is backslash-escaped, so `**x**` or `<img ...>` shows as typed;
     control characters are dropped."""
-    return " ".join(printable(text).split()).translate(_ESCAPED)
+    return " ".join(drop_unprintable(text).split()).translate(_ESCAPED)
 
 
 def code(text: str) -> str:
     """Literal text as a code span: a double-backtick fence when it holds a backtick; one
     line, control characters dropped."""
-    text = " ".join(printable(text).split())
+    text = " ".join(drop_unprintable(text).split())
     fence = "``" if "`" in text else "`"
     return f"{fence} {text} {fence}" if fence == "``" else f"`{text}`"
 

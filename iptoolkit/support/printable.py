@@ -1,30 +1,50 @@
-"""Text that every output format can hold: no control characters, no noncharacters.
+"""Text fit to show, two ways, and text cut to a length.
 
-A name typed into the platform may carry a NUL, a DEL, a C1 control (U+0080-U+009F), a
-lone surrogate or U+FFFE/U+FFFF. None of them shows anything to a reader, and each is
-refused by some format we write (XML 1.0, YAML, Graphviz, spreadsheets) or passed raw
-into another (Markdown). The writers drop them here, in one place, before they escape
-what is left for their own format.
+- `drop_unprintable`, for the files we write: a name typed into the platform may carry a
+  NUL, a DEL, a C1 control (U+0080-U+009F), a lone surrogate or U+FFFE/U+FFFF. None of
+  them shows anything to a reader, and each is refused by some format we write (XML 1.0,
+  YAML, Graphviz, spreadsheets) or passed raw into another (Markdown). The writers drop
+  them here, in one place, before they escape what is left for their own format.
+- `escape_unprintable`, for messages a person reads on a terminal (the client's errors
+  quoting a server): control and bidi characters are not dropped but shown as escapes
+  (`\\x1b`), so a terminal escape or a reversed text cannot act, and the reader sees that
+  it was there.
+- `shorten`: one line cut to a number of characters, the cut marked by `…` (labels, menus,
+  the docs site's navigation).
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["printable", "shorten"]
+__all__ = ["drop_unprintable", "escape_unprintable", "shorten"]
 
 _UNPRINTABLE = re.compile(
     "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff]"
 )
 """C0 controls but tab and line breaks, DEL, C1 controls, surrogates, noncharacters."""
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+"""Every C0 control (tab and line breaks too), DEL, C1 controls, zero-width and bidi marks."""
 
 
-def printable(text: object) -> str:
+def drop_unprintable(text: object) -> str:
     """`text` as a string without characters no reader can see and some formats refuse
     (tabs and line breaks are kept: each writer decides what a line break becomes)."""
     return _UNPRINTABLE.sub("", str(text))
 
 
-def shorten(text: str, limit: int) -> str:
-    """`text` cut to at most `limit` characters, the cut marked by `…`."""
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+def escape_unprintable(text: str) -> str:
+    """`text` safe to print on a terminal: control and bidi characters (line breaks too)
+    written as escapes (`\\x1b`, `\\n`, `\\u202e`), everything else as it is."""
+    return _CONTROL.sub(lambda match: match.group().encode("unicode_escape").decode(), text)
+
+
+def shorten(text: object, limit: int) -> str:
+    """`text` on one line (runs of white space as one space) cut to at most `limit`
+    characters, the cut marked by `…` and no separator left dangling before it."""
+    text = " ".join(str(text).split())
+    if len(text) <= limit:
+        return text
+    if limit <= 1:
+        return "…"[:limit]
+    return text[: limit - 1].rstrip(" -_/,.:·") + "…"

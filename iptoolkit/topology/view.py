@@ -30,7 +30,7 @@ from ..core.nodes import is_active
 from ..query.reach import Impact
 from ..query.resolve import resolve_node
 from ..support.names import type_label
-from ..support.printable import printable
+from ..support.printable import drop_unprintable
 from ..support.redact import redact_text
 from .style import direction_of, line_style_of
 
@@ -115,8 +115,8 @@ def focus_set(graph: nx.MultiDiGraph, highlight: Highlight) -> set[Hashable] | N
 def node_label(graph: nx.MultiDiGraph, node: Hashable) -> str:
     """The words a reader wants next to a node, before shortening; masked
     (`redact_text`), since names and response targets may hold a URL with a password, and
-    without control characters (`printable`), which no font draws."""
-    return redact_text(printable(_plain_label(graph, node)))
+    without control characters (`drop_unprintable`), which no font draws."""
+    return redact_text(drop_unprintable(_plain_label(graph, node)))
 
 
 def _plain_label(graph: nx.MultiDiGraph, node: Hashable) -> str:
@@ -232,7 +232,7 @@ def grouped_view(
             view.add_node(
                 key,
                 kind=kind,
-                label=redact_text(printable(label)),
+                label=redact_text(drop_unprintable(label)),
                 type=type_name,
                 count=0,
                 inactive=0,

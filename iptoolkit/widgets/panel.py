@@ -18,8 +18,8 @@ from typing import Any
 import ipywidgets as W
 
 from ..core.selection import Filter
-from ..plot.labels import shorten
 from ..support.names import type_label, type_matches
+from ..support.printable import shorten
 from .facets import Facets
 
 __all__ = ["FilterPanel"]

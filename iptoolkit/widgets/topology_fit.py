@@ -11,7 +11,7 @@ is one pixel there:
   the font's own metrics, `label_px`) plus `EDGE_PX` for the edges; when that is wider
   than the canvas, labels are cut (`label_budget`, the longest first) rather than the
   canvas zoomed out;
-- edges leave a node from a *port* just after its label (`port_x`), so no label is drawn
+- edges leave a node from a *port* just after its label (`port_offset`), so no label is drawn
   over its own fan of edges;
 - rows are `MIN_ROW_PX` to `MAX_ROW_PX` apart: a view whose tallest column needs more rows
   than the canvas holds at `MIN_ROW_PX` does not `fit`: it is drilled into (`drill.py`),
@@ -129,8 +129,9 @@ def _advance(character: str) -> float:
     font = _font()
     if font is None or not font.get_char_index(ord(character)):
         return MISSING_GLYPH_PX if font is not None or ord(character) > 0x2000 else CHAR_PX
-    from matplotlib import ft2font
+    from ..plot.backend import matplotlib_module
 
+    ft2font = matplotlib_module("ft2font")
     flags = getattr(ft2font, "LoadFlags", None)  # matplotlib 3.10; a constant before
     unhinted = flags.NO_HINTING if flags is not None else ft2font.LOAD_NO_HINTING
     return float(font.load_char(ord(character), flags=unhinted).linearHoriAdvance) / 65536
@@ -139,11 +140,13 @@ def _advance(character: str) -> float:
 @functools.lru_cache(maxsize=1)
 def _font() -> Any:
     """DejaVu Sans at `LABEL_FONT_PX`, from matplotlib's own copy (None if unreadable)."""
-    try:
-        from matplotlib import font_manager
-        from matplotlib.ft2font import FT2Font
+    from ..plot.backend import matplotlib_module
 
-        font = FT2Font(font_manager.findfont(font_manager.FontProperties(family="DejaVu Sans")))
+    try:
+        font_manager = matplotlib_module("font_manager")
+        ft2font = matplotlib_module("ft2font")
+        path = font_manager.findfont(font_manager.FontProperties(family="DejaVu Sans"))
+        font = ft2font.FT2Font(path)
         font.set_size(LABEL_FONT_PX, 72)
         return font
     except (ImportError, OSError, RuntimeError, ValueError):

@@ -10,7 +10,7 @@ from ..finding import Finding
 from ..rule import AuditContext, rule
 from .text import names
 
-__all__ = ["RULES"]
+__all__: list[str] = []  # its rules register themselves (`@rule`); nothing else to export
 
 
 @rule(
@@ -84,6 +84,3 @@ def unresolved_channel(ctx: AuditContext) -> Iterator[Finding]:
             channel_node(key),
             *profiles,
         )
-
-
-RULES = (parse_problem, channel_conflict, partner_conflict, unresolved_channel)

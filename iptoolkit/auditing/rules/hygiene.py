@@ -15,7 +15,7 @@ from .text import channel_names, names, profile_label
 if TYPE_CHECKING:
     from ...core.records import ProfileRecord
 
-__all__ = ["RULES"]
+__all__: list[str] = []  # its rules register themselves (`@rule`); nothing else to export
 
 
 @rule(
@@ -142,12 +142,3 @@ def duplicate_endpoint(ctx: AuditContext) -> Iterator[Finding]:
             key=f"{what}:{value}{kind_of}",
             severity="warning" if active > 1 else "info",
         )
-
-
-RULES = (
-    inactive_profile_active_channel,
-    partner_without_active_channel,
-    profile_without_id,
-    duplicate_profile_id,
-    duplicate_endpoint,
-)

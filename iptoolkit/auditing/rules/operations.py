@@ -14,7 +14,7 @@ from ..finding import Finding
 from ..rule import AuditContext, rule
 from .text import channel_names, names, profile_label
 
-__all__ = ["RULES", "TIMEOUT_FIELDS"]
+__all__ = ["TIMEOUT_FIELDS"]
 
 
 @rule(
@@ -271,14 +271,3 @@ def response_to_inactive_channel(ctx: AuditContext) -> Iterator[Finding]:
                     path=f"$.responseSettings.units[{use.unit}]",
                     key=f"{record.node}:{use.node}",
                 )
-
-
-RULES = (
-    active_profile_inactive_channel,
-    no_response_path,
-    single_point_of_failure,
-    thundering_herd,
-    invalid_cron,
-    timeout_out_of_range,
-    response_to_inactive_channel,
-)

@@ -13,7 +13,7 @@ from ..rule import AuditContext, HeldChannel, rule
 from .text import profile_label
 from .urls import host_of, is_loopback, urls_where
 
-__all__ = ["RULES", "PLAIN_SCHEMES", "WEAK_AS2", "WEAK_OPCUA"]
+__all__ = ["PLAIN_SCHEMES", "WEAK_AS2", "WEAK_OPCUA"]
 
 PLAIN_SCHEMES = frozenset({"http", "ftp", "smtp", "imap", "pop3", "ldap", "ws", "mqtt", "amqp"})
 """URL schemes that carry data in clear text (their TLS twins end in `s`)."""
@@ -317,24 +317,6 @@ def anonymous_portal_access(ctx: AuditContext) -> Iterator[Finding]:
                 record,
                 path="$.inputAgentSettings.allowAnonymousAccess",
             )
-
-
-RULES = (
-    plain_transport_url,
-    http_ssl_disabled,
-    ftp_without_tls,
-    opcua_security_none,
-    weak_opcua_policy,
-    weak_as2_algorithm,
-    weak_ssh_key,
-    sftp_without_host_key,
-    as2_without_mdn,
-    as2_without_partner_id,
-    credentials_in_url,
-    certificate_validation_disabled,
-    oftp_without_tls,
-    anonymous_portal_access,
-)
 
 
 def _url_finding(ctx: AuditContext, at: Any, says: str) -> Finding:

@@ -55,7 +55,7 @@ def write_diff(diff: EstateDiff, path: Path, format: str | None, options: dict[s
         raise TypeError(f"export of a diff to .{name} takes no option {', '.join(sorted(options))}")
     path.parent.mkdir(parents=True, exist_ok=True)
     if name in _IMAGES:
-        from ..plot.diff import plot_diff
+        from ..plot.diff_diagram import plot_diff
         from .figures import save_figure
 
         return save_figure(plot_diff(diff, **options), path, name)
