@@ -18,7 +18,7 @@ __all__ = ["PagedTableWidget"]
 _STATIC = Path(__file__).with_name("static")
 
 
-class PagedTableWidget(anywidget.AnyWidget):  # type: ignore[misc]
+class PagedTableWidget(anywidget.AnyWidget):
     """One page of a table, sortable headers, page navigation; clicks go to the kernel."""
 
     _esm = _STATIC / "paged_table.js"
