@@ -13,9 +13,9 @@ outward: the profiles that use a node are the profile nodes it can be reached fr
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, TypeVar
 
 import networkx as nx
 
@@ -23,10 +23,10 @@ from ..core.nodes import is_active
 from ..support.names import type_matches
 from .resolve import resolve_node
 
-if TYPE_CHECKING:
-    from collections.abc import Hashable
-
 __all__ = ["where_used", "impact", "neighbourhood", "induced_subgraph", "Impact"]
+
+Ref = TypeVar("Ref", bound=Hashable)
+"""A node as `impact` is asked for it (a node id, bare id or name): alone or in a list."""
 
 
 def where_used(
@@ -91,9 +91,7 @@ class Impact:
         )
 
 
-def impact(
-    graph: nx.MultiDiGraph[str], node: Hashable | list[Hashable] | tuple[Hashable, ...]
-) -> Impact:
+def impact(graph: nx.MultiDiGraph[str], node: Ref | list[Ref] | tuple[Ref, ...]) -> Impact:
     """What stops if `node` (a channel, partner, agent, response or profile) goes away, or
     if the nodes of a list or tuple go away together (both AS2 channels of a partner, say:
     a profile listening on both loses its input, which neither alone takes).

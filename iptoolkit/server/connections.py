@@ -161,7 +161,9 @@ class GuardedH11Protocol(H11Protocol):
         self._send_timer: asyncio.TimerHandle | None = None
         self._discarding = False
 
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]  # as uvicorn's own
+    def connection_made(  # type: ignore[override]  # an asyncio.Transport, as uvicorn's own
+        self, transport: asyncio.Transport
+    ) -> None:
         super().connection_made(transport)
         open_ = self.limits.open
         open_[self] = None
