@@ -66,7 +66,7 @@ def history(folder_or_paths: str | os.PathLike[str] | Iterable[str | os.PathLike
     history (`Archive.history`).
     """
     if hasattr(folder_or_paths, "history"):
-        return folder_or_paths.history()  # type: ignore[no-any-return]
+        return folder_or_paths.history()
     paths = _paths(folder_or_paths)
     rows: list[tuple[Snapshot, dict[str, Any]]] = []
     for path in paths:

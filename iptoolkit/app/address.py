@@ -156,7 +156,7 @@ _CSS = """
 """
 
 
-class PageAddress(anywidget.AnyWidget):  # type: ignore[misc]
+class PageAddress(anywidget.AnyWidget):
     """The page's address: `opened_with` (set once by the browser, the query it was opened
     with), `query` (set by the kernel: the browser's address follows) and a copy button."""
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
 
 import ipywidgets as W
 
@@ -108,7 +108,14 @@ def follow_address(explorer: Explorer) -> W.VBox:
     return W.VBox([address, note], layout=W.Layout(align_items="flex-end"))
 
 
-def _guarded() -> dict[str, bool]:
+class _Guard(TypedDict):
+    """What `_guarded` passes to the Explorer."""
+
+    fixed_folder: bool
+    masked_exports: bool
+
+
+def _guarded() -> _Guard:
     """Under `iptoolkit explore` (which sets the folder) anyone reaching the page could
     drive it: the export folder is fixed, and exports are masked unless the command was
     started with `--unmasked-downloads`."""

@@ -139,7 +139,7 @@ class SessionHandler(TornadoVoilaHandler):
     the first view in the page when the address opens the overview."""
 
     @tornado.web.authenticated
-    async def get(self, path: str | None = None) -> None:  # type: ignore[override]
+    async def get(self, path: str | None = None) -> None:
         first = self.settings.get("iptoolkit_first_view")
         drawing = first.html if first is not None else None
         if drawing is not None and not opens_overview(self.request.query):
@@ -151,7 +151,7 @@ class SessionHandler(TornadoVoilaHandler):
             self.write(chunk)
             self.flush()
 
-    async def prepare(self) -> None:  # type: ignore[override]
+    async def prepare(self) -> None:
         await super().prepare()
         if self._finished:  # redirected to log in, or refused
             return
@@ -164,8 +164,11 @@ class SessionHandler(TornadoVoilaHandler):
             self.finish(busy_page(limit))
 
 
-class ExplorerVoila(Voila):  # type: ignore[misc]
+class ExplorerVoila(Voila):
     """Voila with `SessionHandler` for the page, `max_sessions`, and the CDN-free template."""
+
+    template_paths: list[str]  # Voila's traits, which voila gives no types
+    tornado_settings: dict[str, Any]
 
     name = "iptoolkit-explore"
     max_sessions = Int(0, config=True, help="Pages served at once (0: no cap).")

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..support.names import did_you_mean
-from .finding import SEVERITIES
+from .finding import SEVERITIES, Severity
 from .registry import all_rules, check_selector
 from .rule import Rule
 
@@ -87,7 +87,7 @@ class AuditConfig:
 
     select: tuple[str, ...] = ("ALL",)
     ignore: tuple[str, ...] = ()
-    severity: Mapping[str, str] = field(default_factory=dict)
+    severity: Mapping[str, Severity] = field(default_factory=dict)
     options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     suppress: tuple[Suppression, ...] = ()
     plugins: tuple[str, ...] = ()
@@ -249,11 +249,11 @@ class _Reader:
                       within=within)  # fmt: skip
         return by[code]
 
-    def severities(self, value: Any, rules: Sequence[Rule]) -> dict[str, str]:
+    def severities(self, value: Any, rules: Sequence[Rule]) -> dict[str, Severity]:
         within = f"{self.section}.severity"
         if not isinstance(value, dict):
             self.fail("severity", "severity must be a table of code = severity")
-        found = {}
+        found: dict[str, Severity] = {}
         for code, severity in value.items():
             one = self.code_of(code, rules, within)
             if severity not in SEVERITIES:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 
 __all__ = ["check", "minutes_of_day"]
 
@@ -48,7 +49,7 @@ def check(expression: str) -> str | None:
     return None
 
 
-def _check_field(text: str, name: str, low: int, high: int, words: tuple[str, ...]) -> str:
+def _check_field(text: str, name: str, low: int, high: int, words: Sequence[str]) -> str:
     if text == "?":
         return "" if name in ("day of month", "day of week") else f"'?' in the {name} field"
     for item in text.split(","):
@@ -71,7 +72,7 @@ def _check_field(text: str, name: str, low: int, high: int, words: tuple[str, ..
     return ""
 
 
-def _number(value: str, words: tuple[str, ...], low: int) -> int | None:
+def _number(value: str, words: Sequence[str], low: int) -> int | None:
     if value.isdigit():
         return int(value)
     if value in words:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from ..models import gc_paused
 from .config import AuditConfig, load_config
-from .finding import Finding, Findings, severity_rank
+from .finding import Finding, Findings, Severity, severity_rank
 from .registry import EXPIRED_SUPPRESSION, matches
 from .rule import AuditContext, Rule
 
@@ -93,7 +93,7 @@ def findings(estate: Estate) -> Findings:
     return audit(estate)
 
 
-def _with_severity(finding: Finding, severity: str | None) -> Finding:
+def _with_severity(finding: Finding, severity: Severity | None) -> Finding:
     if severity is None or severity == finding.severity:
         return finding
     from dataclasses import replace
@@ -120,7 +120,7 @@ def _suppress(
                 kept.append(
                     Finding(
                         EXPIRED_SUPPRESSION.name,
-                        config.severity.get(EXPIRED_SUPPRESSION.code, "warning"),  # type: ignore[arg-type]
+                        config.severity.get(EXPIRED_SUPPRESSION.code, "warning"),
                         f"the suppression of {s.code} on {s.item} ({at}) expired on "
                         f"{s.expires}: {s.reason}",
                         (s.item,),

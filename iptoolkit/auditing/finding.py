@@ -40,7 +40,7 @@ LEGACY_KINDS = (
 
 def severity_rank(severity: str) -> int:
     """0 for error, 1 warning, 2 info: sorting by it puts the worst first."""
-    return SEVERITIES.index(severity)  # type: ignore[arg-type]
+    return SEVERITIES.index(severity)
 
 
 @dataclass(frozen=True)

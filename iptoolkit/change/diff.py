@@ -30,7 +30,8 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ..core.estate import as_estate
@@ -48,7 +49,7 @@ from .items import (
     settle_conflicts,
 )
 from .links import UNPAIRED, Edge, Renames, key_of, partner_edges, profile_edges
-from .model import KINDS, SEVERITIES, Change, ChangeKind, EstateDiff
+from .model import KINDS, SEVERITIES, Change, ChangeKind, ChangeOp, EstateDiff, Severity
 from .order import order_notes
 from .rewire import kind_of, replacements
 from .schema_compare import schema_changes
@@ -142,7 +143,7 @@ class _Differ:
         self,
         kind: ChangeKind,
         key: str,
-        op: str,
+        op: ChangeOp,
         record: ProfileRecord,
         old: ProfileRecord | None,
         new: ProfileRecord | None,
@@ -154,7 +155,7 @@ class _Differ:
             Change(
                 kind,
                 key,
-                op,  # type: ignore[arg-type]
+                op,
                 severity,
                 None,
                 redact_fields(profile_json(old)) if old is not None else None,
@@ -212,7 +213,7 @@ class _Differ:
         kind: ChangeKind,
         key: str,
         field: FieldChange,
-        severity: str,
+        severity: Severity,
         reason: str,
         name: str,
         profiles: tuple[str, ...] = (),
@@ -222,7 +223,7 @@ class _Differ:
                 kind,
                 key,
                 "changed",
-                severity,  # type: ignore[arg-type]
+                severity,
                 json_path(field.path),
                 _shown(field.old, field.secret),
                 _shown(field.new, field.secret),
@@ -271,7 +272,7 @@ class _Differ:
             )
             users = tuple(self._active_keys(new_users.of(node), side="new"))
             for field in Walk(is_secret_name).compare(old, new).changes:
-                severity, reason = field_severity(field, kind, lambda users=users: _listed(users))
+                severity, reason = field_severity(field, kind, partial(_listed, users))
                 self._field(kind, node, field, severity, reason, name, users)
 
     def _gone(
@@ -332,8 +333,8 @@ class _Differ:
         self,
         kind: ChangeKind,
         node: str,
-        op: str,
-        severity: str,
+        op: ChangeOp,
+        severity: Severity,
         old: Any,
         new: Any,
         reason: str,
@@ -344,8 +345,8 @@ class _Differ:
             Change(
                 kind,
                 node,
-                op,  # type: ignore[arg-type]
-                severity,  # type: ignore[arg-type]
+                op,
+                severity,
                 None,
                 redact_fields(old) if old is not None else None,
                 redact_fields(new) if new is not None else None,
@@ -414,7 +415,7 @@ class _Differ:
             )
             self._link(edge, "added", severity, reason, owner_node)
 
-    def _link(self, edge: Edge, op: str, severity: str, reason: str, owner: str) -> None:
+    def _link(self, edge: Edge, op: ChangeOp, severity: Severity, reason: str, owner: str) -> None:
         """One link change, caused by its profile's change or its channel's."""
         cause = owner or (edge[0] if edge[0].startswith("channel:") else None)
         profiles = (owner.partition(":")[2],) if owner else ()
@@ -422,8 +423,8 @@ class _Differ:
             Change(
                 "link",
                 key_of(edge),
-                op,  # type: ignore[arg-type]
-                severity,  # type: ignore[arg-type]
+                op,
+                severity,
                 reason=reason,
                 profiles=profiles,
                 cause=cause.removesuffix(UNPAIRED) if cause else None,
@@ -547,7 +548,7 @@ _QUOTED_KEY = re.compile(r'"([^"\\]+)"\s*:')
 """Keys of an object quoted in a problem's excerpt of the value."""
 
 
-def _listed(keys: list[str]) -> str:
+def _listed(keys: Sequence[str]) -> str:
     if len(keys) <= _LISTED:
         return ", ".join(keys)
     return f"{', '.join(keys[:_LISTED])} and {len(keys) - _LISTED} more"

@@ -156,10 +156,11 @@ class SchemaReport:
         """One line: `Schema drift in 300 profiles (2 faulty): 1 unknown class, ...`."""
         faulty = f" ({self.faulty:,} faulty)" if self.faulty else ""
         head = f"Schema drift in {plural(self.profiles, 'profile')}{faulty}"
+        counts = self.counts()
         parts = [
-            f"{n:,} {DRIFT_KINDS[kind][0 if n == 1 else 1]}"
-            for kind, n in self.counts().items()
-            if n
+            f"{n:,} {one if n == 1 else many}"
+            for kind, (one, many) in DRIFT_KINDS.items()
+            if (n := counts[kind])
         ]
         return f"{head}: {', '.join(parts)}" if parts else f"{head}: none, the spec describes all"
 

@@ -292,10 +292,10 @@ def to_markdown(diff: Diff) -> str:
             lines.append(f"- **{first.kind} {first.op}**{name} ({code(first.key)}){why}")
             for change in group:
                 if change.path:
-                    old, new = said(change.old, change.path), said(change.new, change.path)
-                    what = f"{code(change.path)}: {code(old)} → "
+                    before, after = said(change.old, change.path), said(change.new, change.path)
+                    what = f"{code(change.path)}: {code(before)} → "
                     reason = f" ({escape(change.reason)})" if change.reason else ""
-                    lines.append(f"  - {what}{code(new)}{reason}")
+                    lines.append(f"  - {what}{code(after)}{reason}")
             for link in links:
                 reason = f" ({escape(link.reason)})" if _telling(link) else ""
                 lines.append(f"  - link {link.op} {code(link.key)}{reason}")

@@ -15,7 +15,7 @@ import orjson
 
 from ..core.estate import as_estate
 from ..support.names import plural
-from .model import Change
+from .model import Change, ChangeOp
 from .schema import type_tables, type_tokens
 from .schema_walk import Walk, walk_records, walked
 
@@ -58,10 +58,11 @@ def _compared(before: Walk, after: Walk, both: Walk | None = None) -> list[Chang
     both = both if both is not None else Walk()
     both_classes, both_fields, both_types = both.classes, both.fields(), both.types()
     changes = []
-    for op, have, lack, where in (
+    sides: tuple[tuple[ChangeOp, Walk, Walk, str], ...] = (
         ("removed", before, after, "old"),
         ("added", after, before, "new"),
-    ):
+    )
+    for op, have, lack, where in sides:
         for (family, cls), seen in have.classes.items():
             if (family, cls) not in lack.classes and (family, cls) not in both_classes:
                 changes.append(
@@ -128,7 +129,7 @@ _ANY_PROFILE: frozenset[bytes] = frozenset()
 
 def _conditions(before: Walk, after: Walk) -> list[_Condition]:
     """What an equal profile's text must contain to hold a candidate of a change."""
-    conditions = {
+    conditions: set[_Condition] = {
         (frozenset({_quoted(cls)}),) for _, cls in before.classes.keys() ^ after.classes.keys()
     }
     held_before, held_after = before.fields(), after.fields()

@@ -13,10 +13,14 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, TypedDict, Unpack
 
 import click
 
 from .host import short_help
+
+if TYPE_CHECKING:
+    from ..core.estate import Estate
 
 __all__ = ["archive_group", "watch_command"]
 
@@ -199,7 +203,7 @@ def watch_command(
     fail_on: str,
     urls: tuple[str, ...],
     command: str | None,
-    **fetch_options: object,
+    **fetch_options: Unpack[_FetchOptions],
 ) -> None:
     """Fetch the estate, add it to the archive, diff it against the snapshot before and
     print the summary; when a change at or above --fail-on lands, POST to each --notify URL
@@ -218,15 +222,15 @@ def watch_command(
     period = parse_every(every) if every is not None else 0.0
     auth = auth_from_options(
         fetch_options["auth_kind"], fetch_options["client_id"], bool(fetch_options["secret_stdin"])
-    )  # type: ignore[arg-type]
+    )
     archive = _open(archive_path)
 
-    def fetch():  # noqa: ANN202
+    def fetch() -> Estate:
         from ..client import Client
 
         with Client(
             str(fetch_options["base_url"]), auth=auth, profiles_path=fetch_options["profiles_path"]
-        ) as client:  # type: ignore[arg-type]
+        ) as client:
             return client.fetch_estate(progress=False)
 
     def echo(text: str) -> None:
@@ -239,6 +243,16 @@ def watch_command(
         if once:
             sys.exit(result.exit_code)
         sleep(period)
+
+
+class _FetchOptions(TypedDict):
+    """The options `_fetch_options` adds, as click passes them."""
+
+    base_url: str
+    auth_kind: str | None
+    client_id: str | None
+    secret_stdin: bool
+    profiles_path: str | None
 
 
 def _fetch_options(command: click.Command) -> click.Command:

@@ -121,5 +121,5 @@ def _fails(result: EstateDiff, fail_on: str | None) -> bool:
     changes = result.changes
     if fail_on == "any":
         return bool(changes)
-    worst = SEVERITIES.index(fail_on)  # type: ignore[arg-type]
+    worst = SEVERITIES.index(fail_on)
     return any(SEVERITIES.index(change.severity) <= worst for change in changes)

@@ -8,10 +8,14 @@ output belongs to the protocol: everything else goes to standard error.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from .host import short_help
+
+if TYPE_CHECKING:
+    from ..core.estate import Estate
 
 __all__ = ["mcp_command"]
 
@@ -74,7 +78,7 @@ def mcp_command(
         server.run("streamable-http", host="127.0.0.1", port=port)
 
 
-def _fetch_live() -> object:
+def _fetch_live() -> Estate:
     """The estate as the platform has it now (a progress bar never: stdout is the protocol)."""
     from ..client import Client
 

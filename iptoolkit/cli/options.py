@@ -14,7 +14,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import click
 
@@ -127,7 +127,7 @@ def filter_options(func: F) -> F:
 
     for option in reversed(_FILTER_OPTIONS):
         wrapper = option(wrapper)
-    return wrapper  # type: ignore[return-value]
+    return cast(F, wrapper)  # a click command: click calls it with the options
 
 
 def _selection(values: dict[str, Any], filter_file: Path | None) -> Filter:

@@ -86,8 +86,10 @@ Transport = TypeVar("Transport", httpx.BaseTransport, httpx.AsyncBaseTransport)
 class ClientBase(Generic[Transport]):
     """Configuration and everything but I/O; see `Client` for the arguments."""
 
-    _http_class: ClassVar[type[httpx.Client] | type[httpx.AsyncClient]]
-    """The httpx client the subclass sends with, built from the options below."""
+    _http_class: ClassVar[Callable[..., httpx.Client | httpx.AsyncClient]]
+    """The httpx client the subclass sends with, built from the options below (`Client`'s
+    takes a `BaseTransport`, `AsyncClient`'s an `AsyncBaseTransport`: what `Transport`
+    makes the constructor accept, which a class variable cannot say)."""
 
     def _hooks(self, max_bytes: int) -> dict[str, list[Callable[..., Any]]]:
         """The event hooks (sync or async) that bound every response (`_limits`)."""

@@ -29,7 +29,7 @@ import json
 import re
 from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 import httpx
 
@@ -278,7 +278,8 @@ def _pages_from_total(data: dict[str, Any], first_page_size: int) -> int | None:
     return -(-total // size)
 
 
-def _is_count(value: Any) -> bool:
+def _is_count(value: Any) -> TypeGuard[int]:
+    """An int that is not a bool (False is not a count of 0)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 

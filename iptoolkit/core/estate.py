@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 from .._version import __version__
 from ..models import (
@@ -86,6 +86,8 @@ class Estate:
     the file exactly as orjson writes it (else None): whoever needs every profile's JSON
     (the URL audit rules) reads it there instead of writing it again. It holds the file's
     text, so only the commands that audit keep it (a notebook's estate does not)."""
+    _derived: dict[str, Any]
+    """What views derived from the records, by name (see `derived`)."""
 
     def __init__(
         self,
@@ -197,10 +199,10 @@ class Estate:
 
     def derived(self, name: str, build: Callable[[Estate], T]) -> T:
         """`build(self)`, computed once per estate and name: views cache their indexes here."""
-        cache: dict[str, Any] = self._derived  # type: ignore[attr-defined]
+        cache = self._derived
         if name not in cache:
             cache[name] = build(self)
-        return cache[name]
+        return cast(T, cache[name])  # what `build` made for this name
 
     @property
     def raw_profiles(self) -> tuple[Any, ...]:
@@ -335,11 +337,14 @@ def _summary(estate: Estate) -> dict[str, Any]:
 def _models(estate: Estate) -> tuple[IntegrationProfile, ...]:
     records = estate.valid_records
     missing = [record for record in records if record.built.model is None]
-    for record, model in zip(
-        missing, profile_models([record.raw for record in missing]), strict=True
-    ):
-        record.built.model = model
-    return tuple(record.model for record in records)  # type: ignore[misc]
+    built = iter(profile_models([record.raw for record in missing]))  # one model each
+    models: list[IntegrationProfile] = []
+    for record in records:
+        model = record.built.model
+        if model is None:
+            model = record.built.model = next(built)
+        models.append(model)
+    return tuple(models)
 
 
 def _unresolved(estate: Estate) -> dict[ChannelKey, tuple[str, ...]]:

@@ -26,7 +26,7 @@ The rules, written once here:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final, Literal, NamedTuple
+from typing import Any, Final, Literal, NamedTuple, cast
 
 from ..models import (
     ChannelBase,
@@ -114,7 +114,7 @@ class ProfileRecord(NamedTuple):
     `==`). The raw JSON is shared, not copied: change it and `model` may fail late.
     """
 
-    index: int
+    index: int  # type: ignore[assignment]  # the field hides tuple.index, on purpose
     """Position in the listing the estate was loaded from."""
     key: str
     node: str
@@ -223,7 +223,7 @@ class RecordBuilder:
         index = len(self._raw)
         key = self._keys.next(raw)
         self._raw.append(raw)
-        if problem is PENDING:
+        if problem == PENDING:
             self._records.append(None)
             self._pending_keys[index] = key
             return
@@ -262,7 +262,7 @@ class RecordBuilder:
                     if pkey is not None:
                         partners[pkey] = None
                 records[index] = record._replace(uses=uses, partners=tuple(partners))
-        return records  # type: ignore[return-value]
+        return cast("list[ProfileRecord]", records)  # every gap was filled above
 
     def _record(
         self, index: int, key: str, raw: Any, problem: ProfileProblem | None

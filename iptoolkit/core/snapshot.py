@@ -21,7 +21,7 @@ import os
 import string
 import tempfile
 import zlib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -167,7 +167,7 @@ def _texts_of(items: list[Any], found: ItemSpans | None) -> ProfileTexts | None:
 
 
 def write_snapshot(
-    path: str | os.PathLike[str], raw_profiles: list[Any], info: SnapshotInfo
+    path: str | os.PathLike[str], raw_profiles: Iterable[Any], info: SnapshotInfo
 ) -> Path:
     """Write atomically (a temporary file renamed into place); gzip when the name ends .gz."""
     path = Path(path)

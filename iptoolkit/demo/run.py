@@ -76,7 +76,9 @@ def _served_and_fetched(source: Estate, echo: Callable[[str], None]) -> Estate:
 
     with running(source) as server:
         echo(f"Reference server listening on {server.base_url}")
-        auth = ClientCredentials(server.client_id, server.client_secret)
+        demo = server.credentials  # running() without principals: the demo ones, known
+        assert demo is not None
+        auth = ClientCredentials(demo.client_id, demo.client_secret)
         with Client(server.base_url, auth=auth) as client:
             estate = client.fetch_estate(progress=False)
     echo("Reference server stopped.")

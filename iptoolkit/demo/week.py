@@ -225,7 +225,11 @@ class _Week:
                 break
             profile = _fresh(self.profiles[template.index])
             name = next(
-                (f"{template.name}{c}" for c in _NEW_COUNTRIES if template.name + c not in names),
+                (
+                    f"{template.name}{c}"
+                    for c in _NEW_COUNTRIES
+                    if f"{template.name}{c}" not in names
+                ),
                 f"{template.name} (new)",
             )
             names.add(name)
@@ -309,7 +313,8 @@ class _Week:
     def _new_profile_ids(self, count: int) -> list[str]:
         taken = {str(record.id) for record in self.estate.records if record.id is not None}
         numbers = [int(m.group(1)) for t in taken if (m := _PROFILE_ID.fullmatch(t))]
-        ids, number = [], max(numbers, default=0)
+        ids: list[str] = []
+        number = max(numbers, default=0)
         while len(ids) < count:
             number += 1
             if (candidate := f"P-{number:06d}") not in taken:

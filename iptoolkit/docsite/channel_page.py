@@ -50,8 +50,10 @@ def _row(ctx: Context, page: str, channel: Hashable) -> list[str]:
     users = list(dict.fromkeys(_profiles_using(ctx, channel)))
     partners = ", ".join(ctx.link(page, p) for p in ctx.channel_partners(channel)) or "–"
     used = md.more([ctx.link(page, u) for u in users], USERS_SHOWN, "see the partner's page")
+    place = ctx.site.channel(channel)
+    assert place is not None  # a channel listed on its type's page has a place there
     return [
-        md.anchor_tag(ctx.site.channel(channel)[1]) + md.text(data.get("name") or channel),  # type: ignore[index]
+        md.anchor_tag(place[1]) + md.text(data.get("name") or channel),
         md.identifier(data.get("id")),
         partners,
         endpoint(data),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..support.names import type_label
 from . import markdown as md
@@ -17,11 +17,14 @@ if TYPE_CHECKING:
     from ..auditing import Finding
     from ..core.estate import Estate
 
-__all__ = ["Context", "FINDINGS_PAGE", "INDEX_PAGE", "CHANGES_PAGE"]
+__all__ = ["Context", "FullList", "FINDINGS_PAGE", "INDEX_PAGE", "CHANGES_PAGE"]
 
 INDEX_PAGE = "index.md"
 FINDINGS_PAGE = "findings.md"
 CHANGES_PAGE = "changes.md"
+
+FullList = Literal["profiles", "channels", "findings"]
+"""A whole list a page cut short links to (see `full_lists.FULL_LISTS`)."""
 
 
 @dataclass
@@ -35,7 +38,7 @@ class Context:
     findings: list[Finding]
     by_node: dict[Hashable, list[int]] = field(default_factory=dict)
     """Node id -> positions in `findings` of the findings that name it."""
-    full_lists: set[str] = field(default_factory=set)
+    full_lists: set[FullList] = field(default_factory=set)
     """The whole lists (`full_lists.FULL_LISTS`) some page cut short and links to."""
 
     @classmethod

@@ -16,13 +16,13 @@ from typing import TYPE_CHECKING, TypeVar
 from .sitemap import relative
 
 if TYPE_CHECKING:
-    from .context import Context
+    from .context import Context, FullList
 
 __all__ = ["MAX_ROWS", "FULL_LISTS", "capped", "write_full_lists"]
 
 MAX_ROWS = 1000
 """Rows of one list on one page."""
-FULL_LISTS = {
+FULL_LISTS: dict[FullList, str] = {
     "profiles": "data/profiles.csv",
     "channels": "data/channels.csv",
     "findings": "data/findings.csv",
@@ -32,7 +32,7 @@ FULL_LISTS = {
 T = TypeVar("T")
 
 
-def capped(ctx: Context, page: str, items: Sequence[T], what: str) -> tuple[Sequence[T], str]:
+def capped(ctx: Context, page: str, items: Sequence[T], what: FullList) -> tuple[Sequence[T], str]:
     """The items a page shows, and the line to put under them when some were cut (else
     ""); `what` names the full list (`profiles`, `channels`, `findings`)."""
     if len(items) <= MAX_ROWS:

@@ -3,7 +3,7 @@ paths), what stops if it goes away, its diagram and the findings that concern it
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 
 from ..core.nodes import is_active
 from ..query.reach import impact
@@ -87,7 +87,7 @@ def partner_page(ctx: Context, partner: Hashable, diagram: str) -> str:
 
 def _users(
     ctx: Context, page: str, channels: list[Hashable]
-) -> tuple[list[list[str]], list[list[str]]]:
+) -> tuple[Sequence[list[str]], Sequence[list[str]]]:
     """Rows of the profiles on the channels: inputs (agents) and response paths (units)."""
     inputs, responses = [], []
     for channel in channels:

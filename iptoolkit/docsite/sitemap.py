@@ -14,7 +14,7 @@ import posixpath
 import zlib
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from ..support import names
 from ..support.names import type_label
@@ -27,6 +27,8 @@ __all__ = ["SiteMap", "slug", "anchor", "relative", "NO_GROUP", "group_chain"]
 
 NO_GROUP = "(no group)"
 """The group of profiles that name none; it has a page like any other."""
+
+K = TypeVar("K", bound=Hashable)
 
 
 def slug(text: str) -> str:
@@ -98,7 +100,7 @@ def _digest(text: str) -> str:
     return format(zlib.crc32(text.encode("utf-8")) & 0xFFFF, "04x")
 
 
-def _unique(folder: str, named: Iterable[tuple[Hashable, str]]) -> dict[Hashable, str]:
+def _unique(folder: str, named: Iterable[tuple[K, str]]) -> dict[K, str]:
     """Item -> `folder/<slug>.md`, in the order given; a repeated slug gets `-2`, `-3`...,
     skipping any that is another item's own slug or already given (`Partner X`, `PARTNER
     x` and `Partner X-2` make three pages, never one page twice)."""
@@ -106,7 +108,7 @@ def _unique(folder: str, named: Iterable[tuple[Hashable, str]]) -> dict[Hashable
     bases = [slug(name) for _, name in ordered]
     taken: set[str] = set(bases)
     seen: set[str] = set()
-    paths: dict[Hashable, str] = {}
+    paths: dict[K, str] = {}
     for (item, _), base in zip(ordered, bases, strict=True):
         chosen = base
         if base in seen:

@@ -139,10 +139,12 @@ def export(
     if name == "csv":
         from .tables import write_csv
 
+        assert isinstance(estate_or_graph, Estate)  # a format in _NEEDS_ESTATE
         return write_csv(estate_or_graph, path, **options)
     if name == "xlsx":
         from .tables import write_xlsx
 
+        assert isinstance(estate_or_graph, Estate)  # a format in _NEEDS_ESTATE
         return write_xlsx(estate_or_graph, path)
     if name in _IMAGES:
         return _image(estate_or_graph, path, name, options)

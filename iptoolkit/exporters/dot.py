@@ -9,6 +9,7 @@ alone would start a Graphviz escape like `\\N` or `\\l`). Render with
 from __future__ import annotations
 
 import os
+from collections.abc import Hashable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -69,7 +70,8 @@ def to_dot(graph: nx.MultiDiGraph, *, title: str | None = None) -> str:
     ]
     for node, data in graph.nodes(data=True):
         lines.append(f"  {quote(node)} [{_node_attributes(graph, node, data)}];")
-    for u, v, relation in graph.edges(data="relation"):
+    edges: Iterable[tuple[Hashable, Hashable, str | None]] = graph.edges(data="relation")
+    for u, v, relation in edges:
         lines.append(f"  {quote(u)} -> {quote(v)} [{_EDGES[line_style_of(relation)]}];")
     lines.append("}")
     return "\n".join(lines) + "\n"

@@ -180,7 +180,7 @@ def write_gexf(graph: nx.MultiDiGraph, path: str | os.PathLike[str]) -> Path:
     path = Path(path)
     nodes, edges = flat_graph(graph)
     where = positions(graph)
-    flat = nx.MultiDiGraph()
+    flat: nx.MultiDiGraph[str] = nx.MultiDiGraph()
     for node, attrs in nodes:
         data = graph.nodes[node]
         x, y = where.get(node, (0.0, 0.0))

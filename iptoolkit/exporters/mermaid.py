@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 import re
 import warnings
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -138,7 +138,8 @@ def to_mermaid(
         lines.append("  end")
     links: dict[str, list[int]] = {"in": [], "out": [], "link": []}
     count = 0
-    for u, v, relation in graph.edges(data="relation"):
+    edges: Iterable[tuple[Hashable, Hashable, str | None]] = graph.edges(data="relation")
+    for u, v, relation in edges:
         lines.append(f"  {ids[u]} {_ARROWS[line_style_of(relation)]} {ids[v]}")
         links[direction_of(relation)].append(count)
         count += 1
@@ -193,7 +194,8 @@ def write_mermaid(
     return path
 
 
-def _ids(graph: nx.MultiDiGraph) -> dict[Hashable, str]:
+def _ids(graph: nx.Graph) -> dict[Hashable, str]:
+    """A short Mermaid id per node (`p1`, `c2`...) of a graph or a grouped view."""
     counters: dict[str, int] = {}
     ids: dict[Hashable, str] = {}
     for node, kind in graph.nodes(data="kind"):

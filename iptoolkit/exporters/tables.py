@@ -20,11 +20,11 @@ from .attributes import redact_text
 if TYPE_CHECKING:
     import pandas
 
-    from ..core.estate import Estate
+    from ..core.estate import Estate, FrameKind
 
 __all__ = ["write_csv", "write_xlsx", "SHEETS", "FORMULA_PREFIXES", "csv_safe", "csv_safe_frame"]
 
-SHEETS = ("profiles", "channels", "partners", "responses")
+SHEETS: tuple[FrameKind, ...] = ("profiles", "channels", "partners", "responses")
 _EXACT_IN_EXCEL = 2**53  # Excel keeps numbers as doubles
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
 """First characters that make a spreadsheet read a CSV cell as a formula (OWASP)."""

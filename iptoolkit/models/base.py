@@ -194,7 +194,7 @@ def polymorphic(members: Sequence[type[BaseModel]], fallback: type[FallbackModel
 
     variants = [Annotated[member, Tag(tag)] for tag, member in tags.items()]
     variants.append(Annotated[fallback, Tag(FALLBACK_TAG)])
-    routed = Annotated[Union[tuple(variants)], Discriminator(discriminate)]  # noqa: UP007
+    routed: Any = Annotated[Union[tuple(variants)], Discriminator(discriminate)]  # noqa: UP007
     return Annotated[routed, KnownClassFirst(tuple(members))]
 
 
@@ -238,7 +238,7 @@ class KnownClassFirst:
     def __get_pydantic_json_schema__(
         self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
     ) -> JsonSchemaValue:
-        return handler(schema["metadata"]["routed"])  # type: ignore[typeddict-item]
+        return handler(schema["metadata"]["routed"])
 
 
 def routed_errors(errors: list[Any]) -> list[Any]:

@@ -150,19 +150,19 @@ class _Builder:
                 return family.union
             shape.polymorphic.append((attribute, alias, family, False))
             return Any
-        if origin is list:
+        if origin is list:  # types.GenericAlias(list, t) is list[t] for a t made at run time
             item = args[0]
             family = self.family(item)
             if family is not None:
                 if self.inline:
-                    return list[family.union]  # type: ignore[name-defined]
+                    return types.GenericAlias(list, family.union)
                 shape.polymorphic.append((attribute, alias, family, True))
                 return list[Any]
             if _is_model(item):
                 name = self.struct(item)
                 shape.nested.append((attribute, alias, self.shapes[name], True))
-                return list[typing.ForwardRef(name)]  # type: ignore[misc]
-            return list[self.value_type(item, [])]  # type: ignore[misc]
+                return types.GenericAlias(list, typing.ForwardRef(name))
+            return types.GenericAlias(list, self.value_type(item, []))
         if _is_model(annotation):
             name = self.struct(annotation)
             shape.nested.append((attribute, alias, self.shapes[name], False))
@@ -235,7 +235,7 @@ def _is_model(annotation: Any) -> bool:
     return isinstance(annotation, type) and issubclass(annotation, BaseModel)
 
 
-def _compile(inline: bool) -> tuple[type, _Shape]:
+def _compile(inline: bool) -> tuple[type[msgspec.Struct], _Shape]:
     builder = _Builder(inline)
     name = builder.struct(IntegrationProfile)
     builder.finish()
@@ -246,7 +246,7 @@ _INLINE, _ = _compile(inline=True)
 
 
 @functools.cache
-def _families_one_by_one() -> tuple[type, _Shape]:
+def _families_one_by_one() -> tuple[type[msgspec.Struct], _Shape]:
     """The second pass's Struct, made when a `class` unknown somewhere first needs it."""
     return _compile(inline=False)
 

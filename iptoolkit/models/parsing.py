@@ -13,7 +13,7 @@ import functools
 import json
 from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Annotated, Any, NamedTuple
+from typing import Annotated, Any, NamedTuple, cast
 
 from pydantic import GetCoreSchemaHandler, TypeAdapter, ValidationError
 from pydantic_core import core_schema
@@ -94,7 +94,8 @@ def _list_adapter() -> TypeAdapter[list[IntegrationProfile]]:
 
 @functools.cache
 def _lenient_adapter() -> TypeAdapter[list[IntegrationProfile | None]]:
-    return TypeAdapter(list[Annotated[IntegrationProfile, _NoneIfFaulty()]])
+    lenient = TypeAdapter(list[Annotated[IntegrationProfile, _NoneIfFaulty()]])
+    return cast("TypeAdapter[list[IntegrationProfile | None]]", lenient)  # None if faulty
 
 
 @functools.cache
@@ -178,6 +179,7 @@ def listing_issues(
     issues: dict[int, list[Issue]] = {}
     for duplicate in duplicates:
         steps = (*duplicate.path, duplicate.key)
+        index: Step
         if at is None:
             index, inside = 0, steps
         elif len(steps) > len(at) + 1 and steps[: len(at)] == at:
@@ -231,7 +233,9 @@ def locate_profiles(
     )
 
 
-def parse_profiles(data: bytes | str | list[Any] | dict[str, Any]) -> list[IntegrationProfile]:
+def parse_profiles(
+    data: bytes | bytearray | memoryview | str | list[Any] | dict[str, Any],
+) -> list[IntegrationProfile]:
     """Parse a profile listing strictly; raise `ParseError` on the first faulty profile.
 
     >>> parse_profiles(b'[{"class": "core:IntegrationProfile", "id": "P1"}]')[0].id

@@ -25,7 +25,8 @@ def pyplot() -> Any:
     """`matplotlib.pyplot`, with Agg selected when no backend was chosen."""
     import matplotlib
 
-    if matplotlib.rcParams._get_backend_or_none() is None:  # nobody chose one
+    # nobody chose one? (public only from matplotlib 3.10, as get_backend(auto_select=False))
+    if matplotlib.rcParams._get_backend_or_none() is None:  # type: ignore[attr-defined]  # private
         matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 

@@ -7,7 +7,7 @@ points, decides font size, label length and which labels fit.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..support.names import plural, unresolved_note
 from ..support.printable import drop_unprintable
@@ -75,7 +75,7 @@ def make_axes(
     text = _title(graph, key) if title is None else title
     text = " ".join(drop_unprintable(text).split()) if text else text  # no font draws a NUL
     own = geometry.own = ax is None
-    if own:
+    if ax is None:
         row_pts = geometry.row
         body = rows * row_pts / 72
         if body > geometry.max_height:
@@ -92,8 +92,8 @@ def make_axes(
         ax = figure.add_axes((0.0, bottom / height, 1.0, body / height))
         if text:
             figure.text(0.012, 1 - 0.16 / height, text, fontsize=13, fontweight="bold", va="top")
-    else:
-        figure = ax.figure
+    else:  # a SubFigure's axes give the SubFigure, drawn into and handed back as it is
+        figure = cast("Figure", ax.figure)
     ax.set_xlim(geometry.x_low, geometry.x_high)
     ax.set_ylim(rows - 0.5, -0.5)  # rows grow downwards
     ax.set_axis_off()

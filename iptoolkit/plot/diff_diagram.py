@@ -12,11 +12,10 @@ removed (−) and changed (~).
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from typing import TYPE_CHECKING, Literal
 
 from ..query.reach import induced_subgraph
-from ..topology.diffstatus import diff_graph, mark_view
+from ..topology.diffstatus import Status, diff_graph, mark_view
 from ..topology.view import detail_view, grouped_view
 from .topology import Labels, check_options, draw_view, grouping
 
@@ -74,7 +73,7 @@ def plot_diff(
     )
 
 
-def _changed_and_around(graph: nx.MultiDiGraph, status: dict[Hashable, str]) -> set[Hashable]:
+def _changed_and_around(graph: nx.MultiDiGraph[str], status: dict[str, Status]) -> set[str]:
     """Changed nodes, their neighbours, and the profile of every agent or unit drawn."""
     chosen = {node for node, state in status.items() if state != "unchanged"}
     for node in list(chosen):

@@ -9,7 +9,7 @@ and dashed, changed amber, unchanged faded; the marker still says the kind.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..topology.layout import LayeredLayout
@@ -138,7 +138,8 @@ def _gap(pos: dict[Hashable, tuple[float, float]], u: Hashable, v: Hashable) -> 
 def _widest(view: nx.DiGraph, pos: dict[Hashable, tuple[float, float]]) -> dict[float, float]:
     """The heaviest edge between each pair of columns: line widths scale within a gap."""
     widest: dict[float, float] = {}
-    for u, v, weight in view.edges(data="weight"):
+    edges: Iterable[tuple[Hashable, Hashable, int]] = view.edges(data="weight")  # counts
+    for u, v, weight in edges:
         gap = _gap(pos, u, v)
         widest[gap] = max(widest.get(gap, 1.0), float(weight))
     return widest

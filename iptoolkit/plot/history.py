@@ -12,7 +12,7 @@ profiles line, labelled with how many.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from ..support.names import plural
 from ..topology.style import KIND_COLOURS, STATUS_COLOURS
@@ -53,11 +53,11 @@ def plot_history(
     None for one naming the span, `""` for none.
     """
     own = ax is None
-    if own:
+    if ax is None:
         figure = new_figure(10.0, 6.2)
         top, bottom = figure.subplots(2, 1, sharex=True, height_ratios=(2.2, 1.0))
-    else:
-        figure, top, bottom = ax.figure, ax, None
+    else:  # a SubFigure's axes give the SubFigure, drawn into and handed back as it is
+        figure, top, bottom = cast("Figure", ax.figure), ax, None
     times = list(timeline["fetched_at"])
     for name in _SIZE:
         _line(top, times, list(timeline[name]), name)

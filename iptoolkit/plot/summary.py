@@ -8,6 +8,7 @@ Long tails are folded into one "other" bar so the chart stays readable at any si
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..core.nodes import is_active
@@ -182,6 +183,8 @@ def _bars(
     ys = list(range(len(items)))
     active = [a for _, (a, _) in items]
     inactive = [i for _, (_, i) in items]
+    active_bar: Sequence[float]  # shares, or the counts themselves
+    inactive_bar: Sequence[float]
     if percent:  # shares: kinds of very different counts side by side
         totals = [max(a + i, 1) for a, i in zip(active, inactive, strict=True)]
         active_bar = [100 * a / t for a, t in zip(active, totals, strict=True)]

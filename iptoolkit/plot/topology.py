@@ -47,7 +47,8 @@ class LargeDiagramWarning(UserWarning):
     """A diagram drawn node by node with more rows than a reader can follow."""
 
 
-Labels = Literal["auto", "ids", "none"] | bool
+LabelStyle = Literal["auto", "ids", "none"]
+Labels = LabelStyle | bool
 
 
 def plot_topology(
@@ -85,7 +86,7 @@ def plot_topology(
     return draw_view(view, graph, key, focused=focus is not None, ax=ax, labels=labels, title=title)
 
 
-def check_options(labels: Labels, group_by: str | Literal[False] | None) -> str:
+def check_options(labels: Labels, group_by: str | Literal[False] | None) -> LabelStyle:
     """The labels option in its one spelling; a clear error for a wrong one."""
     if labels is True:
         labels = "auto"
@@ -97,7 +98,7 @@ def check_options(labels: Labels, group_by: str | Literal[False] | None) -> str:
         raise ValueError(
             f"group_by must be one of {', '.join(GROUP_BY)}, None or False, not {group_by!r}"
         )
-    return str(labels)
+    return labels
 
 
 def grouping(graph: nx.MultiDiGraph, group_by: str | Literal[False] | None) -> str | None:
@@ -135,7 +136,7 @@ def draw_view(
     *,
     focused: bool,
     ax: Axes | None,
-    labels: str,
+    labels: LabelStyle,
     title: str | None,
     empty: str = "Nothing to draw: no profiles in this selection",
 ) -> Figure:

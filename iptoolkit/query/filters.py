@@ -70,6 +70,7 @@ CHANNEL_FIELDS = ("channel_types", "partners", "channels")
 """The fields a channel is matched by: set together, one channel must match them all."""
 
 E = TypeVar("E", bound=Indexed)
+T = TypeVar("T")
 """An estate (any `Indexed`): a subset is of the same type."""
 _WILDCARD = re.compile(r"[*?\[]")
 Table = dict[str, set[int]]
@@ -170,8 +171,8 @@ def subset(estate: E, selection: Filter) -> E:
 # -- look-up tables, one per field, built from the records on first use ----------------------
 
 
-def _table(estate: Indexed, name: str, build: Callable[[Indexed], Any]) -> Any:
-    def built(e: Indexed) -> Any:
+def _table(estate: Indexed, name: str, build: Callable[[Indexed], T]) -> T:
+    def built(e: Indexed) -> T:
         with gc_paused():
             return build(e)
 

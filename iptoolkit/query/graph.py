@@ -57,14 +57,14 @@ RELATIONS = ("input", "listens_on", "references", "delivers", "via", "belongs_to
 _ROLE_RELATION = {"input": "listens_on", "reference": "references", "response": "via"}
 
 
-def build_graph(estate: Estate) -> nx.MultiDiGraph:
+def build_graph(estate: Estate) -> nx.MultiDiGraph[str]:
     """The topology of an estate as a `networkx.MultiDiGraph` (see the module docstring)."""
     with gc_paused():
         return _build(estate)
 
 
-def _build(estate: Estate) -> nx.MultiDiGraph:
-    graph = nx.MultiDiGraph(
+def _build(estate: Estate) -> nx.MultiDiGraph[str]:
+    graph: nx.MultiDiGraph[str] = nx.MultiDiGraph(
         source_url=estate.info.source_url,
         fetched_at=estate.info.fetched_at.isoformat() if estate.info.fetched_at else None,
     )
@@ -72,10 +72,10 @@ def _build(estate: Estate) -> nx.MultiDiGraph:
     graph.add_nodes_from(_partner_nodes(estate))
     belongs: dict[tuple[str, str], None] = {}  # a set's order changes from run to run
     channel_nodes = []
-    for key, channel in estate.channels.items():
+    for key, model in estate.channels.items():
         node = f"channel:{key}"
-        channel_nodes.append((node, _channel_attrs(channel, key, resolved=True)))
-        pkey, _ = partner_of(channel)
+        channel_nodes.append((node, _channel_attrs(model, key, resolved=True)))
+        pkey, _ = partner_of(model)
         if pkey is not None:
             belongs[node, partner_node(pkey)] = None
     graph.add_nodes_from(channel_nodes)

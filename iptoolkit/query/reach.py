@@ -13,9 +13,9 @@ outward: the profiles that use a node are the profile nodes it can be reached fr
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, TypeVar
 
 import networkx as nx
 
@@ -23,14 +23,14 @@ from ..core.nodes import is_active
 from ..support.names import type_matches
 from .resolve import resolve_node
 
-if TYPE_CHECKING:
-    from collections.abc import Hashable
-
 __all__ = ["where_used", "impact", "neighbourhood", "induced_subgraph", "Impact"]
+
+Ref = TypeVar("Ref", bound=Hashable)
+"""A node as `impact` is asked for it (a node id, bare id or name): alone or in a list."""
 
 
 def where_used(
-    graph: nx.MultiDiGraph, node: Hashable | None = None, *, type: str | None = None
+    graph: nx.MultiDiGraph[str], node: Hashable | None = None, *, type: str | None = None
 ) -> list[str]:
     """The profile nodes whose input or response path reaches `node`, in graph order.
 
@@ -91,9 +91,7 @@ class Impact:
         )
 
 
-def impact(
-    graph: nx.MultiDiGraph, node: Hashable | list[Hashable] | tuple[Hashable, ...]
-) -> Impact:
+def impact(graph: nx.MultiDiGraph[str], node: Ref | list[Ref] | tuple[Ref, ...]) -> Impact:
     """What stops if `node` (a channel, partner, agent, response or profile) goes away, or
     if the nodes of a list or tuple go away together (both AS2 channels of a partner, say:
     a profile listening on both loses its input, which neither alone takes).
@@ -150,17 +148,19 @@ def impact(
     return result
 
 
-def neighbourhood(graph: nx.MultiDiGraph, node: Hashable, depth: int = 1) -> nx.MultiDiGraph:
+def neighbourhood(
+    graph: nx.MultiDiGraph[str], node: Hashable, depth: int = 1
+) -> nx.MultiDiGraph[str]:
     """The nodes within `depth` steps of `node`, edges followed either way, as a new graph.
 
     For drawing: around a partner, depth 1 gives its channels, 2 the agents and response
     paths on them, 3 their profiles. Attributes are kept; the copy is independent.
     """
-    node = resolve_node(graph, node)
+    found = resolve_node(graph, node)
     if depth < 0:
         raise ValueError(f"depth must be 0 or more, not {depth}")
-    seen = {node}
-    frontier = [node]
+    seen = {found}
+    frontier = [found]
     for _ in range(depth):
         step = []
         for current in frontier:
@@ -172,7 +172,9 @@ def neighbourhood(graph: nx.MultiDiGraph, node: Hashable, depth: int = 1) -> nx.
     return induced_subgraph(graph, seen)
 
 
-def induced_subgraph(graph: nx.MultiDiGraph, nodes: Iterable[Hashable]) -> nx.MultiDiGraph:
+def induced_subgraph(
+    graph: nx.MultiDiGraph[str], nodes: Iterable[Hashable]
+) -> nx.MultiDiGraph[str]:
     """The nodes and the edges between them, as a new graph in the graph's own order.
 
     Not `graph.subgraph(nodes)`: a subgraph view follows the set's hash order, and drawings
@@ -181,19 +183,18 @@ def induced_subgraph(graph: nx.MultiDiGraph, nodes: Iterable[Hashable]) -> nx.Mu
     """
     chosen = set(nodes)
     ordered = [node for node in graph if node in chosen]
-    result = nx.MultiDiGraph(**graph.graph)
+    result: nx.MultiDiGraph[str] = nx.MultiDiGraph(**graph.graph)
     result.add_nodes_from((node, graph.nodes[node]) for node in ordered)
-    result.add_edges_from(
-        (source, target, key, data)
-        for source in ordered
-        for target, edges in graph.succ[source].items()
-        if target in chosen
-        for key, data in edges.items()
-    )
+    add_edge = result.add_edge  # each edge under its own key, as add_edges_from would
+    for source in ordered:
+        for target, edges in graph.succ[source].items():
+            if target in chosen:
+                for key, data in edges.items():
+                    add_edge(source, target, key, **data)
     return result
 
 
-def _profiles_reaching(graph: nx.MultiDiGraph, targets: Iterable[Hashable]) -> set[Hashable]:
+def _profiles_reaching(graph: nx.MultiDiGraph[str], targets: Iterable[str]) -> set[str]:
     seen = set(targets)
     stack = list(seen)
     pred = graph.pred
@@ -206,12 +207,17 @@ def _profiles_reaching(graph: nx.MultiDiGraph, targets: Iterable[Hashable]) -> s
     return {n for n in seen if nodes[n].get("kind") == "profile"}
 
 
-def _neighbours(adjacency: Any, node: Hashable, nodes: Any, kind: str) -> list[Hashable]:
+def _neighbours(
+    adjacency: Mapping[str, Iterable[str]],
+    node: str,
+    nodes: Mapping[str, Mapping[str, Any]],
+    kind: str,
+) -> list[str]:
     """The neighbours of one kind, along `graph.succ` or `graph.pred`."""
     return [other for other in adjacency[node] if nodes[other].get("kind") == kind]
 
 
-def _in_order(graph: nx.MultiDiGraph, chosen: set[Hashable]) -> list[str]:
+def _in_order(graph: nx.MultiDiGraph[str], chosen: set[str]) -> list[str]:
     """`chosen` in the graph's node order, which follows the listing: stable output."""
     if not chosen:
         return []

@@ -82,13 +82,13 @@ class ItemIndex:
     need (a bare id needs none: `kind:id` is the node id), so a one-shot question pays
     only for what it asks; keep the index of a graph that does not change."""
 
-    def __init__(self, graph: nx.MultiDiGraph) -> None:
+    def __init__(self, graph: nx.MultiDiGraph[str]) -> None:
         self.graph = graph
-        self._names: dict[str, dict[str, list[Hashable]]] = {}
+        self._names: dict[str, dict[str, list[str]]] = {}
         """kind -> lower-cased name -> the nodes of that name."""
-        self._words: dict[str, tuple[dict[str, Hashable], dict[str, Hashable]]] = {}
+        self._words: dict[str, tuple[dict[str, str], dict[str, str]]] = {}
         """kind -> (bare id -> node, name as written -> node), for suggestions."""
-        self._vocabularies: dict[tuple[Any, ...], tuple[Vocabulary, dict[str, Hashable]]] = {}
+        self._vocabularies: dict[tuple[Any, ...], tuple[Vocabulary, dict[str, str]]] = {}
 
     def prepare(
         self, *, kinds: Iterable[str] = ID_KINDS, named: Iterable[str] = NAMED_KINDS
@@ -105,7 +105,7 @@ class ItemIndex:
         named: Iterable[str] = NAMED_KINDS,
         what: str = "",
         elsewhere: Callable[[Hashable], str] | None = None,
-    ) -> Hashable:
+    ) -> str:
         """The node id `ref` names: a node id, a bare id of `kinds`, a name of `named`, or
         `kind:name`. `what` (an option name, say) heads the error message. Raises
         `UnknownItemError` or `AmbiguousItemError`.
@@ -133,7 +133,7 @@ class ItemIndex:
         *,
         kinds: Iterable[str] = ID_KINDS,
         named: Iterable[str] = NAMED_KINDS,
-    ) -> list[Hashable]:
+    ) -> list[str]:
         """Every node `ref` names exactly, as `resolve` reads it, without raising and
         without looking for close matches: none, one, or the several an ambiguous name
         fits (a search box asks this at every key)."""
@@ -141,10 +141,10 @@ class ItemIndex:
 
     def _matches(
         self, ref: Hashable, kinds: Iterable[str], named: tuple[str, ...]
-    ) -> tuple[list[Hashable], tuple[tuple[str, ...], tuple[str, ...], str, str]]:
+    ) -> tuple[list[str], tuple[tuple[str, ...], tuple[str, ...], str, str]]:
         """The nodes `ref` names, and how it was read: (kinds, named, the id or name
         wanted, what to say when nothing has it)."""
-        if ref in self.graph:
+        if isinstance(ref, str) and ref in self.graph:
             return [ref], (tuple(kinds), named, str(ref), "")
         text = str(ref).strip()
         if text in self.graph:
@@ -157,9 +157,7 @@ class ItemIndex:
         else:
             kinds, wanted = tuple(kinds), text
             missing = f"nothing in the graph is named {text!r}" if text else "an empty id"
-        found: list[Hashable] = [
-            f"{kind}:{wanted}" for kind in kinds if f"{kind}:{wanted}" in self.graph
-        ]
+        found = [f"{kind}:{wanted}" for kind in kinds if f"{kind}:{wanted}" in self.graph]
         lowered = wanted.lower()
         self._index(named)
         found += [node for kind in named for node in self._names[kind].get(lowered, ())]
@@ -181,11 +179,11 @@ class ItemIndex:
 
     def _vocabulary(
         self, kinds: tuple[str, ...], named: tuple[str, ...], as_ids: bool = False
-    ) -> tuple[Vocabulary, dict[str, Hashable]]:
+    ) -> tuple[Vocabulary, dict[str, str]]:
         key = (kinds, named, as_ids)
         if key not in self._vocabularies:
             self._index(kinds + named)
-            nodes: dict[str, Hashable] = {}
+            nodes: dict[str, str] = {}
             for kind in kinds:
                 keys = self._words[kind][0]
                 nodes.update({f"{kind}:{k}": n for k, n in keys.items()} if as_ids else keys)
@@ -199,44 +197,44 @@ class ItemIndex:
         kinds = {kind for kind in wanted if kind not in self._names}
         if not kinds:
             return
-        named: dict[str, list[tuple[Hashable, str]]] = {kind: [] for kind in kinds}
+        named: dict[str, list[tuple[str, str]]] = {kind: [] for kind in kinds}
         for node, data in self.graph.nodes(data=True):
             kind = data.get("kind")
             if kind in kinds:
                 name = data.get("name")
                 named[kind].append((node, name.strip() if isinstance(name, str) else ""))
-        names: dict[str, dict[str, list[Hashable]]] = {}
-        words: dict[str, tuple[dict[str, Hashable], dict[str, Hashable]]] = {}
+        names: dict[str, dict[str, list[str]]] = {}
+        words: dict[str, tuple[dict[str, str], dict[str, str]]] = {}
         for kind, items in named.items():
-            by_name: dict[str, list[Hashable]] = defaultdict(list)
-            spelled: dict[str, Hashable] = {}
+            by_name: dict[str, list[str]] = defaultdict(list)
+            spelled: dict[str, str] = {}
             for node, name in items:
                 if name:
                     by_name[name.lower()].append(node)
                     spelled.setdefault(name, node)
             names[kind] = by_name
-            words[kind] = ({str(node).partition(":")[2]: node for node, _ in items}, spelled)
+            words[kind] = ({node.partition(":")[2]: node for node, _ in items}, spelled)
         self._words.update(words)
         self._names.update(names)  # last: a kind in `_names` is indexed whole
 
-    def label(self, node: Hashable) -> str:
+    def label(self, node: str) -> str:
         """`node id (name)`, as suggestions name an item."""
         name = self.graph.nodes[node].get("name")
         return f"{node} ({name})" if isinstance(name, str) and name.strip() else str(node)
 
 
 def resolve_node(
-    graph: nx.MultiDiGraph,
+    graph: nx.MultiDiGraph[str],
     ref: Hashable,
     *,
     kinds: Iterable[str] = ID_KINDS,
     named: Iterable[str] = NAMED_KINDS,
     what: str = "",
-) -> Hashable:
+) -> str:
     """The node id that `ref` names (node id, bare id, `kind:name`, or partner or channel
     name); see `ItemIndex.resolve`. Raises `UnknownItemError` (a `networkx.NodeNotFound`)
     or `AmbiguousItemError` (a `ValueError`)."""
-    if ref in graph:
+    if isinstance(ref, str) and ref in graph:
         return ref
     return ItemIndex(graph).resolve(ref, kinds=kinds, named=named, what=what)
 

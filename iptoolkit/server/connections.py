@@ -34,7 +34,7 @@ import h11
 import orjson
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
-from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.http.h11_impl import H11Protocol, RequestResponseCycle
 
 from .error_responses import error_body
 
@@ -161,7 +161,9 @@ class GuardedH11Protocol(H11Protocol):
         self._send_timer: asyncio.TimerHandle | None = None
         self._discarding = False
 
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+    def connection_made(  # type: ignore[override]  # an asyncio.Transport, as uvicorn's own
+        self, transport: asyncio.Transport
+    ) -> None:
         super().connection_made(transport)
         open_ = self.limits.open
         open_[self] = None
@@ -250,7 +252,8 @@ class GuardedH11Protocol(H11Protocol):
 
     def _may_be_dropped(self) -> bool:
         """Stalled or idle: no request is being answered on this connection."""
-        return self.cycle is None or self.cycle.response_complete or self._receiving()
+        cycle: RequestResponseCycle | None = self.cycle  # uvicorn says always set: not so
+        return cycle is None or cycle.response_complete or self._receiving()
 
     def _receiving(self) -> bool:
         return self.conn.their_state is h11.SEND_BODY

@@ -142,7 +142,7 @@ def install_openapi(app: FastAPI) -> None:
             app.openapi_schema = document
         return app.openapi_schema
 
-    app.openapi = openapi  # type: ignore[method-assign]
+    app.openapi = openapi  # type: ignore[method-assign]  # FastAPI's documented way
 
 
 def _one_of_to_any_of(node: Any) -> Any:

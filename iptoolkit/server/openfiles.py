@@ -20,7 +20,7 @@ from dataclasses import dataclass
 try:
     import resource
 except ImportError:  # Windows: no open-file limit to fit
-    resource = None  # type: ignore[assignment]
+    resource = None  # type: ignore[assignment]  # a module or, on Windows, None
 
 __all__ = ["MAX_BACKLOG", "RESERVED_FILES", "Fitted", "fit_open_files"]
 

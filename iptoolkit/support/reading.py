@@ -15,7 +15,7 @@ import os
 import re
 import stat
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, Protocol
 
 from . import env
 
@@ -46,6 +46,14 @@ _UNITS = {
     "TIB": 1 << 40,
 }
 _SIZE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([a-zA-Z]*)\s*")
+
+
+class _Stream(Protocol):
+    """What reading needs of a stream (a file, a gzip stream, a `_Prefixed`), and gzip of
+    the stream it decompresses."""
+
+    def read(self, size: int = -1, /) -> bytes: ...
+    def seek(self, offset: int, whence: int = 0, /) -> int: ...
 
 
 class TooLargeError(ValueError):
@@ -108,7 +116,7 @@ def read_bounded(path: Path, limit: int) -> tuple[bytes, bool]:
         regular = stat.S_ISREG(info.st_mode)
         head = handle.read(2)
         if head == _GZIP_MAGIC:
-            source: BinaryIO = handle if regular else _Prefixed(head, handle)  # type: ignore[assignment]
+            source: _Stream = handle if regular else _Prefixed(head, handle)
             if regular:
                 handle.seek(0)
             gunzipped = gzip.GzipFile(fileobj=source)
@@ -124,7 +132,7 @@ def read_bounded(path: Path, limit: int) -> tuple[bytes, bool]:
         return data, False
 
 
-def _read_chunks(handle: BinaryIO, limit: int, path: Path, verb: str, head: bytes) -> bytes:
+def _read_chunks(handle: _Stream, limit: int, path: Path, verb: str, head: bytes) -> bytes:
     """`head` and the rest of `handle`, a chunk at a time, stopping one byte past `limit`.
 
     Gathered in a BytesIO, whose `getvalue` hands over its buffer without copying it.
@@ -160,3 +168,7 @@ class _Prefixed:
             head, self._head = self._head, b""
             return head if size < 0 else head + self._rest.read(max(size - len(head), 0))
         return self._rest.read(size)
+
+    def seek(self, offset: int, whence: int = 0, /) -> int:
+        """Never: gzip seeks only to rewind, which reading forward does not do."""
+        raise io.UnsupportedOperation("a stream read once cannot seek")

@@ -42,15 +42,15 @@ __all__ = [
 Status = Literal["added", "removed", "changed", "unchanged"]
 STATUSES: tuple[Status, ...] = ("added", "removed", "changed", "unchanged")
 _UNIT_KINDS = frozenset({"agent", "response"})
-Edge = tuple[Hashable, Hashable]
+Edge = tuple[str, str]
 
 
 @dataclass
 class DiffGraph:
     """The union graph of a diff and the status of each of its nodes and node pairs."""
 
-    graph: nx.MultiDiGraph
-    nodes: dict[Hashable, Status]
+    graph: nx.MultiDiGraph[str]
+    nodes: dict[str, Status]
     edges: dict[Edge, Status]
     breaking: frozenset[Hashable] = frozenset()
     """Nodes and node pairs a breaking change names, or whose profile it affects: drawn
@@ -69,7 +69,7 @@ def diff_graph(diff: EstateDiff) -> DiffGraph:
     named: dict[str, Status] = {}
     for op in ("changed", "removed", "added"):  # added and removed win over changed
         named.update(dict.fromkeys(diff.keys(op), op))
-    nodes: dict[Hashable, Status] = {}
+    nodes: dict[str, Status] = {}
     for node, data in union.nodes(data=True):
         if node not in old:
             status: Status = "added"
@@ -87,7 +87,8 @@ def diff_graph(diff: EstateDiff) -> DiffGraph:
     for node in old:
         nodes.setdefault(node, "removed")
     gone = [(u, v, k, d) for u, v, k, d in old.edges(keys=True, data=True) if (u, v) not in edges]
-    union.add_edges_from(gone)
+    for u, v, key, data in gone:  # each under its key, as add_edges_from would add it
+        union.add_edge(u, v, key, **data)
     edges.update(((u, v), "removed") for u, v, _, _ in gone)
     for node, status in nodes.items():
         nodes[node] = named.get(str(node), status)
@@ -96,7 +97,7 @@ def diff_graph(diff: EstateDiff) -> DiffGraph:
     return DiffGraph(union, nodes, edges, _breaking(diff, union))
 
 
-def _breaking(diff: EstateDiff, union: nx.MultiDiGraph) -> frozenset[Hashable]:
+def _breaking(diff: EstateDiff, union: nx.MultiDiGraph[str]) -> frozenset[Hashable]:
     """What breaking changes name: their items, their links (as node pairs), the active
     profiles that stop (a deactivated channel's users, a lost link's profile)."""
     found: set[Hashable] = set()

@@ -111,7 +111,7 @@ def place_view(view: Any, *, grouped: bool) -> LayeredLayout:
     return layered_layout(view, order_key=order_key, band_of=band if grouped else None)
 
 
-def count_crossings(columns: list[list[Node]], graph: Any, *, weight: str = "weight") -> int:
+def count_crossings(columns: list[list[Node]], graph: Any, *, weight: str = "weight") -> float:
     """Edge crossings between neighbouring columns of an ordering (weighted)."""
     column_at = {node: index for index, column in enumerate(columns) for node in column}
     _, down = _adjacency(graph, column_at, weight)

@@ -167,7 +167,7 @@ def channel_counts(graph: nx.MultiDiGraph) -> tuple[int, int]:
 
 def detail_view(graph: nx.MultiDiGraph, focus: set[Hashable] | None = None) -> nx.DiGraph:
     """Every node of the graph once; parallel edges merged, counted in `weight`."""
-    view = nx.DiGraph()
+    view: nx.DiGraph[Hashable] = nx.DiGraph()
     for node, data in graph.nodes(data=True):
         kind = data.get("kind")
         view.add_node(
@@ -183,7 +183,8 @@ def detail_view(graph: nx.MultiDiGraph, focus: set[Hashable] | None = None) -> n
             focus=focus is None or node in focus,
             members=[node],
         )
-    for u, v, relation in graph.edges(data="relation"):
+    edges: Iterable[tuple[Hashable, Hashable, str | None]] = graph.edges(data="relation")
+    for u, v, relation in edges:
         if view.has_edge(u, v):
             view.edges[u, v]["weight"] += 1
             continue
@@ -222,7 +223,7 @@ def grouped_view(
     keys = _group_keys(graph, group_by)
     reach = _reach(graph)
     keys = _cap(keys, reach, max_per_column or MAX_PER_COLUMN, group_by)
-    view = nx.DiGraph()
+    view: nx.DiGraph[Key] = nx.DiGraph()
     active: dict[Hashable, bool] = {}  # read once per node: edges ask again for both ends
     for node, data in graph.nodes(data=True):
         active[node] = _counts_active(data)
@@ -255,7 +256,8 @@ def grouped_view(
         item["reach"] = len(item["reach"])
     seen: set[tuple[Hashable, Hashable]] = set()
     merged: dict[tuple[Key, Key], dict[str, Any]] = {}  # the view's edge data, by its ends
-    for u, v, relation in graph.edges(data="relation"):
+    edges: Iterable[tuple[Hashable, Hashable, str | None]] = graph.edges(data="relation")
+    for u, v, relation in edges:
         if (u, v) in seen:  # parallel edges of one pair count once
             continue
         seen.add((u, v))
@@ -287,7 +289,13 @@ def _reach(graph: nx.MultiDiGraph) -> dict[Hashable, set[Hashable]]:
     carries each profile along its paths.
     """
     reach: dict[Hashable, set[Hashable]] = {}
-    order = {"profile": 0, "agent": 1, "response": 1, "channel": 2, "partner": 3}
+    order: dict[str | None, int] = {
+        "profile": 0,
+        "agent": 1,
+        "response": 1,
+        "channel": 2,
+        "partner": 3,
+    }
     nodes = sorted(graph.nodes, key=lambda n: order.get(graph.nodes[n].get("kind"), 4))
     for node in nodes:
         if graph.nodes[node].get("kind") == "profile":

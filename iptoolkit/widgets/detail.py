@@ -107,9 +107,12 @@ class DetailPane:
             layout=W.Layout(width="auto", flex="0 0 auto"),
         )
         self.around_button.add_class("ipt-around")
-        self.around_button.on_click(
-            lambda _: on_focus(self.node) if on_focus is not None and self.node else None
-        )
+
+        def around(_: object) -> None:
+            if on_focus is not None and self.node:
+                on_focus(self.node)
+
+        self.around_button.on_click(around)
         if on_focus is None:
             self.around_button.layout.display = "none"
         self.content = LinkedHTML(_PLACEHOLDER, on_open=on_open or self.show)

@@ -42,7 +42,7 @@ neighbours leave gaps)."""
 
 def tallest_column(graph: nx.MultiDiGraph) -> int:
     """Nodes in the fullest column of the graph drawn node by node."""
-    counts = Counter(COLUMN_OF_KIND.get(kind, 1) for _, kind in graph.nodes(data="kind"))
+    counts = Counter(COLUMN_OF_KIND.get(str(kind), 1) for _, kind in graph.nodes(data="kind"))
     return max(counts.values(), default=0)
 
 

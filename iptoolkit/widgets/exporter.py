@@ -191,8 +191,8 @@ class ExportPanel:
             for family, names in FAMILIES.items()
         ]
         self.log = W.HTML()
-        self._entries: list[Path | str] = []
-        """Newest first: a written file's path, or an error's HTML."""
+        self._entries: list[_Written | str] = []
+        """Newest first: a written file's entry, or an error's HTML."""
         hint = W.HTML(
             "<span class='ipt-none' style='white-space: nowrap'>from the filter, "
             "until you type one</span>",

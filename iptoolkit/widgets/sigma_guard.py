@@ -40,7 +40,7 @@ export default { initialize, render };
 """
 
 
-class SigmaGuard(anywidget.AnyWidget):  # type: ignore[misc]
+class SigmaGuard(anywidget.AnyWidget):
     """Invisible; see the module docstring."""
 
     _esm = traitlets.Unicode(_ESM).tag(sync=True)

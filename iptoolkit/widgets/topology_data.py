@@ -119,8 +119,8 @@ def start_camera(data: ViewData, *, aspect: float = 1.3) -> dict[str, float]:
         return dict(data.camera)
     whole = {"x": 0.58, "y": 0.5, "ratio": 1.2, "angle": 0.0}
     nodes = data.graph.nodes
-    xs = [x for _, x in nodes(data="x")]
-    ys = [y for _, y in nodes(data="y")]
+    xs = [a["x"] for a in nodes.values()]
+    ys = [a["y"] for a in nodes.values()]
     if not xs or data.group_by is not None:
         return whole
     width, height = max(xs) - min(xs), max(ys) - min(ys)
@@ -200,7 +200,7 @@ def _to_sigma(
         drawn = {node: text if grouped else _short(text) for node, text in said.items()}
         x_of = _column_positions(placed.pos, drawn, grouped)
         step = 1.0
-    out = nx.DiGraph()
+    out: nx.DiGraph[str] = nx.DiGraph()
     for node, data in view.nodes(data=True):
         column, row = placed.pos[node]
         look = _node_look(data, grouped, focused, biggest)
@@ -214,12 +214,13 @@ def _to_sigma(
             **look,
             **_facts(data, grouped),
         )
-    widest = max((w for _, _, w in view.edges(data="weight")), default=1)
+    weights: Iterable[tuple[Hashable, Hashable, int]] = view.edges(data="weight")  # counts
+    widest = max((w for _, _, w in weights), default=1)
     camera: dict[str, float] | None = None
     if fitted:
         assert canvas is not None
-        xs = [x for _, x in out.nodes(data="x")]
-        ys = [y for _, y in out.nodes(data="y")]
+        xs = [a["x"] for a in out.nodes.values()]
+        ys = [a["y"] for a in out.nodes.values()]
         last = max(x_of.values(), default=0.0)
         right = last + port_offset(max((budget[c] for c in budget if x_of[c] == last), default=0))
         camera = camera_at(xs, ys, right, canvas)
@@ -227,9 +228,9 @@ def _to_sigma(
         ports = _add_ports(out, view, keys, placed.pos, x_of, budget)
     for u, v, data in view.edges(data=True):
         look = _edge_look(data, grouped, focused, widest)
-        if fitted:
+        if camera is not None:  # fitted
             left, right_end = (u, v) if placed.pos[u][0] <= placed.pos[v][0] else (v, u)
-            look["size"] = round(look["size"] * camera["ratio"] ** 0.5, 3)  # type: ignore[index]
+            look["size"] = round(look["size"] * camera["ratio"] ** 0.5, 3)
             out.add_edge(ports.get(left, keys[left]), keys[right_end], **look)
         else:
             out.add_edge(keys[u], keys[v], **look)
@@ -264,7 +265,7 @@ def _add_ports(
     keys: dict[Hashable, str],
     pos: dict[Hashable, tuple[float, float]],
     x_of: dict[float, float],
-    budget: dict[float, int],
+    budget: dict[float, float],
 ) -> dict[Hashable, str]:
     """An invisible node after the label of every node with edges to its right: the edges
     leave from there, so no label is drawn over its own fan of edges."""

@@ -133,7 +133,10 @@ def _advance(character: str) -> float:
 
     ft2font = matplotlib_module("ft2font")
     flags = getattr(ft2font, "LoadFlags", None)  # matplotlib 3.10; a constant before
-    unhinted = flags.NO_HINTING if flags is not None else ft2font.LOAD_NO_HINTING
+    if flags is not None:
+        unhinted = flags.NO_HINTING
+    else:
+        unhinted = ft2font.LOAD_NO_HINTING  # type: ignore[attr-defined]  # gone from 3.10's stubs
     return float(font.load_char(ord(character), flags=unhinted).linearHoriAdvance) / 65536
 
 
