@@ -13,6 +13,7 @@ from ..change.model import Change, EstateDiff
 from ..estate_history import COUNTS, History, PairDiffs, Snapshot
 from ..models import loads_json
 from .log import Stored
+from .opening import one_row
 
 __all__ = ["archive_history", "ArchiveDiffs"]
 
@@ -58,9 +59,7 @@ class ArchiveDiffs(PairDiffs):
         new_id = self._ids[position + 1]
         new = self._archive.estate(new_id)
         with self._archive._connection() as con:
-            notes = con.execute(
-                "SELECT notes FROM snapshots WHERE snapshot_id = ?", [new_id]
-            ).fetchone()[0]  # type: ignore[index]
+            (notes,) = one_row(con, "SELECT notes FROM snapshots WHERE snapshot_id = ?", [new_id])
         return EstateDiff(old, new, self.changes(position), tuple(loads_json(notes)))
 
     def changes(self, index: int) -> tuple[Change, ...]:

@@ -296,11 +296,10 @@ def _same_problems(small: Estate, by_key: dict[str, Any]) -> bool:
     """Whether the smaller new estate finds every profile faulty as the loaded one did (a
     key given twice in a file's text is a problem that its parsed JSON no longer shows)."""
     for record in small.records:
-        whole = by_key[record.key].problem
-        if (record.problem is None) != (whole is None):
-            return False
-        if whole is not None and [i.message for i in record.problem.issues] != [  # type: ignore[union-attr]
-            i.message for i in whole.issues
-        ]:
+        problem, whole = record.problem, by_key[record.key].problem
+        if problem is None or whole is None:
+            if problem is not whole:
+                return False
+        elif [i.message for i in problem.issues] != [i.message for i in whole.issues]:
             return False
     return True

@@ -90,7 +90,7 @@ def _fill(candidates: Sequence[int | None], kept: Sequence[bool]) -> list[int] |
             for n, at in enumerate(gap, start=1):
                 keys[at] = start + n * step
             gap = []
-        if not last:
-            keys[position] = key  # type: ignore[assignment]
+        if key is not None:  # a kept candidate (the end has none)
+            keys[position] = key
             low = key
     return keys

@@ -231,8 +231,7 @@ class CommandError(click.ClickException):
 
     def __init__(self, message: str, exit_code: int = EXIT_ERROR) -> None:
         super().__init__(message)
-        # click declares `exit_code` on the class; its main reads the instance's
-        self.exit_code = exit_code  # type: ignore[misc]
+        self.exit_code = exit_code  # type: ignore[misc]  # a ClassVar in click; main reads ours
 
 
 @contextmanager

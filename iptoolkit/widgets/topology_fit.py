@@ -136,7 +136,7 @@ def _advance(character: str) -> float:
     if flags is not None:
         unhinted = flags.NO_HINTING
     else:
-        unhinted = ft2font.LOAD_NO_HINTING  # type: ignore[attr-defined]  # gone from 3.10's stubs
+        unhinted = ft2font.LOAD_NO_HINTING  # before matplotlib 3.10
     return float(font.load_char(ord(character), flags=unhinted).linearHoriAdvance) / 65536
 
 
