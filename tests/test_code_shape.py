@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
+from typing import Any
 
 import iptoolkit
 
@@ -36,27 +37,27 @@ def too_long_modules() -> list[str]:
     return found
 
 
+def defined(trees: dict[str, ast.Module], kind: type | tuple[type, ...]) -> list[tuple[str, Any]]:
+    """Every definition of `kind` in the modules, with the module's name."""
+    return [(name, node) for name, tree in trees.items() for node in ast.walk(tree)
+            if isinstance(node, kind)]  # fmt: skip
+
+
 def large_classes(trees: dict[str, ast.Module]) -> list[str]:
     found = []
-    for name, tree in trees.items():
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ClassDef):
-                methods = [
-                    b for b in node.body if isinstance(b, ast.FunctionDef | ast.AsyncFunctionDef)
-                ]
-                if len(methods) > MAX_CLASS_METHODS:
-                    found.append(f"{name}:{node.lineno} {node.name}: {len(methods)} methods")
+    for name, node in defined(trees, ast.ClassDef):
+        methods = [b for b in node.body if isinstance(b, ast.FunctionDef | ast.AsyncFunctionDef)]
+        if len(methods) > MAX_CLASS_METHODS:
+            found.append(f"{name}:{node.lineno} {node.name}: {len(methods)} methods")
     return found
 
 
 def long_functions(trees: dict[str, ast.Module]) -> list[str]:
     found = []
-    for name, tree in trees.items():
-        for node in ast.walk(tree):
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-                length = (node.end_lineno or node.lineno) - node.lineno + 1
-                if length > MAX_FUNCTION_LINES:
-                    found.append(f"{name}:{node.lineno} {node.name}: {length} lines")
+    for name, node in defined(trees, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        length = (node.end_lineno or node.lineno) - node.lineno + 1
+        if length > MAX_FUNCTION_LINES:
+            found.append(f"{name}:{node.lineno} {node.name}: {length} lines")
     return found
 
 
