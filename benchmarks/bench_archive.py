@@ -132,7 +132,7 @@ def store_night(
     write_runs(con, seq, [known[d] for d in digests], keys)
     when = START + timedelta(days=seq - 1)
     header = {
-        "format": "iptoolkit.core.snapshot",
+        "format": "iptoolkit.snapshot",
         "version": 1,
         "toolkit_version": ipt.__version__,
         "source_url": "demo:seed=0",

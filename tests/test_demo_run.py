@@ -39,7 +39,7 @@ def test_run_demo_fetches_over_http_and_writes_every_output(demo):
     assert "Partner most profiles depend on:" in text
     snapshot_text = (out / "estate.json").read_text()
     assert "client_secret" not in snapshot_text and "access_token" not in snapshot_text
-    assert json.loads(snapshot_text)["format"] == "iptoolkit.core.snapshot"
+    assert json.loads(snapshot_text)["format"] == "iptoolkit.snapshot"
 
 
 def test_run_demo_serves_the_estate_a_week_later_fetches_it_again_and_diffs(demo):

@@ -105,7 +105,7 @@ def test_load_accepts_a_bare_array_and_wrappers(tmp_path):
         (b'[{"id": "P1"', "trunc.json", "not JSON"),
         (b"plain text", "fake.json.gz", "not gzip"),
         (gzip.compress(b"[1, 2", mtime=0)[:-6], "broken.json.gz", "damaged gzip"),
-        (b'{"format": "iptoolkit.core.snapshot", "profiles": 3}', "odd.json", "'profiles'"),
+        (b'{"format": "iptoolkit.snapshot", "profiles": 3}', "odd.json", "'profiles'"),
     ],
 )
 def test_bad_files_give_a_parse_error_naming_the_file(tmp_path, content, name, expected):

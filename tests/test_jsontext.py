@@ -64,7 +64,7 @@ def test_a_profile_both_invalid_and_repeating_a_key_lists_both_issues():
 def test_two_profiles_keys_never_lose_a_profile_unseen(tmp_path, suffix):
     # the first list (P1) used to vanish: two of three profiles loaded, "0 problems"
     text = (
-        b'{"format": "iptoolkit.core.snapshot", "version": 1, "profiles": [{"id": "P1"}], '
+        b'{"format": "iptoolkit.snapshot", "version": 1, "profiles": [{"id": "P1"}], '
         b'"profiles": [{"id": "P2"}, {"id": "P3"}]}'
     )
     path = tmp_path / f"twice{suffix}"
@@ -161,12 +161,12 @@ def test_a_surrogate_pair_is_one_character():
     "document",
     [
         '[{"id":"P1","id":"P2"}]',
-        '{"format":"iptoolkit.core.snapshot","profiles":[{"a":[1,{"b":1,"b":2}]}]}',
+        '{"format":"iptoolkit.snapshot","profiles":[{"a":[1,{"b":1,"b":2}]}]}',
         '{"profiles":[{"id":"P"}],"profiles":[]}',
         '[{"id":"P","x":1e400}]',
         '[{"id":"P","x":123456789012345678901234567890}]',
         '[{"id":"P","x":[1.5,null,"\\u00e9"]}]\n',
-        '{"format":"iptoolkit.core.snapshot","profiles":[\n{"id":"P1"},\n{"id":"P1","id":"P2"}\n]}\n',
+        '{"format":"iptoolkit.snapshot","profiles":[\n{"id":"P1"},\n{"id":"P1","id":"P2"}\n]}\n',
         '{"profiles":[\n{"id":"P1","x":1e400}\n]}\n',
     ],
 )

@@ -176,7 +176,7 @@ def test_a_secret_in_a_profile_never_shows_in_the_explorer() -> None:
         assert MASK in x.detail.content.value
         x.show_detail("channel:7")
         assert "as2.acme.example" in x.detail.content.value  # the URL shows, masked
-        assert SECRET not in x._fallback_html()
+        assert SECRET not in x._static_copy.html()
         assert SECRET not in repr(x)
     finally:
         x.close()

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
 
+import iptoolkit as ipt
 from iptoolkit.core.snapshot import NAME_FIELDS, check_name_template, dated_path
 
 # 06:15:07 in UTC+2 is 04:15:07 UTC: names use UTC, whatever zone the time came in
@@ -62,3 +64,19 @@ def test_a_wrong_template_names_what_is_wrong(template: str, named: str) -> None
     assert named in str(caught.value) and template in str(caught.value)
     if named != "braces":
         assert "{date}, {time}, {datetime}" in str(caught.value)
+
+
+def test_the_format_name_written_in_files_is_kept(tmp_path: Path) -> None:
+    """Files name their format `iptoolkit.snapshot`, whatever the module is called: a
+    snapshot written before the module moved to `core/` keeps its header when loaded."""
+    path = tmp_path / "old.json"
+    path.write_text(
+        '{"format": "iptoolkit.snapshot", "version": 1, "fetched_at": "2026-10-01T02:15:00Z",'
+        ' "source_url": "https://platform.example", "profiles": [{"id": "P1"}]}'
+    )
+    estate = ipt.load(path)
+    assert estate.info.source_url == "https://platform.example"
+    assert estate.info.fetched_at is not None and estate.info.fetched_at.year == 2026
+    written = tmp_path / "new.json"
+    estate.save(written)
+    assert json.loads(written.read_text())["format"] == "iptoolkit.snapshot"

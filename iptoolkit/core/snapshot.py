@@ -2,7 +2,7 @@
 
 A snapshot is JSON (optionally gzip-compressed)::
 
-    {"format": "iptoolkit.core.snapshot", "version": 1, "toolkit_version": "0.1.0",
+    {"format": "iptoolkit.snapshot", "version": 1, "toolkit_version": "0.1.0",
      "source_url": "https://...", "fetched_at": "2026-11-22T10:00:00+00:00",
      "profiles": [...]}
 
@@ -47,7 +47,7 @@ __all__ = [
     "dated_path",
 ]
 
-SNAPSHOT_FORMAT = "iptoolkit.core.snapshot"
+SNAPSHOT_FORMAT = "iptoolkit.snapshot"
 SNAPSHOT_VERSION = 1
 NAME_FIELDS = {"date": "%Y-%m-%d", "time": "%H%M%S", "datetime": "%Y-%m-%dT%H%M%SZ"}
 """Fields of a snapshot file name template, as `strftime` formats of the fetch time in UTC:
