@@ -86,6 +86,19 @@ def test_registered_rules_keep_one_order(on_path: Path) -> None:
     assert codes == [*(one.code for one in BUILTIN_RULES), "ACME001", "ACME002"]
 
 
+def test_a_cell_run_again_with_another_code_replaces_its_rule(on_path: Path) -> None:
+    """A notebook cell (a module) run again with the rule's code changed keeps one rule:
+    the old code would otherwise share the new one's name, and every audit would fail."""
+    install(on_path, "acme_cell", RULES_MODULE, None)
+    importlib.import_module("acme_cell")
+    (on_path / "acme_cell.py").write_text(RULES_MODULE.replace("ACME001", "ACME009"))
+    importlib.invalidate_caches()
+    importlib.reload(sys.modules["acme_cell"])
+    assert [one.code for one in all_rules()][-1:] == ["ACME009"]
+    assert "ACME001" not in {one.code for one in all_rules()}
+    assert [f.code for f in ipt.audit(ESTATE) if f.code.startswith("ACME")] == ["ACME009"]
+
+
 def test_an_entry_point_rule_is_run(on_path: Path, tmp_path: Path) -> None:
     install(on_path, "acme_rules", RULES_MODULE, "acme = acme_rules")
     assert "ACME001" in {one.code for one in all_rules()}

@@ -71,8 +71,9 @@ def unnamed_profile(ctx):
             yield ctx.finding(f"{{record.node}} has no name", record, path="$.name")
 ```
 
-Register it with an entry point of your package (the module's rules are all taken), or
-name the module in `plugins`:
+In Python, defining it is enough (importing its module, running its notebook cell):
+`ipt.audit` runs it from then on. For the command line, register it with an entry point of
+your package (the module's rules are all taken), or name the module in `plugins`:
 
 ```toml
 [project.entry-points."iptoolkit.rules"]

@@ -110,12 +110,20 @@ def _module_of(one: Rule) -> str | None:
     return getattr(one.check, "__module__", None)
 
 
+def _origin(one: Rule) -> tuple[str | None, str | None]:
+    """Where a rule was written: its check's module and qualified name."""
+    return _module_of(one), getattr(one.check, "__qualname__", None)
+
+
 def _register(one: Rule) -> None:
-    """Keep `one`; a rule of the same code from the same module is one it replaces (the
-    module imported again, a notebook cell run again)."""
-    module = _module_of(one)
+    """Keep `one`; a rule of the same code, or of the same check function, from the same
+    module is one it replaces (the module imported again, a notebook cell run again with
+    the code changed)."""
+    module, origin = _module_of(one), _origin(one)
     _REGISTERED[:] = [
-        other for other in _REGISTERED if other.code != one.code or _module_of(other) != module
+        other
+        for other in _REGISTERED
+        if _module_of(other) != module or (other.code != one.code and _origin(other) != origin)
     ]
     _REGISTERED.append(one)
 
