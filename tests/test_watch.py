@@ -186,3 +186,8 @@ def test_watch_once_on_the_command_line(
         main, ["archive", "log", next(iter(estates[1].channels)).__str__(), "--archive", str(path)]
     )
     assert log.exit_code == 0 and "appeared" in log.output
+    broken = tmp_path / "broken.duckdb"
+    broken.write_bytes(b"not a database")  # trouble is 2, never 1 ("a change landed")
+    troubled = runner.invoke(main, [*args[:2], str(broken), *args[3:]])
+    assert troubled.exit_code == 2, troubled.output
+    assert troubled.output.count("\n") <= 2 and "Traceback" not in troubled.output

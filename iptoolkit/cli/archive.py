@@ -17,9 +17,12 @@ from typing import TYPE_CHECKING, TypedDict, Unpack
 
 import click
 
-from .host import short_help
+from .host import EXIT_TROUBLE, one_line_errors, short_help
 
 if TYPE_CHECKING:
+    import httpx
+
+    from ..archive import Archive
     from ..core.estate import Estate
 
 __all__ = ["archive_group", "watch_command"]
@@ -214,7 +217,7 @@ def watch_command(
       iptoolkit watch --archive estate.duckdb --once --notify "$SLACK_WEBHOOK"
       iptoolkit watch --archive estate.duckdb --every 1h --fail-on notable
     """
-    from ..archive.watch import parse_every, sleep, watch_once
+    from ..archive.watch import parse_every
     from .options import auth_from_options
 
     if once == (every is not None):
@@ -223,7 +226,22 @@ def watch_command(
     auth = auth_from_options(
         fetch_options["auth_kind"], fetch_options["client_id"], bool(fetch_options["secret_stdin"])
     )
-    archive = _open(archive_path)
+    with one_line_errors(EXIT_TROUBLE):  # 1 means "a change landed": trouble is 2
+        _watch(_open(archive_path), fetch_options, auth, once, period, fail_on, urls, command)
+
+
+def _watch(
+    archive: Archive,
+    fetch_options: _FetchOptions,
+    auth: httpx.Auth,
+    once: bool,
+    period: float,
+    fail_on: str,
+    urls: tuple[str, ...],
+    command: str | None,
+) -> None:
+    """Watch until stopped, or once (exiting with the diff's code)."""
+    from ..archive.watch import sleep, watch_once
 
     def fetch() -> Estate:
         from ..client import Client

@@ -156,9 +156,9 @@ def serve_command(
         ) from None
     with one_line_errors(prefix=f"cannot read the principals file {principals}: "):
         loaded = Principals.load(principals) if principals is not None else None
-    with one_line_errors(prefix=f"cannot read the snapshot {snapshot}: "):
+    with one_line_errors(prefix="cannot read the snapshot: "):  # the error names the file
         estate = _load_snapshot(snapshot) if snapshot is not None else None
-    try:
+    with one_line_errors(prefix=f"cannot listen on {host}:{port}: "):
         serve(
             estate,
             loaded,
@@ -168,10 +168,6 @@ def serve_command(
             secure_cookies=secure_cookies,
             limits=limits,
         )
-    except OSError as exc:
-        raise click.ClickException(
-            f"cannot listen on {host}:{port}: {exc.strerror or exc}"
-        ) from None
 
 
 def _load_snapshot(path: Path) -> object:
