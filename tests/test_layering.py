@@ -348,6 +348,24 @@ def test_private_modules_stay_in_their_package() -> None:
     )
 
 
+def test_the_client_and_the_server_never_import_each_other() -> None:
+    """The client is tested against the reference server over a socket: neither reaches
+    the other's package, lazy imports included (`python -m iptoolkit.server`, which runs
+    the whole command line, is a script of its own)."""
+    graph = import_graph(lazy=True)
+    for one, other in (("client", "server"), ("server", "client")):
+        modules = sorted(m for m in graph if unit(m) == f"{ROOT}.{one}")
+        assert modules and not beyond(graph, modules, {other} ^ set(_every_unit(graph))), one
+    graph.add_edge("iptoolkit.client.auth", "iptoolkit.server.app", where="here:1 (lazy)")
+    client = sorted(m for m in graph if m.split(".")[:2] == [ROOT, "client"])
+    assert beyond(graph, client, {"server"} ^ set(_every_unit(graph))) != {}
+
+
+def _every_unit(graph: nx.DiGraph) -> set[str]:
+    """The top-level packages and modules of the graph, by their short names."""
+    return {m.split(".")[1] for m in graph if m != ROOT}
+
+
 def test_change_uses_no_view() -> None:
     """`change/` reads the core (records, nodes, references, the estate) and no view, lazy
     imports included: a diff builds no graph, draws nothing, audits nothing."""

@@ -2,7 +2,7 @@
 
 Read from the changes each add stored (`ipt.diff` of each snapshot against the one before
 it), so a year of snapshots answers in milliseconds and agrees with `ipt.diff` by
-construction. The item is named as everywhere (`resolve.py`): node id, bare id, or a
+construction. The item is named as everywhere (`query/resolve.py`): node id, bare id, or a
 channel's or partner's name, looked up among every item the archive ever held.
 """
 

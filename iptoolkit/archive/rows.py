@@ -1,7 +1,7 @@
 """What one estate becomes in the archive: each profile's exact JSON, its digest, what the
 views show of it, and where it uses channels.
 
-Worked out from the estate's records (`records.py`), so the archive keys profiles,
+Worked out from the estate's records (`core/records.py`), so the archive keys profiles,
 channels and partners exactly as every other view does.
 """
 
@@ -39,7 +39,7 @@ class SnapshotRows:
     """Each profile's JSON, as `Estate.save` writes it, in listing order."""
     digests: list[str]
     keys: list[str]
-    """Each profile's key (`records.py`)."""
+    """Each profile's key (`core/records.py`)."""
     digest: str
     """Of the header and every profile in order: a snapshot stored twice has the same."""
 

@@ -31,7 +31,7 @@ from .schema_walk import EXAMPLES, Seen, Walk
 from .schema_walk import walked as walk_of
 
 __all__ = ["schema_report", "schema_changes", "as_estate", "EXAMPLES"]
-"""`schema_changes` (`schema_compare.py`), `as_estate` (`estate.py`) and `EXAMPLES`
+"""`schema_changes` (`schema_compare.py`), `as_estate` (`core/estate.py`) and `EXAMPLES`
 (`schema_walk.py`) are named here too: the import paths users had."""
 
 

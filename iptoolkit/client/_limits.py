@@ -49,7 +49,8 @@ __all__ = [
 
 MAX_RESPONSE_BYTES = DEFAULT_MAX_SIZE
 """Default cap on one response's decoded body: 1 GiB of JSON, far beyond any page, and the
-same as a load's cap (`reading.py`), so that a listing fetched in one response still loads."""
+same as a load's cap (`support/reading.py`), so that a listing fetched in one response
+still loads."""
 DEFAULT_DEADLINE = 300.0
 """Default total seconds for one request: connecting, sending and the whole response."""
 ACCEPT_ENCODING = "gzip, deflate"

@@ -12,7 +12,7 @@ from collections.abc import Hashable
 
 from ..core.nodes import is_active
 from ..support.names import plural, type_label
-from . import markdown as md
+from . import page_markdown as md
 from .context import INDEX_PAGE, Context, endpoint, yes_no
 from .full_lists import capped
 from .sitemap import relative

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..support.names import type_label
-from . import markdown as md
+from . import page_markdown as md
 from .sitemap import SiteMap, relative
 
 if TYPE_CHECKING:

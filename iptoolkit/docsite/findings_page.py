@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from ..auditing import BUILTIN_RULES, SEVERITIES, Finding
 from ..auditing.finding import severity_rank
 from ..support.names import plural
-from . import markdown as md
+from . import page_markdown as md
 from .context import FINDINGS_PAGE, INDEX_PAGE, Context
 from .full_lists import capped
 from .sitemap import relative

@@ -50,7 +50,7 @@ def capped(ctx: Context, page: str, items: Sequence[T], what: FullList) -> tuple
 
 def write_full_lists(ctx: Context, docs: Path) -> set[Path]:
     """Write the CSV files the pages linked to; return their paths."""
-    from ..exporters.tables import csv_safe_frame, write_csv
+    from ..exporters.table_files import csv_safe_frame, write_csv
 
     written = set()
     for what in sorted(ctx.full_lists):

@@ -9,7 +9,7 @@ from collections.abc import Hashable
 from typing import TYPE_CHECKING
 
 from ..support.names import plural, type_label
-from . import markdown as md
+from . import page_markdown as md
 from .context import CHANGES_PAGE, FINDINGS_PAGE, INDEX_PAGE, Context
 from .sitemap import group_chain
 

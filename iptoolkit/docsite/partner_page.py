@@ -8,7 +8,7 @@ from collections.abc import Hashable, Sequence
 from ..core.nodes import is_active
 from ..query.reach import impact
 from ..support.names import plural
-from . import markdown as md
+from . import page_markdown as md
 from .context import FINDINGS_PAGE, INDEX_PAGE, Context, endpoint, kind_label, yes_no
 from .findings_page import finding_lines
 from .full_lists import capped

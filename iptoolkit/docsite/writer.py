@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from ..support.names import plural
 from ..support.redact import redact_text
-from . import markdown as md
+from . import page_markdown as md
 from .channel_page import channel_type_page
 from .context import CHANGES_PAGE, FINDINGS_PAGE, INDEX_PAGE, Context
 from .diagrams import (

@@ -2,7 +2,7 @@
 
 The writers live in this package, one module per family of formats: `attributes` makes
 node and edge attributes fit graph file formats, `graphfiles` writes GraphML and GEXF,
-`dot` Graphviz, `mermaid` Mermaid, `tables` CSV and Excel.
+`dot` Graphviz, `mermaid` Mermaid, `table_files` CSV and Excel.
 
 | suffix               | what                                                             |
 |----------------------|------------------------------------------------------------------|
@@ -137,12 +137,12 @@ def export(
     if name in ("json", "json.gz"):
         return _snapshot(estate_or_graph, path)
     if name == "csv":
-        from .tables import write_csv
+        from .table_files import write_csv
 
         assert isinstance(estate_or_graph, Estate)  # a format in _NEEDS_ESTATE
         return write_csv(estate_or_graph, path, **options)
     if name == "xlsx":
-        from .tables import write_xlsx
+        from .table_files import write_xlsx
 
         assert isinstance(estate_or_graph, Estate)  # a format in _NEEDS_ESTATE
         return write_xlsx(estate_or_graph, path)

@@ -41,7 +41,7 @@ def write_diff(diff: EstateDiff, path: Path, format: str | None, options: dict[s
         what = f"format {format!r}" if format else f"file name {path.name!r}"
         raise ValueError(f"a diff exports as one of {allowed}; cannot write the {what}")
     if name == "csv":
-        from .tables import csv_safe_frame
+        from .table_files import csv_safe_frame
 
         unknown = sorted(set(options) - {"csv_safe"})
         if unknown:

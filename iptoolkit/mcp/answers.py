@@ -3,7 +3,7 @@
 Each function takes a `Loaded` estate and the tool's arguments and returns one of the
 `schemas` models; bad input raises `ValueError` (an unknown id
 `resolve.UnknownItemError`, with close matches), which the server turns into a tool error.
-They read what the Python API reads (records, the graph, `queries`, `audit`, `filters`), so
+They read what the Python API reads (records, the graph, `query.reach`, `audit`, `filters`), so
 an answer here is the Python answer, paged and cut (`cursors`). Masking secrets is the
 server's last step.
 """

@@ -1,4 +1,4 @@
 """The questions asked of one estate: selections, the graph, where used and impact, tables.
 
-Above `core`; read by every view (plots, exports, widgets, the audit, the MCP server).
+Above `core`; read by the views (plots, exports, widgets, the docs site, the MCP server).
 """

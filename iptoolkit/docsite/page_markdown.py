@@ -1,5 +1,5 @@
 """Writing Markdown that reads the same on GitHub and in MkDocs: escaped text, links,
-tables, anchors and a folded block. Every text shown passes `redact.redact_text`, so a
+tables, anchors and a folded block. Every text shown passes `support.redact.redact_text`, so a
 password or token inside a URL never reaches a page."""
 
 from __future__ import annotations
