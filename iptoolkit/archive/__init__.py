@@ -1,7 +1,7 @@
 """The archive: every snapshot of an estate in one DuckDB file, item histories, a watch.
 
 `ipt.Archive(path)` (see `store.py`) keeps the snapshots; `iptoolkit archive ...` and
-`iptoolkit watch` are its commands (`command.py`). It needs the `archive` extra
+`iptoolkit watch` are its commands (`cli/archive.py`). It needs the `archive` extra
 (`pip install 'iptoolkit[archive]'`); without it, `ipt.Archive` raises an error that says so.
 """
 
@@ -11,6 +11,11 @@ from ..support.extras import require
 
 require("archive")
 
-from .store import Archive, ArchiveLockedError  # noqa: E402 - after the check naming the extra
+from .store import (  # noqa: E402 - after the check naming the extra
+    Archive,
+    ArchiveLockedError,
+    ArchiveQueryError,
+    NoSnapshotError,
+)
 
-__all__ = ["Archive", "ArchiveLockedError"]
+__all__ = ["Archive", "ArchiveLockedError", "ArchiveQueryError", "NoSnapshotError"]

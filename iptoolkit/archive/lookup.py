@@ -14,24 +14,31 @@ import duckdb
 
 from .opening import one_row
 
-__all__ = ["At", "as_moment", "resolve"]
+__all__ = ["At", "NoSnapshotError", "as_moment", "resolve"]
 
 At = int | str | date | datetime | None
-"""A snapshot id (int, or its digits), a date or date-time (ISO text too; a date means the
+"""A snapshot id (int, or its ASCII digits), a date or date-time (ISO text too; a date means the
 end of that day, UTC; a time without a zone is UTC), or None for the newest."""
+
+
+class NoSnapshotError(LookupError):
+    """The archive holds no snapshot that `at=` names (an id it does not hold, a moment
+    before its first snapshot, or no snapshot at all); the message names the archive and
+    what it holds."""
 
 
 def resolve(con: duckdb.DuckDBPyConnection, path: Path, at: At) -> int:
     """The id of the snapshot `at` names (see `At`) in the archive at `path` (named in the
-    LookupError when there is none)."""
-    if isinstance(at, str) and at.strip().isdigit():
+    `NoSnapshotError` when there is none). An id written as text is ASCII digits: `int()`
+    also reads other scripts' digits (`٣`), which no one types for an id."""
+    if isinstance(at, str) and at.strip().isascii() and at.strip().isdigit():
         at = int(at.strip())
     if at is None:
         found = con.execute(
             "SELECT snapshot_id FROM snapshots ORDER BY seq DESC LIMIT 1"
         ).fetchone()
         if found is None:
-            raise LookupError(f"{path}: the archive holds no snapshot yet")
+            raise NoSnapshotError(f"{path}: the archive holds no snapshot yet")
         return int(found[0])
     if isinstance(at, bool):
         raise TypeError(f"at: a snapshot id, a date or a date-time, not {at!r}")
@@ -40,7 +47,7 @@ def resolve(con: duckdb.DuckDBPyConnection, path: Path, at: At) -> int:
             "SELECT snapshot_id FROM snapshots WHERE snapshot_id = ?", [at]
         ).fetchone()
         if found is None:
-            raise LookupError(f"{path}: no snapshot {at} (ids: {_ids(con)})")
+            raise NoSnapshotError(f"{path}: no snapshot {at} (ids: {_ids(con)})")
         return at
     moment = as_moment(at)
     found = con.execute(
@@ -50,7 +57,7 @@ def resolve(con: duckdb.DuckDBPyConnection, path: Path, at: At) -> int:
     if found is None:
         first = one_row(con, "SELECT min(fetched_at) FROM snapshots")[0]
         since = f"the first was fetched {first:%Y-%m-%d %H:%M}" if first else "it is empty"
-        raise LookupError(
+        raise NoSnapshotError(
             f"{path}: no snapshot fetched at or before {moment:%Y-%m-%d %H:%M} UTC ({since})"
         )
     return int(found[0])

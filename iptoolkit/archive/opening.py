@@ -35,6 +35,7 @@ made and read from the file by any DuckDB (so `compact` also makes small blocks)
 
 _CONFIG: dict[str, str | bool | int | float | list[str]] = {"default_block_size": str(BLOCK_SIZE)}
 _LOCKED = re.compile(r"Could not set lock on file|Conflicting lock", re.I)
+_FOREIGN = re.compile(r"not a valid DuckDB database file", re.I)
 _PID = re.compile(r"\(PID (\d+)\)")
 _POLL = 0.1
 
@@ -53,6 +54,8 @@ def open_archive(
             con = duckdb.connect(str(path), config=_CONFIG)
             break
         except duckdb.IOException as exc:
+            if _FOREIGN.search(str(exc)):
+                raise OSError(f"{path}: not a DuckDB file, so not an archive") from None
             if not _LOCKED.search(str(exc)):
                 raise OSError(f"{path}: cannot open the archive: {exc}") from None
             if time.monotonic() >= deadline:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import duckdb
 
 from ..models import Listing, ParseError, loads_json
+from .lookup import NoSnapshotError
 from .opening import one_row
 from .schema import SNAPSHOT_COUNTS
 
@@ -35,7 +36,7 @@ def stored_estate(con: duckdb.DuckDBPyConnection, path: Path, snapshot_id: int) 
         "SELECT header, seq FROM snapshots WHERE snapshot_id = ?", [snapshot_id]
     ).fetchone()
     if found is None:
-        raise LookupError(f"{path}: no snapshot {snapshot_id}")
+        raise NoSnapshotError(f"{path}: no snapshot {snapshot_id}")
     header, seq = found
     # one query, one byte string: the listing as `Estate.save` wrote it, and which of its
     # profiles were faulty (the others were valid when stored: nothing to check again)

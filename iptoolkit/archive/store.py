@@ -38,7 +38,7 @@ import duckdb
 from ..models import loads_json
 from .adding import Recent, add_snapshot, parsed_source
 from .compaction import compact_file, mostly_free
-from .lookup import At, resolve
+from .lookup import At, NoSnapshotError, resolve
 from .opening import ArchiveLockedError, one_row, open_archive
 from .retrieval import snapshot_at_seq, snapshots_frame, stored_estate, timeline_frame
 
@@ -49,7 +49,13 @@ if TYPE_CHECKING:
     from ..core.estate import Estate
     from ..estate_history import History
 
-__all__ = ["Archive", "ArchiveLockedError", "At"]
+__all__ = ["Archive", "ArchiveLockedError", "ArchiveQueryError", "At", "NoSnapshotError"]
+
+
+class ArchiveQueryError(ValueError):
+    """DuckDB refused a query of `Archive.sql` (its syntax, a table or column it does not
+    know, a value it cannot convert); the message is DuckDB's, without the line it points
+    into, and the DuckDB error is its `__cause__`."""
 
 
 class Archive:
@@ -146,7 +152,7 @@ class Archive:
                 "SELECT s.seq, s.notes FROM snapshots s WHERE snapshot_id = ?", [snapshot_id]
             ).fetchone()
             if found is None:
-                raise LookupError(f"{self.path}: no snapshot {snapshot_id}")
+                raise NoSnapshotError(f"{self.path}: no snapshot {snapshot_id}")
             previous = snapshot_at_seq(con, found[0] - 1)
         if previous is None:
             return None
@@ -183,9 +189,16 @@ class Archive:
         return item_log(self, item)
 
     def sql(self, query: str, parameters: Sequence[Any] | None = None) -> pandas.DataFrame:
-        """A query over the tables and views (docs/archive.md), as a DataFrame."""
+        """A query over the tables and views (docs/archive.md), as a DataFrame; a query
+        DuckDB refuses raises `ArchiveQueryError` naming the file and DuckDB's reason."""
         with self._connection() as con:
-            return con.execute(query, parameters).df()
+            try:
+                return con.execute(query, parameters).df()
+            except (duckdb.InterruptException, duckdb.InternalException):
+                raise  # Ctrl-C, or a fault of DuckDB's own: not the query's
+            except duckdb.Error as exc:
+                reason = " ".join(str(exc).split("\n\n", 1)[0].split()) or type(exc).__name__
+                raise ArchiveQueryError(f"{self.path}: the query failed: {reason}") from exc
 
     # -- the file -------------------------------------------------------------------------
 

@@ -7,13 +7,19 @@
     iptoolkit watch --archive estate.duckdb --once --fail-on breaking --notify URL
 
 Loaded on first use (see `COMMANDS` in `host.py`); needs the `archive` extra.
+
+Exit codes: every error of an `archive` command is one line and `EXIT_TROUBLE` (2), the code
+`watch` gives an archive or fetch it cannot use (its 1 says a change landed): a missing or
+foreign file, an `--at` that names no snapshot (ids are ASCII digits), a query DuckDB
+refuses. The archive commands never exit 1, so a script running them beside `watch --once`
+reads one code for "the archive could not be used".
 """
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, TypedDict, Unpack
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
 import click
 
@@ -47,11 +53,19 @@ def _open(path: Path):  # noqa: ANN202 - the Archive type loads with the extra
     return Archive(path)
 
 
-@click.group("archive", short_help=short_help("archive"))
+class _ArchiveGroup(click.Group):
+    """The `archive` group: each command runs in the host's policy with `EXIT_TROUBLE`."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with one_line_errors(EXIT_TROUBLE):
+            return super().invoke(ctx)
+
+
+@click.group("archive", cls=_ArchiveGroup, short_help=short_help("archive"))
 def archive_group() -> None:
     """Keep every snapshot of an estate in one DuckDB file (each profile's JSON once) and
     ask it: the estate at a date, an item's log, the timeline, SQL. Needs the `archive`
-    extra: pip install 'iptoolkit[archive]'."""
+    extra: pip install 'iptoolkit[archive]'. Exit codes: 0 done, 2 an error (one line)."""
 
 
 @archive_group.command("add")

@@ -1,6 +1,8 @@
 """The `docs` command: `iptoolkit docs SNAPSHOT -o DIR [--previous OLD] [--title TEXT]`.
 
 Loaded on first use (see `COMMANDS` in `host.py`); errors are one line, as for every command.
+An older snapshot `--previous` names that cannot be used (no such file, an archive without
+a snapshot at that date) is a wrong option: exit code 2, as click gives any other.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .host import short_help
+from .host import EXIT_TROUBLE, one_line_errors, short_help
 from .options import load_estate, snapshot_argument
 
 if TYPE_CHECKING:
@@ -55,7 +57,10 @@ def docs_command(
     from ..docsite.writer import write_docs
 
     estate = load_estate(snapshot, keep_texts=True)
-    old = _previous(previous) if previous is not None else None
+    old = None
+    if previous is not None:
+        with one_line_errors(EXIT_TROUBLE, prefix="--previous: "):  # a wrong option: 2
+            old = _previous(previous)
     config = write_docs(estate, folder, previous=old, title=title, workers=jobs)
     pages = sum(1 for _ in (folder / "docs").rglob("*.md"))
     click.echo(f"wrote {pages:,} pages into {folder / 'docs'}; build with mkdocs build -f {config}")

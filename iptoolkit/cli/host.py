@@ -27,7 +27,8 @@ The error policy, the one every command follows:
 - a command that must tell "could not run" from "found something" (`audit`, `diff`: 2, as
   `ruff check` and diff(1)) runs its work in `one_line_errors(EXIT_TROUBLE)`, which is this
   same policy with its own exit code (and, if it likes, a prefix saying what it was doing);
-  it writes no `try`/`except` of its own;
+  it writes no `try`/`except` of its own; the `archive` group does so for all its commands
+  (2, the code of `watch`, which shares their archive);
 - Ctrl-C is `Aborted!` and `EXIT_INTERRUPTED`; a reader that goes away (`| head`) ends the
   command quietly with `EXIT_BROKEN_PIPE`, as cat does.
 """
@@ -271,7 +272,7 @@ def _ended(
 
 def expected(exc: BaseException) -> bool:
     """Errors a user causes or meets (bad file, network, API refusal, a team's rule that
-    failed): one line, no traceback."""
+    failed, an archive without the snapshot asked for): one line, no traceback."""
     import networkx as nx
 
     from ..models import ParseError
@@ -282,6 +283,11 @@ def expected(exc: BaseException) -> bool:
         from ..auditing import RuleError
 
         if isinstance(exc, RuleError):
+            return True
+    if "iptoolkit.archive" in sys.modules:
+        from ..archive import NoSnapshotError
+
+        if isinstance(exc, NoSnapshotError):
             return True
     if "iptoolkit.client" in sys.modules:
         from ..client import ApiError
