@@ -2,7 +2,9 @@
 
 One round (`watch_once`) is what `iptoolkit watch --once` runs from cron, a systemd timer
 or CI; `iptoolkit watch --every 1h` runs rounds until stopped. A fetch that fails is tried
-again with backoff and then reported (exit code 2); nothing is stored. A snapshot is
+again with backoff and then reported (exit code 2); nothing is stored. A fetch the platform
+refused (`ApiError.final`: a wrong secret's 401, a 403, a 404) is reported at once: trying
+again gets the same answer, and each login tried spends the platform's login limit. A snapshot is
 stored before anyone is told, so a webhook that fails loses nothing: it is retried, then
 logged. Exit codes follow `iptoolkit diff`: 0 nothing at or above `fail_on`, 1 something,
 2 the round could not be made.
@@ -24,7 +26,15 @@ if TYPE_CHECKING:
     from ..core.estate import Estate
     from .store import Archive
 
-__all__ = ["WatchRound", "watch_once", "fetch_with_retries", "parse_every", "FetchFailed", "sleep"]
+__all__ = [
+    "WatchRound",
+    "watch_once",
+    "fetch_with_retries",
+    "parse_every",
+    "refused",
+    "FetchFailed",
+    "sleep",
+]
 
 FETCH_ATTEMPTS = 3
 FETCH_FIRST_DELAY = 5.0
@@ -70,7 +80,8 @@ def fetch_with_retries(
     attempts: int = FETCH_ATTEMPTS,
     echo: Callable[[str], None] = print,
 ) -> Estate:
-    """`fetch()`, tried `attempts` times with doubling waits; `FetchFailed` after."""
+    """`fetch()`, tried `attempts` times with doubling waits; `FetchFailed` after, or at
+    once when the platform refused it (`refused`)."""
     error = ""
     for attempt in range(1, attempts + 1):
         try:
@@ -79,10 +90,21 @@ def fetch_with_retries(
             from ..support.redact import redact_text
 
             error = redact_text(" ".join(str(exc).split()) or type(exc).__name__)
+            if refused(exc):
+                echo(f"fetch failed: {error}; refused, so not tried again")
+                raise FetchFailed(f"the platform refused the fetch: {error}") from None
             echo(f"fetch failed (attempt {attempt} of {attempts}): {error}")
             if attempt < attempts:
                 sleep(FETCH_FIRST_DELAY * 2 ** (attempt - 1))
     raise FetchFailed(f"the fetch failed {attempts} times; the last error: {error}")
+
+
+def refused(exc: BaseException) -> bool:
+    """Whether a fetch failed because the platform refused it (`ApiError.final`: a wrong
+    secret's 401, a 403, a 404), which no later try changes."""
+    from ..client.errors import ApiError
+
+    return isinstance(exc, ApiError) and exc.final
 
 
 def watch_once(

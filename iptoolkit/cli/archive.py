@@ -188,6 +188,23 @@ def sql_command(query: str, archive_path: Path, as_csv: bool) -> None:
     click.echo(frame.to_csv(index=False) if as_csv else frame.to_string(index=False), nl=not as_csv)
 
 
+def _command_words(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """`--exec` as given, once it splits into words as a shell would (`shlex.split`, as
+    `notify.run_command` splits it): a quote left open is refused now, not after a change
+    landed."""
+    import shlex
+
+    if value is None:
+        return None
+    try:
+        words = shlex.split(value)
+    except ValueError as exc:
+        raise click.BadParameter(f"{value!r}: {exc}") from None
+    if not words:
+        raise click.BadParameter("an empty command")
+    return value
+
+
 @click.command("watch", short_help=short_help("watch"))
 @_ARCHIVE
 @click.option("--every", help="Fetch again after this long (90s, 15m, 1h, 1d) until stopped.")
@@ -209,7 +226,10 @@ def sql_command(query: str, archive_path: Path, as_csv: bool) -> None:
 @click.option(
     "--exec",
     "command",
-    help="Run this command with the changelog (Markdown) on its standard input.",
+    callback=_command_words,
+    help="Run this command with the changelog (Markdown) on its standard input. It is split "
+    "into words as a shell would (quotes kept together) but not run by one: no pipes, "
+    "redirections or $VARIABLES (for those: --exec 'sh -c \"...\"').",
 )
 @click.pass_context
 def watch_command(
@@ -225,7 +245,8 @@ def watch_command(
     """Fetch the estate, add it to the archive, diff it against the snapshot before and
     print the summary; when a change at or above --fail-on lands, POST to each --notify URL
     and run --exec. Exit codes with --once: 0 nothing at or above --fail-on, 1 something,
-    2 the fetch failed (retried first; nothing stored).
+    2 the fetch failed (retried first, unless the platform refused it: a wrong secret is
+    told at once; nothing stored).
 
     \b
       iptoolkit watch --archive estate.duckdb --once --notify "$SLACK_WEBHOOK"

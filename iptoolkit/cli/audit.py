@@ -32,7 +32,18 @@ def _codes(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) 
     return tuple(part.strip() for value in values for part in value.split(",") if part.strip())
 
 
-def _options(func: Callable[..., Any]) -> Callable[..., Any]:
+def _options(fail_on_default: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The options `audit` and `findings` share; `fail_on_default`: what --fail-on's help
+    names as its default (each command's own: the configuration's for `audit`, never for
+    `findings`)."""
+
+    def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
+        return _add_options(func, fail_on_default)
+
+    return decorate
+
+
+def _add_options(func: Callable[..., Any], fail_on_default: str) -> Callable[..., Any]:
     for option in reversed(
         [
             click.option("--select", multiple=True, callback=_codes,
@@ -42,7 +53,7 @@ def _options(func: Callable[..., Any]) -> Callable[..., Any]:
                          help="Leave out these rules (codes, prefixes or names)."),
             click.option("--fail-on", type=click.Choice(["error", "warning", "info", "never"]),
                          help="Exit 1 when findings of this severity or worse remain "
-                         "[default: the configuration's fail-on, else warning]."),
+                         f"[default: {fail_on_default}]."),
             click.option("--config", "config_file", type=click.Path(dir_okay=False,
                          path_type=Path), help="Configuration file (pyproject.toml or "
                          "iptoolkit.toml); default: the first found upward from here."),
@@ -67,7 +78,7 @@ def _options(func: Callable[..., Any]) -> Callable[..., Any]:
 @snapshot_argument
 @filter_options
 @format_option(*_FORMATS, help="Report format (sarif: GitHub code scanning).")
-@_options
+@_options("the configuration's fail-on, else warning")
 def audit_command(snapshot: Path, selection: Filter, output_format: str, **options: Any) -> None:
     """Audit a snapshot with every rule (see docs/rules.md): security, operational risk,
     data and hygiene, each finding with a stable code.
@@ -93,7 +104,7 @@ def audit_command(snapshot: Path, selection: Filter, output_format: str, **optio
 @click.option("--kind", "kinds", multiple=True,
               help="Only findings of this kind or code (unresolved_channel, SEC006); "
               "repeatable.")  # fmt: skip
-@_options
+@_options("never, whatever the configuration says")
 def findings_command(
     snapshot: Path,
     selection: Filter,

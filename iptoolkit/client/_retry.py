@@ -4,7 +4,10 @@ Safe requests (GET, and the token requests made while serving one) are retried o
 connection failures, timeouts, 408, 429 and 5xx, with exponential back-off and jitter. A
 `Retry-After` (seconds or an HTTP date) is honoured when it is at most `MAX_RETRY_AFTER`;
 a longer one is not waited out silently: the error is raised at once and carries it. 400,
-401, 403 and 404 are final (401 gets one token refresh in the auth flow, not here).
+401, 403 and 404 are final (`ApiError.final`): the server answered, and asking again gets
+the same answer. A token request refused (a wrong secret's 401) fails at once; a 401 on an
+API request gets one token renewal in the auth flow, not here, and is then final too, so a
+wrong secret costs one login, never a back-off.
 Every decision is logged at DEBUG on the `iptoolkit.client` logger.
 
 `sleep` and `async_sleep` are the only places that wait; tests replace them.

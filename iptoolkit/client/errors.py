@@ -31,7 +31,7 @@ exception keeps it whole in `error_text`.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, ClassVar
 
 import httpx
 
@@ -78,6 +78,13 @@ def _quoted(text: str, max_chars: int = MESSAGE_CHARS) -> str:
 class ApiError(Exception):
     """A request to the API failed; the attributes say how, the message says it in words."""
 
+    final: ClassVar[bool] = False
+    """True for a refusal that asking again does not change (400, 401, 403, 404: a wrong
+    secret, a missing permission, a wrong path). The client never retries one (a 401 on an
+    API request renews the token once first), and code that retries whole fetches should
+    not either (`iptoolkit watch` reports it at once): a login tried again also spends the
+    platform's login limit."""
+
     def __init__(
         self,
         message: str,
@@ -108,17 +115,25 @@ class ApiError(Exception):
 class BadRequestError(ApiError):
     """400: the request was malformed or failed validation."""
 
+    final = True
+
 
 class AuthenticationError(ApiError):
     """401: credentials are missing, invalid or expired (after one refresh, if possible)."""
+
+    final = True
 
 
 class PermissionDeniedError(ApiError):
     """403: authenticated, but not allowed to do this."""
 
+    final = True
+
 
 class NotFoundError(ApiError):
     """404: wrong path (check `profiles_path` and the base URL's prefix) or no such thing."""
+
+    final = True
 
 
 class RateLimitError(ApiError):
