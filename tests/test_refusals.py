@@ -18,6 +18,7 @@ import iptoolkit as ipt
 from iptoolkit.client import (
     ApiConnectionError,
     ApiError,
+    AsyncClient,
     AuthenticationError,
     Client,
     ClientCredentials,
@@ -101,11 +102,39 @@ def test_final_among_the_other_errors(error: ApiError) -> None:
     assert error.final is isinstance(error, AuthenticationError)
 
 
-def test_a_wrong_secret_is_one_token_request(waits: list[float]) -> None:
-    platform = Platform(token_status=401)
-    with pytest.raises(AuthenticationError, match="wrong client secret"):
-        _fetcher(platform, "wrong")()
-    assert platform.requests == [f"POST {TOKEN_PATH}"] and waits == []
+REFUSED_LOGINS = {
+    "wrong secret": ({"token_status": 401}, [f"POST {TOKEN_PATH}"]),
+    "401 on the listing": ({"status": 401}, [f"POST {TOKEN_PATH}", f"GET {LISTING}"] * 2),
+}
+"""A refused login, as the platform is set up, and every request the client may send."""
+
+
+@pytest.mark.parametrize("case", list(REFUSED_LOGINS))
+def test_the_client_sends_a_refused_login_once(case: str, waits: list[float]) -> None:
+    setup, requests = REFUSED_LOGINS[case]
+    platform = Platform(**setup)
+    with pytest.raises(AuthenticationError):
+        _fetcher(platform)()
+    assert platform.requests == requests and waits == []
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("anyio_backend", ["asyncio"])
+@pytest.mark.parametrize("case", list(REFUSED_LOGINS))
+async def test_the_async_client_sends_a_refused_login_once(
+    case: str, anyio_backend: str, waits: list[float], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def wait(seconds: float) -> None:
+        waits.append(seconds)
+
+    monkeypatch.setattr(_retry, "async_sleep", wait)
+    setup, requests = REFUSED_LOGINS[case]
+    platform = Platform(**setup)
+    auth = ClientCredentials("reporting", CLIENT_SECRET)
+    async with AsyncClient(BASE, auth=auth, transport=httpx.MockTransport(platform)) as client:
+        with pytest.raises(AuthenticationError):
+            await client.fetch_raw()
+    assert platform.requests == requests and waits == []
 
 
 @pytest.mark.parametrize(
