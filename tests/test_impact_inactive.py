@@ -21,11 +21,13 @@ GLOBEX_OLD = channel(20, "SFTP", partner=GLOBEX, active=False, name="Globex SFTP
 @pytest.fixture(scope="module")
 def snapshot(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """P-ON listens on Acme's live and old AS2; P-OLD (inactive) on the old one and on
-    Acme SFTP (active, used by nothing active); P-G on Globex's one channel, inactive."""
+    Acme SFTP (active, used by nothing active); P-G on Globex's one channel, inactive; P-FAX
+    names channel 99, which no profile holds."""
     estate = estate_of(
         profile("P-ON", agent=agent("AS2", channels=[LIVE, OLD])),
         profile("P-OLD", active=False, agent=agent("AS2", channels=[OLD, ONLY_OLD])),
         profile("P-G", agent=agent("SFTP", channels=[GLOBEX_OLD])),
+        profile("P-FAX", agent=agent("Fax", channelIds=[99])),  # an id no profile holds
     )
     return estate.save(tmp_path_factory.mktemp("impact") / "estate.json")
 
@@ -51,10 +53,15 @@ def _impact(snapshot: Path, *args: str) -> str:
         ),
         (["P-OLD"], "Without profile:P-OLD: nothing stops, it is inactive"),
         (
+            ["channel:99"],
+            "Without channel:99: nothing stops, it is an id no profile holds (1 profile uses "
+            "it, an active one)",
+        ),
+        (
             ["channel:11", "partner:2"],
-            "Without channel:11 + partner:2: nothing stops, none is active: channel:11 "
-            "inactive (2 profiles use it, 1 of them active); partner:2 inactive (0 of its 1 "
-            "channel active; 1 profile uses its channels, an active one)",
+            "Without channel:11 + partner:2: nothing stops, none is active: channel:11 is "
+            "inactive (2 profiles use it, 1 of them active); partner:2 is inactive (0 of its "
+            "1 channel active; 1 profile uses its channels, an active one)",
         ),
     ],
 )

@@ -4,10 +4,10 @@ One round (`watch_once`) is what `iptoolkit watch --once` runs from cron, a syst
 or CI; `iptoolkit watch --every 1h` runs rounds until stopped. A fetch that fails is tried
 again with backoff and then reported (exit code 2); nothing is stored. A fetch the platform
 refused (`ApiError.final`: a wrong secret's 401, a 403, a 404) is reported at once: trying
-again gets the same answer, and each login tried spends the platform's login limit. A snapshot is
-stored before anyone is told, so a webhook that fails loses nothing: it is retried, then
-logged. Exit codes follow `iptoolkit diff`: 0 nothing at or above `fail_on`, 1 something,
-2 the round could not be made.
+again gets the same answer, and each login tried spends the platform's login limit. A
+snapshot is stored before anyone is told, so a webhook that fails loses nothing: it is
+retried, then logged. Exit codes follow `iptoolkit diff`: 0 nothing at or above `fail_on`,
+1 something, 2 the round could not be made.
 """
 
 from __future__ import annotations

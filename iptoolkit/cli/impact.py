@@ -66,7 +66,7 @@ def impact_command(snapshot: Path, items: tuple[str, ...], output_format: str) -
         if len(why) == 1:
             click.echo(f"Without {hit.node}: nothing stops, it is {why[0][1]}")
         else:
-            said = "; ".join(f"{node} {state}" for node, state in why)
+            said = "; ".join(f"{node} is {state}" for node, state in why)
             click.echo(f"Without {hit.node}: nothing stops, none is active: {said}")
         return
     lines = [f"Without {hit.node}:"]
