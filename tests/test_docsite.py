@@ -273,3 +273,24 @@ def test_findings_page_is_by_rule_with_its_explanation_and_codes_link_to_it(site
     partner_lines = [line for line in pages["partners/acme.md"].splitlines() if "**" in line]
     linked = [line for line in partner_lines if "](../findings.md#rule-" in line]
     assert linked, partner_lines  # a partner's findings link their code to its rule
+
+
+@pytest.mark.slow
+def test_a_site_of_10000_profiles_with_a_changelog_builds_strictly(tmp_path) -> None:
+    """Every link of a big site lands: the changelog, findings, channel and partner pages
+    link to profiles of groups with more rows than a page holds (issue 34: 599 warnings)."""
+    base = ipt.demo_estate(n_profiles=10_000, seed=3)
+    folder = tmp_path / "site"
+    ipt.write_docs(ipt.demo_changes(base, seed=3), folder, previous=base, workers=2)
+    pages = _pages(folder)
+    assert any("--page-2.md" in name for name in pages)  # some group is on several pages
+    mkdocs = Path(sys.executable).with_name("mkdocs")
+    result = subprocess.run(
+        [str(mkdocs), "build", "--strict", "-f", str(folder / "mkdocs.yml")]
+        + ["-d", str(tmp_path / "built")],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "WARNING" not in result.stderr
