@@ -163,6 +163,39 @@ def test_mkdocs_builds_the_site_strictly(site, tmp_path) -> None:
     assert (tmp_path / "partners" / "acme.svg").is_file()
 
 
+@pytest.mark.browser
+@pytest.mark.skipif(not Path("/usr/bin/chromium").exists(), reason="needs Debian's chromium")
+def test_tables_keep_to_the_content_column_in_a_browser(site, tmp_path) -> None:
+    """Long URLs and paths in a group's table wrap in their cells: the table never runs
+    past the page's content column (issue 34: at 1,000 px the page scrolled sideways)."""
+    from .browser.lab import chromium_page
+
+    mkdocs = Path(sys.executable).with_name("mkdocs")
+    built = tmp_path / "built"
+    subprocess.run(
+        [str(mkdocs), "build", "-q", "-f", str(site / "mkdocs.yml"), "-d", str(built)],
+        check=True,
+        timeout=300,
+    )
+    pages = [built / "partners" / "acme" / "index.html"]
+    pages += sorted((built / "groups").glob("*/index.html"))
+    measure = """() => {
+        const main = document.querySelector('div[role=main]').getBoundingClientRect();
+        const tables = [...document.querySelectorAll('table')];
+        return [main.right, document.documentElement.scrollWidth,
+                ...tables.map(t => t.getBoundingClientRect().right)];
+    }"""
+    checked = 0
+    with chromium_page({"width": 1000, "height": 900}) as (page, _):
+        for path in pages:
+            page.goto(path.as_uri())
+            right, scrolled, *tables = page.evaluate(measure)
+            assert scrolled <= 1000, path  # no sideways scrolling
+            assert all(table <= right + 1 for table in tables), (path, right, tables)
+            checked += len(tables)
+    assert checked > 10
+
+
 def test_secrets_are_masked_on_every_page_and_diagram(site) -> None:
     files = _files(site)
     assert len(files) > 40

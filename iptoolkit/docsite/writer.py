@@ -48,6 +48,8 @@ _WRITTEN_KINDS = (".md", ".svg", ".csv")
 _OWNED_FOLDERS = ("partners", "groups", "channels", "data")
 _STYLE = """/* written by iptoolkit docs: ids keep their hyphens on one line */
 .ipt-id { white-space: nowrap; }
+/* tables keep to the content column: a long URL, path or name wraps inside its cell */
+div[role="main"] td { overflow-wrap: anywhere; }
 """
 
 
