@@ -91,3 +91,16 @@ def test_mkdocs_builds_a_site_of_paged_groups_strictly(site: Path, tmp_path: Pat
     )
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "groups" / "bulk--page-8" / "index.html").is_file()
+
+
+def test_pages_a_shrunk_group_no_longer_has_are_removed(tmp_path: Path) -> None:
+    def bulk(count: int):  # noqa: ANN202
+        return estate_of(*(profile(f"P{n:02d}", name=f"P {n}", group="Bulk") for n in range(count)))
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(full_lists, "MAX_ROWS", SHOWN)
+        write_docs(bulk(4 * SHOWN), tmp_path, workers=1)
+        assert (tmp_path / "docs" / "groups" / "bulk--page-4.md").is_file()
+        write_docs(bulk(2 * SHOWN - 1), tmp_path, workers=1)
+    pages = sorted(path.name for path in (tmp_path / "docs" / "groups").glob("*.md"))
+    assert pages == ["bulk--page-2.md", "bulk.md"]
