@@ -365,6 +365,23 @@ def test_a_mermaid_export_of_10000_profiles_is_grouped_to_fit_github(tmp_path, b
     assert "passes GitHub's limits of 500 edges and 50,000 characters" in page
 
 
+def test_a_chart_of_few_edges_but_too_much_text_is_grouped_too(tmp_path):
+    """GitHub's other limit: 900 faulty profiles are nodes without edges, 60 characters of
+    name each, past 50,000 characters of chart."""
+    from iptoolkit.exporters.mermaid import GITHUB_MAX_TEXT, auto_grouping
+
+    broken = [
+        {"class": "core:IntegrationProfile", "id": f"B{n}", "name": f"{n:03d} " + "x" * 70,
+         "inputAgentSettings": 5}
+        for n in range(900)
+    ]  # fmt: skip
+    graph = ipt.build_graph(ipt.Estate.from_raw(broken))
+    assert graph.number_of_edges() == 0 and len(to_mermaid(graph)) > GITHUB_MAX_TEXT
+    assert auto_grouping(graph) == "group"
+    chart = export(graph, tmp_path / "b.mmd").read_text(encoding="utf-8")
+    assert len(chart) < GITHUB_MAX_TEXT and "x" * 20 not in chart
+
+
 def test_group_by_chooses_the_mermaid_grouping_from_python(tmp_path, estate):
     detail = export(estate, tmp_path / "d.mmd").read_text(encoding="utf-8")
     assert "subgraph g1[" in detail  # 80 profiles fit GitHub: every item by default
