@@ -430,6 +430,34 @@ def test_markdown_is_a_changelog_breaking_first(week):
     assert "Invoices \\<b\\>new\\</b\\>" in text  # names escaped
 
 
+def test_markdown_nests_an_items_changes_as_mkdocs_and_github_read_it(week):
+    """Python-Markdown (MkDocs) nests a list only under four spaces; two read as one flat
+    list (issue 34). GitHub reads four as well."""
+    import markdown
+
+    text = week.to_markdown()
+    assert "\n    - `$.name`: " in text
+    html = markdown.markdown(text)
+    item = html[html.index("Invoices") :]
+    assert item.index("<ul>") < item.index("$.name") < item.index("</li>")  # inside its item
+
+
+def test_markdown_names_two_snapshots_that_say_the_same_of_themselves_apart():
+    """Two demo snapshots (same source, no fetch time) are the older and the newer, not
+    "from demo:seed=0 to demo:seed=0" (issue 34); snapshots told apart keep their words."""
+    old = ipt.demo_estate(30, seed=0)
+    text = ipt.diff(old, ipt.demo_changes(old, seed=0)).to_markdown()
+    line = text.splitlines()[2]
+    assert line.startswith("From the older snapshot (30 profiles) to the newer (")
+    assert line.endswith("both read from demo:seed=0, with no fetch time recorded.")
+    other = ipt.Estate.from_raw(old.raw_profiles, source_url="https://ip.example.com/*x*")
+    text = ipt.diff(old, other).to_markdown()
+    line = text.splitlines()[2]
+    assert line == (
+        "From demo:seed=0 (30 profiles) to https://ip.example.com/\\*x\\* (30 profiles)."
+    )
+
+
 def test_html_is_escaped_and_breaking_first(week):
     page = week._repr_html_()
     assert "<b>new</b>" not in page and "&lt;b&gt;new&lt;/b&gt;" in page

@@ -163,6 +163,39 @@ def test_mkdocs_builds_the_site_strictly(site, tmp_path) -> None:
     assert (tmp_path / "partners" / "acme.svg").is_file()
 
 
+@pytest.mark.browser
+@pytest.mark.skipif(not Path("/usr/bin/chromium").exists(), reason="needs Debian's chromium")
+def test_tables_keep_to_the_content_column_in_a_browser(site, tmp_path) -> None:
+    """Long URLs and paths in a group's table wrap in their cells: the table never runs
+    past the page's content column (issue 34: at 1,000 px the page scrolled sideways)."""
+    from .browser.lab import chromium_page
+
+    mkdocs = Path(sys.executable).with_name("mkdocs")
+    built = tmp_path / "built"
+    subprocess.run(
+        [str(mkdocs), "build", "-q", "-f", str(site / "mkdocs.yml"), "-d", str(built)],
+        check=True,
+        timeout=300,
+    )
+    pages = [built / "partners" / "acme" / "index.html"]
+    pages += sorted((built / "groups").glob("*/index.html"))
+    measure = """() => {
+        const main = document.querySelector('div[role=main]').getBoundingClientRect();
+        const tables = [...document.querySelectorAll('table')];
+        return [main.right, document.documentElement.scrollWidth,
+                ...tables.map(t => t.getBoundingClientRect().right)];
+    }"""
+    checked = 0
+    with chromium_page({"width": 1000, "height": 900}) as (page, _):
+        for path in pages:
+            page.goto(path.as_uri())
+            right, scrolled, *tables = page.evaluate(measure)
+            assert scrolled <= 1000, path  # no sideways scrolling
+            assert all(table <= right + 1 for table in tables), (path, right, tables)
+            checked += len(tables)
+    assert checked > 10
+
+
 def test_secrets_are_masked_on_every_page_and_diagram(site) -> None:
     files = _files(site)
     assert len(files) > 40
@@ -273,3 +306,24 @@ def test_findings_page_is_by_rule_with_its_explanation_and_codes_link_to_it(site
     partner_lines = [line for line in pages["partners/acme.md"].splitlines() if "**" in line]
     linked = [line for line in partner_lines if "](../findings.md#rule-" in line]
     assert linked, partner_lines  # a partner's findings link their code to its rule
+
+
+@pytest.mark.slow
+def test_a_site_of_10000_profiles_with_a_changelog_builds_strictly(tmp_path) -> None:
+    """Every link of a big site lands: the changelog, findings, channel and partner pages
+    link to profiles of groups with more rows than a page holds (issue 34: 599 warnings)."""
+    base = ipt.demo_estate(n_profiles=10_000, seed=3)
+    folder = tmp_path / "site"
+    ipt.write_docs(ipt.demo_changes(base, seed=3), folder, previous=base, workers=2)
+    pages = _pages(folder)
+    assert any("--page-2.md" in name for name in pages)  # some group is on several pages
+    mkdocs = Path(sys.executable).with_name("mkdocs")
+    result = subprocess.run(
+        [str(mkdocs), "build", "--strict", "-f", str(folder / "mkdocs.yml")]
+        + ["-d", str(tmp_path / "built")],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "WARNING" not in result.stderr

@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import warnings
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import networkx as nx
 import pandas as pd
@@ -321,7 +322,132 @@ def test_mermaid_beyond_github_limits_warns(tmp_path):
     big = ipt.demo_estate(n_profiles=260)
     assert ipt.build_graph(big).number_of_edges() > GITHUB_MAX_EDGES
     with pytest.warns(UserWarning, match="GitHub renders"):
-        export(big, tmp_path / "big.mmd")
+        export(big, tmp_path / "big.mmd", group_by=False)  # every item, as asked
+    _, edges = _check_mermaid((tmp_path / "big.mmd").read_text(encoding="utf-8"))
+    assert edges == ipt.build_graph(big).number_of_edges()
+
+
+@pytest.fixture(scope="module")
+def big_snapshot(tmp_path_factory) -> Path:
+    """The 10,000-profile demo estate a week on, as a snapshot file."""
+    path = tmp_path_factory.mktemp("big") / "big.json"
+    ipt.demo_changes(ipt.demo_estate(n_profiles=10_000, seed=2), seed=2).save(path)
+    return path
+
+
+def _chart_of(path: Path) -> str:
+    text = path.read_text(encoding="utf-8")
+    if path.suffix == ".md":
+        block = re.search(r"```mermaid\n(.*?)```", text, re.S)
+        assert block is not None
+        return block.group(1)
+    return text
+
+
+def test_a_mermaid_export_of_10000_profiles_is_grouped_to_fit_github(tmp_path, big_snapshot):
+    """Issue 34: `export big.json -o topology.md` wrote 2.4 MB and 30,786 edges, which
+    GitHub does not draw; by default it is grouped by profile group, within its limits."""
+    from iptoolkit.exporters.mermaid import GITHUB_MAX_TEXT
+
+    big = ipt.load(big_snapshot)
+    assert ipt.build_graph(big).number_of_edges() > 20 * GITHUB_MAX_EDGES
+    for name in ("topology.md", "topology.mmd"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # within the limits: nothing to warn of
+            path = export(big, tmp_path / name, title="Our estate")
+        chart = _chart_of(path)
+        _, edges = _check_mermaid(chart)
+        assert 0 < edges <= GITHUB_MAX_EDGES, name
+        assert len(chart) <= GITHUB_MAX_TEXT and path.stat().st_size <= GITHUB_MAX_TEXT, name
+        assert re.search(r'p\d+\["Finance \([\d,]+', chart), name  # a box per group
+    page = (tmp_path / "topology.md").read_text(encoding="utf-8")
+    assert page.startswith("# Our estate\n\nGrouped by profile group: ")
+    assert "passes GitHub's limits of 500 edges and 50,000 characters" in page
+
+
+def test_a_chart_of_few_edges_but_too_much_text_is_grouped_too(tmp_path):
+    """GitHub's other limit: 900 faulty profiles are nodes without edges, 60 characters of
+    name each, past 50,000 characters of chart."""
+    from iptoolkit.exporters.mermaid import GITHUB_MAX_TEXT, auto_grouping
+
+    broken = [
+        {"class": "core:IntegrationProfile", "id": f"B{n}", "name": f"{n:03d} " + "x" * 70,
+         "inputAgentSettings": 5}
+        for n in range(900)
+    ]  # fmt: skip
+    graph = ipt.build_graph(ipt.Estate.from_raw(broken))
+    assert graph.number_of_edges() == 0 and len(to_mermaid(graph)) > GITHUB_MAX_TEXT
+    assert auto_grouping(graph) == "group"
+    chart = export(graph, tmp_path / "b.mmd").read_text(encoding="utf-8")
+    assert len(chart) < GITHUB_MAX_TEXT and "x" * 20 not in chart
+
+
+def test_group_by_chooses_the_mermaid_grouping_from_python(tmp_path, estate):
+    detail = export(estate, tmp_path / "d.mmd").read_text(encoding="utf-8")
+    assert "subgraph g1[" in detail  # 80 profiles fit GitHub: every item by default
+    charts = {}
+    for key in ("group", "agent_type", "partner"):
+        charts[key] = export(estate, tmp_path / f"{key}.mmd", group_by=key).read_text("utf-8")
+        _, edges = _check_mermaid(charts[key])
+        assert 0 < edges < ipt.build_graph(estate).number_of_edges(), key
+    assert len(set(charts.values())) == 3  # three groupings, three charts
+    assert re.search(r'p\d+\["Finance \(', charts["group"])
+    assert not re.search(r'p\d+\["Finance \(', charts["partner"])
+    page = export(estate, tmp_path / "a.md", group_by="agent_type").read_text("utf-8")
+    assert "Grouped by agent type: each box counts" in page and "passes GitHub" not in page
+    assert export(estate, tmp_path / "f.mmd", group_by=False).read_text("utf-8") == detail
+    for bad in ("groups", "none", True, "Group"):
+        with pytest.raises(ValueError, match="group_by must be one of group, agent_type, part"):
+            export(estate, tmp_path / "bad.mmd", group_by=bad)
+    with pytest.raises(TypeError, match="takes no option group_by"):
+        export(estate, tmp_path / "x.dot", group_by="group")
+
+
+def test_a_hostile_title_is_literal_text_in_a_mermaid_page(tmp_path, estate):
+    title = "# <img src=x onerror=alert(1)> *bold* http://u:pw@h.example.com/"
+    page = export(estate, tmp_path / "t.md", title=title).read_text(encoding="utf-8")
+    heading = page.splitlines()[0]
+    assert heading.startswith("# \\# \\<img src=x") and "\\*bold\\*" in heading
+    assert ":pw@" not in page
+
+
+def test_export_command_groups_mermaid_by_choice_or_to_fit_github(tmp_path, big_snapshot):
+    from click.testing import CliRunner
+
+    from iptoolkit.cli import main
+
+    runner = CliRunner()
+    out = tmp_path / "topology.md"
+    result = runner.invoke(main, ["export", str(big_snapshot), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "grouped by profile group: the chart of every item passes GitHub's limits" in (
+        result.stdout
+    )
+    assert result.stderr == ""  # no warning: it fits
+    _, edges = _check_mermaid(_chart_of(out))
+    assert edges <= GITHUB_MAX_EDGES
+    small = tmp_path / "small.json"
+    ipt.load(big_snapshot).take(list(range(30))).save(small)
+    result = runner.invoke(main, ["export", str(small), "-o", str(tmp_path / "s.mmd")])
+    assert result.exit_code == 0 and "grouped" not in result.stdout
+    for key, label in (("group", "profile group"), ("agent_type", "agent type")):
+        out = tmp_path / f"{key}.md"
+        result = runner.invoke(main, ["export", str(small), "-o", str(out), "--group-by", key])
+        assert result.exit_code == 0, result.output
+        assert f"Grouped by {label}: " in out.read_text(encoding="utf-8")
+    result = runner.invoke(
+        main, ["export", str(big_snapshot), "-o", str(tmp_path / "all.mmd"), "--group-by", "none"]
+    )
+    assert result.exit_code == 0 and result.stderr.startswith("warning: all.mmd: ")
+    result = runner.invoke(
+        main, ["export", str(small), "-o", str(tmp_path / "b.mmd"), "--group-by", "groups"]
+    )
+    assert result.exit_code == 2 and "'groups' is not one of 'auto', 'group'" in result.stderr
+    result = runner.invoke(
+        main, ["export", str(small), "-o", str(tmp_path / "b.csv"), "--group-by", "group"]
+    )
+    assert result.exit_code == 2 and "a .csv export is not grouped" in result.stderr
+    assert not (tmp_path / "b.csv").exists()
 
 
 # -- pictures -----------------------------------------------------------------------------

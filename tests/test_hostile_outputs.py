@@ -170,8 +170,14 @@ def exports(tmp_path_factory: pytest.TempPathFactory, estate: ipt.Estate) -> dic
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # too big for GitHub's Mermaid: said, and irrelevant
         for name in names:
-            options = {"title": SCRIPT} if name in ("dot", "mmd", "md") else {}
+            options: dict[str, Any] = {"title": SCRIPT} if name in ("dot", "mmd", "md") else {}
+            if name in ("mmd", "md"):
+                options["group_by"] = False  # every item, each label a hostile name
             written[name] = ipt.export(estate, folder / f"estate.{name}", **options)
+        for key in ("group", "partner"):  # group and partner names label the boxes
+            written[f"{key}.mmd"] = ipt.export(
+                estate, folder / f"{key}.mmd", title=SCRIPT, group_by=key
+            )
     written["raw.csv"] = ipt.export(estate, folder / "raw.csv", csv_safe=False)
     return written
 
@@ -230,7 +236,7 @@ def test_csv_neutralises_formula_prefixes_unless_asked_not_to(exports: dict[str,
 
 
 def test_mermaid_labels_carry_no_directive_or_control_character(exports: dict[str, Path]) -> None:
-    for name in ("mmd", "md"):
+    for name in ("mmd", "md", "group.mmd", "partner.mmd"):
         text = exports[name].read_text(encoding="utf-8")
         assert "%%" not in text.replace("% %", ""), name
         assert "\x00" not in text and "\uffff" not in text
@@ -265,17 +271,18 @@ def mmdc(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_mermaid_cli_draws_the_hostile_chart(
     mmdc: Path, exports: dict[str, Path], tmp_path: Path
 ) -> None:
-    svg = tmp_path / "chart.svg"
-    result = subprocess.run(
-        [str(mmdc / "node_modules" / ".bin" / "mmdc"), "-p", str(mmdc / "puppeteer.json"),
-         "-i", str(exports["mmd"]), "-o", str(svg)],
-        capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
-    assert result.returncode == 0, result.stderr  # a chart Mermaid cannot parse fails here
-    text = svg.read_text(encoding="utf-8")
-    assert "Syntax error in text" not in text and 'class="error-icon"' not in text
-    ET.fromstring(text)
-    assert "<img src=x" not in text  # the name is text, not an element
+    for name in ("mmd", "group.mmd", "partner.mmd"):  # every item, and two groupings
+        svg = tmp_path / f"{name}.svg"
+        result = subprocess.run(
+            [str(mmdc / "node_modules" / ".bin" / "mmdc"), "-p", str(mmdc / "puppeteer.json"),
+             "-i", str(exports[name]), "-o", str(svg)],
+            capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+        assert result.returncode == 0, (name, result.stderr)  # Mermaid cannot parse it
+        text = svg.read_text(encoding="utf-8")
+        assert "Syntax error in text" not in text and 'class="error-icon"' not in text, name
+        ET.fromstring(text)
+        assert "<img src=x" not in text, name  # the name is text, not an element
 
 
 # -- diff, Explorer, MCP ---------------------------------------------------------------------

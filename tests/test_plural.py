@@ -17,7 +17,8 @@ COPY = re.compile(r"""==\s*1\s+else\s+['"]s['"]|!=\s*1\s+else\s+['"]['"]""")
 @pytest.mark.parametrize(
     ("count", "noun", "said"),
     [(0, "channel", "0 channels"), (1, "channel", "1 channel"), (2, "active profile",
-     "2 active profiles"), (10_000, "partner", "10,000 partners")],
+     "2 active profiles"), (10_000, "partner", "10,000 partners"), (2, "error", "2 errors"),
+     (517, "warning", "517 warnings"), (673, "info", "673 info"), (1, "info", "1 info")],
 )  # fmt: skip
 def test_plural(count: int, noun: str, said: str) -> None:
     assert plural(count, noun) == said

@@ -127,6 +127,7 @@ def test_long_lists_are_cut_with_a_count() -> None:
         for n in range(FINDINGS_SHOWN + 7)
     )
     page = findings_html(many, graph)
+    assert f"findings ({FINDINGS_SHOWN + 7} warnings)" in page  # never "24 warning"
     assert page.count("<li>finding ") == FINDINGS_SHOWN
     assert "… and 7 more" in page
     assert len(nodes) > ITEMS_SHOWN

@@ -275,7 +275,7 @@ def to_markdown(diff: Diff) -> str:
     lines = [
         "# Changes",
         "",
-        f"From {_where(old)} to {_where(new)}.",
+        _from_to(old, new),
         "",
         f"**{escape(summary(diff).split(chr(10), 1)[0])}**",
     ]
@@ -295,10 +295,10 @@ def to_markdown(diff: Diff) -> str:
                     before, after = said(change.old, change.path), said(change.new, change.path)
                     what = f"{code(change.path)}: {code(before)} → "
                     reason = f" ({escape(change.reason)})" if change.reason else ""
-                    lines.append(f"  - {what}{code(after)}{reason}")
+                    lines.append(f"    - {what}{code(after)}{reason}")
             for link in links:
                 reason = f" ({escape(link.reason)})" if _telling(link) else ""
-                lines.append(f"  - link {link.op} {code(link.key)}{reason}")
+                lines.append(f"    - link {link.op} {code(link.key)}{reason}")
     return "\n".join(lines) + "\n"
 
 
@@ -318,10 +318,27 @@ def _whole_reasons(group: list[Change]) -> list[str]:
     ]
 
 
+def _from_to(old: dict[str, Any], new: dict[str, Any]) -> str:
+    """The changelog's first line: which snapshots it compares. Two that say the same of
+    where and when they came from (demo estates, files saved with no fetch time) are the
+    older and the newer snapshot, not "from demo:seed=0 to demo:seed=0"."""
+    if (_origin(old), old["fetched_at"]) != (_origin(new), new["fetched_at"]):
+        return f"From {_where(old)} to {_where(new)}."
+    when = f"fetched {old['fetched_at']}" if old["fetched_at"] else "with no fetch time recorded"
+    return (
+        f"From the older snapshot ({plural(old['profiles'], 'profile')}) to the newer "
+        f"({plural(new['profiles'], 'profile')}), both read from {_origin(old)}, {when}."
+    )
+
+
+def _origin(snapshot: dict[str, Any]) -> str:
+    """Where a snapshot came from, escaped: its source, or "a local snapshot"."""
+    return escape(snapshot["source_url"] or "a local snapshot")
+
+
 def _where(snapshot: dict[str, Any]) -> str:
-    source = snapshot["source_url"] or "a local snapshot"
     when = f" fetched {snapshot['fetched_at']}" if snapshot["fetched_at"] else ""
-    return f"{escape(source)}{when} ({plural(snapshot['profiles'], 'profile')})"
+    return f"{_origin(snapshot)}{when} ({plural(snapshot['profiles'], 'profile')})"
 
 
 def to_html(diff: Diff) -> str:

@@ -122,6 +122,13 @@ def _highlight_outside(snapshot: Path, selection: Filter, highlight: str) -> Non
 @output_folder_option
 @click.option("--format", "output_format", help="Format, when the suffix does not say it.")
 @click.option("--title", help="Title of a DOT, Mermaid or diagram export.")
+@click.option(
+    "--group-by",
+    type=click.Choice(["auto", "group", "agent_type", "partner", "none"]),
+    help="Mermaid and diagrams: groups of items with counts. Default auto: Mermaid groups "
+    "by profile group when the chart of every item passes GitHub's limits (500 edges, "
+    "50,000 characters), a diagram when the graph has more than 300 nodes.",
+)
 def export_command(
     snapshot: Path,
     selection: Filter,
@@ -129,6 +136,7 @@ def export_command(
     mkdirs: bool,
     output_format: str | None,
     title: str | None,
+    group_by: str | None,
 ) -> None:
     """Write the estate (or the filtered part) as a snapshot, table, graph or diagram.
 
@@ -137,20 +145,45 @@ def export_command(
     .csv .xlsx        tables
     .graphml .gexf    graph for yEd, Gephi, networkx
     .dot .gv          Graphviz
-    .mmd .md          Mermaid (GitHub renders .md)
+    .mmd .md          Mermaid (GitHub renders .md; grouped when too big for it)
     .png .svg .pdf    topology diagram
     """
     from ..exporters import export, format_of
 
     name = format_of(output, output_format)
-    options = {"title": title} if title and name not in ("json", "json.gz", "csv", "xlsx") else {}
+    options: dict[str, Any] = {}
+    if title and name not in ("json", "json.gz", "csv", "xlsx"):
+        options["title"] = title
     if title and not options:
         raise click.BadParameter(f"a .{name} export has no title", param_hint="--title")
+    mermaid = name in ("mmd", "md")
+    if group_by is not None:
+        if not mermaid and name not in DIAGRAM_FORMATS:
+            raise click.BadParameter(
+                f"a .{name} export is not grouped: --group-by is for .mmd, .md and "
+                f"{diagram_suffixes(', ')}",
+                param_hint="--group-by",
+            )
+        options["group_by"] = {"auto": None, "none": False}.get(group_by, group_by)
     check_output_folder(output, mkdirs)
     estate = load_estate(snapshot, selection)
+    what: Any = estate
+    note = ""
+    if mermaid and options.get("group_by") is None:
+        from ..exporters.mermaid import auto_grouping, grouping_name
+        from ..query.graph import build_graph
+
+        what = build_graph(estate)  # built once: to tell what the chart shows, and to write it
+        chart_title = None if output.suffix.lower() == ".md" else options.get("title")
+        key = auto_grouping(what, title=chart_title)
+        if key is not None:
+            note = (
+                f", grouped by {grouping_name(key)}: the chart of every item passes "
+                "GitHub's limits; --group-by none writes it"
+            )
     with _warnings_on_stderr():
-        export(estate, output, format=output_format, **options)
-    click.echo(f"Wrote {output} ({len(estate):,} profiles)")
+        export(what, output, format=output_format, **options)
+    click.echo(f"Wrote {output} ({len(estate):,} profiles){note}")
 
 
 @contextlib.contextmanager

@@ -42,7 +42,8 @@ class Context:
     """The whole lists (`full_lists.FULL_LISTS`) some page cut short and links to."""
 
     @classmethod
-    def of(cls, estate: Estate, title: str) -> Context:
+    def of(cls, estate: Estate, title: str, rows: int) -> Context:
+        """The context of a site; `rows`: profile rows on a page (`full_lists.MAX_ROWS`)."""
         from ..auditing import findings
         from ..query.graph import build_graph
 
@@ -52,7 +53,7 @@ class Context:
         for position, finding in enumerate(found):
             for node in finding.nodes:
                 by_node.setdefault(node, []).append(position)
-        return cls(estate, graph, SiteMap.of(graph), title, found, by_node)
+        return cls(estate, graph, SiteMap.of(graph, rows), title, found, by_node)
 
     def data(self, node: Hashable) -> dict[str, Any]:
         return self.graph.nodes[node]

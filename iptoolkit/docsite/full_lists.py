@@ -5,6 +5,10 @@ finishes building and no reader scrolls. Each page shows the first `MAX_ROWS` ro
 list and says how many more there are, linking to a CSV file in `data/` that holds them
 all (written once per site, only when some page needed it, with formula-like values made
 inert as in every CSV export).
+
+A group's profiles are the one list never cut: each profile's row is the anchor every
+other page links to, so a group of more than `MAX_ROWS` profiles has its rows on several
+pages (`sitemap.SiteMap.group_pages`), which link to each other and to the CSV.
 """
 
 from __future__ import annotations

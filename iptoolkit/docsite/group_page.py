@@ -9,56 +9,89 @@ from ..core.nodes import is_active
 from ..support.names import plural, type_label
 from . import page_markdown as md
 from .context import INDEX_PAGE, Context, endpoint, yes_no
-from .full_lists import capped
+from .full_lists import FULL_LISTS
 from .sitemap import group_chain, relative
 
-__all__ = ["group_page", "group_title", "group_members"]
+__all__ = ["group_page", "group_title", "group_members", "page_title"]
 
 
 def group_title(group: str) -> str:
     return f"Group {group}"
 
 
+def page_title(group: str, number: int, pages: int) -> str:
+    """The title of the group's page `number` of `pages`: the group's title on its first."""
+    return group_title(group) if number == 1 else f"{group_title(group)}, page {number} of {pages}"
+
+
 def group_members(ctx: Context) -> dict[str, list[Hashable]]:
     """Group -> the profiles directly in it, in the estate's order."""
-    members: dict[str, list[Hashable]] = {group: [] for group in ctx.site.groups}
-    for profile, group in ctx.site.profile_group.items():
-        members[group].append(profile)
-    return members
+    return ctx.site.members
 
 
-def group_page(
-    ctx: Context, group: str, members: dict[str, list[Hashable]], subtree: int, diagram: str
-) -> str:
-    """The page's Markdown; `subtree` counts the profiles in it and below it."""
-    page = ctx.site.groups[group]
+def group_page(ctx: Context, group: str, number: int, subtree: int, diagram: str) -> str:
+    """The Markdown of the group's page `number` (1: its own page, with its subgroups and
+    diagram; 2 on: the rows past the first pages'); `subtree` counts the profiles in it
+    and below it."""
+    pages = ctx.site.group_pages[group]
+    page = pages[number - 1]
     chain = group_chain(group)
     trail = [f"[Overview]({relative(page, INDEX_PAGE)})"]
     trail += [md.link(g, relative(page, ctx.site.groups[g])) for g in chain[:-1]]
-    children = [g for g in ctx.site.groups if g.rpartition("/")[0] == group and g != group]
-    own = members[group]
+    here = md.text(chain[-1])
+    if number > 1:
+        here = md.link(chain[-1], relative(page, pages[0])) + f" / page {number}"
+    own = ctx.site.members[group]
     lines = [
-        f"# {md.text(group_title(group))}",
+        f"# {md.text(page_title(group, number, len(pages)))}",
         "",
-        " / ".join(trail) + f" / {md.text(chain[-1])}",
+        " / ".join(trail) + f" / {here}",
         "",
         f"{plural(len(own), 'profile')} in this group, {subtree:,} with its subgroups.",
         "",
     ]
-    if children:
+    children = [g for g in ctx.site.groups if g.rpartition("/")[0] == group and g != group]
+    if children and number == 1:
         lines += ["## Subgroups", ""]
         lines += [f"- {md.link(g, relative(page, ctx.site.groups[g]))}" for g in children]
         lines.append("")
     lines += ["## Profiles", ""]
     if own:
         headers = ["Profile", "Id", "Active", "Input agent", "Input channels", "Response paths"]
-        shown, cut = capped(ctx, page, own, "profiles")
-        lines.append(md.table(headers, (_row(ctx, page, p) for p in shown)))
-        lines += ["", cut] if cut else []
+        pager = _pager(ctx, group, number)
+        lines += [pager, ""] if pager else []
+        rows = (_row(ctx, page, p) for p in ctx.site.rows_of(group, number))
+        lines.append(md.table(headers, rows))
+        lines += ["", pager] if pager else []
     else:
         lines.append("No profile sits directly in this group; see its subgroups.")
-    lines += ["", diagram]
+    if number == 1:
+        lines += ["", diagram]
+    elif diagram:
+        lines += ["", f"The group's diagram is on [its first page]({relative(page, pages[0])})."]
     return "\n".join(lines) + "\n"
+
+
+def _pager(ctx: Context, group: str, number: int) -> str:
+    """Which rows this page holds and links to the group's other pages, and to the CSV of
+    every profile ("" for a group on one page)."""
+    pages = ctx.site.group_pages[group]
+    if len(pages) == 1:
+        return ""
+    page = pages[number - 1]
+    total = len(ctx.site.members[group])
+    first = (number - 1) * ctx.site.rows + 1
+    last = min(number * ctx.site.rows, total)
+    links = " · ".join(
+        f"**{n}**" if n == number else f"[{n}]({relative(page, other)})"
+        for n, other in enumerate(pages, start=1)
+    )
+    ctx.full_lists.add("profiles")
+    csv = FULL_LISTS["profiles"]
+    return (
+        f"Profiles {first:,} to {last:,} of {total:,}; pages {links}. Every profile of the "
+        f"estate is in [{csv.rpartition('/')[2]}]({relative(page, csv)})."
+    )
 
 
 def _row(ctx: Context, page: str, profile: Hashable) -> list[str]:

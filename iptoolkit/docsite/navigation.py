@@ -71,15 +71,21 @@ def mkdocs_yml(
 
 
 def _group_nav(site: SiteMap, parent: str) -> list[dict[str, Any]]:
-    """The group tree as nested sections: a group with subgroups is a section whose first
-    entry is its own page."""
+    """The group tree as nested sections: a group with subgroups (or with its profiles on
+    several pages) is a section whose first entries are its own pages."""
     entries: list[dict[str, Any]] = []
     children = sorted(g for g in site.groups if g.rpartition("/")[0] == parent and g != parent)
     for group in children:
         name = nav_title(group.rpartition("/")[2] or group)
+        pages = site.group_pages[group]
+        own = [{nav_title(group): pages[0]}]
+        own += [
+            {f"{nav_title(group, NAV_TITLE - 20)}, page {n} of {len(pages)}": page}
+            for n, page in enumerate(pages[1:], start=2)
+        ]
         below = _group_nav(site, group)
-        if below:
-            entries.append({name: [{nav_title(group): site.groups[group]}, *below]})
+        if below or len(own) > 1:
+            entries.append({name: [*own, *below]})
         else:
-            entries.append({name: site.groups[group]})
+            entries.append({name: pages[0]})
     return entries

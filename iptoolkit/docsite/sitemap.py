@@ -5,6 +5,11 @@ would make one slug), so running twice gives the same files and links. Partners 
 (`partners/<name>.md`), groups too (`groups/<path>.md`, one per node of the group tree),
 channels are anchors on the page of their type (`channels/<type>.md#channel-<key>`), and
 profiles are anchors on their group's page (`groups/<path>.md#profile-<key>`).
+
+A group of more profiles than a page holds (`rows`, `full_lists.MAX_ROWS`) has its rows on
+several pages: the group's page holds the first, `groups/<path>--page-2.md` the next, and so
+on (a slug never holds `--`, so no group's own page can take that name). Every profile has
+its row, and its anchor, on exactly one page, which every link to it reads from here.
 """
 
 from __future__ import annotations
@@ -52,10 +57,22 @@ class SiteMap:
     channel_types: dict[str, str] = field(default_factory=dict)
     profile_group: dict[Hashable, str] = field(default_factory=dict)
     channel_type: dict[Hashable, str] = field(default_factory=dict)
+    members: dict[str, list[Hashable]] = field(default_factory=dict)
+    """Group -> the profiles directly in it, in the estate's order (the order of its rows)."""
+    group_pages: dict[str, list[str]] = field(default_factory=dict)
+    """Group -> the pages of its rows: its own page first, then `--page-2`... (one page for
+    a group of up to `rows` profiles, or of none)."""
+    profile_page: dict[Hashable, str] = field(default_factory=dict)
+    """Profile -> the page that holds its row (one of its group's `group_pages`)."""
+    rows: int = 1
+    """Profile rows on one page (`full_lists.MAX_ROWS`)."""
 
     @classmethod
-    def of(cls, graph: nx.MultiDiGraph) -> SiteMap:
-        site = cls()
+    def of(cls, graph: nx.MultiDiGraph, rows: int) -> SiteMap:
+        """The site map of a graph from `build_graph`; `rows`: profile rows on one page."""
+        if rows < 1:
+            raise ValueError(f"rows must be at least 1, not {rows!r}")
+        site = cls(rows=rows)
         by_kind: dict[str, list[tuple[Hashable, dict]]] = {}
         for node, data in graph.nodes(data=True):
             by_kind.setdefault(str(data.get("kind")), []).append((node, data))
@@ -68,6 +85,17 @@ class SiteMap:
             site.profile_group[node] = group
             groups.update(dict.fromkeys(group_chain(group)))
         site.groups = _unique("groups", [(g, g.replace("/", " ")) for g in sorted(groups)])
+        site.members = {group: [] for group in site.groups}
+        for node, group in site.profile_group.items():
+            site.members[group].append(node)
+        for group, page in site.groups.items():
+            own = site.members[group]
+            count = max(1, -(-len(own) // rows))  # pages, rounded up; one when it holds none
+            stem = page.removesuffix(".md")
+            pages = [page] + [f"{stem}--page-{n}.md" for n in range(2, count + 1)]
+            site.group_pages[group] = pages
+            for position, node in enumerate(own):
+                site.profile_page[node] = pages[position // rows]
         types: dict[str, None] = {}
         for node, data in by_kind.get("channel", []):
             if data.get("resolved") is False:
@@ -80,8 +108,13 @@ class SiteMap:
         return site
 
     def profile(self, node: Hashable) -> tuple[str, str]:
-        """The page and anchor of a profile: on its group's page."""
-        return self.groups[self.profile_group[node]], anchor(node)
+        """The page and anchor of a profile: on the page of its group that holds its row."""
+        return self.profile_page[node], anchor(node)
+
+    def rows_of(self, group: str, number: int) -> list[Hashable]:
+        """The profiles whose rows are on the group's page `number` (1: its own page)."""
+        start = (number - 1) * self.rows
+        return self.members[group][start : start + self.rows]
 
     def channel(self, node: Hashable) -> tuple[str, str] | None:
         """The page and anchor of a channel (None for an id held by no profile)."""

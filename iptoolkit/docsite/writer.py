@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from ..support.names import plural
 from ..support.redact import redact_text
+from . import full_lists
 from . import page_markdown as md
 from .channel_page import channel_type_page
 from .context import CHANGES_PAGE, FINDINGS_PAGE, INDEX_PAGE, Context
@@ -47,6 +48,8 @@ _WRITTEN_KINDS = (".md", ".svg", ".csv")
 _OWNED_FOLDERS = ("partners", "groups", "channels", "data")
 _STYLE = """/* written by iptoolkit docs: ids keep their hyphens on one line */
 .ipt-id { white-space: nowrap; }
+/* tables keep to the content column: a long URL, path or name wraps inside its cell */
+div[role="main"] td { overflow-wrap: anywhere; }
 """
 
 
@@ -68,7 +71,8 @@ def write_docs(
     from ..core.estate import as_estate
 
     estate = as_estate(estate, "write_docs: estate")
-    ctx = Context.of(estate, redact_text(" ".join((title or DEFAULT_TITLE).split())))
+    shown_title = redact_text(" ".join((title or DEFAULT_TITLE).split()))
+    ctx = Context.of(estate, shown_title, full_lists.MAX_ROWS)  # read now: tests lower it
     root = Path(folder)
     docs = root / DOCS_DIR
     written: set[Path] = set()
@@ -107,7 +111,8 @@ def write_docs(
         if len(inside) > DETAIL_PROFILES:
             title += ", grouped"
         drawn = diagram(page, part, title) if inside else ""
-        put(page, group_page(ctx, group, members, len(inside), drawn))
+        for number, path in enumerate(ctx.site.group_pages[group], start=1):
+            put(path, group_page(ctx, group, number, len(inside), drawn))
     for type_name, page in ctx.site.channel_types.items():
         put(page, channel_type_page(ctx, type_name))
     put(FINDINGS_PAGE, findings_page(ctx))

@@ -12,7 +12,7 @@ node and edge attributes fit graph file formats, `graphfiles` writes GraphML and
 | `.graphml`           | the graph for yEd, Gephi, networkx (labels, colours, layout)     |
 | `.gexf`              | the graph for Gephi                                              |
 | `.dot`, `.gv`        | Graphviz: `dot -Tsvg estate.dot -o estate.svg`                   |
-| `.mmd`, `.md`        | a Mermaid flowchart; `.md` wraps it for GitHub                   |
+| `.mmd`, `.md`        | Mermaid (grouped past GitHub's limits); `.md` wraps it for GitHub |
 | `.png`, `.svg`, `.pdf` | the topology diagram (`plot_topology`)                         |
 
 A diff (`ipt.diff`) exports as `.md` (a changelog), `.json` (the machine form), `.csv` (one
@@ -105,10 +105,13 @@ def export(
 ) -> Path:
     """Write `estate_or_graph` to `path` in `format` (default: from the suffix); return the path.
 
-    `options` go to the writer: `title=` for DOT, Mermaid and diagrams, and for `.png`,
-    `.svg`, `.pdf` any option of `plot_topology` (`group_by=`, `highlight=`...), or of
-    `plot_diff` for a diff. `.csv` takes `csv_safe=` (default True: a value a spreadsheet
-    would run as a formula gets a leading `'`; False: every value as held).
+    `options` go to the writer: `title=` for DOT, Mermaid and diagrams; `group_by=` for
+    Mermaid (`"group"`, `"agent_type"`, `"partner"`; False: every item; by default every
+    item unless that chart is past GitHub's limits, then grouped by profile group, see
+    `mermaid.github_chart`); for `.png`, `.svg`, `.pdf` any option of `plot_topology`
+    (`group_by=`, `highlight=`...), or of `plot_diff` for a diff. `.csv` takes `csv_safe=`
+    (default True: a value a spreadsheet would run as a formula gets a leading `'`; False:
+    every value as held).
     """
     from ..change.model import EstateDiff
     from ..core.estate import Estate
@@ -172,8 +175,10 @@ def _options_for(name: str) -> set[str] | None:
     """The options a format's writer takes; None: any (they go to `plot_topology`)."""
     if name in _IMAGES:
         return None
-    if name in ("dot", "gv", "mmd", "md"):
+    if name in ("dot", "gv"):
         return {"title"}
+    if name in ("mmd", "md"):
+        return {"title", "group_by"}
     if name == "csv":
         return {"csv_safe"}
     return set()

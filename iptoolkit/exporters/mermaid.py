@@ -16,8 +16,11 @@ Rules kept, because Mermaid's parser is unforgiving:
 
 GitHub renders Mermaid with Mermaid's default limits: `maxEdges` 500 and `maxTextSize`
 50,000 characters (a bigger chart shows "Too many edges" or "Maximum text size in diagram
-exceeded" instead); `fits_github` checks both. A bigger chart is still written whole (an
-export holds everything it was given) with a warning to filter or group first.
+exceeded" instead); `fits_github` checks both. An export (`write_mermaid`, `.mmd` and `.md`)
+therefore groups by profile group by default when the chart of every item would pass them
+(`github_chart`); `group_by=False` writes every item whatever the size, and a chart past
+the limits (every item, or grouped by a key with too many values) is written whole with a
+warning to filter or group first.
 """
 
 from __future__ import annotations
@@ -27,9 +30,10 @@ import re
 import warnings
 from collections.abc import Hashable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..core.nodes import is_active
+from ..support.markdown import escape
 from ..support.printable import drop_unprintable
 from ..topology.style import (
     LINE_COLOURS,
@@ -39,7 +43,7 @@ from ..topology.style import (
     node_colour,
     text_colour,
 )
-from ..topology.view import grouped_view, item_label, node_label
+from ..topology.view import GROUP_BY, grouped_view, item_label, node_label
 from .attributes import redact_text
 
 if TYPE_CHECKING:
@@ -51,6 +55,10 @@ __all__ = [
     "mermaid_text",
     "front_matter",
     "fits_github",
+    "github_chart",
+    "auto_grouping",
+    "check_group_by",
+    "grouping_name",
     "GROUP_ABOVE",
     "GITHUB_MAX_EDGES",
     "GITHUB_MAX_TEXT",
@@ -170,24 +178,105 @@ def _grouped_lines(view: nx.DiGraph) -> list[str]:
     return lines
 
 
+GroupBy = str | Literal[False] | None
+"""`group_by` of a Mermaid export: a key of `topology.view.GROUP_BY`, False (every item) or
+None (every item when that chart fits GitHub's limits, else grouped by profile group)."""
+
+_GROUPING_NAMES = {"group": "profile group", "agent_type": "agent type", "partner": "partner"}
+
+
+def grouping_name(key: str) -> str:
+    """`agent_type` -> `agent type`: a grouping key in words."""
+    return _GROUPING_NAMES.get(key, key.replace("_", " "))
+
+
+def check_group_by(group_by: object) -> GroupBy:
+    """The `group_by` of a Mermaid export, or a ValueError naming the values it may take."""
+    if group_by is None or group_by is False or group_by in GROUP_BY:
+        return group_by
+    raise ValueError(
+        f"group_by must be one of {', '.join(GROUP_BY)}, None (grouped when the chart of "
+        f"every item passes GitHub's limits) or False (every item), not {group_by!r}"
+    )
+
+
+def chart_size(chart: str) -> tuple[int, int]:
+    """The edges and characters of a chart, as GitHub's limits count them."""
+    return sum(1 for line in chart.splitlines() if _is_edge(line)), len(chart)
+
+
+def github_chart(
+    graph: nx.MultiDiGraph, *, title: str | None = None, group_by: GroupBy = None
+) -> tuple[str, str | None]:
+    """The chart an export writes and the key it is grouped by (None: every item).
+
+    `group_by` None: every item when that chart fits GitHub's limits, else grouped by
+    profile group (a chart of more edges than GitHub draws is grouped without being
+    written item by item first); a key: grouped by it; False: every item."""
+    group_by = check_group_by(group_by)
+    if group_by is None:
+        chart, group_by = _auto(graph, title)
+        if chart is not None:
+            return chart, None
+    if group_by:
+        return to_mermaid(graph, title=title, group_by=group_by), group_by
+    return to_mermaid(graph, title=title), None
+
+
+def auto_grouping(graph: nx.MultiDiGraph, *, title: str | None = None) -> str | None:
+    """What `github_chart` groups by when not told: None when the chart of every item
+    fits GitHub's limits, else `group`."""
+    return _auto(graph, title)[1]
+
+
+def _auto(graph: nx.MultiDiGraph, title: str | None) -> tuple[str | None, str | None]:
+    """The chart of every item and None when it fits GitHub's limits, else (None, `group`);
+    a graph of more edges than GitHub draws is never written item by item to find out."""
+    if graph.number_of_edges() > GITHUB_MAX_EDGES:
+        return None, "group"
+    chart = to_mermaid(graph, title=title)
+    return (chart, None) if fits_github(chart) else (None, "group")
+
+
 def write_mermaid(
-    graph: nx.MultiDiGraph, path: str | os.PathLike[str], *, title: str | None = None
+    graph: nx.MultiDiGraph,
+    path: str | os.PathLike[str],
+    *,
+    title: str | None = None,
+    group_by: GroupBy = None,
 ) -> Path:
-    """`.mmd`: the chart alone; `.md`: a Markdown page with a fenced `mermaid` block."""
+    """`.mmd`: the chart alone; `.md`: a Markdown page with a fenced `mermaid` block.
+
+    `group_by`: see `github_chart` (by default, grouped by profile group only when the
+    chart of every item is past GitHub's limits). A chart written past them warns."""
     path = Path(path)
-    chart = to_mermaid(graph, title=None if path.suffix.lower() == ".md" else title)
-    edges = graph.number_of_edges()
-    if edges > GITHUB_MAX_EDGES or len(chart) > GITHUB_MAX_TEXT:
+    markdown = path.suffix.lower() == ".md"
+    chart, used = github_chart(graph, title=None if markdown else title, group_by=group_by)
+    edges, characters = chart_size(chart)
+    if edges > GITHUB_MAX_EDGES or characters > GITHUB_MAX_TEXT:
+        advice = (
+            "export a filtered subset, or group it (group_by='group', --group-by group)"
+            if used is None
+            else "export a filtered subset, or group it by another key"
+        )
         warnings.warn(
-            f"{path.name}: {edges:,} edges and {len(chart):,} characters; GitHub renders "
-            f"Mermaid up to {GITHUB_MAX_EDGES} edges and {GITHUB_MAX_TEXT:,} characters: "
-            "export a filtered subset for a chart that renders there",
+            f"{path.name}: {edges:,} edges and {characters:,} characters; GitHub renders "
+            f"Mermaid up to {GITHUB_MAX_EDGES} edges and {GITHUB_MAX_TEXT:,} characters: " + advice,
             UserWarning,
             stacklevel=3,  # the caller of `export`
         )
-    if path.suffix.lower() == ".md":
-        heading = title or "Integration topology"
-        text = f"# {heading}\n\n```mermaid\n{chart}```\n"
+    if markdown:
+        heading = escape(redact_text(title or "Integration topology")) or "Integration topology"
+        note = ""
+        if used is not None:
+            note = f"Grouped by {grouping_name(used)}: each box counts the items it stands for"
+            if group_by is None:
+                note += (
+                    f" (the chart of every item passes GitHub's limits of {GITHUB_MAX_EDGES} "
+                    f"edges and {GITHUB_MAX_TEXT:,} characters)"
+                )
+            note += ".\n\n"
+        text = f"# {heading}\n\n{note}```mermaid\n{chart}```\n"
     else:
         text = chart
     path.write_text(text, encoding="utf-8")

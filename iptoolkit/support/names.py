@@ -123,9 +123,14 @@ def type_aliases(name: Any) -> tuple[str, ...]:
     return tuple(aliases)
 
 
+_UNCOUNTED = frozenset({"info"})
+"""Nouns with no plural of their own: `673 info` (a severity), never `673 infos`."""
+
+
 def plural(count: int, noun: str) -> str:
-    """`1 channel`, `2 channels`, `10,000 profiles`: a count with its noun."""
-    return f"{count:,} {noun}{'' if count == 1 else 's'}"
+    """`1 channel`, `2 channels`, `10,000 profiles`, `3 info`: a count with its noun."""
+    ending = "" if count == 1 or noun in _UNCOUNTED else "s"
+    return f"{count:,} {noun}{ending}"
 
 
 def unresolved_note(count: int) -> str:

@@ -125,7 +125,7 @@ def findings_html(found: Findings, graph: Any) -> str:
     for finding in sorted(found, key=lambda f: f.code):
         groups.setdefault((finding.severity, finding.code or finding.kind), []).append(finding)
     by_severity = {s: sum(len(g) for (sev, _), g in groups.items() if sev == s) for s in SEVERITIES}
-    said = ", ".join(f"{n:,} {s}" for s, n in by_severity.items() if n)
+    said = ", ".join(plural(n, s) for s, n in by_severity.items() if n)
     hint = "" if len(found) <= OPEN_UP_TO else "; open a rule to see its findings"
     parts = [f"<p class='ipt-findings-total'>{plural(len(found), 'finding')} ({said}){hint}</p>"]
     opened = " open" if len(found) <= OPEN_UP_TO else ""
