@@ -91,6 +91,41 @@ def test_the_page_applies_the_address_and_keeps_it_in_step(tmp_path) -> None:
     explorer.close()
 
 
+def test_copy_link_adds_the_apps_token_which_the_command_hands_its_kernels(
+    tmp_path, monkeypatch
+) -> None:
+    """A colleague given a link without the token meets only the refusal page: "Copy link"
+    adds the token the command gave the kernels (the address bar keeps it out)."""
+    from iptoolkit.app import runner
+    from iptoolkit.app.page import follow_address
+    from iptoolkit.support import env
+    from iptoolkit.widgets import Explorer
+
+    handed: dict[str, str] = {}
+
+    class _Popen:
+        def __init__(self, args: list[str], *, env: dict[str, str], **_: Any) -> None:
+            handed.update(env)
+            raise OSError("not started")  # the command line is all this test wants
+
+    monkeypatch.setattr(runner.subprocess, "Popen", _Popen)
+    with pytest.raises(OSError):
+        runner.start(runner.check_port(0), {"PATH": "/bin"})
+    token = handed[env.APP_TOKEN]
+    assert len(token) >= 40 and handed["PATH"] == "/bin"
+
+    monkeypatch.setenv(env.APP_TOKEN, token)
+    explorer = Explorer(ipt.demo_estate(n_profiles=20, seed=3), folder=tmp_path, debounce=0)
+    address, _ = follow_address(explorer).children
+    assert address.token == token
+    assert "token" in address._esm and "Copy link" in address._esm
+    explorer.close()
+    monkeypatch.delenv(env.APP_TOKEN)
+    explorer = Explorer(ipt.demo_estate(n_profiles=20, seed=3), folder=tmp_path, debounce=0)
+    assert follow_address(explorer).children[0].token == ""  # a notebook, Binder: none
+    explorer.close()
+
+
 def _finance_estate() -> Any:
     """150 demo profiles, one in two moved under `Finance/` (its own group a subgroup):
     an overview grouped by group, and `Finance` opening on subgroups."""
@@ -232,3 +267,18 @@ def test_voila_takes_the_max_sessions_option() -> None:
     app = ExplorerVoila()
     app.parse_command_line(["--max-sessions=5", "x.ipynb"])
     assert app.max_sessions == 5
+
+
+def test_the_log_drops_voilas_placeholder_address_and_the_trust_warning() -> None:
+    import logging
+
+    from iptoolkit.app.server import QuietLog
+
+    def record(msg: str, *args: Any) -> logging.LogRecord:
+        return logging.LogRecord("ExplorerVoila", logging.INFO, __file__, 1, msg, args, None)
+
+    quiet = QuietLog()
+    assert not quiet.filter(record("Voilà is running at:\n%s", "http://127.0.0.1:1/?token=..."))
+    assert not quiet.filter(record("Notebook %s is not trusted", "explorer.ipynb"))
+    assert quiet.filter(record("Kernel started: %s", "abc"))
+    assert quiet.filter(record("iptoolkit: first view drawn in %.1f s", 1.0))
