@@ -5,6 +5,7 @@ closed tabs free their kernels) is tests/browser/test_app_team_browser.py."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -123,6 +124,71 @@ def test_copy_link_adds_the_apps_token_which_the_command_hands_its_kernels(
     monkeypatch.delenv(env.APP_TOKEN)
     explorer = Explorer(ipt.demo_estate(n_profiles=20, seed=3), folder=tmp_path, debounce=0)
     assert follow_address(explorer).children[0].token == ""  # a notebook, Binder: none
+    explorer.close()
+
+
+def _acme_estate() -> Any:
+    """Demo profiles, the first partner renamed `Acme Tools`."""
+    raw = [dict(profile) for profile in ipt.demo_estate(n_profiles=60, seed=3).raw_profiles]
+    first = ipt.Estate.from_raw(raw)
+    old = sorted(first.partners.values(), key=lambda p: str(p.model_dump().get("name")))[0]
+    name = old.model_dump(by_alias=True)["name"]
+    text = json.dumps(raw).replace(json.dumps(name), json.dumps("Acme Tools"))
+    return ipt.Estate.from_raw(json.loads(text))
+
+
+def test_an_address_that_matches_nothing_says_so_at_the_top(tmp_path) -> None:
+    """`?partner=Acme+Tols&channel-type=AS9`: no quiet empty page. The Explorer's message
+    names each value that matched nothing, with the command line's did-you-mean."""
+    from iptoolkit.app.page import follow_address
+    from iptoolkit.widgets import Explorer
+
+    explorer = Explorer(_acme_estate(), folder=tmp_path, debounce=0, static_copy=False)
+    address, _ = follow_address(explorer).children
+    assert explorer.message.value == ""
+    address.opened_with = "?partner=Acme+Tols&channel-type=AS9"
+    assert explorer.counts.startswith("0 of 60 profiles")
+    said = explorer.message.value
+    assert "Nothing selected" in said
+    assert "partner &#x27;Acme Tols&#x27; matches no profile" in said
+    assert "did you mean &#x27;Acme Tools&#x27;?" in said
+    assert "channel type &#x27;AS9&#x27; matches no profile (did you mean" in said
+    assert "&#x27;AS2&#x27;" in said
+    page = explorer.widget.children  # at the top: just under the counts, above the panes
+    assert page.index(explorer.message) == page.index(explorer.header) + 1
+    explorer.close()
+
+
+def test_a_value_matching_nothing_beside_others_is_said_and_none_when_fixed(tmp_path) -> None:
+    from iptoolkit.widgets import Explorer
+
+    explorer = Explorer(_acme_estate(), folder=tmp_path, debounce=0, static_copy=False)
+    explorer.filter = Filter(partners=["Acme Tools", "Acme Tols"])
+    assert not explorer.counts.startswith("0 of")
+    said = explorer.message.value
+    assert "Part of the filter matches nothing" in said and "Acme Tols" in said
+    assert "partner &#x27;Acme Tools&#x27;" not in said
+    explorer.filter = Filter(partners=["Acme Tools"])
+    assert explorer.message.value == ""
+    group = next(iter(explorer.model.facets.groups))
+    inactive_group = Filter(groups=[group], text="no such words anywhere at all")
+    explorer.filter = inactive_group
+    assert "text" in explorer.message.value and "no such words" in explorer.message.value
+    explorer.close()
+
+
+def test_values_that_match_only_apart_are_said_to_match_none_together(tmp_path) -> None:
+    from iptoolkit.widgets import Explorer
+
+    explorer = Explorer(_acme_estate(), folder=tmp_path, debounce=0, static_copy=False)
+    facets = explorer.model.facets
+    group = min(facets.groups, key=facets.groups.get)
+    explorer.filter = Filter(groups=[group])
+    counts = explorer._selection.facets.agent_types
+    other = next(kind for kind, count in counts.items() if count == 0)
+    explorer.filter = Filter(groups=[group], agent_types=[other])  # from code: not refused
+    assert explorer.counts.startswith("0 of")
+    assert "no profile matches them all together" in explorer.message.value
     explorer.close()
 
 
