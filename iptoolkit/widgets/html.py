@@ -76,10 +76,14 @@ def dead_end_html(missing: list[tuple[str, Any, str]], *, selected: int, total: 
         ]
         lead = "Nothing selected: " if not selected else "Part of the filter matches nothing: "
         what = "".join(said)
-        tail = "" if not selected else " The other values still select profiles."
+        tail = (
+            "Change these, or Reset to see everything."
+            if not selected
+            else ("The other values still select profiles.")
+        )
         return (
             f"<div class='ipt-dead-end' role='status'><b>{lead}</b>"
-            f"<ul>{what}</ul>{html.escape(tail)}</div>"
+            f"<ul>{what}</ul><span class='ipt-dead-end-tail'>{html.escape(tail)}</span></div>"
         )
     return (
         "<div class='ipt-dead-end' role='status'><b>Nothing selected:</b> each value of the "
