@@ -252,7 +252,8 @@ def test_an_option_counted_zero_is_listed_but_cannot_be_picked(explorer: Any) ->
     panel.channel_types.value = (empty,)  # as the front end sets it
     assert panel.channel_types.value == () and calls == []  # unpicked, nothing applied
     said = panel.refusals["channel_types"].value  # beside the click, not below the panel
-    assert "not applied" in said and "no profile" in said and type_label(empty) in said
+    assert "not applied" in said and "no profile the other filters keep" in said
+    assert f"{type_label(empty)} (0)" in said and "the the" not in said
     assert "not applied" not in panel.note.value + panel.refusals["agent_types"].value
     controls = panel.widget.children
     beside = controls.index(panel.refusals["channel_types"])

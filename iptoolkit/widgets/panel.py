@@ -306,10 +306,9 @@ def _note(extra: dict[str, Any]) -> str:
 def _refusal_html(name: str, refused: list[Any]) -> str:
     """Why an option counted (0) was not applied, said beside its control."""
     names = ", ".join(_said_value(name, v) for v in refused)
-    others = "the other filters" if name != "active" else "the filters"
     why = (
-        f"{names} (0): no profile the {others} keep has it, so picking it would select "
-        "nothing; not applied. Widen the other filters (or Reset) to reach it."
+        f"{names} (0): no profile the other filters keep has it, so it is not applied. "
+        "Widen them, or Reset, to reach it."
     )
     return f"<div class='ipt-note ipt-refused'>{html.escape(why)}</div>"
 
