@@ -128,6 +128,7 @@ def test_the_log_says_the_address_once_and_no_warning_per_kernel(app) -> None:
     assert "?token=..." not in text and "running at" not in text
     assert "not trusted" not in text and "eavesdropping" not in text, text
     assert "Kernel started" in text, "Voila's log is still there"
+    assert "To share a view, send the page's Copy link: it holds the token" in text
 
 
 def test_sigint_stops_the_app_even_when_started_with_sigint_ignored(app) -> None:
