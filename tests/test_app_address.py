@@ -348,3 +348,15 @@ def test_the_log_drops_voilas_placeholder_address_and_the_trust_warning() -> Non
     assert not quiet.filter(record("Notebook %s is not trusted", "explorer.ipynb"))
     assert quiet.filter(record("Kernel started: %s", "abc"))
     assert quiet.filter(record("iptoolkit: first view drawn in %.1f s", 1.0))
+
+
+def test_the_dead_end_message_escapes_what_the_address_says(tmp_path) -> None:
+    from iptoolkit.app.page import follow_address
+    from iptoolkit.widgets import Explorer
+
+    explorer = Explorer(_acme_estate(), folder=tmp_path, debounce=0, static_copy=False)
+    address, _ = follow_address(explorer).children
+    address.opened_with = "?partner=%3Cimg+src%3Dx+onerror%3Dalert(1)%3E"
+    said = explorer.message.value
+    assert "<img" not in said and "&lt;img src=x onerror=alert(1)&gt;" in said
+    explorer.close()
