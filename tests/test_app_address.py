@@ -5,6 +5,7 @@ closed tabs free their kernels) is tests/browser/test_app_team_browser.py."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -88,6 +89,106 @@ def test_the_page_applies_the_address_and_keeps_it_in_step(tmp_path) -> None:
     assert address.query == query_of(explorer.filter, channel)
     explorer.filter = Filter(active=True)  # a change in the page: the address follows
     assert address.query.startswith("item=") and address.query.endswith("&active")
+    explorer.close()
+
+
+def test_copy_link_adds_the_apps_token_which_the_command_hands_its_kernels(
+    tmp_path, monkeypatch
+) -> None:
+    """A colleague given a link without the token meets only the refusal page: "Copy link"
+    adds the token the command gave the kernels (the address bar keeps it out)."""
+    from iptoolkit.app import runner
+    from iptoolkit.app.page import follow_address
+    from iptoolkit.support import env
+    from iptoolkit.widgets import Explorer
+
+    handed: dict[str, str] = {}
+
+    class _Popen:
+        def __init__(self, args: list[str], *, env: dict[str, str], **_: Any) -> None:
+            handed.update(env)
+            raise OSError("not started")  # the command line is all this test wants
+
+    monkeypatch.setattr(runner.subprocess, "Popen", _Popen)
+    with pytest.raises(OSError):
+        runner.start(runner.check_port(0), {"PATH": "/bin"})
+    token = handed[env.APP_TOKEN]
+    assert len(token) >= 40 and handed["PATH"] == "/bin"
+
+    monkeypatch.setenv(env.APP_TOKEN, token)
+    explorer = Explorer(ipt.demo_estate(n_profiles=20, seed=3), folder=tmp_path, debounce=0)
+    address, _ = follow_address(explorer).children
+    assert address.token == token
+    assert "token" in address._esm and "Copy link" in address._esm
+    explorer.close()
+    monkeypatch.delenv(env.APP_TOKEN)
+    explorer = Explorer(ipt.demo_estate(n_profiles=20, seed=3), folder=tmp_path, debounce=0)
+    assert follow_address(explorer).children[0].token == ""  # a notebook, Binder: none
+    explorer.close()
+
+
+def _acme_estate() -> Any:
+    """Demo profiles, the first partner renamed `Acme Tools`."""
+    raw = [dict(profile) for profile in ipt.demo_estate(n_profiles=60, seed=3).raw_profiles]
+    first = ipt.Estate.from_raw(raw)
+    old = sorted(first.partners.values(), key=lambda p: str(p.model_dump().get("name")))[0]
+    name = old.model_dump(by_alias=True)["name"]
+    text = json.dumps(raw).replace(json.dumps(name), json.dumps("Acme Tools"))
+    return ipt.Estate.from_raw(json.loads(text))
+
+
+def test_an_address_that_matches_nothing_says_so_at_the_top(tmp_path) -> None:
+    """`?partner=Acme+Tols&channel-type=AS9`: no quiet empty page. The Explorer's message
+    names each value that matched nothing, with the command line's did-you-mean."""
+    from iptoolkit.app.page import follow_address
+    from iptoolkit.widgets import Explorer
+
+    explorer = Explorer(_acme_estate(), folder=tmp_path, debounce=0, static_copy=False)
+    address, _ = follow_address(explorer).children
+    assert explorer.message.value == ""
+    address.opened_with = "?partner=Acme+Tols&channel-type=AS9"
+    assert explorer.counts.startswith("0 of 60 profiles")
+    said = explorer.message.value
+    assert "Nothing selected" in said
+    assert "partner &#x27;Acme Tols&#x27; matches no profile" in said
+    assert "did you mean &#x27;Acme Tools&#x27;?" in said
+    assert "channel type &#x27;AS9&#x27; matches no profile (did you mean" in said
+    assert "&#x27;AS2&#x27;" in said
+    page = explorer.widget.children  # at the top: just under the counts, above the panes
+    assert page.index(explorer.message) == page.index(explorer.header) + 1
+    explorer.close()
+
+
+def test_a_value_matching_nothing_beside_others_is_said_and_none_when_fixed(tmp_path) -> None:
+    from iptoolkit.widgets import Explorer
+
+    explorer = Explorer(_acme_estate(), folder=tmp_path, debounce=0, static_copy=False)
+    explorer.filter = Filter(partners=["Acme Tools", "Acme Tols"])
+    assert not explorer.counts.startswith("0 of")
+    said = explorer.message.value
+    assert "Part of the filter matches nothing" in said and "Acme Tols" in said
+    assert "partner &#x27;Acme Tools&#x27;" not in said
+    explorer.filter = Filter(partners=["Acme Tools"])
+    assert explorer.message.value == ""
+    group = next(iter(explorer.model.facets.groups))
+    inactive_group = Filter(groups=[group], text="no such words anywhere at all")
+    explorer.filter = inactive_group
+    assert "text" in explorer.message.value and "no such words" in explorer.message.value
+    explorer.close()
+
+
+def test_values_that_match_only_apart_are_said_to_match_none_together(tmp_path) -> None:
+    from iptoolkit.widgets import Explorer
+
+    explorer = Explorer(_acme_estate(), folder=tmp_path, debounce=0, static_copy=False)
+    facets = explorer.model.facets
+    group = min(facets.groups, key=facets.groups.get)
+    explorer.filter = Filter(groups=[group])
+    counts = explorer._selection.facets.agent_types
+    other = next(kind for kind, count in counts.items() if count == 0)
+    explorer.filter = Filter(groups=[group], agent_types=[other])  # from code: not refused
+    assert explorer.counts.startswith("0 of")
+    assert "no profile matches them all together" in explorer.message.value
     explorer.close()
 
 
@@ -232,3 +333,30 @@ def test_voila_takes_the_max_sessions_option() -> None:
     app = ExplorerVoila()
     app.parse_command_line(["--max-sessions=5", "x.ipynb"])
     assert app.max_sessions == 5
+
+
+def test_the_log_drops_voilas_placeholder_address_and_the_trust_warning() -> None:
+    import logging
+
+    from iptoolkit.app.server import QuietLog
+
+    def record(msg: str, *args: Any) -> logging.LogRecord:
+        return logging.LogRecord("ExplorerVoila", logging.INFO, __file__, 1, msg, args, None)
+
+    quiet = QuietLog()
+    assert not quiet.filter(record("Voilà is running at:\n%s", "http://127.0.0.1:1/?token=..."))
+    assert not quiet.filter(record("Notebook %s is not trusted", "explorer.ipynb"))
+    assert quiet.filter(record("Kernel started: %s", "abc"))
+    assert quiet.filter(record("iptoolkit: first view drawn in %.1f s", 1.0))
+
+
+def test_the_dead_end_message_escapes_what_the_address_says(tmp_path) -> None:
+    from iptoolkit.app.page import follow_address
+    from iptoolkit.widgets import Explorer
+
+    explorer = Explorer(_acme_estate(), folder=tmp_path, debounce=0, static_copy=False)
+    address, _ = follow_address(explorer).children
+    address.opened_with = "?partner=%3Cimg+src%3Dx+onerror%3Dalert(1)%3E"
+    said = explorer.message.value
+    assert "<img" not in said and "&lt;img src=x onerror=alert(1)&gt;" in said
+    explorer.close()

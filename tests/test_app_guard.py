@@ -20,7 +20,7 @@ import iptoolkit as ipt
 from iptoolkit.app import runner as voila
 from iptoolkit.widgets.exporter import ExportPanel
 
-from .browser.lab import wait_listening
+from .browser.lab import wait_listening, wait_logged
 from .test_app import _descendants, _kill_leftovers
 
 SECRET = "app-secret-7d41"
@@ -73,9 +73,9 @@ def test_the_app_answers_only_with_its_token_and_a_loopback_host(app) -> None:
     token = url.split("token=")[1]
     with httpx.Client(timeout=180) as http:
         without = http.get(f"http://127.0.0.1:{port}/")
-        assert without.status_code == 302 and "/login" in without.headers["location"]
+        assert without.status_code == 403, "no redirect to Jupyter's login form"
         guessed = http.get(f"http://127.0.0.1:{port}/?token=not-{token}")
-        assert guessed.status_code in (302, 403)
+        assert guessed.status_code == 403
         rebound = http.get(url, headers={"Host": f"evil.example:{port}"})
         assert rebound.status_code == 403  # DNS rebinding: refused even with the token
         page = http.get(url, headers={"Host": f"localhost:{port}"})
@@ -84,6 +84,51 @@ def test_the_app_answers_only_with_its_token_and_a_loopback_host(app) -> None:
     for pid in _descendants(process.pid, ""):
         assert token.encode() not in Path(f"/proc/{pid}/cmdline").read_bytes()
     assert token.encode() not in command_line
+
+
+def test_a_link_without_the_token_gets_the_apps_own_page(app) -> None:
+    """A colleague given a link without the token learns what this is and whom to ask,
+    not Jupyter's `jupyter server list`; nothing they sent comes back, the token least."""
+    process, port, log = app
+    token = _url(log).split("token=")[1]
+    hostile = "<script>alert(1)</script>"
+    asked = [
+        f"/?partner=Acme&token={hostile}",
+        f"/?token=not-{token}",
+        f"/voila/render/explorer.ipynb?x={hostile}",
+        f"/login?next=/%3Fq%3D{hostile}",
+    ]
+    with httpx.Client(timeout=180) as http:
+        for path in asked:
+            page = http.get(f"http://127.0.0.1:{port}{path}")
+            assert page.status_code == 403, path
+            assert page.headers["content-type"].startswith("text/html")
+            text = page.text
+            assert "iptoolkit explore" in text and "Ask the person who runs it" in text
+            assert "jupyter server list" not in text and "<form" not in text
+            assert hostile not in text and "alert(1)" not in text
+            assert token not in text and f"not-{token}" not in text
+        posted = http.post(f"http://127.0.0.1:{port}/login", data={"password": "guess"})
+        assert posted.status_code == 403 and "<form" not in posted.text  # (xsrf: no body)
+        rebound = http.get(f"http://127.0.0.1:{port}/", headers={"Host": f"evil.example:{port}"})
+        assert rebound.status_code == 403 and "iptoolkit explore" not in rebound.text
+
+
+def test_the_log_says_the_address_once_and_no_warning_per_kernel(app) -> None:
+    """The command prints the address that works; Voila's placeholder line, and the
+    'not trusted' and 'eavesdropping' warnings each page or kernel logged, are gone."""
+    process, port, log = app
+    url = _url(log)
+    with httpx.Client(timeout=180) as http:
+        for _ in range(2):  # two visits: two kernels handed out, one more preheated
+            assert http.get(url).status_code == 200
+    wait_logged(log, "Using pre-heated kernel", process)
+    text = log.read_text()
+    assert text.count("http://127.0.0.1") == 1, text
+    assert "?token=..." not in text and "running at" not in text
+    assert "not trusted" not in text and "eavesdropping" not in text, text
+    assert "Kernel started" in text, "Voila's log is still there"
+    assert "To share a view, send the page's Copy link: it holds the token" in text
 
 
 def test_sigint_stops_the_app_even_when_started_with_sigint_ignored(app) -> None:

@@ -4,6 +4,7 @@ same estate a week later, served and fetched again, and what changed."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -37,6 +38,14 @@ def test_run_demo_fetches_over_http_and_writes_every_output(demo):
     assert "Fetched 80 profiles from http://127.0.0.1:" in text
     assert "Reference server stopped." in text
     assert "Partner most profiles depend on:" in text
+    # findings by rule code, as `iptoolkit audit --statistics` prints them; no kind names
+    found = ipt.findings(fetched)
+    codes = {f.code for f in found}
+    assert codes and all(f.code for f in found)
+    counted = re.findall(r"^\s+([\d,]+)  ([A-Z]{3}\d{3})\s+\[(\w+)\] \S", text, re.MULTILINE)
+    assert {code for _, code, _ in counted} == codes
+    assert sum(int(n.replace(",", "")) for n, _, _ in counted) == len(found)
+    assert not any(f"  {f.kind} " in text for f in found), "old kind names printed"
     snapshot_text = (out / "estate.json").read_text()
     assert "client_secret" not in snapshot_text and "access_token" not in snapshot_text
     assert json.loads(snapshot_text)["format"] == "iptoolkit.snapshot"

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from iptoolkit.core.estate import Estate
 from iptoolkit.demo import demo_profiles
 from iptoolkit.query.filters import Filter, select
+from iptoolkit.support.names import type_label
 from iptoolkit.support.printable import shorten
 from iptoolkit.widgets.facets import FACET_FIELDS, Facets
 from iptoolkit.widgets.model import ExplorerModel
@@ -250,10 +251,16 @@ def test_an_option_counted_zero_is_listed_but_cannot_be_picked(explorer: Any) ->
     panel._on_change = lambda: (calls.append(panel.filter), wrapped())
     panel.channel_types.value = (empty,)  # as the front end sets it
     assert panel.channel_types.value == () and calls == []  # unpicked, nothing applied
-    assert "not applied" in panel.note.value and "no profile" in panel.note.value
+    said = panel.refusals["channel_types"].value  # beside the click, not below the panel
+    assert "not applied" in said and "no profile the other filters keep" in said
+    assert f"{type_label(empty)} (0)" in said and "the the" not in said
+    assert "not applied" not in panel.note.value + panel.refusals["agent_types"].value
+    controls = panel.widget.children
+    beside = controls.index(panel.refusals["channel_types"])
+    assert controls[beside - 1] is panel.channel_types
     panel.channel_types.value = (full,)
     assert calls == [Filter(agent_types=[agent], channel_types=[full])]
-    assert "not applied" not in panel.note.value
+    assert all(refusal.value == "" for refusal in panel.refusals.values())
 
 
 def test_a_short_type_name_picks_the_listed_type(explorer: Any) -> None:

@@ -325,3 +325,30 @@ def test_every_list_says_how_many_more_and_shows_them_on_a_click() -> None:
     many = list_html("Where used", [f"item {n}" for n in range(80)], limit=50)
     assert "<summary>and 70 more</summary>" in many and "… and 30 more" in many
     assert ">item 49<" in many and ">item 50<" not in many
+
+
+def test_details_say_active_or_inactive_as_people_read_it(tmp_path: Path) -> None:
+    """Not `active True`: the one rule (`is_active`) in words, and why a flag that is
+    missing or not a boolean reads as inactive."""
+    estate = estate_of(
+        profile("P1", name="On"),
+        profile("P2", name="Off", active=False),
+        profile("P3", name="Unsaid", active=None),
+        profile("P4", name="Text", active="true"),
+    )
+    x = Explorer(estate, folder=tmp_path / "out", diagram=False)
+    try:
+        said = {}
+        for key in ("P1", "P2", "P3", "P4"):
+            x.detail.show(f"profile:{key}")
+            page = x.detail.content.value
+            said[key] = page.split("<th>active</th><td>", 1)[1].split("</td>", 1)[0]
+            assert "<td>True</td>" not in page and "<td>False</td>" not in page
+    finally:
+        x.close()
+    assert said == {
+        "P1": "active",
+        "P2": "inactive",
+        "P3": "inactive (no active flag)",
+        "P4": "inactive (its active flag is &#x27;true&#x27;, not true)",
+    }

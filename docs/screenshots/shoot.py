@@ -3,9 +3,11 @@ beside the interactive view of the app (`iptoolkit explore`) at 300 and 10,000 p
 a drill-down into a group of about 2,000 profiles, from its first level to the view
 drawn node by node, and the app's page at first paint at 10,000 profiles (the first view
 drawn on the server, before the live view; the live view after it is kept in the system's
-temporary folder, to compare).
+temporary folder, to compare); and what a shared link can meet: the app's page for a link
+without its token, and the message of an address whose partner and channel type match
+nothing (`?partner=Acme+Tols&channel-type=AS9`).
 
-    python docs/screenshots/shoot.py [--only static|app|drill|first]
+    python docs/screenshots/shoot.py [--only static|app|drill|first|share]
 
 Needs the `app` extra, Debian's Chromium and the `playwright` package (as the browser
 tests, `tests/browser/lab.py`). Each app is the command's own (`app.runner`), on a free
@@ -75,6 +77,8 @@ def _app(estate, folder: Path):  # type: ignore[no-untyped-def]
     snapshot = folder / "estate.json"
     estate.save(snapshot)
     environ = {**os.environ, env.APP_SNAPSHOT: str(snapshot), env.APP_FOLDER: str(folder)}
+    # the kernels import this checkout too, not whichever iptoolkit is installed
+    environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
     return runner.start(runner.check_port(0), environ, timeout=120)
 
 
@@ -188,11 +192,62 @@ def first_view() -> None:
         runner.stop(app)
 
 
+def acme_estate(profiles: int = 300, seed: int = 7):  # type: ignore[no-untyped-def]
+    """A demo estate whose busiest partner is called `Acme Tools`: what `Acme Tols` meant."""
+    import json
+
+    import iptoolkit as ipt
+
+    estate = ipt.demo_estate(n_profiles=profiles, seed=seed)
+    busiest = max(estate.partners, key=lambda key: sum(key in r.partners for r in estate.records))
+    name = estate.partners[busiest].model_dump(by_alias=True)["name"]
+    text = json.dumps(list(estate.raw_profiles)).replace(json.dumps(name), json.dumps("Acme Tools"))
+    return ipt.Estate.from_raw(json.loads(text))
+
+
+def share() -> None:
+    """A link without the token (the app's own page), and an address that matches nothing."""
+    from playwright.sync_api import sync_playwright
+
+    from iptoolkit.app import runner
+    from tests.browser.lab import launch_chromium
+
+    folder = Path(tempfile.mkdtemp(prefix="shoot-"))
+    app = _app(acme_estate(), folder)
+    base = app.url.split("?", 1)[0]
+    try:
+        time.sleep(20)  # the warm kernel runs the notebook
+        with sync_playwright() as playwright:
+            browser = launch_chromium(playwright)
+            try:
+                stranger = browser.new_page(viewport={"width": 1000, "height": 440})
+                stranger.goto(base + "?partner=Acme+Tools", timeout=WAIT)  # no token
+                _save(stranger.screenshot(), "app-token-page.png")
+                page = browser.new_page(viewport=VIEWPORT)
+                page.goto(app.url + "&partner=Acme+Tols&channel-type=AS9", timeout=WAIT)
+                page.locator(".ipt-dead-end").first.wait_for(timeout=WAIT)  # no canvas: 0
+                page.wait_for_timeout(1500)
+                top = page.locator(".ipt-explorer").first.bounding_box()
+                x, y = max(top["x"] - 12, 0), top["y"]
+                clip = {"x": x, "y": y, "width": top["width"] + 24, "height": 430}
+                _save(page.screenshot(clip=clip), "app-dead-end.png")
+            finally:
+                browser.close()
+    finally:
+        runner.stop(app)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--only", choices=("static", "app", "drill", "first"))
+    parser.add_argument("--only", choices=("static", "app", "drill", "first", "share"))
     args = parser.parse_args()
-    steps = (("static", static), ("app", app_views), ("drill", drill), ("first", first_view))
+    steps = (
+        ("static", static),
+        ("app", app_views),
+        ("drill", drill),
+        ("first", first_view),
+        ("share", share),
+    )
     for name, step in steps:
         if args.only in (None, name):
             step()

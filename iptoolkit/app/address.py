@@ -12,7 +12,9 @@ the groups above it, see `TopologyView.drill_path`).
 silently); `query_of(filter, item)` writes one. `PageAddress` is the anywidget between the
 two and the browser: it reports the address the page was opened with, keeps the address
 bar in step (`history.replaceState`: no reload, no new history entry per click) and offers
-"Copy link".
+"Copy link", which copies that address with the app's token (the address bar keeps it
+out, as JupyterLab does): the person copying may use the app, and a colleague on the same
+machine given the link needs the token to open it.
 """
 
 from __future__ import annotations
@@ -127,16 +129,25 @@ function render({ model, el }) {
   };
   follow();
   model.on("change:query", follow);
+  const shared = () => {  // the address bar's, with the app's token: a link that opens
+    const token = model.get("token");
+    const here = window.location;
+    if (!token || new URLSearchParams(here.search).has("token")) return here.href;
+    const query = here.search + (here.search ? "&" : "?") + "token=" + encodeURIComponent(token);
+    return here.origin + here.pathname + query + here.hash;
+  };
   const button = document.createElement("button");
   button.className = "ipt-copy-link jupyter-button";
   button.type = "button";
   button.textContent = "Copy link";
-  button.title = "copy the address of this view: the filter and the item shown";
+  button.title = model.get("token")
+    ? "copy the address of this view, with the app's token: whoever opens it can use the app"
+    : "copy the address of this view: the filter and the item shown";
   const said = document.createElement("span");
   said.className = "ipt-copy-said";
   said.setAttribute("aria-live", "polite");
   button.addEventListener("click", async () => {
-    const link = window.location.href;
+    const link = shared();
     try {
       await navigator.clipboard.writeText(link);
       said.textContent = "link copied";
@@ -164,3 +175,6 @@ class PageAddress(anywidget.AnyWidget):
     _css = traitlets.Unicode(_CSS).tag(sync=True)
     opened_with = traitlets.Unicode(None, allow_none=True).tag(sync=True)
     query = traitlets.Unicode("").tag(sync=True)
+    token = traitlets.Unicode("").tag(sync=True)
+    """The app's token (`iptoolkit explore` hands it to its kernels), which "Copy link" adds
+    to the address: a colleague given a link without it meets only the app's refusal."""

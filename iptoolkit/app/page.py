@@ -77,7 +77,7 @@ def follow_address(explorer: Explorer) -> W.VBox:
     parameter the app could not read)."""
     from .address import PageAddress, query_of, view_of
 
-    address = PageAddress()
+    address = PageAddress(token=os.environ.get(env.APP_TOKEN, ""))
     note = W.HTML()
     note.add_class("ipt-address-note")
 

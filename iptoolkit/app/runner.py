@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..support import env
 from . import guard
 
 __all__ = [
@@ -119,6 +120,9 @@ def command(
         f"--port={port}",
         f"--Voila.ip={HOST}",
         "--Voila.port_retries=0",
+        # kernels on Unix sockets in Voila's private folder, not TCP: only this user
+        # reaches them, and no kernel logs that its traffic could be overheard
+        "--KernelManager.transport=ipc",
         *session_options(max_sessions=max_sessions, preheat=preheat, free_after=free_after),
         # the first view draws the app's overview: another notebook gets none
         *([] if notebook == NOTEBOOK else ["--ExplorerVoila.first_view=False"]),
@@ -164,6 +168,9 @@ def start(
     `guard`)."""
     token = guard.new_token()
     config = guard.write_config(token)
+    # the kernels' "Copy link" adds it (`app.address`); an environment is private to its
+    # user, unlike a command line
+    environ = {**environ, env.APP_TOKEN: token}
     try:
         process = subprocess.Popen(
             command(

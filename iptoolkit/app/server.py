@@ -14,6 +14,17 @@ Voila itself, with what an app left up for a team needs and plain Voila 0.5 lack
   instead of starting one more kernel of a few hundred MB.
 - **nothing leaves the machine**: the page template drops the lab template's Font Awesome
   links to a CDN (the widgets' icons come bundled with Voila's own front end).
+- **a page of its own for a link without its token** (`token_page`): a missing or wrong
+  token gets HTTP 403 and a page saying what this is and whom to ask for the address,
+  instead of Jupyter's login form telling a colleague to run `jupyter server list` on a
+  machine that is not theirs. Nothing of the request is echoed (least of all a token),
+  and the Host check comes first, as before.
+- **a quiet log**: Voila's own "running at" line (with a `?token=...` placeholder: the
+  command prints the address that works) and the "notebook is not trusted" warning each
+  page load logged (trust is JupyterLab's notion of whose outputs to render; Voila runs
+  the app's own notebook) are dropped (`QuietLog`). Kernels talk to Voila over Unix
+  sockets in Voila's private folder (`runner.command`), so no kernel warns that its TCP
+  traffic could be overheard.
 - **a first view at once** (`app.first_view`): the overview is drawn once at start, in a
   child process (the estate never held here), and sent inside the page of an address that
   opens the overview, painted before Voila's scripts have loaded; CSS hides it when the
@@ -26,6 +37,7 @@ Kept out of the `explore` command so that the command stays a thin launcher, and
 from __future__ import annotations
 
 import html
+import logging
 import os
 import subprocess
 import sys
@@ -35,6 +47,8 @@ from pathlib import Path
 from typing import Any
 
 import tornado.web
+from jupyter_server.auth.decorator import allow_unauthenticated
+from jupyter_server.auth.login import LoginFormHandler
 from traitlets import Bool, Int
 from voila.app import Voila
 from voila.tornado.handler import TornadoVoilaHandler
@@ -47,6 +61,9 @@ __all__ = [
     "SessionHandler",
     "FirstView",
     "busy_page",
+    "token_page",
+    "TokenPageHandler",
+    "QuietLog",
     "opens_overview",
     "sessions_in_use",
     "main",
@@ -134,9 +151,67 @@ def busy_page(limit: int) -> str:
     )
 
 
+def token_page() -> str:
+    """The page a visitor without the app's token sees (HTTP 403): what this is, and that
+    the address comes from the person who runs it. Fixed text: nothing of the request."""
+    title = html.escape("iptoolkit Explorer: this link needs its token")
+    return (
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+        "<meta name='referrer' content='no-referrer'>"
+        f"<title>{title}</title>"
+        "<style>body{font-family:system-ui,sans-serif;max-width:40em;margin:4em auto;"
+        "padding:0 1em;line-height:1.5;color:#1f2328}h1{font-size:1.4em}"
+        "code{background:#f0f2f4;padding:1px 4px;border-radius:3px}"
+        ".ipt-why{color:#59636e;font-size:.95em}</style></head><body>"
+        "<h1>This link to the iptoolkit Explorer lacks its token</h1>"
+        "<p>The iptoolkit Explorer is a web app that someone on this machine started with "
+        "<code>iptoolkit explore</code>. It opens only for people given its whole address, "
+        "which ends in <code>?token=</code> and a long code. The link you followed has no "
+        "token, or not this app's.</p>"
+        "<p><b>Ask the person who runs it for the address.</b> Their <em>Copy link</em> "
+        "button gives it with the token; so does the line the command printed when it "
+        "started. A restarted app has a new token: a link from before no longer opens.</p>"
+        "<p class='ipt-why'>Why: the app can write files and hand over the whole estate, "
+        "so it answers only its token.</p></body></html>"
+    )
+
+
+def _refuse_without_token(handler: tornado.web.RequestHandler) -> None:
+    """Answer 403 with `token_page` (no redirect to a login form)."""
+    handler.clear()
+    handler.set_status(403)
+    handler.set_header("Content-Type", "text/html; charset=utf-8")
+    handler.set_header("Cache-Control", "no-store")
+    handler.finish(token_page())
+
+
+class TokenPageHandler(LoginFormHandler):
+    """`/login`, where Jupyter sends a visitor without the token: `token_page` instead of
+    a form (a token typed there would be no safer than in the address). Its `prepare`
+    is Jupyter's: the Host check still answers a foreign Host first."""
+
+    @allow_unauthenticated
+    def get(self) -> None:
+        _refuse_without_token(self)
+
+    @allow_unauthenticated
+    def post(self) -> None:
+        _refuse_without_token(self)
+
+
+class QuietLog(logging.Filter):
+    """Drops the log lines that mislead or repeat for every page (see the module)."""
+
+    DROPPED = ("Voilà is running at", "Notebook %s is not trusted")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith(self.DROPPED)
+
+
 class SessionHandler(TornadoVoilaHandler):
-    """Voila's page handler: sets the `_xsrf` cookie, keeps to the session cap, and puts
-    the first view in the page when the address opens the overview."""
+    """Voila's page handler: refuses a visitor without the token with `token_page`, sets
+    the `_xsrf` cookie, keeps to the session cap, and puts the first view in the page
+    when the address opens the overview."""
 
     @tornado.web.authenticated
     async def get(self, path: str | None = None) -> None:
@@ -153,7 +228,7 @@ class SessionHandler(TornadoVoilaHandler):
 
     async def prepare(self) -> None:
         await super().prepare()
-        if self._finished:  # redirected to log in, or refused
+        if self._finished:  # refused: a foreign Host, or no token (see `redirect`)
             return
         self.xsrf_token  # noqa: B018  (reading it sets the cookie the shutdown beacon returns)
         limit = int(self.settings.get("iptoolkit_max_sessions") or 0)
@@ -162,6 +237,14 @@ class SessionHandler(TornadoVoilaHandler):
             self.set_header("Retry-After", str(RETRY_AFTER))
             self.set_header("Content-Type", "text/html; charset=utf-8")
             self.finish(busy_page(limit))
+
+    def redirect(self, url: str, permanent: bool = False, status: int | None = None) -> None:
+        """Jupyter sends a visitor without the token to its login form: `token_page` here,
+        at once (403, no redirect)."""
+        if not self.current_user and url.startswith(self.get_login_url()):
+            _refuse_without_token(self)
+            return
+        super().redirect(url, permanent, status)
 
 
 class ExplorerVoila(Voila):
@@ -184,6 +267,9 @@ class ExplorerVoila(Voila):
     def init_settings(self) -> dict[str, Any]:
         settings: dict[str, Any] = super().init_settings()
         _fresh_when_handed_out(self.kernel_manager)
+        provider = getattr(self, "identity_provider", None)
+        if provider is not None:  # built by Voila with its login form: ours instead
+            provider.login_handler_class = TokenPageHandler
         return settings
 
     def init_handlers(self) -> list[Any]:
@@ -194,6 +280,7 @@ class ExplorerVoila(Voila):
         ]
 
     def start(self) -> None:
+        self.log.addFilter(QuietLog())
         first = FirstView() if self.first_view else None
         settings = {
             **self.tornado_settings,

@@ -112,6 +112,11 @@ def explore_command(
         raise click.ClickException(str(exc)) from None
     click.echo(f"The Explorer app shows {what} at {app.url}  (Ctrl-C stops it)", err=True)
     click.echo(f"Its Export tab writes into {folder.resolve()}", err=True)
+    click.echo(
+        "To share a view, send the page's Copy link: it holds the token, which lets whoever "
+        "has it use the app until it stops",
+        err=True,
+    )
     if not no_browser:
         webbrowser.open(app.url)
     _serve_until_stopped(app)

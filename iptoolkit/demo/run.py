@@ -11,7 +11,6 @@ diagram (`changes.png`). No input, no credentials of anyone's: the server makes 
 from __future__ import annotations
 
 import time
-from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -19,6 +18,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+    from ..auditing.finding import Findings
     from ..core.estate import Estate
 
 __all__ = ["run_demo"]
@@ -48,9 +48,9 @@ def run_demo(
     _print_summary(estate, echo)
     found = findings(estate)
     echo("")
-    echo(f"Findings ({len(found)}):")
-    for kind, count in sorted(Counter(f.kind for f in found).items()):
-        echo(f"  {kind:<40} {count:>5}")
+    echo(f"Findings ({len(found)}), by rule code as `iptoolkit audit --statistics` says them:")
+    for line in _by_code(found).splitlines():
+        echo(line)
 
     written = [estate.save(output / "estate.json")]
     overview = plot_topology(estate, title=f"Integration topology ({len(estate)} profiles)")
@@ -118,6 +118,16 @@ def _a_week_later(
         # only the changed items and their neighbours: a week's changes drawn one by one
         export(changes, output / "changes.png", only_changed=True, title=title),
     ]
+
+
+def _by_code(found: Findings) -> str:
+    """The findings counted per rule code, most first, with severity and title: the
+    audit's own `--statistics` report (one wording of a finding everywhere)."""
+    from ..auditing.registry import all_rules
+    from ..auditing.reports.context import ReportContext
+    from ..auditing.reports.rows import statistics
+
+    return statistics(ReportContext(found, all_rules()))
 
 
 def _print_summary(estate: Estate, echo: Callable[[str], None]) -> None:

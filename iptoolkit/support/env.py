@@ -20,6 +20,7 @@ __all__ = [
     "APP_SNAPSHOT",
     "APP_FOLDER",
     "APP_UNMASKED",
+    "APP_TOKEN",
     "ENV_VARS",
     "SECRET_VARIABLES",
 ]
@@ -36,6 +37,7 @@ MAX_LOAD_SIZE = "IPTOOLKIT_MAX_LOAD_SIZE"
 APP_SNAPSHOT = "IPTOOLKIT_APP_SNAPSHOT"
 APP_FOLDER = "IPTOOLKIT_APP_FOLDER"
 APP_UNMASKED = "IPTOOLKIT_APP_UNMASKED"
+APP_TOKEN = "IPTOOLKIT_APP_TOKEN"
 
 ENV_VARS: dict[str, str] = {
     BASE_URL: "the platform's base URL, e.g. https://platform.example.com",
@@ -50,6 +52,7 @@ ENV_VARS: dict[str, str] = {
     APP_SNAPSHOT: "the snapshot the Explorer app shows (set by iptoolkit explore; else a demo)",
     APP_FOLDER: "where the Explorer app's Export tab writes (set by iptoolkit explore)",
     APP_UNMASKED: "1: the app's exports unmasked (iptoolkit explore --unmasked-downloads)",
+    APP_TOKEN: "the app's token, for its Copy link (set by iptoolkit explore for its kernels)",
 }
 """Every variable iptoolkit reads -> what it holds."""
 

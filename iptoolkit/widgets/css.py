@@ -17,6 +17,10 @@ EXPLORER_CSS = """<style>
 .ipt-explorer .ipt-none {color: var(--jp-ui-font-color2, #757575);}
 .ipt-explorer .ipt-note {font-size: 0.9em; color: #8a5a00; margin-top: 6px;}
 .ipt-explorer .ipt-error {color: #b00020;}
+.ipt-explorer .ipt-dead-end {background: #fff4e5; border-left: 4px solid #e08a00;
+  color: #5c3b00; padding: 6px 12px; margin: 0 0 8px 0; border-radius: 2px;}
+.ipt-explorer .ipt-dead-end ul {margin: 2px 0; padding-left: 20px;}
+.ipt-explorer .ipt-dead-end-tail {font-size: 0.92em;}
 .ipt-explorer table.ipt-fields {border-collapse: collapse; font-size: 0.92em;}
 .ipt-explorer table.ipt-fields th {text-align: left; padding: 2px 12px 2px 0;
   vertical-align: top; white-space: nowrap; font-weight: 600;}

@@ -30,7 +30,7 @@ from .debounce import Debouncer
 from .detail import DetailPane
 from .exporter import ExportPanel, suggested_name, write_selection
 from .findings import FindingsPane
-from .html import HIDE_FALLBACK_CSS, header_html
+from .html import HIDE_FALLBACK_CSS, dead_end_html, header_html
 from .model import ExplorerModel, Selection
 from .panel import FilterPanel
 from .shown import ShownTab
@@ -89,6 +89,10 @@ class Explorer:
         )
         self.panel = FilterPanel(self.model.facets, self._panel_changed)
         self.header = W.HTML()
+        self.message = W.HTML()
+        """What the filter got wrong (`html.dead_end_html`): a value that matches no
+        profile, said at the top with what was perhaps meant; empty otherwise."""
+        self.message.add_class("ipt-message")
         self._topology_tab = TopologyTab(
             self.model, lambda: self._selection, self.show_detail, enabled=diagram
         )
@@ -121,7 +125,7 @@ class Explorer:
         }
         self._tab_changed()
         self.tabs.observe(lambda _: self._tab_changed(), "selected_index")
-        self.widget = _page(self.header, self.panel.widget, self.tabs)
+        self.widget = _page(self.header, self.message, self.panel.widget, self.tabs)
         self.panel.set(filter or Filter())  # calls back through the debouncer...
         self._changes.flush()  # ...so apply now: the constructor returns a ready explorer
         self.refresh()
@@ -256,6 +260,9 @@ class Explorer:
             self.panel.show_facets(selection.facets)
         self.exporter.suggest(suggested_name(selection.filter))
         self.header.value = header_html(selection.counts_text(), selection.filter.describe())
+        self.message.value = dead_end_html(
+            self.model.dead_ends(selection), selected=selection.profiles, total=selection.total
+        )
         self.table.show(self.model.table(selection))
         self.detail.invalidate()
         self.findings.tab.invalidate()
@@ -277,12 +284,14 @@ class Explorer:
             self.show_detail(self.model.profile_nodes[rows[row]])
 
 
-def _page(header: W.Widget, panel: W.Widget, tabs: W.Tab) -> W.VBox:
-    """The Explorer's page: its styles, the header, the filter panel beside the tabs."""
+def _page(header: W.Widget, message: W.Widget, panel: W.Widget, tabs: W.Tab) -> W.VBox:
+    """The Explorer's page: its styles, the header and its message, the filter panel
+    beside the tabs."""
     page = W.VBox(
         [
             W.HTML(EXPLORER_CSS + HIDE_FALLBACK_CSS),
             header,
+            message,
             W.HBox([panel, tabs], layout=W.Layout(width="100%")),
         ],
         layout=W.Layout(width="100%"),

@@ -25,6 +25,7 @@ __all__ = [
     "OUTSIDE_NOTE",
     "Link",
     "header_html",
+    "dead_end_html",
     "link_html",
     "node_text",
     "fields_html",
@@ -48,6 +49,54 @@ def header_html(counts: str, description: str, *, busy: bool = False) -> str:
         f"{status}<div class='ipt-description'>filter: {html.escape(description)}</div>"
         "</div>"
     )
+
+
+_FIELD_WORDS = {
+    "partners": "partner",
+    "channels": "channel",
+    "agent_types": "input agent type",
+    "channel_types": "channel type",
+    "groups": "group",
+    "tags": "tag",
+    "text": "the text",
+}
+
+
+def dead_end_html(missing: list[tuple[str, Any, str]], *, selected: int, total: int) -> str:
+    """What the filter got wrong, at the top of the Explorer: each value that matches no
+    profile (`ExplorerModel.dead_ends`, with the command line's did-you-mean), or, for a
+    filter that selects nothing though each value matches some, that only together they
+    match none. Empty when nothing needs saying."""
+    if not missing and selected:
+        return ""
+    if missing:
+        said = [
+            f"<li>{html.escape(_dead_end_text(field, value, hint))}</li>"
+            for field, value, hint in missing
+        ]
+        lead = "Nothing selected: " if not selected else "Part of the filter matches nothing: "
+        what = "".join(said)
+        tail = (
+            "Change these, or Reset to see everything."
+            if not selected
+            else ("The other values still select profiles.")
+        )
+        return (
+            f"<div class='ipt-dead-end' role='status'><b>{lead}</b>"
+            f"<ul>{what}</ul><span class='ipt-dead-end-tail'>{html.escape(tail)}</span></div>"
+        )
+    return (
+        "<div class='ipt-dead-end' role='status'><b>Nothing selected:</b> each value of the "
+        f"filter matches some of the {total:,} profiles, but no profile matches them all "
+        "together. Remove one, or Reset.</div>"
+    )
+
+
+def _dead_end_text(field: str, value: Any, hint: str) -> str:
+    if field == "active":
+        return f"no profile is {'active' if value else 'inactive'}"
+    word = _FIELD_WORDS.get(field, field.replace("_", " "))
+    return f"{word} {str(value)!r} matches no profile{hint}"
 
 
 OUTSIDE_NOTE = "not in the current selection"

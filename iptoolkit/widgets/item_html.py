@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 from typing import TYPE_CHECKING, Any
 
-from ..core.nodes import label
+from ..core.nodes import is_active, label
 from ..models import field_value
 from ..support.names import plural
 from .html import OUTSIDE_NOTE, Link, fields_html, list_html, node_text
@@ -22,9 +22,22 @@ if TYPE_CHECKING:
 
     from .model import ExplorerModel
 
-__all__ = ["detail_html", "item_link"]
+__all__ = ["detail_html", "item_link", "activity"]
 
 _PROFILE_FIELDS = ("id", "name", "group", "active", "tags", "description", "encoding")
+
+
+def activity(item: Any) -> str:
+    """An item's `active` flag as people read it: `active` or `inactive` (`is_active`, the
+    one rule), saying why for a flag that is missing or not a boolean."""
+    if is_active(item):
+        return "active"
+    flag = field_value(item, "active")
+    if flag is False:
+        return "inactive"
+    if flag is None:
+        return "inactive (no active flag)"
+    return f"inactive (its active flag is {flag!r}, not true)"
 
 
 def detail_html(model: ExplorerModel, node: str, inside: frozenset[str]) -> str:
@@ -41,6 +54,8 @@ def detail_html(model: ExplorerModel, node: str, inside: frozenset[str]) -> str:
     if kind == "profile":
         raw = model.estate.raw_profiles[data["index"]]
         fields = {name: raw.get(name) for name in _PROFILE_FIELDS} if isinstance(raw, dict) else {}
+        if fields:
+            fields["active"] = activity(raw)
         fields["input agent"] = data.get("agent_type")
         if data.get("problem"):
             fields["problem"] = data.get("error")
@@ -56,6 +71,8 @@ def detail_html(model: ExplorerModel, node: str, inside: frozenset[str]) -> str:
     else:
         model_obj = data.get("model", data.get("json"))
         fields = _dump(model_obj)
+        if "active" in fields:
+            fields["active"] = activity(fields)
         links = {}
         if kind == "channel":
             fields.pop("partner", None)

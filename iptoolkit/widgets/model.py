@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from ..core.selection import Filter
-from ..query.filters import field_matches, subset
+from ..query.filters import LIST_FIELDS, field_matches, subset, unmatched
 from ..support.names import plural, unresolved_note
 from .facets import FacetIndex, Facets
 
@@ -123,6 +123,22 @@ class ExplorerModel:
         return frame.rename(columns=lambda name: name.replace("_", " "))
 
     # -- selections -----------------------------------------------------------------------
+
+    def dead_ends(self, selection: Selection) -> list[tuple[str, Any, str]]:
+        """(field, value, did-you-mean) of each value of the filter that selects no profile
+        on its own (`filters.unmatched`, as the command line says it). A selection that
+        keeps profiles can only hold such a value among several of one field (a partner
+        or channel type of an address, or set from code, the panel does not list), so
+        only the list fields are tried then."""
+        chosen = selection.filter
+        if chosen.is_empty():
+            return []
+        if selection.profiles:
+            lists = {name: getattr(chosen, name) for name in LIST_FIELDS}
+            chosen = Filter(**lists)
+            if chosen.is_empty():
+                return []
+        return unmatched(self.estate, chosen)
 
     def select(self, selection: Filter) -> Selection:
         """Apply a filter: the rows and counts, from the filters' index (cached per filter)."""

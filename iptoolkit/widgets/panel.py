@@ -45,7 +45,6 @@ class FilterPanel:
         self.typing = False
         """True when the last change was typed text: the caller waits for a pause then."""
         self._extra: dict[str, Any] = {}
-        self._refused = ""
         self._facets = facets
         wide = W.Layout(width="100%")
         self.text = W.Text(
@@ -74,6 +73,12 @@ class FilterPanel:
         self.groups = W.SelectMultiple(options=_group_options(facets), rows=7, layout=wide)
         self.reset = W.Button(description="Reset", icon="undo", tooltip="Select everything")
         self.note = W.HTML()
+        self.refusals = {name: W.HTML() for name in _PICKABLE}
+        """Beside each control whose options carry counts: why the option just picked
+        was not applied (counted 0), empty otherwise."""
+        for name, refusal in self.refusals.items():
+            refusal.add_class("ipt-refusal")
+            refusal.add_class(f"ipt-refusal-{name.replace('_', '-')}")
         self.reset.on_click(lambda _: self.set(Filter()))
         for name, control in self._controls().items():
             control.observe(lambda change, name=name: self._changed(name, change["old"]), "value")
@@ -84,15 +89,20 @@ class FilterPanel:
                 self.text,
                 _title("Profiles"),
                 self.active,
+                self.refusals["active"],
                 _title("Input agent types"),
                 self.agent_types,
+                self.refusals["agent_types"],
                 _title("Channel types"),
                 self.channel_types,
+                self.refusals["channel_types"],
                 _title("Partners"),
                 self.partner_search,
                 self.partners,
+                self.refusals["partners"],
                 _title("Groups"),
                 self.groups,
+                self.refusals["groups"],
                 self.note,
                 self.reset,
             ],
@@ -158,7 +168,7 @@ class FilterPanel:
     def _refuse_empty(self, name: str, old: Any) -> bool:
         """An option counted (0) is listed but cannot be picked: choosing it would select
         nothing (or, among other values of its field, add nothing). It is unpicked at once,
-        and the note says why; True when something was refused."""
+        and a note beside its control says why; True when something was refused."""
         if name not in _PICKABLE:
             return False
         control = self._controls()[name]
@@ -167,9 +177,7 @@ class FilterPanel:
         chosen = value if isinstance(value, tuple) else (value,)
         refused = [v for v in chosen if v is not None and counts.get(v, 1) == 0]
         if not refused:
-            if self._refused:  # the note said no to an earlier pick: no longer news
-                self._refused = ""
-                self.note.value = _note(self._extra)
+            self._clear_refusals()  # a note said no to an earlier pick: no longer news
             return False
         kept = tuple(v for v in chosen if v not in refused) if isinstance(value, tuple) else old
         self._quiet = True
@@ -177,10 +185,13 @@ class FilterPanel:
             control.value = kept
         finally:
             self._quiet = False
-        names = ", ".join(_said_value(name, v) for v in refused)
-        self._refused = f"{names}: no profile of this selection has it, so it is not applied"
-        self.note.value = _note(self._extra, self._refused)
+        self._clear_refusals()
+        self.refusals[name].value = _refusal_html(name, refused)
         return True
+
+    def _clear_refusals(self) -> None:
+        for refusal in self.refusals.values():
+            refusal.value = ""
 
     @property
     def filter(self) -> Filter:
@@ -231,7 +242,7 @@ class FilterPanel:
             if selection.tags:
                 extra["tags"] = list(selection.tags)
             self._extra = extra
-            self._refused = ""
+            self._clear_refusals()
             self.note.value = _note(extra)
         finally:
             self._quiet = False
@@ -283,17 +294,23 @@ def _group_label(group: str, count: int) -> str:
     return "\u00a0\u00a0\u00a0" * depth + f"{name} ({count:,})"
 
 
-def _note(extra: dict[str, Any], refused: str = "") -> str:
-    notes = []
-    if extra:
-        said = "; ".join(
-            f"{name.replace('_', ' ')}: {', '.join(map(str, values))}"
-            for name, values in extra.items()
-        )
-        notes.append(f"<div class='ipt-note'>Also filtered by {html.escape(said)}</div>")
-    if refused:
-        notes.append(f"<div class='ipt-note ipt-refused'>{html.escape(refused)}</div>")
-    return "".join(notes)
+def _note(extra: dict[str, Any]) -> str:
+    if not extra:
+        return ""
+    said = "; ".join(
+        f"{name.replace('_', ' ')}: {', '.join(map(str, values))}" for name, values in extra.items()
+    )
+    return f"<div class='ipt-note'>Also filtered by {html.escape(said)}</div>"
+
+
+def _refusal_html(name: str, refused: list[Any]) -> str:
+    """Why an option counted (0) was not applied, said beside its control."""
+    names = ", ".join(_said_value(name, v) for v in refused)
+    why = (
+        f"{names} (0): no profile the other filters keep has it, so it is not applied. "
+        "Widen them, or Reset, to reach it."
+    )
+    return f"<div class='ipt-note ipt-refused'>{html.escape(why)}</div>"
 
 
 _PICKABLE = ("agent_types", "channel_types", "partners", "groups", "active")

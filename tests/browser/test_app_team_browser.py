@@ -98,6 +98,7 @@ def _session(signed_in: str, process: subprocess.Popen[bytes], tmp_path: Path) -
             try:
                 page.goto(signed_in, timeout=FIRST_VIEW)
                 _shared_view(page, url)
+                _copied_link_opens(page, url, signed_in.split("token=", 1)[1])
                 _drill_down(page, url, tmp_path)
                 _reload_and_close(page, process)
                 page = _watched(browser.new_page(viewport=VIEWPORT), url, problems)
@@ -151,6 +152,35 @@ def _shared_view(page: Any, url: str) -> None:
 
     shown = sorted(parse_qsl(page.evaluate("location.search").lstrip("?")))
     assert shown == [("channel-type", "AS2"), ("group", "Finance")]
+
+
+def _copied_link_opens(page: Any, url: str, token: str) -> None:
+    """ "Copy link" copies the view's address with the app's token (the address bar keeps it
+    out): the link a colleague is sent opens; without the token they meet the app's own
+    page (403), not Jupyter's login form."""
+    from urllib.parse import parse_qsl, urlsplit
+
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=url.rstrip("/"))
+    assert "token" not in page.evaluate("location.search")
+    page.locator(".ipt-copy-link").first.click()
+    said = page.locator(".ipt-copy-said").first
+    page.wait_for_function(
+        "() => document.querySelector('.ipt-copy-said').innerText.trim() !== ''", timeout=STEP
+    )
+    text = said.inner_text().strip()
+    link = page.evaluate("navigator.clipboard.readText()") if text == "link copied" else text
+    parts = urlsplit(link)
+    assert link.startswith(url) and parts.path == "/", link
+    assert sorted(parse_qsl(parts.query)) == sorted(
+        [("channel-type", "AS2"), ("group", "Finance"), ("token", token)]
+    )
+    stranger = page.context.browser.new_context()
+    try:
+        refused = stranger.request.get(link.split("token=")[0].rstrip("&?"))
+        assert refused.status == 403 and "Ask the person who runs it" in refused.text()
+        assert "jupyter server list" not in refused.text()
+    finally:
+        stranger.close()
 
 
 def _drill_down(page: Any, url: str, tmp_path: Path) -> None:
