@@ -280,6 +280,16 @@ def test_the_view_lays_itself_out_again_for_the_width_its_front_end_reports(
     view.close()
 
 
+def test_agents_around_a_channel_are_told_apart_by_their_profile(big: Estate) -> None:
+    """Six profiles' "AS2 agent"s around one channel: each label says its profile."""
+    view = TopologyView(big)
+    view.focus("channel:40079")
+    agents = [a["label"] for _, a in view.data.graph.nodes(data=True) if "agent" in a["label"]]
+    assert len(agents) == 6 and len(set(agents)) == 6, agents
+    assert all(label.startswith("\u25c0 AS2 agent \u00b7 P-") for label in agents), agents
+    view.close()
+
+
 # -- in the Explorer ----------------------------------------------------------------------
 
 

@@ -15,6 +15,7 @@ told apart by their column and colour instead, as the legend says.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -57,6 +58,7 @@ __all__ = [
     "start_camera",
     "detail_node",
     "shared_path",
+    "told_apart",
     "line_colour",
     "mix",
 ]
@@ -178,6 +180,8 @@ def _to_sigma(
         node: item_label(data) if grouped else str(data["label"])
         for node, data in view.nodes(data=True)
     }
+    if not grouped:
+        label_of = told_apart(view, label_of)
     said = dict(label_of)  # drawn: a drilled group's subgroups without its path
     if group_by == "group":
         profiles = [node for node, kind in view.nodes(data="kind") if kind == "profile"]
@@ -311,6 +315,18 @@ def _add_ports(
                 )
                 ports[node] = key
     return ports
+
+
+def told_apart(view: nx.DiGraph, label_of: dict[Hashable, str]) -> dict[Hashable, str]:
+    """Labels of agents and response units that several nodes of the view share (six
+    "X.400 agent"s around one channel), each followed by its profile's name."""
+    mine = ("agent", "response")
+    counts = Counter(label_of[n] for n, kind in view.nodes(data="kind") if kind in mine)
+    out = dict(label_of)
+    for node, data in view.nodes(data=True):
+        if data["kind"] in mine and counts[label_of[node]] > 1 and data.get("owner"):
+            out[node] = f"{label_of[node]} \u00b7 {data['owner']}"
+    return out
 
 
 def shared_path(groups: list[str]) -> str:
