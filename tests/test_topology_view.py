@@ -287,6 +287,10 @@ def test_agents_around_a_channel_are_told_apart_by_their_profile(big: Estate) ->
     agents = [a["label"] for _, a in view.data.graph.nodes(data=True) if "agent" in a["label"]]
     assert len(agents) == 6 and len(set(agents)) == 6, agents
     assert all(label.startswith("\u25c0 AS2 agent \u00b7 P-") for label in agents), agents
+    from iptoolkit.widgets.topology_fit import cut_to_px, label_px
+
+    cut = cut_to_px(agents[0], label_px(agents[0]) - 30)  # short of room: the head goes first
+    assert cut.endswith(agents[0][-8:]) and "\u2026 \u00b7 " in cut, cut
     view.close()
 
 

@@ -5,8 +5,9 @@ rows and which labels are cut depend on the width in pixels, which only the brow
 This anywidget sits in the view, as wide as it, and reports its width (`width`, CSS
 pixels) when first shown and again whenever it changes (a JupyterLab pane dragged, the
 file browser opened, the app's window resized): a `ResizeObserver`, quiet for
-`SETTLE_MS` before it reports, so that dragging a pane lays out once, not per frame. A
-width of 0 (the view in a hidden tab) is never reported.
+`SETTLE_MS` before it reports (or `MAX_WAIT_MS` at the latest), so that dragging a pane
+lays out once or twice, not per frame. A width of 0 (the view in a hidden tab) is never
+reported.
 """
 
 from __future__ import annotations
@@ -14,10 +15,12 @@ from __future__ import annotations
 import anywidget
 import traitlets
 
-__all__ = ["CanvasWidth", "SETTLE_MS", "MIN_CHANGE_PX"]
+__all__ = ["CanvasWidth", "SETTLE_MS", "MAX_WAIT_MS", "MIN_CHANGE_PX"]
 
 SETTLE_MS = 250
 """Quiet time after the last resize before the width is reported."""
+MAX_WAIT_MS = 1000
+"""A width that keeps changing is reported this long after it began to."""
 MIN_CHANGE_PX = 8
 """A change smaller than this is not reported (a scroll bar coming and going)."""
 
@@ -35,9 +38,14 @@ function render({{ model, el }}) {{
     model.set("width", width);
     model.save_changes();
   }};
+  let first = null;  // when the first change not yet reported came
   const observer = new ResizeObserver(() => {{
+    const now = Date.now();
+    if (first === null) first = now;
     if (timer !== null) clearTimeout(timer);
-    timer = setTimeout(report, {SETTLE_MS});
+    // quiet for SETTLE_MS, or at the latest MAX_WAIT_MS after the first change
+    const wait = Math.max(0, Math.min({SETTLE_MS}, first + {MAX_WAIT_MS} - now));
+    timer = setTimeout(() => {{ first = null; report(); }}, wait);
   }});
   observer.observe(el);
   return () => {{ observer.disconnect(); if (timer !== null) clearTimeout(timer); }};

@@ -37,6 +37,7 @@ from ..topology.view import detail_view, grouped_view, item_label
 from .topology_fit import (
     SCROLLBAR_PX,
     TALL_ROW_PX,
+    TOLD_APART,
     Canvas,
     column_x,
     cut_to_px,
@@ -325,7 +326,7 @@ def told_apart(view: nx.DiGraph, label_of: dict[Hashable, str]) -> dict[Hashable
     out = dict(label_of)
     for node, data in view.nodes(data=True):
         if data["kind"] in mine and counts[label_of[node]] > 1 and data.get("owner"):
-            out[node] = f"{label_of[node]} \u00b7 {data['owner']}"
+            out[node] = f"{label_of[node]}{TOLD_APART}{data['owner']}"
     return out
 
 

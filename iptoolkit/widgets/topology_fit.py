@@ -148,8 +148,24 @@ def label_px(text: str) -> float:
     return sum(_advance(character) for character in text)
 
 
+TOLD_APART = " \u00b7 "
+"""Between a label and what tells it apart from its namesakes (`AS2 agent · P-000047`)."""
+
+
 def cut_to_px(text: str, room: float) -> str:
-    """`text`, cut with "…" to `room` pixels when it is wider (whole when it fits)."""
+    """`text`, cut with "…" to `room` pixels when it is wider (whole when it fits); a label
+    told apart from its namesakes keeps what tells it apart (its end after `TOLD_APART`)
+    while there is room for it."""
+    if label_px(text) <= room:
+        return text
+    head, sep, tail = text.rpartition(TOLD_APART)
+    if sep and head:  # its head cut first, down to 30% of the room
+        end = min(label_px(sep + tail), room * 0.7)
+        return _cut(head, room - end) + _cut(sep + tail, end)
+    return _cut(text, room)
+
+
+def _cut(text: str, room: float) -> str:
     if label_px(text) <= room:
         return text
     room -= _advance("\u2026")
