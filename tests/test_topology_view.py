@@ -291,6 +291,9 @@ def test_agents_around_a_channel_are_told_apart_by_their_profile(big: Estate) ->
 
     cut = cut_to_px(agents[0], label_px(agents[0]) - 30)  # short of room: the head goes first
     assert cut.endswith(agents[0][-8:]) and "\u2026 \u00b7 " in cut, cut
+    view.update(big.subset(Filter(agent_types=["SFTP"])))  # profiles drawn: their lines say it
+    assert view.data.group_by is None
+    assert not [a for _, a in view.data.graph.nodes(data=True) if "\u00b7" in a["label"]]
     view.close()
 
 

@@ -320,12 +320,19 @@ def _add_ports(
 
 def told_apart(view: nx.DiGraph, label_of: dict[Hashable, str]) -> dict[Hashable, str]:
     """Labels of agents and response units that several nodes of the view share (six
-    "X.400 agent"s around one channel), each followed by its profile's name."""
+    "X.400 agent"s around one channel), each followed by its profile's name, where the
+    view does not draw that profile (drawn, its line to it tells them apart)."""
     mine = ("agent", "response")
-    counts = Counter(label_of[n] for n, kind in view.nodes(data="kind") if kind in mine)
+
+    def alone(node: Hashable) -> bool:
+        return view.nodes[node]["kind"] in mine and not any(
+            view.nodes[other]["kind"] == "profile" for other in view.pred[node]
+        )
+
+    counts = Counter(label_of[n] for n in view.nodes if alone(n))
     out = dict(label_of)
     for node, data in view.nodes(data=True):
-        if data["kind"] in mine and counts[label_of[node]] > 1 and data.get("owner"):
+        if alone(node) and counts[label_of[node]] > 1 and data.get("owner"):
             out[node] = f"{label_of[node]}{TOLD_APART}{data['owner']}"
     return out
 
