@@ -278,8 +278,9 @@ class Explorer:
             self.show_detail(self.model.profile_nodes[rows[row]])
 
 
-MIN_TABS_PX = 480
-"""The tabs' narrowest width beside the filter panel (the topology's canvas in it)."""
+MIN_TABS_PX = 720
+"""The tabs' narrowest width beside the filter panel: less, and they go below it, where the
+topology has the whole width (its overview needs about 710 px at its shortest labels)."""
 
 
 def _page(header: W.Widget, panel: W.Widget, tabs: W.Tab) -> W.VBox:

@@ -65,7 +65,9 @@ def show_topology(
       `neighbourhood` or an `Impact`; the rest is faded.
     - `on_select`: called with the estate node id of a clicked (or searched) node.
     - `height`: of the canvas, in pixels; `aspect`: about how many times as wide as high
-      the canvas will be (where a tall view starts zoomed in, see `start_camera`).
+      the canvas will be, until the browser reports its width: the view is then laid out
+      for the width it has, and again whenever it is resized (`CanvasWidth`). A view that
+      does not fit at a readable size is drawn on a bigger canvas that scrolls.
     """
     return TopologyView(
         estate_or_selection,
