@@ -31,6 +31,7 @@ from iptoolkit.widgets.topology_fit import (
     cut_to_px,
     fits,
     label_budget,
+    label_gaps,
     label_px,
 )
 
@@ -113,7 +114,8 @@ def test_labels_are_cut_longest_first_only_when_the_canvas_is_too_narrow() -> No
     narrow = label_budget({0: 130.0, 1: 400.0, 2: 165.0, 3: 130.0}, canvas)
     assert (narrow[0], narrow[2], narrow[3]) == (130.0, 165.0, 130.0)  # short ones whole
     assert 165 < narrow[1] < 400  # the longest cut, as little as the width allows
-    gaps = 3 * (EDGE_PX + LABEL_OFFSET_PX) + LABEL_OFFSET_PX
+    gaps = label_gaps(4)  # each label's offset and port, the edges, the first nodes' room
+    assert gaps > 3 * (EDGE_PX + LABEL_OFFSET_PX) + LABEL_OFFSET_PX
     assert sum(narrow.values()) + gaps <= canvas.inner_width
     assert sum(narrow.values()) + CHAR_PX + gaps > canvas.inner_width
 

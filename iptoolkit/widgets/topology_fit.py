@@ -63,6 +63,8 @@ MISSING_GLYPH_PX = 12.0
 a square."""
 LABEL_OFFSET_PX = 16.0
 """From a node's centre to the end of its glyph and the start of its text, about."""
+PORT_GAP_PX = 4.0
+"""From the end of a label to where its edges leave."""
 EDGE_PX = 52.0
 """Room left for the edges between one column's labels and the next column."""
 MIN_ROW_PX = 15.0
@@ -209,13 +211,19 @@ def _font() -> Any:
         return None
 
 
+def label_gaps(columns: int) -> float:
+    """The pixels `columns` columns take besides their labels (as `column_x` places them:
+    each label's offset and port, the edges between columns, the first column's nodes)."""
+    return columns * (LABEL_OFFSET_PX + PORT_GAP_PX) + max(columns - 1, 0) * EDGE_PX + NODE_PX
+
+
 def label_budget(longest: Mapping[float, float], canvas: Canvas) -> dict[float, float]:
     """Column -> the pixels its labels may take (`longest`: the widest label's, in pixels)
     so that every column, its labels and the edges fit the canvas's width: each column gets
     what it needs, unless the whole is too wide; then the longest labels are cut first
     (down to `MIN_LABEL_CHARS` wide characters)."""
     columns = sorted(longest)
-    gaps = max(len(columns) - 1, 0) * (EDGE_PX + LABEL_OFFSET_PX) + LABEL_OFFSET_PX
+    gaps = label_gaps(len(columns))
     room = max(canvas.inner_width - gaps, 0)  # pixels for every label
     want = {column: max(float(longest[column]), 0.0) for column in columns}
     if sum(want.values()) <= room:
@@ -241,7 +249,7 @@ def column_x(widths: Mapping[float, float]) -> dict[float, float]:
 
 def port_offset(width: float) -> float:
     """From a node to where its edges leave (just after a label `width` pixels wide)."""
-    return LABEL_OFFSET_PX + width + 4.0 if width else 0.0
+    return LABEL_OFFSET_PX + width + PORT_GAP_PX if width else 0.0
 
 
 def camera(xs: list[float], ys: list[float], right: float, canvas: Canvas) -> dict[str, float]:
