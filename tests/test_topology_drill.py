@@ -26,10 +26,12 @@ from iptoolkit.widgets.topology_fit import (
     EDGE_PX,
     LABEL_OFFSET_PX,
     PADDING_PX,
+    SCROLL_PAGES,
     Canvas,
     cut_to_px,
     fits,
     label_budget,
+    label_gaps,
     label_px,
 )
 
@@ -112,7 +114,8 @@ def test_labels_are_cut_longest_first_only_when_the_canvas_is_too_narrow() -> No
     narrow = label_budget({0: 130.0, 1: 400.0, 2: 165.0, 3: 130.0}, canvas)
     assert (narrow[0], narrow[2], narrow[3]) == (130.0, 165.0, 130.0)  # short ones whole
     assert 165 < narrow[1] < 400  # the longest cut, as little as the width allows
-    gaps = 3 * (EDGE_PX + LABEL_OFFSET_PX) + LABEL_OFFSET_PX
+    gaps = label_gaps(4)  # each label's offset and port, the edges, the first nodes' room
+    assert gaps > 3 * (EDGE_PX + LABEL_OFFSET_PX) + LABEL_OFFSET_PX
     assert sum(narrow.values()) + gaps <= canvas.inner_width
     assert sum(narrow.values()) + CHAR_PX + gaps > canvas.inner_width
 
@@ -155,7 +158,8 @@ def test_opening_a_big_group_shows_its_subgroups_then_node_by_node(estate: Estat
         steps += 1
         assert steps < 5
     assert len(view.trail) >= 2 and view.data.camera is not None  # fitted
-    assert fits(tallest_column(view.graph.subgraph(view.data.members).copy()), CANVAS)
+    tallest = tallest_column(view.graph.subgraph(view.data.members).copy())
+    assert fits(tallest, CANVAS, pages=SCROLL_PAGES)  # on a canvas that scrolls, at most
     view.go_to(1)
     assert [level.title for level in view.trail] == ["Finance"]
     view.back()
@@ -251,4 +255,5 @@ def test_profiles_nothing_splits_are_opened_by_ranges_of_names(graph: nx.MultiDi
     view.expand(first)
     assert view.data.group_by is None and view.data.camera is not None
     ys = [a["y"] for _, a in _drawn(view.data)]
-    assert max(ys) - min(ys) <= CANVAS.inner_height + 1e-6  # each range fits the canvas
+    # each range fits the canvas, or the few canvases a panel scrolls through
+    assert max(ys) - min(ys) <= CANVAS.inner_height * SCROLL_PAGES + 1e-6

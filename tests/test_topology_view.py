@@ -256,6 +256,47 @@ def test_the_view_is_a_widget_that_composes(small: Estate) -> None:
     assert view.comm is None and all(widget.comm is None for widget in inner)
 
 
+def test_the_view_lays_itself_out_again_for_the_width_its_front_end_reports(
+    big: Estate,
+) -> None:
+    """The front end reports the view's width (`CanvasWidth`): the overview and every level
+    opened are laid out for it; a width too narrow for readable labels draws a wider canvas
+    that scrolls (never narrower labels than `MIN_LABEL_CHARS`), a wide one fits its width."""
+    view = TopologyView(big, height=600)
+    view.expand("group:profile:Finance")
+    opened = view.data
+    view._width.width = 1400  # as the front end sets it
+    assert view.canvas.width == 1400 and view.data is not opened
+    wide = view.data.size
+    assert wide is not None and wide[0] == 1400 and wide[1] >= 600
+    assert [level.title for level in view.trail] == ["Finance"]  # the same level, relaid
+    view._width.width = 500
+    narrow = view.data.size
+    assert narrow is not None and narrow[0] > 500  # grown: the panel scrolls sideways
+    view.go_to(0)
+    assert view.data.size is not None and view.data.size[0] > 500
+    view._width.width = 0  # a hidden tab: nothing to lay out for
+    assert view.canvas.width > 0
+    view.close()
+
+
+def test_agents_around_a_channel_are_told_apart_by_their_profile(big: Estate) -> None:
+    """Six profiles' "AS2 agent"s around one channel: each label says its profile."""
+    view = TopologyView(big)
+    view.focus("channel:40079")
+    agents = [a["label"] for _, a in view.data.graph.nodes(data=True) if "agent" in a["label"]]
+    assert len(agents) == 6 and len(set(agents)) == 6, agents
+    assert all(label.startswith("\u25c0 AS2 agent \u00b7 P-") for label in agents), agents
+    from iptoolkit.widgets.topology_fit import cut_to_px, label_px
+
+    cut = cut_to_px(agents[0], label_px(agents[0]) - 30)  # short of room: the head goes first
+    assert cut.endswith(agents[0][-8:]) and "\u2026 \u00b7 " in cut, cut
+    view.update(big.subset(Filter(agent_types=["SFTP"])))  # profiles drawn: their lines say it
+    assert view.data.group_by is None
+    assert not [a for _, a in view.data.graph.nodes(data=True) if "\u00b7" in a["label"]]
+    view.close()
+
+
 # -- in the Explorer ----------------------------------------------------------------------
 
 

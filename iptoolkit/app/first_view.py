@@ -52,7 +52,10 @@ view: in the body, outside `#rendered_cells` (which Voila keeps hidden until its
 ran); the page handler puts the drawing there, or nothing."""
 CANVAS_HEIGHT = 600
 CANVAS_ASPECT = 2.0
-"""The Explorer's topology canvas (its `TopologyTab`: `TopologyView(height=600, aspect=2.0)`)."""
+"""The Explorer's topology canvas before its front end reports its width (its `TopologyTab`:
+`TopologyView(height=600, aspect=2.0)`). The drawing is never narrower than that (a
+narrower window scrolls it, as the live view scrolls a canvas too wide for it): shrunk,
+its 12 px labels would be smaller than people read."""
 GIVE_UP_AFTER = 90
 """Seconds after which the drawing goes even without a live canvas: a page whose kernel
 failed shows Voila's own message, not a picture that says "loading" for ever."""
@@ -104,6 +107,7 @@ _STYLE = f"""
 #{ELEMENT_ID} .ipt-fv-status {{margin: 6px 2px 2px 2px; line-height: 19px;}}
 #{ELEMENT_ID} .ipt-fv-status strong {{font-weight: 600;}}
 #{ELEMENT_ID} svg {{display: block; width: 100%; height: {CANVAS_HEIGHT}px;
+  min-width: {round(CANVAS_HEIGHT * CANVAS_ASPECT)}px;
   border: 1px solid #e0e0e0; box-sizing: border-box;}}
 #{ELEMENT_ID} .ipt-topology-legend {{list-style: none; margin: 4px 0 0 0; padding: 0;
   display: flex; flex-wrap: wrap; gap: 2px 16px; font-size: 0.9em;}}

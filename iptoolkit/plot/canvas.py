@@ -140,10 +140,7 @@ def draw_headers(ax: Axes, view: nx.DiGraph, geometry: Geometry, key: str | None
     by = f" by {key.replace('_', ' ')}" if key else ""
     choices = [
         (f"Profiles{by} ({n['profile']})", f"Profiles ({n['profile']})"),
-        (
-            f"Input agents ({n['agent']}) · response units ({n['response']})",
-            f"Agents ({n['agent']}) · responses ({n['response']})",
-        ),
+        (f"Agents ({n['agent']}) · responses ({n['response']})",),  # one wording at any size
         (f"Channels ({n['channel']})",),
         (f"Partners ({n['partner']})",),
     ]

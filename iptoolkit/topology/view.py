@@ -182,6 +182,7 @@ def detail_view(graph: nx.MultiDiGraph, focus: set[Hashable] | None = None) -> n
             problem=bool(data.get("problem")),
             focus=focus is None or node in focus,
             members=[node],
+            owner=_owner_name(graph, data),
         )
     edges: Iterable[tuple[Hashable, Hashable, str | None]] = graph.edges(data="relation")
     for u, v, relation in edges:
@@ -198,6 +199,18 @@ def detail_view(graph: nx.MultiDiGraph, focus: set[Hashable] | None = None) -> n
             focus=focus is not None and u in focus and v in focus,
         )
     return view
+
+
+def _owner_name(graph: nx.MultiDiGraph, data: dict[str, Any]) -> str | None:
+    """The name of the profile an agent or response unit belongs to, or its id when the
+    graph does not hold it (None for other kinds): it tells apart the six "AS2 agent"s
+    around one channel."""
+    owner = data.get("profile") if data.get("kind") in ("agent", "response") else None
+    if owner is None:
+        return None
+    if owner in graph:
+        return node_label(graph, owner)
+    return str(owner).partition(":")[2] or str(owner)  # its id: the profile is not shown
 
 
 def _counts_active(data: dict[str, Any]) -> bool:

@@ -1,10 +1,11 @@
 """Which view the interactive topology draws next: the overview, a group opened, an item's
 neighbourhood. Plain data (`ViewData`), no widget.
 
-- **auto**: a graph is drawn node by node when its tallest column fits the canvas
-  (`topology_fit.fits`), else grouped by the first of `DRILL_ORDER` that splits its profiles
-  into more than one group: subgroups first (`Finance` -> `Finance/AP`, `Finance/AR`...),
-  then input agent type, then partner, and last consecutive names (`by_name_ranges`).
+- **auto**: a graph is drawn node by node when its tallest column fits the canvas, or a
+  taller one of `SCROLL_PAGES` canvases that scrolls (`topology_fit.fits`), else grouped
+  by the first of `DRILL_ORDER` that splits its profiles into more than one group:
+  subgroups first (`Finance` -> `Finance/AP`, `Finance/AR`...), then input agent type,
+  then partner, and last consecutive names (`by_name_ranges`).
 - **drill**: opening a group draws its members and everything on their paths (`group_graph`)
   the same way, so a 2,337-profile group opens on its subgroups, and each click goes one
   level down until a group is small enough to draw node by node.
@@ -21,7 +22,7 @@ import networkx as nx
 
 from ..topology.style import COLUMN_OF_KIND
 from .topology_data import ViewData, group_graph, view_data
-from .topology_fit import MIN_ROW_PX, Canvas, fits
+from .topology_fit import MIN_ROW_PX, SCROLL_PAGES, Canvas, fits
 
 __all__ = [
     "DRILL_ORDER",
@@ -55,7 +56,7 @@ def auto_view(
 ) -> ViewData:
     """Node by node if it fits `canvas`, else grouped by the first of `order` that makes
     more than one profile group (see the module docstring)."""
-    if fits(tallest_column(graph) * _SLACK, canvas):
+    if fits(tallest_column(graph) * _SLACK, canvas, pages=SCROLL_PAGES):
         return view_data(graph, group_by=None, focus=focus, canvas=canvas)
     for group_by in order:
         data = view_data(graph, group_by=group_by, focus=focus, canvas=canvas)
@@ -76,7 +77,7 @@ def by_name_ranges(graph: nx.MultiDiGraph, canvas: Canvas) -> nx.MultiDiGraph | 
         key=lambda node: (str(graph.nodes[node].get("name") or "").lower(), str(node)),
     )
     tallest = max(tallest_column(graph), 1)
-    rows = max(int(canvas.inner_height / MIN_ROW_PX / _SLACK), 1)
+    rows = max(int(canvas.inner_height * SCROLL_PAGES / MIN_ROW_PX / _SLACK), 1)
     per = max(int(len(profiles) * rows / tallest), 1)
     if per >= len(profiles):
         return None

@@ -116,7 +116,8 @@ class Explorer:
                 self.exporter.widget,
             ],
             titles=TABS,
-            layout=W.Layout(flex="1 1 auto", min_width="0"),
+            # narrower than this beside the filter panel, the tabs go below it (`_page`)
+            layout=W.Layout(flex=f"1 1 {MIN_TABS_PX}px", min_width=f"min({MIN_TABS_PX}px, 100%)"),
         )
         self._shown_tabs: dict[str, ShownTab | TopologyTab] = {
             "Topology": self._topology_tab,
@@ -284,15 +285,21 @@ class Explorer:
             self.show_detail(self.model.profile_nodes[rows[row]])
 
 
+MIN_TABS_PX = 720
+"""The tabs' narrowest width beside the filter panel: less, and they go below it, where the
+topology has the whole width (its overview needs about 710 px at its shortest labels)."""
+
+
 def _page(header: W.Widget, message: W.Widget, panel: W.Widget, tabs: W.Tab) -> W.VBox:
-    """The Explorer's page: its styles, the header and its message, the filter panel
-    beside the tabs."""
+    """The Explorer's page: its styles, the header and its message, the filter panel beside
+    the tabs, or above them when the page is too narrow for both (JupyterLab beside the
+    file browser): the topology then has the page's width, not what the panel leaves."""
     page = W.VBox(
         [
             W.HTML(EXPLORER_CSS + HIDE_FALLBACK_CSS),
             header,
             message,
-            W.HBox([panel, tabs], layout=W.Layout(width="100%")),
+            W.HBox([panel, tabs], layout=W.Layout(width="100%", flex_flow="row wrap")),
         ],
         layout=W.Layout(width="100%"),
     )

@@ -4,6 +4,10 @@ Every picture is a new `Sigma` (`new_sigma`): ipysigma draws its graph once, and
 laid out for the canvas sets what sigma shows of its labels. The box puts the widget in
 only once the front end reports the box displayed (its layout applied): sigma measures
 its container once, when it is attached, and would draw 0 px wide before that.
+
+A view that does not fit its canvas at a readable size is drawn on a bigger one
+(`ViewData.size`): the box is then a panel of the view's height that scrolls, the sigma
+widget in it as wide and as high as its canvas.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import ipywidgets as W
 
 from ..topology.legend import HIGHLIGHT_COLOUR
 from .topology_data import ViewData
+from .topology_fit import SCROLLBAR_PX
 
 if TYPE_CHECKING:
     from ipysigma import Sigma
@@ -68,9 +73,16 @@ class SigmaBox(W.Box):
 
     children: tuple[Any, ...]  # the trait W.Box declares (ipywidgets has no type information)
 
-    def __init__(self) -> None:
-        super().__init__(layout=W.Layout(width="100%"))
+    def __init__(self, height: int = 620) -> None:
+        super().__init__(
+            # a canvas wider than the view: its scroll bar below it, within the panel
+            layout=W.Layout(
+                width="100%", max_height=f"{height + SCROLLBAR_PX + 2}px", overflow="auto"
+            )
+        )
         self.add_class("ipt-topology-canvas")
+        self._inner = W.Box(layout=W.Layout(width="100%", flex="none"))
+        self.children = (self._inner,)
         self.sigma: Sigma | None = None
         self._view_count = 0  # counted from now: the front end reports each view shown
         self.observe(self._place, "_view_count")
@@ -80,11 +92,13 @@ class SigmaBox(W.Box):
         """Where the reader is in the picture shown (None: nothing shown)."""
         return self.sigma.camera_state if self.sigma is not None else None
 
-    def show(self, sigma: Sigma) -> None:
-        """Show `sigma` in place of the widget shown before, which is closed."""
+    def show(self, sigma: Sigma, width: int | None = None) -> None:
+        """Show `sigma` in place of the widget shown before, which is closed; `width`: the
+        pixels of a canvas wider than the box (None: as wide as the box)."""
         old, self.sigma = self.sigma, sigma
         if old is not None:
             old.close()
+        self._inner.layout.width = f"{width}px" if width else "100%"
         self._place()
 
     def close(self) -> None:
@@ -92,11 +106,14 @@ class SigmaBox(W.Box):
         sigma = getattr(self, "sigma", None)  # None too when __init__ did not finish
         if sigma is not None:
             sigma.close()
+        inner = getattr(self, "_inner", None)
+        if inner is not None:
+            inner.close()
         super().close()
 
     def _place(self, change: dict[str, Any] | None = None) -> None:
         """Put the current sigma widget in the box, once the box is displayed."""
         sigma = self.sigma
         shown: tuple[Sigma, ...] = (sigma,) if sigma is not None and self._view_count else ()
-        if self.children != shown:
-            self.children = shown
+        if self._inner.children != shown:
+            self._inner.children = shown

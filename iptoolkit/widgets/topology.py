@@ -25,6 +25,7 @@ import networkx as nx
 
 from ..plot.topology import check_options, grouping
 from ..topology.view import EstateOrGraph, Highlight, focus_set, graph_of
+from .canvas_width import CanvasWidth
 from .css import TOPOLOGY_CSS
 from .drill import auto_view
 from .html import HIDE_FALLBACK_CSS, topology_fallback_html
@@ -64,7 +65,9 @@ def show_topology(
       `neighbourhood` or an `Impact`; the rest is faded.
     - `on_select`: called with the estate node id of a clicked (or searched) node.
     - `height`: of the canvas, in pixels; `aspect`: about how many times as wide as high
-      the canvas will be (where a tall view starts zoomed in, see `start_camera`).
+      the canvas will be, until the browser reports its width: the view is then laid out
+      for the width it has, and again whenever it is resized (`CanvasWidth`). A view that
+      does not fit at a readable size is drawn on a bigger canvas that scrolls.
     """
     return TopologyView(
         estate_or_selection,
@@ -109,7 +112,9 @@ class TopologyView(W.VBox):
         """The estate node last clicked or searched (None before any)."""
         self._highlight: Highlight = None
         self._levels = Levels(self.canvas, lambda: self._picture.draw())
-        self._sigma_box = SigmaBox()
+        self._sigma_box = SigmaBox(height)
+        self._width = CanvasWidth()
+        self._width.observe(lambda change: _resized(self, change["new"]), "width")
         self._controls = Controls(
             on_back=self.back,
             on_crumb=self.go_to,
@@ -123,6 +128,7 @@ class TopologyView(W.VBox):
             SigmaGuard(),  # no script error from ipysigma's `layout` trait
             self._controls.above,
             self._controls.status,
+            self._width,
             self._sigma_box,
             self._controls.below,
         )
@@ -191,24 +197,41 @@ class TopologyView(W.VBox):
         self._highlight = highlight
         focus = focus_set(graph, highlight)
         self._levels.use(graph, focus)
-        self._levels.start(self.overview_data(graph, focus))
+        self._levels.start(
+            self.overview_data(graph, focus),
+            lambda canvas: self.overview_data(graph, focus, canvas=canvas),
+        )
 
-    def overview_data(self, graph: nx.MultiDiGraph, focus: set[Hashable] | None = None) -> ViewData:
+    def overview_data(
+        self,
+        graph: nx.MultiDiGraph,
+        focus: set[Hashable] | None = None,
+        *,
+        canvas: Canvas | None = None,
+    ) -> ViewData:
         """The overview of a graph as this view draws it (the Explorer caches these):
         grouped as `group_by` says; left to choose (None), node by node when it fits the
-        canvas, else grouped (`drill.auto_view`)."""
+        canvas, else grouped (`drill.auto_view`). `canvas`: the view's now, by default."""
+        canvas = canvas or self.canvas
         if self.group_by is None:
-            return auto_view(graph, canvas=self.canvas, focus=focus)
+            return auto_view(graph, canvas=canvas, focus=focus)
         group_by = grouping(graph, self.group_by)
-        return view_data(graph, group_by=group_by, focus=focus, canvas=self.canvas)
+        return view_data(graph, group_by=group_by, focus=focus, canvas=canvas)
 
     def show(self, data: ViewData, graph: GraphSource | None = None) -> None:
         """Draw prepared view data as the overview (of `graph`, or of what `graph()` builds
-        when a group is opened or a node clicked)."""
+        when a group is opened or a node clicked); laid out again from the graph when the
+        view is resized."""
         if graph is not None:
             self._highlight = None
             self._levels.use(graph)
-        self._levels.start(data)
+        levels = self._levels
+
+        def remake(canvas: Canvas) -> ViewData:
+            graph = levels.graph
+            return data if graph is None else self.overview_data(graph, canvas=canvas)
+
+        levels.start(data, remake)
 
     def redraw(self) -> None:
         """Draw the view shown now afresh: sigma ignores a click on the node it has
@@ -274,6 +297,15 @@ class TopologyView(W.VBox):
 
     def __repr__(self) -> str:
         return f"<TopologyView: {view_title(self.data)}>"
+
+
+def _resized(view: TopologyView, width: int | None) -> None:
+    """The front end reports the view's width: lay it out for it (see `CanvasWidth`); 0 is
+    a view not shown (a hidden tab), left as it is."""
+    if not width or width <= 0:
+        return
+    view.canvas = Canvas.of(width, view.height)
+    view._levels.relayout(view.canvas)
 
 
 def _descendants(box: W.Box) -> list[W.Widget]:

@@ -15,6 +15,7 @@ told apart by their column and colour instead, as the legend says.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -34,12 +35,16 @@ from ..topology.style import (
 )
 from ..topology.view import detail_view, grouped_view, item_label
 from .topology_fit import (
+    SCROLLBAR_PX,
+    TALL_ROW_PX,
+    TOLD_APART,
     Canvas,
     column_x,
     cut_to_px,
     fits,
     label_budget,
     label_px,
+    needed,
     port_offset,
     row_px,
 )
@@ -54,6 +59,7 @@ __all__ = [
     "start_camera",
     "detail_node",
     "shared_path",
+    "told_apart",
     "line_colour",
     "mix",
 ]
@@ -85,6 +91,9 @@ class ViewData:
     legend: list[LegendItem]
     camera: dict[str, float] | None = None
     """Where the camera starts when the view was fitted to a canvas (`topology_fit`)."""
+    size: tuple[int, int] | None = None
+    """The canvas it is drawn on, width and height in pixels, when fitted: the canvas it
+    was laid out for, or a bigger one when it does not fit that (the view scrolls)."""
 
     def item(self, key: str) -> Hashable | None:
         """The estate node a key stands for, or None for a group of several."""
@@ -172,6 +181,8 @@ def _to_sigma(
         node: item_label(data) if grouped else str(data["label"])
         for node, data in view.nodes(data=True)
     }
+    if not grouped:
+        label_of = told_apart(view, label_of)
     said = dict(label_of)  # drawn: a drilled group's subgroups without its path
     if group_by == "group":
         profiles = [node for node, kind in view.nodes(data="kind") if kind == "profile"]
@@ -180,10 +191,16 @@ def _to_sigma(
             said[node] = label_of[node][cut:]
     # laid out in the canvas's pixels when it fits, or is not too big to pan through
     fitted = canvas is not None and (
-        fits(placed.rows, canvas) or view.number_of_nodes() <= PIXEL_LAYOUT_NODES
+        fits(placed.rows, canvas)
+        or (
+            view.number_of_nodes() <= PIXEL_LAYOUT_NODES
+            and placed.rows * TALL_ROW_PX <= MAX_CANVAS_PX
+        )
     )
     if fitted:
         assert canvas is not None
+        if not fits(placed.rows, canvas):  # the panel scrolls down: room for its scroll bar
+            canvas = Canvas.of(canvas.width - SCROLLBAR_PX, canvas.height)
         glyphs = {n: f"{KIND_GLYPHS.get(view.nodes[n]['kind'], '')} " for n in view.nodes}
         longest: dict[float, float] = {}
         for node, (column, _) in placed.pos.items():
@@ -217,13 +234,16 @@ def _to_sigma(
     weights: Iterable[tuple[Hashable, Hashable, int]] = view.edges(data="weight")  # counts
     widest = max((w for _, _, w in weights), default=1)
     camera: dict[str, float] | None = None
+    size: tuple[int, int] | None = None
     if fitted:
         assert canvas is not None
         xs = [a["x"] for a in out.nodes.values()]
         ys = [a["y"] for a in out.nodes.values()]
         last = max(x_of.values(), default=0.0)
         right = last + port_offset(max((budget[c] for c in budget if x_of[c] == last), default=0))
-        camera = camera_at(xs, ys, right, canvas)
+        drawn_on = canvas.grown(*needed(min(xs, default=0.0), right, placed.rows, step))
+        size = (round(drawn_on.width), drawn_on.height)
+        camera = camera_at(xs, ys, right, drawn_on)
         _scale_sizes(out, camera["ratio"])
         ports = _add_ports(out, view, keys, placed.pos, x_of, budget)
     for u, v, data in view.edges(data=True):
@@ -239,12 +259,15 @@ def _to_sigma(
         replace(item, colour=line_colour(item.style)) if item.style else item
         for item in legend_items(view, grouped=grouped, focused=focused)
     ]
-    return ViewData(out, members, group_by, focused, legend, camera)
+    return ViewData(out, members, group_by, focused, legend, camera, size)
 
 
 PIXEL_LAYOUT_NODES = 4000
 """Past this many nodes a view too tall for its canvas keeps the layout in rows (the whole
 10,000-profile estate node by node: 31,000 nodes, no room for labels anyway)."""
+MAX_CANVAS_PX = 12_000
+"""Tallest canvas a view is drawn on (WebGL's buffers stop at 16,384 px in most browsers):
+a view taller than that node by node keeps the layout in rows."""
 PORT_SUFFIX = " \u2192"
 """A port's key: its node's key and an arrow (`group:profile:Finance →`)."""
 _INVISIBLE = "rgba(255,255,255,0)"
@@ -293,6 +316,25 @@ def _add_ports(
                 )
                 ports[node] = key
     return ports
+
+
+def told_apart(view: nx.DiGraph, label_of: dict[Hashable, str]) -> dict[Hashable, str]:
+    """Labels of agents and response units that several nodes of the view share (six
+    "X.400 agent"s around one channel), each followed by its profile's name, where the
+    view does not draw that profile (drawn, its line to it tells them apart)."""
+    mine = ("agent", "response")
+
+    def alone(node: Hashable) -> bool:
+        return view.nodes[node]["kind"] in mine and not any(
+            view.nodes[other]["kind"] == "profile" for other in view.pred[node]
+        )
+
+    counts = Counter(label_of[n] for n in view.nodes if alone(n))
+    out = dict(label_of)
+    for node, data in view.nodes(data=True):
+        if alone(node) and counts[label_of[node]] > 1 and data.get("owner"):
+            out[node] = f"{label_of[node]}{TOLD_APART}{data['owner']}"
+    return out
 
 
 def shared_path(groups: list[str]) -> str:

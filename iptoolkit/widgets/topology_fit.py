@@ -15,7 +15,13 @@ is one pixel there:
   over its own fan of edges;
 - rows are `MIN_ROW_PX` to `MAX_ROW_PX` apart: a view whose tallest column needs more rows
   than the canvas holds at `MIN_ROW_PX` does not `fit`: it is drilled into (`drill.py`),
-  or, drawn node by node all the same, laid out `TALL_ROW_PX` a row and started at its top.
+  or, drawn node by node all the same, laid out `TALL_ROW_PX` a row;
+- what does not fit the canvas at that (labels at their shortest, rows at their closest)
+  is drawn on a bigger canvas (`Canvas.grown`) that the view scrolls: never smaller type,
+  never overlap, nothing cut by the canvas's edge.
+
+The canvas is the one the front end reports (`canvas_width.CanvasWidth`): the view is laid
+out again when it is resized.
 
 The camera arithmetic follows sigma 2's `matrixFromCamera`: at camera ratio r, a graph
 whose node extent is `gw` x `gh` shows `S * c / (r * max(gw, gh))` pixels per unit, where
@@ -34,7 +40,9 @@ __all__ = [
     "EDGE_PX",
     "MIN_ROW_PX",
     "MAX_ROW_PX",
+    "NODE_PX",
     "Canvas",
+    "needed",
     "fits",
     "row_px",
     "label_budget",
@@ -55,21 +63,31 @@ MISSING_GLYPH_PX = 12.0
 a square."""
 LABEL_OFFSET_PX = 16.0
 """From a node's centre to the end of its glyph and the start of its text, about."""
+PORT_GAP_PX = 4.0
+"""From the end of a label to where its edges leave."""
 EDGE_PX = 52.0
 """Room left for the edges between one column's labels and the next column."""
-MIN_ROW_PX = 10.0
-"""Closest rows: labels of 12 px still read (sigma hides those that would collide)."""
+MIN_ROW_PX = 15.0
+"""Closest rows: labels of 12 px, with room between them (no two touch)."""
 MAX_ROW_PX = 44.0
 """Farthest rows: a few groups are not spread over the whole height."""
 TALL_ROW_PX = 15.0
-"""Rows of a view taller than the canvas (it starts at its top; the reader pans down)."""
+"""Rows of a view taller than the canvas (drawn on a taller canvas the view scrolls)."""
+NODE_PX = 12.0
+"""Room left of the first column for its nodes (the biggest grouped node's radius, and
+a little): the nodes one clicks to open a group are never cut by the canvas's edge."""
 PADDING_PX = 30.0
 """sigma's `stagePadding`."""
 MARGIN_PX = 16.0
 """Kept free inside the padding, around what is drawn."""
 TOP_PX = 36.0
 """Kept free above what is drawn, for sigma's search box (top right of the canvas)."""
-MIN_LABEL_CHARS = 12
+MIN_LABEL_CHARS = 14
+SCROLL_PAGES = 2.0
+"""A view whose rows fill up to this many canvases is drawn node by node all the same, on a
+taller canvas that scrolls, rather than grouped (a small selection, a group of 20)."""
+SCROLLBAR_PX = 16
+"""Kept free on the right of a canvas taller than the view: its panel's scroll bar."""
 
 
 @dataclass(frozen=True)
@@ -91,10 +109,31 @@ class Canvas:
     def inner_width(self) -> float:
         return self.width - 2 * (PADDING_PX + MARGIN_PX)
 
+    @classmethod
+    def of(cls, width: float, height: int) -> Canvas:
+        """The canvas `width` x `height` pixels."""
+        return cls(height, max(width, 1.0) / max(height, 1))
 
-def fits(rows: float, canvas: Canvas) -> bool:
-    """True when `rows` rows fit the canvas's height at `MIN_ROW_PX` or more apart."""
-    return rows <= 1 or (rows - 1) * MIN_ROW_PX <= canvas.inner_height
+    def grown(self, width: float, height: float) -> Canvas:
+        """This canvas, grown to hold what is drawn: `width` x `height` pixels of it
+        (margins and sigma's padding included; `needed`), never smaller than it is."""
+        tall = max(self.height, int(-(-height // 1)))
+        wide = max(self.width, float(int(-(-width // 1))))
+        return Canvas(tall, wide / tall)
+
+
+def needed(left: float, right: float, rows: float, step: float) -> tuple[float, float]:
+    """The canvas's width and height in pixels that hold what spans `left`..`right` and
+    `rows` rows `step` apart, with sigma's padding, the margins and the room on top."""
+    width = right - left + NODE_PX + 2 * (PADDING_PX + MARGIN_PX)
+    height = max(rows - 1, 0) * step + 2 * (PADDING_PX + MARGIN_PX) + TOP_PX
+    return width, height
+
+
+def fits(rows: float, canvas: Canvas, *, pages: float = 1.0) -> bool:
+    """True when `rows` rows fit the canvas's height (`pages` times it: a panel scrolled
+    through) at `MIN_ROW_PX` or more apart."""
+    return rows <= 1 or (rows - 1) * MIN_ROW_PX <= canvas.inner_height * pages
 
 
 def row_px(rows: float, canvas: Canvas) -> float:
@@ -111,8 +150,24 @@ def label_px(text: str) -> float:
     return sum(_advance(character) for character in text)
 
 
+TOLD_APART = " \u00b7 "
+"""Between a label and what tells it apart from its namesakes (`AS2 agent · P-000047`)."""
+
+
 def cut_to_px(text: str, room: float) -> str:
-    """`text`, cut with "…" to `room` pixels when it is wider (whole when it fits)."""
+    """`text`, cut with "…" to `room` pixels when it is wider (whole when it fits); a label
+    told apart from its namesakes keeps what tells it apart (its end after `TOLD_APART`)
+    while there is room for it."""
+    if label_px(text) <= room:
+        return text
+    head, sep, tail = text.rpartition(TOLD_APART)
+    if sep and head:  # its head cut first, down to 30% of the room
+        end = min(label_px(sep + tail), room * 0.7)
+        return _cut(head, room - end) + _cut(sep + tail, end)
+    return _cut(text, room)
+
+
+def _cut(text: str, room: float) -> str:
     if label_px(text) <= room:
         return text
     room -= _advance("\u2026")
@@ -156,13 +211,19 @@ def _font() -> Any:
         return None
 
 
+def label_gaps(columns: int) -> float:
+    """The pixels `columns` columns take besides their labels (as `column_x` places them:
+    each label's offset and port, the edges between columns, the first column's nodes)."""
+    return columns * (LABEL_OFFSET_PX + PORT_GAP_PX) + max(columns - 1, 0) * EDGE_PX + NODE_PX
+
+
 def label_budget(longest: Mapping[float, float], canvas: Canvas) -> dict[float, float]:
     """Column -> the pixels its labels may take (`longest`: the widest label's, in pixels)
     so that every column, its labels and the edges fit the canvas's width: each column gets
     what it needs, unless the whole is too wide; then the longest labels are cut first
     (down to `MIN_LABEL_CHARS` wide characters)."""
     columns = sorted(longest)
-    gaps = max(len(columns) - 1, 0) * (EDGE_PX + LABEL_OFFSET_PX) + LABEL_OFFSET_PX
+    gaps = label_gaps(len(columns))
     room = max(canvas.inner_width - gaps, 0)  # pixels for every label
     want = {column: max(float(longest[column]), 0.0) for column in columns}
     if sum(want.values()) <= room:
@@ -188,7 +249,7 @@ def column_x(widths: Mapping[float, float]) -> dict[float, float]:
 
 def port_offset(width: float) -> float:
     """From a node to where its edges leave (just after a label `width` pixels wide)."""
-    return LABEL_OFFSET_PX + width + 4.0 if width else 0.0
+    return LABEL_OFFSET_PX + width + PORT_GAP_PX if width else 0.0
 
 
 def camera(xs: list[float], ys: list[float], right: float, canvas: Canvas) -> dict[str, float]:
@@ -207,7 +268,7 @@ def camera(xs: list[float], ys: list[float], right: float, canvas: Canvas) -> di
     else:
         correction = min(max(graph_ratio, 1 / graph_ratio), max(viewport_ratio, 1 / viewport_ratio))
     ratio = smallest * correction / extent  # pixels per unit at ratio 1, so: ratio for 1
-    centre_x = (min_x + max(right, max_x)) / 2
+    centre_x = (min_x - NODE_PX + max(right, max_x)) / 2
     centre_y = (min_y + max_y) / 2 + TOP_PX / 2  # what is drawn sits lower: room on top
     if max_y - min_y > canvas.inner_height:  # too tall: start at its top
         centre_y = max_y - (canvas.height / 2 - PADDING_PX - MARGIN_PX - TOP_PX)

@@ -11,7 +11,7 @@ the level shown changes, its watchers whenever the breadcrumb does. No widget he
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import networkx as nx
 
@@ -39,6 +39,8 @@ class Level:
     title: str
     data: ViewData
     focus: Neighbourhood | None = None
+    remake: Callable[[Canvas], ViewData] | None = None
+    """Lays the level out again for another canvas (the view was resized)."""
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,7 @@ class Levels:
         self._graph: nx.MultiDiGraph | None = None
         self._source: Callable[[], nx.MultiDiGraph] | None = None
         self._watchers: list[Callable[[], None]] = []
+        self._remake_overview: Callable[[Canvas], ViewData] | None = None
 
     # -- what is shown --------------------------------------------------------------------
 
@@ -115,12 +118,30 @@ class Levels:
             self._graph, self._source = None, graph
         self.highlighted = highlighted
 
-    def start(self, overview: ViewData) -> None:
-        """Show `overview`, nothing opened below it."""
+    def start(self, overview: ViewData, remake: Callable[[Canvas], ViewData] | None = None) -> None:
+        """Show `overview`, nothing opened below it (`remake`: lays it out for another
+        canvas)."""
         self.overview = overview
+        self._remake_overview = remake
         self.trail.clear()
         self._draw()
         self._trail_changed()
+
+    def relayout(self, canvas: Canvas) -> None:
+        """Lay the overview and every level opened out for `canvas`, and draw the level
+        shown again (the view was resized)."""
+        if canvas == self.canvas:
+            return
+        self.canvas = canvas
+        if self.overview is None:
+            return
+        if self._remake_overview is not None:
+            self.overview = self._remake_overview(canvas)
+        self.trail[:] = [
+            replace(level, data=level.remake(canvas)) if level.remake else level
+            for level in self.trail
+        ]
+        self._draw()
 
     def watch(self, callback: Callable[[], None]) -> None:
         """Call `callback()` whenever a level is opened or left."""
@@ -135,8 +156,12 @@ class Levels:
         if not members or key not in data.graph or data.item(key) is not None:
             raise KeyError(f"expand: no group {key!r} in the view shown")
         crumb = str(data.graph.nodes[key].get("crumb") or key)
-        detail = drill_view(graph, members, canvas=self.canvas, focus=self.highlighted)
-        self._push(Level(crumb, detail))
+        highlighted = self.highlighted
+
+        def remake(canvas: Canvas) -> ViewData:
+            return drill_view(graph, members, canvas=canvas, focus=highlighted)
+
+        self._push(Level(crumb, remake(self.canvas), remake=remake))
 
     def focus(self, node: Hashable, depth: int) -> None:
         """Open the neighbourhood of `node`: the items within `depth` steps of it."""
@@ -145,8 +170,7 @@ class Levels:
             return
         node = resolve_node(graph, node, what="focus")
         shown = frozenset(neighbourhood_nodes(graph, node, depth))
-        self._push(Level(around_title(graph, node), self._around_data(node, shown),
-                         Neighbourhood(node, depth, shown)))  # fmt: skip
+        self._push(self._around(around_title(graph, node), Neighbourhood(node, depth, shown)))
 
     def expand_node(self, node: Hashable) -> None:
         """In a neighbourhood: add `node`'s neighbours to what is shown (the same level)."""
@@ -156,10 +180,9 @@ class Levels:
         shown = frozenset(expand_nodes(graph, set(around.shown), node))
         if shown == around.shown:
             return
-        self.trail[-1] = Level(
-            self.trail[-1].title, self._around_data(around.centre, shown),
-            Neighbourhood(around.centre, around.depth, shown),
-        )  # fmt: skip
+        self.trail[-1] = self._around(
+            self.trail[-1].title, Neighbourhood(around.centre, around.depth, shown)
+        )
         self._draw()
 
     def set_depth(self, depth: int) -> None:
@@ -210,10 +233,14 @@ class Levels:
         for callback in self._watchers:
             callback()
 
-    def _around_data(self, centre: Hashable, shown: frozenset[Hashable]) -> ViewData:
+    def _around(self, title: str, around: Neighbourhood) -> Level:
         graph = self.graph
         assert graph is not None
-        return neighbourhood_view(graph, set(shown), centre, canvas=self.canvas)
+
+        def remake(canvas: Canvas) -> ViewData:
+            return neighbourhood_view(graph, set(around.shown), around.centre, canvas=canvas)
+
+        return Level(title, remake(self.canvas), around, remake)
 
 
 def group_towards(data: ViewData | None, title: str) -> str | None:

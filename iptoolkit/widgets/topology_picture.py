@@ -50,14 +50,17 @@ class Picture:
         data, title = self.levels.data, self.levels.title
         if data is None:
             return
+        width, height = data.size or (None, self.owner.height)
         sigma = new_sigma(
             data,
             name=title or view_title(data),
-            height=self.owner.height,
+            height=height,
             camera=camera or start_camera(data, aspect=self.owner.aspect),
         )
         sigma.observe(self.picked, "selected_node")
-        self.box.show(sigma)
+        # a canvas grown wider than the view's scrolls sideways (see `ViewData.size`)
+        wider = width is not None and width > self.levels.canvas.width + 1
+        self.box.show(sigma, width if wider or height > self.owner.height else None)
         self.owner.selected = None  # a new picture: nothing picked in it yet
         titles = [level.title for level in self.levels.trail]
         self.controls.show(data, titles, around=self.levels.neighbourhood is not None)

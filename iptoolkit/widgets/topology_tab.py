@@ -80,7 +80,7 @@ class TopologyTab:
         from ..query.graph import build_graph
 
         selection = self._selection()
-        key = selection.filter.to_json()
+        key = f"{selection.filter.to_json()}@{self.view.canvas.width:.0f}"  # laid out for it
         estate = selection.estate
         whole = selection.filter.is_empty()
 

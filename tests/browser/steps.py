@@ -112,6 +112,15 @@ def click_a_node(page: Any, canvas: Any, colour: str) -> bool:
     pixels = _pixels(canvas.screenshot())
     target = np.array([int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)])
     match = (np.abs(pixels - target).max(axis=-1) < 0.04).astype(float)
+    box = canvas.bounding_box()
+    scale = box["width"] / match.shape[1]  # screenshots are in device pixels
+    # a canvas taller or wider than its view scrolls in a panel: only what shows counts
+    shown = canvas.evaluate(_SHOWN)
+    rows = box["y"] + (np.arange(match.shape[0]) + 0.5) * scale
+    columns = box["x"] + (np.arange(match.shape[1]) + 0.5) * scale
+    inside_rows = (rows > shown["top"] + 4) & (rows < shown["bottom"] - 4)
+    inside_columns = (columns > shown["left"] + 4) & (columns < shown["right"] - 4)
+    match *= np.outer(inside_rows, inside_columns)
     if not match.any():
         return False
     # the pixel with the most matching neighbours: the middle of a disc, not an edge
@@ -122,8 +131,6 @@ def click_a_node(page: Any, canvas: Any, colour: str) -> bool:
         for dx in range(-3, 4)
     )
     row, column = np.unravel_index(np.argmax(around * match), match.shape)
-    box = canvas.bounding_box()
-    scale = box["width"] / match.shape[1]  # screenshots are in device pixels
     x, y = box["x"] + (column + 0.5) * scale, box["y"] + (row + 0.5) * scale
     page.mouse.move(x, y)
     page.wait_for_timeout(200)
@@ -131,6 +138,17 @@ def click_a_node(page: Any, canvas: Any, colour: str) -> bool:
         return False
     page.mouse.click(x, y)
     return True
+
+
+_SHOWN = """
+el => {
+  const panel = el.closest('.ipt-topology-canvas');
+  const r = (panel || el).getBoundingClientRect();
+  const width = panel ? panel.clientWidth : r.width, height = panel ? panel.clientHeight : r.height;
+  return {left: r.left, top: r.top, right: r.left + width, bottom: r.top + height};
+}
+"""
+"""The part of the page where a canvas shows: its scrolling panel's, less its scroll bars."""
 
 
 def _pixels(png: bytes) -> Any:

@@ -46,8 +46,10 @@ CELLS = [
     "camera.add_class('ipt-camera')\n"
     "view = ipt.show_topology(estate, on_select=lambda node: setattr(picked, 'value', "
     "f'picked: {node}'), height=560)\n"
-    "view.sigma.observe(lambda change: setattr(camera, 'value', "
+    "def follow(change=None):  # a new canvas each time the view is laid out for its width\n"
+    "    view.sigma.observe(lambda change: setattr(camera, 'value', "
     "f\"camera: {change['new']['ratio']:.3f}\"), 'camera_state')\n"
+    "view._sigma_box._inner.observe(follow, 'children')\n"
     "W.VBox([picked, camera, view])  # the view is a widget: placed in a layout as one",
     "explorer = ipt.Explorer(estate, ipt.Filter(active=False))\nexplorer",
 ]

@@ -1,0 +1,61 @@
+"""`CanvasWidth`: the front end's width of the topology view, reported to the kernel.
+
+The view lays itself out for the canvas it has (`topology_fit`): the column spacing, the
+rows and which labels are cut depend on the width in pixels, which only the browser knows.
+This anywidget sits in the view, as wide as it, and reports its width (`width`, CSS
+pixels) when first shown and again whenever it changes (a JupyterLab pane dragged, the
+file browser opened, the app's window resized): a `ResizeObserver`, quiet for
+`SETTLE_MS` before it reports (or `MAX_WAIT_MS` at the latest), so that dragging a pane
+lays out once or twice, not per frame. A width of 0 (the view in a hidden tab) is never
+reported.
+"""
+
+from __future__ import annotations
+
+import anywidget
+import traitlets
+
+__all__ = ["CanvasWidth", "SETTLE_MS", "MAX_WAIT_MS", "MIN_CHANGE_PX"]
+
+SETTLE_MS = 250
+"""Quiet time after the last resize before the width is reported."""
+MAX_WAIT_MS = 1000
+"""A width that keeps changing is reported this long after it began to."""
+MIN_CHANGE_PX = 8
+"""A change smaller than this is not reported (a scroll bar coming and going)."""
+
+_ESM = f"""
+function render({{ model, el }}) {{
+  el.classList.add("ipt-canvas-width");
+  el.style.width = "100%";
+  el.style.height = "0";
+  let timer = null;
+  const report = () => {{
+    timer = null;
+    const width = Math.floor(el.getBoundingClientRect().width);
+    if (width <= 0) return;
+    if (Math.abs(width - model.get("width")) < {MIN_CHANGE_PX}) return;
+    model.set("width", width);
+    model.save_changes();
+  }};
+  let first = null;  // when the first change not yet reported came
+  const observer = new ResizeObserver(() => {{
+    const now = Date.now();
+    if (first === null) first = now;
+    if (timer !== null) clearTimeout(timer);
+    // quiet for SETTLE_MS, or at the latest MAX_WAIT_MS after the first change
+    const wait = Math.max(0, Math.min({SETTLE_MS}, first + {MAX_WAIT_MS} - now));
+    timer = setTimeout(() => {{ first = null; report(); }}, wait);
+  }});
+  observer.observe(el);
+  return () => {{ observer.disconnect(); if (timer !== null) clearTimeout(timer); }};
+}}
+export default {{ render }};
+"""
+
+
+class CanvasWidth(anywidget.AnyWidget):
+    """Reports the width its front end is drawn at (`width`, 0 until it is shown)."""
+
+    _esm = traitlets.Unicode(_ESM).tag(sync=True)
+    width = traitlets.Int(0).tag(sync=True)

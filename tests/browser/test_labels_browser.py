@@ -1,0 +1,199 @@
+"""No label overlaps another and none is cut by the canvas's edge, at any width: the
+topology view in Chromium, read where sigma.js draws each label (`labels.py`).
+
+Two sessions, one per place people explore in:
+
+- **JupyterLab beside the file browser**: a notebook shows the Explorer (its overview of
+  a 300-profile estate, grouped) and three views: a group opened (`Finance/AP`), a small
+  selection drawn node by node (the SFTP profiles) and a channel's neighbourhood. The
+  page is made 800, 1,000, 1,280 and 1,920 px wide in turn; every view reports its new
+  width, is laid out again, and its labels are boxed and counted.
+- **the app** (`iptoolkit explore`, Voila): the overview, a group opened from the page
+  address (`?drill=...`) and a small selection (24 MQTT profiles of one group), each at the
+  same four widths.
+
+A view fails on any overlapping pair, any label or group node cut by the canvas's edge,
+any label under 11 px. Screenshots go under the test's folder (and
+`IPTOOLKIT_KEEP_SCREENSHOTS`, when set).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ..ci import skip_or_fail
+from .lab import (
+    Lab,
+    chromium_missing,
+    first_launch,
+    launch_chromium,
+    launch_explore,
+    printed_app_url,
+    run_all,
+    run_in_lab,
+    stop_explore,
+    wait_listening,
+    wait_logged,
+    write_notebook,
+)
+from .labels import RECORD_LABELS, resize_and_wait, view_problems
+from .steps import STEP, wait_settled
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
+
+WIDTHS = (800, 1000, 1280, 1920)
+HEIGHT = 1000
+FIRST = 120_000  # ms: a fresh server's first kernel and page (the machine is shared)
+LAB_VIEWS = ("explorer overview", "Finance/AP", "SFTP selection", "neighbourhood")
+LAB_CELLS = (
+    "import iptoolkit as ipt\nestate = ipt.demo_estate(n_profiles=300, seed=7)",
+    "ipt.Explorer(estate)",
+    "group = ipt.show_topology(estate, height=560)\ngroup.open_path(['Finance/AP'])\ngroup",
+    "ipt.show_topology(estate.subset(ipt.Filter(agent_types=['SFTP'])), height=560)",
+    "around = ipt.show_topology(estate, height=560)\naround.focus('channel:40079', 2)\naround",
+)
+APP_PROFILES, APP_SEED = 2000, 5
+APP_VIEWS = {
+    "overview": "",
+    "Finance/AP": "?drill=Finance/AP",
+    "small selection": "?agent-type=MQTT&group=Production/Shopfloor",
+}
+
+
+def test_labels_never_overlap_nor_are_cut_in_jupyterlab_beside_the_file_browser(
+    tmp_path: Path,
+) -> None:
+    skip_or_fail(chromium_missing())
+    folder = tmp_path / "notebooks"
+    folder.mkdir()
+    write_notebook(folder / "widths.ipynb", *LAB_CELLS)
+    found: dict[str, str] = {}
+    run_in_lab(folder, tmp_path, lambda lab: found.update(_lab_session(lab, tmp_path)))
+    _report(found, tmp_path)
+
+
+def test_labels_never_overlap_nor_are_cut_in_the_app(tmp_path: Path) -> None:
+    skip_or_fail(chromium_missing())
+    import iptoolkit as ipt
+
+    snapshot = tmp_path / "estate.json"
+    ipt.demo_estate(n_profiles=APP_PROFILES, seed=APP_SEED).save(snapshot)
+    process, port, log = launch_explore(snapshot, tmp_path)
+    try:
+        wait_listening(process, port, log)
+        wait_logged(log, "first view drawn", process)
+        found = _app_session(printed_app_url(log, port), tmp_path)
+    finally:
+        stop_explore(process, signal.SIGINT)
+    _report(found, tmp_path)
+
+
+# -- the sessions ---------------------------------------------------------------------------
+
+
+def _lab_session(lab: Lab, tmp_path: Path) -> dict[str, str]:
+    from playwright.sync_api import sync_playwright
+
+    found: dict[str, str] = {}
+    with sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        try:
+            context = browser.new_context(viewport={"width": WIDTHS[-1], "height": HEIGHT})
+            context.add_init_script(RECORD_LABELS)
+            page = context.new_page()
+            with first_launch(page, tmp_path / "lab-first-launch.png"):
+                page.goto(f"{lab.url}/lab/tree/widths.ipynb", timeout=FIRST)
+                page.wait_for_selector(
+                    ".jp-NotebookPanel-toolbar .jp-Notebook-ExecutionIndicator[data-status='idle']",
+                    timeout=FIRST,
+                )
+                page.wait_for_timeout(1000)
+                _file_browser_open(page)
+                run_all(page, timeout=FIRST)
+            views = page.locator(".ipt-topology")
+            page.wait_for_function(
+                "n => document.querySelectorAll('.ipt-topology canvas.sigma-labels').length >= n",
+                arg=len(LAB_VIEWS),
+                timeout=FIRST,
+            )
+            wait_settled(page)
+            for width in WIDTHS:
+                resize_and_wait(page, width, HEIGHT, len(LAB_VIEWS), timeout=STEP * 2)
+                assert page.locator(".jp-FileBrowser").first.is_visible()  # beside it
+                for index, name in enumerate(LAB_VIEWS):
+                    views.nth(index).scroll_into_view_if_needed()
+                    found[f"lab {width} px, {name}"] = _judge(page, index)
+                    _keep(views.nth(index), tmp_path, f"lab-{width}-{index}")
+        finally:
+            browser.close()
+    return found
+
+
+def _app_session(url: str, tmp_path: Path) -> dict[str, str]:
+    from playwright.sync_api import sync_playwright
+
+    found: dict[str, str] = {}
+    with sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        try:
+            context = browser.new_context(viewport={"width": WIDTHS[-1], "height": HEIGHT})
+            context.add_init_script(RECORD_LABELS)
+            page = context.new_page()
+            for index, (name, query) in enumerate(APP_VIEWS.items()):
+                address = url + (("&" if "?" in url else "?") + query[1:] if query else "")
+                page.set_viewport_size({"width": WIDTHS[-1], "height": HEIGHT})
+                page.goto(address, timeout=FIRST)
+                page.locator(".ipt-topology canvas.sigma-labels").first.wait_for(timeout=FIRST)
+                wait_settled(page)
+                for width in WIDTHS:
+                    resize_and_wait(page, width, HEIGHT, 1, timeout=STEP * 2)
+                    found[f"app {width} px, {name}"] = _judge(page, 0)
+                    _keep(page, tmp_path, f"app-{width}-{index}")
+        finally:
+            browser.close()
+    return found
+
+
+def _report(found: dict[str, str], tmp_path: Path) -> None:
+    """Print every view's line (`pytest -s` shows the table), fail on any with a `!`."""
+    table = "\n".join(f"{where}: {line}" for where, line in found.items())
+    (tmp_path / "labels.txt").write_text(table + "\n")
+    print(table)
+    assert found and not any("!" in line for line in found.values()), table
+
+
+def _file_browser_open(page: Any) -> None:
+    """Open JupyterLab's file browser in the left sidebar (where people keep it)."""
+    if not page.locator(".jp-FileBrowser").first.is_visible():
+        page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab[data-id='filebrowser']").click()
+    page.locator(".jp-FileBrowser").first.wait_for(state="visible", timeout=STEP)
+
+
+def _judge(page: Any, view: int) -> str:
+    """One line of what the view's labels show: `!` in it when anything is wrong."""
+    frame, found = view_problems(page, view)
+    line = f"canvas {frame.width:.0f}x{frame.height:.0f}, {found.line()}"
+    if found:
+        line += f" ! {found.overlaps[:3]} {found.cut[:3]} {found.nodes_cut[:3]} {found.small[:3]}"
+    if not found.labels:
+        line += " ! no label drawn"
+    return line
+
+
+def _keep(element: Any, tmp_path: Path, name: str) -> None:
+    """A screenshot in the test's folder, copied to IPTOOLKIT_KEEP_SCREENSHOTS if set."""
+    path = tmp_path / f"{name}.png"
+    try:
+        element.screenshot(path=str(path))
+    except Exception:  # a screenshot never hides the failure it documents
+        return
+    keep = os.environ.get("IPTOOLKIT_KEEP_SCREENSHOTS")
+    if keep:
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, Path(keep) / path.name)
