@@ -22,6 +22,8 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -98,66 +100,63 @@ def test_labels_never_overlap_nor_are_cut_in_the_app(tmp_path: Path) -> None:
 
 
 def _lab_session(lab: Lab, tmp_path: Path) -> dict[str, str]:
-    from playwright.sync_api import sync_playwright
-
     found: dict[str, str] = {}
-    with sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
-        try:
-            context = browser.new_context(viewport={"width": WIDTHS[-1], "height": HEIGHT})
-            context.add_init_script(RECORD_LABELS)
-            page = context.new_page()
-            with first_launch(page, tmp_path / "lab-first-launch.png"):
-                page.goto(f"{lab.url}/lab/tree/widths.ipynb", timeout=FIRST)
-                page.wait_for_selector(
-                    ".jp-NotebookPanel-toolbar .jp-Notebook-ExecutionIndicator[data-status='idle']",
-                    timeout=FIRST,
-                )
-                page.wait_for_timeout(1000)
-                _file_browser_open(page)
-                run_all(page, timeout=FIRST)
-            views = page.locator(".ipt-topology")
-            page.wait_for_function(
-                "n => document.querySelectorAll('.ipt-topology canvas.sigma-labels').length >= n",
-                arg=len(LAB_VIEWS),
+    with _recording_page() as page:
+        with first_launch(page, tmp_path / "lab-first-launch.png"):
+            page.goto(f"{lab.url}/lab/tree/widths.ipynb", timeout=FIRST)
+            page.wait_for_selector(
+                ".jp-NotebookPanel-toolbar .jp-Notebook-ExecutionIndicator[data-status='idle']",
                 timeout=FIRST,
             )
-            wait_settled(page)
-            for width in WIDTHS:
-                resize_and_wait(page, width, HEIGHT, len(LAB_VIEWS), timeout=STEP * 2)
-                assert page.locator(".jp-FileBrowser").first.is_visible()  # beside it
-                for index, name in enumerate(LAB_VIEWS):
-                    views.nth(index).scroll_into_view_if_needed()
-                    found[f"lab {width} px, {name}"] = _judge(page, index)
-                    _keep(views.nth(index), tmp_path, f"lab-{width}-{index}")
-        finally:
-            browser.close()
+            page.wait_for_timeout(1000)
+            _file_browser_open(page)
+            run_all(page, timeout=FIRST)
+        views = page.locator(".ipt-topology")
+        page.wait_for_function(
+            "n => document.querySelectorAll('.ipt-topology canvas.sigma-labels').length >= n",
+            arg=len(LAB_VIEWS),
+            timeout=FIRST,
+        )
+        wait_settled(page)
+        for width in WIDTHS:
+            resize_and_wait(page, width, HEIGHT, len(LAB_VIEWS), timeout=STEP * 2)
+            assert page.locator(".jp-FileBrowser").first.is_visible()  # beside it
+            for index, name in enumerate(LAB_VIEWS):
+                views.nth(index).scroll_into_view_if_needed()
+                found[f"lab {width} px, {name}"] = _judge(page, index)
+                _keep(views.nth(index), tmp_path, f"lab-{width}-{index}")
     return found
 
 
 def _app_session(url: str, tmp_path: Path) -> dict[str, str]:
+    found: dict[str, str] = {}
+    with _recording_page() as page:
+        for index, (name, query) in enumerate(APP_VIEWS.items()):
+            address = url + (("&" if "?" in url else "?") + query[1:] if query else "")
+            page.set_viewport_size({"width": WIDTHS[-1], "height": HEIGHT})
+            page.goto(address, timeout=FIRST)
+            page.locator(".ipt-topology canvas.sigma-labels").first.wait_for(timeout=FIRST)
+            wait_settled(page)
+            for width in WIDTHS:
+                resize_and_wait(page, width, HEIGHT, 1, timeout=STEP * 2)
+                found[f"app {width} px, {name}"] = _judge(page, 0)
+                _keep(page, tmp_path, f"app-{width}-{index}")
+    return found
+
+
+@contextmanager
+def _recording_page() -> Iterator[Any]:
+    """A Chromium page at the widest width whose canvases record every label they draw."""
     from playwright.sync_api import sync_playwright
 
-    found: dict[str, str] = {}
     with sync_playwright() as playwright:
         browser = launch_chromium(playwright)
         try:
             context = browser.new_context(viewport={"width": WIDTHS[-1], "height": HEIGHT})
             context.add_init_script(RECORD_LABELS)
-            page = context.new_page()
-            for index, (name, query) in enumerate(APP_VIEWS.items()):
-                address = url + (("&" if "?" in url else "?") + query[1:] if query else "")
-                page.set_viewport_size({"width": WIDTHS[-1], "height": HEIGHT})
-                page.goto(address, timeout=FIRST)
-                page.locator(".ipt-topology canvas.sigma-labels").first.wait_for(timeout=FIRST)
-                wait_settled(page)
-                for width in WIDTHS:
-                    resize_and_wait(page, width, HEIGHT, 1, timeout=STEP * 2)
-                    found[f"app {width} px, {name}"] = _judge(page, 0)
-                    _keep(page, tmp_path, f"app-{width}-{index}")
+            yield context.new_page()
         finally:
             browser.close()
-    return found
 
 
 def _report(found: dict[str, str], tmp_path: Path) -> None:
