@@ -176,13 +176,18 @@ def token_page() -> str:
     )
 
 
+def _answer_page(handler: tornado.web.RequestHandler, status: int, page: str) -> None:
+    """End the request with one of the app's own pages (`token_page`, `busy_page`)."""
+    handler.set_status(status)
+    handler.set_header("Content-Type", "text/html; charset=utf-8")
+    handler.finish(page)
+
+
 def _refuse_without_token(handler: tornado.web.RequestHandler) -> None:
     """Answer 403 with `token_page` (no redirect to a login form)."""
     handler.clear()
-    handler.set_status(403)
-    handler.set_header("Content-Type", "text/html; charset=utf-8")
     handler.set_header("Cache-Control", "no-store")
-    handler.finish(token_page())
+    _answer_page(handler, 403, token_page())
 
 
 class TokenPageHandler(LoginFormHandler):
@@ -233,10 +238,8 @@ class SessionHandler(TornadoVoilaHandler):
         self.xsrf_token  # noqa: B018  (reading it sets the cookie the shutdown beacon returns)
         limit = int(self.settings.get("iptoolkit_max_sessions") or 0)
         if limit and sessions_in_use(self.kernel_manager) >= limit:
-            self.set_status(503)
             self.set_header("Retry-After", str(RETRY_AFTER))
-            self.set_header("Content-Type", "text/html; charset=utf-8")
-            self.finish(busy_page(limit))
+            _answer_page(self, 503, busy_page(limit))
 
     def redirect(self, url: str, permanent: bool = False, status: int | None = None) -> None:
         """Jupyter sends a visitor without the token to its login form: `token_page` here,
