@@ -82,16 +82,21 @@ class Controls:
         )  # fmt: skip
         self.below.add_class("ipt-topology-below")
 
-    def show(self, data: ViewData, titles: Sequence[str], *, around: bool) -> None:
+    def show(
+        self, data: ViewData, titles: Sequence[str], *, around: bool, wider: bool = False
+    ) -> None:
         """A new picture of `data`, the level the breadcrumb `titles` leads to (none: the
-        overview), `around` an item's neighbourhood; nothing is picked in it yet."""
+        overview), `around` an item's neighbourhood, `wider` than its pane (it scrolls
+        sideways); nothing is picked in it yet."""
         self.info.value = ""
         self.details.layout.display = self.around.layout.display = "none"
         self.back.layout.display = None if titles else "none"
         self.depth.layout.display = None if around else "none"
         self._show_crumbs(titles)
         title = titles[-1] if titles else None
-        self.status.value = status_html(data, expanded=bool(titles), title=title, around=around)
+        self.status.value = status_html(
+            data, expanded=bool(titles), title=title, around=around, wider=wider
+        )
         self.legend.value = legend_html(data.legend)
 
     def picked(self, info: str, *, around: bool) -> None:

@@ -60,10 +60,10 @@ class Picture:
         sigma.observe(self.picked, "selected_node")
         # a canvas grown wider than the view's scrolls sideways (see `ViewData.size`)
         wider = width is not None and width > self.levels.canvas.width + 1
-        self.box.show(sigma, width if wider or height > self.owner.height else None)
+        self.box.show(sigma, data, width if wider or height > self.owner.height else None)
         self.owner.selected = None  # a new picture: nothing picked in it yet
         titles = [level.title for level in self.levels.trail]
-        self.controls.show(data, titles, around=self.levels.neighbourhood is not None)
+        self.controls.show(data, titles, around=self.levels.neighbourhood is not None, wider=wider)
 
     def redraw(self) -> None:
         """Draw the level shown afresh, where the reader is looking now."""
