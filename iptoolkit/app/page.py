@@ -82,7 +82,9 @@ def follow_address(explorer: Explorer) -> W.VBox:
     note.add_class("ipt-address-note")
 
     def current() -> str:
-        return query_of(explorer.filter, explorer.item, explorer.drill)
+        shown = explorer.topology.paths.shown
+        ends = (shown.a, shown.b) if shown is not None else None
+        return query_of(explorer.filter, explorer.item, explorer.drill, ends)
 
     def opened(change: dict[str, object]) -> None:
         view = view_of(str(change["new"] or ""))
@@ -98,6 +100,8 @@ def follow_address(explorer: Explorer) -> W.VBox:
                 )
         if view.item:
             explorer.show_detail(view.item)
+        if view.paths is not None:
+            explorer.show_paths(*view.paths)
         note.value = "".join(
             f"<div class='ipt-app-error'>{html.escape(problem)}</div>" for problem in problems
         )

@@ -40,6 +40,7 @@ from .topology_tab import TopologyTab
 
 if TYPE_CHECKING:
     from ..core.estate import Estate
+    from ..query.paths import Paths
 
 __all__ = ["Explorer"]
 
@@ -100,7 +101,11 @@ class Explorer:
         self.topology.on_trail(self._changed)
         self.table = SelectionTable(self._picked_row)
         self.detail = DetailPane(
-            self.model, lambda: self._selection, on_open=self.show_detail, on_focus=self.focus_on
+            self.model,
+            lambda: self._selection,
+            on_open=self.show_detail,
+            on_focus=self.focus_on,
+            on_paths=self.show_paths,
         )
         self.detail.on_item(lambda _: self._changed())
         self.findings = FindingsPane(self.model, lambda: self._selection, self.show_detail)
@@ -196,6 +201,13 @@ class Explorer:
         selection's items within `depth` steps of it; a click there expands a node."""
         self.tabs.selected_index = TABS.index("Topology")
         self._topology_tab.focus_on(node, depth)
+
+    def show_paths(self, a: str, b: str) -> Paths | None:
+        """Show in the Topology tab how item `a` reaches item `b` (`ipt.paths` over the
+        selection: every path, shortest first, bounded), the rest faded; the paths, or
+        None when the selection does not hold both (the tab says so)."""
+        self.tabs.selected_index = TABS.index("Topology")
+        return self._topology_tab.show_paths(a, b)
 
     def drill_to(self, path: tuple[str, ...] | list[str]) -> tuple[str, ...]:
         """Open the topology's groups of `path` (a `drill` value) from its overview; the

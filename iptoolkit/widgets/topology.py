@@ -36,6 +36,7 @@ from .topology_data import ViewData, view_data
 from .topology_fit import Canvas
 from .topology_html import view_title
 from .topology_levels import MAX_DEPTH, GraphSource, Level, Levels, Neighbourhood
+from .topology_paths import PathFinder
 from .topology_picture import Picture
 
 if TYPE_CHECKING:
@@ -86,7 +87,8 @@ class TopologyView(W.VBox):
     Its jobs are its collaborators': `Levels` (topology_levels) is the drill navigation
     (the overview, the levels opened, the graph), `SigmaBox` (sigma_box) holds the canvas,
     `Controls` (topology_controls) the breadcrumb, status line and legend around it, and
-    `Picture` (topology_picture) draws the level shown and answers clicks. The view wires
+    `Picture` (topology_picture) draws the level shown and answers clicks, `PathFinder`
+    (topology_paths, `view.paths`) shows how one item reaches another. The view wires
     them: a move asked of it goes to the levels, which call back to draw.
     """
 
@@ -112,6 +114,9 @@ class TopologyView(W.VBox):
         """The estate node last clicked or searched (None before any)."""
         self._highlight: Highlight = None
         self._levels = Levels(self.canvas, lambda: self._picture.draw())
+        self.paths = PathFinder(self._levels, lambda text: self.say(text))
+        """How one item reaches another: `view.paths.show(a, b)` draws the paths between
+        them, the rest faded; `view.paths.shown` is what is drawn (see `PathFinder`)."""
         self._sigma_box = SigmaBox(height)
         self._width = CanvasWidth()
         self._width.observe(lambda change: _resized(self, change["new"]), "width")
@@ -121,6 +126,8 @@ class TopologyView(W.VBox):
             on_depth=self._levels.set_depth,
             on_details=lambda: self._picture.report(self.selected),
             on_around=lambda: self.focus(self.selected) if self.selected else None,
+            on_from=lambda: self.paths.from_here(self.selected),
+            on_to=lambda: self.paths.to_here(self.selected),
         )
         self._picture = Picture(self, self._levels, self._sigma_box, self._controls)
         self.children = (

@@ -16,6 +16,7 @@ from .topology_controls import Controls
 from .topology_data import start_camera
 from .topology_html import info_html, view_title
 from .topology_levels import Levels
+from .topology_paths import PathFinder
 
 __all__ = ["Picture", "PictureOwner"]
 
@@ -28,6 +29,7 @@ class PictureOwner(Protocol):
     aspect: float
     selected: Hashable | None
     on_select: Callable[[Hashable], Any] | None
+    paths: PathFinder
 
     def expand(self, key: str) -> None: ...
 
@@ -84,7 +86,10 @@ class Picture:
         if around:  # around an item: a click expands in place
             self.owner.expand_node(node)
         self.owner.selected = node
-        self.controls.picked(info_html(self.levels.data or data, key), around=around)
+        start = self.owner.paths.start_name() if self.owner.paths.start != node else None
+        self.controls.picked(
+            info_html(self.levels.data or data, key), around=around, path_from=start
+        )
         if not around:
             self.report(node)
 

@@ -10,6 +10,7 @@ already holds. A click on an item opens its details (an agent's: its profile's).
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
+from typing import TYPE_CHECKING
 
 import ipywidgets as W
 import networkx as nx
@@ -19,6 +20,9 @@ from .model import ExplorerModel, Selection
 from .shown import ShownTab
 from .topology import TopologyView
 from .topology_data import ViewData, detail_node
+
+if TYPE_CHECKING:
+    from ..query.paths import Paths
 
 __all__ = ["TopologyTab"]
 
@@ -65,6 +69,16 @@ class TopologyTab:
             self.view.focus(node, depth)
         except (ValueError, nx.NodeNotFound):  # not in this selection's graph
             self.view.say(f"{node} is not in this selection: widen the filter to see it")
+
+    def show_paths(self, a: str, b: str) -> Paths | None:
+        """Show the paths between two items (`PathFinder.show`), or say that the selection
+        does not hold one of them (None)."""
+        self._draw_if_stale()
+        try:
+            return self.view.paths.show(a, b)
+        except (ValueError, nx.NodeNotFound):  # not in this selection's graph
+            self.view.say(f"{a} or {b} is not in this selection: widen the filter to see it")
+            return None
 
     def drill_to(self, path: tuple[str, ...] | list[str]) -> tuple[str, ...]:
         """Open the groups of `path` from the overview (`TopologyView.open_path`)."""
