@@ -109,6 +109,7 @@ class Explorer:
         )
         self.detail.on_item(lambda _: self._changed())
         self.findings = FindingsPane(self.model, lambda: self._selection, self.show_detail)
+        self._topology_tab.findings = lambda: self.findings.findings  # the map says as the tab
         self.exporter = ExportPanel(
             lambda: self.selection, folder=str(folder), fixed=fixed_folder, masked=masked_exports
         )

@@ -33,6 +33,7 @@ from .sigma_box import SigmaBox
 from .sigma_guard import SigmaGuard
 from .topology_controls import Controls
 from .topology_data import ViewData, view_data
+from .topology_findings import FindingMarks
 from .topology_fit import Canvas
 from .topology_html import view_title
 from .topology_levels import MAX_DEPTH, GraphSource, Level, Levels, Neighbourhood
@@ -41,6 +42,9 @@ from .topology_picture import Picture
 
 if TYPE_CHECKING:
     from ipysigma import Sigma
+
+    from ..auditing.finding import Finding
+    from ..core.estate import Estate
 
 __all__ = ["TopologyView", "show_topology", "Level", "Neighbourhood", "MAX_DEPTH"]
 
@@ -117,6 +121,9 @@ class TopologyView(W.VBox):
         self.paths = PathFinder(self._levels, lambda text: self.say(text))
         """How one item reaches another: `view.paths.show(a, b)` draws the paths between
         them, the rest faded; `view.paths.shown` is what is drawn (see `PathFinder`)."""
+        self.findings = FindingMarks()
+        """Findings on the map: `view.findings.on` (the toggle above the canvas) outlines
+        each item by the worst severity of its findings (see `FindingMarks`)."""
         self._sigma_box = SigmaBox(height)
         self._width = CanvasWidth()
         self._width.observe(lambda change: _resized(self, change["new"]), "width")
@@ -128,6 +135,7 @@ class TopologyView(W.VBox):
             on_around=lambda: self.focus(self.selected) if self.selected else None,
             on_from=lambda: self.paths.from_here(self.selected),
             on_to=lambda: self.paths.to_here(self.selected),
+            on_findings=lambda on: _show_findings(self, on),
         )
         self._picture = Picture(self, self._levels, self._sigma_box, self._controls)
         self.children = (
@@ -200,7 +208,9 @@ class TopologyView(W.VBox):
 
     def update(self, estate_or_graph: EstateOrGraph, *, highlight: Highlight = None) -> None:
         """Show another estate or selection (the overview, grouped as `group_by` says)."""
-        graph, _ = graph_of(estate_or_graph)
+        graph, estate = graph_of(estate_or_graph)
+        if estate is not None:
+            self.findings.use(lambda: _audit(estate))
         self._highlight = highlight
         focus = focus_set(graph, highlight)
         self._levels.use(graph, focus)
@@ -313,6 +323,19 @@ def _resized(view: TopologyView, width: int | None) -> None:
         return
     view.canvas = Canvas.of(width, view.height)
     view._levels.relayout(view.canvas)
+
+
+def _show_findings(view: TopologyView, on: bool) -> None:
+    """The findings toggle: draw the level shown with its findings marked, or without."""
+    if view.findings.on != on:
+        view.findings.on = on
+        view.redraw()
+
+
+def _audit(estate: Estate) -> Iterable[Finding]:
+    from ..auditing import findings
+
+    return findings(estate)
 
 
 def _descendants(box: W.Box) -> list[W.Widget]:

@@ -38,6 +38,7 @@ class Controls:
         on_around: Callable[[], None],
         on_from: Callable[[], None] = lambda: None,
         on_to: Callable[[], None] = lambda: None,
+        on_findings: Callable[[bool], None] = lambda _: None,
     ) -> None:
         self._on_crumb = on_crumb
         self.back = _button(
@@ -56,6 +57,14 @@ class Controls:
         )
         self.depth.add_class("ipt-topology-depth")
         self.depth.observe(lambda change: on_depth(change["new"]), "value")
+        self.findings = W.ToggleButton(
+            description="findings",
+            icon="exclamation-triangle",
+            tooltip="outline each item by the worst severity of the audit's findings on it",
+            layout=W.Layout(width="auto", display="none"),
+        )
+        self.findings.add_class("ipt-topology-findings-toggle")
+        self.findings.observe(lambda change: on_findings(bool(change["new"])), "value")
         self.status = W.HTML()
         self.status.add_class("ipt-topology-status")
         self.info = W.HTML()
@@ -80,7 +89,7 @@ class Controls:
         self.to_here = _button("ipt-topology-to", on_to, description="paths to here", icon="flag")
         self.legend = W.HTML()
         self.above = W.HBox(
-            [self.back, self.crumbs, self.depth],
+            [self.back, self.crumbs, self.depth, self.findings],
             layout=W.Layout(align_items="center", flex_flow="row wrap"),
         )
         self.below = W.VBox(
@@ -93,11 +102,18 @@ class Controls:
         self.below.add_class("ipt-topology-below")
 
     def show(
-        self, data: ViewData, titles: Sequence[str], *, around: bool, wider: bool = False
+        self,
+        data: ViewData,
+        titles: Sequence[str],
+        *,
+        around: bool,
+        wider: bool = False,
+        findings: bool = False,
     ) -> None:
         """A new picture of `data`, the level the breadcrumb `titles` leads to (none: the
         overview), `around` an item's neighbourhood, `wider` than its pane (it scrolls
-        sideways); nothing is picked in it yet."""
+        sideways), `findings` offered (the toggle shown); nothing is picked in it yet."""
+        self.findings.layout.display = None if findings else "none"
         self.info.value = ""
         for button in (self.details, self.around, self.from_here, self.to_here):
             button.layout.display = "none"

@@ -9,7 +9,7 @@ already holds. A click on an item opens its details (an agent's: its profile's).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 from typing import TYPE_CHECKING
 
 import ipywidgets as W
@@ -22,6 +22,7 @@ from .topology import TopologyView
 from .topology_data import ViewData, detail_node
 
 if TYPE_CHECKING:
+    from ..auditing.finding import Finding
     from ..query.paths import Paths
 
 __all__ = ["TopologyTab"]
@@ -46,6 +47,8 @@ class TopologyTab:
         self._enabled = enabled
         self._views: DiagramCache[ViewData] = DiagramCache()
         self.view = TopologyView(on_select=self._picked, height=600, aspect=2.0)
+        self.findings: Callable[[], Iterable[Finding]] | None = None
+        """Where the findings on the map come from (the Explorer: its Findings tab's)."""
         self.widget: W.Widget = self.view if enabled else W.HTML("(diagram=False: no topology)")
         self.tab = ShownTab(self._draw, stale=False)
 
@@ -103,6 +106,7 @@ class TopologyTab:
             # one copy per session, not two
             return self._model.graph if whole else build_graph(estate)
 
+        self.view.findings.use(self.findings)
         data = self._views.get(key)
         if data is None:
             graph = selection_graph()
