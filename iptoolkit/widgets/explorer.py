@@ -37,6 +37,7 @@ from .shown import ShownTab
 from .static_copy import StaticCopy
 from .table import SelectionTable
 from .topology_tab import TopologyTab
+from .views import SavedView, SavedViews
 
 if TYPE_CHECKING:
     from ..core.estate import Estate
@@ -78,8 +79,11 @@ class Explorer:
         static_copy: bool = True,
         fixed_folder: bool = False,
         masked_exports: bool = False,
+        views: str | os.PathLike[str] | None = None,
     ) -> None:
         self.model = ExplorerModel(estate)
+        self.views = SavedViews(views) if views is not None else None
+        """The named views' file (`widgets.views`; None: none given, `save_view` refuses)."""
         self._selection: Selection = self.model.select(Filter())
         self._watchers: list[Callable[[], None]] = []
         self._changes = Debouncer(self._apply_change, debounce)
@@ -209,6 +213,27 @@ class Explorer:
         None when the selection does not hold both (the tab says so)."""
         self.tabs.selected_index = TABS.index("Topology")
         return self._topology_tab.show_paths(a, b)
+
+    def save_view(self, name: str) -> str:
+        """Save the filter, the topology's drill level and the item shown under `name` in
+        the views file (`Explorer(views=...)`, the app's: beside the snapshot); the name
+        as kept. `open_view(name)` (the app: `?view=NAME`) shows it again."""
+        if self.views is None:
+            raise ValueError("no file for views: Explorer(estate, views='snapshot.views.json')")
+        return self.views.save(name, SavedView(self.filter, self.drill, self.item))
+
+    def open_view(self, name: str) -> tuple[str, ...]:
+        """Show the view saved as `name`: its filter, drill level and item; the drill
+        titles that name no group of the view reached (`drill_to`)."""
+        saved = self.views.get(name) if self.views is not None else None
+        if saved is None:
+            known = ", ".join(map(repr, self.views.names())) if self.views else "none"
+            raise ValueError(f"no view named {name!r} (saved: {known})")
+        self.filter = saved.filter
+        missing = self.drill_to(saved.drill) if saved.drill else ()
+        if saved.item:
+            self.show_detail(saved.item)
+        return missing
 
     def drill_to(self, path: tuple[str, ...] | list[str]) -> tuple[str, ...]:
         """Open the topology's groups of `path` (a `drill` value) from its overview; the
