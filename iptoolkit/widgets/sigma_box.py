@@ -51,6 +51,9 @@ def new_sigma(data: ViewData, *, name: str, height: int, camera: dict[str, Any])
 
     graph = data.graph
     fitted = data.camera is not None
+    extra: dict[str, Any] = {}
+    if any("border_size" in attributes for attributes in graph.nodes.values()):
+        extra["raw_node_border_size"] = "border_size"  # findings on the map
     sigma = Sigma(
         graph,
         name=name,
@@ -64,6 +67,7 @@ def new_sigma(data: ViewData, *, name: str, height: int, camera: dict[str, Any])
         label_density=1,
         camera_state=camera,
         hide_edges_on_move=graph.number_of_edges() > 5000,
+        **extra,
     )
     # drawn in a hidden tab, the container has no width yet: sigma must wait, not fail
     sigma.renderer_settings = {**sigma.renderer_settings, "allowInvalidContainer": True}
