@@ -88,8 +88,8 @@ def is_secret_name(name: str) -> bool:
 
 PAIR_NAMES = frozenset({"name", "key", "header", "headername", "param", "parameter"})
 """Members (lower case) that name the value beside them in a name/value pair."""
-PAIR_VALUES = frozenset({"value", "values"})
-"""Members (lower case) that hold a name/value pair's value."""
+PAIR_VALUES = ("value", "Value", "VALUE", "values")
+"""Members that hold a name/value pair's value, as they are spelt."""
 
 
 def secret_pair_value(obj: Mapping[Any, Any], key: object) -> bool:
@@ -100,8 +100,13 @@ def secret_pair_value(obj: Mapping[Any, Any], key: object) -> bool:
     >>> secret_pair_value({"key": "X-Api-Key", "value": "k"}, "value")
     True
     """
-    if not isinstance(key, str) or key.lower() not in PAIR_VALUES:
-        return False
+    return key in PAIR_VALUES and _names_a_secret(obj)
+
+
+def _names_a_secret(obj: Mapping[Any, Any]) -> bool:
+    """Whether `obj` holds a pair's value and a member naming it a secret's name."""
+    if "value" not in obj and "Value" not in obj and "values" not in obj and "VALUE" not in obj:
+        return False  # most objects: no key is lowered
     return any(
         isinstance(name, str) and str(member).lower() in PAIR_NAMES and is_secret_name(name)
         for member, name in obj.items()
@@ -117,11 +122,12 @@ def redact_fields(value: Any) -> Any:
     Strings elsewhere pass through `redact_text` (URLs with credentials in them).
     """
     if isinstance(value, Mapping):
+        pair = _names_a_secret(value)
         return {
             key: (
                 MASK
                 if item not in (None, "")
-                and (is_secret_name(str(key)) or secret_pair_value(value, key))
+                and (is_secret_name(str(key)) or (pair and key in PAIR_VALUES))
                 else redact_fields(item)
             )
             for key, item in value.items()
@@ -193,6 +199,11 @@ _QUOTED_MEMBER = re.compile(
     r"""(["'])([^"'\\\n]{1,200})\1([ \t]*:[ \t]*)(["'])((?:(?!\4)[^\\\n]|\\.)*)\4"""
 )
 """A JSON (or Python repr) member written as text: `"password": "x"`, `'token': 'x'`."""
+_HINTS = ("pass", "pwd", "secret", "token", "authori", "apikey", "api_key", "api-key",
+          "credential", "private", "sig", "session", "cookie")  # fmt: skip
+"""Words every secret name (`is_secret_name`) holds: text without one (most text) has no
+quoted member to mask, and skips that expression; text naming no secret header skips the
+other."""
 
 
 def redact_text(text: str) -> str:
@@ -204,9 +215,12 @@ def redact_text(text: str) -> str:
     "x"`) and form pairs (`client_secret=x&...`)."""
     if "://" in text:
         text = _URL.sub(lambda match: redact_url(match.group(0)), text)
-    if ":" in text:
-        text = _HEADER_VALUE.sub(lambda match: match.group(1) + MASK, text)
-        text = _QUOTED_MEMBER.sub(_mask_member, text)
+    if ": " in text or ':"' in text or ":'" in text or ":\t" in text:  # not `https://`
+        lower = text.lower()
+        if "authori" in lower or "cookie" in lower or "api-key" in lower:
+            text = _HEADER_VALUE.sub(lambda match: match.group(1) + MASK, text)
+        if ('"' in text or "'" in text) and any(word in lower for word in _HINTS):
+            text = _QUOTED_MEMBER.sub(_mask_member, text)
     if "=" not in text:
         return text
     return redact_query(text)  # relative URLs, forms, and query strings standing alone
