@@ -32,11 +32,7 @@ from iptoolkit.support.redact import MASK, is_secret_name, redact_fields
 
 mcp = pytest.importorskip("mcp")
 from mcp import ClientSession  # noqa: E402
-from mcp.client.stdio import (  # noqa: E402
-    StdioServerParameters,
-    get_default_environment,
-    stdio_client,
-)
+from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
 
 IPTOOLKIT = str(Path(sys.executable).parent / "iptoolkit")
 TOOLS = {
@@ -120,11 +116,7 @@ def _run(
     script: Callable[[ClientSession], Awaitable[Any]],
     env: dict[str, str] | None = None,
 ) -> Any:
-    """Start `iptoolkit mcp ARGS` and run `script` with a client session on it. The server
-    gets the MCP library's safe environment plus `PYTHONPATH`, so that a worktree run as
-    the contributing guide says (`PYTHONPATH=$PWD`) tests its own code, not the install."""
-    if env is None and os.environ.get("PYTHONPATH"):
-        env = {**get_default_environment(), "PYTHONPATH": os.environ["PYTHONPATH"]}
+    """Start `iptoolkit mcp ARGS` and run `script` with a client session on it."""
 
     async def main() -> Any:
         params = StdioServerParameters(command=IPTOOLKIT, args=["mcp", *args], env=env)
