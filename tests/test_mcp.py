@@ -116,7 +116,13 @@ def _run(
     script: Callable[[ClientSession], Awaitable[Any]],
     env: dict[str, str] | None = None,
 ) -> Any:
-    """Start `iptoolkit mcp ARGS` and run `script` with a client session on it."""
+    """Start `iptoolkit mcp ARGS` and run `script` with a client session on it (the SDK
+    hands the server a few variables only: PYTHONPATH too, so that a worktree's tests run
+    the worktree's code)."""
+    if env is None and os.environ.get("PYTHONPATH"):
+        from mcp.client.stdio import get_default_environment
+
+        env = {**get_default_environment(), "PYTHONPATH": os.environ["PYTHONPATH"]}
 
     async def main() -> Any:
         params = StdioServerParameters(command=IPTOOLKIT, args=["mcp", *args], env=env)
@@ -387,6 +393,8 @@ def test_draw_topology_is_a_png_image(session_results):
     picture = Image.open(io.BytesIO(base64.b64decode(image.data)))
     assert picture.format == "PNG" and 600 < max(picture.size) <= 2000
     assert "channel:40047 highlighted" in text.text
+    width, height = picture.size  # the size said is the picture's (once a pixel off)
+    assert f"; {width}x{height} px" in text.text, (text.text, picture.size)
 
 
 def test_bad_arguments_are_tool_errors_and_the_server_lives_on(session_results):
