@@ -4,12 +4,16 @@ expiry; where it is found; and a bad file as one error naming its line."""
 from __future__ import annotations
 
 import datetime as dt
+import re
+import tomllib
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from iptoolkit.auditing import AuditConfig, ConfigError, audit, find_config, load_config
 from iptoolkit.auditing.config import parse_config
+from iptoolkit.cli import main
 
 from .factories import ACME, agent, channel, estate_of, profile, unit
 
@@ -116,7 +120,7 @@ BAD = {
     '[audit]\n\n[audit.severity]\nSEC006 = "fatal"\n': ("4", "'fatal' is not one of"),
     '[audit]\n\n[audit.severity]\nXYZ001 = "info"\n': ("4", "unknown rule code 'XYZ001'"),
     "[audit.options.OPS003]\nmax-dependants = 3\n": ("2", "no threshold 'max-dependants'"),
-    '[audit.options.OPS003]\nmax-dependents = "many"\n': ("2", "must be int"),
+    '[audit.options.OPS003]\nmax-dependents = "many"\n': ("2", "must be a whole number"),
     '[audit]\nfail-on = "sometimes"\n': ("2", "fail-on must be one of"),
     '[audit]\n\n[[audit.suppress]]\ncode = "SEC006"\nitem = "channel:1"\n': ("3", "needs reason"),
     '[audit]\n\n[[audit.suppress]]\ncode = "SEC006"\nitem = "c"\nreason = "r"\nexpires = "2"\n': (
@@ -143,6 +147,40 @@ def test_a_bad_file_is_one_error_naming_its_line(text: str) -> None:
     ), message
     for words in said:
         assert words in message, message
+
+
+THRESHOLDS = {
+    "OPS003]\nmax-dependents = nan": "OPS003.max-dependents must be a whole number",
+    "OPS003]\nmax-dependents = inf": "OPS003.max-dependents must be a whole number",
+    "OPS003]\nmax-dependents = 2.5": "OPS003.max-dependents must be a whole number",
+    "OPS003]\nmax-dependents = -5": "OPS003.max-dependents must be at least 1, not -5",
+    "OPS004]\nmax-same-minute = 0": "OPS004.max-same-minute must be at least 1, not 0",
+    "OPS006]\nmax-seconds = -inf": "OPS006.max-seconds must be a whole number",
+    "SEC007]\nmin-rsa-bits = -1": "SEC007.min-rsa-bits must be at least 0, not -1",
+    "SEC009]\nno-mdn-modes = [0, nan]": "SEC009.no-mdn-modes[1] must be a whole number",
+    "SEC009]\nno-mdn-modes = [{a = 1}]": "SEC009.no-mdn-modes[0] must be a whole number",
+}
+
+
+def test_a_threshold_that_is_no_count_is_refused_naming_file_and_line(tmp_path: Path) -> None:
+    """Each of these once passed the check and failed inside its rule ("rule OPS003 failed:
+    ValueError", no file named) or quietly meant nonsense (a herd of zero): now the command
+    stops before auditing, one line naming the file, the line and the threshold, exit 2;
+    `ipt.audit` given the same thresholds in Python refuses them too."""
+    snapshot = ESTATE.save(tmp_path / "s.json")
+    config = tmp_path / "iptoolkit.toml"
+    for text, said in THRESHOLDS.items():
+        config.write_text(f"[audit]\n\n[audit.options.{text}\n")  # the threshold on line 4
+        result = CliRunner().invoke(main, ["audit", str(snapshot), "--config", str(config)])
+        assert result.exit_code == 2, (text, result.output)
+        assert result.stderr == f"Error: {config}:4: {said}" + result.stderr.split(said)[1], text
+        assert len(result.stderr.splitlines()) == 1, result.stderr
+        code, setting = text.split("]\n")
+        options = {code: tomllib.loads(setting)}
+        with pytest.raises(ConfigError, match=re.escape(said)):
+            audit(ESTATE, AuditConfig(options=options))
+    config.write_text("[audit.options.OPS004]\nmax-same-minute = 1\n")  # the least allowed
+    assert configured(config.read_text()).options == {"OPS004": {"max-same-minute": 1}}
 
 
 def test_the_documented_example_is_a_valid_configuration() -> None:

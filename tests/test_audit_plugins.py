@@ -6,6 +6,8 @@ error naming it."""
 from __future__ import annotations
 
 import importlib
+import os
+import subprocess
 import sys
 import textwrap
 from collections.abc import Iterator
@@ -143,3 +145,38 @@ def test_an_entry_point_that_is_not_a_rule_is_an_error(on_path: Path) -> None:
     install(on_path, "acme_wrong", "VALUE = 3\n", "wrong = acme_wrong:VALUE")
     with pytest.raises(ValueError, match="entry point wrong = 'acme_wrong:VALUE'.*not int"):
         all_rules()
+
+
+PLUGIN_FAULTS = {
+    "acme_raises": ('raise RuntimeError("no licence server")\n',
+                    "{folder}/iptoolkit.toml:2: plugins: cannot import the rule module "
+                    "'acme_raises': RuntimeError: no licence server"),
+    "acme_junk": (RULES_MODULE.replace('ctx.finding(f"{record.node} has no name", record, '
+                                       'path="$.name")', "record.node").replace(
+        "ACME001", "ACME004"), "rule ACME004 (unnamed_profile) failed: TypeError: it yielded "
+                               "'profile:P2' (str), not a Finding"),
+    "acme_exits": (RULES_MODULE.replace("least = ", "raise SystemExit(3)\n    least = ").replace(
+        "ACME001", "ACME005"), "rule ACME005 (unnamed_profile) failed: SystemExit: 3"),
+}  # fmt: skip
+
+
+def test_a_plugin_at_fault_is_one_line_and_exit_2_in_a_real_run(tmp_path: Path) -> None:
+    """A plugin module that raises as it is imported, a rule that yields what is no finding,
+    a rule that calls sys.exit: each once gave a traceback (or its own exit code) and the
+    exit code that means "findings"; now one line naming the file and line or the rule, and
+    exit 2, in the command as a user runs it."""
+    snapshot = ESTATE.save(tmp_path / "s.json")
+    for module, (source, said) in PLUGIN_FAULTS.items():
+        folder = tmp_path / module
+        folder.mkdir()
+        install(folder, module, source, None)
+        (folder / "iptoolkit.toml").write_text(f'[audit]\nplugins = ["{module}"]\n')
+        ran = subprocess.run(
+            [sys.executable, "-m", "iptoolkit.cli", "audit", str(snapshot)],
+            capture_output=True, text=True, cwd=folder, timeout=120,
+            env={**os.environ, "PYTHONPATH": os.pathsep.join([str(folder), *sys.path])},
+        )  # fmt: skip
+        assert ran.returncode == 2, (module, ran.stderr)
+        said = said.replace("{folder}", str(folder))
+        assert ran.stderr.startswith(f"Error: {said}"), (module, ran.stderr)
+        assert len(ran.stderr.splitlines()) == 1, ran.stderr

@@ -85,6 +85,33 @@ def test_sarif_rules_results_locations_and_fingerprints(sarif: dict[str, Any]) -
     assert by_rule["SEC011"]["level"] == "error"
 
 
+def test_a_finding_of_several_profiles_points_at_the_first_it_names(tmp_path: Path) -> None:
+    """HYG005 (agents of several profiles on one URL) and DAT004 (a channel id no profile
+    holds) are found in no one profile: they once pointed at line 1 of the snapshot; now
+    at the first profile each names (the snapshot holds a profile per line, from line 2),
+    in SARIF, JSON and the text report alike."""
+    estate = estate_of(
+        profile("P0", agent=agent("ManualUpload")),
+        profile("P1", agent=agent("Http", url="/api/orders")),
+        profile("P2", agent=agent("Message", comChannelId=77)),
+        profile("P3", agent=agent("Http", url="/API/orders/")),
+    )
+    snapshot = estate.save(tmp_path / "snap.json")
+    lines = snapshot.read_text().splitlines()
+    assert '"id":"P1"' in lines[2] and '"id":"P2"' in lines[3]  # P1 on line 3, P2 on 4
+    found = json.loads(report(snapshot, "sarif", "--select", "HYG005,DAT004"))
+    starts = {
+        result["ruleId"]: result["locations"][0]["physicalLocation"]["region"]["startLine"]
+        for result in found["runs"][0]["results"]
+    }
+    assert starts == {"HYG005": 3, "DAT004": 4}
+    rows = json.loads(report(snapshot, "json", "--select", "HYG005,DAT004"))
+    rows = rows["findings"] if isinstance(rows, dict) else rows
+    assert {row["code"]: row["line"] for row in rows} == {"HYG005": 3, "DAT004": 4}
+    text = report(snapshot, "text", "--select", "HYG005,DAT004")
+    assert "snap.json:3:1: HYG005" in text and "snap.json:4:1: DAT004" in text, text
+
+
 def test_sarif_uri_is_relative_to_the_working_directory(
     snapshot: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

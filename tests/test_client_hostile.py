@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+import iptoolkit as ipt
 from iptoolkit.client import (
     ApiError,
     AsyncClient,
@@ -293,3 +294,68 @@ def test_threads_sharing_a_client_renew_the_token_once(expire: Callable[[], None
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
+
+
+# -- issue 35, finding 14: one faulty profile in a live fetch --------------------------------
+
+DOUBLED = (
+    b'[{"class": "core:IntegrationProfile", "id": "P3"},\n'
+    b' {"class": "core:IntegrationProfile", "id": "P4", "id": "P5"}]'
+)
+"""Page 2 of a listing: its second profile gives `id` twice."""
+
+
+def test_a_profile_with_a_repeated_key_is_a_problem_of_a_live_fetch_as_of_a_file(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A key given twice in one profile once refused the whole page, so a fetch (and the
+    nightly watch) stored nothing; from a file the same profile is one of `problems`. Over
+    real HTTP, two pages (the fault on the second): the estate holds the other profiles and
+    the same problem a file gives, by its index in the whole listing; `watch --once`
+    stores the snapshot; the readers that take profiles unchecked still refuse the page."""
+    first = json.dumps(profiles(1, 2)).encode()
+
+    def respond(hostile: Hostile, handler: Any) -> None:
+        if query(handler, "page") == 0:
+            send_json(
+                handler, first, Link=f'<{hostile.url}/api/preview/profiles?page=1>; rel="next"'
+            )
+        else:
+            send_json(handler, DOUBLED)
+
+    listing = tmp_path / "listing.json"
+    listing.write_bytes(first[:-1] + b",\n" + DOUBLED[1:])
+    from_file = ipt.load(listing)
+    expected = [(p.index, [str(i) for i in p.issues]) for p in from_file.problems]
+    assert expected == [(3, ['$[3].id: the key "id" is given 2 times in one object; a JSON '
+                             "reader keeps the last value and drops the others"])]  # fmt: skip
+    with hostile_server(respond) as hostile:
+        with client(hostile) as c:
+            fetched = c.fetch_estate(progress=False)
+            with pytest.raises(ParseError, match=r"^page 2 \(.*\): \$\[1\]\.id: the key"):
+                c.fetch_raw()
+            with pytest.raises(ParseError, match=r"^page 2 \(.*\): \$\[1\]\.id: the key"):
+                c.list_profiles()
+
+        async def fetch_async() -> ipt.Estate:
+            async with AsyncClient(hostile.url, auth=BearerToken("t"), max_retries=0) as ac:
+                return await ac.fetch_estate(progress=False)
+
+        for estate in (fetched, asyncio.run(fetch_async())):
+            assert [r.id for r in estate.valid_records] == ["P1", "P2", "P3"]
+            assert [(p.index, [str(i) for i in p.issues]) for p in estate.problems] == expected
+            assert list(estate.raw_profiles) == list(from_file.raw_profiles)
+        pytest.importorskip("duckdb")
+        from click.testing import CliRunner
+
+        from iptoolkit.archive import Archive
+        from iptoolkit.cli import main
+
+        monkeypatch.setenv("IPTOOLKIT_BEARER_TOKEN", "t")
+        archive = tmp_path / "estate.duckdb"
+        ran = CliRunner().invoke(
+            main, ["watch", "--archive", str(archive), "--once", "--base-url", hostile.url]
+        )
+        assert ran.exit_code == 0, ran.output
+        stored = Archive(archive).estate()  # as a file's estate saved: the last value kept
+        assert list(stored.raw_profiles) == list(from_file.raw_profiles)

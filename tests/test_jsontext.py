@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from decimal import Decimal
 
 import pytest
 
@@ -115,6 +116,50 @@ def test_a_number_beyond_a_double_is_refused_with_its_path(tmp_path, number):
 def test_a_number_beyond_a_double_is_found_in_a_value_a_repeated_key_dropped():
     with pytest.raises(ipt.ParseError, match=r"\$\[0\]\.x: a number beyond"):
         ipt.Estate.from_raw(b'[{"id": "P1", "x": 1e400, "x": 1}]')
+
+
+CHANGED = {
+    "3.14159265358979323846": "has more digits than a double holds: it would be saved as "
+    "3.141592653589793",
+    "1e-400": "is too small for a double: it would be saved as 0.0",
+    "9007199254740993.0": "has more digits than a double holds: it would be saved as "
+    "9007199254740992.0",
+}
+
+
+@pytest.mark.parametrize("number", list(CHANGED))
+def test_a_number_a_double_would_change_is_refused_with_its_path(tmp_path, number):
+    """Saving once turned these into other numbers without a word ("every profile exactly
+    as received"): now reading refuses them as it refuses 1e400, with the path, from a file
+    spaced or compact (the proof by writing again), and in a value a repeated key drops."""
+    said = f"$[1].future.limit[1]: the number {number} {CHANGED[number]}; write it as a string"
+    for spaced in (True, False):
+        text = f'[{{"id": "P1"}}, {{"id": "P2", "future": {{"limit": [1.5, {number}]}}}}]'
+        text = text if spaced else text.replace(" ", "")
+        path = tmp_path / "numbers.json"
+        path.write_text(text)
+        for read, what in ((ipt.load, path), (ipt.parse_profiles, text)):
+            with pytest.raises(ipt.ParseError) as caught:
+                read(what)
+            assert str(caught.value).endswith(said), caught.value
+    with pytest.raises(ipt.ParseError, match=r"\$\[0\]\.x: the number "):
+        ipt.Estate.from_raw(f'[{{"id": "P1", "x": 1, "x": {number}}}]')
+    with pytest.raises(ipt.ParseError, match=r"in a value that a repeated key drops"):
+        ipt.Estate.from_raw(f'[{{"id": "P1", "x": {number}, "x": 1}}]')
+
+
+def test_a_number_spelled_otherwise_keeps_its_value_through_a_save(tmp_path):
+    """`1E2` is saved as `100.0`, `1.50` as `1.5`: the same JSON number (as `\\u00e9` is
+    `é`); the digits a double holds in 17 places and its exact value are read too."""
+    numbers = ["1E2", "1.50", "0.10000000000000001", "5e-324", "-0.0", "2.5e-3",
+               "0.1000000000000000055511151231257827021181583404541015625"]  # fmt: skip
+    text = '[{"id": "P1", "n": [' + ", ".join(numbers) + "]}]"
+    source = tmp_path / "numbers.json"
+    source.write_text(text)
+    saved = ipt.load(source).save(tmp_path / "saved.json")
+    written = json.loads(saved.read_bytes(), parse_float=Decimal)["profiles"][0]["n"]
+    assert [float(one) for one in written] == [float(one) for one in numbers]
+    assert written[:2] == [Decimal("100.0"), Decimal("1.5")]
 
 
 def test_large_but_finite_numbers_and_null_in_strings_load_exactly(tmp_path):

@@ -406,6 +406,8 @@ def test_draw_topology_is_a_png_image(session_results):
     picture = Image.open(io.BytesIO(base64.b64decode(image.data)))
     assert picture.format == "PNG" and 600 < max(picture.size) <= 2000
     assert "channel:40047 highlighted" in text.text
+    width, height = picture.size  # the size said is the picture's (once a pixel off)
+    assert f"; {width}x{height} px" in text.text, (text.text, picture.size)
 
 
 def test_bad_arguments_are_tool_errors_and_the_server_lives_on(session_results):
@@ -506,44 +508,79 @@ def test_from_env_fetches_the_live_estate_and_offers_refresh(tmp_path: Path) -> 
     assert secret not in "".join(answers)
 
 
-def test_http_serves_the_same_tools_on_loopback(snapshots: dict[str, Any]) -> None:
-    import socket
-    import time
-
+def test_http_serves_the_same_tools_on_loopback_to_the_token_holder_only(
+    snapshots: dict[str, Any],
+) -> None:
+    """`--http` once answered any local user; now it keeps the app's rule: the address it
+    prints carries a token (here the one `IPTOOLKIT_MCP_TOKEN` sets), which an MCP client
+    uses as printed or as an `Authorization: Bearer` header; over real HTTP a request with
+    no token gets 401 (with `WWW-Authenticate`), a wrong one 403, before the SDK answers."""
+    import httpx
+    import httpx2
     from mcp.client.streamable_http import streamable_http_client
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    token = "t0k-" + "x" * 40
     process = subprocess.Popen(
-        [IPTOOLKIT, "mcp", str(snapshots["paths"][1]), "--http", str(port)],
+        [IPTOOLKIT, "mcp", str(snapshots["paths"][1]), "--http", "0"],
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "IPTOOLKIT_MCP_TOKEN": token},
     )
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert process.poll() is None and time.monotonic() < deadline, "no server"
-                time.sleep(0.2)
+        assert process.stderr is not None
+        address = ""
+        while not address.startswith("http://"):
+            line = process.stderr.readline()
+            assert line, "the server stopped before printing its address"
+            address = line.removeprefix("iptoolkit mcp: ").strip()
+        base = address.split("?")[0]
+        assert base.startswith("http://127.0.0.1:") and address == f"{base}?token={token}"
 
-        async def main() -> tuple[set[str], dict[str, Any]]:
-            async with streamable_http_client(f"http://127.0.0.1:{port}/mcp") as (read, write):
-                async with ClientSession(read, write) as session:
-                    await session.initialize()
-                    tools = await session.list_tools()
-                    answer = await session.call_tool("summary", {})
-                    return {tool.name for tool in tools.tools}, _ok(answer)
+        async def session_on(url: str, headers: dict[str, str]) -> tuple[set[str], dict[str, Any]]:
+            async with httpx2.AsyncClient(headers=headers) as http:
+                async with streamable_http_client(url, http_client=http) as (read, write):
+                    async with ClientSession(read, write) as session:
+                        await session.initialize()
+                        tools = await session.list_tools()
+                        answer = await session.call_tool("summary", {})
+                        return {tool.name for tool in tools.tools}, _ok(answer)
 
-        names, answer = anyio.run(main)
+        for url, headers in ((address, {}), (base, {"Authorization": f"Bearer {token}"})):
+            names, answer = anyio.run(session_on, url, headers)
+            assert names == TOOLS
+            assert answer["snapshot"] == "older" and answer["profiles"] == len(snapshots["older"])
+        hello = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+        accept = {"Accept": "application/json, text/event-stream"}
+        for url, headers, status in (
+            (base, {}, 401),
+            (f"{base}?token=wrong", {}, 403),
+            (base, {"Authorization": "Bearer wrong"}, 403),
+            (base, {"Authorization": f"Basic {token}"}, 401),
+        ):
+            refused = httpx.post(url, json=hello, headers={**accept, **headers}, timeout=30)
+            assert refused.status_code == status, (url, headers, refused.text)
+            assert token not in refused.text and "mcp-session-id" not in refused.headers
+        assert (
+            httpx.post(base, json=hello, headers=accept)
+            .headers["www-authenticate"]
+            .startswith("Bearer")
+        )
     finally:
         process.terminate()
         process.wait(timeout=30)
-    assert names == TOOLS
-    assert answer["snapshot"] == "older" and answer["profiles"] == len(snapshots["older"])
+
+
+def test_each_http_start_makes_a_new_token_unless_one_is_set(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from iptoolkit.mcp.http import token_from_env
+
+    monkeypatch.delenv("IPTOOLKIT_MCP_TOKEN", raising=False)
+    first, second = token_from_env(), token_from_env()
+    assert first != second and len(first) >= 43
+    monkeypatch.setenv("IPTOOLKIT_MCP_TOKEN", " kept ")
+    assert token_from_env() == "kept"
 
 
 # -- the parts, in process ----------------------------------------------------------------

@@ -56,3 +56,23 @@ def test_an_archive_serves_every_date_and_the_history_of_an_item(tmp_path: Path)
     first = _ok(results["first"])
     assert first["snapshot"] == "archive@1" and first["profiles"] == len(weeks[0])
     assert "no snapshot fetched at or before 2020-01-01" in _error(results["unknown"])
+
+
+def test_summary_of_a_stored_snapshot_says_the_time_history_says(tmp_path: Path) -> None:
+    """A snapshot whose header names no fetch time is stamped by the archive as it is added:
+    `history` said that time while `summary` said `fetched_at: null`; both say it now."""
+    archive = Archive(tmp_path / "estate.duckdb")
+    archive.add(ipt.demo_estate(20, seed=3))  # a demo estate's header has no time
+    assert archive.estate(1).info.fetched_at is None
+
+    async def script(session: ClientSession) -> dict[str, Any]:
+        return {
+            "summary": await session.call_tool("summary", {"snapshot": "archive@1"}),
+            "timeline": await session.call_tool("history", {}),
+        }
+
+    results = _run(["--archive", str(archive.path)], script)
+    [row] = _ok(results["timeline"])["timeline"]
+    stored = archive.snapshots.fetched_at.iloc[0].isoformat()
+    assert row["fetched_at"] == stored
+    assert _ok(results["summary"])["fetched_at"] == stored

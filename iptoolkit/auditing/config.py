@@ -21,7 +21,7 @@ from typing import Any
 from ..support.names import did_you_mean
 from .finding import SEVERITIES, Severity
 from .registry import all_rules, check_selector
-from .rule import Rule
+from .rule import Rule, threshold_problem
 
 __all__ = [
     "AuditConfig",
@@ -278,10 +278,9 @@ class _Reader:
                     self.fail(name, f"{code} has no threshold {name!r}"
                               f"{did_you_mean(name, list(one.options))}; its thresholds: "
                               f"{known}", within=here)  # fmt: skip
-                default = one.options[name]
-                if not _same_type(setting, default):
-                    self.fail(name, f"{code}.{name} must be {type(default).__name__} like its "
-                              f"default {default!r}, not {setting!r}", within=here)  # fmt: skip
+                problem = threshold_problem(one, name, setting)
+                if problem:
+                    self.fail(name, problem, within=here)
             found[one.code] = dict(settings)
         return found
 
@@ -321,11 +320,3 @@ class _Reader:
                 if seen == n:
                     return number
         return None
-
-
-def _same_type(value: Any, default: Any) -> bool:
-    if isinstance(default, bool) or isinstance(value, bool):
-        return isinstance(value, bool) and isinstance(default, bool)
-    if isinstance(default, int | float):
-        return isinstance(value, int | float)
-    return isinstance(value, type(default))

@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..models import gc_paused
-from .config import AuditConfig, load_config
+from .config import AuditConfig, ConfigError, load_config
 from .finding import Finding, Findings, Severity, severity_rank
 from .registry import EXPIRED_SUPPRESSION, matches
-from .rule import AuditContext, Rule
+from .rule import AuditContext, Rule, threshold_problem
 
 if TYPE_CHECKING:
     from ..core.estate import Estate
@@ -63,6 +63,7 @@ def audit(
     elif not isinstance(config, AuditConfig):
         config = load_config(Path(config))
     rules = selected_rules(config, select, ignore)
+    _check_thresholds(config, rules)
     found: list[Finding] = []
     texts = texts if texts is not None else estate.texts
     context = AuditContext(estate, config.options, texts)
@@ -70,7 +71,7 @@ def audit(
         for one in rules:
             try:
                 found += context.run(one)
-            except Exception as exc:  # noqa: BLE001 - named: a broken rule is not ours to hide
+            except (Exception, SystemExit) as exc:  # noqa: BLE001 - named: a broken rule is not ours to hide
                 raise RuleError(f"rule {one.code} ({one.name}) failed: "
                                 f"{type(exc).__name__}: {exc}") from exc  # fmt: skip
     if config.severity:
@@ -86,6 +87,16 @@ def audit(
         known = baseline if isinstance(baseline, Baseline) else Baseline.read(Path(baseline))
         result = known.new_in(result)
     return result
+
+
+def _check_thresholds(config: AuditConfig, rules: Sequence[Rule]) -> None:
+    """A configuration built in Python meets the file's checks (`config.py`) before any rule
+    runs: a threshold of the wrong kind fails here, naming it, not inside the rule."""
+    for one in rules:
+        for name, value in config.options.get(one.code, {}).items():
+            problem = threshold_problem(one, name, value) if name in one.options else None
+            if problem:
+                raise ConfigError(f"options: {problem}")
 
 
 def findings(estate: Estate) -> Findings:

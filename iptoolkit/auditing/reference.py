@@ -50,7 +50,11 @@ directory, or named with `--config FILE`:
 ```toml
 {EXAMPLE}```
 
-An unknown key, code or threshold is an error naming its line.
+An unknown key, code or threshold is an error naming its file and line, and so is a
+threshold unlike its default: a count is a whole number, finite, at least 0 (at least 1
+where the rule says, below), so `nan`, `inf`, `2.5` and `-5` are refused before any rule
+runs. `iptoolkit audit` gives exit code 2 for every such fault, as for a rule or plugin that
+fails (raises as it is imported or run, or yields what is not a finding).
 
 ## A rule of your own
 
@@ -79,6 +83,10 @@ your package (the module's rules are all taken), or name the module in `plugins`
 [project.entry-points."iptoolkit.rules"]
 acme = "acme_rules"
 ```
+
+A threshold of your rule is an `options` entry with its default
+(`options={{"min-length": 1}}`, read with `ctx.option("min-length")`), and `least` gives
+the smallest value a number may take when 0 makes no sense (`least={{"min-length": 1}}`).
 """
 
 
@@ -111,9 +119,17 @@ def render(rules: Sequence[Rule] = BUILTIN_RULES) -> str:
                 lines.append("**Thresholds** (`[tool.iptoolkit.audit.options."
                              f"{one.code}]`):")  # fmt: skip
                 lines.append("")
-                lines += [f"- `{name}` = `{value!r}`" for name, value in one.options.items()]
+                lines += [f"- `{name}` = `{value!r}`{_least(one, name)}"
+                          for name, value in one.options.items()]  # fmt: skip
                 lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _least(one: Rule, name: str) -> str:
+    default = one.options[name]
+    if isinstance(default, bool) or not isinstance(default, int | float):
+        return ""
+    return f" (at least {one.least.get(name, 0)})"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

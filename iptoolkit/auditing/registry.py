@@ -78,8 +78,9 @@ def all_rules(modules: Sequence[str] = ()) -> tuple[Rule, ...]:
     for name in modules:
         try:
             module = importlib.import_module(name)
-        except ImportError as exc:
-            raise ValueError(f"plugins: cannot import the rule module {name!r}: {exc}") from exc
+        except Exception as exc:  # noqa: BLE001 - named and re-raised: a broken plugin
+            said = str(exc) if isinstance(exc, ImportError) else f"{type(exc).__name__}: {exc}"
+            raise ValueError(f"plugins: cannot import the rule module {name!r}: {said}") from exc
         named += _rules_in(module, f"module {name!r}")
     own = [one for one in registered() if not _is_builtin(one)]  # loading registers too
     found = [*BUILTIN_RULES, *own, *named]

@@ -21,6 +21,7 @@ notebook cell run again) replaces its own rules of the same code.
 
 from __future__ import annotations
 
+import math
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -34,7 +35,16 @@ if TYPE_CHECKING:
     from ..core.estate import Estate
     from ..core.records import ChannelUse, ProfileRecord
 
-__all__ = ["Rule", "rule", "registered", "AuditContext", "HeldChannel", "CODE", "FAMILIES"]
+__all__ = [
+    "Rule",
+    "rule",
+    "registered",
+    "threshold_problem",
+    "AuditContext",
+    "HeldChannel",
+    "CODE",
+    "FAMILIES",
+]
 
 CODE = re.compile(r"^[A-Z]{2,6}\d{3}$")
 """A rule code: a family prefix of capitals and three digits (`SEC006`, `ACME001`)."""
@@ -65,6 +75,9 @@ class Rule:
     check: Check = field(repr=False, compare=False)
     options: Mapping[str, Any] = field(default_factory=dict)
     """Thresholds by name, with their defaults (`max-dependents = 50`)."""
+    least: Mapping[str, int] = field(default_factory=dict)
+    """The smallest value a numeric threshold may take, where 0 makes no sense (a herd of
+    zero); 0 otherwise (see `threshold_problem`)."""
 
     def __post_init__(self) -> None:
         if not CODE.match(self.code):
@@ -90,16 +103,53 @@ def rule(
     rationale: str,
     remedy: str,
     options: Mapping[str, Any] | None = None,
+    least: Mapping[str, int] | None = None,
 ) -> Callable[[Check], Rule]:
     """Make a function `check(ctx) -> findings` a `Rule` and register it (the decorator of
-    every rule): the audit runs it from then on (see `registered`)."""
+    every rule): the audit runs it from then on (see `registered`). `options`: thresholds
+    and their defaults; `least`: the smallest value of a numeric one, when not 0."""
 
     def make(check: Check) -> Rule:
-        made = Rule(code, name, severity, title, rationale, remedy, check, dict(options or {}))
+        made = Rule(code, name, severity, title, rationale, remedy, check, dict(options or {}),
+                    dict(least or {}))  # fmt: skip
         _register(made)
         return made
 
     return make
+
+
+def threshold_problem(one: Rule, name: str, value: Any) -> str | None:
+    """Why `value` cannot be rule `one`'s threshold `name`, None when it can: a value of its
+    default's type, a number finite, whole when the default is, and at least `one.least`
+    (0 unless the rule says), a list's elements each like the default's first. A value
+    that passed here cannot make the rule fail later, far from the file that set it."""
+    return _value_problem(f"{one.code}.{name}", value, one.options[name], one.least.get(name, 0))
+
+
+def _value_problem(said: str, value: Any, default: Any, least: float | None) -> str | None:
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    if isinstance(default, bool):
+        wrong = None if isinstance(value, bool) else "true or false"
+    elif isinstance(default, int):
+        wrong = None if number and isinstance(value, int) else "a whole number"
+    elif isinstance(default, float):
+        wrong = None if number and math.isfinite(value) else "a finite number"
+    elif isinstance(default, list | tuple):
+        if not isinstance(value, list | tuple):
+            return f"{said} must be a list like its default {list(default)!r}, not {value!r}"
+        for n, item in enumerate(value if default else ()):
+            problem = _value_problem(f"{said}[{n}]", item, default[0], None)
+            if problem:
+                return problem
+        return None
+    else:
+        kind = type(default)
+        wrong = None if isinstance(value, kind) else kind.__name__
+    if wrong:
+        return f"{said} must be {wrong} like its default {default!r}, not {value!r}"
+    if number and least is not None and value < least:
+        return f"{said} must be at least {least}, not {value!r}"
+    return None
 
 
 _REGISTERED: list[Rule] = []
@@ -185,9 +235,15 @@ class AuditContext:
         """Run one rule, its findings stamped with its code, kind and severity."""
         self._rule = one
         try:
-            return list(one.check(self))
+            found = list(one.check(self))
         finally:
             self._rule = None
+        for item in found:  # a team's rule may yield anything; the reports read Findings
+            if not isinstance(item, Finding):
+                shown = repr(item)[:80]
+                raise TypeError(f"it yielded {shown} ({type(item).__name__}), not a Finding "
+                                "(make one with ctx.finding)")  # fmt: skip
+        return found
 
     def option(self, name: str) -> Any:
         """The current rule's threshold `name`: the configured value, else its default."""

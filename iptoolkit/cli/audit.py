@@ -162,6 +162,7 @@ def _audit(
     from ..auditing import AuditConfig, Baseline, audit, load_config, selected_rules
     from ..auditing.registry import check_selector
     from ..auditing.reports import ReportContext, render
+    from ..auditing.reports.context import names_a_profile
     from ..auditing.reports.rows import CUT, statistics, totals
 
     config = AuditConfig() if options["isolated"] else load_config(options["config_file"])
@@ -187,7 +188,7 @@ def _audit(
         found = Baseline.read(options["baseline"]).new_in(found)
     rules = selected_rules(config, options["select"], options["ignore"])
     needs_lines = output_format in ("text", "sarif", "junit", "json", "csv", "md") and any(
-        f.profile is not None for f in found
+        names_a_profile(f) for f in found
     )
     positions = _positions(snapshot, estate) if needs_lines else {}
     context = ReportContext(
@@ -196,6 +197,7 @@ def _audit(
         snapshot=snapshot,
         positions=positions,
         fail_on=options["fail_on"] or config.fail_on,
+        profiles={record.node: record.index for record in estate.records},
     )
     report = statistics(context) if options["statistics"] else render(context, output_format)
     if options["output"] is not None:

@@ -1,8 +1,9 @@
 """The `iptoolkit mcp` command: serve snapshots (or the live platform) to AI assistants.
 
 Over stdio by default, which is how desktop assistants start a server; with `--http PORT`
-over the SDK's streamable HTTP transport on 127.0.0.1 (at `/mcp`). In stdio mode standard
-output belongs to the protocol: everything else goes to standard error.
+over the SDK's streamable HTTP transport on 127.0.0.1 (at `/mcp`), for the holder of the
+token in the address it prints (`mcp/http.py`). In stdio mode standard output belongs to
+the protocol: everything else goes to standard error.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from ..support import env
 from .host import short_help
 
 if TYPE_CHECKING:
@@ -43,7 +45,9 @@ __all__ = ["mcp_command"]
     "--http",
     "port",
     type=click.IntRange(0, 65535),
-    help="Serve streamable HTTP on 127.0.0.1:PORT (path /mcp) instead of stdio.",
+    help="Serve streamable HTTP on 127.0.0.1:PORT (path /mcp; 0: a free port) instead of "
+    "stdio, to callers with the token in the address it prints (or an Authorization: Bearer "
+    f"header; {env.MCP_TOKEN} sets it).",
 )
 def mcp_command(
     snapshots: tuple[Path, ...], from_env: bool, archive_path: Path | None, port: int | None
@@ -74,8 +78,12 @@ def mcp_command(
     if port is None:
         server.run()
     else:
-        click.echo(f"iptoolkit mcp: http://127.0.0.1:{port}/mcp", err=True)
-        server.run("streamable-http", host="127.0.0.1", port=port)
+        from ..mcp.http import serve_http, token_from_env
+
+        def announce(address: str) -> None:
+            click.echo(f"iptoolkit mcp: {address}", err=True)
+
+        serve_http(server, port, token_from_env(), announce)
 
 
 def _fetch_live() -> Estate:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
 
 import httpx
 
-from ..models import IntegrationProfile, ParseError, parse_profiles
+from ..models import IntegrationProfile, Issue, Listing, ParseError, parse_profiles
 from ..support import env
 from ._core import Deadlines, Flow, listing_flow
 from ._limits import ACCEPT_ENCODING, DEFAULT_DEADLINE, MAX_RESPONSE_BYTES
@@ -34,7 +34,9 @@ __all__ = [
     "DEFAULT_TIMEOUT",
     "ClientBase",
     "auth_from_env",
+    "Fetched",
     "parse_page",
+    "raw_items",
 ]
 
 DEFAULT_PROFILES_PATH = "/api/preview/profiles"
@@ -180,12 +182,15 @@ class ClientBase(Generic[Transport]):
             deadlines=self.deadlines,
         )
 
-    def _estate(self, raw: list[Any], *, strict: bool, fetched_at: datetime) -> Estate:
+    def _estate(self, fetched: Fetched, *, strict: bool, fetched_at: datetime) -> Estate:
         """The `Estate` of a finished fetch, recording where and when it was fetched."""
         from ..core.estate import Estate
 
         return Estate.from_raw(
-            raw, strict=strict, source_url=self.source_url, fetched_at=fetched_at
+            Listing(fetched.raw, fetched.issues),
+            strict=strict,
+            source_url=self.source_url,
+            fetched_at=fetched_at,
         )
 
     @contextmanager
@@ -204,8 +209,38 @@ class ClientBase(Generic[Transport]):
         return f"{type(self).__name__}(base_url={redact_url(self.base_url)!r}, auth={self.auth!r})"
 
 
+class Fetched:
+    """The profiles of a fetch so far, and what the text gave some of them (a key given
+    twice), by index in the whole listing, as a file's listing has them."""
+
+    def __init__(self) -> None:
+        self.raw: list[Any] = []
+        self.issues: dict[int, list[Issue]] = {}
+
+    def add(self, page: Page) -> None:
+        offset = len(self.raw)
+        for index, found in page.issues.items():
+            here = f"$[{offset + index}]"
+            self.issues[offset + index] = [
+                Issue(here + issue.path.removeprefix(f"$[{index}]"), issue.message)
+                for issue in found
+            ]
+        self.raw.extend(page.items)
+
+
+def raw_items(page: Page) -> list[Any]:
+    """A page's profiles as received, for a reader that takes them unchecked: a key given
+    twice would be a value dropped unseen, so it raises (`ResponseParseError`, naming the
+    page)."""
+    if page.refused is not None:
+        raise page.refused
+    return page.items
+
+
 def parse_page(page: Page) -> list[IntegrationProfile]:
     """Strictly parsed profiles of one page; a `ParseError` names the page."""
+    if page.refused is not None:
+        raise page.refused
     try:
         return parse_profiles(page.items)
     except ParseError as exc:

@@ -18,7 +18,7 @@ import httpx
 
 from ..models import IntegrationProfile
 from . import _limits, _retry
-from ._base import ClientBase, parse_page
+from ._base import ClientBase, Fetched, parse_page, raw_items
 from ._core import Flow, Send, Sleep, Steps
 from ._progress import FetchProgress
 from ._urls import RequestInfo, redact_url
@@ -73,7 +73,7 @@ class Client(ClientBase[httpx.BaseTransport]):
 
     def fetch_raw(self, *, max_pages: int | None = None) -> list[Any]:
         """Every profile exactly as received (JSON objects), all pages, unvalidated."""
-        return [item for page in self._pages(max_pages) for item in page.items]
+        return [item for page in self._pages(max_pages) for item in raw_items(page)]
 
     def fetch_estate(
         self, *, progress: bool | None = None, strict: bool = False, max_pages: int | None = None
@@ -84,12 +84,12 @@ class Client(ClientBase[httpx.BaseTransport]):
         always; False never. `strict=True` raises `ParseError` on a faulty profile instead.
         """
         fetched_at = datetime.now(UTC)
-        raw: list[Any] = []
+        fetched = Fetched()
         with FetchProgress(progress) as bar:
             for page in self._pages(max_pages):
-                raw.extend(page.items)
+                fetched.add(page)
                 bar.update(page)
-        return self._estate(raw, strict=strict, fetched_at=fetched_at)
+        return self._estate(fetched, strict=strict, fetched_at=fetched_at)
 
     def _pages(self, max_pages: int | None) -> Iterator[Page]:
         return self._drive(self._listing(max_pages))
@@ -150,19 +150,19 @@ class AsyncClient(ClientBase[httpx.AsyncBaseTransport]):
 
     async def fetch_raw(self, *, max_pages: int | None = None) -> list[Any]:
         """Every profile exactly as received (JSON objects), all pages, unvalidated."""
-        return [item async for page in self._pages(max_pages) for item in page.items]
+        return [item async for page in self._pages(max_pages) for item in raw_items(page)]
 
     async def fetch_estate(
         self, *, progress: bool | None = None, strict: bool = False, max_pages: int | None = None
     ) -> Estate:
         """An `Estate` of every profile; see `Client.fetch_estate`."""
         fetched_at = datetime.now(UTC)
-        raw: list[Any] = []
+        fetched = Fetched()
         with FetchProgress(progress) as bar:
             async for page in self._pages(max_pages):
-                raw.extend(page.items)
+                fetched.add(page)
                 bar.update(page)
-        return self._estate(raw, strict=strict, fetched_at=fetched_at)
+        return self._estate(fetched, strict=strict, fetched_at=fetched_at)
 
     def _pages(self, max_pages: int | None) -> AsyncIterator[Page]:
         return self._drive(self._listing(max_pages))

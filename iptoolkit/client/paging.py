@@ -27,13 +27,13 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Hashable
-from dataclasses import dataclass
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
 import httpx
 
-from ..models import ParseError, loads_json, unwrap_profiles
+from ..models import Issue, ParseError, listing_issues, locate_profiles, read_json
 from ._retry import logger
 from ._urls import RequestInfo, redact_url
 from .errors import PagingError, ResponseParseError
@@ -67,6 +67,14 @@ class Page:
     total_pages: int | None = None
     style: str = "single"
     """How paging was recognised: single, spring, link-header or body-link."""
+    issues: Mapping[int, list[Issue]] = field(default_factory=dict)
+    """What the text gave some profiles of this page, by index on the page: a key given
+    twice (`$[3].id: ...`). Such a profile is a problem of the estate fetched, as it is
+    of one loaded from a file; the other profiles are kept."""
+
+    refused: ResponseParseError | None = None
+    """What a reader taking the profiles unchecked raises (`fetch_raw`, `list_profiles`):
+    the first issue, naming the page; None when there is none."""
 
 
 class Pager:
@@ -91,15 +99,23 @@ class Pager:
         url = response.request.url
         shown = redact_url(url)
         try:
-            data = loads_json(response.content)
-            items, next_url, style, total, total_pages = self._interpret(data, response)
+            data, duplicates = read_json(response.content)
+            items, at, next_url, style, total, total_pages = self._interpret(data, response)
+            issues = listing_issues(at, duplicates)  # a key repeated outside a profile raises
         except ParseError as exc:
             raise ResponseParseError(
                 f"page {self.pages_read + 1} ({shown}): {exc}",
                 request=RequestInfo.of(response.request),
                 status_code=response.status_code,
             ) from None
-        page = Page(items, self.pages_read, shown, next_url, total, total_pages, style)
+        page = Page(items, self.pages_read, shown, next_url, total, total_pages, style, issues)
+        if issues:
+            found = issues[min(issues)]
+            page.refused = ResponseParseError(
+                f"page {self.pages_read + 1} ({shown}): {found[0]}",
+                request=RequestInfo.of(response.request),
+                status_code=response.status_code,
+            )
         self.pages_read += 1
         self.items_read += len(items)
         self._check_repeat(page)
@@ -132,7 +148,7 @@ class Pager:
 
     def _interpret(
         self, data: Any, response: httpx.Response
-    ) -> tuple[list[Any], httpx.URL | None, str, int | None, int | None]:
+    ) -> tuple[list[Any], tuple[Any, ...] | None, httpx.URL | None, str, int | None, int | None]:
         here = response.request.url
         if _is_spring_page(data):
             number, total_pages = data["number"], data.get("totalPages")
@@ -151,18 +167,19 @@ class Pager:
             total = data.get("totalElements")
             return (
                 data["content"],
+                ("content",),
                 next_url,
                 "spring",
                 total if isinstance(total, int) else None,
                 total_pages if isinstance(total_pages, int) else None,
             )
-        items = unwrap_profiles(data)
+        items, at = locate_profiles(data)
         link = next_from_link_header(response.headers.get_list("link"))
         if link is not None:
-            return items, _join(here, link), "link-header", _total(data), None
+            return items, at, _join(here, link), "link-header", _total(data), None
         if isinstance(data, dict) and (link := next_from_body(data)) is not None:
-            return items, _join(here, link), "body-link", _total(data), None
-        return items, None, "single", len(items), 1
+            return items, at, _join(here, link), "body-link", _total(data), None
+        return items, at, None, "single", len(items), 1
 
     def _limit_from(self, first: Page) -> None:
         """The default page limit: what the first page announced, with a margin."""

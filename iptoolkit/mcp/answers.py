@@ -93,6 +93,7 @@ def summary(loaded: Loaded, names: list[str]) -> SummaryAnswer:
         snapshot=loaded.name,
         snapshots=names,
         **{key: counts[key] for key in _SUMMARY_COUNTS},
+        fetched_at=loaded.fetched_at.isoformat() if loaded.fetched_at else None,
         profiles_by_partner=dict(list(by_partner.items())[:TOP]),
         profiles_by_group=dict(list(by_group.items())[:TOP]),
         findings=loaded.findings.counts(),
@@ -103,7 +104,6 @@ def summary(loaded: Loaded, names: list[str]) -> SummaryAnswer:
 
 _SUMMARY_COUNTS = (
     "source_url",
-    "fetched_at",
     "profiles",
     "active_profiles",
     "problems",

@@ -9,13 +9,14 @@ and the SDK runs tools on worker threads, so drawing takes a lock.
 from __future__ import annotations
 
 import io
+import struct
 import threading
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
     from ..topology.view import EstateOrGraph
 
-__all__ = ["MAX_PIXELS", "render_png"]
+__all__ = ["MAX_PIXELS", "render_png", "png_size"]
 
 MAX_PIXELS = 2000
 _DPI = 90
@@ -41,6 +42,14 @@ def render_png(
             dpi = min(_DPI, MAX_PIXELS / max(width, height))
             buffer = io.BytesIO()
             figure.savefig(buffer, format="png", dpi=dpi)
-            return buffer.getvalue(), (round(width * dpi), round(height * dpi))
+            png = buffer.getvalue()
+            return png, png_size(png)
         finally:
             pyplot().close(figure)
+
+
+def png_size(png: bytes) -> tuple[int, int]:
+    """The width and height a PNG states (its IHDR chunk, always first): the size the
+    picture has, where inches times dpi, rounded, may be a pixel off the one Agg wrote."""
+    width, height = struct.unpack(">II", png[16:24])
+    return width, height

@@ -62,10 +62,13 @@ class Loaded:
     name: str
     estate: Estate
     path: Path | None = None
+    stored_at: datetime | None = None
+    """The archive's time of a stored snapshot (`--archive`), for one whose header names
+    none: the archive stamps it when added, and `history` and `summary` say the same."""
 
     @property
     def fetched_at(self) -> datetime | None:
-        return self.estate.info.fetched_at
+        return self.estate.info.fetched_at or self.stored_at
 
     @cached_property
     def graph(self) -> nx.MultiDiGraph:
@@ -247,7 +250,13 @@ class Store:
         for item in self.loaded:
             if item.name == name:
                 return item
-        return Loaded(name, self.archive.estate(snapshot_id)).prepare()
+        estate = self.archive.estate(snapshot_id)
+        stored_at = None
+        if estate.info.fetched_at is None:
+            rows = self.archive.snapshots
+            times = rows.fetched_at[rows.snapshot_id == snapshot_id]
+            stored_at = times.iloc[0].to_pydatetime() if len(times) else None
+        return Loaded(name, estate, stored_at=stored_at).prepare()
 
     def _from_archive(self, wanted: str) -> Loaded:
         """A stored snapshot by `archive@<id>`, id, or date (the one fetched at or before)."""

@@ -14,6 +14,14 @@ What it lets through or words poorly is checked here, each reported with its JSO
 - a number beyond a double's range (`1e400`) would become infinity and be saved as null: a
   cheap signal (orjson writes infinity as `null`, so the document written again holds more
   `null`s than the text) decides whether the document is searched for one;
+- a number whose digits a double cannot hold (`3.14159265358979323846`, `1e-400`) would be
+  saved as another number (`3.141592653589793`, `0.0`): refused, as the one beyond a
+  double's range is. The text orjson writes exactly holds none (the proof below); other
+  text is read a second time keeping each number's digits (jiter's lossless floats),
+  which orjson writes back as they came: when that equals the document written, no
+  number was changed, else the changed one is found and named. A number spelled another
+  way but of the same value (`1E2`, saved as `100.0`; `1.50` as `1.5`) is the same JSON
+  number and is read, as `\\u00e9` is read as `é`;
 - a lone surrogate (`"\\ud800"`) is named as such, not as a broken escape.
 """
 
@@ -24,6 +32,7 @@ import json
 import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any, NamedTuple
 
 import jiter
@@ -194,14 +203,19 @@ def read_json(
     try:
         with gc_paused():
             document = jiter.from_json(
-                _as_bytes(text), allow_inf_nan=False, cache_mode="all", catch_duplicate_keys=True
+                _as_bytes(text),
+                allow_inf_nan=False,
+                cache_mode="all",
+                catch_duplicate_keys=True,
+                float_mode="lossless-float",
             )
     except ValueError as exc:
         if not str(exc).startswith("Detected duplicate key"):
             raise _not_json(exc, text) from None
         return _with_duplicates(text)
-    if _may_hold_non_finite(text, document):
-        _refuse_non_finite(document, {})
+    if _has_floats(document):
+        with gc_paused():  # the digits are proven: now the floats the views read
+            document = jiter.from_json(_as_bytes(text), allow_inf_nan=False, cache_mode="all")
     return document, []
 
 
@@ -369,17 +383,21 @@ def _with_duplicates(text: bytes | str) -> tuple[Any, list[DuplicateKey]]:
         return result
 
     overflowed = False
+    inexact: str | None = None
 
     def parse_float(literal: str) -> float:
-        nonlocal overflowed
+        nonlocal overflowed, inexact
         value = float(literal)
         overflowed = overflowed or not math.isfinite(value)
+        inexact = inexact or _changed(literal, value)
         return value
 
     with gc_paused():
         document = json.loads(text, object_pairs_hook=pairs_hook, parse_float=parse_float)
     if overflowed:
         _refuse_non_finite(document, repeated)
+    if inexact:
+        _refuse_inexact(text, inexact)
     found: list[tuple[tuple[Step, ...], dict[str, Any]]] = []
     _find_objects(document, [], repeated, found)
     duplicates = [
@@ -420,38 +438,84 @@ def _find_objects(
                 steps.pop()
 
 
-def _may_hold_non_finite(text: bytes | str, document: Any) -> bool:
-    """A cheap signal: orjson writes infinity as `null`, so more of them means maybe one.
+def _has_floats(document: Any) -> bool:
+    """Whether the document, read with lossless floats, holds a float; a number a double
+    cannot hold (beyond its range, or its digits) is refused with its path. orjson writes
+    each float as it came (a C pass; the hook runs once a float), a part at a time (each
+    item of a listing, the values of a wrapper): a large document is never copied whole."""
+    floats: list[Any] = []
 
-    Strings are written back unescaped, so a `null` inside a string counts on both sides
-    (an escaped letter can only add one on the written side: a false alarm, never a miss).
-    """
+    def as_received(value: Any) -> orjson.Fragment:
+        if not isinstance(value, jiter.LosslessFloat):
+            raise TypeError
+        floats.append(value)
+        return orjson.Fragment(bytes(value))
+
+    def write(value: Any, depth: int) -> None:
+        if depth < 3 and isinstance(value, list):
+            for item in value:
+                orjson.dumps(item, default=as_received)
+        elif depth == 0 and isinstance(value, dict):
+            for item in value.values():
+                write(item, depth + 1)
+        else:
+            orjson.dumps(value, default=as_received)
+
     try:
-        written = _nulls_written(document, 0)
+        write(document, 0)
     except TypeError:  # an integer beyond 64 bits: search the document instead
-        return True
-    nulls = text.count(b"null") if isinstance(text, bytes) else text.count("null")
-    return written > nulls
+        floats = [value for _, value in _walk(document, (), {})
+                  if isinstance(value, jiter.LosslessFloat)]  # fmt: skip
+    if any(_number_problem(bytes(value).decode()) for value in floats):
+        for steps, value in _walk(document, (), {}):
+            if isinstance(value, jiter.LosslessFloat):
+                problem = _number_problem(bytes(value).decode())
+                if problem:
+                    raise ParseError(f"{json_path(steps)}: {problem}")
+    return bool(floats)
 
 
-def _nulls_written(value: Any, depth: int) -> int:
-    """The `null`s orjson writes for `value`, written a part at a time (each item of a
-    list, the values of a wrapper): a large document is never copied whole."""
-    if depth < 3 and isinstance(value, list):  # a listing: written a profile at a time
-        return sum(orjson.dumps(item).count(b"null") for item in value)
-    if depth == 0 and isinstance(value, dict):  # a wrapper, such as a snapshot's header
-        in_keys = sum(key.count("null") for key in value)
-        return in_keys + sum(_nulls_written(item, depth + 1) for item in value.values())
-    return orjson.dumps(value).count(b"null")
+_BEYOND_RANGE = (
+    "a number beyond the range of a double (±1.8e308) would be read as infinity and saved "
+    "as null; write it as a string, or smaller"
+)
+
+
+def _number_problem(literal: str) -> str | None:
+    """Why the number `literal` cannot be read as a double, None when it can."""
+    value = float(literal)
+    return _BEYOND_RANGE if not math.isfinite(value) else _changed(literal, value)
 
 
 def _refuse_non_finite(document: Any, repeated: dict[int, dict[str, list[Any]]]) -> None:
     for steps, value in _walk(document, (), repeated):
         if isinstance(value, float) and not math.isfinite(value):
-            raise ParseError(
-                f"{json_path(steps)}: a number beyond the range of a double (±1.8e308) would "
-                "be read as infinity and saved as null; write it as a string, or smaller"
-            )
+            raise ParseError(f"{json_path(steps)}: {_BEYOND_RANGE}")
+
+
+def _refuse_inexact(text: bytes | str, known: str) -> None:
+    """The slow path's refusal of a number a double cannot hold (`known` says which): its
+    path is found in the text read again with lossless floats, unless only a value that a
+    repeated key drops holds it."""
+    _has_floats(jiter.from_json(_as_bytes(text), allow_inf_nan=False,
+                                float_mode="lossless-float"))  # fmt: skip
+    raise ParseError(f"{known} (in a value that a repeated key drops)")
+
+
+def _changed(literal: str, value: float) -> str | None:
+    """Why the number `literal`, read as `value`, would be saved as another number: None
+    when it would not (its value is the double's, in the shortest, the 17-digit or the
+    exact spelling of it) or when it is beyond a double's range (refused as such)."""
+    if not math.isfinite(value):
+        return None
+    received = Decimal(literal)
+    if received in (Decimal(repr(value)), Decimal(f"{value:.17g}"), Decimal(value)):
+        return None
+    shown = literal if len(literal) <= 40 else literal[:37] + "..."
+    saved = orjson.dumps(value).decode()
+    why = "is too small for a double" if value == 0 else "has more digits than a double holds"
+    return (f"the number {shown} {why}: it would be saved as {saved}; write it as a "
+            "string")  # fmt: skip
 
 
 def _walk(

@@ -24,7 +24,13 @@ from .._version import __version__
 from .catalogue import Catalogue, raw_profiles_of
 from .connections import BodyDeadline
 from .error_responses import ApiProblem, error_response, install_error_handlers
-from .openapi import error_responses, install_openapi, listing_response, session_redirect
+from .openapi import (
+    NO_TOKEN,
+    error_responses,
+    install_openapi,
+    listing_response,
+    session_redirect,
+)
 from .pages import PAGE_HEADERS, login_page
 from .principals import PROFILES_VIEW, Identity, Principals
 from .schemas import LoginForm, TokenForm, TokenResponse
@@ -258,7 +264,14 @@ def _viewer(
     return identity
 
 
-def _token_route(method: str, path: str, operation_id: str, summary: str, *errors: int) -> Any:
+def _token_route(
+    method: str,
+    path: str,
+    operation_id: str,
+    summary: str,
+    *errors: int,
+    openapi_extra: dict[str, Any] | None = None,
+) -> Any:
     """The route of an endpoint that answers a bearer token (`TokenResponse`)."""
     return router.api_route(
         path,
@@ -268,6 +281,7 @@ def _token_route(method: str, path: str, operation_id: str, summary: str, *error
         summary=summary,
         response_model=TokenResponse,
         responses=error_responses(*errors),
+        openapi_extra=openapi_extra,
     )
 
 
@@ -277,6 +291,7 @@ def _token_route(method: str, path: str, operation_id: str, summary: str, *error
     "issueToken",
     "Client credentials: a bearer token for an API client",
     400, 401, 429, 500,
+    openapi_extra=NO_TOKEN,  # the client id and secret are the form
 )  # fmt: skip
 async def issue_token(
     request: Request, state: State, form: Annotated[TokenForm, Form()], response: Response
@@ -332,6 +347,7 @@ async def home(
     summary="Log in as a UI user: sets the session cookie and redirects to `/`",
     response_class=Response,
     status_code=303,
+    openapi_extra=NO_TOKEN,  # the user name and password are the form
     responses={
         303: session_redirect("Session opened; go to `/`."),
         **error_responses(400, 401, 403, 429, 500, html=True),

@@ -1,10 +1,14 @@
 """The served OpenAPI document: error responses with the envelope, profiles fully typed.
 
-FastAPI's generated document is adjusted in three ways. Its 422 responses go (this server
+FastAPI's generated document is adjusted in four ways. Its 422 responses go (this server
 answers validation errors with a 400 envelope). The profile schemas of `iptoolkit.models`
-are added under `components/schemas`. And their polymorphic unions become `anyOf` rather
+are added under `components/schemas`. Their polymorphic unions become `anyOf` rather
 than `oneOf`: a value of an unknown `class` is valid (the API is a preview and changes),
 so the union's generic member matches every object and `oneOf` would reject known ones.
+And what OpenAPI tools (Redocly's recommended rules) look for is stated: `servers` (this
+server, wherever it runs: the paths are relative to the document's address), the
+license, and `security: []` on the operations that take no token (logging in, asking for
+a token).
 """
 
 from __future__ import annotations
@@ -26,9 +30,17 @@ __all__ = [
     "listing_response",
     "install_openapi",
     "extra_schemas",
+    "LICENSE",
+    "SERVERS",
+    "NO_TOKEN",
 ]
 
 REF = "#/components/schemas/{model}"
+LICENSE = {"name": "MIT", "identifier": "MIT"}
+"""The project's licence (pyproject.toml's `license`), as OpenAPI 3.1 states one."""
+SERVERS = [{"url": "/", "description": "This server: the paths are relative to its address."}]
+NO_TOKEN: dict[str, Any] = {"security": []}
+"""`openapi_extra` of an operation that needs no credentials: said, not left to guess."""
 
 _DESCRIPTIONS = {
     400: "The request is malformed or failed validation.",
@@ -128,6 +140,8 @@ def install_openapi(app: FastAPI) -> None:
                 version=app.version,
                 description=app.description,
                 routes=app.routes,
+                servers=SERVERS,
+                license_info=LICENSE,
             )
             for path in document.get("paths", {}).values():
                 for operation in path.values():

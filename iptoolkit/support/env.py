@@ -22,6 +22,7 @@ __all__ = [
     "APP_UNMASKED",
     "APP_TOKEN",
     "APP_VIEWS",
+    "MCP_TOKEN",
     "ENV_VARS",
     "SECRET_VARIABLES",
 ]
@@ -40,6 +41,7 @@ APP_FOLDER = "IPTOOLKIT_APP_FOLDER"
 APP_UNMASKED = "IPTOOLKIT_APP_UNMASKED"
 APP_TOKEN = "IPTOOLKIT_APP_TOKEN"
 APP_VIEWS = "IPTOOLKIT_APP_VIEWS"
+MCP_TOKEN = "IPTOOLKIT_MCP_TOKEN"
 
 ENV_VARS: dict[str, str] = {
     BASE_URL: "the platform's base URL, e.g. https://platform.example.com",
@@ -57,6 +59,7 @@ ENV_VARS: dict[str, str] = {
     APP_TOKEN: "the app's token, for its Copy link (set by iptoolkit explore for its kernels)",
     APP_VIEWS: "the folder of the app's saved views (iptoolkit explore --views; else beside "
     "the snapshot)",
+    MCP_TOKEN: "the token iptoolkit mcp --http asks for (default: a new one each start)",
 }
 """Every variable iptoolkit reads -> what it holds."""
 

@@ -14,7 +14,7 @@ from ...support.redact import redact_text
 from ..finding import Finding, Findings, severity_rank
 from ..rule import Rule
 
-__all__ = ["ReportContext", "FAILS", "shown"]
+__all__ = ["ReportContext", "FAILS", "shown", "names_a_profile", "named_profile"]
 
 FAILS = {"error": 0, "warning": 1, "info": 2, "never": -1}
 """`--fail-on` as the worst rank (severity_rank) that fails: never fails nothing."""
@@ -30,7 +30,10 @@ def shown(text: str) -> str:
 @dataclass
 class ReportContext:
     """Findings with what reports say about them; `positions` maps a profile's position
-    in the listing to its (line, column) in `snapshot` (a list: the profiles in order)."""
+    in the listing to its (line, column) in `snapshot` (a list: the profiles in order);
+    `profiles` maps each profile's node id to its position, so that a finding found in no
+    one profile (several agents on one URL, a channel id no profile holds) points at the
+    first profile it names."""
 
     found: Findings
     rules: Sequence[Rule]
@@ -40,6 +43,7 @@ class ReportContext:
     )
     fail_on: str = "warning"
     root: Path = field(default_factory=Path.cwd)
+    profiles: Mapping[str, int] = field(default_factory=dict)
 
     @functools.cached_property
     def rule_of(self) -> dict[str, Rule]:
@@ -50,9 +54,14 @@ class ReportContext:
         return one.title if one else finding.kind.replace("_", " ")
 
     def position(self, finding: Finding) -> tuple[int, int] | None:
-        if finding.profile is None:
-            return None
-        return self._positions.get(finding.profile)
+        """Where the finding's profile starts, else the first profile it names (by its
+        node, or its agent's), in the snapshot file."""
+        at = (
+            finding.profile
+            if finding.profile is not None
+            else named_profile(finding, self.profiles)
+        )
+        return None if at is None else self._positions.get(at)
 
     @functools.cached_property
     def _positions(self) -> Mapping[int, tuple[int, int]]:
@@ -101,3 +110,25 @@ class ReportContext:
             "column": at[1] if at else None,
             "fingerprint": finding.fingerprint,
         }
+
+
+_PROFILE_NODES = ("profile:", "agent:")
+"""The nodes that stand for one profile: its own, and its input agent's (same key)."""
+
+
+def names_a_profile(finding: Finding) -> bool:
+    """Whether the finding is in a profile or names one (a report then wants the lines)."""
+    return finding.profile is not None or any(
+        node.startswith(_PROFILE_NODES) for node in finding.nodes
+    )
+
+
+def named_profile(finding: Finding, profiles: Mapping[str, int]) -> int | None:
+    """The position of the first profile a finding names, by node id (`profiles`)."""
+    for node in finding.nodes:
+        for prefix in _PROFILE_NODES:
+            if node.startswith(prefix):
+                at = profiles.get("profile:" + node[len(prefix) :])
+                if at is not None:
+                    return at
+    return None

@@ -3,8 +3,8 @@
 The rules go in `tool.driver.rules` with their help (rationale and remedy); each result
 names its rule, level, message, a logical location (the item's node id, and the JSON path
 in its profile), a physical location when the snapshot is a file (its path relative to the
-working directory, and the line where the finding's profile starts), and a partial
-fingerprint by which GitHub follows an alert from run to run.
+working directory, and the line where the finding's profile starts, or the first profile
+it names), and a partial fingerprint by which GitHub follows an alert from run to run.
 """
 
 from __future__ import annotations

@@ -80,6 +80,7 @@ def no_response_path(ctx: AuditContext) -> Iterator[Finding]:
     remedy="Spread the load over more channels (per business line, per direction), and "
     "monitor this one closely.",
     options={"max-dependents": 100},
+    least={"max-dependents": 1},
 )  # fmt: skip
 def single_point_of_failure(ctx: AuditContext) -> Iterator[Finding]:
     limit = int(ctx.option("max-dependents"))
@@ -122,6 +123,7 @@ def single_point_of_failure(ctx: AuditContext) -> Iterator[Finding]:
     remedy="Stagger the schedules (minute or second fields) of the profiles polling that "
     "host.",
     options={"max-same-minute": 10},
+    least={"max-same-minute": 1},
 )  # fmt: skip
 def thundering_herd(ctx: AuditContext) -> Iterator[Finding]:
     limit = int(ctx.option("max-same-minute"))
@@ -219,6 +221,7 @@ LDAP ones in seconds), which the demo estate follows."""
     "agent); one of hours holds a worker and a connection while a partner hangs.",
     remedy="Set a time-out of seconds to minutes.",
     options={"max-seconds": 3600},
+    least={"max-seconds": 1},
 )  # fmt: skip
 def timeout_out_of_range(ctx: AuditContext) -> Iterator[Finding]:
     limit = float(ctx.option("max-seconds"))
