@@ -58,6 +58,8 @@ expires = 2027-03-31        # optional; once past, the finding shows again (and 
 """A configuration with every key, as the rules reference (docs/rules.md) shows it."""
 
 FAIL_ON = ("error", "warning", "info", "never")
+OTHER_TABLES = ("compare", "environments")
+"""Tables of `iptoolkit.toml` that other parts read (`comparing/config.py`)."""
 _KEYS = ("select", "ignore", "fail-on", "plugins", "severity", "options", "suppress")
 _SUPPRESS_KEYS = ("code", "item", "reason", "expires")
 
@@ -151,7 +153,7 @@ def parse_config(text: str, source: Path | str = "iptoolkit.toml") -> AuditConfi
     reader = _Reader(text, source, ".".join(section))
     if not in_project:
         for key in document:
-            if key != "audit":
+            if key not in ("audit", *OTHER_TABLES):
                 reader.fail(key, f"unknown table {key!r} (the audit reads [audit])", header=True)
     return reader.read(table)
 
