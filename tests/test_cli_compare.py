@@ -8,6 +8,7 @@ import io
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -159,3 +160,35 @@ secret-env = "TEST_SECRET"
     config.write_text('[tool.iptoolkit.environments.prod]\nbase-url = "x"\nclient-secret = "s"\n')
     code, _, err = _run("fetch", "--env", "prod", env=env)
     assert code == 1 and "pyproject.toml:3" in err and "never a secret in the file" in err
+
+
+def test_the_mcp_compare_tool_is_the_python_comparison(files: dict[str, Path]) -> None:
+    import anyio
+
+    pytest.importorskip("mcp")
+    from mcp import Client
+
+    from iptoolkit.mcp import Store, build_server
+
+    store = Store.from_paths([files["prod"], files["test"]])
+    expected = ipt.compare(ipt.load(files["prod"]), ipt.load(files["test"]), names=("prod", "test"))
+
+    async def main() -> dict[str, Any]:
+        async with Client(build_server(store)) as client:
+            return {
+                "all": await client.call_tool("compare", {"a": "prod", "b": "test"}),
+                "wired": await client.call_tool(
+                    "compare", {"a": "prod", "b": "test", "status": "wired-differently"}
+                ),
+                "bad": await client.call_tool("compare", {"a": "prod", "b": "prod"}),
+            }
+
+    results = anyio.run(main)
+    answer = results["all"].structured_content
+    assert answer["summary"] == expected.summary() and answer["total"] == len(expected)
+    assert [(d["kind"], d["status"], d["a"]) for d in answer["items"][:20]] == [
+        (d.kind, d.status, d.a) for d in expected.differences[:20]
+    ]
+    assert results["wired"].structured_content["total"] == 1
+    assert results["bad"].is_error
+    assert SECRET not in "".join(r.model_dump_json() for r in results.values())
