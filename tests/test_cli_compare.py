@@ -70,6 +70,13 @@ def test_compare_files_formats_and_exit_codes(files: dict[str, Path], tmp_path: 
     assert code == 2 and "--plot: x.gif" in err
     code, _, err = _run("compare", str(files["prod"]))
     assert code == 2 and "two installations" in err
+    pytest.importorskip("duckdb")
+    archive = ipt.Archive(tmp_path / "estate.duckdb")
+    first, second = archive.add(files["prod"]), archive.add(files["same"])
+    references = [f"{tmp_path / 'estate.duckdb'}@{n}" for n in (first, second)]
+    code, out, err = _run("compare", *references)
+    assert code == 0, err
+    assert f"estate.duckdb@{first} and estate.duckdb@{second} match" in out
     code, _, err = _run("compare", str(files["prod"]), str(tmp_path / "missing.json"))
     assert code == 2 and "missing.json" in err
 
@@ -192,3 +199,19 @@ def test_the_mcp_compare_tool_is_the_python_comparison(files: dict[str, Path]) -
     assert results["wired"].structured_content["total"] == 1
     assert results["bad"].is_error
     assert SECRET not in "".join(r.model_dump_json() for r in results.values())
+
+
+def test_the_docs_site_gets_a_page_of_the_differences(tmp_path: Path) -> None:
+    prod = ipt.demo_estate(30, seed=4)
+    prod.save(tmp_path / "prod.json")
+    ipt.demo_environment(prod, plant=["deactivated", "secret-header"]).save(tmp_path / "test.json")
+    site = tmp_path / "site"
+    code, _, err = _run("docs", str(tmp_path / "prod.json"), "-o", str(site), "--jobs", "1",
+                        "--compare", str(tmp_path / "test.json"))  # fmt: skip
+    assert code == 0, err
+    page = (site / "docs" / "compare.md").read_text()
+    assert page.startswith("# Compared with test.json") and "active in one only" in page
+    assert "planted-1-s3cr3t" not in page
+    assert "compare.md" in (site / "mkdocs.yml").read_text()
+    code, _, err = _run("docs", str(tmp_path / "prod.json"), "-o", str(site), "--jobs", "1")
+    assert code == 0 and not (site / "docs" / "compare.md").exists()  # stale page removed

@@ -1,8 +1,8 @@
 """`iptoolkit compare A B`: two installations compared by natural keys (test against prod).
 
-A and B are snapshot files, or with `--archive FILE` stored snapshots named as the MCP
-server names them (`archive@<id>`, an id, or a date: the snapshot fetched at or before it),
-or `--env NAME` twice (environments of the configuration, fetched now). Exit codes as
+A and B are snapshot files, or `ARCHIVE@DATE` (or `@ID`): a snapshot an archive holds, as
+`docs --previous` reads them (`options.load_reference`), or `--env NAME` twice
+(environments of the configuration, fetched now). Exit codes as
 `diff`'s: 0 when the installations match (after the ignore rules and known differences),
 1 when they differ, 2 when they could not be compared (a missing file, a wrong option or
 configuration, a fetch that failed).
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import click
 
 from .host import EXIT_FINDINGS, EXIT_TROUBLE, CommandError, one_line_errors, short_help
-from .options import format_option
+from .options import format_option, load_reference
 
 if TYPE_CHECKING:
     from ..comparing import Comparison
@@ -36,12 +36,6 @@ __all__ = ["compare_command"]
     metavar="NAME",
     help="Fetch this environment of the configuration ([tool.iptoolkit.environments.NAME]); "
     "twice to compare two live installations.",
-)
-@click.option(
-    "--archive",
-    "archive_path",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="Read A and B from this archive: archive@<id>, an id, or a date.",
 )
 @format_option(
     "md",
@@ -93,7 +87,6 @@ __all__ = ["compare_command"]
 def compare_command(
     sources: tuple[str, ...],
     environments: tuple[str, ...],
-    archive_path: Path | None,
     output_format: str,
     mapping_path: Path | None,
     write_mapping: Path | None,
@@ -111,7 +104,7 @@ def compare_command(
       iptoolkit compare test.json prod.json
       iptoolkit compare test.json prod.json --substitute test.example.com=example.com
       iptoolkit compare --env test --env prod --format md > COMPARE.md
-      iptoolkit compare archive@3 archive@7 --archive estate.duckdb
+      iptoolkit compare estate.duckdb@2026-11-01 estate.duckdb@2026-11-20
       iptoolkit compare test.json prod.json --write-mapping mapping.toml
 
     Exit 0 when they match, 1 when they differ, 2 when they could not be compared.
@@ -119,13 +112,13 @@ def compare_command(
     pairs = _pairs(substitute)
     if len(sources) + len(environments) != 2:
         raise CommandError(
-            "compare needs two installations: A and B (files or archive references), "
+            "compare needs two installations: A and B (files or ARCHIVE@DATE), "
             "or --env NAME twice, or one of each",
             EXIT_TROUBLE,
         )
     with one_line_errors(EXIT_TROUBLE):
         rules = _rules(config_path, ignore, pairs, mapping_path)
-        loaded = [_load(source, archive_path) for source in sources]
+        loaded = [(_name_of(source), load_reference(source, "A/B")) for source in sources]
         loaded += [_fetch(name, config_path) for name in environments]
         result = _compare(loaded, rules, (name_a, name_b))
     if write_mapping is not None:
@@ -177,25 +170,10 @@ def _rules(
     )
 
 
-def _load(source: str, archive_path: Path | None) -> tuple[str, Estate]:
-    """A snapshot file, or with `--archive` a stored snapshot; (its name, the estate)."""
-    from ..core.estate import load
-
-    path = Path(source)
-    if archive_path is None or path.is_file():
-        if not path.is_file():
-            raise FileNotFoundError(2, "No such file (a snapshot; --archive for a stored one)",
-                                    source)  # fmt: skip
-        return _stem(path), load(path)
-    from ..archive import Archive
-
-    archive = Archive(archive_path)
-    snapshot_id = archive.snapshot_id(source.removeprefix("archive@"))
-    return f"archive@{snapshot_id}", archive.estate(snapshot_id)
-
-
-def _stem(path: Path) -> str:
-    name = path.name
+def _name_of(source: str) -> str:
+    """What a snapshot is called in the report: its file's name without `.json`, or the
+    archive reference as given."""
+    name = Path(source).name
     for suffix in (".json.gz", ".json"):
         if name.endswith(suffix):
             return name[: -len(suffix)]
