@@ -59,27 +59,36 @@ class Translator:
 
     def profile(self, record: ProfileRecord) -> Any:
         """The profile's JSON with every channel it holds or names as a `Ref`."""
-        raw = profile_json(record)
+        raw = record.raw
         if not isinstance(raw, dict):
             return raw
+        translated = self._translated(record, raw)
+        if translated is None:  # sent with Python names: translate its model's JSON
+            translated = self._translated(record, profile_json(record))
+        return translated if translated is not None else raw
+
+    def _translated(self, record: ProfileRecord, raw: Any) -> dict[str, Any] | None:
+        """`raw` translated, or None when a place the record names is not in it."""
         top = {key: value for key, value in raw.items() if key not in self.ignored}
         copies: dict[str, Any] = {}
         for use in record.uses:
             steps = path_steps(use.path)
             if use.held is None:
-                _put(top, steps, self.channels.get(use.node, UNRESOLVED), copies)
-                continue
-            held = use.held
-            ident = usable_id(held.get("id")) if isinstance(held, dict) else None
-            if ident is not None:
-                ref = self.channels.get(use.node, UNRESOLVED)
-                first = self.registry.get(use.node)
-                if first is held or first == held:
-                    _put(top, steps, ref, copies)
+                value: Any = self.channels.get(use.node, UNRESOLVED)
+            else:
+                held = use.held
+                ident = usable_id(held.get("id")) if isinstance(held, dict) else None
+                if ident is not None:
+                    value = self.channels.get(use.node, UNRESOLVED)
+                    first = self.registry.get(use.node)
+                    if not (first is held or first == held):
+                        value = {**self.channel(held), "(channel)": value}
+                elif isinstance(held, dict) and isinstance(held.get("partner"), dict):
+                    steps, value = (*steps, "partner"), self.partner_ref(held)
                 else:
-                    _put(top, steps, {**self.channel(held), "(channel)": ref}, copies)
-            elif isinstance(held, dict) and isinstance(held.get("partner"), dict):
-                _put(top, (*steps, "partner"), self.partner_ref(held), copies)
+                    continue
+            if not _put(top, steps, value, copies):
+                return None
         return top
 
     def channel(self, raw: Any) -> Any:
@@ -105,9 +114,10 @@ class Translator:
 
 
 def _put(root: dict[str, Any], steps: tuple[str | int, ...], value: Any,
-         copies: dict[str, Any]) -> None:  # fmt: skip
+         copies: dict[str, Any]) -> bool:  # fmt: skip
     """Set `value` at `steps` inside `root` (a copy already), copying each container on
-    the way once (`copies`: the ones copied, by their path)."""
+    the way once (`copies`: the ones copied, by their path); False when a step is not
+    there (a profile sent with Python names: its record's paths are its JSON names)."""
     node: Any = root
     for depth, step in enumerate(steps[:-1]):
         where = repr(steps[: depth + 1])
@@ -116,17 +126,19 @@ def _put(root: dict[str, Any], steps: tuple[str | int, ...], value: Any,
             try:
                 original = node[step]
             except (KeyError, IndexError, TypeError):
-                return
+                return False
             if isinstance(original, dict):
                 child = dict(original)
             elif isinstance(original, list):
                 child = list(original)
             else:
-                return
+                return False
             node[step] = child
             copies[where] = child
         node = child
     try:
-        node[steps[-1]] = value
-    except (IndexError, TypeError):
-        return
+        node[steps[-1]]
+    except (KeyError, IndexError, TypeError):
+        return False
+    node[steps[-1]] = value
+    return True
