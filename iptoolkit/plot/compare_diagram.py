@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .backend import pyplot
 from .topology import plot_topology
@@ -21,8 +21,22 @@ from .topology import plot_topology
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from ..comparing.model import Comparison
     from ..core.estate import Estate
+
+
+class Comparison(Protocol):
+    """What the picture reads of `ipt.compare`'s result (named by a protocol: the
+    comparison's package writes CSV through the exporters, which load this package)."""
+
+    @property
+    def a(self) -> Estate: ...
+    @property
+    def b(self) -> Estate: ...
+    @property
+    def names(self) -> tuple[str, str]: ...
+    @property
+    def differences(self) -> tuple[Any, ...]: ...
+
 
 __all__ = ["plot_comparison", "SUFFIXES"]
 
