@@ -35,7 +35,12 @@ if TYPE_CHECKING:
     from ..auditing.config import Suppression
     from ..core.estate import Estate
 
-__all__ = ["compare", "Manual"]
+__all__ = ["compare", "Manual", "CANDIDATES_FOR"]
+
+CANDIDATES_FOR = 1000
+"""Unmatched items per kind and side given their closest candidates: each costs a search
+of the other side's unmatched keys, and two unrelated estates (or a wrong key) would make
+ten thousand of them."""
 
 Manual = Mapping[str, Sequence[tuple[tuple[str, ...], tuple[str, ...]]]]
 """Manual matches by kind: (A's key, B's key) pairs, as the mapping file holds them."""
@@ -91,6 +96,8 @@ class _Run:
         self.ignored = 0
         self.refs: dict[str, tuple[dict[str, Ref], dict[str, Ref]]] = {}
         self.b_users: dict[str, Users] = {}
+        self.asked: dict[tuple[str, str], int] = {}
+        """Unmatched items given candidates so far, per kind and side."""
 
     def all(self) -> None:
         paired = {kind: self._pair(kind) for kind in ("partner", "channel", "profile")}
@@ -142,7 +149,13 @@ class _Run:
         else:
             severity = rule("added")
         state = ("active " if item.active else "inactive ") if item.kind == "profile" else ""
-        candidates = paired.candidates(item, side)
+        asked = self.asked[(item.kind, side)] = self.asked.get((item.kind, side), 0) + 1
+        candidates = paired.candidates(item, side) if asked <= CANDIDATES_FOR else ()
+        if asked == CANDIDATES_FOR + 1:
+            self.notes.append(
+                f"more than {CANDIDATES_FOR:,} {item.kind}s only in {here}: the closest "
+                "candidates are named for the first ones only (are the keys right?)"
+            )
         reason = f"{state}{item.kind} only in {here}, not in {there}"
         if candidates:
             reason += f"; closest in {there}: " + ", ".join(repr(key_text(c)) for c in candidates)

@@ -118,7 +118,8 @@ def to_text(result: Comparison) -> str:
     """Counts first, then each difference with its fields, most severe first."""
     a, b = (_clean(name) for name in result.names)
     counts = result.counts()
-    lines = [f"{a} vs {b}: {summary(result)}", ""]
+    said = summary(result)
+    lines = [f"{a} vs {b}: {said}" if result.differences else said, ""]
     lines.append(f"{'':22}" + "".join(f"{kind + 's':>10}" for kind in KINDS))
     for status in STATUSES:
         row = [counts[kind][status] for kind in KINDS]
