@@ -58,6 +58,8 @@ _EXPORTS: dict[str, str] = {
     "where_used": "iptoolkit.query.reach",
     "impact": "iptoolkit.query.reach",
     "neighbourhood": "iptoolkit.query.reach",
+    "paths": "iptoolkit.query.paths",
+    "Paths": "iptoolkit.query.paths",
     "Impact": "iptoolkit.query.reach",
     "resolve_node": "iptoolkit.query.resolve",
     "UnknownItemError": "iptoolkit.query.resolve",
@@ -137,6 +139,7 @@ if TYPE_CHECKING:
     from .plot import plot_diff, plot_summary, plot_topology
     from .query.filters import Filter
     from .query.graph import build_graph
+    from .query.paths import Paths, paths
     from .query.reach import Impact, impact, neighbourhood, where_used
     from .query.resolve import AmbiguousItemError, UnknownItemError, resolve_node
     from .widgets import Explorer, TopologyView, show_topology

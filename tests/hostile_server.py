@@ -25,6 +25,8 @@ class Hostile:
     url: str
     requests: list[str] = field(default_factory=list)
     """`METHOD path` of every request, in order."""
+    bodies: list[bytes] = field(default_factory=list)
+    """The body of every request, in order (empty when it had none)."""
     ended: list[float] = field(default_factory=list)
     """`time.monotonic()` when each answer stopped (finished, or the client hung up)."""
     stop: threading.Event = field(default_factory=threading.Event)
@@ -68,8 +70,7 @@ def hostile_server(
                 return
             hostile.requests.append(f"{self.command} {self.path}")
             length = int(self.headers.get("Content-Length") or 0)
-            if length:
-                self.rfile.read(length)
+            hostile.bodies.append(self.rfile.read(length) if length else b"")
             try:
                 respond(hostile, self)
             except OSError:  # the client hung up: that is what the tests want to see

@@ -23,6 +23,7 @@ EXPECTED = {
     "ApiTransportError", "ApiConnectionError", "ApiTimeoutError", "DeadlineExceededError",
     # questions, pictures, files, the Explorer
     "build_graph", "where_used", "impact", "neighbourhood", "Impact", "Filter", "findings",
+    "paths", "Paths",
     "resolve_node", "UnknownItemError", "AmbiguousItemError",
     "Finding", "audit", "AuditConfig",
     "plot_topology", "plot_summary", "export", "write_docs", "Explorer",

@@ -176,7 +176,9 @@ def test_show_titles_the_explorer_with_its_snapshot(
     title = shown[0].data
     assert f"<h1>{TITLE}</h1>" in title and "estate.json" in title
     assert "PageAddress" in repr(shown[1].children[0])  # "Copy link", the address followed
-    assert shown[2] is explorer
+    assert "ipt-views" in shown[2]._dom_classes  # the named views, kept beside the snapshot
+    assert explorer.views is not None and explorer.views.path == tmp_path / "estate.views.json"
+    assert shown[3] is explorer
     explorer.close()
 
 

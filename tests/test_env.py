@@ -54,7 +54,7 @@ def test_the_fetch_command_reads_the_table() -> None:
     envvars = {p.envvar for p in fetch.params if isinstance(p, click.Option) and p.envvar}
     read = envvars | set(env.SECRET_VARIABLES.values()) | {env.DEBUG}
     # --max-size of the loading commands; what `explore` hands its app
-    app = {env.APP_SNAPSHOT, env.APP_FOLDER, env.APP_UNMASKED, env.APP_TOKEN}
+    app = {env.APP_SNAPSHOT, env.APP_FOLDER, env.APP_UNMASKED, env.APP_TOKEN, env.APP_VIEWS}
     assert read | {env.MAX_LOAD_SIZE} | app == set(env.ENV_VARS)
     for name in ("summary", "findings", "plot", "export"):
         params = main.get_command(ctx, name).params

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import html
+import io
 import json
 import re
 import shutil
@@ -24,6 +25,7 @@ import yaml
 import iptoolkit as ipt
 from iptoolkit.docsite import write_docs
 from iptoolkit.docsite.navigation import NAV_TITLE
+from iptoolkit.support.printable import escape_unprintable
 
 from .browser.lab import CHROMIUM, chromium_page
 from .hostile_estate import NAMES, SCRIPT, SECRETS, hostile_estate
@@ -344,3 +346,40 @@ def test_the_mcp_answers_show_no_secret(estate: ipt.Estate, tmp_path: Path) -> N
     for result in _run([str(path)], script):
         assert not result.is_error, result.content
         _no_secret(json.dumps(result.structured_content) + result.content[0].text, "MCP")
+
+
+# -- reports of ids with control characters (issue 35) ---------------------------------------
+
+RAW_CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e]")
+"""What no line of a report for people may hold raw: C0 (a line break ends a line), DEL,
+C1, line and paragraph separators, bidi overrides."""
+
+
+def test_audit_and_diff_reports_hold_hostile_ids_on_one_line_and_junit_parses(
+    estate: ipt.Estate, tmp_path: Path
+) -> None:
+    """As the command line writes them (a real process): the audit as JUnit (read by an
+    XML parser), text and CSV, the diff to the hostile snapshot a day later as text and
+    CSV. An id's ESC, NUL or `\\r` shows as an escape, never raw."""
+    from .hostile_estate import IDS, hostile_changed
+
+    old, new = tmp_path / "old.json", tmp_path / "new.json"
+    estate.save(old)
+    hostile_changed().save(new)
+    iptoolkit = str(Path(sys.executable).parent / "iptoolkit")
+    runs = {f"audit {f}": ["audit", str(old), "--format", f] for f in ("junit", "text", "csv")}
+    runs |= {f"diff {f}": ["diff", str(old), str(new), "--format", f] for f in ("text", "csv")}
+    for name, args in runs.items():
+        done = subprocess.run([iptoolkit, *args], capture_output=True, timeout=300)
+        assert done.returncode == (1 if name.startswith("audit") else 0), (name, done.stderr)
+        text = done.stdout.decode("utf-8")
+        assert not RAW_CONTROL.findall(text), (name, set(RAW_CONTROL.findall(text)))
+        _no_secret(text, name)
+        if name == "audit junit":
+            root = ET.fromstring(done.stdout)  # well formed
+            assert int(root.get("failures") or 0) > 0
+        if name.endswith("csv"):
+            rows = list(csv.reader(io.StringIO(text)))
+            assert len({len(row) for row in rows}) == 1, name  # no row broken by an id
+    shown = escape_unprintable(IDS[0])
+    assert shown == "ctl-\\x1b\\x00-id" and shown in text  # the diff names it, escaped

@@ -42,6 +42,7 @@ TOOLS = {
     "where_used",
     "impact",
     "neighbourhood",
+    "paths",
     "findings",
     "draw_topology",
     "schema_report",
@@ -116,7 +117,13 @@ def _run(
     script: Callable[[ClientSession], Awaitable[Any]],
     env: dict[str, str] | None = None,
 ) -> Any:
-    """Start `iptoolkit mcp ARGS` and run `script` with a client session on it."""
+    """Start `iptoolkit mcp ARGS` and run `script` with a client session on it. The SDK
+    passes the server a short list of variables; PYTHONPATH is added, so that a worktree's
+    tests run its own code."""
+    if "PYTHONPATH" in os.environ:
+        from mcp.client.stdio import get_default_environment
+
+        env = {**get_default_environment(), "PYTHONPATH": os.environ["PYTHONPATH"], **(env or {})}
 
     async def main() -> Any:
         params = StdioServerParameters(command=IPTOOLKIT, args=["mcp", *args], env=env)
@@ -144,6 +151,8 @@ CALLS: dict[str, tuple[str, dict[str, Any]]] = {
     "where_used_type": ("where_used", {"type": "AS2", "limit": 200}),
     "impact": ("impact", {"id": "Lumen Packaging HTTP", "limit": 3}),
     "neighbourhood": ("neighbourhood", {"id": "partner:1017", "depth": 2, "limit": 200}),
+    "paths": ("paths", {"a": "P-000002", "b": "P-000209", "limit": 1}),
+    "paths_rest": ("paths", {"a": "P-000002", "b": "P-000209", "limit": 1, "cursor": "1"}),
     "findings": ("findings", {"limit": 3}),
     "findings_kind": ("findings", {"kind": "duplicate_endpoint", "limit": 200}),
     "drift": ("schema_report", {"limit": 200}),
@@ -323,6 +332,16 @@ def test_where_used_impact_and_neighbourhood_are_the_python_answers(session_resu
     answer = _ok(session_results["neighbourhood"])
     assert [n["node"] for n in answer["nodes"]] == list(near)
     assert answer["total_edges"] == len(answer["edges"]) == near.number_of_edges()
+
+
+def test_paths_are_the_python_answer_a_page_at_a_time(session_results, snapshots):
+    found = ipt.paths(snapshots["graph"], "P-000002", "P-000209", limit=200)
+    first, rest = _ok(session_results["paths"]), _ok(session_results["paths_rest"])
+    assert first["from"] == "profile:P-000002" and first["to"] == "profile:P-000209"
+    assert first["total"] == len(found) > 1 and first["next_cursor"] == "1"
+    assert [n["node"] for n in first["paths"][0]["nodes"]] == found.paths[0]
+    assert [n["node"] for n in rest["paths"][0]["nodes"]] == found.paths[1]
+    assert [s["forward"] for s in first["paths"][0]["steps"]] == [s.forward for s in found.steps[0]]
 
 
 def test_findings_are_the_audit_filtered_by_kind(session_results, snapshots):

@@ -231,3 +231,41 @@ def test_the_snapshot_export_masks_its_source_url(tmp_path: Path) -> None:
     assert (
         saved.info.source_url == f"https://platform.example/api/preview/profiles?loginToken={MASK}"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [  # what a server echoes of a request (issue 35)
+        ("500: Authorization: Bearer K1 Host: h", f"500: Authorization: {MASK} Host: h"),
+        ('{"Proxy-Authorization": "Basic K2"}', f'{{"Proxy-Authorization": "{MASK}"}}'),
+        ("Set-Cookie: sid=K3; Path=/\nVary: x", f"Set-Cookie: {MASK}\nVary: x"),
+        ('{"password": "K4", "name": "n"}', f'{{"password": "{MASK}", "name": "n"}}'),
+        ("{'access_token': 'K5'}", f"{{'access_token': '{MASK}'}}"),
+        ("client_secret=K%2F6&grant_type=x", f"client_secret={MASK}&grant_type=x"),
+        ("form: (client_secret=K7 sent)", f"form: (client_secret={MASK} sent)"),
+        (
+            "no Authorization header; tokenType: bearer",
+            "no Authorization header; tokenType: bearer",
+        ),
+    ],
+)
+def test_redact_text_masks_credentials_a_server_echoes(text: str, expected: str) -> None:
+    assert redact_text(text) == expected
+
+
+def test_redact_fields_masks_the_value_of_a_pair_that_names_a_credential() -> None:
+    """`headers` is opaque in the spec: a list of name/value pairs is masked by the name."""
+    pairs = [
+        {"name": "Authorization", "value": "Bearer K1"},
+        {"Key": "X-Api-Key", "Value": "K2"},
+        {"name": "Accept", "value": "application/json"},
+        {"name": "sessionToken", "value": None},
+    ]
+    assert redact_fields({"headers": pairs}) == {
+        "headers": [
+            {"name": "Authorization", "value": MASK},
+            {"Key": "X-Api-Key", "Value": MASK},
+            {"name": "Accept", "value": "application/json"},
+            {"name": "sessionToken", "value": None},
+        ]
+    }

@@ -20,7 +20,13 @@ from iptoolkit.widgets.drill import (
     neighbourhood_nodes,
     tallest_column,
 )
-from iptoolkit.widgets.topology_data import PORT_SUFFIX, ViewData, shared_path, view_data
+from iptoolkit.widgets.topology_data import (
+    PORT_SUFFIX,
+    ViewData,
+    hover_names,
+    shared_path,
+    view_data,
+)
 from iptoolkit.widgets.topology_fit import (
     CHAR_PX,
     EDGE_PX,
@@ -28,6 +34,7 @@ from iptoolkit.widgets.topology_fit import (
     PADDING_PX,
     SCROLL_PAGES,
     Canvas,
+    cut_apart,
     cut_to_px,
     fits,
     label_budget,
@@ -127,6 +134,38 @@ def test_labels_are_measured_in_the_fonts_pixels() -> None:
     cut = cut_to_px("Inbound ORDERS from Valley Chemicals (AS2)", 120)
     assert cut.endswith("\u2026") and label_px(cut) <= 120 < label_px(cut + "xx")
     assert cut_to_px("AP (12)", 120) == "AP (12)"
+
+
+def test_labels_that_would_read_the_same_once_cut_keep_their_ends() -> None:
+    names = {
+        1: "Oberland Retail AS2 inbound orders",
+        2: "Oberland Retail AS2 inbound invoices",
+        3: "Oberland Retail SFTP outbound",
+        4: "Cost centers",
+    }
+    cut = cut_apart(names, dict.fromkeys(names, 110.0))
+    assert cut[4] == "Cost centers"  # fits: whole
+    assert len({cut[1], cut[2], cut[3]}) == 3, cut  # told apart
+    assert cut[1].startswith("Ober") and cut[1].endswith("orders")
+    assert all(label_px(cut[key]) <= 110 for key in names)
+    alone = cut_apart({1: names[1]}, {1: 110.0})  # no namesake: cut at its end, as before
+    assert alone[1] == cut_to_px(names[1], 110.0)
+
+
+def test_a_narrow_view_names_each_cut_label_whole_for_the_hover(graph: nx.MultiDiGraph) -> None:
+    data = view_data(graph, group_by=None, canvas=Canvas(400, 1.5))  # about 600 px wide
+    labels = {key: a["label"] for key, a in _drawn(data)}
+    cut = [label for label in labels.values() if "\u2026" in label]
+    assert cut, "nothing cut at 600 px"
+    assert set(cut) - set(data.hover) == {
+        label for label in cut if list(labels.values()).count(label) > 1
+    }  # every cut label drawn once has its whole name
+    for label in cut:
+        if label in data.hover:
+            whole = data.hover[label]
+            assert "\u2026" not in whole and whole.startswith(label.split("\u2026")[0])
+    # a label two nodes share says nothing on hover: it stands for neither
+    assert hover_names([("A…", "A one"), ("A…", "A two"), ("B", "B")]) == {}
 
 
 def test_kinds_are_told_apart_by_a_shape_written_before_the_label(

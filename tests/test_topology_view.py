@@ -270,9 +270,11 @@ def test_the_view_lays_itself_out_again_for_the_width_its_front_end_reports(
     wide = view.data.size
     assert wide is not None and wide[0] == 1400 and wide[1] >= 600
     assert [level.title for level in view.trail] == ["Finance"]  # the same level, relaid
+    assert "sideways" not in view._controls.status.value
     view._width.width = 500
     narrow = view.data.size
     assert narrow is not None and narrow[0] > 500  # grown: the panel scrolls sideways
+    assert "scroll it sideways" in view._controls.status.value  # and says so
     view.go_to(0)
     assert view.data.size is not None and view.data.size[0] > 500
     view._width.width = 0  # a hidden tab: nothing to lay out for

@@ -6,7 +6,9 @@ named as the command line's filter options are (`--partner`, `--agent-type`,
 repeated for several values, so what a person learnt on one works on the other; `item` is
 the node id Details shows; `drill` is a group the topology opened, as its breadcrumb names
 it, repeated for each level (`?drill=Finance/AP&drill=AS2+profiles`: a subgroup stands for
-the groups above it, see `TopologyView.drill_path`).
+the groups above it, see `TopologyView.drill_path`); `from` and `to` are two items whose
+paths the topology shows (`?from=P-000001&to=partner:1003`, `Explorer.show_paths`); `view`
+is a saved view's name (`?view=AS2+partners`, see `widgets.views`).
 
 `view_of(query)` reads an address (what it does not know is reported, never dropped
 silently); `query_of(filter, item)` writes one. `PageAddress` is the anywidget between the
@@ -43,6 +45,8 @@ PARAMETERS: dict[str, str] = {
 """Query parameter (the CLI option without `--`) -> the `Filter` field it fills."""
 ITEM = "item"
 DRILL = "drill"
+PATH_ENDS = ("from", "to")
+VIEW = "view"
 SERVER_PARAMETERS = ("token",)
 """Read by the server, not the app: the token `iptoolkit explore` prints in the address
 (the page must not call it a parameter it cannot read)."""
@@ -60,6 +64,10 @@ class PageView:
     problems: tuple[str, ...] = ()
     drill: tuple[str, ...] = ()
     """The topology's groups opened, level after level (`TopologyView.open_path`)."""
+    paths: tuple[str, str] | None = None
+    """Two items whose paths the topology shows (`Explorer.show_paths`)."""
+    view: str | None = None
+    """A saved view to open (its name, `widgets.views`)."""
 
 
 def view_of(query: str) -> PageView:
@@ -67,6 +75,8 @@ def view_of(query: str) -> PageView:
     fields: dict[str, Any] = {}
     item: str | None = None
     drill: list[str] = []
+    ends: dict[str, str] = {}
+    saved: str | None = None
     problems: list[str] = []
     for name, value in parse_qsl(query.removeprefix("?"), keep_blank_values=True):
         value = value.strip()
@@ -82,22 +92,38 @@ def view_of(query: str) -> PageView:
         elif name == DRILL:
             if value:
                 drill.append(value)
+        elif name in PATH_ENDS:
+            if value:
+                ends[name] = value
+        elif name == VIEW:
+            saved = value or None
         elif name in SERVER_PARAMETERS:
             continue
         else:
-            known = ", ".join([*PARAMETERS, *_FLAGS, "text", ITEM, DRILL])
+            known = ", ".join([*PARAMETERS, *_FLAGS, "text", ITEM, DRILL, *PATH_ENDS, VIEW])
             problems.append(f"address parameter {name!r} is not one the app reads ({known})")
     try:
         chosen = Filter(**fields)
     except ValidationError as exc:  # cannot happen for these fields; said, not raised
         problems.append(f"address: {exc.errors()[0]['msg']}")
         chosen = Filter()
-    return PageView(chosen, item, tuple(problems), tuple(drill))
+    paths = None
+    if len(ends) == 2:
+        paths = (ends["from"], ends["to"])
+    elif ends:
+        one, other = ("from", "to") if "from" in ends else ("to", "from")
+        problems.append(f"address parameter {one!r} needs {other!r}: the paths between two items")
+    return PageView(chosen, item, tuple(problems), tuple(drill), paths, saved)
 
 
-def query_of(chosen: Filter, item: str | None = None, drill: tuple[str, ...] = ()) -> str:
-    """The query string (no `?`) for a filter, an item and the topology's groups opened;
-    empty for everything, no item, the overview."""
+def query_of(
+    chosen: Filter,
+    item: str | None = None,
+    drill: tuple[str, ...] = (),
+    paths: tuple[str, str] | None = None,
+) -> str:
+    """The query string (no `?`) for a filter, an item, the topology's groups opened and
+    the two items whose paths it shows; empty for everything, no item, the overview."""
     pairs: list[tuple[str, str]] = []
     for name, attribute in PARAMETERS.items():
         named = type_label if attribute in _TYPES else str  # `AS2`, as the lists say it
@@ -107,6 +133,8 @@ def query_of(chosen: Filter, item: str | None = None, drill: tuple[str, ...] = (
     if item:
         pairs.append((ITEM, item))
     pairs.extend((DRILL, title) for title in drill)
+    if paths is not None:
+        pairs.extend(zip(PATH_ENDS, paths, strict=True))
     parts = [urlencode(pairs, safe=":/")] if pairs else []
     if chosen.active is not None:  # a flag, as on the command line: `?active`, `?inactive`
         parts.append("active" if chosen.active else "inactive")

@@ -1,8 +1,10 @@
 """What the app's notebook shows: a title line naming the estate, then the Explorer.
 
-The snapshot and the export folder come from the environment (`IPTOOLKIT_APP_SNAPSHOT`,
-`IPTOOLKIT_APP_FOLDER`), which `iptoolkit explore` sets for Voila's kernel; without them
-(Binder, a plain notebook) the app shows the demo estate and exports next to the notebook.
+The snapshot, the export folder and the views' folder come from the environment
+(`IPTOOLKIT_APP_SNAPSHOT`, `IPTOOLKIT_APP_FOLDER`, `IPTOOLKIT_APP_VIEWS`), which
+`iptoolkit explore` sets for Voila's kernel; without them (Binder, a plain notebook) the
+app shows the demo estate and exports next to the notebook. Saved views are kept beside
+the snapshot unless a folder is given (`widgets/views.py`).
 """
 
 from __future__ import annotations
@@ -21,7 +23,15 @@ if TYPE_CHECKING:
     from ..core.estate import Estate
     from ..widgets import Explorer
 
-__all__ = ["TITLE", "DEMO_PROFILES", "show", "follow_address", "title_html", "error_html"]
+__all__ = [
+    "TITLE",
+    "DEMO_PROFILES",
+    "show",
+    "follow_address",
+    "views_bar",
+    "title_html",
+    "error_html",
+]
 
 TITLE = "iptoolkit Explorer"
 """The app's title: above the Explorer, and the page's (the notebook's metadata holds it)."""
@@ -61,11 +71,20 @@ def show(
         return None
     display(HTML(_CSS + title_html(estate, path)))
     # the page is always live: no static copy to draw after each change
+    from ..widgets.views import views_file
+
+    views = views_file(path, os.environ.get(env.APP_VIEWS) or None)
     explorer = Explorer(
-        estate, folder=target or "iptoolkit-export", static_copy=False, **_guarded()
+        estate,
+        folder=target or "iptoolkit-export",
+        static_copy=False,
+        views=views,
+        **_guarded(),
     )
     explorer.widget.add_class("ipt-app")
     display(follow_address(explorer))
+    if views is not None:
+        display(views_bar(explorer))
     display(explorer)
     return explorer
 
@@ -82,7 +101,9 @@ def follow_address(explorer: Explorer) -> W.VBox:
     note.add_class("ipt-address-note")
 
     def current() -> str:
-        return query_of(explorer.filter, explorer.item, explorer.drill)
+        shown = explorer.topology.paths.shown
+        ends = (shown.a, shown.b) if shown is not None else None
+        return query_of(explorer.filter, explorer.item, explorer.drill, ends)
 
     def opened(change: dict[str, object]) -> None:
         view = view_of(str(change["new"] or ""))
@@ -96,8 +117,17 @@ def follow_address(explorer: Explorer) -> W.VBox:
                     f"address parameter drill: no group {missing[0]!r} in this view "
                     f"(shown: {' > '.join(['Overview', *explorer.drill])})"
                 )
+        if view.view:
+            try:
+                missing = explorer.open_view(view.view)
+            except ValueError as exc:
+                problems.append(f"address parameter view: {exc}")
+            else:
+                problems += [f"view {view.view!r}: no group {title!r} now" for title in missing]
         if view.item:
             explorer.show_detail(view.item)
+        if view.paths is not None:
+            explorer.show_paths(*view.paths)
         note.value = "".join(
             f"<div class='ipt-app-error'>{html.escape(problem)}</div>" for problem in problems
         )
@@ -106,6 +136,39 @@ def follow_address(explorer: Explorer) -> W.VBox:
     address.observe(opened, "opened_with")
     explorer.on_change(lambda: setattr(address, "query", current()))
     return W.VBox([address, note], layout=W.Layout(align_items="flex-end"))
+
+
+def views_bar(explorer: Explorer) -> W.HBox:
+    """Save the view shown under a name; the saved views listed, one opened on a pick."""
+    name = W.Text(placeholder="name this view", layout=W.Layout(width="220px"))
+    save = W.Button(description="Save view", icon="bookmark", layout=W.Layout(width="auto"))
+    saved = W.Dropdown(description="Views", layout=W.Layout(width="280px"))
+    said = W.HTML()
+
+    def listed() -> None:
+        names = explorer.views.names() if explorer.views is not None else []
+        saved.options = [("", ""), *((one, one) for one in names)]
+        saved.value = ""
+
+    def save_now(_: object) -> None:
+        try:
+            kept = explorer.save_view(name.value)
+        except (ValueError, OSError) as exc:
+            said.value = f"<span class='ipt-app-error'>{html.escape(str(exc))}</span>"
+            return
+        said.value = f"saved as {html.escape(kept)}"
+        listed()
+
+    def opened(change: dict[str, object]) -> None:
+        if change["new"]:
+            explorer.open_view(str(change["new"]))
+
+    save.on_click(save_now)
+    saved.observe(opened, "value")
+    listed()
+    bar = W.HBox([saved, name, save, said], layout=W.Layout(align_items="center"))
+    bar.add_class("ipt-views")
+    return bar
 
 
 class _Guard(TypedDict):

@@ -161,7 +161,9 @@ def watch_once(
     if command:
         delivery = run_command(command, diff.to_markdown())
         result.deliveries.append(delivery)
-        echo(f"exec {command}: " + ("done" if delivery.ok else f"FAILED ({delivery.error})"))
+        echo(
+            f"exec {delivery.target}: " + ("done" if delivery.ok else f"FAILED ({delivery.error})")
+        )
     return result
 
 

@@ -2,7 +2,11 @@
 
 Pure functions of the diff (the methods of `EstateDiff` call them), in the itables habit:
 `to_*` functions, a thin display layer. Values were masked when the diff was made; here
-they are only shortened for people (`short`), never for the machine forms.
+they are only shortened for people (`short`), never for the machine forms. Ids, names,
+paths and reasons are hostile input: the text and HTML forms write their control
+characters as escapes (`escape_unprintable`: an id with `\\r` cannot rewrite a line on
+a terminal), the Markdown form drops them (`support.markdown`); the machine forms (JSON,
+the frame) keep them as they are.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..support.markdown import code, escape
 from ..support.names import plural
+from ..support.printable import escape_unprintable
 from ..support.redact import redact_text
 from .record import KINDS, SEVERITIES, Change
 from .severity import TIMESTAMP_FIELDS
@@ -236,12 +241,13 @@ def _heads(diff: Diff) -> dict[str, Change]:
 
 
 def _title(change: Change) -> str:
-    name = f" ({change.name})" if change.name else ""
-    return f"{change.kind} {change.key}{name}"
+    name = f" ({escape_unprintable(change.name)})" if change.name else ""
+    return f"{change.kind} {escape_unprintable(change.key)}{name}"
 
 
 def _field_line(change: Change) -> str:
-    return f"{change.path}: {said(change.old, change.path)} -> {said(change.new, change.path)}"
+    before, after = said(change.old, change.path), said(change.new, change.path)
+    return escape_unprintable(f"{change.path}: {before} -> {after}")
 
 
 def to_text(diff: Diff) -> str:
@@ -256,15 +262,15 @@ def to_text(diff: Diff) -> str:
         lines += ["", f"{severity} ({len(chosen)}):"]
         for first, group, links in _items(chosen, diff):
             fields = [change for change in group if change.path]
-            whole = _whole_reasons(group)
+            whole = [escape_unprintable(reason) for reason in _whole_reasons(group)]
             why = f"  [{'; '.join(whole)}]" if whole else ""
             lines.append(f"  {sign[first.op]} {_title(first)}{why}")
             for change in fields:
-                reason = f"  [{change.reason}]" if change.reason else ""
+                reason = f"  [{escape_unprintable(change.reason)}]" if change.reason else ""
                 lines.append(f"      {_field_line(change)}{reason}")
             for link in links:
-                reason = f"  [{link.reason}]" if _telling(link) else ""
-                lines.append(f"      link {sign[link.op]} {link.key}{reason}")
+                reason = f"  [{escape_unprintable(link.reason)}]" if _telling(link) else ""
+                lines.append(f"      link {sign[link.op]} {escape_unprintable(link.key)}{reason}")
     return "\n".join(lines)
 
 
@@ -343,7 +349,10 @@ def _where(snapshot: dict[str, Any]) -> str:
 
 def to_html(diff: Diff) -> str:
     """The summary and a compact table, breaking changes first, everything escaped."""
-    esc = html.escape
+
+    def esc(text: str) -> str:
+        return html.escape(escape_unprintable(text))
+
     rows = []
     colour = {"breaking": "#b00020", "notable": "#a15c00", "cosmetic": "#666"}
     for change in diff.changes[:_HTML_ROWS]:

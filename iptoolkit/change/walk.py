@@ -24,7 +24,7 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any, NamedTuple, TypeVar
 
 from ..core.references import usable_id
-from ..support.redact import MASK, redact_fields
+from ..support.redact import MASK, redact_fields, secret_pair_value
 
 T = TypeVar("T")
 
@@ -50,7 +50,8 @@ class FieldChange(NamedTuple):
     top: str
     """The first key of the path: the part of the item it is in (`inputAgentSettings`)."""
     secret: bool
-    """True when any key on the way names a secret: the values must be masked."""
+    """True when any key on the way names a secret, or the way passes the value of a
+    name/value pair naming one (`redact.secret_pair_value`): the values must be masked."""
     old: Any
     new: Any
 
@@ -147,7 +148,12 @@ class Walk:
     ) -> None:
         for key in {**new, **old}:
             name = str(key)
-            inner_secret = secret or self.is_secret(name)
+            inner_secret = (
+                secret
+                or self.is_secret(name)
+                or secret_pair_value(old, key)  # {"name": "Authorization", "value": ...}
+                or secret_pair_value(new, key)
+            )
             inner_top = top or name
             self._value(
                 old.get(key, ABSENT),

@@ -62,6 +62,13 @@ def _output_option(**settings: Any) -> Callable[[Callable[..., Any]], Callable[.
     help="Node labels: names, node ids, or none.",
 )
 @click.option("--title", help="Title (default: counts of what is drawn).")
+@click.option(
+    "--findings",
+    "rings",
+    is_flag=True,
+    help="Ring each item the audit's findings name, coloured by the worst severity "
+    "(the whole snapshot is audited, also with a filter).",
+)
 def plot(
     snapshot: Path,
     selection: Filter,
@@ -71,8 +78,10 @@ def plot(
     highlight: str | None,
     labels: str,
     title: str | None,
+    rings: bool,
 ) -> None:
-    """Draw the topology: profiles, agents and responses, channels, partners."""
+    """Draw the topology: profiles, agents and responses, channels, partners; with
+    --findings, the audit's findings on it."""
     from ..exporters import export, format_of
 
     try:
@@ -89,10 +98,21 @@ def plot(
     estate = load_estate(snapshot, selection)
     from ..query.resolve import UnknownItemError
 
+    options: dict[str, Any] = {}
+    if rings:  # the whole snapshot's findings: a filter must not hide what a rule sees
+        from ..auditing import findings
+
+        options["findings"] = True if selection.is_empty() else findings(load_estate(snapshot))
     with _warnings_on_stderr():
         try:
             export(
-                estate, output, group_by=grouping, highlight=highlight, labels=labels, title=title
+                estate,
+                output,
+                group_by=grouping,
+                highlight=highlight,
+                labels=labels,
+                title=title,
+                **options,
             )
         except UnknownItemError:
             if highlight is not None and not selection.is_empty():

@@ -72,6 +72,12 @@ by a script inherits SIGINT ignored, and Python then never raises KeyboardInterr
     help="Export files as the platform holds them: the .json snapshot unmasked. Without "
     "it every file the app writes masks credentials, as every other export does.",
 )
+@click.option(
+    "--views",
+    "views",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Folder of the saved views (iptoolkit-views.json); default: beside the snapshot.",
+)
 def explore_command(
     snapshot: Path | None,
     port: int,
@@ -80,6 +86,7 @@ def explore_command(
     max_sessions: int,
     free_after: int,
     unmasked_downloads: bool,
+    views: Path | None,
 ) -> None:
     """Open the Explorer as a web app: filters, counts, table, topology, details, export.
 
@@ -102,6 +109,9 @@ def explore_command(
     environ[env.APP_FOLDER] = str(folder.resolve())
     environ[env.APP_UNMASKED] = "1" if unmasked_downloads else ""
     environ.pop(env.APP_SNAPSHOT, None)
+    environ.pop(env.APP_VIEWS, None)
+    if views is not None:
+        environ[env.APP_VIEWS] = str(views.resolve())
     if snapshot is not None:
         environ[env.APP_SNAPSHOT] = str(snapshot.resolve())
     if chosen_max_size() is not None:

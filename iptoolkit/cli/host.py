@@ -127,6 +127,11 @@ COMMANDS: dict[str, Command] = {
         "impact_command",
         "What stops if items (one or several together) go away.",
     ),
+    "paths": Command(
+        "iptoolkit.cli.paths",
+        "paths_command",
+        "How does A reach B: every path between two items.",
+    ),
     "drift": Command(
         "iptoolkit.cli.drift",
         "drift_command",

@@ -8,7 +8,8 @@ client class (`_http_class`) and its transport type (the `Transport` parameter).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from datetime import datetime
 from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
@@ -22,6 +23,7 @@ from ._limits import ACCEPT_ENCODING, DEFAULT_DEADLINE, MAX_RESPONSE_BYTES
 from ._retry import MAX_RETRIES, logger
 from ._urls import install_log_filters, join_url, redact_url
 from .auth import BearerToken, ClientCredentials, GuestLogin, SessionCookie, _PlatformAuth
+from .errors import ApiError
 from .paging import Page
 
 if TYPE_CHECKING:
@@ -185,6 +187,18 @@ class ClientBase(Generic[Transport]):
         return Estate.from_raw(
             raw, strict=strict, source_url=self.source_url, fetched_at=fetched_at
         )
+
+    @contextmanager
+    def _masked(self) -> Iterator[None]:
+        """An `ApiError` leaving the block has the session's own credentials masked (the
+        secret, cookies or login token given, the token bought), as sent or percent-encoded:
+        a server echoing a request quotes them where no name says they are secret."""
+        try:
+            yield
+        except ApiError as exc:
+            if isinstance(self.auth, _PlatformAuth):
+                exc.mask(self.auth.secret_values())
+            raise
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(base_url={redact_url(self.base_url)!r}, auth={self.auth!r})"

@@ -87,6 +87,11 @@ class _PlatformAuth(httpx.Auth):
     def _forget(self) -> None:
         """Drop cached tokens and sessions (a clone must not share them)."""
 
+    def secret_values(self) -> tuple[str, ...]:
+        """The credentials this flow holds now (secret, login token, cookies, the token it
+        bought), for the client to mask where a server echoes one (`ApiError.mask`)."""
+        return ()
+
     def _url(self, request: httpx.Request, path: str) -> httpx.URL:
         base = self._base_url or request.url.copy_with(raw_path=b"/", fragment=None)
         return join_url(base, path)
@@ -115,6 +120,9 @@ class BearerToken(_PlatformAuth):
     def auth_flow(self, request: httpx.Request) -> Flow:
         request.headers["Authorization"] = f"Bearer {self.token.get_secret_value()}"
         yield request
+
+    def secret_values(self) -> tuple[str, ...]:
+        return (self.token.get_secret_value(),)
 
     def __repr__(self) -> str:
         return f"BearerToken(token={self.token!r})"
@@ -151,6 +159,14 @@ class _TokenAuth(_PlatformAuth):
 
     def _forget(self) -> None:
         self._token, self._expires_at = None, None
+
+    def secret_values(self) -> tuple[str, ...]:
+        token = self._token
+        return (*self._credentials(), *((token.get_secret_value(),) if token else ()))
+
+    def _credentials(self) -> tuple[str, ...]:
+        """The credentials the flow was given (a subclass's secret, cookies, login token)."""
+        return ()
 
     def _needs_token(self, used: Secret | None) -> bool:
         """No token, an expired one, or still the one the server just refused (`used`)."""
@@ -289,6 +305,9 @@ class ClientCredentials(_TokenAuth):
         self.client_secret = Secret(client_secret)
         self.token_path = token_path
 
+    def _credentials(self) -> tuple[str, ...]:
+        return (self.client_secret.get_secret_value(),)
+
     def _acquire(self, request: httpx.Request) -> Flow:
         form = {
             "grant_type": "client_credentials",
@@ -329,6 +348,9 @@ class SessionCookie(_TokenAuth):
             raise ValueError("session cookies must be printable ASCII (values hidden)")
         self.token_path = token_path
 
+    def _credentials(self) -> tuple[str, ...]:
+        return tuple(value.get_secret_value() for value in self.cookies.values())
+
     def _acquire(self, request: httpx.Request) -> Flow:
         url = self._url(request, self.token_path)
         headers = {"Cookie": cookie_header(self.cookies)}
@@ -357,6 +379,9 @@ class GuestLogin(_TokenAuth):
         self.login_token = Secret(login_token)
         self.token_path = token_path
         self.login_path = login_path
+
+    def _credentials(self) -> tuple[str, ...]:
+        return (self.login_token.get_secret_value(),)
 
     def _acquire(self, request: httpx.Request) -> Flow:
         url = self._url(request, self.login_path)

@@ -95,8 +95,9 @@ class Client(ClientBase[httpx.BaseTransport]):
         return self._drive(self._listing(max_pages))
 
     def _drive(self, flow: Flow) -> Iterator[Page]:
-        """Carry out a flow's commands with blocking I/O, yielding its pages."""
-        with Steps(flow) as steps:
+        """Carry out a flow's commands with blocking I/O, yielding its pages; an error
+        leaves with the session's credentials masked (`_masked`)."""
+        with self._masked(), Steps(flow) as steps:
             for command in steps:
                 if isinstance(command, Send):
                     try:
@@ -167,8 +168,9 @@ class AsyncClient(ClientBase[httpx.AsyncBaseTransport]):
         return self._drive(self._listing(max_pages))
 
     async def _drive(self, flow: Flow) -> AsyncIterator[Page]:
-        """Carry out a flow's commands with async I/O, yielding its pages."""
-        with Steps(flow) as steps:
+        """Carry out a flow's commands with async I/O, yielding its pages; an error leaves
+        with the session's credentials masked (`_masked`)."""
+        with self._masked(), Steps(flow) as steps:
             for command in steps:
                 if isinstance(command, Send):
                     try:

@@ -25,18 +25,25 @@ method and the URL with credentials masked; no exception keeps headers or tokens
 
 A server's words are quoted safely: control characters (terminal escapes) are shown as
 `\\x1b`, and a long `errorText` is cut in the message (`MESSAGE_TEXT_CHARS`) while the
-exception keeps it whole in `error_text`.
+exception keeps it whole in `error_text`. A server may echo what it was sent (a token
+endpoint its form, a proxy's 500 page the request's headers): every message, `error_text`
+and `body_excerpt` passes `redact_text` (`client_secret=...`, `Authorization: Bearer ...`),
+and the client masks its own secret and tokens in them, as sent or percent-encoded
+(`ApiError.mask`), before an error leaves it.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any, ClassVar
+from urllib.parse import quote, quote_plus
 
 import httpx
 
 from ..models import ErrorEnvelope, ErrorInfo, ParseError, loads_json
 from ..support.printable import escape_unprintable
+from ..support.redact import MASK, redact_text
 from ._urls import RequestInfo, redact_url
 
 __all__ = [
@@ -65,14 +72,24 @@ MESSAGE_TEXT_CHARS = 1_000
 """How much of the server's `errorText` a message quotes (the attribute keeps it all)."""
 MESSAGE_CHARS = 4_000
 """The longest message an `ApiError` carries; anything longer is cut."""
+SHORTEST_MASKED = 4
+"""Values shorter than this are not masked by `ApiError.mask`: a one-letter secret would
+mask every such letter of the message (and a secret that short protects nothing)."""
 
 
 def _quoted(text: str, max_chars: int = MESSAGE_CHARS) -> str:
-    """`text` for a message: cut to `max_chars` with a note saying how much was left out,
-    control and bidi characters escaped (`escape_unprintable`: `\\x1b`)."""
+    """`text` for a message: credentials masked (`redact_text`), cut to `max_chars` with a
+    note saying how much was left out, control and bidi characters escaped
+    (`escape_unprintable`: `\\x1b`)."""
+    text = redact_text(text)
     if len(text) > max_chars:
         text = f"{text[:max_chars]}... ({len(text) - max_chars:,} more characters)"
     return escape_unprintable(text)
+
+
+def _spellings(value: str) -> set[str]:
+    """`value` as a server may echo it: as sent, percent-encoded (a form, a query)."""
+    return {value, quote(value, safe=""), quote_plus(value, safe=""), quote(value)}
 
 
 class ApiError(Exception):
@@ -104,12 +121,37 @@ class ApiError(Exception):
         self.request = request
         self.status_code = status_code
         self.error_code = error_code
-        self.error_text = error_text
+        self.error_text = redact_text(error_text) if error_text else error_text
         self.error_level = error_level
         self.http_response_status = http_response_status
-        self.body_excerpt = body_excerpt
+        self.body_excerpt = redact_text(body_excerpt) if body_excerpt else body_excerpt
         self.retry_after = retry_after
         """The response's Retry-After header, as sent (429 and 503 carry it)."""
+
+    def mask(self, values: Iterable[str]) -> None:
+        """Mask `values` (the session's own secret, tokens and cookies) wherever this error
+        quotes them, as sent or percent-encoded: a server echoing a request can quote a
+        credential in a form no name-based rule recognises."""
+        spellings = sorted(
+            {spelling for value in values if len(value) >= SHORTEST_MASKED
+             for spelling in _spellings(value)},
+            key=len,
+            reverse=True,
+        )  # fmt: skip
+        if not spellings:
+            return
+
+        def masked(text: str) -> str:
+            for spelling in spellings:
+                text = text.replace(spelling, MASK)
+            return text
+
+        self.message = masked(self.message)
+        self.args = (self.message, *self.args[1:])
+        if self.error_text:
+            self.error_text = masked(self.error_text)
+        if self.body_excerpt:
+            self.body_excerpt = masked(self.body_excerpt)
 
 
 class BadRequestError(ApiError):

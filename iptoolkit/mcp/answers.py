@@ -28,6 +28,9 @@ from .schemas import (
     ItemAnswer,
     Listed,
     NeighbourhoodAnswer,
+    PathRow,
+    PathsAnswer,
+    PathStep,
     ProfilePage,
     ProfileRow,
     Ref,
@@ -337,6 +340,43 @@ def neighbourhood(
         nodes=[ref(graph, other) for other in shown],
         edges=edges,
         next_cursor=next_cursor,
+    )
+
+
+PATHS_LOOKED_FOR = 200
+"""Paths the `paths` tool finds at most, to page through: beyond, `more` says so."""
+
+
+def paths(
+    loaded: Loaded, a: str, b: str, cutoff: int, limit: int, cursor: str | None
+) -> PathsAnswer:
+    """The paths between two nodes, shortest first, a page at a time."""
+    from ..query.paths import paths as between
+
+    graph = loaded.graph
+    found = between(
+        graph, loaded.resolve(a), loaded.resolve(b), limit=PATHS_LOOKED_FOR, cutoff=cutoff
+    )
+    rows = list(zip(found.paths, found.steps, strict=True))
+    shown, next_cursor = page(rows, limit, cursor)
+    return PathsAnswer.model_validate(
+        {
+            "snapshot": loaded.name,
+            "from": found.a,
+            "to": found.b,
+            "cutoff": cutoff,
+            "total": len(rows),
+            "more": found.more,
+            "longer": found.longer,
+            "paths": [
+                PathRow(
+                    nodes=[ref(graph, node) for node in path],
+                    steps=[PathStep(**vars(step)) for step in steps],
+                )
+                for path, steps in shown
+            ],
+            "next_cursor": next_cursor,
+        }
     )
 
 

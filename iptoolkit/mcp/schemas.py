@@ -24,6 +24,9 @@ __all__ = [
     "ImpactAnswer",
     "Edge",
     "NeighbourhoodAnswer",
+    "PathStep",
+    "PathRow",
+    "PathsAnswer",
     "FindingRow",
     "FindingsPage",
     "DriftRow",
@@ -174,6 +177,34 @@ class NeighbourhoodAnswer(BaseModel):
     total_edges: int
     nodes: list[Ref]
     edges: list[Edge] = Field(description="the edges between the nodes of this page")
+    next_cursor: str | None = Field(description=_CURSOR)
+
+
+class PathStep(BaseModel):
+    """One step of a path; `forward` false: the graph's edge points target -> source."""
+
+    source: str
+    target: str
+    relation: str
+    forward: bool
+
+
+class PathRow(BaseModel):
+    nodes: list[Ref] = Field(description="the path's nodes, from `from` to `to`")
+    steps: list[PathStep]
+
+
+class PathsAnswer(BaseModel):
+    """The simple paths between two nodes (edges followed either way), shortest first."""
+
+    snapshot: str
+    from_: str = Field(alias="from")
+    to: str
+    cutoff: int = Field(description="the most steps a path may take")
+    total: int = Field(description="paths found within the bounds")
+    more: bool = Field(description="more paths within `cutoff` exist than were looked for")
+    longer: bool = Field(description="paths longer than `cutoff` steps exist")
+    paths: list[PathRow]
     next_cursor: str | None = Field(description=_CURSOR)
 
 

@@ -37,6 +37,7 @@ from .schemas import (
     ImpactAnswer,
     ItemAnswer,
     NeighbourhoodAnswer,
+    PathsAnswer,
     ProfilePage,
     SummaryAnswer,
     UsedByPage,
@@ -83,6 +84,7 @@ def add_tools(server: MCPServer, store: Store) -> None:
         tools.where_used,
         tools.impact,
         tools.neighbourhood,
+        tools.paths,
         tools.findings,
         tools.schema_report,
     ):
@@ -183,6 +185,23 @@ class Tools:
         profiles). Edges point profile -> agent/response -> channel -> partner."""
         return tool_result(
             lambda: answers.neighbourhood(self.store.get(snapshot), id, depth, limit, cursor)
+        )
+
+    def paths(
+        self,
+        a: ItemId,
+        b: ItemId,
+        cutoff: Annotated[int, Field(ge=1, le=12, description="most steps a path takes")] = 8,
+        limit: Limit = 10,
+        cursor: Cursor = None,
+        snapshot: Snapshot = None,
+    ) -> Annotated[CallToolResult, PathsAnswer]:
+        """How does A reach B: the simple paths between two nodes, edges followed either
+        way, shortest first, each step with its relation and whether it goes along the
+        edge (profile -> agent/response -> channel -> partner) or against it. No path:
+        they are unrelated (or further apart than `cutoff`: then `longer` is true)."""
+        return tool_result(
+            lambda: answers.paths(self.store.get(snapshot), a, b, cutoff, limit, cursor)
         )
 
     def findings(

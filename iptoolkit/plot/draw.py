@@ -217,7 +217,34 @@ def draw_nodes(
             linewidths=2.0,
             zorder=3.3,
         )
+    _draw_finding_rings(ax, view, pos, sizes)
     return sizes
+
+
+def _draw_finding_rings(
+    ax: Axes, view: nx.DiGraph, pos: dict[Hashable, Any], sizes: dict[Hashable, float]
+) -> None:
+    """A ring around each item a finding names, coloured by the worst severity
+    (`topology.finding_marks`); labels keep clear of it (`draw_labels`), as of a
+    breaking change's."""
+    from ..topology.finding_marks import SEVERITY_COLOURS
+
+    by_severity: dict[str, list[Hashable]] = {}
+    for node, data in view.nodes(data=True):
+        if data.get("finding"):
+            by_severity.setdefault(data["finding"], []).append(node)
+    for severity, nodes in by_severity.items():
+        ax.scatter(
+            [pos[n][0] for n in nodes],
+            [pos[n][1] for n in nodes],
+            s=[(sizes[n] + 7) ** 2 for n in nodes],
+            marker="o",
+            facecolors="none",
+            edgecolors=SEVERITY_COLOURS[severity],
+            linewidths=1.6,
+            zorder=3.4,
+            gid=f"findings-{severity}",
+        )
 
 
 def _status_nodes(status: str, unresolved: bool) -> dict[str, Any]:
@@ -296,7 +323,8 @@ def draw_labels(
             colour = "#8A8F96" if faded else _STATUS_TEXT.get(status, "#1F2328")
             if data.get("breaking"):
                 colour, faded = BREAKING_COLOUR, False
-        offset = sizes[spec.node] / 2 + (8 if data.get("breaking") else 3)  # clear of a ring
+        ring = data.get("breaking") or data.get("finding")
+        offset = sizes[spec.node] / 2 + (8 if ring else 3)  # clear of a ring
         ax.annotate(
             text,
             xy=placed.pos[spec.node],

@@ -13,6 +13,7 @@ from __future__ import annotations
 import warnings
 from typing import TYPE_CHECKING, Any, Literal
 
+from ..topology.finding_marks import mark_view, worst_by_node
 from ..topology.layout import place_view
 from ..topology.view import (
     GROUP_BY,
@@ -30,9 +31,14 @@ from .labels import text_width
 from .legend import legend_handles
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     import networkx as nx
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
+
+    from ..auditing.finding import Finding
+    from ..core.estate import Estate
 
 __all__ = ["plot_topology", "draw_view", "grouping", "check_options", "MAX_DETAIL_NODES"]
 
@@ -60,6 +66,7 @@ def plot_topology(
     highlight: Highlight = None,
     labels: Labels = "auto",
     title: str | None = None,
+    findings: bool | Iterable[Finding] = False,
 ) -> Figure:
     """Draw the topology of an estate (or of a graph from `build_graph`) and return the figure.
 
@@ -71,6 +78,9 @@ def plot_topology(
     - `labels`: `"auto"` (names, shortened, left out where they would overlap), `"ids"`
       (node ids instead of names) or `"none"`.
     - `title`: None for a title that counts what is drawn; `""` for none.
+    - `findings`: True rings each item the audit's findings name (`ipt.findings`), in
+      the colour of the worst severity, with a legend line per severity; or the findings
+      to ring (a list from `ipt.findings(...)`, any part of it; needed for a graph).
     - `ax`: draw into these axes (the figure keeps its size); otherwise a new figure whose
       size grows with the graph.
 
@@ -79,11 +89,30 @@ def plot_topology(
     if layout != "layered":
         raise ValueError(f"layout must be 'layered', not {layout!r}")
     labels = check_options(labels, group_by)
-    graph, _ = graph_of(estate_or_graph)
+    graph, estate = graph_of(estate_or_graph)
     focus = focus_set(graph, highlight)
     key = grouping(graph, group_by)
     view = grouped_view(graph, key, focus) if key else detail_view(graph, focus)
+    if findings is not False:
+        mark_view(view, worst_by_node(_findings_of(findings, estate)))
     return draw_view(view, graph, key, focused=focus is not None, ax=ax, labels=labels, title=title)
+
+
+def _findings_of(findings: bool | Iterable[Finding], estate: Estate | None) -> Iterable[Finding]:
+    """The findings `plot_topology(findings=...)` rings: the audit's of the estate drawn
+    (True), or those given."""
+    if findings is False:
+        return ()
+    if findings is not True:
+        return findings
+    if estate is None:
+        raise ValueError(
+            "findings=True needs an estate to audit: draw the estate, or pass "
+            "findings=ipt.findings(estate)"
+        )
+    from ..auditing import findings as audit_findings
+
+    return audit_findings(estate)
 
 
 def check_options(labels: Labels, group_by: str | Literal[False] | None) -> LabelStyle:

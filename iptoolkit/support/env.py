@@ -21,6 +21,7 @@ __all__ = [
     "APP_FOLDER",
     "APP_UNMASKED",
     "APP_TOKEN",
+    "APP_VIEWS",
     "ENV_VARS",
     "SECRET_VARIABLES",
 ]
@@ -38,6 +39,7 @@ APP_SNAPSHOT = "IPTOOLKIT_APP_SNAPSHOT"
 APP_FOLDER = "IPTOOLKIT_APP_FOLDER"
 APP_UNMASKED = "IPTOOLKIT_APP_UNMASKED"
 APP_TOKEN = "IPTOOLKIT_APP_TOKEN"
+APP_VIEWS = "IPTOOLKIT_APP_VIEWS"
 
 ENV_VARS: dict[str, str] = {
     BASE_URL: "the platform's base URL, e.g. https://platform.example.com",
@@ -53,6 +55,8 @@ ENV_VARS: dict[str, str] = {
     APP_FOLDER: "where the Explorer app's Export tab writes (set by iptoolkit explore)",
     APP_UNMASKED: "1: the app's exports unmasked (iptoolkit explore --unmasked-downloads)",
     APP_TOKEN: "the app's token, for its Copy link (set by iptoolkit explore for its kernels)",
+    APP_VIEWS: "the folder of the app's saved views (iptoolkit explore --views; else beside "
+    "the snapshot)",
 }
 """Every variable iptoolkit reads -> what it holds."""
 

@@ -4,6 +4,10 @@ Two jobs, told apart by what the text is:
 - `escape(text)`: *literal* text (a name, a value, a path from the estate, which is hostile
   input) as one Markdown line that shows exactly those characters and nothing of Markdown's;
 - `code(text)`: literal text as an inline code span, whatever backticks it holds;
+- `chat(text)`: literal text for a chat message's Markdown (Slack, Microsoft Teams,
+  Mattermost webhooks), which read more than Markdown: Slack takes `<!channel>`, `<@U1>`
+  and `<url|label>` as commands and wants `& < >` written as entities; Mattermost pings
+  on `@channel`;
 - `cell(markdown)`: text that *is* Markdown already (our own docstrings) made fit for one
   table cell: one line, pipes escaped.
 
@@ -19,13 +23,14 @@ use it.
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from .printable import drop_unprintable
 
-__all__ = ["escape", "code", "cell", "MARKUP", "write_reference"]
+__all__ = ["escape", "code", "chat", "cell", "MARKUP", "write_reference"]
 
 MARKUP = "\\`*_[]<>|#"
 """The characters Markdown (CommonMark, GitHub, MkDocs) may read as markup inside a line."""
@@ -38,6 +43,27 @@ def escape(text: str) -> str:
     every markup character is backslash-escaped, so `**x**` or `<img ...>` shows as typed;
     control characters are dropped."""
     return " ".join(drop_unprintable(text).split()).translate(_ESCAPED)
+
+
+_CHAT = str.maketrans(
+    {
+        **{char: "\\" + char for char in MARKUP if char not in "<>"},
+        "&": "&amp;",
+        "<": "&lt;",
+        ">": "&gt;",
+    }
+)
+_MENTION = re.compile(r"@(?=\w)")
+
+
+def chat(text: str) -> str:
+    """Literal text as one line of a chat message: control characters dropped, white space
+    (line breaks too) as one space, `& < >` as entities (Slack's escaping, which Teams and
+    Markdown readers show as the characters), every other markup character backslash-
+    escaped as `escape` does, and `@name` broken by a zero-width space, so that no name
+    mentions, links, pings or starts a line of its own."""
+    line = " ".join(drop_unprintable(text).split()).translate(_CHAT)
+    return _MENTION.sub("@\u200b", line)
 
 
 def code(text: str) -> str:

@@ -5,10 +5,11 @@
   them shows anything to a reader, and each is refused by some format we write (XML 1.0,
   YAML, Graphviz, spreadsheets) or passed raw into another (Markdown). The writers drop
   them here, in one place, before they escape what is left for their own format.
-- `escape_unprintable`, for messages a person reads on a terminal (the client's errors
-  quoting a server): control and bidi characters are not dropped but shown as escapes
-  (`\\x1b`), so a terminal escape or a reversed text cannot act, and the reader sees that
-  it was there.
+- `escape_unprintable`, for lines a person reads (the client's errors quoting a server;
+  every id, name and reason in the audit's and the diff's text, CSV and JUnit reports):
+  control and bidi characters are not dropped but shown as escapes (`\\x1b`, `\\r`), so
+  a terminal escape, a carriage return or a reversed text cannot act, no id breaks a line
+  or a row, and the reader sees that it was there.
 - `shorten`: one line cut to a number of characters, the cut marked by `…` (labels, menus,
   the docs site's navigation).
 """

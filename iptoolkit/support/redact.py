@@ -4,7 +4,11 @@ Shared by the client (its error messages and the httpx/httpcore log filters), th
 reference server (its access log), the exporters (URLs inside exported values) and the
 Explorer (fields in its detail pane), which must not import each other. One rule,
 `is_secret_name`, says which names hold secrets (query parameters, JSON fields, HTTP
-headers alike), and one `MASK` replaces their values everywhere.
+headers alike), and one `MASK` replaces their values everywhere. A credential held as a
+name/value pair (`{"name": "Authorization", "value": "Bearer X"}`, `{"key": "X-Api-Key",
+"value": ...}`) is one too: `secret_pair_value` says which member to mask. Text (an error
+a server sent, a log line) loses credential query values, URL passwords, and the values of
+secret headers written as `Authorization: Bearer X` or `"Authorization": "Bearer X"`.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ __all__ = [
     "SECRET_PARAMS",
     "SECRET_HEADERS",
     "is_secret_name",
+    "secret_pair_value",
     "redact_fields",
     "redact_query",
     "redact_url",
@@ -81,17 +86,49 @@ def is_secret_name(name: str) -> bool:
     return bool(_SECRET_WORD.search(key)) and not _NOT_SECRET.search(key)
 
 
+PAIR_NAMES = frozenset({"name", "key", "header", "headername", "param", "parameter"})
+"""Members (lower case) that name the value beside them in a name/value pair."""
+PAIR_VALUES = ("value", "Value", "VALUE", "values")
+"""Members that hold a name/value pair's value, as they are spelt."""
+
+
+def secret_pair_value(obj: Mapping[Any, Any], key: object) -> bool:
+    """Whether `obj[key]` is the value of a name/value pair that names a credential:
+    `key` is `value` and a sibling `name` or `key` (any case) is a secret's name, as in
+    `[{"name": "Authorization", "value": "Bearer X"}]` (HAR, Kubernetes, Postman).
+
+    >>> secret_pair_value({"key": "X-Api-Key", "value": "k"}, "value")
+    True
+    """
+    return key in PAIR_VALUES and _names_a_secret(obj)
+
+
+def _names_a_secret(obj: Mapping[Any, Any]) -> bool:
+    """Whether `obj` holds a pair's value and a member naming it a secret's name."""
+    if "value" not in obj and "Value" not in obj and "values" not in obj and "VALUE" not in obj:
+        return False  # most objects: no key is lowered
+    return any(
+        isinstance(name, str) and str(member).lower() in PAIR_NAMES and is_secret_name(name)
+        for member, name in obj.items()
+    )
+
+
 def redact_fields(value: Any) -> Any:
-    """A copy of JSON-like data with the value of every secret-named field masked.
+    """A copy of JSON-like data with the value of every secret-named field masked, and the
+    value of every name/value pair naming a secret (`secret_pair_value`).
 
     The spec carries no secrets in channels (certificates are referenced by id), but HTTP
     headers, unknown agent classes and future fields may: nothing shown may reveal them.
     Strings elsewhere pass through `redact_text` (URLs with credentials in them).
     """
     if isinstance(value, Mapping):
+        pair = _names_a_secret(value)
         return {
             key: (
-                MASK if is_secret_name(str(key)) and item not in (None, "") else redact_fields(item)
+                MASK
+                if item not in (None, "")
+                and (is_secret_name(str(key)) or (pair and key in PAIR_VALUES))
+                else redact_fields(item)
             )
             for key, item in value.items()
         }
@@ -102,7 +139,7 @@ def redact_fields(value: Any) -> Any:
     return value
 
 
-_QUERY_VALUE = re.compile(r"([?&;])([^=&;#\s\"]+)=([^&#\s\"]*)")
+_QUERY_VALUE = re.compile(r"(^|[?&;\s\"'(])([^=&;#?/\s\"'()]+)=([^&#\s\"']*)")
 _NEXT_PAIR = re.compile(r"[;?]")
 _USERINFO = re.compile(r"([a-zA-Z][a-zA-Z0-9+.-]*://)([^/?#\s\"'<>]*)@")
 _URL = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*://[^\s\"'<>]+")
@@ -111,8 +148,10 @@ _URL = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*://[^\s\"'<>]+")
 def redact_query(text: str) -> str:
     """Mask credential values of query parameters anywhere in `text` (a URL, a log line).
 
-    Pairs start after `?`, `&` or `;`; a credential's value is masked up to the next `&`
-    (or `#`, white space, a quote), so a `;` inside it does not let the rest show.
+    Pairs start after `?`, `&` or `;`, and where a form or a word starts (the text's start,
+    white space, a quote, a parenthesis: a token endpoint echoing `client_secret=...`); a
+    credential's value is masked up to the next `&` (or `#`, white space, a quote), so a
+    `;` inside it does not let the rest show.
 
     >>> redact_query('"GET /?loginToken=abc&lang=en HTTP/1.1"')
     '"GET /?loginToken=**********&lang=en HTTP/1.1"'
@@ -147,12 +186,48 @@ def redact_url(url: str) -> str:
     return redact_query(_USERINFO.sub(mask, url, count=1))
 
 
+_HEADER_NAMES = "|".join(re.escape(name) for name in sorted(SECRET_HEADERS, key=len)[::-1])
+_HEADER_VALUE = re.compile(
+    rf"""((?<![\w-])["']?(?:{_HEADER_NAMES})["']?[ \t]*:[ \t]*["']?)"""  # `Authorization: `
+    r"""((?:(?:bearer|basic|digest|token|negotiate|ntlm|apikey)[ \t]+)?"""  # a scheme
+    r"""[^\s"'<>,;]+(?:;[ \t]*[^\s"'<>,;]+)*)""",  # the credential, cookies `a=1; b=2`
+    re.IGNORECASE,
+)
+"""A secret header's value as a server may echo it: `Authorization: Bearer X`, `"Cookie":
+"a=1; b=2"`."""
+_QUOTED_MEMBER = re.compile(
+    r"""(["'])([^"'\\\n]{1,200})\1([ \t]*:[ \t]*)(["'])((?:(?!\4)[^\\\n]|\\.)*)\4"""
+)
+"""A JSON (or Python repr) member written as text: `"password": "x"`, `'token': 'x'`."""
+_HINTS = ("pass", "pwd", "secret", "token", "authori", "apikey", "api_key", "api-key",
+          "credential", "private", "sig", "session", "cookie")  # fmt: skip
+"""Words every secret name (`is_secret_name`) holds: text without one (most text) has no
+quoted member to mask, and skips that expression; text naming no secret header skips the
+other."""
+
+
 def redact_text(text: str) -> str:
     """`text` with the rule of `redact_url` applied to every URL inside it, absolute
     (`scheme://user:pw@host/...`) or relative (`/v3/shipments?apikey=...`): a password in an
-    authority and every credential query value are masked, the rest is kept as written."""
+    authority and every credential query value are masked, the rest is kept as written.
+    Credentials a server echoes (an error body quoting a request) are masked too: secret
+    headers (`Authorization: Bearer X`), quoted members with a secret's name (`"password":
+    "x"`) and form pairs (`client_secret=x&...`)."""
     if "://" in text:
         text = _URL.sub(lambda match: redact_url(match.group(0)), text)
+    if ": " in text or ':"' in text or ":'" in text or ":\t" in text:  # not `https://`
+        lower = text.lower()
+        if "authori" in lower or "cookie" in lower or "api-key" in lower:
+            text = _HEADER_VALUE.sub(lambda match: match.group(1) + MASK, text)
+        if ('"' in text or "'" in text) and any(word in lower for word in _HINTS):
+            text = _QUOTED_MEMBER.sub(_mask_member, text)
     if "=" not in text:
         return text
-    return redact_query(text)  # relative URLs, and query strings standing alone
+    return redact_query(text)  # relative URLs, forms, and query strings standing alone
+
+
+def _mask_member(match: re.Match[str]) -> str:
+    quote, name, colon, value_quote, value = match.groups()
+    if value in ("", MASK) or not is_secret_name(name):
+        return match.group(0)
+    return f"{quote}{name}{quote}{colon}{value_quote}{MASK}{value_quote}"

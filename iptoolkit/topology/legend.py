@@ -8,10 +8,13 @@ One list for both, so the two pictures never explain themselves differently.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..auditing.finding import SEVERITIES
 from ..support.names import type_label
+from .finding_marks import SEVERITY_COLOURS, finding_label
 from .style import (
     CHANNEL_COLOURS,
     KIND_COLOURS,
@@ -26,7 +29,14 @@ from .style import (
 if TYPE_CHECKING:
     import networkx as nx
 
-__all__ = ["LegendItem", "legend_items", "EDGE_LABELS", "HIGHLIGHT_COLOUR", "INACTIVE_FILL"]
+__all__ = [
+    "LegendItem",
+    "legend_items",
+    "finding_legend",
+    "EDGE_LABELS",
+    "HIGHLIGHT_COLOUR",
+    "INACTIVE_FILL",
+]
 
 EDGE_LABELS = {
     "in": "input: agent listens on channel",
@@ -96,8 +106,25 @@ def legend_items(view: nx.DiGraph, *, grouped: bool, focused: bool) -> list[Lege
                 "unreadable profile", "white", marker="s", edge=PROBLEM_COLOUR, edge_width=1.4
             )
         )
+    items += finding_legend({data.get("finding") for data in nodes})
     if focused:
         items.append(LegendItem("highlighted", HIGHLIGHT_COLOUR, marker="o", edge=HIGHLIGHT_COLOUR))
     if grouped:
         items.append(LegendItem("line width: number of links", WIDTH_COLOUR, width=4))
     return items
+
+
+def finding_legend(severities: Iterable[str | None]) -> list[LegendItem]:
+    """A ring per worst severity shown (findings on the map, `topology.finding_marks`)."""
+    shown = set(severities)
+    return [
+        LegendItem(
+            finding_label(severity),
+            "white",
+            marker="o",
+            edge=SEVERITY_COLOURS[severity],
+            edge_width=2.2,
+        )
+        for severity in SEVERITIES
+        if severity in shown
+    ]

@@ -27,6 +27,7 @@ import networkx as nx
 
 from ..core.estate import Estate
 from ..core.nodes import is_active
+from ..query.paths import Paths
 from ..query.reach import Impact
 from ..query.resolve import resolve_node
 from ..support.names import type_label
@@ -50,7 +51,7 @@ __all__ = [
 
 EstateOrGraph = Estate | nx.MultiDiGraph
 """What diagrams and exports draw: an estate (or a subset), or a graph built from one."""
-Highlight = str | Impact | nx.Graph | Iterable[Hashable] | None
+Highlight = str | Impact | Paths | nx.Graph | Iterable[Hashable] | None
 """What `plot_topology(highlight=...)` accepts (see `focus_set`)."""
 GROUP_BY: tuple[str, ...] = ("group", "agent_type", "partner")
 MAX_PER_COLUMN: dict[str, int] = {
@@ -86,6 +87,7 @@ def focus_set(graph: nx.MultiDiGraph, highlight: Highlight) -> set[Hashable] | N
       channels and partners a profile reaches);
     - an `Impact` (from `ipt.impact`): the node and everything it stops, with the paths
       that are cut (a partner's channels, the agents of profiles that lose input);
+    - `Paths` (from `ipt.paths`): the nodes on the paths;
     - a graph (e.g. from `ipt.neighbourhood`): its nodes;
     - any other iterable: exactly those items.
     """
@@ -102,6 +104,8 @@ def focus_set(graph: nx.MultiDiGraph, highlight: Highlight) -> set[Hashable] | N
         for profile in [*highlight.lose_input, *highlight.partial_input]:
             chosen.update(v for v in graph.succ.get(profile, ()) if _kind(graph, v) == "agent")
         return {node for node in chosen if node in graph}
+    if isinstance(highlight, Paths):
+        return {node for node in highlight.nodes if node in graph}
     if isinstance(highlight, nx.Graph):
         return {node for node in highlight if node in graph}
     if isinstance(highlight, Iterable):

@@ -61,6 +61,7 @@ class DetailPane:
         current: Callable[[], Selection],
         on_open: Callable[[str], None] | None = None,
         on_focus: Callable[[str], None] | None = None,
+        on_paths: Callable[[str, str], object] | None = None,
     ) -> None:
         self._model = model
         self._current = current
@@ -115,6 +116,8 @@ class DetailPane:
         self.around_button.on_click(around)
         if on_focus is None:
             self.around_button.layout.display = "none"
+        self.paths = PathButtons(on_paths)
+        self.on_item(self.paths.follow)
         self.content = LinkedHTML(_PLACEHOLDER, on_open=on_open or self.show)
         self.content.add_class("ipt-detail-content")
         self.kind.observe(lambda _: self._kind_changed(), "value")
@@ -122,7 +125,16 @@ class DetailPane:
         self.back_button.on_click(lambda _: self.back())
         self.widget = W.VBox(
             [
-                W.HBox([self.back_button, self.kind, self.search, self.around_button]),
+                W.HBox(
+                    [
+                        self.back_button,
+                        self.kind,
+                        self.search,
+                        self.around_button,
+                        *self.paths.buttons,
+                    ],
+                    layout=W.Layout(flex_flow="row wrap"),
+                ),
                 self.content,
             ],
             layout=W.Layout(width="100%"),
@@ -319,6 +331,55 @@ class DetailPane:
             self.search.value = text
         finally:
             self._quiet = False
+
+
+class PathButtons:
+    """ "Paths from here" and "Paths to here" beside an item's details: the first remembers
+    the item shown (`start`), the second, on another item, calls `on_paths(start, item)`
+    (the Explorer shows the paths in the Topology tab). Hidden without `on_paths`."""
+
+    def __init__(self, on_paths: Callable[[str, str], object] | None) -> None:
+        self.start: str | None = None
+        self.node: str | None = None
+        self.from_button = W.Button(
+            description="Paths from here",
+            icon="share-alt",
+            disabled=True,
+            tooltip="remember this item: open another, then 'Paths to here'",
+            layout=W.Layout(width="auto", flex="0 0 auto"),
+        )
+        self.from_button.add_class("ipt-paths-from")
+        self.to_button = W.Button(
+            description="Paths to here",
+            icon="flag",
+            layout=W.Layout(width="auto", flex="0 0 auto", display="none"),
+        )
+        self.to_button.add_class("ipt-paths-to")
+        self.buttons = (self.from_button, self.to_button)
+
+        def remember(_: object) -> None:
+            self.start = self.node
+            self.follow(self.node)
+
+        def show(_: object) -> None:
+            if on_paths is not None and self.start and self.node and self.node != self.start:
+                on_paths(self.start, self.node)
+
+        self.from_button.on_click(remember)
+        self.to_button.on_click(show)
+        if on_paths is None:
+            for button in self.buttons:
+                button.layout.display = "none"
+        self._offered = on_paths is not None
+
+    def follow(self, node: str | None) -> None:
+        """The pane shows `node` now: "to here" is offered when it is not the start."""
+        self.node = node
+        self.from_button.disabled = node is None
+        ends = self._offered and self.start is not None and node not in (None, self.start)
+        self.to_button.layout.display = None if ends else "none"
+        if ends:
+            self.to_button.tooltip = f"the paths from {self.start} to this item, in Topology"
 
 
 def _choices(model: ExplorerModel, kind: str) -> dict[str, str]:

@@ -11,6 +11,8 @@ neighbourhood. Plain data (`ViewData`), no widget.
   level down until a group is small enough to draw node by node.
 - **neighbourhood**: the items within `depth` steps of one item (edges followed either way),
   and `expand` adds one item's neighbours to what is shown.
+- **paths**: how one item reaches another (`query.paths`): the nodes on the paths, and
+  around them, faded, their neighbours while few (`PATH_CONTEXT`); the two ends ringed.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from collections.abc import Hashable, Iterable
 
 import networkx as nx
 
+from ..query.paths import Paths
 from ..topology.style import COLUMN_OF_KIND
 from .topology_data import ViewData, group_graph, view_data
 from .topology_fit import MIN_ROW_PX, SCROLL_PAGES, Canvas, fits
@@ -32,6 +35,8 @@ __all__ = [
     "neighbourhood_nodes",
     "expand_nodes",
     "neighbourhood_view",
+    "PATH_CONTEXT",
+    "paths_view",
 ]
 
 DRILL_ORDER = ("group", "agent_type", "partner")
@@ -143,4 +148,29 @@ def neighbourhood_view(
     if key in data.graph:
         ratio = data.camera["ratio"] if data.camera else 1.0
         data.graph.nodes[key]["halo"] = round(6.0 * ratio**0.5, 3)
+    return data
+
+
+PATH_CONTEXT = 120
+"""Most nodes a paths view draws around its paths (faded, their neighbours): a path
+through a partner of 500 channels shows the paths alone."""
+
+
+def paths_view(graph: nx.MultiDiGraph, found: Paths, *, canvas: Canvas) -> ViewData:
+    """The paths of `found` node by node, what is off them faded (the highlight's fading),
+    its two ends ringed."""
+    from ..query.reach import induced_subgraph
+
+    on_paths: set[Hashable] = set(found.nodes) or {found.a, found.b}
+    shown = set(on_paths)
+    for node in on_paths:
+        shown.update(graph.pred[node])
+        shown.update(graph.succ[node])
+    if len(shown) > PATH_CONTEXT:
+        shown = on_paths
+    data = view_data(induced_subgraph(graph, shown), group_by=None, focus=on_paths, canvas=canvas)
+    ratio = data.camera["ratio"] if data.camera else 1.0
+    for end in (found.a, found.b):
+        if end in data.graph:
+            data.graph.nodes[end]["halo"] = round(9.0 * ratio**0.5, 3)
     return data

@@ -37,9 +37,11 @@ from .shown import ShownTab
 from .static_copy import StaticCopy
 from .table import SelectionTable
 from .topology_tab import TopologyTab
+from .views import SavedView, SavedViews
 
 if TYPE_CHECKING:
     from ..core.estate import Estate
+    from ..query.paths import Paths
 
 __all__ = ["Explorer"]
 
@@ -77,8 +79,11 @@ class Explorer:
         static_copy: bool = True,
         fixed_folder: bool = False,
         masked_exports: bool = False,
+        views: str | os.PathLike[str] | None = None,
     ) -> None:
         self.model = ExplorerModel(estate)
+        self.views = SavedViews(views) if views is not None else None
+        """The named views' file (`widgets.views`; None: none given, `save_view` refuses)."""
         self._selection: Selection = self.model.select(Filter())
         self._watchers: list[Callable[[], None]] = []
         self._changes = Debouncer(self._apply_change, debounce)
@@ -100,10 +105,15 @@ class Explorer:
         self.topology.on_trail(self._changed)
         self.table = SelectionTable(self._picked_row)
         self.detail = DetailPane(
-            self.model, lambda: self._selection, on_open=self.show_detail, on_focus=self.focus_on
+            self.model,
+            lambda: self._selection,
+            on_open=self.show_detail,
+            on_focus=self.focus_on,
+            on_paths=self.show_paths,
         )
         self.detail.on_item(lambda _: self._changed())
         self.findings = FindingsPane(self.model, lambda: self._selection, self.show_detail)
+        self._topology_tab.findings = lambda: self.findings.findings  # the map says as the tab
         self.exporter = ExportPanel(
             lambda: self.selection, folder=str(folder), fixed=fixed_folder, masked=masked_exports
         )
@@ -196,6 +206,34 @@ class Explorer:
         selection's items within `depth` steps of it; a click there expands a node."""
         self.tabs.selected_index = TABS.index("Topology")
         self._topology_tab.focus_on(node, depth)
+
+    def show_paths(self, a: str, b: str) -> Paths | None:
+        """Show in the Topology tab how item `a` reaches item `b` (`ipt.paths` over the
+        selection: every path, shortest first, bounded), the rest faded; the paths, or
+        None when the selection does not hold both (the tab says so)."""
+        self.tabs.selected_index = TABS.index("Topology")
+        return self._topology_tab.show_paths(a, b)
+
+    def save_view(self, name: str) -> str:
+        """Save the filter, the topology's drill level and the item shown under `name` in
+        the views file (`Explorer(views=...)`, the app's: beside the snapshot); the name
+        as kept. `open_view(name)` (the app: `?view=NAME`) shows it again."""
+        if self.views is None:
+            raise ValueError("no file for views: Explorer(estate, views='snapshot.views.json')")
+        return self.views.save(name, SavedView(self.filter, self.drill, self.item))
+
+    def open_view(self, name: str) -> tuple[str, ...]:
+        """Show the view saved as `name`: its filter, drill level and item; the drill
+        titles that name no group of the view reached (`drill_to`)."""
+        saved = self.views.get(name) if self.views is not None else None
+        if saved is None:
+            known = ", ".join(map(repr, self.views.names())) if self.views else "none"
+            raise ValueError(f"no view named {name!r} (saved: {known})")
+        self.filter = saved.filter
+        missing = self.drill_to(saved.drill) if saved.drill else ()
+        if saved.item:
+            self.show_detail(saved.item)
+        return missing
 
     def drill_to(self, path: tuple[str, ...] | list[str]) -> tuple[str, ...]:
         """Open the topology's groups of `path` (a `drill` value) from its overview; the

@@ -7,7 +7,8 @@ its container once, when it is attached, and would draw 0 px wide before that.
 
 A view that does not fit its canvas at a readable size is drawn on a bigger one
 (`ViewData.size`): the box is then a panel of the view's height that scrolls, the sigma
-widget in it as wide and as high as its canvas.
+widget in it as wide and as high as its canvas. Its `HoverNames` gives a hovered node whose
+label is cut its whole name.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as W
 
 from ..topology.legend import HIGHLIGHT_COLOUR
+from .hover_names import HoverNames
 from .topology_data import ViewData
 from .topology_fit import SCROLLBAR_PX
 
@@ -49,6 +51,9 @@ def new_sigma(data: ViewData, *, name: str, height: int, camera: dict[str, Any])
 
     graph = data.graph
     fitted = data.camera is not None
+    extra: dict[str, Any] = {}
+    if any("border_size" in attributes for attributes in graph.nodes.values()):
+        extra["raw_node_border_size"] = "border_size"  # findings on the map
     sigma = Sigma(
         graph,
         name=name,
@@ -62,6 +67,7 @@ def new_sigma(data: ViewData, *, name: str, height: int, camera: dict[str, Any])
         label_density=1,
         camera_state=camera,
         hide_edges_on_move=graph.number_of_edges() > 5000,
+        **extra,
     )
     # drawn in a hidden tab, the container has no width yet: sigma must wait, not fail
     sigma.renderer_settings = {**sigma.renderer_settings, "allowInvalidContainer": True}
@@ -82,7 +88,8 @@ class SigmaBox(W.Box):
         )
         self.add_class("ipt-topology-canvas")
         self._inner = W.Box(layout=W.Layout(width="100%", flex="none"))
-        self.children = (self._inner,)
+        self._hover = HoverNames()
+        self.children = (self._hover, self._inner)
         self.sigma: Sigma | None = None
         self._view_count = 0  # counted from now: the front end reports each view shown
         self.observe(self._place, "_view_count")
@@ -92,9 +99,10 @@ class SigmaBox(W.Box):
         """Where the reader is in the picture shown (None: nothing shown)."""
         return self.sigma.camera_state if self.sigma is not None else None
 
-    def show(self, sigma: Sigma, width: int | None = None) -> None:
-        """Show `sigma` in place of the widget shown before, which is closed; `width`: the
-        pixels of a canvas wider than the box (None: as wide as the box)."""
+    def show(self, sigma: Sigma, data: ViewData, width: int | None = None) -> None:
+        """Show `sigma` (drawing `data`) in place of the widget shown before, which is
+        closed; `width`: the pixels of a canvas wider than the box (None: as wide as it)."""
+        self._hover.names = data.hover
         old, self.sigma = self.sigma, sigma
         if old is not None:
             old.close()
@@ -106,9 +114,9 @@ class SigmaBox(W.Box):
         sigma = getattr(self, "sigma", None)  # None too when __init__ did not finish
         if sigma is not None:
             sigma.close()
-        inner = getattr(self, "_inner", None)
-        if inner is not None:
-            inner.close()
+        for part in (getattr(self, "_inner", None), getattr(self, "_hover", None)):
+            if part is not None:
+                part.close()
         super().close()
 
     def _place(self, change: dict[str, Any] | None = None) -> None:

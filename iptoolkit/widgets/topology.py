@@ -33,13 +33,18 @@ from .sigma_box import SigmaBox
 from .sigma_guard import SigmaGuard
 from .topology_controls import Controls
 from .topology_data import ViewData, view_data
+from .topology_findings import FindingMarks
 from .topology_fit import Canvas
 from .topology_html import view_title
 from .topology_levels import MAX_DEPTH, GraphSource, Level, Levels, Neighbourhood
+from .topology_paths import PathFinder
 from .topology_picture import Picture
 
 if TYPE_CHECKING:
     from ipysigma import Sigma
+
+    from ..auditing.finding import Finding
+    from ..core.estate import Estate
 
 __all__ = ["TopologyView", "show_topology", "Level", "Neighbourhood", "MAX_DEPTH"]
 
@@ -86,7 +91,8 @@ class TopologyView(W.VBox):
     Its jobs are its collaborators': `Levels` (topology_levels) is the drill navigation
     (the overview, the levels opened, the graph), `SigmaBox` (sigma_box) holds the canvas,
     `Controls` (topology_controls) the breadcrumb, status line and legend around it, and
-    `Picture` (topology_picture) draws the level shown and answers clicks. The view wires
+    `Picture` (topology_picture) draws the level shown and answers clicks, `PathFinder`
+    (topology_paths, `view.paths`) shows how one item reaches another. The view wires
     them: a move asked of it goes to the levels, which call back to draw.
     """
 
@@ -112,6 +118,12 @@ class TopologyView(W.VBox):
         """The estate node last clicked or searched (None before any)."""
         self._highlight: Highlight = None
         self._levels = Levels(self.canvas, lambda: self._picture.draw())
+        self.paths = PathFinder(self._levels, lambda text: self.say(text))
+        """How one item reaches another: `view.paths.show(a, b)` draws the paths between
+        them, the rest faded; `view.paths.shown` is what is drawn (see `PathFinder`)."""
+        self.findings = FindingMarks()
+        """Findings on the map: `view.findings.on` (the toggle above the canvas) outlines
+        each item by the worst severity of its findings (see `FindingMarks`)."""
         self._sigma_box = SigmaBox(height)
         self._width = CanvasWidth()
         self._width.observe(lambda change: _resized(self, change["new"]), "width")
@@ -121,6 +133,9 @@ class TopologyView(W.VBox):
             on_depth=self._levels.set_depth,
             on_details=lambda: self._picture.report(self.selected),
             on_around=lambda: self.focus(self.selected) if self.selected else None,
+            on_from=lambda: self.paths.from_here(self.selected),
+            on_to=lambda: self.paths.to_here(self.selected),
+            on_findings=lambda on: _show_findings(self, on),
         )
         self._picture = Picture(self, self._levels, self._sigma_box, self._controls)
         self.children = (
@@ -193,7 +208,9 @@ class TopologyView(W.VBox):
 
     def update(self, estate_or_graph: EstateOrGraph, *, highlight: Highlight = None) -> None:
         """Show another estate or selection (the overview, grouped as `group_by` says)."""
-        graph, _ = graph_of(estate_or_graph)
+        graph, estate = graph_of(estate_or_graph)
+        if estate is not None:
+            self.findings.use(lambda: _audit(estate))
         self._highlight = highlight
         focus = focus_set(graph, highlight)
         self._levels.use(graph, focus)
@@ -306,6 +323,19 @@ def _resized(view: TopologyView, width: int | None) -> None:
         return
     view.canvas = Canvas.of(width, view.height)
     view._levels.relayout(view.canvas)
+
+
+def _show_findings(view: TopologyView, on: bool) -> None:
+    """The findings toggle: draw the level shown with its findings marked, or without."""
+    if view.findings.on != on:
+        view.findings.on = on
+        view.redraw()
+
+
+def _audit(estate: Estate) -> Iterable[Finding]:
+    from ..auditing import findings
+
+    return findings(estate)
 
 
 def _descendants(box: W.Box) -> list[W.Widget]:

@@ -25,8 +25,8 @@ __all__ = ["Controls"]
 class Controls:
     """The back button, breadcrumb, depth, status line (`above`, then `status`), the
     picked node's line and the legend (`below`); a click calls `on_back()`,
-    `on_crumb(level)` (0: the overview), `on_depth(depth)`, `on_details()` or
-    `on_around()`."""
+    `on_crumb(level)` (0: the overview), `on_depth(depth)`, `on_details()`,
+    `on_around()`, `on_from()` or `on_to()` (paths from the item picked, paths to it)."""
 
     def __init__(
         self,
@@ -36,6 +36,9 @@ class Controls:
         on_depth: Callable[[int], None],
         on_details: Callable[[], None],
         on_around: Callable[[], None],
+        on_from: Callable[[], None] = lambda: None,
+        on_to: Callable[[], None] = lambda: None,
+        on_findings: Callable[[bool], None] = lambda _: None,
     ) -> None:
         self._on_crumb = on_crumb
         self.back = _button(
@@ -54,6 +57,14 @@ class Controls:
         )
         self.depth.add_class("ipt-topology-depth")
         self.depth.observe(lambda change: on_depth(change["new"]), "value")
+        self.findings = W.ToggleButton(
+            description="findings",
+            icon="exclamation-triangle",
+            tooltip="outline each item by the worst severity of the audit's findings on it",
+            layout=W.Layout(width="auto", display="none"),
+        )
+        self.findings.add_class("ipt-topology-findings-toggle")
+        self.findings.observe(lambda change: on_findings(bool(change["new"])), "value")
         self.status = W.HTML()
         self.status.add_class("ipt-topology-status")
         self.info = W.HTML()
@@ -68,37 +79,63 @@ class Controls:
             icon="dot-circle-o",
             tooltip="show the items within the chosen depth of this one",
         )
+        self.from_here = _button(
+            "ipt-topology-from",
+            on_from,
+            description="paths from here",
+            icon="share-alt",
+            tooltip="pick another item next: the paths between the two are shown",
+        )
+        self.to_here = _button("ipt-topology-to", on_to, description="paths to here", icon="flag")
         self.legend = W.HTML()
         self.above = W.HBox(
-            [self.back, self.crumbs, self.depth],
+            [self.back, self.crumbs, self.depth, self.findings],
             layout=W.Layout(align_items="center", flex_flow="row wrap"),
         )
         self.below = W.VBox(
             [
-                W.HBox([self.info, self.details, self.around],
-                       layout=W.Layout(align_items="center")),
+                W.HBox([self.info, self.details, self.around, self.from_here, self.to_here],
+                       layout=W.Layout(align_items="center", flex_flow="row wrap")),
                 self.legend,
             ]
         )  # fmt: skip
         self.below.add_class("ipt-topology-below")
 
-    def show(self, data: ViewData, titles: Sequence[str], *, around: bool) -> None:
+    def show(
+        self,
+        data: ViewData,
+        titles: Sequence[str],
+        *,
+        around: bool,
+        wider: bool = False,
+        findings: bool = False,
+    ) -> None:
         """A new picture of `data`, the level the breadcrumb `titles` leads to (none: the
-        overview), `around` an item's neighbourhood; nothing is picked in it yet."""
+        overview), `around` an item's neighbourhood, `wider` than its pane (it scrolls
+        sideways), `findings` offered (the toggle shown); nothing is picked in it yet."""
+        self.findings.layout.display = None if findings else "none"
         self.info.value = ""
-        self.details.layout.display = self.around.layout.display = "none"
+        for button in (self.details, self.around, self.from_here, self.to_here):
+            button.layout.display = "none"
         self.back.layout.display = None if titles else "none"
         self.depth.layout.display = None if around else "none"
         self._show_crumbs(titles)
         title = titles[-1] if titles else None
-        self.status.value = status_html(data, expanded=bool(titles), title=title, around=around)
+        self.status.value = status_html(
+            data, expanded=bool(titles), title=title, around=around, wider=wider
+        )
         self.legend.value = legend_html(data.legend)
 
-    def picked(self, info: str, *, around: bool) -> None:
-        """A node was picked: `info` names it, beside the button that applies (in a
-        neighbourhood: its details; elsewhere: its neighbourhood)."""
+    def picked(self, info: str, *, around: bool, path_from: str | None = None) -> None:
+        """A node was picked: `info` names it, beside the buttons that apply (in a
+        neighbourhood: its details; elsewhere: its neighbourhood; paths from it, and to it
+        from `path_from`, the item "paths from here" picked before)."""
         self.info.value = info
         (self.details if around else self.around).layout.display = None
+        self.from_here.layout.display = None
+        self.to_here.layout.display = None if path_from else "none"
+        if path_from:
+            self.to_here.tooltip = f"the paths from {path_from} to this item"
 
     def say(self, text: str) -> None:
         """Say `text` on the status line."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Hashable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import networkx as nx
@@ -40,7 +40,7 @@ from .topology_fit import (
     TOLD_APART,
     Canvas,
     column_x,
-    cut_to_px,
+    cut_apart,
     fits,
     label_budget,
     label_px,
@@ -60,6 +60,7 @@ __all__ = [
     "detail_node",
     "shared_path",
     "told_apart",
+    "hover_names",
     "line_colour",
     "mix",
 ]
@@ -94,6 +95,8 @@ class ViewData:
     size: tuple[int, int] | None = None
     """The canvas it is drawn on, width and height in pixels, when fitted: the canvas it
     was laid out for, or a bigger one when it does not fit that (the view scrolls)."""
+    hover: dict[str, str] = field(default_factory=dict)
+    """Drawn label -> the whole one, where it was cut (`hover_names`)."""
 
     def item(self, key: str) -> Hashable | None:
         """The estate node a key stands for, or None for a group of several."""
@@ -207,16 +210,22 @@ def _to_sigma(
             width = label_px(glyphs[node] + said[node])
             longest[column] = max(longest.get(column, 0.0), width)
         budget = label_budget(longest, canvas)
-        drawn = {
-            n: cut_to_px(glyphs[n] + said[n], budget[placed.pos[n][0]])[len(glyphs[n]) :]
-            for n in view.nodes
-        }
+        rooms = {n: budget[placed.pos[n][0]] for n in view.nodes}
+        cut_labels = cut_apart({n: glyphs[n] + said[n] for n in view.nodes}, rooms)
+        drawn = {n: cut_labels[n][len(glyphs[n]) :] for n in view.nodes}
         x_of = column_x(budget)
         step = row_px(placed.rows, canvas)
     else:
         drawn = {node: text if grouped else _short(text) for node, text in said.items()}
         x_of = _column_positions(placed.pos, drawn, grouped)
         step = 1.0
+    labels = {  # drawn and whole
+        node: tuple(
+            f"{KIND_GLYPHS.get(data['kind'], '')} {text}".strip()
+            for text in (drawn[node], label_of[node])
+        )
+        for node, data in view.nodes(data=True)
+    }
     out: nx.DiGraph[str] = nx.DiGraph()
     for node, data in view.nodes(data=True):
         column, row = placed.pos[node]
@@ -225,7 +234,7 @@ def _to_sigma(
             keys[node],
             x=x_of[column],
             y=-row * step,  # sigma's y grows upwards; the layout's rows grow downwards
-            label=f"{KIND_GLYPHS.get(data['kind'], '')} {drawn[node]}".strip(),
+            label=labels[node][0],
             name=label_of[node],  # the whole name, for the line under the canvas
             crumb=str(data["label"]),  # the name without counts, for the breadcrumb
             **look,
@@ -259,7 +268,8 @@ def _to_sigma(
         replace(item, colour=line_colour(item.style)) if item.style else item
         for item in legend_items(view, grouped=grouped, focused=focused)
     ]
-    return ViewData(out, members, group_by, focused, legend, camera, size)
+    hover = hover_names((drawn, whole) for drawn, whole in labels.values())
+    return ViewData(out, members, group_by, focused, legend, camera, size, hover)
 
 
 PIXEL_LAYOUT_NODES = 4000
@@ -316,6 +326,15 @@ def _add_ports(
                 )
                 ports[node] = key
     return ports
+
+
+def hover_names(labels: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """Drawn label -> whole label, from (drawn, whole) pairs: each label drawn shorter than
+    its whole (cut for the canvas, or a drilled group's subgroup without its path) and
+    drawn for that one node only (see `hover_names.HoverNames`)."""
+    pairs = list(labels)
+    nodes_of = Counter(drawn for drawn, _ in pairs)
+    return {drawn: whole for drawn, whole in pairs if whole != drawn and nodes_of[drawn] == 1}
 
 
 def told_apart(view: nx.DiGraph, label_of: dict[Hashable, str]) -> dict[Hashable, str]:

@@ -48,6 +48,7 @@ __all__ = [
     "label_budget",
     "label_px",
     "cut_to_px",
+    "cut_apart",
     "column_x",
     "camera",
 ]
@@ -165,6 +166,43 @@ def cut_to_px(text: str, room: float) -> str:
         end = min(label_px(sep + tail), room * 0.7)
         return _cut(head, room - end) + _cut(sep + tail, end)
     return _cut(text, room)
+
+
+def cut_apart(texts: Mapping[Any, str], rooms: Mapping[Any, float]) -> dict[Any, str]:
+    """Each of `texts` cut to its room (`cut_to_px`); where two different texts would read
+    the same once cut (three "Oberland Retail…" channels), each keeps its end instead,
+    cut in the middle (`Oberland…AS2 inbound`): what tells them apart is most often there."""
+    drawn = {key: cut_to_px(text, rooms[key]) for key, text in texts.items()}
+    readers: dict[str, set[str]] = {}
+    for key, text in texts.items():
+        readers.setdefault(drawn[key], set()).add(text)
+    for key, text in texts.items():
+        if len(readers[drawn[key]]) > 1 and drawn[key] != text:
+            drawn[key] = _cut_middle(text, rooms[key])
+    return drawn
+
+
+def _cut_middle(text: str, room: float) -> str:
+    """`text` with its middle left out ("…"): its first `HEAD_SHARE` of `room`, and as much
+    of its end as the rest holds."""
+    room -= _advance("\u2026")
+    head = _fitting(text, room * HEAD_SHARE)
+    tail = _fitting(text[::-1], room - label_px(head))[::-1]
+    return head.rstrip() + "\u2026" + tail.lstrip()
+
+
+HEAD_SHARE = 0.5
+"""The share of a label cut in the middle that its beginning keeps."""
+
+
+def _fitting(text: str, room: float) -> str:
+    """The longest beginning of `text` no wider than `room` pixels."""
+    width = 0.0
+    for end, character in enumerate(text):
+        width += _advance(character)
+        if width > room:
+            return text[:end]
+    return text
 
 
 def _cut(text: str, room: float) -> str:

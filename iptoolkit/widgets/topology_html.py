@@ -31,9 +31,11 @@ def view_title(data: ViewData | None) -> str:
     return f"{nodes:,} items, {how}"
 
 
-def status_html(data: ViewData, *, expanded: bool, title: str | None, around: bool = False) -> str:
-    """The line above the canvas: what is shown (`title`, else `view_title`) and what a
-    click does there."""
+def status_html(
+    data: ViewData, *, expanded: bool, title: str | None, around: bool = False, wider: bool = False
+) -> str:
+    """The line above the canvas: what is shown (`title`, else `view_title`), what a click
+    does there and, when the picture is `wider` than its pane, that the rest is sideways."""
     if data.graph.number_of_nodes() == 0:
         return "<span class='ipt-topology-title'>Nothing selected</span>"
     if around:
@@ -47,9 +49,10 @@ def status_html(data: ViewData, *, expanded: bool, title: str | None, around: bo
         how = f"by {_BY[data.group_by]}" if data.group_by else "node by node"
         what = f"{what}, in detail: {how}"
     what = html.escape(what)
+    aside = " · wider than this pane: scroll it sideways for the rest" if wider else ""
     return (
         f"<span class='ipt-topology-title'>{what}</span> "
-        f"<span class='ipt-topology-hint'>· scroll to zoom, drag to pan, {hint}</span>"
+        f"<span class='ipt-topology-hint'>· scroll to zoom, drag to pan, {hint}{aside}</span>"
     )
 
 

@@ -1,9 +1,10 @@
 """The topology view's drill navigation: the overview, the levels opened below it, the graph.
 
-`Levels` holds what the breadcrumb shows (the overview, then each group opened or item's
-neighbourhood), the estate graph they are cut from (kept, or built when first needed) and
-the nodes a highlight singles out. It moves between levels (open a group, show or grow a
-neighbourhood, go back up, open a saved `drill_path` again) and calls `draw()` whenever
+`Levels` holds what the breadcrumb shows (the overview, then each group opened, item's
+neighbourhood or paths between two items), the estate graph they are cut from (kept, or
+built when first needed) and the nodes a highlight singles out. It moves between levels
+(open a group, show or grow a neighbourhood, show paths, go back up, open a saved
+`drill_path` again) and calls `draw()` whenever
 the level shown changes, its watchers whenever the breadcrumb does. No widget here:
 `TopologyView` draws what it says and offers its moves as its own methods.
 """
@@ -15,8 +16,9 @@ from dataclasses import dataclass, replace
 
 import networkx as nx
 
+from ..query.paths import Paths
 from ..query.resolve import resolve_node
-from .drill import drill_view, expand_nodes, neighbourhood_nodes, neighbourhood_view
+from .drill import drill_view, expand_nodes, neighbourhood_nodes, neighbourhood_view, paths_view
 from .topology_data import ViewData
 from .topology_fit import Canvas
 
@@ -33,14 +35,16 @@ _PROFILE_GROUP = "group:profile:"
 
 @dataclass(frozen=True)
 class Level:
-    """One step below the overview: a group opened (`focus` None) or an item's
-    neighbourhood (`focus` set); `title` is its breadcrumb."""
+    """One step below the overview: a group opened (`focus` and `paths` None), an item's
+    neighbourhood (`focus` set) or the paths between two items (`paths` set); `title` is
+    its breadcrumb."""
 
     title: str
     data: ViewData
     focus: Neighbourhood | None = None
     remake: Callable[[Canvas], ViewData] | None = None
     """Lays the level out again for another canvas (the view was resized)."""
+    paths: Paths | None = None
 
 
 @dataclass(frozen=True)
@@ -95,12 +99,17 @@ class Levels:
         return self.trail[-1].focus if self.trail else None
 
     @property
+    def paths(self) -> Paths | None:
+        """The paths shown now (None: no paths level is shown)."""
+        return self.trail[-1].paths if self.trail else None
+
+    @property
     def drill_path(self) -> tuple[str, ...]:
         """The groups opened, a subgroup standing for its parent groups (see
         `TopologyView.drill_path`); a neighbourhood and what is below it are left out."""
         titles: list[str] = []
         for level in self.trail:
-            if level.focus is not None:
+            if level.focus is not None or level.paths is not None:
                 break
             if titles and level.title.startswith(titles[-1] + "/"):
                 titles[-1] = level.title
@@ -171,6 +180,18 @@ class Levels:
         node = resolve_node(graph, node, what="focus")
         shown = frozenset(neighbourhood_nodes(graph, node, depth))
         self._push(self._around(around_title(graph, node), Neighbourhood(node, depth, shown)))
+
+    def show_paths(self, found: Paths) -> None:
+        """Show the paths of `found` (`drill.paths_view`), one level below the level shown."""
+        graph = self.graph
+        if graph is None:
+            return
+
+        def remake(canvas: Canvas) -> ViewData:
+            return paths_view(graph, found, canvas=canvas)
+
+        title = f"paths: {item_name(graph, found.a)} \u2192 {item_name(graph, found.b)}"
+        self._push(Level(title, remake(self.canvas), remake=remake, paths=found))
 
     def expand_node(self, node: Hashable) -> None:
         """In a neighbourhood: add `node`'s neighbours to what is shown (the same level)."""
@@ -263,5 +284,9 @@ def group_towards(data: ViewData | None, title: str) -> str | None:
 
 def around_title(graph: nx.MultiDiGraph, node: Hashable) -> str:
     """The breadcrumb of a neighbourhood: `around Acme Ltd`."""
-    name = graph.nodes[node].get("name") or str(node)
-    return f"around {name}"
+    return f"around {item_name(graph, node)}"
+
+
+def item_name(graph: nx.MultiDiGraph, node: Hashable) -> str:
+    """How a breadcrumb names an item: its name, else its node id."""
+    return str(graph.nodes[node].get("name") or node)

@@ -14,8 +14,10 @@ from typing import Any, Protocol
 from .sigma_box import SigmaBox, new_sigma
 from .topology_controls import Controls
 from .topology_data import start_camera
+from .topology_findings import FindingMarks
 from .topology_html import info_html, view_title
 from .topology_levels import Levels
+from .topology_paths import PathFinder
 
 __all__ = ["Picture", "PictureOwner"]
 
@@ -28,6 +30,8 @@ class PictureOwner(Protocol):
     aspect: float
     selected: Hashable | None
     on_select: Callable[[Hashable], Any] | None
+    paths: PathFinder
+    findings: FindingMarks
 
     def expand(self, key: str) -> None: ...
 
@@ -50,6 +54,9 @@ class Picture:
         data, title = self.levels.data, self.levels.title
         if data is None:
             return
+        marks = self.owner.findings
+        if marks.on and marks.available:
+            data = marks.marked(data)
         width, height = data.size or (None, self.owner.height)
         sigma = new_sigma(
             data,
@@ -60,10 +67,16 @@ class Picture:
         sigma.observe(self.picked, "selected_node")
         # a canvas grown wider than the view's scrolls sideways (see `ViewData.size`)
         wider = width is not None and width > self.levels.canvas.width + 1
-        self.box.show(sigma, width if wider or height > self.owner.height else None)
+        self.box.show(sigma, data, width if wider or height > self.owner.height else None)
         self.owner.selected = None  # a new picture: nothing picked in it yet
         titles = [level.title for level in self.levels.trail]
-        self.controls.show(data, titles, around=self.levels.neighbourhood is not None)
+        self.controls.show(
+            data,
+            titles,
+            around=self.levels.neighbourhood is not None,
+            wider=wider,
+            findings=marks.available,
+        )
 
     def redraw(self) -> None:
         """Draw the level shown afresh, where the reader is looking now."""
@@ -84,7 +97,12 @@ class Picture:
         if around:  # around an item: a click expands in place
             self.owner.expand_node(node)
         self.owner.selected = node
-        self.controls.picked(info_html(self.levels.data or data, key), around=around)
+        start = self.owner.paths.start_name() if self.owner.paths.start != node else None
+        info = info_html(data, key)
+        marks = self.owner.findings
+        if marks.on and marks.available:
+            info += marks.listed(data, key)
+        self.controls.picked(info, around=around, path_from=start)
         if not around:
             self.report(node)
 

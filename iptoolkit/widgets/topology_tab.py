@@ -9,7 +9,8 @@ already holds. A click on an item opens its details (an agent's: its profile's).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
+from typing import TYPE_CHECKING
 
 import ipywidgets as W
 import networkx as nx
@@ -19,6 +20,10 @@ from .model import ExplorerModel, Selection
 from .shown import ShownTab
 from .topology import TopologyView
 from .topology_data import ViewData, detail_node
+
+if TYPE_CHECKING:
+    from ..auditing.finding import Finding
+    from ..query.paths import Paths
 
 __all__ = ["TopologyTab"]
 
@@ -42,6 +47,8 @@ class TopologyTab:
         self._enabled = enabled
         self._views: DiagramCache[ViewData] = DiagramCache()
         self.view = TopologyView(on_select=self._picked, height=600, aspect=2.0)
+        self.findings: Callable[[], Iterable[Finding]] | None = None
+        """Where the findings on the map come from (the Explorer: its Findings tab's)."""
         self.widget: W.Widget = self.view if enabled else W.HTML("(diagram=False: no topology)")
         self.tab = ShownTab(self._draw, stale=False)
 
@@ -66,6 +73,16 @@ class TopologyTab:
         except (ValueError, nx.NodeNotFound):  # not in this selection's graph
             self.view.say(f"{node} is not in this selection: widen the filter to see it")
 
+    def show_paths(self, a: str, b: str) -> Paths | None:
+        """Show the paths between two items (`PathFinder.show`), or say that the selection
+        does not hold one of them (None)."""
+        self._draw_if_stale()
+        try:
+            return self.view.paths.show(a, b)
+        except (ValueError, nx.NodeNotFound):  # not in this selection's graph
+            self.view.say(f"{a} or {b} is not in this selection: widen the filter to see it")
+            return None
+
     def drill_to(self, path: tuple[str, ...] | list[str]) -> tuple[str, ...]:
         """Open the groups of `path` from the overview (`TopologyView.open_path`)."""
         self._draw_if_stale()
@@ -89,6 +106,7 @@ class TopologyTab:
             # one copy per session, not two
             return self._model.graph if whole else build_graph(estate)
 
+        self.view.findings.use(self.findings)
         data = self._views.get(key)
         if data is None:
             graph = selection_graph()

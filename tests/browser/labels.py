@@ -24,6 +24,7 @@ __all__ = [
     "Frame",
     "Problems",
     "frames",
+    "hovered_text",
     "problems",
     "resize_and_wait",
     "view_problems",
@@ -34,10 +35,12 @@ RECORD_LABELS = r"""
   if (window.__iptLabels) return;
   const canvases = [];
   const frames = new Map();
-  window.__iptLabels = {canvases, frames};
+  const hovers = [];  // the text drawn for a hovered node, last first
+  window.__iptLabels = {canvases, frames, hovers};
   const proto = CanvasRenderingContext2D.prototype;
   const fill = proto.fillText, clear = proto.clearRect;
   const isLabels = c => c && c.classList && c.classList.contains('sigma-labels');
+  const isHovers = c => c && c.classList && c.classList.contains('sigma-hovers');
   proto.clearRect = function (x, y, w, h) {
     const c = this.canvas;
     if (isLabels(c)) {
@@ -48,6 +51,7 @@ RECORD_LABELS = r"""
   };
   proto.fillText = function (text, x, y) {
     const c = this.canvas;
+    if (isHovers(c)) hovers.unshift(String(text));
     if (isLabels(c)) {
       if (!frames.has(c)) { canvases.push(c); frames.set(c, []); }
       const m = this.getTransform();
@@ -287,3 +291,18 @@ def _box(label: dict[str, Any], scale: float) -> Box:
     else:  # alphabetic
         top = y - 0.8 * size
     return Box(label["text"], left, top, left + width, top + size, size)
+
+
+def hovered_text(page: Any, frame: Frame, box: Box) -> str | None:
+    """The text sigma draws when the pointer rests on the node of `box` (its label drawn in
+    `frame`), or None when no hover was drawn. The node is left of its label (sigma's 3 px
+    gap and the node's radius): a few points there are tried."""
+    middle = frame.top + (box.top + box.bottom) / 2
+    for gap in (6, 8, 4, 10, 12):
+        page.evaluate("() => { window.__iptLabels.hovers.length = 0; }")
+        page.mouse.move(frame.left + box.left - gap, middle)
+        page.wait_for_timeout(300)
+        drawn = page.evaluate("() => window.__iptLabels.hovers.slice()")
+        if drawn:  # the pointer stays: the caller may take a picture
+            return str(drawn[-1])
+    return None

@@ -9,14 +9,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ...support.printable import escape_unprintable
 from ...support.redact import redact_text
 from ..finding import Finding, Findings, severity_rank
 from ..rule import Rule
 
-__all__ = ["ReportContext", "FAILS"]
+__all__ = ["ReportContext", "FAILS", "shown"]
 
 FAILS = {"error": 0, "warning": 1, "info": 2, "never": -1}
 """`--fail-on` as the worst rank (severity_rank) that fails: never fails nothing."""
+
+
+def shown(text: str) -> str:
+    """Text from the estate (a name, an id, a finding's words) as a report line for people
+    shows it: credentials masked, control and bidi characters written as escapes (`\\x1b`,
+    `\\r`), so that no id ends a line, rewrites one on a terminal, or breaks a CSV or XML."""
+    return escape_unprintable(redact_text(text))
 
 
 @dataclass

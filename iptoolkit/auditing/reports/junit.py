@@ -1,13 +1,18 @@
 """JUnit XML for CI dashboards: one test case per rule that ran, failed when the rule has
 findings at or above `--fail-on`, its findings listed in the failure (or, below it, in
-the case's output)."""
+the case's output).
+
+ElementTree writes any character it is given, and XML 1.0 cannot hold most control
+characters (an id with an ESC or a NUL made the file unreadable): every text goes through
+`shown` (control characters as escapes) and then `drop_unprintable` (what XML 1.0 refuses
+and `shown` leaves, such as U+FFFF), attributes included."""
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from ...support.redact import redact_text
-from .context import ReportContext
+from ...support.printable import drop_unprintable
+from .context import ReportContext, shown
 
 __all__ = ["junit_report"]
 
@@ -24,13 +29,13 @@ def junit_report(context: ReportContext) -> str:
             suite,
             "testcase",
             classname=f"iptoolkit.audit.{one.family}",
-            name=f"{one.code} {one.name}: {one.title}",
+            name=_xml(shown(f"{one.code} {one.name}: {one.title}")),
         )
         found = by_code.get(one.code, [])
         if not found:
             continue
         lines = "\n".join(
-            f"{context.where(f)}: [{f.severity}] {redact_text(f.text)}" for f in found
+            _xml(f"{shown(context.where(f))}: [{f.severity}] {shown(f.text)}") for f in found
         )
         failing = [f for f in found if context.fails(f)]
         if failing:
@@ -39,7 +44,7 @@ def junit_report(context: ReportContext) -> str:
             ET.SubElement(
                 case,
                 "failure",
-                message=f"{len(found)} finding(s) of {one.code}: {one.title}",
+                message=_xml(shown(f"{len(found)} finding(s) of {one.code}: {one.title}")),
                 type=worst,
             ).text = lines
         else:
@@ -50,3 +55,8 @@ def junit_report(context: ReportContext) -> str:
         element.set("errors", "0")
     ET.indent(suites)
     return ET.tostring(suites, encoding="unicode", xml_declaration=True) + "\n"
+
+
+def _xml(text: str) -> str:
+    """Text XML 1.0 can hold (`drop_unprintable`), for an element or an attribute."""
+    return drop_unprintable(text)

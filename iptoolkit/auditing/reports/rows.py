@@ -11,7 +11,7 @@ from ...support.jsonio import indented_json
 from ...support.markdown import code, escape
 from ...support.names import plural
 from ...support.redact import redact_text
-from .context import ReportContext
+from .context import ReportContext, shown
 
 __all__ = ["text_report", "table_report", "json_report", "csv_report", "markdown_report",
            "statistics", "totals", "CUT"]  # fmt: skip
@@ -23,7 +23,7 @@ _COLUMNS = ("code", "severity", "kind", "title", "item", "path", "line", "column
 def text_report(context: ReportContext) -> str:
     """`where: CODE [severity] text`, one line per finding, as `ruff check` prints."""
     lines = [
-        f"{context.where(f)}: {f.code} [{f.severity}] {redact_text(f.text)}" for f in context.found
+        f"{shown(context.where(f))}: {f.code} [{f.severity}] {shown(f.text)}" for f in context.found
     ]
     return "\n".join(lines) + ("\n" if lines else "")
 
@@ -35,7 +35,7 @@ def table_report(context: ReportContext) -> str:
         return "No findings.\n"
     width = max(len("KIND"), *(len(f.kind) for f in found))
     lines = [f"{'SEVERITY':<8} {'KIND':<{width}}  TEXT"]
-    lines += [f"{f.severity:<8} {f.kind:<{width}}  {redact_text(f.text)}" for f in found]
+    lines += [f"{f.severity:<8} {f.kind:<{width}}  {shown(f.text)}" for f in found]
     return "\n".join(lines) + "\n"
 
 
@@ -76,7 +76,8 @@ def json_report(context: ReportContext) -> str:
 
 
 def csv_report(context: ReportContext) -> str:
-    """One CSV row per finding (nodes separated by spaces); formulas neutralised."""
+    """One CSV row per finding (nodes separated by spaces); formulas neutralised, control
+    characters written as escapes (`shown`)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(_COLUMNS)
@@ -88,10 +89,12 @@ def csv_report(context: ReportContext) -> str:
 
 
 def _cell(value: object) -> object:
-    """A spreadsheet cell that cannot be read as a formula (`=`, `+`, `-`, `@` first)."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    return value
+    """A spreadsheet cell that cannot be read as a formula (`=`, `+`, `-`, `@` first), with
+    no control character (`shown`)."""
+    if not isinstance(value, str):
+        return value
+    value = shown(value)
+    return "'" + value if value[:1] in ("=", "+", "-", "@") else value
 
 
 def markdown_report(context: ReportContext) -> str:
