@@ -97,7 +97,7 @@ def test_host_substitution_silences_the_hosts_and_nothing_else(
         assert difference.status == "changed"
         for f in difference.fields:
             assert ".test.example." in json.dumps(f.b) and ".test.example." not in json.dumps(f.a)
-    assert not ipt.compare(prod, plain, rules=Rules(substitute=HOSTS))
+    assert not ipt.compare(prod, plain, substitute=HOSTS)
     backwards = Rules(substitute=((".example.", ".test.example."),))
     assert not ipt.compare(plain, prod, rules=backwards)
     # the planted differences stay with the substitution on (one is a secret, one a name)

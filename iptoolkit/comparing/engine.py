@@ -54,18 +54,21 @@ def compare(
     manual: Manual | None = None,
     names: tuple[str, str] = ("A", "B"),
     on: dt.date | None = None,
+    ignore: Sequence[str] = (),
+    substitute: Sequence[tuple[str, str]] = (),
 ) -> Comparison:
     """What differs between installation `a` and installation `b` (estates or snapshot
     paths), matched by natural keys (see `Rules`); `manual` pairs from a mapping file;
     `names` say what the two are called in reports; known differences expire against `on`
-    (today, UTC).
+    (today, UTC); `ignore` (path globs) and `substitute` (pairs) add to the rules'.
 
-    >>> result = ipt.compare("test.json", "prod.json")     # doctest: +SKIP
+    >>> result = ipt.compare("test.json", "prod.json",     # doctest: +SKIP
+    ...                      substitute=[("test.example.com", "example.com")])
     >>> print(result.summary())                            # doctest: +SKIP
     2 profiles only in test, 1 changed; 1 channel changed
     """
     left, right = as_estate(a, "compare: a"), as_estate(b, "compare: b")
-    rules = rules or Rules()
+    rules = (rules or Rules()).with_options(ignore=tuple(ignore), substitute=tuple(substitute))
     with gc_paused():
         run = _Run(left, right, rules, manual or {}, names)
         run.all()
