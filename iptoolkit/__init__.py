@@ -30,6 +30,7 @@ _EXPORTS: dict[str, str] = {
     "demo_estate": "iptoolkit.demo",
     "demo_profiles": "iptoolkit.demo",
     "demo_changes": "iptoolkit.demo",
+    "demo_environment": "iptoolkit.demo",
     # the client
     "Client": _CLIENT,
     "AsyncClient": _CLIENT,
@@ -77,6 +78,9 @@ _EXPORTS: dict[str, str] = {
     "history": "iptoolkit.estate_history",
     "History": "iptoolkit.estate_history",
     "Archive": "iptoolkit.archive",
+    # two installations compared
+    "compare": "iptoolkit.comparing",
+    "Comparison": "iptoolkit.comparing",
     # pictures, files, the Explorer
     "plot_topology": "iptoolkit.plot",
     "plot_summary": "iptoolkit.plot",
@@ -125,8 +129,9 @@ if TYPE_CHECKING:
         Secret,
         SessionCookie,
     )
+    from .comparing import Comparison, compare
     from .core.estate import Estate, as_estate, load
-    from .demo import demo_changes, demo_estate, demo_profiles
+    from .demo import demo_changes, demo_environment, demo_estate, demo_profiles
     from .docsite import write_docs
     from .estate_history import History, history
     from .exporters import export

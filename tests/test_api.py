@@ -32,6 +32,8 @@ EXPECTED = {
     # change over time
     "diff", "EstateDiff", "Change", "plot_diff", "history", "History",
     "Archive",
+    # two installations compared
+    "compare", "Comparison", "demo_environment",
 }  # fmt: skip
 
 

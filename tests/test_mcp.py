@@ -226,7 +226,7 @@ def _error(result: Any) -> str:
 
 def test_the_tools_are_listed_with_schemas_and_read_only(session_results):
     tools = {tool.name: tool for tool in session_results["tools"].tools}
-    assert set(tools) == TOOLS | {"diff"}, "diff with two snapshots, refresh with --from-env"
+    assert set(tools) == TOOLS | {"diff", "compare"}, "diff, compare with two snapshots"
     for name, tool in tools.items():
         assert tool.description and len(tool.description) > 40, name
         assert tool.annotations.read_only_hint is True, name
@@ -496,7 +496,7 @@ def test_from_env_fetches_the_live_estate_and_offers_refresh(tmp_path: Path) -> 
         }
         results = _run([str(older), "--from-env"], script, variables)
         secret = server.client_secret
-    assert results["tools"] == TOOLS | {"refresh", "diff"}
+    assert results["tools"] == TOOLS | {"refresh", "diff", "compare"}
     live = _ok(results["summary"])
     assert live["snapshot"] == "live" and live["profiles"] == 40
     assert live["snapshots"] == ["older", "live"]
@@ -691,7 +691,7 @@ def test_diff_is_offered_with_two_snapshots_and_is_the_python_diff(tmp_path: Pat
             }
 
     results = anyio.run(main)
-    assert results["names"] == TOOLS | {"diff"}
+    assert results["names"] == TOOLS | {"diff", "compare"}
     answer = _ok(results["all"])
     assert (answer["old"], answer["new"]) == ("old", "new"), "default: current and the one before"
     assert answer["summary"] == expected.summary() and answer["total"] == len(expected)

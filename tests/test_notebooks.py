@@ -23,7 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 SANITIZE = NOTEBOOKS / "nbval-sanitize.cfg"
 EXPECTED = [
-    "01-quickstart", "02-topology", "03-explorer", "04-audit-and-export", "05-changes", "app",
+    "01-quickstart", "02-topology", "03-explorer", "04-audit-and-export", "05-changes",
+    "06-test-against-production", "app",
 ]  # fmt: skip
 
 import_or_fail("nbval")  # a skip elsewhere, a failure under CI=true

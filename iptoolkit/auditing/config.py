@@ -32,6 +32,8 @@ __all__ = [
     "find_config",
     "load_config",
     "parse_config",
+    "read_toml",
+    "line_of",
 ]
 
 EXAMPLE = """\
@@ -56,6 +58,8 @@ expires = 2027-03-31        # optional; once past, the finding shows again (and 
 """A configuration with every key, as the rules reference (docs/rules.md) shows it."""
 
 FAIL_ON = ("error", "warning", "info", "never")
+OTHER_TABLES = ("compare", "environments")
+"""Tables of `iptoolkit.toml` that other parts read (`comparing/config.py`)."""
 _KEYS = ("select", "ignore", "fail-on", "plugins", "severity", "options", "suppress")
 _SUPPRESS_KEYS = ("code", "item", "reason", "expires")
 
@@ -99,26 +103,28 @@ class AuditConfig:
         return all_rules(self.plugins)
 
 
-def find_config(start: Path | None = None) -> Path | None:
+def find_config(start: Path | None = None, *, table: str = "audit") -> Path | None:
     """The configuration file for a folder: the first `iptoolkit.toml`, or
-    `pyproject.toml` with a `[tool.iptoolkit.audit]` table, from `start` upward."""
+    `pyproject.toml` with a `[tool.iptoolkit.<table>]` table, from `start` upward (the
+    comparison of installations finds its `compare` table the same way)."""
     folder = (start or Path.cwd()).resolve()
     for here in (folder, *folder.parents):
         own = here / "iptoolkit.toml"
         if own.is_file():
             return own
         project = here / "pyproject.toml"
-        if project.is_file() and _has_audit_table(project):
+        if project.is_file() and _has_audit_table(project, table):
             return project
     return None
 
 
-def _has_audit_table(path: Path) -> bool:
+def _has_audit_table(path: Path, table: str = "audit") -> bool:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError:
         return False
-    return re.search(r"^\s*\[+\s*tool\.iptoolkit\.audit\b", text, re.M) is not None
+    pattern = rf"^\s*\[+\s*tool\.iptoolkit\.{re.escape(table)}\b"
+    return re.search(pattern, text, re.M) is not None
 
 
 def load_config(path: Path | str | None = None, *, start: Path | None = None) -> AuditConfig:
@@ -138,8 +144,24 @@ def parse_config(text: str, source: Path | str = "iptoolkit.toml") -> AuditConfi
     """Read a configuration from TOML text; `source` names the file in errors and says
     which table holds it (`pyproject.toml`: `tool.iptoolkit.audit`, else `audit`)."""
     source = Path(source)
+    document = read_toml(text, source)
+    in_project = source.name == "pyproject.toml"
+    section = ("tool", "iptoolkit", "audit") if in_project else ("audit",)
+    table: Any = document
+    for part in section:
+        table = table.get(part, {}) if isinstance(table, dict) else {}
+    reader = _Reader(text, source, ".".join(section))
+    if not in_project:
+        for key in document:
+            if key not in ("audit", *OTHER_TABLES):
+                reader.fail(key, f"unknown table {key!r} (the audit reads [audit])", header=True)
+    return reader.read(table)
+
+
+def read_toml(text: str, source: Path) -> dict[str, Any]:
+    """TOML text as a document; a fault is a `ConfigError` naming the file and line."""
     try:
-        document = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         said = str(exc)
         at = re.search(r" \(at line (\d+), column \d+\)", said)
@@ -149,17 +171,13 @@ def parse_config(text: str, source: Path | str = "iptoolkit.toml") -> AuditConfi
             last = len(text.rstrip("\n").splitlines()) or 1
             raise ConfigError(f"{source}:{last}: {said.split(' (at')[0]}") from None
         raise ConfigError(f"{source}: {said}") from None
-    in_project = source.name == "pyproject.toml"
-    section = ("tool", "iptoolkit", "audit") if in_project else ("audit",)
-    table: Any = document
-    for part in section:
-        table = table.get(part, {}) if isinstance(table, dict) else {}
-    reader = _Reader(text, source, ".".join(section))
-    if not in_project:
-        for key in document:
-            if key != "audit":
-                reader.fail(key, f"unknown table {key!r} (the audit reads [audit])", header=True)
-    return reader.read(table)
+
+
+def line_of(text: str, token: str, section: str) -> int | None:
+    """The line where `token` (a key, or a quoted value) is first written under the
+    table `section` (dotted), else that table's header line: for the errors of another
+    reader of the same files (the comparison's configuration)."""
+    return _Reader(text, Path(), section).line_of(token, section)
 
 
 class _Reader:

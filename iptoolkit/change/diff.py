@@ -55,7 +55,7 @@ from .rewire import kind_of, replacements
 from .schema_compare import schema_changes
 from .severity import field_severity, link_severity, rule
 from .swaps import is_channel, replaced_channel, swaps
-from .walk import ABSENT, FieldChange, Walk, json_path
+from .walk import ABSENT, FieldChange, Walk, json_path, shown
 
 if TYPE_CHECKING:
     from ..core.estate import Estate
@@ -225,8 +225,8 @@ class _Differ:
                 "changed",
                 severity,
                 json_path(field.path),
-                _shown(field.old, field.secret),
-                _shown(field.new, field.secret),
+                shown(field.old, field.secret),
+                shown(field.new, field.secret),
                 reason,
                 name,
                 profiles,
@@ -515,15 +515,6 @@ def _channel_id(channel: dict[str, Any]) -> str:
 def _both_channels(field: FieldChange) -> bool:
     """A channel put in another's place (`swaps.swaps`, `swaps.replaced_channel`)."""
     return is_channel(field.old) and is_channel(field.new)
-
-
-def _shown(value: Any, secret: bool) -> Any:
-    """A value as a diff may show it: masked when under a secret name, or where one is."""
-    if value is ABSENT:
-        return None
-    if secret and value not in (None, ""):
-        return MASK
-    return redact_fields(value)
 
 
 def _problem_text(problem: ProfileProblem) -> str:

@@ -24,7 +24,7 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any, NamedTuple, TypeVar
 
 from ..core.references import usable_id
-from ..support.redact import secret_pair_value
+from ..support.redact import MASK, redact_fields, secret_pair_value
 
 T = TypeVar("T")
 
@@ -37,6 +37,7 @@ __all__ = [
     "moved",
     "pair_elements",
     "pair_in_rounds",
+    "shown",
 ]
 
 
@@ -74,6 +75,16 @@ def child_path(path: str, key: str) -> str:
     if step is None:
         return f"{path}[{json.dumps(key)}]"
     return f"{path}.{step}" if path else step
+
+
+def shown(value: Any, secret: bool) -> Any:
+    """A value as a report may show it: masked when under a secret name, or where one is
+    (the diff's rule, which the comparison of two installations shares)."""
+    if value is ABSENT:
+        return None
+    if secret and value not in (None, ""):
+        return MASK
+    return redact_fields(value)
 
 
 def json_path(path: str) -> str:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import click
 
 from .host import EXIT_TROUBLE, one_line_errors, short_help
-from .options import load_estate, snapshot_argument
+from .options import load_estate, load_reference, snapshot_argument
 
 if TYPE_CHECKING:
     from ..core.estate import Estate
@@ -37,6 +37,12 @@ __all__ = ["docs_command"]
     help="An older snapshot: adds a changelog page with the diagram of the changes. A "
     "file, or ARCHIVE@DATE (or @ID): the snapshot an archive holds from that date.",
 )
+@click.option(
+    "--compare",
+    "other",
+    help="Another installation (a file or ARCHIVE@DATE): adds a page of what differs from "
+    "it, items matched by natural keys (as iptoolkit compare).",
+)
 @click.option("--title", help="The site's title (default: Integration estate).")
 @click.option(
     "--jobs",
@@ -44,7 +50,12 @@ __all__ = ["docs_command"]
     help="Processes drawing the diagrams (default: the CPUs available, on Linux).",
 )
 def docs_command(
-    snapshot: Path, folder: Path, previous: str | None, title: str | None, jobs: int | None
+    snapshot: Path,
+    folder: Path,
+    previous: str | None,
+    other: str | None,
+    title: str | None,
+    jobs: int | None,
 ) -> None:
     """Write the documentation site of SNAPSHOT into a folder: an overview, a page per
     partner, group and channel type, the findings, SVG diagrams (and Mermaid charts where
@@ -61,21 +72,18 @@ def docs_command(
     if previous is not None:
         with one_line_errors(EXIT_TROUBLE, prefix="--previous: "):  # a wrong option: 2
             old = _previous(previous)
-    config = write_docs(estate, folder, previous=old, title=title, workers=jobs)
+    compared = None
+    if other is not None:
+        with one_line_errors(EXIT_TROUBLE, prefix="--compare: "):
+            compared = load_reference(other, "--compare")
+    config = write_docs(
+        estate, folder, previous=old, title=title, workers=jobs, compare=compared,
+        compare_name=Path(other).name if other is not None else None,
+    )  # fmt: skip
     pages = sum(1 for _ in (folder / "docs").rglob("*.md"))
     click.echo(f"wrote {pages:,} pages into {folder / 'docs'}; build with mkdocs build -f {config}")
 
 
 def _previous(text: str) -> Estate:
     """The older estate: a snapshot file, or `ARCHIVE@DATE` (an archive's snapshot)."""
-    path = Path(text)
-    file, at, when = text.rpartition("@")
-    if path.is_file() or not at or not Path(file).is_file():
-        if not path.is_file():
-            raise click.BadParameter(
-                f"{text}: no such file (or ARCHIVE@DATE)", param_hint="--previous"
-            )
-        return load_estate(path)
-    from ..archive import Archive
-
-    return Archive(file).estate(at=when)
+    return load_reference(text, "--previous")

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..support import env
-from .host import short_help
+from .host import one_line_errors, short_help
 from .options import (
     auth_from_options,
     check_output_folder,
@@ -22,8 +22,14 @@ __all__ = ["fetch"]
     "--base-url",
     envvar=env.BASE_URL,
     show_envvar=True,
-    required=True,
-    help="The platform's base URL.",
+    help="The platform's base URL (required unless --env names it).",
+)
+@click.option(
+    "--env",
+    "environment",
+    metavar="NAME",
+    help="Fetch the environment NAME of the configuration ([tool.iptoolkit.environments."
+    "NAME]: its base URL, and the variables holding its credentials).",
 )
 @click.option(
     "--auth",
@@ -69,7 +75,8 @@ __all__ = ["fetch"]
 @click.pass_context
 def fetch(
     ctx: click.Context,
-    base_url: str,
+    base_url: str | None,
+    environment: str | None,
     auth_kind: str | None,
     client_id: str | None,
     secret_stdin: bool,
@@ -96,7 +103,17 @@ def fetch(
     if write_file:
         check_output_folder(dated_path(output, None), mkdirs)  # the folder as named now
 
-    auth = auth_from_options(auth_kind, client_id, secret_stdin)
+    if environment is not None:
+        from ..comparing.config import environment as configured
+
+        with one_line_errors():
+            found = configured(environment)
+            auth = found.credentials()
+        base_url, profiles_path = found.base_url, profiles_path or found.profiles_path
+    elif base_url is None:
+        raise click.UsageError(f"--base-url (or {env.BASE_URL}, or --env NAME) is required")
+    else:
+        auth = auth_from_options(auth_kind, client_id, secret_stdin)
     with Client(base_url, auth=auth, profiles_path=profiles_path) as client:
         estate = client.fetch_estate(progress=progress, strict=strict)
     from ..exporters import export

@@ -117,6 +117,11 @@ COMMANDS: dict[str, Command] = {
         "iptoolkit.cli.demo", "demo", "Run it all against the embedded reference server."
     ),
     "diff": Command("iptoolkit.cli.diff", "diff_command", "What changed between two snapshots."),
+    "compare": Command(
+        "iptoolkit.cli.compare",
+        "compare_command",
+        "Compare two installations (test, prod) by natural keys, not ids.",
+    ),
     "impact": Command(
         "iptoolkit.cli.impact",
         "impact_command",

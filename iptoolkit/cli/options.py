@@ -224,6 +224,20 @@ def load_estate(path: Path, selection: Filter | None = None, *, keep_texts: bool
     return subset
 
 
+def load_reference(text: str, option: str) -> Estate:
+    """A snapshot named on the command line: a file, or `ARCHIVE@DATE` (or `@ID`): the
+    snapshot an archive holds from that date (`docs --previous`, `compare A B`)."""
+    path = Path(text)
+    file, at, when = text.rpartition("@")
+    if path.is_file() or not at or not Path(file).is_file():
+        if not path.is_file():
+            raise click.BadParameter(f"{text}: no such file (or ARCHIVE@DATE)", param_hint=option)
+        return load_estate(path)
+    from ..archive import Archive
+
+    return Archive(file).estate(at=when)
+
+
 def _nothing_selected(estate: Estate, selection: Filter) -> str:
     """One line: which filter value matched nothing, and what was perhaps meant."""
     from ..query.filters import unmatched

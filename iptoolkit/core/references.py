@@ -14,6 +14,7 @@ if it validates as one.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterator
 from typing import Any, Literal, NamedTuple
 
@@ -38,6 +39,7 @@ __all__ = [
     "channel_model",
     "response_units",
     "partner_key",
+    "path_steps",
     "usable_id",
 ]
 
@@ -129,6 +131,15 @@ def channel_model(channel: Any) -> Any:
         if hasattr(channel, "model_fields_set")
         else _channel_adapter().validate_python(channel)
     )
+
+
+_STEP = re.compile(r"\.?([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]")
+
+
+def path_steps(path: str) -> tuple[str | int, ...]:
+    """A path of this walk as steps: `responseSettings.units[2].channel` ->
+    `("responseSettings", "units", 2, "channel")`, to reach the place in a copy."""
+    return tuple(name if name else int(index) for name, index in _STEP.findall(path))
 
 
 def usable_id(value: Any) -> int | str | None:

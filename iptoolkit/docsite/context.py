@@ -17,11 +17,13 @@ if TYPE_CHECKING:
     from ..auditing import Finding
     from ..core.estate import Estate
 
-__all__ = ["Context", "FullList", "FINDINGS_PAGE", "INDEX_PAGE", "CHANGES_PAGE"]
+__all__ = ["Context", "FullList", "FINDINGS_PAGE", "INDEX_PAGE", "CHANGES_PAGE", "COMPARE_PAGE"]
 
 INDEX_PAGE = "index.md"
 FINDINGS_PAGE = "findings.md"
 CHANGES_PAGE = "changes.md"
+COMPARE_PAGE = "compare.md"
+"""The differences from another installation (`write_docs(compare=...)`)."""
 
 FullList = Literal["profiles", "channels", "findings"]
 """A whole list a page cut short links to (see `full_lists.FULL_LISTS`)."""

@@ -16,7 +16,7 @@ from typing import Any
 from ..support.names import type_label
 from ..support.printable import drop_unprintable, shorten
 from ..support.redact import redact_text
-from .context import CHANGES_PAGE, FINDINGS_PAGE, INDEX_PAGE
+from .context import CHANGES_PAGE, COMPARE_PAGE, FINDINGS_PAGE, INDEX_PAGE
 from .sitemap import SiteMap
 
 __all__ = ["mkdocs_yml", "nav_title", "DOCS_DIR", "EXTRA_CSS", "NAV_TITLE"]
@@ -35,7 +35,12 @@ def nav_title(text: object, limit: int = NAV_TITLE) -> str:
 
 
 def mkdocs_yml(
-    title: str, site: SiteMap, partner_names: dict[object, str], *, has_changes: bool
+    title: str,
+    site: SiteMap,
+    partner_names: dict[object, str],
+    *,
+    has_changes: bool,
+    has_compare: bool = False,
 ) -> str:
     import yaml
 
@@ -51,6 +56,8 @@ def mkdocs_yml(
     nav.append({"Findings": FINDINGS_PAGE})
     if has_changes:
         nav.append({"Changes": CHANGES_PAGE})
+    if has_compare:
+        nav.append({"Compared": COMPARE_PAGE})
     config = {
         "site_name": nav_title(title, 200),
         "docs_dir": DOCS_DIR,

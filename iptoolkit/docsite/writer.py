@@ -17,7 +17,7 @@ from ..support.redact import redact_text
 from . import full_lists
 from . import page_markdown as md
 from .channel_page import channel_type_page
-from .context import CHANGES_PAGE, FINDINGS_PAGE, INDEX_PAGE, Context
+from .context import CHANGES_PAGE, COMPARE_PAGE, FINDINGS_PAGE, INDEX_PAGE, Context
 from .diagrams import (
     DETAIL_PROFILES,
     Drawing,
@@ -60,6 +60,8 @@ def write_docs(
     title: str | None = None,
     *,
     workers: int | None = None,
+    compare: Estate | str | os.PathLike[str] | None = None,
+    compare_name: str | None = None,
 ) -> Path:
     """Write the estate's documentation site into `folder` and return `folder/mkdocs.yml`.
 
@@ -67,6 +69,8 @@ def write_docs(
     changelog page (`ipt.diff(previous, estate)`) and its diagram. `mkdocs build -f
     folder/mkdocs.yml` builds it (the `docs` extra); the pages read as they are on GitHub.
     `workers`: processes that draw the diagrams (default: the CPUs available, on Linux).
+    With `compare` (another installation: an estate or a snapshot path, called
+    `compare_name`), a page of what differs from it (`ipt.compare`, by natural keys).
     """
     from ..core.estate import as_estate
 
@@ -118,11 +122,16 @@ def write_docs(
     put(FINDINGS_PAGE, findings_page(ctx))
     if previous is not None:
         put(CHANGES_PAGE, _changes(ctx, previous, docs, written))
+    if compare is not None:
+        put(COMPARE_PAGE, _compared(ctx, compare, compare_name))
     put(EXTRA_CSS, _STYLE)
     written |= write_full_lists(ctx, docs)
     draw_all(drawings, default_workers() if workers is None else workers)
     (root / "mkdocs.yml").write_text(
-        mkdocs_yml(ctx.title, ctx.site, names, has_changes=has_changes), encoding="utf-8"
+        mkdocs_yml(
+            ctx.title, ctx.site, names, has_changes=has_changes, has_compare=compare is not None
+        ),
+        encoding="utf-8",
     )
     _remove_stale(docs, written)
     return root / "mkdocs.yml"
@@ -158,10 +167,20 @@ def _changes(
     return changes_page(ctx, changes, f"## Diagram of the changes\n\n![The changes]({svg.name})")
 
 
+def _compared(ctx: Context, other: Estate | str | os.PathLike[str], name: str | None) -> str:
+    """The page of what differs from another installation: `Comparison.to_markdown`, this
+    estate as A (its every name escaped there)."""
+    from ..comparing import compare
+
+    other_name = name or (Path(other).name if isinstance(other, str | os.PathLike) else "other")
+    result = compare(ctx.estate, other, names=("this estate", other_name))
+    return f"# Compared with {md.text(other_name)}\n\n{result.to_markdown()}"
+
+
 def _remove_stale(docs: Path, written: set[Path]) -> None:
     """Remove pages and diagrams an earlier run wrote that this site no longer has (in the
     folders the site owns, and its changelog); other files are left alone."""
-    owned = [docs / CHANGES_PAGE, docs / "changes.svg"]
+    owned = [docs / CHANGES_PAGE, docs / "changes.svg", docs / COMPARE_PAGE]
     for folder in _OWNED_FOLDERS:
         owned += sorted((docs / folder).glob("*"))
     for path in owned:

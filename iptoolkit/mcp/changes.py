@@ -1,4 +1,5 @@
-"""The change-over-time tools' answers: schema drift of one snapshot, the diff of two.
+"""The change-over-time tools' answers: schema drift of one snapshot, the diff of two, and
+the comparison of two installations (`ipt.compare`: matched by natural keys, not ids).
 
 As `answers`, with no MCP in sight: `ipt.schema_report` and `ipt.diff` (from
 `iptoolkit.change`), paged, and a diff's long values (an added profile is the whole of it)
@@ -11,13 +12,13 @@ import json
 from typing import TYPE_CHECKING
 
 from .cursors import page
-from .schemas import ChangeRow, DiffPage, DriftPage, DriftRow
+from .schemas import ChangeRow, ComparePage, DifferenceRow, DiffPage, DriftPage, DriftRow
 
 if TYPE_CHECKING:
     from ..change.model import Change
     from .store import Loaded, Store
 
-__all__ = ["schema_report", "diff", "CHANGE_VALUE"]
+__all__ = ["schema_report", "diff", "compare", "CHANGE_VALUE"]
 
 CHANGE_VALUE = 300
 """Characters of a changed value's JSON shown in a diff (an added profile is all of it)."""
@@ -94,3 +95,49 @@ def _change_row(change: Change, old: str, new: str) -> ChangeRow:
                 f"get_item with id={change.key!r} and snapshot={snapshot!r} shows it)"
             )
     return ChangeRow.model_validate(row)
+
+
+def compare(
+    store: Store,
+    a: str,
+    b: str,
+    kind: str | None,
+    status: str | None,
+    limit: int,
+    cursor: str | None,
+) -> ComparePage:
+    """What differs between two loaded snapshots of different installations (test and
+    prod), by natural keys, of a kind and status, a page at a time."""
+    from ..comparing import compare as compare_installations
+    from ..comparing.difference import KINDS, STATUSES
+    from ..comparing.render import to_dict
+
+    left, right = store.get(a), store.get(b)
+    if left is right:
+        raise ValueError(f"a and b are the same snapshot, {left.name!r}")
+    if kind is not None and kind not in KINDS:
+        raise ValueError(f"kind {kind!r} is not one of {', '.join(KINDS)}")
+    if status is not None and status not in STATUSES:
+        raise ValueError(f"status {status!r} is not one of {', '.join(STATUSES)}")
+    found = compare_installations(left.estate, right.estate, names=(left.name, right.name))
+    rows = [
+        row
+        for row in to_dict(found)["differences"]
+        if (kind is None or row["kind"] == kind) and (status is None or row["status"] == status)
+    ]
+    shown, next_cursor = page(rows, limit, cursor)
+    for row in shown:
+        for field in row["fields"]:
+            for side in ("a", "b"):
+                text = json.dumps(field[side], ensure_ascii=False, default=str)
+                if len(text) > CHANGE_VALUE:
+                    field[side] = f"{text[:CHANGE_VALUE]}... (cut)"
+    return ComparePage(
+        a=left.name,
+        b=right.name,
+        summary=found.summary(),
+        counts=found.counts(),
+        total=len(rows),
+        items=[DifferenceRow.model_validate(row) for row in shown],
+        next_cursor=next_cursor,
+    )

@@ -286,6 +286,34 @@ class DiffPage(Page[ChangeRow]):
     notes: list[str]
 
 
+class DifferenceRow(BaseModel):
+    """One item that differs between two installations (`ipt.compare`), matched by
+    natural keys; long values are cut."""
+
+    kind: str
+    status: str = Field(
+        description="only-in-a, only-in-b, changed, active-differs, wired-differently, ambiguous"
+    )
+    key: list[str] = Field(description="the natural key (group and name of a profile, ...)")
+    name: str
+    a: str | None = Field(description="its node id in a (null: not there)")
+    b: str | None = Field(description="its node id in b (null: not there)")
+    severity: str
+    reason: str
+    fields: list[dict[str, Any]] = Field(description="the fields that differ: path, a, b")
+    candidates: list[list[str]] = Field(description="closest keys on the other side")
+    expired: str | None = None
+
+
+class ComparePage(Page[DifferenceRow]):
+    """A page of what differs between two installations, most severe first."""
+
+    a: str
+    b: str
+    summary: str
+    counts: dict[str, Any] = Field(description="differences per kind and status, matches")
+
+
 class LogEvent(BaseModel):
     """A snapshot in which an item appeared, changed or disappeared."""
 

@@ -29,6 +29,7 @@ from . import answers, archived, changes
 from .cursors import DEFAULT_LIMIT, MAX_LIMIT, TEXT_LIMIT
 from .picture import GroupBy, render_png
 from .schemas import (
+    ComparePage,
     DiffPage,
     DriftPage,
     FindingsPage,
@@ -91,6 +92,7 @@ def add_tools(server: MCPServer, store: Store) -> None:
     server.add_tool(tools.draw_topology, annotations=_READ_ONLY, structured_output=False)
     if len(store.loaded) > 1:
         server.add_tool(tools.diff, annotations=_READ_ONLY)
+        server.add_tool(tools.compare, annotations=_READ_ONLY)
     if store.archive is not None:
         server.add_tool(tools.history, annotations=_READ_ONLY)
     if store.fetch is not None:
@@ -281,6 +283,28 @@ class Tools:
         return tool_result(
             lambda: changes.diff(self.store, old, new, kind, severity, limit, cursor)
         )
+
+    def compare(
+        self,
+        a: Annotated[str, Field(description="a loaded snapshot of one installation (test)")],
+        b: Annotated[str, Field(description="a loaded snapshot of another (prod)")],
+        kind: Annotated[str | None, Field(description="profile, channel or partner")] = None,
+        status: Annotated[
+            str | None,
+            Field(
+                description="only-in-a, only-in-b, changed, active-differs, "
+                "wired-differently or ambiguous"
+            ),
+        ] = None,
+        limit: Limit = DEFAULT_LIMIT,
+        cursor: Cursor = None,
+    ) -> Annotated[CallToolResult, ComparePage]:
+        """What differs between two installations (test against production), items
+        matched by what they are, not their ids: partners by name, channels by partner,
+        type and name, profiles by group and name; references translated through the
+        match. Each difference: only in a, only in b, changed (fields), active in one
+        only, wired differently; most severe first. Values are masked and cut."""
+        return tool_result(lambda: changes.compare(self.store, a, b, kind, status, limit, cursor))
 
     def history(
         self,

@@ -1,0 +1,206 @@
+"""`iptoolkit compare A B`: two installations compared by natural keys (test against prod).
+
+A and B are snapshot files, or `ARCHIVE@DATE` (or `@ID`): a snapshot an archive holds, as
+`docs --previous` reads them (`options.load_reference`), or `--env NAME` twice
+(environments of the configuration, fetched now). Exit codes as
+`diff`'s: 0 when the installations match (after the ignore rules and known differences),
+1 when they differ, 2 when they could not be compared (a missing file, a wrong option or
+configuration, a fetch that failed).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from .host import EXIT_FINDINGS, EXIT_TROUBLE, CommandError, one_line_errors, short_help
+from .options import format_option, load_reference
+
+if TYPE_CHECKING:
+    from ..comparing import Comparison
+    from ..comparing.rules import Rules
+    from ..core.estate import Estate
+
+__all__ = ["compare_command"]
+
+
+@click.command("compare", short_help=short_help("compare"))
+@click.argument("sources", nargs=-1, metavar="[A] [B]")
+@click.option(
+    "--env",
+    "environments",
+    multiple=True,
+    metavar="NAME",
+    help="Fetch this environment of the configuration ([tool.iptoolkit.environments.NAME]); "
+    "twice to compare two live installations.",
+)
+@format_option(
+    "md",
+    "json",
+    "csv",
+    help="text (counts first), md (for a pull request: summary, details folded), json "
+    "(the machine form) or csv (one row per field).",
+)
+@click.option(
+    "--mapping",
+    "mapping_path",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Manual matches and renames (TOML; default: the configuration's `mapping`).",
+)
+@click.option(
+    "--write-mapping",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the matches made (and rename suggestions) to this file, to review.",
+)
+@click.option(
+    "--ignore",
+    "ignore",
+    multiple=True,
+    metavar="GLOB",
+    help="Ignore fields whose JSON path matches (`*.remotePath`, `channel:$.host`); "
+    "repeatable, added to the configuration's.",
+)
+@click.option(
+    "--substitute",
+    multiple=True,
+    metavar="OLD=NEW",
+    help="Read OLD as NEW in values and keys (test.example.com=example.com, T_=P_); "
+    "repeatable, added to the configuration's.",
+)
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="The configuration file (default: iptoolkit.toml or pyproject.toml, found upward).",
+)
+@click.option("--name-a", help="What A is called in the report (default: its file or env).")
+@click.option("--name-b", help="What B is called in the report.")
+@click.option(
+    "--plot",
+    "plot_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also draw the differing items of A and B side by side into this PNG/SVG/PDF file.",
+)
+def compare_command(
+    sources: tuple[str, ...],
+    environments: tuple[str, ...],
+    output_format: str,
+    mapping_path: Path | None,
+    write_mapping: Path | None,
+    ignore: tuple[str, ...],
+    substitute: tuple[str, ...],
+    config_path: Path | None,
+    name_a: str | None,
+    name_b: str | None,
+    plot_path: Path | None,
+) -> None:
+    """Compare two installations (A, B) by what things are, not their ids: partners by
+    name, channels by partner, type and name, profiles by group and name.
+
+    \b
+      iptoolkit compare test.json prod.json
+      iptoolkit compare test.json prod.json --substitute test.example.com=example.com
+      iptoolkit compare --env test --env prod --format md > COMPARE.md
+      iptoolkit compare estate.duckdb@2026-11-01 estate.duckdb@2026-11-20
+      iptoolkit compare test.json prod.json --write-mapping mapping.toml
+
+    Exit 0 when they match, 1 when they differ, 2 when they could not be compared.
+    """
+    pairs = _pairs(substitute)
+    if len(sources) + len(environments) != 2:
+        raise CommandError(
+            "compare needs two installations: A and B (files or ARCHIVE@DATE), "
+            "or --env NAME twice, or one of each",
+            EXIT_TROUBLE,
+        )
+    with one_line_errors(EXIT_TROUBLE):
+        rules = _rules(config_path, ignore, pairs, mapping_path)
+        loaded = [(_name_of(source), load_reference(source, "A/B")) for source in sources]
+        loaded += [_fetch(name, config_path) for name in environments]
+        result = _compare(loaded, rules, (name_a, name_b))
+    if write_mapping is not None:
+        from ..comparing.mapping import write_mapping as write
+
+        with one_line_errors(EXIT_TROUBLE, prefix="--write-mapping: "):
+            count = write(result, write_mapping)
+        click.echo(f"mapping of {count:,} matches written to {write_mapping}", err=True)
+    if plot_path is not None:
+        with one_line_errors(EXIT_TROUBLE, prefix="--plot: "):
+            from ..plot.compare_diagram import plot_comparison
+
+            plot_comparison(result, path=plot_path)
+        click.echo(f"diagram written to {plot_path}", err=True)
+    text = {
+        "text": result.to_text,
+        "md": result.to_markdown,
+        "json": result.to_json,
+        "csv": result.to_csv,
+    }[output_format]()
+    click.echo(text.rstrip("\n"))
+    if result.differences:
+        sys.exit(EXIT_FINDINGS)
+
+
+def _pairs(substitute: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    pairs = []
+    for given in substitute:
+        old, equals, new = given.partition("=")
+        if not equals or not old:
+            raise click.BadParameter(
+                f"{given!r} is not OLD=NEW (test.example.com=example.com)",
+                param_hint="--substitute",
+            )
+        pairs.append((old, new))
+    return tuple(pairs)
+
+
+def _rules(
+    config_path: Path | None,
+    ignore: tuple[str, ...],
+    pairs: tuple[tuple[str, str], ...],
+    mapping_path: Path | None,
+) -> Rules:
+    from ..comparing.config import load_rules
+
+    return load_rules(config_path).with_options(
+        ignore=ignore, substitute=pairs, mapping=mapping_path
+    )
+
+
+def _name_of(source: str) -> str:
+    """What a snapshot is called in the report: its file's name without `.json`, or the
+    archive reference as given."""
+    name = Path(source).name
+    for suffix in (".json.gz", ".json"):
+        if name.endswith(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
+def _fetch(name: str, config_path: Path | None) -> tuple[str, Estate]:
+    from ..comparing.config import environment, load_environments
+
+    if config_path is not None:
+        known = load_environments(config_path)
+        if name not in known:
+            raise ValueError(f"no environment {name!r} in {config_path}")
+        found = known[name]
+    else:
+        found = environment(name)
+    estate = found.fetch()
+    click.echo(f"Fetched {len(estate):,} profiles from environment {name}", err=True)
+    return name, estate
+
+
+def _compare(
+    loaded: list[tuple[str, Estate]], rules: Rules, names: tuple[str | None, str | None]
+) -> Comparison:
+    from ..comparing import compare
+    from ..comparing.mapping import read_mapping
+
+    (a_name, a), (b_name, b) = loaded
+    manual = read_mapping(rules.mapping, rules) if rules.mapping is not None else None
+    return compare(a, b, rules=rules, manual=manual, names=(names[0] or a_name, names[1] or b_name))

@@ -1,0 +1,117 @@
+"""The items of one installation with their natural keys: profiles, channels, partners.
+
+Read from the records as the diff reads them (`change.items`): a channel is its first copy
+held (the registry's content) and has an id; a channel without an id belongs to the
+profile holding it and is compared inside it. A partner is the partner of the first
+channel copy naming it, id-less channels' partners included. Keys are built by
+`Rules.keys` (see `rules.py`); keys are matched after the substitutions, so with
+`T_ <-> P_` `T_Orders` in test is paired with `P_Orders` in production.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..change.items import first_channels
+from ..core.nodes import is_active, label, partner_node, partner_of, type_of
+
+if TYPE_CHECKING:
+    from ..core.estate import Estate
+    from ..core.records import ProfileRecord
+    from .difference import ItemKind
+    from .rules import Rules
+
+__all__ = ["Item", "items_of"]
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One profile, channel or partner: its node id, natural key (as its installation
+    names it, and as matched: A's after the substitutions), JSON and name."""
+
+    kind: ItemKind
+    node: str
+    key: tuple[str, ...]
+    matched_by: tuple[str, ...]
+    raw: Any
+    name: str
+    active: bool
+    record: ProfileRecord | None = None
+
+
+def items_of(estate: Estate, kind: ItemKind, rules: Rules) -> list[Item]:
+    """Every item of `kind` in `estate`, keyed by the rules (matched after substitution)."""
+    parts = rules.keys[kind]
+    subst = rules.substituted
+
+    def keys(raw: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        own = tuple(_part(raw, part) for part in parts)
+        return own, tuple(subst(part) for part in own)
+
+    if kind == "profile":
+        return [
+            Item(
+                "profile",
+                record.node,
+                *keys(record.raw),
+                record.raw,
+                record.name or str(record.key),
+                record.active,
+                record,
+            )
+            for record in estate.records
+        ]
+    channels = first_channels(estate.records)
+    if kind == "channel":
+        return [
+            Item(
+                "channel",
+                node,
+                *keys(raw),
+                raw,
+                label(raw, node.partition(":")[2]),
+                is_active(raw),
+            )
+            for node, raw in channels.items()
+        ]
+    return [
+        Item(
+            "partner",
+            node,
+            *keys(raw),
+            raw,
+            label(raw, node.partition(":")[2]),
+            is_active(raw) if isinstance(raw, dict) and "active" in raw else True,
+        )
+        for node, raw in partners_of(estate.records).items()
+    ]
+
+
+def partners_of(records: Iterable[ProfileRecord]) -> dict[str, Any]:
+    """Partner node -> the partner of the first channel copy naming it (any channel held,
+    with an id or not)."""
+    found: dict[str, Any] = {}
+    for record in records:
+        for use in record.uses:
+            if use.held is None:
+                continue
+            key, partner = partner_of(use.held)
+            if key is not None:
+                found.setdefault(partner_node(key), partner)
+    return found
+
+
+def _part(raw: Any, part: str) -> str:
+    """One part of a natural key, as text ("" where the item has none)."""
+    if part == "type":
+        return type_of(raw) or ""
+    if part == "partner":
+        _, partner = partner_of(raw)
+        value = partner.get("name") if isinstance(partner, dict) else None
+    else:
+        value = raw.get(part) if isinstance(raw, dict) else None
+    if value is None or isinstance(value, dict | list):
+        return ""
+    return str(value)

@@ -1,0 +1,144 @@
+"""Items as both installations can compare them: references translated through the match.
+
+A profile holds channels in full and names others by id (`comChannelId`, `channelIds`,
+...); ids differ between installations, so each such place becomes a `Ref`, the natural
+key of what it names in B's terms (`channel Acme / AS2 / Acme AS2`): the same channel under
+another id is the same `Ref`. A channel held in full whose copy is its registry's (first)
+copy becomes its `Ref` too (its content is the channel's own comparison, once, not in
+every profile holding it); a copy that differs keeps its content, and its `Ref` under
+`(channel)`. A channel without an id stays inside its profile, its partner a `Ref`.
+A channel's partner is a `Ref`; ids and the fields `Rules.ignore_names` lists are left
+out at the top of each item (deeper ones are dropped from the field differences).
+
+Containers are copied only along the paths that change (`_put`): the rest of the JSON is
+shared with the estate, so translating 10,000 profiles costs little more than reading them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from ..change.items import profile_json
+from ..core.nodes import partner_node, partner_of
+from ..core.references import path_steps, usable_id
+
+if TYPE_CHECKING:
+    from ..core.records import ProfileRecord
+
+__all__ = ["Ref", "UNRESOLVED", "Translator"]
+
+
+class Ref(str):
+    """A reference to a channel or partner, written as its natural key: two are equal when
+    they name the matched item, whatever its ids."""
+
+    __slots__ = ()
+
+
+UNRESOLVED = Ref("channel (an id no profile holds)")
+"""What an id naming no channel of its installation becomes (ids are not compared)."""
+
+
+class Translator:
+    """Turns one installation's items into comparable JSON, given the `Ref` of each of its
+    channel and partner nodes (`channels`, `partners`: node -> Ref)."""
+
+    def __init__(
+        self,
+        channels: Mapping[str, Ref],
+        partners: Mapping[str, Ref],
+        registry: Mapping[str, Any],
+        ignored: frozenset[str],
+    ) -> None:
+        self.channels = channels
+        self.partners = partners
+        self.registry = registry
+        """Channel node -> its first copy (`change.items.first_channels`)."""
+        self.ignored = ignored
+
+    def profile(self, record: ProfileRecord) -> Any:
+        """The profile's JSON with every channel it holds or names as a `Ref`."""
+        raw = record.raw
+        if not isinstance(raw, dict):
+            return raw
+        translated = self._translated(record, raw)
+        if translated is None:  # sent with Python names: translate its model's JSON
+            translated = self._translated(record, profile_json(record))
+        return translated if translated is not None else raw
+
+    def _translated(self, record: ProfileRecord, raw: Any) -> dict[str, Any] | None:
+        """`raw` translated, or None when a place the record names is not in it."""
+        top = {key: value for key, value in raw.items() if key not in self.ignored}
+        copies: dict[str, Any] = {}
+        for use in record.uses:
+            steps = path_steps(use.path)
+            if use.held is None:
+                value: Any = self.channels.get(use.node, UNRESOLVED)
+            else:
+                held = use.held
+                ident = usable_id(held.get("id")) if isinstance(held, dict) else None
+                if ident is not None:
+                    value = self.channels.get(use.node, UNRESOLVED)
+                    first = self.registry.get(use.node)
+                    if not (first is held or first == held):
+                        value = {**self.channel(held), "(channel)": value}
+                elif isinstance(held, dict) and isinstance(held.get("partner"), dict):
+                    steps, value = (*steps, "partner"), self.partner_ref(held)
+                else:
+                    continue
+            if not _put(top, steps, value, copies):
+                return None
+        return top
+
+    def channel(self, raw: Any) -> Any:
+        """A channel's JSON without its id and timestamps, its partner a `Ref`."""
+        if not isinstance(raw, dict):
+            return raw
+        out = {key: value for key, value in raw.items() if key not in self.ignored}
+        if isinstance(raw.get("partner"), dict):
+            out["partner"] = self.partner_ref(raw)
+        return out
+
+    def partner(self, raw: Any) -> Any:
+        """A partner's JSON without its id and timestamps."""
+        if not isinstance(raw, dict):
+            return raw
+        return {key: value for key, value in raw.items() if key not in self.ignored}
+
+    def partner_ref(self, channel: Any) -> Ref:
+        key, _ = partner_of(channel)
+        if key is None:
+            return Ref("partner (none)")
+        return self.partners.get(partner_node(key), Ref(f"partner {key}"))
+
+
+def _put(root: dict[str, Any], steps: tuple[str | int, ...], value: Any,
+         copies: dict[str, Any]) -> bool:  # fmt: skip
+    """Set `value` at `steps` inside `root` (a copy already), copying each container on
+    the way once (`copies`: the ones copied, by their path); False when a step is not
+    there (a profile sent with Python names: its record's paths are its JSON names)."""
+    node: Any = root
+    for depth, step in enumerate(steps[:-1]):
+        where = repr(steps[: depth + 1])
+        child = copies.get(where)
+        if child is None:
+            try:
+                original = node[step]
+            except (KeyError, IndexError, TypeError):
+                return False
+            if isinstance(original, dict):
+                child = dict(original)
+            elif isinstance(original, list):
+                child = list(original)
+            else:
+                return False
+            node[step] = child
+            copies[where] = child
+        node = child
+    try:
+        node[steps[-1]]
+    except (KeyError, IndexError, TypeError):
+        return False
+    node[steps[-1]] = value
+    return True

@@ -1,0 +1,81 @@
+"""`plot_comparison`: the parts of two installations that differ, side by side.
+
+Two `plot_topology` panels, A on the left and B on the right, each drawing only the
+profiles a difference names (a profile that differs, or one using a channel or partner
+that differs; at most `limit` per side) with the differing items highlighted, so that a
+profile wired to another channel in B is seen next to its wiring in A.
+
+>>> fig = plot_comparison(ipt.compare(test, prod))  # doctest: +SKIP
+>>> fig.savefig("test-vs-prod.png")  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from .backend import pyplot
+from .topology import plot_topology
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from ..core.estate import Estate
+
+
+class Comparison(Protocol):
+    """What the picture reads of `ipt.compare`'s result (named by a protocol: the
+    comparison's package writes CSV through the exporters, which load this package)."""
+
+    @property
+    def a(self) -> Estate: ...
+    @property
+    def b(self) -> Estate: ...
+    @property
+    def names(self) -> tuple[str, str]: ...
+    @property
+    def differences(self) -> tuple[Any, ...]: ...
+
+
+__all__ = ["plot_comparison", "SUFFIXES"]
+
+SUFFIXES = (".png", ".svg", ".pdf")
+
+
+def plot_comparison(
+    result: Comparison, *, path: str | os.PathLike[str] | None = None, limit: int = 12
+) -> Figure:
+    """Draw the differing parts of A and B side by side; write the figure to `path` (PNG,
+    SVG or PDF) when given. Returns the figure."""
+    if path is not None and Path(path).suffix.lower() not in SUFFIXES:
+        raise ValueError(f"{Path(path).name}: the picture is written as {', '.join(SUFFIXES)}")
+    plt = pyplot()
+    fig, axes = plt.subplots(1, 2, figsize=(16, 8))
+    names = result.names
+    for side, (ax, estate, name) in enumerate(zip(axes, (result.a, result.b), names, strict=True)):
+        nodes = {d.a if side == 0 else d.b for d in result.differences} - {None}
+        positions = _positions(estate, nodes, limit)
+        if not positions:
+            ax.set_axis_off()
+            ax.set_title(f"{name}: nothing that differs", fontsize=10)
+            continue
+        part = estate.take(positions)
+        title = f"{name}: {len(positions)} profiles with differences"
+        plot_topology(part, ax=ax, highlight=sorted(n for n in nodes if n), title=title)
+    if path is not None:
+        fig.savefig(path, bbox_inches="tight")
+    return fig
+
+
+def _positions(estate: Estate, nodes: set[Any], limit: int) -> list[int]:
+    """The positions of the profiles named, and of those using a channel or partner named."""
+    found: list[int] = []
+    for record in estate.records:
+        if len(found) >= limit:
+            break
+        uses = {use.node for use in record.uses}
+        partners = {f"partner:{key}" for key in record.partners}
+        if record.node in nodes or not nodes.isdisjoint(uses) or not nodes.isdisjoint(partners):
+            found.append(record.index)
+    return found

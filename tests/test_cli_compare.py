@@ -1,0 +1,217 @@
+"""`iptoolkit compare`: files, archive references and configured environments; formats,
+exit codes, the configuration's `[compare]` and `[environments]` tables, `fetch --env`."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+import iptoolkit as ipt
+from iptoolkit.cli.host import main
+
+SECRET = "planted-1-s3cr3t"
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("installations")
+    prod = ipt.demo_estate(300)
+    paths = {"prod": folder / "prod.json", "test": folder / "test.json"}
+    prod.save(paths["prod"])
+    ipt.demo_environment(prod, plant=True).save(paths["test"])
+    ipt.demo_environment(prod, hosts={}, seed=5).save(folder / "same.json")
+    paths["same"] = folder / "same.json"
+    return paths
+
+
+def _run(*args: str, env: dict[str, str | None] | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args), env=env)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_compare_files_formats_and_exit_codes(files: dict[str, Path], tmp_path: Path) -> None:
+    code, out, _ = _run("compare", str(files["prod"]), str(files["same"]))
+    assert code == 0 and "prod and same match: 300 profiles" in out
+    hosts = "--substitute=.test.example.=.example."
+    code, out, _ = _run("compare", str(files["prod"]), str(files["test"]), hosts)
+    assert code == 1
+    assert out.index("only in prod") < out.index("breaking  profile")  # counts first
+    outputs = {"text": out}
+    for name in ("md", "json", "csv"):
+        code, outputs[name], _ = _run(
+            "compare", str(files["prod"]), str(files["test"]), hosts, "--format", name
+        )
+        assert code == 1
+    assert all(SECRET not in text for text in outputs.values())
+    document = json.loads(outputs["json"])
+    assert {d["status"] for d in document["differences"]} == {
+        "only-in-a", "only-in-b", "changed", "active-differs", "wired-differently"
+    }  # fmt: skip
+    assert all({"kind", "status", "a", "b", "fields"} <= set(d) for d in document["differences"])
+    assert outputs["md"].startswith("## prod vs test:") and "<details><summary>" in outputs["md"]
+    rows = list(csv.DictReader(io.StringIO(outputs["csv"])))
+    assert {row["status"] for row in rows} >= {"only-in-a", "wired-differently"}
+    mapping = tmp_path / "m.toml"
+    code, _, err = _run("compare", str(files["prod"]), str(files["test"]), hosts,
+                        "--write-mapping", str(mapping))  # fmt: skip
+    assert code == 1 and "mapping of" in err and mapping.read_text().count("[[profile]]") > 290
+    picture = tmp_path / "side.png"
+    code, _, err = _run("compare", str(files["prod"]), str(files["test"]), hosts,
+                        "--plot", str(picture))  # fmt: skip
+    assert code == 1 and picture.read_bytes().startswith(b"\x89PNG")
+    code, _, err = _run("compare", str(files["prod"]), str(files["test"]), "--plot", "x.gif")
+    assert code == 2 and "--plot: x.gif" in err
+    code, _, err = _run("compare", str(files["prod"]))
+    assert code == 2 and "two installations" in err
+    pytest.importorskip("duckdb")
+    archive = ipt.Archive(tmp_path / "estate.duckdb")
+    first, second = archive.add(files["prod"]), archive.add(files["same"])
+    references = [f"{tmp_path / 'estate.duckdb'}@{n}" for n in (first, second)]
+    code, out, err = _run("compare", *references)
+    assert code == 0, err
+    assert f"estate.duckdb@{first} and estate.duckdb@{second} match" in out
+    code, _, err = _run("compare", str(files["prod"]), str(tmp_path / "missing.json"))
+    assert code == 2 and "missing.json" in err
+
+
+def test_configuration_silences_hosts_and_expires_known_differences(
+    files: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    planted = {p["plant"]: p for p in ipt.load(files["test"]).info.extra["planted"]}
+    schedule = " / ".join(planted["schedule"]["key"])
+    (tmp_path / "iptoolkit.toml").write_text(
+        f"""
+[compare]
+substitute = [[".test.example.", ".example."]]
+ignore = ["channel:$.encryptionAlgorithm"]
+
+[[compare.known]]
+status = "changed"
+item = {json.dumps("profile:" + schedule)}
+reason = "test runs on weekdays"
+expires = 2020-01-31
+
+[audit]
+ignore = ["HYG002"]
+""",
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = _run("compare", str(files["prod"]), str(files["test"]), "--format", "json")
+    document = json.loads(out)
+    assert code == 1
+    assert not [d for d in document["differences"] if d["kind"] == "channel"]  # ignored
+    (expired,) = [d for d in document["differences"] if d["expired"]]
+    assert "2020-01-31" in expired["expired"] and len(document["differences"]) == 6
+    assert ipt.AuditConfig  # the audit still reads the same file
+    from iptoolkit.auditing.config import load_config
+
+    assert load_config().ignore == ("HYG002",)
+    (tmp_path / "iptoolkit.toml").write_text('[compare]\nsubstitute = [["x"]]\n')
+    code, _, err = _run("compare", str(files["prod"]), str(files["test"]))
+    assert code == 2 and "iptoolkit.toml:2: substitute holds pairs" in err
+
+
+@pytest.fixture(scope="module")
+def two_servers():
+    from iptoolkit.server import running
+
+    prod = ipt.demo_estate(40, seed=3)
+    with running(prod) as prod_server, running(ipt.demo_environment(prod, hosts={})) as test:
+        yield prod_server, test
+
+
+def test_environments_are_fetched_and_compared(
+    two_servers, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    prod, test = two_servers
+    config = tmp_path / "pyproject.toml"
+    config.write_text(
+        f"""
+[tool.iptoolkit.environments.prod]
+base-url = "{prod.base_url}"
+client-id-env = "PROD_ID"
+secret-env = "PROD_SECRET"
+
+[tool.iptoolkit.environments.test]
+base-url = "{test.base_url}"
+auth = "client"
+client-id-env = "TEST_ID"
+secret-env = "TEST_SECRET"
+""",
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    env: dict[str, str | None] = {n: None for n in os.environ if n.startswith("IPTOOLKIT_")}
+    env |= {"PROD_ID": prod.client_id, "PROD_SECRET": prod.client_secret,
+            "TEST_ID": test.client_id, "TEST_SECRET": test.client_secret}  # fmt: skip
+    code, out, err = _run("compare", "--env", "test", "--env", "prod", env=env)
+    assert code == 0, out + err
+    assert "test and prod match: 40 profiles" in out
+    assert prod.client_secret not in out + err
+    code, out, err = _run("fetch", "--env", "prod", "-o", "prod.json", "--no-progress", env=env)
+    assert code == 0, err
+    assert len(ipt.load(tmp_path / "prod.json")) == 40
+    code, _, err = _run("compare", "--env", "prod", "--env", "stage", env=env)
+    assert code == 2 and "no environment 'stage'" in err
+    del env["PROD_SECRET"]
+    code, _, err = _run("fetch", "--env", "prod", "-o", "x.json", env=env)
+    assert code == 1 and "PROD_SECRET" in err
+    config.write_text('[tool.iptoolkit.environments.prod]\nbase-url = "x"\nclient-secret = "s"\n')
+    code, _, err = _run("fetch", "--env", "prod", env=env)
+    assert code == 1 and "pyproject.toml:3" in err and "never a secret in the file" in err
+
+
+def test_the_mcp_compare_tool_is_the_python_comparison(files: dict[str, Path]) -> None:
+    import anyio
+
+    pytest.importorskip("mcp")
+    from mcp import Client
+
+    from iptoolkit.mcp import Store, build_server
+
+    store = Store.from_paths([files["prod"], files["test"]])
+    expected = ipt.compare(ipt.load(files["prod"]), ipt.load(files["test"]), names=("prod", "test"))
+
+    async def main() -> dict[str, Any]:
+        async with Client(build_server(store)) as client:
+            return {
+                "all": await client.call_tool("compare", {"a": "prod", "b": "test"}),
+                "wired": await client.call_tool(
+                    "compare", {"a": "prod", "b": "test", "status": "wired-differently"}
+                ),
+                "bad": await client.call_tool("compare", {"a": "prod", "b": "prod"}),
+            }
+
+    results = anyio.run(main)
+    answer = results["all"].structured_content
+    assert answer["summary"] == expected.summary() and answer["total"] == len(expected)
+    assert [(d["kind"], d["status"], d["a"]) for d in answer["items"][:20]] == [
+        (d.kind, d.status, d.a) for d in expected.differences[:20]
+    ]
+    assert results["wired"].structured_content["total"] == 1
+    assert results["bad"].is_error
+    assert SECRET not in "".join(r.model_dump_json() for r in results.values())
+
+
+def test_the_docs_site_gets_a_page_of_the_differences(tmp_path: Path) -> None:
+    prod = ipt.demo_estate(30, seed=4)
+    prod.save(tmp_path / "prod.json")
+    ipt.demo_environment(prod, plant=["deactivated", "secret-header"]).save(tmp_path / "test.json")
+    site = tmp_path / "site"
+    code, _, err = _run("docs", str(tmp_path / "prod.json"), "-o", str(site), "--jobs", "1",
+                        "--compare", str(tmp_path / "test.json"))  # fmt: skip
+    assert code == 0, err
+    page = (site / "docs" / "compare.md").read_text()
+    assert page.startswith("# Compared with test.json") and "active in one only" in page
+    assert "planted-1-s3cr3t" not in page
+    assert "compare.md" in (site / "mkdocs.yml").read_text()
+    code, _, err = _run("docs", str(tmp_path / "prod.json"), "-o", str(site), "--jobs", "1")
+    assert code == 0 and not (site / "docs" / "compare.md").exists()  # stale page removed

@@ -1,0 +1,196 @@
+"""`ipt.compare`: two installations matched by natural keys, not ids (and `demo_environment`,
+which makes the second installation)."""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import datetime as dt
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+import iptoolkit as ipt
+from iptoolkit.auditing.config import Suppression
+from iptoolkit.comparing import Rules
+from iptoolkit.comparing.mapping import read_mapping, toml_string, write_mapping
+
+HOSTS = ((".test.example.", ".example."),)
+SECRET = "planted-1-s3cr3t"
+
+
+@pytest.fixture(scope="module")
+def prod() -> ipt.Estate:
+    return ipt.demo_estate(300)
+
+
+@pytest.fixture(scope="module")
+def test_env(prod: ipt.Estate) -> ipt.Estate:
+    return ipt.demo_environment(prod, plant=True)
+
+
+def _outputs(result: ipt.Comparison) -> dict[str, str]:
+    return {
+        "text": result.to_text(),
+        "md": result.to_markdown(),
+        "json": result.to_json(),
+        "csv": result.to_csv(),
+    }
+
+
+@pytest.mark.parametrize("size", [300, 10_000])
+def test_same_estate_under_new_ids_compares_equal(size: int, prod: ipt.Estate) -> None:
+    estate = prod if size == 300 else ipt.demo_estate(size)
+    other = ipt.demo_environment(estate, hosts={}, seed=size)
+    a_ids = {r.id for r in estate.records}
+    assert not a_ids & {r.id for r in other.records}  # new ids everywhere
+    assert not set(estate.channels) & set(other.channels)
+    result = ipt.compare(estate, other)
+    assert not result, result.to_text()[:2000]
+    counts = result.counts()
+    assert counts["matched"]["profile"] == {"auto": len(estate)}
+    assert counts["matched"]["channel"]["auto"] == len(
+        {u.node for r in estate.records for u in r.uses if u.held is not None and u.held.get("id")}
+    )
+    assert "match" in result.summary()
+
+
+def test_planted_differences_each_found_and_nothing_else(
+    prod: ipt.Estate, test_env: ipt.Estate
+) -> None:
+    planted = test_env.info.extra["planted"]
+    assert [p["plant"] for p in planted] == list(ipt.demo.environment.PLANTS)
+    result = ipt.compare(prod, test_env, rules=Rules(substitute=HOSTS), names=("prod", "test"))
+    found = {(d.kind, d.status, d.key) for d in result.differences}
+    wanted = {(p["kind"], p["status"], tuple(p["key"])) for p in planted}
+    assert found == wanted, result.to_text()
+    by_status = {d.status: d for d in result.differences if d.kind == "profile"}
+    assert by_status["only-in-a"].severity == "breaking"  # an active profile removed
+    assert by_status["active-differs"].fields[0].path == "$.active"
+    wired = by_status["wired-differently"].fields
+    assert [f.wired for f in wired] == [True] and "units[" in wired[0].path
+    secret = next(d for d in result.differences if any(f.secret for f in d.fields))
+    assert secret.fields[0].b == "**********" and "secret" in secret.reason
+    (channel,) = result.of(kind="channel")
+    assert [f.path for f in channel.fields] == ["$.encryptionAlgorithm"]
+    for name, text in _outputs(result).items():
+        assert SECRET not in text, name
+        assert "Bearer" not in text, name
+    document = json.loads(result.to_json())
+    assert len(document["differences"]) == len(planted)
+    only_b = next(d for d in document["differences"] if d["status"] == "only-in-b")
+    assert only_b["a"] is None and only_b["b"].startswith("profile:E-")
+    changed = next(d for d in document["differences"] if d["kind"] == "channel")
+    assert changed["fields"][0]["path"] == "$.encryptionAlgorithm"
+
+
+def test_host_substitution_silences_the_hosts_and_nothing_else(
+    prod: ipt.Estate, test_env: ipt.Estate
+) -> None:
+    plain = ipt.demo_environment(prod)
+    loud = ipt.compare(prod, plain)
+    assert len(loud) > 50 and loud.ignored == 0
+    for difference in loud.differences:
+        assert difference.status == "changed"
+        for f in difference.fields:
+            assert ".test.example." in json.dumps(f.b) and ".test.example." not in json.dumps(f.a)
+    assert not ipt.compare(prod, plain, substitute=HOSTS)
+    backwards = Rules(substitute=((".example.", ".test.example."),))
+    assert not ipt.compare(plain, prod, rules=backwards)
+    # the planted differences stay with the substitution on (one is a secret, one a name)
+    assert len(ipt.compare(prod, test_env, rules=Rules(substitute=HOSTS))) == 7
+    ignored = Rules(substitute=HOSTS, ignore=("profile:$.inputAgentSettings.cronSchedule*",))
+    assert len(ipt.compare(prod, test_env, rules=ignored)) == 6
+
+
+def test_renames_through_the_mapping_file(prod: ipt.Estate, tmp_path: Path) -> None:
+    raw = [dict(r.raw) for r in prod.records]
+    first = raw[0]
+    first["name"] = "T_" + first["name"]
+    renamed = ipt.Estate.from_raw(raw)
+    unmatched = ipt.compare(prod, renamed)
+    statuses = sorted(d.status for d in unmatched.differences)
+    assert statuses == ["only-in-a", "only-in-b"]
+    only_a = unmatched.of(status="only-in-a")[0]
+    assert only_a.candidates[0] == (first["group"], first["name"])  # the closest in B
+    mapping = tmp_path / "mapping.toml"
+    assert write_mapping(unmatched, mapping) == len(unmatched.matches) == len(prod) - 1 + 65 + 25
+    text = mapping.read_text()
+    assert "# [[profile]]" in text  # the rename, suggested, commented out
+    text = text.replace("# [[profile]]\n# a = ", "[[profile]]\na = ").replace("\n# b = ", "\nb = ")
+    mapping.write_text(text)
+    manual = read_mapping(mapping, Rules())
+    result = ipt.compare(prod, renamed, manual=manual)
+    assert not result, result.to_text()
+    assert result.counts()["matched"]["profile"] == {"auto": len(prod) - 1, "manual": 1}
+    # the substitution pairs the same rename without a mapping
+    assert not ipt.compare(prod, renamed, rules=Rules(substitute=(("T_", ""),)))
+    mapping.write_text('format = "iptoolkit.compare-mapping"\n[[profile]]\na = ["x", "y"]\nb = 3\n')
+    with pytest.raises(ValueError, match=r"mapping.toml:2: profile\[0\].b must be a list"):
+        read_mapping(mapping, Rules())
+
+
+def test_toml_strings_hold_any_name() -> None:
+    import tomllib
+
+    hostile = 'a"b\\c\n\x00\x7f\t]] = 1\n[evil]'
+    assert tomllib.loads(f"x = {toml_string(hostile)}")["x"] == hostile
+
+
+def test_known_differences_hide_until_they_expire(prod: ipt.Estate, test_env: ipt.Estate) -> None:
+    planted = {p["plant"]: p for p in test_env.info.extra["planted"]}
+    schedule = "profile:" + " / ".join(planted["schedule"]["key"])
+    algorithm = "channel:" + " / ".join(planted["algorithm"]["key"])
+    known = (
+        Suppression("changed", schedule, "test runs every weekday", dt.date(2027, 1, 31)),
+        Suppression("*", algorithm, "partner moves in Q3", dt.date(2026, 10, 1)),
+        Suppression("*", "profile:Nowhere / *", "gone long ago"),
+    )
+    rules = Rules(substitute=HOSTS, known=known)
+    result = ipt.compare(prod, test_env, rules=rules, on=dt.date(2026, 11, 27))
+    assert [d.key for d, _ in result.known] == [tuple(planted["schedule"]["key"])]
+    (expired,) = [d for d in result.differences if d.expired]
+    assert expired.kind == "channel" and "expired on 2026-10-01" in expired.expired
+    assert any("expired on 2026-10-01" in note for note in result.notes)
+    assert any("matches nothing" in note for note in result.notes)
+    assert "expired" in result.to_text() and "(1 known, hidden)" in result.summary()
+    later = ipt.compare(prod, test_env, rules=rules, on=dt.date(2027, 2, 1))
+    assert not later.known
+
+
+def test_an_ambiguous_key_is_reported_never_paired(prod: ipt.Estate) -> None:
+    raw = [dict(r.raw) for r in prod.records]
+    twin = dict(raw[1], id="TWIN", active=not raw[1].get("active"))
+    twin.update(name=raw[0]["name"], group=raw[0]["group"])
+    doubled = ipt.Estate.from_raw([*raw, twin])
+    result = ipt.compare(prod, doubled)
+    (ambiguous,) = result.differences
+    assert ambiguous.status == "ambiguous" and ambiguous.a == raw_node(prod, 0)
+    assert set(ambiguous.nodes) == {
+        raw_node(prod, 0),
+        "profile:" + str(raw[0]["id"]),
+        "profile:TWIN",
+    }
+    assert not [m for m in result.matches if m.a_node == raw_node(prod, 0)]
+
+
+def raw_node(estate: ipt.Estate, index: int) -> str:
+    return estate.records[index].node
+
+
+def test_hostile_names_are_escaped_in_every_format(prod: ipt.Estate) -> None:
+    raw = [dict(r.raw) for r in prod.records]
+    raw[0]["name"] = '=HYPERLINK("http://evil.example")|<img src=x>**b**'
+    hostile = ipt.Estate.from_raw(raw)
+    result = ipt.compare(prod, hostile, names=("<b>prod</b>", "test"))
+    rows = list(csv.DictReader(io.StringIO(result.to_csv())))
+    names = {row["name"] for row in rows}
+    assert '\'=HYPERLINK("http://evil.example")|<img src=x>**b**' in names
+    assert not any(cell.startswith("=") for row in rows for cell in row.values())
+    markdown = result.to_markdown()
+    assert not re.search(r"(?<!\\)<(img|b>)", markdown)
+    assert "\\<img src=x\\>" in markdown and "\\*\\*b\\*\\*" in markdown
+    assert dataclasses.asdict(result.differences[0])["kind"] == "profile"
