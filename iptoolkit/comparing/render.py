@@ -164,7 +164,8 @@ def to_markdown(result: Comparison) -> str:
         if not found:
             continue
         title = html.escape(f"{plural(len(found), kind)} differ", quote=False)
-        lines += ["", f"<details><summary>{title}</summary>", ""]
+        # markdown="1": MkDocs' md_in_html reads the table inside (GitHub drops the attribute)
+        lines += ["", f'<details markdown="1"><summary>{title}</summary>', ""]
         lines.append(f"| severity | status | {kind} | in {escape(a)} | in {escape(b)} | what |")
         lines.append("|---|---|---|---|---|---|")
         lines += [_markdown_row(d, (a, b)) for d in found]
