@@ -55,7 +55,8 @@ def test_compare_files_formats_and_exit_codes(files: dict[str, Path], tmp_path: 
         "only-in-a", "only-in-b", "changed", "active-differs", "wired-differently"
     }  # fmt: skip
     assert all({"kind", "status", "a", "b", "fields"} <= set(d) for d in document["differences"])
-    assert outputs["md"].startswith("## prod vs test:") and "<details markdown=\"1\"><summary>" in outputs["md"]
+    assert outputs["md"].startswith("## prod vs test:")
+    assert '<details markdown="1"><summary>' in outputs["md"]
     rows = list(csv.DictReader(io.StringIO(outputs["csv"])))
     assert {row["status"] for row in rows} >= {"only-in-a", "wired-differently"}
     mapping = tmp_path / "m.toml"
