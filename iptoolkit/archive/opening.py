@@ -203,7 +203,12 @@ def _check_layout(con: duckdb.DuckDBPyConnection, path: Path) -> None:
     want = {table: [row[1:] for row in expected if row[0] == table] for table in names}
     wrong = sorted(table for table in names if have[table] != want[table])
     missing = [table for table in wrong if not have[table]]
-    said = f"no {', '.join(missing)}" if missing else f"other columns in {', '.join(wrong)}"
+    other = [table for table in wrong if have[table]]
+    said = "; ".join(
+        f"{what} {', '.join(tables)}"
+        for what, tables in (("no", missing), ("other columns in", other))
+        if tables
+    )
     raise ArchiveDamagedError(
         f"{path}: its meta table says iptoolkit archive format {FORMAT_VERSION}, but its "
         f"tables are not an archive's ({said})"
