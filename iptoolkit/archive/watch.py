@@ -146,8 +146,12 @@ def watch_once(
             reason = _said(exc)
     else:
         reason = "the archive is in use (see above)"
-    kept = keep_pending(archive, estate)
-    result.error = f"{reason}; the snapshot is kept in {kept} and added next round"
+    try:
+        kept = keep_pending(archive, estate)
+    except OSError as exc:
+        result.error = f"{reason}; nor could the snapshot be kept aside ({_said(exc)})"
+    else:
+        result.error = f"{reason}; the snapshot is kept in {kept} and added next round"
     echo(f"error: {result.error}")
     return result
 
