@@ -193,9 +193,7 @@ def _add_pending(archive: Archive, tell: _Teller) -> bool:
         return True
     for path in sorted(p for p in folder.glob("*.json.gz") if not p.name.startswith(".")):
         try:
-            estate = load(path)
-            tell.echo(f"{path}: kept by an earlier round, adding it")
-            tell.added(archive, estate)
+            tell.added(archive, load(path))
         except ArchiveLockedError as exc:
             tell.trouble(f"{exc}; {path} stays for the next round")
             return False
@@ -203,6 +201,7 @@ def _add_pending(archive: Archive, tell: _Teller) -> bool:
             tell.trouble(f"{path}: not added ({_said(exc)}); it stays for the next round")
             continue
         path.unlink()
+        tell.echo(f"{path}: kept by an earlier round, now stored")
     with contextlib.suppress(OSError):  # not empty: a file that failed stays
         folder.rmdir()
     return True
