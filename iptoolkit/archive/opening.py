@@ -3,7 +3,7 @@
 DuckDB lets one process at a time open a file for writing, so `open_archive` retries for
 up to the archive's `lock_timeout`, then raises `ArchiveLockedError` naming the file (and
 the process holding it, when DuckDB says). A new file gets the tables and views of
-`schema.py`, small blocks (`BLOCK_SIZE`) and a storage format DuckDB 1.3 reads
+`schema.py`, small blocks (`BLOCK_SIZE`) and a storage format DuckDB 1.4 reads
 (`STORAGE_VERSION`); an existing one must be an iptoolkit archive of this format, its
 tables and views the archive's. A reader (`reader=True`, for `Archive.sql`) is read-only
 and reaches nothing outside the file. `one_row` reads the single row of an aggregate query.
@@ -49,12 +49,14 @@ until the next add rewrites it: with the default, a year of nightly adds left ha
 free blocks; with 16 KiB the slack is a sixteenth. A file's block size is fixed when it is
 made and read from the file by any DuckDB (so `compact` also makes small blocks)."""
 
-STORAGE_VERSION = "v1.3.0"
+STORAGE_VERSION = "v1.4.0"
 """The DuckDB storage format a new archive file is written in: the oldest DuckDB that
-`pyproject.toml` allows (`duckdb>=1.3`) reads it, and so do the `duckdb` command line and
+`pyproject.toml` allows (`duckdb>=1.4`) reads it, and so do the `duckdb` command line and
 the Python package of any version since. DuckDB 2 writes a format no 1.x reads unless told
 (`storage_compatibility_version`); a file keeps the format it was made in, and `compact`
-rewrites an older archive in this one."""
+rewrites an older archive in this one. Not 1.3: DuckDB 1.3.2 opens a file DuckDB 2 wrote in
+1.3's format but reads a string column that holds NULLs (DuckDB 2 compresses it as
+DICT_FSST) as all NULL, without an error."""
 
 _CONFIG: dict[str, str | bool | int | float | list[str]] = {
     "default_block_size": str(BLOCK_SIZE),
