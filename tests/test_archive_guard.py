@@ -94,6 +94,8 @@ def test_sql_cannot_write_read_files_or_change_the_archive(
         with pytest.raises(ValueError, match="the query failed"):
             archive.sql(query)
     assert not written.exists() and not attached.exists()
+    with archive, pytest.raises(RuntimeError, match="sql outside a `with archive:` block"):
+        archive.sql("SELECT 1")  # the block's connection is read-write: not for SQL
     total = sum(len(estate) for estate in stored[1])
     assert archive.sql("SELECT count(*) AS n FROM profiles").n[0] == total
     assert archive.estate(1).raw_profiles == stored[1][0].raw_profiles
