@@ -76,3 +76,44 @@ def test_summary_of_a_stored_snapshot_says_the_time_history_says(tmp_path: Path)
     stored = archive.snapshots.fetched_at.iloc[0].isoformat()
     assert row["fetched_at"] == stored
     assert _ok(results["summary"])["fetched_at"] == stored
+
+
+def test_snapshots_named_from_an_archive_are_kept_a_few_least_recently_used(
+    tmp_path: Path,
+) -> None:
+    """Naming snapshot after snapshot (`archive@N`, a date) keeps the newest two loaded at
+    start and at most `ARCHIVED_KEPT` others: the least recently asked one is let go, its
+    estate and its diffs freed, and loaded again when named."""
+    import gc
+    import weakref
+
+    from iptoolkit.mcp.store import ARCHIVED_KEPT, Store
+
+    estate = ipt.demo_estate(20, seed=2)
+    archive = Archive(tmp_path / "estate.duckdb")
+    for day in range(ARCHIVED_KEPT + 4):
+        estate = ipt.demo_changes(estate, seed=day) if day else estate
+        info = SnapshotInfo(fetched_at=START + timedelta(days=day))
+        archive.add(ipt.Estate.from_raw(list(estate.raw_profiles), info=info))
+    store = Store.from_paths([], archive=archive)
+    newest = len(archive)
+    assert store.names == [f"archive@{newest - 1}", f"archive@{newest}"]
+    freed = {}
+    for snapshot_id in range(1, ARCHIVED_KEPT + 1):
+        asked = store.get(f"archive@{snapshot_id}")
+        store.diff(asked, store.current)  # a diff holds both estates
+        freed[snapshot_id] = weakref.ref(asked.estate)
+    del asked
+    assert store.get("archive@1").name == "archive@1"  # asked again: the most recent now
+    day = (START + timedelta(days=ARCHIVED_KEPT)).date().isoformat()
+    assert store.get(day).name == f"archive@{ARCHIVED_KEPT + 1}"  # by date: a new one
+    gc.collect()
+    assert freed[2]() is None  # the least recently asked, and its diff, let go
+    assert all(freed[n]() is not None for n in freed if n != 2)
+    assert sorted(store.names) == sorted(
+        [f"archive@{n}" for n in (1, *range(3, ARCHIVED_KEPT + 2), newest - 1, newest)]
+    )
+    assert store.current.name == f"archive@{newest}"  # the newest two stay
+    again = store.get("archive@2")  # named again: loaded again, whole
+    assert again.estate.raw_profiles == archive.estate(2).raw_profiles
+    assert len(store.loaded) == ARCHIVED_KEPT + 2

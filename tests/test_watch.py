@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import queue
+import subprocess
+import sys
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -191,3 +197,127 @@ def test_watch_once_on_the_command_line(
     troubled = runner.invoke(main, [*args[:2], str(broken), *args[3:]])
     assert troubled.exit_code == 2, troubled.output
     assert troubled.output.count("\n") <= 2 and "Traceback" not in troubled.output
+
+
+def _holder(path: Path) -> subprocess.Popen[str]:
+    """Another process holding the archive as an analyst does (a read-only connection)
+    until its standard input closes."""
+    code = (
+        "import sys, duckdb\n"
+        f"con = duckdb.connect({str(path)!r}, read_only=True)\n"
+        "print('held', flush=True)\n"
+        "sys.stdin.read()\n"
+    )
+    holder = subprocess.Popen(
+        [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+    return holder
+
+
+def _lines(process: subprocess.Popen[str]) -> queue.Queue[str]:
+    """The lines a process prints, as they come."""
+    lines: queue.Queue[str] = queue.Queue()
+
+    def read() -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
+            lines.put(line.rstrip("\n"))
+
+    threading.Thread(target=read, daemon=True).start()
+    return lines
+
+
+def _until(lines: queue.Queue[str], seen: list[str], done: Callable[[], bool]) -> None:
+    """Read `lines` into `seen` until `done()` (at most a minute)."""
+    deadline = time.monotonic() + 60
+    while not done():
+        assert time.monotonic() < deadline, seen
+        with contextlib.suppress(queue.Empty):
+            seen.append(lines.get(timeout=0.2))
+
+
+def test_a_busy_archive_keeps_the_snapshot_and_every_goes_on(
+    server: RunningServer, estates: tuple[ipt.Estate, ipt.Estate], tmp_path: Path
+) -> None:
+    """An analyst's read-only connection held open: the round keeps its snapshot beside
+    the archive and exits 2; `--every` says so each round and goes on; once the archive
+    is free, the kept snapshots are added (and diffed) before the new one."""
+    path = tmp_path / "estate.duckdb"
+    pending = path.with_name("estate.duckdb.pending")
+    env = {**os.environ, "IPTOOLKIT_CLIENT_SECRET": server.client_secret or ""}
+    watch_args = [sys.executable, "-m", "iptoolkit.cli", "watch", "--archive", str(path)]
+    watch_args += ["--base-url", server.base_url, "--client-id", server.client_id or ""]
+    watch_args += ["--lock-timeout", "0.3"]
+    first = subprocess.run([*watch_args, "--once"], env=env, capture_output=True, text=True)
+    assert first.returncode == 0, first.stderr
+    _serve(server, estates[1])
+    holder = _holder(path)
+    every: subprocess.Popen[str] | None = None
+    try:
+        busy = subprocess.run([*watch_args, "--once"], env=env, capture_output=True, text=True)
+        assert busy.returncode == 2, (busy.stdout, busy.stderr)  # trouble, not "a change"
+        assert busy.stderr.count("\n") == 1 and "Traceback" not in busy.stderr, busy.stderr
+        assert "the archive is in use by another process" in busy.stderr
+        [kept] = pending.iterdir()
+        assert f"the snapshot is kept in {kept} and added next round" in busy.stderr
+        kept_estate = ipt.load(kept)
+        assert kept_estate.raw_profiles == estates[1].raw_profiles
+        every = subprocess.Popen(
+            [*watch_args, "--every", "1s"],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        lines, seen = _lines(every), [busy.stderr]
+        _until(lines, seen, lambda: sum("added next round" in line for line in seen) >= 3)
+        holder.communicate("")  # the analyst is done
+
+        def caught_up() -> bool:  # every snapshot kept aside stored, then a fresh one
+            stored = [n for n, line in enumerate(seen) if line.endswith("now stored")]
+            if not stored or len(stored) != sum("added next round" in line for line in seen):
+                return False
+            return seen[-1].startswith("snapshot ") and len(seen) - 1 > stored[-1]
+
+        _until(lines, seen, caught_up)
+        assert every.poll() is None, seen  # --every went on through the busy rounds
+    finally:
+        holder.kill()
+        if every is not None:
+            every.terminate()
+            every.wait(timeout=30)
+    assert not pending.exists()
+    stored = Archive(path)
+    assert len(stored) == 1 + sum(line.startswith("snapshot ") for line in seen)
+    for snapshot_id in range(2, len(stored) + 1):
+        assert stored.estate(snapshot_id).raw_profiles == estates[1].raw_profiles
+    added_late = stored.snapshots.set_index("snapshot_id").loc[2]
+    assert added_late.fetched_at.to_pydatetime() == kept_estate.info.fetched_at  # its own time
+    assert stored.last_diff(2) is not None and any(
+        change.severity == "breaking" for change in stored.last_diff(2).changes
+    )
+
+
+def test_every_goes_on_when_a_round_fails_outright(server: RunningServer, tmp_path: Path) -> None:
+    """An archive in a folder that does not exist: no add, nowhere to keep the snapshot;
+    each round says so in one line and the next comes all the same."""
+    path = tmp_path / "no-such-folder" / "estate.duckdb"
+    env = {**os.environ, "IPTOOLKIT_CLIENT_SECRET": server.client_secret or ""}
+    every = subprocess.Popen(
+        [sys.executable, "-m", "iptoolkit.cli", "watch", "--archive", str(path), "--every", "1s"]
+        + ["--base-url", server.base_url, "--client-id", server.client_id or ""],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        lines, seen = _lines(every), []
+        _until(lines, seen, lambda: sum("nor could the snapshot" in line for line in seen) >= 2)
+        assert every.poll() is None, seen
+    finally:
+        every.terminate()
+        every.wait(timeout=30)
+    assert all(line.startswith("error: ") for line in seen), seen
+    assert "Traceback" not in "\n".join(seen) and not path.parent.exists()

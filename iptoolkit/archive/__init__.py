@@ -13,9 +13,16 @@ require("archive")
 
 from .store import (  # noqa: E402 - after the check naming the extra
     Archive,
+    ArchiveDamagedError,
     ArchiveLockedError,
     ArchiveQueryError,
     NoSnapshotError,
 )
 
-__all__ = ["Archive", "ArchiveLockedError", "ArchiveQueryError", "NoSnapshotError"]
+__all__ = [
+    "Archive",
+    "ArchiveDamagedError",
+    "ArchiveLockedError",
+    "ArchiveQueryError",
+    "NoSnapshotError",
+]

@@ -153,7 +153,14 @@ def _fetch_time(source: Any, estate: Estate) -> tuple[datetime, str]:
     fetched = estate.info.fetched_at
     if fetched is not None:
         moment = fetched if fetched.tzinfo is not None else fetched.replace(tzinfo=UTC)
-        return moment.astimezone(UTC), "header"
+        try:
+            return moment.astimezone(UTC), "header"
+        except OverflowError:  # 9999-12-31T23:00-05:00 is in the year 10000 in UTC
+            where = f"{source}: " if isinstance(source, str | os.PathLike) else ""
+            raise ValueError(
+                f"{where}fetched_at {fetched.isoformat()} is outside the years 1 to 9999 "
+                "in UTC, which the archive keeps its times in"
+            ) from None
     if isinstance(source, str | os.PathLike):
         return datetime.fromtimestamp(Path(source).stat().st_mtime, tz=UTC), "file mtime"
     return datetime.now(UTC), "added"

@@ -3,7 +3,8 @@ archive's snapshot table and timeline.
 
 A snapshot's profiles are the runs (`runs.py`) spanning its `seq`, in `order_key` order;
 its estate is built from their stored JSON in one query, byte for byte as it was saved,
-and only the profiles stored as faulty are validated again.
+and only the profiles stored as faulty are validated again. A snapshot whose profiles are
+not as many as were stored is refused (`ArchiveDamagedError`), never handed out short.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import duckdb
 
 from ..models import Listing, ParseError, loads_json
 from .lookup import NoSnapshotError
-from .opening import one_row
+from .opening import ArchiveDamagedError, one_row
 from .schema import SNAPSHOT_COUNTS
 
 if TYPE_CHECKING:
@@ -33,11 +34,11 @@ def stored_estate(con: duckdb.DuckDBPyConnection, path: Path, snapshot_id: int) 
     from ..core.snapshot import _info_of
 
     found = con.execute(
-        "SELECT header, seq FROM snapshots WHERE snapshot_id = ?", [snapshot_id]
+        "SELECT header, seq, profiles FROM snapshots WHERE snapshot_id = ?", [snapshot_id]
     ).fetchone()
     if found is None:
         raise NoSnapshotError(f"{path}: no snapshot {snapshot_id}")
-    header, seq = found
+    header, seq, stored = found
     # one query, one byte string: the listing as `Estate.save` wrote it, and which of its
     # profiles were faulty (the others were valid when stored: nothing to check again)
     text, faulty = one_row(
@@ -49,6 +50,11 @@ def stored_estate(con: duckdb.DuckDBPyConnection, path: Path, snapshot_id: int) 
         "WHERE r.first_seq <= ? AND (r.last_seq IS NULL OR r.last_seq >= ?)",
         [seq, seq],
     )
+    if len(faulty) != stored:  # rows deleted or added behind the archive's back
+        raise ArchiveDamagedError(
+            f"{path}: snapshot {snapshot_id} was stored with {stored:,} profiles, but "
+            f"{len(faulty):,} are there now: the archive was changed outside iptoolkit"
+        )
     info = _info_of(loads_json(header))
     try:
         items = _stored_listing(text)

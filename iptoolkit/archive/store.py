@@ -39,7 +39,7 @@ from ..models import loads_json
 from .adding import Recent, add_snapshot, parsed_source
 from .compaction import compact_file, mostly_free
 from .lookup import At, NoSnapshotError, resolve
-from .opening import ArchiveLockedError, one_row, open_archive
+from .opening import ArchiveDamagedError, ArchiveLockedError, one_row, open_archive
 from .retrieval import snapshot_at_seq, snapshots_frame, stored_estate, timeline_frame
 
 if TYPE_CHECKING:
@@ -49,7 +49,14 @@ if TYPE_CHECKING:
     from ..core.estate import Estate
     from ..estate_history import History
 
-__all__ = ["Archive", "ArchiveLockedError", "ArchiveQueryError", "At", "NoSnapshotError"]
+__all__ = [
+    "Archive",
+    "ArchiveDamagedError",
+    "ArchiveLockedError",
+    "ArchiveQueryError",
+    "At",
+    "NoSnapshotError",
+]
 
 
 class ArchiveQueryError(ValueError):
@@ -190,15 +197,23 @@ class Archive:
 
     def sql(self, query: str, parameters: Sequence[Any] | None = None) -> pandas.DataFrame:
         """A query over the tables and views (docs/archive.md), as a DataFrame; a query
-        DuckDB refuses raises `ArchiveQueryError` naming the file and DuckDB's reason."""
-        with self._connection() as con:
-            try:
-                return con.execute(query, parameters).df()
-            except (duckdb.InterruptException, duckdb.InternalException):
-                raise  # Ctrl-C, or a fault of DuckDB's own: not the query's
-            except duckdb.Error as exc:
-                reason = " ".join(str(exc).split("\n\n", 1)[0].split()) or type(exc).__name__
-                raise ArchiveQueryError(f"{self.path}: the query failed: {reason}") from exc
+        DuckDB refuses raises `ArchiveQueryError` naming the file and DuckDB's reason.
+
+        The file is opened read-only and nothing outside it is reachable (no file read or
+        written, no `ATTACH`, no extension loaded): a query someone pasted cannot change
+        the archive or reach the machine. Outside a `with archive:` block only, since
+        DuckDB holds one configuration per file and process."""
+        if self._held is not None:
+            raise RuntimeError(f"{self.path}: sql outside a `with archive:` block")
+        con = open_archive(self.path, self.lock_timeout, reader=True)
+        try:
+            return con.execute(query, parameters).df()
+        except (duckdb.InterruptException, duckdb.InternalException):
+            raise  # Ctrl-C, or a fault of DuckDB's own: not the query's
+        except duckdb.Error as exc:
+            raise ArchiveQueryError(f"{self.path}: the query failed: {_reason(exc)}") from exc
+        finally:
+            con.close()
 
     # -- the file -------------------------------------------------------------------------
 
@@ -208,10 +223,31 @@ class Archive:
         and closed after (`opening.open_archive`; `create`: make the file if missing).
         The readers (`log.py`, `history.py`) reach the file through it (`log.Stored`)."""
         if self._held is not None:
-            yield self._held
+            with _named_errors(self.path):
+                yield self._held
             return
         con = open_archive(self.path, self.lock_timeout, create=create)
         try:
-            yield con
+            with _named_errors(self.path):
+                yield con
         finally:
             con.close()
+
+
+@contextmanager
+def _named_errors(path: Path) -> Iterator[None]:
+    """DuckDB's errors met while reading or writing the file (a disk full, a block whose
+    checksum fails) as errors naming the file: they are the file's, not a query's."""
+    try:
+        yield
+    except (duckdb.InterruptException, duckdb.ConstraintException):
+        raise  # Ctrl-C; a constraint is iptoolkit's own fault to see whole
+    except duckdb.IOException as exc:
+        raise OSError(f"{path}: {_reason(exc)}") from exc
+    except duckdb.Error as exc:
+        raise ArchiveDamagedError(f"{path}: DuckDB cannot read it: {_reason(exc)}") from exc
+
+
+def _reason(exc: BaseException) -> str:
+    """DuckDB's message on one line, without the line of SQL it points into."""
+    return " ".join(str(exc).split("\n\n", 1)[0].split()) or type(exc).__name__

@@ -6,16 +6,22 @@ again with backoff and then reported (exit code 2); nothing is stored. A fetch t
 refused (`ApiError.final`: a wrong secret's 401, a 403, a 404) is reported at once: trying
 again gets the same answer, and each login tried spends the platform's login limit. A
 snapshot is stored before anyone is told, so a webhook that fails loses nothing: it is
-retried, then logged. Exit codes follow `iptoolkit diff`: 0 nothing at or above `fail_on`,
-1 something, 2 the round could not be made.
+retried, then logged. A snapshot the archive cannot take (another process holds the file
+longer than the archive's `lock_timeout`, or the add fails) is saved beside it
+(`pending_folder`) and added, and told, at the start of the next round. Exit codes follow
+`iptoolkit diff`: 0 nothing at or above `fail_on`, 1 something, 2 the round could not be
+made (no fetch, or a snapshot kept aside).
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..change.model import SEVERITIES
@@ -29,6 +35,8 @@ if TYPE_CHECKING:
 __all__ = [
     "WatchRound",
     "watch_once",
+    "keep_pending",
+    "pending_folder",
     "fetch_with_retries",
     "parse_every",
     "refused",
@@ -117,54 +125,156 @@ def watch_once(
     echo: Callable[[str], None] = print,
     attempts: int = FETCH_ATTEMPTS,
 ) -> WatchRound:
-    """One round: fetch (with retries), add, diff against the snapshot before, and when a
-    change at or above `fail_on` landed, POST to each `notify` URL and run `command`."""
+    """One round: add the snapshots kept aside by rounds that found the archive busy
+    (`pending_folder`), fetch (with retries), add, diff against the snapshot before, and
+    when a change at or above `fail_on` landed, POST to each `notify` URL and run
+    `command`. A snapshot the archive cannot take now is kept aside, never dropped."""
     result = WatchRound()
+    tell = _Teller(result, wanted_severities(fail_on), notify, command, echo)
+    busy = not _add_pending(archive, tell)
     try:
         estate = fetch_with_retries(fetch, attempts=attempts, echo=echo)
     except FetchFailed as exc:
         result.error = str(exc)
         echo(f"error: {exc}; nothing stored")
         return result
-    before = len(archive) if archive.path.exists() else 0
-    result.snapshot_id = archive.add(estate)
-    result.new = len(archive) > before
-    result.diff = diff = archive.last_diff(result.snapshot_id) if result.new else None
-    fetched = estate.info.fetched_at
-    when = f" fetched {fetched:%Y-%m-%d %H:%M:%S %Z}" if fetched else ""
-    if not result.new:
-        echo(f"snapshot {result.snapshot_id}{when}: stored already, nothing new")
-        return result
-    if diff is None:
-        echo(
-            f"snapshot {result.snapshot_id}{when}: {len(estate):,} profiles; the first, "
-            "nothing to compare"
-        )
-        return result
-    echo(f"snapshot {result.snapshot_id}{when}: {diff.summary()}")
-    wanted = wanted_severities(fail_on)
-    result.alert = any(change.severity in wanted for change in diff.changes)
-    if not result.alert:
-        return result
-    body = message(
-        diff, snapshot_id=result.snapshot_id, source=estate.info.source_url, wanted=wanted
-    )
-    for url in notify:
-        delivery = post(url, body)
-        result.deliveries.append(delivery)
-        status = (
-            "sent"
-            if delivery.ok
-            else f"FAILED after {delivery.attempts} attempts ({delivery.error})"
-        )
-        echo(f"notify {delivery.target}: {status}")
-    if command:
-        delivery = run_command(command, diff.to_markdown())
-        result.deliveries.append(delivery)
-        echo(
-            f"exec {delivery.target}: " + ("done" if delivery.ok else f"FAILED ({delivery.error})")
-        )
+    if not busy:
+        try:
+            tell.added(archive, estate)
+            return result
+        except Exception as exc:  # noqa: BLE001 - whatever stopped the add, keep the snapshot
+            reason = _said(exc)
+    else:
+        reason = "the archive is in use (see above)"
+    try:
+        kept = keep_pending(archive, estate)
+    except OSError as exc:
+        result.error = f"{reason}; nor could the snapshot be kept aside ({_said(exc)})"
+    else:
+        result.error = f"{reason}; the snapshot is kept in {kept} and added next round"
+    echo(f"error: {result.error}")
     return result
+
+
+def pending_folder(archive: Archive) -> Path:
+    """Where the watch keeps the snapshots the archive could not take yet (busy, or
+    failing): `estate.duckdb.pending/` beside `estate.duckdb`."""
+    return archive.path.with_name(archive.path.name + ".pending")
+
+
+def keep_pending(archive: Archive, estate: Estate) -> Path:
+    """Save `estate` in the pending folder (a snapshot file named by its fetch time, only
+    its owner may read it: it holds what the archive holds) and return its path."""
+    folder = pending_folder(archive)
+    folder.mkdir(mode=0o700, exist_ok=True)
+    moment = estate.info.fetched_at or datetime.now(UTC)
+    moment = moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
+    stem = f"{moment:%Y%m%dT%H%M%S%fZ}"  # by name is by time
+    path = folder / f"{stem}.json.gz"
+    number = 1
+    while path.exists():
+        number += 1
+        path = folder / f"{stem}-{number}.json.gz"
+    partial = path.with_name(f".partial-{path.name}")  # a crash leaves no half a snapshot
+    estate.save(partial)
+    partial.chmod(0o600)
+    partial.replace(path)
+    return path
+
+
+def _add_pending(archive: Archive, tell: _Teller) -> bool:
+    """Add the snapshots kept aside, oldest first, each removed once stored; False when
+    the archive was busy (the rest stay for the next round)."""
+    from ..core.estate import load
+    from .opening import ArchiveLockedError
+
+    folder = pending_folder(archive)
+    if not folder.is_dir():
+        return True
+    for path in sorted(p for p in folder.glob("*.json.gz") if not p.name.startswith(".")):
+        try:
+            tell.added(archive, load(path))
+        except ArchiveLockedError as exc:
+            tell.trouble(f"{exc}; {path} stays for the next round")
+            return False
+        except Exception as exc:  # noqa: BLE001 - one faulty file does not stop the others
+            tell.trouble(f"{path}: not added ({_said(exc)}); it stays for the next round")
+            continue
+        path.unlink()
+        tell.echo(f"{path}: kept by an earlier round, now stored")
+    with contextlib.suppress(OSError):  # not empty: a file that failed stays
+        folder.rmdir()
+    return True
+
+
+def _said(exc: BaseException) -> str:
+    """An error as one line (as the command line's policy writes it)."""
+    from ..support.redact import redact_text
+
+    return redact_text(" ".join(str(exc).split()) or type(exc).__name__)
+
+
+@dataclass
+class _Teller:
+    """What a round does with each snapshot it adds: add it, print its summary, and tell
+    people of the changes at or above `wanted` (into `result`)."""
+
+    result: WatchRound
+    wanted: tuple[str, ...]
+    notify: Sequence[str]
+    command: str | None
+    echo: Callable[[str], None]
+
+    def trouble(self, text: str) -> None:
+        self.result.error = text
+        self.echo(f"error: {text}")
+
+    def added(self, archive: Archive, estate: Estate) -> None:
+        """Add `estate` (one lock for the add and its diff) and tell of what it changed."""
+        result = self.result
+        with archive:
+            before = len(archive)
+            snapshot_id = archive.add(estate)
+            new = len(archive) > before
+            diff = archive.last_diff(snapshot_id) if new else None
+        with contextlib.suppress(OSError):  # busy again: the next add compacts
+            archive.compact(if_mostly_free=True)
+        result.snapshot_id, result.new, result.diff = snapshot_id, new, diff
+        fetched = estate.info.fetched_at
+        when = f" fetched {fetched:%Y-%m-%d %H:%M:%S %Z}" if fetched else ""
+        if not new:
+            self.echo(f"snapshot {snapshot_id}{when}: stored already, nothing new")
+            return
+        if diff is None:
+            self.echo(
+                f"snapshot {snapshot_id}{when}: {len(estate):,} profiles; the first, "
+                "nothing to compare"
+            )
+            return
+        self.echo(f"snapshot {snapshot_id}{when}: {diff.summary()}")
+        if any(change.severity in self.wanted for change in diff.changes):
+            result.alert = True
+            self._tell(diff, snapshot_id, estate.info.source_url)
+
+    def _tell(self, diff: EstateDiff, snapshot_id: int, source: str | None) -> None:
+        """POST to each `notify` URL and run `command`, recording each delivery."""
+        body = message(diff, snapshot_id=snapshot_id, source=source, wanted=self.wanted)
+        for url in self.notify:
+            delivery = post(url, body)
+            self.result.deliveries.append(delivery)
+            status = (
+                "sent"
+                if delivery.ok
+                else f"FAILED after {delivery.attempts} attempts ({delivery.error})"
+            )
+            self.echo(f"notify {delivery.target}: {status}")
+        if self.command:
+            delivery = run_command(self.command, diff.to_markdown())
+            self.result.deliveries.append(delivery)
+            self.echo(
+                f"exec {delivery.target}: "
+                + ("done" if delivery.ok else f"FAILED ({delivery.error})")
+            )
 
 
 _EVERY = re.compile(r"\s*(\d+(?:\.\d+)?)\s*(s|m|h|d)?\s*")

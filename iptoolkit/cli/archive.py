@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
 import click
 
-from .host import EXIT_TROUBLE, one_line_errors, short_help
+from .host import EXIT_TROUBLE, expected, one_line, one_line_errors, short_help
 
 if TYPE_CHECKING:
     import httpx
@@ -246,6 +246,14 @@ def _webhook_urls(
     "into words as a shell would (quotes kept together) but not run by one: no pipes, "
     "redirections or $VARIABLES (for those: --exec 'sh -c \"...\"').",
 )
+@click.option(
+    "--lock-timeout",
+    type=click.FloatRange(min=0),
+    default=60.0,
+    show_default=True,
+    help="Seconds to wait for an archive another process holds (an analyst's query) before "
+    "keeping the snapshot beside it, in ARCHIVE.pending/, for the next round to add.",
+)
 @click.pass_context
 def watch_command(
     ctx: click.Context,
@@ -255,13 +263,16 @@ def watch_command(
     fail_on: str,
     urls: tuple[str, ...],
     command: str | None,
+    lock_timeout: float,
     **fetch_options: Unpack[_FetchOptions],
 ) -> None:
     """Fetch the estate, add it to the archive, diff it against the snapshot before and
     print the summary; when a change at or above --fail-on lands, POST to each --notify URL
     and run --exec. Exit codes with --once: 0 nothing at or above --fail-on, 1 something,
     2 the fetch failed (retried first, unless the platform refused it: a wrong secret is
-    told at once; nothing stored).
+    told at once; nothing stored) or the archive could not take the snapshot (it is kept
+    in ARCHIVE.pending/ and added by the next round). With --every, a round's trouble is
+    printed and the next round comes all the same.
 
     \b
       iptoolkit watch --archive estate.duckdb --once --notify "$SLACK_WEBHOOK"
@@ -276,8 +287,11 @@ def watch_command(
     auth = auth_from_options(
         fetch_options["auth_kind"], fetch_options["client_id"], bool(fetch_options["secret_stdin"])
     )
+    from ..archive import Archive
+
+    archive = Archive(archive_path, lock_timeout=lock_timeout)
     with one_line_errors(EXIT_TROUBLE):  # 1 means "a change landed": trouble is 2
-        _watch(_open(archive_path), fetch_options, auth, once, period, fail_on, urls, command)
+        _watch(archive, fetch_options, auth, once, period, fail_on, urls, command)
 
 
 def _watch(
@@ -305,11 +319,17 @@ def _watch(
         click.echo(text, err=text.startswith(("error", "fetch failed")))
 
     while True:
-        result = watch_once(
-            archive, fetch, fail_on=fail_on, notify=urls, command=command, echo=echo
-        )
         if once:
+            result = watch_once(
+                archive, fetch, fail_on=fail_on, notify=urls, command=command, echo=echo
+            )
             sys.exit(result.exit_code)
+        try:
+            watch_once(archive, fetch, fail_on=fail_on, notify=urls, command=command, echo=echo)
+        except Exception as exc:  # noqa: BLE001 - a round's trouble never ends --every
+            if not expected(exc):
+                raise
+            echo(f"error: {one_line(exc)}; trying again in {period:g} s")
         sleep(period)
 
 

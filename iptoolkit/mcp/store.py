@@ -30,7 +30,14 @@ if TYPE_CHECKING:
     from ..change.drift_report import SchemaReport
     from ..core.estate import Estate
 
-__all__ = ["Loaded", "Store", "LIVE", "snapshot_name"]
+__all__ = ["ARCHIVED_KEPT", "Loaded", "Store", "LIVE", "snapshot_name"]
+
+ARCHIVED_KEPT = 3
+"""With `--archive`: how many snapshots named by a question (`archive@12`, a date) stay
+loaded beside the newest two (loaded at start, always kept); past it, the least recently
+asked is dropped and loaded again when named. Each holds a whole estate with its graph,
+index and findings (about 190 MB for 10,000 profiles), so keeping every one named grew the
+server by that much per snapshot."""
 
 LIVE = "live"
 """The name of the estate fetched from the platform with `--from-env`."""
@@ -144,6 +151,9 @@ class Store:
     _diffs: dict[tuple[int, int], tuple[Loaded, Loaded, EstateDiff]] = field(
         default_factory=dict, repr=False
     )
+    _named: list[Loaded] = field(default_factory=list, repr=False)
+    """The archive's snapshots loaded because a question named them, least recently asked
+    first (at most `ARCHIVED_KEPT`)."""
 
     def __post_init__(self) -> None:
         self._introduce()
@@ -237,7 +247,7 @@ class Store:
         wanted = name.strip()
         for item in self.loaded:
             if wanted in (item.name, str(item.path or ""), getattr(item.path, "name", None)):
-                return item
+                return self._used(item)
         if self.archive is not None:
             return self._from_archive(wanted)
         hint = did_you_mean(wanted, self.names) or f" (the snapshots: {', '.join(self.names)})"
@@ -269,8 +279,35 @@ class Store:
             found = self.archived(snapshot_id)
             if found not in self.loaded:
                 self.loaded.append(found)
+                self._named.append(found)
                 self._introduce()
-        return found
+                if len(self._named) > ARCHIVED_KEPT:
+                    self._drop(self._named[0])
+        return self._used(found)
+
+    def _used(self, item: Loaded) -> Loaded:
+        """`item`, marked as just asked for (an archive's snapshot named by a question)."""
+        with self._lock:
+            if item in self._named:
+                self._named.remove(item)
+                self._named.append(item)
+        return item
+
+    def _drop(self, item: Loaded) -> None:
+        """Forget a loaded snapshot and the diffs worked out with it (under the lock)."""
+        if item in self._named:
+            self._named.remove(item)
+        self.loaded = [other for other in self.loaded if other is not item]
+        self._introduce()
+        self._forget_diffs()
+
+    def _forget_diffs(self) -> None:
+        """Drop the diffs of snapshots no longer loaded (they hold both estates)."""
+        self._diffs = {
+            key: found
+            for key, found in self._diffs.items()
+            if all(item in self.loaded for item in found[:2])
+        }
 
     def refresh(self) -> Loaded:
         """Fetch the live estate again and make it current; only with `--from-env`."""
@@ -283,11 +320,7 @@ class Store:
             fresh = Loaded(LIVE, estate).prepare()
             self.loaded = [item for item in self.loaded if item.name != LIVE] + [fresh]
             self._introduce()
-            self._diffs = {
-                key: found
-                for key, found in self._diffs.items()
-                if all(item in self.loaded for item in found[:2])
-            }
+            self._forget_diffs()
         return fresh
 
 
