@@ -44,7 +44,7 @@ def test_an_archive_serves_every_date_and_the_history_of_an_item(tmp_path: Path)
         }
 
     results = _run(["--archive", str(archive.path)], script)
-    assert results["tools"] == TOOLS | {"diff", "history"}
+    assert results["tools"] == TOOLS | {"diff", "compare", "history"}
     log = _ok(results["history"])
     assert log["item"] == changed.key
     expected = archive.log(changed.key)

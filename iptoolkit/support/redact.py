@@ -139,7 +139,9 @@ def redact_fields(value: Any) -> Any:
     return value
 
 
-_QUERY_VALUE = re.compile(r"(^|[?&;\s\"'(])([^=&;#?/\s\"'()]+)=([^&#\s\"']*)")
+_QUERY_VALUE = re.compile(
+    r"(^|[?&;\s\"'(])([^=&;#?/\s\"'()]+)=([^&#\s\"']*?)(?=\)*(?:[&#\s\"']|$))"
+)
 _NEXT_PAIR = re.compile(r"[;?]")
 _USERINFO = re.compile(r"([a-zA-Z][a-zA-Z0-9+.-]*://)([^/?#\s\"'<>]*)@")
 _URL = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*://[^\s\"'<>]+")
@@ -151,7 +153,8 @@ def redact_query(text: str) -> str:
     Pairs start after `?`, `&` or `;`, and where a form or a word starts (the text's start,
     white space, a quote, a parenthesis: a token endpoint echoing `client_secret=...`); a
     credential's value is masked up to the next `&` (or `#`, white space, a quote), so a
-    `;` inside it does not let the rest show.
+    `;` inside it does not let the rest show; the `)` closing a parenthesis it ends is kept
+    (`(GET /?loginToken=**********)`), one inside it is masked with it.
 
     >>> redact_query('"GET /?loginToken=abc&lang=en HTTP/1.1"')
     '"GET /?loginToken=**********&lang=en HTTP/1.1"'
