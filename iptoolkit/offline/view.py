@@ -1,0 +1,77 @@
+"""What an offline view carries: its levels, its items and their details, as one payload.
+
+`view_payload` gathers it for a graph (the whole estate's, or a docs page's part of it):
+the levels a reader can reach (`levels.drill_levels`), laid out for `canvas`, the table of
+items with their details (`items.ItemTable`), the palette and the title lines. Details are
+asked of the whole estate's graph (`model.graph`), as in the Explorer: what stops if a
+channel goes away does not depend on the part drawn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import TYPE_CHECKING, Any
+
+import networkx as nx
+
+from ..widgets.topology_fit import Canvas
+from .items import ItemTable
+from .levels import CUT, KINDS, MAX_NODES, Palette, drill_levels, level_json
+
+if TYPE_CHECKING:
+    from ..widgets.model import ExplorerModel
+    from ..widgets.topology_data import ViewData
+
+__all__ = ["FORMAT", "FILE_CANVAS", "view_payload"]
+
+FORMAT = 1
+"""The payload's version, for the script (`payload.v`)."""
+FILE_CANVAS = Canvas.of(860, 620)
+"""The canvas an HTML file's levels are laid out for: a 1,280 px window less the details
+beside it. A wider window shows them at that scale with room around; a narrower one
+scales them down, type and all, so nothing overlaps (the script)."""
+
+
+def view_payload(
+    part: nx.MultiDiGraph,
+    model: ExplorerModel,
+    *,
+    canvas: Canvas = FILE_CANVAS,
+    title: str,
+    lines: list[str],
+    overview: ViewData | None = None,
+    max_nodes: int = MAX_NODES,
+) -> dict[str, Any]:
+    """The payload of a view of `part` (see the module docstring): `title` and `lines` head
+    it (a count line, where the estate comes from), `overview` is the first level when the
+    caller chose its grouping (else `drill.auto_view`'s)."""
+    levels, opens = drill_levels(part, canvas, overview=overview, max_nodes=max_nodes)
+    table = ItemTable(model.graph, _drawn_items(part))
+    palette = Palette()
+    shown = [
+        level_json(
+            level,
+            lambda key, number=number: opens.get((number, key)),
+            table,
+            palette,
+            model.graph,
+        )
+        for number, level in enumerate(levels)
+    ]
+    return {
+        "v": FORMAT,
+        "title": title,
+        "lines": lines,
+        "canvas": [round(canvas.width), canvas.height],
+        "kinds": list(KINDS),
+        "palette": palette.colours,
+        "levels": shown,
+        "items": table.rows(),
+        "details": table.details(model),
+        "cut": any(g[3] == CUT for level in shown for g in level["groups"].values()),
+    }
+
+
+def _drawn_items(part: nx.MultiDiGraph) -> list[Hashable]:
+    """The items of the part, in its order (details are offered for these)."""
+    return list(part.nodes)
