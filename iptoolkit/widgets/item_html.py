@@ -70,7 +70,10 @@ def detail_sections(model: ExplorerModel, node: str, inside: frozenset[str]) -> 
     kind = data.get("kind")
     parts: list[Section] = []
     if kind == "profile":
-        raw = model.estate.raw_profiles[data["index"]]
+        # the node's own record: `index` counts in the estate the record was read into,
+        # which a subset's graph (a selection exported, an Explorer over one) is not
+        record = data.get("record")
+        raw = record.raw if record is not None else model.estate.raw_profiles[data["index"]]
         fields = {name: raw.get(name) for name in _PROFILE_FIELDS} if isinstance(raw, dict) else {}
         if fields:
             fields["active"] = activity(raw)
