@@ -53,7 +53,8 @@ def test_the_file_holds_the_explorers_levels_and_fetches_nothing(
 
     overview = auto_view(build_graph(estate), canvas=FILE_CANVAS)  # as the Explorer draws it
     first = data["levels"][0]
-    assert [node[6] for node in first["nodes"]] == [
+    strings = data["strings"]
+    assert [strings[node[6]] for node in first["nodes"]] == [
         str(a["label"]) for a in overview.graph.nodes.values()
     ]
     assert data["lines"][0].startswith("300 of 300 profiles, ")
@@ -69,10 +70,10 @@ def test_the_file_holds_the_explorers_levels_and_fetches_nothing(
         members = overview.members[key]
         assert count == overview.graph.nodes[key]["count"]
         drilled = drill_view(graph, members, canvas=FILE_CANVAS)
-        assert [n[6] for n in data["levels"][level]["nodes"]] == [
+        assert [strings[n[6]] for n in data["levels"][level]["nodes"]] == [
             str(a["label"]) for a in drilled.graph.nodes.values()
         ]
-        assert data["levels"][level]["title"] == overview.graph.nodes[key]["crumb"]
+        assert strings[data["levels"][level]["title"]] == overview.graph.nodes[key]["crumb"]
         opened += 1
     assert opened >= 5
     # a single node's item is the estate item whose details a click shows
@@ -80,7 +81,7 @@ def test_the_file_holds_the_explorers_levels_and_fetches_nothing(
     profiles = {row[0] for row in items if row[1] == "profile"}
     assert len(profiles) == 300
     first_profile = items.index(next(row for row in items if row[1] == "profile"))
-    titles = [section["t"] for section in data["details"][first_profile]]
+    titles = [strings[section["t"]] for section in data["details"][first_profile]]
     assert titles[:3] == ["Profile " + items[first_profile][0].split(":", 1)[1], "Input agent settings", "Channels it uses"][: len(titles[:3])]
 
 

@@ -18,6 +18,8 @@ from . import full_lists
 from . import page_markdown as md
 from .channel_page import channel_type_page
 from .context import CHANGES_PAGE, FINDINGS_PAGE, INDEX_PAGE, Context
+from ..offline.page import ASSETS, asset
+from ..widgets.model import ExplorerModel
 from .diagrams import (
     DETAIL_PROFILES,
     Drawing,
@@ -27,11 +29,12 @@ from .diagrams import (
     mermaid_block,
     partner_part,
     profiles_part,
+    view_path,
 )
 from .findings_page import findings_page
 from .full_lists import write_full_lists
 from .group_page import group_members, group_page, group_title
-from .navigation import DOCS_DIR, EXTRA_CSS, mkdocs_yml
+from .navigation import ASSETS_DIR, DOCS_DIR, EXTRA_CSS, mkdocs_yml
 from .overview import changes_page, index_page
 from .partner_page import partner_page, partner_title
 from .sitemap import group_chain
@@ -44,8 +47,8 @@ if TYPE_CHECKING:
 __all__ = ["write_docs", "DEFAULT_TITLE"]
 
 DEFAULT_TITLE = "Integration estate"
-_WRITTEN_KINDS = (".md", ".svg", ".csv")
-_OWNED_FOLDERS = ("partners", "groups", "channels", "data")
+_WRITTEN_KINDS = (".md", ".svg", ".csv", ".js")
+_OWNED_FOLDERS = ("partners", "groups", "channels", "data", "assets")
 _STYLE = """/* written by iptoolkit docs: ids keep their hyphens on one line */
 .ipt-id { white-space: nowrap; }
 /* tables keep to the content column: a long URL, path or name wraps inside its cell */
@@ -90,7 +93,7 @@ def write_docs(
         svg.parent.mkdir(parents=True, exist_ok=True)
         group_by = group_by or grouping_of(part)
         drawings.append((part, svg, title, group_by))
-        written.add(svg)
+        written.update((svg, view_path(svg)))
         return diagram_section(svg.name, title, part, group_by)
 
     members = group_members(ctx)
@@ -119,8 +122,12 @@ def write_docs(
     if previous is not None:
         put(CHANGES_PAGE, _changes(ctx, previous, docs, written))
     put(EXTRA_CSS, _STYLE)
+    for name in ASSETS:  # the interactive views' one script and style, shared by every page
+        put(f"{ASSETS_DIR}/ipt-{name}", asset(name))
     written |= write_full_lists(ctx, docs)
-    draw_all(drawings, default_workers() if workers is None else workers)
+    model = ExplorerModel(estate)
+    model.__dict__["graph"] = ctx.graph  # its cached graph: the one the site was mapped from
+    draw_all(drawings, default_workers() if workers is None else workers, model)
     (root / "mkdocs.yml").write_text(
         mkdocs_yml(ctx.title, ctx.site, names, has_changes=has_changes), encoding="utf-8"
     )
@@ -129,8 +136,10 @@ def write_docs(
 
 
 def diagram_section(svg_name: str, title: str, part: nx.MultiDiGraph, group_by: str | None) -> str:
-    """The diagram's heading, its SVG, and its Mermaid chart folded when GitHub draws it."""
-    lines = [f"## Diagram: {md.text(title)}", "", f"![{md.text(title)}]({svg_name})"]
+    """The diagram's heading, its SVG in the block the site's script draws the interactive
+    view over (`diagrams.write_view`), and its Mermaid chart folded when GitHub draws it."""
+    lines = [f"## Diagram: {md.text(title)}", "", '<div class="ipt-view" markdown="1">', ""]
+    lines += [f"![{md.text(title)}]({svg_name})", "", "</div>"]
     chart = mermaid_block(part, title, group_by)
     if chart is not None:
         lines += ["", md.folded("The same diagram as a Mermaid chart (GitHub draws it)", chart)]

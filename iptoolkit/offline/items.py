@@ -9,6 +9,7 @@ cut where the Details tab cuts it (`limit`), its length kept.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Hashable, Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +18,7 @@ import networkx as nx
 from ..support.redact import redact_text
 from ..widgets.html import Link, field_rows, node_text
 from ..widgets.item_html import Section, detail_sections
+from .levels import Interned
 
 if TYPE_CHECKING:
     from ..widgets.model import ExplorerModel
@@ -54,37 +56,40 @@ class ItemTable:
             for node in self.nodes
         ]
 
-    def details(self, model: ExplorerModel) -> list[list[Any]]:
-        """Each item's details, as the Details tab shows them (the whole graph inside)."""
+    def details(self, model: ExplorerModel, strings: Interned) -> list[list[Any]]:
+        """Each item's details, as the Details tab shows them (the whole graph inside),
+        every text but an item's name an index into `strings`."""
         inside = frozenset(str(node) for node in self.graph.nodes)
         return [
-            [section_json(s, self) for s in detail_sections(model, str(node), inside)]
+            [section_json(s, self, strings) for s in detail_sections(model, str(node), inside)]
             for node in self.nodes
         ]
 
 
-def section_json(section: Section, table: ItemTable) -> dict[str, Any]:
-    """A section: `t` its title; `f` rows of fields (masked) and `l` their links, `i` a
-    list (item indices or text) of `n` entries in all with its `note`, or `p` a paragraph
-    with its CSS class `c`."""
-    out: dict[str, Any] = {"t": section.title}
+def section_json(section: Section, table: ItemTable, strings: Interned) -> dict[str, Any]:
+    """A section: `t` its title; `f` rows of fields (masked; each row `[field, value]` as
+    JSON, one string: most rows repeat, `"commitEach": false`) and `l` links, `i` a
+    list (item indices, or text as a one-element list) of `n` entries in all with its
+    `note`, or `p` a paragraph with its CSS class `c`. Texts are indices into `strings`."""
+    out: dict[str, Any] = {"t": strings(redact_text(section.title))}
     if section.fields is not None:
-        out["f"] = field_rows(section.fields)
-        out["l"] = [[key, _entry(link, table)] for key, link in section.links.items()]
+        out["f"] = [strings(json.dumps(row, ensure_ascii=False)) for row in field_rows(section.fields)]
+        out["l"] = [[strings(key), _entry(link, table, strings)] for key, link in section.links.items()]
     elif section.items is not None:
-        out["i"] = [_entry(item, table) for item in section.items[: max(section.limit, 10)]]
+        shown = section.items[: max(section.limit, 10)]
+        out["i"] = [_entry(item, table, strings) for item in shown]
         out["n"] = len(section.items)
         if section.note:
-            out["note"] = section.note
+            out["note"] = strings(redact_text(section.note))
     else:
-        out["p"] = redact_text(section.text or "")
-        out["c"] = section.css
+        out["p"] = strings(redact_text(section.text or ""))
+        out["c"] = strings(section.css)
     return out
 
 
-def _entry(item: str | Link, table: ItemTable) -> int | str:
-    """An item named: its index in the table, else its text (masked)."""
+def _entry(item: str | Link, table: ItemTable, strings: Interned) -> int | list[int]:
+    """An item named: its index in the table, else its text (masked) as `[string]`."""
     if isinstance(item, Link):
         number = table(item.node)
-        return number if number >= 0 else redact_text(item.text)
-    return redact_text(item)
+        return number if number >= 0 else [strings(redact_text(item.text))]
+    return [strings(redact_text(item))]

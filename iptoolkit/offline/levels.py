@@ -12,13 +12,15 @@ paths reach (the same members) is laid out once.
 Each level is sent as arrays, not objects (a 10,000-profile estate has some 1,700
 levels): a node is `[x, y, radius, fill, border, label colour, label, name, kind, item]`
 in the pixels of the canvas it was laid out for (one unit one pixel, as the Explorer's
-camera starts), colours as indices into one palette, `item` the index of the estate item
+camera starts), colours as indices into one palette, texts into one table of strings
+(`Interned`: a channel drawn in 300 levels is named once), `item` the index of the item
 whose details a click opens (-1 for a group or a port), and `groups` maps a group node to
 its counts and the level it opens.
 """
 
 from __future__ import annotations
 
+import json
 import math
 from collections import deque
 from collections.abc import Callable, Hashable
@@ -28,11 +30,11 @@ from typing import Any
 import networkx as nx
 
 from ..topology.style import KIND_LABELS
-from ..widgets.drill import auto_view, drill_view
-from ..widgets.topology_data import ViewData, detail_node
+from ..widgets.drill import auto_view
+from ..widgets.topology_data import ViewData, detail_node, group_graph
 from ..widgets.topology_fit import TALL_ROW_PX, Canvas
 
-__all__ = ["MAX_NODES", "OPENS", "CUT", "KINDS", "Palette", "drill_levels", "level_json", "frame"]
+__all__ = ["MAX_NODES", "OPENS", "CUT", "KINDS", "Interned", "drill_levels", "level_json", "frame"]
 
 MAX_NODES = 100_000
 """Nodes laid out over every level of one view, at most: what a 10,000-profile estate's
@@ -46,19 +48,20 @@ not open (channels, partners)."""
 KINDS = ("profile", "agent", "response", "channel", "partner", "port")
 
 
-class Palette:
-    """Colours as indices into one list, each colour once."""
+class Interned:
+    """Texts as indices into one list, each text once: a colour, a label or a field's name
+    written a thousand times is written once (the file of a 10,000-profile estate halves)."""
 
     def __init__(self) -> None:
-        self.colours: list[str] = []
+        self.texts: list[str] = []
         self._index: dict[str, int] = {}
 
-    def __call__(self, colour: object) -> int:
-        text = str(colour)
-        if text not in self._index:
-            self._index[text] = len(self.colours)
-            self.colours.append(text)
-        return self._index[text]
+    def __call__(self, text: object) -> int:
+        key = str(text)
+        if key not in self._index:
+            self._index[key] = len(self.texts)
+            self.texts.append(key)
+        return self._index[key]
 
 
 @dataclass(frozen=True)
@@ -78,15 +81,20 @@ def drill_levels(
 ) -> tuple[list[Level], dict[tuple[int, str], int]]:
     """The overview (`drill.auto_view`, or `overview` when given) and every profile group
     opened below it, breadth first, while at most `max_nodes` nodes are laid out in all;
-    and (level, group key) -> the level that group opens."""
+    and (level, group key) -> the level that group opens.
+
+    A group is opened as `drill.drill_view` opens it, cut from its level's part of the
+    graph rather than the whole: a profile has no ancestors, and a level's part holds
+    every descendant of its profiles, so the part gives the same level, at the cost of
+    the part (the whole 31,000-node graph copied per level took a third of the time)."""
     first = overview if overview is not None else auto_view(graph, canvas=canvas)
     levels = [Level("Overview", first)]
     opens: dict[tuple[int, str], int] = {}
     known: dict[frozenset[Hashable], int] = {}
     total = first.graph.number_of_nodes()
-    queue = deque([0])
+    queue: deque[tuple[int, nx.MultiDiGraph]] = deque([(0, graph)])
     while queue:
-        index = queue.popleft()
+        index, part = queue.popleft()
         data = levels[index].data
         for key, members in data.members.items():
             if len(members) < 2 or not key.startswith(OPENS):
@@ -95,12 +103,13 @@ def drill_levels(
             if sign not in known:
                 if total >= max_nodes:
                     continue
-                child = drill_view(graph, members, canvas=canvas)
+                inner = group_graph(part, members)
+                child = auto_view(inner, canvas=canvas)
                 total += child.graph.number_of_nodes()
                 known[sign] = len(levels)
                 crumb = str(data.graph.nodes[key].get("crumb") or key)
                 levels.append(Level(crumb, child))
-                queue.append(known[sign])
+                queue.append((known[sign], inner))
             opens[(index, key)] = known[sign]
     return levels, opens
 
@@ -127,11 +136,13 @@ def level_json(
     level: Level,
     opens: Callable[[str], int | None],
     item_of: Callable[[Hashable], int],
-    palette: Palette,
+    palette: Interned,
+    strings: Interned,
     graph: nx.MultiDiGraph,
 ) -> dict[str, Any]:
     """A level as the script reads it (see the module docstring); `opens(key)` is the level
-    a group opens (None: none), `item_of(node)` the index of an estate node's details."""
+    a group opens (None: none), `item_of(node)` the index of an estate node's details;
+    colours are indices into `palette`, labels and names into `strings`."""
     data = level.data
     centre_x, centre_y, width, height, unit = frame(data)
     scale = 1 / math.sqrt(data.camera["ratio"]) if data.camera else 1.0
@@ -145,14 +156,14 @@ def level_json(
         name = str(attrs.get("name", ""))
         nodes.append(
             [
-                round(float(attrs["x"]) * unit, 1),
-                round(-float(attrs["y"]) * unit, 1),
-                round(float(attrs.get("size", 3.0)) * scale, 2),
+                round(float(attrs["x"]) * unit),  # whole pixels of the canvas laid out for
+                round(-float(attrs["y"]) * unit),
+                round(float(attrs.get("size", 3.0)) * scale, 1),
                 palette(attrs.get("color", "#999999")),
                 palette(attrs.get("border", "#FFFFFF")),
                 palette(attrs.get("label_color", "#1F2328")),
-                label,
-                "" if name == label or label.endswith(" " + name) else name,
+                strings(label),
+                -1 if name == label or label.endswith(" " + name) else strings(name),
                 _kind_index(kind),
                 -1 if item is None else item_of(detail_node(graph, item)),
             ]
@@ -176,13 +187,13 @@ def level_json(
         for u, v, attrs in data.graph.edges(data=True)
     ]
     return {
-        "title": level.title,
+        "title": strings(level.title),
         "by": data.group_by,
         "frame": [round(centre_x, 1), round(centre_y, 1), round(width), round(height)],
         "nodes": nodes,
         "edges": edges,
         "groups": groups,
-        "legend": [_legend_entry(item) for item in data.legend],
+        "legend": strings(json.dumps([_legend_entry(item) for item in data.legend])),
     }
 
 
@@ -195,6 +206,8 @@ def _kind_index(kind: str) -> int:
 
 
 def _legend_entry(item: Any) -> list[Any]:
-    """A legend entry: its label, colour, border colour, marker (None for a line) and
-    the line's width."""
-    return [item.label, item.colour, item.edge, item.marker, item.style is not None, item.width]
+    """A legend entry: its label, colour, border colour, whether it is a marker, whether it
+    is a line, and the line's width. A level's legend is one string of these, as JSON
+    (most levels share theirs)."""
+    marker = item.marker is not None
+    return [item.label, item.colour, item.edge, marker, item.style is not None, item.width]

@@ -16,7 +16,8 @@ import networkx as nx
 
 from ..widgets.topology_fit import Canvas
 from .items import ItemTable
-from .levels import CUT, KINDS, MAX_NODES, Palette, drill_levels, level_json
+from ..widgets.topology_data import detail_node
+from .levels import CUT, KINDS, MAX_NODES, Interned, Level, drill_levels, level_json
 
 if TYPE_CHECKING:
     from ..widgets.model import ExplorerModel
@@ -41,37 +42,50 @@ def view_payload(
     lines: list[str],
     overview: ViewData | None = None,
     max_nodes: int = MAX_NODES,
+    every_item: bool = True,
 ) -> dict[str, Any]:
     """The payload of a view of `part` (see the module docstring): `title` and `lines` head
     it (a count line, where the estate comes from), `overview` is the first level when the
-    caller chose its grouping (else `drill.auto_view`'s)."""
+    caller chose its grouping (else `drill.auto_view`'s). Details and search cover every
+    item of the part, or (`every_item` False: a docs page) those its levels draw."""
     levels, opens = drill_levels(part, canvas, overview=overview, max_nodes=max_nodes)
-    table = ItemTable(model.graph, _drawn_items(part))
-    palette = Palette()
+    chosen = list(part.nodes) if every_item else _drawn_items(part, levels)
+    table = ItemTable(model.graph, chosen)
+    palette, strings = Interned(), Interned()
     shown = [
         level_json(
             level,
             lambda key, number=number: opens.get((number, key)),
             table,
             palette,
+            strings,
             model.graph,
         )
         for number, level in enumerate(levels)
     ]
+    details = table.details(model, strings)
     return {
         "v": FORMAT,
         "title": title,
         "lines": lines,
         "canvas": [round(canvas.width), canvas.height],
         "kinds": list(KINDS),
-        "palette": palette.colours,
+        "palette": palette.texts,
+        "strings": strings.texts,
         "levels": shown,
         "items": table.rows(),
-        "details": table.details(model),
+        "details": details,
         "cut": any(g[3] == CUT for level in shown for g in level["groups"].values()),
     }
 
 
-def _drawn_items(part: nx.MultiDiGraph) -> list[Hashable]:
-    """The items of the part, in its order (details are offered for these)."""
-    return list(part.nodes)
+def _drawn_items(part: nx.MultiDiGraph, levels: list[Level]) -> list[Hashable]:
+    """The items some level draws on its own (an agent or unit: its profile), in the
+    part's order."""
+    drawn: set[Hashable] = set()
+    for level in levels:
+        for key in level.data.members:
+            node = level.data.item(key)
+            if node is not None:
+                drawn.add(detail_node(part, node))
+    return [node for node in part.nodes if node in drawn]

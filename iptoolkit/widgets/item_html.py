@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from ..core.nodes import is_active, label
 from ..models import field_value
 from ..support.names import plural
+from ..support.redact import redact_text
 from .html import OUTSIDE_NOTE, Link, fields_html, list_html, node_text
 
 if TYPE_CHECKING:
@@ -102,7 +103,8 @@ def detail_sections(model: ExplorerModel, node: str, inside: frozenset[str]) -> 
                 links["partner"] = item_link(graph, partner, inside)
             if data.get("resolved") is False:
                 fields["resolved"] = "no: named by id, held by no profile"
-        title = f"{str(kind).capitalize()} {label(model_obj, data.get('id') or node)}"
+        # a name may hold a URL with a password: masked, as every value shown
+        title = redact_text(f"{str(kind).capitalize()} {label(model_obj, data.get('id') or node)}")
         parts.append(Section(title, fields=fields, links=links))
         if kind == "partner":
             channels = list(_of_kind(graph.predecessors(node), graph, "channel"))

@@ -33,6 +33,7 @@
   function View(root, data) {
     this.root = root;
     this.data = data;
+    this.S = function (index) { return index >= 0 ? data.strings[index] : ""; };
     this.trail = [0];
     this.zoom = 1;
     this.panX = 0;
@@ -54,12 +55,14 @@
   View.prototype.build = function () {
     var self = this, data = this.data, root = this.root;
     root.textContent = "";
-    var head = el("div", "ipt-head");
-    head.appendChild(el("h1", "ipt-title", data.title));
-    data.lines.forEach(function (line, i) {
-      head.appendChild(el("div", i === 0 ? "ipt-counts" : "ipt-source", line));
-    });
-    root.appendChild(head);
+    if (data.title) {  /* a page of its own; a docs page has its heading already */
+      var head = el("div", "ipt-head");
+      head.appendChild(el("h1", "ipt-title", data.title));
+      data.lines.forEach(function (line, i) {
+        head.appendChild(el("div", i === 0 ? "ipt-counts" : "ipt-source", line));
+      });
+      root.appendChild(head);
+    }
     var bar = el("div", "ipt-bar");
     this.back = button("ipt-back", "\u2190 Back", "one level up", function () { self.up(); });
     bar.appendChild(this.back);
@@ -120,6 +123,7 @@
     if (!first) this.trail.push(index);
     this.picked = -1;
     this.hovered = -1;
+    this.tip.style.display = "none";
     this.said = "";
     this.size();
     this.fit();
@@ -140,7 +144,7 @@
     var self = this, level = this.level();
     this.crumbs.textContent = "";
     this.trail.forEach(function (index, depth) {
-      var title = self.data.levels[index].title;
+      var title = self.S(self.data.levels[index].title);
       if (depth > 0) self.crumbs.appendChild(el("span", "ipt-sep", "\u203a"));
       if (depth === self.trail.length - 1) {
         self.crumbs.appendChild(el("span", "ipt-here", title));
@@ -152,7 +156,7 @@
     });
     this.back.disabled = this.trail.length < 2;
     this.legend.textContent = "";
-    level.legend.forEach(function (entry) {
+    JSON.parse(this.S(level.legend)).forEach(function (entry) {
       var li = el("li"), swatch = el("span", entry[4] ? "ipt-swatch ipt-line" : "ipt-swatch");
       swatch.style.background = entry[1];
       if (entry[4]) swatch.style.height = Math.max(2, Math.round(entry[5])) + "px";
@@ -173,7 +177,7 @@
   };
 
   View.prototype.sayStatus = function () {
-    var level = this.level(), what = this.trail.length > 1 ? level.title + ": " : "";
+    var level = this.level(), what = this.trail.length > 1 ? this.S(level.title) + ": " : "";
     var hint = level.by ? "click a group to open it" : "click a node for its details";
     this.status.textContent = "";
     this.status.appendChild(el("strong", "ipt-what", what + this.title()));
@@ -257,7 +261,7 @@
       ctx.lineTo(b[0], b[1]);
       ctx.stroke();
     });
-    var font = this.fontPx(), labels = font >= 4.5;
+    var font = this.fontPx(), labels = font >= 4.5, S = this.S;
     ctx.font = font >= 11.9 ? FONT : font.toFixed(2) + "px DejaVu Sans, Verdana, sans-serif";
     ctx.textBaseline = "alphabetic";
     nodes.forEach(function (node, i) {
@@ -288,9 +292,9 @@
         ctx.strokeStyle = i === self.picked ? "#0072B2" : "#8C959F";
         ctx.stroke();
       }
-      if (labels && node[6]) {
+      if (labels && S(node[6])) {
         ctx.fillStyle = palette[node[5]];
-        ctx.fillText(node[6], p[0] + r + 3 * Math.min(1, s), p[1] + font / 3);
+        ctx.fillText(S(node[6]), p[0] + r + 3 * Math.min(1, s), p[1] + font / 3);
       }
     });
     ctx.globalAlpha = 1;
@@ -309,8 +313,8 @@
       if (distance <= r + 3 && distance < bestDistance) {
         best = i;
         bestDistance = distance;
-      } else if (font >= 4.5 && node[6] && dx > r && Math.abs(dy) <= font * 0.6 && bestDistance > r) {
-        var wide = ctx.measureText(node[6]).width * font / 12;
+      } else if (font >= 4.5 && node[6] >= 0 && dx > r && Math.abs(dy) <= font * 0.6 && bestDistance > r) {
+        var wide = ctx.measureText(self.S(node[6])).width * font / 12;
         if (dx <= r + 3 + wide) { best = i; bestDistance = r + 1; }
       }
     });
@@ -379,7 +383,7 @@
   View.prototype.hover = function (index, p) {
     if (index < 0) { this.tip.style.display = "none"; return; }
     var node = this.level().nodes[index], group = this.level().groups[index];
-    var text = node[7] || node[6];
+    var text = this.S(node[7]) || this.S(node[6]);
     if (group) text += " \u00b7 " + plural(group[0], "item");
     this.tip.textContent = text;
     this.tip.style.left = Math.min(p[0] + 14, this.width - 40) + "px";
@@ -410,21 +414,27 @@
   /* -- search -------------------------------------------------------------------------- */
 
   View.prototype.suggest = function () {
-    var self = this, words = this.search.value.toLowerCase().split(/\s+/).filter(Boolean);
+    var self = this, typed = this.search.value.toLowerCase().trim();
+    var words = typed.split(/\s+/).filter(Boolean), found = [];
     this.results.textContent = "";
     if (!words.length) return;
-    var found = 0;
-    for (var i = 0; i < this.data.items.length && found < 20; i += 1) {
-      var item = this.data.items[i], text = (item[2] + " " + item[0]).toLowerCase();
+    /* every word in its name or id; a name that is what was typed, then one starting with
+       it, come first (a partner's name before the profiles named after it) */
+    for (var i = 0; i < this.data.items.length && found.length < 500; i += 1) {
+      var item = this.data.items[i], name = item[2].toLowerCase(), text = name + " " + item[0].toLowerCase();
       if (words.every(function (word) { return text.indexOf(word) >= 0; })) {
-        found += 1;
-        var li = el("li");
-        li.appendChild(button("ipt-result", item[2] + " (" + item[1] + ")", item[0],
-          (function (index) { return function () { self.find(index); }; })(i)));
-        this.results.appendChild(li);
+        found.push([name === typed ? 0 : name.indexOf(typed) === 0 ? 1 : 2, i]);
       }
     }
-    if (!found) this.results.appendChild(el("li", "ipt-none", "nothing named so"));
+    found.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; });
+    found.slice(0, 20).forEach(function (hit) {
+      var item = self.data.items[hit[1]], li = el("li");
+      li.appendChild(button("ipt-result", item[2] + " (" + item[1] + ")", item[0], function () {
+        self.find(hit[1]);
+      }));
+      self.results.appendChild(li);
+    });
+    if (!found.length) this.results.appendChild(el("li", "ipt-none", "nothing named so"));
   };
 
   View.prototype.find = function (index) {
@@ -511,35 +521,40 @@
 
   View.prototype.link = function (entry) {
     var self = this;
-    if (typeof entry !== "number") return el("span", null, entry);
+    if (typeof entry !== "number") return el("span", null, this.S(entry[0]));
     return button("ipt-link", this.data.items[entry][2], this.data.items[entry][0], function () {
       self.open(entry, false);
     });
   };
 
   View.prototype.section = function (section) {
-    var self = this, box = el("section", "ipt-section");
+    var self = this, S = this.S, box = el("section", "ipt-section"), title = S(section.t);
     if (section.p !== undefined) {
-      if (section.t) box.appendChild(el("h3", null, section.t));
-      box.appendChild(el("p", section.c, section.p));
+      if (title) box.appendChild(el("h3", null, title));
+      box.appendChild(el("p", S(section.c), S(section.p)));
       return box;
     }
     if (section.f) {
-      if (section.t) box.appendChild(el("h3", null, section.t));
+      if (title) box.appendChild(el("h3", null, title));
       var table = el("table", "ipt-fields");
-      section.f.concat(section.l).forEach(function (row) {
+      section.f.forEach(function (row) {
+        var pair = JSON.parse(S(row)), tr = el("tr");
+        tr.appendChild(el("th", null, pair[0]));
+        tr.appendChild(el("td", null, pair[1]));
+        table.appendChild(tr);
+      });
+      section.l.forEach(function (row) {
         var tr = el("tr"), td = el("td");
-        tr.appendChild(el("th", null, row[0]));
-        if (section.f.indexOf(row) >= 0) td.textContent = row[1];
-        else td.appendChild(self.link(row[1]));
+        tr.appendChild(el("th", null, S(row[0])));
+        td.appendChild(self.link(row[1]));
         tr.appendChild(td);
         table.appendChild(tr);
       });
       box.appendChild(table);
       return box;
     }
-    var heading = el("h3", null, section.t + " (" + section.n.toLocaleString("en") + ")");
-    if (section.note) heading.appendChild(el("span", "ipt-none", " " + section.note));
+    var heading = el("h3", null, title + " (" + section.n.toLocaleString("en") + ")");
+    if (section.note !== undefined) heading.appendChild(el("span", "ipt-none", " " + S(section.note)));
     box.appendChild(heading);
     if (!section.n) { box.appendChild(el("p", "ipt-none", "none")); return box; }
     var list = el("ul");
@@ -559,7 +574,7 @@
   View.prototype.groupDetails = function (node, group) {
     var self = this, side = this.side;
     side.textContent = "";
-    side.appendChild(el("h2", "ipt-detail-name", node[7] || node[6]));
+    side.appendChild(el("h2", "ipt-detail-name", this.S(node[7]) || this.S(node[6])));
     var kind = this.data.kinds[node[8]];
     side.appendChild(el("div", "ipt-detail-id", "a group of " + kind + "s"));
     var table = el("table", "ipt-fields");
