@@ -27,7 +27,9 @@ from .hostile_estate import NAMES, SCRIPT, SECRETS, hostile_estate
 def payload_of(path: Path) -> dict[str, Any]:
     """The view's data, read back from the page as the browser reads it."""
     text = path.read_text(encoding="utf-8")
-    found = re.search(r"<script type='application/json' class='ipt-view-data'>(.*?)</script>", text, re.S)
+    found = re.search(
+        r"<script type='application/json' class='ipt-view-data'>(.*?)</script>", text, re.S
+    )
     assert found, "no payload in the page"
     return json.loads(found.group(1))
 
@@ -82,7 +84,14 @@ def test_the_file_holds_the_explorers_levels_and_fetches_nothing(
     assert len(profiles) == 300
     first_profile = items.index(next(row for row in items if row[1] == "profile"))
     titles = [strings[section["t"]] for section in data["details"][first_profile]]
-    assert titles[:3] == ["Profile " + items[first_profile][0].split(":", 1)[1], "Input agent settings", "Channels it uses"][: len(titles[:3])]
+    assert (
+        titles[:3]
+        == [
+            "Profile " + items[first_profile][0].split(":", 1)[1],
+            "Input agent settings",
+            "Channels it uses",
+        ][: len(titles[:3])]
+    )
 
 
 def test_the_cli_writes_it_with_filters_and_grouping(tmp_path: Path, estate: ipt.Estate) -> None:
@@ -90,7 +99,8 @@ def test_the_cli_writes_it_with_filters_and_grouping(tmp_path: Path, estate: ipt
     estate.save(snapshot)
     out = tmp_path / "finance.html"
     result = CliRunner().invoke(
-        cli, ["export", str(snapshot), "--group", "Finance", "--group-by", "agent_type", "-o", str(out)]
+        cli,
+        ["export", str(snapshot), "--group", "Finance", "--group-by", "agent_type", "-o", str(out)],
     )
     assert result.exit_code == 0, result.output
     data = payload_of(out)
@@ -102,10 +112,22 @@ def test_the_cli_writes_it_with_filters_and_grouping(tmp_path: Path, estate: ipt
     }
     again = tmp_path / "again.html"
     CliRunner().invoke(
-        cli, ["export", str(snapshot), "--group", "Finance", "--group-by", "agent_type", "-o", str(again)]
+        cli,
+        [
+            "export",
+            str(snapshot),
+            "--group",
+            "Finance",
+            "--group-by",
+            "agent_type",
+            "-o",
+            str(again),
+        ],
     )
     assert again.read_bytes() == out.read_bytes()  # the same snapshot, the same bytes
-    wrong = CliRunner().invoke(cli, ["export", str(snapshot), "--group-by", "group", "-o", str(tmp_path / "x.csv")])
+    wrong = CliRunner().invoke(
+        cli, ["export", str(snapshot), "--group-by", "group", "-o", str(tmp_path / "x.csv")]
+    )
     assert wrong.exit_code == 2 and ".html" in wrong.output
 
 

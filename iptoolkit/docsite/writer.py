@@ -12,14 +12,14 @@ from collections.abc import Hashable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..offline.page import ASSETS, asset
 from ..support.names import plural
 from ..support.redact import redact_text
+from ..widgets.model import ExplorerModel
 from . import full_lists
 from . import page_markdown as md
 from .channel_page import channel_type_page
 from .context import CHANGES_PAGE, FINDINGS_PAGE, INDEX_PAGE, Context
-from ..offline.page import ASSETS, asset
-from ..widgets.model import ExplorerModel
 from .diagrams import (
     DETAIL_PROFILES,
     Drawing,

@@ -73,8 +73,12 @@ def section_json(section: Section, table: ItemTable, strings: Interned) -> dict[
     `note`, or `p` a paragraph with its CSS class `c`. Texts are indices into `strings`."""
     out: dict[str, Any] = {"t": strings(redact_text(section.title))}
     if section.fields is not None:
-        out["f"] = [strings(json.dumps(row, ensure_ascii=False)) for row in field_rows(section.fields)]
-        out["l"] = [[strings(key), _entry(link, table, strings)] for key, link in section.links.items()]
+        out["f"] = [
+            strings(json.dumps(row, ensure_ascii=False)) for row in field_rows(section.fields)
+        ]
+        out["l"] = [
+            [strings(key), _entry(link, table, strings)] for key, link in section.links.items()
+        ]
     elif section.items is not None:
         shown = section.items[: max(section.limit, 10)]
         out["i"] = [_entry(item, table, strings) for item in shown]

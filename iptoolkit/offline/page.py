@@ -31,10 +31,14 @@ __all__ = ["ASSETS", "asset", "script_json", "html_document", "estate_lines", "w
 
 ASSETS = ("topology.js", "topology.css")
 """The script and style every offline view uses, package data of `iptoolkit.offline`."""
-POLICY = (
-    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:"
-)
-_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+POLICY = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:"
+_ESCAPES = {
+    "<": "\\u003c",
+    ">": "\\u003e",
+    "&": "\\u0026",
+    "\u2028": "\\u2028",
+    "\u2029": "\\u2029",
+}
 
 
 @cache

@@ -9,14 +9,15 @@ channel goes away does not depend on the part drawn.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
+from ..widgets.topology_data import detail_node
 from ..widgets.topology_fit import Canvas
 from .items import ItemTable
-from ..widgets.topology_data import detail_node
 from .levels import CUT, KINDS, MAX_NODES, Interned, Level, drill_levels, level_json
 
 if TYPE_CHECKING:
@@ -54,12 +55,7 @@ def view_payload(
     palette, strings = Interned(), Interned()
     shown = [
         level_json(
-            level,
-            lambda key, number=number: opens.get((number, key)),
-            table,
-            palette,
-            strings,
-            model.graph,
+            level, functools.partial(_opened, opens, number), table, palette, strings, model.graph
         )
         for number, level in enumerate(levels)
     ]
@@ -77,6 +73,11 @@ def view_payload(
         "details": details,
         "cut": any(g[3] == CUT for level in shown for g in level["groups"].values()),
     }
+
+
+def _opened(opens: dict[tuple[int, str], int], level: int, key: str) -> int | None:
+    """The level a group `key` of level `level` opens (None: none)."""
+    return opens.get((level, key))
 
 
 def _drawn_items(part: nx.MultiDiGraph, levels: list[Level]) -> list[Hashable]:

@@ -10,6 +10,7 @@ on the filter.
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -50,7 +51,7 @@ class Section:
     title: str
     fields: dict[str, Any] | None = None
     links: dict[str, Link] = field(default_factory=dict)
-    items: list[str | Link] | None = None
+    items: Sequence[str | Link] | None = None
     note: str = ""
     limit: int = 50
     text: str | None = None

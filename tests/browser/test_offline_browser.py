@@ -171,11 +171,12 @@ def served_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     built = folder / "built"
     mkdocs = Path(sys.executable).with_name("mkdocs")
     subprocess.run(
-        [str(mkdocs), "build", "--strict", "-f", str(folder / "src" / "mkdocs.yml"), "-d", str(built)],
+        [str(mkdocs), "build", "--strict", "-f", str(folder / "src" / "mkdocs.yml")]
+        + ["-d", str(built)],
         check=True,
         capture_output=True,
         timeout=300,
-    )  # fmt: skip
+    )
     handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(built))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), handler)
     handler.func.log_message = lambda *args: None  # type: ignore[attr-defined, method-assign]
