@@ -5,6 +5,8 @@ What the file does in a browser is tests/browser/test_offline_browser.py's."""
 
 from __future__ import annotations
 
+import base64
+import gzip
 import html
 import json
 import re
@@ -16,7 +18,7 @@ from click.testing import CliRunner
 
 import iptoolkit as ipt
 from iptoolkit.cli import main as cli
-from iptoolkit.offline.page import script_json
+from iptoolkit.offline.page import html_document, script_json
 from iptoolkit.query.graph import build_graph
 from iptoolkit.widgets.drill import auto_view, drill_view
 from iptoolkit.widgets.topology_fit import Canvas
@@ -27,11 +29,9 @@ from .hostile_estate import NAMES, SCRIPT, SECRETS, hostile_estate
 def payload_of(path: Path) -> dict[str, Any]:
     """The view's data, read back from the page as the browser reads it."""
     text = path.read_text(encoding="utf-8")
-    found = re.search(
-        r"<script type='application/json' class='ipt-view-data'>(.*?)</script>", text, re.S
-    )
+    found = re.search(r"class='ipt-view-data' data-encoding='gzip'>(.*?)</script>", text, re.S)
     assert found, "no payload in the page"
-    return json.loads(found.group(1))
+    return json.loads(gzip.decompress(base64.b64decode(found.group(1))))
 
 
 @pytest.fixture(scope="module")
@@ -141,12 +141,14 @@ def test_hostile_names_and_secrets(tmp_path: Path) -> None:
     assert SCRIPT not in text and "<script>alert(1)" not in text
     assert text.count("</script>") == 2  # the payload's and the script's own
     assert text.count("<script") == 2
+    page = html_document({"title": SCRIPT, "names": NAMES})  # whatever the payload holds
+    assert SCRIPT not in page and page.count("<script") == 2
     data = payload_of(path)
     names = {row[2] for row in data["items"]}
     printable = [name for name in NAMES if name.isprintable() and len(name) < 200]
     for name in printable:
         assert any(name in shown for shown in names), name
-    assert html.escape(SCRIPT) not in text  # escaped for JSON, not as HTML text
+    assert html.escape(SCRIPT) not in text  # in the packed JSON, not as HTML text
 
 
 def test_script_json_escapes_what_would_end_the_element() -> None:

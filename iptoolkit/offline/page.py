@@ -1,8 +1,9 @@
 """One self-contained HTML file: the topology, its script and its style, nothing fetched.
 
 `write_html` (`ipt.export(estate, "topology.html")`, `iptoolkit export SNAP -o x.html`)
-writes the payload (`view.view_payload`) as JSON in a `<script type="application/json">`,
-the script (`assets/topology.js`) and the style (`assets/topology.css`) inline. The page's
+writes the payload (`view.view_payload`) as JSON, gzip-compressed in base64
+(`packed_json`), in a `<script>` element the browser does not run, the script
+(`assets/topology.js`) and the style (`assets/topology.css`) inline. The page's
 Content-Security-Policy allows no request at all (`default-src 'none'`): it opens from
 disk, on an intranet, attached to a ticket, and a name that slipped through could load
 nothing even then.
@@ -14,6 +15,8 @@ no name ends the script element or reads as markup; the script writes every name
 
 from __future__ import annotations
 
+import base64
+import gzip
 import html
 import json
 import os
@@ -27,7 +30,15 @@ from ..support.redact import redact_text, redact_url
 if TYPE_CHECKING:
     from ..core.estate import Estate
 
-__all__ = ["ASSETS", "asset", "script_json", "html_document", "estate_lines", "write_html"]
+__all__ = [
+    "ASSETS",
+    "asset",
+    "script_json",
+    "packed_json",
+    "html_document",
+    "estate_lines",
+    "write_html",
+]
 
 ASSETS = ("topology.js", "topology.css")
 """The script and style every offline view uses, package data of `iptoolkit.offline`."""
@@ -57,6 +68,15 @@ def script_json(payload: Any) -> str:
     return text
 
 
+def packed_json(payload: Any) -> str:
+    """`payload` as gzip-compressed JSON in base64: a tenth of the bytes of the JSON (the
+    10,000-profile estate's 11 MB of levels and details are about 1.5 MB), unpacked by
+    the browser's own `DecompressionStream`; fixed gzip time, so the same bytes each run.
+    Base64 holds no character HTML reads, whatever the names."""
+    text = script_json(payload).encode("utf-8")
+    return base64.b64encode(gzip.compress(text, compresslevel=9, mtime=0)).decode("ascii")
+
+
 def html_document(payload: dict[str, Any]) -> str:
     """The whole page: the payload, the script and the style inline."""
     title = html.escape(str(payload.get("title", "Topology")))
@@ -68,8 +88,9 @@ def html_document(payload: dict[str, Any]) -> str:
         "<body class='ipt-page'>\n<div class='ipt-view ipt-view-page'>"
         "<noscript><p>This topology is drawn by its script: allow JavaScript for this "
         "file to explore it.</p></noscript></div>\n"
-        f"<script type='application/json' class='ipt-view-data'>{script_json(payload)}"
-        f"</script>\n<script>{asset('topology.js')}</script>\n</body></html>\n"
+        "<script type='application/octet-stream' class='ipt-view-data' data-encoding='gzip'>"
+        f"{packed_json(payload)}</script>\n<script>{asset('topology.js')}</script>\n"
+        "</body></html>\n"
     )
 
 
