@@ -70,6 +70,10 @@ def _opened(fmt: str, path: Path) -> int:
         assert text_or_image.startswith(b"flowchart") or b"\nflowchart" in text_or_image
     elif fmt == "md":
         assert b"```mermaid" in text_or_image
+    elif fmt == "html":
+        from .test_offline import payload_of
+
+        return sum(1 for row in payload_of(path)["items"] if row[1] == "profile")
     else:
         raise AssertionError(f"no check for .{fmt}: add one")
     return len(text_or_image)

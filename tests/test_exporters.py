@@ -467,7 +467,7 @@ def test_png_svg_pdf(tmp_path, estate):
 
 def test_one_list_of_diagram_formats_serves_every_menu_and_message():
     assert DIAGRAM_FORMATS == ("png", "svg", "pdf")
-    assert FAMILIES["diagrams"] == DIAGRAM_FORMATS
+    assert FAMILIES["diagrams"] == (*DIAGRAM_FORMATS, "html")
     assert [name for name in FORMATS if "diagram" in FORMATS[name]] == list(DIAGRAM_FORMATS)
     assert [name for name in DIFF_FORMATS if "diagram" in DIFF_FORMATS[name]] == list(
         DIAGRAM_FORMATS

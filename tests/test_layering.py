@@ -54,6 +54,11 @@ ALLOWED_PACKAGE_CYCLES = {
         "(`make demo`) drives that server: demo data below the server and an application "
         "above it share the demo package"
     ),
+    frozenset({"iptoolkit.exporters", "iptoolkit.offline", "iptoolkit.widgets"}): (
+        "the Explorer's export panel offers every format of `exporters`, and one format "
+        "(`.html`, `offline`) is the Explorer's own topology, laid out from the view data "
+        "of `widgets` (lazily, when an `.html` is written)"
+    ),
 }
 """Circles between packages kept on purpose, each with the reason docs/architecture.md gives."""
 

@@ -352,3 +352,16 @@ def test_details_say_active_or_inactive_as_people_read_it(tmp_path: Path) -> Non
         "P3": "inactive (no active flag)",
         "P4": "inactive (its active flag is &#x27;true&#x27;, not true)",
     }
+
+
+def test_a_subsets_profile_shows_its_own_fields() -> None:
+    """The graph of a subset numbers its profiles in the whole estate: the details read the
+    node's own record (they showed another profile's fields, or failed past the end)."""
+    from iptoolkit.widgets.item_html import detail_sections
+    from iptoolkit.widgets.model import ExplorerModel
+
+    selected = demo_estate(300).subset(Filter(groups=["Finance"]))
+    model = ExplorerModel(selected)
+    for record in selected.records:
+        fields = detail_sections(model, record.node, frozenset())[1].fields
+        assert fields is not None and fields["id"] == record.id, record.node

@@ -141,13 +141,14 @@ def _highlight_outside(snapshot: Path, selection: Filter, highlight: str) -> Non
 @_output_option(required=True, help="File to write; its suffix picks the format (see below).")
 @output_folder_option
 @click.option("--format", "output_format", help="Format, when the suffix does not say it.")
-@click.option("--title", help="Title of a DOT, Mermaid or diagram export.")
+@click.option("--title", help="Title of a DOT, Mermaid, diagram or HTML export.")
 @click.option(
     "--group-by",
     type=click.Choice(["auto", "group", "agent_type", "partner", "none"]),
-    help="Mermaid and diagrams: groups of items with counts. Default auto: Mermaid groups "
-    "by profile group when the chart of every item passes GitHub's limits (500 edges, "
-    "50,000 characters), a diagram when the graph has more than 300 nodes.",
+    help="Mermaid, diagrams and HTML: groups of items with counts. Default auto: Mermaid "
+    "groups by profile group when the chart of every item passes GitHub's limits (500 "
+    "edges, 50,000 characters), a diagram when the graph has more than 300 nodes, the "
+    "HTML view as the Explorer does (node by node when it fits, else grouped, drilled in).",
 )
 def export_command(
     snapshot: Path,
@@ -167,6 +168,7 @@ def export_command(
     .dot .gv          Graphviz
     .mmd .md          Mermaid (GitHub renders .md; grouped when too big for it)
     .png .svg .pdf    topology diagram
+    .html             interactive topology in one file (opens offline)
     """
     from ..exporters import export, format_of
 
@@ -178,9 +180,9 @@ def export_command(
         raise click.BadParameter(f"a .{name} export has no title", param_hint="--title")
     mermaid = name in ("mmd", "md")
     if group_by is not None:
-        if not mermaid and name not in DIAGRAM_FORMATS:
+        if not mermaid and name not in (*DIAGRAM_FORMATS, "html"):
             raise click.BadParameter(
-                f"a .{name} export is not grouped: --group-by is for .mmd, .md and "
+                f"a .{name} export is not grouped: --group-by is for .mmd, .md, .html and "
                 f"{diagram_suffixes(', ')}",
                 param_hint="--group-by",
             )

@@ -8,6 +8,12 @@ salt and no date, so the same estate gives the same bytes.
 
 Mermaid: a page offers its diagram as a Mermaid chart when the chart fits GitHub's limits
 (`exporters.mermaid.fits_github`): the detailed chart if it fits, else the grouped one.
+
+Interactive: beside each SVG, its part as the offline view's data (`x.view.js`, see
+`iptoolkit.offline`), laid out for the page's column (`VIEW_CANVAS`), at most
+`VIEW_MAX_NODES` nodes of levels a page; the site's one script (`assets/`) finds the SVG
+in its `ipt-view` block, loads the data beside it and draws the view over it. The SVG stays
+the picture for print, for readers without script, and on GitHub.
 """
 
 from __future__ import annotations
@@ -24,9 +30,12 @@ from ..exporters import save_figure
 from ..exporters.mermaid import fits_github, to_mermaid
 from ..query.reach import induced_subgraph
 from ..support.redact import redact_text
+from ..widgets.topology_fit import Canvas
 
 if TYPE_CHECKING:
     import networkx as nx
+
+    from ..widgets.model import ExplorerModel
 
 __all__ = [
     "partner_part",
@@ -38,10 +47,22 @@ __all__ = [
     "grouping_of",
     "DETAIL_PROFILES",
     "Drawing",
+    "VIEW_CANVAS",
+    "VIEW_MAX_NODES",
+    "view_path",
+    "write_view",
 ]
 
 Drawing = tuple["nx.MultiDiGraph", Path, str, "str | None"]
 """What to draw: the part of the graph, the SVG file, its title, a `group_by` or None."""
+_MODEL: list[ExplorerModel] = []
+"""The estate's details, for the views the workers write (inherited, as `_PENDING`)."""
+VIEW_CANVAS = Canvas.of(680, 460)
+"""The canvas a page's view is laid out for: the MkDocs theme's content column."""
+VIEW_MAX_NODES = 2_000
+"""Nodes of levels a page's view lays out at most (the overview page's levels below that
+are drawn, not opened: the group pages open them)."""
+VIEW_SUFFIX = ".view.js"
 _PENDING: list[Drawing] = []
 """The drawings a pool of forked workers reads (inherited, never pickled: parts hold the
 profiles' JSON, and sending them would cost more than drawing them)."""
@@ -80,11 +101,37 @@ def profiles_part(graph: nx.MultiDiGraph, profiles: Iterable[Hashable]) -> nx.Mu
 
 
 def write_svg(part: nx.MultiDiGraph, path: Path, title: str, group_by: str | None = None) -> Path:
-    """Draw the part (grouped when large, or by `group_by`) into an SVG file, titled."""
+    """Draw the part (grouped when large, or by `group_by`) into an SVG file, titled; and,
+    when the site's details are known (`_MODEL`), its interactive view beside it."""
     from ..plot import plot_topology
 
     figure = plot_topology(part, group_by=group_by, title=redact_text(title))
+    if _MODEL:
+        write_view(part, view_path(path), _MODEL[0])
     return save_figure(figure, path, "svg", tight=False)
+
+
+def view_path(svg: Path) -> Path:
+    """The view data beside an SVG: `acme.svg` -> `acme.view.js`."""
+    return svg.with_name(svg.name.removesuffix(".svg") + VIEW_SUFFIX)
+
+
+def write_view(part: nx.MultiDiGraph, path: Path, model: ExplorerModel) -> Path:
+    """The part's offline view as a script that hands its data to the site's script."""
+    from ..offline.page import script_json
+    from ..offline.view import view_payload
+
+    payload = view_payload(
+        part,
+        model,
+        canvas=VIEW_CANVAS,
+        title="",
+        lines=[],
+        max_nodes=VIEW_MAX_NODES,
+        every_item=False,
+    )
+    path.write_text(f"IptTopology.receive({script_json(payload)});\n", encoding="utf-8")
+    return path
 
 
 def grouping_of(part: nx.MultiDiGraph) -> str | None:
@@ -109,14 +156,19 @@ def default_workers() -> int:
     return max(1, len(os.sched_getaffinity(0)))
 
 
-def draw_all(drawings: list[Drawing], workers: int) -> None:
-    """Draw every SVG, in `workers` forked processes when more than one (the biggest
-    first, so no process is left with a big one at the end). Each file depends on its
-    drawing alone, so the bytes are the same however many workers draw them."""
+def draw_all(drawings: list[Drawing], workers: int, model: ExplorerModel | None = None) -> None:
+    """Draw every SVG (and its view, given the estate's `model`), in `workers` forked
+    processes when more than one (the biggest first, so no process is left with a big one
+    at the end). Each file depends on its drawing alone, so the bytes are the same however
+    many workers draw them."""
     global _PENDING
+    _MODEL[:] = [model] if model is not None else []
     if workers <= 1 or len(drawings) < 2:
-        for drawing in drawings:
-            write_svg(*drawing)
+        try:
+            for drawing in drawings:
+                write_svg(*drawing)
+        finally:
+            _MODEL.clear()
         return
     from ..plot import plot_topology  # noqa: F401  loaded once, before the workers fork
 
@@ -129,6 +181,7 @@ def draw_all(drawings: list[Drawing], workers: int) -> None:
                 pass
     finally:
         _PENDING = []
+        _MODEL.clear()
 
 
 def _draw_pending(index: int) -> None:

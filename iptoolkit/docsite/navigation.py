@@ -19,12 +19,14 @@ from ..support.redact import redact_text
 from .context import CHANGES_PAGE, COMPARE_PAGE, FINDINGS_PAGE, INDEX_PAGE
 from .sitemap import SiteMap
 
-__all__ = ["mkdocs_yml", "nav_title", "DOCS_DIR", "EXTRA_CSS", "NAV_TITLE"]
+__all__ = ["mkdocs_yml", "nav_title", "DOCS_DIR", "EXTRA_CSS", "ASSETS_DIR", "NAV_TITLE"]
 
 DOCS_DIR = "docs"
 """The pages' folder beside mkdocs.yml (MkDocs refuses the config's own folder)."""
 EXTRA_CSS = "extra.css"
 """The site's own style sheet, in the docs folder (ids that do not wrap mid-word)."""
+ASSETS_DIR = "assets"
+"""The interactive views' script and style (`iptoolkit.offline`), once for every page."""
 NAV_TITLE = 80
 """Characters of a name shown in the navigation."""
 
@@ -64,7 +66,9 @@ def mkdocs_yml(
         # highlight.js comes from a CDN: a site read offline (an intranet) makes no request
         # off the machine, and our pages hold no code to highlight
         "theme": {"name": "mkdocs", "highlightjs": False},
-        "extra_css": [EXTRA_CSS],
+        "extra_css": [EXTRA_CSS, f"{ASSETS_DIR}/ipt-topology.css"],
+        # the diagrams' interactive views: one script of ours, nothing from the internet
+        "extra_javascript": [f"{ASSETS_DIR}/ipt-topology.js"],
         "markdown_extensions": ["tables", "md_in_html", "toc"],  # md_in_html: folded charts
         # a link to a missing page or anchor fails `mkdocs build --strict`
         "validation": {

@@ -12,8 +12,10 @@ from collections.abc import Hashable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..offline.page import ASSETS, asset
 from ..support.names import plural
 from ..support.redact import redact_text
+from ..widgets.model import ExplorerModel
 from . import full_lists
 from . import page_markdown as md
 from .channel_page import channel_type_page
@@ -27,11 +29,12 @@ from .diagrams import (
     mermaid_block,
     partner_part,
     profiles_part,
+    view_path,
 )
 from .findings_page import findings_page
 from .full_lists import write_full_lists
 from .group_page import group_members, group_page, group_title
-from .navigation import DOCS_DIR, EXTRA_CSS, mkdocs_yml
+from .navigation import ASSETS_DIR, DOCS_DIR, EXTRA_CSS, mkdocs_yml
 from .overview import changes_page, index_page
 from .partner_page import partner_page, partner_title
 from .sitemap import group_chain
@@ -44,8 +47,8 @@ if TYPE_CHECKING:
 __all__ = ["write_docs", "DEFAULT_TITLE"]
 
 DEFAULT_TITLE = "Integration estate"
-_WRITTEN_KINDS = (".md", ".svg", ".csv")
-_OWNED_FOLDERS = ("partners", "groups", "channels", "data")
+_WRITTEN_KINDS = (".md", ".svg", ".csv", ".js")
+_OWNED_FOLDERS = ("partners", "groups", "channels", "data", "assets")
 _STYLE = """/* written by iptoolkit docs: ids keep their hyphens on one line */
 .ipt-id { white-space: nowrap; }
 /* tables keep to the content column: a long URL, path or name wraps inside its cell */
@@ -94,7 +97,7 @@ def write_docs(
         svg.parent.mkdir(parents=True, exist_ok=True)
         group_by = group_by or grouping_of(part)
         drawings.append((part, svg, title, group_by))
-        written.add(svg)
+        written.update((svg, view_path(svg)))
         return diagram_section(svg.name, title, part, group_by)
 
     members = group_members(ctx)
@@ -125,8 +128,12 @@ def write_docs(
     if compare is not None:
         put(COMPARE_PAGE, _compared(ctx, compare, compare_name))
     put(EXTRA_CSS, _STYLE)
+    for name in ASSETS:  # the interactive views' one script and style, shared by every page
+        put(f"{ASSETS_DIR}/ipt-{name}", asset(name))
     written |= write_full_lists(ctx, docs)
-    draw_all(drawings, default_workers() if workers is None else workers)
+    model = ExplorerModel(estate)
+    model.__dict__["graph"] = ctx.graph  # its cached graph: the one the site was mapped from
+    draw_all(drawings, default_workers() if workers is None else workers, model)
     (root / "mkdocs.yml").write_text(
         mkdocs_yml(
             ctx.title, ctx.site, names, has_changes=has_changes, has_compare=compare is not None
@@ -138,8 +145,10 @@ def write_docs(
 
 
 def diagram_section(svg_name: str, title: str, part: nx.MultiDiGraph, group_by: str | None) -> str:
-    """The diagram's heading, its SVG, and its Mermaid chart folded when GitHub draws it."""
-    lines = [f"## Diagram: {md.text(title)}", "", f"![{md.text(title)}]({svg_name})"]
+    """The diagram's heading, its SVG in the block the site's script draws the interactive
+    view over (`diagrams.write_view`), and its Mermaid chart folded when GitHub draws it."""
+    lines = [f"## Diagram: {md.text(title)}", "", '<div class="ipt-view" markdown="1">', ""]
+    lines += [f"![{md.text(title)}]({svg_name})", "", "</div>"]
     chart = mermaid_block(part, title, group_by)
     if chart is not None:
         lines += ["", md.folded("The same diagram as a Mermaid chart (GitHub draws it)", chart)]

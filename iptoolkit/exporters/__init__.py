@@ -14,6 +14,7 @@ node and edge attributes fit graph file formats, `graphfiles` writes GraphML and
 | `.dot`, `.gv`        | Graphviz: `dot -Tsvg estate.dot -o estate.svg`                   |
 | `.mmd`, `.md`        | Mermaid (grouped past GitHub's limits); `.md` wraps it for GitHub |
 | `.png`, `.svg`, `.pdf` | the topology diagram (`plot_topology`)                         |
+| `.html`              | the interactive topology in one file, opened offline (`offline`) |
 
 A diff (`ipt.diff`) exports as `.md` (a changelog), `.json` (the machine form), `.csv` (one
 row per change) or `.png`, `.svg`, `.pdf` (`plot_diff`): see `exporters.diff_files`.
@@ -63,21 +64,22 @@ FORMATS: dict[str, str] = {
     "mmd": "Mermaid flowchart",
     "md": "Mermaid flowchart in Markdown",
     **{name: f"topology diagram ({name.upper()})" for name in DIAGRAM_FORMATS},
+    "html": "interactive topology (one HTML file, opens offline)",
 }
 """Format name (the file suffix without its dot) -> what it holds."""
 
-_NEEDS_ESTATE = frozenset({"json", "json.gz", "csv", "xlsx"})
+_NEEDS_ESTATE = frozenset({"json", "json.gz", "csv", "xlsx", "html"})
 _IMAGES = frozenset(DIAGRAM_FORMATS)
 
 ALIASES: dict[str, str] = {"gv": "dot"}
 """Format names that write the very same file as another one."""
 
 FAMILIES: dict[str, tuple[str, ...]] = {
-    "snapshot and tables": tuple(name for name in FORMATS if name in _NEEDS_ESTATE),
+    "snapshot and tables": tuple(name for name in FORMATS if name in _NEEDS_ESTATE - {"html"}),
     "graph files": tuple(
         name for name in FORMATS if name not in _NEEDS_ESTATE | _IMAGES | ALIASES.keys()
     ),
-    "diagrams": tuple(name for name in FORMATS if name in _IMAGES),
+    "diagrams": tuple(name for name in FORMATS if name in _IMAGES | {"html"}),
 }
 """Every format an estate exports to, aliases left out, by what the files hold: what an
 export menu offers (the Explorer's export tab)."""
@@ -109,7 +111,9 @@ def export(
     Mermaid (`"group"`, `"agent_type"`, `"partner"`; False: every item; by default every
     item unless that chart is past GitHub's limits, then grouped by profile group, see
     `mermaid.github_chart`); for `.png`, `.svg`, `.pdf` any option of `plot_topology`
-    (`group_by=`, `highlight=`...), or of `plot_diff` for a diff. `.csv` takes `csv_safe=`
+    (`group_by=`, `highlight=`...), or of `plot_diff` for a diff; `.html` takes `title=`
+    and `group_by=` (as `show_topology`; the details need the estate's profiles, so it
+    takes an estate or a subset, not a graph). `.csv` takes `csv_safe=`
     (default True: a value a spreadsheet would run as a formula gets a leading `'`; False:
     every value as held).
     """
@@ -151,6 +155,11 @@ def export(
         return write_xlsx(estate_or_graph, path)
     if name in _IMAGES:
         return _image(estate_or_graph, path, name, options)
+    if name == "html":
+        from ..offline.page import write_html
+
+        assert isinstance(estate_or_graph, Estate)  # a format in _NEEDS_ESTATE
+        return write_html(estate_or_graph, path, **options)
     graph, _ = graph_of(estate_or_graph)
     if name == "graphml":
         from .graphfiles import write_graphml
@@ -177,7 +186,7 @@ def _options_for(name: str) -> set[str] | None:
         return None
     if name in ("dot", "gv"):
         return {"title"}
-    if name in ("mmd", "md"):
+    if name in ("mmd", "md", "html"):
         return {"title", "group_by"}
     if name == "csv":
         return {"csv_safe"}

@@ -28,6 +28,7 @@ __all__ = [
     "dead_end_html",
     "link_html",
     "node_text",
+    "field_rows",
     "fields_html",
     "list_html",
     "fallback_html",
@@ -143,11 +144,9 @@ def node_text(graph: Any, node: str) -> str:
     return str(name or node)
 
 
-def fields_html(
-    fields: Mapping[str, Any], *, title: str = "", links: Mapping[str, Link] | None = None
-) -> str:
-    """A two-column table of fields; nested values are shown as compact JSON, and `links`
-    (field -> item) as links after them."""
+def field_rows(fields: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The rows of a table of fields as shown, masked (`redact_fields`): empty values left
+    out, nested ones as compact JSON cut to 400 characters."""
     import json
 
     rows = []
@@ -160,7 +159,19 @@ def fields_html(
                 shown = shown[:400] + "…"
         else:
             shown = str(value)
-        rows.append(f"<tr><th>{html.escape(str(key))}</th><td>{html.escape(shown)}</td></tr>")
+        rows.append((str(key), shown))
+    return rows
+
+
+def fields_html(
+    fields: Mapping[str, Any], *, title: str = "", links: Mapping[str, Link] | None = None
+) -> str:
+    """A two-column table of fields; nested values are shown as compact JSON, and `links`
+    (field -> item) as links after them."""
+    rows = [
+        f"<tr><th>{html.escape(key)}</th><td>{html.escape(shown)}</td></tr>"
+        for key, shown in field_rows(fields)
+    ]
     for key, link in (links or {}).items():
         rows.append(f"<tr><th>{html.escape(str(key))}</th><td>{link_html(link)}</td></tr>")
     caption = f"<div class='ipt-title'>{html.escape(title)}</div>" if title else ""

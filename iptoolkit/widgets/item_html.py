@@ -10,11 +10,14 @@ on the filter.
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..core.nodes import is_active, label
 from ..models import field_value
 from ..support.names import plural
+from ..support.redact import redact_text
 from .html import OUTSIDE_NOTE, Link, fields_html, list_html, node_text
 
 if TYPE_CHECKING:
@@ -22,7 +25,7 @@ if TYPE_CHECKING:
 
     from .model import ExplorerModel
 
-__all__ = ["detail_html", "item_link", "activity"]
+__all__ = ["detail_html", "detail_sections", "Section", "item_link", "activity"]
 
 _PROFILE_FIELDS = ("id", "name", "group", "active", "tags", "description", "encoding")
 
@@ -40,34 +43,54 @@ def activity(item: Any) -> str:
     return f"inactive (its active flag is {flag!r}, not true)"
 
 
-def detail_html(model: ExplorerModel, node: str, inside: frozenset[str]) -> str:
-    """Fields, where-used and impact of a node, as HTML, every item named a link (secrets
-    masked); `inside` are the current selection's nodes, the rest are marked outside it."""
+@dataclass(frozen=True)
+class Section:
+    """One part of an item's details: a table of fields (`fields`, with `links` after them),
+    a list of items (`items`, links or text) or a paragraph (`text`), under `title`."""
+
+    title: str
+    fields: dict[str, Any] | None = None
+    links: dict[str, Link] = field(default_factory=dict)
+    items: Sequence[str | Link] | None = None
+    note: str = ""
+    limit: int = 50
+    text: str | None = None
+    css: str = "ipt-title"
+
+
+def detail_sections(model: ExplorerModel, node: str, inside: frozenset[str]) -> list[Section]:
+    """What the Details tab shows of a node: its fields, the items it names, where-used and
+    impact, as data (`detail_html` writes it as HTML, the offline view as JSON); `inside`
+    are the current selection's nodes, the rest are marked outside it. Fields are not
+    masked yet: whoever shows them masks them (`redact_fields`)."""
     from ..query.reach import impact, where_used
 
     graph = model.graph
     if node not in graph:
-        return f"<p class='ipt-none'>{html.escape(node)} is not in this estate.</p>"
+        return [Section("", text=f"{node} is not in this estate.", css="ipt-none")]
     data = graph.nodes[node]
     kind = data.get("kind")
-    parts = []
+    parts: list[Section] = []
     if kind == "profile":
-        raw = model.estate.raw_profiles[data["index"]]
+        # the node's own record: `index` counts in the estate the record was read into,
+        # which a subset's graph (a selection exported, an Explorer over one) is not
+        record = data.get("record")
+        raw = record.raw if record is not None else model.estate.raw_profiles[data["index"]]
         fields = {name: raw.get(name) for name in _PROFILE_FIELDS} if isinstance(raw, dict) else {}
         if fields:
             fields["active"] = activity(raw)
         fields["input agent"] = data.get("agent_type")
         if data.get("problem"):
             fields["problem"] = data.get("error")
-        parts.append(fields_html(fields, title=f"Profile {data.get('id')}"))
+        parts.append(Section(f"Profile {data.get('id')}", fields=fields))
         agent = raw.get("inputAgentSettings") if isinstance(raw, dict) else None
         if isinstance(agent, dict):  # its channels are listed below, by name
             settings = {k: v for k, v in agent.items() if k not in ("channel", "channels")}
-            parts.append(fields_html(settings, title="Input agent settings"))
+            parts.append(Section("Input agent settings", fields=settings))
         channels = _profile_channels(graph, node)
         partners = [p for c in channels for p in _of_kind(graph.successors(c), graph, "partner")]
-        parts.append(list_html("Channels it uses", _links(graph, channels, inside)))
-        parts.append(list_html("Partners it reaches", _links(graph, partners, inside)))
+        parts.append(Section("Channels it uses", items=_links(graph, channels, inside)))
+        parts.append(Section("Partners it reaches", items=_links(graph, partners, inside)))
     else:
         model_obj = data.get("model", data.get("json"))
         fields = _dump(model_obj)
@@ -81,37 +104,56 @@ def detail_html(model: ExplorerModel, node: str, inside: frozenset[str]) -> str:
                 links["partner"] = item_link(graph, partner, inside)
             if data.get("resolved") is False:
                 fields["resolved"] = "no: named by id, held by no profile"
-        title = f"{str(kind).capitalize()} {label(model_obj, data.get('id') or node)}"
-        parts.append(fields_html(fields, title=title, links=links))
+        # a name may hold a URL with a password: masked, as every value shown
+        title = redact_text(f"{str(kind).capitalize()} {label(model_obj, data.get('id') or node)}")
+        parts.append(Section(title, fields=fields, links=links))
         if kind == "partner":
             channels = list(_of_kind(graph.predecessors(node), graph, "channel"))
-            parts.append(list_html("Its channels", _links(graph, channels, inside)))
+            parts.append(Section("Its channels", items=_links(graph, channels, inside)))
     if node not in inside:
-        parts.insert(0, f"<p class='ipt-outside-note'>This {kind} is {OUTSIDE_NOTE}.</p>")
+        note = f"This {kind} is {OUTSIDE_NOTE}."
+        parts.insert(0, Section("", text=note, css="ipt-outside-note"))
     if kind != "profile":  # a profile is used by nothing: what it uses is listed above
         used = where_used(graph, node)
         chosen = sum(1 for p in used if p in inside)
-        parts.append(
-            list_html(
-                "Where used",
-                _links(graph, used, inside),
-                note=f"in the whole estate; {chosen:,} in the current selection",
-            )
-        )
+        note = f"in the whole estate; {chosen:,} in the current selection"
+        parts.append(Section("Where used", items=_links(graph, used, inside), note=note))
     hit = impact(graph, node)
-    parts.append(
-        f"<div class='ipt-title'>Impact if it goes away</div><p>{_impact_words(hit)}</p>"
-        + "".join(
-            list_html(title, _links(graph, nodes, inside), limit=20)
-            for title, nodes in (
-                ("Profiles that lose all input", hit.lose_input),
-                ("Profiles that lose part of their input", hit.partial_input),
-                ("Profiles that lose a response path", hit.lose_response),
-                ("Partners left without an active channel", hit.partners),
-            )
-            if nodes  # the sentence above says which are none
+    parts.append(Section("Impact if it goes away", text=_impact_words(hit)))
+    parts += [
+        Section(title, items=_links(graph, nodes, inside), limit=20)
+        for title, nodes in (
+            ("Profiles that lose all input", hit.lose_input),
+            ("Profiles that lose part of their input", hit.partial_input),
+            ("Profiles that lose a response path", hit.lose_response),
+            ("Partners left without an active channel", hit.partners),
         )
-    )
+        if nodes  # the sentence above says which are none
+    ]
+    return parts
+
+
+def detail_html(model: ExplorerModel, node: str, inside: frozenset[str]) -> str:
+    """Fields, where-used and impact of a node, as HTML, every item named a link (secrets
+    masked); `inside` are the current selection's nodes, the rest are marked outside it."""
+    sections = detail_sections(model, node, inside)
+    if node not in model.graph:
+        return f"<p class='ipt-none'>{html.escape(node)} is not in this estate.</p>"
+    parts = []
+    for section in sections:
+        if section.fields is not None:
+            parts.append(fields_html(section.fields, title=section.title, links=section.links))
+        elif section.items is not None:
+            parts.append(
+                list_html(section.title, section.items, note=section.note, limit=section.limit)
+            )
+        elif section.title:  # the impact's sentence, under its title
+            parts.append(
+                f"<div class='ipt-title'>{html.escape(section.title)}</div>"
+                f"<p>{html.escape(section.text or '')}</p>"
+            )
+        else:
+            parts.append(f"<p class='{section.css}'>{html.escape(section.text or '')}</p>")
     return "<div class='ipt-detail-body'>" + "".join(parts) + "</div>"
 
 

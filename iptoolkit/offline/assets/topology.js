@@ -1,0 +1,641 @@
+/* iptoolkit's offline topology view: draws the levels the toolkit laid out (one payload,
+   see iptoolkit/offline/levels.py) on a 2D canvas, with zoom, pan, search, drill-down and
+   the details of a clicked item. No network, no library. Every name is written with
+   textContent, never as HTML.
+
+   Ready for more: `view.fade(fn)` fades what fn(node) says is off (a path view), and
+   `view.rings` / `view.detailParts` take functions that ring a node in a colour and add to
+   an item's details (findings on the map). */
+(function () {
+  "use strict";
+  var FONT = "12px DejaVu Sans, Verdana, sans-serif";
+  var api = window.IptTopology = window.IptTopology || {};
+  var PORT = 5;
+
+  function el(tag, cls, text) {
+    var node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+
+  function button(cls, text, title, onClick) {
+    var node = el("button", cls, text);
+    node.type = "button";
+    if (title) node.title = title;
+    node.addEventListener("click", onClick);
+    return node;
+  }
+
+  function plural(n, word) {
+    return n.toLocaleString("en") + " " + word + (n === 1 ? "" : "s");
+  }
+
+  function View(root, data) {
+    this.root = root;
+    this.data = data;
+    this.S = function (index) { return index >= 0 ? data.strings[index] : ""; };
+    this.trail = [0];
+    this.zoom = 1;
+    this.panX = 0;
+    this.panY = 0;
+    this.picked = -1;
+    this.hovered = -1;
+    this.history = [];
+    this.item = null;
+    this.rings = [];
+    this.detailParts = [];
+    this.fadeOff = null;
+    this.said = "";
+    this.parents = null;
+    this.where = null;
+    this.build();
+    this.show(0, true);
+  }
+
+  View.prototype.build = function () {
+    var self = this, data = this.data, root = this.root;
+    root.textContent = "";
+    if (data.title) {  /* a page of its own; a docs page has its heading already */
+      var head = el("div", "ipt-head");
+      head.appendChild(el("h1", "ipt-title", data.title));
+      data.lines.forEach(function (line, i) {
+        head.appendChild(el("div", i === 0 ? "ipt-counts" : "ipt-source", line));
+      });
+      root.appendChild(head);
+    }
+    var bar = el("div", "ipt-bar");
+    this.back = button("ipt-back", "\u2190 Back", "one level up", function () { self.up(); });
+    bar.appendChild(this.back);
+    this.crumbs = el("nav", "ipt-crumbs");
+    this.crumbs.setAttribute("aria-label", "levels opened");
+    bar.appendChild(this.crumbs);
+    var find = el("div", "ipt-find");
+    this.search = el("input", "ipt-search");
+    this.search.type = "search";
+    this.search.placeholder = "find a profile, channel or partner";
+    this.search.setAttribute("aria-label", "find an item");
+    this.results = el("ul", "ipt-results");
+    this.search.addEventListener("input", function () { self.suggest(); });
+    this.search.addEventListener("keydown", function (event) {
+      if (event.key === "Enter") {
+        var first = self.results.querySelector("button");
+        if (first) first.click();
+      } else if (event.key === "Escape") {
+        self.results.textContent = "";
+      }
+    });
+    find.appendChild(this.search);
+    find.appendChild(this.results);
+    bar.appendChild(find);
+    bar.appendChild(button("ipt-zoom", "+", "zoom in", function () { self.zoomBy(1.4); }));
+    bar.appendChild(button("ipt-zoom", "\u2212", "zoom out", function () { self.zoomBy(1 / 1.4); }));
+    bar.appendChild(button("ipt-fit", "Fit", "the whole level", function () { self.fit(); self.draw(); }));
+    root.appendChild(bar);
+    this.status = el("div", "ipt-status");
+    this.status.setAttribute("role", "status");
+    root.appendChild(this.status);
+    var body = el("div", "ipt-body");
+    this.wrap = el("div", "ipt-canvas");
+    this.canvas = el("canvas");
+    this.canvas.setAttribute("role", "img");
+    this.canvas.tabIndex = 0;
+    this.wrap.appendChild(this.canvas);
+    this.tip = el("div", "ipt-tip");
+    this.wrap.appendChild(this.tip);
+    body.appendChild(this.wrap);
+    this.side = el("aside", "ipt-details");
+    this.side.setAttribute("aria-label", "details");
+    body.appendChild(this.side);
+    root.appendChild(body);
+    this.legend = el("ul", "ipt-legend");
+    root.appendChild(this.legend);
+    this.placeholder();
+    this.listen();
+  };
+
+  /* -- levels ------------------------------------------------------------------------ */
+
+  View.prototype.level = function () {
+    return this.data.levels[this.trail[this.trail.length - 1]];
+  };
+
+  View.prototype.show = function (index, first) {
+    if (!first) this.trail.push(index);
+    this.picked = -1;
+    this.hovered = -1;
+    this.tip.style.display = "none";
+    this.said = "";
+    this.size();
+    this.fit();
+    this.chrome();
+    this.draw();
+  };
+
+  View.prototype.up = function () {
+    if (this.trail.length > 1) this.goTo(this.trail.length - 2);
+  };
+
+  View.prototype.goTo = function (depth) {
+    this.trail.length = depth + 1;
+    this.show(this.trail[depth], true);
+  };
+
+  View.prototype.chrome = function () {
+    var self = this, level = this.level();
+    this.crumbs.textContent = "";
+    this.trail.forEach(function (index, depth) {
+      var title = self.S(self.data.levels[index].title);
+      if (depth > 0) self.crumbs.appendChild(el("span", "ipt-sep", "\u203a"));
+      if (depth === self.trail.length - 1) {
+        self.crumbs.appendChild(el("span", "ipt-here", title));
+      } else {
+        self.crumbs.appendChild(button("ipt-crumb", title, "back to " + title, function () {
+          self.goTo(depth);
+        }));
+      }
+    });
+    this.back.disabled = this.trail.length < 2;
+    this.legend.textContent = "";
+    JSON.parse(this.S(level.legend)).forEach(function (entry) {
+      var li = el("li"), swatch = el("span", entry[4] ? "ipt-swatch ipt-line" : "ipt-swatch");
+      swatch.style.background = entry[1];
+      if (entry[4]) swatch.style.height = Math.max(2, Math.round(entry[5])) + "px";
+      else if (entry[3]) swatch.style.border = "1px solid " + entry[2];
+      li.appendChild(swatch);
+      li.appendChild(el("span", null, entry[0]));
+      self.legend.appendChild(li);
+    });
+    this.canvas.setAttribute("aria-label", "Topology: " + this.title());
+    this.sayStatus();
+  };
+
+  View.prototype.title = function () {
+    var level = this.level(), count = 0;
+    level.nodes.forEach(function (node) { if (node[8] !== PORT) count += 1; });
+    var how = level.by ? "grouped by " + level.by : "node by node";
+    return count.toLocaleString("en") + " items, " + how;
+  };
+
+  View.prototype.sayStatus = function () {
+    var level = this.level(), what = this.trail.length > 1 ? this.S(level.title) + ": " : "";
+    var hint = level.by ? "click a group to open it" : "click a node for its details";
+    this.status.textContent = "";
+    this.status.appendChild(el("strong", "ipt-what", what + this.title()));
+    this.status.appendChild(el("span", "ipt-hint",
+      " \u00b7 scroll to zoom, drag to pan, " + hint + (this.said ? " \u00b7 " + this.said : "")));
+  };
+
+  /* -- geometry ------------------------------------------------------------------------ */
+
+  View.prototype.size = function () {
+    var level = this.level(), width = Math.max(this.wrap.clientWidth, 200);
+    var base = Math.min(1, width / level.frame[2]);
+    var tall = Math.max(360, Math.min(level.frame[3], this.data.canvas[1]) * base);
+    this.base = base;
+    this.width = width;
+    this.height = Math.round(tall);
+    var ratio = window.devicePixelRatio || 1;
+    this.canvas.width = Math.round(width * ratio);
+    this.canvas.height = Math.round(this.height * ratio);
+    this.canvas.style.width = width + "px";
+    this.canvas.style.height = this.height + "px";
+  };
+
+  View.prototype.fit = function () {
+    var frame = this.level().frame;
+    this.zoom = 1;
+    this.panX = 0;
+    this.panY = 0;
+    var scale = this.base;
+    if (frame[3] * scale > this.height) this.panY = frame[3] * scale / 2 - this.height / 2;
+  };
+
+  View.prototype.scale = function () { return this.base * this.zoom; };
+
+  View.prototype.screen = function (x, y) {
+    var frame = this.level().frame, s = this.scale();
+    return [(x - frame[0]) * s + this.width / 2 + this.panX,
+      (y - frame[1]) * s + this.height / 2 + this.panY];
+  };
+
+  View.prototype.radius = function (r) {
+    var s = this.scale();
+    return r * (s <= 1 ? s : Math.sqrt(s));
+  };
+
+  View.prototype.fontPx = function () { return 12 * Math.min(1, this.scale()); };
+
+  View.prototype.zoomBy = function (factor, at) {
+    var x = at ? at[0] : this.width / 2, y = at ? at[1] : this.height / 2;
+    var zoom = Math.min(40, Math.max(0.05, this.zoom * factor));
+    factor = zoom / this.zoom;
+    this.panX = x - (x - this.width / 2 - this.panX) * factor - this.width / 2;
+    this.panY = y - (y - this.height / 2 - this.panY) * factor - this.height / 2;
+    this.zoom = zoom;
+    this.draw();
+  };
+
+  /* -- drawing ------------------------------------------------------------------------- */
+
+  View.prototype.fade = function (off) {
+    this.fadeOff = off || null;
+    this.draw();
+  };
+
+  View.prototype.draw = function () {
+    var self = this, level = this.level(), ctx = this.canvas.getContext("2d");
+    var palette = this.data.palette, ratio = window.devicePixelRatio || 1;
+    var nodes = level.nodes, at = new Array(nodes.length), s = this.scale();
+    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+    ctx.clearRect(0, 0, this.width, this.height);
+    nodes.forEach(function (node, i) { at[i] = self.screen(node[0], node[1]); });
+    var off = this.fadeOff ? nodes.map(function (node, i) { return self.fadeOff(node, i, level); }) : null;
+    ctx.lineCap = "butt";
+    level.edges.forEach(function (edge) {
+      var a = at[edge[0]], b = at[edge[1]];
+      ctx.globalAlpha = off && (off[edge[0]] || off[edge[1]]) ? 0.12 : 1;
+      ctx.strokeStyle = palette[edge[2]];
+      ctx.lineWidth = Math.max(0.5, edge[3] * (s <= 1 ? s : Math.sqrt(s)));
+      ctx.beginPath();
+      ctx.moveTo(a[0], a[1]);
+      ctx.lineTo(b[0], b[1]);
+      ctx.stroke();
+    });
+    var font = this.fontPx(), labels = font >= 4.5, S = this.S;
+    ctx.font = font >= 11.9 ? FONT : font.toFixed(2) + "px DejaVu Sans, Verdana, sans-serif";
+    ctx.textBaseline = "alphabetic";
+    nodes.forEach(function (node, i) {
+      if (node[8] === PORT) return;
+      var p = at[i], r = self.radius(node[2]);
+      if (p[0] < -300 || p[0] > self.width + 20 || p[1] < -20 || p[1] > self.height + 20) return;
+      ctx.globalAlpha = off && off[i] ? 0.15 : 1;
+      ctx.beginPath();
+      ctx.arc(p[0], p[1], Math.max(r, 1), 0, 2 * Math.PI);
+      ctx.fillStyle = palette[node[3]];
+      ctx.fill();
+      ctx.lineWidth = Math.max(1, r * 0.15);
+      ctx.strokeStyle = palette[node[4]];
+      ctx.stroke();
+      self.rings.forEach(function (ring) {
+        var colour = ring(node, i, level);
+        if (!colour) return;
+        ctx.beginPath();
+        ctx.arc(p[0], p[1], Math.max(r, 1) + 3, 0, 2 * Math.PI);
+        ctx.lineWidth = 2.5;
+        ctx.strokeStyle = colour;
+        ctx.stroke();
+      });
+      if (i === self.picked || i === self.hovered) {
+        ctx.beginPath();
+        ctx.arc(p[0], p[1], Math.max(r, 1) + (i === self.picked ? 6 : 4), 0, 2 * Math.PI);
+        ctx.lineWidth = 2;
+        ctx.strokeStyle = i === self.picked ? "#0072B2" : "#8C959F";
+        ctx.stroke();
+      }
+      if (labels && S(node[6])) {
+        ctx.fillStyle = palette[node[5]];
+        ctx.fillText(S(node[6]), p[0] + r + 3 * Math.min(1, s), p[1] + font / 3);
+      }
+    });
+    ctx.globalAlpha = 1;
+    if (!api.firstDraw) api.firstDraw = performance.now();  /* ms since the page began */
+  };
+
+  /* -- pointing ------------------------------------------------------------------------ */
+
+  View.prototype.nodeAt = function (x, y) {
+    var self = this, level = this.level(), best = -1, bestDistance = Infinity;
+    var ctx = this.canvas.getContext("2d"), font = this.fontPx();
+    ctx.font = FONT;
+    level.nodes.forEach(function (node, i) {
+      if (node[8] === PORT) return;
+      var p = self.screen(node[0], node[1]), r = Math.max(self.radius(node[2]), 4);
+      var dx = x - p[0], dy = y - p[1], distance = Math.sqrt(dx * dx + dy * dy);
+      if (distance <= r + 3 && distance < bestDistance) {
+        best = i;
+        bestDistance = distance;
+      } else if (font >= 4.5 && node[6] >= 0 && dx > r && Math.abs(dy) <= font * 0.6 && bestDistance > r) {
+        var wide = ctx.measureText(self.S(node[6])).width * font / 12;
+        if (dx <= r + 3 + wide) { best = i; bestDistance = r + 1; }
+      }
+    });
+    return best;
+  };
+
+  View.prototype.listen = function () {
+    var self = this, canvas = this.canvas, down = null;
+    function where(event) {
+      var box = canvas.getBoundingClientRect();
+      return [event.clientX - box.left, event.clientY - box.top];
+    }
+    canvas.addEventListener("wheel", function (event) {
+      event.preventDefault();
+      self.zoomBy(Math.exp(-event.deltaY * 0.0015), where(event));
+    }, { passive: false });
+    canvas.addEventListener("mousedown", function (event) {
+      down = { at: where(event), panX: self.panX, panY: self.panY, moved: false };
+    });
+    window.addEventListener("mouseup", function (event) {
+      if (down && !down.moved && event.target === canvas) self.click(self.nodeAt.apply(self, where(event)));
+      down = null;
+    });
+    canvas.addEventListener("mousemove", function (event) {
+      var p = where(event);
+      if (down) {
+        var dx = p[0] - down.at[0], dy = p[1] - down.at[1];
+        if (Math.abs(dx) + Math.abs(dy) > 3) down.moved = true;
+        if (down.moved) {
+          self.panX = down.panX + dx;
+          self.panY = down.panY + dy;
+          self.draw();
+        }
+        return;
+      }
+      var hit = self.nodeAt(p[0], p[1]);
+      if (hit !== self.hovered) {
+        self.hovered = hit;
+        canvas.style.cursor = hit >= 0 ? "pointer" : "grab";
+        self.hover(hit, p);
+        self.draw();
+      }
+    });
+    canvas.addEventListener("mouseleave", function () {
+      self.hovered = -1;
+      self.tip.style.display = "none";
+      self.draw();
+    });
+    canvas.addEventListener("keydown", function (event) {
+      if (event.key === "+" || event.key === "=") self.zoomBy(1.4);
+      else if (event.key === "-") self.zoomBy(1 / 1.4);
+      else if (event.key === "Backspace") self.up();
+    });
+    if (window.ResizeObserver) {
+      new ResizeObserver(function () {
+        if (Math.abs(self.wrap.clientWidth - self.width) > 1) {
+          var zoom = self.zoom, panX = self.panX, panY = self.panY;
+          self.size();
+          self.zoom = zoom; self.panX = panX; self.panY = panY;
+          self.draw();
+        }
+      }).observe(this.wrap);
+    }
+  };
+
+  View.prototype.hover = function (index, p) {
+    if (index < 0) { this.tip.style.display = "none"; return; }
+    var node = this.level().nodes[index], group = this.level().groups[index];
+    var text = this.S(node[7]) || this.S(node[6]);
+    if (group) text += " \u00b7 " + plural(group[0], "item");
+    this.tip.textContent = text;
+    this.tip.style.left = Math.min(p[0] + 14, this.width - 40) + "px";
+    this.tip.style.top = p[1] + 14 + "px";
+    this.tip.style.display = "block";
+  };
+
+  View.prototype.click = function (index) {
+    if (index < 0) return;
+    var level = this.level(), node = level.nodes[index], group = level.groups[index];
+    if (group && group[3] >= 0) {
+      this.show(group[3]);
+      return;
+    }
+    this.picked = index;
+    if (group) {
+      this.said = group[3] === -2
+        ? "this group was left out of the file (too big): export it on its own with a filter"
+        : "";
+      this.sayStatus();
+      this.groupDetails(node, group);
+    } else if (node[9] >= 0) {
+      this.open(node[9], false);
+    }
+    this.draw();
+  };
+
+  /* -- search -------------------------------------------------------------------------- */
+
+  View.prototype.suggest = function () {
+    var self = this, typed = this.search.value.toLowerCase().trim();
+    var words = typed.split(/\s+/).filter(Boolean), found = [];
+    this.results.textContent = "";
+    if (!words.length) return;
+    /* every word in its name or id; a name that is what was typed, then one starting with
+       it, come first (a partner's name before the profiles named after it) */
+    for (var i = 0; i < this.data.items.length && found.length < 500; i += 1) {
+      var item = this.data.items[i], name = item[2].toLowerCase(), text = name + " " + item[0].toLowerCase();
+      if (words.every(function (word) { return text.indexOf(word) >= 0; })) {
+        found.push([name === typed ? 0 : name.indexOf(typed) === 0 ? 1 : 2, i]);
+      }
+    }
+    found.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; });
+    found.slice(0, 20).forEach(function (hit) {
+      var item = self.data.items[hit[1]], li = el("li");
+      li.appendChild(button("ipt-result", item[2] + " (" + item[1] + ")", item[0], function () {
+        self.find(hit[1]);
+      }));
+      self.results.appendChild(li);
+    });
+    if (!found.length) this.results.appendChild(el("li", "ipt-none", "nothing named so"));
+  };
+
+  View.prototype.find = function (index) {
+    this.results.textContent = "";
+    this.search.value = this.data.items[index][2];
+    this.locate(index);
+    this.open(index, false);
+  };
+
+  View.prototype.index = function () {
+    if (this.where) return;
+    var self = this, levels = this.data.levels;
+    this.where = {};
+    this.parents = { 0: -1 };
+    levels.forEach(function (level, number) {
+      Object.keys(level.groups).forEach(function (key) {
+        var child = level.groups[key][3];
+        if (child >= 0 && !(child in self.parents)) self.parents[child] = number;
+      });
+      level.nodes.forEach(function (node, i) {
+        if (node[9] >= 0 && node[8] !== 1 && node[8] !== 2 && !(node[9] in self.where)) {
+          self.where[node[9]] = [number, i];
+        }
+      });
+    });
+  };
+
+  View.prototype.locate = function (item) {
+    this.index();
+    var level = this.level(), here = -1;
+    level.nodes.forEach(function (node, i) { if (node[9] === item && here < 0 && node[8] !== 1 && node[8] !== 2) here = i; });
+    if (here < 0 && this.where[item]) {
+      var place = this.where[item], path = [], at = place[0];
+      while (at >= 0) { path.unshift(at); at = this.parents[at]; }
+      this.trail = path.slice(0, 1);
+      this.show(path[0], true);
+      for (var k = 1; k < path.length; k += 1) this.trail.push(path[k]);
+      this.show(this.trail[this.trail.length - 1], true);
+      here = place[1];
+    }
+    if (here < 0) {
+      this.said = "not drawn in this file's levels";
+      this.sayStatus();
+      return;
+    }
+    var node = this.level().nodes[here], p = this.screen(node[0], node[1]);
+    this.panX += this.width / 2 - p[0];
+    this.panY += this.height / 2 - p[1];
+    this.picked = here;
+    this.draw();
+  };
+
+  /* -- details ------------------------------------------------------------------------- */
+
+  View.prototype.placeholder = function () {
+    this.side.textContent = "";
+    this.side.appendChild(el("p", "ipt-none",
+      "Click an item for its details, or find one by name above."));
+  };
+
+  View.prototype.open = function (item, back) {
+    if (!back && this.item !== null && this.item !== item) this.history.push(this.item);
+    this.item = item;
+    var self = this, data = this.data, side = this.side, row = data.items[item];
+    side.textContent = "";
+    var tools = el("div", "ipt-detail-tools");
+    var previous = button("ipt-detail-back", "\u2190 Back", "the item shown before", function () {
+      if (self.history.length) self.open(self.history.pop(), true);
+    });
+    previous.disabled = !this.history.length;
+    tools.appendChild(previous);
+    tools.appendChild(button("ipt-show", "Show on map", "the level that draws it", function () {
+      self.locate(item);
+    }));
+    side.appendChild(tools);
+    side.appendChild(el("h2", "ipt-detail-name", row[2]));
+    side.appendChild(el("div", "ipt-detail-id", row[1] + " \u00b7 " + row[0]));
+    (data.details[item] || []).forEach(function (section) { side.appendChild(self.section(section)); });
+    this.detailParts.forEach(function (part) {
+      var extra = part(item);
+      if (extra) side.appendChild(extra);
+    });
+  };
+
+  View.prototype.link = function (entry) {
+    var self = this;
+    if (typeof entry !== "number") return el("span", null, this.S(entry[0]));
+    return button("ipt-link", this.data.items[entry][2], this.data.items[entry][0], function () {
+      self.open(entry, false);
+    });
+  };
+
+  View.prototype.section = function (section) {
+    var self = this, S = this.S, box = el("section", "ipt-section"), title = S(section.t);
+    if (section.p !== undefined) {
+      if (title) box.appendChild(el("h3", null, title));
+      box.appendChild(el("p", S(section.c), S(section.p)));
+      return box;
+    }
+    if (section.f) {
+      if (title) box.appendChild(el("h3", null, title));
+      var table = el("table", "ipt-fields");
+      section.f.forEach(function (row) {
+        var pair = JSON.parse(S(row)), tr = el("tr");
+        tr.appendChild(el("th", null, pair[0]));
+        tr.appendChild(el("td", null, pair[1]));
+        table.appendChild(tr);
+      });
+      section.l.forEach(function (row) {
+        var tr = el("tr"), td = el("td");
+        tr.appendChild(el("th", null, S(row[0])));
+        td.appendChild(self.link(row[1]));
+        tr.appendChild(td);
+        table.appendChild(tr);
+      });
+      box.appendChild(table);
+      return box;
+    }
+    var heading = el("h3", null, title + " (" + section.n.toLocaleString("en") + ")");
+    if (section.note !== undefined) heading.appendChild(el("span", "ipt-none", " " + S(section.note)));
+    box.appendChild(heading);
+    if (!section.n) { box.appendChild(el("p", "ipt-none", "none")); return box; }
+    var list = el("ul");
+    section.i.forEach(function (entry) {
+      var li = el("li");
+      li.appendChild(self.link(entry));
+      list.appendChild(li);
+    });
+    box.appendChild(list);
+    if (section.n > section.i.length) {
+      box.appendChild(el("p", "ipt-none", "\u2026 and " +
+        (section.n - section.i.length).toLocaleString("en") + " more (the Explorer lists them all)"));
+    }
+    return box;
+  };
+
+  View.prototype.groupDetails = function (node, group) {
+    var self = this, side = this.side;
+    side.textContent = "";
+    side.appendChild(el("h2", "ipt-detail-name", this.S(node[7]) || this.S(node[6])));
+    var kind = this.data.kinds[node[8]];
+    side.appendChild(el("div", "ipt-detail-id", "a group of " + kind + "s"));
+    var table = el("table", "ipt-fields");
+    [["items", group[0]], ["inactive", group[1]], ["profiles reaching it", group[2]]].forEach(function (row) {
+      var tr = el("tr");
+      tr.appendChild(el("th", null, row[0]));
+      tr.appendChild(el("td", null, row[1].toLocaleString("en")));
+      table.appendChild(tr);
+    });
+    side.appendChild(table);
+    if (group[3] === -2) side.appendChild(el("p", "ipt-none", self.said));
+  };
+
+  /* -- start --------------------------------------------------------------------------- */
+
+  var registry = {};
+  api.views = api.views || [];
+  api.View = View;
+  api.mount = function (root, payload) {
+    var view = new View(root, payload);
+    api.views.push(view);
+    return view;
+  };
+  /* a docs page's data file calls this: its payload, by the file's address */
+  api.receive = function (payload) {
+    var script = document.currentScript;
+    if (script) registry[script.src] = payload;
+  };
+
+  function start() {
+    document.querySelectorAll("script.ipt-view-data").forEach(function (script) {
+      var root = script.previousElementSibling;
+      if (!root || !root.classList.contains("ipt-view")) return;
+      if (script.dataset.encoding !== "gzip") {
+        api.mount(root, JSON.parse(script.textContent));
+        return;
+      }
+      /* gzip in base64 (a tenth of the JSON): the browser's own decompressor, no library */
+      var bytes = Uint8Array.from(atob(script.textContent.trim()), function (c) { return c.charCodeAt(0); });
+      var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+      new Response(stream).text().then(function (text) { api.mount(root, JSON.parse(text)); });
+    });
+    document.querySelectorAll("div.ipt-view img").forEach(function (img) {
+      var source = img.getAttribute("src") || "";
+      if (!/\.svg$/.test(source)) return;
+      var script = document.createElement("script");
+      script.src = source.replace(/\.svg$/, ".view.js");
+      script.onload = function () {
+        var payload = registry[script.src];
+        if (!payload) return;
+        var holder = img.closest("div.ipt-view"), root = el("div", "ipt-view-live");
+        holder.insertBefore(root, holder.firstChild);
+        holder.classList.add("ipt-view-drawn");
+        api.mount(root, payload);
+      };
+      document.body.appendChild(script);
+    });
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();

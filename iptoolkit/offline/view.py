@@ -1,0 +1,92 @@
+"""What an offline view carries: its levels, its items and their details, as one payload.
+
+`view_payload` gathers it for a graph (the whole estate's, or a docs page's part of it):
+the levels a reader can reach (`levels.drill_levels`), laid out for `canvas`, the table of
+items with their details (`items.ItemTable`), the palette and the title lines. Details are
+asked of the whole estate's graph (`model.graph`), as in the Explorer: what stops if a
+channel goes away does not depend on the part drawn.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Hashable
+from typing import TYPE_CHECKING, Any
+
+import networkx as nx
+
+from ..widgets.topology_data import detail_node
+from ..widgets.topology_fit import Canvas
+from .items import ItemTable
+from .levels import CUT, KINDS, MAX_NODES, Interned, Level, drill_levels, level_json
+
+if TYPE_CHECKING:
+    from ..widgets.model import ExplorerModel
+    from ..widgets.topology_data import ViewData
+
+__all__ = ["FORMAT", "FILE_CANVAS", "view_payload"]
+
+FORMAT = 1
+"""The payload's version, for the script (`payload.v`)."""
+FILE_CANVAS = Canvas.of(860, 620)
+"""The canvas an HTML file's levels are laid out for: a 1,280 px window less the details
+beside it. A wider window shows them at that scale with room around; a narrower one
+scales them down, type and all, so nothing overlaps (the script)."""
+
+
+def view_payload(
+    part: nx.MultiDiGraph,
+    model: ExplorerModel,
+    *,
+    canvas: Canvas = FILE_CANVAS,
+    title: str,
+    lines: list[str],
+    overview: ViewData | None = None,
+    max_nodes: int = MAX_NODES,
+    every_item: bool = True,
+) -> dict[str, Any]:
+    """The payload of a view of `part` (see the module docstring): `title` and `lines` head
+    it (a count line, where the estate comes from), `overview` is the first level when the
+    caller chose its grouping (else `drill.auto_view`'s). Details and search cover every
+    item of the part, or (`every_item` False: a docs page) those its levels draw."""
+    levels, opens = drill_levels(part, canvas, overview=overview, max_nodes=max_nodes)
+    chosen = list(part.nodes) if every_item else _drawn_items(part, levels)
+    table = ItemTable(model.graph, chosen)
+    palette, strings = Interned(), Interned()
+    shown = [
+        level_json(
+            level, functools.partial(_opened, opens, number), table, palette, strings, model.graph
+        )
+        for number, level in enumerate(levels)
+    ]
+    details = table.details(model, strings)
+    return {
+        "v": FORMAT,
+        "title": title,
+        "lines": lines,
+        "canvas": [round(canvas.width), canvas.height],
+        "kinds": list(KINDS),
+        "palette": palette.texts,
+        "strings": strings.texts,
+        "levels": shown,
+        "items": table.rows(),
+        "details": details,
+        "cut": any(g[3] == CUT for level in shown for g in level["groups"].values()),
+    }
+
+
+def _opened(opens: dict[tuple[int, str], int], level: int, key: str) -> int | None:
+    """The level a group `key` of level `level` opens (None: none)."""
+    return opens.get((level, key))
+
+
+def _drawn_items(part: nx.MultiDiGraph, levels: list[Level]) -> list[Hashable]:
+    """The items some level draws on its own (an agent or unit: its profile), in the
+    part's order."""
+    drawn: set[Hashable] = set()
+    for level in levels:
+        for key in level.data.members:
+            node = level.data.item(key)
+            if node is not None:
+                drawn.add(detail_node(part, node))
+    return [node for node in part.nodes if node in drawn]

@@ -1,0 +1,173 @@
+"""The interactive topology in one HTML file (`ipt.export(estate, "x.html")`, `iptoolkit
+export SNAP -o x.html`): one file, nothing it would fetch, the Explorer's own levels and
+details, hostile names and secrets as every output treats them, the same bytes twice.
+What the file does in a browser is tests/browser/test_offline_browser.py's."""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import html
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+import iptoolkit as ipt
+from iptoolkit.cli import main as cli
+from iptoolkit.offline.page import html_document, script_json
+from iptoolkit.query.graph import build_graph
+from iptoolkit.widgets.drill import auto_view, drill_view
+from iptoolkit.widgets.topology_fit import Canvas
+
+from .hostile_estate import NAMES, SCRIPT, SECRETS, hostile_estate
+
+
+def payload_of(path: Path) -> dict[str, Any]:
+    """The view's data, read back from the page as the browser reads it."""
+    text = path.read_text(encoding="utf-8")
+    found = re.search(r"class='ipt-view-data' data-encoding='gzip'>(.*?)</script>", text, re.S)
+    assert found, "no payload in the page"
+    return json.loads(gzip.decompress(base64.b64decode(found.group(1))))
+
+
+@pytest.fixture(scope="module")
+def estate() -> ipt.Estate:
+    return ipt.demo_estate(300)
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory: pytest.TempPathFactory, estate: ipt.Estate) -> Path:
+    return ipt.export(estate, tmp_path_factory.mktemp("html") / "topology.html")
+
+
+def test_the_file_holds_the_explorers_levels_and_fetches_nothing(
+    exported: Path, estate: ipt.Estate
+) -> None:
+    text = exported.read_text(encoding="utf-8")
+    assert "default-src 'none'" in text  # the page may make no request at all
+    assert not re.search(r"\b(src|href)\s*=", text.split("<script>", 1)[0])
+    data = payload_of(exported)
+    from iptoolkit.offline.view import FILE_CANVAS
+
+    overview = auto_view(build_graph(estate), canvas=FILE_CANVAS)  # as the Explorer draws it
+    first = data["levels"][0]
+    strings = data["strings"]
+    assert [strings[node[6]] for node in first["nodes"]] == [
+        str(a["label"]) for a in overview.graph.nodes.values()
+    ]
+    assert data["lines"][0].startswith("300 of 300 profiles, ")
+    # every profile group of the overview opens the level the Explorer opens for it
+    graph = build_graph(estate)
+    keys = list(overview.graph.nodes)
+    opened = 0
+    for number, (count, _, _, level) in first["groups"].items():
+        key = keys[int(number)]
+        if not key.startswith("group:profile:"):
+            assert level == -1
+            continue
+        members = overview.members[key]
+        assert count == overview.graph.nodes[key]["count"]
+        drilled = drill_view(graph, members, canvas=FILE_CANVAS)
+        assert [strings[n[6]] for n in data["levels"][level]["nodes"]] == [
+            str(a["label"]) for a in drilled.graph.nodes.values()
+        ]
+        assert strings[data["levels"][level]["title"]] == overview.graph.nodes[key]["crumb"]
+        opened += 1
+    assert opened >= 5
+    # a single node's item is the estate item whose details a click shows
+    items = data["items"]
+    profiles = {row[0] for row in items if row[1] == "profile"}
+    assert len(profiles) == 300
+    first_profile = items.index(next(row for row in items if row[1] == "profile"))
+    titles = [strings[section["t"]] for section in data["details"][first_profile]]
+    assert (
+        titles[:3]
+        == [
+            "Profile " + items[first_profile][0].split(":", 1)[1],
+            "Input agent settings",
+            "Channels it uses",
+        ][: len(titles[:3])]
+    )
+
+
+def test_the_cli_writes_it_with_filters_and_grouping(tmp_path: Path, estate: ipt.Estate) -> None:
+    snapshot = tmp_path / "snap.json"
+    estate.save(snapshot)
+    out = tmp_path / "finance.html"
+    result = CliRunner().invoke(
+        cli,
+        ["export", str(snapshot), "--group", "Finance", "--group-by", "agent_type", "-o", str(out)],
+    )
+    assert result.exit_code == 0, result.output
+    data = payload_of(out)
+    selected = estate.subset(ipt.Filter(groups=["Finance"]))
+    assert data["lines"][0].startswith(f"{len(selected):,} of {len(selected):,} profiles")
+    assert data["levels"][0]["by"] == "agent_type"
+    assert {row[0] for row in data["items"] if row[1] == "profile"} == {
+        f"profile:{record.key}" for record in selected.records
+    }
+    again = tmp_path / "again.html"
+    CliRunner().invoke(
+        cli,
+        [
+            "export",
+            str(snapshot),
+            "--group",
+            "Finance",
+            "--group-by",
+            "agent_type",
+            "-o",
+            str(again),
+        ],
+    )
+    assert again.read_bytes() == out.read_bytes()  # the same snapshot, the same bytes
+    wrong = CliRunner().invoke(
+        cli, ["export", str(snapshot), "--group-by", "group", "-o", str(tmp_path / "x.csv")]
+    )
+    assert wrong.exit_code == 2 and ".html" in wrong.output
+
+
+def test_hostile_names_and_secrets(tmp_path: Path) -> None:
+    """No name ends the script element or reads as markup; every name comes back whole
+    from the JSON; no secret is in the file."""
+    path = ipt.export(hostile_estate(), tmp_path / "hostile.html", group_by=False)
+    text = path.read_text(encoding="utf-8")
+    for secret in SECRETS:
+        assert secret not in text
+    assert SCRIPT not in text and "<script>alert(1)" not in text
+    assert text.count("</script>") == 2  # the payload's and the script's own
+    assert text.count("<script") == 2
+    page = html_document({"title": SCRIPT, "names": NAMES})  # whatever the payload holds
+    assert SCRIPT not in page and page.count("<script") == 2
+    data = payload_of(path)
+    names = {row[2] for row in data["items"]}
+    printable = [name for name in NAMES if name.isprintable() and len(name) < 200]
+    for name in printable:
+        assert any(name in shown for shown in names), name
+    assert html.escape(SCRIPT) not in text  # in the packed JSON, not as HTML text
+
+
+def test_script_json_escapes_what_would_end_the_element() -> None:
+    text = script_json({"name": "</script><b>&\u2028\u2029"})
+    assert "<" not in text and ">" not in text and "&" not in text
+    assert "\u2028" not in text and "\u2029" not in text
+    assert json.loads(text) == {"name": "</script><b>&\u2028\u2029"}
+
+
+def test_levels_stop_at_their_budget() -> None:
+    """Past `max_nodes` a profile group is drawn but does not open, and the file says so."""
+    from iptoolkit.offline.levels import CUT, drill_levels
+
+    graph = build_graph(ipt.demo_estate(300))
+    levels, opens = drill_levels(graph, Canvas.of(860, 620), max_nodes=1)
+    assert len(levels) == 1 and not opens
+    from iptoolkit.offline.view import view_payload
+    from iptoolkit.widgets.model import ExplorerModel
+
+    model = ExplorerModel(ipt.demo_estate(300))
+    data = view_payload(model.graph, model, title="t", lines=[], max_nodes=1)
+    assert data["cut"] and any(g[3] == CUT for g in data["levels"][0]["groups"].values())
