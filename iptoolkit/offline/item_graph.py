@@ -45,8 +45,8 @@ def graph_json(
             unit if isinstance(unit, int) else 0,
         ]
     relations: dict[tuple[Hashable, Hashable], dict[str, None]] = {}
-    for source, target, relation in part.edges(data="relation"):
-        relations.setdefault((source, target), {})[str(relation)] = None
+    for source, target, attrs in part.edges(data=True):
+        relations.setdefault((source, target), {})[str(attrs.get("relation"))] = None
     edges: list[int] = []
     for (source, target), named in relations.items():
         edges += [index[source], index[target], strings("/".join(named))]

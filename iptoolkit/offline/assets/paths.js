@@ -6,7 +6,8 @@
    them (iptoolkit/query/paths.py): every simple path, edges followed either way, shortest
    first, at most `limit` paths of at most `cutoff` steps, saying which bound it met; and a
    search of more than BUDGET steps stops and says so, so a tab never hangs. For tests:
-   `view.paths.between(a, b)` (node ids) and `view.paths.show(a, b)` (item indices). */
+   `view.paths.between(a, b, limit, cutoff)` (the paths as node ids, `ids`) and
+   `view.paths.show(a, b)`, a and b indices of the file's items. */
 (function () {
   "use strict";
   var api = window.IptTopology = window.IptTopology || {};
@@ -91,13 +92,31 @@
     result.more = out.found.length > limit;
     result.paths = out.found.slice(0, limit);
     if (!result.more && !out.stopped) {
-      var beyond = { found: [], left: BUDGET, stopped: false };
-      for (length = cutoff + 1; length <= cutoff + 2 && !beyond.found.length; length += 1) {
-        this.walk(a, b, length, toB, 1, beyond);
-      }
-      result.longer = beyond.found.length > 0;
+      var beyond = { left: BUDGET, stopped: false };
+      result.longer = this.beyond(a, b, cutoff, toB, beyond);
+      result.stopped = beyond.stopped;
     }
     return result;
+  };
+
+  /* is there a simple path from a to b longer than `cutoff` among the nodes on some walk
+     of at most cutoff + 2 steps (the nodes ipt.paths searches, whose next path after
+     those within the cutoff says `longer`)? */
+  Graph.prototype.beyond = function (a, b, cutoff, toB, out) {
+    var self = this, fromA = this.distances(a, cutoff + 2), on = new Uint8Array(this.n);
+    function near(node) { return fromA[node] >= 0 && toB[node] >= 0 && fromA[node] + toB[node] <= cutoff + 2; }
+    function step(node, depth) {
+      if (out.left <= 0) { out.stopped = true; return false; }
+      out.left -= 1;
+      if (node === b) return depth > cutoff;
+      on[node] = 1;
+      var found = self.adjacent[node].some(function (other) {
+        return !on[other] && near(other) && step(other, depth + 1);
+      });
+      on[node] = 0;
+      return found;
+    }
+    return step(a, 0);
   };
 
   /* a step's relation and its direction, as query/paths.py's Step prints it */
@@ -151,11 +170,13 @@
       return best;
     }
 
-    function name(g) {
+    function name(g) {  /* an item links to its details; an agent or unit names its profile */
       var kind = graph.nodes[3 * g], item = graph.nodes[3 * g + 1];
-      if (kind === KIND_AGENT) return el("span", "ipt-path-part", "input agent");
-      if (kind === KIND_RESPONSE) return el("span", "ipt-path-part", "response unit " + graph.nodes[3 * g + 2]);
-      return view.link(item);
+      if (kind !== KIND_AGENT && kind !== KIND_RESPONSE) return view.link(item);
+      var part = el("span", "ipt-path-part", kind === KIND_AGENT ? "input agent of "
+        : "response unit " + graph.nodes[3 * g + 2] + " of ");
+      part.appendChild(view.link(item));
+      return part;
     }
 
     function listed(result, a, b) {
@@ -190,8 +211,9 @@
       return said.length ? "; " + said.join("; ") : "";
     }
 
+    /* the paths between items a and b (indices of the file's items), with node ids */
     state.between = function (a, b, limit, cutoff) {
-      var result = graph.paths(a, b, limit || limits[0], cutoff || limits[1]);
+      var result = graph.paths(graph.ofItem[a], graph.ofItem[b], limit || limits[0], cutoff || limits[1]);
       result.limit = limit || limits[0];
       result.cutoff = cutoff || limits[1];
       result.ids = result.paths.map(function (path) { return path.map(nodeId); });
@@ -202,7 +224,7 @@
     state.show = function (a, b) {
       var ga = graph.ofItem[a], gb = graph.ofItem[b];
       state.from = null;
-      var result = state.between(ga, gb);
+      var result = state.between(a, b);
       if (!result.paths.length) {
         view.said = "no path between " + data.items[a][2] + " and " + data.items[b][2] +
           (result.longer ? " of at most " + result.cutoff + " steps" : "");
@@ -214,6 +236,7 @@
       state.shown = { result: result, a: a, b: b, on: on };
       var target = levelFor(ga, gb);
       if (target !== view.trail[view.trail.length - 1]) view.openLevel(target);
+      else view.fit();  /* the whole level again, the paths in it */
       view.fade(function (node, i, level) {
         return !stands(level, i).some(function (g) { return on[g]; });
       });
