@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import networkx as nx
 
 from ..query.paths import DEFAULT_CUTOFF, DEFAULT_LIMIT
+from ..query.reach import graph_order
 from ..topology.finding_marks import worst_by_node
 from ..widgets.topology_data import detail_node
 from ..widgets.topology_fit import Canvas
@@ -70,7 +71,8 @@ def view_payload(
         )
         for number, level in enumerate(levels)
     ]
-    details = table.details(model, strings)
+    with graph_order(model.graph):  # two questions per item: sorted by a table, not a walk
+        details = table.details(model, strings)
     extra: dict[str, Any] = {}
     if findings is not None:
         found = list(findings)
