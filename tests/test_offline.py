@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import gzip
 import html
+import itertools
 import json
 import re
 from pathlib import Path
@@ -144,6 +145,9 @@ def test_hostile_names_and_secrets(tmp_path: Path) -> None:
     page = html_document({"title": SCRIPT, "names": NAMES})  # whatever the payload holds
     assert SCRIPT not in page and page.count("<script") == 2
     data = payload_of(path)
+    unpacked = json.dumps(data, ensure_ascii=False)
+    for secret in SECRETS:  # nor in the packed payload, findings' texts and all
+        assert secret not in unpacked
     names = {row[2] for row in data["items"]}
     printable = [name for name in NAMES if name.isprintable() and len(name) < 200]
     for name in printable:
@@ -171,3 +175,85 @@ def test_levels_stop_at_their_budget() -> None:
     model = ExplorerModel(ipt.demo_estate(300))
     data = view_payload(model.graph, model, title="t", lines=[], max_nodes=1)
     assert data["cut"] and any(g[3] == CUT for g in data["levels"][0]["groups"].values())
+
+
+def test_the_file_carries_findings_and_the_graph_its_paths_walk(
+    exported: Path, estate: ipt.Estate
+) -> None:
+    """Only items with findings carry them (code, severity, text), each level says the
+    worst severity of its nodes and what each node stands for, and the graph is the
+    estate's: every node and linked pair, with its relation."""
+    from iptoolkit.topology.finding_marks import worst_by_node
+    from iptoolkit.widgets.topology_data import detail_node
+
+    data = payload_of(exported)
+    strings, items = data["strings"], data["items"]
+    graph = build_graph(estate)
+    found = ipt.findings(estate)
+    severities = [row[0] for row in data["findings"]["severities"]]
+    assert severities == ["error", "warning", "info"]
+    expected: dict[str, set[tuple[str, str, str]]] = {}
+    for f in found:
+        for node in f.nodes:
+            expected.setdefault(str(detail_node(graph, node)), set()).add(
+                (f.code, f.severity, f.text)
+            )
+    carried = {
+        items[int(item)][0]: {(strings[c], severities[s], strings[t]) for c, s, t in listed}
+        for item, listed in data["findings"]["items"].items()
+    }
+    assert carried == expected and len(carried) < len(items)  # items without: nothing
+    # the graph: kind, item and unit per node; each linked pair once, with its relations
+    nodes, edges = data["graph"]["nodes"], data["graph"]["edges"]
+    order = list(graph.nodes)
+    assert len(nodes) == 3 * len(order)
+    for number, node in enumerate(order):
+        kind, item, _ = nodes[3 * number : 3 * number + 3]
+        assert data["kinds"][kind] == graph.nodes[node]["kind"]
+        assert items[item][0] == str(detail_node(graph, node))
+    pairs = {
+        (order[edges[k]], order[edges[k + 1]]): strings[edges[k + 2]]
+        for k in range(0, len(edges), 3)
+    }
+    assert len(pairs) == len(edges) // 3 == len(set(graph.edges()))
+    for (u, v), relation in pairs.items():
+        assert set(relation.split("/")) == {
+            r for _, t, r in graph.edges(u, data="relation") if t == v
+        }
+    # each level node: the worst severity of what it stands for, and what that is
+    from iptoolkit.offline.levels import drill_levels
+    from iptoolkit.offline.view import FILE_CANVAS
+
+    worst = worst_by_node(found)
+    rank = ["error", "warning", "info"]
+    levels = drill_levels(graph, FILE_CANVAS)[0]
+    for level, shown in zip(levels, data["levels"], strict=True):
+        stands = []
+        for entry in shown["g"]:
+            numbers = [entry] if isinstance(entry, int) else list(itertools.accumulate(entry))
+            stands.append({order[n] for n in numbers if n >= 0})
+        keys = list(level.data.graph.nodes)
+        for key, members in zip(keys, stands, strict=True):
+            assert members == set(level.data.members.get(key.removesuffix(" \u2192"), ())), key
+        marks = dict(shown["marks"])
+        for number, members in enumerate(stands):
+            named = [
+                worst[m] for m in members if m in worst and not keys[number].endswith("\u2192")
+            ]
+            want = min(named, key=rank.index) if named else None
+            assert (rank[marks[number]] if number in marks else None) == want, keys[number]
+
+
+def test_graph_order_gives_the_same_answers(estate: ipt.Estate) -> None:
+    """Answers sorted by the table `graph_order` makes (what an HTML file's details ask)
+    are the answers a walk of the graph gives; another graph is walked as before."""
+    from iptoolkit.query.reach import graph_order, impact, where_used
+
+    graph = build_graph(estate)
+    items = [n for n, k in graph.nodes(data="kind") if k in ("channel", "partner", "profile")]
+    plain = [(where_used(graph, n), impact(graph, n)) for n in items]
+    other = build_graph(estate)
+    with graph_order(graph):
+        assert [(where_used(graph, n), impact(graph, n)) for n in items] == plain
+        assert where_used(other, items[-1]) == plain[-1][0]
+    assert sum(len(used) > 1 for used, _ in plain) > 20  # orders that could differ

@@ -3,7 +3,9 @@
 `write_html` (`ipt.export(estate, "topology.html")`, `iptoolkit export SNAP -o x.html`)
 writes the payload (`view.view_payload`) as JSON, gzip-compressed in base64
 (`packed_json`), in a `<script>` element the browser does not run, the script
-(`assets/topology.js`) and the style (`assets/topology.css`) inline. The page's
+(`assets/topology.js`, with `FILE_SCRIPTS`: the findings toggle and the path view) and the
+style (`assets/topology.css`) inline. The payload carries the audit's findings of the
+estate written (`ipt.findings`) and its graph, which the path view walks. The page's
 Content-Security-Policy allows no request at all (`default-src 'none'`): it opens from
 disk, on an intranet, attached to a ticket, and a name that slipped through could load
 nothing even then.
@@ -32,6 +34,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ASSETS",
+    "FILE_SCRIPTS",
     "asset",
     "script_json",
     "packed_json",
@@ -42,6 +45,9 @@ __all__ = [
 
 ASSETS = ("topology.js", "topology.css")
 """The script and style every offline view uses, package data of `iptoolkit.offline`."""
+FILE_SCRIPTS = ("findings.js", "paths.js")
+"""What an HTML file's view adds to the script: findings on the map, the path view (the
+docs site's views carry neither)."""
 POLICY = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:"
 _ESCAPES = {
     "<": "\\u003c",
@@ -80,6 +86,7 @@ def packed_json(payload: Any) -> str:
 def html_document(payload: dict[str, Any]) -> str:
     """The whole page: the payload, the script and the style inline."""
     title = html.escape(str(payload.get("title", "Topology")))
+    scripts = "\n".join(asset(name) for name in ("topology.js", *FILE_SCRIPTS))
     return (
         "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>\n"
         "<meta name='viewport' content='width=device-width, initial-scale=1'>\n"
@@ -89,7 +96,7 @@ def html_document(payload: dict[str, Any]) -> str:
         "<noscript><p>This topology is drawn by its script: allow JavaScript for this "
         "file to explore it.</p></noscript></div>\n"
         "<script type='application/octet-stream' class='ipt-view-data' data-encoding='gzip'>"
-        f"{packed_json(payload)}</script>\n<script>{asset('topology.js')}</script>\n"
+        f"{packed_json(payload)}</script>\n<script>{scripts}</script>\n"
         "</body></html>\n"
     )
 
@@ -118,6 +125,7 @@ def write_html(
     `group_by`: as `show_topology`: None lets the view choose as the Explorer does
     (`drill.auto_view`: node by node when it fits, else grouped), `"group"`,
     `"agent_type"` or `"partner"` always, False never (every node, in rows)."""
+    from ..auditing.engine import findings
     from ..core.selection import Filter
     from ..plot.topology import check_options, grouping
     from ..widgets.model import ExplorerModel
@@ -134,7 +142,13 @@ def write_html(
     counts = model.select(Filter()).counts_text()
     shown = redact_text(" ".join((title or "Integration estate topology").split()))
     payload = view_payload(
-        graph, model, title=shown, lines=estate_lines(estate, counts), overview=overview
+        graph,
+        model,
+        title=shown,
+        lines=estate_lines(estate, counts),
+        overview=overview,
+        findings=findings(estate),
+        paths=True,
     )
     target = Path(path)
     target.write_text(html_document(payload), encoding="utf-8", newline="\n")

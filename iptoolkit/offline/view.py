@@ -4,23 +4,31 @@
 the levels a reader can reach (`levels.drill_levels`), laid out for `canvas`, the table of
 items with their details (`items.ItemTable`), the palette and the title lines. Details are
 asked of the whole estate's graph (`model.graph`), as in the Explorer: what stops if a
-channel goes away does not depend on the part drawn.
+channel goes away does not depend on the part drawn. An HTML file also carries the audit's
+findings on the map (`findings_data`) and the graph its script walks for paths
+(`item_graph`); a docs page's view neither (the site has its findings page).
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
+from ..query.paths import DEFAULT_CUTOFF, DEFAULT_LIMIT
+from ..query.reach import graph_order
+from ..topology.finding_marks import worst_by_node
 from ..widgets.topology_data import detail_node
 from ..widgets.topology_fit import Canvas
+from .findings_data import findings_json, level_marks
+from .item_graph import graph_json, level_members
 from .items import ItemTable
 from .levels import CUT, KINDS, MAX_NODES, Interned, Level, drill_levels, level_json
 
 if TYPE_CHECKING:
+    from ..auditing.finding import Finding
     from ..widgets.model import ExplorerModel
     from ..widgets.topology_data import ViewData
 
@@ -44,11 +52,15 @@ def view_payload(
     overview: ViewData | None = None,
     max_nodes: int = MAX_NODES,
     every_item: bool = True,
+    findings: Iterable[Finding] | None = None,
+    paths: bool = False,
 ) -> dict[str, Any]:
     """The payload of a view of `part` (see the module docstring): `title` and `lines` head
     it (a count line, where the estate comes from), `overview` is the first level when the
     caller chose its grouping (else `drill.auto_view`'s). Details and search cover every
-    item of the part, or (`every_item` False: a docs page) those its levels draw."""
+    item of the part, or (`every_item` False: a docs page) those its levels draw.
+    `findings` (the audit's, of the estate drawn) mark the map; `paths` embeds the graph
+    for the script's path view."""
     levels, opens = drill_levels(part, canvas, overview=overview, max_nodes=max_nodes)
     chosen = list(part.nodes) if every_item else _drawn_items(part, levels)
     table = ItemTable(model.graph, chosen)
@@ -59,7 +71,20 @@ def view_payload(
         )
         for number, level in enumerate(levels)
     ]
-    details = table.details(model, strings)
+    with graph_order(model.graph):  # two questions per item: sorted by a table, not a walk
+        details = table.details(model, strings)
+    extra: dict[str, Any] = {}
+    if findings is not None:
+        found = list(findings)
+        worst = worst_by_node(found)
+        for level, out in zip(levels, shown, strict=True):
+            out["marks"] = level_marks(level.data, worst)
+        extra["findings"] = findings_json(found, table, model.graph, strings)
+    if paths:
+        extra["graph"], index = graph_json(part, table, strings)
+        extra["limits"] = [DEFAULT_LIMIT, DEFAULT_CUTOFF]
+        for level, out in zip(levels, shown, strict=True):
+            out["g"] = level_members(level.data, index)
     return {
         "v": FORMAT,
         "title": title,
@@ -72,6 +97,7 @@ def view_payload(
         "items": table.rows(),
         "details": details,
         "cut": any(g[3] == CUT for level in shown for g in level["groups"].values()),
+        **extra,
     }
 
 

@@ -220,3 +220,238 @@ def _hostile_page(page: Any, site: str) -> str:
     )
     assert href, "no page for the hostile partner"
     return href.split("partners/", 1)[1]
+
+
+# -- findings on the map and the path view (an HTML file's) ------------------------------
+
+
+@pytest.fixture(scope="module")
+def five_hundred(tmp_path_factory: pytest.TempPathFactory) -> tuple[ipt.Estate, Path]:
+    """A 500-profile estate (its audit names items at every severity) and its file."""
+    estate = ipt.demo_estate(500)
+    return estate, ipt.export(estate, tmp_path_factory.mktemp("marks") / "topology.html")
+
+
+def _levels(estate: ipt.Estate) -> list[Any]:
+    """The file's levels, laid out again as the export lays them out."""
+    from iptoolkit.offline.levels import drill_levels
+    from iptoolkit.offline.view import FILE_CANVAS
+    from iptoolkit.widgets.model import ExplorerModel
+
+    return drill_levels(ExplorerModel(estate).graph, FILE_CANVAS)[0]
+
+
+def _stands_for(data: Any, key: str) -> tuple[str, ...]:
+    """The estate nodes a level's node stands for (a port: its node's)."""
+    from iptoolkit.widgets.topology_data import PORT_SUFFIX
+
+    return tuple(data.members.get(key.removesuffix(PORT_SUFFIX), ()))
+
+
+def _open(view_page: Any, item_id: str) -> int:
+    """Find an item by its id with the search box; its index in the file's items."""
+    view_page.fill(".ipt-search", item_id.split(":", 1)[1])
+    view_page.wait_for_selector(".ipt-result")
+    view_page.click(f".ipt-result[title='{item_id}']")
+    return int(
+        view_page.evaluate(
+            "id => IptTopology.views[0].data.items.findIndex(r => r[0] === id)", item_id
+        )
+    )
+
+
+def test_the_findings_toggle_rings_what_the_audit_names(
+    browser: Any, five_hundred: tuple[ipt.Estate, Path], tmp_path: Path
+) -> None:
+    from iptoolkit.topology.finding_marks import SEVERITY_COLOURS, worst_by_node
+    from iptoolkit.widgets.topology_data import detail_node
+
+    estate, path = five_hundred
+    found = ipt.findings(estate)
+    rank = {"error": 0, "warning": 1, "info": 2}
+    worst: dict[str, str] = {}  # worked out here, and the toolkit's own must agree
+    for finding in found:
+        for node in finding.nodes:
+            if node not in worst or rank[finding.severity] < rank[worst[node]]:
+                worst[node] = finding.severity
+    assert worst == worst_by_node(found) and set(worst.values()) == set(rank)
+    watched = Watched(browser, "file://")
+    page = watched.page
+    page.goto(path.as_uri())
+    page.wait_for_selector(".ipt-findings-toggle")
+    levels = _levels(estate)
+    assert page.evaluate("IptTopology.views[0].data.levels.length") == len(levels)
+    off = page.evaluate("IptTopology.views[0].findings.rung(0)")
+    assert not any(off)  # nothing ringed before the toggle
+    page.click(".ipt-findings-toggle")
+    seen: set[str] = set()
+    for number, level in enumerate(levels):
+        expected = []
+        for key in level.data.graph.nodes:
+            named = [worst[m] for m in _stands_for(level.data, key) if m in worst]
+            is_port = level.data.graph.nodes[key].get("kind") == "port"
+            severity = min(named, key=rank.__getitem__) if named and not is_port else None
+            expected.append(SEVERITY_COLOURS[severity] if severity else None)
+            seen.update([severity] if severity else [])
+        got = page.evaluate("n => IptTopology.views[0].findings.rung(n)", number)
+        assert got == expected, f"level {number} ({level.title})"
+    assert seen == set(rank)  # every severity ringed somewhere
+    legend = page.inner_text(".ipt-legend")
+    shown = {
+        worst[m]
+        for k in levels[0].data.graph.nodes
+        for m in _stands_for(levels[0].data, k)
+        if m in worst
+    }
+    for severity in rank:
+        assert (f"findings: worst is {severity}" in legend) == (severity in shown), severity
+    # the ring is drawn: the canvas holds its colour just above a ringed node of the overview
+    drawn = page.evaluate(_RING_PIXELS)
+    assert drawn and sum(ok for ok in drawn) >= 0.8 * len(drawn), drawn
+    page.screenshot(path=str(tmp_path / "findings.png"))
+    # the item the error names: found, its level opened, ringed red; a click lists its codes
+    error = next(f for f in found if f.severity == "error")
+    profile = next(n for n in error.nodes if n.startswith("profile:"))
+    graph = ipt.build_graph(estate)
+    codes = {f.code for f in found if any(detail_node(graph, n) == profile for n in f.nodes)}
+    _open(page, profile)
+    page.click(".ipt-fit")
+    at = page.evaluate(
+        """() => { const v = IptTopology.views[0], n = v.level().nodes[v.picked];
+        const p = v.screen(n[0], n[1]), box = v.canvas.getBoundingClientRect();
+        const ring = v.findings.rung(v.trail[v.trail.length - 1])[v.picked];
+        return [box.left + p[0], box.top + p[1], ring]; }"""
+    )
+    assert at[2] == SEVERITY_COLOURS["error"]
+    page.evaluate("IptTopology.views[0].placeholder()")
+    page.mouse.click(at[0], at[1])
+    page.wait_for_selector(".ipt-findings code")
+    assert set(page.locator(".ipt-findings code").all_inner_texts()) == codes
+    assert "error" in page.inner_text(".ipt-findings")
+    page.screenshot(path=str(tmp_path / "findings-item.png"))
+    assert watched.refused == []
+    watched.clean()
+    page.close()
+
+
+# for each ringed node in sight on the level shown: is the pixel on its ring, straight
+# above it, the ring's colour (within anti-aliasing)?
+_RING_PIXELS = """() => {
+  const v = IptTopology.views[0], level = v.level(), n = v.trail[v.trail.length - 1];
+  const colours = v.findings.rung(n), ratio = window.devicePixelRatio || 1;
+  const ctx = v.canvas.getContext("2d"), out = [];
+  level.nodes.forEach((node, i) => {
+    if (!colours[i]) return;
+    const p = v.screen(node[0], node[1]), r = Math.max(v.radius(node[2]), 1) + 3;
+    if (p[1] - r < 2 || p[1] > v.height || p[0] < 0 || p[0] > v.width) return;
+    const x = Math.round(p[0] * ratio), y = Math.round((p[1] - r) * ratio);
+    const px = ctx.getImageData(x, y, 1, 1).data;
+    const want = [1, 3, 5].map(k => parseInt(colours[i].slice(k, k + 2), 16));
+    out.push(want.every((c, k) => Math.abs(c - px[k]) < 60));
+  });
+  return out;
+}"""
+
+
+def test_the_path_view_fades_what_is_off_the_paths(
+    browser: Any, five_hundred: tuple[ipt.Estate, Path], tmp_path: Path
+) -> None:
+    estate, path = five_hundred
+    graph = ipt.build_graph(estate)
+    watched = Watched(browser, "file://")
+    page = watched.page
+    page.goto(path.as_uri())
+    page.wait_for_selector(".ipt-canvas canvas")
+    page.wait_for_function("IptTopology.views.length && IptTopology.views[0].paths")
+    index = page.evaluate(
+        "Object.fromEntries(IptTopology.views[0].data.items.map((r, i) => [r[0], i]))"
+    )
+    # the script finds the paths ipt.paths finds, with its bounds
+    pairs = _pairs(graph)
+    kinds = set()
+    bounded = [(a, b, limit, cutoff) for a, b in pairs[:12] for limit, cutoff in ((1, 8), (2, 4))]
+    for a, b, limit, cutoff in [(a, b, 20, 8) for a, b in pairs] + bounded:
+        want = ipt.paths(graph, a, b, limit=limit, cutoff=cutoff)
+        got = page.evaluate(
+            "([a, b, l, c]) => IptTopology.views[0].paths.between(a, b, l, c)",
+            [index[a], index[b], limit, cutoff],
+        )
+        lengths = [len(p) for p in got["ids"]]
+        assert lengths == sorted(lengths), (a, b)  # shortest first
+        assert (got["more"], got["longer"]) == (want.more, want.longer), (a, b)
+        if not want.more:
+            assert sorted(got["ids"]) == sorted(want.paths), (a, b)
+        else:  # the same number, of the same lengths (which of equal ones: either)
+            assert lengths == [len(p) for p in want.paths], (a, b)
+        kinds.add(
+            "none" if not want else "more" if want.more else "longer" if want.longer else "some"
+        )
+    assert kinds == {"none", "more", "longer", "some"}, kinds
+    # two profiles of one level tied by more than one path: picked as a reader picks them
+    levels = _levels(estate)
+    a, b, found = _two_tied(graph, levels)
+    _open(page, a)
+    page.click(".ipt-paths-from")
+    _open(page, b)
+    page.click(".ipt-paths-to")
+    page.wait_for_selector(".ipt-path-list")
+    assert page.locator(".ipt-path-list > li").count() == len(found)
+    shown = page.evaluate("IptTopology.views[0].trail.slice(-1)[0]")
+    level = levels[shown]
+    keys = list(level.data.graph.nodes)
+    faded = page.evaluate("IptTopology.views[0].faded()")
+    assert faded == _off(level, found) and 0 < len(faded) < len(keys)
+    drawn = {key for i, key in enumerate(keys) if i not in faded}
+    assert {a, b} <= drawn  # both ends on the level shown, node by node
+    assert level.data.group_by is None
+    page.screenshot(path=str(tmp_path / "paths.png"))
+    page.click(".ipt-crumb:text('Overview')")  # the overview: groups on the paths stay
+    faded = page.evaluate("IptTopology.views[0].faded()")
+    assert faded == _off(levels[0], found) and 0 < len(faded) < len(levels[0].data.graph)
+    page.click(".ipt-paths-clear")
+    assert page.evaluate("IptTopology.views[0].faded()") == []
+    assert watched.refused == []
+    watched.clean()
+    page.close()
+
+
+def _off(level: Any, found: Any) -> list[int]:
+    """The nodes of a level that stand for nothing on the paths found."""
+    on = set(found.nodes)
+    keys = list(level.data.graph.nodes)
+    return [i for i, key in enumerate(keys) if not on & set(_stands_for(level.data, key))]
+
+
+def _pairs(graph: Any) -> list[tuple[str, str]]:
+    """Items 3 and 6 steps apart (shared channels and partners: many paths), and items of
+    parts of the estate that no path joins."""
+    import networkx as nx
+
+    items = {n for n, k in graph.nodes(data="kind") if k in ("profile", "channel", "partner")}
+    both_ways = graph.to_undirected(as_view=True)
+    pairs = []
+    for a in [n for n in graph if n in items][::25]:
+        steps = nx.single_source_shortest_path_length(both_ways, a, cutoff=6)
+        for far in (3, 6):
+            named = [n for n, d in steps.items() if d == far and n in items]
+            pairs += [(a, named[-1])] if named else []
+        alone = [n for n in items if n not in nx.node_connected_component(both_ways, a)]
+        pairs += [(a, min(alone))] if alone else []
+    return pairs
+
+
+def _two_tied(graph: Any, levels: list[Any]) -> tuple[str, str, Any]:
+    """Two profiles drawn on one node-by-node level with 2 to 20 paths between them (the
+    first such)."""
+    for level in levels:
+        if level.data.group_by is not None:
+            continue
+        profiles = [
+            n for n in level.data.graph.nodes if graph.nodes.get(n, {}).get("kind") == "profile"
+        ]
+        for a in profiles:
+            for b in profiles:
+                found = ipt.paths(graph, a, b) if a < b else None
+                if found and len(found) >= 2 and not found.more:
+                    return a, b, found
+    raise AssertionError("no two profiles of one level tied by paths")

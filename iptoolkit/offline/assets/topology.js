@@ -4,8 +4,11 @@
    textContent, never as HTML.
 
    Ready for more: `view.fade(fn)` fades what fn(node) says is off (a path view), and
-   `view.rings` / `view.detailParts` take functions that ring a node in a colour and add to
-   an item's details (findings on the map). */
+   `view.rings` / `view.detailParts` / `view.legendParts` take functions that ring a node
+   in a colour, add to an item's details and to the legend (findings on the map). An
+   add-on (findings.js, paths.js in an HTML file) is a function of the view, pushed on
+   `IptTopology.addons` before the view is made. For tests: `view.faded()`, the nodes of
+   the level shown that the fade leaves faint. */
 (function () {
   "use strict";
   var FONT = "12px DejaVu Sans, Verdana, sans-serif";
@@ -45,11 +48,14 @@
     this.item = null;
     this.rings = [];
     this.detailParts = [];
+    this.legendParts = [];
     this.fadeOff = null;
     this.said = "";
     this.parents = null;
     this.where = null;
     this.build();
+    var self = this;
+    (api.addons || []).forEach(function (addon) { addon(self, el, button); });
     this.show(0, true);
   }
 
@@ -64,7 +70,7 @@
       });
       root.appendChild(head);
     }
-    var bar = el("div", "ipt-bar");
+    var bar = this.bar = el("div", "ipt-bar");
     this.back = button("ipt-back", "\u2190 Back", "one level up", function () { self.up(); });
     bar.appendChild(this.back);
     this.crumbs = el("nav", "ipt-crumbs");
@@ -157,11 +163,13 @@
     });
     this.back.disabled = this.trail.length < 2;
     this.legend.textContent = "";
-    JSON.parse(this.S(level.legend)).forEach(function (entry) {
+    var entries = JSON.parse(this.S(level.legend));
+    this.legendParts.forEach(function (part) { entries = entries.concat(part(level)); });
+    entries.forEach(function (entry) {
       var li = el("li"), swatch = el("span", entry[4] ? "ipt-swatch ipt-line" : "ipt-swatch");
       swatch.style.background = entry[1];
       if (entry[4]) swatch.style.height = Math.max(2, Math.round(entry[5])) + "px";
-      else if (entry[3]) swatch.style.border = "1px solid " + entry[2];
+      else if (entry[3]) swatch.style.border = (entry[6] || 1) + "px solid " + entry[2];
       li.appendChild(swatch);
       li.appendChild(el("span", null, entry[0]));
       self.legend.appendChild(li);
@@ -241,6 +249,12 @@
   View.prototype.fade = function (off) {
     this.fadeOff = off || null;
     this.draw();
+  };
+
+  View.prototype.faded = function () {
+    var self = this, level = this.level(), out = [];
+    if (this.fadeOff) level.nodes.forEach(function (node, i) { if (self.fadeOff(node, i, level)) out.push(i); });
+    return out;
   };
 
   View.prototype.draw = function () {
@@ -469,13 +483,8 @@
     var level = this.level(), here = -1;
     level.nodes.forEach(function (node, i) { if (node[9] === item && here < 0 && node[8] !== 1 && node[8] !== 2) here = i; });
     if (here < 0 && this.where[item]) {
-      var place = this.where[item], path = [], at = place[0];
-      while (at >= 0) { path.unshift(at); at = this.parents[at]; }
-      this.trail = path.slice(0, 1);
-      this.show(path[0], true);
-      for (var k = 1; k < path.length; k += 1) this.trail.push(path[k]);
-      this.show(this.trail[this.trail.length - 1], true);
-      here = place[1];
+      this.openLevel(this.where[item][0]);
+      here = this.where[item][1];
     }
     if (here < 0) {
       this.said = "not drawn in this file's levels";
@@ -487,6 +496,19 @@
     this.panY += this.height / 2 - p[1];
     this.picked = here;
     this.draw();
+  };
+
+  View.prototype.ancestry = function (number) {
+    this.index();
+    var path = [];
+    for (var at = number; at >= 0; at = this.parents[at]) path.unshift(at);
+    return path;
+  };
+
+  View.prototype.openLevel = function (number) {
+    var path = this.ancestry(number);
+    this.trail = path;
+    this.show(number, true);
   };
 
   /* -- details ------------------------------------------------------------------------- */
@@ -514,11 +536,11 @@
     side.appendChild(tools);
     side.appendChild(el("h2", "ipt-detail-name", row[2]));
     side.appendChild(el("div", "ipt-detail-id", row[1] + " \u00b7 " + row[0]));
-    (data.details[item] || []).forEach(function (section) { side.appendChild(self.section(section)); });
-    this.detailParts.forEach(function (part) {
+    this.detailParts.forEach(function (part) {  /* an add-on's part: above the sections */
       var extra = part(item);
       if (extra) side.appendChild(extra);
     });
+    (data.details[item] || []).forEach(function (section) { side.appendChild(self.section(section)); });
   };
 
   View.prototype.link = function (entry) {
