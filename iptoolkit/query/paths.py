@@ -9,11 +9,13 @@ path: the answer is empty.
 
 Simple paths can be very many (a partner reaches most of an estate through its channels),
 so two bounds hold every answer: at most `limit` paths, each of at most `cutoff` steps.
-The result says which bound it met (`more`: another path of at most `cutoff` steps exists;
-`longer`: a path longer than `cutoff` exists, found by looking two steps beyond, which
-covers the estate graph: it is bipartite, so two paths between the same items differ in
-length by an even number of steps). Only the nodes within `cutoff + 2` steps of both ends
-together are searched, so a question about two items costs little in a large estate.
+The result says which bound it met: `more`, another path of at most `cutoff` steps exists;
+`longer`, a path longer than `cutoff` exists. Only the nodes within `cutoff + 2` steps of
+both ends together are searched, so a question about two items costs little in a large
+estate; `longer` is said of a longer simple path through those nodes (which may well be
+longer than `cutoff + 2` steps), or, when none lies within the cutoff, of the two items
+being connected at all. A longer path that leaves those nodes is not looked for: `longer`
+False means none was seen there, not that none exists.
 
 >>> import iptoolkit as ipt
 >>> G = ipt.build_graph(ipt.demo_estate(n_profiles=50))  # doctest: +SKIP
