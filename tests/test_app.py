@@ -325,3 +325,24 @@ def _descendants(pid: int, needle: str) -> list[int]:
         return False
 
     return [child for child in parent if needle in command[child] and under(child)]
+
+
+def test_a_socket_closed_before_it_was_counted_leaves_the_kernel_to_the_culler() -> None:
+    """A page that leaves while its kernel's websocket is being set up: jupyter_server
+    counts the close without the open, the count goes to -1 and its culler (which frees
+    only kernels with no connection) would keep that kernel for good (seen in the team
+    browser test on a busy machine: a kernel still running 90 s after every page closed)."""
+    pytest.importorskip("voila")
+    from jupyter_server.services.kernels.kernelmanager import MappingKernelManager
+
+    from iptoolkit.app.server import connections_never_below_zero
+
+    manager = MappingKernelManager()
+    manager._kernel_connections["k"] = 0  # as a started kernel has it
+    connections_never_below_zero(manager)
+    manager.notify_disconnect("k")  # the close of a socket never counted
+    assert manager._kernel_connections["k"] == 0  # culled when idle, as a closed tab is
+    manager.notify_connect("k")
+    manager.notify_connect("k")
+    manager.notify_disconnect("k")
+    assert manager._kernel_connections["k"] == 1  # a real close still counts

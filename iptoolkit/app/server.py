@@ -66,6 +66,7 @@ __all__ = [
     "QuietLog",
     "opens_overview",
     "sessions_in_use",
+    "connections_never_below_zero",
     "main",
 ]
 
@@ -270,6 +271,7 @@ class ExplorerVoila(Voila):
     def init_settings(self) -> dict[str, Any]:
         settings: dict[str, Any] = super().init_settings()
         _fresh_when_handed_out(self.kernel_manager)
+        connections_never_below_zero(self.kernel_manager)
         provider = getattr(self, "identity_provider", None)
         if provider is not None:  # built by Voila with its login form: ours instead
             provider.login_handler_class = TokenPageHandler
@@ -313,6 +315,23 @@ def _fresh_when_handed_out(manager: Any) -> None:
         return task, rendered, kernel_id
 
     manager.get_rendered_notebook = handed_out
+
+
+def connections_never_below_zero(manager: Any) -> None:
+    """A page that leaves while its kernel's websocket is still being set up (a link opened,
+    then another at once, on a busy machine) closes the socket before it is counted:
+    jupyter_server counts the close all the same, the kernel's connections go to -1, and
+    its culler, which frees only kernels with no connection, then keeps that kernel for
+    good. Counting a close only when a connection was counted keeps the count true."""
+    original = getattr(manager, "notify_disconnect", None)
+    if original is None:
+        return
+
+    def disconnected(kernel_id: str) -> None:
+        if getattr(manager, "_kernel_connections", {}).get(kernel_id, 0) > 0:
+            original(kernel_id)
+
+    manager.notify_disconnect = disconnected
 
 
 def main(argv: list[str] | None = None) -> None:
