@@ -115,9 +115,17 @@ ignore = ["HYG002"]
     from iptoolkit.auditing.config import load_config
 
     assert load_config().ignore == ("HYG002",)
-    (tmp_path / "iptoolkit.toml").write_text('[compare]\nsubstitute = [["x"]]\n')
-    code, _, err = _run("compare", str(files["prod"]), str(files["test"]))
-    assert code == 2 and "iptoolkit.toml:2: substitute holds pairs" in err
+    for wrong, said in [
+        ('[compare]\nsubstitute = [["x"]]\n', "iptoolkit.toml:2: substitute holds pairs"),
+        ("[compare]\nsubstitute = 5\n", "iptoolkit.toml:2: substitute holds pairs"),
+        ("compare = 5\n", "[compare] must be a table"),
+        ("environments = 5\n", "[environments] must be a table of tables"),
+    ]:
+        (tmp_path / "iptoolkit.toml").write_text(wrong)
+        pair = [str(files["prod"]), str(files["test"])]
+        args = ["--env", "a", "--env", "b"] if wrong.startswith("environments") else pair
+        code, _, err = _run("compare", *args)
+        assert code == 2 and said in err and "Traceback" not in err, (wrong, err)
 
 
 @pytest.fixture(scope="module")
@@ -165,6 +173,12 @@ secret-env = "TEST_SECRET"
     del env["PROD_SECRET"]
     code, _, err = _run("fetch", "--env", "prod", "-o", "x.json", env=env)
     assert code == 1 and "PROD_SECRET" in err
+    config.write_text(  # the secret written where its variable's name goes: not shown
+        '[tool.iptoolkit.environments.prod]\nbase-url = "x"\nclient-id-env = "PROD_ID"\n'
+        'secret-env = "s3cr3t-Value!"\n'
+    )
+    code, _, err = _run("fetch", "--env", "prod", "-o", "x.json", env=env)
+    assert code == 1 and "is it the secret itself?" in err and "s3cr3t-Value!" not in err
     config.write_text('[tool.iptoolkit.environments.prod]\nbase-url = "x"\nclient-secret = "s"\n')
     code, _, err = _run("fetch", "--env", "prod", env=env)
     assert code == 1 and "pyproject.toml:3" in err and "never a secret in the file" in err

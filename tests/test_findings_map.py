@@ -50,7 +50,6 @@ def test_the_toggle_marks_exactly_the_items_the_audit_names_at_each_severity(tmp
     assert "DAT004" in info and "warning" in info
     assert view.findings.listed(view.data, "partner:2") == ""
     # the grouped overview: a group takes the worst of its members
-    grouped = view.overview_data(view.graph)
     from iptoolkit.widgets.topology_data import view_data
 
     grouped = view_data(view.graph, group_by="group")

@@ -65,3 +65,23 @@ def test_views_refuse_what_they_cannot_keep(tmp_path):
     with pytest.raises(ValueError, match="not a views file"):
         views.names()
     assert views_file(None, tmp_path) == tmp_path / FOLDER_FILE and views_file(None) is None
+
+
+@pytest.mark.parametrize(
+    ("entry", "said"),
+    [
+        ({"drill": 5}, "drill is a list of group titles"),
+        ({"drill": ["Finance", 3]}, "drill is a list of group titles"),
+        ({"item": ["x"]}, "item is a node id"),
+    ],
+)
+def test_a_hand_edited_view_of_the_wrong_shape_is_named_not_a_traceback(
+    tmp_path, entry, said
+) -> None:
+    import json
+
+    path = tmp_path / FOLDER_FILE
+    path.write_text(json.dumps({"version": 1, "views": {"mine": entry}}), encoding="utf-8")
+    with pytest.raises(ValueError, match=said) as caught:
+        SavedViews(path).get("mine")
+    assert str(path) in str(caught.value) and "'mine'" in str(caught.value)

@@ -428,3 +428,22 @@ def test_highlight_of_a_partners_impact_keeps_the_paths_through_its_channels():
     assert view.edges["agent:P1", "channel:5"]["focus"]
     assert view.edges["response:P2:0", "channel:6"]["focus"]
     assert not view.edges["agent:P3", "channel:7"]["focus"]
+
+
+def test_dollar_signs_in_names_are_drawn_as_typed_not_as_formulas(tmp_path) -> None:
+    """matplotlib reads `$...$` as a formula: an unknown command stopped the drawing (and
+    with it the docs site), `$x^2$` drew as a power. Names are drawn as typed."""
+    import iptoolkit as ipt
+
+    raw = [dict(profile) for profile in ipt.demo_estate(n_profiles=12, seed=1).raw_profiles]
+    raw[0]["name"], raw[1]["name"] = "$\\nosuch{$", "$x^2$ price"
+    estate = ipt.Estate.from_raw(raw)
+    figure = ipt.plot_topology(estate, group_by=False)
+    figure.savefig(tmp_path / "topology.png")  # raised ParseFatalException before
+    texts = [t for t in figure.findobj(lambda a: hasattr(a, "get_parse_math"))]
+    drawn = {t.get_text(): t.get_parse_math() for t in texts}
+    assert drawn.get("$x^2$ price") is False and drawn.get("$\\nosuch{$") is False
+    ipt.plot_summary(estate).savefig(tmp_path / "summary.png")
+    import matplotlib
+
+    assert matplotlib.rcParams["text.parse_math"] is True  # the user's setting untouched

@@ -248,6 +248,10 @@ def test_the_snapshot_export_masks_its_source_url(tmp_path: Path) -> None:
         ("{'access_token': 'K5'}", f"{{'access_token': '{MASK}'}}"),
         ("client_secret=K%2F6&grant_type=x", f"client_secret={MASK}&grant_type=x"),
         ("form: (client_secret=K7 sent)", f"form: (client_secret={MASK} sent)"),
+        ("Authorization:Bearer K8", f"Authorization:{MASK}"),  # no space: a header all the same
+        ("x-api-key:K9", f"x-api-key:{MASK}"),
+        ("X-Auth-Token: K10", f"X-Auth-Token: {MASK}"),
+        ("(GET /?loginToken=K11)", f"(GET /?loginToken={MASK})"),  # its parenthesis kept
         (
             "no Authorization header; tokenType: bearer",
             "no Authorization header; tokenType: bearer",

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,6 +47,9 @@ if TYPE_CHECKING:
     import httpx
 
     from ..core.estate import Estate
+
+_VARIABLE_NAME = re.compile(r"[A-Z_][A-Z0-9_]*")
+"""What an environment variable's name looks like (a secret seldom does)."""
 
 __all__ = ["Environment", "load_rules", "load_environments", "AUTH_KINDS"]
 
@@ -96,6 +100,11 @@ class Environment:
             raise ValueError(f"environment {self.name!r}: {key} names no variable")
         value = os.environ.get(name, "").strip()
         if not value:
+            if not _VARIABLE_NAME.fullmatch(name):  # the secret itself, written by mistake?
+                raise ValueError(
+                    f"environment {self.name!r}: {key} does not look like a variable's name "
+                    "(upper-case letters, digits, _): is it the secret itself? (not shown)"
+                )
             raise ValueError(f"environment {self.name!r}: the variable {name} ({key}) is not set")
         return value
 
@@ -145,6 +154,8 @@ def load_rules(path: Path | None = None, *, start: Path | None = None) -> Rules:
     reader = _Reader(found)
     table, section = _table(reader.document, found, "compare")
     if not isinstance(table, dict):
+        reader.fail("compare", f"[{section}] must be a table", section)
+    if not isinstance(table, dict):
         reader.fail("compare", "[compare] must be a table", section)
     for key in table:
         if key not in _KEYS:
@@ -162,7 +173,11 @@ def load_rules(path: Path | None = None, *, start: Path | None = None) -> Rules:
             kind, f"keys.{kind} needs at least one field", section
         )
     substitute = []
-    for pair in table.get("substitute", []):
+    pairs = table.get("substitute", [])
+    if not isinstance(pairs, list):
+        reader.fail("substitute", "substitute holds pairs of texts: [[\"a\", \"b\"], ...]",
+                    section)  # fmt: skip
+    for pair in pairs:
         if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(p, str) and p
                                                                  for p in pair)):  # fmt: skip
             reader.fail("substitute", "substitute holds pairs of texts: [[\"a\", \"b\"], ...]",
@@ -237,6 +252,8 @@ def load_environments(
         return {}
     reader = _Reader(found)
     table, section = _table(reader.document, found, "environments")
+    if not isinstance(table, dict):
+        reader.fail("environments", f"[{section}] must be a table of tables", section)
     out = {}
     for name, entry in table.items():
         within = f"{section}.{name}"

@@ -11,14 +11,19 @@ tickers, `rc_context`) from `matplotlib_module`.
 
 from __future__ import annotations
 
+import functools
 import importlib
+from collections.abc import Callable
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-__all__ = ["pyplot", "matplotlib_module", "new_figure", "detach"]
+__all__ = ["pyplot", "matplotlib_module", "literal_text", "new_figure", "detach"]
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 def pyplot() -> Any:
@@ -37,6 +42,20 @@ def matplotlib_module(name: str = "") -> ModuleType:
     """matplotlib itself, or its module `name` (`"lines"`, `"dates"`, `"font_manager"`):
     for what needs no figure, so no backend is chosen (figures: `pyplot`)."""
     return importlib.import_module(f"matplotlib.{name}" if name else "matplotlib")
+
+
+def literal_text(draw: Callable[P, R]) -> Callable[P, R]:
+    """`draw` makes its texts with math parsing off: matplotlib reads `$...$` in a text as
+    a formula, and the estate's names are hostile input (`$\\nosuch{$` stops the drawing,
+    `$x^2$` draws as a formula). A text keeps the setting it was made with, so the figure
+    draws the same when it is saved later; the user's own settings are left as they were."""
+
+    @functools.wraps(draw)
+    def drawn(*args: P.args, **kwargs: P.kwargs) -> R:
+        with matplotlib_module().rc_context({"text.parse_math": False}):
+            return draw(*args, **kwargs)
+
+    return drawn
 
 
 def new_figure(width: float, height: float, *, dpi: float = 100) -> Figure:

@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .backend import pyplot
+from .backend import literal_text, pyplot
 from .topology import plot_topology
 
 if TYPE_CHECKING:
@@ -43,6 +43,7 @@ __all__ = ["plot_comparison", "SUFFIXES"]
 SUFFIXES = (".png", ".svg", ".pdf")
 
 
+@literal_text
 def plot_comparison(
     result: Comparison, *, path: str | os.PathLike[str] | None = None, limit: int = 12
 ) -> Figure:

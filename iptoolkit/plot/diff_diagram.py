@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Literal
 from ..query.reach import induced_subgraph
 from ..topology.diffstatus import Status, diff_graph, mark_view
 from ..topology.view import detail_view, grouped_view
+from .backend import literal_text
 from .topology import Labels, check_options, draw_view, grouping
 
 if TYPE_CHECKING:
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
 __all__ = ["plot_diff", "diff_title"]
 
 
+@literal_text
 def plot_diff(
     diff: EstateDiff,
     *,

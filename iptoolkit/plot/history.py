@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, cast
 
 from ..support.names import plural
 from ..topology.style import KIND_COLOURS, STATUS_COLOURS
-from .backend import detach, matplotlib_module, new_figure
+from .backend import detach, literal_text, matplotlib_module, new_figure
 
 if TYPE_CHECKING:
     import pandas
@@ -38,6 +38,7 @@ _COLOURS = {
 _BREAKING = STATUS_COLOURS["removed"]
 
 
+@literal_text
 def plot_history(
     timeline: pandas.DataFrame,
     breaking: Sequence[int],

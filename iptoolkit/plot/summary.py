@@ -16,7 +16,7 @@ from ..support.names import NO_TYPE, plural, type_label, unresolved_note
 from ..support.printable import shorten
 from ..topology.style import KIND_COLOURS, channel_colour
 from ..topology.view import EstateOrGraph, channel_counts, graph_of
-from .backend import matplotlib_module
+from .backend import literal_text, matplotlib_module
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -72,6 +72,7 @@ def _tally(counter: Counter[tuple[str, bool]]) -> Tally:
     return dict(sorted(tally.items(), key=lambda item: (-sum(item[1]), item[0])))
 
 
+@literal_text
 def plot_summary(estate_or_graph: EstateOrGraph, *, title: str | None = None) -> Figure:
     """Four bar charts of an estate (or graph): agent types, channel types, activity, groups.
 

@@ -24,7 +24,7 @@ from ..topology.view import (
     graph_of,
     grouped_view,
 )
-from .backend import detach
+from .backend import detach, literal_text
 from .canvas import LEGEND_COLUMNS, Geometry, draw_headers, draw_legend, make_axes
 from .draw import draw_edges, draw_labels, draw_nodes, label_text
 from .labels import text_width
@@ -57,6 +57,7 @@ LabelStyle = Literal["auto", "ids", "none"]
 Labels = LabelStyle | bool
 
 
+@literal_text
 def plot_topology(
     estate_or_graph: EstateOrGraph,
     *,

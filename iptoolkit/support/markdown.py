@@ -67,11 +67,17 @@ def chat(text: str) -> str:
 
 
 def code(text: str) -> str:
-    """Literal text as a code span: a double-backtick fence when it holds a backtick; one
-    line, control characters dropped."""
+    """Literal text as a code span, one line, control characters dropped: fenced by one
+    backtick more than its longest run of them (CommonMark's rule, so that no run inside
+    closes the span: `` x``<img> `` would let the rest out as HTML), padded by a space
+    when it holds a backtick."""
     text = " ".join(drop_unprintable(text).split())
-    fence = "``" if "`" in text else "`"
-    return f"{fence} {text} {fence}" if fence == "``" else f"`{text}`"
+    longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
+    fence = "`" * (longest + 1)
+    return f"{fence} {text} {fence}" if longest else f"`{text}`"
+
+
+_BACKTICKS = re.compile(r"`+")
 
 
 def cell(markdown: str) -> str:

@@ -79,13 +79,17 @@ class SavedViews:
         entry = self._read().get(view_name(name))
         if entry is None:
             return None
+        where = f"{self.path}: view {name!r}"
         try:
             chosen = Filter.model_validate(entry.get("filter") or {})
         except ValidationError as exc:
-            raise ValueError(f"{self.path}: view {name!r}: {exc.errors()[0]['msg']}") from None
-        drill = tuple(str(title) for title in entry.get("drill") or ())
-        item = entry.get("item")
-        return SavedView(chosen, drill, str(item) if item else None)
+            raise ValueError(f"{where}: {exc.errors()[0]['msg']}") from None
+        drill, item = entry.get("drill") or [], entry.get("item")
+        if not isinstance(drill, list) or not all(isinstance(title, str) for title in drill):
+            raise ValueError(f"{where}: drill is a list of group titles, not {drill!r:.40}")
+        if item is not None and not isinstance(item, str):
+            raise ValueError(f"{where}: item is a node id (text), not {item!r:.40}")
+        return SavedView(chosen, tuple(drill), item or None)
 
     def save(self, name: str, view: SavedView) -> str:
         """Save `view` as `name` (replacing one of that name); the name as kept."""
