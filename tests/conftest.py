@@ -51,3 +51,15 @@ def snapshot(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def runner() -> CliRunner:
     return CliRunner()
+
+
+@pytest.fixture
+def no_waits(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The watch's and its webhooks' back-off waits become no-ops; the list records what was
+    asked for."""
+    from iptoolkit.archive import notify, watch
+
+    asked: list[float] = []
+    monkeypatch.setattr(watch, "sleep", asked.append)
+    monkeypatch.setattr(notify, "sleep", asked.append)
+    return asked

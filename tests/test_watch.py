@@ -25,14 +25,7 @@ from iptoolkit.archive import Archive, notify, watch  # noqa: E402
 from iptoolkit.server import RunningServer, running  # noqa: E402
 from iptoolkit.server.catalogue import Catalogue  # noqa: E402
 
-
-@pytest.fixture(autouse=True)
-def no_waits(monkeypatch: pytest.MonkeyPatch) -> list[float]:
-    """Backoff waits become no-ops; the list records what was asked for."""
-    asked: list[float] = []
-    monkeypatch.setattr(watch, "sleep", asked.append)
-    monkeypatch.setattr(notify, "sleep", asked.append)
-    return asked
+pytestmark = pytest.mark.usefixtures("no_waits")  # tests/conftest.py: no back-off waited
 
 
 @pytest.fixture(scope="module")

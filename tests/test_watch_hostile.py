@@ -39,12 +39,7 @@ TOKEN = "exec-token-71c4"
 """A token an `--exec` command carries in its arguments."""
 
 
-@pytest.fixture(autouse=True)
-def no_waits(monkeypatch: pytest.MonkeyPatch) -> list[float]:
-    asked: list[float] = []
-    monkeypatch.setattr(watch, "sleep", asked.append)
-    monkeypatch.setattr(notify, "sleep", asked.append)
-    return asked
+pytestmark = pytest.mark.usefixtures("no_waits")  # tests/conftest.py: no back-off waited
 
 
 def _answer(hostile: Hostile, handler: Any) -> None:

@@ -40,6 +40,7 @@ __all__ = [
     "to_json",
     "short",
     "deactivated",
+    "counted",
 ]
 
 
@@ -102,10 +103,7 @@ def summary(diff: Diff) -> str:
         for kind in KINDS:
             done = [(op, counts[kind][op]) for op in _PLAN_ORDER if counts[kind][op]]
             if done:
-                first_op, first = done[0]
-                words = [f"{plural(first, _NOUNS.get(kind, kind))} {first_op}"]
-                words += [f"{count} {op}" for op, count in done[1:]]
-                parts.append(", ".join(words))
+                parts.append(counted(_NOUNS.get(kind, kind), done))
         off = deactivated(diff)
         gone = [f"{plural(count, kind)} deactivated" for kind, count in off.items() if count]
         if gone:
@@ -169,6 +167,12 @@ def _flat(value: Any) -> Any:
     if isinstance(value, dict | list):
         return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
     return value
+
+
+def counted(noun: str, counts: list[tuple[str, int]]) -> str:
+    """ "3 profiles added, 5 changed": (what, how many) pairs, the first naming `noun`."""
+    (first_word, first), *rest = counts
+    return ", ".join([f"{plural(first, noun)} {first_word}", *(f"{n} {w}" for w, n in rest)])
 
 
 def short(value: Any, limit: int = _SHORT) -> str:

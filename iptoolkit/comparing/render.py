@@ -16,7 +16,7 @@ import json
 from typing import Any, Protocol
 
 from ..change.record import SEVERITIES
-from ..change.render import short
+from ..change.render import counted, short
 from ..support.markdown import code, escape
 from ..support.names import plural
 from ..support.printable import drop_unprintable
@@ -100,12 +100,11 @@ def summary(result: Comparison) -> str:
     else:
         parts = []
         for kind in KINDS:
-            found = [(s, counts[kind][s]) for s in STATUSES if counts[kind][s]]
+            found = [
+                (status_words(s, (a, b)), counts[kind][s]) for s in STATUSES if counts[kind][s]
+            ]
             if found:
-                first, number = found[0]
-                words = [f"{plural(number, kind)} {status_words(first, (a, b))}"]
-                words += [f"{n} {status_words(s, (a, b))}" for s, n in found[1:]]
-                parts.append(", ".join(words))
+                parts.append(counted(kind, found))
         severity = counts["severity"]
         parts.append(", ".join(f"{severity[s]} {s}" for s in SEVERITIES if severity[s]))
         text = "; ".join(parts)

@@ -202,8 +202,6 @@ _QUOTED_MEMBER = re.compile(
     r"""(["'])([^"'\\\n]{1,200})\1([ \t]*:[ \t]*)(["'])((?:(?!\4)[^\\\n]|\\.)*)\4"""
 )
 """A JSON (or Python repr) member written as text: `"password": "x"`, `'token': 'x'`."""
-_HEADER_HINTS = ("authori", "cookie", "api-key", "auth-token")
-"""Words every name in `SECRET_HEADERS` holds: text without one skips the header rule."""
 _HINTS = ("pass", "pwd", "secret", "token", "authori", "apikey", "api_key", "api-key",
           "credential", "private", "sig", "session", "cookie")  # fmt: skip
 """Words every secret name (`is_secret_name`) holds: text without one (most text) has no
@@ -222,7 +220,7 @@ def redact_text(text: str) -> str:
         text = _URL.sub(lambda match: redact_url(match.group(0)), text)
     if ":" in text:  # `Authorization:Bearer x` is a header too: any colon
         lower = text.lower()
-        if any(word in lower for word in _HEADER_HINTS):
+        if any(name in lower for name in SECRET_HEADERS):  # else no header to mask
             text = _HEADER_VALUE.sub(lambda match: match.group(1) + MASK, text)
         if ('"' in text or "'" in text) and any(word in lower for word in _HINTS):
             text = _QUOTED_MEMBER.sub(_mask_member, text)

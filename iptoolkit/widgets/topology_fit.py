@@ -208,13 +208,8 @@ def _fitting(text: str, room: float) -> str:
 def _cut(text: str, room: float) -> str:
     if label_px(text) <= room:
         return text
-    room -= _advance("\u2026")
-    width, end = 0.0, 0
-    for end, character in enumerate(text):  # noqa: B007
-        width += _advance(character)
-        if width > room:
-            break
-    return text[: max(end, 1)].rstrip() + "\u2026"
+    head = _fitting(text, room - _advance("\u2026"))
+    return text[: max(len(head), 1)].rstrip() + "\u2026"
 
 
 @functools.lru_cache(maxsize=4096)
