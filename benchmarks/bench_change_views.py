@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import iptoolkit as ipt
-from iptoolkit.change.model import EstateDiff
+from iptoolkit.change.estate_diff import EstateDiff
 from iptoolkit.core.snapshot import SnapshotInfo
 from iptoolkit.plot.backend import pyplot
 

@@ -28,8 +28,8 @@ from typing import Any
 
 from iptoolkit.demo import demo_estate
 from iptoolkit.query.filters import Filter
+from iptoolkit.viewmodel.diagram import render_png
 from iptoolkit.widgets import Explorer
-from iptoolkit.widgets.diagram import render_png
 
 TARGET = 0.3
 

@@ -37,9 +37,9 @@ from iptoolkit.auditing import findings  # noqa: E402
 from iptoolkit.demo import demo_estate  # noqa: E402
 from iptoolkit.query.filters import Filter  # noqa: E402
 from iptoolkit.query.reach import impact, where_used  # noqa: E402
+from iptoolkit.viewmodel.item_html import detail_html  # noqa: E402
 from iptoolkit.widgets import Explorer  # noqa: E402
 from iptoolkit.widgets.explorer import TABS  # noqa: E402
-from iptoolkit.widgets.item_html import detail_html  # noqa: E402
 
 
 def first(func: object) -> float:

@@ -1,6 +1,6 @@
 """The Explorer's table at 10,000 profiles: what one update costs and sends to the browser.
 
-The table pages and sorts in the kernel (`iptoolkit/widgets/table_pages.py`) and sends only the
+The table pages and sorts in the kernel (`iptoolkit/viewmodel/table_pages.py`) and sends only the
 page on view. The baseline, measured in the same run, is the whole selection as one JSON
 payload of text cells: what a table that pages in the browser must receive on every filter
 change (itables did that; its widget state was ~2.4 MB at 10k rows, 0.14 s to build).
@@ -28,15 +28,15 @@ from timing import best_time
 
 from iptoolkit.demo import demo_estate
 from iptoolkit.query.filters import Filter
-from iptoolkit.widgets.model import ExplorerModel
+from iptoolkit.viewmodel.explorer_model import ExplorerModel
+from iptoolkit.viewmodel.table_pages import cell_text
 from iptoolkit.widgets.table import SelectionTable
-from iptoolkit.widgets.table_pages import cell_text
 
 FRESH = """\
 import json, sys, time
 from iptoolkit.demo import demo_estate
 from iptoolkit.query.filters import Filter
-from iptoolkit.widgets.model import ExplorerModel
+from iptoolkit.viewmodel.explorer_model import ExplorerModel
 model = ExplorerModel(demo_estate(n_profiles={profiles}))
 frame = model.table(model.select(Filter()))
 start = time.perf_counter()

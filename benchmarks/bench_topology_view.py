@@ -39,13 +39,13 @@ from benchmarks.timing import best_time  # noqa: E402
 from iptoolkit.demo import demo_estate  # noqa: E402
 from iptoolkit.query.filters import Filter  # noqa: E402
 from iptoolkit.query.graph import build_graph  # noqa: E402
-from iptoolkit.widgets.diagram import render_png  # noqa: E402
-from iptoolkit.widgets.topology_data import view_data  # noqa: E402
+from iptoolkit.viewmodel.diagram import render_png  # noqa: E402
+from iptoolkit.viewmodel.topology_data import view_data  # noqa: E402
 
 
 def sigma_of(data: Any) -> Any:
     """The widget `TopologyView` builds for the data (serialising happens here)."""
-    from iptoolkit.widgets.topology import TopologyView
+    from iptoolkit.widgets.topology.view import TopologyView
 
     view = TopologyView()
     view.show(data)

@@ -73,8 +73,8 @@ _EXPORTS: dict[str, str] = {
     "schema_report": "iptoolkit.change.drift",
     "SchemaReport": "iptoolkit.change.drift_report",
     "diff": "iptoolkit.change.diff",
-    "EstateDiff": "iptoolkit.change.model",
-    "Change": "iptoolkit.change.model",
+    "EstateDiff": "iptoolkit.change.estate_diff",
+    "Change": "iptoolkit.change.estate_diff",
     "history": "iptoolkit.estate_history",
     "History": "iptoolkit.estate_history",
     "Archive": "iptoolkit.archive",
@@ -105,7 +105,7 @@ if TYPE_CHECKING:
     from .change.diff import diff
     from .change.drift import schema_report
     from .change.drift_report import SchemaReport
-    from .change.model import Change, EstateDiff
+    from .change.estate_diff import Change, EstateDiff
     from .client import (
         ApiConnectionError,
         ApiError,

@@ -30,7 +30,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, overload
 
-from .change.model import SEVERITIES, Change, EstateDiff
+from .change.estate_diff import SEVERITIES, Change, EstateDiff
 from .models import ParseError
 from .support.names import plural
 

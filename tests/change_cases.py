@@ -10,7 +10,7 @@ import copy
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from iptoolkit.change.model import Change, EstateDiff
+from iptoolkit.change.estate_diff import Change, EstateDiff
 from iptoolkit.core.estate import Estate
 from iptoolkit.core.snapshot import SnapshotInfo
 

@@ -19,9 +19,9 @@ import iptoolkit as ipt
 from iptoolkit.app import first_view
 from iptoolkit.core.snapshot import SnapshotInfo
 from iptoolkit.support import env
-from iptoolkit.widgets.drill import auto_view
-from iptoolkit.widgets.topology import TopologyView
-from iptoolkit.widgets.topology_fit import Canvas
+from iptoolkit.viewmodel.drill import auto_view
+from iptoolkit.viewmodel.topology_fit import Canvas
+from iptoolkit.widgets.topology.view import TopologyView
 
 from .factories import agent, channel, partner, profile, unit
 from .hostile_estate import SECRETS, hostile_estate

@@ -352,7 +352,7 @@ def test_not_an_archive_is_refused_naming_the_file(tmp_path: Path) -> None:
 
 
 def test_docs_describe_every_view_and_column_and_the_examples_run(archive: Archive) -> None:
-    from iptoolkit.archive.schema import VIEW_NAMES
+    from iptoolkit.archive.ddl import VIEW_NAMES
 
     doc = (Path(__file__).resolve().parents[1] / "docs" / "archive.md").read_text(encoding="utf-8")
     for view in VIEW_NAMES:

@@ -16,8 +16,8 @@ from iptoolkit.demo import demo_profiles
 from iptoolkit.query.filters import Filter, select
 from iptoolkit.support.names import type_label
 from iptoolkit.support.printable import shorten
-from iptoolkit.widgets.facets import FACET_FIELDS, Facets
-from iptoolkit.widgets.model import ExplorerModel
+from iptoolkit.viewmodel.explorer_model import ExplorerModel
+from iptoolkit.viewmodel.facets import FACET_FIELDS, Facets
 from iptoolkit.widgets.panel import PARTNER_CHARS
 
 FAULTY = {"id": "broken", "created": "yesterday", "group": "Finance"}

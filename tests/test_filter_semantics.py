@@ -57,7 +57,7 @@ def test_command_line(estate, tmp_path):
 
 
 def test_explorer_facets(estate):
-    from iptoolkit.widgets.model import ExplorerModel
+    from iptoolkit.viewmodel.explorer_model import ExplorerModel
 
     model = ExplorerModel(estate)
     chosen = model.select(QUESTION)

@@ -50,7 +50,7 @@ def test_the_toggle_marks_exactly_the_items_the_audit_names_at_each_severity(tmp
     assert "DAT004" in info and "warning" in info
     assert view.findings.listed(view.data, "partner:2") == ""
     # the grouped overview: a group takes the worst of its members
-    from iptoolkit.widgets.topology_data import view_data
+    from iptoolkit.viewmodel.topology_data import view_data
 
     grouped = view_data(view.graph, group_by="group")
     for key, attributes in view.findings.marked(grouped).graph.nodes(data=True):

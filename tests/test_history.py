@@ -20,7 +20,7 @@ from matplotlib.colors import to_hex  # noqa: E402
 import iptoolkit as ipt  # noqa: E402
 from iptoolkit import estate_history as history_module  # noqa: E402
 from iptoolkit.auditing import findings  # noqa: E402
-from iptoolkit.change.model import Change, EstateDiff  # noqa: E402
+from iptoolkit.change.estate_diff import Change, EstateDiff  # noqa: E402
 from iptoolkit.core.snapshot import SnapshotInfo  # noqa: E402
 from iptoolkit.topology.style import STATUS_COLOURS  # noqa: E402
 

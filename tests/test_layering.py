@@ -54,11 +54,6 @@ ALLOWED_PACKAGE_CYCLES = {
         "(`make demo`) drives that server: demo data below the server and an application "
         "above it share the demo package"
     ),
-    frozenset({"iptoolkit.exporters", "iptoolkit.offline", "iptoolkit.widgets"}): (
-        "the Explorer's export panel offers every format of `exporters`, and one format "
-        "(`.html`, `offline`) is the Explorer's own topology, laid out from the view data "
-        "of `widgets` (lazily, when an `.html` is written)"
-    ),
 }
 """Circles between packages kept on purpose, each with the reason docs/architecture.md gives."""
 
@@ -260,7 +255,7 @@ def test_the_lazy_checks_see_a_cycle() -> None:
     graph.add_edge("iptoolkit.query.filters", "iptoolkit.core.estate", where="here:1 (lazy)")
     assert "iptoolkit.query.filters (here:1 (lazy)) -> iptoolkit.core.estate" in cycles_text(graph)
     graph = import_graph(lazy=True)
-    assert graph.has_edge("iptoolkit.plot.diff_diagram", "iptoolkit.change.model")
+    assert graph.has_edge("iptoolkit.plot.diff_diagram", "iptoolkit.change.estate_diff")
     graph.add_edge("iptoolkit.change.diff", "iptoolkit.plot.topology", where="here:2 (lazy)")
     assert not cycles_text(graph)  # no module imports another back ...
     assert "iptoolkit.change (iptoolkit.change.diff here:2 (lazy)) -> iptoolkit.plot" in (
@@ -481,3 +476,93 @@ def test_exporting_text_formats_loads_neither_matplotlib_nor_plot(tmp_path: Path
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
     assert len(list(tmp_path.iterdir())) == 7
+
+
+WIDGET_LIBRARIES = frozenset({"ipywidgets", "ipysigma", "anywidget", "IPython", "traitlets"})
+"""What makes a module widget code: it builds, subclasses or displays a widget."""
+VIEW_READERS = ("iptoolkit.offline", "iptoolkit.docsite", "iptoolkit.app")
+"""The front ends beside the Explorer: they read `viewmodel/`, never `widgets/`."""
+SHOWS_THE_EXPLORER = frozenset({"iptoolkit.app.page"})
+"""The app's notebook cell, run in its kernel: it displays the Explorer itself."""
+
+
+def imported_names(tree: ast.Module, *, lazy: bool) -> set[str]:
+    """The top-level names of what a module imports (absolute imports only)."""
+    found = set()
+    for node, is_lazy in all_imports(tree):
+        if is_lazy and not lazy:
+            continue
+        if isinstance(node, ast.Import):
+            found |= {alias.name.split(".")[0] for alias in node.names}
+        elif not node.level and node.module:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def widget_modules() -> list[str]:
+    return [n for n in module_names() if n.startswith("iptoolkit.widgets.")]
+
+
+def is_widget_code(name: str, graph: nx.DiGraph) -> bool:
+    """Imports a widget library at module level, or a widget of ours that does."""
+    tree = ast.parse(module_file(name).read_text())
+    if imported_names(tree, lazy=False) & WIDGET_LIBRARIES:
+        return True
+    return any(
+        t.startswith("iptoolkit.widgets.") and t != name and is_widget_code(t, graph)
+        for t in graph.successors(name)
+    )
+
+
+def test_every_module_of_widgets_is_widget_code() -> None:
+    """`widgets/` holds widgets; what they show is computed in `viewmodel/` (packages'
+    `__init__` aside: they only name what their modules hold, lazily)."""
+    graph = import_graph()
+    not_widgets = [
+        name
+        for name in widget_modules()
+        if not module_file(name).name == "__init__.py" and not is_widget_code(name, graph)
+    ]
+    assert len(widget_modules()) > 10
+    assert not not_widgets, f"modules of widgets/ that import no widget: {not_widgets}"
+
+
+def test_the_view_model_imports_no_widget() -> None:
+    """`viewmodel/` is below every front end: no widget library, no front end of ours,
+    lazily or not."""
+    graph = import_graph(lazy=True)
+    names = [n for n in module_names() if n.startswith("iptoolkit.viewmodel.")]
+    assert len(names) > 10
+    fronts = {"widgets", "offline", "docsite", "app", "cli", "mcp"}
+    found = {}
+    for name in names:
+        libraries = imported_names(ast.parse(module_file(name).read_text()), lazy=True)
+        ours = {t.split(".")[1] for t in graph.successors(name) if t != ROOT} & fronts
+        if libraries & WIDGET_LIBRARIES or ours:
+            found[name] = sorted((libraries & WIDGET_LIBRARIES) | ours)
+    assert not found, f"the view model reaches a front end: {found}"
+
+
+def test_the_other_front_ends_read_the_view_model_not_widgets() -> None:
+    graph = import_graph(lazy=True)
+    found = [
+        f"{source} {data['where']}"
+        for source, target, data in graph.edges(data=True)
+        if source.startswith(VIEW_READERS)
+        and target.startswith("iptoolkit.widgets")
+        and source not in SHOWS_THE_EXPLORER
+    ]
+    assert not found, "front ends reading widgets/ instead of viewmodel/:\n" + "\n".join(found)
+    readers = {s.split(".")[1] for s, t in graph.edges if t.startswith("iptoolkit.viewmodel")}
+    assert {"offline", "docsite", "app", "widgets"} <= readers
+
+
+def test_the_widget_checks_can_fail() -> None:
+    """A module of widgets/ with no widget import is seen; one importing a widget of ours is
+    widget code."""
+    graph = import_graph()
+    assert is_widget_code("iptoolkit.widgets.topology.picture", graph)  # through SigmaBox
+    assert not is_widget_code("iptoolkit.viewmodel.topology_data", graph)  # were it there
+    tree = ast.parse("import json\ndef f():\n    import ipywidgets\n")
+    assert imported_names(tree, lazy=False) == {"json"}
+    assert imported_names(tree, lazy=True) == {"json", "ipywidgets"}

@@ -11,8 +11,8 @@ import pytest
 
 import iptoolkit as ipt
 from iptoolkit.query.filters import Filter
+from iptoolkit.viewmodel.saved_views import FOLDER_FILE, SavedView, SavedViews, views_file
 from iptoolkit.widgets import Explorer
-from iptoolkit.widgets.views import FOLDER_FILE, SavedView, SavedViews, views_file
 
 pytest.importorskip("ipysigma")
 

@@ -21,8 +21,8 @@ import iptoolkit as ipt
 from iptoolkit.cli import main as cli
 from iptoolkit.offline.page import html_document, script_json
 from iptoolkit.query.graph import build_graph
-from iptoolkit.widgets.drill import auto_view, drill_view
-from iptoolkit.widgets.topology_fit import Canvas
+from iptoolkit.viewmodel.drill import auto_view, drill_view
+from iptoolkit.viewmodel.topology_fit import Canvas
 
 from .hostile_estate import NAMES, SCRIPT, SECRETS, hostile_estate
 
@@ -170,7 +170,7 @@ def test_levels_stop_at_their_budget() -> None:
     levels, opens = drill_levels(graph, Canvas.of(860, 620), max_nodes=1)
     assert len(levels) == 1 and not opens
     from iptoolkit.offline.view import view_payload
-    from iptoolkit.widgets.model import ExplorerModel
+    from iptoolkit.viewmodel.explorer_model import ExplorerModel
 
     model = ExplorerModel(ipt.demo_estate(300))
     data = view_payload(model.graph, model, title="t", lines=[], max_nodes=1)
@@ -184,7 +184,7 @@ def test_the_file_carries_findings_and_the_graph_its_paths_walk(
     worst severity of its nodes and what each node stands for, and the graph is the
     estate's: every node and linked pair, with its relation."""
     from iptoolkit.topology.finding_marks import worst_by_node
-    from iptoolkit.widgets.topology_data import detail_node
+    from iptoolkit.viewmodel.topology_data import detail_node
 
     data = payload_of(exported)
     strings, items = data["strings"], data["items"]

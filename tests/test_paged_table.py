@@ -10,9 +10,9 @@ import pytest
 
 from iptoolkit.demo import demo_estate
 from iptoolkit.query.filters import Filter
-from iptoolkit.widgets.model import ExplorerModel
+from iptoolkit.viewmodel.explorer_model import ExplorerModel
+from iptoolkit.viewmodel.table_pages import CELL_CHARS, PAGE_SIZES, Pager, cell_text, page_span
 from iptoolkit.widgets.table import SelectionTable
-from iptoolkit.widgets.table_pages import CELL_CHARS, PAGE_SIZES, Pager, cell_text, page_span
 
 
 @pytest.fixture(scope="module")

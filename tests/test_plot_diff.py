@@ -15,7 +15,7 @@ from matplotlib.collections import LineCollection, PathCollection  # noqa: E402
 from matplotlib.colors import to_hex  # noqa: E402
 
 import iptoolkit as ipt  # noqa: E402
-from iptoolkit.change.model import Change, EstateDiff  # noqa: E402
+from iptoolkit.change.estate_diff import Change, EstateDiff  # noqa: E402
 from iptoolkit.plot.topology import LargeDiagramWarning  # noqa: E402
 from iptoolkit.query.graph import build_graph  # noqa: E402
 from iptoolkit.topology.diffstatus import diff_graph, mark_view, status_of_tally  # noqa: E402

@@ -1,5 +1,5 @@
 """The interactive view's spacing rules, drill-down and neighbourhoods, without a browser
-(`widgets/topology_fit.py`, `widgets/drill.py`, `TopologyView`'s levels). The browser half
+(`viewmodel/topology_fit.py`, `viewmodel/drill.py`, `TopologyView`'s levels). The browser half
 (a 2,000-profile group drilled into, in the app) is tests/browser/test_app_team_browser.py.
 """
 
@@ -14,20 +14,20 @@ from iptoolkit.core.estate import Estate
 from iptoolkit.demo import demo_estate
 from iptoolkit.query.graph import build_graph
 from iptoolkit.topology.style import KIND_GLYPHS
-from iptoolkit.widgets.drill import (
+from iptoolkit.viewmodel.drill import (
     auto_view,
     expand_nodes,
     neighbourhood_nodes,
     tallest_column,
 )
-from iptoolkit.widgets.topology_data import (
+from iptoolkit.viewmodel.topology_data import (
     PORT_SUFFIX,
     ViewData,
     hover_names,
     shared_path,
     view_data,
 )
-from iptoolkit.widgets.topology_fit import (
+from iptoolkit.viewmodel.topology_fit import (
     CHAR_PX,
     EDGE_PX,
     LABEL_OFFSET_PX,

@@ -7,9 +7,9 @@ import pytest
 
 from iptoolkit.query.graph import build_graph
 from iptoolkit.query.reach import induced_subgraph
+from iptoolkit.viewmodel.drill import PATH_CONTEXT
+from iptoolkit.viewmodel.topology_data import FADED, mix, view_data
 from iptoolkit.widgets import Explorer, TopologyView
-from iptoolkit.widgets.drill import PATH_CONTEXT
-from iptoolkit.widgets.topology_data import FADED, mix, view_data
 
 from .factories import ACME, agent, channel, estate_of, profile
 from .test_graph import hand_estate

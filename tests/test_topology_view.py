@@ -19,8 +19,8 @@ from iptoolkit.topology.layout import place_view
 from iptoolkit.topology.legend import INACTIVE_FILL
 from iptoolkit.topology.style import COLUMN_OF_KIND, KIND_COLOURS, KIND_GLYPHS, channel_colour
 from iptoolkit.topology.view import detail_view, focus_set
-from iptoolkit.widgets.html import FALLBACK_CLASS, legend_html, topology_fallback_html
-from iptoolkit.widgets.topology_data import (
+from iptoolkit.viewmodel.explorer_html import FALLBACK_CLASS, legend_html, topology_fallback_html
+from iptoolkit.viewmodel.topology_data import (
     FADED,
     ROWS_PER_CHARACTER,
     detail_node,
@@ -289,7 +289,7 @@ def test_agents_around_a_channel_are_told_apart_by_their_profile(big: Estate) ->
     agents = [a["label"] for _, a in view.data.graph.nodes(data=True) if "agent" in a["label"]]
     assert len(agents) == 6 and len(set(agents)) == 6, agents
     assert all(label.startswith("\u25c0 AS2 agent \u00b7 P-") for label in agents), agents
-    from iptoolkit.widgets.topology_fit import cut_to_px, label_px
+    from iptoolkit.viewmodel.topology_fit import cut_to_px, label_px
 
     cut = cut_to_px(agents[0], label_px(agents[0]) - 30)  # short of room: the head goes first
     assert cut.endswith(agents[0][-8:]) and "\u2026 \u00b7 " in cut, cut
@@ -423,7 +423,7 @@ def test_display_leaves_the_static_diagram_for_github(
 def test_the_static_copy_of_a_huge_view_is_the_grouped_diagram(
     big: Estate, small: Estate, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import iptoolkit.widgets.diagram as diagram
+    import iptoolkit.viewmodel.diagram as diagram
 
     asked: list[object] = []
     monkeypatch.setattr(diagram, "render_png", lambda graph, **options: asked.append(options))

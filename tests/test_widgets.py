@@ -13,8 +13,8 @@ import pytest
 from iptoolkit.core.estate import Estate
 from iptoolkit.demo import demo_estate
 from iptoolkit.query.filters import Filter
-from iptoolkit.widgets.debounce import Debouncer
-from iptoolkit.widgets.html import fallback_html
+from iptoolkit.support.debounce import Debouncer
+from iptoolkit.viewmodel.explorer_html import fallback_html
 
 pytest.importorskip("ipywidgets")
 

@@ -12,7 +12,7 @@ from iptoolkit.core.estate import Estate
 from iptoolkit.demo import demo_estate
 from iptoolkit.query.filters import Filter
 from iptoolkit.query.graph import build_graph
-from iptoolkit.widgets.html import Link, link_html, list_html
+from iptoolkit.viewmodel.explorer_html import Link, link_html, list_html
 
 from .factories import ACME, GLOBEX, agent, channel, estate_of, partner, profile, unit
 
@@ -265,7 +265,7 @@ def test_suggestions_stay_capped(demo: Estate) -> None:
 
 
 def test_a_pane_on_its_own_opens_clicked_links(demo: Estate) -> None:
-    from iptoolkit.widgets.model import ExplorerModel
+    from iptoolkit.viewmodel.explorer_model import ExplorerModel
 
     model = ExplorerModel(demo)
     selection = model.select(Filter())
@@ -357,8 +357,8 @@ def test_details_say_active_or_inactive_as_people_read_it(tmp_path: Path) -> Non
 def test_a_subsets_profile_shows_its_own_fields() -> None:
     """The graph of a subset numbers its profiles in the whole estate: the details read the
     node's own record (they showed another profile's fields, or failed past the end)."""
-    from iptoolkit.widgets.item_html import detail_sections
-    from iptoolkit.widgets.model import ExplorerModel
+    from iptoolkit.viewmodel.explorer_model import ExplorerModel
+    from iptoolkit.viewmodel.item_html import detail_sections
 
     selected = demo_estate(300).subset(Filter(groups=["Finance"]))
     model = ExplorerModel(selected)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from iptoolkit.widgets.shown import ShownTab
+from iptoolkit.support.shown_tab import ShownTab
 
 
 def _tab(**state: bool) -> tuple[ShownTab, list[int]]:

@@ -63,7 +63,7 @@ def finance_estate(profiles: int = 2500, seed: int = 11):  # type: ignore[no-unt
 
 def static() -> None:
     import iptoolkit as ipt
-    from iptoolkit.widgets.diagram import render_png
+    from iptoolkit.viewmodel.diagram import render_png
 
     for profiles in (300, 10_000):
         estate = ipt.demo_estate(n_profiles=profiles, seed=7)
@@ -130,7 +130,7 @@ def app_views() -> None:
 
 def drill() -> None:
     from iptoolkit.app import runner
-    from iptoolkit.widgets.topology import TopologyView
+    from iptoolkit.widgets.topology.view import TopologyView
 
     estate = finance_estate()
     view = TopologyView(estate, height=600, aspect=2.0)  # as the Explorer's

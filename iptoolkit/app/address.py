@@ -8,7 +8,7 @@ the node id Details shows; `drill` is a group the topology opened, as its breadc
 it, repeated for each level (`?drill=Finance/AP&drill=AS2+profiles`: a subgroup stands for
 the groups above it, see `TopologyView.drill_path`); `from` and `to` are two items whose
 paths the topology shows (`?from=P-000001&to=partner:1003`, `Explorer.show_paths`); `view`
-is a saved view's name (`?view=AS2+partners`, see `widgets.views`).
+is a saved view's name (`?view=AS2+partners`, see `viewmodel.saved_views`).
 
 `view_of(query)` reads an address (what it does not know is reported, never dropped
 silently); `query_of(filter, item)` writes one. `PageAddress` is the anywidget between the
@@ -67,7 +67,7 @@ class PageView:
     paths: tuple[str, str] | None = None
     """Two items whose paths the topology shows (`Explorer.show_paths`)."""
     view: str | None = None
-    """A saved view to open (its name, `widgets.views`)."""
+    """A saved view to open (its name, `viewmodel.saved_views`)."""
 
 
 def view_of(query: str) -> PageView:

@@ -30,7 +30,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 if TYPE_CHECKING:
     from ..core.estate import Estate
-    from ..widgets.topology_data import ViewData
+    from ..viewmodel.topology_data import ViewData
 
 __all__ = [
     "ELEMENT_ID",
@@ -212,11 +212,13 @@ def first_view_html(estate: Estate, path: str | os.PathLike[str] | None) -> str:
     Explorer's counts, the topology overview (the Explorer's own, `overview_svg`) and its
     legend, with a line saying what it is. One element, `#ipt-first-view`, with its CSS."""
     from ..core.selection import Filter
-    from ..widgets.drill import auto_view
-    from ..widgets.explorer import TABS  # drawn faint, not buttons, where the live ones go
-    from ..widgets.html import legend_html  # the live view's own legend
-    from ..widgets.model import ExplorerModel
-    from ..widgets.topology_fit import Canvas
+    from ..viewmodel.drill import auto_view
+    from ..viewmodel.explorer_html import legend_html  # the live view's own legend
+    from ..viewmodel.explorer_model import (
+        TABS,  # drawn faint, not buttons, where the live ones go
+        ExplorerModel,
+    )
+    from ..viewmodel.topology_fit import Canvas
     from .page import title_html
 
     model = ExplorerModel(estate)

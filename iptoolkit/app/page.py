@@ -4,7 +4,7 @@ The snapshot, the export folder and the views' folder come from the environment
 (`IPTOOLKIT_APP_SNAPSHOT`, `IPTOOLKIT_APP_FOLDER`, `IPTOOLKIT_APP_VIEWS`), which
 `iptoolkit explore` sets for Voila's kernel; without them (Binder, a plain notebook) the
 app shows the demo estate and exports next to the notebook. Saved views are kept beside
-the snapshot unless a folder is given (`widgets/views.py`).
+the snapshot unless a folder is given (`viewmodel/saved_views.py`).
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ def show(
         return None
     display(HTML(_CSS + title_html(estate, path)))
     # the page is always live: no static copy to draw after each change
-    from ..widgets.views import views_file
+    from ..viewmodel.saved_views import views_file
 
     views = views_file(path, os.environ.get(env.APP_VIEWS) or None)
     explorer = Explorer(

@@ -21,16 +21,16 @@ import duckdb
 
 from ..models import ParseError, loads_json
 from ..support.jsonio import dumps_json
+from .ddl import SNAPSHOT_COUNTS
 from .opening import one_row
 from .retrieval import listing, snapshot_at_seq, stored_estate
 from .rows import SnapshotRows, snapshot_rows, text_digests
-from .schema import SNAPSHOT_COUNTS
 from .writes import valid_versions, write_changes, write_runs, write_versions
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from ..change.model import EstateDiff
+    from ..change.estate_diff import EstateDiff
     from ..core.estate import Estate
     from ..core.snapshot import SnapshotJSON
 
@@ -60,7 +60,7 @@ class Recent:
             diff = inserted.diff
             self.diffs = {}
             if old is not None:  # else `last_diff` builds it from the archive
-                from ..change.model import EstateDiff
+                from ..change.estate_diff import EstateDiff
 
                 self.diffs[inserted.snapshot_id] = EstateDiff(old, estate, diff.changes, diff.notes)
         if inserted.newest:

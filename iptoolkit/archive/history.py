@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..change.model import Change, EstateDiff
+from ..change.estate_diff import Change, EstateDiff
 from ..estate_history import COUNTS, History, PairDiffs, Snapshot
 from ..models import loads_json
 from .log import Stored

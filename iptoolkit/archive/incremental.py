@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..change.diff import in_order, items_diff
-from ..change.model import Change, EstateDiff
+from ..change.estate_diff import Change, EstateDiff
 from ..change.schema_compare import _compared, _conditions
 from ..change.schema_walk import walk_records
 from ..core.nodes import partner_of

@@ -12,7 +12,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypedDict
 
-from ..change.model import SEVERITIES
+from ..change.estate_diff import SEVERITIES
 
 if TYPE_CHECKING:
     import duckdb

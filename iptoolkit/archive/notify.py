@@ -34,7 +34,7 @@ from ..support.printable import escape_unprintable
 from ..support.redact import redact_text, redact_url
 
 if TYPE_CHECKING:
-    from ..change.model import EstateDiff
+    from ..change.estate_diff import EstateDiff
 
 __all__ = [
     "message",

@@ -20,7 +20,7 @@ from typing import Any
 
 import duckdb
 
-from .schema import FORMAT, FORMAT_VERSION, TABLES, VIEWS
+from .ddl import FORMAT, FORMAT_VERSION, TABLES, VIEWS
 
 __all__ = [
     "ArchiveDamagedError",

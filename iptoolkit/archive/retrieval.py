@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 import duckdb
 
 from ..models import Listing, ParseError, loads_json
+from .ddl import SNAPSHOT_COUNTS
 from .lookup import NoSnapshotError
 from .opening import ArchiveDamagedError, one_row
-from .schema import SNAPSHOT_COUNTS
 
 if TYPE_CHECKING:
     import pandas

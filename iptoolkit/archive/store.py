@@ -45,7 +45,7 @@ from .retrieval import snapshot_at_seq, snapshots_frame, stored_estate, timeline
 if TYPE_CHECKING:
     import pandas
 
-    from ..change.model import EstateDiff
+    from ..change.estate_diff import EstateDiff
     from ..core.estate import Estate
     from ..estate_history import History
 
@@ -163,7 +163,7 @@ class Archive:
             previous = snapshot_at_seq(con, found[0] - 1)
         if previous is None:
             return None
-        from ..change.model import EstateDiff
+        from ..change.estate_diff import EstateDiff
 
         changes = stored_changes(self, snapshot_id).get(snapshot_id, ())
         notes = tuple(loads_json(found[1]))

@@ -24,11 +24,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..change.model import SEVERITIES
+from ..change.estate_diff import SEVERITIES
 from .notify import Delivery, message, post, run_command
 
 if TYPE_CHECKING:
-    from ..change.model import EstateDiff
+    from ..change.estate_diff import EstateDiff
     from ..core.estate import Estate
     from .store import Archive
 

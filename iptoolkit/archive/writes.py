@@ -20,7 +20,7 @@ from .runs import order_keys
 if TYPE_CHECKING:
     import pandas
 
-    from ..change.model import EstateDiff
+    from ..change.estate_diff import EstateDiff
     from ..core.estate import Estate
 
 __all__ = [

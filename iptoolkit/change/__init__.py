@@ -12,6 +12,6 @@ Markdown, HTML, a frame or JSON. The `iptoolkit diff` command is `iptoolkit/cli/
 
 from __future__ import annotations
 
-from .model import Change, EstateDiff
+from .estate_diff import Change, EstateDiff
 
 __all__ = ["Change", "EstateDiff"]

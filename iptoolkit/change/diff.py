@@ -40,7 +40,10 @@ from ..core.references import usable_id
 from ..models import gc_paused
 from ..support.names import plural
 from ..support.redact import MASK, is_secret_name, redact_fields, redact_text
-from .items import (
+from .estate_diff import KINDS, SEVERITIES, Change, ChangeKind, ChangeOp, EstateDiff, Severity
+from .links import UNPAIRED, Edge, Renames, key_of, partner_edges, profile_edges
+from .order import order_notes
+from .pairing import (
     Users,
     first_channels,
     first_partners,
@@ -48,9 +51,6 @@ from .items import (
     profile_json,
     settle_conflicts,
 )
-from .links import UNPAIRED, Edge, Renames, key_of, partner_edges, profile_edges
-from .model import KINDS, SEVERITIES, Change, ChangeKind, ChangeOp, EstateDiff, Severity
-from .order import order_notes
 from .rewire import kind_of, replacements
 from .schema_compare import schema_changes
 from .severity import field_severity, link_severity, rule

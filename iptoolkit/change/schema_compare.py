@@ -15,9 +15,9 @@ import orjson
 
 from ..core.estate import as_estate
 from ..support.names import plural
-from .model import Change, ChangeOp
-from .schema import type_tables, type_tokens
+from .estate_diff import Change, ChangeOp
 from .schema_walk import Walk, walk_records, walked
+from .spec_table import type_tables, type_tokens
 
 if TYPE_CHECKING:
     import os

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..models import gc_paused
 from ..support.redact import MASK, is_secret_name, redact_fields
-from .schema import JSON_TYPES, Expect, FamilyTable, TypeTable, json_type, type_table
+from .spec_table import JSON_TYPES, Expect, FamilyTable, TypeTable, json_type, type_table
 
 if TYPE_CHECKING:
     from ..core.estate import Estate

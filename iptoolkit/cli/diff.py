@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from ..change.model import SEVERITIES, EstateDiff
+from ..change.estate_diff import SEVERITIES, EstateDiff
 from ..change.order import order_notes
 from ..exporters import DIAGRAM_FORMATS, diagram_suffixes
 from .host import EXIT_FINDINGS, EXIT_TROUBLE, CommandError, one_line_errors, short_help

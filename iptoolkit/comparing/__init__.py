@@ -16,8 +16,8 @@ audit's is `auditing`: `ipt.compare` is the function.)
 
 from __future__ import annotations
 
+from .comparison import Comparison, Difference, FieldDiff, Match
 from .engine import compare
-from .model import Comparison, Difference, FieldDiff, Match
 from .rules import Rules
 
 __all__ = ["compare", "Comparison", "Difference", "FieldDiff", "Match", "Rules"]

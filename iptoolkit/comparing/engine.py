@@ -17,17 +17,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from ..change.items import Users, first_channels
-from ..change.model import SEVERITIES
+from ..change.estate_diff import SEVERITIES
+from ..change.pairing import Users, first_channels
 from ..change.severity import field_severity, rule
 from ..change.walk import ABSENT, FieldChange, Walk, json_path, shown
 from ..core.estate import as_estate
 from ..models import gc_paused
 from ..support.redact import is_secret_name
+from .comparison import Comparison
 from .difference import KINDS, STATUSES, Difference, FieldDiff, ItemKind, Match, key_text
-from .items import Item, items_of
+from .keyed_items import Item, items_of
 from .matching import Paired, pair_items
-from .model import Comparison
 from .normal import Ref, Translator
 from .rules import Rules, today
 

@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from .difference import KINDS
 
 if TYPE_CHECKING:
+    from .comparison import Comparison
     from .engine import Manual
-    from .model import Comparison
     from .rules import Rules
 
 __all__ = ["MAPPING_FORMAT", "read_mapping", "write_mapping", "toml_string"]

@@ -21,7 +21,7 @@ from ..support.names import Vocabulary
 from .difference import How, key_text
 
 if TYPE_CHECKING:
-    from .items import Item
+    from .keyed_items import Item
 
 __all__ = ["Paired", "pair_items"]
 

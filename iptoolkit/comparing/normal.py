@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..change.items import profile_json
+from ..change.pairing import profile_json
 from ..core.nodes import partner_node, partner_of
 from ..core.references import path_steps, usable_id
 
@@ -54,7 +54,7 @@ class Translator:
         self.channels = channels
         self.partners = partners
         self.registry = registry
-        """Channel node -> its first copy (`change.items.first_channels`)."""
+        """Channel node -> its first copy (`change.pairing.first_channels`)."""
         self.ignored = ignored
 
     def profile(self, record: ProfileRecord) -> Any:

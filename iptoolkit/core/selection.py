@@ -1,7 +1,36 @@
 """Filter: a declarative, serialisable selection of profiles (applied by `iptoolkit.query.filters`).
 
 Plain data with no dependency on the estate, so the data core can name it in its types
-without an import cycle.
+without an import cycle. What each field means:
+
+Fields combine with AND, the values inside a field with OR; an empty filter selects
+everything. Matching is case-insensitive throughout.
+
+- `agent_types`, `channel_types`: type names, `core:` optional, or short names (`SFTP`
+  for `SFTPAgentSettings`, `AS2` for `IntegrationPartnerChannelAS2`). A channel counts
+  wherever the profile uses it: input, response path, or named by id (when known).
+- `partners`, `channels`: ids, node ids or names (`17`, `"17"`, `"partner:17"` and
+  `"Acme"` all work).
+- **The channel fields (`channel_types`, `partners`, `channels`) apply to one channel**:
+  `Filter(partners=["Acme"], channel_types=["AS2"])` selects the profiles that use an AS2
+  channel of Acme, not those with an AS2 channel of another partner that use Acme on some
+  other channel. That is what "profiles on an AS2 channel of Acme" means; the command
+  line's options, the Explorer's facets and the MCP tool `find_profiles` read it so,
+  through `iptoolkit.query.filters`.
+- `groups`: a plain group selects it and its subgroups (`Finance` matches `Finance/AP`);
+  a pattern with `*`, `?` or `[...]` is matched as a whole (`Finance/*`, `*/EDI/*`).
+- `tags`: tags or patterns; a profile's `tags` string is split on commas, semicolons and
+  spaces.
+- `active`: True selects active profiles, False the others (a missing flag is not active).
+- `text`: every word must occur in the profile's id, name, description, group or tags, or
+  in a name, URL, host, topic or target of its agent, channels, partners or responses.
+
+Faulty profiles (`estate.problems`) cannot be judged: an empty filter keeps them (the
+subset equals the estate), any other filter leaves them out.
+
+>>> f = Filter(partners=["Acme"], active=True)
+>>> Filter.from_json(f.to_json()) == f
+True
 """
 
 from __future__ import annotations
@@ -27,7 +56,7 @@ Ids = Annotated[list[int | str], BeforeValidator(_as_list)]
 
 
 class Filter(BaseModel):
-    """A selection of profiles that saves to and loads from JSON; `iptoolkit.query.filters` says
+    """A selection of profiles that saves to and loads from JSON; the module's docstring says
     how each field matches."""
 
     model_config = ConfigDict(extra="forbid")

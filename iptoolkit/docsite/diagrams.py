@@ -30,12 +30,12 @@ from ..exporters import save_figure
 from ..exporters.mermaid import fits_github, to_mermaid
 from ..query.reach import induced_subgraph
 from ..support.redact import redact_text
-from ..widgets.topology_fit import Canvas
+from ..viewmodel.topology_fit import Canvas
 
 if TYPE_CHECKING:
     import networkx as nx
 
-    from ..widgets.model import ExplorerModel
+    from ..viewmodel.explorer_model import ExplorerModel
 
 __all__ = [
     "partner_part",

@@ -14,7 +14,7 @@ from .context import CHANGES_PAGE, FINDINGS_PAGE, INDEX_PAGE, Context
 from .sitemap import group_chain
 
 if TYPE_CHECKING:
-    from ..change.model import EstateDiff
+    from ..change.estate_diff import EstateDiff
 
 __all__ = ["index_page", "changes_page", "CHANGES_TITLE"]
 

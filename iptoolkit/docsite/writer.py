@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from ..offline.page import ASSETS, asset
 from ..support.names import plural
 from ..support.redact import redact_text
-from ..widgets.model import ExplorerModel
+from ..viewmodel.explorer_model import ExplorerModel
 from . import full_lists
 from . import page_markdown as md
 from .channel_page import channel_type_page

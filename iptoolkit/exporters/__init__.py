@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 from .figures import DIAGRAM_FORMATS, diagram_suffixes, save_figure
 
 if TYPE_CHECKING:
-    from ..change.model import EstateDiff
+    from ..change.estate_diff import EstateDiff
     from ..topology.view import EstateOrGraph
 
 __all__ = [
@@ -117,7 +117,7 @@ def export(
     (default True: a value a spreadsheet would run as a formula gets a leading `'`; False:
     every value as held).
     """
-    from ..change.model import EstateDiff
+    from ..change.estate_diff import EstateDiff
     from ..core.estate import Estate
     from ..topology.view import graph_of
 

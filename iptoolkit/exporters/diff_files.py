@@ -8,7 +8,7 @@
 | `.png`, `.svg`, `.pdf` | the diff diagram (`plot_diff`; its options pass through) |
 
 The text forms are the diff's own renderings, so a file says exactly what the notebook
-and the command line say; values in a diff are masked already (`change.model`). The CSV
+and the command line say; values in a diff are masked already (`change.estate_diff`). The CSV
 (`csv_frame`, which `iptoolkit diff --format csv` writes too) writes control characters
 as escapes (`escape_unprintable`) and neutralises formulas unless `csv_safe=False`.
 """
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
     import pandas
 
-    from ..change.model import EstateDiff
+    from ..change.estate_diff import EstateDiff
 
 __all__ = ["DIFF_FORMATS", "write_diff", "csv_frame"]
 

@@ -19,8 +19,7 @@ from ..auditing.registry import check_selector
 from ..core.selection import Filter
 from ..support.names import NO_TYPE, did_you_mean, type_label, type_matches
 from ..support.redact import redact_fields
-from .cursors import TEXT_LIMIT, cut, page
-from .schemas import (
+from .answer_models import (
     Edge,
     FindingRow,
     FindingsPage,
@@ -38,6 +37,7 @@ from .schemas import (
     SummaryAnswer,
     UsedByPage,
 )
+from .cursors import TEXT_LIMIT, cut, page
 
 if TYPE_CHECKING:
     from collections.abc import Hashable

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .answer_models import HistoryAnswer, LogEvent, TimelineRow
 from .cursors import page
-from .schemas import HistoryAnswer, LogEvent, TimelineRow
 
 if TYPE_CHECKING:
     from .store import Store

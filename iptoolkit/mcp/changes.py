@@ -11,11 +11,11 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
+from .answer_models import ChangeRow, ComparePage, DifferenceRow, DiffPage, DriftPage, DriftRow
 from .cursors import page
-from .schemas import ChangeRow, ComparePage, DifferenceRow, DiffPage, DriftPage, DriftRow
 
 if TYPE_CHECKING:
-    from ..change.model import Change
+    from ..change.estate_diff import Change
     from .store import Loaded, Store
 
 __all__ = ["schema_report", "diff", "compare", "CHANGE_VALUE"]
@@ -54,8 +54,8 @@ def diff(
 ) -> DiffPage:
     """What changed from `old` to `new` (`ipt.diff`; by default the snapshot before the
     current one, and the current one), of a kind and severity, a page at a time."""
-    from ..change.model import KINDS as CHANGE_KINDS
-    from ..change.model import SEVERITIES as CHANGE_SEVERITIES
+    from ..change.estate_diff import KINDS as CHANGE_KINDS
+    from ..change.estate_diff import SEVERITIES as CHANGE_SEVERITIES
 
     newer = store.get(new)
     older = store.get(old) if old is not None else store.before(newer)

@@ -26,9 +26,7 @@ from ..core.selection import Filter
 from ..query.graph import build_graph
 from ..support.redact import redact_text
 from . import answers, archived, changes
-from .cursors import DEFAULT_LIMIT, MAX_LIMIT, TEXT_LIMIT
-from .picture import GroupBy, render_png
-from .schemas import (
+from .answer_models import (
     ComparePage,
     DiffPage,
     DriftPage,
@@ -42,6 +40,8 @@ from .schemas import (
     SummaryAnswer,
     UsedByPage,
 )
+from .cursors import DEFAULT_LIMIT, MAX_LIMIT, TEXT_LIMIT
+from .picture import GroupBy, render_png
 from .store import Loaded, Store
 
 __all__ = ["Tools", "add_tools", "tool_result", "ERROR_LIMIT"]

@@ -19,14 +19,14 @@ from typing import TYPE_CHECKING, Any
 from ..auditing.finding import SEVERITIES, severity_rank
 from ..support.redact import redact_text
 from ..topology.finding_marks import SEVERITY_COLOURS, finding_label, worst_of
-from ..widgets.topology_data import detail_node
+from ..viewmodel.topology_data import detail_node
 from .levels import Interned
 
 if TYPE_CHECKING:
     import networkx as nx
 
     from ..auditing.finding import Finding
-    from ..widgets.topology_data import ViewData
+    from ..viewmodel.topology_data import ViewData
 
 __all__ = ["MAX_LISTED", "findings_json", "level_marks"]
 

@@ -18,13 +18,13 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Any
 
-from ..widgets.topology_data import PORT_SUFFIX, detail_node
+from ..viewmodel.topology_data import PORT_SUFFIX, detail_node
 from .levels import KINDS, Interned
 
 if TYPE_CHECKING:
     import networkx as nx
 
-    from ..widgets.topology_data import ViewData
+    from ..viewmodel.topology_data import ViewData
 
 __all__ = ["graph_json", "level_members"]
 

@@ -30,9 +30,9 @@ from typing import Any
 import networkx as nx
 
 from ..topology.style import KIND_LABELS
-from ..widgets.drill import auto_view
-from ..widgets.topology_data import ViewData, detail_node, group_graph
-from ..widgets.topology_fit import TALL_ROW_PX, Canvas
+from ..viewmodel.drill import auto_view
+from ..viewmodel.topology_data import ViewData, detail_node, group_graph
+from ..viewmodel.topology_fit import TALL_ROW_PX, Canvas
 
 __all__ = ["MAX_NODES", "OPENS", "CUT", "KINDS", "Interned", "drill_levels", "level_json", "frame"]
 

@@ -128,8 +128,8 @@ def write_html(
     from ..auditing.engine import findings
     from ..core.selection import Filter
     from ..plot.topology import check_options, grouping
-    from ..widgets.model import ExplorerModel
-    from ..widgets.topology_data import view_data
+    from ..viewmodel.explorer_model import ExplorerModel
+    from ..viewmodel.topology_data import view_data
     from .view import FILE_CANVAS, view_payload
 
     check_options("auto", group_by)

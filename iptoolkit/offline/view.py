@@ -20,17 +20,17 @@ import networkx as nx
 from ..query.paths import DEFAULT_CUTOFF, DEFAULT_LIMIT
 from ..query.reach import graph_order
 from ..topology.finding_marks import worst_by_node
-from ..widgets.topology_data import detail_node
-from ..widgets.topology_fit import Canvas
+from ..viewmodel.topology_data import detail_node
+from ..viewmodel.topology_fit import Canvas
+from .details_data import ItemTable
 from .findings_data import findings_json, level_marks
 from .item_graph import graph_json, level_members
-from .items import ItemTable
 from .levels import CUT, KINDS, MAX_NODES, Interned, Level, drill_levels, level_json
 
 if TYPE_CHECKING:
     from ..auditing.finding import Finding
-    from ..widgets.model import ExplorerModel
-    from ..widgets.topology_data import ViewData
+    from ..viewmodel.explorer_model import ExplorerModel
+    from ..viewmodel.topology_data import ViewData
 
 __all__ = ["FORMAT", "FILE_CANVAS", "view_payload"]
 

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-    from ..change.model import EstateDiff
+    from ..change.estate_diff import EstateDiff
     from ..core.estate import Estate
 
 __all__ = ["plot_diff", "diff_title"]
@@ -51,7 +51,7 @@ def plot_diff(
     - `labels`, `ax`: as in `plot_topology`; `title`: None for one naming the two snapshots
       and counting the changes, `""` for none.
     """
-    from ..change.model import EstateDiff
+    from ..change.estate_diff import EstateDiff
 
     if not isinstance(diff, EstateDiff):
         raise TypeError(f"plot_diff: expected an EstateDiff (from ipt.diff), not {diff!r:.80}")

@@ -1,38 +1,11 @@
-"""Filter: a declarative, serialisable selection of profiles; `subset` applies it.
-
-Fields combine with AND, the values inside a field with OR; an empty filter selects
-everything. Matching is case-insensitive throughout.
-
-- `agent_types`, `channel_types`: type names, `core:` optional, or short names (`SFTP`
-  for `SFTPAgentSettings`, `AS2` for `IntegrationPartnerChannelAS2`). A channel counts
-  wherever the profile uses it: input, response path, or named by id (when known).
-- `partners`, `channels`: ids, node ids or names (`17`, `"17"`, `"partner:17"` and
-  `"Acme"` all work).
-- **The channel fields (`channel_types`, `partners`, `channels`) apply to one channel**:
-  `Filter(partners=["Acme"], channel_types=["AS2"])` selects the profiles that use an AS2
-  channel of Acme, not those with an AS2 channel of another partner that use Acme on some
-  other channel. That is what "profiles on an AS2 channel of Acme" means; the command
-  line's options, the Explorer's facets and the MCP tool `find_profiles` read it so,
-  through this module.
-- `groups`: a plain group selects it and its subgroups (`Finance` matches `Finance/AP`);
-  a pattern with `*`, `?` or `[...]` is matched as a whole (`Finance/*`, `*/EDI/*`).
-- `tags`: tags or patterns; a profile's `tags` string is split on commas, semicolons and
-  spaces.
-- `active`: True selects active profiles, False the others (a missing flag is not active).
-- `text`: every word must occur in the profile's id, name, description, group or tags, or
-  in a name, URL, host, topic or target of its agent, channels, partners or responses.
-
-Faulty profiles (`estate.problems`) cannot be judged: an empty filter keeps them (the
-subset equals the estate), any other filter leaves them out.
+"""Applying a `Filter` (`core/selection.py` says what each field means): `subset`, and the
+matching the Explorer's facets and the MCP tools read.
 
 Selecting reads the estate's records: each field's look-up table (lower-cased tokens ->
 positions) is built from them the first time a filter uses that field, and cached on the
 estate, so a first filter costs a few milliseconds and later ones less.
 
->>> f = Filter(partners=["Acme"], active=True)
->>> Filter.from_json(f.to_json()) == f
-True
->>> f.describe()
+>>> Filter(partners=["Acme"], active=True).describe()
 'partner Acme; active'
 """
 

@@ -21,6 +21,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.security import APIKeyCookie, HTTPAuthorizationCredentials, HTTPBearer
 
 from .._version import __version__
+from .bodies import LoginForm, TokenForm, TokenResponse
 from .catalogue import Catalogue, raw_profiles_of
 from .connections import BodyDeadline
 from .error_responses import ApiProblem, error_response, install_error_handlers
@@ -33,7 +34,6 @@ from .openapi import (
 )
 from .pages import PAGE_HEADERS, login_page
 from .principals import PROFILES_VIEW, Identity, Principals
-from .schemas import LoginForm, TokenForm, TokenResponse
 from .settings import ServerLimits
 from .streaming import ChunkedBody
 from .throttle import Attempt, LoginThrottle

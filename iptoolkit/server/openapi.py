@@ -20,8 +20,8 @@ from fastapi.openapi.utils import get_openapi
 from pydantic import TypeAdapter
 
 from ..models import IntegrationProfile
+from .bodies import ErrorEnvelope, ProfilePage
 from .error_responses import ERROR_CODES
-from .schemas import ErrorEnvelope, ProfilePage
 
 __all__ = [
     "REF",

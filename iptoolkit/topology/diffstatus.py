@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Literal
 import networkx as nx
 
 if TYPE_CHECKING:
-    from ..change.model import EstateDiff
+    from ..change.estate_diff import EstateDiff
 
 __all__ = [
     "Status",

@@ -4,7 +4,7 @@ findings that name it (`Finding.nodes`), as plain data every picture reads.
 `worst_by_node` reads the findings once; `mark_view` writes the worst severity on each
 node of a view (`finding`: a group takes the worst of its members), which the legend
 (`legend.legend_items`), the printed diagram (`plot/draw.py`, a ring) and the interactive
-view (`widgets/topology_findings.py`, the node's outline) turn into marks. No matplotlib,
+view (`viewmodel/topology_findings.py`, the node's outline) turn into marks. No matplotlib,
 no widget here.
 """
 

@@ -2,7 +2,7 @@
 shows, in a fixed order, as plain data.
 
 The static diagrams turn these entries into matplotlib handles (`plot/legend.py`); the
-interactive view writes them as HTML beside its canvas (`widgets/html.py`).
+interactive view writes them as HTML beside its canvas (`viewmodel/explorer_html.py`).
 One list for both, so the two pictures never explain themselves differently.
 """
 

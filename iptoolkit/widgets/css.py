@@ -5,7 +5,12 @@ widget carries (`ipt-explorer`, `ipt-topology`) and placed inside that widget as
 
 from __future__ import annotations
 
-__all__ = ["EXPLORER_CSS", "TOPOLOGY_CSS"]
+import ipywidgets as W
+
+from ..viewmodel.explorer_html import HIDE_FALLBACK_CSS
+
+__all__ = ["EXPLORER_CSS", "TOPOLOGY_CSS", "explorer_style", "topology_style"]
+
 
 EXPLORER_CSS = """<style>
 .ipt-explorer .ipt-counts {font-size: 1.3em; font-weight: 600;}
@@ -80,3 +85,14 @@ TOPOLOGY_CSS = """<style>
 .ipt-topology .ipt-glyph {display: inline-block; width: 14px; text-align: center;
   font-size: 13px; line-height: 1;}
 </style>"""
+
+
+def explorer_style() -> W.HTML:
+    """The Explorer's styles as the child its root widget carries (with the rule that hides
+    the static fallback once the live widget draws)."""
+    return W.HTML(EXPLORER_CSS + HIDE_FALLBACK_CSS)
+
+
+def topology_style() -> W.HTML:
+    """The topology view's styles as the child its root widget carries."""
+    return W.HTML(TOPOLOGY_CSS + HIDE_FALLBACK_CSS)

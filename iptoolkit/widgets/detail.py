@@ -20,14 +20,14 @@ import ipywidgets as W
 
 from ..core.nodes import channel_node, label, partner_node, type_of
 from ..support.names import type_label
-from .html import OUTSIDE_NOTE, list_html, node_text
-from .item_html import detail_html, item_link
+from ..support.shown_tab import ShownTab
+from ..viewmodel.explorer_html import OUTSIDE_NOTE, list_html, node_text
+from ..viewmodel.item_html import detail_html, item_link
 from .links import LinkedHTML
-from .shown import ShownTab
 
 if TYPE_CHECKING:
     from ..query.resolve import ItemIndex
-    from .model import ExplorerModel, Selection
+    from ..viewmodel.explorer_model import ExplorerModel, Selection
 
 __all__ = [
     "DetailPane",

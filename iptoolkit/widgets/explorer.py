@@ -25,19 +25,19 @@ from typing import TYPE_CHECKING
 import ipywidgets as W
 
 from ..query.filters import Filter
-from .css import EXPLORER_CSS
-from .debounce import Debouncer
+from ..support.debounce import Debouncer
+from ..support.shown_tab import ShownTab
+from ..viewmodel.explorer_html import dead_end_html, header_html
+from ..viewmodel.explorer_model import TABS, ExplorerModel, Selection
+from ..viewmodel.saved_views import SavedView, SavedViews
+from .css import explorer_style
 from .detail import DetailPane
 from .exporter import ExportPanel, suggested_name, write_selection
 from .findings import FindingsPane
-from .html import HIDE_FALLBACK_CSS, dead_end_html, header_html
-from .model import ExplorerModel, Selection
 from .panel import FilterPanel
-from .shown import ShownTab
 from .static_copy import StaticCopy
 from .table import SelectionTable
-from .topology_tab import TopologyTab
-from .views import SavedView, SavedViews
+from .topology.tab import TopologyTab
 
 if TYPE_CHECKING:
     from ..core.estate import Estate
@@ -45,7 +45,6 @@ if TYPE_CHECKING:
 
 __all__ = ["Explorer"]
 
-TABS = ("Topology", "Table", "Details", "Findings", "Export")
 PNG_DELAY = 1.0
 """Seconds of quiet before the static PNG is drawn: it is only the notebook's fallback."""
 
@@ -83,7 +82,8 @@ class Explorer:
     ) -> None:
         self.model = ExplorerModel(estate)
         self.views = SavedViews(views) if views is not None else None
-        """The named views' file (`widgets.views`; None: none given, `save_view` refuses)."""
+        """The named views' file (`viewmodel.saved_views`; None: none given, `save_view`
+        refuses)."""
         self._selection: Selection = self.model.select(Filter())
         self._watchers: list[Callable[[], None]] = []
         self._changes = Debouncer(self._apply_change, debounce)
@@ -334,7 +334,7 @@ def _page(header: W.Widget, message: W.Widget, panel: W.Widget, tabs: W.Tab) -> 
     file browser): the topology then has the page's width, not what the panel leaves."""
     page = W.VBox(
         [
-            W.HTML(EXPLORER_CSS + HIDE_FALLBACK_CSS),
+            explorer_style(),
             header,
             message,
             W.HBox([panel, tabs], layout=W.Layout(width="100%", flex_flow="row wrap")),

@@ -21,12 +21,12 @@ import ipywidgets as W
 from ..auditing import BUILTIN_RULES, SEVERITIES, Finding, Findings
 from ..support.names import plural
 from ..support.redact import redact_text
-from .html import Link, link_html, node_text
+from ..support.shown_tab import ShownTab
+from ..viewmodel.explorer_html import Link, link_html, node_text
 from .links import LinkedHTML
-from .shown import ShownTab
 
 if TYPE_CHECKING:
-    from .model import ExplorerModel, Selection
+    from ..viewmodel.explorer_model import ExplorerModel, Selection
 
 __all__ = ["FindingsPane", "findings_html", "FINDINGS_SHOWN", "ITEMS_SHOWN", "OPEN_UP_TO"]
 

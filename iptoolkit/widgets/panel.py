@@ -20,7 +20,7 @@ import ipywidgets as W
 from ..core.selection import Filter
 from ..support.names import type_label, type_matches
 from ..support.printable import shorten
-from .facets import Facets
+from ..viewmodel.facets import Facets
 
 __all__ = ["FilterPanel"]
 

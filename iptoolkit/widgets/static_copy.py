@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .debounce import Debouncer
-from .diagram import DiagramCache, render_png
-from .html import fallback_html
-from .model import Selection
+from ..support.debounce import Debouncer
+from ..viewmodel.diagram import DiagramCache, render_png
+from ..viewmodel.explorer_html import fallback_html
+from ..viewmodel.explorer_model import Selection
 
 if TYPE_CHECKING:
     from IPython.display import DisplayHandle

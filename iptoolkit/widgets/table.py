@@ -14,17 +14,30 @@ and dark themes alike).
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .table_pages import Pager
-from .table_widget import PagedTableWidget
+import anywidget
+import traitlets
+
+from ..viewmodel.table_pages import Pager
 
 if TYPE_CHECKING:
     import pandas
 
-__all__ = ["SelectionTable"]
+__all__ = ["SelectionTable", "PagedTableWidget"]
 
 PAGE_SIZE = 25
+_STATIC = Path(__file__).with_name("static")
+
+
+class PagedTableWidget(anywidget.AnyWidget):
+    """One page of a table, sortable headers, page navigation; clicks go to the kernel."""
+
+    _esm = _STATIC / "paged_table.js"
+    _css = _STATIC / "paged_table.css"
+    view = traitlets.Dict().tag(sync=True)
+    """The page to draw (see `table_pages.Pager.payload`); the only data that travels."""
 
 
 class SelectionTable:

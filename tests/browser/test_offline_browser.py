@@ -236,14 +236,14 @@ def _levels(estate: ipt.Estate) -> list[Any]:
     """The file's levels, laid out again as the export lays them out."""
     from iptoolkit.offline.levels import drill_levels
     from iptoolkit.offline.view import FILE_CANVAS
-    from iptoolkit.widgets.model import ExplorerModel
+    from iptoolkit.viewmodel.explorer_model import ExplorerModel
 
     return drill_levels(ExplorerModel(estate).graph, FILE_CANVAS)[0]
 
 
 def _stands_for(data: Any, key: str) -> tuple[str, ...]:
     """The estate nodes a level's node stands for (a port: its node's)."""
-    from iptoolkit.widgets.topology_data import PORT_SUFFIX
+    from iptoolkit.viewmodel.topology_data import PORT_SUFFIX
 
     return tuple(data.members.get(key.removesuffix(PORT_SUFFIX), ()))
 
@@ -264,7 +264,7 @@ def test_the_findings_toggle_rings_what_the_audit_names(
     browser: Any, five_hundred: tuple[ipt.Estate, Path], tmp_path: Path
 ) -> None:
     from iptoolkit.topology.finding_marks import SEVERITY_COLOURS, worst_by_node
-    from iptoolkit.widgets.topology_data import detail_node
+    from iptoolkit.viewmodel.topology_data import detail_node
 
     estate, path = five_hundred
     found = ipt.findings(estate)

@@ -35,7 +35,7 @@ CODE = [
 import ipywidgets as W
 from iptoolkit.demo import demo_estate
 from iptoolkit.query.filters import Filter
-from iptoolkit.widgets.model import ExplorerModel
+from iptoolkit.viewmodel.explorer_model import ExplorerModel
 from iptoolkit.widgets.table import SelectionTable
 
 model = ExplorerModel(demo_estate(n_profiles=10_000))

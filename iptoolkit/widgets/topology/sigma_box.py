@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as W
 
-from ..topology.legend import HIGHLIGHT_COLOUR
+from ...topology.legend import HIGHLIGHT_COLOUR
+from ...viewmodel.topology_data import ViewData
+from ...viewmodel.topology_fit import SCROLLBAR_PX
 from .hover_names import HoverNames
-from .topology_data import ViewData
-from .topology_fit import SCROLLBAR_PX
 
 if TYPE_CHECKING:
     from ipysigma import Sigma

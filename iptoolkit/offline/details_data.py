@@ -1,7 +1,7 @@
 """The details an offline view shows of each item: the Explorer's Details tab, as data.
 
-The facts are the Details tab's own (`widgets.item_html.detail_sections`: fields, the
-items named, where-used and impact), masked as it masks them (`widgets.html.field_rows`,
+The facts are the Details tab's own (`viewmodel.item_html.detail_sections`: fields, the
+items named, where-used and impact), masked as it masks them (`viewmodel.explorer_html.field_rows`,
 `redact_text` on every name), and written as compact JSON: an item named in a list is its
 index in the file's item table, so a profile's partners cost a few digits, and a list is
 cut where the Details tab cuts it (`limit`), its length kept.
@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Any
 import networkx as nx
 
 from ..support.redact import redact_text
-from ..widgets.html import Link, field_rows, node_text
-from ..widgets.item_html import Section, detail_sections
+from ..viewmodel.explorer_html import Link, field_rows, node_text
+from ..viewmodel.item_html import Section, detail_sections
 from .levels import Interned
 
 if TYPE_CHECKING:
-    from ..widgets.model import ExplorerModel
+    from ..viewmodel.explorer_model import ExplorerModel
 
 __all__ = ["DETAIL_KINDS", "ItemTable", "section_json"]
 

@@ -23,7 +23,10 @@ if TYPE_CHECKING:
 
     from ..core.estate import Estate
 
-__all__ = ["TABLE_COLUMNS", "Facets", "Selection", "ExplorerModel"]
+__all__ = ["TABS", "TABLE_COLUMNS", "Facets", "Selection", "ExplorerModel"]
+
+TABS = ("Topology", "Table", "Details", "Findings", "Export")
+"""The Explorer's tabs, in order (the app's first view draws them faint where they go)."""
 
 TABLE_COLUMNS = (
     "id",

@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import Any, Protocol
 
+from ...viewmodel.topology_data import start_camera
+from ...viewmodel.topology_findings import FindingMarks
+from ...viewmodel.topology_html import info_html, view_title
+from ...viewmodel.topology_levels import Levels
+from ...viewmodel.topology_paths import PathFinder
+from .controls import Controls
 from .sigma_box import SigmaBox, new_sigma
-from .topology_controls import Controls
-from .topology_data import start_camera
-from .topology_findings import FindingMarks
-from .topology_html import info_html, view_title
-from .topology_levels import Levels
-from .topology_paths import PathFinder
 
 __all__ = ["Picture", "PictureOwner"]
 

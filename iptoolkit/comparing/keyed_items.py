@@ -1,6 +1,6 @@
 """The items of one installation with their natural keys: profiles, channels, partners.
 
-Read from the records as the diff reads them (`change.items`): a channel is its first copy
+Read from the records as the diff reads them (`change.pairing`): a channel is its first copy
 held (the registry's content) and has an id; a channel without an id belongs to the
 profile holding it and is compared inside it. A partner is the partner of the first
 channel copy naming it, id-less channels' partners included. Keys are built by
@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..change.items import first_channels
+from ..change.pairing import first_channels
 from ..core.nodes import is_active, label, partner_node, partner_of, type_of
 
 if TYPE_CHECKING:

@@ -23,28 +23,28 @@ from typing import TYPE_CHECKING, Any, Literal
 import ipywidgets as W
 import networkx as nx
 
-from ..plot.topology import check_options, grouping
-from ..topology.view import EstateOrGraph, Highlight, focus_set, graph_of
+from ...plot.topology import check_options, grouping
+from ...topology.view import EstateOrGraph, Highlight, focus_set, graph_of
+from ...viewmodel.drill import auto_view
+from ...viewmodel.explorer_html import topology_fallback_html
+from ...viewmodel.topology_data import ViewData, view_data
+from ...viewmodel.topology_findings import FindingMarks
+from ...viewmodel.topology_fit import Canvas
+from ...viewmodel.topology_html import view_title
+from ...viewmodel.topology_levels import MAX_DEPTH, GraphSource, Level, Levels, Neighbourhood
+from ...viewmodel.topology_paths import PathFinder
+from ..css import topology_style
 from .canvas_width import CanvasWidth
-from .css import TOPOLOGY_CSS
-from .drill import auto_view
-from .html import HIDE_FALLBACK_CSS, topology_fallback_html
+from .controls import Controls
+from .picture import Picture
 from .sigma_box import SigmaBox
 from .sigma_guard import SigmaGuard
-from .topology_controls import Controls
-from .topology_data import ViewData, view_data
-from .topology_findings import FindingMarks
-from .topology_fit import Canvas
-from .topology_html import view_title
-from .topology_levels import MAX_DEPTH, GraphSource, Level, Levels, Neighbourhood
-from .topology_paths import PathFinder
-from .topology_picture import Picture
 
 if TYPE_CHECKING:
     from ipysigma import Sigma
 
-    from ..auditing.finding import Finding
-    from ..core.estate import Estate
+    from ...auditing.finding import Finding
+    from ...core.estate import Estate
 
 __all__ = ["TopologyView", "show_topology", "Level", "Neighbourhood", "MAX_DEPTH"]
 
@@ -139,7 +139,7 @@ class TopologyView(W.VBox):
         )
         self._picture = Picture(self, self._levels, self._sigma_box, self._controls)
         self.children = (
-            W.HTML(TOPOLOGY_CSS + HIDE_FALLBACK_CSS),
+            topology_style(),
             SigmaGuard(),  # no script error from ipysigma's `layout` trait
             self._controls.above,
             self._controls.status,
@@ -304,8 +304,8 @@ class TopologyView(W.VBox):
         graph = self.graph
         if graph is None:
             return None
-        from ..plot.topology import MAX_DETAIL_NODES
-        from .diagram import render_png
+        from ...plot.topology import MAX_DETAIL_NODES
+        from ...viewmodel.diagram import render_png
 
         group_by = self.group_by
         if group_by is False and graph.number_of_nodes() > MAX_DETAIL_NODES:
@@ -333,7 +333,7 @@ def _show_findings(view: TopologyView, on: bool) -> None:
 
 
 def _audit(estate: Estate) -> Iterable[Finding]:
-    from ..auditing import findings
+    from ...auditing import findings
 
     return findings(estate)
 

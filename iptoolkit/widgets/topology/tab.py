@@ -15,15 +15,15 @@ from typing import TYPE_CHECKING
 import ipywidgets as W
 import networkx as nx
 
-from .diagram import DiagramCache
-from .model import ExplorerModel, Selection
-from .shown import ShownTab
-from .topology import TopologyView
-from .topology_data import ViewData, detail_node
+from ...support.shown_tab import ShownTab
+from ...viewmodel.diagram import DiagramCache
+from ...viewmodel.explorer_model import ExplorerModel, Selection
+from ...viewmodel.topology_data import ViewData, detail_node
+from .view import TopologyView
 
 if TYPE_CHECKING:
-    from ..auditing.finding import Finding
-    from ..query.paths import Paths
+    from ...auditing.finding import Finding
+    from ...query.paths import Paths
 
 __all__ = ["TopologyTab"]
 
@@ -94,7 +94,7 @@ class TopologyTab:
 
     def _draw(self) -> None:
         """The selection in the view, its data from the cache when seen before."""
-        from ..query.graph import build_graph
+        from ...query.graph import build_graph
 
         selection = self._selection()
         key = f"{selection.filter.to_json()}@{self.view.canvas.width:.0f}"  # laid out for it

@@ -18,12 +18,12 @@ from ..core.nodes import is_active, label
 from ..models import field_value
 from ..support.names import plural
 from ..support.redact import redact_text
-from .html import OUTSIDE_NOTE, Link, fields_html, list_html, node_text
+from .explorer_html import OUTSIDE_NOTE, Link, fields_html, list_html, node_text
 
 if TYPE_CHECKING:
     import networkx as nx
 
-    from .model import ExplorerModel
+    from .explorer_model import ExplorerModel
 
 __all__ = ["detail_html", "detail_sections", "Section", "item_link", "activity"]
 

@@ -14,10 +14,10 @@ from typing import Any
 
 import ipywidgets as W
 
-from .html import legend_html
-from .topology_data import ViewData
-from .topology_html import CRUMB_SEPARATOR, crumb_here_html, said_html, status_html
-from .topology_levels import MAX_DEPTH
+from ...viewmodel.explorer_html import legend_html
+from ...viewmodel.topology_data import ViewData
+from ...viewmodel.topology_html import CRUMB_SEPARATOR, crumb_here_html, said_html, status_html
+from ...viewmodel.topology_levels import MAX_DEPTH
 
 __all__ = ["Controls"]
 
