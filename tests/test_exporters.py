@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import gzip
+import inspect
 import json
 import re
 import shutil
 import subprocess
 import warnings
 import xml.etree.ElementTree as ET
+from collections.abc import Mapping
 from pathlib import Path
 
 import networkx as nx
@@ -18,6 +20,7 @@ import pytest
 import iptoolkit as ipt
 from iptoolkit.exporters import (
     DIAGRAM_FORMATS,
+    DIFF_FORMATS,
     FAMILIES,
     FORMATS,
     diagram_suffixes,
@@ -25,7 +28,6 @@ from iptoolkit.exporters import (
     format_of,
 )
 from iptoolkit.exporters.attributes import redact_text, scalar
-from iptoolkit.exporters.diff_files import DIFF_FORMATS
 from iptoolkit.exporters.dot import quote, to_dot
 from iptoolkit.exporters.mermaid import GITHUB_MAX_EDGES, mermaid_text, to_mermaid
 
@@ -82,6 +84,32 @@ def test_format_from_suffix_and_errors(tmp_path, estate):
             export(graph, tmp_path / f"estate.{suffix}")
     with pytest.raises(TypeError, match="title"):
         export(estate, tmp_path / "estate.csv", title="no")
+
+
+def test_a_format_is_one_record_export_reads(tmp_path, estate, monkeypatch):
+    """A format added as one record of `FORMATS` is written by `export` with its own writer,
+    its options and its need of the estate: no branch elsewhere to add."""
+    from iptoolkit.exporters import ExportFormat
+
+    calls: list[tuple[object, str, dict[str, object]]] = []
+
+    def spy(subject: object, path: Path, options: Mapping[str, object]) -> Path:
+        calls.append((subject, path.name, dict(options)))
+        return path
+
+    record = ExportFormat("ipt", "a test format", spy, frozenset({"depth"}), needs_estate=True)
+    monkeypatch.setitem(FORMATS, "ipt", record)
+    assert export(estate, tmp_path / "a.ipt", depth=2) == tmp_path / "a.ipt"
+    assert export(estate, tmp_path / "b.bin", "IPT") == tmp_path / "b.bin"
+    assert calls == [(estate, "a.ipt", {"depth": 2}), (estate, "b.bin", {})]
+    with pytest.raises(TypeError, match=r"export to \.ipt takes no option colour"):
+        export(estate, tmp_path / "c.ipt", colour="red")
+    with pytest.raises(ValueError, match=r"\.ipt \(a test format\) needs the estate"):
+        export(ipt.build_graph(estate), tmp_path / "d.ipt")
+    assert len(calls) == 2
+    # and every format shipped is such a record: export() names none of them itself
+    source = inspect.getsource(export)
+    assert not [name for name in FORMATS if re.search(rf"[\"']\.?{re.escape(name)}[\"']", source)]
 
 
 def test_ipt_export_is_the_function_whatever_was_imported_first(tmp_path, estate):
@@ -468,8 +496,8 @@ def test_png_svg_pdf(tmp_path, estate):
 def test_one_list_of_diagram_formats_serves_every_menu_and_message():
     assert DIAGRAM_FORMATS == ("png", "svg", "pdf")
     assert FAMILIES["diagrams"] == (*DIAGRAM_FORMATS, "html")
-    assert [name for name in FORMATS if "diagram" in FORMATS[name]] == list(DIAGRAM_FORMATS)
-    assert [name for name in DIFF_FORMATS if "diagram" in DIFF_FORMATS[name]] == list(
+    assert [name for name in FORMATS if "diagram" in FORMATS[name].what] == list(DIAGRAM_FORMATS)
+    assert [name for name in DIFF_FORMATS if "diagram" in DIFF_FORMATS[name].what] == list(
         DIAGRAM_FORMATS
     )
     assert diagram_suffixes(" or ") == ".png, .svg or .pdf"

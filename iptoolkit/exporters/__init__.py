@@ -1,8 +1,9 @@
 """`ipt.export`: write an estate (or a graph) in the format its file name asks for.
 
-The writers live in this package, one module per family of formats: `attributes` makes
-node and edge attributes fit graph file formats, `graphfiles` writes GraphML and GEXF,
-`dot` Graphviz, `mermaid` Mermaid, `table_files` CSV and Excel.
+Each format is one record of `formats.FORMATS` (its suffix, writer, options, whether it
+needs the estate); the writers live in this package, one module per family of formats:
+`attributes` makes node and edge attributes fit graph file formats, `graphfiles` writes
+GraphML and GEXF, `dot` Graphviz, `mermaid` Mermaid, `table_files` CSV and Excel.
 
 | suffix               | what                                                             |
 |----------------------|------------------------------------------------------------------|
@@ -17,7 +18,7 @@ node and edge attributes fit graph file formats, `graphfiles` writes GraphML and
 | `.html`              | the interactive topology in one file, opened offline (`offline`) |
 
 A diff (`ipt.diff`) exports as `.md` (a changelog), `.json` (the machine form), `.csv` (one
-row per change) or `.png`, `.svg`, `.pdf` (`plot_diff`): see `exporters.diff_files`.
+row per change) or `.png`, `.svg`, `.pdf` (`plot_diff`): see `exporters.formats`.
 
 Snapshots and tables need the estate: a graph does not keep the profiles as received.
 Export a subset by exporting `estate.subset(ipt.Filter(...))`: it holds exactly that
@@ -30,12 +31,12 @@ PosixPath('estate.graphml')
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .figures import DIAGRAM_FORMATS, diagram_suffixes, save_figure
+from .formats import ALIASES, DIFF_FORMATS, FAMILIES, FORMATS, ExportFormat
 
 if TYPE_CHECKING:
     from ..change.estate_diff import EstateDiff
@@ -44,6 +45,8 @@ if TYPE_CHECKING:
 __all__ = [
     "export",
     "FORMATS",
+    "DIFF_FORMATS",
+    "ExportFormat",
     "ALIASES",
     "FAMILIES",
     "DIAGRAM_FORMATS",
@@ -51,38 +54,6 @@ __all__ = [
     "format_of",
     "save_figure",
 ]
-
-FORMATS: dict[str, str] = {
-    "json": "snapshot (JSON)",
-    "json.gz": "snapshot (gzip-compressed JSON)",
-    "csv": "profiles table (CSV)",
-    "xlsx": "tables (Excel workbook)",
-    "graphml": "graph (GraphML: yEd, Gephi, networkx)",
-    "gexf": "graph (GEXF: Gephi)",
-    "dot": "graph (Graphviz DOT)",
-    "gv": "graph (Graphviz DOT)",
-    "mmd": "Mermaid flowchart",
-    "md": "Mermaid flowchart in Markdown",
-    **{name: f"topology diagram ({name.upper()})" for name in DIAGRAM_FORMATS},
-    "html": "interactive topology (one HTML file, opens offline)",
-}
-"""Format name (the file suffix without its dot) -> what it holds."""
-
-_NEEDS_ESTATE = frozenset({"json", "json.gz", "csv", "xlsx", "html"})
-_IMAGES = frozenset(DIAGRAM_FORMATS)
-
-ALIASES: dict[str, str] = {"gv": "dot"}
-"""Format names that write the very same file as another one."""
-
-FAMILIES: dict[str, tuple[str, ...]] = {
-    "snapshot and tables": tuple(name for name in FORMATS if name in _NEEDS_ESTATE - {"html"}),
-    "graph files": tuple(
-        name for name in FORMATS if name not in _NEEDS_ESTATE | _IMAGES | ALIASES.keys()
-    ),
-    "diagrams": tuple(name for name in FORMATS if name in _IMAGES | {"html"}),
-}
-"""Every format an estate exports to, aliases left out, by what the files hold: what an
-export menu offers (the Explorer's export tab)."""
 
 
 def format_of(path: str | os.PathLike[str], format: str | None = None) -> str:
@@ -119,94 +90,40 @@ def export(
     """
     from ..change.estate_diff import EstateDiff
     from ..core.estate import Estate
-    from ..topology.view import graph_of
 
-    if isinstance(estate_or_graph, EstateDiff):
-        from .diff_files import write_diff
-
-        return write_diff(estate_or_graph, Path(path), format, options)
-    name = format_of(path, format)
     path = Path(path)
-    is_estate = isinstance(estate_or_graph, Estate)
-    if name in _NEEDS_ESTATE and not is_estate:
-        raise ValueError(
-            f".{name} ({FORMATS[name]}) needs the estate; a graph does not keep the profiles "
-            "as received: pass the Estate (or a subset of it), or export the graph as one of "
-            + ", ".join(
-                f".{other}" for other in FORMATS if other not in _NEEDS_ESTATE | ALIASES.keys()
-            )
-        )
-    allowed = _options_for(name)
-    unknown = sorted(set(options) - allowed) if allowed is not None else []
+    if isinstance(estate_or_graph, EstateDiff):
+        row: ExportFormat[Any] = _diff_format(path, format)
+        subject = "a diff"
+    else:
+        row = FORMATS[format_of(path, format)]
+        subject = ""
+        if row.needs_estate and not isinstance(estate_or_graph, Estate):
+            raise ValueError(_needs_estate(row))
+    unknown = row.takes(options)
     if unknown:
-        raise TypeError(f"export to .{name} takes no option {', '.join(unknown)}")
+        of = f" of {subject}" if subject else ""
+        raise TypeError(f"export{of} to .{row.suffix} takes no option {', '.join(unknown)}")
     path.parent.mkdir(parents=True, exist_ok=True)
-    if name in ("json", "json.gz"):
-        return _snapshot(estate_or_graph, path)
-    if name == "csv":
-        from .table_files import write_csv
-
-        assert isinstance(estate_or_graph, Estate)  # a format in _NEEDS_ESTATE
-        return write_csv(estate_or_graph, path, **options)
-    if name == "xlsx":
-        from .table_files import write_xlsx
-
-        assert isinstance(estate_or_graph, Estate)  # a format in _NEEDS_ESTATE
-        return write_xlsx(estate_or_graph, path)
-    if name in _IMAGES:
-        return _image(estate_or_graph, path, name, options)
-    if name == "html":
-        from ..offline.page import write_html
-
-        assert isinstance(estate_or_graph, Estate)  # a format in _NEEDS_ESTATE
-        return write_html(estate_or_graph, path, **options)
-    graph, _ = graph_of(estate_or_graph)
-    if name == "graphml":
-        from .graphfiles import write_graphml
-
-        return write_graphml(graph, path)
-    if name == "gexf":
-        from .graphfiles import write_gexf
-
-        return write_gexf(graph, path)
-    if name in ("dot", "gv"):
-        from .dot import write_dot
-
-        return write_dot(graph, path, **options)
-    from .mermaid import write_mermaid
-
-    if name == "md" and path.suffix.lower() != ".md":
-        raise ValueError(f"a Markdown export needs a file name ending in .md, not {path.name}")
-    return write_mermaid(graph, path, **options)
+    return row.write(estate_or_graph, path, options)
 
 
-def _options_for(name: str) -> set[str] | None:
-    """The options a format's writer takes; None: any (they go to `plot_topology`)."""
-    if name in _IMAGES:
-        return None
-    if name in ("dot", "gv"):
-        return {"title"}
-    if name in ("mmd", "md", "html"):
-        return {"title", "group_by"}
-    if name == "csv":
-        return {"csv_safe"}
-    return set()
+def _diff_format(path: Path, format: str | None) -> ExportFormat[EstateDiff]:
+    """The record for writing a diff to `path` as `format` (default: from the suffix)."""
+    name = (format or path.suffix).lower().lstrip(".")
+    if name not in DIFF_FORMATS:
+        allowed = ", ".join(f".{suffix}" for suffix in DIFF_FORMATS)
+        what = f"format {format!r}" if format else f"file name {path.name!r}"
+        raise ValueError(f"a diff exports as one of {allowed}; cannot write the {what}")
+    return DIFF_FORMATS[name]
 
 
-def _snapshot(estate: Any, path: Path) -> Path:
-    """`estate.save`, with credentials masked in the recorded source URL."""
-    from ..core.snapshot import write_snapshot
-    from .attributes import redact_text
-
-    source = estate.info.source_url
-    if isinstance(source, str) and redact_text(source) != source:
-        info = dataclasses.replace(estate.info, source_url=redact_text(source))
-        return write_snapshot(path, estate.raw_profiles, info)
-    return Path(estate.save(path))
-
-
-def _image(estate_or_graph: EstateOrGraph, path: Path, name: str, options: dict[str, Any]) -> Path:
-    """The topology diagram, saved with fixed metadata: same estate, same file."""
-    from ..plot import plot_topology
-
-    return save_figure(plot_topology(estate_or_graph, **options), path, name)
+def _needs_estate(row: ExportFormat[Any]) -> str:
+    """Why a graph cannot be written as `row`, and what it can be written as."""
+    writable = [name for name, row in FORMATS.items() if not (row.needs_estate or row.alias_of)]
+    others = ", ".join(f".{name}" for name in writable)
+    return (
+        f".{row.suffix} ({row.what}) needs the estate; a graph does not keep the profiles "
+        f"as received: pass the Estate (or a subset of it), or export the graph as one of "
+        f"{others}"
+    )

