@@ -81,6 +81,36 @@ def test_a_snapshot_added_twice_is_stored_once(
     assert len(archive) == before
 
 
+def test_a_snapshot_back_to_older_content_stores_no_version_again(
+    weeks: list[ipt.Estate], tmp_path: Path
+) -> None:
+    """A, B, then A's profiles again (fetched later): the versions of A that B dropped are
+    found among the stored ones by digest, not stored a second time."""
+    from iptoolkit.support.jsonio import dumps_json
+
+    archive = Archive(tmp_path / "back.duckdb")
+    again = _dated(weeks[0], START + timedelta(days=14))
+    for estate in (weeks[0], weeks[1], again):
+        archive.add(estate)
+    distinct = {dumps_json(raw) for estate in weeks[:2] for raw in estate.raw_profiles}
+    counts = archive.sql("SELECT count(*) AS n, count(DISTINCT digest) AS d FROM versions")
+    assert (counts.n[0], counts.d[0]) == (len(distinct), len(distinct))
+    assert archive.estate(3).raw_profiles == weeks[0].raw_profiles
+
+
+def test_identical_profiles_in_one_snapshot_are_one_version(
+    weeks: list[ipt.Estate], tmp_path: Path
+) -> None:
+    """Two profiles of the same JSON in one snapshot are one stored version, listed twice."""
+    raw = list(weeks[0].raw_profiles[:5])
+    twins = ipt.Estate.from_raw([raw[0], *raw, raw[3]], info=weeks[0].info)
+    archive = Archive(tmp_path / "twins.duckdb")
+    snapshot_id = archive.add(twins)
+    assert archive.sql("SELECT count(*) AS n FROM versions").n[0] == 5
+    assert archive.sql("SELECT count(*) AS n FROM profiles").n[0] == 7
+    assert Archive(archive.path).estate(snapshot_id).raw_profiles == twins.raw_profiles
+
+
 def test_estate_at_a_date_is_the_one_fetched_at_or_before(
     archive: Archive, weeks: list[ipt.Estate]
 ) -> None:

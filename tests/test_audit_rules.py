@@ -181,6 +181,19 @@ def test_findings_locate_the_field_inside_the_profile() -> None:
     assert finding.key == "channel:20:signingAlgorithm"
 
 
+@pytest.mark.parametrize(
+    ("local", "remote"), [("", ""), ("", None), (None, "")], ids=["both", "local", "remote"]
+)
+def test_an_ftp_channel_with_empty_certificate_ids_is_plain_ftp(
+    local: str | None, remote: str | None
+) -> None:
+    """An empty certificate id names no certificate: the channel runs plain FTP."""
+    estate = on(ftp(localCertificateId=local, remoteCertificateId=remote), "FTP")
+    found = audit(estate, select=["SEC003"])
+    assert [f.key for f in found] == ["channel:30:remoteCertificateId"]
+    assert "has no certificate: plain FTP" in found[0].text
+
+
 def test_a_channel_held_by_many_profiles_is_reported_once() -> None:
     shared = as2(signingAlgorithm="MD5", encryptionAlgorithm="RC2_CBC")
     estate = estate_of(

@@ -582,6 +582,21 @@ def test_mermaid_grouped_view_fits_github_where_the_detail_does_not():
     assert fits_github("flowchart LR\n" + "".join(f"  a{i} --> b{i}\n" for i in range(500)))
 
 
+def test_mermaid_group_with_an_active_member_is_drawn_active() -> None:
+    """A group box is faded as inactive only when every item it stands for is inactive:
+    one active member keeps it drawn active."""
+    estate = estate_of(
+        profile("S1", group="Sales"),
+        profile("S2", group="Sales", active=False),
+        profile("O1", group="Ops", active=False),
+    )
+    chart = to_mermaid(ipt.build_graph(estate), group_by="group")
+    ids = {label: node for node, label in re.findall(r'^  (\w+)\["(.*)"\]$', chart, re.M)}
+    assert set(ids) == {"Sales (2, 1 inactive)", "Ops (1, all inactive)"}
+    [faded] = re.findall(r"^  class (\S+) inactive$", chart, re.M)
+    assert faded.split(",") == [ids["Ops (1, all inactive)"]]
+
+
 def _named_with_credentials() -> ipt.Estate:
     """Names that hold a URL with a password (people paste them into names): a profile's,
     a channel's, a group's, and a response unit's target URL."""

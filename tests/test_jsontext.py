@@ -83,6 +83,23 @@ def test_a_repeated_key_in_the_wrapper_is_refused_with_its_path():
         ipt.Estate.from_raw(data)
 
 
+def test_a_repeated_key_inside_a_value_a_repeated_key_drops_is_named_too() -> None:
+    """The first `inputAgentSettings` is dropped for the second; the `host` it repeats is
+    still named, in the problem and in the refusal, not hidden by the outer repeat."""
+    data = _listing(
+        b'{"id": "P1", "inputAgentSettings": {"host": "a", "host": "b"}, '
+        b'"inputAgentSettings": {"host": "c"}}'
+    )
+    paths = ["$[0].inputAgentSettings", "$[0].inputAgentSettings.host"]
+    [problem] = ipt.Estate.from_raw(data).problems
+    assert [issue.path for issue in problem.issues] == paths
+    with pytest.raises(ipt.ParseError) as caught:
+        ipt.parse_profiles(data)
+    assert f'{paths[1]}: the key "host" is given 2 times' in str(caught.value)
+    _, duplicates = read_json(b'{"a": [{"b": 1, "b": 2}], "a": []}')
+    assert [(d.path, d.key) for d in duplicates] == [((), "a"), (("a", 0), "b")]
+
+
 def test_a_repeated_secret_never_shows_its_values():
     data = _listing(b'{"id": "P1", "clientSecret": "s3cr3t-one", "clientSecret": "s3cr3t-two"}')
     [problem] = ipt.Estate.from_raw(data).problems

@@ -107,6 +107,26 @@ def test_a_page_object_with_only_a_total_is_followed_to_the_end(with_size: bool)
     assert len(requests) == 3
 
 
+@pytest.mark.parametrize(
+    ("with_last", "with_total_pages"), [(True, True), (True, False), (False, True)]
+)
+def test_spring_pages_without_a_total_stop_at_the_last_page(
+    with_last: bool, with_total_pages: bool
+) -> None:
+    """No `totalElements` to count up to: the page's own `last` or `totalPages` ends the
+    listing, with no request for the page past it."""
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        page = int(request.url.params.get("page", 0))
+        body = spring(page, 3, with_last=with_last, with_total_pages=with_total_pages)
+        del body["totalElements"]
+        return httpx.Response(200, json=body)
+
+    items, requests = run(handler)
+    assert items == ALL
+    assert urls(requests) == ["", "?page=1&size=3", "?page=2&size=3"]
+
+
 def test_a_spring_listing_that_fits_one_page_takes_one_request() -> None:
     items, requests = run(lambda r: httpx.Response(200, json=spring(0, 20)))
     assert items == ALL
