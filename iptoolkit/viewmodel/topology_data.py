@@ -23,7 +23,7 @@ from typing import Any
 import networkx as nx
 
 from ..support.names import type_label
-from ..topology.layout import place_view
+from ..topology.layout import LayeredLayout, place_view
 from ..topology.legend import INACTIVE_FILL, LegendItem, legend_items
 from ..topology.style import (
     KIND_GLYPHS,
@@ -85,7 +85,7 @@ class ViewData:
     """A view ready for sigma.js: `graph` (string keys, drawing attributes), `members`
     (key -> estate node ids), the grouping (None: node by node), the legend."""
 
-    graph: nx.DiGraph
+    graph: nx.DiGraph[str]
     members: dict[str, tuple[Hashable, ...]]
     group_by: str | None
     focused: bool
@@ -105,7 +105,7 @@ class ViewData:
 
 
 def view_data(
-    graph: nx.MultiDiGraph,
+    graph: nx.MultiDiGraph[str],
     *,
     group_by: str | None,
     focus: set[Hashable] | None = None,
@@ -149,127 +149,227 @@ def start_camera(data: ViewData, *, aspect: float = 1.3) -> dict[str, float]:
     return {"x": centre, "y": 1.0 - ratio / 2, "ratio": ratio, "angle": 0.0}
 
 
-def detail_node(graph: nx.MultiDiGraph, node: Hashable) -> Hashable:
+def detail_node(graph: nx.MultiDiGraph[str], node: Hashable) -> Hashable:
     """The item whose details a click on `node` opens: an input agent or response unit is
     part of its profile; anything else is itself."""
-    if node in graph and graph.nodes[node].get("kind") in ("agent", "response"):
+    if not isinstance(node, str) or node not in graph:  # estate nodes are strings
+        return node
+    if graph.nodes[node].get("kind") in ("agent", "response"):
         for owner in graph.pred[node]:
             if graph.nodes[owner].get("kind") == "profile":
                 return owner
     return node
 
 
-def group_graph(graph: nx.MultiDiGraph, members: Iterable[Hashable]) -> nx.MultiDiGraph:
+def group_graph(graph: nx.MultiDiGraph[str], members: Iterable[Hashable]) -> nx.MultiDiGraph[str]:
     """What expanding a group shows: its members and everything on their paths (the
     profiles that reach them, the channels and partners they reach)."""
     from ..query.reach import induced_subgraph
 
-    chosen: set[Hashable] = set()
+    chosen: set[str] = set()
     for node in members:
-        if node in graph:
+        if isinstance(node, str) and node in graph:
             chosen |= {node} | nx.ancestors(graph, node) | nx.descendants(graph, node)
     return induced_subgraph(graph, chosen)
 
 
 def _to_sigma(
-    view: nx.DiGraph, group_by: str | None, *, focused: bool, canvas: Canvas | None = None
+    view: nx.DiGraph[Hashable], group_by: str | None, *, focused: bool, canvas: Canvas | None = None
 ) -> ViewData:
+    """`view` as sigma.js draws it: its names, laid out (in the canvas's pixels when it is
+    fitted), nodes and edges with their looks, the camera, the legend."""
     grouped = group_by is not None
     placed = place_view(view, grouped=grouped)
-    keys = _keys(view)
-    biggest: dict[str, int] = {}
-    for data in view.nodes.values():
-        biggest[data["kind"]] = max(biggest.get(data["kind"], 1), _weight(data))
-    label_of = {
-        node: item_label(data) if grouped else str(data["label"])
-        for node, data in view.nodes(data=True)
-    }
-    if not grouped:
-        label_of = told_apart(view, label_of)
-    said = dict(label_of)  # drawn: a drilled group's subgroups without its path
-    if group_by == "group":
-        profiles = [node for node, kind in view.nodes(data="kind") if kind == "profile"]
-        cut = len(shared_path([str(view.nodes[node]["label"]) for node in profiles]))
-        for node in profiles:
-            said[node] = label_of[node][cut:]
-    # laid out in the canvas's pixels when it fits, or is not too big to pan through
-    fitted = canvas is not None and (
-        fits(placed.rows, canvas)
-        or (
-            view.number_of_nodes() <= PIXEL_LAYOUT_NODES
-            and placed.rows * TALL_ROW_PX <= MAX_CANVAS_PX
-        )
-    )
-    if fitted:
-        assert canvas is not None
-        if not fits(placed.rows, canvas):  # the panel scrolls down: room for its scroll bar
-            canvas = Canvas.of(canvas.width - SCROLLBAR_PX, canvas.height)
-        glyphs = {n: f"{KIND_GLYPHS.get(view.nodes[n]['kind'], '')} " for n in view.nodes}
-        longest: dict[float, float] = {}
-        for node, (column, _) in placed.pos.items():
-            width = label_px(glyphs[node] + said[node])
-            longest[column] = max(longest.get(column, 0.0), width)
-        budget = label_budget(longest, canvas)
-        rooms = {n: budget[placed.pos[n][0]] for n in view.nodes}
-        cut_labels = cut_apart({n: glyphs[n] + said[n] for n in view.nodes}, rooms)
-        drawn = {n: cut_labels[n][len(glyphs[n]) :] for n in view.nodes}
-        x_of = column_x(budget)
-        step = row_px(placed.rows, canvas)
-    else:
-        drawn = {node: text if grouped else _short(text) for node, text in said.items()}
-        x_of = _column_positions(placed.pos, drawn, grouped)
-        step = 1.0
+    label_of, said = _names(view, group_by)
+    on = _pixel_canvas(view, placed, canvas)
+    room = _label_room(view, placed, said, on) if on else _row_room(placed, said, grouped)
     labels = {  # drawn and whole
         node: tuple(
             f"{KIND_GLYPHS.get(data['kind'], '')} {text}".strip()
-            for text in (drawn[node], label_of[node])
+            for text in (room.drawn[node], label_of[node])
         )
-        for node, data in view.nodes(data=True)
+        for node, data in view.nodes.items()
     }
+    keys = _keys(view)
+    drawn = [label for label, _ in labels.values()]
+    out = _sigma_nodes(view, placed, room, keys, label_of, drawn, grouped=grouped, focused=focused)
+    framed = _frame(out, view, placed, room, keys)
+    _sigma_edges(out, view, placed, keys, framed, grouped=grouped, focused=focused)
+    members = {keys[node]: tuple(data["members"]) for node, data in view.nodes.items()}
+    camera = framed.camera if framed else None
+    size = framed.size if framed else None
+    hover = hover_names((drawn, whole) for drawn, whole in labels.values())
+    legend = _legend(view, grouped=grouped, focused=focused)
+    return ViewData(out, members, group_by, focused, legend, camera, size, hover)
+
+
+@dataclass(frozen=True)
+class _Room:
+    """Where the columns stand and what each label keeps: `drawn` (node -> its label as
+    drawn, without its glyph), `x_of` (column -> x), `step` (y between rows) and, when laid
+    out in pixels, `budget` (column -> pixels its labels may take) and the `canvas`."""
+
+    drawn: dict[Hashable, str]
+    x_of: dict[float, float]
+    step: float
+    budget: dict[float, float] = field(default_factory=dict)
+    canvas: Canvas | None = None
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """A fitted view's camera, the canvas size it is drawn on, and its ports (node ->
+    the key of the port its edges leave from)."""
+
+    camera: dict[str, float]
+    size: tuple[int, int]
+    ports: dict[Hashable, str]
+
+
+def _names(
+    view: nx.DiGraph[Hashable], group_by: str | None
+) -> tuple[dict[Hashable, str], dict[Hashable, str]]:
+    """Each node's whole name, and the name drawn: a drilled group's subgroups without the
+    path they share; node by node, names told apart where they would read the same."""
+    grouped = group_by is not None
+    label_of = {
+        node: item_label(data) if grouped else str(data["label"])
+        for node, data in view.nodes.items()
+    }
+    if not grouped:
+        label_of = told_apart(view, label_of)
+    said = dict(label_of)
+    if group_by == "group":
+        profiles = [node for node, data in view.nodes.items() if data["kind"] == "profile"]
+        cut = len(shared_path([str(view.nodes[node]["label"]) for node in profiles]))
+        for node in profiles:
+            said[node] = label_of[node][cut:]
+    return label_of, said
+
+
+def _pixel_canvas(
+    view: nx.DiGraph[Hashable], placed: LayeredLayout, canvas: Canvas | None
+) -> Canvas | None:
+    """The canvas the view is laid out on in pixels: `canvas` when the view fits it, or is
+    not too big to pan through (less its scroll bar, as the panel then scrolls); None: the
+    view keeps the layout in rows."""
+    if canvas is None:
+        return None
+    if fits(placed.rows, canvas):
+        return canvas
+    if view.number_of_nodes() <= PIXEL_LAYOUT_NODES and placed.rows * TALL_ROW_PX <= MAX_CANVAS_PX:
+        return Canvas.of(canvas.width - SCROLLBAR_PX, canvas.height)
+    return None
+
+
+def _label_room(
+    view: nx.DiGraph[Hashable], placed: LayeredLayout, said: dict[Hashable, str], canvas: Canvas
+) -> _Room:
+    """Columns in the canvas's pixels, each label cut to the room its column has (cut apart
+    where two would read the same)."""
+    glyphs = {n: f"{KIND_GLYPHS.get(view.nodes[n]['kind'], '')} " for n in view.nodes}
+    longest: dict[float, float] = {}
+    for node, (column, _) in placed.pos.items():
+        width = label_px(glyphs[node] + said[node])
+        longest[column] = max(longest.get(column, 0.0), width)
+    budget = label_budget(longest, canvas)
+    rooms = {n: budget[placed.pos[n][0]] for n in view.nodes}
+    cut_labels = cut_apart({n: glyphs[n] + said[n] for n in view.nodes}, rooms)
+    drawn = {n: cut_labels[n][len(glyphs[n]) :] for n in view.nodes}
+    return _Room(drawn, column_x(budget), row_px(placed.rows, canvas), budget, canvas)
+
+
+def _row_room(placed: LayeredLayout, said: dict[Hashable, str], grouped: bool) -> _Room:
+    """Columns in rows, as far apart as their labels need; labels node by node cut short."""
+    drawn = {node: text if grouped else _short(text) for node, text in said.items()}
+    return _Room(drawn, _column_positions(placed.pos, drawn, grouped), 1.0)
+
+
+def _sigma_nodes(
+    view: nx.DiGraph[Hashable],
+    placed: LayeredLayout,
+    room: _Room,
+    keys: dict[Hashable, str],
+    label_of: dict[Hashable, str],
+    drawn: list[str],
+    *,
+    grouped: bool,
+    focused: bool,
+) -> nx.DiGraph[str]:
+    """The sigma graph's nodes: placed, labelled, with their look and facts."""
+    biggest: dict[str, int] = {}
+    for data in view.nodes.values():
+        biggest[data["kind"]] = max(biggest.get(data["kind"], 1), _weight(data))
     out: nx.DiGraph[str] = nx.DiGraph()
-    for node, data in view.nodes(data=True):
+    for (node, data), label in zip(view.nodes.items(), drawn, strict=True):
         column, row = placed.pos[node]
-        look = _node_look(data, grouped, focused, biggest)
         out.add_node(
             keys[node],
-            x=x_of[column],
-            y=-row * step,  # sigma's y grows upwards; the layout's rows grow downwards
-            label=labels[node][0],
+            x=room.x_of[column],
+            y=-row * room.step,  # sigma's y grows upwards; the layout's rows grow downwards
+            label=label,
             name=label_of[node],  # the whole name, for the line under the canvas
             crumb=str(data["label"]),  # the name without counts, for the breadcrumb
-            **look,
+            **_node_look(data, grouped, focused, biggest),
             **_facts(data, grouped),
         )
+    return out
+
+
+def _frame(
+    out: nx.DiGraph[str],
+    view: nx.DiGraph[Hashable],
+    placed: LayeredLayout,
+    room: _Room,
+    keys: dict[Hashable, str],
+) -> _Frame | None:
+    """A view laid out in pixels: the canvas it is drawn on (grown when it does not fit),
+    the camera that shows it, node sizes to that camera, and a port right of each label
+    for its edges to leave from. None for a view laid out in rows."""
+    if room.canvas is None:
+        return None
+    xs = [a["x"] for a in out.nodes.values()]
+    ys = [a["y"] for a in out.nodes.values()]
+    last = max(room.x_of.values(), default=0.0)
+    widest_label = max((px for c, px in room.budget.items() if room.x_of[c] == last), default=0)
+    right = last + port_offset(widest_label)
+    drawn_on = room.canvas.grown(*needed(min(xs, default=0.0), right, placed.rows, room.step))
+    camera = camera_at(xs, ys, right, drawn_on)
+    _scale_sizes(out, camera["ratio"])
+    ports = _add_ports(out, view, keys, placed.pos, room.x_of, room.budget)
+    return _Frame(camera, (round(drawn_on.width), drawn_on.height), ports)
+
+
+def _sigma_edges(
+    out: nx.DiGraph[str],
+    view: nx.DiGraph[Hashable],
+    placed: LayeredLayout,
+    keys: dict[Hashable, str],
+    framed: _Frame | None,
+    *,
+    grouped: bool,
+    focused: bool,
+) -> None:
+    """The sigma graph's edges, each as wide as its count; in a fitted view from the port
+    of its left end, thinned to the camera's zoom."""
     weights: Iterable[tuple[Hashable, Hashable, int]] = view.edges(data="weight")  # counts
     widest = max((w for _, _, w in weights), default=1)
-    camera: dict[str, float] | None = None
-    size: tuple[int, int] | None = None
-    if fitted:
-        assert canvas is not None
-        xs = [a["x"] for a in out.nodes.values()]
-        ys = [a["y"] for a in out.nodes.values()]
-        last = max(x_of.values(), default=0.0)
-        right = last + port_offset(max((budget[c] for c in budget if x_of[c] == last), default=0))
-        drawn_on = canvas.grown(*needed(min(xs, default=0.0), right, placed.rows, step))
-        size = (round(drawn_on.width), drawn_on.height)
-        camera = camera_at(xs, ys, right, drawn_on)
-        _scale_sizes(out, camera["ratio"])
-        ports = _add_ports(out, view, keys, placed.pos, x_of, budget)
     for u, v, data in view.edges(data=True):
         look = _edge_look(data, grouped, focused, widest)
-        if camera is not None:  # fitted
-            left, right_end = (u, v) if placed.pos[u][0] <= placed.pos[v][0] else (v, u)
-            look["size"] = round(look["size"] * camera["ratio"] ** 0.5, 3)
-            out.add_edge(ports.get(left, keys[left]), keys[right_end], **look)
-        else:
+        if framed is None:
             out.add_edge(keys[u], keys[v], **look)
-    members = {keys[node]: tuple(data["members"]) for node, data in view.nodes(data=True)}
-    legend = [  # the legend's lines in the colours the canvas draws
+            continue
+        left, right_end = (u, v) if placed.pos[u][0] <= placed.pos[v][0] else (v, u)
+        look["size"] = round(look["size"] * framed.camera["ratio"] ** 0.5, 3)
+        out.add_edge(framed.ports.get(left, keys[left]), keys[right_end], **look)
+
+
+def _legend(view: nx.DiGraph[Hashable], *, grouped: bool, focused: bool) -> list[LegendItem]:
+    """The legend's lines in the colours the canvas draws."""
+    return [
         replace(item, colour=line_colour(item.style)) if item.style else item
         for item in legend_items(view, grouped=grouped, focused=focused)
     ]
-    hover = hover_names((drawn, whole) for drawn, whole in labels.values())
-    return ViewData(out, members, group_by, focused, legend, camera, size, hover)
 
 
 PIXEL_LAYOUT_NODES = 4000
@@ -283,7 +383,7 @@ PORT_SUFFIX = " \u2192"
 _INVISIBLE = "rgba(255,255,255,0)"
 
 
-def _scale_sizes(out: nx.DiGraph, ratio: float) -> None:
+def _scale_sizes(out: nx.DiGraph[str], ratio: float) -> None:
     """sigma draws a node `size / sqrt(ratio)` pixels big: sizes meant in pixels at the start
     camera are scaled so (else a view zoomed in at its start has giant circles)."""
     factor = ratio**0.5
@@ -293,8 +393,8 @@ def _scale_sizes(out: nx.DiGraph, ratio: float) -> None:
 
 
 def _add_ports(
-    out: nx.DiGraph,
-    view: nx.DiGraph,
+    out: nx.DiGraph[str],
+    view: nx.DiGraph[Hashable],
     keys: dict[Hashable, str],
     pos: dict[Hashable, tuple[float, float]],
     x_of: dict[float, float],
@@ -337,7 +437,7 @@ def hover_names(labels: Iterable[tuple[str, str]]) -> dict[str, str]:
     return {drawn: whole for drawn, whole in pairs if whole != drawn and nodes_of[drawn] == 1}
 
 
-def told_apart(view: nx.DiGraph, label_of: dict[Hashable, str]) -> dict[Hashable, str]:
+def told_apart(view: nx.DiGraph[Hashable], label_of: dict[Hashable, str]) -> dict[Hashable, str]:
     """Labels of agents and response units that several nodes of the view share (six
     "X.400 agent"s around one channel), each followed by its profile's name, where the
     view does not draw that profile (drawn, its line to it tells them apart)."""
@@ -350,7 +450,7 @@ def told_apart(view: nx.DiGraph, label_of: dict[Hashable, str]) -> dict[Hashable
 
     counts = Counter(label_of[n] for n in view.nodes if alone(n))
     out = dict(label_of)
-    for node, data in view.nodes(data=True):
+    for node, data in view.nodes.items():
         if alone(node) and counts[label_of[node]] > 1 and data.get("owner"):
             out[node] = f"{label_of[node]}{TOLD_APART}{data['owner']}"
     return out
@@ -397,11 +497,11 @@ def _column_positions(
     return x_of
 
 
-def _keys(view: nx.DiGraph) -> dict[Hashable, str]:
+def _keys(view: nx.DiGraph[Hashable]) -> dict[Hashable, str]:
     """String keys: estate node ids as they are, groups `group:<kind>:<label>` (unique)."""
     keys: dict[Hashable, str] = {}
     taken: set[str] = set()
-    for node, data in view.nodes(data=True):
+    for node, data in view.nodes.items():
         key = f"group:{data['kind']}:{data['label']}" if isinstance(node, tuple) else str(node)
         base, number = key, 2
         while key in taken:
