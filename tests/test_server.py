@@ -391,8 +391,17 @@ def test_a_trailing_slash_is_another_path_not_a_redirect(srv: RunningServer, pat
 def test_wrong_method(http: httpx.Client) -> None:
     response = http.delete(PROFILES_PATH)
     assert_envelope(response, 405, "CORESYSTEM_methodNotAllowed_405")
-    assert response.headers["allow"] == "GET"
+    assert response.headers["allow"] == "GET, HEAD"
     assert_envelope(http.get(TOKEN_PATH), 405, "CORESYSTEM_methodNotAllowed_405")
+
+
+def test_a_405_allows_every_method_served_at_its_path(http: httpx.Client) -> None:
+    """`/` serves GET and HEAD (the login page) and POST (the login form): a PUT there is
+    told all three, not the first route's GET alone (Schemathesis found it)."""
+    response = http.put("/")
+    assert_envelope(response, 405, "CORESYSTEM_methodNotAllowed_405")
+    assert response.headers["allow"] == "GET, HEAD, POST"
+    assert http.get(TOKEN_PATH).headers["allow"] == "POST"
 
 
 def test_unexpected_error_is_500_with_nothing_internal(

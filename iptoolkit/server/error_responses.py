@@ -115,7 +115,28 @@ async def _on_problem(request: Request, exc: Exception) -> Response:
 async def _on_http_exception(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, StarletteHTTPException)
     text = exc.detail if exc.status_code not in _DEFAULT_TEXT else None
-    return error_response(exc.status_code, text, headers=exc.headers)
+    headers = exc.headers
+    if exc.status_code == 405:
+        headers = {**(headers or {}), "Allow": ", ".join(allowed_methods(request))}
+    return error_response(exc.status_code, text, headers=headers)
+
+
+def allowed_methods(request: Request) -> list[str]:
+    """Every method some route serves at the request's path, sorted: Starlette's 405 names
+    only the first route's (`Allow: GET` on `/`, though a POST there logs in)."""
+    from starlette.routing import Match
+
+    routes = request.app.router.routes  # an included router answers for its routes
+    return [
+        method
+        for method in _METHODS
+        if any(
+            route.matches({**request.scope, "method": method})[0] is Match.FULL for route in routes
+        )
+    ]
+
+
+_METHODS = ("DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT")
 
 
 async def _on_validation_error(request: Request, exc: Exception) -> Response:
