@@ -279,10 +279,11 @@ def watch_command(
       iptoolkit watch --archive estate.duckdb --every 1h --fail-on notable
     """
     from ..archive.watch import parse_every
-    from .options import auth_from_options
+    from .options import auth_from_options, check_connection
 
     if once == (every is not None):
         raise click.UsageError("give --once or --every DURATION")
+    check_connection(str(fetch_options["base_url"]), fetch_options["profiles_path"])
     period = parse_every(every) if every is not None else 0.0
     auth = auth_from_options(
         fetch_options["auth_kind"], fetch_options["client_id"], bool(fetch_options["secret_stdin"])

@@ -10,6 +10,7 @@ from ..support import env
 from .host import one_line_errors, short_help
 from .options import (
     auth_from_options,
+    check_connection,
     check_output_folder,
     output_folder_option,
 )
@@ -110,9 +111,11 @@ def fetch(
             found = configured(environment)
             auth = found.credentials()
         base_url, profiles_path = found.base_url, profiles_path or found.profiles_path
+        check_connection(base_url, profiles_path)
     elif base_url is None:
         raise click.UsageError(f"--base-url (or {env.BASE_URL}, or --env NAME) is required")
     else:
+        check_connection(base_url, profiles_path)
         auth = auth_from_options(auth_kind, client_id, secret_stdin)
     with Client(base_url, auth=auth, profiles_path=profiles_path) as client:
         estate = client.fetch_estate(progress=progress, strict=strict)

@@ -35,6 +35,7 @@ __all__ = [
     "chosen_max_size",
     "load_estate",
     "auth_from_options",
+    "check_connection",
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -281,6 +282,19 @@ def check_output_folder(path: Path, mkdirs: bool, option: str = "--output") -> N
             f"folder {str(folder)!r} does not exist (-p/--mkdirs creates it)", param_hint=option
         )
     folder.mkdir(parents=True, exist_ok=True)
+
+
+def check_connection(base_url: str, profiles_path: str | None) -> None:
+    """A wrong `--base-url` or `--profiles-path` as a usage error (one line, exit 2) before
+    anything is asked of the user or sent: a malformed URL, or a listing on another origin
+    than the base URL's (it would receive the bearer token)."""
+    from ..client._base import DEFAULT_PROFILES_PATH
+    from ..client._urls import base_url_of, listing_url
+
+    try:
+        listing_url(base_url_of(base_url), profiles_path or DEFAULT_PROFILES_PATH)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
 
 
 def auth_from_options(kind: str | None, client_id: str | None, secret_stdin: bool) -> httpx.Auth:

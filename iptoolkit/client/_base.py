@@ -21,7 +21,7 @@ from ..support import env
 from ._core import Deadlines, Flow, listing_flow
 from ._limits import ACCEPT_ENCODING, DEFAULT_DEADLINE, MAX_RESPONSE_BYTES
 from ._retry import MAX_RETRIES, logger
-from ._urls import install_log_filters, join_url, redact_url
+from ._urls import base_url_of, install_log_filters, listing_url, redact_url
 from .auth import BearerToken, ClientCredentials, GuestLogin, SessionCookie, _PlatformAuth
 from .errors import ApiError
 from .paging import Page
@@ -114,9 +114,7 @@ class ClientBase(Generic[Transport]):
         fetch_deadline: float | None = None,
         max_response_bytes: int = MAX_RESPONSE_BYTES,
     ) -> None:
-        url = httpx.URL(base_url)
-        if url.scheme not in ("http", "https") or not url.host:
-            raise ValueError(f"base_url must be an http(s) URL, not {redact_url(url)!r}")
+        url = base_url_of(base_url)
         if not isinstance(auth, httpx.Auth):
             raise TypeError(
                 f"auth must be an httpx.Auth such as ClientCredentials or BearerToken, "
@@ -133,7 +131,7 @@ class ClientBase(Generic[Transport]):
         self.base_url = url.copy_with(query=None, fragment=None)
         self.auth = auth._bind(self.base_url) if isinstance(auth, _PlatformAuth) else auth
         self.profiles_path = profiles_path or DEFAULT_PROFILES_PATH
-        self.profiles_url = join_url(self.base_url, self.profiles_path)
+        self.profiles_url = listing_url(self.base_url, self.profiles_path)
         self.max_retries = max_retries
         self.deadlines = Deadlines(deadline, fetch_deadline)
         self.max_response_bytes = max_response_bytes

@@ -20,7 +20,10 @@ from ..support.redact import MASK, SECRET_HEADERS
 __all__ = [
     "MASK",
     "RequestInfo",
+    "base_url_of",
     "join_url",
+    "listing_url",
+    "origin",
     "redact_url",
     "install_log_filters",
 ]
@@ -33,6 +36,47 @@ def redact_url(url: httpx.URL | str) -> str:
     'https://host/?loginToken=**********&lang=en'
     """
     return _redact.redact_url(str(httpx.URL(url)))
+
+
+_NOT_IN_A_HOST = re.compile(r"[%\s\[\]<>\"\\^`{|}]")
+
+
+def base_url_of(base_url: str | httpx.URL) -> httpx.URL:
+    """`base_url` checked: an http(s) URL with a host that is a name or an address; a
+    ValueError that shows it (its password masked) otherwise."""
+    shown = _redact.redact_url(str(base_url))
+    try:
+        url = httpx.URL(base_url)
+    except httpx.InvalidURL as exc:
+        raise ValueError(f"base_url {shown!r} is not a valid URL: {exc}") from None
+    if url.scheme not in ("http", "https") or not url.host:
+        raise ValueError(f"base_url must be an http(s) URL, not {redact_url(url)!r}")
+    if _NOT_IN_A_HOST.search(url.host) and ":" not in url.host:  # ":": an IPv6 address
+        raise ValueError(f"base_url {shown!r} has no valid host name ({url.host!r})")
+    return url
+
+
+def listing_url(base: httpx.URL, path: str) -> httpx.URL:
+    """The profile listing's URL: `path` under `base` (`join_url`); a full URL only on the
+    base URL's own origin, since the listing request carries the bearer token."""
+    try:
+        url = join_url(base, path)
+        named = httpx.URL(path)  # `//host:port/path` names a host without a scheme
+    except httpx.InvalidURL as exc:
+        raise ValueError(f"profiles_path {path!r} is not a valid path: {exc}") from None
+    elsewhere = named.host and (named.host, named.port) != (base.host, base.port)
+    if origin(url) != origin(base) or elsewhere:
+        raise ValueError(
+            f"profiles_path {_redact.redact_url(path)!r} is not on the base URL's origin "
+            f"({redact_url(base.copy_with(raw_path=b'/'))}): the listing request would take "
+            "the bearer token there; give a path under the base URL"
+        )
+    return url
+
+
+def origin(url: httpx.URL) -> tuple[str, str, int | None]:
+    """Scheme, host and port: where a request may carry the credentials it was given."""
+    return url.scheme, url.host, url.port
 
 
 def join_url(base: httpx.URL, path: str) -> httpx.URL:

@@ -35,7 +35,7 @@ import httpx
 
 from ..models import Issue, ParseError, listing_issues, locate_profiles, read_json
 from ._retry import logger
-from ._urls import RequestInfo, redact_url
+from ._urls import RequestInfo, origin, redact_url
 from .errors import PagingError, ResponseParseError
 
 __all__ = ["MAX_PAGES", "PAGE_MARGIN", "Page", "Pager", "next_from_link_header", "next_from_body"]
@@ -211,7 +211,7 @@ class Pager:
     def _check_next(self, page: Page) -> None:
         assert page.next_url is not None
         shown = redact_url(page.next_url)
-        if _origin(page.next_url) != _origin(self.start_url):
+        if origin(page.next_url) != origin(self.start_url):
             raise PagingError(
                 f"page {page.index + 1} ({page.url}) links its next page to another host "
                 f"({shown}); not following it with our credentials"
@@ -338,7 +338,3 @@ def _fingerprint(items: list[Any]) -> str:
     else:
         basis = json.dumps(items, sort_keys=True, default=str)
     return hashlib.blake2b(basis.encode(), digest_size=16).hexdigest()
-
-
-def _origin(url: httpx.URL) -> tuple[str, str, int | None]:
-    return url.scheme, url.host, url.port
