@@ -106,6 +106,23 @@ def test_host_substitution_silences_the_hosts_and_nothing_else(
     assert len(ipt.compare(prod, test_env, rules=ignored)) == 6
 
 
+def test_substitutions_apply_in_one_pass_and_cannot_grow_without_bound(
+    prod: ipt.Estate,
+) -> None:
+    """Issue 44, item 11: each pair replaced the text the pairs before it wrote, so 24 pairs
+    like ("a", "aa") doubled a text 24 times (a MemoryError on real names)."""
+    doubling = Rules(substitute=(("a", "aa"),) * 24)
+    assert doubling.substituted("a" * 10) == "a" * 20
+    chained = Rules(substitute=(("T_", "P_"), ("P_", "Q_"), ("Tx", "never")))
+    assert chained.substituted({"n": ["T_x", "P_y"]}) == {"n": ["P_x", "Q_y"]}  # read once
+    assert chained.same_after_substitution("T_a", "P_a")
+    raw = [dict(r.raw) for r in prod.records]
+    raw[0]["name"] = "ab" * 2_000
+    grown = ipt.Estate.from_raw(raw)
+    result = ipt.compare(prod, grown, substitute=[("a", "aa"), ("aa", "aaaa")] * 12)
+    assert result.counts()["matched"]["profile"]["auto"] == len(prod) - 1
+
+
 def test_renames_through_the_mapping_file(prod: ipt.Estate, tmp_path: Path) -> None:
     raw = [dict(r.raw) for r in prod.records]
     first = raw[0]

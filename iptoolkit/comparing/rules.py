@@ -8,7 +8,9 @@
   by default), and every JSON path a glob of `ignore` matches (`inputAgentSettings.*Url`,
   `channel:$.remoteCertificateId`: a `kind:` prefix limits a glob to one kind).
 - **Substitutions** (`substitute`): pairs `(a, b)`, each `a` read as `b` (plain text
-  replacement, in the order given) in the natural keys of both sides, and in values: two
+  replacement in one pass: what a pair wrote is not read again, so pairs such as
+  `("a", "aa")` cannot grow a text without bound; where two pairs match at the same place,
+  the one given first wins) in the natural keys of both sides, and in values: two
   values are the same when one substituted equals the other, or both substituted are
   equal, so `test.example.com <-> example.com` and `T_ <-> P_` work whichever side is
   test.
@@ -59,6 +61,8 @@ class Rules:
     """The configuration file read, if any."""
     _names: frozenset[str] = field(init=False, repr=False, compare=False)
     _globs: dict[str, list[re.Pattern[str]]] = field(init=False, repr=False, compare=False)
+    _replacing: re.Pattern[str] | None = field(init=False, repr=False, compare=False)
+    _replacement: dict[str, str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         names = frozenset(self.ignore_names)
@@ -71,6 +75,11 @@ class Rules:
                 globs[target].append(pattern)
         object.__setattr__(self, "_names", names)
         object.__setattr__(self, "_globs", globs)
+        replacement = {old: new for old, new in reversed(self.substitute) if old}  # first wins
+        olds = [old for old, _ in self.substitute if old in replacement]
+        pattern = re.compile("|".join(map(re.escape, dict.fromkeys(olds)))) if olds else None
+        object.__setattr__(self, "_replacing", pattern)
+        object.__setattr__(self, "_replacement", replacement)
 
     def with_options(
         self,
@@ -105,9 +114,9 @@ class Rules:
         if not self.substitute:
             return value
         if isinstance(value, str):
-            for old, new in self.substitute:
-                value = value.replace(old, new)
-            return value
+            if self._replacing is None:
+                return value
+            return self._replacing.sub(lambda match: self._replacement[match[0]], value)
         if isinstance(value, dict):
             return {key: self.substituted(item) for key, item in value.items()}
         if isinstance(value, list):
