@@ -77,8 +77,8 @@ class Rules:
         object.__setattr__(self, "_globs", globs)
         replacement = {old: new for old, new in reversed(self.substitute) if old}  # first wins
         olds = [old for old, _ in self.substitute if old in replacement]
-        pattern = re.compile("|".join(map(re.escape, dict.fromkeys(olds)))) if olds else None
-        object.__setattr__(self, "_replacing", pattern)
+        replacing = re.compile("|".join(map(re.escape, dict.fromkeys(olds)))) if olds else None
+        object.__setattr__(self, "_replacing", replacing)
         object.__setattr__(self, "_replacement", replacement)
 
     def with_options(
