@@ -116,8 +116,9 @@ def _run(
     args: list[str],
     script: Callable[[ClientSession], Awaitable[Any]],
     env: dict[str, str] | None = None,
+    cwd: Path | None = None,
 ) -> Any:
-    """Start `iptoolkit mcp ARGS` and run `script` with a client session on it. The SDK
+    """Start `iptoolkit mcp ARGS` (in `cwd`) and run `script` with a client session on it. The SDK
     passes the server a short list of variables; PYTHONPATH is added, so that a worktree's
     tests run its own code."""
     if "PYTHONPATH" in os.environ:
@@ -126,7 +127,7 @@ def _run(
         env = {**get_default_environment(), "PYTHONPATH": os.environ["PYTHONPATH"], **(env or {})}
 
     async def main() -> Any:
-        params = StdioServerParameters(command=IPTOOLKIT, args=["mcp", *args], env=env)
+        params = StdioServerParameters(command=IPTOOLKIT, args=["mcp", *args], env=env, cwd=cwd)
         with open(os.devnull, "w") as errlog:
             async with stdio_client(params, errlog=errlog) as (read, write):
                 async with ClientSession(read, write) as session:
@@ -464,6 +465,50 @@ def test_no_secret_of_the_estate_appears_in_any_answer(session_results, snapshot
     assert _ok(session_results["secret_text"])["total"] == 1
     named = _ok(session_results["pages"][0])["items"][3]
     assert named["name"] == f"Orders from sftp://edi:{MASK}@sftp.example.com/in"
+
+
+def test_compare_reads_the_projects_configuration_and_computes_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 44, item 12: the MCP compare tool ignored `[compare]` (thousands of differences
+    where the command line reports the few that matter) and compared again for every page."""
+    from click.testing import CliRunner
+
+    from iptoolkit.cli.host import main
+    from iptoolkit.mcp import Store, changes
+
+    prod = ipt.demo_estate(120, seed=2)
+    prod.save(tmp_path / "prod.json")
+    ipt.demo_environment(prod, plant=True).save(tmp_path / "test.json")
+    (tmp_path / "iptoolkit.toml").write_text(
+        '[compare]\nsubstitute = [[".test.example.", ".example."]]\n', encoding="utf-8"
+    )
+    monkeypatch.chdir(tmp_path)  # the CLI finds the configuration where it runs, as the server
+    said = CliRunner().invoke(main, ["compare", "prod.json", "test.json", "--format", "json"])
+    configured = len(json.loads(said.stdout)["differences"])
+    plain = len(ipt.compare(tmp_path / "prod.json", tmp_path / "test.json"))
+    assert 0 < configured < plain
+
+    async def script(session: ClientSession) -> Any:
+        return await session.call_tool("compare", {"a": "prod", "b": "test", "limit": 1})
+
+    answer = _ok(_run(["prod.json", "test.json"], script, cwd=tmp_path))
+    assert answer["total"] == configured
+    from iptoolkit.comparing import engine
+
+    store = Store.from_paths([tmp_path / "prod.json", tmp_path / "test.json"])
+    calls: list[tuple[str, str]] = []
+    original = engine.compare_configured
+
+    def counted(a: Any, b: Any, rules: Any, names: tuple[str, str]) -> Any:
+        calls.append(names)
+        return original(a, b, rules, names)
+
+    monkeypatch.setattr(engine, "compare_configured", counted)
+    first = changes.compare(store, "prod", "test", None, None, 2, None)
+    second = changes.compare(store, "prod", "test", None, None, 2, first.next_cursor)
+    assert calls == [("prod", "test")]  # the second page is a slice of the first answer
+    assert first.items != second.items and first.total == second.total == plain
 
 
 def test_without_a_snapshot_or_from_env_the_command_says_what_to_name() -> None:

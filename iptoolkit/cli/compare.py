@@ -198,9 +198,7 @@ def _fetch(name: str, config_path: Path | None) -> tuple[str, Estate]:
 def _compare(
     loaded: list[tuple[str, Estate]], rules: Rules, names: tuple[str | None, str | None]
 ) -> Comparison:
-    from ..comparing import compare
-    from ..comparing.mapping import read_mapping
+    from ..comparing.engine import compare_configured
 
     (a_name, a), (b_name, b) = loaded
-    manual = read_mapping(rules.mapping, rules) if rules.mapping is not None else None
-    return compare(a, b, rules=rules, manual=manual, names=(names[0] or a_name, names[1] or b_name))
+    return compare_configured(a, b, rules, (names[0] or a_name, names[1] or b_name))

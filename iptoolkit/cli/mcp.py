@@ -67,7 +67,10 @@ def mcp_command(
 
         archive = Archive(archive_path)
     fetch = _fetch_live if from_env else None
-    store = Store.from_paths(list(snapshots), fetch=fetch, archive=archive)
+    from ..comparing.config import load_rules
+
+    rules = load_rules()  # the project's [compare], as `iptoolkit compare` finds it
+    store = Store.from_paths(list(snapshots), fetch=fetch, archive=archive, rules=rules)
     current = store.current
     click.echo(
         f"iptoolkit mcp: {len(store.loaded)} snapshot(s), current {current.name} "

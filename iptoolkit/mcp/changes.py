@@ -108,7 +108,6 @@ def compare(
 ) -> ComparePage:
     """What differs between two loaded snapshots of different installations (test and
     prod), by natural keys, of a kind and status, a page at a time."""
-    from ..comparing import compare as compare_installations
     from ..comparing.difference import KINDS, STATUSES
     from ..comparing.render import to_dict
 
@@ -119,7 +118,7 @@ def compare(
         raise ValueError(f"kind {kind!r} is not one of {', '.join(KINDS)}")
     if status is not None and status not in STATUSES:
         raise ValueError(f"status {status!r} is not one of {', '.join(STATUSES)}")
-    found = compare_installations(left.estate, right.estate, names=(left.name, right.name))
+    found = store.comparison(left, right)
     rows = [
         row
         for row in to_dict(found)["differences"]

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from ..auditing import Findings
     from ..change import EstateDiff
     from ..change.drift_report import SchemaReport
+    from ..comparing import Comparison, Rules
     from ..core.estate import Estate
 
 __all__ = ["ARCHIVED_KEPT", "Loaded", "Store", "LIVE", "snapshot_name"]
@@ -148,7 +149,13 @@ class Store:
     archive: Archive | None = None
     """With `--archive`: any stored snapshot is served by id or date, loaded when named."""
     _lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
+    rules: Rules | None = None
+    """How `compare` matches and what it silences: the project's `[compare]` configuration,
+    as `iptoolkit compare` reads it (None: the defaults)."""
     _diffs: dict[tuple[int, int], tuple[Loaded, Loaded, EstateDiff]] = field(
+        default_factory=dict, repr=False
+    )
+    _comparisons: dict[tuple[int, int], tuple[Loaded, Loaded, Comparison]] = field(
         default_factory=dict, repr=False
     )
     _named: list[Loaded] = field(default_factory=list, repr=False)
@@ -173,6 +180,7 @@ class Store:
         *,
         fetch: Callable[[], Estate] | None = None,
         archive: Archive | None = None,
+        rules: Rules | None = None,
     ) -> Store:
         """Load each snapshot once (and fetch the live estate when `fetch` is given); with
         an `archive`, its newest snapshot and the one before it too (the others when
@@ -187,7 +195,7 @@ class Store:
                 name = f"{name}-{len(loaded) + 1}"
             names.add(name)
             loaded.append(Loaded(name, load(path), path).prepare())
-        store = cls(loaded, fetch, archive)
+        store = cls(loaded, fetch, archive, rules=rules)
         if archive is not None:
             for at in archive.snapshots.snapshot_id.iloc[-2:]:
                 store.loaded.append(store.archived(int(at)))
@@ -239,6 +247,21 @@ class Store:
             if key not in self._diffs:
                 self._diffs[key] = (old, new, diff(old.estate, new.estate))
             return self._diffs[key][2]
+
+    def comparison(self, a: Loaded, b: Loaded) -> Comparison:
+        """`ipt.compare` of two loaded installations by the store's rules, worked out once
+        per pair (a page of the answer is a slice of it)."""
+        from ..comparing import Rules
+        from ..comparing.engine import compare_configured
+
+        key = (id(a), id(b))  # the entry holds both: their ids stay theirs
+        with self._lock:
+            if key not in self._comparisons:
+                found = compare_configured(
+                    a.estate, b.estate, self.rules or Rules(), (a.name, b.name)
+                )
+                self._comparisons[key] = (a, b, found)
+            return self._comparisons[key][2]
 
     def get(self, name: str | None = None) -> Loaded:
         """The estate named `name` (the current one when None); unknown names suggest."""
