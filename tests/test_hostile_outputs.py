@@ -50,6 +50,24 @@ def test_unprintable_text_is_dropped_from_files_and_escaped_in_messages() -> Non
     assert shorten("Orders from Acme", 20) == "Orders from Acme"
 
 
+def test_names_with_control_characters_are_measured_without_glyph_warnings(
+    estate: ipt.Estate,
+) -> None:
+    """Issue 44, item 15: measuring a label asked the font for a tab's, a line break's and
+    a NUL's glyph, and `iptoolkit docs` filled stderr with "Glyph missing" warnings."""
+    import io
+    import warnings
+
+    from iptoolkit.plot.labels import _advance
+
+    _advance.cache_clear()  # a warning comes once per character, with the cache empty
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for group_by in (False, "group"):
+            ipt.plot_topology(estate, group_by=group_by).savefig(io.BytesIO(), format="svg")
+    assert [str(w.message) for w in caught if "Glyph" in str(w.message)] == []
+
+
 def _no_secret(text: str, where: str) -> None:
     for secret in SECRETS:
         assert secret not in text, f"{secret} in {where}"

@@ -49,8 +49,8 @@ def text_width(text: str, font_pts: float) -> float:
 def _advance(char: str) -> float:
     """A character's advance at a size of one point."""
     font = _font()
-    if font is None:
-        return CHAR_WIDTH
+    if font is None or not char.isprintable() or not font.get_char_index(ord(char)):
+        return CHAR_WIDTH  # no glyph: asking for one would warn "Glyph missing" per name
     try:
         glyph = font.load_char(ord(char))
     except (RuntimeError, ValueError):
