@@ -160,19 +160,13 @@ def test_xlsx_has_a_sheet_per_table(tmp_path, estate):
     assert str(2**62 + 11) in channel_ids
 
 
-def test_xlsx_without_openpyxl_says_so(tmp_path, estate, monkeypatch):
-    import builtins
+def test_xlsx_without_openpyxl_names_the_extra(tmp_path, estate, monkeypatch):
+    import sys
 
-    real_import = builtins.__import__
-
-    def no_openpyxl(name, *args, **kwargs):
-        if name == "openpyxl":
-            raise ImportError("No module named 'openpyxl'")
-        return real_import(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", no_openpyxl)
-    with pytest.raises(ImportError, match="pip install openpyxl"):
+    monkeypatch.setitem(sys.modules, "openpyxl", None)  # as if not installed
+    with pytest.raises(ImportError, match=r"pip install 'iptoolkit\[excel\]'"):
         export(estate, tmp_path / "e.xlsx")
+    assert not (tmp_path / "e.xlsx").exists()
 
 
 # -- graph files --------------------------------------------------------------------------

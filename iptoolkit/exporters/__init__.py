@@ -9,7 +9,7 @@ GraphML and GEXF, `dot` Graphviz, `mermaid` Mermaid, `table_files` CSV and Excel
 |----------------------|------------------------------------------------------------------|
 | `.json`, `.json.gz`  | snapshot: every profile byte for byte, loadable with `ipt.load`  |
 | `.csv`               | the profiles table                                               |
-| `.xlsx`              | profiles, channels, partners, response paths (needs openpyxl)    |
+| `.xlsx`              | profiles, channels, partners, response paths (`excel` extra)     |
 | `.graphml`           | the graph for yEd, Gephi, networkx (labels, colours, layout)     |
 | `.gexf`              | the graph for Gephi                                              |
 | `.dot`, `.gv`        | Graphviz: `dot -Tsvg estate.dot -o estate.svg`                   |

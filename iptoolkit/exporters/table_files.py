@@ -73,13 +73,9 @@ def write_csv(estate: Estate, path: str | os.PathLike[str], *, csv_safe: bool = 
 
 def write_xlsx(estate: Estate, path: str | os.PathLike[str]) -> Path:
     """One sheet per table (profiles, channels, partners, responses), header row frozen."""
-    try:
-        import openpyxl  # noqa: F401 - pandas needs it to write .xlsx
-    except ImportError:
-        raise ImportError(
-            "writing .xlsx needs openpyxl, which is not installed: `pip install openpyxl`, "
-            "or export .csv instead"
-        ) from None
+    from ..support.extras import require
+
+    require("excel")  # pandas writes .xlsx with openpyxl
     import pandas as pd
 
     path = Path(path)

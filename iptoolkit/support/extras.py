@@ -19,6 +19,7 @@ EXTRAS: dict[str, tuple[str, tuple[str, ...]]] = {
     "docs": ("building the documentation site (mkdocs build)", ("mkdocs",)),
     "app": ("the standalone Explorer app (iptoolkit explore)", ("voila",)),
     "archive": ("the snapshot archive (ipt.Archive, iptoolkit archive, watch)", ("duckdb",)),
+    "excel": ("writing .xlsx (the Excel export)", ("openpyxl",)),
 }
 """Extra -> (what needs it, the modules it brings), as declared in pyproject.toml."""
 
