@@ -134,6 +134,8 @@ def read_snapshot_json(
         document, duplicates = read_json(data, texts=spans, visit=visit)
         items, at = listing_in(document)
         info = _info_of(document) if _is_snapshot(document) else SnapshotInfo()
+        if not _is_snapshot(document):
+            _refuse_unless_profiles(items)
     except ParseError as exc:
         raise ParseError(f"{path}: {exc}", issues=exc.issues) from None
     return SnapshotJSON(items, at, duplicates, info, _texts_of(items, spans))
@@ -148,6 +150,30 @@ def listing_in(document: Any) -> tuple[list[Any], tuple[Step, ...] | None]:
     if _is_snapshot(document):
         return _profiles_of(document), _SNAPSHOT_AT
     return locate_profiles(document)
+
+
+def _refuse_unless_profiles(items: list[Any]) -> None:
+    """A file that is not a snapshot is read as a listing only when some item could be a
+    profile (its `class`, or an `id` or input agent): `package.json` read as one faulty
+    profile made `diff snapshot.json package.json` report every profile removed."""
+    if not items or any(_could_be_profile(item) for item in items):
+        return
+    first = items[0]
+    keys = ", ".join(repr(key) for key in list(first)[:6]) if isinstance(first, dict) else ""
+    raise ParseError(
+        f"not a snapshot or a profile listing: none of its {len(items):,} item(s) looks like "
+        "an integration profile (a 'class' of core:IntegrationProfile, an 'id' or an "
+        f"'inputAgentSettings'){f'; the first has keys {keys}' if keys else ''}"
+    )
+
+
+def _could_be_profile(item: Any) -> bool:
+    if not isinstance(item, dict):
+        return False
+    cls = item.get("class")
+    if isinstance(cls, str):
+        return cls == "core:IntegrationProfile"
+    return "id" in item or "inputAgentSettings" in item
 
 
 def _is_snapshot(document: Any) -> bool:
