@@ -8,7 +8,6 @@ so the folder in git shows exactly what changed.
 from __future__ import annotations
 
 import os
-from collections.abc import Hashable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -40,9 +39,8 @@ from .partner_page import partner_page, partner_title
 from .sitemap import group_chain
 
 if TYPE_CHECKING:
-    import networkx as nx
-
     from ..core.estate import Estate
+    from ..query.graph import EstateGraph
 
 __all__ = ["write_docs", "DEFAULT_TITLE"]
 
@@ -91,7 +89,7 @@ def write_docs(
         path.write_text(text, encoding="utf-8", newline="\n")
         written.add(path)
 
-    def diagram(page: str, part: nx.MultiDiGraph, title: str, group_by: str | None = None) -> str:
+    def diagram(page: str, part: EstateGraph, title: str, group_by: str | None = None) -> str:
         svg = docs / page.removesuffix(".md")
         svg = svg.with_name(svg.name + ".svg")
         svg.parent.mkdir(parents=True, exist_ok=True)
@@ -144,7 +142,7 @@ def write_docs(
     return root / "mkdocs.yml"
 
 
-def diagram_section(svg_name: str, title: str, part: nx.MultiDiGraph, group_by: str | None) -> str:
+def diagram_section(svg_name: str, title: str, part: EstateGraph, group_by: str | None) -> str:
     """The diagram's heading, its SVG in the block the site's script draws the interactive
     view over (`diagrams.write_view`), and its Mermaid chart folded when GitHub draws it."""
     lines = [f"## Diagram: {md.text(title)}", "", '<div class="ipt-view" markdown="1">', ""]
@@ -155,7 +153,7 @@ def diagram_section(svg_name: str, title: str, part: nx.MultiDiGraph, group_by: 
     return "\n".join(lines)
 
 
-def _subtree(ctx: Context, group: str) -> list[Hashable]:
+def _subtree(ctx: Context, group: str) -> list[str]:
     """The profiles in the group and its subgroups, in the estate's order."""
     within = {g for g in ctx.site.groups if group in group_chain(g)}
     return [profile for profile, g in ctx.site.profile_group.items() if g in within]
