@@ -187,7 +187,7 @@ def _extent(xs: list[float], ys: list[float]) -> float:
     return max(max(xs) - min(xs), max(ys) - min(ys), 1e-9)
 
 
-def _whole(data: ViewData, radius: dict[object, float]) -> tuple[float, float, float, float]:
+def _whole(data: ViewData, radius: dict[str, float]) -> tuple[float, float, float, float]:
     """A box around every node and its label (labels of 12 px, about 7 px a character)."""
     nodes = data.graph.nodes
     if not nodes:
