@@ -66,7 +66,8 @@ def history(folder_or_paths: str | os.PathLike[str] | Iterable[str | os.PathLike
     history (`Archive.history`).
     """
     if hasattr(folder_or_paths, "history"):
-        return folder_or_paths.history()
+        own: History = folder_or_paths.history()  # an ipt.Archive's
+        return own
     paths = _paths(folder_or_paths)
     rows: list[tuple[Snapshot, dict[str, Any]]] = []
     for path in paths:

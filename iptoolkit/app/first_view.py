@@ -133,7 +133,7 @@ def overview_svg(
     centred as sigma centres it. A view not laid out for its canvas (`data.camera` None:
     thousands of nodes drawn one by one) is drawn whole."""
     nodes = data.graph.nodes
-    drawn = [n for n, kind in nodes(data="kind") if kind != "port"]
+    drawn = [n for n, a in nodes(data=True) if a.get("kind") != "port"]
     scale = 1 / math.sqrt(data.camera["ratio"]) if data.camera else 1.0
     radius = {n: float(nodes[n].get("size", 3.0)) * scale for n in nodes}
     if data.camera is not None and drawn:
@@ -202,7 +202,7 @@ def _whole(data: ViewData, radius: dict[str, float]) -> tuple[float, float, floa
 
 
 def _what(data: ViewData) -> str:
-    items = sum(1 for _, kind in data.graph.nodes(data="kind") if kind != "port")
+    items = sum(1 for _, a in data.graph.nodes(data=True) if a.get("kind") != "port")
     how = f"grouped by {data.group_by}" if data.group_by else "node by node"
     return f"Topology overview: {items:,} items, {how}"
 

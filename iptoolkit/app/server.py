@@ -214,7 +214,7 @@ class QuietLog(logging.Filter):
         return not str(record.msg).startswith(self.DROPPED)
 
 
-class SessionHandler(TornadoVoilaHandler):
+class SessionHandler(TornadoVoilaHandler):  # type: ignore[misc]  # voila has no types
     """Voila's page handler: refuses a visitor without the token with `token_page`, sets
     the `_xsrf` cookie, keeps to the session cap, and puts the first view in the page
     when the address opens the overview."""
@@ -251,7 +251,7 @@ class SessionHandler(TornadoVoilaHandler):
         super().redirect(url, permanent, status)
 
 
-class ExplorerVoila(Voila):
+class ExplorerVoila(Voila):  # type: ignore[misc]  # voila has no types: Voila is Any
     """Voila with `SessionHandler` for the page, `max_sessions`, and the CDN-free template."""
 
     template_paths: list[str]  # Voila's traits, which voila gives no types

@@ -280,7 +280,8 @@ class AuditContext:
         """What several rules read, built once per audit (`build(ctx)`), kept by `name`."""
         if name not in self._shared:
             self._shared[name] = build(self)
-        return self._shared[name]
+        shared: T = self._shared[name]  # what `build` made under this name
+        return shared
 
     @property
     def held_channels(self) -> list[HeldChannel]:

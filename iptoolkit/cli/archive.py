@@ -47,7 +47,7 @@ _AT = click.option(
 )
 
 
-def _open(path: Path):  # noqa: ANN202 - the Archive type loads with the extra
+def _open(path: Path) -> Archive:
     from ..archive import Archive
 
     return Archive(path)
@@ -161,12 +161,11 @@ def log_command(item: str, archive_path: Path) -> None:
     click.echo(f"{frame.attrs['item']}:")
     if frame.empty:
         click.echo("  no event stored")
-    for row in frame.itertuples():
-        severity = f" [{row.severity}]" if row.severity else ""
-        click.echo(
-            f"  snapshot {row.snapshot} {row.fetched_at:%Y-%m-%d %H:%M} {row.event}{severity}"
-        )
-        for path in row.paths:
+    shown = frame[["snapshot", "fetched_at", "event", "severity", "paths"]]
+    for snapshot, fetched_at, event, severity, paths in shown.itertuples(index=False, name=None):
+        marked = f" [{severity}]" if severity else ""
+        click.echo(f"  snapshot {snapshot} {fetched_at:%Y-%m-%d %H:%M} {event}{marked}")
+        for path in paths:
             click.echo(f"      {path}")
 
 

@@ -14,7 +14,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
 
 import click
 
@@ -25,6 +25,13 @@ if TYPE_CHECKING:
 
     from ..core.estate import Estate
     from ..query.filters import Filter
+
+    # what the two parameter types below give; at run time the bases go unsubscripted, as
+    # click takes type arguments only from 8.2 (Choice) and 8.4 (ParamType) on
+    _ChoiceOfStr = click.Choice[str]
+    _ParamTypeOfInt = click.ParamType[int]
+else:
+    _ChoiceOfStr, _ParamTypeOfInt = click.Choice, click.ParamType
 
 __all__ = [
     "format_option",
@@ -44,10 +51,10 @@ PLAIN_TEXT = "text"
 """The one name of the plain-text format in every command that offers formats."""
 
 
-class _FormatChoice(click.Choice):
+class _FormatChoice(_ChoiceOfStr):
     """A format name; `table`, the old name of `text` in `findings`, still reads as `text`."""
 
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
         return super().convert(PLAIN_TEXT if value == "table" else value, param, ctx)
 
 
@@ -158,7 +165,7 @@ def _first_error(exc: Any) -> str:
     return f"{where}: {error.get('msg', 'invalid')} (not a saved ipt.Filter?)"
 
 
-class _Size(click.ParamType):
+class _Size(_ParamTypeOfInt):
     """A size such as 4GiB, 500MB or 1000000 (bytes)."""
 
     name = "size"
@@ -179,12 +186,20 @@ def _remember_max_size(ctx: click.Context, param: click.Parameter, value: int | 
     ctx.meta[_MAX_SIZE_KEY] = value
 
 
-def snapshot_argument(func: F | None = None, *, required: bool = True) -> Any:
+@overload
+def snapshot_argument(func: F, *, required: bool = True) -> F: ...
+@overload
+def snapshot_argument(func: None = None, *, required: bool = True) -> Callable[[F], F]: ...
+def snapshot_argument(func: F | None = None, *, required: bool = True) -> F | Callable[[F], F]:
     """The SNAPSHOT argument (a snapshot file or a JSON listing, .json or .json.gz), and
     `--max-size`, the cap on what is read, which `load_estate` applies.
     `@snapshot_argument(required=False)` makes the snapshot optional (None when absent)."""
     if func is None:
-        return functools.partial(snapshot_argument, required=required)
+
+        def with_snapshot(func: F) -> F:
+            return snapshot_argument(func, required=required)
+
+        return with_snapshot
     func = click.option(
         "--max-size",
         type=_Size(),

@@ -9,8 +9,9 @@ would show).
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
@@ -21,9 +22,12 @@ from ..server.tokens import DEFAULT_TOKEN_TTL
 from .host import one_line_errors, short_help
 
 _DEFAULTS = ServerLimits()
+F = TypeVar("F", bound=Callable[..., Any])
 
 
-def _limit_option(flag: str, field: str, kind: Any = None, *, help: str) -> Any:
+def _limit_option(
+    flag: str, field: str, kind: click.ParamType[Any] | None = None, *, help: str
+) -> Callable[[F], F]:
     """An option for one of `ServerLimits`' fields, its default shown from the dataclass."""
     return click.option(
         flag, default=getattr(_DEFAULTS, field), show_default=True, type=kind, help=help

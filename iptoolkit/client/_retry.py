@@ -72,7 +72,7 @@ async def async_sleep(seconds: float) -> None:
 
 def backoff_delay(retries_done: int) -> float:
     """Exponential back-off with jitter for the retry after `retries_done` retries."""
-    delay = min(INITIAL_RETRY_DELAY * 2**retries_done, MAX_RETRY_DELAY)
+    delay = min(INITIAL_RETRY_DELAY * 2.0**retries_done, MAX_RETRY_DELAY)
     return delay * (1 - JITTER * random.random())
 
 

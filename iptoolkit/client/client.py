@@ -54,6 +54,7 @@ class Client(ClientBase[httpx.BaseTransport]):
     """
 
     _http_class = httpx.Client
+    _http: httpx.Client  # what ClientBase made of _http_class
 
     def _hooks(self, max_bytes: int) -> dict[str, list[Any]]:
         self._watchdog = Watchdog()
@@ -131,6 +132,7 @@ class AsyncClient(ClientBase[httpx.AsyncBaseTransport]):
     """
 
     _http_class = httpx.AsyncClient
+    _http: httpx.AsyncClient  # what ClientBase made of _http_class
 
     def _hooks(self, max_bytes: int) -> dict[str, list[Any]]:
         return _limits.async_hooks(max_bytes)

@@ -33,7 +33,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -79,7 +79,7 @@ class Environment:
         secret = self._variable(self.secret_env, "secret-env")
         if kind == "client":
             return ClientCredentials(self._variable(self.client_id_env, "client-id-env"), secret)
-        flows: dict[str, Any] = {
+        flows: dict[str, Callable[[str], httpx.Auth]] = {
             "guest": GuestLogin,
             "session": SessionCookie,
             "bearer": BearerToken,

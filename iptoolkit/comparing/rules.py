@@ -106,7 +106,8 @@ class Rules:
         """Whether two values that differ are the same once substituted (see above)."""
         if not self.substitute:
             return False
-        a_sub, b_sub = self.substituted(a), self.substituted(b)
+        a_sub: object = self.substituted(a)
+        b_sub: object = self.substituted(b)
         return a_sub == b or b_sub == a or a_sub == b_sub
 
     def substituted(self, value: Any) -> Any:

@@ -288,7 +288,8 @@ class _Week:
         if position not in self.copied:
             self.profiles[position] = _fresh(self.profiles[position])
             self.copied.add(position)
-        return self.profiles[position]
+        profile: dict[str, Any] = self.profiles[position]  # a valid profile: a JSON object
+        return profile
 
     def _edited(self, position: int) -> None:
         self.touched.add(position)
@@ -350,7 +351,8 @@ def _held_copies(node: Any, key: ChannelKey) -> Iterator[dict[str, Any]]:
 
 def _fresh(value: dict[str, Any]) -> dict[str, Any]:
     """A copy of a JSON object sharing nothing mutable with it (integers of any size kept)."""
-    return loads_json(dumps_json(value))
+    copy: dict[str, Any] = loads_json(dumps_json(value))
+    return copy
 
 
 def _channel_type(channel: dict[str, Any]) -> str:

@@ -8,8 +8,6 @@ diagram, which its row links to.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-
 from ..core.nodes import is_active
 from ..support.names import plural, type_label
 from . import page_markdown as md
@@ -45,7 +43,7 @@ def channel_type_page(ctx: Context, type_name: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _row(ctx: Context, page: str, channel: Hashable) -> list[str]:
+def _row(ctx: Context, page: str, channel: str) -> list[str]:
     data = ctx.data(channel)
     users = list(dict.fromkeys(_profiles_using(ctx, channel)))
     partners = ", ".join(ctx.link(page, p) for p in ctx.channel_partners(channel)) or "–"
@@ -62,7 +60,7 @@ def _row(ctx: Context, page: str, channel: Hashable) -> list[str]:
     ]
 
 
-def _profiles_using(ctx: Context, channel: Hashable) -> list[Hashable]:
+def _profiles_using(ctx: Context, channel: str) -> list[str]:
     return [
         ctx.data(user)["profile"]
         for user in ctx.graph.pred[channel]

@@ -3,7 +3,6 @@ links to any item from any page."""
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -12,10 +11,9 @@ from . import page_markdown as md
 from .sitemap import SiteMap, relative
 
 if TYPE_CHECKING:
-    import networkx as nx
-
     from ..auditing import Finding
     from ..core.estate import Estate
+    from ..query.graph import EstateGraph
 
 __all__ = ["Context", "FullList", "FINDINGS_PAGE", "INDEX_PAGE", "CHANGES_PAGE", "COMPARE_PAGE"]
 
@@ -34,11 +32,11 @@ class Context:
     """The estate as the pages read it, with one way to link to each item."""
 
     estate: Estate
-    graph: nx.MultiDiGraph
+    graph: EstateGraph
     site: SiteMap
     title: str
     findings: list[Finding]
-    by_node: dict[Hashable, list[int]] = field(default_factory=dict)
+    by_node: dict[str, list[int]] = field(default_factory=dict)
     """Node id -> positions in `findings` of the findings that name it."""
     full_lists: set[FullList] = field(default_factory=set)
     """The whole lists (`full_lists.FULL_LISTS`) some page cut short and links to."""
@@ -51,23 +49,23 @@ class Context:
 
         graph = build_graph(estate)
         found = list(findings(estate))
-        by_node: dict[Hashable, list[int]] = {}
+        by_node: dict[str, list[int]] = {}
         for position, finding in enumerate(found):
             for node in finding.nodes:
                 by_node.setdefault(node, []).append(position)
         return cls(estate, graph, SiteMap.of(graph, rows), title, found, by_node)
 
-    def data(self, node: Hashable) -> dict[str, Any]:
+    def data(self, node: str) -> dict[str, Any]:
         return self.graph.nodes[node]
 
-    def name(self, node: Hashable) -> str:
+    def name(self, node: str) -> str:
         data = self.graph.nodes.get(node, {})
         return str(data.get("name") or node)
 
-    def kind_of(self, node: Hashable) -> str:
+    def kind_of(self, node: str) -> str:
         return str(self.graph.nodes.get(node, {}).get("kind"))
 
-    def link(self, page: str, node: Hashable) -> str:
+    def link(self, page: str, node: str) -> str:
         """The item's name, linked to where it is documented (from `page`); an item with no
         place of its own (an agent, a response unit) links to its profile."""
         href = self.href(page, node)
@@ -82,7 +80,7 @@ class Context:
         # "": the page itself (a partner's finding on its page), where a link goes nowhere
         return md.link(label, href) if href else md.text(label)
 
-    def href(self, page: str, node: Hashable) -> str | None:
+    def href(self, page: str, node: str) -> str | None:
         """Where the item is documented, relative to `page` (None: nowhere)."""
         kind = self.kind_of(node)
         if kind in ("agent", "response"):
@@ -97,14 +95,14 @@ class Context:
             return relative(page, FINDINGS_PAGE) if where is None else relative(page, *where)
         return None
 
-    def channel_partners(self, channel: Hashable) -> list[Hashable]:
+    def channel_partners(self, channel: str) -> list[str]:
         return [p for p in self.graph.succ[channel] if self.kind_of(p) == "partner"]
 
-    def channels_of(self, user: Hashable) -> list[Hashable]:
+    def channels_of(self, user: str) -> list[str]:
         """The channels an agent listens on or a response unit delivers over."""
         return [c for c in self.graph.succ[user] if self.kind_of(c) == "channel"]
 
-    def concerning(self, nodes: list[Hashable]) -> list[Finding]:
+    def concerning(self, nodes: list[str]) -> list[Finding]:
         """The findings that name any of these nodes, in the findings' order."""
         positions = sorted({p for node in nodes for p in self.by_node.get(node, ())})
         return [self.findings[p] for p in positions]

@@ -21,7 +21,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import sys
-from collections.abc import Hashable, Iterable
+from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -33,8 +33,7 @@ from ..support.redact import redact_text
 from ..viewmodel.topology_fit import Canvas
 
 if TYPE_CHECKING:
-    import networkx as nx
-
+    from ..query.graph import EstateGraph
     from ..viewmodel.explorer_model import ExplorerModel
 
 __all__ = [
@@ -53,7 +52,7 @@ __all__ = [
     "write_view",
 ]
 
-Drawing = tuple["nx.MultiDiGraph", Path, str, "str | None"]
+Drawing = tuple["EstateGraph", Path, str, "str | None"]
 """What to draw: the part of the graph, the SVG file, its title, a `group_by` or None."""
 _MODEL: list[ExplorerModel] = []
 """The estate's details, for the views the workers write (inherited, as `_PENDING`)."""
@@ -75,7 +74,7 @@ DETAIL_CHART_NODES = 120
 draw it: the grouped chart is offered instead."""
 
 
-def partner_part(graph: nx.MultiDiGraph, partner: Hashable) -> nx.MultiDiGraph:
+def partner_part(graph: EstateGraph, partner: str) -> EstateGraph:
     """The partner, its channels, the agents and response units on them, their profiles."""
     pred = graph.pred
     chosen = {partner}
@@ -87,10 +86,10 @@ def partner_part(graph: nx.MultiDiGraph, partner: Hashable) -> nx.MultiDiGraph:
     return induced_subgraph(graph, chosen)
 
 
-def profiles_part(graph: nx.MultiDiGraph, profiles: Iterable[Hashable]) -> nx.MultiDiGraph:
+def profiles_part(graph: EstateGraph, profiles: Iterable[str]) -> EstateGraph:
     """The profiles and everything on their paths: agents, units, channels, partners."""
     succ = graph.succ
-    chosen: set[Hashable] = set()
+    chosen: set[str] = set()
     stack = list(profiles)
     while stack:
         node = stack.pop()
@@ -100,7 +99,7 @@ def profiles_part(graph: nx.MultiDiGraph, profiles: Iterable[Hashable]) -> nx.Mu
     return induced_subgraph(graph, chosen)
 
 
-def write_svg(part: nx.MultiDiGraph, path: Path, title: str, group_by: str | None = None) -> Path:
+def write_svg(part: EstateGraph, path: Path, title: str, group_by: str | None = None) -> Path:
     """Draw the part (grouped when large, or by `group_by`) into an SVG file, titled; and,
     when the site's details are known (`_MODEL`), its interactive view beside it."""
     from ..plot import plot_topology
@@ -116,7 +115,7 @@ def view_path(svg: Path) -> Path:
     return svg.with_name(svg.name.removesuffix(".svg") + VIEW_SUFFIX)
 
 
-def write_view(part: nx.MultiDiGraph, path: Path, model: ExplorerModel) -> Path:
+def write_view(part: EstateGraph, path: Path, model: ExplorerModel) -> Path:
     """The part's offline view as a script that hands its data to the site's script."""
     from ..offline.page import script_json
     from ..offline.view import view_payload
@@ -134,7 +133,7 @@ def write_view(part: nx.MultiDiGraph, path: Path, model: ExplorerModel) -> Path:
     return path
 
 
-def grouping_of(part: nx.MultiDiGraph) -> str | None:
+def grouping_of(part: EstateGraph) -> str | None:
     """None (every item drawn) for a part of up to `DETAIL_PROFILES` profiles; else
     grouped by profile group, or by agent type when the profiles share one group."""
     groups: set[object] = set()
@@ -188,7 +187,7 @@ def _draw_pending(index: int) -> None:
     write_svg(*_PENDING[index])
 
 
-def mermaid_block(part: nx.MultiDiGraph, title: str, group_by: str | None) -> str | None:
+def mermaid_block(part: EstateGraph, title: str, group_by: str | None) -> str | None:
     """The part as a fenced Mermaid chart GitHub draws (detailed when small and not drawn
     grouped, else grouped), or None when even grouped it is too big for GitHub's limits."""
     title = redact_text(title)  # it names a partner or group: a name may hold a URL

@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, TypeVar
 from .sitemap import relative
 
 if TYPE_CHECKING:
+    import pandas
+
     from .context import Context, FullList
 
 __all__ = ["MAX_ROWS", "FULL_LISTS", "capped", "write_full_lists"]
@@ -69,13 +71,13 @@ def write_full_lists(ctx: Context, docs: Path) -> set[Path]:
     return written
 
 
-def _findings_frame(ctx: Context):  # noqa: ANN202 - pandas is imported lazily
+def _findings_frame(ctx: Context) -> pandas.DataFrame:
     from ..auditing import Findings
 
     return Findings(ctx.findings).to_frame()
 
 
-def _masked(frame):  # noqa: ANN001, ANN202
+def _masked(frame: pandas.DataFrame) -> pandas.DataFrame:
     from ..support.redact import redact_text
 
     frame = frame.copy()

@@ -3,8 +3,6 @@ anchor other pages link to) with their agents and response paths, and its diagra
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-
 from ..core.nodes import is_active
 from ..support.names import plural, type_label
 from . import page_markdown as md
@@ -24,7 +22,7 @@ def page_title(group: str, number: int, pages: int) -> str:
     return group_title(group) if number == 1 else f"{group_title(group)}, page {number} of {pages}"
 
 
-def group_members(ctx: Context) -> dict[str, list[Hashable]]:
+def group_members(ctx: Context) -> dict[str, list[str]]:
     """Group -> the profiles directly in it, in the estate's order."""
     return ctx.site.members
 
@@ -94,7 +92,7 @@ def _pager(ctx: Context, group: str, number: int) -> str:
     )
 
 
-def _row(ctx: Context, page: str, profile: Hashable) -> list[str]:
+def _row(ctx: Context, page: str, profile: str) -> list[str]:
     data = ctx.data(profile)
     name = md.anchor_tag(ctx.site.profile(profile)[1]) + md.text(data.get("name") or profile)
     if data.get("problem"):

@@ -39,7 +39,7 @@ def nav_title(text: object, limit: int = NAV_TITLE) -> str:
 def mkdocs_yml(
     title: str,
     site: SiteMap,
-    partner_names: dict[object, str],
+    partner_names: dict[str, str],
     *,
     has_changes: bool,
     has_compare: bool = False,

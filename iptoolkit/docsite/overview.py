@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Hashable
 from typing import TYPE_CHECKING
 
 from ..support.names import plural, type_label
@@ -22,7 +21,7 @@ CHANGES_TITLE = "Changes since the previous snapshot"
 
 
 def index_page(
-    ctx: Context, diagram: str, members: dict[str, list[Hashable]], *, has_changes: bool
+    ctx: Context, diagram: str, members: dict[str, list[str]], *, has_changes: bool
 ) -> str:
     summary = ctx.estate.summary()
     graph = ctx.graph
@@ -96,7 +95,7 @@ def _problem_lines(ctx: Context, has_changes: bool) -> list[str]:
     return [head + (":" if lines else "."), "", *lines, *extra, *changes]
 
 
-def _users(ctx: Context, partner: Hashable) -> int:
+def _users(ctx: Context, partner: str) -> int:
     users = set()
     for channel in ctx.graph.pred[partner]:
         for user in ctx.graph.pred[channel]:
@@ -105,7 +104,7 @@ def _users(ctx: Context, partner: Hashable) -> int:
     return len(users)
 
 
-def _group_tree(ctx: Context, members: dict[str, list[Hashable]]) -> list[str]:
+def _group_tree(ctx: Context, members: dict[str, list[str]]) -> list[str]:
     """The group tree as a nested list: each group linked, with its profiles in and below."""
     below: Counter[str] = Counter()
     for group, profiles in members.items():

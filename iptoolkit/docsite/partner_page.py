@@ -3,7 +3,7 @@ paths), what stops if it goes away, its diagram and the findings that concern it
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 
 from ..core.nodes import is_active
 from ..query.reach import impact
@@ -20,11 +20,11 @@ SHOWN = 25
 """Profiles named in a line of the impact before the rest are counted."""
 
 
-def partner_title(ctx: Context, partner: Hashable) -> str:
+def partner_title(ctx: Context, partner: str) -> str:
     return f"Partner {ctx.name(partner)}"
 
 
-def partner_page(ctx: Context, partner: Hashable, diagram: str) -> str:
+def partner_page(ctx: Context, partner: str, diagram: str) -> str:
     """The page's Markdown; `diagram` is the diagram section (image and Mermaid)."""
     page = ctx.site.partners[partner]
     data = ctx.data(partner)
@@ -86,7 +86,7 @@ def partner_page(ctx: Context, partner: Hashable, diagram: str) -> str:
 
 
 def _users(
-    ctx: Context, page: str, channels: list[Hashable]
+    ctx: Context, page: str, channels: list[str]
 ) -> tuple[Sequence[list[str]], Sequence[list[str]]]:
     """Rows of the profiles on the channels: inputs (agents) and response paths (units)."""
     inputs, responses = [], []
@@ -108,7 +108,7 @@ def _users(
     return inputs, responses
 
 
-def _impact_lines(ctx: Context, page: str, partner: Hashable) -> list[str]:
+def _impact_lines(ctx: Context, page: str, partner: str) -> list[str]:
     hit = impact(ctx.graph, partner)
     if not hit:
         return ["Nothing active stops: no active profile depends on its active channels."]

@@ -19,14 +19,14 @@ import posixpath
 import zlib
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..support import names
 from ..support.names import type_label
 from ..support.redact import redact_text
 
 if TYPE_CHECKING:
-    import networkx as nx
+    from ..query.graph import EstateGraph
 
 __all__ = ["SiteMap", "slug", "anchor", "relative", "NO_GROUP", "group_chain"]
 
@@ -52,28 +52,28 @@ def group_chain(group: str) -> list[str]:
 class SiteMap:
     """Page paths (relative to the docs folder, `/`-separated) and anchors of every item."""
 
-    partners: dict[Hashable, str] = field(default_factory=dict)
+    partners: dict[str, str] = field(default_factory=dict)
     groups: dict[str, str] = field(default_factory=dict)
     channel_types: dict[str, str] = field(default_factory=dict)
-    profile_group: dict[Hashable, str] = field(default_factory=dict)
-    channel_type: dict[Hashable, str] = field(default_factory=dict)
-    members: dict[str, list[Hashable]] = field(default_factory=dict)
+    profile_group: dict[str, str] = field(default_factory=dict)
+    channel_type: dict[str, str] = field(default_factory=dict)
+    members: dict[str, list[str]] = field(default_factory=dict)
     """Group -> the profiles directly in it, in the estate's order (the order of its rows)."""
     group_pages: dict[str, list[str]] = field(default_factory=dict)
     """Group -> the pages of its rows: its own page first, then `--page-2`... (one page for
     a group of up to `rows` profiles, or of none)."""
-    profile_page: dict[Hashable, str] = field(default_factory=dict)
+    profile_page: dict[str, str] = field(default_factory=dict)
     """Profile -> the page that holds its row (one of its group's `group_pages`)."""
     rows: int = 1
     """Profile rows on one page (`full_lists.MAX_ROWS`)."""
 
     @classmethod
-    def of(cls, graph: nx.MultiDiGraph, rows: int) -> SiteMap:
+    def of(cls, graph: EstateGraph, rows: int) -> SiteMap:
         """The site map of a graph from `build_graph`; `rows`: profile rows on one page."""
         if rows < 1:
             raise ValueError(f"rows must be at least 1, not {rows!r}")
         site = cls(rows=rows)
-        by_kind: dict[str, list[tuple[Hashable, dict]]] = {}
+        by_kind: dict[str, list[tuple[str, dict[str, Any]]]] = {}
         for node, data in graph.nodes(data=True):
             by_kind.setdefault(str(data.get("kind")), []).append((node, data))
         partners = [(n, str(d.get("name") or n)) for n, d in by_kind.get("partner", [])]
@@ -107,16 +107,16 @@ class SiteMap:
         site.channel_types = _unique("channels", labels)
         return site
 
-    def profile(self, node: Hashable) -> tuple[str, str]:
+    def profile(self, node: str) -> tuple[str, str]:
         """The page and anchor of a profile: on the page of its group that holds its row."""
         return self.profile_page[node], anchor(node)
 
-    def rows_of(self, group: str, number: int) -> list[Hashable]:
+    def rows_of(self, group: str, number: int) -> list[str]:
         """The profiles whose rows are on the group's page `number` (1: its own page)."""
         start = (number - 1) * self.rows
         return self.members[group][start : start + self.rows]
 
-    def channel(self, node: Hashable) -> tuple[str, str] | None:
+    def channel(self, node: str) -> tuple[str, str] | None:
         """The page and anchor of a channel (None for an id held by no profile)."""
         kind = self.channel_type.get(node)
         return None if kind is None else (self.channel_types[kind], anchor(node))

@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Hashable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -43,9 +42,8 @@ from .partner_page import partner_page, partner_title
 from .sitemap import group_chain
 
 if TYPE_CHECKING:
-    import networkx as nx
-
     from ..core.estate import Estate
+    from ..query.graph import EstateGraph
 
 __all__ = ["write_docs", "DEFAULT_TITLE"]
 
@@ -113,7 +111,7 @@ def _write_site(
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8", newline="\n")
 
-    def diagram(page: str, part: nx.MultiDiGraph, title: str, group_by: str | None = None) -> str:
+    def diagram(page: str, part: EstateGraph, title: str, group_by: str | None = None) -> str:
         svg = docs / page.removesuffix(".md")
         svg = svg.with_name(svg.name + ".svg")
         svg.parent.mkdir(parents=True, exist_ok=True)
@@ -163,7 +161,7 @@ def _write_site(
     )
 
 
-def diagram_section(svg_name: str, title: str, part: nx.MultiDiGraph, group_by: str | None) -> str:
+def diagram_section(svg_name: str, title: str, part: EstateGraph, group_by: str | None) -> str:
     """The diagram's heading, its SVG in the block the site's script draws the interactive
     view over (`diagrams.write_view`), and its Mermaid chart folded when GitHub draws it."""
     lines = [f"## Diagram: {md.text(title)}", "", '<div class="ipt-view" markdown="1">', ""]
@@ -174,7 +172,7 @@ def diagram_section(svg_name: str, title: str, part: nx.MultiDiGraph, group_by: 
     return "\n".join(lines)
 
 
-def _subtree(ctx: Context, group: str) -> list[Hashable]:
+def _subtree(ctx: Context, group: str) -> list[str]:
     """The profiles in the group and its subgroups, in the estate's order."""
     within = {g for g in ctx.site.groups if group in group_chain(g)}
     return [profile for profile, g in ctx.site.profile_group.items() if g in within]

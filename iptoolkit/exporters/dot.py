@@ -27,7 +27,7 @@ from ..topology.view import node_label
 from .attributes import redact_text
 
 if TYPE_CHECKING:
-    import networkx as nx
+    from ..query.graph import EstateGraph
 
 __all__ = ["write_dot", "to_dot", "quote"]
 
@@ -56,7 +56,7 @@ def quote(text: Any) -> str:
     return f'"{value}"'
 
 
-def to_dot(graph: nx.MultiDiGraph, *, title: str | None = None) -> str:
+def to_dot(graph: EstateGraph, *, title: str | None = None) -> str:
     """The DOT text of a graph from `build_graph`."""
     lines = [
         "digraph topology {",
@@ -77,7 +77,7 @@ def to_dot(graph: nx.MultiDiGraph, *, title: str | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _node_attributes(graph: nx.MultiDiGraph, node: Any, data: dict[str, Any]) -> str:
+def _node_attributes(graph: EstateGraph, node: Any, data: dict[str, Any]) -> str:
     kind = data.get("kind")
     text = redact_text(node_label(graph, node))
     if len(text) > _MAX_LABEL:
@@ -108,7 +108,7 @@ def _node_attributes(graph: nx.MultiDiGraph, node: Any, data: dict[str, Any]) ->
 
 
 def write_dot(
-    graph: nx.MultiDiGraph, path: str | os.PathLike[str], *, title: str | None = None
+    graph: EstateGraph, path: str | os.PathLike[str], *, title: str | None = None
 ) -> Path:
     """Write `to_dot(graph)` to a file (UTF-8)."""
     path = Path(path)

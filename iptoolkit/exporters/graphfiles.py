@@ -30,7 +30,7 @@ from ..topology.view import node_label
 from .attributes import attribute_types, coerce, scalar_attributes
 
 if TYPE_CHECKING:
-    import networkx as nx
+    from ..query.graph import EstateGraph
 
 __all__ = ["write_graphml", "write_gexf", "flat_graph", "positions"]
 
@@ -48,7 +48,7 @@ _COLUMN_STEP = 420.0
 _ROW_STEP = 40.0
 
 
-def flat_graph(graph: nx.MultiDiGraph) -> tuple[list[Any], list[Any]]:
+def flat_graph(graph: EstateGraph) -> tuple[list[Any], list[Any]]:
     """(nodes, edges) with scalar attributes, a `label` on each node, and no secrets.
 
     `nodes` holds (node, attributes); `edges` holds (u, v, key, attributes).
@@ -70,7 +70,7 @@ def flat_graph(graph: nx.MultiDiGraph) -> tuple[list[Any], list[Any]]:
     return nodes, edges
 
 
-def positions(graph: nx.MultiDiGraph) -> dict[Hashable, tuple[float, float]]:
+def positions(graph: EstateGraph) -> dict[Hashable, tuple[float, float]]:
     """Layered layout positions in pixels: columns 420 apart, rows 40."""
     sweeps = 12 if graph.number_of_nodes() <= 5000 else 4
     placed = layered_layout(graph, sweeps=sweeps)
@@ -80,7 +80,7 @@ def positions(graph: nx.MultiDiGraph) -> dict[Hashable, tuple[float, float]]:
 # -- GraphML ------------------------------------------------------------------------------
 
 
-def write_graphml(graph: nx.MultiDiGraph, path: str | os.PathLike[str]) -> Path:
+def write_graphml(graph: EstateGraph, path: str | os.PathLike[str]) -> Path:
     """GraphML with typed attribute keys and yEd graphics (label, shape, colour, place)."""
     path = Path(path)
     nodes, edges = flat_graph(graph)
@@ -173,14 +173,14 @@ def _attr(text: str) -> str:
 # -- GEXF ---------------------------------------------------------------------------------
 
 
-def write_gexf(graph: nx.MultiDiGraph, path: str | os.PathLike[str]) -> Path:
+def write_gexf(graph: EstateGraph, path: str | os.PathLike[str]) -> Path:
     """GEXF 1.2 through networkx, with Gephi's `viz` colours and positions."""
     import networkx as nx
 
     path = Path(path)
     nodes, edges = flat_graph(graph)
     where = positions(graph)
-    flat: nx.MultiDiGraph[str] = nx.MultiDiGraph()
+    flat: EstateGraph = nx.MultiDiGraph()
     for node, attrs in nodes:
         data = graph.nodes[node]
         x, y = where.get(node, (0.0, 0.0))

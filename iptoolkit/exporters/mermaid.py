@@ -30,7 +30,7 @@ import re
 import warnings
 from collections.abc import Hashable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from ..core.nodes import is_active
 from ..support.markdown import escape
@@ -48,6 +48,9 @@ from .attributes import redact_text
 
 if TYPE_CHECKING:
     import networkx as nx
+
+    from ..query.graph import EstateGraph
+    from ..topology.view import ViewGraph
 
 __all__ = [
     "to_mermaid",
@@ -121,9 +124,7 @@ def _is_edge(line: str) -> bool:
     return len(parts) == 3 and parts[1] in _ARROW_SET
 
 
-def to_mermaid(
-    graph: nx.MultiDiGraph, *, title: str | None = None, group_by: str | None = None
-) -> str:
+def to_mermaid(graph: EstateGraph, *, title: str | None = None, group_by: str | None = None) -> str:
     """The Mermaid flowchart (left to right) of a graph from `build_graph`; with
     `group_by`, of its grouped view (groups of items with counts, as diagrams draw it)."""
     lines = ["flowchart LR"]
@@ -146,7 +147,7 @@ def to_mermaid(
         lines.append("  end")
     links: dict[str, list[int]] = {"in": [], "out": [], "link": []}
     count = 0
-    edges: Iterable[tuple[Hashable, Hashable, str | None]] = graph.edges(data="relation")
+    edges: Iterable[tuple[str, str, str | None]] = graph.edges(data="relation")
     for u, v, relation in edges:
         lines.append(f"  {ids[u]} {_ARROWS[line_style_of(relation)]} {ids[v]}")
         links[direction_of(relation)].append(count)
@@ -155,7 +156,7 @@ def to_mermaid(
     return "\n".join(lines) + "\n"
 
 
-def _grouped_lines(view: nx.DiGraph) -> list[str]:
+def _grouped_lines(view: ViewGraph) -> list[str]:
     """The grouped view's items and links; a link's label counts the links it stands for."""
     ids = _ids(view)
     lines = []
@@ -206,7 +207,7 @@ def chart_size(chart: str) -> tuple[int, int]:
 
 
 def github_chart(
-    graph: nx.MultiDiGraph, *, title: str | None = None, group_by: GroupBy = None
+    graph: EstateGraph, *, title: str | None = None, group_by: GroupBy = None
 ) -> tuple[str, str | None]:
     """The chart an export writes and the key it is grouped by (None: every item).
 
@@ -223,13 +224,13 @@ def github_chart(
     return to_mermaid(graph, title=title), None
 
 
-def auto_grouping(graph: nx.MultiDiGraph, *, title: str | None = None) -> str | None:
+def auto_grouping(graph: EstateGraph, *, title: str | None = None) -> str | None:
     """What `github_chart` groups by when not told: None when the chart of every item
     fits GitHub's limits, else `group`."""
     return _auto(graph, title)[1]
 
 
-def _auto(graph: nx.MultiDiGraph, title: str | None) -> tuple[str | None, str | None]:
+def _auto(graph: EstateGraph, title: str | None) -> tuple[str | None, str | None]:
     """The chart of every item and None when it fits GitHub's limits, else (None, `group`);
     a graph of more edges than GitHub draws is never written item by item to find out."""
     if graph.number_of_edges() > GITHUB_MAX_EDGES:
@@ -239,7 +240,7 @@ def _auto(graph: nx.MultiDiGraph, title: str | None) -> tuple[str | None, str | 
 
 
 def write_mermaid(
-    graph: nx.MultiDiGraph,
+    graph: EstateGraph,
     path: str | os.PathLike[str],
     *,
     title: str | None = None,
@@ -283,18 +284,22 @@ def write_mermaid(
     return path
 
 
-def _ids(graph: nx.Graph) -> dict[Hashable, str]:
+_Node = TypeVar("_Node", bound=Hashable)
+"""A node of the graph or of the grouped view a chart is made of."""
+
+
+def _ids(graph: nx.Graph[_Node]) -> dict[_Node, str]:
     """A short Mermaid id per node (`p1`, `c2`...) of a graph or a grouped view."""
     counters: dict[str, int] = {}
-    ids: dict[Hashable, str] = {}
-    for node, kind in graph.nodes(data="kind"):
-        prefix = _PREFIX.get(str(kind), "k")
+    ids: dict[_Node, str] = {}
+    for node, data in graph.nodes(data=True):
+        prefix = _PREFIX.get(str(data.get("kind")), "k")
         counters[prefix] = counters.get(prefix, 0) + 1
         ids[node] = f"{prefix}{counters[prefix]}"
     return ids
 
 
-def _declare(graph: nx.MultiDiGraph, node: Hashable, ids: dict[Hashable, str]) -> str:
+def _declare(graph: EstateGraph, node: str, ids: dict[str, str]) -> str:
     return _shape(ids[node], graph.nodes[node].get("kind"), node_label(graph, node))
 
 
@@ -307,10 +312,10 @@ def _shape(mermaid_id: str, kind: Any, label: str) -> str:
     return f"{mermaid_id}{opening}{mermaid_text(text)}{closing}"
 
 
-def _partner_groups(graph: nx.MultiDiGraph) -> dict[Hashable, list[Hashable]]:
+def _partner_groups(graph: EstateGraph) -> dict[str, list[str]]:
     """Partner -> the nodes that reach that partner only (its channels first)."""
-    partners = [n for n, kind in graph.nodes(data="kind") if kind == "partner"]
-    owner: dict[Hashable, set[Hashable]] = {}
+    partners = [n for n, data in graph.nodes(data=True) if data.get("kind") == "partner"]
+    owner: dict[str, set[str]] = {}
     for partner in partners:
         stack = [partner]
         seen = {partner}
@@ -321,7 +326,7 @@ def _partner_groups(graph: nx.MultiDiGraph) -> dict[Hashable, list[Hashable]]:
                     stack.append(other)
         for node in seen:
             owner.setdefault(node, set()).add(partner)
-    groups: dict[Hashable, list[Hashable]] = {partner: [] for partner in partners}
+    groups: dict[str, list[str]] = {partner: [] for partner in partners}
     for node in graph:
         owners = owner.get(node, set())
         if len(owners) == 1 and _reaches_only_partners(graph, node, owners):
@@ -329,7 +334,7 @@ def _partner_groups(graph: nx.MultiDiGraph) -> dict[Hashable, list[Hashable]]:
     return {partner: members for partner, members in groups.items() if members}
 
 
-def _reaches_only_partners(graph: nx.MultiDiGraph, node: Hashable, owners: set[Hashable]) -> bool:
+def _reaches_only_partners(graph: EstateGraph, node: str, owners: set[str]) -> bool:
     """A node belongs in its partner's box unless it also leads somewhere else (a profile
     with an internal response, say): then it stays outside, between the boxes."""
     stack, seen = [node], {node}
@@ -345,14 +350,12 @@ def _reaches_only_partners(graph: nx.MultiDiGraph, node: Hashable, owners: set[H
     return True
 
 
-def _styles(
-    graph: nx.MultiDiGraph, ids: dict[Hashable, str], links: dict[str, list[int]]
-) -> list[str]:
-    return _class_lines(dict(graph.nodes(data=True)), ids, links)
+def _styles(graph: EstateGraph, ids: dict[str, str], links: dict[str, list[int]]) -> list[str]:
+    return _class_lines(dict(graph.nodes), ids, links)  # node -> its data
 
 
 def _class_lines(
-    nodes: dict[Hashable, dict[str, Any]], ids: dict[Hashable, str], links: dict[str, list[int]]
+    nodes: dict[_Node, dict[str, Any]], ids: dict[_Node, str], links: dict[str, list[int]]
 ) -> list[str]:
     """classDef and class lines (colour by kind and channel type, inactive faded, unresolved
     red) and linkStyle lines (colour by direction) for nodes with `kind`, `type`, `active`,

@@ -125,7 +125,7 @@ class ItemAnswer(BaseModel):
     partners: list[Ref] = []
     used_by: int = Field(description="how many profiles use it (see where_used)")
     more: str | None = Field(None, description="what the lists above leave out")
-    json_: dict | list | None = Field(
+    json_: dict[str, Any] | list[Any] | None = Field(
         None, alias="json", description="its JSON, secrets masked, when short enough"
     )
     json_text: str | None = Field(None, description="a part of its JSON, when it is long")

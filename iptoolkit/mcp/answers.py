@@ -42,10 +42,9 @@ from .cursors import TEXT_LIMIT, cut, page
 if TYPE_CHECKING:
     from collections.abc import Hashable
 
-    import networkx as nx
-
     from ..core.estate import Estate
     from ..core.records import ProfileRecord
+    from ..query.graph import EstateGraph
     from .store import Loaded
 
 __all__ = [
@@ -66,7 +65,7 @@ FINDING_TEXT = 500
 FINDING_NODES = 10
 
 
-def ref(graph: nx.MultiDiGraph, node: str) -> Ref:
+def ref(graph: EstateGraph, node: str) -> Ref:
     data = graph.nodes[node]
     kind_type = data.get("agent_type") if data.get("kind") == "profile" else data.get("type")
     return Ref(
@@ -157,7 +156,7 @@ def _why_none(estate: Estate, chosen: Filter) -> str:
     return f"no profile matches {said}"
 
 
-def profile_row(graph: nx.MultiDiGraph, record: ProfileRecord) -> ProfileRow:
+def profile_row(graph: EstateGraph, record: ProfileRecord) -> ProfileRow:
     channels = [f"channel:{key}" for key in record.channel_keys[:IN_ROW]]
     partners = [f"partner:{key}" for key in record.partners[:IN_ROW]]
     return ProfileRow(
@@ -216,7 +215,7 @@ def get_item(loaded: Loaded, id: str, offset: int = 0, max_chars: int = TEXT_LIM
     return answer
 
 
-def _linked(graph: nx.MultiDiGraph, node: str, kind: Any) -> dict[str, list[str]]:
+def _linked(graph: EstateGraph, node: str, kind: Any) -> dict[str, list[str]]:
     """Channels and partners a node links to, each once, in graph order."""
     found: dict[str, dict[str, None]] = {"channel": {}, "partner": {}}
     if kind == "partner":
@@ -242,7 +241,7 @@ def _json_of(data: dict[str, Any]) -> Any:
     return dump() if dump is not None else source
 
 
-def _where_used(graph: nx.MultiDiGraph, node: str) -> list[str]:
+def _where_used(graph: EstateGraph, node: str) -> list[str]:
     from ..query.reach import where_used as used
 
     return used(graph, node)
@@ -271,7 +270,7 @@ def where_used(
     )
 
 
-def _check_type(graph: nx.MultiDiGraph, wanted: str) -> None:
+def _check_type(graph: EstateGraph, wanted: str) -> None:
     """A type no node has is refused with the close ones (a misspelt type would read as
     "nothing uses it")."""
     kinds = (data.get("type") for data in graph.nodes.values())

@@ -20,7 +20,7 @@ import json
 import os
 import secrets
 import socket
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs
 
@@ -76,7 +76,8 @@ class TokenGuard:
 
 
 def _token_of(scope: Scope) -> str | None:
-    for name, value in scope.get("headers", ()):
+    headers: Iterable[tuple[bytes, bytes]] = scope.get("headers", ())  # ASGI: byte pairs
+    for name, value in headers:
         if name.lower() == b"authorization":
             scheme, _, credentials = value.decode("latin-1").partition(" ")
             if scheme.lower() == "bearer" and credentials.strip():

@@ -22,14 +22,13 @@ from ..query.resolve import ID_KINDS, ItemIndex
 from ..support.names import did_you_mean
 
 if TYPE_CHECKING:
-    import networkx as nx
-
     from ..archive import Archive
     from ..auditing import Findings
     from ..change import EstateDiff
     from ..change.drift_report import SchemaReport
     from ..comparing import Comparison, Rules
     from ..core.estate import Estate
+    from ..query.graph import EstateGraph
 
 __all__ = ["ARCHIVED_KEPT", "Loaded", "Store", "LIVE", "snapshot_name"]
 
@@ -79,7 +78,7 @@ class Loaded:
         return self.estate.info.fetched_at or self.stored_at
 
     @cached_property
-    def graph(self) -> nx.MultiDiGraph:
+    def graph(self) -> EstateGraph:
         from ..query.graph import build_graph
 
         return build_graph(self.estate)

@@ -13,14 +13,13 @@ import json
 from collections.abc import Hashable, Iterable
 from typing import TYPE_CHECKING, Any
 
-import networkx as nx
-
 from ..support.redact import redact_text
 from ..viewmodel.explorer_html import Link, field_rows, node_text
 from ..viewmodel.item_html import Section, detail_sections
 from .levels import Interned
 
 if TYPE_CHECKING:
+    from ..query.graph import EstateGraph
     from ..viewmodel.explorer_model import ExplorerModel
 
 __all__ = ["DETAIL_KINDS", "ItemTable", "section_json"]
@@ -33,13 +32,13 @@ class ItemTable:
     """The items of `graph` (or those of `nodes`) in one table: index -> node id, kind,
     name shown; `details()` their sections as the script reads them."""
 
-    def __init__(self, graph: nx.MultiDiGraph, nodes: Iterable[Hashable] | None = None) -> None:
+    def __init__(self, graph: EstateGraph, nodes: Iterable[str] | None = None) -> None:
         self.graph = graph
-        chosen = graph.nodes if nodes is None else nodes
-        self.nodes: list[Hashable] = [
+        chosen: Iterable[str] = graph.nodes if nodes is None else nodes
+        self.nodes: list[str] = [
             node for node in chosen if graph.nodes[node].get("kind") in DETAIL_KINDS
         ]
-        self.index = {node: number for number, node in enumerate(self.nodes)}
+        self.index: dict[Hashable, int] = {node: number for number, node in enumerate(self.nodes)}
 
     def __call__(self, node: Hashable) -> int:
         """The index of an item (-1: not one of the table's)."""

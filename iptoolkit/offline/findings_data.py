@@ -23,9 +23,8 @@ from ..viewmodel.topology_data import detail_node
 from .levels import Interned
 
 if TYPE_CHECKING:
-    import networkx as nx
-
     from ..auditing.finding import Finding
+    from ..query.graph import EstateGraph
     from ..viewmodel.topology_data import ViewData
 
 __all__ = ["MAX_LISTED", "findings_json", "level_marks"]
@@ -37,7 +36,7 @@ MAX_LISTED = 20
 def findings_json(
     found: Iterable[Finding],
     item_of: Callable[[Hashable], int],
-    graph: nx.MultiDiGraph,
+    graph: EstateGraph,
     strings: Interned,
 ) -> dict[str, Any]:
     """The payload's `findings`: `severities` (name, ring colour, legend words, in

@@ -22,19 +22,18 @@ from ..viewmodel.topology_data import PORT_SUFFIX, detail_node
 from .levels import KINDS, Interned
 
 if TYPE_CHECKING:
-    import networkx as nx
-
+    from ..query.graph import EstateGraph
     from ..viewmodel.topology_data import ViewData
 
 __all__ = ["graph_json", "level_members"]
 
 
 def graph_json(
-    part: nx.MultiDiGraph, item_of: Callable[[Hashable], int], strings: Interned
+    part: EstateGraph, item_of: Callable[[Hashable], int], strings: Interned
 ) -> tuple[dict[str, Any], dict[Hashable, int]]:
     """The payload's `graph` (`nodes` and `edges` flattened, three numbers each; see the
     module docstring) and each node's index in it."""
-    index = {node: number for number, node in enumerate(part.nodes)}
+    index: dict[Hashable, int] = {node: number for number, node in enumerate(part.nodes)}
     nodes: list[int] = []
     for node, attrs in part.nodes(data=True):
         kind = str(attrs.get("kind"))
@@ -44,7 +43,7 @@ def graph_json(
             item_of(detail_node(part, node)),
             unit if isinstance(unit, int) else 0,
         ]
-    relations: dict[tuple[Hashable, Hashable], dict[str, None]] = {}
+    relations: dict[tuple[str, str], dict[str, None]] = {}
     for source, target, attrs in part.edges(data=True):
         relations.setdefault((source, target), {})[str(attrs.get("relation"))] = None
     edges: list[int] = []

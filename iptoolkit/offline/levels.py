@@ -25,14 +25,15 @@ import math
 from collections import deque
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from ..topology.style import KIND_LABELS
 from ..viewmodel.drill import auto_view
 from ..viewmodel.topology_data import ViewData, detail_node, group_graph
 from ..viewmodel.topology_fit import TALL_ROW_PX, Canvas
+
+if TYPE_CHECKING:
+    from ..query.graph import EstateGraph
 
 __all__ = ["MAX_NODES", "OPENS", "CUT", "KINDS", "Interned", "drill_levels", "level_json", "frame"]
 
@@ -73,7 +74,7 @@ class Level:
 
 
 def drill_levels(
-    graph: nx.MultiDiGraph,
+    graph: EstateGraph,
     canvas: Canvas,
     *,
     overview: ViewData | None = None,
@@ -92,7 +93,7 @@ def drill_levels(
     opens: dict[tuple[int, str], int] = {}
     known: dict[frozenset[Hashable], int] = {}
     total = first.graph.number_of_nodes()
-    queue: deque[tuple[int, nx.MultiDiGraph]] = deque([(0, graph)])
+    queue: deque[tuple[int, EstateGraph]] = deque([(0, graph)])
     while queue:
         index, part = queue.popleft()
         data = levels[index].data
@@ -138,7 +139,7 @@ def level_json(
     item_of: Callable[[Hashable], int],
     palette: Interned,
     strings: Interned,
-    graph: nx.MultiDiGraph,
+    graph: EstateGraph,
 ) -> dict[str, Any]:
     """A level as the script reads it (see the module docstring); `opens(key)` is the level
     a group opens (None: none), `item_of(node)` the index of an estate node's details;

@@ -15,8 +15,6 @@ import functools
 from collections.abc import Hashable, Iterable
 from typing import TYPE_CHECKING, Any
 
-import networkx as nx
-
 from ..query.paths import DEFAULT_CUTOFF, DEFAULT_LIMIT
 from ..query.reach import graph_order
 from ..topology.finding_marks import worst_by_node
@@ -29,6 +27,7 @@ from .levels import CUT, KINDS, MAX_NODES, Interned, Level, drill_levels, level_
 
 if TYPE_CHECKING:
     from ..auditing.finding import Finding
+    from ..query.graph import EstateGraph
     from ..viewmodel.explorer_model import ExplorerModel
     from ..viewmodel.topology_data import ViewData
 
@@ -43,7 +42,7 @@ scales them down, type and all, so nothing overlaps (the script)."""
 
 
 def view_payload(
-    part: nx.MultiDiGraph,
+    part: EstateGraph,
     model: ExplorerModel,
     *,
     canvas: Canvas = FILE_CANVAS,
@@ -106,7 +105,7 @@ def _opened(opens: dict[tuple[int, str], int], level: int, key: str) -> int | No
     return opens.get((level, key))
 
 
-def _drawn_items(part: nx.MultiDiGraph, levels: list[Level]) -> list[Hashable]:
+def _drawn_items(part: EstateGraph, levels: list[Level]) -> list[str]:
     """The items some level draws on its own (an agent or unit: its profile), in the
     part's order."""
     drawn: set[Hashable] = set()

@@ -60,7 +60,8 @@ def literal_text(draw: Callable[P, R]) -> Callable[P, R]:
 
 def new_figure(width: float, height: float, *, dpi: float = 100) -> Figure:
     """A figure of the given size in inches, made by pyplot so that it has a canvas."""
-    return pyplot().figure(figsize=(width, height), dpi=dpi)
+    figure: Figure = pyplot().figure(figsize=(width, height), dpi=dpi)
+    return figure
 
 
 def detach(figure: Figure) -> Figure:

@@ -18,9 +18,11 @@ from .backend import new_figure
 from .labels import fit, text_width
 
 if TYPE_CHECKING:
-    import networkx as nx
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
+
+    from ..query.graph import EstateGraph
+    from ..topology.view import ViewGraph
 
 __all__ = ["Geometry", "make_axes", "draw_headers", "draw_legend", "LEGEND_COLUMNS"]
 
@@ -66,7 +68,7 @@ def make_axes(
     geometry: Geometry,
     ax: Axes | None,
     title: str | None,
-    graph: nx.MultiDiGraph,
+    graph: EstateGraph,
     key: str | None,
     legend_rows: int,
 ) -> tuple[Figure, Axes]:
@@ -113,11 +115,11 @@ def make_axes(
     return figure, ax
 
 
-def _title(graph: nx.MultiDiGraph, key: str | None) -> str:
+def _title(graph: EstateGraph, key: str | None) -> str:
     profiles = partners = 0
-    for _, kind in graph.nodes(data="kind"):
-        profiles += kind == "profile"
-        partners += kind == "partner"
+    for _, data in graph.nodes(data=True):
+        profiles += data.get("kind") == "profile"
+        partners += data.get("kind") == "partner"
     channels, unresolved = channel_counts(graph)  # an unresolved id is not a channel
     text = (
         f"Integration topology: {plural(profiles, 'profile')}, "
@@ -129,7 +131,7 @@ def _title(graph: nx.MultiDiGraph, key: str | None) -> str:
     return text
 
 
-def draw_headers(ax: Axes, view: nx.DiGraph, geometry: Geometry, key: str | None) -> None:
+def draw_headers(ax: Axes, view: ViewGraph, geometry: Geometry, key: str | None) -> None:
     """Column titles with counts; a shorter wording when the column is narrow."""
     counts: dict[str, int] = {}
     for data in view.nodes.values():

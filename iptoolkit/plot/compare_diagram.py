@@ -52,6 +52,7 @@ def plot_comparison(
     if path is not None and Path(path).suffix.lower() not in SUFFIXES:
         raise ValueError(f"{Path(path).name}: the picture is written as {', '.join(SUFFIXES)}")
     plt = pyplot()
+    fig: Figure
     fig, axes = plt.subplots(1, 2, figsize=(16, 8))
     names = result.names
     for side, (ax, estate, name) in enumerate(zip(axes, (result.a, result.b), names, strict=True)):

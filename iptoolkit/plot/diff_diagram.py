@@ -21,12 +21,12 @@ from .backend import literal_text
 from .topology import Labels, check_options, draw_view, grouping
 
 if TYPE_CHECKING:
-    import networkx as nx
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
     from ..change.estate_diff import EstateDiff
     from ..core.estate import Estate
+    from ..query.graph import EstateGraph
 
 __all__ = ["plot_diff", "diff_title"]
 
@@ -75,7 +75,7 @@ def plot_diff(
     )
 
 
-def _changed_and_around(graph: nx.MultiDiGraph[str], status: dict[str, Status]) -> set[str]:
+def _changed_and_around(graph: EstateGraph, status: dict[str, Status]) -> set[str]:
     """Changed nodes, their neighbours, and the profile of every agent or unit drawn."""
     chosen = {node for node, state in status.items() if state != "unchanged"}
     for node in list(chosen):

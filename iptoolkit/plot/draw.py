@@ -30,8 +30,9 @@ from .canvas import Geometry
 from .labels import LabelSpec, place_labels, text_width
 
 if TYPE_CHECKING:
-    import networkx as nx
     from matplotlib.axes import Axes
+
+    from ..topology.view import ViewGraph
 
 __all__ = ["draw_edges", "draw_nodes", "draw_labels"]
 
@@ -49,7 +50,7 @@ _FADED = 0.13  # alpha of what a highlight leaves out
 
 
 def draw_edges(
-    ax: Axes, view: nx.DiGraph, placed: LayeredLayout, geometry: Geometry, focused: bool
+    ax: Axes, view: ViewGraph, placed: LayeredLayout, geometry: Geometry, focused: bool
 ) -> None:
     import numpy as np
 
@@ -135,7 +136,7 @@ def _gap(pos: dict[Hashable, tuple[float, float]], u: Hashable, v: Hashable) -> 
     return min(pos[u][0], pos[v][0])
 
 
-def _widest(view: nx.DiGraph, pos: dict[Hashable, tuple[float, float]]) -> dict[float, float]:
+def _widest(view: ViewGraph, pos: dict[Hashable, tuple[float, float]]) -> dict[float, float]:
     """The heaviest edge between each pair of columns: line widths scale within a gap."""
     widest: dict[float, float] = {}
     edges: Iterable[tuple[Hashable, Hashable, int]] = view.edges(data="weight")  # counts
@@ -149,7 +150,7 @@ def _widest(view: nx.DiGraph, pos: dict[Hashable, tuple[float, float]]) -> dict[
 
 
 def draw_nodes(
-    ax: Axes, view: nx.DiGraph, placed: LayeredLayout, geometry: Geometry, focused: bool
+    ax: Axes, view: ViewGraph, placed: LayeredLayout, geometry: Geometry, focused: bool
 ) -> dict[Hashable, float]:
     """Scatter the nodes, one call per look; returns each marker's size in points."""
     pos = placed.pos
@@ -222,7 +223,7 @@ def draw_nodes(
 
 
 def _draw_finding_rings(
-    ax: Axes, view: nx.DiGraph, pos: dict[Hashable, Any], sizes: dict[Hashable, float]
+    ax: Axes, view: ViewGraph, pos: dict[Hashable, Any], sizes: dict[Hashable, float]
 ) -> None:
     """A ring around each item a finding names, coloured by the worst severity
     (`topology.finding_marks`); labels keep clear of it (`draw_labels`), as of a
@@ -269,7 +270,8 @@ def _pale(colour: str) -> str:
     """The colour mixed with white: an inactive item's fill."""
     colors = matplotlib_module("colors")
     r, g, b = colors.to_rgb(colour)
-    return colors.to_hex((0.3 * r + 0.7, 0.3 * g + 0.7, 0.3 * b + 0.7))
+    pale: str = colors.to_hex((0.3 * r + 0.7, 0.3 * g + 0.7, 0.3 * b + 0.7))
+    return pale
 
 
 # -- labels -------------------------------------------------------------------------------
@@ -277,7 +279,7 @@ def _pale(colour: str) -> str:
 
 def draw_labels(
     ax: Axes,
-    view: nx.DiGraph,
+    view: ViewGraph,
     placed: LayeredLayout,
     geometry: Geometry,
     sizes: dict[Hashable, float],

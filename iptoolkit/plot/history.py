@@ -12,13 +12,15 @@ profiles line, labelled with how many.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from ..support.names import plural
 from ..topology.style import KIND_COLOURS, STATUS_COLOURS
 from .backend import detach, literal_text, matplotlib_module, new_figure
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     import pandas
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
@@ -110,7 +112,9 @@ def plot_history(
     return figure
 
 
-def _line(axes: Axes, times: list, values: list, name: str) -> None:
+def _line(axes: Axes, times: list[Any], values: list[int], name: str) -> None:
+    """One count's line. (`times` are datetimes, which matplotlib's date units convert;
+    its type hints take numbers and arrays only, so they are typed `Any` here.)"""
     axes.plot(
         times,
         values,
@@ -123,7 +127,7 @@ def _line(axes: Axes, times: list, values: list, name: str) -> None:
     )
 
 
-def _dates(axes: Axes, times: list) -> None:
+def _dates(axes: Axes, times: list[Any]) -> None:
     """A tick at each snapshot while they fit, else matplotlib's concise dates."""
     mdates = matplotlib_module("dates")
 
@@ -139,7 +143,7 @@ def _dates(axes: Axes, times: list) -> None:
     axes.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))
 
 
-def _title(times: list) -> str:
+def _title(times: list[datetime]) -> str:
     if not times:
         return "History: no snapshot"
     first, last = times[0], times[-1]

@@ -12,10 +12,13 @@ from bisect import bisect_left, insort
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..support.printable import shorten
 from .backend import matplotlib_module
+
+if TYPE_CHECKING:
+    from matplotlib.ft2font import FT2Font
 
 __all__ = ["LabelSpec", "fit", "place_labels", "text_width", "CHAR_WIDTH"]
 
@@ -59,12 +62,12 @@ def _advance(char: str) -> float:
 
 
 @lru_cache(maxsize=1)
-def _font() -> Any:
+def _font() -> FT2Font | None:
     font_manager = matplotlib_module("font_manager")
     ft2font = matplotlib_module("ft2font")
     try:
         path = font_manager.findfont(font_manager.FontProperties(), fallback_to_default=True)
-        font = ft2font.FT2Font(path)
+        font: FT2Font = ft2font.FT2Font(path)
         font.set_size(100, 72)
     except (OSError, RuntimeError, ValueError):
         return None

@@ -16,20 +16,24 @@ from ..topology.style import (
 from .backend import matplotlib_module
 
 if TYPE_CHECKING:
-    import networkx as nx
     from matplotlib.artist import Artist
     from matplotlib.lines import Line2D
+
+    from ..topology.view import ViewGraph
 
 __all__ = ["legend_handles"]
 
 
-def legend_handles(view: nx.DiGraph, *, grouped: bool, focused: bool) -> list[Artist]:
+def legend_handles(view: ViewGraph, *, grouped: bool, focused: bool) -> list[Artist]:
     """Legend entries for what the view holds, in a fixed order (`legend_items`)."""
     lines = matplotlib_module("lines")
 
     def marker(label: str, shape: str, colour: str, **extra: Any) -> Line2D:
         options = {"markeredgecolor": "white", "markersize": 8, **extra}
-        return lines.Line2D([], [], ls="none", marker=shape, color=colour, label=label, **options)
+        line: Line2D = lines.Line2D(
+            [], [], ls="none", marker=shape, color=colour, label=label, **options
+        )
+        return line
 
     kinds = {data["kind"] for data in view.nodes.values()}
     if any("status" in data for data in view.nodes.values()):
@@ -50,7 +54,7 @@ def legend_handles(view: nx.DiGraph, *, grouped: bool, focused: bool) -> list[Ar
     return handles
 
 
-def _diff_handles(view: nx.DiGraph, kinds: set[str], grouped: bool, marker: Any) -> list[Artist]:
+def _diff_handles(view: ViewGraph, kinds: set[str], grouped: bool, marker: Any) -> list[Artist]:
     """A diff diagram's legend: what the colours mean, then the kinds by their shapes."""
     lines = matplotlib_module("lines")
 

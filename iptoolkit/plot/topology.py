@@ -33,12 +33,13 @@ from .legend import legend_handles
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    import networkx as nx
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
     from ..auditing.finding import Finding
     from ..core.estate import Estate
+    from ..query.graph import EstateGraph
+    from ..topology.view import ViewGraph
 
 __all__ = ["plot_topology", "draw_view", "grouping", "check_options", "MAX_DETAIL_NODES"]
 
@@ -131,7 +132,7 @@ def check_options(labels: Labels, group_by: str | Literal[False] | None) -> Labe
     return labels
 
 
-def grouping(graph: nx.MultiDiGraph, group_by: str | Literal[False] | None) -> str | None:
+def grouping(graph: EstateGraph, group_by: str | Literal[False] | None) -> str | None:
     """What to group profiles by: the choice, or `group` when the graph is too big to draw
     node by node."""
     if group_by is None and graph.number_of_nodes() > MAX_DETAIL_NODES:
@@ -144,7 +145,7 @@ _MOST_ROOM = 4.2
 
 
 def _label_room(
-    view: nx.DiGraph, placed: Any, geometry: Geometry, ids: bool, column: int, least: float
+    view: ViewGraph, placed: Any, geometry: Geometry, ids: bool, column: int, least: float
 ) -> float:
     """Inches beside an outer column (0: profiles, 3: partners) for its labels: enough for
     the longest (none cut at the figure's edge), at least `least`, at most `_MOST_ROOM`."""
@@ -160,8 +161,8 @@ def _label_room(
 
 
 def draw_view(
-    view: nx.DiGraph,
-    graph: nx.MultiDiGraph,
+    view: ViewGraph,
+    graph: EstateGraph,
     key: str | None,
     *,
     focused: bool,

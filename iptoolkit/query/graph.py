@@ -29,7 +29,7 @@ partner its registry model under `model`, an agent or response unit its JSON obj
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import networkx as nx
 
@@ -49,7 +49,11 @@ if TYPE_CHECKING:
     from ..core.estate import Estate
     from ..core.records import ProfileRecord
 
-__all__ = ["build_graph", "NODE_KINDS", "RELATIONS"]
+__all__ = ["build_graph", "EstateGraph", "NODE_KINDS", "RELATIONS"]
+
+EstateGraph: TypeAlias = "nx.MultiDiGraph[str]"
+"""The type of `build_graph`'s graph, for annotations: its node ids are strings. (A string:
+networkx's graphs take no type arguments at run time.)"""
 
 NODE_KINDS = ("profile", "agent", "response", "channel", "partner")
 RELATIONS = ("input", "listens_on", "references", "delivers", "via", "belongs_to")
@@ -57,14 +61,14 @@ RELATIONS = ("input", "listens_on", "references", "delivers", "via", "belongs_to
 _ROLE_RELATION = {"input": "listens_on", "reference": "references", "response": "via"}
 
 
-def build_graph(estate: Estate) -> nx.MultiDiGraph[str]:
+def build_graph(estate: Estate) -> EstateGraph:
     """The topology of an estate as a `networkx.MultiDiGraph` (see the module docstring)."""
     with gc_paused():
         return _build(estate)
 
 
-def _build(estate: Estate) -> nx.MultiDiGraph[str]:
-    graph: nx.MultiDiGraph[str] = nx.MultiDiGraph(
+def _build(estate: Estate) -> EstateGraph:
+    graph: EstateGraph = nx.MultiDiGraph(
         source_url=estate.info.source_url,
         fetched_at=estate.info.fetched_at.isoformat() if estate.info.fetched_at else None,
     )

@@ -33,6 +33,7 @@ from itertools import islice
 import networkx as nx
 
 from ..support.names import plural
+from .graph import EstateGraph
 from .resolve import resolve_node
 
 __all__ = ["paths", "Paths", "Step", "DEFAULT_LIMIT", "DEFAULT_CUTOFF"]
@@ -119,7 +120,7 @@ class Paths:
 
 
 def paths(
-    graph: nx.MultiDiGraph[str],
+    graph: EstateGraph,
     a: Hashable,
     b: Hashable,
     *,
@@ -156,7 +157,7 @@ def paths(
     return result
 
 
-def _between(graph: nx.MultiDiGraph[str], a: str, b: str, most: int) -> nx.Graph[str] | None:
+def _between(graph: EstateGraph, a: str, b: str, most: int) -> nx.Graph[str] | None:
     """The undirected graph of the nodes on some walk of at most `most` steps from `a` to
     `b` (their distances from both ends add up to `most` or less), or None when no such
     walk exists. Nodes in the graph's order, so that ties come out the same every run."""
@@ -176,7 +177,7 @@ def _between(graph: nx.MultiDiGraph[str], a: str, b: str, most: int) -> nx.Graph
     return near
 
 
-def _distances(graph: nx.MultiDiGraph[str], start: str, most: int) -> dict[str, int]:
+def _distances(graph: EstateGraph, start: str, most: int) -> dict[str, int]:
     """Steps from `start` to every node within `most` steps, edges followed either way."""
     seen = {start: 0}
     frontier = [start]
@@ -198,7 +199,7 @@ def _simple_paths(near: nx.Graph[str], a: str, b: str) -> Iterator[list[str]]:
         return
 
 
-def _step(graph: nx.MultiDiGraph[str], source: str, target: str) -> Step:
+def _step(graph: EstateGraph, source: str, target: str) -> Step:
     """The step from `source` to `target`: the graph's edge that way if there is one."""
     forward = target in graph.succ[source]
     edges = graph.succ[source][target] if forward else graph.succ[target][source]

@@ -23,6 +23,7 @@ import networkx as nx
 
 from ..core.nodes import is_active
 from ..support.names import type_matches
+from .graph import EstateGraph
 from .resolve import resolve_node
 
 __all__ = ["where_used", "impact", "neighbourhood", "induced_subgraph", "Impact", "graph_order"]
@@ -32,7 +33,7 @@ Ref = TypeVar("Ref", bound=Hashable)
 
 
 def where_used(
-    graph: nx.MultiDiGraph[str], node: Hashable | None = None, *, type: str | None = None
+    graph: EstateGraph, node: Hashable | None = None, *, type: str | None = None
 ) -> list[str]:
     """The profile nodes whose input or response path reaches `node`, in graph order.
 
@@ -93,7 +94,7 @@ class Impact:
         )
 
 
-def impact(graph: nx.MultiDiGraph[str], node: Ref | list[Ref] | tuple[Ref, ...]) -> Impact:
+def impact(graph: EstateGraph, node: Ref | list[Ref] | tuple[Ref, ...]) -> Impact:
     """What stops if `node` (a channel, partner, agent, response or profile) goes away, or
     if the nodes of a list or tuple go away together (both AS2 channels of a partner, say:
     a profile listening on both loses its input, which neither alone takes).
@@ -150,9 +151,7 @@ def impact(graph: nx.MultiDiGraph[str], node: Ref | list[Ref] | tuple[Ref, ...])
     return result
 
 
-def neighbourhood(
-    graph: nx.MultiDiGraph[str], node: Hashable, depth: int = 1
-) -> nx.MultiDiGraph[str]:
+def neighbourhood(graph: EstateGraph, node: Hashable, depth: int = 1) -> EstateGraph:
     """The nodes within `depth` steps of `node`, edges followed either way, as a new graph.
 
     For drawing: around a partner, depth 1 gives its channels, 2 the agents and response
@@ -174,9 +173,7 @@ def neighbourhood(
     return induced_subgraph(graph, seen)
 
 
-def induced_subgraph(
-    graph: nx.MultiDiGraph[str], nodes: Iterable[Hashable]
-) -> nx.MultiDiGraph[str]:
+def induced_subgraph(graph: EstateGraph, nodes: Iterable[Hashable]) -> EstateGraph:
     """The nodes and the edges between them, as a new graph in the graph's own order.
 
     Not `graph.subgraph(nodes)`: a subgraph view follows the set's hash order, and drawings
@@ -185,7 +182,7 @@ def induced_subgraph(
     """
     chosen = set(nodes)
     ordered = [node for node in graph if node in chosen]
-    result: nx.MultiDiGraph[str] = nx.MultiDiGraph(**graph.graph)
+    result: EstateGraph = nx.MultiDiGraph(**graph.graph)
     result.add_nodes_from((node, graph.nodes[node]) for node in ordered)
     add_edge = result.add_edge  # each edge under its own key, as add_edges_from would
     for source in ordered:
@@ -196,7 +193,7 @@ def induced_subgraph(
     return result
 
 
-def _profiles_reaching(graph: nx.MultiDiGraph[str], targets: Iterable[str]) -> set[str]:
+def _profiles_reaching(graph: EstateGraph, targets: Iterable[str]) -> set[str]:
     seen = set(targets)
     stack = list(seen)
     pred = graph.pred
@@ -219,13 +216,13 @@ def _neighbours(
     return [other for other in adjacency[node] if nodes[other].get("kind") == kind]
 
 
-_ORDER: ContextVar[tuple[nx.MultiDiGraph[str], dict[str, int]] | None] = ContextVar(
+_ORDER: ContextVar[tuple[EstateGraph, dict[str, int]] | None] = ContextVar(
     "graph_order", default=None
 )
 
 
 @contextmanager
-def graph_order(graph: nx.MultiDiGraph[str]) -> Iterator[None]:
+def graph_order(graph: EstateGraph) -> Iterator[None]:
     """Within it, `where_used` and `impact` on `graph` put their answers in the graph's
     order by a table of positions made once, rather than a walk of the whole graph per
     question: for many questions of one graph (an HTML file asks two per item: 9 s of a
@@ -238,7 +235,7 @@ def graph_order(graph: nx.MultiDiGraph[str]) -> Iterator[None]:
         _ORDER.reset(token)
 
 
-def _in_order(graph: nx.MultiDiGraph[str], chosen: set[str]) -> list[str]:
+def _in_order(graph: EstateGraph, chosen: set[str]) -> list[str]:
     """`chosen` in the graph's node order, which follows the listing: stable output."""
     if not chosen:
         return []

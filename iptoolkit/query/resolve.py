@@ -34,6 +34,8 @@ from ..support.names import NODE_KINDS, Vocabulary
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from .graph import EstateGraph
+
 __all__ = [
     "resolve_node",
     "ItemIndex",
@@ -82,7 +84,7 @@ class ItemIndex:
     need (a bare id needs none: `kind:id` is the node id), so a one-shot question pays
     only for what it asks; keep the index of a graph that does not change."""
 
-    def __init__(self, graph: nx.MultiDiGraph[str]) -> None:
+    def __init__(self, graph: EstateGraph) -> None:
         self.graph = graph
         self._names: dict[str, dict[str, list[str]]] = {}
         """kind -> lower-cased name -> the nodes of that name."""
@@ -224,7 +226,7 @@ class ItemIndex:
 
 
 def resolve_node(
-    graph: nx.MultiDiGraph[str],
+    graph: EstateGraph,
     ref: Hashable,
     *,
     kinds: Iterable[str] = ID_KINDS,

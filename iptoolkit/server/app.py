@@ -13,7 +13,7 @@ import asyncio
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Depends, FastAPI, Form, Query, Request
@@ -142,10 +142,12 @@ def create_app(
 
 
 router = APIRouter()
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _state(request: Request) -> ServerState:
-    return request.app.state.server
+    state: ServerState = request.app.state.server  # Starlette's State holds any attribute
+    return state
 
 
 State = Annotated[ServerState, Depends(_state)]
@@ -271,7 +273,7 @@ def _token_route(
     summary: str,
     *errors: int,
     openapi_extra: dict[str, Any] | None = None,
-) -> Any:
+) -> Callable[[F], F]:
     """The route of an endpoint that answers a bearer token (`TokenResponse`)."""
     return router.api_route(
         path,

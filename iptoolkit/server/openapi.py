@@ -127,7 +127,8 @@ def _profile_schemas() -> dict[str, Any]:
     page = ProfilePage.model_json_schema(mode="serialization", ref_template=REF)
     page["properties"]["content"]["items"] = {"$ref": REF.format(model="IntegrationProfile")}
     components["ProfilePage"] = page
-    return _one_of_to_any_of(components)
+    fixed: dict[str, Any] = _one_of_to_any_of(components)
+    return fixed
 
 
 def install_openapi(app: FastAPI) -> None:

@@ -59,7 +59,8 @@ class _Credential:
     def __get__(self, server: RunningServer | None, owner: type | None = None) -> str | None:
         if server is None or server.credentials is None:
             return None
-        return getattr(server.credentials, self.name)
+        value: str | None = getattr(server.credentials, self.name)
+        return value
 
 
 @dataclass(frozen=True, repr=False)

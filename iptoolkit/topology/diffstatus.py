@@ -25,10 +25,10 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-import networkx as nx
-
 if TYPE_CHECKING:
     from ..change.estate_diff import EstateDiff
+    from ..query.graph import EstateGraph
+    from .view import ViewGraph
 
 __all__ = [
     "Status",
@@ -49,7 +49,7 @@ Edge = tuple[str, str]
 class DiffGraph:
     """The union graph of a diff and the status of each of its nodes and node pairs."""
 
-    graph: nx.MultiDiGraph[str]
+    graph: EstateGraph
     nodes: dict[str, Status]
     edges: dict[Edge, Status]
     breaking: frozenset[Hashable] = frozenset()
@@ -97,7 +97,7 @@ def diff_graph(diff: EstateDiff) -> DiffGraph:
     return DiffGraph(union, nodes, edges, _breaking(diff, union))
 
 
-def _breaking(diff: EstateDiff, union: nx.MultiDiGraph[str]) -> frozenset[Hashable]:
+def _breaking(diff: EstateDiff, union: EstateGraph) -> frozenset[Hashable]:
     """What breaking changes name: their items, their links (as node pairs), the active
     profiles that stop (a deactivated channel's users, a lost link's profile)."""
     found: set[Hashable] = set()
@@ -123,14 +123,14 @@ def status_of_tally(tally: Counter[str]) -> Status:
     return "changed" if any(s != "unchanged" for s in present) else "unchanged"
 
 
-def mark_view(view: nx.DiGraph, marked: DiffGraph) -> None:
+def mark_view(view: ViewGraph, marked: DiffGraph) -> None:
     """Give every node and edge of a view (detail or grouped) its `status`, `tally` and
     `breaking` (how many of its members a breaking change names).
 
     A view node lists the graph nodes it stands for in `members`; an edge of the view
     stands for the graph's edges between its ends' members.
     """
-    group_of: dict[Hashable, Hashable] = {}
+    group_of: dict[str, Hashable] = {}
     for key, data in view.nodes(data=True):
         tally: Counter[str] = Counter(marked.nodes[member] for member in data["members"])
         data["tally"] = tally

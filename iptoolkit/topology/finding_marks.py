@@ -16,9 +16,8 @@ from typing import TYPE_CHECKING
 from ..auditing.finding import SEVERITIES, severity_rank
 
 if TYPE_CHECKING:
-    import networkx as nx
-
     from ..auditing.finding import Finding
+    from .view import ViewGraph
 
 __all__ = [
     "SEVERITY_COLOURS",
@@ -65,7 +64,7 @@ def worst_of(nodes: Iterable[Hashable], worst: Mapping[str, str]) -> str | None:
     return min(found, key=severity_rank) if found else None
 
 
-def mark_view(view: nx.DiGraph, worst: Mapping[str, str]) -> int:
+def mark_view(view: ViewGraph, worst: Mapping[str, str]) -> int:
     """Write `finding` (the worst severity of its members' findings) on each node of a
     view (`topology.view`) that has one; how many were marked."""
     marked = 0

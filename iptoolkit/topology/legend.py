@@ -27,7 +27,7 @@ from .style import (
 )
 
 if TYPE_CHECKING:
-    import networkx as nx
+    from .view import ViewGraph
 
 __all__ = [
     "LegendItem",
@@ -64,7 +64,7 @@ class LegendItem:
     width: float = 1.6
 
 
-def legend_items(view: nx.DiGraph, *, grouped: bool, focused: bool) -> list[LegendItem]:
+def legend_items(view: ViewGraph, *, grouped: bool, focused: bool) -> list[LegendItem]:
     """The entries for what a (non-diff) view holds, in a fixed order."""
     nodes = list(view.nodes.values())
     kinds = {data["kind"] for data in nodes}

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Hashable, Iterable
-from typing import Any
+from collections.abc import Set as AbstractSet
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import networkx as nx
 
@@ -35,9 +36,13 @@ from ..support.printable import drop_unprintable
 from ..support.redact import redact_text
 from .style import direction_of, line_style_of
 
+if TYPE_CHECKING:
+    from ..query.graph import EstateGraph
+
 __all__ = [
     "EstateOrGraph",
     "Highlight",
+    "ViewGraph",
     "graph_of",
     "GROUP_BY",
     "MAX_PER_COLUMN",
@@ -49,10 +54,14 @@ __all__ = [
     "channel_counts",
 ]
 
-EstateOrGraph = Estate | nx.MultiDiGraph
+EstateOrGraph: TypeAlias = "Estate | EstateGraph"
 """What diagrams and exports draw: an estate (or a subset), or a graph built from one."""
-Highlight = str | Impact | Paths | nx.Graph | Iterable[Hashable] | None
+Highlight: TypeAlias = "str | Impact | Paths | nx.Graph[str] | Iterable[Hashable] | None"
 """What `plot_topology(highlight=...)` accepts (see `focus_set`)."""
+ViewGraph: TypeAlias = "nx.DiGraph[Hashable]"
+"""What `detail_view` and `grouped_view` give: nodes are the graph's node ids (detail) or
+`(kind, label, type)` keys (grouped). (The aliases are strings: networkx's graphs take no
+type arguments at run time.)"""
 GROUP_BY: tuple[str, ...] = ("group", "agent_type", "partner")
 MAX_PER_COLUMN: dict[str, int] = {
     "profile": 14,
@@ -65,7 +74,7 @@ MAX_PER_COLUMN: dict[str, int] = {
 would turn the links between two columns into a mesh nobody can follow."""
 
 
-def graph_of(estate_or_graph: EstateOrGraph) -> tuple[nx.MultiDiGraph, Estate | None]:
+def graph_of(estate_or_graph: EstateOrGraph) -> tuple[EstateGraph, Estate | None]:
     """(graph, estate) from an estate or a graph; the estate is None for a graph."""
     if isinstance(estate_or_graph, nx.Graph):
         return estate_or_graph, None
@@ -79,7 +88,7 @@ def graph_of(estate_or_graph: EstateOrGraph) -> tuple[nx.MultiDiGraph, Estate | 
 # -- focus (highlight) --------------------------------------------------------------------
 
 
-def focus_set(graph: nx.MultiDiGraph, highlight: Highlight) -> set[Hashable] | None:
+def focus_set(graph: EstateGraph, highlight: Highlight) -> set[Hashable] | None:
     """The nodes to emphasise, from what `plot_topology(highlight=...)` accepts.
 
     - a node id, bare id or name (see `resolve_node`): the node and everything on its
@@ -94,8 +103,8 @@ def focus_set(graph: nx.MultiDiGraph, highlight: Highlight) -> set[Hashable] | N
     if highlight is None:
         return None
     if isinstance(highlight, str):
-        highlight = resolve_node(graph, highlight, what="highlight")
-        return {highlight} | nx.ancestors(graph, highlight) | nx.descendants(graph, highlight)
+        node = resolve_node(graph, highlight, what="highlight")
+        return {node, *nx.ancestors(graph, node), *nx.descendants(graph, node)}
     if isinstance(highlight, Impact):
         gone = highlight.node
         chosen = {gone, *highlight.profiles, *highlight.responses, *highlight.partners}
@@ -116,14 +125,14 @@ def focus_set(graph: nx.MultiDiGraph, highlight: Highlight) -> set[Hashable] | N
 # -- one node per node --------------------------------------------------------------------
 
 
-def node_label(graph: nx.MultiDiGraph, node: Hashable) -> str:
+def node_label(graph: EstateGraph, node: str) -> str:
     """The words a reader wants next to a node, before shortening; masked
     (`redact_text`), since names and response targets may hold a URL with a password, and
     without control characters (`drop_unprintable`), which no font draws."""
     return redact_text(drop_unprintable(_plain_label(graph, node)))
 
 
-def _plain_label(graph: nx.MultiDiGraph, node: Hashable) -> str:
+def _plain_label(graph: EstateGraph, node: str) -> str:
     data = graph.nodes[node]
     kind = data.get("kind")
     name = data.get("name")
@@ -156,7 +165,7 @@ def item_label(data: dict[str, Any]) -> str:
     return f"{data['label']} ({detail})"
 
 
-def channel_counts(graph: nx.MultiDiGraph) -> tuple[int, int]:
+def channel_counts(graph: EstateGraph) -> tuple[int, int]:
     """(channels, unresolved channel ids) among the graph's channel nodes, counted apart as
     `Estate.summary` counts them: an id that no profile holds is not a channel."""
     channels = unresolved = 0
@@ -169,9 +178,9 @@ def channel_counts(graph: nx.MultiDiGraph) -> tuple[int, int]:
     return channels, unresolved
 
 
-def detail_view(graph: nx.MultiDiGraph, focus: set[Hashable] | None = None) -> nx.DiGraph:
+def detail_view(graph: EstateGraph, focus: AbstractSet[Hashable] | None = None) -> ViewGraph:
     """Every node of the graph once; parallel edges merged, counted in `weight`."""
-    view: nx.DiGraph[Hashable] = nx.DiGraph()
+    view: ViewGraph = nx.DiGraph()
     for node, data in graph.nodes(data=True):
         kind = data.get("kind")
         view.add_node(
@@ -188,7 +197,7 @@ def detail_view(graph: nx.MultiDiGraph, focus: set[Hashable] | None = None) -> n
             members=[node],
             owner=_owner_name(graph, data),
         )
-    edges: Iterable[tuple[Hashable, Hashable, str | None]] = graph.edges(data="relation")
+    edges: Iterable[tuple[str, str, str | None]] = graph.edges(data="relation")
     for u, v, relation in edges:
         if view.has_edge(u, v):
             view.edges[u, v]["weight"] += 1
@@ -205,7 +214,7 @@ def detail_view(graph: nx.MultiDiGraph, focus: set[Hashable] | None = None) -> n
     return view
 
 
-def _owner_name(graph: nx.MultiDiGraph, data: dict[str, Any]) -> str | None:
+def _owner_name(graph: EstateGraph, data: dict[str, Any]) -> str | None:
     """The name of the profile an agent or response unit belongs to, or its id when the
     graph does not hold it (None for other kinds): it tells apart the six "AS2 agent"s
     around one channel."""
@@ -228,20 +237,20 @@ def _counts_active(data: dict[str, Any]) -> bool:
 
 
 def grouped_view(
-    graph: nx.MultiDiGraph,
+    graph: EstateGraph,
     group_by: str = "group",
-    focus: set[Hashable] | None = None,
+    focus: AbstractSet[Hashable] | None = None,
     *,
     max_per_column: dict[str, int] | None = None,
-) -> nx.DiGraph:
+) -> ViewGraph:
     """Nodes merged into groups (see the module docstring); counts on nodes and edges."""
     if group_by not in GROUP_BY:
         raise ValueError(f"group_by must be one of {', '.join(GROUP_BY)}, not {group_by!r}")
     keys = _group_keys(graph, group_by)
     reach = _reach(graph)
     keys = _cap(keys, reach, max_per_column or MAX_PER_COLUMN, group_by)
-    view: nx.DiGraph[Key] = nx.DiGraph()
-    active: dict[Hashable, bool] = {}  # read once per node: edges ask again for both ends
+    view: ViewGraph = nx.DiGraph()
+    active: dict[str, bool] = {}  # read once per node: edges ask again for both ends
     for node, data in graph.nodes(data=True):
         active[node] = _counts_active(data)
         key = keys[node]
@@ -271,9 +280,9 @@ def grouped_view(
     for item in view.nodes.values():
         item["unresolved"] = item["unresolved"] and item["kind"] == "channel"
         item["reach"] = len(item["reach"])
-    seen: set[tuple[Hashable, Hashable]] = set()
+    seen: set[tuple[str, str]] = set()
     merged: dict[tuple[Key, Key], dict[str, Any]] = {}  # the view's edge data, by its ends
-    edges: Iterable[tuple[Hashable, Hashable, str | None]] = graph.edges(data="relation")
+    edges: Iterable[tuple[str, str, str | None]] = graph.edges(data="relation")
     for u, v, relation in edges:
         if (u, v) in seen:  # parallel edges of one pair count once
             continue
@@ -299,13 +308,13 @@ def grouped_view(
 Key = tuple[str, str, Any]  # (kind, label, type)
 
 
-def _reach(graph: nx.MultiDiGraph) -> dict[Hashable, set[Hashable]]:
+def _reach(graph: EstateGraph) -> dict[str, set[str]]:
     """For every node, the profiles whose paths reach it (a profile reaches itself).
 
     Edges point from the profile outward, so one pass over the kinds in column order
     carries each profile along its paths.
     """
-    reach: dict[Hashable, set[Hashable]] = {}
+    reach: dict[str, set[str]] = {}
     order: dict[str | None, int] = {
         "profile": 0,
         "agent": 1,
@@ -318,19 +327,19 @@ def _reach(graph: nx.MultiDiGraph) -> dict[Hashable, set[Hashable]]:
         if graph.nodes[node].get("kind") == "profile":
             reach[node] = {node}
             continue
-        found: set[Hashable] = set()
+        found: set[str] = set()
         for other in graph.pred[node]:
             found |= reach.get(other, set())
         reach[node] = found
     return reach
 
 
-def _kind(graph: nx.MultiDiGraph, node: Hashable) -> Any:
+def _kind(graph: EstateGraph, node: str) -> Any:
     return graph.nodes[node].get("kind")
 
 
-def _group_keys(graph: nx.MultiDiGraph, group_by: str) -> dict[Hashable, Key]:
-    keys: dict[Hashable, Key] = {}
+def _group_keys(graph: EstateGraph, group_by: str) -> dict[str, Key]:
+    keys: dict[str, Key] = {}
     partner_names = {
         node: str(data.get("name") or node)
         for node, data in graph.nodes(data=True)
@@ -360,7 +369,7 @@ def _group_keys(graph: nx.MultiDiGraph, group_by: str) -> dict[Hashable, Key]:
 
 
 def _profile_bucket(
-    graph: nx.MultiDiGraph, node: Hashable, group_by: str, partner_names: dict[Hashable, str]
+    graph: EstateGraph, node: str, group_by: str, partner_names: dict[str, str]
 ) -> str:
     data = graph.nodes[node]
     if data.get("problem"):
@@ -379,7 +388,7 @@ def _profile_bucket(
     return group if isinstance(group, str) and group.strip() else "no group"
 
 
-def _shallower_groups(keys: dict[Hashable, Key]) -> dict[Hashable, Key]:
+def _shallower_groups(keys: dict[str, Key]) -> dict[str, Key]:
     """Cut group paths to fewer levels until the profile groups fit in one column.
 
     `Finance/AP` and `Finance/GL` become `Finance`, which is also how a `Filter` selects
@@ -429,11 +438,11 @@ def _cut(path: str, depth: int) -> str:
 
 
 def _cap(
-    keys: dict[Hashable, Key],
-    reach: dict[Hashable, set[Hashable]],
+    keys: dict[str, Key],
+    reach: dict[str, set[str]],
     limits: dict[str, int],
     group_by: str,
-) -> dict[Hashable, Key]:
+) -> dict[str, Key]:
     """Merge the smallest groups of each kind into one "other" group beyond `limit`.
 
     Partners are ranked by how many profiles reach them (their weight in the picture),

@@ -19,13 +19,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Hashable, Iterable
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from ..query.paths import Paths
 from ..topology.style import COLUMN_OF_KIND
 from .topology_data import ViewData, group_graph, view_data
 from .topology_fit import MIN_ROW_PX, SCROLL_PAGES, Canvas, fits
+
+if TYPE_CHECKING:
+    from ..query.graph import EstateGraph
 
 __all__ = [
     "DRILL_ORDER",
@@ -46,14 +48,16 @@ _SLACK = 1.1
 neighbours leave gaps)."""
 
 
-def tallest_column(graph: nx.MultiDiGraph) -> int:
+def tallest_column(graph: EstateGraph) -> int:
     """Nodes in the fullest column of the graph drawn node by node."""
-    counts = Counter(COLUMN_OF_KIND.get(str(kind), 1) for _, kind in graph.nodes(data="kind"))
+    counts = Counter(
+        COLUMN_OF_KIND.get(str(data.get("kind")), 1) for _, data in graph.nodes(data=True)
+    )
     return max(counts.values(), default=0)
 
 
 def auto_view(
-    graph: nx.MultiDiGraph,
+    graph: EstateGraph,
     *,
     canvas: Canvas,
     focus: set[Hashable] | None = None,
@@ -73,12 +77,12 @@ def auto_view(
     return view_data(graph, group_by=None, focus=focus, canvas=canvas)
 
 
-def by_name_ranges(graph: nx.MultiDiGraph, canvas: Canvas) -> nx.MultiDiGraph | None:
+def by_name_ranges(graph: EstateGraph, canvas: Canvas) -> EstateGraph | None:
     """The last resort when no group, agent type or partner splits the profiles: a copy of
     the graph whose profiles are put in groups of consecutive names, each small enough to
     draw node by node (`profiles 1-40 by name`); None when one such group holds them all."""
     profiles = sorted(
-        (node for node, kind in graph.nodes(data="kind") if kind == "profile"),
+        (node for node, data in graph.nodes(data=True) if data.get("kind") == "profile"),
         key=lambda node: (str(graph.nodes[node].get("name") or "").lower(), str(node)),
     )
     tallest = max(tallest_column(graph), 1)
@@ -97,11 +101,11 @@ def by_name_ranges(graph: nx.MultiDiGraph, canvas: Canvas) -> nx.MultiDiGraph | 
 
 def profile_groups(data: ViewData) -> int:
     """How many profile nodes (groups) a view draws."""
-    return sum(1 for _, kind in data.graph.nodes(data="kind") if kind == "profile")
+    return sum(1 for _, item in data.graph.nodes(data=True) if item.get("kind") == "profile")
 
 
 def drill_view(
-    graph: nx.MultiDiGraph,
+    graph: EstateGraph,
     members: Iterable[Hashable],
     *,
     canvas: Canvas,
@@ -111,7 +115,7 @@ def drill_view(
     return auto_view(group_graph(graph, members), canvas=canvas, focus=focus)
 
 
-def neighbourhood_nodes(graph: nx.MultiDiGraph, node: Hashable, depth: int = 1) -> set[Hashable]:
+def neighbourhood_nodes(graph: EstateGraph, node: str, depth: int = 1) -> set[str]:
     """The nodes within `depth` steps of `node`, edges followed either way (`node` too)."""
     if node not in graph:
         raise KeyError(f"neighbourhood: no item {node!r} in this estate")
@@ -132,13 +136,13 @@ def neighbourhood_nodes(graph: nx.MultiDiGraph, node: Hashable, depth: int = 1) 
     return seen
 
 
-def expand_nodes(graph: nx.MultiDiGraph, shown: set[Hashable], node: Hashable) -> set[Hashable]:
+def expand_nodes(graph: EstateGraph, shown: set[Hashable], node: str) -> set[Hashable]:
     """`shown` with `node`'s neighbours added (expanding it in place)."""
     return shown | neighbourhood_nodes(graph, node, 1)
 
 
 def neighbourhood_view(
-    graph: nx.MultiDiGraph, shown: set[Hashable], centre: Hashable, *, canvas: Canvas
+    graph: EstateGraph, shown: set[Hashable], centre: Hashable, *, canvas: Canvas
 ) -> ViewData:
     """The nodes shown, node by node, the centre ringed (its halo)."""
     from ..query.reach import induced_subgraph
@@ -156,14 +160,15 @@ PATH_CONTEXT = 120
 through a partner of 500 channels shows the paths alone."""
 
 
-def paths_view(graph: nx.MultiDiGraph, found: Paths, *, canvas: Canvas) -> ViewData:
+def paths_view(graph: EstateGraph, found: Paths, *, canvas: Canvas) -> ViewData:
     """The paths of `found` node by node, what is off them faded (the highlight's fading),
     its two ends ringed."""
     from ..query.reach import induced_subgraph
 
-    on_paths: set[Hashable] = set(found.nodes) or {found.a, found.b}
+    ends = found.nodes or [found.a, found.b]
+    on_paths: set[Hashable] = set(ends)
     shown = set(on_paths)
-    for node in on_paths:
+    for node in ends:
         shown.update(graph.pred[node])
         shown.update(graph.succ[node])
     if len(shown) > PATH_CONTEXT:

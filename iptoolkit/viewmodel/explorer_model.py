@@ -18,10 +18,10 @@ from ..support.names import plural, unresolved_note
 from .facets import FacetIndex, Facets
 
 if TYPE_CHECKING:
-    import networkx as nx
     import pandas
 
     from ..core.estate import Estate
+    from ..query.graph import EstateGraph
 
 __all__ = ["TABS", "TABLE_COLUMNS", "Facets", "Selection", "ExplorerModel"]
 
@@ -110,7 +110,7 @@ class ExplorerModel:
         ]
 
     @cached_property
-    def graph(self) -> nx.MultiDiGraph:
+    def graph(self) -> EstateGraph:
         """The whole estate's graph, for where-used and impact (built on first question)."""
         from ..query.graph import build_graph
 

@@ -21,8 +21,7 @@ from ..support.redact import redact_text
 from .explorer_html import OUTSIDE_NOTE, Link, fields_html, list_html, node_text
 
 if TYPE_CHECKING:
-    import networkx as nx
-
+    from ..query.graph import EstateGraph
     from .explorer_model import ExplorerModel
 
 __all__ = ["detail_html", "detail_sections", "Section", "item_link", "activity"]
@@ -157,7 +156,7 @@ def detail_html(model: ExplorerModel, node: str, inside: frozenset[str]) -> str:
     return "<div class='ipt-detail-body'>" + "".join(parts) + "</div>"
 
 
-def _profile_channels(graph: nx.MultiDiGraph, node: str) -> list[str]:
+def _profile_channels(graph: EstateGraph, node: str) -> list[str]:
     """The channels a profile's agent and response units use, each once, in graph order."""
     found = [
         other
@@ -168,15 +167,15 @@ def _profile_channels(graph: nx.MultiDiGraph, node: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def _of_kind(nodes: Any, graph: nx.MultiDiGraph, kind: str) -> list[str]:
+def _of_kind(nodes: Any, graph: EstateGraph, kind: str) -> list[str]:
     return list(dict.fromkeys(n for n in nodes if graph.nodes[n].get("kind") == kind))
 
 
-def _links(graph: nx.MultiDiGraph, nodes: Any, inside: frozenset[str]) -> list[Link]:
+def _links(graph: EstateGraph, nodes: Any, inside: frozenset[str]) -> list[Link]:
     return [item_link(graph, node, inside) for node in nodes]
 
 
-def item_link(graph: nx.MultiDiGraph, node: str, inside: frozenset[str]) -> Link:
+def item_link(graph: EstateGraph, node: str, inside: frozenset[str]) -> Link:
     """A link to a node's details, marked when outside the selection (`inside`)."""
     return Link(node, node_text(graph, node), outside=node not in inside)
 
@@ -200,5 +199,6 @@ def _dump(model: Any) -> dict[str, Any]:
         return dict(model)
     dump = getattr(model, "model_dump", None)
     if dump is not None:
-        return dump(by_alias=True, exclude_unset=True, mode="json")
+        dumped: dict[str, Any] = dump(by_alias=True, exclude_unset=True, mode="json")
+        return dumped
     return {"value": field_value(model, "name")}

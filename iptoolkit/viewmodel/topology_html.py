@@ -26,7 +26,7 @@ def view_title(data: ViewData | None) -> str:
     """What a view shows, in a few words: `1,234 items, grouped by group`."""
     if data is None:
         return "nothing shown"
-    nodes = sum(1 for _, kind in data.graph.nodes(data="kind") if kind != "port")  # drawn
+    nodes = sum(1 for _, item in data.graph.nodes(data=True) if item.get("kind") != "port")
     how = f"grouped by {data.group_by}" if data.group_by else "node by node"
     return f"{nodes:,} items, {how}"
 

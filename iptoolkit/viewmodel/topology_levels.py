@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, TypeAlias
 
 import networkx as nx
 
@@ -22,12 +23,15 @@ from .drill import drill_view, expand_nodes, neighbourhood_nodes, neighbourhood_
 from .topology_data import ViewData
 from .topology_fit import Canvas
 
+if TYPE_CHECKING:
+    from ..query.graph import EstateGraph
+
 __all__ = ["MAX_DEPTH", "GraphSource", "Level", "Levels", "Neighbourhood"]
 
 MAX_DEPTH = 4
 """Deepest neighbourhood offered (4 steps reach from a partner to its profiles' partners)."""
 
-GraphSource = nx.MultiDiGraph | Callable[[], nx.MultiDiGraph]
+GraphSource: TypeAlias = "EstateGraph | Callable[[], EstateGraph]"
 """A graph, or what builds it when first needed (the Explorer keeps no graph it reuses)."""
 
 _PROFILE_GROUP = "group:profile:"
@@ -69,15 +73,15 @@ class Levels:
         self.highlighted: set[Hashable] | None = None
         """The nodes a highlight singles out (None: no highlight), faded around in a group."""
         self._draw = draw
-        self._graph: nx.MultiDiGraph | None = None
-        self._source: Callable[[], nx.MultiDiGraph] | None = None
+        self._graph: EstateGraph | None = None
+        self._source: Callable[[], EstateGraph] | None = None
         self._watchers: list[Callable[[], None]] = []
         self._remake_overview: Callable[[Canvas], ViewData] | None = None
 
     # -- what is shown --------------------------------------------------------------------
 
     @property
-    def graph(self) -> nx.MultiDiGraph | None:
+    def graph(self) -> EstateGraph | None:
         """The estate graph the levels are cut from (built now if only its source is kept)."""
         if self._graph is None and self._source is not None:
             self._graph = self._source()
@@ -196,8 +200,8 @@ class Levels:
     def expand_node(self, node: Hashable) -> None:
         """In a neighbourhood: add `node`'s neighbours to what is shown (the same level)."""
         around, graph = self.neighbourhood, self.graph
-        if around is None or graph is None or node not in graph:
-            return
+        if around is None or graph is None or not isinstance(node, str) or node not in graph:
+            return  # (the estate graph's nodes are strings)
         shown = frozenset(expand_nodes(graph, set(around.shown), node))
         if shown == around.shown:
             return
@@ -282,11 +286,11 @@ def group_towards(data: ViewData | None, title: str) -> str | None:
     return best[1] if best else None
 
 
-def around_title(graph: nx.MultiDiGraph, node: Hashable) -> str:
+def around_title(graph: EstateGraph, node: str) -> str:
     """The breadcrumb of a neighbourhood: `around Acme Ltd`."""
     return f"around {item_name(graph, node)}"
 
 
-def item_name(graph: nx.MultiDiGraph, node: Hashable) -> str:
+def item_name(graph: EstateGraph, node: str) -> str:
     """How a breadcrumb names an item: its name, else its node id."""
     return str(graph.nodes[node].get("name") or node)

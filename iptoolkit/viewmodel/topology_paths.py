@@ -24,7 +24,7 @@ class PathFinder:
     def __init__(self, levels: Levels, say: Callable[[str], None]) -> None:
         self._levels = levels
         self._say = say
-        self.start: Hashable | None = None
+        self.start: str | None = None
         """The item "paths from here" picked (None: none yet, or its paths were shown)."""
         self.limit = DEFAULT_LIMIT
         self.cutoff = DEFAULT_CUTOFF
@@ -61,8 +61,8 @@ class PathFinder:
     def from_here(self, node: Hashable | None) -> None:
         """Remember `node` as where the next paths start."""
         graph = self._levels.graph
-        if node is None or graph is None or node not in graph:
-            return
+        if not isinstance(node, str) or graph is None or node not in graph:
+            return  # (None, or no node: the estate graph's nodes are strings)
         self.start = node
         self._say(f"paths from {item_name(graph, node)}: pick another item, then 'paths to here'")
 

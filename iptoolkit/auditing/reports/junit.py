@@ -10,15 +10,19 @@ and `shown` leaves, such as U+FFFF), attributes included."""
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from typing import TYPE_CHECKING
 
 from ...support.printable import drop_unprintable
 from .context import ReportContext, shown
+
+if TYPE_CHECKING:
+    from ..finding import Finding
 
 __all__ = ["junit_report"]
 
 
 def junit_report(context: ReportContext) -> str:
-    by_code: dict[str, list] = {}
+    by_code: dict[str, list[Finding]] = {}
     for finding in context.found:
         by_code.setdefault(finding.code, []).append(finding)
     suites = ET.Element("testsuites", name="iptoolkit audit")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from ...core.nodes import endpoint, is_active, label, partner_node
@@ -13,6 +13,9 @@ from .. import cron
 from ..finding import Finding
 from ..rule import AuditContext, rule
 from .text import channel_names, names, profile_label
+
+if TYPE_CHECKING:
+    from ...core.records import ProfileRecord
 
 __all__ = ["TIMEOUT_FIELDS"]
 
@@ -163,7 +166,7 @@ def thundering_herd(ctx: AuditContext) -> Iterator[Finding]:
         )
 
 
-def _polled_host(ctx: AuditContext, record: Any) -> str | None:
+def _polled_host(ctx: AuditContext, record: ProfileRecord) -> str | None:
     host = record.agent_endpoint.host
     if host:
         return host.lower()

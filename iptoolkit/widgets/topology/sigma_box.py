@@ -74,7 +74,7 @@ def new_sigma(data: ViewData, *, name: str, height: int, camera: dict[str, Any])
     return sigma
 
 
-class SigmaBox(W.Box):
+class SigmaBox(W.Box):  # type: ignore[misc]  # ipywidgets has no types: W.Box is Any
     """Holds the `Sigma` shown now (`sigma`), placed once the box is displayed."""
 
     children: tuple[Any, ...]  # the trait W.Box declares (ipywidgets has no type information)

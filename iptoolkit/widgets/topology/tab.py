@@ -23,6 +23,7 @@ from .view import TopologyView
 
 if TYPE_CHECKING:
     from ...auditing.finding import Finding
+    from ...query.graph import EstateGraph
     from ...query.paths import Paths
 
 __all__ = ["TopologyTab"]
@@ -101,7 +102,7 @@ class TopologyTab:
         estate = selection.estate
         whole = selection.filter.is_empty()
 
-        def selection_graph() -> nx.MultiDiGraph:
+        def selection_graph() -> EstateGraph:
             # the whole estate's graph is the one Details already holds (44 MB at 10k):
             # one copy per session, not two
             return self._model.graph if whole else build_graph(estate)

@@ -21,7 +21,6 @@ from collections.abc import Callable, Hashable, Iterable
 from typing import TYPE_CHECKING, Any, Literal
 
 import ipywidgets as W
-import networkx as nx
 
 from ...plot.topology import check_options, grouping
 from ...topology.view import EstateOrGraph, Highlight, focus_set, graph_of
@@ -45,6 +44,7 @@ if TYPE_CHECKING:
 
     from ...auditing.finding import Finding
     from ...core.estate import Estate
+    from ...query.graph import EstateGraph
 
 __all__ = ["TopologyView", "show_topology", "Level", "Neighbourhood", "MAX_DEPTH"]
 
@@ -84,7 +84,7 @@ def show_topology(
     )
 
 
-class TopologyView(W.VBox):
+class TopologyView(W.VBox):  # type: ignore[misc]  # ipywidgets has no types: W.VBox is Any
     """The interactive topology view (see `show_topology`): a widget, placed as it is
     (`VBox([view, ...])`), as ipysigma's `Sigma` or ipyleaflet's `Map` are.
 
@@ -163,7 +163,7 @@ class TopologyView(W.VBox):
         return self._levels.data
 
     @property
-    def graph(self) -> nx.MultiDiGraph | None:
+    def graph(self) -> EstateGraph | None:
         """The estate graph whose overview is shown (node ids as `build_graph` names them)."""
         return self._levels.graph
 
@@ -221,7 +221,7 @@ class TopologyView(W.VBox):
 
     def overview_data(
         self,
-        graph: nx.MultiDiGraph,
+        graph: EstateGraph,
         focus: set[Hashable] | None = None,
         *,
         canvas: Canvas | None = None,
