@@ -23,7 +23,7 @@ from .host import short_help
 from .options import format_option, load_estate, snapshot_argument
 
 if TYPE_CHECKING:
-    import networkx as nx
+    from ..query.graph import EstateGraph
 
 __all__ = ["impact_command"]
 
@@ -77,7 +77,7 @@ def impact_command(snapshot: Path, items: tuple[str, ...], output_format: str) -
     click.echo("\n".join(lines))
 
 
-def _inactive(graph: nx.MultiDiGraph[str], node: str) -> tuple[str, str]:
+def _inactive(graph: EstateGraph, node: str) -> tuple[str, str]:
     """`(node, what it is)` for an inactive item: `inactive (3 profiles use it, 2 of them
     active)`, the counts that hold whatever is active (a channel's or partner's users)."""
     from ..core.nodes import is_active

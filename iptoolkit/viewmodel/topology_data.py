@@ -22,6 +22,7 @@ from typing import Any
 
 import networkx as nx
 
+from ..query.graph import EstateGraph
 from ..support.names import type_label
 from ..topology.layout import LayeredLayout, place_view
 from ..topology.legend import INACTIVE_FILL, LegendItem, legend_items
@@ -33,7 +34,7 @@ from ..topology.style import (
     UNRESOLVED_COLOUR,
     node_colour,
 )
-from ..topology.view import detail_view, grouped_view, item_label
+from ..topology.view import ViewGraph, detail_view, grouped_view, item_label
 from .topology_fit import (
     SCROLLBAR_PX,
     TALL_ROW_PX,
@@ -105,7 +106,7 @@ class ViewData:
 
 
 def view_data(
-    graph: nx.MultiDiGraph[str],
+    graph: EstateGraph,
     *,
     group_by: str | None,
     focus: set[Hashable] | None = None,
@@ -149,7 +150,7 @@ def start_camera(data: ViewData, *, aspect: float = 1.3) -> dict[str, float]:
     return {"x": centre, "y": 1.0 - ratio / 2, "ratio": ratio, "angle": 0.0}
 
 
-def detail_node(graph: nx.MultiDiGraph[str], node: Hashable) -> Hashable:
+def detail_node(graph: EstateGraph, node: Hashable) -> Hashable:
     """The item whose details a click on `node` opens: an input agent or response unit is
     part of its profile; anything else is itself."""
     if not isinstance(node, str) or node not in graph:  # estate nodes are strings
@@ -161,7 +162,7 @@ def detail_node(graph: nx.MultiDiGraph[str], node: Hashable) -> Hashable:
     return node
 
 
-def group_graph(graph: nx.MultiDiGraph[str], members: Iterable[Hashable]) -> nx.MultiDiGraph[str]:
+def group_graph(graph: EstateGraph, members: Iterable[Hashable]) -> EstateGraph:
     """What expanding a group shows: its members and everything on their paths (the
     profiles that reach them, the channels and partners they reach)."""
     from ..query.reach import induced_subgraph
@@ -174,7 +175,7 @@ def group_graph(graph: nx.MultiDiGraph[str], members: Iterable[Hashable]) -> nx.
 
 
 def _to_sigma(
-    view: nx.DiGraph[Hashable], group_by: str | None, *, focused: bool, canvas: Canvas | None = None
+    view: ViewGraph, group_by: str | None, *, focused: bool, canvas: Canvas | None = None
 ) -> ViewData:
     """`view` as sigma.js draws it: its names, laid out (in the canvas's pixels when it is
     fitted), nodes and edges with their looks, the camera, the legend."""
@@ -227,7 +228,7 @@ class _Frame:
 
 
 def _names(
-    view: nx.DiGraph[Hashable], group_by: str | None
+    view: ViewGraph, group_by: str | None
 ) -> tuple[dict[Hashable, str], dict[Hashable, str]]:
     """Each node's whole name, and the name drawn: a drilled group's subgroups without the
     path they share; node by node, names told apart where they would read the same."""
@@ -247,9 +248,7 @@ def _names(
     return label_of, said
 
 
-def _pixel_canvas(
-    view: nx.DiGraph[Hashable], placed: LayeredLayout, canvas: Canvas | None
-) -> Canvas | None:
+def _pixel_canvas(view: ViewGraph, placed: LayeredLayout, canvas: Canvas | None) -> Canvas | None:
     """The canvas the view is laid out on in pixels: `canvas` when the view fits it, or is
     not too big to pan through (less its scroll bar, as the panel then scrolls); None: the
     view keeps the layout in rows."""
@@ -263,7 +262,7 @@ def _pixel_canvas(
 
 
 def _label_room(
-    view: nx.DiGraph[Hashable], placed: LayeredLayout, said: dict[Hashable, str], canvas: Canvas
+    view: ViewGraph, placed: LayeredLayout, said: dict[Hashable, str], canvas: Canvas
 ) -> _Room:
     """Columns in the canvas's pixels, each label cut to the room its column has (cut apart
     where two would read the same)."""
@@ -286,7 +285,7 @@ def _row_room(placed: LayeredLayout, said: dict[Hashable, str], grouped: bool) -
 
 
 def _sigma_nodes(
-    view: nx.DiGraph[Hashable],
+    view: ViewGraph,
     placed: LayeredLayout,
     room: _Room,
     keys: dict[Hashable, str],
@@ -318,7 +317,7 @@ def _sigma_nodes(
 
 def _frame(
     out: nx.DiGraph[str],
-    view: nx.DiGraph[Hashable],
+    view: ViewGraph,
     placed: LayeredLayout,
     room: _Room,
     keys: dict[Hashable, str],
@@ -342,7 +341,7 @@ def _frame(
 
 def _sigma_edges(
     out: nx.DiGraph[str],
-    view: nx.DiGraph[Hashable],
+    view: ViewGraph,
     placed: LayeredLayout,
     keys: dict[Hashable, str],
     framed: _Frame | None,
@@ -364,7 +363,7 @@ def _sigma_edges(
         out.add_edge(framed.ports.get(left, keys[left]), keys[right_end], **look)
 
 
-def _legend(view: nx.DiGraph[Hashable], *, grouped: bool, focused: bool) -> list[LegendItem]:
+def _legend(view: ViewGraph, *, grouped: bool, focused: bool) -> list[LegendItem]:
     """The legend's lines in the colours the canvas draws."""
     return [
         replace(item, colour=line_colour(item.style)) if item.style else item
@@ -394,7 +393,7 @@ def _scale_sizes(out: nx.DiGraph[str], ratio: float) -> None:
 
 def _add_ports(
     out: nx.DiGraph[str],
-    view: nx.DiGraph[Hashable],
+    view: ViewGraph,
     keys: dict[Hashable, str],
     pos: dict[Hashable, tuple[float, float]],
     x_of: dict[float, float],
@@ -437,7 +436,7 @@ def hover_names(labels: Iterable[tuple[str, str]]) -> dict[str, str]:
     return {drawn: whole for drawn, whole in pairs if whole != drawn and nodes_of[drawn] == 1}
 
 
-def told_apart(view: nx.DiGraph[Hashable], label_of: dict[Hashable, str]) -> dict[Hashable, str]:
+def told_apart(view: ViewGraph, label_of: dict[Hashable, str]) -> dict[Hashable, str]:
     """Labels of agents and response units that several nodes of the view share (six
     "X.400 agent"s around one channel), each followed by its profile's name, where the
     view does not draw that profile (drawn, its line to it tells them apart)."""
@@ -497,7 +496,7 @@ def _column_positions(
     return x_of
 
 
-def _keys(view: nx.DiGraph[Hashable]) -> dict[Hashable, str]:
+def _keys(view: ViewGraph) -> dict[Hashable, str]:
     """String keys: estate node ids as they are, groups `group:<kind>:<label>` (unique)."""
     keys: dict[Hashable, str] = {}
     taken: set[str] = set()
