@@ -172,7 +172,10 @@ secret-env = "TEST_SECRET"
     assert code == 2 and "no environment 'stage'" in err
     del env["PROD_SECRET"]
     code, _, err = _run("fetch", "--env", "prod", "-o", "x.json", env=env)
-    assert code == 1 and "PROD_SECRET" in err
+    assert code == 1 and "secret-env names is not set" in err and "PROD_SECRET" not in err
+    env |= {"PROD_SECRET": prod.client_secret, "PROD_ID": None}  # no secret: named
+    code, _, err = _run("fetch", "--env", "prod", "-o", "x.json", env=env)
+    assert code == 1 and "the variable PROD_ID (client-id-env) is not set" in err
     config.write_text(  # the secret written where its variable's name goes: not shown
         '[tool.iptoolkit.environments.prod]\nbase-url = "x"\nclient-id-env = "PROD_ID"\n'
         'secret-env = "s3cr3t-Value!"\n'
@@ -182,6 +185,33 @@ secret-env = "TEST_SECRET"
     config.write_text('[tool.iptoolkit.environments.prod]\nbase-url = "x"\nclient-secret = "s"\n')
     code, _, err = _run("fetch", "--env", "prod", env=env)
     assert code == 1 and "pyproject.toml:3" in err and "never a secret in the file" in err
+
+
+def test_a_secret_env_that_looks_like_a_variable_name_is_never_echoed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A secret written where its variable's name goes may look like a name
+    (`SK_LIVE_...`): the error says secret-env's variable is not set, and names it not."""
+    from iptoolkit.comparing.config import load_environments
+
+    planted = "SK_LIVE_4EC3T9ZX"
+    config = tmp_path / "pyproject.toml"
+    config.write_text(
+        '[tool.iptoolkit.environments.prod]\nbase-url = "https://ip.example"\n'
+        f'client-id-env = "PROD_ID"\nsecret-env = "{planted}"\n',
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    env: dict[str, str | None] = {n: None for n in os.environ if n.startswith("IPTOOLKIT_")}
+    env |= {planted: None, "PROD_ID": "client-1"}
+    for args, exit_code in (
+        (["fetch", "--env", "prod", "-o", "x.json"], 1),
+        (["compare", "--env", "prod", "--env", "prod"], 2),
+    ):
+        code, out, err = _run(*args, env=env)
+        assert code == exit_code, err
+        assert "secret-env names is not set" in err and planted not in out + err
+    assert planted not in repr(load_environments(config)["prod"])
 
 
 def test_the_mcp_compare_tool_is_the_python_comparison(files: dict[str, Path]) -> None:

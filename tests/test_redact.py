@@ -22,7 +22,10 @@ from iptoolkit.support.redact import (
     redact_query,
     redact_text,
     redact_url,
+    secret_pair_value,
 )
+
+from .secret_shapes import ORDINARY, SHAPES, Shape
 
 SECRET = "s3cr3t-value-never-shown"
 
@@ -46,6 +49,18 @@ NAMES = [
     "sessionSelector",
     "page",
     "name",
+    "authHeader",
+    "privateKeyPem",
+    "sharedAccessKey",
+    "SharedAccessKeyName",
+    "encryptionKey",
+    "accessKey",
+    "accessKeyId",
+    "AccountKey",
+    "bearer",
+    "X-Amz-Signature",
+    "tokenizer",
+    "keyboardLayout",
 ]
 
 
@@ -58,8 +73,27 @@ def test_a_name_is_secret_alike_in_a_query_a_field_and_a_header(name: str) -> No
 
 
 def test_secret_names_and_their_neighbours() -> None:
-    secret = ["password", "clientSecret", "loginToken", "Authorization", "X-Api-Key", "pwd"]
-    plain = ["privateKeyId", "tokenType", "smtpAuthMechanism", "sessionSelector", "host"]
+    secret = [
+        "password",
+        "clientSecret",
+        "loginToken",
+        "Authorization",
+        "X-Api-Key",
+        "pwd",
+        "authHeader",
+        "privateKeyPem",
+        "sharedAccessKey",
+        "SharedAccessKey",
+        "AccountKey",
+        "encryptionKey",
+        "accessKey",
+        "signingKey",
+        "bearer",
+        "X-Amz-Signature",
+    ]
+    plain = ["privateKeyId", "tokenType", "smtpAuthMechanism", "sessionSelector", "host",
+             "tokenizer", "keyboardLayout", "SharedAccessKeyName", "accessKeyId",
+             "encryptionKeyLength", "privateKeyFile", "tokenEndpoint", "key", "monkey"]  # fmt: skip
     assert [n for n in secret if not is_secret_name(n)] == []
     assert [n for n in plain if is_secret_name(n)] == []
 
@@ -278,3 +312,84 @@ def test_redact_fields_masks_the_value_of_a_pair_that_names_a_credential() -> No
             {"name": "sessionToken", "value": None},
         ]
     }
+
+
+# -- every shape a secret takes (issue 44) ---------------------------------------------------
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=[shape.name for shape in SHAPES])
+def test_every_shape_of_a_secret_is_masked(shape: Shape) -> None:
+    """Masked by its shape wherever it stands: a field named for it, a pair's value whose
+    sibling names it (however the pair's members are named), a PEM block by its value, a
+    credential pair after any separator and in a fragment."""
+    held = shape.fields(SECRET)
+    masked = json.dumps(redact_fields(held), ensure_ascii=False)
+    assert SECRET not in masked and MASK in masked
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=[shape.name for shape in SHAPES])
+def test_every_shape_of_a_secret_is_masked_in_a_change(shape: Shape) -> None:
+    """A diff and a comparison of two installations show what changed by `walk.shown`: the
+    old and the new secret are masked, whichever of the pair's members they sit in."""
+    from iptoolkit.change.walk import Walk, shown
+
+    changes = Walk(is_secret_name).compare(shape.fields("old-" + SECRET), shape.fields(SECRET))
+    assert changes.changes
+    for change in changes.changes:
+        for value in (change.old, change.new):
+            assert SECRET not in json.dumps(shown(value, change.secret), ensure_ascii=False)
+
+
+def test_ordinary_fields_that_look_like_secrets_stay_visible() -> None:
+    assert redact_fields(ORDINARY) == ORDINARY
+    assert [name for name in ORDINARY if is_secret_name(name)] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("https://a.example/cb#access_token=K1&state=s", f"https://a.example/cb#access_token={MASK}&state=s"),
+        ("/cb#id_token=K2", f"/cb#id_token={MASK}"),
+        ("env=prod,token=K3,team=edi", f"env=prod,token={MASK}"),  # the rest goes with it
+        ("env=prod|apikey=K4", f"env=prod|apikey={MASK}"),
+        ("Endpoint=sb://n.example/;SharedAccessKeyName=Root;SharedAccessKey=K5",
+         f"Endpoint=sb://n.example/;SharedAccessKeyName=Root;SharedAccessKey={MASK}"),
+        ("AccountName=a;AccountKey=K6;EndpointSuffix=core.windows.net",
+         f"AccountName=a;AccountKey={MASK}"),
+        ("https://b.s3.example/o?X-Amz-SignedHeaders=host&X-Amz-Signature=K7",
+         f"https://b.s3.example/o?X-Amz-SignedHeaders=host&X-Amz-Signature={MASK}"),
+        ("key: -----BEGIN RSA PRIVATE KEY-----\nK8\n-----END RSA PRIVATE KEY-----\nnext",
+         f"key: -----BEGIN RSA PRIVATE KEY-----{MASK}-----END RSA PRIVATE KEY-----\nnext"),
+        ("-----BEGIN ENCRYPTED PRIVATE KEY-----\nK9 (cut short",
+         f"-----BEGIN ENCRYPTED PRIVATE KEY-----{MASK}-----END ENCRYPTED PRIVATE KEY-----"),
+        ("-----BEGIN CERTIFICATE-----\nC1\n-----END CERTIFICATE-----",
+         "-----BEGIN CERTIFICATE-----\nC1\n-----END CERTIFICATE-----"),  # not a secret
+        ("https://h.example/p?page=2,lang=en#top", "https://h.example/p?page=2,lang=en#top"),
+        ("tokenizer=ws, keyboard=de", "tokenizer=ws, keyboard=de"),
+    ],
+)  # fmt: skip
+def test_redact_text_masks_pairs_after_any_separator_and_private_keys(
+    text: str, expected: str
+) -> None:
+    assert redact_text(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("pair", "masked"),
+    [
+        ({"property": "password", "value": "K"}, "value"),
+        ({"paramName": "apikey", "paramValue": "K"}, "paramValue"),
+        ({"headerName": "Authorization", "headerValue": "K"}, "headerValue"),
+        ({"variable": "DB_PASSWORD", "value": "K"}, "value"),
+        ({"Key": "client_secret", "Values": ["K"]}, "Values"),
+        ({"name": "Accept", "value": "json"}, None),
+        ({"name": "Keyboard key map", "value": "de"}, None),
+        ({"property": "timeout", "value": "30"}, None),
+        ({"userName": "token-service", "timeoutValue": "30"}, None),  # no pair: not masked
+    ],
+)
+def test_a_pairs_value_is_masked_when_a_sibling_names_a_secret(
+    pair: dict[str, Any], masked: str | None
+) -> None:
+    assert [key for key in pair if secret_pair_value(pair, key)] == ([masked] if masked else [])
+    assert redact_fields(pair) == {k: MASK if k == masked else v for k, v in pair.items()}

@@ -34,7 +34,7 @@ import datetime as dt
 import os
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -68,7 +68,8 @@ class Environment:
     base_url: str
     auth: str | None = None
     client_id_env: str | None = None
-    secret_env: str | None = None
+    secret_env: str | None = field(default=None, repr=False)
+    """Never shown: written by mistake, it may be the secret itself."""
     profiles_path: str | None = None
 
     def credentials(self) -> httpx.Auth:
@@ -104,6 +105,11 @@ class Environment:
                 raise ValueError(
                     f"environment {self.name!r}: {key} does not look like a variable's name "
                     "(upper-case letters, digits, _): is it the secret itself? (not shown)"
+                )
+            if key == "secret-env":  # a secret that looks like a name (`S3CR3T_2024`): not shown
+                raise ValueError(
+                    f"environment {self.name!r}: the variable that secret-env names is not set "
+                    "(its name is not shown, in case it is the secret itself)"
                 )
             raise ValueError(f"environment {self.name!r}: the variable {name} ({key}) is not set")
         return value

@@ -32,6 +32,7 @@ from ..models import (
     unwrap_profiles,
 )
 from ..support.names import NO_TYPE, type_label, unresolved_note
+from ..support.redact import redact_url
 from ._load_pass import LoadPass
 from ._registries import Conflict, Registries
 from .nodes import partner_of
@@ -279,7 +280,9 @@ class Estate:
         return to_frame(self, kind)
 
     def summary(self) -> dict[str, Any]:
-        """Counts an analyst wants first, JSON-ready; types by their canonical names."""
+        """Counts an analyst wants first, JSON-ready; types by their canonical names; the
+        source URL masked (`redact_url`: a password, a `loginToken`), since every reader
+        shows it (`iptoolkit summary`, the estate's repr)."""
         return dict(self.derived("summary", _summary))
 
     def __len__(self) -> int:
@@ -329,7 +332,7 @@ def _summary(estate: Estate) -> dict[str, Any]:
         "conflicts": len(estate.conflicts),
         "agent_types": dict(agents.most_common()),
         "channel_types": dict(channel_types.most_common()),
-        "source_url": info.source_url,
+        "source_url": redact_url(info.source_url) if info.source_url else info.source_url,
         "fetched_at": info.fetched_at.isoformat() if info.fetched_at else None,
     }
 

@@ -6,8 +6,10 @@ Explorer (fields in its detail pane), which must not import each other. One rule
 `is_secret_name`, says which names hold secrets (query parameters, JSON fields, HTTP
 headers alike), and one `MASK` replaces their values everywhere. A credential held as a
 name/value pair (`{"name": "Authorization", "value": "Bearer X"}`, `{"key": "X-Api-Key",
-"value": ...}`) is one too: `secret_pair_value` says which member to mask. Text (an error
-a server sent, a log line) loses credential query values, URL passwords, and the values of
+"value": ...}`, `{"paramName": "apikey", "paramValue": ...}`) is one too, however its
+members are named: `secret_pair_value` says which member to mask. Text (an error a server
+sent, a log line, a field's value) loses credential query values after any separator and in
+a fragment (`#access_token=`), URL passwords, private keys in PEM armour, and the values of
 secret headers written as `Authorization: Bearer X` or `"Authorization": "Bearer X"`.
 """
 
@@ -62,13 +64,18 @@ SECRET_HEADERS = frozenset(
 """HTTP header names (lower case) whose values are credentials."""
 
 _SECRET_WORD = re.compile(
-    r"pass(word|wd|phrase)?$|secret|token|authori[sz]ation|api[-_]?key|credential|"
-    r"private[-_]?key$"
+    r"pass(word|wd|phrase)?$|secret|token(?!i[sz])|authori[sz]ation|api[-_]?key|credential|"
+    r"private[-_]?key|(access|account|encryption|signing|shared|master|hmac|auth)[-_]?keys?$|"
+    r"signature$|bearer$|auth[-_]?header$"
 )
-"""Words that make a longer name secret: `clientSecret`, `loginToken`, `smtpPassword`."""
-_NOT_SECRET = re.compile(r"(id|ids|type|name|url|mechanism)$")
+"""Words that make a longer name secret: `clientSecret`, `loginToken`, `smtpPassword`,
+`privateKeyPem`, `sharedAccessKey`, `X-Amz-Signature`, `authHeader`; not `tokenizer`."""
+_NOT_SECRET = re.compile(
+    r"(id|ids|type|name|url|uri|endpoint|mechanism|alias|path|file|algorithm|format|length|size)$"
+)
 """Endings of names that refer to a secret or describe it, without holding it:
-`privateKeyId`, `tokenType`, `smtpAuthMechanism`."""
+`privateKeyId`, `tokenType`, `smtpAuthMechanism`, `SharedAccessKeyName`, `tokenEndpoint`,
+`privateKeyFile`, `encryptionKeyLength`."""
 
 
 @functools.lru_cache(maxsize=4096)
@@ -86,18 +93,48 @@ def is_secret_name(name: str) -> bool:
     return bool(_SECRET_WORD.search(key)) and not _NOT_SECRET.search(key)
 
 
-PAIR_NAMES = frozenset({"name", "key", "header", "headername", "param", "parameter"})
-"""Members (lower case) that name the value beside them in a name/value pair."""
-PAIR_VALUES = ("value", "Value", "VALUE", "values")
-"""Members that hold a name/value pair's value, as they are spelt."""
+_ROLES = (
+    "header", "param", "parameter", "property", "prop", "variable", "var", "field", "attribute",
+    "attr", "env", "arg", "argument", "option", "setting",
+)  # fmt: skip
+"""What the members of a name/value pair may be named for: `headerName`/`headerValue`."""
+
+
+def _spellings(words: list[str]) -> frozenset[str]:
+    """Each member's name (`param value`) as JSON spells it: `paramValue`, `ParamValue`,
+    `param_value`, `param-value`, `paramvalue`, `PARAM_VALUE`, ..."""
+    out: set[str] = set()
+    for word in words:
+        parts = word.split()
+        out |= {"".join(parts), "_".join(parts), "-".join(parts)}
+        out.add(parts[0] + "".join(part.capitalize() for part in parts[1:]))
+        out.add("".join(part.capitalize() for part in parts))
+    return frozenset({*out, *(spelt.upper() for spelt in out)})
+
+
+PAIR_NAMES = _spellings(
+    ["name", "key", "label", *_ROLES]
+    + [f"{role} {end}" for role in _ROLES for end in ("name", "key")]
+)
+"""Members that name the value beside them in a name/value pair: `name`, `Key`, `header`,
+`headerName`, `paramName`, `property`, `variable`, ..."""
+PAIR_VALUES = _spellings(
+    [f"{role} {end}" for role in ("", "default", *_ROLES) for end in ("value", "values")]
+)
+"""Members that hold a name/value pair's value: `value`, `Value`, `values`, `headerValue`,
+`paramValue`, `defaultValue`, ..."""
 
 
 def secret_pair_value(obj: Mapping[Any, Any], key: object) -> bool:
     """Whether `obj[key]` is the value of a name/value pair that names a credential:
-    `key` is `value` and a sibling `name` or `key` (any case) is a secret's name, as in
-    `[{"name": "Authorization", "value": "Bearer X"}]` (HAR, Kubernetes, Postman).
+    `key` holds a pair's value (`value`, `paramValue`, `headerValue`, ...) and a sibling
+    naming it (`name`, `key`, `property`, `variable`, `headerName`, ..., as JSON spells
+    them) is a secret's name, as in `[{"name": "Authorization", "value": "Bearer X"}]`
+    (HAR, Kubernetes, Postman) or `{"paramName": "apikey", "paramValue": "k"}`.
 
     >>> secret_pair_value({"key": "X-Api-Key", "value": "k"}, "value")
+    True
+    >>> secret_pair_value({"property": "password", "value": "k"}, "value")
     True
     """
     return key in PAIR_VALUES and _names_a_secret(obj)
@@ -105,10 +142,10 @@ def secret_pair_value(obj: Mapping[Any, Any], key: object) -> bool:
 
 def _names_a_secret(obj: Mapping[Any, Any]) -> bool:
     """Whether `obj` holds a pair's value and a member naming it a secret's name."""
-    if "value" not in obj and "Value" not in obj and "values" not in obj and "VALUE" not in obj:
-        return False  # most objects: no key is lowered
+    if PAIR_VALUES.isdisjoint(obj.keys()):
+        return False  # most objects: one pass in C, no name asked
     return any(
-        isinstance(name, str) and str(member).lower() in PAIR_NAMES and is_secret_name(name)
+        member in PAIR_NAMES and isinstance(name, str) and is_secret_name(name)
         for member, name in obj.items()
     )
 
@@ -139,10 +176,11 @@ def redact_fields(value: Any) -> Any:
     return value
 
 
-_QUERY_VALUE = re.compile(
-    r"(^|[?&;\s\"'(])([^=&;#?/\s\"'()]+)=([^&#\s\"']*?)(?=\)*(?:[&#\s\"']|$))"
-)
-_NEXT_PAIR = re.compile(r"[;?]")
+_KEY = r"[\w.%+\-\[\]$]"
+"""A character of a pair's name (`api%5Fkey`, `X-Amz-Signature`, `a[b]`); any other one
+separates pairs (`?`, `&`, `;`, `,`, `#`, `|`, `/`, white space, quotes, brackets)."""
+_QUERY_VALUE = re.compile(rf"(^|(?!{_KEY})[^=])({_KEY}+)=([^&#\s\"']*?)(?=\)*(?:[&#\s\"']|$))")
+_NEXT_PAIR = re.compile(rf"(?!{_KEY})[^=]")
 _USERINFO = re.compile(r"([a-zA-Z][a-zA-Z0-9+.-]*://)([^/?#\s\"'<>]*)@")
 _URL = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*://[^\s\"'<>]+")
 
@@ -150,11 +188,12 @@ _URL = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*://[^\s\"'<>]+")
 def redact_query(text: str) -> str:
     """Mask credential values of query parameters anywhere in `text` (a URL, a log line).
 
-    Pairs start after `?`, `&` or `;`, and where a form or a word starts (the text's start,
-    white space, a quote, a parenthesis: a token endpoint echoing `client_secret=...`); a
+    Pairs start after any separator: `?`, `&`, `;`, a fragment's `#` (`#access_token=`), a
+    comma (`env=prod,token=...`), where a form or a word starts (the text's start, white
+    space, a quote, a parenthesis: a token endpoint echoing `client_secret=...`); a
     credential's value is masked up to the next `&` (or `#`, white space, a quote), so a
-    `;` inside it does not let the rest show; the `)` closing a parenthesis it ends is kept
-    (`(GET /?loginToken=**********)`), one inside it is masked with it.
+    `;` or `,` inside it does not let the rest show; the `)` closing a parenthesis it ends
+    is kept (`(GET /?loginToken=**********)`), one inside it is masked with it.
 
     >>> redact_query('"GET /?loginToken=abc&lang=en HTTP/1.1"')
     '"GET /?loginToken=**********&lang=en HTTP/1.1"'
@@ -202,11 +241,19 @@ _QUOTED_MEMBER = re.compile(
     r"""(["'])([^"'\\\n]{1,200})\1([ \t]*:[ \t]*)(["'])((?:(?!\4)[^\\\n]|\\.)*)\4"""
 )
 """A JSON (or Python repr) member written as text: `"password": "x"`, `'token': 'x'`."""
-_HINTS = ("pass", "pwd", "secret", "token", "authori", "apikey", "api_key", "api-key",
-          "credential", "private", "sig", "session", "cookie")  # fmt: skip
+_HINTS = ("pass", "pwd", "secret", "token", "auth", "key", "credential", "sig", "session",
+          "cookie", "bearer")  # fmt: skip
 """Words every secret name (`is_secret_name`) holds: text without one (most text) has no
 quoted member to mask, and skips that expression; text naming no secret header skips the
 other."""
+
+
+_PRIVATE_KEY = re.compile(
+    r"-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----.*?(?:-----END \1-----|\Z)",
+    re.DOTALL,
+)
+"""A private key in PEM armour (PKCS#8, RSA, EC, OpenSSH, PGP), up to its end line or the
+end of the text (a key cut short): its body is a secret whatever field holds it."""
 
 
 def redact_text(text: str) -> str:
@@ -215,7 +262,10 @@ def redact_text(text: str) -> str:
     authority and every credential query value are masked, the rest is kept as written.
     Credentials a server echoes (an error body quoting a request) are masked too: secret
     headers (`Authorization: Bearer X`), quoted members with a secret's name (`"password":
-    "x"`) and form pairs (`client_secret=x&...`)."""
+    "x"`) and form pairs (`client_secret=x&...`). A private key in PEM armour keeps its
+    armour lines only."""
+    if "PRIVATE KEY-----" in text:
+        text = _PRIVATE_KEY.sub(rf"-----BEGIN \1-----{MASK}-----END \1-----", text)
     if "://" in text:
         text = _URL.sub(lambda match: redact_url(match.group(0)), text)
     if ":" in text:  # `Authorization:Bearer x` is a header too: any colon

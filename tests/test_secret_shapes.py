@@ -1,0 +1,133 @@
+"""Every shape of a secret (`secret_shapes.SHAPES`, issue 44) planted in an estate's profiles,
+agents and partners, through every surface that shows an item's fields: the HTML file and
+its packed view data, the docs site (its pages and each diagram's `x.view.js`), GraphML,
+`compare` in text, Markdown, JSON and CSV (two estates differing in every secret), the MCP
+`get_item` answers, and `iptoolkit summary` of a snapshot whose source URL holds a password
+and a `loginToken`. No secret shows; the fields that only look like secrets
+(`secret_shapes.ORDINARY`) do."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+import iptoolkit as ipt
+from iptoolkit.cli.host import main
+
+from .secret_shapes import ORDINARY_SHOWN, SHAPES, secret_estate, secrets
+from .test_offline import payload_of
+
+
+def _leaked(text: str) -> list[str]:
+    """The shapes whose secret (either side's) `text` shows."""
+    return [
+        f"{shape.name} ({side})"
+        for side in "ab"
+        for shape, secret in zip(SHAPES, secrets(side), strict=True)
+        if secret in text
+    ]
+
+
+def _hidden(text: str) -> list[str]:
+    """What of the ordinary fields `text` does not show."""
+    return [marker for marker in ORDINARY_SHOWN if marker not in text]
+
+
+@pytest.fixture(scope="module")
+def planted(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Both sides saved: `a` and `b` differ in every secret's value, nothing else."""
+    folder = tmp_path_factory.mktemp("secret-shapes")
+    paths = {side: folder / f"{side}.json" for side in "ab"}
+    for side, path in paths.items():
+        secret_estate(side).save(path)
+    return paths
+
+
+@pytest.fixture(scope="module")
+def estate(planted: dict[str, Path]) -> ipt.Estate:
+    return ipt.load(planted["a"])
+
+
+def test_the_html_file_shows_no_secret(estate: ipt.Estate, tmp_path: Path) -> None:
+    path = ipt.export(estate, tmp_path / "x.html")
+    text = path.read_text(encoding="utf-8")
+    text += json.dumps(payload_of(path), ensure_ascii=False)  # as the browser unpacks it
+    assert _leaked(text) == []
+    assert _hidden(text) == []
+
+
+def test_graphml_shows_no_secret(estate: ipt.Estate, tmp_path: Path) -> None:
+    text = ipt.export(estate, tmp_path / "x.graphml").read_text(encoding="utf-8")
+    assert "edi.example" in text  # the URLs are there, masked
+    assert _leaked(text) == []
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory, planted: dict[str, Path]) -> Path:
+    folder = tmp_path_factory.mktemp("secret-docs") / "site"
+    result = CliRunner().invoke(main, ["docs", str(planted["a"]), "-o", str(folder), "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    return folder
+
+
+def test_the_docs_site_and_its_view_data_show_no_secret(site: Path) -> None:
+    views = sorted(site.rglob("*.view.js"))
+    assert views, "no view data written"
+    view_text = "".join(path.read_text(encoding="utf-8") for path in views)
+    assert _leaked(view_text) == []
+    assert _hidden(view_text) == []
+    for path in site.rglob("*"):
+        if path.is_file() and path.suffix in (".md", ".yml", ".csv", ".svg", ".js", ".json"):
+            assert _leaked(path.read_text(encoding="utf-8")) == [], path
+
+
+@pytest.mark.parametrize("fmt", ["text", "md", "json", "csv"])
+def test_compare_shows_no_secret(planted: dict[str, Path], fmt: str) -> None:
+    result = CliRunner().invoke(
+        main, ["compare", str(planted["a"]), str(planted["b"]), "--format", fmt]
+    )
+    assert result.exit_code == 1, result.output  # they differ
+    assert _leaked(result.stdout) == []
+    if fmt == "json":  # every shape's profile and partner differs, field by field
+        changed = {d["a"] for d in json.loads(result.stdout)["differences"] if d["fields"]}
+        assert {f"profile:S-{n:02d}" for n in range(len(SHAPES))} <= changed
+        assert {f"partner:{700 + n}" for n in range(len(SHAPES))} <= changed
+
+
+def test_mcp_get_item_shows_no_secret(planted: dict[str, Path]) -> None:
+    import anyio
+
+    pytest.importorskip("mcp")
+    from mcp import Client
+
+    from iptoolkit.mcp import Store, build_server
+
+    store = Store.from_paths([planted["a"]])
+    ids = [f"S-{n:02d}" for n in range(len(SHAPES))]
+    ids += [f"channel:{7000 + n}" for n in range(len(SHAPES))]
+    ids += [f"partner:{700 + n}" for n in range(len(SHAPES))]
+
+    async def ask() -> list[Any]:
+        async with Client(build_server(store)) as client:
+            return [await client.call_tool("get_item", {"id": id}) for id in [*ids, "ORDINARY"]]
+
+    *answers, ordinary = anyio.run(ask)
+    for id, answer in zip(ids, answers, strict=True):
+        assert not answer.is_error, (id, answer)
+        assert _leaked(answer.model_dump_json()) == [], id
+    assert _hidden(json.dumps(ordinary.structured_content, ensure_ascii=False)) == []
+
+
+def test_summary_masks_the_source_urls_password_and_login_token(tmp_path: Path) -> None:
+    source = "https://svc:Pw-0f-summary@platform.example/api/preview/profiles?loginToken=Tk-0f-sum"
+    path = tmp_path / "fetched.json"
+    ipt.Estate.from_raw([], source_url=source).save(path)
+    for args in (["summary", str(path)], ["summary", str(path), "--json"]):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 0, result.output
+        assert "platform.example/api/preview/profiles?loginToken=" in result.stdout
+        assert "Pw-0f-summary" not in result.output and "Tk-0f-sum" not in result.output
