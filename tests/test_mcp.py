@@ -494,17 +494,17 @@ def test_compare_reads_the_projects_configuration_and_computes_once(
 
     answer = _ok(_run(["prod.json", "test.json"], script, cwd=tmp_path))
     assert answer["total"] == configured
-    from iptoolkit.comparing import engine
+    from iptoolkit.comparing import mapping
 
     store = Store.from_paths([tmp_path / "prod.json", tmp_path / "test.json"])
     calls: list[tuple[str, str]] = []
-    original = engine.compare_configured
+    original = mapping.compare_configured
 
     def counted(a: Any, b: Any, rules: Any, names: tuple[str, str]) -> Any:
         calls.append(names)
         return original(a, b, rules, names)
 
-    monkeypatch.setattr(engine, "compare_configured", counted)
+    monkeypatch.setattr(mapping, "compare_configured", counted)
     first = changes.compare(store, "prod", "test", None, None, 2, None)
     second = changes.compare(store, "prod", "test", None, None, 2, first.next_cursor)
     assert calls == [("prod", "test")]  # the second page is a slice of the first answer

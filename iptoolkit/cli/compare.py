@@ -198,7 +198,7 @@ def _fetch(name: str, config_path: Path | None) -> tuple[str, Estate]:
 def _compare(
     loaded: list[tuple[str, Estate]], rules: Rules, names: tuple[str | None, str | None]
 ) -> Comparison:
-    from ..comparing.engine import compare_configured
+    from ..comparing.mapping import compare_configured
 
     (a_name, a), (b_name, b) = loaded
     return compare_configured(a, b, rules, (names[0] or a_name, names[1] or b_name))

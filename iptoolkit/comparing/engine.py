@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from ..auditing.config import Suppression
     from ..core.estate import Estate
 
-__all__ = ["compare", "compare_configured", "Manual", "CANDIDATES_FOR"]
+__all__ = ["compare", "Manual", "CANDIDATES_FOR"]
 
 CANDIDATES_FOR = 1000
 """Unmatched items per kind and side given their closest candidates: each costs a search
@@ -84,15 +84,6 @@ def compare(
         names,
         run.ignored,
     )
-
-
-def compare_configured(a: Estate, b: Estate, rules: Rules, names: tuple[str, str]) -> Comparison:
-    """`compare` as a project configures it: its rules and, when they name one, its mapping
-    file of manual matches; the command line and the MCP tool both ask this."""
-    from .mapping import read_mapping
-
-    manual = read_mapping(rules.mapping, rules) if rules.mapping is not None else None
-    return compare(a, b, rules=rules, manual=manual, names=names)
 
 
 class _Run:

@@ -24,14 +24,24 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from .difference import KINDS
 
 if TYPE_CHECKING:
+    from ..core.estate import Estate
     from .comparison import Comparison
     from .engine import Manual
     from .rules import Rules
 
-__all__ = ["MAPPING_FORMAT", "read_mapping", "write_mapping", "toml_string"]
+__all__ = ["MAPPING_FORMAT", "compare_configured", "read_mapping", "write_mapping", "toml_string"]
 
 MAPPING_FORMAT = "iptoolkit.compare-mapping"
 _KEYS = ("format", "version", "a", "b", *KINDS)
+
+
+def compare_configured(a: Estate, b: Estate, rules: Rules, names: tuple[str, str]) -> Comparison:
+    """`compare` as a project configures it: its rules and, when they name one, its mapping
+    file of manual matches; the command line and the MCP tool both ask this."""
+    from .engine import compare
+
+    manual = read_mapping(rules.mapping, rules) if rules.mapping is not None else None
+    return compare(a, b, rules=rules, manual=manual, names=names)
 
 
 def read_mapping(path: Path, rules: Rules | None = None) -> Manual:

@@ -251,7 +251,7 @@ class Store:
         """`ipt.compare` of two loaded installations by the store's rules, worked out once
         per pair (a page of the answer is a slice of it)."""
         from ..comparing import Rules
-        from ..comparing.engine import compare_configured
+        from ..comparing.mapping import compare_configured
 
         key = (id(a), id(b))  # the entry holds both: their ids stay theirs
         with self._lock:
