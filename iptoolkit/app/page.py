@@ -146,7 +146,11 @@ def views_bar(explorer: Explorer) -> W.HBox:
     said = W.HTML()
 
     def listed() -> None:
-        names = explorer.views.names() if explorer.views is not None else []
+        try:
+            names = explorer.views.names() if explorer.views is not None else []
+        except (ValueError, OSError) as exc:  # the file went bad while the app ran
+            said.value = f"<span class='ipt-app-error'>{html.escape(str(exc))}</span>"
+            names = []
         saved.options = [("", ""), *((one, one) for one in names)]
         saved.value = ""
 

@@ -162,6 +162,8 @@ def read_toml(text: str, source: Path) -> dict[str, Any]:
     """TOML text as a document; a fault is a `ConfigError` naming the file and line."""
     try:
         return tomllib.loads(text)
+    except RecursionError:  # tomllib reads each nested array or inline table by recursion
+        raise ConfigError(f"{source}: arrays or inline tables nested too deeply to read") from None
     except tomllib.TOMLDecodeError as exc:
         said = str(exc)
         at = re.search(r" \(at line (\d+), column \d+\)", said)

@@ -146,7 +146,7 @@ def timeline_command(archive_path: Path, as_csv: bool) -> None:
     """The counts of every snapshot (ipt.history's timeline)."""
     frame = _open(archive_path).timeline()
     click.echo(
-        frame.to_csv(index=False) if as_csv else frame.iloc[:, :9].to_string(index=False),
+        _csv(frame) if as_csv else frame.iloc[:, :9].to_string(index=False),
         nl=not as_csv,
     )
 
@@ -184,7 +184,15 @@ def compact_command(archive_path: Path) -> None:
 def sql_command(query: str, archive_path: Path, as_csv: bool) -> None:
     """Run a SQL query over the archive's tables and views (docs/archive.md)."""
     frame = _open(archive_path).sql(query)
-    click.echo(frame.to_csv(index=False) if as_csv else frame.to_string(index=False), nl=not as_csv)
+    click.echo(_csv(frame) if as_csv else frame.to_string(index=False), nl=not as_csv)
+
+
+def _csv(frame: Any) -> str:
+    """`--csv`: names from the estate as text a spreadsheet runs nothing of, a cell
+    holding a line break quoted (`exporters.table_files`)."""
+    from ..exporters.table_files import csv_safe_frame, frame_csv
+
+    return frame_csv(csv_safe_frame(frame))
 
 
 def _command_words(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:

@@ -89,9 +89,9 @@ def diff_command(
     if plot_path is not None:
         _plot(result, plot_path, only_changed=not draw_all)
     if output_format == "csv":
-        from ..exporters.table_files import diff_csv_frame
+        from ..exporters.table_files import diff_csv_frame, frame_csv
 
-        diff_csv_frame(result).to_csv(sys.stdout, index=False)
+        sys.stdout.write(frame_csv(diff_csv_frame(result)))
     else:
         text = {"text": result.to_text, "md": result.to_markdown, "json": result.to_json}
         click.echo(text[output_format]().rstrip("\n"))

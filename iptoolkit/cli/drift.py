@@ -32,8 +32,10 @@ def drift_command(snapshot: Path, output_format: str) -> None:
     elif output_format == "md":
         click.echo(report.to_markdown(), nl=False)
     elif output_format == "csv":
+        from ..exporters.table_files import csv_safe_frame, frame_csv
+
         frame = report.to_frame()
         frame["examples"] = frame["examples"].map(" ".join)
-        click.echo(frame.to_csv(index=False), nl=False)
+        click.echo(frame_csv(csv_safe_frame(frame)), nl=False)
     else:
         click.echo(str(report))

@@ -2,7 +2,8 @@
 
 Everything that can fail is checked before Voila starts, each as one line: the `app`
 extra, the port, the snapshot (loaded once here, so a bad file is named at once, not in
-the browser). The kernel reads the snapshot again from `IPTOOLKIT_APP_SNAPSHOT`.
+the browser), the saved views' file (a file it cannot read is a wrong `--views` or
+SNAPSHOT, exit 2). The kernel reads the snapshot again from `IPTOOLKIT_APP_SNAPSHOT`.
 """
 
 from __future__ import annotations
@@ -105,6 +106,7 @@ def explore_command(
         # and the first view read it again, and this process waits for hours
     else:
         what = "a demo estate"
+    _check_views(snapshot, views)
     environ = dict(os.environ)
     environ[env.APP_FOLDER] = str(folder.resolve())
     environ[env.APP_UNMASKED] = "1" if unmasked_downloads else ""
@@ -130,6 +132,21 @@ def explore_command(
     if not no_browser:
         webbrowser.open(app.url)
     _serve_until_stopped(app)
+
+
+def _check_views(snapshot: Path | None, folder: Path | None) -> None:
+    """The saved views' file, read once before the app starts: one that cannot be read
+    (bad JSON, a key given twice, an unknown version) is named here, not in a page."""
+    from ..viewmodel.saved_views import SavedViews, views_file
+
+    path = views_file(snapshot, folder)
+    if path is None:
+        return
+    try:
+        SavedViews(path).names()
+    except (OSError, ValueError) as exc:
+        hint = "'--views'" if folder is not None else "'SNAPSHOT' (its views file)"
+        raise click.BadParameter(" ".join(str(exc).split()), param_hint=hint) from None
 
 
 def _serve_until_stopped(app: runner.App) -> None:

@@ -3,20 +3,20 @@
 Pure functions of the comparison (its methods call them). Values were masked when it was
 made; names, keys and ids are hostile text, escaped here for the format written: Markdown
 by the one escaper (`support/markdown.py`, and `html.escape` inside `<summary>`), CSV
-cells through the exporters' formula rule (`exporters.table_files.csv_safe`), text with
-control characters dropped (`support/printable.py`); free text passes `redact_text`.
+cells through the one formula rule and writer (`support/csvio.py`), text with control
+characters dropped (`support/printable.py`); free text passes `redact_text`.
 """
 
 from __future__ import annotations
 
-import csv
 import html
-import io
 import json
+from collections.abc import Iterable
 from typing import Any, Protocol
 
 from ..change.record import SEVERITIES
 from ..change.render import counted, short
+from ..support.csvio import csv_safe, csv_text
 from ..support.markdown import code, escape
 from ..support.names import plural
 from ..support.printable import drop_unprintable
@@ -260,12 +260,8 @@ def to_json(result: Comparison, *, indent: int | None = 2) -> str:
 
 def to_csv(result: Comparison) -> str:
     """One row per field that differs (one per item without fields); a cell a spreadsheet
-    would run as a formula gets a leading `'`."""
-    from ..exporters.table_files import csv_safe
-
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
+    would run as a formula gets a leading `'`, one holding a line break is quoted."""
+    table: list[Iterable[object]] = [CSV_COLUMNS]
     for d in result.differences:
         base = [d.severity, d.kind, d.status, key_text(d.key), d.name, d.a or "", d.b or ""]
         rows = [(f.path, _cell(f.a), _cell(f.b), f.reason) for f in d.fields] or [
@@ -273,8 +269,8 @@ def to_csv(result: Comparison) -> str:
         ]
         for row in rows:
             cells = [*base, *row]
-            writer.writerow([csv_safe(drop_unprintable(redact_text(str(c)))) for c in cells])
-    return out.getvalue()
+            table.append([csv_safe(drop_unprintable(redact_text(str(c)))) for c in cells])
+    return csv_text(table)
 
 
 def _cell(value: Any) -> str:

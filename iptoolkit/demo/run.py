@@ -37,6 +37,7 @@ def run_demo(
     """Run the demo; return the files written."""
     from ..auditing import findings
     from ..exporters import export
+    from ..exporters.table_files import csv_safe_frame, write_frame_csv
     from ..plot import plot_summary, plot_topology
     from .estate import demo_estate
 
@@ -59,8 +60,7 @@ def run_demo(
     for name in ("topology.svg", "profiles.csv", "estate.graphml", "estate.dot"):
         written.append(export(estate, output / name))
     written.extend(_busiest_partner(estate, output, echo))
-    found.to_frame().to_csv(output / "findings.csv", index=False)
-    written.append(output / "findings.csv")
+    written.append(write_frame_csv(csv_safe_frame(found.to_frame()), output / "findings.csv"))
     written.extend(_a_week_later(estate, output, seed, echo))
     echo("")
     echo(f"Wrote {len(written)} files to {output}/ in {time.perf_counter() - started:.1f} s:")

@@ -56,7 +56,7 @@ def capped(ctx: Context, page: str, items: Sequence[T], what: FullList) -> tuple
 
 def write_full_lists(ctx: Context, docs: Path) -> set[Path]:
     """Write the CSV files the pages linked to; return their paths."""
-    from ..exporters.table_files import csv_safe_frame, write_csv
+    from ..exporters.table_files import csv_safe_frame, write_csv, write_frame_csv
 
     written = set()
     for what in sorted(ctx.full_lists):
@@ -66,7 +66,7 @@ def write_full_lists(ctx: Context, docs: Path) -> set[Path]:
             write_csv(ctx.estate, path)
         else:
             frame = _findings_frame(ctx) if what == "findings" else ctx.estate.to_frame(what)
-            csv_safe_frame(_masked(frame)).to_csv(path, index=False, encoding="utf-8")
+            write_frame_csv(csv_safe_frame(_masked(frame)), path)
         written.add(path)
     return written
 

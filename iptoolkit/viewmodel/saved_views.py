@@ -5,19 +5,33 @@ The file sits beside the snapshot (`acme.json` -> `acme.views.json`) or, given a
 (`iptoolkit explore --views DIR`), is `DIR/iptoolkit-views.json`: its name never comes
 from a view's name, which is hostile input and lives only inside the JSON (written with
 the json module, read back checked). A file that cannot be read is an error naming it and
-what is wrong, never silently replaced.
+what is wrong, never silently replaced: bad JSON, a key given twice, nesting too deep
+(`models.jsontext`), a version this toolkit does not know.
+
+Two app tabs (two kernels) may save at the same moment, and each save rewrites the whole
+file. So a save holds a lock (`fcntl.flock` on `.<file>.lock` beside it: the standard
+library, Linux and macOS, and the kernel drops it when a writer dies, so a crash leaves no
+stale lock), reads the file again under it (a view another tab saved meanwhile is kept),
+writes a temporary file of its own in the same folder and moves it over the file
+(`os.replace`): a reader sees the old file or the new one, never half of one, and a writer
+killed mid-write leaves only its temporary file, which the next save removes.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
+from ..models.jsontext import ParseError, loads_json
 from ..query.filters import Filter
 from ..support.printable import drop_unprintable
 
@@ -92,29 +106,94 @@ class SavedViews:
         return SavedView(chosen, tuple(drill), item or None)
 
     def save(self, name: str, view: SavedView) -> str:
-        """Save `view` as `name` (replacing one of that name); the name as kept."""
+        """Save `view` as `name` (replacing one of that name), keeping every view saved
+        meanwhile by another writer; the name as kept."""
         kept = view_name(name)
-        views = self._read()
-        views[kept] = {
+        entry = {
             "filter": json.loads(view.filter.to_json()),
             "drill": list(view.drill),
             "item": view.item,
         }
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        text = json.dumps({"version": _VERSION, "views": views}, indent=2, ensure_ascii=False)
-        partial = self.path.with_name(self.path.name + ".partial")
-        partial.write_text(text + "\n", encoding="utf-8")
-        partial.replace(self.path)  # a reader never sees half a file
+        with self._locked() as mode:
+            views = self._read()  # under the lock: what another writer saved is in it
+            views[kept] = entry
+            text = json.dumps({"version": _VERSION, "views": views}, indent=2, ensure_ascii=False)
+            self._replace(text + "\n", mode)
         return kept
+
+    @contextmanager
+    def _locked(self) -> Iterator[int]:
+        """Hold the views file's lock (one writer at a time); yields the mode a new views
+        file gets (the lock file's: what the umask allows)."""
+        import fcntl  # Linux and macOS; the lock is released when its holder dies
+
+        lock = self.path.with_name(f".{self.path.name}.lock")
+        handle = os.open(lock, os.O_RDWR | os.O_CREAT, 0o666)
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            temporary = re.compile(rf"{re.escape(self._temporary_prefix)}[^.]*\.tmp")
+            for left in self.path.parent.iterdir():
+                if temporary.fullmatch(left.name):  # a killed writer's: we hold the lock
+                    left.unlink(missing_ok=True)
+            yield os.fstat(handle).st_mode & 0o777
+        finally:
+            os.close(handle)  # and so the lock
+
+    def _replace(self, text: str, mode: int) -> None:
+        """Write `text` to a temporary file of this writer's own beside the file, then move
+        it over the file: a reader sees the old views or the new, whole."""
+        if self.path.exists():
+            mode = self.path.stat().st_mode & 0o777
+        with tempfile.NamedTemporaryFile(
+            "w",
+            encoding="utf-8",
+            dir=self.path.parent,
+            prefix=self._temporary_prefix,
+            suffix=".tmp",
+            delete=False,
+        ) as file:
+            temporary = Path(file.name)
+            try:
+                file.write(text)
+                file.flush()
+                os.fsync(file.fileno())
+                os.chmod(temporary, mode)
+            except BaseException:
+                temporary.unlink(missing_ok=True)
+                raise
+        try:
+            os.replace(temporary, self.path)
+        except BaseException:
+            temporary.unlink(missing_ok=True)
+            raise
+
+    @property
+    def _temporary_prefix(self) -> str:
+        """How a writer's temporary file is named: this, a random part, `.tmp`."""
+        return f".{self.path.name}.saving-"
 
     def _read(self) -> dict[str, dict[str, Any]]:
         if not self.path.exists():
             return {}
         try:
-            document = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise ValueError(f"{self.path}: the saved views cannot be read: {exc}") from None
-        views = document.get("views") if isinstance(document, dict) else None
-        if not isinstance(views, dict) or not all(isinstance(v, dict) for v in views.values()):
+            document = loads_json(self.path.read_bytes())
+        except (OSError, ParseError) as exc:
+            said = " ".join(str(exc).split())
+            raise ValueError(f"{self.path}: the saved views cannot be read: {said}") from None
+        if not isinstance(document, dict) or not isinstance(document.get("views"), dict):
+            raise ValueError(f"{self.path}: not a views file (no 'views' object of objects)")
+        version = document.get("version")
+        if type(version) is not int or version != _VERSION:
+            said = "no version" if version is None else f"version {json.dumps(version):.20}"
+            raise ValueError(
+                f"{self.path}: a views file of {said}, which this iptoolkit cannot read "
+                f"(it reads version {_VERSION})"
+            )
+        unknown = sorted(set(document) - {"version", "views"})
+        if unknown:
+            raise ValueError(f"{self.path}: unknown key {unknown[0]!r} in the views file")
+        views = document["views"]
+        if not all(isinstance(v, dict) for v in views.values()):
             raise ValueError(f"{self.path}: not a views file (no 'views' object of objects)")
         return dict(views)

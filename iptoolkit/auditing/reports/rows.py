@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 from collections import Counter
+from collections.abc import Iterable
 
+from ...support.csvio import csv_safe, csv_text
 from ...support.jsonio import indented_json
 from ...support.markdown import code, escape
 from ...support.names import plural
@@ -78,23 +78,18 @@ def json_report(context: ReportContext) -> str:
 def csv_report(context: ReportContext) -> str:
     """One CSV row per finding (nodes separated by spaces); formulas neutralised, control
     characters written as escapes (`shown`)."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(_COLUMNS)
+    table: list[Iterable[object]] = [_COLUMNS]
     for finding in context.found:
         row = context.row(finding)
         row["nodes"] = " ".join(row["nodes"])
-        writer.writerow([_cell(row[name]) for name in _COLUMNS])
-    return out.getvalue()
+        table.append([_cell(row[name]) for name in _COLUMNS])
+    return csv_text(table)
 
 
 def _cell(value: object) -> object:
-    """A spreadsheet cell that cannot be read as a formula (`=`, `+`, `-`, `@` first), with
-    no control character (`shown`)."""
-    if not isinstance(value, str):
-        return value
-    value = shown(value)
-    return "'" + value if value[:1] in ("=", "+", "-", "@") else value
+    """A spreadsheet cell that cannot be read as a formula (`csv_safe`), with no control
+    character (`shown`)."""
+    return csv_safe(shown(value)) if isinstance(value, str) else value
 
 
 def markdown_report(context: ReportContext) -> str:
