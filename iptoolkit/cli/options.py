@@ -303,11 +303,10 @@ def check_connection(base_url: str, profiles_path: str | None) -> None:
     """A wrong `--base-url` or `--profiles-path` as a usage error (one line, exit 2) before
     anything is asked of the user or sent: a malformed URL, or a listing on another origin
     than the base URL's (it would receive the bearer token)."""
-    from ..client._base import DEFAULT_PROFILES_PATH
-    from ..client._urls import base_url_of, listing_url
+    from ..client import check_endpoint
 
     try:
-        listing_url(base_url_of(base_url), profiles_path or DEFAULT_PROFILES_PATH)
+        check_endpoint(base_url, profiles_path)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
 

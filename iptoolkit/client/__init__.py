@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from . import errors
 from .auth import BearerToken, ClientCredentials, GuestLogin, Secret, SessionCookie
-from .client import AsyncClient, Client
+from .client import AsyncClient, Client, check_endpoint
 from .errors import *  # noqa: F403 - the error classes: `errors.__all__`, listed once
 
 __all__ = [
@@ -20,5 +20,6 @@ __all__ = [
     "GuestLogin",
     "BearerToken",
     "Secret",
+    "check_endpoint",
 ]
 __all__ += errors.__all__

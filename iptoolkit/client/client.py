@@ -18,10 +18,10 @@ import httpx
 
 from ..models import IntegrationProfile
 from . import _limits, _retry
-from ._base import ClientBase, Fetched, parse_page, raw_items
+from ._base import DEFAULT_PROFILES_PATH, ClientBase, Fetched, parse_page, raw_items
 from ._core import Flow, Send, Sleep, Steps
 from ._progress import FetchProgress
-from ._urls import RequestInfo, redact_url
+from ._urls import RequestInfo, base_url_of, listing_url, redact_url
 from ._watchdog import Watchdog
 from .errors import ApiError
 from .paging import Page
@@ -29,7 +29,15 @@ from .paging import Page
 if TYPE_CHECKING:
     from ..core.estate import Estate
 
-__all__ = ["Client", "AsyncClient"]
+__all__ = ["Client", "AsyncClient", "check_endpoint"]
+
+
+def check_endpoint(base_url: str | httpx.URL, profiles_path: str | None = None) -> None:
+    """Refuse, as `Client` would, a malformed base URL or a profile listing on another
+    origin than the base URL's (it would receive the bearer token): a ValueError that
+    names it, before anything is asked of the user or sent."""
+    listing_url(base_url_of(base_url), profiles_path or DEFAULT_PROFILES_PATH)
+
 
 _SEND_FAILURES = (httpx.TransportError, ApiError)
 """What sending may raise that the flow handles: transport failures, token errors."""
