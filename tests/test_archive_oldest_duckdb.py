@@ -24,7 +24,9 @@ import pytest
 import iptoolkit as ipt
 from iptoolkit.core.snapshot import SnapshotInfo
 
-duckdb = pytest.importorskip("duckdb")
+pytest.importorskip("duckdb")
+import duckdb  # noqa: E402
+
 from iptoolkit.archive import Archive  # noqa: E402
 from iptoolkit.archive.opening import STORAGE_VERSION  # noqa: E402
 

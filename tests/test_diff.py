@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+from typing import Any
 
 import pytest
 
@@ -20,7 +21,7 @@ def one(diff: ipt.EstateDiff, **wanted: object) -> ipt.Change:
     return found[0]
 
 
-def sftp(pid: str | None, ch: dict | None = None, **fields: object) -> dict:
+def sftp(pid: str | None, ch: dict | None = None, **fields: Any) -> dict:
     return profile(
         pid, agent=agent("SFTP", dir="/in", channels=[ch or channel(5, partner=ACME)]), **fields
     )

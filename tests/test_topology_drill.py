@@ -46,6 +46,8 @@ pytest.importorskip("ipysigma")
 
 from iptoolkit.widgets import TopologyView  # noqa: E402
 
+from .view_helpers import around_of, data_of, graph_of, sigma_of  # noqa: E402
+
 CANVAS = Canvas(600, 1.8)
 
 
@@ -184,31 +186,31 @@ def test_kinds_are_told_apart_by_a_shape_written_before_the_label(
 
 def test_opening_a_big_group_shows_its_subgroups_then_node_by_node(estate: Estate) -> None:
     view = TopologyView(estate, height=600, aspect=1.8)
-    finance = set(view.data.members["group:profile:Finance"])
+    finance = set(data_of(view).members["group:profile:Finance"])
     view.expand("group:profile:Finance")
-    groups = _profile_groups(view.data)
+    groups = _profile_groups(data_of(view))
     assert len(groups) > 1 and all(k.startswith("group:profile:Finance/") for k in groups)
     assert set().union(*map(set, groups.values())) == finance  # every member, once
     assert [level.title for level in view.trail] == ["Finance"]
     steps = 0
-    while view.data.group_by is not None:  # the biggest group, level after level
-        biggest = max(_profile_groups(view.data).items(), key=lambda kv: len(kv[1]))[0]
+    while data_of(view).group_by is not None:  # the biggest group, level after level
+        biggest = max(_profile_groups(data_of(view)).items(), key=lambda kv: len(kv[1]))[0]
         view.expand(biggest)
         steps += 1
         assert steps < 5
-    assert len(view.trail) >= 2 and view.data.camera is not None  # fitted
-    tallest = tallest_column(view.graph.subgraph(view.data.members).copy())
+    assert len(view.trail) >= 2 and data_of(view).camera is not None  # fitted
+    tallest = tallest_column(graph_of(view).subgraph(data_of(view).members).copy())
     assert fits(tallest, CANVAS, pages=SCROLL_PAGES)  # on a canvas that scrolls, at most
     view.go_to(1)
     assert [level.title for level in view.trail] == ["Finance"]
     view.back()
-    assert not view.expanded and view.data.group_by == "group"
+    assert not view.expanded and data_of(view).group_by == "group"
 
 
 def test_a_drilled_groups_subgroups_are_drawn_without_its_path(estate: Estate) -> None:
     view = TopologyView(estate, height=600, aspect=1.8)
     view.expand("group:profile:Finance")
-    drawn = {k: view.data.graph.nodes[k] for k in _profile_groups(view.data)}
+    drawn = {k: data_of(view).graph.nodes[k] for k in _profile_groups(data_of(view))}
     glyph = KIND_GLYPHS["profile"]
     for key, attributes in drawn.items():
         subgroup = key.removeprefix("group:profile:Finance/")
@@ -243,23 +245,23 @@ def test_neighbourhood_depth_follows_edges_either_way(graph: nx.MultiDiGraph) ->
 
 def test_focus_then_expand_a_node_in_place(estate: Estate) -> None:
     view = TopologyView(estate, height=600, aspect=1.8)
-    graph = view.graph
+    graph = graph_of(view)
     partner = next(n for n in graph if n.startswith("partner:") and graph.pred[n])
     view.focus(partner)
     around = view.neighbourhood
     assert around is not None and around.depth == 1 and around.centre == partner
-    assert set(view.data.graph) >= set(around.shown)
-    assert view.data.graph.nodes[partner]["halo"] > 0  # the centre ringed
-    channel = next(n for n in around.shown if n.startswith("channel:"))
-    view.sigma.selected_node = channel  # a click expands in place...
+    assert set(data_of(view).graph) >= set(around.shown)
+    assert data_of(view).graph.nodes[partner]["halo"] > 0  # the centre ringed
+    channel = next(n for n in around.shown if isinstance(n, str) and n.startswith("channel:"))
+    sigma_of(view).selected_node = channel  # a click expands in place...
     grown = view.neighbourhood
     assert grown is not None and grown.shown == frozenset(
         expand_nodes(graph, set(around.shown), channel)
     )
     assert len(view.trail) == 1  # ...on the same level
     view._controls.depth.value = 2  # a deeper neighbourhood of the same centre
-    assert view.neighbourhood.depth == 2
-    assert view.neighbourhood.shown == frozenset(neighbourhood_nodes(graph, partner, 2))
+    assert around_of(view).depth == 2
+    assert around_of(view).shown == frozenset(neighbourhood_nodes(graph, partner, 2))
     view.back()
     assert view.neighbourhood is None and not view.expanded
 
@@ -273,7 +275,7 @@ def test_details_open_an_items_neighbourhood_in_the_topology_tab(estate: Estate,
     assert not explorer.detail.around_button.disabled
     explorer.detail.around_button.click()
     assert explorer.tabs.selected_index == 0
-    assert explorer.topology.neighbourhood.centre == partner
+    assert around_of(explorer.topology).centre == partner
     assert "around" in explorer.topology._controls.status.value
     explorer.close()
 
@@ -292,7 +294,7 @@ def test_profiles_nothing_splits_are_opened_by_ranges_of_names(graph: nx.MultiDi
     view = TopologyView(alike, height=600, aspect=1.8)
     first = named[0]
     view.expand(first)
-    assert view.data.group_by is None and view.data.camera is not None
-    ys = [a["y"] for _, a in _drawn(view.data)]
+    assert data_of(view).group_by is None and data_of(view).camera is not None
+    ys = [a["y"] for _, a in _drawn(data_of(view))]
     # each range fits the canvas, or the few canvases a panel scrolls through
     assert max(ys) - min(ys) <= CANVAS.inner_height * SCROLL_PAGES + 1e-6
