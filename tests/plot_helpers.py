@@ -8,8 +8,12 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from matplotlib.collections import Collection
+from matplotlib.axes import Axes
+from matplotlib.collections import Collection, PathCollection
 from matplotlib.colors import to_hex, to_rgba_array
+
+HALO = "#ffd34d"
+"""The fill of the halo drawn behind a highlighted node."""
 
 
 def offsets(collection: Collection) -> np.ndarray:
@@ -25,6 +29,15 @@ def face_colours(collection: Collection) -> list[str]:
 def edge_colours(collection: Collection) -> list[str]:
     """Its outline (or line) colours as `#rrggbb`, as `face_colours`."""
     return [to_hex(rgba) for rgba in to_rgba_array(collection.get_edgecolor())]
+
+
+def haloed(ax: Axes) -> int:
+    """How many markers of the topology diagram `ax` wear a highlight halo."""
+    return sum(
+        len(offsets(c))
+        for c in ax.collections
+        if isinstance(c, PathCollection) and face_colours(c)[0] == HALO
+    )
 
 
 def dash_patterns(collection: Collection) -> list[Sequence[float] | None]:

@@ -246,10 +246,11 @@ def test_files_added_keep_their_bytes_and_only_new_texts_are_checked(
     """An added file's profiles are stored as the file holds them; a profile whose exact
     text the archive stored as valid is not checked again, a faulty one always is."""
     from iptoolkit.models import parsing
+    from iptoolkit.models.fastcheck import profile_fault
     from iptoolkit.support.jsonio import dumps_json
 
     checked: list[bytes] = []
-    real = parsing.profile_fault
+    real = profile_fault  # the check parsing calls
 
     def counting(item: object) -> object:
         checked.append(dumps_json(item))
@@ -478,7 +479,9 @@ def test_an_add_compacts_a_file_gone_mostly_free(
 
     def free_blocks(path: Path) -> int:
         with duckdb.connect(str(path), read_only=True) as con:
-            return _row(con.execute("SELECT free_blocks FROM pragma_database_size()").fetchone())[0]
+            found = _row(con.execute("SELECT free_blocks FROM pragma_database_size()").fetchone())
+            assert isinstance(found[0], int)
+            return found[0]
 
     left = Archive(tmp_path / "left.duckdb")
     for estate in weeks:

@@ -15,7 +15,7 @@ from iptoolkit.core.estate import Estate
 ACME = {"class": "core:IntegrationPartner", "id": 1, "name": "Acme"}
 
 
-def sftp_channel(port: int = 22) -> dict:
+def sftp_channel(port: int = 22) -> dict[str, Any]:
     return {
         "class": "core:IntegrationPartnerChannelSFTP",
         "id": 5,
@@ -138,7 +138,7 @@ def test_repr_and_html_summary():
 
 
 def test_channels_without_ids_in_profiles_without_ids_stay_apart():
-    def anonymous(port: int) -> dict:
+    def anonymous(port: int) -> dict[str, Any]:
         channel = {"class": "core:IntegrationPartnerChannelSFTP", "port": port}
         return {"inputAgentSettings": {"class": "core:CronSshAgentSettings", "channel": channel}}
 

@@ -75,7 +75,7 @@ def _fake_diff(old: ipt.Estate, new: ipt.Estate) -> EstateDiff:
 @pytest.fixture
 def counted(monkeypatch):
     """Count diffs and the estates alive while each is computed."""
-    alive: weakref.WeakSet = weakref.WeakSet()
+    alive: weakref.WeakSet[ipt.Estate] = weakref.WeakSet()
     seen = {"diffs": 0, "most_alive": 0}
     load = history_module._load
 

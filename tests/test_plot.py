@@ -19,6 +19,7 @@ import pytest  # noqa: E402
 from matplotlib.collections import LineCollection, PathCollection  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 from matplotlib.text import Text  # noqa: E402
+from matplotlib.transforms import Bbox  # noqa: E402
 
 import iptoolkit as ipt  # noqa: E402
 from iptoolkit.plot import layered_layout, plot_summary, plot_topology  # noqa: E402
@@ -30,9 +31,14 @@ from iptoolkit.topology.style import IN_COLOUR, OUT_COLOUR, UNRESOLVED_COLOUR  #
 from iptoolkit.topology.view import detail_view, focus_set, grouped_view  # noqa: E402
 
 from .factories import ACME, GLOBEX, agent, channel, estate_of, profile, unit  # noqa: E402
-from .plot_helpers import dash_patterns, edge_colours, face_colours, offsets  # noqa: E402
-
-HALO = "#ffd34d"
+from .plot_helpers import (  # noqa: E402
+    HALO,
+    dash_patterns,
+    edge_colours,
+    face_colours,
+    haloed,
+    offsets,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -84,16 +90,7 @@ def _points(ax) -> list[tuple[float, float, str]]:
     return found
 
 
-def _haloed(ax) -> int:
-    """How many markers wear a highlight halo."""
-    return sum(
-        len(offsets(c))
-        for c in ax.collections
-        if isinstance(c, PathCollection) and face_colours(c)[0] == HALO
-    )
-
-
-def _label_boxes(figure, ax=None) -> list:
+def _label_boxes(figure, ax=None) -> list[Bbox]:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     renderer = FigureCanvasAgg(figure).get_renderer()
@@ -330,14 +327,14 @@ def test_highlight_a_partner_marks_its_paths(tiny):
     graph = ipt.build_graph(tiny)
     ax = plot_topology(graph, highlight="partner:1").axes[0]
     # partner 1, channel 5, the agents of P1 and P3, P1 and P3
-    assert _haloed(ax) == 6
+    assert haloed(ax) == 6
 
 
 def test_highlight_accepts_an_impact_and_a_list(tiny):
     graph = ipt.build_graph(tiny)
     impact = ipt.impact(graph, "channel:5")  # channel 5, partner 1, P1 and its agent
-    assert _haloed(plot_topology(graph, highlight=impact).axes[0]) == 4
-    assert _haloed(plot_topology(graph, highlight=["profile:P1", "agent:P1"]).axes[0]) == 2
+    assert haloed(plot_topology(graph, highlight=impact).axes[0]) == 4
+    assert haloed(plot_topology(graph, highlight=["profile:P1", "agent:P1"]).axes[0]) == 2
     with pytest.raises(nx.NodeNotFound):
         plot_topology(graph, highlight="partner:404")
 
@@ -404,7 +401,7 @@ def test_group_by_agent_type_lumps_the_same_types_in_both_columns():
         )
     )
     view = grouped_view(ipt.build_graph(estate), "agent_type")
-    agents = {key for key, kind in view.nodes(data="kind") if kind == "agent"}
+    agents = {key for key, a in view.nodes(data=True) if a["kind"] == "agent"}
     for key, data in view.nodes(data=True):
         if data["kind"] != "profile":
             continue

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 import matplotlib
 
@@ -189,7 +190,7 @@ def test_breaking_changes_are_ringed_and_their_links_drawn_in_the_breaking_colou
     from iptoolkit.topology.view import detail_view
     from tests.factories import ACME, agent, channel, estate_of, profile
 
-    def user(pid: str, ch: dict | None) -> dict:
+    def user(pid: str, ch: dict[str, Any] | None) -> dict[str, Any]:
         return profile(pid, agent=agent("SFTP", channels=[ch] if ch else []))
 
     ch5 = channel(5, partner=ACME)

@@ -20,11 +20,11 @@ USERS = [f"P{n}" for n in range(1, 8)]
 """Seven active profiles on channel 40049: more than a reason names."""
 
 
-def receiving(pid: str, ch: dict | None, **fields: Any) -> dict:
+def receiving(pid: str, ch: dict[str, Any] | None, **fields: Any) -> dict[str, Any]:
     return profile(pid, agent=agent("AS2", channels=[ch] if ch else []), **fields)
 
 
-def delivering(pid: str, ch: dict | None) -> dict:
+def delivering(pid: str, ch: dict[str, Any] | None) -> dict[str, Any]:
     return profile(pid, agent=agent("ManualUpload"), units=[unit("AS2", channel=ch)])
 
 
@@ -34,7 +34,7 @@ def one(diff: ipt.EstateDiff, **wanted: object) -> ipt.Change:
     return found[0]
 
 
-def week(moved: list[str], left: dict[str, dict | None]) -> ipt.EstateDiff:
+def week(moved: list[str], left: dict[str, dict[str, Any] | None]) -> ipt.EstateDiff:
     """Every user on OLD (P7 delivers through it); those in `moved` now on NEW, those in
     `left` with the channel they have instead (None: none)."""
     before = [receiving(p, OLD) for p in USERS[:-1]] + [delivering(USERS[-1], OLD)]

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
+from typing import Any
 
 import networkx as nx
 import pytest
@@ -57,11 +58,11 @@ def estate() -> Estate:
 
 
 @pytest.fixture(scope="module")
-def graph(estate: Estate) -> nx.MultiDiGraph:
+def graph(estate: Estate) -> nx.MultiDiGraph[str]:
     return build_graph(estate)
 
 
-def _drawn(data: ViewData) -> list[tuple[str, dict]]:
+def _drawn(data: ViewData) -> list[tuple[str, dict[str, Any]]]:
     """The nodes a reader sees (no ports)."""
     return [(k, a) for k, a in data.graph.nodes(data=True) if a.get("kind") != "port"]
 
@@ -73,7 +74,7 @@ def _profile_groups(data: ViewData) -> dict[str, tuple[Hashable, ...]]:
 # -- spacing rules ------------------------------------------------------------------------
 
 
-def test_labels_end_before_the_edges_and_the_next_column(graph: nx.MultiDiGraph) -> None:
+def test_labels_end_before_the_edges_and_the_next_column(graph: nx.MultiDiGraph[str]) -> None:
     for data in (
         view_data(graph, group_by="group", canvas=CANVAS),
         auto_view(graph.subgraph(list(graph)[:60]).copy(), canvas=CANVAS),
@@ -95,7 +96,7 @@ def test_labels_end_before_the_edges_and_the_next_column(graph: nx.MultiDiGraph)
             assert data.graph.nodes[v]["x"] > data.graph.nodes[u]["x"]
 
 
-def test_rows_are_far_enough_apart_for_a_label(graph: nx.MultiDiGraph) -> None:
+def test_rows_are_far_enough_apart_for_a_label(graph: nx.MultiDiGraph[str]) -> None:
     data = view_data(graph, group_by="group", canvas=CANVAS)
     by_column: dict[float, list[float]] = {}
     for _, a in _drawn(data):
@@ -105,7 +106,7 @@ def test_rows_are_far_enough_apart_for_a_label(graph: nx.MultiDiGraph) -> None:
         assert all(b - a >= 12 for a, b in zip(ys, ys[1:], strict=False))  # 12 px labels
 
 
-def test_what_is_drawn_fits_the_canvas_at_the_start_camera(graph: nx.MultiDiGraph) -> None:
+def test_what_is_drawn_fits_the_canvas_at_the_start_camera(graph: nx.MultiDiGraph[str]) -> None:
     data = view_data(graph, group_by="group", canvas=CANVAS)
     xs = [a["x"] for _, a in _drawn(data)]
     ys = [a["y"] for _, a in _drawn(data)]
@@ -154,7 +155,9 @@ def test_labels_that_would_read_the_same_once_cut_keep_their_ends() -> None:
     assert alone[1] == cut_to_px(names[1], 110.0)
 
 
-def test_a_narrow_view_names_each_cut_label_whole_for_the_hover(graph: nx.MultiDiGraph) -> None:
+def test_a_narrow_view_names_each_cut_label_whole_for_the_hover(
+    graph: nx.MultiDiGraph[str],
+) -> None:
     data = view_data(graph, group_by=None, canvas=Canvas(400, 1.5))  # about 600 px wide
     labels = {key: a["label"] for key, a in _drawn(data)}
     cut = [label for label in labels.values() if "\u2026" in label]
@@ -171,7 +174,7 @@ def test_a_narrow_view_names_each_cut_label_whole_for_the_hover(graph: nx.MultiD
 
 
 def test_kinds_are_told_apart_by_a_shape_written_before_the_label(
-    graph: nx.MultiDiGraph,
+    graph: nx.MultiDiGraph[str],
 ) -> None:
     data = view_data(graph, group_by="group", canvas=CANVAS)
     for _, a in _drawn(data):
@@ -220,7 +223,7 @@ def test_a_drilled_groups_subgroups_are_drawn_without_its_path(estate: Estate) -
     assert shared_path(["Finance", "Finance/AP"]) == shared_path(["AP", "AR"]) == ""
 
 
-def test_a_view_too_tall_for_the_canvas_is_grouped(graph: nx.MultiDiGraph) -> None:
+def test_a_view_too_tall_for_the_canvas_is_grouped(graph: nx.MultiDiGraph[str]) -> None:
     assert not fits(tallest_column(graph), CANVAS)
     assert auto_view(graph, canvas=CANVAS).group_by == "group"
     one_profile = {next(n for n in graph if n.startswith("profile:"))}
@@ -231,13 +234,14 @@ def test_a_view_too_tall_for_the_canvas_is_grouped(graph: nx.MultiDiGraph) -> No
 # -- neighbourhood ------------------------------------------------------------------------
 
 
-def test_neighbourhood_depth_follows_edges_either_way(graph: nx.MultiDiGraph) -> None:
+def test_neighbourhood_depth_follows_edges_either_way(graph: nx.MultiDiGraph[str]) -> None:
     partner = next(n for n in graph if n.startswith("partner:") and graph.pred[n])
     one = neighbourhood_nodes(graph, partner, 1)
     assert one == {partner, *graph.pred[partner], *graph.succ[partner]}
     two = neighbourhood_nodes(graph, partner, 2)
     assert one < two
-    assert all(any(graph.has_edge(a, b) or graph.has_edge(b, a) for b in one) for a in two - one)
+    linked = {*graph.edges(), *((v, u) for u, v in graph.edges())}  # either way
+    assert all(any((a, b) in linked for b in one) for a in two - one)
     assert neighbourhood_nodes(graph, partner, 0) == {partner}
     with pytest.raises(KeyError, match="no item"):
         neighbourhood_nodes(graph, "partner:nowhere", 1)
@@ -280,11 +284,11 @@ def test_details_open_an_items_neighbourhood_in_the_topology_tab(estate: Estate,
     explorer.close()
 
 
-def test_profiles_nothing_splits_are_opened_by_ranges_of_names(graph: nx.MultiDiGraph) -> None:
+def test_profiles_nothing_splits_are_opened_by_ranges_of_names(graph: nx.MultiDiGraph[str]) -> None:
     alike = graph.copy()
-    alike.remove_nodes_from([n for n, kind in graph.nodes(data="kind") if kind == "partner"])
-    for node, kind in graph.nodes(data="kind"):
-        if kind == "profile":
+    alike.remove_nodes_from([n for n, a in graph.nodes(data=True) if a["kind"] == "partner"])
+    for node, attributes in graph.nodes(data=True):
+        if attributes["kind"] == "profile":
             alike.nodes[node].update(group="Same", agent_type="SFTPAgentSettings")
     data = auto_view(alike, canvas=CANVAS)
     groups = _profile_groups(data)

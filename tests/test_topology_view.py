@@ -63,7 +63,7 @@ def small() -> Estate:
     )
 
 
-def _kind_of(graph: nx.MultiDiGraph, node: Hashable) -> str:
+def _kind_of(graph: nx.MultiDiGraph[str], node: str) -> str:
     return str(graph.nodes[node]["kind"])
 
 
@@ -156,7 +156,7 @@ def test_expanding_a_group_shows_its_members_and_their_paths(big: Estate) -> Non
     view.expand("group:profile:Finance/GL")  # ...and a small one node by node
     assert view.expanded and view.data is not overview
     members = set(overview.members["group:profile:Finance"])
-    shown = {key for key, kind in data_of(view).graph.nodes(data="kind") if kind != "port"}
+    shown = {key for key, a in data_of(view).graph.nodes(data=True) if a["kind"] != "port"}
     graph = graph_of(view)
     profiles = {key for key in shown if key.startswith("profile:")}
     assert profiles and profiles <= members  # the group's profiles, node by node...
@@ -194,7 +194,7 @@ def test_highlight_fades_what_it_leaves_out(small: Estate) -> None:
     assert nodes["partner:1"]["color"] == mix(KIND_COLOURS["partner"], FADED)
     assert "highlighted" in [item.label for item in data.legend]
     plain = view_data(graph, group_by=None)
-    assert all(halo == 0 for _, halo in plain.graph.nodes(data="halo"))
+    assert all(a["halo"] == 0 for _, a in plain.graph.nodes(data=True))
     assert plain.graph.nodes["partner:1"]["color"] == KIND_COLOURS["partner"]
 
 

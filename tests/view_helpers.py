@@ -22,8 +22,8 @@ def data_of(view: TopologyView) -> ViewData:
     return data
 
 
-def graph_of(view: TopologyView) -> nx.MultiDiGraph:
-    """The estate graph whose overview is shown."""
+def graph_of(view: TopologyView) -> nx.MultiDiGraph[Any]:
+    """The estate graph whose overview is shown (typed as the view types it)."""
     graph = view.graph
     assert graph is not None, "the view has no estate graph"
     return graph
