@@ -34,6 +34,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -54,7 +55,8 @@ def _server_mb(pid: int) -> int:
     """Voila's own resident memory (the server, without its kernels)."""
     import psutil
 
-    return round(psutil.Process(pid).memory_info().rss / 2**20)
+    rss: int = psutil.Process(pid).memory_info().rss
+    return round(rss / 2**20)
 
 
 FLOOR_CELL = "import ipywidgets as W\nW.HTML('<b class=\"ipt-floor\">shown</b>')"
@@ -108,14 +110,14 @@ def _visits(
     return times, memory
 
 
-def _median(values: list[float | None]) -> str:
+def _median(values: Sequence[float | None]) -> str:
     known = [value for value in values if value is not None]
     if len(known) < len(values):
         return "not always shown"
     return f"median {statistics.median(known):.1f} s"
 
 
-def _seconds(values: list[float | None]) -> str:
+def _seconds(values: Sequence[float | None]) -> str:
     return ", ".join("none" if value is None else f"{value:.1f}" for value in values)
 
 

@@ -38,6 +38,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -102,8 +103,11 @@ def store_night(
     estate = ipt.Estate.from_raw(
         [profiles[i] for i in new_positions]
     )  # records of the new ones only
-    next_id = con.execute("SELECT coalesce(max(version_id), 0) + 1 FROM versions").fetchone()[0]
-    versions, uses = [], []
+    found = con.execute("SELECT coalesce(max(version_id), 0) + 1 FROM versions").fetchone()
+    assert found is not None
+    next_id: int = found[0]
+    versions: list[tuple[Any, ...]] = []
+    uses: list[tuple[Any, ...]] = []
     for position, record in zip(new_positions, estate.records, strict=True):
         if digests[position] in known:
             continue
@@ -312,8 +316,8 @@ def measure(
         load = load.best(beside)
         shutil.copy(archive.path, scratch)
         fresh = Archive(scratch)
-        cold = clocked(lambda fresh=fresh: fresh.add(nights[0]), 1)
-        warm = clocked(lambda fresh=fresh: fresh.add(nights[1]), 1)
+        cold = clocked(partial(fresh.add, nights[0]), 1)
+        warm = clocked(partial(fresh.add, nights[1]), 1)
         add_cold, add_warm = add_cold.best(cold), add_warm.best(warm)
         paired.append((cold.cpu / beside.cpu, warm.cpu / beside.cpu))
     print(f"ipt.load, the best of all: {load.wall:.2f} s wall, {load.cpu:.2f} s CPU")

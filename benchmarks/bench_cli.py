@@ -26,6 +26,7 @@ from timing import best_time, orjson_without_gc
 import iptoolkit as ipt
 from iptoolkit.auditing import findings
 from iptoolkit.exporters import export
+from iptoolkit.models import IntegrationPartner
 
 ENTRY = [sys.executable, "-m", "iptoolkit.cli"]
 
@@ -49,8 +50,10 @@ def main() -> None:
         small, large = root / "demo300.json", root / "demo10k.json"
         ipt.demo_estate(n_profiles=300).save(small)
         ipt.demo_estate(n_profiles=10_000).save(large)
-        partner = next(p.name for p in ipt.load(small).partners.values())
-        fresh = {
+        first = next(iter(ipt.load(small).partners.values()))
+        assert isinstance(first, IntegrationPartner) and first.name is not None
+        partner = first.name
+        fresh: dict[str, list[str]] = {
             "python -c 'import iptoolkit' (baseline)": [sys.executable, "-c", "import iptoolkit"],
             "orjson.loads of the 10k snapshot (baseline)": [
                 sys.executable,

@@ -24,6 +24,7 @@ import argparse
 import gc
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from iptoolkit.demo import demo_estate
@@ -67,9 +68,18 @@ def main() -> None:
     )
 
     panel = explorer.panel
-    facets = explorer.model.facets
-    busiest_partner = max(facets.partners, key=facets.partners.__getitem__)
-    top_group = next(g for g in facets.groups if "/" not in g)
+    options = explorer.model.facets
+    busiest_partner = max(options.partners, key=options.partners.__getitem__)
+    top_group = next(g for g in options.groups if "/" not in g)
+
+    def typed_orders() -> None:
+        panel.set(Filter())
+        panel.text.value = "orders"
+
+    def inactive() -> None:
+        panel.set(Filter())
+        panel.active.value = False
+
     steps: list[tuple[str, Callable[[], None]]] = [
         ("agent type SFTP", lambda: setattr(panel.agent_types, "value", ("SFTPAgentSettings",))),
         ("+ active only", lambda: setattr(panel.active, "value", True)),
@@ -79,8 +89,8 @@ def main() -> None:
         (f"group {top_group}", lambda: setattr(panel.groups, "value", (top_group,))),
         (f"partner {busiest_partner[:18]}", lambda: setattr(panel.partners, "value", [
             busiest_partner])),
-        ("text 'orders'", lambda: (panel.set(Filter()), setattr(panel.text, "value", "orders"))),
-        ("inactive", lambda: (panel.set(Filter()), setattr(panel.active, "value", False))),
+        ("text 'orders'", typed_orders),
+        ("inactive", inactive),
         ("everything", lambda: panel.set(Filter())),
     ]  # fmt: skip
 
@@ -125,7 +135,7 @@ def main() -> None:
             forget()
 
         facets = best_time(counts_and_facets, args.repeat, relabel_before)
-        bare = best_time(lambda chosen=chosen: estate.subset(chosen), args.repeat, lambda: None)
+        bare = best_time(partial(estate.subset, chosen), args.repeat, lambda: None)
         worst = max(worst, change)
         worst_facets = max(worst_facets, facets)
         line = (
@@ -134,7 +144,7 @@ def main() -> None:
         )
         if not args.no_diagram:
             selection = explorer.selection
-            drawn = best_time(lambda s=selection: render_png(s), 1, lambda: None)
+            drawn = best_time(partial(render_png, selection), 1, lambda: None)
             line += f" {drawn:>10.2f}"
         print(line)
     narrowing = best_time(

@@ -261,7 +261,9 @@ def _change(page: Any, action: str) -> tuple[float, float | None]:
 
 def _wait(page: Any, condition: str, timeout: float) -> dict[str, Any]:
     page.wait_for_function(f"() => ({condition})(window.__iptBench)", timeout=timeout * 1000)
-    return page.evaluate("() => window.__iptBench")
+    found = page.evaluate("() => window.__iptBench")
+    assert isinstance(found, dict), found
+    return found
 
 
 def _shot(page: Any, keep: Path | None, name: str) -> None:

@@ -27,6 +27,7 @@ import argparse
 import sys
 import time
 from collections import Counter
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -35,11 +36,12 @@ from timing import best_time  # noqa: E402
 
 from iptoolkit.auditing import findings  # noqa: E402
 from iptoolkit.demo import demo_estate  # noqa: E402
+from iptoolkit.models import IntegrationPartner  # noqa: E402
 from iptoolkit.query.filters import Filter  # noqa: E402
 from iptoolkit.query.reach import impact, where_used  # noqa: E402
+from iptoolkit.viewmodel.explorer_model import TABS  # noqa: E402
 from iptoolkit.viewmodel.item_html import detail_html  # noqa: E402
 from iptoolkit.widgets import Explorer  # noqa: E402
-from iptoolkit.widgets.explorer import TABS  # noqa: E402
 
 
 def first(func: object) -> float:
@@ -75,9 +77,9 @@ def main() -> None:
     channel = next(iter(estate.channels))
     inside = detail.inside
     for node in (busiest, f"channel:{channel}", model.profile_nodes[0]):
-        opened = best_time(lambda node=node: detail_html(model, node, inside), repeat)
+        opened = best_time(partial(detail_html, model, node, inside), repeat)
         floor = best_time(
-            lambda node=node: (where_used(model.graph, node), impact(model.graph, node)), repeat
+            partial(lambda n: (where_used(model.graph, n), impact(model.graph, n)), node), repeat
         )
         row(f"open {node[:36]} ({len(where_used(model.graph, node)):,} users)", opened, floor)
 
@@ -90,13 +92,15 @@ def main() -> None:
 
     for word, what in (("orders", "a common word"), ("orders zq", "no match: every label read")):
         typed = best_time(
-            lambda word=word: setattr(detail.search, "value", word),
+            partial(setattr, detail.search, "value", word),
             repeat,
-            setup=lambda word=word: setattr(detail.search, "value", word[:-1]),
+            setup=partial(setattr, detail.search, "value", word[:-1]),
         )
         row(f"a key typed, {what}", typed, best_time(scan, repeat))
     detail.kind.value = "partner"
-    name = estate.partners[partner].name
+    chosen_partner = estate.partners[partner]
+    assert isinstance(chosen_partner, IntegrationPartner) and chosen_partner.name, partner
+    name: str = chosen_partner.name
     row("first exact partner name typed (index made)", first(
         lambda: setattr(detail.search, "value", name.upper())))  # fmt: skip
     assert detail.node == busiest, detail.node
@@ -108,7 +112,7 @@ def main() -> None:
         explorer.filter = chosen
         selection = explorer.selection
         shown = first(lambda: setattr(explorer.tabs, "selected_index", TABS.index("Findings")))
-        alone = best_time(lambda s=selection: findings(s), repeat)
+        alone = best_time(partial(findings, selection), repeat)
         row(f"findings tab, first visit: {len(selection):,} profiles", shown, alone)
     explorer.tabs.selected_index = 0
     explorer.filter = Filter()
@@ -123,11 +127,13 @@ def main() -> None:
     def change(chosen: Filter) -> None:
         explorer.filter = chosen
 
+    def afresh() -> None:
+        change(Filter())
+        forget()
+
     for tab in ("Table", "Findings"):
         explorer.tabs.selected_index = TABS.index(tab)
-        took = best_time(
-            lambda: change(Filter(active=True)), repeat, setup=lambda: (change(Filter()), forget())
-        )
+        took = best_time(lambda: change(Filter(active=True)), repeat, setup=afresh)
         if tab == "Table":
             hidden = took
         row(f"filter change, {tab} tab shown", took, hidden)

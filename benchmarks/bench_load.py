@@ -39,8 +39,8 @@ import orjson
 from timing import best_time, orjson_without_gc, status_kb
 
 import iptoolkit as ipt
-from iptoolkit.core.snapshot import dumps_json
 from iptoolkit.models import gc_paused, read_json
+from iptoolkit.support.jsonio import dumps_json
 
 
 def peak_memory(step: str, snapshot: Path) -> int:

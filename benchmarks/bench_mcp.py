@@ -195,6 +195,7 @@ def _edited(estate: Estate) -> Estate:
 async def measure_diff(folder: Path, store: Store, repeat: int) -> None:
     """The diff tool on two snapshots: the first pair worked out at start, then cached."""
     older = store.current
+    assert older.path is not None  # loaded from a file
     path = folder / "later.json"
     _edited(older.estate).save(path)
     start = time.perf_counter()

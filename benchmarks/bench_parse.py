@@ -41,7 +41,6 @@ from pydantic import BaseModel, Tag
 from timing import best_time, orjson_without_gc
 
 import iptoolkit as ipt
-from iptoolkit.core.snapshot import dumps_json
 from iptoolkit.models import (
     AGENT_TYPES,
     CHANNEL_TYPES,
@@ -52,6 +51,7 @@ from iptoolkit.models import (
     loads_json,
     validate_profiles,
 )
+from iptoolkit.support.jsonio import dumps_json
 
 HELD_PROFILES = 10_000
 MAX_DEPTH = 6
@@ -91,6 +91,7 @@ class _Filler:
                     return self.model(self.next_member(tuple(members[:-1])), depth)
             if inner is int:
                 low = next((m.ge for m in _flatten(metadata) if isinstance(m, Ge)), 0)
+                assert isinstance(low, int), low  # an int field's bound
                 return max(low, 0) + next(self.counter) % 100_000
             return self.value(inner, depth)
         if origin in (typing.Union, types.UnionType):

@@ -43,7 +43,7 @@ import tempfile
 import time
 import uuid
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -141,12 +141,13 @@ async def load(
     samples: list[float] = []
     start = time.perf_counter()
     stop_at = start + seconds
-    results = await asyncio.gather(
-        sample_rss(pid, stop_at, samples),
+    sampling = asyncio.create_task(sample_rss(pid, stop_at, samples))
+    errors = await asyncio.gather(
         *(one_client(base_url, secret, expected, stop_at, latencies) for _ in range(clients)),
     )
+    await sampling
     elapsed = time.perf_counter() - start
-    return latencies, sum(results[1:]), elapsed, samples
+    return latencies, sum(errors), elapsed, samples
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -156,7 +157,10 @@ def percentile(values: list[float], fraction: float) -> float:
 
 @contextmanager
 def served(
-    estate: ipt.Estate, principals: dict[str, object], *options: str, open_files: int | None = None
+    estate: ipt.Estate,
+    principals: Mapping[str, object],
+    *options: str,
+    open_files: int | None = None,
 ) -> Iterator[tuple[subprocess.Popen[str], str]]:
     """The server as its own process, with this estate, these principals and options."""
     with tempfile.TemporaryDirectory() as folder:
@@ -256,7 +260,8 @@ async def guess(base_url: str, kind: str, stop: asyncio.Event, statuses: list[in
 async def during_storm(
     base_url: str, secret: str, guest: str, kind: str, guessers: int, rounds: int
 ) -> tuple[list[float], list[int]]:
-    stop, statuses = asyncio.Event(), []
+    stop = asyncio.Event()
+    statuses: list[int] = []
     tasks = [asyncio.create_task(guess(base_url, kind, stop, statuses)) for _ in range(guessers)]
     await asyncio.sleep(1.0)  # the storm is under way
     latencies = await legitimate_latencies(base_url, secret, guest, rounds)
@@ -436,7 +441,9 @@ def run_stalled(args: argparse.Namespace, estate: ipt.Estate) -> int:
     return 1 if failures else 0
 
 
-async def _ask_listing(base_url: str, token: str, receive_buffer: int | None = None) -> tuple:
+async def _ask_listing(
+    base_url: str, token: str, receive_buffer: int | None = None
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
     """A raw connection that has sent the listing request (nothing read yet)."""
     import socket
 

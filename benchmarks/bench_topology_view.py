@@ -29,13 +29,15 @@ import sys
 import tempfile
 import time
 import warnings
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.timing import best_time  # noqa: E402
+from timing import best_time  # noqa: E402
+
 from iptoolkit.demo import demo_estate  # noqa: E402
 from iptoolkit.query.filters import Filter  # noqa: E402
 from iptoolkit.query.graph import build_graph  # noqa: E402
@@ -61,14 +63,18 @@ def kernel_side(profiles: int, repeat: int) -> None:
         f"{graph.number_of_edges():,} edges in {time.perf_counter() - start:.1f} s\n"
     )
     print(f"{'what':44} {'view s':>8} {'PNG s':>8} {'ratio':>6}")
-    for name, group_by in (("node by node (group_by=False)", False), ("grouped overview", "group")):
+    views: list[tuple[str, Literal[False] | str]] = [
+        ("node by node (group_by=False)", False),
+        ("grouped overview", "group"),
+    ]
+    for name, group_by in views:
         key = group_by or None
-        data_s = best_time(lambda key=key: view_data(graph, group_by=key), repeat)
+        data_s = best_time(partial(view_data, graph, group_by=key), repeat)
         data = view_data(graph, group_by=key)
-        widget_s = best_time(lambda data=data: sigma_of(data), repeat)
+        widget_s = best_time(partial(sigma_of, data), repeat)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # a 20,000-row diagram warns that it is tall
-            png_s = best_time(lambda g=group_by: render_png(graph, group_by=g), 1)
+            png_s = best_time(partial(render_png, graph, group_by=group_by), 1)
         total = data_s + widget_s
         print(f"{name + ': data':44} {data_s:>8.2f}")
         print(f"{name + ': Sigma widget':44} {widget_s:>8.2f}")
@@ -83,7 +89,7 @@ def explorer_changes(estate: Any, repeat: int) -> None:
 
     explorer = Explorer(estate, debounce=0)
     # the PNG fallback follows later: not timed
-    explorer._static_copy._drawing.trigger = lambda: None
+    explorer._static_copy._drawing.trigger = lambda: None  # type: ignore[method-assign]
     panel = explorer.panel
     steps = [
         ("active only", Filter(active=True)),
@@ -102,8 +108,8 @@ def explorer_changes(estate: Any, repeat: int) -> None:
         def back() -> None:
             panel.set(Filter(text="no such profile anywhere"))
 
-        first = best_time(lambda c=chosen: panel.set(c), repeat, forget)
-        cached = best_time(lambda c=chosen: panel.set(c), repeat, back)
+        first = best_time(partial(panel.set, chosen), repeat, forget)
+        cached = best_time(partial(panel.set, chosen), repeat, back)
         print(f"{name:44} {first:>8.2f} {cached:>8.2f}")
     explorer.close()
 

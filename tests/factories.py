@@ -13,8 +13,20 @@ from __future__ import annotations
 from typing import Any
 
 from iptoolkit.core.estate import Estate
+from iptoolkit.models import ChannelBase, IntegrationPartner
 
-__all__ = ["partner", "channel", "agent", "unit", "profile", "estate_of", "ACME", "GLOBEX"]
+__all__ = [
+    "partner",
+    "channel",
+    "agent",
+    "unit",
+    "profile",
+    "estate_of",
+    "known_channel",
+    "known_partner",
+    "ACME",
+    "GLOBEX",
+]
 
 
 def partner(id: int | None, name: str | None = None) -> dict[str, Any]:
@@ -100,3 +112,19 @@ def profile(
 
 def estate_of(*profiles: Any) -> Estate:
     return Estate.from_raw(list(profiles))
+
+
+def known_channel(estate: Estate, key: int | str) -> ChannelBase:
+    """The estate's channel `key`, parsed as a channel type the toolkit knows (the estate
+    may keep one of a `class` it does not know as `UnknownChannel`: not where this is asked)."""
+    found = estate.channels[key]
+    assert isinstance(found, ChannelBase), found
+    return found
+
+
+def known_partner(estate: Estate, key: int | str) -> IntegrationPartner:
+    """The estate's partner `key`, parsed as a model (one held inside a channel of an unknown
+    type stays a raw JSON object: not where this is asked)."""
+    found = estate.partners[key]
+    assert isinstance(found, IntegrationPartner), found
+    return found

@@ -83,6 +83,7 @@ def _annotation_strategy(annotation: Any, depth: int) -> st.SearchStrategy[Any]:
         low = next((m.ge for m in _flatten(metadata) if isinstance(m, Ge)), None)
         high = next((m.le for m in _flatten(metadata) if isinstance(m, Le)), None)
         if inner is int:
+            assert isinstance(low, int | None) and isinstance(high, int | None), (low, high)
             return st.integers(low, high)
         return _annotation_strategy(inner, depth)
     if origin in (typing.Union, types.UnionType):

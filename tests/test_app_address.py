@@ -6,6 +6,7 @@ closed tabs free their kernels) is tests/browser/test_app_team_browser.py."""
 from __future__ import annotations
 
 import json
+import subprocess
 from typing import Any
 
 import pytest
@@ -15,6 +16,8 @@ from iptoolkit.app import runner as voila
 from iptoolkit.app.address import PARAMETERS, PageView, query_of, view_of
 from iptoolkit.cli import main
 from iptoolkit.query.filters import Filter
+
+from .factories import known_partner
 
 pytest.importorskip("voila")
 
@@ -109,7 +112,7 @@ def test_copy_link_adds_the_apps_token_which_the_command_hands_its_kernels(
             handed.update(env)
             raise OSError("not started")  # the command line is all this test wants
 
-    monkeypatch.setattr(runner.subprocess, "Popen", _Popen)
+    monkeypatch.setattr(subprocess, "Popen", _Popen)  # the subprocess the runner starts with
     with pytest.raises(OSError):
         runner.start(runner.check_port(0), {"PATH": "/bin"})
     token = handed[env.APP_TOKEN]
@@ -127,11 +130,12 @@ def test_copy_link_adds_the_apps_token_which_the_command_hands_its_kernels(
     explorer.close()
 
 
-def _acme_estate() -> Any:
+def _acme_estate() -> ipt.Estate:
     """Demo profiles, the first partner renamed `Acme Tools`."""
     raw = [dict(profile) for profile in ipt.demo_estate(n_profiles=60, seed=3).raw_profiles]
     first = ipt.Estate.from_raw(raw)
-    old = sorted(first.partners.values(), key=lambda p: str(p.model_dump().get("name")))[0]
+    partners = [known_partner(first, key) for key in first.partners]
+    old = sorted(partners, key=lambda p: str(p.model_dump().get("name")))[0]
     name = old.model_dump(by_alias=True)["name"]
     text = json.dumps(raw).replace(json.dumps(name), json.dumps("Acme Tools"))
     return ipt.Estate.from_raw(json.loads(text))
@@ -182,9 +186,11 @@ def test_values_that_match_only_apart_are_said_to_match_none_together(tmp_path) 
 
     explorer = Explorer(_acme_estate(), folder=tmp_path, debounce=0, static_copy=False)
     facets = explorer.model.facets
-    group = min(facets.groups, key=facets.groups.get)
+    group = min(facets.groups, key=lambda name: facets.groups[name])
     explorer.filter = Filter(groups=[group])
-    counts = explorer._selection.facets.agent_types
+    selected = explorer._selection.facets
+    assert selected is not None
+    counts = selected.agent_types
     other = next(kind for kind, count in counts.items() if count == 0)
     explorer.filter = Filter(groups=[group], agent_types=[other])  # from code: not refused
     assert explorer.counts.startswith("0 of")

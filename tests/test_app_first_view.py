@@ -115,7 +115,9 @@ def test_a_grouped_overview_counts_every_profile_once() -> None:
     texts = [text.text or "" for text in _svg(fragment).iter(f"{SVG}text")]
     groups = [t for t in texts if t.startswith("\u25a0")]
     assert 2 < len(groups) <= 14, groups  # grouped, as the Explorer's overview at 3,000
-    counted = [int(re.search(r"\(([\d,]+)", t).group(1).replace(",", "")) for t in groups]
+    counts = [re.search(r"\(([\d,]+)", t) for t in groups]
+    assert all(counts), groups  # every group label says its count
+    counted = [int(c.group(1).replace(",", "")) for c in counts if c]
     assert sum(counted) == 3000
     assert "a demo estate of 3,000 profiles" in fragment
     assert "Overview of 3,000 profiles" in fragment

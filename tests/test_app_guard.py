@@ -28,7 +28,7 @@ SECRET = "app-secret-7d41"
 
 def _explore(
     tmp_path: Path, *args: str, ignore_sigint: bool = False
-) -> tuple[subprocess.Popen, int, Path]:
+) -> tuple[subprocess.Popen[bytes], int, Path]:
     port = voila.check_port(0)
     log = tmp_path / f"explore-{port}.log"
 
@@ -57,7 +57,9 @@ def _url(log: Path) -> str:
 
 
 @pytest.fixture(scope="module")
-def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[subprocess.Popen, int, Path]]:
+def app(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[subprocess.Popen[bytes], int, Path]]:
     """One app, started as a background job of a script would (SIGINT ignored)."""
     tmp_path = tmp_path_factory.mktemp("app")
     process, port, log = _explore(tmp_path, ignore_sigint=True)

@@ -19,10 +19,18 @@ import pytest
 import iptoolkit as ipt
 from iptoolkit.core.snapshot import SnapshotInfo
 
+from .factories import known_channel
+
 pytest.importorskip("duckdb")
 from iptoolkit.archive import Archive, ArchiveLockedError  # noqa: E402
 
 START = datetime(2026, 10, 1, 6, 0, tzinfo=UTC)
+
+
+def _row(row: tuple[Any, ...] | None) -> tuple[Any, ...]:
+    """A row DuckDB's `fetchone` found (None: the query gave no row)."""
+    assert row is not None, "no row"
+    return row
 
 
 def _dated(estate: ipt.Estate, when: datetime) -> ipt.Estate:
@@ -144,7 +152,8 @@ def test_diff_and_log_agree_with_ipt_diff(archive: Archive, weeks: list[ipt.Esta
 
 
 def test_log_names_items_as_the_resolver_does(archive: Archive, weeks: list[ipt.Estate]) -> None:
-    channel_key, channel = next(iter(weeks[0].channels.items()))
+    channel_key = next(iter(weeks[0].channels))
+    channel = known_channel(weeks[0], channel_key)
     by_id = archive.log(str(channel_key))
     assert by_id.attrs["item"] == f"channel:{channel_key}"
     assert by_id.event.iloc[0] == "appeared" and by_id.snapshot.iloc[0] == 1
@@ -198,7 +207,7 @@ def test_timeline_and_history_match_a_folder_history(
     for n, estate in enumerate(weeks):
         estate.save(tmp_path / f"week-{n}.json")
     folder = ipt.history(tmp_path)
-    stored = ipt.history(archive)
+    stored = ipt.history(archive)  # type: ignore[arg-type]  # an Archive is taken (its docs)
     columns = ["profiles", "active_profiles", "channels", "partners", "problems", "findings"]
     assert archive.timeline()[columns].equals(folder.timeline[columns])
     assert stored.severities()[["breaking", "notable", "cosmetic"]].equals(
@@ -267,10 +276,11 @@ def test_files_added_keep_their_bytes_and_only_new_texts_are_checked(
     """An added file's profiles are stored as the file holds them; a profile whose exact
     text the archive stored as valid is not checked again, a faulty one always is."""
     from iptoolkit.models import parsing
+    from iptoolkit.models.fastcheck import profile_fault
     from iptoolkit.support.jsonio import dumps_json
 
     checked: list[bytes] = []
-    real = parsing.profile_fault
+    real = profile_fault  # the check parsing calls
 
     def counting(item: object) -> object:
         checked.append(dumps_json(item))
@@ -484,8 +494,8 @@ def test_archive_files_are_made_of_small_blocks(weeks: list[ipt.Estate], tmp_pat
         archive.add(estate)
     archive.compact()
     with duckdb.connect(str(archive.path), read_only=True) as con:  # plain DuckDB reads it
-        assert con.execute("PRAGMA database_size").fetchone()[2] == BLOCK_SIZE == 16_384
-        assert con.execute("SELECT count(*) FROM snapshots").fetchone()[0] == 2
+        assert _row(con.execute("PRAGMA database_size").fetchone())[2] == BLOCK_SIZE == 16_384
+        assert _row(con.execute("SELECT count(*) FROM snapshots").fetchone())[0] == 2
 
 
 def test_an_add_compacts_a_file_gone_mostly_free(
@@ -499,7 +509,9 @@ def test_an_add_compacts_a_file_gone_mostly_free(
 
     def free_blocks(path: Path) -> int:
         with duckdb.connect(str(path), read_only=True) as con:
-            return con.execute("SELECT free_blocks FROM pragma_database_size()").fetchone()[0]
+            found = _row(con.execute("SELECT free_blocks FROM pragma_database_size()").fetchone())
+            assert isinstance(found[0], int)
+            return found[0]
 
     left = Archive(tmp_path / "left.duckdb")
     for estate in weeks:

@@ -22,7 +22,9 @@ import pytest
 import iptoolkit as ipt
 from iptoolkit.core.snapshot import SnapshotInfo
 
-duckdb = pytest.importorskip("duckdb")
+pytest.importorskip("duckdb")
+import duckdb  # noqa: E402
+
 from iptoolkit.archive import Archive, ArchiveDamagedError  # noqa: E402
 
 START = datetime(2026, 10, 1, 6, 0, tzinfo=UTC)

@@ -24,7 +24,9 @@ import pytest
 import iptoolkit as ipt
 from iptoolkit.core.snapshot import SnapshotInfo
 
-duckdb = pytest.importorskip("duckdb")
+pytest.importorskip("duckdb")
+import duckdb  # noqa: E402
+
 from iptoolkit.archive import Archive  # noqa: E402
 from iptoolkit.archive.opening import STORAGE_VERSION  # noqa: E402
 
@@ -118,7 +120,9 @@ def _answers_there(python: Path, path: Path) -> dict[str, Any]:
     assert run.returncode == 0, run.stderr[-2000:]
     said: dict[str, Any] = json.loads(run.stdout)
     assert said["version"].startswith(oldest_duckdb() + "."), said["version"]
-    return said["answers"]
+    answers = said["answers"]
+    assert isinstance(answers, dict), answers
+    return answers
 
 
 def _week(base: ipt.Estate, day: int) -> ipt.Estate:

@@ -7,6 +7,7 @@ import datetime as dt
 import re
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -30,7 +31,7 @@ def configured(text: str, name: str = "iptoolkit.toml") -> AuditConfig:
     return parse_config(text, Path(name))
 
 
-def codes(config: AuditConfig, **kwargs: object) -> list[str]:
+def codes(config: AuditConfig, **kwargs: Any) -> list[str]:
     return sorted(f.code for f in audit(ESTATE, config, today=TODAY, **kwargs))
 
 

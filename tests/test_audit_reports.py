@@ -45,7 +45,9 @@ def report(snapshot: Path, output_format: str, *more: str) -> str:
 
 @pytest.fixture(scope="module")
 def sarif(snapshot: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    return json.loads(report(snapshot, "sarif"))
+    document = json.loads(report(snapshot, "sarif"))
+    assert isinstance(document, dict)
+    return document
 
 
 def test_sarif_is_valid_against_the_official_schema(sarif: dict[str, Any]) -> None:

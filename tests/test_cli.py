@@ -7,7 +7,7 @@ import os
 import subprocess
 import sys
 import time
-from datetime import UTC
+from datetime import UTC, datetime
 from pathlib import Path
 
 import click
@@ -249,10 +249,17 @@ def test_fetch_writes_dated_snapshots_into_folders_it_makes(runner, server, tmp_
     )
     assert result.exit_code == 0, result.output
     [written] = (tmp_path / "history" / "nightly").iterdir()
-    fetched_at = ipt.load(written).info.fetched_at
+    fetched_at = _fetched_at(written)
     assert written.name == f"{fetched_at.astimezone(UTC):%Y-%m-%d}.json.gz"
     assert f"Wrote {written}" in result.output and "{date}" not in result.output
     assert len(ipt.load(written)) == 25
+
+
+def _fetched_at(snapshot: Path) -> datetime:
+    """The fetch time a snapshot records (`fetch` records one)."""
+    fetched_at = ipt.load(snapshot).info.fetched_at
+    assert fetched_at is not None, f"{snapshot} records no fetch time"
+    return fetched_at
 
 
 def test_fetch_with_datetime_keeps_every_snapshot(runner, server, tmp_path):
@@ -267,7 +274,7 @@ def test_fetch_with_datetime_keeps_every_snapshot(runner, server, tmp_path):
         time.sleep(1.05)  # {datetime} counts whole seconds
     assert len(names) == 2
     for name in names:
-        fetched_at = ipt.load(tmp_path / "snapshots" / name).info.fetched_at
+        fetched_at = _fetched_at(tmp_path / "snapshots" / name)
         assert name == f"{fetched_at.astimezone(UTC):%Y-%m-%dT%H%M%SZ}.json"
 
 
@@ -281,7 +288,7 @@ def test_a_dated_folder_needs_mkdirs_like_any_missing_folder(runner, server, tmp
     assert result.exit_code == 0, result.output
     [folder] = tmp_path.iterdir()
     written = folder / "snapshot.json"
-    assert folder.name == f"{ipt.load(written).info.fetched_at.astimezone(UTC):%Y-%m-%d}"
+    assert folder.name == f"{_fetched_at(written).astimezone(UTC):%Y-%m-%d}"
 
 
 def test_fetch_refuses_an_unknown_field_before_fetching(runner, server, tmp_path):
@@ -353,6 +360,7 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
+    assert process.stdout is not None and process.stderr is not None
     assert process.stdout.readline()  # `| head -1`: read one line, then hang up
     process.stdout.close()
     stderr = process.stderr.read().decode()
@@ -399,6 +407,7 @@ def test_every_command_offering_formats_calls_plain_text_text() -> None:
     offering = {}
     for name in COMMANDS:
         command = main.get_command(ctx, name)
+        assert command is not None, name
         for param in command.params:
             if param.name == "output_format" and isinstance(param.type, click.Choice):
                 offering[name] = list(param.type.choices)

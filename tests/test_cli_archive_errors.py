@@ -15,7 +15,9 @@ import iptoolkit as ipt
 from iptoolkit.cli import main
 from iptoolkit.core.snapshot import SnapshotInfo
 
-duckdb = pytest.importorskip("duckdb")
+pytest.importorskip("duckdb")
+import duckdb  # noqa: E402
+
 from iptoolkit.archive import Archive, ArchiveQueryError, NoSnapshotError  # noqa: E402
 
 START = datetime(2026, 10, 1, 6, 0, tzinfo=UTC)

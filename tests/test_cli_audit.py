@@ -220,7 +220,9 @@ def test_the_readme_workflow_uploads_what_the_audit_writes(tmp_path: Path) -> No
 
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     section = readme.split("## Audit in CI", 1)[1].split("\n## ", 1)[0]
-    workflow = yaml.safe_load(re.search(r"```yaml\n(.*?)```", section, re.S).group(1))
+    block = re.search(r"```yaml\n(.*?)```", section, re.S)
+    assert block, "no YAML block under the README's Audit in CI"
+    workflow = yaml.safe_load(block.group(1))
     assert workflow["permissions"]["security-events"] == "write"
     steps = workflow["jobs"]["audit"]["steps"]
     [audit_step] = [s for s in steps if s.get("run", "").startswith("iptoolkit audit")]

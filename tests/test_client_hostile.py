@@ -147,7 +147,8 @@ def test_malformed_json_in_a_200_listing_is_an_api_error_and_a_parse_error(
         with pytest.raises(ApiError) as caught:
             c.fetch_raw()
     assert isinstance(caught.value, ResponseParseError)
-    assert isinstance(caught.value, ParseError) and isinstance(caught.value, ValueError)
+    assert isinstance(caught.value, ParseError)  # caught as any parse error is
+    assert isinstance(caught.value, ValueError)
     assert caught.value.status_code == 200
     assert f"page 1 ({hostile.url}{LISTING})" in str(caught.value)
     assert said in str(caught.value)

@@ -165,7 +165,8 @@ def test_a_retry_whose_wait_would_outlast_the_fetch_deadline_is_not_made() -> No
 )
 def test_limits_must_be_positive(option: str, value: float) -> None:
     with pytest.raises(ValueError, match=option):
-        Client("http://127.0.0.1:9", auth=BearerToken("t"), **{option: value})
+        limit: dict[str, Any] = {option: value}
+        Client("http://127.0.0.1:9", auth=BearerToken("t"), **limit)
 
 
 # -- size ------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import httpx
@@ -76,7 +76,7 @@ def ui_session_cookie(srv: RunningServer) -> httpx.Cookies:
     return response.cookies
 
 
-def ids(profiles: list[Any]) -> list[str]:
+def ids(profiles: Iterable[Any]) -> list[str | None]:
     return [p["id"] if isinstance(p, dict) else p.id for p in profiles]
 
 
@@ -141,7 +141,7 @@ def test_a_token_expiring_in_the_middle_of_paging_is_renewed(
         "guest": GuestLogin(server.guest_token or ""),
     }
     tokens = server.app.state.server.tokens
-    seen: list[str] = []
+    seen: list[str | None] = []
     path = "/api/preview/profiles?size=2"
     with Client(server.base_url, auth=flows[flow_name], profiles_path=path) as client:
         for index, page in enumerate(client.iter_profiles()):

@@ -170,7 +170,8 @@ def test_known_differences_hide_until_they_expire(prod: ipt.Estate, test_env: ip
     result = ipt.compare(prod, test_env, rules=rules, on=dt.date(2026, 11, 27))
     assert [d.key for d, _ in result.known] == [tuple(planted["schedule"]["key"])]
     (expired,) = [d for d in result.differences if d.expired]
-    assert expired.kind == "channel" and "expired on 2026-10-01" in expired.expired
+    assert expired.kind == "channel" and expired.expired is not None
+    assert "expired on 2026-10-01" in expired.expired
     assert any("expired on 2026-10-01" in note for note in result.notes)
     assert any("matches nothing" in note for note in result.notes)
     assert "expired" in result.to_text() and "(1 known, hidden)" in result.summary()

@@ -54,7 +54,7 @@ def test_every_model_and_every_field_is_documented_with_both_names() -> None:
 
 def test_every_member_of_every_family_is_listed_with_its_class() -> None:
     documented = sections(reference.render())
-    families = {
+    families: dict[str, tuple[type[models.ApiModel], ...]] = {
         "InputAgentSettings": models.AGENT_TYPES,
         "Channel": models.CHANNEL_TYPES,
         "ProfileResponseUnit": models.RESPONSE_UNIT_TYPES,

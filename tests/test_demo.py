@@ -88,11 +88,14 @@ def channels_in(profile: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]
 
 
 def type_of(channel: dict[str, Any]) -> str:
-    return channel["class"].removeprefix(CHANNEL_PREFIX)
+    kind = channel["class"]
+    assert isinstance(kind, str), kind
+    return kind.removeprefix(CHANNEL_PREFIX)
 
 
-def references(profiles: list[dict[str, Any]]) -> Iterator[tuple[str, str | None, int]]:
-    """(profile id, expected channel type, referenced id) for every id reference."""
+def references(profiles: list[dict[str, Any]]) -> Iterator[tuple[str, str | None, object]]:
+    """(profile id, expected channel type, referenced id as the JSON has it) for every id
+    reference."""
     for profile in profiles:
         agent = profile["inputAgentSettings"]
         name = agent["class"].removeprefix("core:")

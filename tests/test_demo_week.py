@@ -41,9 +41,11 @@ def _channels(node: Any, where: str = "$") -> Iterator[tuple[str, dict[str, Any]
             yield from _channels(value, f"{where}[{index}]")
 
 
-def _copies(profiles: dict[str, dict[str, Any]]) -> dict[int, list[tuple[str, str, dict]]]:
+def _copies(
+    profiles: dict[str, dict[str, Any]],
+) -> dict[int, list[tuple[str, str, dict[str, Any]]]]:
     """Channel id -> (profile id, path, channel) of each held copy."""
-    found: dict[int, list[tuple[str, str, dict]]] = {}
+    found: dict[int, list[tuple[str, str, dict[str, Any]]]] = {}
     for pid, profile in profiles.items():
         for path, channel in _channels(profile):
             found.setdefault(channel["id"], []).append((pid, path, channel))
@@ -147,7 +149,7 @@ def test_a_channel_is_deactivated_under_active_profiles(pair) -> None:
     assert any(node in finding.nodes for finding in flagged)
 
 
-def _changed(old: dict, new: dict, read) -> list[str]:
+def _changed(old: dict[str, Any], new: dict[str, Any], read) -> list[str]:
     return [pid for pid in old.keys() & new.keys() if read(old[pid]) != read(new[pid])]
 
 
@@ -168,7 +170,7 @@ def test_cosmetic_edits_a_new_schedule_and_a_new_endpoint(pair) -> None:
         assert new[pid]["lastModified"] > old[pid]["lastModified"]
 
 
-def _units(profile: dict) -> list[dict]:
+def _units(profile: dict[str, Any]) -> list[dict[str, Any]]:
     return (profile.get("responseSettings") or {}).get("units") or []
 
 

@@ -6,6 +6,7 @@ import csv
 import io
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -14,7 +15,7 @@ from iptoolkit.cli import main
 from tests.factories import ACME, agent, channel, estate_of, profile
 
 
-def sftp(pid: str, *, active: bool = True, dir: str = "/in") -> dict:
+def sftp(pid: str, *, active: bool = True, dir: str = "/in") -> dict[str, Any]:
     return profile(
         pid, agent=agent("SFTP", dir=dir, channels=[channel(5, partner=ACME)]), active=active
     )

@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -26,7 +27,7 @@ _LINK = re.compile(r"!?\[(?:[^\]\\]|\\.)*\]\(([^)\s]*)\)")
 _ANCHOR = re.compile(r'<a id="([^"]+)"></a>')
 
 
-def _awkward_profiles() -> list[dict]:
+def _awkward_profiles() -> list[dict[str, Any]]:
     """Demo profiles with secrets in URLs and secret-named fields, odd names, a faulty
     profile and a channel named by an id no profile holds."""
     raw = copy.deepcopy(ipt.demo_profiles(60, seed=5))
@@ -65,7 +66,7 @@ def estate() -> ipt.Estate:
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory, estate) -> Path:
+def site(tmp_path_factory: pytest.TempPathFactory, estate: ipt.Estate) -> Path:
     folder = tmp_path_factory.mktemp("site")
     previous = estate.take(list(range(50)))
     ipt.write_docs(estate, folder, previous=previous, title="Test estate", workers=2)
@@ -94,7 +95,7 @@ def _pages(folder: Path) -> dict[str, str]:
 def test_every_partner_group_and_channel_type_has_its_page(site, estate) -> None:
     pages = _pages(site)
     graph = ipt.build_graph(estate)
-    partners = [n for n, kind in graph.nodes(data="kind") if kind == "partner"]
+    partners = [n for n, a in graph.nodes(data=True) if a["kind"] == "partner"]
     titled = [text.splitlines()[0] for name, text in pages.items() if name.startswith("partners/")]
     assert sorted(titled) == sorted(f"# Partner {graph.nodes[p]['name']}" for p in partners)
     assert "groups/odd.md" in pages and "groups/odd-names-co.md" in pages  # the tree

@@ -16,6 +16,7 @@ from click.testing import CliRunner
 
 import iptoolkit as ipt
 from iptoolkit.change.drift import schema_changes
+from iptoolkit.change.drift_report import DriftKind
 from iptoolkit.cli import main
 from iptoolkit.support.redact import MASK
 
@@ -41,7 +42,7 @@ def _report(profiles: list[dict[str, Any]]) -> ipt.SchemaReport:
     return ipt.schema_report(ipt.Estate.from_raw(profiles))
 
 
-def _one(report: ipt.SchemaReport, kind: str) -> Any:
+def _one(report: ipt.SchemaReport, kind: DriftKind) -> Any:
     rows = report.of(kind)
     assert len(rows) == 1, [row.name for row in rows]
     return rows[0]

@@ -51,6 +51,7 @@ def test_every_variable_the_project_mentions_is_in_the_table() -> None:
 def test_the_fetch_command_reads_the_table() -> None:
     ctx = click.Context(main)  # the command table loads each command when first named
     fetch = main.get_command(ctx, "fetch")
+    assert fetch is not None
     envvars = {p.envvar for p in fetch.params if isinstance(p, click.Option) and p.envvar}
     read = envvars | set(env.SECRET_VARIABLES.values()) | {env.DEBUG}
     # --max-size of the loading commands; what `explore` hands its app; `mcp --http`'s token
@@ -64,5 +65,7 @@ def test_the_fetch_command_reads_the_table() -> None:
     }
     assert read | {env.MAX_LOAD_SIZE} | app == set(env.ENV_VARS)
     for name in ("summary", "findings", "plot", "export"):
-        params = main.get_command(ctx, name).params
+        command = main.get_command(ctx, name)
+        assert command is not None, name
+        params = command.params
         assert env.MAX_LOAD_SIZE in {p.envvar for p in params if isinstance(p, click.Option)}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 
@@ -14,7 +15,7 @@ from iptoolkit.core.estate import Estate
 ACME = {"class": "core:IntegrationPartner", "id": 1, "name": "Acme"}
 
 
-def sftp_channel(port: int = 22) -> dict:
+def sftp_channel(port: int = 22) -> dict[str, Any]:
     return {
         "class": "core:IntegrationPartnerChannelSFTP",
         "id": 5,
@@ -24,7 +25,7 @@ def sftp_channel(port: int = 22) -> dict:
     }
 
 
-RAW = [
+RAW: list[Any] = [  # a listing as sent: its last item is no profile
     {
         "class": "core:IntegrationProfile",
         "id": "P1",
@@ -137,7 +138,7 @@ def test_repr_and_html_summary():
 
 
 def test_channels_without_ids_in_profiles_without_ids_stay_apart():
-    def anonymous(port: int) -> dict:
+    def anonymous(port: int) -> dict[str, Any]:
         channel = {"class": "core:IntegrationPartnerChannelSFTP", "port": port}
         return {"inputAgentSettings": {"class": "core:CronSshAgentSettings", "channel": channel}}
 
@@ -152,10 +153,11 @@ def test_channels_without_ids_in_profiles_without_ids_stay_apart():
 def test_an_estate_cannot_be_changed():
     estate = Estate.from_raw(RAW)
     with pytest.raises(AttributeError, match="immutable"):
-        estate.channels = {}  # type: ignore[misc]
+        estate.channels = {}
     with pytest.raises(TypeError):
         estate.channels[99] = None  # type: ignore[index]
-    assert isinstance(estate.records, tuple) and isinstance(estate.profiles, tuple)
+    assert isinstance(estate.records, tuple)  # as annotated, and so at run time
+    assert isinstance(estate.profiles, tuple)
 
 
 def test_its_snapshot_info_cannot_change_under_a_cached_summary():
@@ -166,7 +168,7 @@ def test_its_snapshot_info_cannot_change_under_a_cached_summary():
 
     from iptoolkit.core.snapshot import SnapshotInfo
 
-    extra = {"filters": []}
+    extra: dict[str, Any] = {"filters": []}
     given = SnapshotInfo(source_url="https://one.example", extra=extra)
     estate = Estate.from_raw(RAW, info=given)
     assert given.toolkit_version is None  # the caller's object is as it was
@@ -193,9 +195,9 @@ def test_as_estate_takes_an_estate_or_a_path_and_names_what_is_wrong(tmp_path):
     with pytest.raises(
         TypeError, match=r"diff: old must be an Estate or a snapshot path, not list"
     ):
-        ipt.as_estate([], "diff: old")
+        ipt.as_estate([], "diff: old")  # type: ignore[arg-type]  # refused, as asked
     with pytest.raises(TypeError, match="write_docs: previous must be"):
-        ipt.write_docs(estate, tmp_path / "site", previous=42)
+        ipt.write_docs(estate, tmp_path / "site", previous=42)  # type: ignore[arg-type]  # refused
 
 
 def test_saved_snapshot_has_ordinary_file_permissions(tmp_path):

@@ -65,7 +65,7 @@ def awkward() -> ipt.Estate:
     )
 
 
-def _profile_nodes(graph: nx.Graph) -> set[str]:
+def _profile_nodes(graph: nx.Graph[str]) -> set[str]:
     return {str(n) for n in graph if str(n).startswith("profile:")}
 
 
@@ -115,7 +115,8 @@ def test_a_format_is_one_record_export_reads(tmp_path, estate, monkeypatch):
 def test_ipt_export_is_the_function_whatever_was_imported_first(tmp_path, estate):
     import iptoolkit.exporters  # noqa: F401  a module named like the function would shadow it
 
-    assert callable(ipt.export) and not isinstance(ipt.export, type(ipt))
+    assert callable(ipt.export)  # the function, not a module shadowing it
+    assert not isinstance(ipt.export, type(ipt))
     assert ipt.export(estate, tmp_path / "a.dot") == tmp_path / "a.dot"
 
 
@@ -350,7 +351,7 @@ def test_mermaid_beyond_github_limits_warns(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def big_snapshot(tmp_path_factory) -> Path:
+def big_snapshot(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The 10,000-profile demo estate a week on, as a snapshot file."""
     path = tmp_path_factory.mktemp("big") / "big.json"
     ipt.demo_changes(ipt.demo_estate(n_profiles=10_000, seed=2), seed=2).save(path)

@@ -124,6 +124,19 @@ def labels(control: Any) -> dict[Any, str]:
     return {value: label for label, value in control.options}
 
 
+def _applied(panel: Any) -> list[Filter]:
+    """The filters the panel applies from now on, in turn (its change handler wrapped)."""
+    calls: list[Filter] = []
+    wrapped = panel._on_change
+
+    def counted() -> None:
+        calls.append(panel.filter)
+        wrapped()
+
+    panel._on_change = counted
+    return calls
+
+
 def test_the_panel_shows_the_selection_counts(explorer: Any) -> None:
     model = explorer.model
     agent = max(model.facets.agent_types, key=model.facets.agent_types.__getitem__)
@@ -158,9 +171,7 @@ def test_chosen_values_survive_relabelling_without_a_second_change(explorer: Any
     chosen = model.select(Filter(agent_types=[agent], active=False)).facets
     assert chosen is not None
     group = next(g for g, count in chosen.groups.items() if count > 0)
-    calls: list[Filter] = []
-    wrapped = panel._on_change
-    panel._on_change = lambda: (calls.append(panel.filter), wrapped())
+    calls = _applied(panel)
     before = labels(panel.groups)
 
     panel.agent_types.value = (agent,)  # as the front end sets it: one change
@@ -180,9 +191,7 @@ def test_narrowing_the_partners_keeps_the_chosen_and_changes_no_filter(explorer:
     names = list(explorer.model.facets.partners)
     chosen = names[0]
     part = next(n for n in names if chosen.casefold() not in n.casefold())[1:4].upper()
-    calls: list[Filter] = []
-    wrapped = panel._on_change
-    panel._on_change = lambda: (calls.append(panel.filter), wrapped())
+    calls = _applied(panel)
 
     panel.partners.value = (chosen,)
     assert calls == [Filter(partners=[chosen])]
@@ -246,9 +255,7 @@ def test_an_option_counted_zero_is_listed_but_cannot_be_picked(explorer: Any) ->
     empty = next(kind for kind, count in counts.items() if count == 0)
     full = next(kind for kind, count in counts.items() if count > 0)
     assert empty in labels(panel.channel_types)  # listed, with its (0)
-    calls: list[Filter] = []
-    wrapped = panel._on_change
-    panel._on_change = lambda: (calls.append(panel.filter), wrapped())
+    calls = _applied(panel)
     panel.channel_types.value = (empty,)  # as the front end sets it
     assert panel.channel_types.value == () and calls == []  # unpicked, nothing applied
     said = panel.refusals["channel_types"].value  # beside the click, not below the panel

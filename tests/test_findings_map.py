@@ -9,7 +9,9 @@ import iptoolkit as ipt
 from iptoolkit.cli import main
 from iptoolkit.topology.finding_marks import SEVERITY_COLOURS, finding_label, worst_by_node
 
+from .plot_helpers import offsets
 from .test_graph import hand_estate
+from .view_helpers import data_of, graph_of
 
 pytest.importorskip("ipysigma")
 
@@ -34,9 +36,9 @@ def test_the_toggle_marks_exactly_the_items_the_audit_names_at_each_severity(tmp
     assert set(expected.values()) == {"error", "warning", "info"}, "every severity is met"
     explorer = Explorer(estate, folder=tmp_path, debounce=0, static_copy=False)
     view = explorer.topology
-    assert not view.findings.on and "finding" not in str(view.data.legend)
+    assert not view.findings.on and "finding" not in str(data_of(view).legend)
     view._controls.findings.value = True  # the toggle
-    marked = view.findings.marked(view.data)
+    marked = view.findings.marked(data_of(view))
     drawn = {k: a for k, a in marked.graph.nodes(data=True) if a.get("kind") != "port"}
     got = {key: a["finding"] for key, a in drawn.items() if "finding" in a}
     assert got == {node: sev for node, sev in expected.items() if node in drawn}
@@ -46,13 +48,13 @@ def test_the_toggle_marks_exactly_the_items_the_audit_names_at_each_severity(tmp
     labels = [item.label for item in marked.legend]
     assert [finding_label(s) for s in ("error", "warning", "info")] == labels[-3:]
     # a click on a marked item lists its findings with their codes
-    info = view.findings.listed(view.data, "channel:99")
+    info = view.findings.listed(data_of(view), "channel:99")
     assert "DAT004" in info and "warning" in info
-    assert view.findings.listed(view.data, "partner:2") == ""
+    assert view.findings.listed(data_of(view), "partner:2") == ""
     # the grouped overview: a group takes the worst of its members
     from iptoolkit.viewmodel.topology_data import view_data
 
-    grouped = view_data(view.graph, group_by="group")
+    grouped = view_data(graph_of(view), group_by="group")
     for key, attributes in view.findings.marked(grouped).graph.nodes(data=True):
         members = grouped.members.get(key, ())
         worst = [expected[m] for m in members if m in expected]
@@ -66,7 +68,7 @@ def test_plot_findings_rings_the_named_items_with_a_legend(runner, tmp_path):
     estate = hand_estate()
     worst = worst_by_node(ipt.findings(estate))
     figure = ipt.plot_topology(estate, findings=True, group_by=False)
-    rings = {c.get_gid(): len(c.get_offsets()) for c in figure.axes[0].collections}
+    rings = {c.get_gid(): len(offsets(c)) for c in figure.axes[0].collections}
     for severity in ("error", "warning", "info"):
         named = [n for n, s in worst.items() if s == severity]
         assert rings[f"findings-{severity}"] == len(named) > 0, severity

@@ -44,11 +44,11 @@ def hand_estate() -> ipt.Estate:
 
 
 @pytest.fixture(scope="module")
-def G() -> nx.MultiDiGraph:
+def G() -> nx.MultiDiGraph[str]:
     return build_graph(hand_estate())
 
 
-def edges(graph: nx.MultiDiGraph) -> set[tuple[str, str, str]]:
+def edges(graph: nx.MultiDiGraph[str]) -> set[tuple[str, str, str]]:
     return {(u, v, d["relation"]) for u, v, d in graph.edges(data=True)}
 
 
@@ -222,7 +222,7 @@ def demo() -> ipt.Estate:
 
 def test_demo_graph_shape(demo):
     graph = build_graph(demo)
-    kinds = dict(graph.nodes(data="kind"))
+    kinds = {node: attributes["kind"] for node, attributes in graph.nodes(data=True)}
     assert set(kinds.values()) == set(NODE_KINDS)
     assert sum(1 for k in kinds.values() if k == "profile") == len(demo.raw_profiles)
     assert sum(1 for k in kinds.values() if k == "partner") == len(demo.partners)
@@ -235,7 +235,8 @@ def test_demo_graph_shape(demo):
         ("response", "channel"): "via",
         ("channel", "partner"): "belongs_to",
     }
-    for u, v, relation in graph.edges(data="relation"):
+    for u, v, attributes in graph.edges(data=True):
+        relation = attributes["relation"]
         assert relation in RELATIONS
         expected = allowed[(kinds[u], kinds[v])]
         assert relation in expected if isinstance(expected, set) else relation == expected
@@ -328,7 +329,7 @@ def test_profiles_reach_exactly_the_partners_their_json_names(raw):
 def test_any_valid_listing_makes_a_graph(raw):
     estate = ipt.Estate.from_raw(raw)
     graph = build_graph(estate)
-    assert sum(1 for _, kind in graph.nodes(data="kind") if kind == "profile") == len(raw)
+    assert sum(1 for _, a in graph.nodes(data=True) if a["kind"] == "profile") == len(raw)
     for node in list(graph)[:5]:
         where_used(graph, node)
         impact(graph, node)

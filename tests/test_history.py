@@ -15,7 +15,6 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
-from matplotlib.colors import to_hex  # noqa: E402
 
 import iptoolkit as ipt  # noqa: E402
 from iptoolkit import estate_history as history_module  # noqa: E402
@@ -25,6 +24,8 @@ from iptoolkit.core.snapshot import SnapshotInfo  # noqa: E402
 from iptoolkit.topology.style import STATUS_COLOURS  # noqa: E402
 
 from .change_cases import WEEK_START, next_week  # noqa: E402
+from .factories import known_channel  # noqa: E402
+from .plot_helpers import face_colours, offsets  # noqa: E402
 
 BREAKING = STATUS_COLOURS["removed"].lower()
 
@@ -64,7 +65,9 @@ def _fake_diff(old: ipt.Estate, new: ipt.Estate) -> EstateDiff:
     a, b = {r.node for r in old.records}, {r.node for r in new.records}
     changes = [Change("profile", n, "added", "notable") for n in sorted(b - a)]
     changes += [Change("profile", n, "removed", "notable") for n in sorted(a - b)]
-    off = [key for key, c in new.channels.items() if not c.active and old.channels[key].active]
+    off = [
+        k for k in new.channels if not known_channel(new, k).active and known_channel(old, k).active
+    ]
     changes += [Change("channel", f"channel:{k}", "changed", "breaking", "$.active") for k in off]
     return EstateDiff(old, new, tuple(changes))
 
@@ -72,7 +75,7 @@ def _fake_diff(old: ipt.Estate, new: ipt.Estate) -> EstateDiff:
 @pytest.fixture
 def counted(monkeypatch):
     """Count diffs and the estates alive while each is computed."""
-    alive: weakref.WeakSet = weakref.WeakSet()
+    alive: weakref.WeakSet[ipt.Estate] = weakref.WeakSet()
     seen = {"diffs": 0, "most_alive": 0}
     load = history_module._load
 
@@ -153,13 +156,15 @@ def test_one_diff_asked_first_is_kept(folder, counted):
 def test_plot_history_marks_breaking_changes(folder, counted):
     figure = ipt.history(folder).plot_history()
     top, bottom = figure.axes[:2]
-    marks = [c for c in top.collections if {to_hex(x) for x in c.get_facecolors()} == {BREAKING}]
-    assert len(marks) == 1 and len(marks[0].get_offsets()) == 1
+    marks = [c for c in top.collections if set(face_colours(c)) == {BREAKING}]
+    assert len(marks) == 1 and len(offsets(marks[0])) == 1
     assert [t.get_text() for t in top.texts] == ["1 breaking"]
-    lines = [line.get_label() for line in bottom.get_lines()]
+    lines = [str(line.get_label()) for line in bottom.get_lines()]
     assert [label for label in lines if not label.startswith("_")] == ["problems", "findings"]
     assert figure.texts[0].get_text().startswith("History of 4 snapshots, 2026-11-16 to 2026-12-07")
-    legend = [t.get_text() for t in top.get_legend().get_texts()]
+    drawn_legend = top.get_legend()
+    assert drawn_legend is not None
+    legend = [t.get_text() for t in drawn_legend.get_texts()]
     assert legend == ["profiles", "active profiles", "channels", "partners", "breaking changes"]
 
 

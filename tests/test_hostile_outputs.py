@@ -154,7 +154,12 @@ def test_the_built_site_runs_no_script_of_a_name_and_asks_nothing_off_the_machin
     dialogs: list[str] = []
     remote: list[str] = []
     with chromium_page({"width": 1200, "height": 900}) as (page, errors):
-        page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+
+        def dismissed(dialog: Any) -> None:
+            dialogs.append(dialog.message)
+            dialog.dismiss()
+
+        page.on("dialog", dismissed)
 
         def route(request_route: Any) -> None:
             url = request_route.request.url
@@ -356,7 +361,9 @@ def test_the_mcp_answers_show_no_secret(estate: ipt.Estate, tmp_path: Path) -> N
     estate.save(path)
 
     async def script(session: Any) -> list[Any]:
-        calls = [("get_item", {"id": f"P-{n:03d}"}) for n in range(len(NAMES))]
+        calls: list[tuple[str, dict[str, object]]] = [
+            ("get_item", {"id": f"P-{n:03d}"}) for n in range(len(NAMES))
+        ]
         calls += [("get_item", {"id": "channel:4000"}), ("find_profiles", {"limit": 100})]
         calls += [("findings", {}), ("summary", {})]
         return [await session.call_tool(name, args) for name, args in calls]

@@ -6,11 +6,12 @@ from __future__ import annotations
 import gzip
 import json
 from decimal import Decimal
+from typing import Any
 
 import pytest
 
 import iptoolkit as ipt
-from iptoolkit.models import loads_json, read_json
+from iptoolkit.models import DuplicateKey, loads_json, read_json
 from iptoolkit.support.jsonio import dumps_json
 
 GOOD = b'{"class": "core:IntegrationProfile", "id": "P3", "name": "fine"}'
@@ -235,7 +236,7 @@ def test_a_surrogate_pair_is_one_character():
 def test_compact_text_reads_as_the_same_text_with_spaces(document):
     # compact text (as orjson writes it) is proven free of repeated keys and infinities by
     # writing the document again; spaced text takes the search: both must agree
-    outcomes = []
+    outcomes: list[tuple[Any, list[DuplicateKey]] | str] = []  # what was read, or the error
     for text in (document.encode(), document.replace(":", ": ", 1).encode()):
         try:
             outcomes.append(read_json(text))
@@ -291,7 +292,8 @@ def test_profile_texts_find_a_token_in_the_profile_holding_it():
     assert [position for position, _ in texts.find_all(b"://")] == [0, 2]
     assert texts[1] == b'{"b":2}' and texts[-1] == b'{"c":"x://3"}'
     assert texts[0:2] == [b'{"a":"x://1"}', b'{"b":2}']
-    assert isinstance(texts, ProfileTexts) and len(texts) == 3
+    assert isinstance(texts, ProfileTexts)  # as annotated, and so at run time
+    assert len(texts) == 3
     # a text holding more than the profiles: what lies outside them, or across two, is
     # found in none
     whole = ProfileTexts(b'{"url":"x://h","p":[{"a":1},{"b":"x://2"}]}', [20, 28], [27, 41])

@@ -123,10 +123,10 @@ def targets(name: str, node: ast.Import | ast.ImportFrom) -> set[str]:
     return found
 
 
-def import_graph(*, lazy: bool = False) -> nx.DiGraph:
+def import_graph(*, lazy: bool = False) -> nx.DiGraph[str]:
     """Module -> module it imports at module level (with `lazy`, in functions too); each
     edge knows the importing line, and whether that import is lazy."""
-    graph = nx.DiGraph()
+    graph: nx.DiGraph[str] = nx.DiGraph()
     for name in [ROOT, *module_names()]:
         path = module_file(name) if name != ROOT else PACKAGE / "__init__.py"
         tree = ast.parse(path.read_text(), filename=str(path))
@@ -149,10 +149,10 @@ def unit(name: str) -> str:
     return name if parts[-1] == "__main__" else ".".join(parts[:2])
 
 
-def package_graph(graph: nx.DiGraph) -> nx.DiGraph:
+def package_graph(graph: nx.DiGraph[str]) -> nx.DiGraph[str]:
     """The import graph between packages and top-level modules (the root left out: it
     names every module, for type checking, and nothing may import it)."""
-    packages = nx.DiGraph()
+    packages: nx.DiGraph[str] = nx.DiGraph()
     for source, target, data in graph.edges(data=True):
         u, v = unit(source), unit(target)
         if u != v and ROOT not in (u, v) and not packages.has_edge(u, v):
@@ -161,7 +161,7 @@ def package_graph(graph: nx.DiGraph) -> nx.DiGraph:
 
 
 def cycles_text(
-    graph: nx.DiGraph, limit: int = 5, allowed: frozenset[frozenset[str]] = frozenset()
+    graph: nx.DiGraph[str], limit: int = 5, allowed: frozenset[frozenset[str]] = frozenset()
 ) -> str:
     """The shortest cycles, each module with the line that imports the next: where to cut."""
     found = (c for c in nx.simple_cycles(graph) if len(c) > 1 and frozenset(c) not in allowed)
@@ -227,7 +227,7 @@ def test_no_import_cycle_through_a_lazy_import() -> None:
     """With the imports inside functions counted: no circle between modules, none between
     packages but the allowed ones."""
     graph = import_graph(lazy=True)
-    assert any("(lazy)" in where for *_, where in graph.edges(data="where"))
+    assert any("(lazy)" in data["where"] for *_, data in graph.edges(data=True))
     found = cycles_text(graph)
     assert not found, "import cycles through a lazy import:\n" + found
     packages = package_graph(without_facades(graph.copy()))  # the facades: methods, not layers
@@ -265,7 +265,7 @@ def test_the_lazy_checks_see_a_cycle() -> None:
     assert unit("iptoolkit.server.app") == "iptoolkit.server"
 
 
-def without_facades(graph: nx.DiGraph) -> nx.DiGraph:
+def without_facades(graph: nx.DiGraph[str]) -> nx.DiGraph[str]:
     """The lazy import graph less the core's facades (each is lazy, and only that)."""
     for source, target in FACADES:
         assert graph.edges[source, target]["where"].endswith("(lazy)"), (source, target)
@@ -273,7 +273,7 @@ def without_facades(graph: nx.DiGraph) -> nx.DiGraph:
     return graph
 
 
-def beyond(graph: nx.DiGraph, modules: list[str], allowed: set[str]) -> dict[str, list[str]]:
+def beyond(graph: nx.DiGraph[str], modules: list[str], allowed: set[str]) -> dict[str, list[str]]:
     """For each module, the packages and top-level modules it reaches outside `allowed`."""
     found = {}
     for name in modules:
@@ -297,7 +297,7 @@ def below(layer: str) -> frozenset[str]:
     return frozenset().union(*(units for _, units in LAYERS[: names.index(layer) + 1]))
 
 
-def layers_beyond(graph: nx.DiGraph) -> dict[str, list[str]]:
+def layers_beyond(graph: nx.DiGraph[str]) -> dict[str, list[str]]:
     """Each module of a lower layer with what it reaches above its layer."""
     found: dict[str, list[str]] = {}
     for name in sorted(graph):
@@ -307,7 +307,7 @@ def layers_beyond(graph: nx.DiGraph) -> dict[str, list[str]]:
     return found
 
 
-def change_beyond(graph: nx.DiGraph) -> dict[str, list[str]]:
+def change_beyond(graph: nx.DiGraph[str]) -> dict[str, list[str]]:
     modules = sorted(m for m in graph if m.split(".")[:2] == [ROOT, "change"])
     return beyond(graph, modules, set(below("core")) | {"change"})
 
@@ -337,8 +337,8 @@ def test_private_modules_stay_in_their_package() -> None:
     """A module named `_x` is its package's own: nothing outside the package imports it."""
     graph = import_graph(lazy=True)
     outside = sorted(
-        f"{source} -> {target} ({where})"
-        for source, target, where in graph.edges(data="where")
+        f"{source} -> {target} ({data['where']})"
+        for source, target, data in graph.edges(data=True)
         if target.rsplit(".", 1)[-1].startswith("_")
         and target.rsplit(".", 1)[-1] not in {"__init__", "__main__", "_version"}
         and not source.startswith(target.rsplit(".", 1)[0] + ".")
@@ -361,7 +361,7 @@ def test_the_client_and_the_server_never_import_each_other() -> None:
     assert beyond(graph, client, {"server"} ^ set(_every_unit(graph))) != {}
 
 
-def _every_unit(graph: nx.DiGraph) -> set[str]:
+def _every_unit(graph: nx.DiGraph[str]) -> set[str]:
     """The top-level packages and modules of the graph, by their short names."""
     return {m.split(".")[1] for m in graph if m != ROOT}
 
@@ -503,7 +503,7 @@ def widget_modules() -> list[str]:
     return [n for n in module_names() if n.startswith("iptoolkit.widgets.")]
 
 
-def is_widget_code(name: str, graph: nx.DiGraph) -> bool:
+def is_widget_code(name: str, graph: nx.DiGraph[str]) -> bool:
     """Imports a widget library at module level, or a widget of ours that does."""
     tree = ast.parse(module_file(name).read_text())
     if imported_names(tree, lazy=False) & WIDGET_LIBRARIES:

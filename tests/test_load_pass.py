@@ -22,7 +22,7 @@ from iptoolkit.models import listing_of
 from iptoolkit.models.jsontext import _compact
 from iptoolkit.support.jsonio import dumps_json
 
-from .factories import ACME, GLOBEX, agent, channel, profile, unit
+from .factories import ACME, GLOBEX, agent, channel, known_channel, profile, unit
 from .strategies import model_strategy, mutated_profiles
 
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
@@ -64,8 +64,9 @@ def assert_same(one: Estate, other: Estate) -> None:
 
 # P2 uses a Python name (the fast check leaves it to pydantic, which accepts it) and holds a
 # second copy of channel 5; P3 is faulty and holds channel 7 first, which must not count;
-# P4 holds a third copy of 5 and the first valid copy of 7; P5 names 7 by its id as text.
-LISTING: list[dict[str, Any]] = [
+# P4 holds a third copy of 5 and the first valid copy of 7; P5 names 7 by its id as text;
+# the last item is no profile at all.
+LISTING: list[Any] = [
     profile(
         "P1",
         agent=agent("SFTP", channels=[channel(5, partner=ACME)]),
@@ -93,7 +94,7 @@ def test_a_listing_of_every_kind_loads_in_one_pass_as_it_did_step_by_step(
     assert_same(estate, step_by_step(path))
     assert [p.profile_id for p in estate.problems] == ["P3", None]
     assert [r.key for r in estate.records][5] == "P1#5"
-    assert estate.channels[7].name == "SFTP 7" and estate.records[4].partners == ()
+    assert known_channel(estate, 7).name == "SFTP 7" and estate.records[4].partners == ()
     assert [c.key for c in estate.conflicts] == [5]
     assert estate.conflicts[0].profiles == ("profile:P1", "profile:P2", "profile:P4")
 

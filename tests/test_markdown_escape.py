@@ -60,11 +60,11 @@ def shown(html: str) -> tuple[str, set[str]]:
 
 
 def github(text: str) -> str:
-    return markdown_it.MarkdownIt("commonmark").enable(["strikethrough", "table"]).render(text)
+    return str(markdown_it.MarkdownIt("commonmark").enable(["strikethrough", "table"]).render(text))
 
 
 def mkdocs(text: str) -> str:
-    return markdown.markdown(text, extensions=["tables", "md_in_html", "toc"])
+    return str(markdown.markdown(text, extensions=["tables", "md_in_html", "toc"]))
 
 
 @pytest.mark.parametrize("text", LITERAL + MARKUP)

@@ -19,7 +19,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import anyio
 import pytest
@@ -33,6 +33,8 @@ from iptoolkit.support.redact import MASK, is_secret_name, redact_fields
 mcp = pytest.importorskip("mcp")
 from mcp import ClientSession  # noqa: E402
 from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
+
+T = TypeVar("T")
 
 IPTOOLKIT = str(Path(sys.executable).parent / "iptoolkit")
 TOOLS = {
@@ -114,10 +116,10 @@ def snapshots(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 def _run(
     args: list[str],
-    script: Callable[[ClientSession], Awaitable[Any]],
+    script: Callable[[ClientSession], Awaitable[T]],
     env: dict[str, str] | None = None,
     cwd: Path | None = None,
-) -> Any:
+) -> T:
     """Start `iptoolkit mcp ARGS` (in `cwd`) and run `script` with a client session on it. The SDK
     passes the server a short list of variables; PYTHONPATH is added, so that a worktree's
     tests run its own code."""
@@ -126,7 +128,7 @@ def _run(
 
         env = {**get_default_environment(), "PYTHONPATH": os.environ["PYTHONPATH"], **(env or {})}
 
-    async def main() -> Any:
+    async def main() -> T:
         params = StdioServerParameters(command=IPTOOLKIT, args=["mcp", *args], env=env, cwd=cwd)
         with open(os.devnull, "w") as errlog:
             async with stdio_client(params, errlog=errlog) as (read, write):
@@ -217,12 +219,16 @@ def session_results(snapshots: dict[str, Any]) -> dict[str, Any]:
 
 def _ok(result: Any) -> dict[str, Any]:
     assert not result.is_error, result.content
-    return result.structured_content
+    content = result.structured_content
+    assert isinstance(content, dict), content
+    return content
 
 
 def _error(result: Any) -> str:
     assert result.is_error, result.structured_content
-    return result.content[0].text
+    text = result.content[0].text
+    assert isinstance(text, str), text
+    return text
 
 
 def test_the_tools_are_listed_with_schemas_and_read_only(session_results):
@@ -534,6 +540,7 @@ def test_from_env_fetches_the_live_estate_and_offers_refresh(tmp_path: Path) -> 
         }
 
     with running(estate) as server:
+        assert server.client_id is not None and server.client_secret is not None
         variables = {
             "IPTOOLKIT_BASE_URL": server.base_url,
             "IPTOOLKIT_CLIENT_ID": server.client_id,
@@ -645,10 +652,10 @@ def test_a_tool_names_every_candidate_of_an_ambiguous_name() -> None:
     partner = next(n for n in loaded.graph if n.startswith("partner:"))
     name = loaded.graph.nodes[partner]["name"]
     assert loaded.resolve(f"partner:{name.upper()}") == partner
-    with pytest.raises(UnknownItemError) as caught:  # a fragment finds the names holding it
+    with pytest.raises(UnknownItemError) as unknown:  # a fragment finds the names holding it
         loaded.resolve(name.split()[0][:5])
-    assert isinstance(caught.value, ValueError), "the server turns ValueErrors into tool errors"
-    assert any(choice.startswith(partner) for choice in caught.value.choices)
+    assert isinstance(unknown.value, ValueError), "the server turns ValueErrors into tool errors"
+    assert any(choice.startswith(partner) for choice in unknown.value.choices)
 
 
 def test_paging_refuses_a_cursor_it_did_not_give_and_cut_says_how_to_read_on() -> None:
@@ -689,6 +696,7 @@ def test_a_failed_refresh_is_a_tool_error_and_the_last_fetch_stays(monkeypatch) 
     from iptoolkit.server import running
 
     with running(ipt.demo_estate(10)) as server:
+        assert server.client_id is not None and server.client_secret is not None
         monkeypatch.setenv("IPTOOLKIT_BASE_URL", server.base_url)
         monkeypatch.setenv("IPTOOLKIT_CLIENT_ID", server.client_id)
         monkeypatch.setenv("IPTOOLKIT_CLIENT_SECRET", server.client_secret)
@@ -785,8 +793,9 @@ def test_a_cut_or_deeply_nested_request_gets_no_reply_and_the_server_lives_on(
         process.stdin.flush()
 
     def reply(timeout: float) -> dict[str, Any] | None:
+        assert process.stdout is not None
         ready, _, _ = select.select([process.stdout], [], [], timeout)
-        return json.loads(process.stdout.readline()) if ready else None  # type: ignore[union-attr]
+        return json.loads(process.stdout.readline()) if ready else None
 
     try:
         hello = {"protocolVersion": "2025-06-18", "capabilities": {},

@@ -105,8 +105,8 @@ def test_snapshots_named_from_an_archive_are_kept_a_few_least_recently_used(
         freed[snapshot_id] = weakref.ref(asked.estate)
     del asked
     assert store.get("archive@1").name == "archive@1"  # asked again: the most recent now
-    day = (START + timedelta(days=ARCHIVED_KEPT)).date().isoformat()
-    assert store.get(day).name == f"archive@{ARCHIVED_KEPT + 1}"  # by date: a new one
+    date = (START + timedelta(days=ARCHIVED_KEPT)).date().isoformat()
+    assert store.get(date).name == f"archive@{ARCHIVED_KEPT + 1}"  # by date: a new one
     gc.collect()
     assert freed[2]() is None  # the least recently asked, and its diff, let go
     assert all(freed[n]() is not None for n in freed if n != 2)

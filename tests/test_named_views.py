@@ -14,6 +14,8 @@ from iptoolkit.query.filters import Filter
 from iptoolkit.viewmodel.saved_views import FOLDER_FILE, SavedView, SavedViews, views_file
 from iptoolkit.widgets import Explorer
 
+from .view_helpers import data_of
+
 pytest.importorskip("ipysigma")
 
 HOSTILE = '../../etc/passwd <script>alert(1)</script> "x" \u202e\x00'
@@ -24,11 +26,11 @@ def test_a_saved_view_reopens_after_a_restart(tmp_path):
     snapshot = tmp_path / "estate.json"
     estate.save(snapshot)
     path = views_file(snapshot)
-    assert path == tmp_path / "estate.views.json"
+    assert path is not None and path == tmp_path / "estate.views.json"
     first = Explorer(estate, folder=tmp_path, debounce=0, static_copy=False, views=path)
     first.filter = Filter(groups=["Finance"], active=True)
-    group = next(iter(first.topology.data.members))  # a group of the drilled overview
-    title = str(first.topology.data.graph.nodes[group].get("crumb"))
+    group = next(iter(data_of(first.topology).members))  # a group of the drilled overview
+    title = str(data_of(first.topology).graph.nodes[group].get("crumb"))
     first.topology.expand(group)
     first.show_detail("partner:1003")
     kept = first.save_view(HOSTILE)

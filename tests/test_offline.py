@@ -32,7 +32,9 @@ def payload_of(path: Path) -> dict[str, Any]:
     text = path.read_text(encoding="utf-8")
     found = re.search(r"class='ipt-view-data' data-encoding='gzip'>(.*?)</script>", text, re.S)
     assert found, "no payload in the page"
-    return json.loads(gzip.decompress(base64.b64decode(found.group(1))))
+    payload = json.loads(gzip.decompress(base64.b64decode(found.group(1))))
+    assert isinstance(payload, dict), "the payload is no JSON object"
+    return payload
 
 
 @pytest.fixture(scope="module")
@@ -218,7 +220,7 @@ def test_the_file_carries_findings_and_the_graph_its_paths_walk(
     assert len(pairs) == len(edges) // 3 == len(set(graph.edges()))
     for (u, v), relation in pairs.items():
         assert set(relation.split("/")) == {
-            r for _, t, r in graph.edges(u, data="relation") if t == v
+            a["relation"] for _, t, a in graph.edges(u, data=True) if t == v
         }
     # each level node: the worst severity of what it stands for, and what that is
     from iptoolkit.offline.levels import drill_levels
@@ -250,7 +252,7 @@ def test_graph_order_gives_the_same_answers(estate: ipt.Estate) -> None:
     from iptoolkit.query.reach import graph_order, impact, where_used
 
     graph = build_graph(estate)
-    items = [n for n, k in graph.nodes(data="kind") if k in ("channel", "partner", "profile")]
+    items = [n for n, a in graph.nodes(data=True) if a["kind"] in ("channel", "partner", "profile")]
     plain = [(where_used(graph, n), impact(graph, n)) for n in items]
     other = build_graph(estate)
     with graph_order(graph):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from typing import Any
 
 import pandas as pd
 import pytest
@@ -101,7 +102,7 @@ MIXED = pd.DataFrame(
         "number": pd.array([3, None, 10, 1], dtype="Int64"),
         "float": [2.5, math.nan, -1.0, 7.0],
         "text": ["banana", None, "Apple", "cherry"],
-        "date": pd.to_datetime(["2024-05-01", None, "2023-01-31", "2025-12-24"]),
+        "date": pd.to_datetime(pd.Series(["2024-05-01", None, "2023-01-31", "2025-12-24"])),
         "flag": pd.array([True, None, False, True], dtype="boolean"),
     }
 )
@@ -192,7 +193,7 @@ def test_cells_are_text_and_long_ones_are_cut_with_a_title() -> None:
 def test_the_payload_holds_one_page_at_10k_rows(big_frame: pd.DataFrame) -> None:
     assert len(big_frame) == 10_000
     table = _table(big_frame)
-    sent: list[dict[str, object]] = []
+    sent: list[dict[str, Any]] = []  # the JSON the front end is sent
     table.widget.observe(lambda change: sent.append(change["new"]), "view")
     table.sort_by("last modified")
     table.go(5)
@@ -239,7 +240,7 @@ def test_a_click_on_an_older_frame_is_ignored() -> None:
 
 def test_every_request_is_answered_with_a_change_so_the_page_stops_waiting() -> None:
     table = _table(pd.DataFrame({"n": range(30)}))
-    changes: list[dict] = []
+    changes: list[dict[str, Any]] = []
     table.widget.observe(lambda change: changes.append(change["new"]), "view")
     send = table.widget._handle_custom_msg
     send({"action": "pick", "at": 3, "version": 1}, [])

@@ -192,7 +192,9 @@ def test_a_faulty_polymorphic_object_is_reported_once_from_text_or_objects(agent
     forms = (listing, json.dumps(listing), json.dumps(listing).encode())
     if path is None:  # valid: an unknown channel class inside a known agent
         for form in forms:
-            [channel] = ipt.parse_profiles(form)[1].input_agent_settings.channels
+            agent_settings = ipt.parse_profiles(form)[1].input_agent_settings
+            assert agent_settings is not None
+            [channel] = agent_settings.channels
             assert type(channel).__name__ == "UnknownChannel" and channel.mdnMode == 1
         return
     for form in forms:

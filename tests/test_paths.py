@@ -22,7 +22,7 @@ P1_P2_VIA_ACME = [
 
 
 @pytest.fixture(scope="module")
-def G() -> nx.MultiDiGraph:
+def G() -> nx.MultiDiGraph[str]:
     return build_graph(hand_estate())
 
 

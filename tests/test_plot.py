@@ -6,6 +6,7 @@ import hashlib
 import io
 import subprocess
 import sys
+from collections.abc import Hashable
 from itertools import pairwise
 
 import matplotlib
@@ -16,7 +17,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 import networkx as nx  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.collections import LineCollection, PathCollection  # noqa: E402
-from matplotlib.colors import to_hex  # noqa: E402
+from matplotlib.patches import Rectangle  # noqa: E402
+from matplotlib.text import Text  # noqa: E402
+from matplotlib.transforms import Bbox  # noqa: E402
 
 import iptoolkit as ipt  # noqa: E402
 from iptoolkit.plot import layered_layout, plot_summary, plot_topology  # noqa: E402
@@ -28,8 +31,14 @@ from iptoolkit.topology.style import IN_COLOUR, OUT_COLOUR, UNRESOLVED_COLOUR  #
 from iptoolkit.topology.view import detail_view, focus_set, grouped_view  # noqa: E402
 
 from .factories import ACME, GLOBEX, agent, channel, estate_of, profile, unit  # noqa: E402
-
-HALO = "#ffd34d"
+from .plot_helpers import (  # noqa: E402
+    HALO,
+    dash_patterns,
+    edge_colours,
+    face_colours,
+    haloed,
+    offsets,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -73,15 +82,15 @@ def _points(ax) -> list[tuple[float, float, str]]:
     for collection in ax.collections:
         if not isinstance(collection, PathCollection):
             continue
-        colours = [to_hex(c) for c in collection.get_facecolors()] or ["none"]
-        for index, (x, y) in enumerate(collection.get_offsets()):
+        colours = face_colours(collection) or ["none"]
+        for index, (x, y) in enumerate(offsets(collection)):
             colour = colours[min(index, len(colours) - 1)]
             if colour != HALO:
                 found.append((float(x), float(y), colour))
     return found
 
 
-def _label_boxes(figure, ax=None) -> list:
+def _label_boxes(figure, ax=None) -> list[Bbox]:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     renderer = FigureCanvasAgg(figure).get_renderer()
@@ -93,7 +102,7 @@ def _label_boxes(figure, ax=None) -> list:
 
 
 def test_barycentre_sweeps_remove_avoidable_crossings():
-    graph = nx.MultiDiGraph()
+    graph: nx.MultiDiGraph[str] = nx.MultiDiGraph()
     # two profiles, each with its own agent, channel and partner, listed crosswise
     for node, kind in [
         ("profile:A", "profile"),
@@ -116,7 +125,7 @@ def test_barycentre_sweeps_remove_avoidable_crossings():
             ("channel:2", "partner:2"),
         ]
     )
-    columns = [
+    columns: list[list[Hashable]] = [
         ["profile:A", "profile:B"],
         ["agent:B", "agent:A"],
         ["channel:2", "channel:1"],
@@ -145,7 +154,7 @@ def test_layout_keeps_nodes_a_row_apart_and_repeats(demo300):
     for column in first.columns:
         rows = [first.pos[node][1] for node in column]
         assert all(b - a >= 1 - 1e-9 for a, b in pairwise(rows)), "nodes overlap"
-    start = [[n for n in graph if first.pos[n][0] == c] for c in range(4)]
+    start: list[list[Hashable]] = [[n for n in graph if first.pos[n][0] == c] for c in range(4)]
     assert first.crossings < count_crossings(start, graph) / 2
 
 
@@ -208,12 +217,12 @@ def test_every_node_of_a_small_estate_is_drawn_once(tiny):
 
 def test_in_and_out_edges_differ_in_colour_and_style(tiny):
     ax = plot_topology(tiny).axes[0]
-    looks = {}
+    looks: dict[str, set[bool]] = {}
     for collection in ax.collections:
         if isinstance(collection, LineCollection):
-            colour = to_hex(collection.get_colors()[0])
-            dashes = collection.get_linestyle()[0]
-            looks.setdefault(colour, set()).add(dashes[1] is not None)
+            colour = edge_colours(collection)[0]
+            dashes = dash_patterns(collection)[0]
+            looks.setdefault(colour, set()).add(dashes is not None)
     assert IN_COLOUR.lower() in looks and OUT_COLOUR.lower() in looks
     assert looks[OUT_COLOUR.lower()] == {True}  # dashed
     assert False in looks[IN_COLOUR.lower()]  # solid (and dotted for ids)
@@ -224,7 +233,7 @@ def test_inactive_faded_and_unresolved_marked(tiny):
     dashed = [
         c
         for c in ax.collections
-        if isinstance(c, PathCollection) and c.get_linestyle()[0][1] is not None
+        if isinstance(c, PathCollection) and dash_patterns(c)[0] is not None
     ]
     assert dashed, "inactive nodes have a dashed outline"
     colours = {colour for _, _, colour in _points(ax)}
@@ -317,20 +326,15 @@ def test_draws_into_given_axes(tiny):
 def test_highlight_a_partner_marks_its_paths(tiny):
     graph = ipt.build_graph(tiny)
     ax = plot_topology(graph, highlight="partner:1").axes[0]
-    halos = [
-        c
-        for c in ax.collections
-        if isinstance(c, PathCollection) and to_hex(c.get_facecolors()[0]) == HALO
-    ]
-    marked = sum(len(c.get_offsets()) for c in halos)
     # partner 1, channel 5, the agents of P1 and P3, P1 and P3
-    assert marked == 6
+    assert haloed(ax) == 6
 
 
 def test_highlight_accepts_an_impact_and_a_list(tiny):
     graph = ipt.build_graph(tiny)
-    assert plot_topology(graph, highlight=ipt.impact(graph, "channel:5"))
-    assert plot_topology(graph, highlight=["profile:P1", "agent:P1"])
+    impact = ipt.impact(graph, "channel:5")  # channel 5, partner 1, P1 and its agent
+    assert haloed(plot_topology(graph, highlight=impact).axes[0]) == 4
+    assert haloed(plot_topology(graph, highlight=["profile:P1", "agent:P1"]).axes[0]) == 2
     with pytest.raises(nx.NodeNotFound):
         plot_topology(graph, highlight="partner:404")
 
@@ -341,13 +345,13 @@ def test_labels_option(tiny):
     ids = {t.get_text() for t in plot_topology(tiny, labels="ids").axes[0].texts}
     assert "profile:P1" in ids
     with pytest.raises(ValueError, match="labels"):
-        plot_topology(tiny, labels="some")
+        plot_topology(tiny, labels="some")  # type: ignore[arg-type]  # refused, as asked
     with pytest.raises(ValueError, match="group_by"):
         plot_topology(tiny, group_by="colour")
     with pytest.raises(ValueError, match="layout"):
         plot_topology(tiny, layout="spring")
     with pytest.raises(TypeError):
-        plot_topology([1, 2, 3])
+        plot_topology([1, 2, 3])  # type: ignore[arg-type]  # neither estate nor graph
 
 
 def test_importing_the_plot_package_does_not_load_matplotlib():
@@ -376,8 +380,8 @@ def test_summary_figure_has_four_charts_and_repeats(demo300):
         "Share active",
         "Profiles per group",
     ]
-    bars = figure.axes[0].patches
-    assert sum(bar.get_width() for bar in bars) == 300
+    widths = [bar.get_width() for bar in figure.axes[0].patches if isinstance(bar, Rectangle)]
+    assert len(widths) == len(figure.axes[0].patches) and sum(widths) == 300
     assert _png(figure) == _png(plot_summary(demo300))
 
 
@@ -397,7 +401,7 @@ def test_group_by_agent_type_lumps_the_same_types_in_both_columns():
         )
     )
     view = grouped_view(ipt.build_graph(estate), "agent_type")
-    agents = {key for key, kind in view.nodes(data="kind") if kind == "agent"}
+    agents = {key for key, a in view.nodes(data=True) if a["kind"] == "agent"}
     for key, data in view.nodes(data=True):
         if data["kind"] != "profile":
             continue
@@ -405,7 +409,7 @@ def test_group_by_agent_type_lumps_the_same_types_in_both_columns():
         wanted = data["label"].removesuffix(" profiles") + " agents"
         if data["label"] == "other agent types":
             wanted = "other agent types"
-        assert {label for _, label, _ in targets} == {wanted}
+        assert {view.nodes[t]["label"] for t in targets} == {wanted}
         assert sum(view.nodes[t]["count"] for t in targets) == data["count"]
 
 
@@ -421,6 +425,7 @@ def test_highlight_of_a_partners_impact_keeps_the_paths_through_its_channels():
     )
     graph = ipt.build_graph(estate)
     focus = focus_set(graph, ipt.impact(graph, "partner:1"))
+    assert focus is not None
     assert {"channel:5", "channel:6", "agent:P1", "response:P2:0", "partner:1"} <= focus
     assert {"profile:P3", "agent:P3"} <= focus  # loses part of its input: on a cut path
     assert "channel:7" not in focus and "profile:P4" not in focus and "partner:2" not in focus
@@ -440,7 +445,7 @@ def test_dollar_signs_in_names_are_drawn_as_typed_not_as_formulas(tmp_path) -> N
     estate = ipt.Estate.from_raw(raw)
     figure = ipt.plot_topology(estate, group_by=False)
     figure.savefig(tmp_path / "topology.png")  # raised ParseFatalException before
-    texts = [t for t in figure.findobj(lambda a: hasattr(a, "get_parse_math"))]
+    texts = [t for t in figure.findobj() if isinstance(t, Text)]
     drawn = {t.get_text(): t.get_parse_math() for t in texts}
     assert drawn.get("$x^2$ price") is False and drawn.get("$\\nosuch{$") is False
     ipt.plot_summary(estate).savefig(tmp_path / "summary.png")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Sequence
+from typing import Any
 
 import matplotlib
 
@@ -12,7 +14,6 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.collections import LineCollection, PathCollection  # noqa: E402
-from matplotlib.colors import to_hex  # noqa: E402
 
 import iptoolkit as ipt  # noqa: E402
 from iptoolkit.change.estate_diff import Change, EstateDiff  # noqa: E402
@@ -23,6 +24,7 @@ from iptoolkit.topology.style import STATUS_COLOURS  # noqa: E402
 from iptoolkit.topology.view import grouped_view  # noqa: E402
 
 from .change_cases import dated, next_week  # noqa: E402
+from .plot_helpers import dash_patterns, edge_colours, face_colours, offsets  # noqa: E402
 
 GREEN, RED, AMBER = (STATUS_COLOURS[s].lower() for s in ("added", "removed", "changed"))
 
@@ -43,18 +45,18 @@ def _node_colours(figure) -> Counter[str]:
     found: Counter[str] = Counter()
     for collection in figure.axes[0].collections:
         if isinstance(collection, PathCollection):
-            colours = [to_hex(c) for c in collection.get_facecolors()]
-            found.update(colours * (len(collection.get_offsets()) if len(colours) == 1 else 1))
+            colours = face_colours(collection)
+            found.update(colours * (len(offsets(collection)) if len(colours) == 1 else 1))
     return found
 
 
-def _line_colours(figure) -> dict[str, list]:
-    """Edge colour -> the line styles of the collections drawn in it."""
-    found: dict[str, list] = {}
+def _line_colours(figure) -> dict[str, list[Sequence[float] | None]]:
+    """Edge colour -> the dash patterns of the lines drawn in it (None: solid)."""
+    found: dict[str, list[Sequence[float] | None]] = {}
     for collection in figure.axes[0].collections:
         if isinstance(collection, LineCollection):
-            colour = to_hex(collection.get_edgecolor()[0])
-            found.setdefault(colour, []).extend(collection.get_linestyles())
+            colour = edge_colours(collection)[0]
+            found.setdefault(colour, []).extend(dash_patterns(collection))
     return found
 
 
@@ -113,7 +115,7 @@ def test_only_changed_draws_each_change_in_its_colour(week):
     assert nodes[AMBER] >= 3  # the edited profile, its agent, the deactivated channel
     lines = _line_colours(figure)
     assert GREEN in lines and RED in lines
-    assert all(style[1] is not None for style in lines[RED])  # removed links are dashed
+    assert all(dashes is not None for dashes in lines[RED])  # removed links are dashed
     texts = [t.get_text() for t in figure.texts]
     assert texts[0].startswith("Changes: 2026-11-16 09:00 → 2026-11-23 09:00")
     assert "profiles 2 added, 2 removed, 1 changed" in texts[0] and "1 breaking" in texts[0]
@@ -188,7 +190,7 @@ def test_breaking_changes_are_ringed_and_their_links_drawn_in_the_breaking_colou
     from iptoolkit.topology.view import detail_view
     from tests.factories import ACME, agent, channel, estate_of, profile
 
-    def user(pid: str, ch: dict | None) -> dict:
+    def user(pid: str, ch: dict[str, Any] | None) -> dict[str, Any]:
         return profile(pid, agent=agent("SFTP", channels=[ch] if ch else []))
 
     ch5 = channel(5, partner=ACME)
@@ -207,11 +209,11 @@ def test_breaking_changes_are_ringed_and_their_links_drawn_in_the_breaking_colou
     ring = BREAKING_COLOUR.lower()
     rings = [
         c for c in figure.axes[0].collections
-        if isinstance(c, PathCollection) and ring in {to_hex(e) for e in c.get_edgecolors()}
+        if isinstance(c, PathCollection) and ring in edge_colours(c)
     ]  # fmt: skip
     lines = [
         c for c in figure.axes[0].collections
-        if isinstance(c, LineCollection) and ring in {to_hex(e) for e in c.get_colors()}
+        if isinstance(c, LineCollection) and ring in edge_colours(c)
     ]  # fmt: skip
     assert rings and lines
     legend = [text.get_text() for text in figure.legends[0].get_texts()]

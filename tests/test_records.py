@@ -11,7 +11,10 @@ import pytest
 import iptoolkit as ipt
 from iptoolkit.core.nodes import is_active
 from iptoolkit.core.records import profile_keys
+from iptoolkit.models import IntegrationPartnerChannelSFTP
 from iptoolkit.query.filters import select
+
+from .factories import known_channel, known_partner
 
 
 def anonymous(port: int, partner: int) -> dict[str, Any]:
@@ -66,7 +69,8 @@ def test_profile_keys_follow_the_one_rule():
 def test_active_is_one_rule_read_by_one_function():
     """`is_active` is what "active" means, for a model, a raw dict or a node's attributes;
     no module of the package reads the flag as a truth by itself."""
-    assert [is_active(v) for v in ({"active": True}, {"active": "true"}, {}, None, [])] == [
+    values: list[object] = [{"active": True}, {"active": "true"}, {}, None, []]
+    assert [is_active(v) for v in values] == [
         True, False, False, False, False,
     ]  # fmt: skip
     assert is_active(ipt.Estate.from_raw([{"id": "P1", "active": True}]).profiles[0])
@@ -116,13 +120,13 @@ def test_a_subset_shows_the_copy_of_a_conflicting_channel_and_partner_it_holds()
         return {"id": pid, "group": pid, "inputAgentSettings": agent}
 
     estate = ipt.Estate.from_raw([holder("A", "one"), holder("B", "two")])
-    assert (estate.channels[5].name, estate.partners[9].name) == ("one", "Partner one")
+    assert known_channel(estate, 5).name == "one" and known_partner(estate, 9).name == "Partner one"
     only_b = estate.subset(ipt.Filter(groups=["B"]))
-    assert (only_b.channels[5].name, only_b.partners[9].name) == ("two", "Partner two")
+    assert known_channel(only_b, 5).name == "two" and known_partner(only_b, 9).name == "Partner two"
 
 
 def test_one_activity_rule_everywhere():
-    raw = [
+    raw: list[dict[str, Any]] = [
         {"id": "yes", "active": True},
         {"id": "missing"},
         {"id": "text", "active": "true"},
@@ -231,7 +235,8 @@ def test_a_channel_under_an_unknown_agent_counts_only_if_it_is_one():
     agent = {"class": "core:SomeFutureAgentSettings", "channels": [good, bad, "7"]}
     estate = ipt.Estate.from_raw([{"id": "P1", "active": True, "inputAgentSettings": agent}])
     assert list(estate.channels) == [5]
-    assert estate.channels[5].port == 22  # the registry keeps the model
+    kept = estate.channels[5]  # the registry keeps the model
+    assert isinstance(kept, IntegrationPartnerChannelSFTP) and kept.port == 22
     assert [use.path for use in estate.records[0].uses] == ["inputAgentSettings.channels[0]"]
 
 

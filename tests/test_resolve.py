@@ -17,11 +17,12 @@ from iptoolkit.query.resolve import (
 from iptoolkit.support.names import close_matches, did_you_mean, strip_kind
 
 from .factories import ACME, agent, channel, estate_of, profile
+from .plot_helpers import haloed
 from .test_graph import hand_estate
 
 
 @pytest.fixture(scope="module")
-def G() -> nx.MultiDiGraph:
+def G() -> nx.MultiDiGraph[str]:
     return ipt.build_graph(hand_estate())
 
 
@@ -88,7 +89,7 @@ def test_one_index_answers_many_questions_and_its_errors_are_value_errors(G):
         "partner:1",
         "profile:P2",
     ]
-    with pytest.raises(ValueError, match="did you mean partner:2 \\(Globex\\)") as caught:
+    with pytest.raises(UnknownItemError, match="did you mean partner:2 \\(Globex\\)") as caught:
         index.resolve("Globx")
     assert caught.value.choices == ["partner:2 (Globex)"]
     with pytest.raises(UnknownItemError, match="an empty id; name an item by node id"):
@@ -110,7 +111,8 @@ def test_matches_reads_as_resolve_without_errors_or_suggestions(G, monkeypatch):
 
 
 def test_highlight_takes_a_name(G):
-    assert ipt.plot_topology(G, highlight="acme")
+    by_name = ipt.plot_topology(G, highlight="acme").axes[0]
+    assert haloed(by_name) == haloed(ipt.plot_topology(G, highlight="partner:1").axes[0]) > 0
     with pytest.raises(UnknownItemError, match="highlight"):
         ipt.plot_topology(G, highlight=["acme", "Nobody at all"])
 

@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import re
+from typing import Any
 
 import iptoolkit as ipt
 from tests.factories import ACME, agent, channel, estate_of, profile, unit
@@ -19,11 +20,11 @@ USERS = [f"P{n}" for n in range(1, 8)]
 """Seven active profiles on channel 40049: more than a reason names."""
 
 
-def receiving(pid: str, ch: dict | None, **fields: object) -> dict:
+def receiving(pid: str, ch: dict[str, Any] | None, **fields: Any) -> dict[str, Any]:
     return profile(pid, agent=agent("AS2", channels=[ch] if ch else []), **fields)
 
 
-def delivering(pid: str, ch: dict) -> dict:
+def delivering(pid: str, ch: dict[str, Any] | None) -> dict[str, Any]:
     return profile(pid, agent=agent("ManualUpload"), units=[unit("AS2", channel=ch)])
 
 
@@ -33,7 +34,7 @@ def one(diff: ipt.EstateDiff, **wanted: object) -> ipt.Change:
     return found[0]
 
 
-def week(moved: list[str], left: dict[str, dict | None]) -> ipt.EstateDiff:
+def week(moved: list[str], left: dict[str, dict[str, Any] | None]) -> ipt.EstateDiff:
     """Every user on OLD (P7 delivers through it); those in `moved` now on NEW, those in
     `left` with the channel they have instead (None: none)."""
     before = [receiving(p, OLD) for p in USERS[:-1]] + [delivering(USERS[-1], OLD)]
@@ -161,13 +162,14 @@ def test_old_newer_than_new_is_said():
 def test_the_readme_shows_the_severity_table_of_the_code():
     from pathlib import Path
 
+    from iptoolkit.change.record import SEVERITIES
     from iptoolkit.change.severity import RULES, rules_markdown
 
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
     assert rules_markdown() in readme
     assert len(RULES) == rules_markdown().count("\n| ")  # one row per rule
     assert [rule.severity for rule in RULES] == sorted(
-        (rule.severity for rule in RULES), key=ipt.change.model.SEVERITIES.index
+        (rule.severity for rule in RULES), key=SEVERITIES.index
     )
 
 

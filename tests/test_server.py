@@ -7,7 +7,7 @@ import logging
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import httpx
@@ -40,7 +40,9 @@ def http(srv: RunningServer) -> Iterator[httpx.Client]:
 def token_for(http: httpx.Client, client_id: str, secret: str | None = None) -> str:
     response = request_token(http, client_id, secret)
     assert response.status_code == 200, response.text
-    return response.json()["access_token"]
+    token = response.json()["access_token"]
+    assert isinstance(token, str), token
+    return token
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -53,6 +55,7 @@ def assert_envelope(response: httpx.Response, status: int, code: str) -> dict[st
     body = response.json()
     assert set(body) == {"errorInfo"}
     info = body["errorInfo"]
+    assert isinstance(info, dict), info
     assert set(info) == {"errorCode", "errorText", "errorLevel", "httpResponseStatus"}
     assert info["errorCode"] == code
     assert info["httpResponseStatus"] == status
@@ -61,7 +64,7 @@ def assert_envelope(response: httpx.Response, status: int, code: str) -> dict[st
     return info
 
 
-def expected_body(profiles: list[Any]) -> bytes:
+def expected_body(profiles: Iterable[Any]) -> bytes:
     parts = []
     for profile in profiles:
         try:
@@ -498,7 +501,7 @@ def test_running_server_and_credentials_hide_secrets() -> None:
         for text in (repr(server), repr(server.credentials), str(server.credentials)):
             for secret in (server.client_secret, server.password, server.guest_token):
                 assert secret and secret not in text
-        assert server.client_id in repr(server)
+        assert server.client_id is not None and server.client_id in repr(server)
     with running(PROFILES, make_principals()) as server:
         assert server.credentials is None and server.client_id is None
 

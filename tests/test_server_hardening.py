@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
+import resource
 import socket
 import subprocess
 import sys
@@ -19,7 +20,6 @@ import httpx
 import pytest
 from pydantic import ValidationError
 
-import iptoolkit.server.hashing as hashing_module
 import iptoolkit.server.principals as principals_module
 from iptoolkit.client import ApiError, Client, ClientCredentials, RateLimitError
 from iptoolkit.server import Principals, RunningServer, hash_secret, openfiles, running
@@ -73,7 +73,7 @@ def slow_hashes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         calls.append(iterations)
         return real(name, secret, salt, iterations)
 
-    monkeypatch.setattr(hashing_module.hashlib, "pbkdf2_hmac", spy)
+    monkeypatch.setattr(hashlib, "pbkdf2_hmac", spy)  # the hashlib server.hashing calls
     return calls
 
 
@@ -333,15 +333,16 @@ def test_the_connection_cap_fits_the_open_file_limit(
     accept batches that pass the cap: a smaller cap and batch, said once. A higher hard
     limit: the soft one is raised and nothing is lowered."""
     set_to: list[tuple[int, int]] = []
-    monkeypatch.setattr(openfiles.resource, "setrlimit", lambda _, pair: set_to.append(pair))
-    monkeypatch.setattr(openfiles.resource, "getrlimit", lambda _: (256, 1024))
+    # the resource module openfiles asks
+    monkeypatch.setattr(resource, "setrlimit", lambda _, pair: set_to.append(pair))
+    monkeypatch.setattr(resource, "getrlimit", lambda _: (256, 1024))
     caplog.set_level(logging.WARNING, logger="iptoolkit.server")
     fitted = openfiles.fit_open_files(1000)
     assert set_to == [(1024, 1024)] and fitted.open_files == 1024
     assert fitted.max_connections < 1000 and fitted.backlog < openfiles.MAX_BACKLOG
     assert fitted.max_connections + 3 * fitted.backlog + openfiles.RESERVED_FILES <= 1024
     assert "open-file limit is 1024" in caplog.text and "ulimit -n" in caplog.text
-    monkeypatch.setattr(openfiles.resource, "getrlimit", lambda _: (1024, 1_000_000))
+    monkeypatch.setattr(resource, "getrlimit", lambda _: (1024, 1_000_000))
     fitted = openfiles.fit_open_files(1000)
     assert (fitted.max_connections, fitted.backlog) == (1000, openfiles.MAX_BACKLOG)
     assert set_to[-1] == (1000 + 3 * openfiles.MAX_BACKLOG + openfiles.RESERVED_FILES, 1_000_000)

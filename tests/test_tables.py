@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 import iptoolkit as ipt
+from iptoolkit.core.estate import FrameKind
 from iptoolkit.query.filters import Filter
 from iptoolkit.query.graph import build_graph
 from iptoolkit.query.tables import COLUMNS, FRAME_KINDS, to_frame
@@ -148,12 +149,13 @@ def test_an_empty_estate_has_empty_tables():
 def test_demo_tables_match_the_graph():
     demo = ipt.demo_estate(n_profiles=300, seed=7)
     graph = build_graph(demo)
-    for kind, node_kind in [
+    kinds: list[tuple[FrameKind, str]] = [
         ("profiles", "profile"), ("channels", "channel"),
         ("partners", "partner"), ("responses", "response"),
-    ]:  # fmt: skip
+    ]  # fmt: skip
+    for kind, node_kind in kinds:
         frame = demo.to_frame(kind)
-        nodes = [n for n, k in graph.nodes(data="kind") if k == node_kind]
+        nodes = [n for n, a in graph.nodes(data=True) if a["kind"] == node_kind]
         assert sorted(frame["node"]) == sorted(nodes)
     profiles = demo.to_frame("profiles")
     assert profiles["created"].notna().all()

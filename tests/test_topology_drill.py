@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
+from typing import Any
 
 import networkx as nx
 import pytest
@@ -46,6 +47,8 @@ pytest.importorskip("ipysigma")
 
 from iptoolkit.widgets import TopologyView  # noqa: E402
 
+from .view_helpers import around_of, data_of, graph_of, sigma_of  # noqa: E402
+
 CANVAS = Canvas(600, 1.8)
 
 
@@ -55,11 +58,11 @@ def estate() -> Estate:
 
 
 @pytest.fixture(scope="module")
-def graph(estate: Estate) -> nx.MultiDiGraph:
+def graph(estate: Estate) -> nx.MultiDiGraph[str]:
     return build_graph(estate)
 
 
-def _drawn(data: ViewData) -> list[tuple[str, dict]]:
+def _drawn(data: ViewData) -> list[tuple[str, dict[str, Any]]]:
     """The nodes a reader sees (no ports)."""
     return [(k, a) for k, a in data.graph.nodes(data=True) if a.get("kind") != "port"]
 
@@ -71,7 +74,7 @@ def _profile_groups(data: ViewData) -> dict[str, tuple[Hashable, ...]]:
 # -- spacing rules ------------------------------------------------------------------------
 
 
-def test_labels_end_before_the_edges_and_the_next_column(graph: nx.MultiDiGraph) -> None:
+def test_labels_end_before_the_edges_and_the_next_column(graph: nx.MultiDiGraph[str]) -> None:
     for data in (
         view_data(graph, group_by="group", canvas=CANVAS),
         auto_view(graph.subgraph(list(graph)[:60]).copy(), canvas=CANVAS),
@@ -93,7 +96,7 @@ def test_labels_end_before_the_edges_and_the_next_column(graph: nx.MultiDiGraph)
             assert data.graph.nodes[v]["x"] > data.graph.nodes[u]["x"]
 
 
-def test_rows_are_far_enough_apart_for_a_label(graph: nx.MultiDiGraph) -> None:
+def test_rows_are_far_enough_apart_for_a_label(graph: nx.MultiDiGraph[str]) -> None:
     data = view_data(graph, group_by="group", canvas=CANVAS)
     by_column: dict[float, list[float]] = {}
     for _, a in _drawn(data):
@@ -103,7 +106,7 @@ def test_rows_are_far_enough_apart_for_a_label(graph: nx.MultiDiGraph) -> None:
         assert all(b - a >= 12 for a, b in zip(ys, ys[1:], strict=False))  # 12 px labels
 
 
-def test_what_is_drawn_fits_the_canvas_at_the_start_camera(graph: nx.MultiDiGraph) -> None:
+def test_what_is_drawn_fits_the_canvas_at_the_start_camera(graph: nx.MultiDiGraph[str]) -> None:
     data = view_data(graph, group_by="group", canvas=CANVAS)
     xs = [a["x"] for _, a in _drawn(data)]
     ys = [a["y"] for _, a in _drawn(data)]
@@ -152,7 +155,9 @@ def test_labels_that_would_read_the_same_once_cut_keep_their_ends() -> None:
     assert alone[1] == cut_to_px(names[1], 110.0)
 
 
-def test_a_narrow_view_names_each_cut_label_whole_for_the_hover(graph: nx.MultiDiGraph) -> None:
+def test_a_narrow_view_names_each_cut_label_whole_for_the_hover(
+    graph: nx.MultiDiGraph[str],
+) -> None:
     data = view_data(graph, group_by=None, canvas=Canvas(400, 1.5))  # about 600 px wide
     labels = {key: a["label"] for key, a in _drawn(data)}
     cut = [label for label in labels.values() if "\u2026" in label]
@@ -169,7 +174,7 @@ def test_a_narrow_view_names_each_cut_label_whole_for_the_hover(graph: nx.MultiD
 
 
 def test_kinds_are_told_apart_by_a_shape_written_before_the_label(
-    graph: nx.MultiDiGraph,
+    graph: nx.MultiDiGraph[str],
 ) -> None:
     data = view_data(graph, group_by="group", canvas=CANVAS)
     for _, a in _drawn(data):
@@ -184,31 +189,31 @@ def test_kinds_are_told_apart_by_a_shape_written_before_the_label(
 
 def test_opening_a_big_group_shows_its_subgroups_then_node_by_node(estate: Estate) -> None:
     view = TopologyView(estate, height=600, aspect=1.8)
-    finance = set(view.data.members["group:profile:Finance"])
+    finance = set(data_of(view).members["group:profile:Finance"])
     view.expand("group:profile:Finance")
-    groups = _profile_groups(view.data)
+    groups = _profile_groups(data_of(view))
     assert len(groups) > 1 and all(k.startswith("group:profile:Finance/") for k in groups)
     assert set().union(*map(set, groups.values())) == finance  # every member, once
     assert [level.title for level in view.trail] == ["Finance"]
     steps = 0
-    while view.data.group_by is not None:  # the biggest group, level after level
-        biggest = max(_profile_groups(view.data).items(), key=lambda kv: len(kv[1]))[0]
+    while data_of(view).group_by is not None:  # the biggest group, level after level
+        biggest = max(_profile_groups(data_of(view)).items(), key=lambda kv: len(kv[1]))[0]
         view.expand(biggest)
         steps += 1
         assert steps < 5
-    assert len(view.trail) >= 2 and view.data.camera is not None  # fitted
-    tallest = tallest_column(view.graph.subgraph(view.data.members).copy())
+    assert len(view.trail) >= 2 and data_of(view).camera is not None  # fitted
+    tallest = tallest_column(graph_of(view).subgraph(data_of(view).members).copy())
     assert fits(tallest, CANVAS, pages=SCROLL_PAGES)  # on a canvas that scrolls, at most
     view.go_to(1)
     assert [level.title for level in view.trail] == ["Finance"]
     view.back()
-    assert not view.expanded and view.data.group_by == "group"
+    assert not view.expanded and data_of(view).group_by == "group"
 
 
 def test_a_drilled_groups_subgroups_are_drawn_without_its_path(estate: Estate) -> None:
     view = TopologyView(estate, height=600, aspect=1.8)
     view.expand("group:profile:Finance")
-    drawn = {k: view.data.graph.nodes[k] for k in _profile_groups(view.data)}
+    drawn = {k: data_of(view).graph.nodes[k] for k in _profile_groups(data_of(view))}
     glyph = KIND_GLYPHS["profile"]
     for key, attributes in drawn.items():
         subgroup = key.removeprefix("group:profile:Finance/")
@@ -218,7 +223,7 @@ def test_a_drilled_groups_subgroups_are_drawn_without_its_path(estate: Estate) -
     assert shared_path(["Finance", "Finance/AP"]) == shared_path(["AP", "AR"]) == ""
 
 
-def test_a_view_too_tall_for_the_canvas_is_grouped(graph: nx.MultiDiGraph) -> None:
+def test_a_view_too_tall_for_the_canvas_is_grouped(graph: nx.MultiDiGraph[str]) -> None:
     assert not fits(tallest_column(graph), CANVAS)
     assert auto_view(graph, canvas=CANVAS).group_by == "group"
     one_profile = {next(n for n in graph if n.startswith("profile:"))}
@@ -229,13 +234,14 @@ def test_a_view_too_tall_for_the_canvas_is_grouped(graph: nx.MultiDiGraph) -> No
 # -- neighbourhood ------------------------------------------------------------------------
 
 
-def test_neighbourhood_depth_follows_edges_either_way(graph: nx.MultiDiGraph) -> None:
+def test_neighbourhood_depth_follows_edges_either_way(graph: nx.MultiDiGraph[str]) -> None:
     partner = next(n for n in graph if n.startswith("partner:") and graph.pred[n])
     one = neighbourhood_nodes(graph, partner, 1)
     assert one == {partner, *graph.pred[partner], *graph.succ[partner]}
     two = neighbourhood_nodes(graph, partner, 2)
     assert one < two
-    assert all(any(graph.has_edge(a, b) or graph.has_edge(b, a) for b in one) for a in two - one)
+    linked = {*graph.edges(), *((v, u) for u, v in graph.edges())}  # either way
+    assert all(any((a, b) in linked for b in one) for a in two - one)
     assert neighbourhood_nodes(graph, partner, 0) == {partner}
     with pytest.raises(KeyError, match="no item"):
         neighbourhood_nodes(graph, "partner:nowhere", 1)
@@ -243,23 +249,23 @@ def test_neighbourhood_depth_follows_edges_either_way(graph: nx.MultiDiGraph) ->
 
 def test_focus_then_expand_a_node_in_place(estate: Estate) -> None:
     view = TopologyView(estate, height=600, aspect=1.8)
-    graph = view.graph
+    graph = graph_of(view)
     partner = next(n for n in graph if n.startswith("partner:") and graph.pred[n])
     view.focus(partner)
     around = view.neighbourhood
     assert around is not None and around.depth == 1 and around.centre == partner
-    assert set(view.data.graph) >= set(around.shown)
-    assert view.data.graph.nodes[partner]["halo"] > 0  # the centre ringed
-    channel = next(n for n in around.shown if n.startswith("channel:"))
-    view.sigma.selected_node = channel  # a click expands in place...
+    assert set(data_of(view).graph) >= set(around.shown)
+    assert data_of(view).graph.nodes[partner]["halo"] > 0  # the centre ringed
+    channel = next(n for n in around.shown if isinstance(n, str) and n.startswith("channel:"))
+    sigma_of(view).selected_node = channel  # a click expands in place...
     grown = view.neighbourhood
     assert grown is not None and grown.shown == frozenset(
         expand_nodes(graph, set(around.shown), channel)
     )
     assert len(view.trail) == 1  # ...on the same level
     view._controls.depth.value = 2  # a deeper neighbourhood of the same centre
-    assert view.neighbourhood.depth == 2
-    assert view.neighbourhood.shown == frozenset(neighbourhood_nodes(graph, partner, 2))
+    assert around_of(view).depth == 2
+    assert around_of(view).shown == frozenset(neighbourhood_nodes(graph, partner, 2))
     view.back()
     assert view.neighbourhood is None and not view.expanded
 
@@ -273,16 +279,16 @@ def test_details_open_an_items_neighbourhood_in_the_topology_tab(estate: Estate,
     assert not explorer.detail.around_button.disabled
     explorer.detail.around_button.click()
     assert explorer.tabs.selected_index == 0
-    assert explorer.topology.neighbourhood.centre == partner
+    assert around_of(explorer.topology).centre == partner
     assert "around" in explorer.topology._controls.status.value
     explorer.close()
 
 
-def test_profiles_nothing_splits_are_opened_by_ranges_of_names(graph: nx.MultiDiGraph) -> None:
+def test_profiles_nothing_splits_are_opened_by_ranges_of_names(graph: nx.MultiDiGraph[str]) -> None:
     alike = graph.copy()
-    alike.remove_nodes_from([n for n, kind in graph.nodes(data="kind") if kind == "partner"])
-    for node, kind in graph.nodes(data="kind"):
-        if kind == "profile":
+    alike.remove_nodes_from([n for n, a in graph.nodes(data=True) if a["kind"] == "partner"])
+    for node, attributes in graph.nodes(data=True):
+        if attributes["kind"] == "profile":
             alike.nodes[node].update(group="Same", agent_type="SFTPAgentSettings")
     data = auto_view(alike, canvas=CANVAS)
     groups = _profile_groups(data)
@@ -292,7 +298,7 @@ def test_profiles_nothing_splits_are_opened_by_ranges_of_names(graph: nx.MultiDi
     view = TopologyView(alike, height=600, aspect=1.8)
     first = named[0]
     view.expand(first)
-    assert view.data.group_by is None and view.data.camera is not None
-    ys = [a["y"] for _, a in _drawn(view.data)]
+    assert data_of(view).group_by is None and data_of(view).camera is not None
+    ys = [a["y"] for _, a in _drawn(data_of(view))]
     # each range fits the canvas, or the few canvases a panel scrolls through
     assert max(ys) - min(ys) <= CANVAS.inner_height * SCROLL_PAGES + 1e-6

@@ -4,6 +4,7 @@ The browser half is tests/browser/test_topology_browser.py."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Hashable, Iterator
 from pathlib import Path
 
@@ -30,6 +31,7 @@ from iptoolkit.viewmodel.topology_data import (
 )
 
 from .factories import ACME, GLOBEX, agent, channel, estate_of, profile, unit
+from .view_helpers import data_of, graph_of, sigma_of
 
 pytest.importorskip("ipysigma")
 
@@ -61,7 +63,7 @@ def small() -> Estate:
     )
 
 
-def _kind_of(graph: nx.MultiDiGraph, node: Hashable) -> str:
+def _kind_of(graph: nx.MultiDiGraph[str], node: str) -> str:
     return str(graph.nodes[node]["kind"])
 
 
@@ -128,10 +130,10 @@ def test_big_selections_are_grouped_as_plot_topology_groups_them(
     big: Estate, small: Estate
 ) -> None:
     assert build_graph(big).number_of_nodes() > MAX_DETAIL_NODES
-    assert TopologyView(big).data.group_by == "group"
-    assert TopologyView(big, group_by=False).data.group_by is None
-    assert TopologyView(small).data.group_by is None
-    assert TopologyView(small, group_by="agent_type").data.group_by == "agent_type"
+    assert data_of(TopologyView(big)).group_by == "group"
+    assert data_of(TopologyView(big, group_by=False)).group_by is None
+    assert data_of(TopologyView(small)).group_by is None
+    assert data_of(TopologyView(small, group_by="agent_type")).group_by == "agent_type"
     with pytest.raises(ValueError, match="group_by"):
         TopologyView(small, group_by="colour")
 
@@ -140,7 +142,7 @@ def test_group_keys_map_back_to_every_estate_node_once(big: Estate) -> None:
     graph = build_graph(big)
     data = view_data(graph, group_by="group")
     members = [node for nodes in data.members.values() for node in nodes]
-    assert sorted(members) == sorted(graph)  # every node in exactly one group
+    assert Counter(members) == Counter(graph)  # every node in exactly one group
     assert all(key.startswith("group:") for key in data.graph)
     finance = data.graph.nodes["group:profile:Finance"]
     assert finance["count"] == len(data.members["group:profile:Finance"])
@@ -149,19 +151,19 @@ def test_group_keys_map_back_to_every_estate_node_once(big: Estate) -> None:
 
 def test_expanding_a_group_shows_its_members_and_their_paths(big: Estate) -> None:
     view = TopologyView(big)
-    overview = view.data
+    overview = data_of(view)
     view.expand("group:profile:Finance")  # Finance opens on its subgroups...
     view.expand("group:profile:Finance/GL")  # ...and a small one node by node
     assert view.expanded and view.data is not overview
     members = set(overview.members["group:profile:Finance"])
-    shown = {key for key, kind in view.data.graph.nodes(data="kind") if kind != "port"}
-    graph = view.graph
+    shown = {key for key, a in data_of(view).graph.nodes(data=True) if a["kind"] != "port"}
+    graph = graph_of(view)
     profiles = {key for key in shown if key.startswith("profile:")}
     assert profiles and profiles <= members  # the group's profiles, node by node...
     reached = set().union(*(nx.descendants(graph, node) for node in profiles))
     assert shown == profiles | reached  # ...with what they reach, nothing else
     assert profiles == {m for m in members if graph.nodes[m]["group"].startswith("Finance/GL")}
-    assert view.data.group_by is None and all(view.data.item(key) == key for key in shown)
+    assert data_of(view).group_by is None and all(data_of(view).item(key) == key for key in shown)
     view.back()
     view.back()
     assert not view.expanded and view.data is overview
@@ -172,11 +174,11 @@ def test_expanding_a_group_shows_its_members_and_their_paths(big: Estate) -> Non
 def test_a_click_reports_the_estate_node_and_a_group_click_expands(big: Estate) -> None:
     picked: list[Hashable] = []
     view = show_topology(big, on_select=picked.append)
-    view.sigma.selected_node = "group:profile:Finance"
+    sigma_of(view).selected_node = "group:profile:Finance"
     assert view.expanded and picked == []
-    view.sigma.selected_node = "group:profile:Finance/Treasury"
-    profile_key = next(key for key in view.data.graph if key.startswith("profile:"))
-    view.sigma.selected_node = profile_key
+    sigma_of(view).selected_node = "group:profile:Finance/Treasury"
+    profile_key = next(key for key in data_of(view).graph if key.startswith("profile:"))
+    sigma_of(view).selected_node = profile_key
     assert picked == [profile_key] and view.selected == profile_key
     assert profile_key in view._controls.info.value  # the side panel names what was picked
 
@@ -192,7 +194,7 @@ def test_highlight_fades_what_it_leaves_out(small: Estate) -> None:
     assert nodes["partner:1"]["color"] == mix(KIND_COLOURS["partner"], FADED)
     assert "highlighted" in [item.label for item in data.legend]
     plain = view_data(graph, group_by=None)
-    assert all(halo == 0 for _, halo in plain.graph.nodes(data="halo"))
+    assert all(a["halo"] == 0 for _, a in plain.graph.nodes(data=True))
     assert plain.graph.nodes["partner:1"]["color"] == KIND_COLOURS["partner"]
 
 
@@ -228,13 +230,14 @@ def test_an_agent_click_opens_its_profile(small: Estate) -> None:
     assert len(agents) == 3
     for node in agents:
         owner = detail_node(graph, node)
+        assert isinstance(owner, str)  # an estate node id
         assert _kind_of(graph, owner) == "profile" and graph.has_edge(owner, node)
     assert detail_node(graph, "partner:1") == "partner:1"
 
 
 def test_legend_and_static_fallback_html(small: Estate) -> None:
     view = TopologyView(small)
-    legend = legend_html(view.data.legend)
+    legend = legend_html(data_of(view).legend)
     assert "input agent" in legend and "SFTP channel" in legend and "inactive" in legend
     page = topology_fallback_html(view.png(), "2 profiles")
     assert FALLBACK_CLASS in page and "data:image/png;base64," in page
@@ -267,16 +270,17 @@ def test_the_view_lays_itself_out_again_for_the_width_its_front_end_reports(
     opened = view.data
     view._width.width = 1400  # as the front end sets it
     assert view.canvas.width == 1400 and view.data is not opened
-    wide = view.data.size
+    wide = data_of(view).size
     assert wide is not None and wide[0] == 1400 and wide[1] >= 600
     assert [level.title for level in view.trail] == ["Finance"]  # the same level, relaid
     assert "sideways" not in view._controls.status.value
     view._width.width = 500
-    narrow = view.data.size
+    narrow = data_of(view).size
     assert narrow is not None and narrow[0] > 500  # grown: the panel scrolls sideways
     assert "scroll it sideways" in view._controls.status.value  # and says so
     view.go_to(0)
-    assert view.data.size is not None and view.data.size[0] > 500
+    back = data_of(view).size
+    assert back is not None and back[0] > 500
     view._width.width = 0  # a hidden tab: nothing to lay out for
     assert view.canvas.width > 0
     view.close()
@@ -286,7 +290,7 @@ def test_agents_around_a_channel_are_told_apart_by_their_profile(big: Estate) ->
     """Six profiles' "AS2 agent"s around one channel: each label says its profile."""
     view = TopologyView(big)
     view.focus("channel:40079")
-    agents = [a["label"] for _, a in view.data.graph.nodes(data=True) if "agent" in a["label"]]
+    agents = [a["label"] for _, a in data_of(view).graph.nodes(data=True) if "agent" in a["label"]]
     assert len(agents) == 6 and len(set(agents)) == 6, agents
     assert all(label.startswith("\u25c0 AS2 agent \u00b7 P-") for label in agents), agents
     from iptoolkit.viewmodel.topology_fit import cut_to_px, label_px
@@ -294,8 +298,8 @@ def test_agents_around_a_channel_are_told_apart_by_their_profile(big: Estate) ->
     cut = cut_to_px(agents[0], label_px(agents[0]) - 30)  # short of room: the head goes first
     assert cut.endswith(agents[0][-8:]) and "\u2026 \u00b7 " in cut, cut
     view.update(big.subset(Filter(agent_types=["SFTP"])))  # profiles drawn: their lines say it
-    assert view.data.group_by is None
-    assert not [a for _, a in view.data.graph.nodes(data=True) if "\u00b7" in a["label"]]
+    assert data_of(view).group_by is None
+    assert not [a for _, a in data_of(view).graph.nodes(data=True) if "\u00b7" in a["label"]]
     view.close()
 
 
@@ -313,9 +317,9 @@ def test_the_explorer_opens_on_the_topology_of_its_selection(
     explorer: Explorer, big: Estate
 ) -> None:
     assert explorer.tabs.titles[0] == "Topology" and explorer.tabs.selected_index == 0
-    assert explorer.topology.data.group_by == "group"
+    assert data_of(explorer.topology).group_by == "group"
     explorer.filter = Filter(active=False)
-    profiles = {n for n in explorer.topology.graph if n.startswith("profile:")}
+    profiles = {n for n in graph_of(explorer.topology) if n.startswith("profile:")}
     assert len(profiles) == len(explorer.selection)
 
 
@@ -336,9 +340,9 @@ SMALL = Filter(active=False, groups=["Finance"])
 
 def test_a_click_in_the_explorer_opens_details(explorer: Explorer) -> None:
     explorer.filter = SMALL  # few enough to be drawn node by node
-    data = explorer.topology.data
+    data = data_of(explorer.topology)
     partner = next(key for key in data.graph if key.startswith("partner:"))
-    explorer.topology.sigma.selected_node = partner
+    sigma_of(explorer.topology).selected_node = partner
     assert explorer.tabs.selected_index == explorer.tabs.titles.index("Details")
     assert explorer.detail.node == partner
 
@@ -347,14 +351,15 @@ def test_the_node_picked_last_can_be_picked_again_and_goes_with_its_picture(
     explorer: Explorer,
 ) -> None:
     explorer.filter = SMALL
-    partner = next(key for key in explorer.topology.data.graph if key.startswith("partner:"))
-    explorer.topology.sigma.camera_state = {"x": 0.3, "y": 0.7, "ratio": 0.4, "angle": 0.0}
-    explorer.topology.sigma.selected_node = partner
+    partner = next(key for key in data_of(explorer.topology).graph if key.startswith("partner:"))
+    sigma_of(explorer.topology).camera_state = {"x": 0.3, "y": 0.7, "ratio": 0.4, "angle": 0.0}
+    sigma_of(explorer.topology).selected_node = partner
     first = explorer.topology.sigma
     explorer.tabs.selected_index = 0  # back from Details: a fresh canvas, nothing selected
-    assert explorer.topology.sigma is not first and explorer.topology.sigma.selected_node is None
-    assert explorer.topology.sigma.camera_state["ratio"] == 0.4  # where the reader was
-    explorer.topology.sigma.selected_node = partner  # the same node again: details again
+    assert explorer.topology.sigma is not first
+    assert sigma_of(explorer.topology).selected_node is None
+    assert sigma_of(explorer.topology).camera_state["ratio"] == 0.4  # where the reader was
+    sigma_of(explorer.topology).selected_node = partner  # the same node again: details again
     assert explorer.tabs.selected_index == explorer.tabs.titles.index("Details")
     explorer.tabs.selected_index = 0
     explorer.filter = Filter(active=True)  # another selection: the old pick is gone
@@ -364,6 +369,8 @@ def test_the_node_picked_last_can_be_picked_again_and_goes_with_its_picture(
 def test_without_a_static_copy_no_png_is_drawn(
     big: Estate, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from IPython.display import HTML
+
     from iptoolkit.widgets import static_copy as static_copy_module
 
     def no_drawing(*args: object, **kwargs: object) -> bytes:
@@ -377,7 +384,9 @@ def test_without_a_static_copy_no_png_is_drawn(
     live.filter = Filter(active=False)
     live.refresh()
     assert live.diagram_png is None and live.topology.data is not None
-    assert updates and "filter: not active" in updates[-1].data  # the static copy follows
+    assert updates, "the static copy was not updated"
+    last = updates[-1]
+    assert isinstance(last, HTML) and "filter: not active" in last.data  # it follows
     live.close()
 
 
@@ -410,11 +419,13 @@ def test_display_leaves_the_static_diagram_for_github(
     small: Estate, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import IPython.display
+    from IPython.display import HTML
 
     shown: list[object] = []
     monkeypatch.setattr(IPython.display, "display", lambda obj, **_: shown.append(obj))
     TopologyView(small)._ipython_display_()
     bundle, fallback = shown
+    assert isinstance(bundle, dict) and isinstance(fallback, HTML)
     assert "application/vnd.jupyter.widget-view+json" in bundle
     assert "a live widget" in bundle["text/plain"]
     assert FALLBACK_CLASS in fallback.data and "data:image/png;base64," in fallback.data
@@ -425,7 +436,7 @@ def test_the_static_copy_of_a_huge_view_is_the_grouped_diagram(
 ) -> None:
     import iptoolkit.viewmodel.diagram as diagram
 
-    asked: list[object] = []
+    asked: list[dict[str, object]] = []
     monkeypatch.setattr(diagram, "render_png", lambda graph, **options: asked.append(options))
     TopologyView(big, group_by=False).png()
     TopologyView(small, group_by=False).png()

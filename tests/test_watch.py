@@ -71,9 +71,12 @@ class Receiver:
         self.httpd.server_close()
 
 
-def _fetcher(srv: RunningServer):  # noqa: ANN202
+def _fetcher(srv: RunningServer) -> Callable[[], ipt.Estate]:
+    client_id, secret = srv.client_id, srv.client_secret
+    assert client_id is not None and secret is not None, "the server has no client to fetch as"
+
     def fetch() -> ipt.Estate:
-        auth = ipt.ClientCredentials(srv.client_id, srv.client_secret)
+        auth = ipt.ClientCredentials(client_id, secret)
         with ipt.Client(srv.base_url, auth=auth) as client:
             return client.fetch_estate(progress=False)
 
@@ -104,7 +107,8 @@ def test_a_breaking_change_is_fetched_stored_and_posted(
     expected = ipt.diff(estates[0], estates[1])
     counts = {k: v for k, v in expected.to_dict()["summary"].items() if k not in ("old", "new")}
     assert {k: v for k, v in body["summary"].items() if k not in ("old", "new")} == counts
-    assert body["summary"]["new"]["fetched_at"] == archive.estate(2).info.fetched_at.isoformat()
+    fetched_at = archive.estate(2).info.fetched_at
+    assert fetched_at is not None and body["summary"]["new"]["fetched_at"] == fetched_at.isoformat()
     assert body["text"].startswith("**iptoolkit watch**: snapshot 2")
     assert expected.summary().split("\n")[0] in body["text"]
     assert {c["severity"] for c in body["changes"]} == {"breaking"}
@@ -287,9 +291,8 @@ def test_a_busy_archive_keeps_the_snapshot_and_every_goes_on(
         assert stored.estate(snapshot_id).raw_profiles == estates[1].raw_profiles
     added_late = stored.snapshots.set_index("snapshot_id").loc[2]
     assert added_late.fetched_at.to_pydatetime() == kept_estate.info.fetched_at  # its own time
-    assert stored.last_diff(2) is not None and any(
-        change.severity == "breaking" for change in stored.last_diff(2).changes
-    )
+    last = stored.last_diff(2)
+    assert last is not None and any(change.severity == "breaking" for change in last.changes)
 
 
 def test_every_goes_on_when_a_round_fails_outright(server: RunningServer, tmp_path: Path) -> None:
@@ -306,7 +309,8 @@ def test_every_goes_on_when_a_round_fails_outright(server: RunningServer, tmp_pa
         text=True,
     )
     try:
-        lines, seen = _lines(every), []
+        lines = _lines(every)
+        seen: list[str] = []
         _until(lines, seen, lambda: sum("nor could the snapshot" in line for line in seen) >= 2)
         assert every.poll() is None, seen
     finally:

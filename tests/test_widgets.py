@@ -8,6 +8,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from iptoolkit.core.estate import Estate
@@ -20,6 +21,13 @@ pytest.importorskip("ipywidgets")
 
 from iptoolkit.widgets import Explorer  # noqa: E402
 from iptoolkit.widgets.exporter import FORMATS  # noqa: E402
+
+
+def _table(explorer: Explorer) -> pd.DataFrame:
+    """The rows the Explorer's table shows (it shows the selection from the start)."""
+    frame = explorer.table.frame
+    assert frame is not None, "the table has shown nothing"
+    return frame
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +65,7 @@ def test_starts_on_everything(explorer: Explorer, estate: Estate) -> None:
             else ""
         )
     )
-    assert len(explorer.table.frame) == len(estate)
+    assert len(_table(explorer)) == len(estate)
     assert explorer.diagram_png and explorer.diagram_png.startswith(b"\x89PNG")
 
 
@@ -70,7 +78,7 @@ def test_setting_the_filter_updates_counts_selection_table_and_diagram(
     chosen = [p for p in estate.profiles if p.agent_type == agent]
     assert len(explorer.selection) == len(chosen)
     assert explorer.counts.startswith(f"{len(chosen)} of {len(estate)} profiles")
-    assert list(explorer.table.frame["id"]) == [p.id for p in chosen]
+    assert list(_table(explorer)["id"]) == [p.id for p in chosen]
     assert explorer.diagram_png != before_png
     assert f"{len(chosen)} of {len(estate)}" in explorer.header.value
     assert "updating" not in explorer.header.value
@@ -84,7 +92,7 @@ def test_front_end_changes_go_through_the_panel(explorer: Explorer, estate: Esta
     assert len(explorer.selection) == len(inactive)
     explorer.panel.text.value = "zzz-nothing-matches"
     assert explorer.counts.startswith(f"0 of {len(estate)} profiles, 0 partners, 0 channels")
-    assert len(explorer.table.frame) == 0
+    assert len(_table(explorer)) == 0
     explorer.panel.reset.click()
     assert explorer.filter == Filter()
 
@@ -111,7 +119,7 @@ def test_partner_and_group_controls(explorer: Explorer, estate: Estate) -> None:
 
 def test_picking_a_table_row_opens_its_details(explorer: Explorer) -> None:
     explorer.filter = Filter(active=True)
-    row = explorer.table.frame.iloc[2]
+    row = _table(explorer).iloc[2]
     explorer._picked_row(2)  # what a click on the third row sends back
     assert explorer.detail.node == f"profile:{row['id']}"
     assert explorer.tabs.selected_index == 2

@@ -334,7 +334,7 @@ def test_details_say_active_or_inactive_as_people_read_it(tmp_path: Path) -> Non
         profile("P1", name="On"),
         profile("P2", name="Off", active=False),
         profile("P3", name="Unsaid", active=None),
-        profile("P4", name="Text", active="true"),
+        profile("P4", name="Text", active="true"),  # type: ignore[arg-type]  # not a boolean
     )
     x = Explorer(estate, folder=tmp_path / "out", diagram=False)
     try:

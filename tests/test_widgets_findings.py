@@ -18,8 +18,8 @@ from .factories import ACME, GLOBEX, agent, channel, estate_of, profile
 
 pytest.importorskip("ipywidgets")
 
+from iptoolkit.viewmodel.explorer_model import TABS  # noqa: E402
 from iptoolkit.widgets import Explorer  # noqa: E402
-from iptoolkit.widgets.explorer import TABS  # noqa: E402
 from iptoolkit.widgets.findings import FINDINGS_SHOWN, ITEMS_SHOWN, findings_html  # noqa: E402
 
 SECRET = "s3cret-in-a-url"

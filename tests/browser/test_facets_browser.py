@@ -40,7 +40,7 @@ explorer"""
 
 
 def _notebook(path: Path) -> None:
-    cell = {"cell_type": "code", "metadata": {}, "source": CELL, "outputs": []}
+    cell: dict[str, Any] = {"cell_type": "code", "metadata": {}, "source": CELL, "outputs": []}
     cell["execution_count"] = None
     notebook = {
         "cells": [cell],

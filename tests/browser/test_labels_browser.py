@@ -200,7 +200,7 @@ def _hover_whole(page: Any, view: int, tmp_path: Path) -> str:
     cut = [box for box in frame.boxes if "\u2026" in box.text][:3]
     if not cut:
         return "! no label cut at this width: nothing to hover"
-    shown = []
+    shown: list[str] = []
     for box in cut:
         whole = hovered_text(page, frame, box)
         if not shown:

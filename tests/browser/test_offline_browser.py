@@ -162,6 +162,14 @@ def test_hostile_names_run_no_script(browser: Any, tmp_path: Path) -> None:
     page.close()
 
 
+class _QuietFiles(http.server.SimpleHTTPRequestHandler):
+    """Serves a folder's files and logs no request (silenced here, not for every
+    `SimpleHTTPRequestHandler` of the process)."""
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        pass
+
+
 @pytest.fixture(scope="module")
 def served_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The hostile estate's docs site, built by MkDocs and served from its folder on a
@@ -177,9 +185,8 @@ def served_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         capture_output=True,
         timeout=300,
     )
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(built))
+    handler = functools.partial(_QuietFiles, directory=str(built))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), handler)
-    handler.func.log_message = lambda *args: None  # type: ignore[attr-defined, method-assign]
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -218,7 +225,7 @@ def _hostile_page(page: Any, site: str) -> str:
         "[...document.querySelectorAll('a')].map(a => a.getAttribute('href'))"
         ".find(h => h && h.includes('partners/img'))"
     )
-    assert href, "no page for the hostile partner"
+    assert isinstance(href, str) and href, "no page for the hostile partner"
     return href.split("partners/", 1)[1]
 
 

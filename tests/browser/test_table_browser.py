@@ -148,11 +148,13 @@ def _use_the_table(page: Any, tmp_path: Path) -> None:
 
 
 def _label(page: Any) -> str:
-    return page.locator(".ipt-pt-label").first.inner_text()
+    text = page.locator(".ipt-pt-label").first.inner_text()
+    assert isinstance(text, str)
+    return text
 
 
 def _column(page: Any, name: str) -> list[str]:
-    return page.evaluate(
+    cells = page.evaluate(
         """name => {
             const table = document.querySelector('.ipt-table table');
             const names = Array.from(table.querySelectorAll('thead .ipt-pt-name'))
@@ -163,6 +165,8 @@ def _column(page: Any, name: str) -> list[str]:
         }""",
         name,
     )
+    assert isinstance(cells, list) and all(isinstance(cell, str) for cell in cells), cells
+    return cells
 
 
 def _wait_column_change(page: Any, name: str, before: list[str]) -> list[str]:
