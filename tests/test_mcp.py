@@ -571,6 +571,37 @@ def test_http_serves_the_same_tools_on_loopback_to_the_token_holder_only(
         process.wait(timeout=30)
 
 
+def test_http_prints_its_address_only_once_the_port_takes_connections(
+    snapshots: dict[str, Any],
+) -> None:
+    """The address line once came out when the port was bound but not yet listening (uvicorn
+    had still to start), so a client that connected on reading it was refused; now it is
+    printed once the server listens, and a connection made at once is accepted."""
+    import socket
+    from urllib.parse import urlsplit
+
+    process = subprocess.Popen(
+        [IPTOOLKIT, "mcp", str(snapshots["paths"][1]), "--http", "0"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stderr is not None
+        address = ""
+        while not address.startswith("http://"):
+            line = process.stderr.readline()
+            assert line, "the server stopped before printing its address"
+            address = line.removeprefix("iptoolkit mcp: ").strip()
+        where = urlsplit(address)
+        assert where.hostname is not None and where.port is not None
+        with socket.create_connection((where.hostname, where.port), timeout=10):
+            pass
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
 def test_each_http_start_makes_a_new_token_unless_one_is_set(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
