@@ -167,7 +167,7 @@ def test_the_readme_shows_the_severity_table_of_the_code():
     assert rules_markdown() in readme
     assert len(RULES) == rules_markdown().count("\n| ")  # one row per rule
     assert [rule.severity for rule in RULES] == sorted(
-        (rule.severity for rule in RULES), key=ipt.change.model.SEVERITIES.index
+        (rule.severity for rule in RULES), key=ipt.change.estate_diff.SEVERITIES.index
     )
 
 
