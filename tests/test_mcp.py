@@ -35,6 +35,8 @@ from mcp import ClientSession  # noqa: E402
 from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
 
 IPTOOLKIT = str(Path(sys.executable).parent / "iptoolkit")
+PASSED_ON = ("PYTHONPATH", "COVERAGE_PROCESS_CONFIG")
+"""Variables a stdio server gets beside the SDK's short list (see `_run`)."""
 TOOLS = {
     "summary",
     "find_profiles",
@@ -119,11 +121,13 @@ def _run(
 ) -> Any:
     """Start `iptoolkit mcp ARGS` and run `script` with a client session on it. The SDK
     passes the server a short list of variables; PYTHONPATH is added, so that a worktree's
-    tests run its own code."""
-    if "PYTHONPATH" in os.environ:
+    tests run its own code, and COVERAGE_PROCESS_CONFIG, so that `make test` measures the
+    server too."""
+    passed = {name: os.environ[name] for name in PASSED_ON if name in os.environ}
+    if passed:
         from mcp.client.stdio import get_default_environment
 
-        env = {**get_default_environment(), "PYTHONPATH": os.environ["PYTHONPATH"], **(env or {})}
+        env = {**get_default_environment(), **passed, **(env or {})}
 
     async def main() -> Any:
         params = StdioServerParameters(command=IPTOOLKIT, args=["mcp", *args], env=env)
