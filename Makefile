@@ -38,15 +38,17 @@ lint: install
 	$(BIN)/mypy
 
 ## test: install everything, lint, run every test (unit, server, notebooks, browser), a test
-## file per worker on every core (a file's tests share its costly fixtures: a server, a lab)
+## file per worker on every core (a file's tests share its costly fixtures: a server, a lab),
+## measuring branch coverage: it prints the total and fails below pyproject's fail_under
+## (`.venv/bin/coverage report` lists the files afterwards)
 test: install system-deps lint
-	$(BIN)/pytest -n auto --dist loadfile
+	$(BIN)/pytest -n auto --dist loadfile --cov --cov-report=
 
 bench: install
 	@for script in benchmarks/bench_*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
 
 clean:
-	rm -rf $(VENV) demo-output .pytest_cache .ruff_cache
+	rm -rf $(VENV) demo-output .pytest_cache .ruff_cache .coverage .coverage.*
 
 ## docs-reference: regenerate docs/data-model.md, docs/rules.md, docs/modules.md and the package map of
 ## docs/architecture.md from the code (a test fails when one is stale)

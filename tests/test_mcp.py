@@ -37,6 +37,8 @@ from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
 T = TypeVar("T")
 
 IPTOOLKIT = str(Path(sys.executable).parent / "iptoolkit")
+PASSED_ON = ("PYTHONPATH", "COVERAGE_PROCESS_CONFIG")
+"""Variables a stdio server gets beside the SDK's short list (see `_run`)."""
 TOOLS = {
     "summary",
     "find_profiles",
@@ -122,11 +124,13 @@ def _run(
 ) -> T:
     """Start `iptoolkit mcp ARGS` (in `cwd`) and run `script` with a client session on it. The SDK
     passes the server a short list of variables; PYTHONPATH is added, so that a worktree's
-    tests run its own code."""
-    if "PYTHONPATH" in os.environ:
+    tests run its own code, and COVERAGE_PROCESS_CONFIG, so that `make test` measures the
+    server too."""
+    passed = {name: os.environ[name] for name in PASSED_ON if name in os.environ}
+    if passed:
         from mcp.client.stdio import get_default_environment
 
-        env = {**get_default_environment(), "PYTHONPATH": os.environ["PYTHONPATH"], **(env or {})}
+        env = {**get_default_environment(), **passed, **(env or {})}
 
     async def main() -> T:
         params = StdioServerParameters(command=IPTOOLKIT, args=["mcp", *args], env=env, cwd=cwd)
@@ -618,6 +622,37 @@ def test_http_serves_the_same_tools_on_loopback_to_the_token_holder_only(
             .headers["www-authenticate"]
             .startswith("Bearer")
         )
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def test_http_prints_its_address_only_once_the_port_takes_connections(
+    snapshots: dict[str, Any],
+) -> None:
+    """The address line once came out when the port was bound but not yet listening (uvicorn
+    had still to start), so a client that connected on reading it was refused; now it is
+    printed once the server listens, and a connection made at once is accepted."""
+    import socket
+    from urllib.parse import urlsplit
+
+    process = subprocess.Popen(
+        [IPTOOLKIT, "mcp", str(snapshots["paths"][1]), "--http", "0"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stderr is not None
+        address = ""
+        while not address.startswith("http://"):
+            line = process.stderr.readline()
+            assert line, "the server stopped before printing its address"
+            address = line.removeprefix("iptoolkit mcp: ").strip()
+        where = urlsplit(address)
+        assert where.hostname is not None and where.port is not None
+        with socket.create_connection((where.hostname, where.port), timeout=10):
+            pass
     finally:
         process.terminate()
         process.wait(timeout=30)

@@ -98,7 +98,9 @@ async def _refuse(send: Send, status: int, message: str) -> None:
 
 def serve_http(server: MCPServer, port: int, token: str, announce: Callable[[str], None]) -> None:
     """Serve `server` on 127.0.0.1:`port` (0: a free one) behind the token, telling
-    `announce` the working address once the port is bound; returns when stopped."""
+    `announce` the working address once the port takes connections (uvicorn started: the
+    app's lifespan ran and the socket listens; a bound socket alone refuses); returns when
+    stopped."""
     import anyio
     import uvicorn
 
@@ -107,6 +109,13 @@ def serve_http(server: MCPServer, port: int, token: str, announce: Callable[[str
     listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listening.bind(("127.0.0.1", port))
     bound = listening.getsockname()[1]
-    announce(f"http://127.0.0.1:{bound}{PATH}?token={token}")
+    address = f"http://127.0.0.1:{bound}{PATH}?token={token}"
+
+    class Announcing(uvicorn.Server):
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets)
+            if self.started:
+                announce(address)
+
     config = uvicorn.Config(app, host="127.0.0.1", port=bound, log_level="warning")
-    anyio.run(uvicorn.Server(config).serve, [listening])
+    anyio.run(Announcing(config).serve, [listening])
