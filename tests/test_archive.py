@@ -456,6 +456,46 @@ def test_the_archive_commands_and_docs_previous_from_an_archive(
     assert missing.exit_code == 2 and "nowhere.json: no such file" in missing.output
 
 
+def test_sql_cuts_wide_cells_and_csv_and_json_keep_them_whole(archive: Archive) -> None:
+    """The README's query: a removed profile's change holds its whole JSON (`old`), and
+    uncut each such row was a line of thousands of characters (68 MB at 10,000 profiles).
+    The table shows `--max-width` characters of a cell, the cut marked `…`, as the duckdb
+    shell does; `--max-width 0`, `--csv` and `--json` show it whole."""
+    import csv
+    import io
+    import json
+
+    from click.testing import CliRunner
+
+    from iptoolkit.cli import main
+
+    width = 40  # the default, as `archive sql --help` and the README say
+    query = "SELECT * FROM changes WHERE severity = 'breaking'"
+    stored = archive.sql(query)
+    whole = max(stored.old.dropna(), key=len)
+    assert len(whole) > 10 * width
+
+    def run(*options: str, sql: str = query, code: int = 0) -> str:
+        where = ["--archive", str(archive.path)]
+        result = CliRunner().invoke(main, ["archive", "sql", sql, *where, *options])
+        assert result.exit_code == code, result.output
+        return result.output
+
+    table = run()
+    lines = table.splitlines()
+    assert len(lines) == len(stored) + 1
+    assert whole not in table and whole[: width - 5] in table and "…" in table
+    assert max(map(len, lines)) <= (width + 2) * len(stored.columns)
+    assert whole in run("--max-width", "0")
+    assert max(map(len, run("--max-width", "10").splitlines())) < max(map(len, lines))
+    assert whole in [row["old"] for row in json.loads(run("--json"))]
+    assert whole in [row["old"] for row in csv.DictReader(io.StringIO(run("--csv")))]
+    assert "not both" in run("--csv", "--json", code=2)
+    hostile = "SELECT 'red' || chr(27) || '[31m' || chr(10) || 'line' AS name"
+    assert run(sql=hostile).splitlines()[1].strip() == "red\\x1b[31m\\nline"
+    assert json.loads(run("--json", sql=hostile)) == [{"name": "red\x1b[31m\nline"}]
+
+
 def test_without_duckdb_the_error_names_the_extra() -> None:
     code = (
         "import sys; sys.modules['duckdb'] = None\n"

@@ -82,6 +82,27 @@ def test_compare_files_formats_and_exit_codes(files: dict[str, Path], tmp_path: 
     assert code == 2 and "missing.json" in err
 
 
+def test_the_plot_draws_more_differences_than_it_has_room_for(
+    files: dict[str, Path], tmp_path: Path
+) -> None:
+    """Unsubstituted hosts make every profile differ (as at 10,000 profiles, where
+    `--plot` exited 2 on "highlight: no node 'profile:E-001399'"): each panel draws its first
+    profiles and highlights the differing items it holds, not those of profiles left out."""
+    from iptoolkit.plot.compare_diagram import plot_comparison
+
+    from .plot_helpers import haloed
+
+    picture = tmp_path / "side.png"
+    code, _, err = _run("compare", str(files["prod"]), str(files["test"]), "--plot", str(picture))
+    assert code == 1, err
+    assert picture.read_bytes().startswith(b"\x89PNG")
+    result = ipt.compare(ipt.load(files["prod"]), ipt.load(files["test"]))
+    assert len({d.a for d in result.differences} - {None}) > 100  # far more than it draws
+    figure = plot_comparison(result, limit=5)
+    assert all(haloed(ax) > 0 for ax in figure.axes)
+    assert all("5 profiles with differences" in ax.get_title("left") for ax in figure.axes)
+
+
 def test_configuration_silences_hosts_and_expires_known_differences(
     files: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -30,14 +30,14 @@ def _commands(snapshot: Path, tmp_path: Path) -> dict[str, list[str]]:
 @pytest.mark.parametrize("command", ["summary", "findings", "plot", "export"])
 def test_a_filter_that_selects_nothing_is_an_error(runner, snapshot, tmp_path, command):
     args = _commands(snapshot, tmp_path)[command]
-    result = runner.invoke(main, [*args, "--partner", "Kestrel Chemicals"])
+    result = runner.invoke(main, [*args, "--partner", "Kestrel Chemicls"])
     assert result.exit_code == 1, result.output
     assert result.stderr.count("\n") == 1, result.stderr
-    assert "--partner 'Kestrel Chemicals'" in result.stderr
+    assert "--partner 'Kestrel Chemicls'" in result.stderr
     assert f"did you mean {PARTNER!r}" in result.stderr
     assert "--allow-empty" in result.stderr
     assert not (tmp_path / "t.svg").exists() and not (tmp_path / "t.csv").exists()
-    allowed = runner.invoke(main, [*args, "--partner", "Kestrel Chemicals", "--allow-empty"])
+    allowed = runner.invoke(main, [*args, "--partner", "Kestrel Chemicls", "--allow-empty"])
     assert allowed.exit_code == 0, allowed.output
     assert "-> 0 of 60 profiles" in allowed.stderr
 
@@ -82,9 +82,16 @@ def test_items_are_named_by_node_id_bare_id_or_name(runner, snapshot, tmp_path):
     plot = ["plot", str(snapshot), "-o", str(output), "--highlight"]
     result = runner.invoke(main, [*plot, PARTNER.lower()])
     assert result.exit_code == 0, result.output
-    result = runner.invoke(main, [*plot, "Kestrel Chemicals"])
-    assert result.exit_code == 1 and "did you mean channel:" in result.stderr
-    assert " (Kestrel Chemicals " in result.stderr
+    result = runner.invoke(main, [*plot, "Kestrel Chemicals"])  # the start of several names
+    assert result.exit_code == 1 and "could be a partner or channel: partner:" in result.stderr
+    assert f"({PARTNER}), channel:" in result.stderr
+    assert "or its kind (partner:Kestrel Chemicals)" in result.stderr
+    result = runner.invoke(main, [*plot, "partner:Kestrel Chemicals"])  # of one partner
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(main, [*plot, "Kestrel Chemicls"])
+    assert result.exit_code == 1 and f"did you mean partner:{key} ({PARTNER}) or channel:" in (
+        result.stderr
+    )
 
 
 def test_a_highlight_the_filter_left_out_is_named_as_such(runner, snapshot, tmp_path):

@@ -443,3 +443,19 @@ def test_demo_estate() -> None:
     assert estate.info.source_url == "demo:seed=4"
     held = held_by(demo_profiles(120, seed=4))
     assert set(estate.channels) == set(held)
+
+
+def test_a_demo_estate_dated_as_a_snapshot() -> None:
+    """Dated demo snapshots, for the archive and `ipt.history` without a platform."""
+    from datetime import UTC, datetime, timedelta
+
+    from iptoolkit.demo import demo_changes
+
+    assert demo_estate(20).info.fetched_at is None
+    dated = demo_estate(20, fetched_at="2026-10-01T02:15:00Z")
+    assert dated.info.fetched_at == datetime(2026, 10, 1, 2, 15, tzinfo=UTC)
+    assert demo_estate(20, fetched_at="2026-10-01").info.fetched_at == datetime(
+        2026, 10, 1, tzinfo=UTC
+    ), "no zone: UTC"
+    later = demo_changes(dated).info.fetched_at
+    assert later == dated.info.fetched_at + timedelta(days=7)

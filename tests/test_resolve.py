@@ -141,3 +141,83 @@ def test_filters_take_node_ids():
         r.key for r in by_id.records
     ]
     assert len(estate.subset(ipt.Filter(channels=["channel:11"]))) == 2
+
+
+def test_the_first_words_of_a_name_and_their_typos():
+    from iptoolkit.support.names import Vocabulary
+
+    words = Vocabulary(["Mosel Tools S.A.", "Mosel Retail GmbH & Co. KG", "Acme Tools"])
+    for typo in ("Mosel Retial", "Mosel Retal", "Mosel Ret"):
+        assert words.closest(typo)[0] == "Mosel Retail GmbH & Co. KG", typo
+    assert words.closest("Acme Tols") == ["Acme Tools"]
+    from iptoolkit.support.names import names_started, starts_name
+
+    assert starts_name("Mosel Retail GmbH & Co. KG", "mosel  RETAIL")
+    assert starts_name("Mosel Retail GmbH & Co. KG", "Mosel Retail GmbH & Co")
+    assert not starts_name("Mosel Retail GmbH & Co. KG", "Mosel Ret"), "it ends inside a word"
+    assert not starts_name("Acmeco Ltd", "Acme"), "another company"
+    assert not starts_name("Mosel Retail", "Mosel Retail"), "a whole name is no start"
+    names = ["Mosel Retail GmbH", "Mosel Tools S.A.", "mosel retail gmbh", "Elbe Retail"]
+    assert names_started("Mosel", names) == ["Mosel Retail GmbH", "Mosel Tools S.A."]
+
+
+@pytest.fixture(scope="module")
+def big() -> ipt.Estate:
+    """The estate a new user tried: 10,000 profiles, whose partner is `Mosel Retail GmbH &
+    Co. KG` where the 300-profile README's is `Mosel Retail`."""
+    return ipt.demo_estate(10_000)
+
+
+MOSEL = "Mosel Retail GmbH & Co. KG"
+
+
+def test_a_partner_filter_takes_the_start_of_a_name_or_says_what_it_could_be(big):
+    from iptoolkit.query.filters import unmatched
+
+    whole = big.subset(ipt.Filter(partners=[MOSEL]))
+    assert len(whole) > 0
+    started = big.subset(ipt.Filter(partners=["Mosel Retail"]))
+    assert [r.key for r in started.records] == [r.key for r in whole.records]
+    hints = dict((value, hint) for _, value, hint in unmatched(
+        big, ipt.Filter(partners=["Mosel Retial", "Mosel Retal", "Mosel Ret", "mosel"])
+    ))  # fmt: skip
+    for typo in ("Mosel Retial", "Mosel Retal", "Mosel Ret"):
+        assert hints[typo].startswith(f" (did you mean {MOSEL!r}"), hints[typo]
+    assert hints["mosel"] == (
+        " (could be 'Mosel Logistics GmbH & Co. KG' or 'Mosel Retail GmbH & Co. KG' or "
+        "'Mosel Tools S.A.')"
+    ), "the start of three names selects none of them"
+    from iptoolkit.query.filters import completed
+
+    said = completed(big, ipt.Filter(partners=["Mosel Retail"]))
+    assert said == [("partners", "Mosel Retail", MOSEL)]
+
+
+def test_an_item_is_named_by_the_start_of_its_name_or_a_typo_of_it(big):
+    G = ipt.build_graph(big)
+    index = ItemIndex(G)
+    partner = resolve_node(G, MOSEL)
+    assert index.resolve("partner:Mosel Retail") == partner
+    with pytest.raises(AmbiguousItemError, match="could be a partner or channel") as caught:
+        index.resolve("Mosel Retail")  # the partner's start, and its channels'
+    assert caught.value.nodes[0] == partner and len(caught.value.nodes) > 1
+    assert f"{partner} ({MOSEL})" in str(caught.value)
+    assert str(caught.value).endswith("or its kind (partner:Mosel Retail)")
+    for typo in ("Mosel Retial", "Mosel Retal"):
+        with pytest.raises(UnknownItemError) as unknown:
+            index.resolve(typo)
+        assert f"{partner} ({MOSEL})" in unknown.value.choices, typo
+
+
+def test_paths_suggests_partners_too(big, tmp_path):
+    from click.testing import CliRunner
+
+    from iptoolkit.cli import main
+
+    snapshot = big.save(tmp_path / "big.json")
+    result = CliRunner().invoke(main, ["paths", str(snapshot), "P-000001", "Mosel Retal"])
+    assert result.exit_code == 2
+    assert "did you mean partner:" in result.stderr and f"({MOSEL})" in result.stderr
+    result = CliRunner().invoke(main, ["summary", str(snapshot), "--partner", "Mosel Retail"])
+    assert result.exit_code == 0, result.output
+    assert f"('Mosel Retail' is {MOSEL!r})" in result.stderr

@@ -177,14 +177,70 @@ def compact_command(archive_path: Path) -> None:
     click.echo(f"{archive_path}: {before / 1e6:.1f} MB -> {after / 1e6:.1f} MB")
 
 
+SQL_MAX_WIDTH = 40
+"""The characters `archive sql` shows of a cell in its table, the cut marked by `…`."""
+
+
 @archive_group.command("sql")
 @click.argument("query")
 @_ARCHIVE
-@click.option("--csv", "as_csv", is_flag=True, help="CSV instead of a table.")
-def sql_command(query: str, archive_path: Path, as_csv: bool) -> None:
-    """Run a SQL query over the archive's tables and views (docs/archive.md)."""
+@click.option("--csv", "as_csv", is_flag=True, help="CSV instead of a table, every value whole.")
+@click.option(
+    "--json", "as_json", is_flag=True, help="JSON (an array of rows) instead of a table, every "
+    "value whole.",
+)  # fmt: skip
+@click.option(
+    "--max-width",
+    type=click.IntRange(min=0),
+    default=SQL_MAX_WIDTH,
+    show_default=True,
+    help="Cut the table's cells to this many characters, marking the cut with …; 0: whole.",
+)
+def sql_command(
+    query: str, archive_path: Path, as_csv: bool, as_json: bool, max_width: int
+) -> None:
+    """Run a SQL query over the archive's tables and views (docs/archive.md). The table
+    shows at most --max-width characters of a cell, as the duckdb shell cuts wide cells
+    (a change's `old` and `new` hold a whole profile's JSON); --csv and --json write every
+    value whole."""
+    if as_csv and as_json:
+        raise click.UsageError("give --csv or --json, not both")
     frame = _open(archive_path).sql(query)
-    click.echo(_csv(frame) if as_csv else frame.to_string(index=False), nl=not as_csv)
+    if as_csv:
+        click.echo(_csv(frame), nl=False)
+    elif as_json:
+        click.echo(_json(frame))
+    else:
+        click.echo(_table(frame, max_width))
+
+
+def _table(frame: Any, max_width: int) -> str:
+    """The rows as a table people read: every cell that is not a number on one line, its
+    control characters escaped (`\\n`, `\\x1b`: a name cannot drive the terminal) and cut
+    to `max_width` characters (0: whole). Uncut, one breaking change of the README's query
+    was a line of 7,163 characters (a removed profile's JSON), and the query 68 MB."""
+    import numbers
+
+    from ..support.printable import escape_unprintable, shorten
+
+    def cell(value: Any) -> Any:
+        if value is None or isinstance(value, numbers.Number):
+            return value
+        text = escape_unprintable(str(value))
+        return shorten(text, max_width) if max_width else text
+
+    return str(frame.map(cell).to_string(index=False))
+
+
+def _json(frame: Any) -> str:
+    """`--json`: the rows as an array of objects, every value whole: dates in ISO 8601,
+    a missing value null."""
+    import json
+
+    from ..support.jsonio import indented_json
+
+    rows = frame.to_json(orient="records", date_format="iso", date_unit="us", force_ascii=False)
+    return indented_json(json.loads(rows))
 
 
 def _csv(frame: Any) -> str:

@@ -234,10 +234,20 @@ def load_estate(path: Path, selection: Filter | None = None, *, keep_texts: bool
     if not len(subset) and not (context and context.meta.get(_ALLOW_EMPTY_KEY)):
         raise click.ClickException(_nothing_selected(estate, selection))
     click.echo(
-        f"filter: {selection.describe()} -> {len(subset):,} of {len(estate):,} profiles",
+        f"filter: {selection.describe()} -> {len(subset):,} of {len(estate):,} profiles"
+        f"{_completed(estate, selection)}",
         err=True,
     )
     return subset
+
+
+def _completed(estate: Estate, selection: Filter) -> str:
+    """` ('Mosel Retail' is 'Mosel Retail GmbH & Co. KG')`: the names a value selected by
+    their start, said, since what was typed is not what was chosen; or nothing."""
+    from ..query.filters import completed
+
+    said = [f"{value!r} is {name!r}" for _, value, name in completed(estate, selection)]
+    return f" ({'; '.join(said)})" if said else ""
 
 
 def load_reference(text: str, option: str) -> Estate:

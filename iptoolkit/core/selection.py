@@ -10,7 +10,10 @@ everything. Matching is case-insensitive throughout.
   for `SFTPAgentSettings`, `AS2` for `IntegrationPartnerChannelAS2`). A channel counts
   wherever the profile uses it: input, response path, or named by id (when known).
 - `partners`, `channels`: ids, node ids or names (`17`, `"17"`, `"partner:17"` and
-  `"Acme"` all work).
+  `"Acme"` all work); a value that is no id or name but the first words of one name
+  (`"Mosel Retail"` of `Mosel Retail GmbH & Co. KG`, ending where a word ends) selects
+  that name's, and the first words of several names select nothing (`filters.unmatched`
+  says which names it could be).
 - **The channel fields (`channel_types`, `partners`, `channels`) apply to one channel**:
   `Filter(partners=["Acme"], channel_types=["AS2"])` selects the profiles that use an AS2
   channel of Acme, not those with an AS2 channel of another partner that use Acme on some

@@ -33,6 +33,7 @@ from __future__ import annotations
 import gc
 from bisect import bisect
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from itertools import accumulate
 from math import isqrt
 from random import Random
@@ -89,11 +90,24 @@ def demo_profiles(n_profiles: int = 300, *, seed: int = 0) -> list[dict[str, Any
             gc.enable()
 
 
-def demo_estate(n_profiles: int = 300, *, seed: int = 0) -> Estate:
-    """An `Estate` of `demo_profiles(n_profiles, seed=seed)`, its source `demo:seed=<seed>`."""
+def demo_estate(
+    n_profiles: int = 300, *, seed: int = 0, fetched_at: datetime | str | None = None
+) -> Estate:
+    """An `Estate` of `demo_profiles(n_profiles, seed=seed)`, its source `demo:seed=<seed>`.
+
+    `fetched_at` (a date-time, or ISO text of one; UTC when it names no zone) dates it as
+    a snapshot fetched then: the archive and `ipt.history` order snapshots by that time,
+    and `demo_changes` dates its week seven days later. None (the default): no fetch time.
+    """
     from ..core.estate import Estate
 
-    return Estate.from_raw(demo_profiles(n_profiles, seed=seed), source_url=f"demo:seed={seed}")
+    if isinstance(fetched_at, str):
+        fetched_at = datetime.fromisoformat(fetched_at)
+    if fetched_at is not None and fetched_at.tzinfo is None:
+        fetched_at = fetched_at.replace(tzinfo=UTC)
+    return Estate.from_raw(
+        demo_profiles(n_profiles, seed=seed), source_url=f"demo:seed={seed}", fetched_at=fetched_at
+    )
 
 
 def _weighted(rng: Random, items: Sequence[str], cum_weights: Sequence[int]) -> str:

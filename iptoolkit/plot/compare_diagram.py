@@ -3,7 +3,9 @@
 Two `plot_topology` panels, A on the left and B on the right, each drawing only the
 profiles a difference names (a profile that differs, or one using a channel or partner
 that differs; at most `limit` per side) with the differing items highlighted, so that a
-profile wired to another channel in B is seen next to its wiring in A.
+profile wired to another channel in B is seen next to its wiring in A. Only the differing
+items a panel draws are highlighted in it: the differences of profiles past the limit name
+items the panel does not hold.
 
 >>> fig = plot_comparison(ipt.compare(test, prod))  # doctest: +SKIP
 >>> fig.savefig("test-vs-prod.png")  # doctest: +SKIP
@@ -15,6 +17,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ..query.graph import build_graph
 from .backend import literal_text, pyplot
 from .topology import plot_topology
 
@@ -62,9 +65,10 @@ def plot_comparison(
             ax.set_axis_off()
             ax.set_title(f"{name}: nothing that differs", fontsize=10)
             continue
-        part = estate.take(positions)
+        graph = build_graph(estate.take(positions))
+        shown = sorted(node for node in nodes if node and node in graph)
         title = f"{name}: {len(positions)} profiles with differences"
-        plot_topology(part, ax=ax, highlight=sorted(n for n in nodes if n), title=title)
+        plot_topology(graph, ax=ax, highlight=shown or None, title=title)
     if path is not None:
         fig.savefig(path, bbox_inches="tight")
     return fig

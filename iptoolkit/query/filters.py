@@ -22,7 +22,14 @@ from ..core.indexed import Indexed
 from ..core.nodes import endpoint, partner_of, type_of
 from ..core.selection import Filter
 from ..models import field_value, gc_paused
-from ..support.names import did_you_mean, normalise_type, strip_kind, type_aliases, type_label
+from ..support.names import (
+    did_you_mean,
+    names_started,
+    normalise_type,
+    strip_kind,
+    type_aliases,
+    type_label,
+)
 
 if TYPE_CHECKING:
     from ..core.records import ChannelKey, ProfileRecord
@@ -37,6 +44,8 @@ __all__ = [
     "subset",
     "unmatched",
     "known_values",
+    "started_names",
+    "completed",
 ]
 
 CHANNEL_FIELDS = ("channel_types", "partners", "channels")
@@ -341,16 +350,12 @@ def _matches(estate: Indexed, selection: Filter) -> Iterable[tuple[str, set[int]
         yield "channel_types", _lookup(table, (normalise_type(v) for v in selection.channel_types))
     if selection.partners:
         table = _table(estate, "partners", _PARTNERS)
-        yield (
-            "partners",
-            _lookup(table, (_token(strip_kind(v, "partner")) for v in selection.partners)),
-        )
+        tokens = (_named(estate, table, "partners", v) for v in selection.partners)
+        yield "partners", _lookup(table, tokens)
     if selection.channels:
         table = _table(estate, "channels", _CHANNELS)
-        yield (
-            "channels",
-            _lookup(table, (_token(strip_kind(v, "channel")) for v in selection.channels)),
-        )
+        tokens = (_named(estate, table, "channels", v) for v in selection.channels)
+        yield "channels", _lookup(table, tokens)
     if selection.groups:
         yield "groups", _patterns(_table(estate, "groups", _groups), selection.groups, subtree=True)
     if selection.tags:
@@ -361,6 +366,48 @@ def _matches(estate: Indexed, selection: Filter) -> Iterable[tuple[str, set[int]
         yield "active", active if selection.active else valid - active
     if selection.text:
         yield "text", _text_matches(estate, selection.text.lower().split())
+
+
+def _named(estate: Indexed, table: Table, field: str, value: Any) -> str | None:
+    """The token a partner or channel value looks up: itself (an id, a node id, a name),
+    or when the table has no such token, the name it is the first words of, if it is of
+    one name only (`Mosel Retail` for `Mosel Retail GmbH & Co. KG`)."""
+    token = _token(strip_kind(value, field[:-1]))
+    if token is None or token in table:
+        return token
+    started = started_names(estate, field, token)
+    return _token(started[0]) if len(started) == 1 else None
+
+
+def completed(estate: Indexed, selection: Filter) -> list[tuple[str, Any, str]]:
+    """(field, value, name) of each partner or channel value that selects by the start of
+    a name (`_named`): what to tell whoever typed it, since they did not type that name."""
+    found = []
+    for field, table in (("partners", _PARTNERS), ("channels", _CHANNELS)):
+        for value in getattr(selection, field):
+            token = _token(strip_kind(value, field[:-1]))
+            if token is not None and token not in _table(estate, field, table):
+                started = started_names(estate, field, token)
+                if len(started) == 1:
+                    found.append((field, value, started[0]))
+    return found
+
+
+def started_names(estate: Indexed, field: str, value: Any) -> list[str]:
+    """The names of the estate's partners or channels (`field`) that `value` is the first
+    words of (`names.starts_name`): one is what a filter value selects when no partner or
+    channel has it as its id or name; several are what it could be."""
+    names = _table(estate, f"{field}_names", _registry_names(field))
+    return names_started(strip_kind(value, field[:-1]), names)
+
+
+def _registry_names(field: str) -> Callable[[Indexed], list[str]]:
+    def build(estate: Indexed) -> list[str]:
+        registry = estate.partners if field == "partners" else estate.channels
+        names = (field_value(model, "name") for model in registry.values())
+        return sorted({name for name in names if isinstance(name, str) and name.strip()})
+
+    return build
 
 
 def _lookup(table: dict[str, set[int]], tokens: Iterable[str | None]) -> set[int]:
@@ -394,13 +441,16 @@ def _patterns(table: dict[str, set[int]], patterns: list[str], *, subtree: bool)
 # -- what matched nothing, and what was meant ----------------------------------------------
 
 LIST_FIELDS = ("partners", "channels", "agent_types", "channel_types", "groups", "tags")
+_LISTED = 5
+"""The names a value that starts several is said to possibly be; the rest are counted."""
 
 
 def unmatched(estate: Indexed, selection: Filter) -> list[tuple[str, Any, str]]:
     """(field, value, hint) of each value that on its own selects no profile of the estate:
-    what a filter that selects nothing got wrong, with what was perhaps meant (`hint`,
-    ` (did you mean 'Acme'?)` or nothing). Empty when every value matches some profiles
-    (then only their combination selects none)."""
+    what a filter that selects nothing got wrong, with what was perhaps meant (`hint`:
+    ` (did you mean 'Acme'?)`, ` (could be 'Mosel Retail' or 'Mosel Tools')` for the start
+    of several names, or nothing). Empty when every value matches some profiles (then
+    only their combination selects none)."""
     missing: list[tuple[str, Any]] = []
     for field in LIST_FIELDS:
         for value in getattr(selection, field):
@@ -410,14 +460,23 @@ def unmatched(estate: Indexed, selection: Filter) -> list[tuple[str, Any, str]]:
         missing.append(("active", selection.active))
     if selection.text and not select(estate, Filter(text=selection.text)):
         missing.append(("text", selection.text))
-    return [
-        (
-            field,
-            value,
-            did_you_mean(value, known_values(estate, field)) if field in LIST_FIELDS else "",
-        )
-        for field, value in missing
-    ]
+    return [(field, value, _hint(estate, field, value)) for field, value in missing]
+
+
+def _hint(estate: Indexed, field: str, value: Any) -> str:
+    """What a value that selects nothing perhaps meant: the names it is the start of,
+    when it is of several (` (could be 'Mosel Retail GmbH' or 'Mosel Retail AG')`), else
+    the close ones."""
+    if field not in LIST_FIELDS:
+        return ""
+    if field in ("partners", "channels"):
+        started = started_names(estate, field, value)
+        if len(started) > 1:
+            said = [repr(name) for name in started[:_LISTED]]
+            if len(started) > _LISTED:
+                said.append(f"{len(started) - _LISTED:,} more")
+            return f" (could be {' or '.join(said)})"
+    return did_you_mean(value, known_values(estate, field))
 
 
 def known_values(estate: Indexed, field: str) -> list[str]:

@@ -4,8 +4,11 @@ diagrams' `highlight`, the MCP tools.
 An item is named by its node id (`channel:40003`, what `findings` and the graph print), by
 its bare id or key (`40003`), by its kind and name (`partner:Acme Ltd`) or, for partners
 and channels (and profiles, where the caller says so with `named`), by its name in any
-case (`acme retail`). A name that fits several items is refused with the node ids it
-could mean; an unknown one with the closest ids and names (`names.close_matches`).
+case (`acme retail`) or, when no name is that, by its first words (`Mosel Retail` for
+`Mosel Retail GmbH & Co. KG`, `names.starts_name`). A name, or a start, that fits several
+items is refused with the items it could mean; an unknown one with the closest ids and
+names (`names.Vocabulary`: typos of a whole name or of its start), the closest of each
+kind among them.
 
 `ItemIndex(graph)` holds the tables (lower-cased names -> node ids, per kind, and the
 bare ids and names close matches are looked for among, a `names.Vocabulary`): the MCP
@@ -23,13 +26,14 @@ before it is stored, so threads sharing an index at worst make one twice.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable
 from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
-from ..support.names import NODE_KINDS, Vocabulary
+from ..support.names import NODE_KINDS, Vocabulary, starts_name
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -56,6 +60,9 @@ profile names are many and often alike, so only the MCP tools accept them."""
 _CLOSE = 5
 """Close matches an unknown item's error names."""
 
+_LISTED = 10
+"""The items an ambiguous name's error lists; it counts the rest."""
+
 
 class UnknownItemError(nx.NodeNotFound, ValueError):
     """No item of the graph has that node id, id or name; `choices` are the close ones
@@ -68,14 +75,26 @@ class UnknownItemError(nx.NodeNotFound, ValueError):
 
 
 class AmbiguousItemError(ValueError):
-    """An id or name that fits several items; the message lists their node ids."""
+    """An id or name that fits several items; the message lists them (`labels`, or their
+    node ids), the first `_LISTED` of many."""
 
-    def __init__(self, ref: Any, nodes: Sequence[Hashable], head: str = "") -> None:
+    def __init__(
+        self,
+        ref: Any,
+        nodes: Sequence[Hashable],
+        head: str = "",
+        *,
+        labels: Sequence[str] | None = None,
+        remedy: str = "give the node id",
+    ) -> None:
         self.ref = ref
         self.nodes = tuple(nodes)
         kinds = " or ".join(dict.fromkeys(str(node).partition(":")[0] for node in self.nodes))
-        said = ", ".join(str(node) for node in self.nodes)
-        super().__init__(f"{head}{ref!r} could be a {kinds}: {said}; give the node id")
+        listed = list(labels) if labels is not None else [str(node) for node in self.nodes]
+        said = ", ".join(listed[:_LISTED])
+        if len(listed) > _LISTED:
+            said += f" and {len(listed) - _LISTED:,} more"
+        super().__init__(f"{head}{ref!r} could be a {kinds}: {said}; {remedy}")
 
 
 class ItemIndex:
@@ -91,12 +110,17 @@ class ItemIndex:
         self._words: dict[str, tuple[dict[str, str], dict[str, str]]] = {}
         """kind -> (bare id -> node, name as written -> node), for suggestions."""
         self._vocabularies: dict[tuple[Any, ...], tuple[Vocabulary, dict[str, str]]] = {}
+        self._sorted: dict[str, tuple[list[str], list[str]]] = {}
+        """kind -> its names sorted, for finding those a text starts (`started`)."""
 
     def prepare(
         self, *, kinds: Iterable[str] = ID_KINDS, named: Iterable[str] = NAMED_KINDS
     ) -> ItemIndex:
         """Make now the tables that `resolve(kinds=, named=)` would make on first need."""
-        self._vocabulary(tuple(kinds), tuple(named))
+        named = tuple(named)
+        self._vocabulary(tuple(kinds), named)
+        for kind in named:
+            self._starts(kind)
         return self
 
     def resolve(
@@ -112,6 +136,9 @@ class ItemIndex:
         `kind:name`. `what` (an option name, say) heads the error message. Raises
         `UnknownItemError` or `AmbiguousItemError`.
 
+        A name of `named` that no item has may be the first words of one
+        (`names.starts_name`): the item whose name it starts, if only one's does.
+
         `elsewhere(ref)` says where else an unknown `ref` is known ("in snapshot 'monday'
         as channel:17 (Acme AS2)", "" for nowhere): then the error says so instead of
         suggesting unrelated items of this graph."""
@@ -121,6 +148,16 @@ class ItemIndex:
             return found[0]
         if found:
             raise AmbiguousItemError(ref, found, head)
+        started = self.started(wanted, named=named)
+        if len(started) == 1:
+            return started[0]
+        if started:
+            labels = [self.label(node) for node in started]
+            remedy = "give the node id or more of the name"
+            kind = started[0].partition(":")[0]
+            if sum(node.startswith(f"{kind}:") for node in started) == 1:  # one of its kind
+                remedy += f", or its kind ({kind}:{wanted})"
+            raise AmbiguousItemError(ref, started, head, labels=labels, remedy=remedy)
         where = elsewhere(ref) if elsewhere is not None else ""
         if where:
             raise UnknownItemError(f"{head}{missing}; it is {where}")
@@ -165,6 +202,31 @@ class ItemIndex:
         found += [node for kind in named for node in self._names[kind].get(lowered, ())]
         return list(dict.fromkeys(found)), (kinds, named, wanted, missing)
 
+    def started(self, text: str, *, named: Iterable[str] = NAMED_KINDS) -> list[str]:
+        """The items of the `named` kinds whose names `text` is the first words of
+        (`names.starts_name`), by kind (in the order of `named`), then by name."""
+        first = " ".join(text.lower().split())
+        if not first:
+            return []
+        found: list[str] = []
+        for kind in named:
+            spaced, names = self._starts(kind)
+            at = bisect_left(spaced, first)  # the names starting so are together, sorted
+            while at < len(spaced) and spaced[at].startswith(first):
+                if starts_name(spaced[at], first):
+                    found += self._names[kind][names[at]]
+                at += 1
+        return found
+
+    def _starts(self, kind: str) -> tuple[list[str], list[str]]:
+        """The names of `kind`, white space runs as one, sorted, and each as `_names`
+        holds it: the ones a text starts are neighbours there."""
+        if kind not in self._sorted:
+            self._index((kind,))
+            pairs = sorted((" ".join(name.split()), name) for name in self._names[kind])
+            self._sorted[kind] = ([spaced for spaced, _ in pairs], [name for _, name in pairs])
+        return self._sorted[kind]
+
     def suggest(
         self,
         text: str,
@@ -174,10 +236,20 @@ class ItemIndex:
         as_ids: bool = False,
     ) -> list[str]:
         """The items whose bare ids (of `kinds`; node ids if `as_ids`) or names (of
-        `named`) are closest to `text`, best first, each as `node id (name)`."""
+        `named`) are closest to `text`, best first, each as `node id (name)`: the closest
+        of each kind among them, so that five channels named after a partner leave room
+        for the partner."""
         vocabulary, nodes = self._vocabulary(tuple(kinds), tuple(named), as_ids)
-        found = vocabulary.closest(text, _CLOSE)
-        return list(dict.fromkeys(self.label(nodes[word]) for word in found))
+        ranked = list(dict.fromkeys(nodes[word] for word in vocabulary.closest(text, 4 * _CLOSE)))
+        best_of_kind: dict[str, str] = {}
+        for node in ranked:
+            best_of_kind.setdefault(node.partition(":")[0], node)
+        chosen = set(list(best_of_kind.values())[:_CLOSE])
+        for node in ranked:
+            if len(chosen) >= _CLOSE:
+                break
+            chosen.add(node)
+        return [self.label(node) for node in ranked if node in chosen]
 
     def _vocabulary(
         self, kinds: tuple[str, ...], named: tuple[str, ...], as_ids: bool = False
