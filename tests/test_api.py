@@ -121,5 +121,5 @@ def test_the_notebook_api_needs_no_server_packages(tmp_path: Path) -> None:
         timeout=240,
     )
     assert out.returncode == 0, out.stderr
-    assert "pip install 'iptoolkit[server]'" in out.stdout
+    assert "pip install -e '.[server]'" in out.stdout
     assert (tmp_path / "estate.graphml").is_file()

@@ -150,7 +150,7 @@ def test_without_the_extra_the_command_names_it() -> None:
     assert result.returncode == 1
     assert result.stderr == (
         "Error: the standalone Explorer app (iptoolkit explore) needs the 'app' extra, which "
-        "is not installed (no module named 'voila'): pip install 'iptoolkit[app]'\n"
+        "is not installed (no module named 'voila'): pip install -e '.[app]'\n"
     )
 
 

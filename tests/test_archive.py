@@ -503,7 +503,7 @@ def test_without_duckdb_the_error_names_the_extra() -> None:
         "try:\n    ipt.Archive\nexcept ModuleNotFoundError as exc:\n    print(exc)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert "pip install 'iptoolkit[archive]'" in out.stdout
+    assert "pip install -e '.[archive]'" in out.stdout
 
 
 def test_compact_keeps_every_snapshot_and_view(weeks: list[ipt.Estate], tmp_path: Path) -> None:

@@ -165,7 +165,7 @@ def test_xlsx_without_openpyxl_names_the_extra(tmp_path, estate, monkeypatch):
     import sys
 
     monkeypatch.setitem(sys.modules, "openpyxl", None)  # as if not installed
-    with pytest.raises(ImportError, match=r"pip install 'iptoolkit\[excel\]'"):
+    with pytest.raises(ImportError, match=r"pip install -e '\.\[excel\]'"):
         export(estate, tmp_path / "e.xlsx")
     assert not (tmp_path / "e.xlsx").exists()
 

@@ -26,7 +26,7 @@ PACKAGE = ROOT / "iptoolkit"
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
 SERVER_MESSAGE = (
     "the reference server needs the 'server' extra, which is not installed "
-    "(no module named {name!r}): pip install 'iptoolkit[server]'"
+    "(no module named {name!r}): pip install -e '.[server]'"
 )
 
 COMES_WITH = {
@@ -170,7 +170,7 @@ def test_the_mcp_command_names_its_extra_in_one_line(tmp_path: Path) -> None:
     assert result.returncode == 1
     assert result.stderr == (
         "Error: the MCP server needs the 'mcp' extra, which is not installed "
-        "(no module named 'mcp'): pip install 'iptoolkit[mcp]'\n"
+        "(no module named 'mcp'): pip install -e '.[mcp]'\n"
     )
 
 

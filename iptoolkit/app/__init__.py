@@ -1,7 +1,7 @@
 """The standalone Explorer app: `iptoolkit explore` serves it with Voila, no code shown.
 
 The app is a notebook shipped inside the package (`NOTEBOOK`, one cell calling `show()`),
-so `pip install 'iptoolkit[app]'` has it; `notebooks/app.ipynb` is the same notebook for
+so `pip install -e '.[app]'` has it; `notebooks/app.ipynb` is the same notebook for
 Binder (a test holds the two equal). `show` needs no Voila: the kernel only builds the
 Explorer. Voila itself (the `app` extra) is needed by the command alone.
 """

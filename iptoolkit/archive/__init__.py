@@ -2,7 +2,7 @@
 
 `ipt.Archive(path)` (see `store.py`) keeps the snapshots; `iptoolkit archive ...` and
 `iptoolkit watch` are its commands (`cli/archive.py`). It needs the `archive` extra
-(`pip install 'iptoolkit[archive]'`); without it, `ipt.Archive` raises an error that says so.
+(`pip install -e '.[archive]'`); without it, `ipt.Archive` raises an error that says so.
 """
 
 from __future__ import annotations

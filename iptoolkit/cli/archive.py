@@ -65,7 +65,7 @@ class _ArchiveGroup(click.Group):
 def archive_group() -> None:
     """Keep every snapshot of an estate in one DuckDB file (each profile's JSON once) and
     ask it: the estate at a date, an item's log, the timeline, SQL. Needs the `archive`
-    extra: pip install 'iptoolkit[archive]'. Exit codes: 0 done, 2 an error (one line)."""
+    extra: pip install -e '.[archive]'. Exit codes: 0 done, 2 an error (one line)."""
 
 
 @archive_group.command("add")

@@ -92,7 +92,7 @@ def explore_command(
     """Open the Explorer as a web app: filters, counts, table, topology, details, export.
 
     Serves SNAPSHOT (a demo estate when none is given) with Voila on 127.0.0.1, no code
-    shown, until Ctrl-C. Needs the 'app' extra: pip install 'iptoolkit[app]'.
+    shown, until Ctrl-C. Needs the 'app' extra: pip install -e '.[app]'.
     """
     from ..support.extras import require
 

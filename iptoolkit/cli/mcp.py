@@ -55,7 +55,7 @@ def mcp_command(
     """Serve snapshots to AI assistants over the Model Context Protocol (read-only).
 
     The newest snapshot (by its fetch time) is current; tools take a `snapshot` argument
-    for the others. Needs the `mcp` extra: pip install 'iptoolkit[mcp]'.
+    for the others. Needs the `mcp` extra: pip install -e '.[mcp]'.
     """
     from ..mcp import Store, build_server
 

@@ -5,7 +5,7 @@
 
 See `docs/server.md` for the endpoints, the principals file and the hashed-secret format.
 This package never imports `iptoolkit.client`: the client is tested against it. It needs
-the `server` extra (`pip install 'iptoolkit[server]'`); without it, importing this package
+the `server` extra (`pip install -e '.[server]'`); without it, importing this package
 (`ipt.server`, `iptoolkit serve`, `iptoolkit demo`) raises an error that says so.
 """
 

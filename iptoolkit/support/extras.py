@@ -1,6 +1,6 @@
 """Optional parts of iptoolkit and the message that names the extra when one is missing.
 
-`pip install iptoolkit` brings what an analyst uses in a notebook; the reference server
+Installing iptoolkit brings what an analyst uses in a notebook; the reference server
 (FastAPI, uvicorn) is the `server` extra, the MCP server for AI assistants (the `mcp` SDK)
 the `mcp` extra, and `all` brings every extra. The modules of an optional part call
 `require` before importing its packages, so a missing package says which extra to install
@@ -33,7 +33,7 @@ def require(extra: str) -> None:
 
     >>> require("server")  # doctest: +SKIP
     MissingExtraError: the reference server needs the 'server' extra, which is not
-    installed (no module named 'fastapi'): pip install 'iptoolkit[server]'
+    installed (no module named 'fastapi'): pip install -e '.[server]'
     """
     what, modules = EXTRAS[extra]
     for module in modules:
@@ -43,6 +43,6 @@ def require(extra: str) -> None:
             missing = exc.name or module
             raise MissingExtraError(
                 f"{what} needs the '{extra}' extra, which is not installed "
-                f"(no module named {missing!r}): pip install 'iptoolkit[{extra}]'",
+                f"(no module named {missing!r}): pip install -e '.[{extra}]'",
                 name=missing,
             ) from exc
