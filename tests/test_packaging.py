@@ -35,7 +35,7 @@ COMES_WITH = {
     "IPython": "ipywidgets, which requires it (display only)",
     "traitlets": "ipywidgets and anywidget, which require it (a widget's synced state)",
     "starlette": "fastapi (the server's framework underneath)",
-    "h11": "uvicorn (its HTTP/1.1 parser, which the server's protocol subclass extends)",
+    "h11": "uvicorn (its HTTP/1.1 parser, which hardening/h11_protocol.py extends)",
 }
 """Modules imported but not declared, each with the declared package that brings it."""
 OPTIONAL = {"openpyxl": "only for .xlsx: the `excel` extra (pandas imports it by name)"}
@@ -103,17 +103,22 @@ def test_every_import_is_declared_where_it_is_used() -> None:
 
 def _declared_for(file: str) -> set[str]:
     """What a module of the package may import: the core install, and its package's extra
-    (a module of `iptoolkit/server/` the `server` extra too)."""
+    (a module of `iptoolkit/server/` the `server` extra too); `iptoolkit/hardening/`, which
+    the reference server and `mcp --http` share, what both their extras declare."""
     for extra in ("server", "mcp", "archive", "app"):
         if file.startswith(f"iptoolkit/{extra}/"):
             return CORE | EXTRA[extra]
+    if file.startswith("iptoolkit/hardening/"):
+        return CORE | (EXTRA["server"] & EXTRA["mcp"])
     return CORE
 
 
 def test_the_server_packages_are_imported_by_the_server_package_only() -> None:
     """The web stack stays with the reference server; `mcp --http` (mcp/http.py) serves
-    the SDK's app with uvicorn, which the `mcp` extra declares, behind its token check."""
-    allowed = {"uvicorn": ("iptoolkit/server/", "iptoolkit/mcp/")}
+    the SDK's app with uvicorn, which the `mcp` extra declares, behind its token check; the
+    connection guards (uvicorn's h11 protocol) are `iptoolkit/hardening/`."""
+    shared = ("iptoolkit/server/", "iptoolkit/mcp/", "iptoolkit/hardening/")
+    allowed = {"uvicorn": shared, "h11": ("iptoolkit/server/", "iptoolkit/hardening/")}
     for module in ("fastapi", "uvicorn", "starlette", "h11", "limits"):
         places = allowed.get(module, ("iptoolkit/server/",))
         outside = [f for f in _imports().get(module, ()) if not f.startswith(places)]

@@ -22,7 +22,8 @@ from pydantic import ValidationError
 
 import iptoolkit.server.principals as principals_module
 from iptoolkit.client import ApiError, Client, ClientCredentials, RateLimitError
-from iptoolkit.server import Principals, RunningServer, hash_secret, openfiles, running
+from iptoolkit.hardening import open_files
+from iptoolkit.server import Principals, RunningServer, hash_secret, running
 from iptoolkit.server.app import PROFILES_PATH, SESSION_COOKIE, TOKEN_PATH, VERIFY_THREADS
 from iptoolkit.server.settings import ServerLimits
 from iptoolkit.server.throttle import parse_limit
@@ -333,19 +334,20 @@ def test_the_connection_cap_fits_the_open_file_limit(
     accept batches that pass the cap: a smaller cap and batch, said once. A higher hard
     limit: the soft one is raised and nothing is lowered."""
     set_to: list[tuple[int, int]] = []
-    # the resource module openfiles asks
+    # the resource module open_files asks
     monkeypatch.setattr(resource, "setrlimit", lambda _, pair: set_to.append(pair))
     monkeypatch.setattr(resource, "getrlimit", lambda _: (256, 1024))
     caplog.set_level(logging.WARNING, logger="iptoolkit.server")
-    fitted = openfiles.fit_open_files(1000)
+    logger = logging.getLogger("iptoolkit.server")
+    fitted = open_files.fit_open_files(1000, logger)
     assert set_to == [(1024, 1024)] and fitted.open_files == 1024
-    assert fitted.max_connections < 1000 and fitted.backlog < openfiles.MAX_BACKLOG
-    assert fitted.max_connections + 3 * fitted.backlog + openfiles.RESERVED_FILES <= 1024
+    assert fitted.max_connections < 1000 and fitted.backlog < open_files.MAX_BACKLOG
+    assert fitted.max_connections + 3 * fitted.backlog + open_files.RESERVED_FILES <= 1024
     assert "open-file limit is 1024" in caplog.text and "ulimit -n" in caplog.text
     monkeypatch.setattr(resource, "getrlimit", lambda _: (1024, 1_000_000))
-    fitted = openfiles.fit_open_files(1000)
-    assert (fitted.max_connections, fitted.backlog) == (1000, openfiles.MAX_BACKLOG)
-    assert set_to[-1] == (1000 + 3 * openfiles.MAX_BACKLOG + openfiles.RESERVED_FILES, 1_000_000)
+    fitted = open_files.fit_open_files(1000, logger)
+    assert (fitted.max_connections, fitted.backlog) == (1000, open_files.MAX_BACKLOG)
+    assert set_to[-1] == (1000 + 3 * open_files.MAX_BACKLOG + open_files.RESERVED_FILES, 1_000_000)
 
 
 def stalled_flood(host: str, port: int, count: int) -> list[socket.socket]:

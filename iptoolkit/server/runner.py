@@ -26,12 +26,12 @@ import httpx
 import uvicorn
 from fastapi import FastAPI
 
+from ..hardening.h11_protocol import guarded_uvicorn
 from ..support import env
 from ..support.redact import redact_query
 from .app import PROFILES_PATH, TOKEN_PATH, create_app
-from .connections import ConnectionLimits, guarded_protocol, install_flood_filter
+from .connections import malformed_body
 from .demo_callers import DemoCredentials, demo_principals
-from .openfiles import fit_open_files
 from .principals import Principals
 from .settings import ServerLimits
 from .tokens import DEFAULT_SESSION_TTL, DEFAULT_TOKEN_TTL
@@ -42,6 +42,8 @@ DEFAULT_PORT = 8765
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 _START_TIMEOUT = 15.0
 _STOP_TIMEOUT = 5.0
+_logger = logging.getLogger("iptoolkit.server")
+"""Where floods are logged, once a minute (docs/server.md)."""
 
 EstateSource = Any
 """An `Estate`, a list of raw profiles, a snapshot path, or None for the demo estate."""
@@ -261,18 +263,20 @@ def _config(
     app: FastAPI, host: str, port: int, limits: ServerLimits, **options: Any
 ) -> uvicorn.Config:
     _install_access_log_filter()
-    install_flood_filter()
-    fitted = fit_open_files(limits.max_connections)
-    connection_limits = ConnectionLimits(
-        limits.header_timeout, fitted.max_connections, send_timeout=limits.send_timeout
+    guarded = guarded_uvicorn(
+        _logger,
+        header_timeout=limits.header_timeout,
+        max_connections=limits.max_connections,
+        send_timeout=limits.send_timeout,
+        max_header_bytes=limits.max_header_bytes,
+        malformed=malformed_body(),
+        hint="raise `ulimit -n`, or lower --max-connections",
     )
     return uvicorn.Config(
         app,
         host=host,
         port=port,
-        backlog=fitted.backlog,
-        http=guarded_protocol(connection_limits),
-        h11_max_incomplete_event_size=limits.max_header_bytes,
+        **guarded,
         access_log=False,  # a guest's loginToken is in the query string: never log requests
         lifespan="off",
         ws="none",

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .connections import (
-    DEFAULT_BODY_TIMEOUT,
+from ..hardening.h11_protocol import (
     DEFAULT_HEADER_TIMEOUT,
     DEFAULT_MAX_CONNECTIONS,
     DEFAULT_MAX_HEADER_BYTES,
     DEFAULT_SEND_TIMEOUT,
 )
+from .connections import DEFAULT_BODY_TIMEOUT
 from .throttle import DEFAULT_ADDRESS_LIMIT, DEFAULT_PRINCIPAL_LIMIT, parse_limit
 from .tokens import DEFAULT_MAX_PER_PRINCIPAL
 

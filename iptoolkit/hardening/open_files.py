@@ -31,8 +31,6 @@ RESERVED_FILES = 64
 _BATCHES = 3
 """By how many accept batches the open connections may pass the cap before evictions land."""
 
-_logger = logging.getLogger("iptoolkit.server")
-
 
 @dataclass(frozen=True)
 class Fitted:
@@ -43,9 +41,10 @@ class Fitted:
     open_files: int | None
 
 
-def fit_open_files(max_connections: int) -> Fitted:
+def fit_open_files(max_connections: int, logger: logging.Logger) -> Fitted:
     """Raise the soft open-file limit as far as `max_connections` needs (never past the
-    hard one); if that is not enough, a smaller cap and batch that fit, logged once."""
+    hard one); if that is not enough, a smaller cap and batch that fit, logged once to
+    `logger`."""
     if resource is None:
         return Fitted(max_connections, MAX_BACKLOG, None)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -65,7 +64,7 @@ def fit_open_files(max_connections: int) -> Fitted:
     backlog = max(1, min(MAX_BACKLOG, room // (4 * _BATCHES)))
     cap = max(1, min(max_connections, room - _BATCHES * backlog))
     if cap < max_connections:
-        _logger.warning(
+        logger.warning(
             "the open-file limit is %d: at most %d open connections, not %d (raise the "
             "limit with `ulimit -n` to hold more)",
             soft,
