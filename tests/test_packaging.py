@@ -116,7 +116,7 @@ def _declared_for(file: str) -> set[str]:
 def test_the_server_packages_are_imported_by_the_server_package_only() -> None:
     """The web stack stays with the reference server; `mcp --http` (mcp/http.py) serves
     the SDK's app with uvicorn, which the `mcp` extra declares, behind its token check; the
-    connection guards (uvicorn's h11 protocol) are `iptoolkit/hardening/`."""
+    connection guards both run (uvicorn's h11 protocol) are `iptoolkit/hardening/`."""
     shared = ("iptoolkit/server/", "iptoolkit/mcp/", "iptoolkit/hardening/")
     allowed = {"uvicorn": shared, "h11": ("iptoolkit/server/", "iptoolkit/hardening/")}
     for module in ("fastapi", "uvicorn", "starlette", "h11", "limits"):

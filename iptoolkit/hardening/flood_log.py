@@ -1,10 +1,12 @@
 """Floods logged once a minute with a count, never a line (or a traceback) per connection.
 
 A server under a flood sees thousands of events a second: stalled connections closed,
-malformed requests, failed accepts. A line for each buries the log: asyncio logs a
-traceback for every failed accept (460,741 in 20 s once, out of open files). `FloodLog`
-counts; `install_flood_filter` turns uvicorn's and asyncio's per-event lines into counts
-before any handler sees them.
+malformed requests, failed accepts. A line for each buries the log (460,741 tracebacks in
+20 s once, out of open files) and can itself take the server down: asyncio logs a failed
+accept with its traceback, and a handler that needs a file to render one (the MCP
+SDK's rich handler imports `rich.traceback` on first use) fails once descriptors run out,
+and its error ends the event loop. `FloodLog` counts; `install_flood_filter` turns
+uvicorn's and asyncio's per-event lines into counts before any handler sees them.
 """
 
 from __future__ import annotations
@@ -30,18 +32,25 @@ class FloodLog:
         self._last: dict[str, float] = {}
 
     def note(self, what: str) -> None:
-        """Count one event; log it (with the count since the last line) when the time has come."""
+        """Count one event; log it (with the count since the last line) when the time has
+        come. A line that cannot be written, out of descriptors (a handler that opens or
+        imports on first use), is tried again at the next event: the count is kept, and
+        the caller, an accept loop or a timer, goes on."""
         self._counts[what] = self._counts.get(what, 0) + 1
         now = time.monotonic()
-        if now - self._last.get(what, -self.interval) >= self.interval:
-            count, self._counts[what] = self._counts[what], 0
-            self._last[what] = now
+        if now - self._last.get(what, -self.interval) < self.interval:
+            return
+        try:
             self._logger.warning(
                 "%s (%d since the last such line; logged at most every %gs)",
                 what,
-                count,
+                self._counts[what],
                 self.interval,
             )
+        except OSError:
+            return
+        self._counts[what] = 0
+        self._last[what] = now
 
 
 class _PerConnectionWarnings(logging.Filter):

@@ -2,8 +2,8 @@
 
 uvicorn times out idle keep-alive connections but not a request that never finishes its
 headers, and `limit_concurrency` answers 503 to everyone once stalled connections fill it.
-So the reference server runs this subclass of uvicorn's h11 protocol (`guarded_uvicorn`
-gives the `uvicorn.Config` options), which
+So the reference server and `iptoolkit mcp --http` run this subclass of uvicorn's h11
+protocol (`guarded_uvicorn` gives the `uvicorn.Config` options), which
 
 * closes a connection whose request headers are not complete within `header_timeout`
   seconds of its first byte (or of opening it);
@@ -20,7 +20,7 @@ gives the `uvicorn.Config` options), which
 
 asyncio's own accept loop already survives running out of descriptors (it stops accepting
 for a second); `flood_log.install_flood_filter` keeps its traceback per failure out of the
-log.
+log, which under the MCP SDK's logging ended the loop (issue 44, finding 5).
 """
 
 from __future__ import annotations

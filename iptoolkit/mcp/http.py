@@ -12,11 +12,19 @@ transport keeps the Explorer app's rule (`app/guard.py`):
   `WWW-Authenticate: Bearer` when no token came, 403 when a wrong one did;
 * the SDK's own check of `Host` and `Origin` on loopback stays on (a page that rebinds
   its DNS name to 127.0.0.1 is refused even with the token).
+
+Connections get the reference server's guards (`hardening/h11_protocol.py`), so that
+callers without the token cannot take the port down either: 1,300 connections that never
+finished their headers once made the command exit, out of open files (issue 44). Headers
+are due within 10 s; at most 1,000 connections are held (fewer where the open-file limit
+is lower), a new one beyond closes the oldest stalled one; a failed accept is one line a
+minute, never the traceback that the SDK's log handler failed to render without a file.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import secrets
 import socket
@@ -96,6 +104,13 @@ async def _refuse(send: Send, status: int, message: str) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
+def _guards() -> dict[str, Any]:
+    """uvicorn's options against connection floods, logged by `iptoolkit.mcp`."""
+    from ..hardening.h11_protocol import guarded_uvicorn
+
+    return guarded_uvicorn(logging.getLogger("iptoolkit.mcp"))
+
+
 def serve_http(server: MCPServer, port: int, token: str, announce: Callable[[str], None]) -> None:
     """Serve `server` on 127.0.0.1:`port` (0: a free one) behind the token, telling
     `announce` the working address once the port takes connections (uvicorn started: the
@@ -117,5 +132,5 @@ def serve_http(server: MCPServer, port: int, token: str, announce: Callable[[str
             if self.started:
                 announce(address)
 
-    config = uvicorn.Config(app, host="127.0.0.1", port=bound, log_level="warning")
+    config = uvicorn.Config(app, host="127.0.0.1", port=bound, log_level="warning", **_guards())
     anyio.run(Announcing(config).serve, [listening])
