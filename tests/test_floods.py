@@ -1,15 +1,16 @@
-"""`iptoolkit mcp --http` against floods of connections that never finish their headers
-(issue 44, finding 5), run as it happened: the command as a process on 127.0.0.1, its
-open-file limit lowered (`RLIMIT_NOFILE`) so that a few hundred stalled connections
-exhaust it, and real sockets.
+"""`iptoolkit mcp --http` and `iptoolkit explore` against floods of connections that never
+finish their headers (issue 44, findings 5 and 6), run as it happened: the commands as
+processes on 127.0.0.1, their open-file limit lowered (`RLIMIT_NOFILE`) so that a few
+hundred stalled connections exhaust it, and real sockets.
 
 Before: `mcp --http` exited ("Too many open files": asyncio's traceback for a failed
 accept, which the MCP SDK's rich log handler could not render without a file, ended the
-loop). Now it holds a capped number of connections, closes the oldest stalled one for a
-new one and the rest after the header deadline (`hardening/`), keeps answering, and logs a
-line a minute. A test also uses up the descriptors with files, as something else in the
-process could, so that accepting fails outright (EMFILE): the server waits, says so once,
-and answers again once the flood lets descriptors go.
+loop); the app logged a traceback per turn of its loop and answered nothing while the flood
+held. Now each holds a capped number of connections, closes the oldest stalled one for a
+new one and the rest after the header deadline (`hardening/`, `app/connections.py`), keeps
+answering, and logs a line a minute. Two tests also use up the descriptors with files, as
+something else in the process could, so that accepting fails outright (EMFILE): the server
+waits, says so once, and answers again once the flood lets descriptors go.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import logging
 import os
 import re
 import resource
+import signal
 import socket
 import subprocess
 import sys
@@ -32,6 +34,9 @@ import pytest
 
 import iptoolkit as ipt
 from iptoolkit.hardening.flood_log import ACCEPT_FAILED, FloodLog
+
+from .browser.lab import printed_app_url, stop_explore
+from .test_app import _kill_leftovers
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="open-file limits are POSIX")
 
@@ -49,7 +54,7 @@ MCP_INITIALIZE = {
 }
 MCP_HEADERS = {"Authorization": f"Bearer {TOKEN}", "Accept": "application/json, text/event-stream"}
 HEADER_TIMEOUT = 10.0
-"""The server's deadline for a request's line and headers."""
+"""Both servers' deadline for a request's line and headers."""
 WAIT = 60.0
 """The most any condition below is waited for: generous, on a busy machine."""
 
@@ -283,6 +288,128 @@ def test_mcp_http_survives_running_out_of_descriptors(snapshot: Path, tmp_path: 
             "a session once the descriptors are free",
             timeout=30,
         )
+    assert_quiet(log)
+
+
+# -- iptoolkit explore -----------------------------------------------------------------------
+
+
+def app_answers(base: str, token: str) -> bool:
+    """A script the app's page loads, asked for with the token, arrives (200)."""
+    try:
+        answer = httpx.get(f"{base}/voila/static/voila.js", params={"token": token}, timeout=10)
+    except httpx.TransportError:
+        return False
+    return answer.status_code == 200
+
+
+@pytest.mark.slow
+def test_explore_answers_through_a_flood_of_stalled_connections(
+    snapshot: Path, tmp_path: Path
+) -> None:
+    """600 token-less connections stalled in their headers against a limit of 512 open
+    files (before: a traceback per turn of the loop, and nothing answered while they held):
+    the app's script still arrives, each stalled connection is closed (the oldest at once
+    beyond the cap, the rest after the header deadline), Voila lives on, and answers at
+    once after them."""
+    port, log = free_port(), tmp_path / "explore.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "iptoolkit.cli", "explore", str(snapshot), "--no-browser",
+             "--port", str(port)],
+            stdout=out, stderr=subprocess.STDOUT, cwd=tmp_path, start_new_session=True,
+            env=environment(), preexec_fn=limited_to(512),
+        )  # fmt: skip
+    stalled: list[socket.socket] = []
+    try:
+        token = printed_app_url(log, port, timeout=WAIT).split("token=")[1]
+        base = f"http://127.0.0.1:{port}"
+        wait_for(lambda: app_answers(base, token), "the app answers")
+        stalled = stall(port, 600, b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        assert len(stalled) == 600 and alive(process, log)
+        assert app_answers(base, token), log.read_text()[-3000:]  # while the flood holds
+        wait_for(
+            lambda: alive(process, log) and all(closed_by_server(s) for s in stalled),
+            "the app closes every stalled connection",
+            timeout=HEADER_TIMEOUT + WAIT,
+        )
+        close_all(stalled)
+        wait_for(lambda: app_answers(base, token), "an answer after the flood", timeout=30)
+        assert stop_explore(process), "the app did not stop on Ctrl-C"
+    finally:
+        close_all(stalled)
+        _kill_leftovers(process)
+    text = assert_quiet(log, limit=40)
+    assert "beyond the cap of 256" in text  # 512 files, 256 kept for the kernels: said once
+
+
+APP_HOGGED = """
+import asyncio, logging, os, sys
+import tornado.web
+from iptoolkit.app.connections import guarded_listen
+
+port, left = int(sys.argv[1]), int(sys.argv[2])
+logging.basicConfig(format="%(message)s")
+
+class Hello(tornado.web.RequestHandler):
+    def get(self):
+        self.write("hello")
+
+async def main():
+    app = tornado.web.Application([(r"/", Hello)])
+    guarded_listen(app, port, "127.0.0.1", logger=logging.getLogger("iptoolkit.app"),
+                   reserved=16, header_timeout=60)
+    held = []  # every descriptor but `left`, as kernels or files might hold them
+    try:
+        while True:
+            held.append(os.open(os.devnull, os.O_RDONLY))
+    except OSError:
+        pass
+    for _ in range(left):
+        os.close(held.pop())
+    print("descriptors held", file=sys.stderr, flush=True)
+    await asyncio.Event().wait()
+
+asyncio.run(main())
+"""
+
+
+def test_the_apps_server_survives_running_out_of_descriptors(tmp_path: Path) -> None:
+    """The app's server (`guarded_listen`, as its Voila serves) with descriptors held
+    elsewhere, so that accepting fails (EMFILE) under 30 stalled connections (before: a
+    traceback at every turn of the loop): it lives, says so in a line, and answers once
+    they close."""
+    port, log = free_port(), tmp_path / "server.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-c", APP_HOGGED, str(port), "8"],
+            stderr=out, env=environment(), preexec_fn=limited_to(256),
+        )  # fmt: skip
+    stalled: list[socket.socket] = []
+    base = f"http://127.0.0.1:{port}/"
+
+    def answers() -> bool:
+        try:
+            return httpx.get(base, timeout=5).text == "hello"
+        except httpx.TransportError:
+            return False
+
+    try:
+        wait_for(
+            lambda: alive(process, log) and "descriptors held" in log.read_text(),
+            "the descriptors are held",
+        )
+        stalled = stall(port, 30, b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        wait_for(lambda: alive(process, log) and accept_failed(log), "accepting fails")
+        time.sleep(1.0)  # the loop meets the failure again meanwhile
+        alive(process, log)
+        assert_quiet(log)
+        close_all(stalled)
+        wait_for(answers, "an answer once the descriptors are free", timeout=30)
+    finally:
+        close_all(stalled)
+        process.send_signal(signal.SIGKILL)
+        process.wait(10)
     assert_quiet(log)
 
 

@@ -25,6 +25,11 @@ Voila itself, with what an app left up for a team needs and plain Voila 0.5 lack
   the app's own notebook) are dropped (`QuietLog`). Kernels talk to Voila over Unix
   sockets in Voila's private folder (`runner.command`), so no kernel warns that its TCP
   traffic could be overheard.
+- **connections that cannot wedge it** (`app.connections`): request headers due within
+  10 s, at most 1,000 connections held (the oldest stalled one closed for a new one; fewer
+  where the open-file limit is lower), and an accept loop that, out of descriptors, waits
+  a second instead of logging a traceback at every turn; Voila's `Application.listen`
+  serves with `GuardedHTTPServer`.
 - **a first view at once** (`app.first_view`): the overview is drawn once at start, in a
   child process (the estate never held here), and sent inside the page of an address that
   opens the overview, painted before Voila's scripts have loaded; CSS hides it when the
@@ -36,6 +41,7 @@ Kept out of the `explore` command so that the command stays a thin launcher, and
 
 from __future__ import annotations
 
+import functools
 import html
 import logging
 import os
@@ -53,6 +59,7 @@ from traitlets import Bool, Int
 from voila.app import Voila
 from voila.tornado.handler import TornadoVoilaHandler
 
+from .connections import guarded_listen
 from .first_view import MARKER
 
 __all__ = [
@@ -296,6 +303,12 @@ class ExplorerVoila(Voila):  # type: ignore[misc]  # voila has no types: Voila i
         if first is not None:
             first.start(self.log)
         super().start()
+
+    def listen(self) -> None:
+        """Voila's (port, then the loop), its `Application.listen` serving with
+        `GuardedHTTPServer` instead of tornado's own server."""
+        self.app.listen = functools.partial(guarded_listen, self.app, logger=self.log)
+        super().listen()
 
 
 def _fresh_when_handed_out(manager: Any) -> None:

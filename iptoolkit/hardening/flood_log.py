@@ -1,9 +1,9 @@
 """Floods logged once a minute with a count, never a line (or a traceback) per connection.
 
 A server under a flood sees thousands of events a second: stalled connections closed,
-malformed requests, failed accepts. A line for each buries the log (460,741 tracebacks in
-20 s once, out of open files) and can itself take the server down: asyncio logs a failed
-accept with its traceback, and a handler that needs a file to render one (the MCP
+malformed requests, failed accepts. A line for each buries the log (the app once wrote
+3.2 million traceback lines in 40 s) and can itself take the server down: asyncio logs a
+failed accept with its traceback, and a handler that needs a file to render one (the MCP
 SDK's rich handler imports `rich.traceback` on first use) fails once descriptors run out,
 and its error ends the event loop. `FloodLog` counts; `install_flood_filter` turns
 uvicorn's and asyncio's per-event lines into counts before any handler sees them.
@@ -17,7 +17,7 @@ import time
 __all__ = ["FloodLog", "ACCEPT_FAILED", "install_flood_filter"]
 
 ACCEPT_FAILED = "accepting a connection failed: out of open files or memory"
-"""What a failed accept is logged as (a count follows)."""
+"""What a failed accept is logged as (a count follows), by asyncio's loop or the app's."""
 _ASYNCIO_ACCEPT_FAILED = "socket.accept() out of system resource"
 _UVICORN_MALFORMED = "Invalid HTTP request received."
 
