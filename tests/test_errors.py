@@ -72,6 +72,7 @@ def test_exported_names_are_pinned() -> None:
         "GuestLogin",
         "BearerToken",
         "Secret",
+        "check_endpoint",
         "ApiError",
         "BadRequestError",
         "AuthenticationError",
