@@ -111,9 +111,12 @@ def _vnu_jar() -> Path | None:
 
 
 def nu_errors(files: Sequence[Path]) -> list[str]:
-    """The Nu checker's errors on `files` ("file:line: message"); none for valid HTML."""
+    """The Nu checker's errors on `files` ("file:line: message"); none for valid HTML. A
+    missing file fails here: vnu.jar reports nothing for it."""
     jar = _vnu_jar()
     assert jar is not None, "vnu.jar not installed"
+    missing = [str(f) for f in files if not Path(f).is_file()]
+    assert not missing, f"no such files to check (vnu.jar passes them silently): {missing}"
     done = subprocess.run(
         ["java", "-jar", str(jar), "--format", "json", "--errors-only", *map(str, files)],
         capture_output=True,
@@ -124,7 +127,7 @@ def nu_errors(files: Sequence[Path]) -> list[str]:
     return [
         f"{_short(str(m.get('url', '')))}:{m.get('lastLine', '?')}: {m['message']}"
         for m in messages
-        if m.get("type") == "error" or m.get("subType") == "fatal"
+        if m.get("type") in ("error", "non-document-error") or m.get("subType") == "fatal"
     ]
 
 
