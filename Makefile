@@ -28,7 +28,7 @@ install: $(VENV)/.installed-test
 demo: $(VENV)/.installed-demo
 	$(BIN)/iptoolkit demo --output demo-output
 
-## system-deps: Debian packages the tests drive (graphviz's dot, chromium)
+## system-deps: Debian packages the tests drive (graphviz's dot, chromium, Java for vnu.jar)
 system-deps:
 	@bash .ci/system-deps.sh
 

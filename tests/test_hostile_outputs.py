@@ -88,7 +88,7 @@ def site(tmp_path_factory: pytest.TempPathFactory, estate: ipt.Estate) -> Path:
 
 def test_mkdocs_yml_is_valid_yaml_with_inert_titles(site: Path) -> None:
     config = yaml.safe_load((site / "mkdocs.yml").read_text(encoding="utf-8"))
-    assert config["theme"] == {"name": "mkdocs", "highlightjs": False}
+    assert config["theme"] == {"name": "mkdocs", "highlightjs": False, "custom_dir": "overrides"}
     partners = next(entry["Partners"] for entry in config["nav"] if "Partners" in entry)
     titles = [next(iter(entry)) for entry in partners]
     pages = [next(iter(entry.values())) for entry in partners]

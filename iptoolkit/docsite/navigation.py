@@ -19,10 +19,21 @@ from ..support.redact import redact_text
 from .context import CHANGES_PAGE, COMPARE_PAGE, FINDINGS_PAGE, INDEX_PAGE
 from .sitemap import SiteMap
 
-__all__ = ["mkdocs_yml", "nav_title", "DOCS_DIR", "EXTRA_CSS", "ASSETS_DIR", "NAV_TITLE"]
+__all__ = [
+    "mkdocs_yml",
+    "nav_title",
+    "DOCS_DIR",
+    "THEME_DIR",
+    "EXTRA_CSS",
+    "ASSETS_DIR",
+    "NAV_TITLE",
+]
 
 DOCS_DIR = "docs"
 """The pages' folder beside mkdocs.yml (MkDocs refuses the config's own folder)."""
+THEME_DIR = "overrides"
+"""Beside `DOCS_DIR`: the templates that replace some of the MkDocs theme's (`custom_dir`;
+the package's `docsite/theme/`), so that every page passes the W3C Nu checker."""
 EXTRA_CSS = "extra.css"
 """The site's own style sheet, in the docs folder (ids that do not wrap mid-word)."""
 ASSETS_DIR = "assets"
@@ -65,7 +76,7 @@ def mkdocs_yml(
         "docs_dir": DOCS_DIR,
         # highlight.js comes from a CDN: a site read offline (an intranet) makes no request
         # off the machine, and our pages hold no code to highlight
-        "theme": {"name": "mkdocs", "highlightjs": False},
+        "theme": {"name": "mkdocs", "highlightjs": False, "custom_dir": THEME_DIR},
         "extra_css": [EXTRA_CSS, f"{ASSETS_DIR}/ipt-topology.css"],
         # the diagrams' interactive views: one script of ours, nothing from the internet
         "extra_javascript": [f"{ASSETS_DIR}/ipt-topology.js"],

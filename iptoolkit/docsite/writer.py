@@ -1,6 +1,8 @@
 """`write_docs`: every page and diagram of the documentation site, and mkdocs.yml.
 
-The folder gets `mkdocs.yml` and `docs/` (the pages, each diagram an SVG beside its page).
+The folder gets `mkdocs.yml`, `docs/` (the pages, each diagram an SVG beside its page) and
+`overrides/` (the theme's templates the site replaces, so that every page passes the W3C Nu
+checker).
 Pages and diagrams the site no longer has (a partner gone since the last run) are removed,
 so the folder in git shows exactly what changed. The site is written into a folder beside
 it and moved into place when whole: an interrupted run leaves the site as it was (it left
@@ -12,6 +14,8 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from functools import cache
+from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -36,7 +40,7 @@ from .diagrams import (
 from .findings_page import findings_page
 from .full_lists import write_full_lists
 from .group_page import group_members, group_page, group_title
-from .navigation import ASSETS_DIR, DOCS_DIR, EXTRA_CSS, mkdocs_yml
+from .navigation import ASSETS_DIR, DOCS_DIR, EXTRA_CSS, THEME_DIR, mkdocs_yml
 from .overview import changes_page, index_page
 from .partner_page import partner_page, partner_title
 from .sitemap import group_chain
@@ -54,6 +58,17 @@ _STYLE = """/* written by iptoolkit docs: ids keep their hyphens on one line */
 .ipt-id { white-space: nowrap; }
 /* tables keep to the content column: a long URL, path or name wraps inside its cell */
 div[role="main"] td { overflow-wrap: anywhere; }
+/* links people can read (WCAG 2.2 AA: 4.5:1): the theme's blue, #2fa4e7, is 2.6:1 to 2.8:1
+   on its backgrounds; the same hue darker, for links and wherever the theme sets white
+   text on its blue (the bar at the top, a menu's current entry) */
+:root, [data-bs-theme=light] {
+  --bs-link-color: #0f6ea3; --bs-link-color-rgb: 15, 110, 163;
+  --bs-link-hover-color: #0a4d73; --bs-link-hover-color-rgb: 10, 77, 115;
+  --bs-primary: #0f6ea3; --bs-primary-rgb: 15, 110, 163;
+}
+.navbar.bg-primary { background-image: none; --bs-navbar-color: #fff; }
+.dropdown-menu { --bs-dropdown-link-hover-bg: #0f6ea3; --bs-dropdown-link-active-bg: #0f6ea3; }
+.modal-title { color: #0f6ea3; }
 """
 
 
@@ -147,6 +162,10 @@ def _write_site(
     if compare is not None:
         put(COMPARE_PAGE, _compared(ctx, compare, compare_name))
     put(EXTRA_CSS, _STYLE)
+    for template in THEME_TEMPLATES:  # the theme's templates the site replaces
+        target = root / THEME_DIR / template
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(theme_template(template), encoding="utf-8", newline="\n")
     for name in ASSETS:  # the interactive views' one script and style, shared by every page
         put(f"{ASSETS_DIR}/ipt-{name}", asset(name))
     write_full_lists(ctx, docs)
@@ -224,10 +243,22 @@ def _written_by_the_site(relative: Path) -> bool:
 
 
 def _move_into_place(staging: Path, root: Path) -> None:
-    """The whole new site in place of the old: two renames on one file system (the staging
-    folder is the site folder's sibling), the old `docs/` left in the staging folder."""
+    """The whole new site in place of the old: renames on one file system (the staging
+    folder is the site folder's sibling), the old `docs/` and theme templates left in the
+    staging folder."""
     root.mkdir(parents=True, exist_ok=True)
-    if (root / DOCS_DIR).exists():
-        os.replace(root / DOCS_DIR, staging / ".old-docs")
-    os.replace(staging / DOCS_DIR, root / DOCS_DIR)
+    for folder in (DOCS_DIR, THEME_DIR):
+        if (root / folder).exists():
+            os.replace(root / folder, staging / f".old-{folder}")
+        os.replace(staging / folder, root / folder)
     os.replace(staging / "mkdocs.yml", root / "mkdocs.yml")
+
+
+THEME_TEMPLATES = ("main.html", "search-modal.html", "keyboard-modal.html")
+"""The MkDocs theme's templates the site replaces (`docsite/theme/`, package data)."""
+
+
+@cache
+def theme_template(name: str) -> str:
+    """A template of `THEME_TEMPLATES`, as the package ships it."""
+    return resources.files("iptoolkit.docsite").joinpath("theme", name).read_text("utf-8")

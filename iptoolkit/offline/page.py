@@ -92,9 +92,9 @@ def html_document(payload: dict[str, Any]) -> str:
         "<meta name='viewport' content='width=device-width, initial-scale=1'>\n"
         f'<meta http-equiv="Content-Security-Policy" content="{POLICY}">\n'
         f"<title>{title}</title>\n<style>{asset('topology.css')}</style></head>\n"
-        "<body class='ipt-page'>\n<div class='ipt-view ipt-view-page'>"
+        "<body class='ipt-page'>\n<main class='ipt-view ipt-view-page'>"
         "<noscript><p>This topology is drawn by its script: allow JavaScript for this "
-        "file to explore it.</p></noscript></div>\n"
+        "file to explore it.</p></noscript></main>\n"
         "<script type='application/octet-stream' class='ipt-view-data' data-encoding='gzip'>"
         f"{packed_json(payload)}</script>\n<script>{scripts}</script>\n"
         "</body></html>\n"

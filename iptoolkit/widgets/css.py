@@ -38,6 +38,14 @@ EXPLORER_CSS = """<style>
 .ipt-explorer .ipt-partner-search {margin-bottom: 2px;}
 .ipt-explorer a {color: var(--jp-content-link-color, #1976d2); text-decoration: underline;}
 .ipt-explorer .widget-select-multiple select {font-size: 0.92em;}
+/* the filters' labels name their lists and fields for screen readers; the bold titles
+   above them show the same words */
+.ipt-explorer .ipt-filters .widget-inline-hbox > .widget-label {position: absolute;
+  width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden;
+  clip: rect(0 0 0 0); white-space: nowrap; border: 0;}
+/* the tabs not shown: 4.45:1 in JupyterLab's grey, short of 4.5:1 */
+.ipt-explorer .widget-tab > .lm-TabBar .lm-TabBar-tab:not(.lm-mod-current) {
+  color: var(--jp-ui-font-color1, #212121);}
 .ipt-explorer .ipt-f-active .widget-toggle-button {padding: 0 2px; margin: 0 3px 0 0;
   font-size: 0.88em; flex: 1 1 auto; min-width: 0; white-space: nowrap;}
 .ipt-explorer .ipt-f-active > div {display: flex; flex-wrap: nowrap; width: 100%;}

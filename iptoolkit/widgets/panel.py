@@ -48,6 +48,7 @@ class FilterPanel:
         self._facets = facets
         wide = W.Layout(width="100%")
         self.text = W.Text(
+            description="Search",
             placeholder="words in names, groups, hosts, URLs…",
             continuous_update=True,
             layout=wide,
@@ -58,19 +59,35 @@ class FilterPanel:
             style={"button_width": "auto"},
             layout=W.Layout(width="100%"),
         )
+        # each list is named by its title (its label, for assistive technology: a list
+        # without one is axe's critical "select-name"); `EXPLORER_CSS` shows the bold
+        # title above it and keeps the label for screen readers only
         self.agent_types = W.SelectMultiple(
-            options=_type_options(facets.agent_types), rows=7, layout=wide
+            options=_type_options(facets.agent_types),
+            rows=7,
+            layout=wide,
+            description="Input agent types",
         )
         self.channel_types = W.SelectMultiple(
-            options=_type_options(facets.channel_types), rows=5, layout=wide
+            options=_type_options(facets.channel_types),
+            rows=5,
+            layout=wide,
+            description="Channel types",
         )
         self.partner_search = W.Text(
-            placeholder="narrow the partners…", continuous_update=True, layout=wide
+            placeholder="narrow the partners…",
+            continuous_update=True,
+            layout=wide,
+            description="Narrow the partners",
         )
         self.partner_search.add_class("ipt-partner-search")
         self.partner_search.observe(lambda _: self._show_partners(), "value")
-        self.partners = W.SelectMultiple(options=_partner_options(facets, ""), rows=7, layout=wide)
-        self.groups = W.SelectMultiple(options=_group_options(facets), rows=7, layout=wide)
+        self.partners = W.SelectMultiple(
+            options=_partner_options(facets, ""), rows=7, layout=wide, description="Partners"
+        )
+        self.groups = W.SelectMultiple(
+            options=_group_options(facets), rows=7, layout=wide, description="Groups"
+        )
         self.reset = W.Button(description="Reset", icon="undo", tooltip="Select everything")
         self.note = W.HTML()
         self.refusals = {name: W.HTML() for name in _PICKABLE}

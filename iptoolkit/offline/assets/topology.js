@@ -8,7 +8,13 @@
    in a colour, add to an item's details and to the legend (findings on the map). An
    add-on (findings.js, paths.js in an HTML file) is a function of the view, pushed on
    `IptTopology.addons` before the view is made. For tests: `view.faded()`, the nodes of
-   the level shown that the fade leaves faint. */
+   the level shown that the fade leaves faint; `view.keyed`, the node the keyboard is on.
+
+   Everything works by keyboard too: Tab reaches the map, whose arrow keys move from node
+   to node (the nearest one that way), Enter or Space does what a click does (a group
+   opens, an item shows its details), Backspace or Escape goes a level up; the search
+   lists groups with the items, and an answer opens the group, or shows the item on the
+   map with its details. */
 (function () {
   "use strict";
   var FONT = "12px DejaVu Sans, Verdana, sans-serif";
@@ -44,6 +50,7 @@
     this.panY = 0;
     this.picked = -1;
     this.hovered = -1;
+    this.keyed = -1;
     this.history = [];
     this.item = null;
     this.rings = [];
@@ -89,7 +96,21 @@
         if (first) first.click();
       } else if (event.key === "Escape") {
         self.results.textContent = "";
+      } else if (event.key === "ArrowDown") {
+        var top = self.results.querySelector("button");
+        if (top) { top.focus(); event.preventDefault(); }
       }
+    });
+    /* up and down the answers with the arrows; Escape goes back to the box */
+    this.results.addEventListener("keydown", function (event) {
+      var buttons = Array.prototype.slice.call(self.results.querySelectorAll("button"));
+      var at = buttons.indexOf(document.activeElement);
+      if (at < 0) return;
+      if (event.key === "ArrowDown" && at < buttons.length - 1) buttons[at + 1].focus();
+      else if (event.key === "ArrowUp") (at > 0 ? buttons[at - 1] : self.search).focus();
+      else if (event.key === "Escape") { self.results.textContent = ""; self.search.focus(); }
+      else return;
+      event.preventDefault();
     });
     find.appendChild(this.search);
     find.appendChild(this.results);
@@ -130,6 +151,7 @@
     if (!first) this.trail.push(index);
     this.picked = -1;
     this.hovered = -1;
+    this.keyed = -1;
     this.tip.style.display = "none";
     this.said = "";
     this.size();
@@ -191,7 +213,8 @@
     this.status.textContent = "";
     this.status.appendChild(el("strong", "ipt-what", what + this.title()));
     this.status.appendChild(el("span", "ipt-hint",
-      " \u00b7 scroll to zoom, drag to pan, " + hint + (this.said ? " \u00b7 " + this.said : "")));
+      " \u00b7 scroll to zoom, drag to pan, " + hint + " (keys: arrows, Enter)" +
+      (this.said ? " \u00b7 " + this.said : "")));
   };
 
   /* -- geometry ------------------------------------------------------------------------ */
@@ -307,6 +330,15 @@
         ctx.strokeStyle = i === self.picked ? "#0072B2" : "#8C959F";
         ctx.stroke();
       }
+      if (i === self.keyed) {  /* the keyboard's place: a dashed ring, as the focus outline */
+        ctx.beginPath();
+        ctx.arc(p[0], p[1], Math.max(r, 1) + 9, 0, 2 * Math.PI);
+        ctx.lineWidth = 2;
+        ctx.setLineDash([4, 3]);
+        ctx.strokeStyle = "#0969da";
+        ctx.stroke();
+        ctx.setLineDash([]);
+      }
       if (labels && S(node[6])) {
         ctx.fillStyle = palette[node[5]];
         ctx.fillText(S(node[6]), p[0] + r + 3 * Math.min(1, s), p[1] + font / 3);
@@ -380,9 +412,20 @@
       self.draw();
     });
     canvas.addEventListener("keydown", function (event) {
+      var step = ARROWS[event.key];
+      if (event.altKey || event.ctrlKey || event.metaKey) return;
       if (event.key === "+" || event.key === "=") self.zoomBy(1.4);
       else if (event.key === "-") self.zoomBy(1 / 1.4);
-      else if (event.key === "Backspace") self.up();
+      else if (event.key === "Backspace" || event.key === "Escape") self.up();
+      else if (step) self.keyTo(self.nextNode(step));
+      else if (event.key === "Home") self.keyTo(self.nextNode(null));
+      else if ((event.key === "Enter" || event.key === " ") && self.keyed >= 0) self.click(self.keyed);
+      else return;
+      event.preventDefault();
+    });
+    canvas.addEventListener("blur", function () {
+      if (self.keyed < 0) return;
+      self.tip.style.display = "none";
     });
     if (window.ResizeObserver) {
       new ResizeObserver(function () {
@@ -405,6 +448,52 @@
     this.tip.style.left = Math.min(p[0] + 14, this.width - 40) + "px";
     this.tip.style.top = p[1] + 14 + "px";
     this.tip.style.display = "block";
+  };
+
+  /* -- the keyboard on the map --------------------------------------------------------- */
+
+  var ARROWS = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] };
+
+  /* the node an arrow `step` leads to from the node the keyboard is on: the nearest one
+     that way, a node straight ahead before one off to the side; from none (or `step`
+     null), the first: the top of the leftmost column (the diagram reads left to right) */
+  View.prototype.nextNode = function (step) {
+    var self = this, nodes = this.level().nodes, best = -1, bestScore = Infinity;
+    var from = this.keyed >= 0 && step ? this.screen(nodes[this.keyed][0], nodes[this.keyed][1]) : null;
+    nodes.forEach(function (node, i) {
+      if (node[8] === PORT || i === self.keyed) return;
+      var p = self.screen(node[0], node[1]), score;
+      if (!from) {
+        score = p[0] * 10000 + p[1];
+      } else {
+        var dx = p[0] - from[0], dy = p[1] - from[1];
+        var ahead = dx * step[0] + dy * step[1], aside = Math.abs(dx * step[1] - dy * step[0]);
+        if (ahead <= 0.5) return;
+        score = ahead + 3 * aside;
+      }
+      if (score < bestScore) { best = i; bestScore = score; }
+    });
+    return best < 0 ? this.keyed : best;
+  };
+
+  /* put the keyboard on node `index`: ringed, in sight, its name in the tip and said on
+     the status line (which assistive technology reads out) */
+  View.prototype.keyTo = function (index) {
+    if (index < 0) return;
+    var level = this.level(), node = level.nodes[index], group = level.groups[index];
+    this.keyed = index;
+    var p = this.screen(node[0], node[1]);
+    if (p[0] < 20 || p[0] > this.width - 60 || p[1] < 20 || p[1] > this.height - 20) {
+      this.panX += this.width / 2 - p[0];
+      this.panY += this.height / 2 - p[1];
+      p = this.screen(node[0], node[1]);
+    }
+    var name = this.S(node[7]) || this.S(node[6]);
+    var opens = group && group[3] >= 0 ? "Enter opens the group" : "Enter shows its details";
+    this.said = name + ": " + opens;
+    this.sayStatus();
+    this.hover(index, p);
+    this.draw();
   };
 
   View.prototype.click = function (index) {
@@ -442,12 +531,25 @@
         found.push([name === typed ? 0 : name.indexOf(typed) === 0 ? 1 : 2, i]);
       }
     }
+    this.groupNames().forEach(function (group, g) {  /* groups first among equals */
+      var name = group[0].toLowerCase();
+      if (words.every(function (word) { return name.indexOf(word) >= 0; })) {
+        found.push([name === typed ? 0 : name.indexOf(typed) === 0 ? 1 : 2, -1 - g]);
+      }
+    });
     found.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; });
     found.slice(0, 20).forEach(function (hit) {
-      var item = self.data.items[hit[1]], li = el("li");
-      li.appendChild(button("ipt-result", item[2] + " (" + item[1] + ")", item[0], function () {
-        self.find(hit[1]);
-      }));
+      var li = el("li");
+      if (hit[1] < 0) {
+        var group = self.groupNames()[-1 - hit[1]];
+        li.appendChild(button("ipt-result ipt-result-group", group[0] + " (" + group[1] + ")",
+          "open the group", function () { self.openGroup(group); }));
+      } else {
+        var item = self.data.items[hit[1]];
+        li.appendChild(button("ipt-result", item[2] + " (" + item[1] + ")", item[0], function () {
+          self.find(hit[1]);
+        }));
+      }
       self.results.appendChild(li);
     });
     if (!found.length) this.results.appendChild(el("li", "ipt-none", "nothing named so"));
@@ -458,6 +560,31 @@
     this.search.value = this.data.items[index][2];
     this.locate(index);
     this.open(index, false);
+    this.canvas.focus({ preventScroll: true });  /* the answer is gone: on from the map */
+  };
+
+  /* the groups a reader can open, by name: [name, what it holds, level it opens], each
+     level once (the name its breadcrumb shows) */
+  View.prototype.groupNames = function () {
+    if (this.groupList) return this.groupList;
+    var self = this, seen = {}, list = this.groupList = [];
+    this.data.levels.forEach(function (level) {
+      Object.keys(level.groups).forEach(function (i) {
+        var group = level.groups[i], child = group[3];
+        if (child < 0 || seen[child]) return;
+        seen[child] = true;
+        var kind = self.data.kinds[level.nodes[i][8]] || "item";
+        list.push([self.S(self.data.levels[child].title), "group of " + plural(group[0], kind), child]);
+      });
+    });
+    return list;
+  };
+
+  View.prototype.openGroup = function (group) {
+    this.results.textContent = "";
+    this.search.value = group[0];
+    this.openLevel(group[2]);
+    this.canvas.focus({ preventScroll: true });
   };
 
   View.prototype.index = function () {

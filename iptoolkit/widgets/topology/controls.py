@@ -1,7 +1,8 @@
 """`Controls`: the widgets around the topology view's canvas, and what they show.
 
 Above the canvas: the way back up (an "up" button and the breadcrumb, each step a button),
-the depth of a neighbourhood and the status line; below it: the line naming the node
+the depth of a neighbourhood, the findings toggle, the search (`NodeSearch`: the
+keyboard's way to every node) and the status line; below it: the line naming the node
 picked, with its buttons (its details, its neighbourhood), and the legend. The controls
 show what they are given and report each move to the callbacks they were built with:
 they know nothing of the levels or the graph (`topology_levels`), nor of sigma.
@@ -18,6 +19,8 @@ from ...viewmodel.explorer_html import legend_html
 from ...viewmodel.topology_data import ViewData
 from ...viewmodel.topology_html import CRUMB_SEPARATOR, crumb_here_html, said_html, status_html
 from ...viewmodel.topology_levels import MAX_DEPTH
+from ...viewmodel.topology_search import search_items
+from .node_search import NodeSearch
 
 __all__ = ["Controls"]
 
@@ -26,7 +29,8 @@ class Controls:
     """The back button, breadcrumb, depth, status line (`above`, then `status`), the
     picked node's line and the legend (`below`); a click calls `on_back()`,
     `on_crumb(level)` (0: the overview), `on_depth(depth)`, `on_details()`,
-    `on_around()`, `on_from()` or `on_to()` (paths from the item picked, paths to it)."""
+    `on_around()`, `on_from()` or `on_to()` (paths from the item picked, paths to it); an
+    answer picked in the search calls `on_search(key)` (the node's key in the view)."""
 
     def __init__(
         self,
@@ -39,6 +43,7 @@ class Controls:
         on_from: Callable[[], None] = lambda: None,
         on_to: Callable[[], None] = lambda: None,
         on_findings: Callable[[bool], None] = lambda _: None,
+        on_search: Callable[[str], None] = lambda _: None,
     ) -> None:
         self._on_crumb = on_crumb
         self.back = _button(
@@ -65,6 +70,7 @@ class Controls:
         )
         self.findings.add_class("ipt-topology-findings-toggle")
         self.findings.observe(lambda change: on_findings(bool(change["new"])), "value")
+        self.search = NodeSearch(on_search)
         self.status = W.HTML()
         self.status.add_class("ipt-topology-status")
         self.info = W.HTML()
@@ -89,7 +95,7 @@ class Controls:
         self.to_here = _button("ipt-topology-to", on_to, description="paths to here", icon="flag")
         self.legend = W.HTML()
         self.above = W.HBox(
-            [self.back, self.crumbs, self.depth, self.findings],
+            [self.back, self.crumbs, self.depth, self.findings, self.search],
             layout=W.Layout(align_items="center", flex_flow="row wrap"),
         )
         self.below = W.VBox(
@@ -125,6 +131,7 @@ class Controls:
             data, expanded=bool(titles), title=title, around=around, wider=wider
         )
         self.legend.value = legend_html(data.legend)
+        self.search.show(search_items(data))
 
     def picked(self, info: str, *, around: bool, path_from: str | None = None) -> None:
         """A node was picked: `info` names it, beside the buttons that apply (in a

@@ -16,6 +16,7 @@ from ...viewmodel.topology_findings import FindingMarks
 from ...viewmodel.topology_html import info_html, view_title
 from ...viewmodel.topology_levels import Levels
 from ...viewmodel.topology_paths import PathFinder
+from ...viewmodel.topology_search import picked_key
 from .controls import Controls
 from .sigma_box import SigmaBox, new_sigma
 
@@ -84,10 +85,19 @@ class Picture:
             self.draw(camera=self.box.camera)
 
     def picked(self, change: dict[str, Any]) -> None:
-        """A click on the canvas: a group opens; in a neighbourhood an item grows it; an
-        item elsewhere is reported to `on_select`."""
-        key, data = change["new"], self.levels.data
-        if key is None or data is None or key not in data.members:
+        """A click on the canvas (sigma's `selected_node`): as `pick`."""
+        if change["new"] is not None:
+            self.pick(str(change["new"]))
+
+    def pick(self, key: str) -> None:
+        """A node picked, by a click or the search: a group opens; in a neighbourhood an
+        item grows it; an item elsewhere is reported to `on_select`. A port picked is its
+        node's (`topology_search.picked_key`)."""
+        data = self.levels.data
+        if data is None:
+            return
+        key = picked_key(data, key)
+        if key not in data.members:
             return
         node = data.item(key)
         if node is None:  # a group: open it

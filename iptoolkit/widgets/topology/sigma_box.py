@@ -29,6 +29,8 @@ __all__ = ["SIGMA_ATTRIBUTES", "SigmaBox", "new_sigma"]
 
 SIGMA_ATTRIBUTES: dict[str, Any] = {
     "hide_info_panel": True,
+    # the view's own search (`NodeSearch`) names items, never a port, and passes axe
+    "hide_search": True,
     "raw_node_color": "color",
     "raw_node_size": "size",
     "raw_node_label": "label",

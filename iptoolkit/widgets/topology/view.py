@@ -136,6 +136,7 @@ class TopologyView(W.VBox):  # type: ignore[misc]  # ipywidgets has no types: W.
             on_from=lambda: self.paths.from_here(self.selected),
             on_to=lambda: self.paths.to_here(self.selected),
             on_findings=lambda on: _show_findings(self, on),
+            on_search=lambda key: self._picture.pick(key),
         )
         self._picture = Picture(self, self._levels, self._sigma_box, self._controls)
         self.children = (

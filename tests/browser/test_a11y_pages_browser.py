@@ -1,0 +1,241 @@
+"""Pages everyone can use, without a kernel: the HTML file (`ipt.export(estate, "x.html")`)
+and the docs site, checked by tools nobody here wrote and used by keyboard alone.
+
+axe-core runs in Chromium on each page as its scripts left it (the HTML file's view is
+drawn by its script; the docs pages' views too): no serious or critical violation, and the
+HTML file has its main landmark. The W3C Nu checker reads the files themselves: the export,
+and the built site's overview, a partner page and a group page (the theme's search and
+keyboard dialogs once skipped heading levels on every page; its first page had a "previous"
+link with no address). The docs theme's link colour reaches 4.5:1 on its backgrounds.
+
+By keyboard alone (Tab, typing, arrows, Enter, Backspace; no click, no focus set by the
+test) a reader of the HTML file opens a group from the map and from the search, an item's
+details, and the paths between two items. One browser and one docs build for the module.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import iptoolkit as ipt
+
+from ..ci import skip_or_fail
+from .checkers import axe_violations, checkers_missing, nu_errors, said
+from .lab import chromium_missing, free_port, launch_chromium
+
+pytestmark = pytest.mark.browser
+
+PROFILES = 300
+PARTNER = "Fjord Freight AG"
+OTHER = "Mosel Retail"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    skip_or_fail(chromium_missing() or checkers_missing())
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = launch_chromium(playwright)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture(scope="module")
+def estate() -> ipt.Estate:
+    return ipt.demo_estate(PROFILES)
+
+
+@pytest.fixture(scope="module")
+def html_file(estate: ipt.Estate, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return ipt.export(estate, tmp_path_factory.mktemp("html") / "topology.html")
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A page whose script errors are kept: a test ends asserting there were none."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
+    try:
+        yield page
+    finally:
+        page.close()
+
+
+# -- the HTML file ---------------------------------------------------------------------
+
+
+def test_the_html_file_passes_axe_and_the_nu_checker(
+    page: Any, html_file: Path, tmp_path: Path
+) -> None:
+    page.goto(html_file.as_uri())
+    page.wait_for_selector(".ipt-canvas canvas")
+    assert axe_violations(page) == [], said(axe_violations(page))
+    # a reader's assistive technology jumps to the main content: there is one
+    landmarks = axe_violations(page, rules=["landmark-one-main", "region"])
+    assert landmarks == [], said(landmarks)
+    assert page.locator("main").count() == 1
+    # a group opened and an item's details shown: still nothing blocking
+    page.fill(".ipt-search", PARTNER.lower())
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f".ipt-detail-name:text-is('{PARTNER}')")
+    assert axe_violations(page) == [], said(axe_violations(page))
+    page.screenshot(path=str(tmp_path / "html-details.png"))
+    assert nu_errors([html_file]) == []
+    assert page.errors == []
+
+
+def _tab_to(page: Any, selector: str, *, limit: int = 80, back: bool = False) -> None:
+    """Press Tab (Shift+Tab with `back`) until the focused element matches `selector`."""
+    for _ in range(limit):
+        if page.evaluate("s => !!document.activeElement?.matches(s)", selector):
+            return
+        page.keyboard.press("Shift+Tab" if back else "Tab")
+    raise AssertionError(f"Tab never reached {selector!r}")
+
+
+def _focused(page: Any) -> str:
+    return str(
+        page.evaluate("document.activeElement?.className || document.activeElement?.tagName")
+    )
+
+
+def test_the_html_file_opens_groups_details_and_paths_by_keyboard(
+    page: Any, html_file: Path, tmp_path: Path
+) -> None:
+    page.goto(html_file.as_uri())
+    page.wait_for_selector(".ipt-canvas canvas")
+    view = "IptTopology.views[0]"
+    # the map: Tab to it, arrows move between its nodes, Enter opens the group focused
+    _tab_to(page, ".ipt-canvas canvas")
+    page.keyboard.press("ArrowDown")
+    keyed = page.evaluate(f"{view}.keyed")
+    assert keyed >= 0, "an arrow focused no node"
+    node = f"{view}.level().nodes[{view}.keyed]"
+    name = page.evaluate(f"{view}.S({node}[7]) || {view}.S({node}[6])")
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate(f"{view}.keyed") != keyed  # the next node below
+    page.keyboard.press("ArrowUp")
+    assert page.evaluate(f"{view}.keyed") == keyed
+    status = page.inner_text(".ipt-status")
+    assert name in status and "Enter opens the group" in status, status
+    page.keyboard.press("Enter")
+    assert page.evaluate(f"{view}.trail.length") == 2, "Enter opened no group"
+    here = page.inner_text(".ipt-here")
+    page.screenshot(path=str(tmp_path / "keyboard-group.png"))
+    page.keyboard.press("Backspace")
+    assert page.evaluate(f"{view}.trail.length") == 1
+    # the search lists groups: "Finance" first of all, and Enter opens it
+    _tab_to(page, ".ipt-search", back=True)
+    page.keyboard.type("finance")
+    first_answer = page.locator(".ipt-result").first
+    assert first_answer.inner_text().startswith("Finance (group"), first_answer.inner_text()
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".ipt-here:text-is('Finance')")
+    assert here  # (the group the map opened had a title too)
+    # an item's details: typed, then picked from the answers with the arrows
+    _tab_to(page, ".ipt-search", back=True)
+    page.keyboard.press("Control+a")
+    page.keyboard.type("fjord")
+    page.keyboard.press("ArrowDown")
+    assert "ipt-result" in _focused(page)
+    page.keyboard.press("Enter")
+    assert page.inner_text(".ipt-detail-name") == PARTNER
+    # the paths from it to another item, by the details' buttons
+    _tab_to(page, ".ipt-paths-from")
+    page.keyboard.press("Enter")
+    _tab_to(page, ".ipt-search", back=True)
+    page.keyboard.press("Control+a")
+    page.keyboard.type(OTHER.lower())
+    page.keyboard.press("Enter")
+    assert page.inner_text(".ipt-detail-name") == OTHER
+    _tab_to(page, ".ipt-paths-to")
+    page.keyboard.press("Space")
+    page.wait_for_selector(".ipt-path-list")
+    assert page.locator(".ipt-path-list > li").count() > 0
+    assert page.evaluate(f"{view}.faded().length") > 0
+    page.screenshot(path=str(tmp_path / "keyboard-paths.png"))
+    assert page.errors == []
+
+
+# -- the docs site -----------------------------------------------------------------------
+
+
+class _QuietFiles(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        pass
+
+
+@pytest.fixture(scope="module")
+def built_site(estate: ipt.Estate, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The estate's docs site, built by MkDocs (strict)."""
+    folder = tmp_path_factory.mktemp("site")
+    ipt.write_docs(estate, folder / "src", workers=1)
+    built = folder / "built"
+    mkdocs = Path(sys.executable).with_name("mkdocs")
+    subprocess.run(
+        [str(mkdocs), "build", "--strict", "-q", "-f", str(folder / "src" / "mkdocs.yml")]
+        + ["-d", str(built)],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    return built
+
+
+@pytest.fixture(scope="module")
+def served(built_site: Path) -> Iterator[str]:
+    handler = functools.partial(_QuietFiles, directory=str(built_site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(10)
+
+
+def _docs_pages(built: Path) -> list[str]:
+    """The overview, a partner's page and a group's page (with subgroups), as addresses."""
+    partner = sorted(p.name for p in (built / "partners").iterdir() if p.is_dir())[0]
+    return ["", f"partners/{partner}/", "groups/finance/"]
+
+
+def test_the_docs_pages_pass_axe_and_the_nu_checker(
+    page: Any, built_site: Path, served: str, tmp_path: Path
+) -> None:
+    pages = _docs_pages(built_site)
+    for address in pages:
+        page.goto(served + address)
+        page.wait_for_selector(".ipt-view-live canvas")
+        found = axe_violations(page)
+        assert found == [], f"{address or 'overview'}:\n{said(found)}"
+        # the theme's link colour, wherever a link stands (the navigation too): 4.5:1
+        contrast = axe_violations(page, rules=["color-contrast"])
+        assert contrast == [], f"{address or 'overview'}:\n{said(contrast)}"
+        page.screenshot(path=str(tmp_path / f"docs-{address.count('/')}.png"))
+    # the search dialog, opened: its heading and field named, its colours readable
+    page.keyboard.press("s")
+    page.wait_for_selector("#mkdocs_search_modal.show #mkdocs-search-query")
+    page.keyboard.type("finance")
+    page.wait_for_selector("#mkdocs-search-results a")
+    found = axe_violations(page, within="#mkdocs_search_modal")
+    assert found == [], said(found)
+    page.screenshot(path=str(tmp_path / "docs-search.png"))
+    assert nu_errors([built_site / a / "index.html" for a in pages]) == []
+    assert page.errors == []
