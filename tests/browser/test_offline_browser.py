@@ -441,7 +441,7 @@ def _pairs(graph: Any) -> list[tuple[str, str]]:
         steps = nx.single_source_shortest_path_length(both_ways, a, cutoff=6)
         for far in (3, 6):
             named = [n for n, d in steps.items() if d == far and n in items]
-            pairs += [(a, named[-1])] if named else []
+            pairs += [(a, max(named))] if named else []  # not BFS order: that follows str hashes
         alone = [n for n in items if n not in nx.node_connected_component(both_ways, a)]
         pairs += [(a, min(alone))] if alone else []
     return pairs
