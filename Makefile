@@ -42,7 +42,7 @@ lint: install
 ## measuring branch coverage: it prints the total and fails below pyproject's fail_under
 ## (`.venv/bin/coverage report` lists the files afterwards)
 test: install system-deps lint
-	$(BIN)/pytest -n auto --dist loadfile --cov --cov-report=
+	$(BIN)/pytest -n auto --dist loadfile --no-loadscope-reorder --cov --cov-report=
 
 bench: install
 	@for script in benchmarks/bench_*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
