@@ -54,11 +54,10 @@ def capped(ctx: Context, page: str, items: Sequence[T], what: FullList) -> tuple
     return items[:MAX_ROWS], line
 
 
-def write_full_lists(ctx: Context, docs: Path) -> set[Path]:
-    """Write the CSV files the pages linked to; return their paths."""
+def write_full_lists(ctx: Context, docs: Path) -> None:
+    """Write the CSV files the pages linked to."""
     from ..exporters.table_files import csv_safe_frame, write_csv, write_frame_csv
 
-    written = set()
     for what in sorted(ctx.full_lists):
         path = docs / FULL_LISTS[what]
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -67,8 +66,6 @@ def write_full_lists(ctx: Context, docs: Path) -> set[Path]:
         else:
             frame = _findings_frame(ctx) if what == "findings" else ctx.estate.to_frame(what)
             write_frame_csv(csv_safe_frame(_masked(frame)), path)
-        written.add(path)
-    return written
 
 
 def _findings_frame(ctx: Context) -> pandas.DataFrame:
