@@ -283,7 +283,11 @@ def test_explore_serves_the_app_without_code_and_stops_on_ctrl_c(
     assert 0 < drawing < html.index('<div id="rendered_cells"'), html[:3000]
     assert "60 of 60 profiles" in html and "Overview of 60 profiles" in html
     assert "<svg" in html[drawing:] and "<!--ipt-first-view-->" not in html
+    head = html[: html.index("</head>")]
+    assert "#ipt-first-view {" in head and "<style>" not in html[drawing:], "its style in <head>"
+    assert "<!--ipt-first-view-style-->" not in html
     assert '<div id="rendered_cells"' in filtered and "ipt-first-view" not in filtered
+    assert "<!--ipt-first-view-style-->" not in filtered
     assert "Stopping the Explorer app" in text and "Kernel shutdown" in text
     time.sleep(0.5)
     assert [pid for pid in kernels if Path(f"/proc/{pid}").exists()] == [], "kernel left"

@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 __all__ = [
     "ELEMENT_ID",
     "MARKER",
+    "STYLE_MARKER",
+    "STYLE",
     "CANVAS_HEIGHT",
     "CANVAS_ASPECT",
     "GIVE_UP_AFTER",
@@ -123,6 +125,8 @@ _STYLE = f"""
   border-top-color: #0072B2; border-radius: 50%; animation: ipt-fv-spin 1s linear infinite;}}
 @keyframes ipt-fv-spin {{to {{transform: rotate(360deg);}}}}
 """
+STYLE = f"<style>{_STYLE}</style>"
+"""The drawing's CSS, for the page's <head> (`STYLE_MARKER`)."""
 
 
 def overview_svg(
@@ -207,10 +211,15 @@ def _what(data: ViewData) -> str:
     return f"Topology overview: {items:,} items, {how}"
 
 
+STYLE_MARKER = "<!--ipt-first-view-style-->"
+"""Where the page template leaves room in <head> for the drawing's style (`STYLE`), which
+the page handler puts there with the drawing (a <style> in <body> is not valid HTML)."""
+
+
 def first_view_html(estate: Estate, path: str | os.PathLike[str] | None) -> str:
     """The drawing the page shows until the live view is there: the app's title line, the
     Explorer's counts, the topology overview (the Explorer's own, `overview_svg`) and its
-    legend, with a line saying what it is. One element, `#ipt-first-view`, with its CSS."""
+    legend, with a line saying what it is. One element, `#ipt-first-view`; its CSS is `STYLE`."""
     from ..core.selection import Filter
     from ..viewmodel.drill import auto_view
     from ..viewmodel.explorer_html import legend_html  # the live view's own legend
@@ -233,7 +242,7 @@ def first_view_html(estate: Estate, path: str | os.PathLike[str] | None) -> str:
     tabs = "".join(f"<span>{html.escape(name)}</span>" for name in TABS)
     return (
         f'<div id="{ELEMENT_ID}" role="status" aria-live="polite" aria-busy="true">'
-        f"<style>{_STYLE}</style>{title}<div class='ipt-fv-bar'></div>"
+        f"{title}<div class='ipt-fv-bar'></div>"
         f"<div class='ipt-fv-header'><div class='ipt-fv-counts'>{html.escape(counts)}</div>"
         f"<div class='ipt-fv-filter'>filter: {html.escape(Filter().describe())}</div></div>"
         "<div class='ipt-fv-body'>"

@@ -14,6 +14,9 @@ Voila itself, with what an app left up for a team needs and plain Voila 0.5 lack
   instead of starting one more kernel of a few hundred MB.
 - **nothing leaves the machine**: the page template drops the lab template's Font Awesome
   links to a CDN (the widgets' icons come bundled with Voila's own front end).
+- **a valid page** (the W3C Nu checker finds no error): the template puts the icon and the
+  first view's style in <head>, opens the <main> the lab template closes, and drops the
+  spinner's RDF metadata and the cells' non-HTML `cell-index` attribute.
 - **a page of its own for a link without its token** (`token_page`): a missing or wrong
   token gets HTTP 403 and a page saying what this is and whom to ask for the address,
   instead of Jupyter's login form telling a colleague to run `jupyter server list` on a
@@ -60,7 +63,7 @@ from voila.app import Voila
 from voila.tornado.handler import TornadoVoilaHandler
 
 from .connections import guarded_listen
-from .first_view import MARKER
+from .first_view import MARKER, STYLE, STYLE_MARKER
 
 __all__ = [
     "TEMPLATE_DIR",
@@ -232,7 +235,10 @@ class SessionHandler(TornadoVoilaHandler):  # type: ignore[misc]  # voila has no
         drawing = first.html if first is not None else None
         if drawing is not None and not opens_overview(self.request.query):
             drawing = None
+        style = STYLE if drawing is not None else ""
         async for chunk in self.get_generator(path=path):
+            if STYLE_MARKER in chunk:  # once, in <head>: the drawing's style
+                chunk = chunk.replace(STYLE_MARKER, style, 1)
             if MARKER in chunk:  # once: where the template leaves room, before the cells
                 chunk = chunk.replace(MARKER, drawing or "", 1)
                 drawing = None

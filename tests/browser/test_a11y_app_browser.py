@@ -1,6 +1,13 @@
 """The app everyone can use: `iptoolkit explore` (Voila) checked by axe-core and used by
 keyboard alone, in Debian's Chromium.
 
+The W3C Nu checker reads the pages the app serves as it sends them: the page of the
+overview's address (its first view drawn on the server, then the cells Voila ran) and of a
+filtered one, the page for a link without its token and the one past the session cap (Voila's
+template wrote the page icon between </head> and <body>, a fatal error, an SVG with RDF
+metadata, a `cell-index` attribute and a `</main>` never opened; the first view put a
+<style> in <body>).
+
 axe-core runs on the page as its scripts left it: the first view drawn on the server (its
 drawn tabs were #949494 on #eeeeee, 2.61:1), then the live Explorer in its Topology,
 Details, Table, Findings and Export tabs: no serious or critical violation (the four
@@ -27,7 +34,7 @@ import pytest
 import iptoolkit as ipt
 
 from ..ci import skip_or_fail
-from .checkers import axe_violations, checkers_missing, said
+from .checkers import axe_violations, checkers_missing, nu_errors, said
 from .lab import (
     LIVE_CANVAS,
     chromium_missing,
@@ -85,6 +92,28 @@ def _live(browser: Any, url: str) -> Any:
     page.locator(".ipt-counts").wait_for(timeout=FIRST_RENDER)
     wait_settled(page)
     return page
+
+
+def test_the_served_pages_pass_the_nu_checker(app: str, tmp_path: Path) -> None:
+    import urllib.error
+    import urllib.request
+
+    from iptoolkit.app.server import busy_page, token_page
+
+    pages = {"overview.html": app, "filtered.html": app + "&group=Finance"}
+    for name, address in pages.items():
+        with urllib.request.urlopen(address, timeout=FIRST_RENDER / 1000) as response:
+            (tmp_path / name).write_bytes(response.read())  # the whole stream: cells run
+    overview = (tmp_path / "overview.html").read_text()
+    assert 'id="ipt-first-view"' in overview and "data-cell-index=" in overview
+    with pytest.raises(urllib.error.HTTPError) as refused:  # no token: the app's own page
+        urllib.request.urlopen(app.split("?", 1)[0], timeout=60)
+    assert refused.value.code == 403
+    (tmp_path / "no-token.html").write_bytes(refused.value.read())
+    (tmp_path / "busy.html").write_text(busy_page(4))
+    assert token_page() in (tmp_path / "no-token.html").read_text()
+    files = [tmp_path / name for name in (*pages, "no-token.html", "busy.html")]
+    assert nu_errors(files) == []
 
 
 def test_the_first_view_passes_axe(browser: Any, app: str, tmp_path: Path) -> None:

@@ -48,7 +48,11 @@ function render({{ model, el }}) {{
     timer = setTimeout(() => {{ first = null; report(); }}, wait);
   }});
   observer.observe(el);
-  return () => {{ observer.disconnect(); if (timer !== null) clearTimeout(timer); }};
+  const stop = () => {{ observer.disconnect(); if (timer !== null) clearTimeout(timer); }};
+  // a page being left has asked for its kernel's shutdown (Voila's beacon): nothing to
+  // report, and a report sent then fails ("Could not send widget sync message")
+  window.addEventListener("beforeunload", stop, {{ once: true }});
+  return () => {{ stop(); window.removeEventListener("beforeunload", stop); }};
 }}
 export default {{ render }};
 """
