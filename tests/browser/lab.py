@@ -9,6 +9,8 @@ covers the page unless silenced by a settings override; Debian's Chromium is dri
 
 from __future__ import annotations
 
+import functools
+import http.server
 import json
 import os
 import re
@@ -17,6 +19,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -27,6 +30,8 @@ from pathlib import Path
 from typing import Any
 
 __all__ = [
+    "chromium",
+    "serving",
     "chromium_page",
     "first_launch",
     "wait_listening",
@@ -310,20 +315,52 @@ def launch_chromium(playwright: Any) -> Any:
 
 
 @contextmanager
-def chromium_page(viewport: dict[str, int]) -> Iterator[tuple[Any, list[str]]]:
-    """A page in Debian's Chromium and the errors its scripts raise (`pageerror`); the
-    browser is closed after."""
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium for a block (a module's fixture: one browser for its tests),
+    closed after."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
         browser = launch_chromium(playwright)
         try:
-            page = browser.new_page(viewport=viewport)
-            errors: list[str] = []
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            yield page, errors
+            yield browser
         finally:
             browser.close()
+
+
+class _QuietFiles(http.server.SimpleHTTPRequestHandler):
+    """Serves a folder's files and logs no request (silenced here, not for every
+    `SimpleHTTPRequestHandler` of the process)."""
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        pass
+
+
+@contextmanager
+def serving(folder: Path) -> Iterator[str]:
+    """`folder`'s files served on a free loopback port for a block: its address (a built
+    docs site read as its readers read it, over HTTP); stopped after."""
+    handler = functools.partial(_QuietFiles, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(10)
+
+
+@contextmanager
+def chromium_page(viewport: dict[str, int]) -> Iterator[tuple[Any, list[str]]]:
+    """A page in Debian's Chromium and the errors its scripts raise (`pageerror`); the
+    browser is closed after."""
+    with chromium() as browser:
+        page = browser.new_page(viewport=viewport)
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        yield page, errors
 
 
 @contextmanager

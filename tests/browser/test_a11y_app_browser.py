@@ -37,8 +37,8 @@ from ..ci import skip_or_fail
 from .checkers import axe_violations, checkers_missing, nu_errors, said
 from .lab import (
     LIVE_CANVAS,
+    chromium,
     chromium_missing,
-    launch_chromium,
     launch_explore,
     printed_app_url,
     stop_explore,
@@ -72,14 +72,8 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser(app: str) -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = launch_chromium(playwright)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    with chromium() as browser:
+        yield browser
 
 
 def _live(browser: Any, url: str) -> Any:

@@ -15,11 +15,8 @@ details, and the paths between two items. One browser and one docs build for the
 
 from __future__ import annotations
 
-import functools
-import http.server
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -30,7 +27,7 @@ import iptoolkit as ipt
 
 from ..ci import skip_or_fail
 from .checkers import axe_violations, checkers_missing, nu_errors, said
-from .lab import chromium_missing, free_port, launch_chromium
+from .lab import chromium, chromium_missing, serving
 
 pytestmark = pytest.mark.browser
 
@@ -42,14 +39,8 @@ OTHER = "Mosel Retail"
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     skip_or_fail(chromium_missing() or checkers_missing())
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = launch_chromium(playwright)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    with chromium() as browser:
+        yield browser
 
 
 @pytest.fixture(scope="module")
@@ -174,11 +165,6 @@ def test_the_html_file_opens_groups_details_and_paths_by_keyboard(
 # -- the docs site -----------------------------------------------------------------------
 
 
-class _QuietFiles(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
-        pass
-
-
 @pytest.fixture(scope="module")
 def built_site(estate: ipt.Estate, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The estate's docs site, built by MkDocs (strict)."""
@@ -198,16 +184,8 @@ def built_site(estate: ipt.Estate, tmp_path_factory: pytest.TempPathFactory) -> 
 
 @pytest.fixture(scope="module")
 def served(built_site: Path) -> Iterator[str]:
-    handler = functools.partial(_QuietFiles, directory=str(built_site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(10)
+    with serving(built_site) as address:
+        yield address
 
 
 def _docs_pages(built: Path) -> list[str]:

@@ -8,11 +8,8 @@ keeps what it drew, so a test clicks where a node is drawn."""
 
 from __future__ import annotations
 
-import functools
-import http.server
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,7 +19,7 @@ import pytest
 import iptoolkit as ipt
 
 from ..hostile_estate import SCRIPT, hostile_estate
-from .lab import chromium_missing, free_port, launch_chromium
+from .lab import chromium, chromium_missing, serving
 
 pytestmark = pytest.mark.skipif(chromium_missing() is not None, reason=str(chromium_missing()))
 pytest.importorskip("playwright")
@@ -43,14 +40,8 @@ _WHERE = """([text, kind]) => {
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = launch_chromium(playwright)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    with chromium() as browser:
+        yield browser
 
 
 class Watched:
@@ -162,14 +153,6 @@ def test_hostile_names_run_no_script(browser: Any, tmp_path: Path) -> None:
     page.close()
 
 
-class _QuietFiles(http.server.SimpleHTTPRequestHandler):
-    """Serves a folder's files and logs no request (silenced here, not for every
-    `SimpleHTTPRequestHandler` of the process)."""
-
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
-        pass
-
-
 @pytest.fixture(scope="module")
 def served_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The hostile estate's docs site, built by MkDocs and served from its folder on a
@@ -185,16 +168,8 @@ def served_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         capture_output=True,
         timeout=300,
     )
-    handler = functools.partial(_QuietFiles, directory=str(built))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(10)
+    with serving(built) as address:
+        yield address
 
 
 def test_a_docs_partner_page_draws_its_view(browser: Any, served_site: str) -> None:
