@@ -155,6 +155,30 @@ def test_labels_that_would_read_the_same_once_cut_keep_their_ends() -> None:
     assert alone[1] == cut_to_px(names[1], 110.0)
 
 
+def test_a_count_is_never_cut_the_name_before_it_is() -> None:
+    for label in ("HTTP agents (724)", "Finance (2,367, 243 inactive)", "■ Sales/Orders (1,312)"):
+        count = label[label.rindex(" (") :]
+        for room in (40.0, 70.0, 100.0, label_px(label) - 1):
+            cut = cut_to_px(label, room)
+            assert cut.endswith("\u2026" + count), (label, room, cut)
+            assert cut[0] == label[0]
+    assert cut_to_px("HTTP agents (724)", 200.0) == "HTTP agents (724)"
+    assert cut_to_px("(724) agents", 40.0).endswith("\u2026")  # no count at its end: cut
+
+
+def test_a_middle_cut_keeps_where_a_label_differs_from_its_namesake() -> None:
+    archives = {43: "Archive (custom) #43", 44: "Archive (custom) #44", 7: "Archive (custom) #7"}
+    cut = cut_apart(archives, dict.fromkeys(archives, 90.0))
+    assert [cut[key].rsplit("\u2026", 1)[1] for key in archives] == ["#43", "#44", "#7"], cut
+    assert all(label.startswith("Archive") and label_px(label) <= 90 for label in cut.values())
+    routes = {
+        1: "Mosel Retail AS2 inbound ORDERS to SAP",
+        2: "Mosel Retail AS2 inbound DESADV to SAP",
+    }
+    cut = cut_apart(routes, dict.fromkeys(routes, 150.0))
+    assert "ORDERS" in cut[1] and "DESADV" in cut[2], cut  # the word that differs, whole
+
+
 def test_a_narrow_view_names_each_cut_label_whole_for_the_hover(
     graph: nx.MultiDiGraph[str],
 ) -> None:

@@ -31,6 +31,8 @@ whose node extent is `gw` x `gh` shows `S * c / (r * max(gw, gh))` pixels per un
 from __future__ import annotations
 
 import functools
+import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -49,6 +51,7 @@ __all__ = [
     "label_px",
     "cut_to_px",
     "cut_apart",
+    "COUNT",
     "column_x",
     "camera",
 ]
@@ -155,12 +158,20 @@ TOLD_APART = " \u00b7 "
 """Between a label and what tells it apart from its namesakes (`AS2 agent · P-000047`)."""
 
 
+COUNT = re.compile(r" \(\d[^()]*\)$")
+"""A label's count at its end (`HTTP agents (724)`, `Finance (2,367, 243 inactive)`): never
+cut, for a cut count reads as another number (`(7…` for 724)."""
+
+
 def cut_to_px(text: str, room: float) -> str:
-    """`text`, cut with "…" to `room` pixels when it is wider (whole when it fits); a label
-    told apart from its namesakes keeps what tells it apart (its end after `TOLD_APART`)
-    while there is room for it."""
+    """`text`, cut with "…" to `room` pixels when it is wider (whole when it fits): its count
+    (`COUNT`) is kept whole and the name before it cut; a label told apart from its
+    namesakes keeps what tells it apart (its end after `TOLD_APART`) while there is room."""
     if label_px(text) <= room:
         return text
+    count = COUNT.search(text)
+    if count is not None and count.start() > 0:
+        return _cut(text[: count.start()], room - label_px(count.group())) + count.group()
     head, sep, tail = text.rpartition(TOLD_APART)
     if sep and head:  # its head cut first, down to 30% of the room
         end = min(label_px(sep + tail), room * 0.7)
@@ -170,29 +181,37 @@ def cut_to_px(text: str, room: float) -> str:
 
 def cut_apart(texts: Mapping[Any, str], rooms: Mapping[Any, float]) -> dict[Any, str]:
     """Each of `texts` cut to its room (`cut_to_px`); where two different texts would read
-    the same once cut (three "Oberland Retail…" channels), each keeps its end instead,
-    cut in the middle (`Oberland…AS2 inbound`): what tells them apart is most often there."""
+    the same once cut (three "Oberland Retail…" channels), each is cut in the middle instead
+    so that it keeps where it differs from its nearest namesake (`Oberland…invoices`,
+    `Archive (cu…#43`): the part that tells them apart (`_cut_around`)."""
     drawn = {key: cut_to_px(text, rooms[key]) for key, text in texts.items()}
     readers: dict[str, set[str]] = {}
     for key, text in texts.items():
         readers.setdefault(drawn[key], set()).add(text)
     for key, text in texts.items():
-        if len(readers[drawn[key]]) > 1 and drawn[key] != text:
-            drawn[key] = _cut_middle(text, rooms[key])
+        namesakes = readers[drawn[key]] - {text}
+        if namesakes and drawn[key] != text:
+            differs = max(len(os.path.commonprefix([text, other])) for other in namesakes)
+            drawn[key] = _cut_around(text, differs, rooms[key])
     return drawn
 
 
-def _cut_middle(text: str, room: float) -> str:
-    """`text` with its middle left out ("…"): its first `HEAD_SHARE` of `room`, and as much
-    of its end as the rest holds."""
-    room -= _advance("\u2026")
-    head = _fitting(text, room * HEAD_SHARE)
-    tail = _fitting(text[::-1], room - label_px(head))[::-1]
-    return head.rstrip() + "\u2026" + tail.lstrip()
+def _cut_around(text: str, differs: int, room: float) -> str:
+    """`text` cut to `room` so that it keeps the word in which it differs from a namesake
+    (from `differs` on): as much of its beginning as the room leaves, "…", then the rest
+    from that word (itself cut at its end if it is wider still)."""
+    start = text.rfind(" ", 0, differs) + 1  # the word the difference is in
+    if start == 0:
+        return cut_to_px(text, room)
+    ellipsis = _advance("\u2026")
+    rest = text[start:]
+    head_room = max(room - ellipsis - label_px(rest), room * HEAD_SHARE)
+    head = _fitting(text[:start], head_room).rstrip()
+    return head + "\u2026" + _cut(rest, room - ellipsis - label_px(head))
 
 
-HEAD_SHARE = 0.5
-"""The share of a label cut in the middle that its beginning keeps."""
+HEAD_SHARE = 0.3
+"""The least share of a label cut around its difference that its beginning keeps."""
 
 
 def _fitting(text: str, room: float) -> str:
