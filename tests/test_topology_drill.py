@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Hashable
 from typing import Any
 
@@ -156,12 +157,17 @@ def test_labels_that_would_read_the_same_once_cut_keep_their_ends() -> None:
 
 
 def test_a_count_is_never_cut_the_name_before_it_is() -> None:
-    for label in ("HTTP agents (724)", "Finance (2,367, 243 inactive)", "■ Sales/Orders (1,312)"):
-        count = label[label.rindex(" (") :]
+    labels = ("HTTP agents (724)", "Finance (2,367, 243 inactive)", "■ Sales/Orders (1,312)")
+    for label in labels:
+        number = re.search(r" \((\d{1,3}(?:,\d{3})*)", label).group(1)  # type: ignore[union-attr]
         for room in (40.0, 70.0, 100.0, label_px(label) - 1):
             cut = cut_to_px(label, room)
-            assert cut.endswith("\u2026" + count), (label, room, cut)
+            kept = re.search(r" \((\d{1,3}(?:,\d{3})*)[,)]", cut)
+            assert kept and kept.group(1) == number and cut.endswith(")"), (label, room, cut)
             assert cut[0] == label[0]
+    # the rest of a count goes before the name is cut to less than half its room
+    assert cut_to_px("■ Finance (90, 8 inactive)", 120.0) == "■ Finance (90)"
+    assert cut_to_px("■ Finance (90, 8 inactive)", 160.0) == "■ Finance (90, 8 inactive)"
     assert cut_to_px("HTTP agents (724)", 200.0) == "HTTP agents (724)"
     assert cut_to_px("(724) agents", 40.0).endswith("\u2026")  # no count at its end: cut
 

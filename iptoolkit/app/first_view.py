@@ -28,6 +28,8 @@ import sys
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
+from ..viewmodel.explorer_html import FILTERS_OPEN_FROM_PX
+
 if TYPE_CHECKING:
     from ..core.estate import Estate
     from ..viewmodel.topology_data import ViewData
@@ -78,6 +80,9 @@ HIDE_CSS = (
 """The drawing goes when the live canvas exists, or an error shows (`:has`, Chromium 105+,
 Firefox 121+, Safari 15.4+); `GIVE_UP_AFTER` bounds it in any browser."""
 
+PAGE_PADDING_PX = 30
+"""The app page's side padding: the Explorer is the window's width less this."""
+
 _STYLE = f"""
 #{ELEMENT_ID} {{position: fixed; inset: 0; z-index: 10000; overflow: auto; box-sizing: border-box;
   background: #fff; color: rgba(0, 0, 0, 0.87); padding: 20px 15px 16px 15px;
@@ -124,6 +129,9 @@ _STYLE = f"""
   height: 0.9em; margin-left: 8px; vertical-align: -2px; border: 2px solid #c8ccd1;
   border-top-color: #0072B2; border-radius: 50%; animation: ipt-fv-spin 1s linear infinite;}}
 @keyframes ipt-fv-spin {{to {{transform: rotate(360deg);}}}}
+@media (max-width: {FILTERS_OPEN_FROM_PX + PAGE_PADDING_PX - 1}px) {{
+  #{ELEMENT_ID} .ipt-fv-side {{display: none;}}  /* the live Explorer folds its filters */
+}}
 """
 STYLE = f"<style>{_STYLE}</style>"
 """The drawing's CSS, for the page's <head> (`STYLE_MARKER`)."""

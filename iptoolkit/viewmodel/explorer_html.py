@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from ..topology.legend import LegendItem
 
 __all__ = [
+    "FILTERS_OPEN_FROM_PX",
     "FALLBACK_CLASS",
     "HIDE_FALLBACK_CSS",
     "OUTSIDE_NOTE",
@@ -37,6 +38,11 @@ __all__ = [
 ]
 
 FALLBACK_CLASS = "iptoolkit-explorer-static"
+FILTERS_OPEN_FROM_PX = 1200
+"""The Explorer's narrowest width at which its filter panel is open by default: its 270 px
+and a map of about 930 px. JupyterLab beside its file browser in a window of 1,280 px gives
+the Explorer about 850 px (1,000 px in a pane of 1,280 px): folded, the map has it all
+(`widgets.filter_fold`; the app's first view follows it, `app.first_view`)."""
 HIDE_FALLBACK_CSS = f"<style>.{FALLBACK_CLASS} {{display: none;}}</style>"
 """Sits inside the live widget: while the widget renders, the static fallback is hidden;
 where the widget cannot render (reopened notebook, GitHub, nbviewer) the fallback shows."""

@@ -158,7 +158,7 @@ TOLD_APART = " \u00b7 "
 """Between a label and what tells it apart from its namesakes (`AS2 agent · P-000047`)."""
 
 
-COUNT = re.compile(r" \(\d[^()]*\)$")
+COUNT = re.compile(r" \((\d{1,3}(?:,\d{3})*)([^()]*)\)$")
 """A label's count at its end (`HTTP agents (724)`, `Finance (2,367, 243 inactive)`): never
 cut, for a cut count reads as another number (`(7…` for 724)."""
 
@@ -171,12 +171,26 @@ def cut_to_px(text: str, room: float) -> str:
         return text
     count = COUNT.search(text)
     if count is not None and count.start() > 0:
-        return _cut(text[: count.start()], room - label_px(count.group())) + count.group()
+        return _cut_before_count(text[: count.start()], count, room)
     head, sep, tail = text.rpartition(TOLD_APART)
     if sep and head:  # its head cut first, down to 30% of the room
         end = min(label_px(sep + tail), room * 0.7)
         return _cut(head, room - end) + _cut(sep + tail, end)
     return _cut(text, room)
+
+
+def _cut_before_count(name: str, count: re.Match[str], room: float) -> str:
+    """`name` cut before its whole `count`; where that leaves the name less than
+    `NAME_SHARE` of the room, before the count's first number alone (`(90)` for `(90, 8
+    inactive)`): a label that says how many of what, not only how many."""
+    whole = count.group()
+    if count.group(2) and room - label_px(whole) < room * NAME_SHARE:
+        whole = f" ({count.group(1)})"
+    return _cut(name, room - label_px(whole)) + whole
+
+
+NAME_SHARE = 0.45
+"""The least share of a label's room its name keeps before its count is shortened."""
 
 
 def cut_apart(texts: Mapping[Any, str], rooms: Mapping[Any, float]) -> dict[Any, str]:

@@ -33,6 +33,7 @@ from ..viewmodel.saved_views import SavedView, SavedViews
 from .css import explorer_style
 from .detail import DetailPane
 from .exporter import ExportPanel, suggested_name, write_selection
+from .filter_fold import FOLD_CSS, FilterFold
 from .findings import FindingsPane
 from .panel import FilterPanel
 from .static_copy import StaticCopy
@@ -136,7 +137,9 @@ class Explorer:
         }
         self._tab_changed()
         self.tabs.observe(lambda _: self._tab_changed(), "selected_index")
-        self.widget = _page(self.header, self.message, self.panel.widget, self.tabs)
+        self.fold = FilterFold()
+        """The filter panel's fold: open by default only where the page is wide enough."""
+        self.widget = _page(self.fold, self.header, self.message, self.panel.widget, self.tabs)
         self.panel.set(filter or Filter())  # calls back through the debouncer...
         self._changes.flush()  # ...so apply now: the constructor returns a ready explorer
         self.refresh()
@@ -328,20 +331,25 @@ MIN_TABS_PX = 720
 topology has the whole width (its overview needs about 710 px at its shortest labels)."""
 
 
-def _page(header: W.Widget, message: W.Widget, panel: W.Widget, tabs: W.Tab) -> W.VBox:
-    """The Explorer's page: its styles, the header and its message, the filter panel beside
-    the tabs, or above them when the page is too narrow for both (JupyterLab beside the
-    file browser): the topology then has the page's width, not what the panel leaves."""
+def _page(
+    fold: FilterFold, header: W.Widget, message: W.Widget, panel: W.Widget, tabs: W.Tab
+) -> W.VBox:
+    """The Explorer's page: its styles, the header (after the button that folds the
+    filters) and its message, the filter panel beside the tabs, or folded away where the
+    page is too narrow for both (`filter_fold`): the topology then has the page's width."""
     page = W.VBox(
         [
             explorer_style(),
-            header,
+            W.HTML(f"<style>{FOLD_CSS}</style>"),
+            fold.width,
+            W.HBox([fold.button, header], layout=W.Layout(align_items="flex-start")),
             message,
             W.HBox([panel, tabs], layout=W.Layout(width="100%", flex_flow="row wrap")),
         ],
         layout=W.Layout(width="100%"),
     )
     page.add_class("ipt-explorer")
+    fold.attach(page)
     return page
 
 

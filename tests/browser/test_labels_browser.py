@@ -125,6 +125,7 @@ def _lab_session(lab: Lab, tmp_path: Path) -> dict[str, str]:
         for width in WIDTHS:
             resize_and_wait(page, width, HEIGHT, len(LAB_VIEWS), timeout=STEP * 2)
             assert page.locator(".jp-FileBrowser").first.is_visible()  # beside it
+            found[f"lab {width} px, first screen"] = _map_on_first_screen(page)
             for index, name in enumerate(LAB_VIEWS):
                 views.nth(index).scroll_into_view_if_needed()
                 found[f"lab {width} px, {name}"] = _judge(page, index)
@@ -189,6 +190,29 @@ def _judge(page: Any, view: int) -> str:
         line += f" ! {found.overlaps[:3]} {found.cut[:3]} {found.nodes_cut[:3]} {found.small[:3]}"
     if not found.labels:
         line += " ! no label drawn"
+    return line
+
+
+def _map_on_first_screen(page: Any) -> str:
+    """One line on where the Explorer's map is: `!` in it unless it starts within the
+    first screen of the Explorer and, where the filters are folded (narrower than
+    `OPEN_FROM_PX`), has the Explorer's whole width (issue 42: a laptop's map sat a
+    screen down, below the filters)."""
+    from iptoolkit.widgets.filter_fold import OPEN_FROM_PX
+
+    explorer = page.locator(".ipt-explorer").first
+    explorer.scroll_into_view_if_needed()
+    box = explorer.bounding_box()
+    canvas = explorer.locator(".ipt-topology .ipysigma-container").first.bounding_box()
+    filters = explorer.locator(".ipt-filters").first.is_visible()
+    down, share = canvas["y"] - box["y"], canvas["width"] / box["width"]
+    line = f"map {down:.0f} px down, {share:.0%} of {box['width']:.0f} px, filters " + (
+        "shown" if filters else "folded"
+    )
+    if down > HEIGHT / 2 or filters != (box["width"] >= OPEN_FROM_PX):
+        line += " !"
+    elif not filters and share < 0.9:
+        line += " !"
     return line
 
 
