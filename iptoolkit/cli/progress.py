@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 import click
 
+from ..support import env
 from ..support.progress import (
     MODES,
     BarProgress,
@@ -59,7 +60,7 @@ def progress_option(func: F) -> F:
         expose_value=False,
         callback=_remember,
         help="Progress bars on stderr: auto shows one when stderr is a terminal, CI is not set "
-        "and a step has run 2 s (IPTOOLKIT_PROGRESS_DELAY).  [default: auto]",
+        f"and a step has run 2 s ({env.PROGRESS_DELAY}).  [default: auto]",
     )(func)
 
 
