@@ -4,8 +4,8 @@ The option keeps its mode on the click context; `command_progress()` makes the c
 `Progress` from it once (`support/progress.py` decides whether bars show: auto, where
 stderr is a terminal and `CI` is not set) and ends it when the command ends, so a loading
 helper (`options.load_estate`) and the command itself report to the same bars.
-`--no-progress`, `fetch`'s flag before there were three modes, is a hidden alias of
-`--progress never`, so a script that says it keeps working.
+`fetch`'s flags from before there were three modes keep working: `--progress` alone is
+`always`, and `--no-progress` a hidden alias of `--progress never`.
 """
 
 from __future__ import annotations
@@ -57,6 +57,8 @@ def progress_option(func: F) -> F:
         "progress_mode",
         type=click.Choice(MODES),
         default=None,
+        is_flag=False,
+        flag_value="always",  # `--progress` alone, fetch's older flag: always
         expose_value=False,
         callback=_remember,
         help="Progress bars on stderr: auto shows one when stderr is a terminal, CI is not set "

@@ -53,6 +53,10 @@ TICK = 0.5
 """Seconds between redraws of a shown bar whose step reports no count (its clock runs)."""
 
 
+UNCOUNTED = "{desc}: {elapsed}"
+"""How a step without a total shows: what it does and for how long (no count, no rate)."""
+
+
 class Progress(Protocol):
     """What long work reports to: the step it is in and how far it went."""
 
@@ -106,6 +110,7 @@ class BarProgress:
                 file=sys.stderr,
                 ncols=columns,
                 nrows=rows,
+                bar_format=None if total is not None else UNCOUNTED,
             )
         if self._ticker is None:
             self._ticker = threading.Thread(target=self._tick, name="progress", daemon=True)
