@@ -82,10 +82,14 @@ def command_progress() -> Progress:
     return made
 
 
-def end_progress() -> None:
+def end_progress(*, last: bool = False) -> None:
     """End the bar of the step running, before the command writes what it found: a bar
-    left open would be drawn again over those lines. A later step opens a new one."""
+    left open would be drawn again over those lines. A later step opens a new one.
+    `last`: the command reports no more steps (a server, serving until stopped); what it
+    calls later is auto again, bars of its own that end with their work."""
     context = click.get_current_context(silent=True)
     made = context.meta.get(_MADE_KEY) if context is not None else None
     if made is not None:
         made.close()
+    if last:
+        report_to(None)
