@@ -44,8 +44,9 @@ lint: install
 test: install system-deps lint
 	$(BIN)/pytest -n auto --dist loadfile --no-loadscope-reorder --cov --cov-report=
 
+# CI=1: no progress bar on a terminal (support/progress.py), in the output or in the time
 bench: install
-	@for script in benchmarks/bench_*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
+	@for script in benchmarks/bench_*.py; do echo "== $$script"; CI=1 $(BIN)/python $$script || exit 1; done
 
 clean:
 	rm -rf $(VENV) demo-output .pytest_cache .ruff_cache .coverage .coverage.*

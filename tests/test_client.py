@@ -247,30 +247,29 @@ def test_progress_bar_when_asked(capsys: pytest.CaptureFixture[str]) -> None:
     assert "6/6" in err
 
 
-def test_auto_progress_shows_for_several_pages_where_someone_watches(
+def test_auto_progress_shows_where_someone_watches_once_the_delay_is_over(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from iptoolkit.client import _progress
+    from iptoolkit.support import progress
 
-    monkeypatch.setattr(_progress, "_watched", lambda: True)
+    monkeypatch.setattr(progress, "watched", lambda: True)
+    monkeypatch.setenv("IPTOOLKIT_PROGRESS_DELAY", "0")
     with bearer_client(_three_pages) as client:
         client.fetch_estate()
     assert "Fetching profiles" in capsys.readouterr().err
-    with bearer_client(sequence()) as client:  # one quick page: no bar
+    monkeypatch.setenv("IPTOOLKIT_PROGRESS_DELAY", "3600")  # a fetch quicker than the delay
+    with bearer_client(_three_pages) as client:
         client.fetch_estate()
     assert capsys.readouterr().err == ""
 
 
-def test_auto_progress_shows_for_a_slow_single_page(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from iptoolkit.client import _progress
+def test_fetch_reports_to_a_progress_given() -> None:
+    from tests.progress_helpers import Recorder
 
-    monkeypatch.setattr(_progress, "_watched", lambda: True)
-    monkeypatch.setattr(_progress, "PROGRESS_DELAY", -1.0)  # every fetch counts as slow
-    with bearer_client(sequence()) as client:
-        client.fetch_estate()
-    assert "Fetching profiles" in capsys.readouterr().err
+    recorder = Recorder()
+    with bearer_client(_three_pages) as client:
+        client.fetch_estate(progress=recorder)
+    assert recorder.log == [("stage", "Fetching profiles", 6), ("advance", 6)]
 
 
 # -- retries ---------------------------------------------------------------------------------

@@ -54,8 +54,10 @@ def test_the_fetch_command_reads_the_table() -> None:
     assert fetch is not None
     envvars = {p.envvar for p in fetch.params if isinstance(p, click.Option) and p.envvar}
     read = envvars | set(env.SECRET_VARIABLES.values()) | {env.DEBUG}
-    # --max-size of the loading commands; what `explore` hands its app; `mcp --http`'s token
+    # --max-size of the loading commands; what `explore` hands its app; `mcp --http`'s token;
+    # the delay of every command's progress bars (`support/progress.py`)
     app = {
+        env.PROGRESS_DELAY,
         env.APP_SNAPSHOT,
         env.APP_FOLDER,
         env.APP_UNMASKED,

@@ -40,8 +40,8 @@ def loaded(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Estate, bool]:
     passes: list[LoadPass] = []
 
     class Spied(LoadPass):
-        def __init__(self) -> None:
-            super().__init__()
+        def __init__(self, *args: Any) -> None:
+            super().__init__(*args)
             passes.append(self)
 
     monkeypatch.setattr(iptoolkit.core.estate, "LoadPass", Spied)

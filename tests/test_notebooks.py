@@ -50,8 +50,10 @@ def nbval_command(python: str | os.PathLike[str], folder: Path) -> list[str]:
 
 
 def clean_env() -> dict[str, str]:
-    """This environment without `IPTOOLKIT_*` and with a fixed, headless matplotlib."""
+    """This environment without `IPTOOLKIT_*` and with a fixed, headless matplotlib, and no
+    progress bar in a cell's output however slow the machine (a kernel is watched)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("IPTOOLKIT_")}
+    env["IPTOOLKIT_PROGRESS_DELAY"] = "86400"
     env.pop("MPLBACKEND", None)
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     return env

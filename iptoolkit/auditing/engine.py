@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..models import gc_paused
+from ..support.progress import Progress, given
 from .config import AuditConfig, ConfigError, load_config
 from .finding import Finding, Findings, Severity, severity_rank
 from .registry import EXPIRED_SUPPRESSION, matches
@@ -48,6 +49,7 @@ def audit(
     baseline: Baseline | str | os.PathLike[str] | None = None,
     today: dt.date | None = None,
     texts: Sequence[bytes] | None = None,
+    progress: Progress | None = None,
 ) -> Findings:
     """Audit the estate with every selected rule, most severe first.
 
@@ -56,7 +58,7 @@ def audit(
     prefixes such as `SEC`, or names) narrow it further; `baseline` (a `Baseline` or its
     file) hides the findings it holds, and the result's `hidden` says how many. `texts`:
     each record's compact JSON when the caller has it (spares writing it again); None:
-    the estate's own `texts`, when it kept them.
+    the estate's own `texts`, when it kept them. `progress`: told of each rule run.
     """
     if config is None:
         config = AuditConfig()
@@ -67,8 +69,11 @@ def audit(
     found: list[Finding] = []
     texts = texts if texts is not None else estate.texts
     context = AuditContext(estate, config.options, texts)
+    shown = given(progress)
+    shown.stage("Auditing (rules)", total=len(rules))
     with gc_paused():
         for one in rules:
+            shown.advance()
             try:
                 found += context.run(one)
             except (Exception, SystemExit) as exc:  # noqa: BLE001 - named: a broken rule is not ours to hide
@@ -99,9 +104,9 @@ def _check_thresholds(config: AuditConfig, rules: Sequence[Rule]) -> None:
                 raise ConfigError(f"options: {problem}")
 
 
-def findings(estate: Estate) -> Findings:
+def findings(estate: Estate, *, progress: Progress | None = None) -> Findings:
     """Audit the estate with every rule and the default configuration, most severe first."""
-    return audit(estate)
+    return audit(estate, progress=progress)
 
 
 def _with_severity(finding: Finding, severity: Severity | None) -> Finding:

@@ -23,7 +23,9 @@ from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
 import click
 
+from ..support.progress import NO_PROGRESS, reporting_to
 from .host import EXIT_TROUBLE, expected, one_line, one_line_errors, short_help
+from .progress import command_progress, end_progress, progress_option
 
 if TYPE_CHECKING:
     import httpx
@@ -76,12 +78,16 @@ def archive_group() -> None:
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
 )
 @_ARCHIVE
+@progress_option
 def add_command(snapshots: tuple[Path, ...], archive_path: Path) -> None:
     """Add snapshot files (a snapshot stored already is not stored twice)."""
     archive = _open(archive_path)
-    for path in snapshots:
+    for number, path in enumerate(snapshots, 1):
         before = len(archive) if archive_path.exists() else 0
-        snapshot_id = archive.add(path)
+        command_progress().stage(f"Adding {path.name} ({number} of {len(snapshots)})")
+        with reporting_to(NO_PROGRESS):  # its load: one bar, the add's
+            snapshot_id = archive.add(path)
+        end_progress()
         state = "added" if len(archive) > before else "stored already"
         click.echo(f"{path}: snapshot {snapshot_id} ({state})")
 
@@ -89,6 +95,7 @@ def add_command(snapshots: tuple[Path, ...], archive_path: Path) -> None:
 @archive_group.command("import")
 @click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @_ARCHIVE
+@progress_option
 def import_command(folder: Path, archive_path: Path) -> None:
     """Add every snapshot of a folder (*.json, *.json.gz), oldest first."""
     from ..estate_history import SNAPSHOT_PATTERNS, _load, _snapshot
@@ -97,19 +104,29 @@ def import_command(folder: Path, archive_path: Path) -> None:
     if not paths:
         raise click.ClickException(f"{folder}: no snapshot ({', '.join(SNAPSHOT_PATTERNS)}) there")
     timed = []
+    progress = command_progress()
+    progress.stage("Reading the snapshots' dates", total=len(paths))
     for path in paths:
-        estate = _load(path)
+        with reporting_to(NO_PROGRESS):  # one bar: this count, not each load's
+            estate = _load(path)
         timed.append((_snapshot(path, estate).fetched_at, path.name, path))
         del estate
+        progress.advance()
+    end_progress()
     archive = _open(archive_path)
     with archive:
         added = 0
-        for _, _, path in sorted(timed):
+        for number, (_, _, path) in enumerate(sorted(timed), 1):
             before = len(archive)
-            snapshot_id = archive.add(path)
+            progress.stage(f"Adding {path.name} ({number} of {len(timed)})")
+            with reporting_to(NO_PROGRESS):
+                snapshot_id = archive.add(path)
+            end_progress()
             added += len(archive) > before
             click.echo(f"{path.name}: snapshot {snapshot_id}")
+    progress.stage(f"Compacting {archive_path.name}")
     archive.compact(if_mostly_free=True)  # one transaction held the file: no add did
+    end_progress()
     click.echo(f"{added} of {len(paths)} snapshots added to {archive_path}")
 
 
@@ -171,9 +188,12 @@ def log_command(item: str, archive_path: Path) -> None:
 
 @archive_group.command("compact")
 @_ARCHIVE
+@progress_option
 def compact_command(archive_path: Path) -> None:
     """Rewrite the file without the space that updates freed."""
+    command_progress().stage(f"Compacting {archive_path.name}")
     before, after = _open(archive_path).compact()
+    end_progress()
     click.echo(f"{archive_path}: {before / 1e6:.1f} MB -> {after / 1e6:.1f} MB")
 
 
@@ -317,6 +337,7 @@ def _webhook_urls(
     help="Seconds to wait for an archive another process holds (an analyst's query) before "
     "keeping the snapshot beside it, in ARCHIVE.pending/, for the next round to add.",
 )
+@progress_option
 @click.pass_context
 def watch_command(
     ctx: click.Context,
@@ -377,9 +398,12 @@ def _watch(
         with Client(
             str(fetch_options["base_url"]), auth=auth, profiles_path=fetch_options["profiles_path"]
         ) as client:
-            return client.fetch_estate(progress=False)
+            estate = client.fetch_estate(progress=command_progress())
+        command_progress().stage("Adding to the archive")  # what the round does next
+        return estate
 
     def echo(text: str) -> None:
+        end_progress()  # a round says what it did once its step is over
         click.echo(text, err=text.startswith(("error", "fetch failed")))
 
     while True:

@@ -17,6 +17,7 @@ import click
 
 from .host import EXIT_ERROR, EXIT_TROUBLE, one_line_errors, short_help
 from .options import filter_options, format_option, load_estate, snapshot_argument
+from .progress import command_progress, end_progress
 
 if TYPE_CHECKING:
     from ..core.estate import Estate
@@ -175,7 +176,14 @@ def _audit(
     if options["baseline"] is not None and not options["baseline"].is_file():
         raise click.BadParameter(f"{options['baseline']}: no such file", param_hint="--baseline")
     estate = load_estate(snapshot, selection, keep_texts=True)
-    found = audit(estate, config, select=options["select"], ignore=options["ignore"])
+    found = audit(
+        estate,
+        config,
+        select=options["select"],
+        ignore=options["ignore"],
+        progress=command_progress(),
+    )
+    end_progress()
     if only_severity:
         kept = type(found)(f for f in found if f.severity == only_severity)
         kept.suppressed = found.suppressed
@@ -190,6 +198,7 @@ def _audit(
     needs_lines = output_format in ("text", "sarif", "junit", "json", "csv", "md") and any(
         names_a_profile(f) for f in found
     )
+    command_progress().stage("Writing the report")
     positions = _positions(snapshot, estate) if needs_lines else {}
     context = ReportContext(
         found,
@@ -200,6 +209,7 @@ def _audit(
         profiles={record.node: record.index for record in estate.records},
     )
     report = statistics(context) if options["statistics"] else render(context, output_format)
+    end_progress()
     if options["output"] is not None:
         options["output"].write_text(report, encoding="utf-8")
         click.echo(f"Wrote {options['output']}", err=True)

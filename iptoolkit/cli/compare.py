@@ -18,6 +18,7 @@ import click
 
 from .host import EXIT_FINDINGS, EXIT_TROUBLE, CommandError, one_line_errors, short_help
 from .options import format_option, load_reference
+from .progress import command_progress, end_progress, progress_option
 
 if TYPE_CHECKING:
     from ..comparing import Comparison
@@ -84,6 +85,7 @@ __all__ = ["compare_command"]
     type=click.Path(dir_okay=False, path_type=Path),
     help="Also draw the differing items of A and B side by side into this PNG/SVG/PDF file.",
 )
+@progress_option
 def compare_command(
     sources: tuple[str, ...],
     environments: tuple[str, ...],
@@ -110,6 +112,7 @@ def compare_command(
     Exit 0 when they match, 1 when they differ, 2 when they could not be compared.
     """
     pairs = _pairs(substitute)
+    command_progress()  # a fetch of --env reports to the command's bars
     if len(sources) + len(environments) != 2:
         raise CommandError(
             "compare needs two installations: A and B (files or ARCHIVE@DATE), "
@@ -120,7 +123,9 @@ def compare_command(
         rules = _rules(config_path, ignore, pairs, mapping_path)
         loaded = [(_name_of(source), load_reference(source, "A/B")) for source in sources]
         loaded += [_fetch(name, config_path) for name in environments]
+        command_progress().stage("Comparing the installations")
         result = _compare(loaded, rules, (name_a, name_b))
+        end_progress()
     if write_mapping is not None:
         from ..comparing.mapping import write_mapping as write
 
@@ -131,14 +136,18 @@ def compare_command(
         with one_line_errors(EXIT_TROUBLE, prefix="--plot: "):
             from ..plot.compare_diagram import plot_comparison
 
+            command_progress().stage(f"Drawing {plot_path.name}")
             plot_comparison(result, path=plot_path)
+            end_progress()
         click.echo(f"diagram written to {plot_path}", err=True)
+    command_progress().stage("Writing the report")
     text = {
         "text": result.to_text,
         "md": result.to_markdown,
         "json": result.to_json,
         "csv": result.to_csv,
     }[output_format]()
+    end_progress()
     click.echo(text.rstrip("\n"))
     if result.differences:
         sys.exit(EXIT_FINDINGS)
@@ -191,6 +200,7 @@ def _fetch(name: str, config_path: Path | None) -> tuple[str, Estate]:
     else:
         found = environment(name)
     estate = found.fetch()
+    end_progress()
     click.echo(f"Fetched {len(estate):,} profiles from environment {name}", err=True)
     return name, estate
 

@@ -17,7 +17,8 @@ from ..change.estate_diff import SEVERITIES, EstateDiff
 from ..change.order import order_notes
 from ..exporters import DIAGRAM_FORMATS, diagram_suffixes
 from .host import EXIT_FINDINGS, EXIT_TROUBLE, CommandError, one_line_errors, short_help
-from .options import format_option
+from .options import format_option, load_estate
+from .progress import command_progress, end_progress, progress_option
 
 __all__ = ["diff_command", "FAIL_ON"]
 
@@ -57,6 +58,7 @@ FAIL_ON = ("breaking", "notable", "any")
     is_flag=True,
     help="With --plot: draw the whole union of both snapshots, not only what changed.",
 )
+@progress_option
 def diff_command(
     old: Path,
     new: Path,
@@ -84,17 +86,19 @@ def diff_command(
             EXIT_TROUBLE,
         )
     result = _compare(old, new)
+    end_progress()
     for note in order_notes(result.old, result.new):
         click.echo(f"Warning: {note}.", err=True)
     if plot_path is not None:
+        command_progress().stage(f"Drawing {plot_path.name}")
         _plot(result, plot_path, only_changed=not draw_all)
+    command_progress().stage("Writing the report")
+    text = _report(result, output_format)
+    end_progress()
     if output_format == "csv":
-        from ..exporters.table_files import diff_csv_frame, frame_csv
-
-        sys.stdout.write(frame_csv(diff_csv_frame(result)))
+        sys.stdout.write(text)
     else:
-        text = {"text": result.to_text, "md": result.to_markdown, "json": result.to_json}
-        click.echo(text[output_format]().rstrip("\n"))
+        click.echo(text)
     if _fails(result, fail_on) or (exit_code and result.changes):
         # not ctx.exit: the group runs without standalone mode, which returns it
         sys.exit(EXIT_FINDINGS)
@@ -105,7 +109,19 @@ def _compare(old: Path, new: Path) -> EstateDiff:
     from ..change.diff import diff
 
     with one_line_errors(EXIT_TROUBLE):
-        return diff(old, new)
+        estates = load_estate(old), load_estate(new)
+        command_progress().stage("Comparing the snapshots")
+        return diff(*estates)
+
+
+def _report(result: EstateDiff, output_format: str) -> str:
+    """The diff in the format asked for, as written to stdout."""
+    if output_format == "csv":
+        from ..exporters.table_files import diff_csv_frame, frame_csv
+
+        return frame_csv(diff_csv_frame(result))
+    text = {"text": result.to_text, "md": result.to_markdown, "json": result.to_json}
+    return text[output_format]().rstrip("\n")
 
 
 def _plot(result: EstateDiff, path: Path, *, only_changed: bool) -> None:
@@ -114,6 +130,7 @@ def _plot(result: EstateDiff, path: Path, *, only_changed: bool) -> None:
 
     with one_line_errors(EXIT_TROUBLE, prefix="--plot: "):
         export(result, path, only_changed=only_changed)
+    end_progress()
     click.echo(f"diagram written to {path}", err=True)
 
 

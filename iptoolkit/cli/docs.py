@@ -14,6 +14,7 @@ import click
 
 from .host import EXIT_TROUBLE, one_line_errors, short_help
 from .options import load_estate, load_reference, snapshot_argument
+from .progress import command_progress, end_progress
 
 if TYPE_CHECKING:
     from ..core.estate import Estate
@@ -76,11 +77,13 @@ def docs_command(
     if other is not None:
         with one_line_errors(EXIT_TROUBLE, prefix="--compare: "):
             compared = load_reference(other, "--compare")
+    command_progress().stage(f"Writing the site into {folder}")
     config = write_docs(
         estate, folder, previous=old, title=title, workers=jobs, compare=compared,
         compare_name=Path(other).name if other is not None else None,
     )  # fmt: skip
     pages = sum(1 for _ in (folder / "docs").rglob("*.md"))
+    end_progress()
     click.echo(f"wrote {pages:,} pages into {folder / 'docs'}; build with mkdocs build -f {config}")
 
 

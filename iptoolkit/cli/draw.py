@@ -19,6 +19,7 @@ from .options import (
     output_folder_option,
     snapshot_argument,
 )
+from .progress import command_progress, end_progress
 
 if TYPE_CHECKING:
     from ..query.filters import Filter
@@ -102,7 +103,10 @@ def plot(
     if rings:  # the whole snapshot's findings: a filter must not hide what a rule sees
         from ..auditing import findings
 
-        options["findings"] = True if selection.is_empty() else findings(load_estate(snapshot))
+        whole = None if selection.is_empty() else load_estate(snapshot)
+        progress = command_progress()
+        options["findings"] = True if whole is None else findings(whole, progress=progress)
+    command_progress().stage(f"Drawing {output.name}")
     with _warnings_on_stderr():
         try:
             export(
@@ -118,6 +122,7 @@ def plot(
             if highlight is not None and not selection.is_empty():
                 _highlight_outside(snapshot, selection, highlight)
             raise
+        end_progress()  # before the warnings said once the file is written
     click.echo(f"Wrote {output}")
 
 
@@ -203,8 +208,10 @@ def export_command(
                 f", grouped by {grouping_name(key)}: the chart of every item passes "
                 "GitHub's limits; --group-by none writes it"
             )
+    command_progress().stage(f"Writing {output.name}")
     with _warnings_on_stderr():
         export(what, output, format=output_format, **options)
+        end_progress()  # before the warnings said once the file is written
     click.echo(f"Wrote {output} ({len(estate):,} profiles){note}")
 
 

@@ -14,6 +14,7 @@ from .options import (
     check_output_folder,
     output_folder_option,
 )
+from .progress import command_progress, end_progress, progress_option
 
 __all__ = ["fetch"]
 
@@ -72,7 +73,7 @@ __all__ = ["fetch"]
     "-o, only to the archive.",
 )
 @click.option("--strict", is_flag=True, help="Fail on a faulty profile instead of keeping it.")
-@click.option("--progress/--no-progress", default=None, help="Show a progress bar.")
+@progress_option
 @click.pass_context
 def fetch(
     ctx: click.Context,
@@ -86,7 +87,6 @@ def fetch(
     mkdirs: bool,
     archive_path: Path | None,
     strict: bool,
-    progress: bool | None,
 ) -> None:
     """Fetch every profile the credentials may view and save a snapshot.
 
@@ -118,8 +118,10 @@ def fetch(
         check_connection(base_url, profiles_path)
         auth = auth_from_options(auth_kind, client_id, secret_stdin)
     with Client(base_url, auth=auth, profiles_path=profiles_path) as client:
-        estate = client.fetch_estate(progress=progress, strict=strict)
+        estate = client.fetch_estate(progress=command_progress(), strict=strict)
     from ..exporters import export
+
+    end_progress()
 
     problems = f", {len(estate.problems):,} with problems" if estate.problems else ""
     click.echo(f"Fetched {len(estate):,} profiles{problems} from {estate.info.source_url}")
@@ -127,10 +129,14 @@ def fetch(
         path = dated_path(output, estate.info.fetched_at)
         if mkdirs:  # a dated folder ({date}/...) may have turned over during the fetch
             path.parent.mkdir(parents=True, exist_ok=True)
+        command_progress().stage(f"Writing {path.name}")
         export(estate, path)
+        end_progress()
         click.echo(f"Wrote {path}")
     if archive_path is not None:
+        command_progress().stage(f"Adding to {archive_path.name}")
         snapshot_id = Archive(archive_path).add(estate)
+        end_progress()
         click.echo(f"Added to {archive_path} as snapshot {snapshot_id}")
 
 

@@ -15,6 +15,7 @@ import click
 
 from ..support import env
 from .host import short_help
+from .progress import command_progress, end_progress, progress_option
 
 if TYPE_CHECKING:
     from ..core.estate import Estate
@@ -49,6 +50,7 @@ __all__ = ["mcp_command"]
     "stdio, to callers with the token in the address it prints (or an Authorization: Bearer "
     f"header; {env.MCP_TOKEN} sets it).",
 )
+@progress_option
 def mcp_command(
     snapshots: tuple[Path, ...], from_env: bool, archive_path: Path | None, port: int | None
 ) -> None:
@@ -70,7 +72,9 @@ def mcp_command(
     from ..comparing.config import load_rules
 
     rules = load_rules()  # the project's [compare], as `iptoolkit compare` finds it
+    command_progress()  # each snapshot's load reports to the command's bars
     store = Store.from_paths(list(snapshots), fetch=fetch, archive=archive, rules=rules)
+    end_progress(last=True)  # served until stopped: no bar stays open
     current = store.current
     click.echo(
         f"iptoolkit mcp: {len(store.loaded)} snapshot(s), current {current.name} "

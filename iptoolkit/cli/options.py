@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
 import click
 
 from ..support import env
+from .progress import command_progress, progress_option
 
 if TYPE_CHECKING:
     import httpx
@@ -192,7 +193,7 @@ def snapshot_argument(func: F, *, required: bool = True) -> F: ...
 def snapshot_argument(func: None = None, *, required: bool = True) -> Callable[[F], F]: ...
 def snapshot_argument(func: F | None = None, *, required: bool = True) -> F | Callable[[F], F]:
     """The SNAPSHOT argument (a snapshot file or a JSON listing, .json or .json.gz), and
-    `--max-size`, the cap on what is read, which `load_estate` applies.
+    `--max-size`, the cap on what is read, which `load_estate` applies, and `--progress`.
     `@snapshot_argument(required=False)` makes the snapshot optional (None when absent)."""
     if func is None:
 
@@ -208,6 +209,7 @@ def snapshot_argument(func: F | None = None, *, required: bool = True) -> F | Ca
         callback=_remember_max_size,
         help="Read at most this much JSON (decompressed), e.g. 4GiB.  [default: 1GiB]",
     )(func)
+    func = progress_option(func)
     path = click.Path(exists=True, dir_okay=False, path_type=Path)
     return click.argument("snapshot", type=path, required=required)(func)
 
@@ -227,7 +229,8 @@ def load_estate(path: Path, selection: Filter | None = None, *, keep_texts: bool
     from ..core.estate import load
 
     context = click.get_current_context(silent=True)
-    estate = load(path, max_size=chosen_max_size(), keep_texts=keep_texts)
+    progress = command_progress()
+    estate = load(path, max_size=chosen_max_size(), keep_texts=keep_texts, progress=progress)
     if selection is None or selection.is_empty():
         return estate
     subset = estate.subset(selection)
@@ -261,6 +264,7 @@ def load_reference(text: str, option: str) -> Estate:
         return load_estate(path)
     from ..archive import Archive
 
+    command_progress().stage(f"Reading {Path(file).name}@{when}")
     return Archive(file).estate(at=when)
 
 

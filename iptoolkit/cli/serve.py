@@ -20,6 +20,7 @@ from ..server.runner import DEFAULT_PORT
 from ..server.settings import ServerLimits
 from ..server.tokens import DEFAULT_TOKEN_TTL
 from .host import one_line_errors, short_help
+from .progress import command_progress, end_progress, progress_option
 
 _DEFAULTS = ServerLimits()
 F = TypeVar("F", bound=Callable[..., Any])
@@ -119,6 +120,7 @@ __all__ = ["serve_command", "hash_secret_command"]
     click.IntRange(min=1),
     help="Bytes of request line and headers at most (more: 400).",
 )
+@progress_option
 def serve_command(
     host: str,
     port: int,
@@ -162,6 +164,7 @@ def serve_command(
         loaded = Principals.load(principals) if principals is not None else None
     with one_line_errors(prefix="cannot read the snapshot: "):  # the error names the file
         estate = _load_snapshot(snapshot) if snapshot is not None else None
+    end_progress(last=True)  # served until stopped: no bar stays open
     with one_line_errors(prefix=f"cannot listen on {host}:{port}: "):
         serve(
             estate,
@@ -177,7 +180,7 @@ def serve_command(
 def _load_snapshot(path: Path) -> object:
     from ..core.estate import load
 
-    return load(path)
+    return load(path, progress=command_progress())
 
 
 @click.command("hash-secret", short_help=short_help("hash-secret"))

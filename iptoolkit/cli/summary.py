@@ -16,6 +16,7 @@ from .options import (
     load_estate,
     snapshot_argument,
 )
+from .progress import command_progress, end_progress
 
 if TYPE_CHECKING:
     from ..query.filters import Filter
@@ -32,11 +33,13 @@ def summary(snapshot: Path, selection: Filter, as_json: bool) -> None:
     from ..auditing import findings
 
     estate = load_estate(snapshot, selection, keep_texts=True)
+    command_progress().stage("Counting")
     counts = estate.summary()
-    audited = findings(estate)
+    audited = findings(estate, progress=command_progress())
     found = {f"{f.code} {f.kind}": 0 for f in sorted(audited, key=lambda f: f.code)}
     for finding in audited:
         found[f"{finding.code} {finding.kind}"] += 1
+    end_progress()
     if as_json:
         document = {"snapshot": str(snapshot), "filter": selection.describe(), **counts}
         document["findings"] = audited.counts()

@@ -17,10 +17,10 @@ import anyio
 import httpx
 
 from ..models import IntegrationProfile
+from ..support.progress import Progress, progress_scope
 from . import _limits, _retry
 from ._base import DEFAULT_PROFILES_PATH, ClientBase, Fetched, parse_page, raw_items
 from ._core import Flow, Send, Sleep, Steps
-from ._progress import FetchProgress
 from ._urls import RequestInfo, base_url_of, listing_url, redact_url
 from ._watchdog import Watchdog
 from .errors import ApiError
@@ -85,19 +85,23 @@ class Client(ClientBase[httpx.BaseTransport]):
         return [item for page in self._pages(max_pages) for item in raw_items(page)]
 
     def fetch_estate(
-        self, *, progress: bool | None = None, strict: bool = False, max_pages: int | None = None
+        self,
+        *,
+        progress: Progress | bool | None = None,
+        strict: bool = False,
+        max_pages: int | None = None,
     ) -> Estate:
         """An `Estate` of every profile; a faulty profile becomes one of `estate.problems`.
 
-        `progress`: None shows a bar for long fetches in Jupyter or a terminal; True
-        always; False never. `strict=True` raises `ParseError` on a faulty profile instead.
+        `progress`: None shows a bar in Jupyter or a terminal once the fetch has run 2 s
+        (`support/progress.py`); True always; False never; or a `Progress` to report to.
+        `strict=True` raises `ParseError` on a faulty profile instead.
         """
         fetched_at = datetime.now(UTC)
         fetched = Fetched()
-        with FetchProgress(progress) as bar:
+        with progress_scope(progress) as shown:
             for page in self._pages(max_pages):
-                fetched.add(page)
-                bar.update(page)
+                _counted(shown, page, fetched)
         return self._estate(fetched, strict=strict, fetched_at=fetched_at)
 
     def _pages(self, max_pages: int | None) -> Iterator[Page]:
@@ -163,15 +167,18 @@ class AsyncClient(ClientBase[httpx.AsyncBaseTransport]):
         return [item async for page in self._pages(max_pages) for item in raw_items(page)]
 
     async def fetch_estate(
-        self, *, progress: bool | None = None, strict: bool = False, max_pages: int | None = None
+        self,
+        *,
+        progress: Progress | bool | None = None,
+        strict: bool = False,
+        max_pages: int | None = None,
     ) -> Estate:
         """An `Estate` of every profile; see `Client.fetch_estate`."""
         fetched_at = datetime.now(UTC)
         fetched = Fetched()
-        with FetchProgress(progress) as bar:
+        with progress_scope(progress) as shown:
             async for page in self._pages(max_pages):
-                fetched.add(page)
-                bar.update(page)
+                _counted(shown, page, fetched)
         return self._estate(fetched, strict=strict, fetched_at=fetched_at)
 
     def _pages(self, max_pages: int | None) -> AsyncIterator[Page]:
@@ -212,3 +219,11 @@ class AsyncClient(ClientBase[httpx.AsyncBaseTransport]):
 
     async def __aexit__(self, *exc: object) -> None:
         await self.aclose()
+
+
+def _counted(progress: Progress, page: Page, fetched: Fetched) -> None:
+    """Add a page to what was fetched and report it: the first page says the total."""
+    if not fetched.raw:
+        progress.stage("Fetching profiles", total=page.total)
+    fetched.add(page)
+    progress.advance(len(page.items))

@@ -19,6 +19,7 @@ from typing import Any
 from ..models import ParseError
 from ..models.fastcheck import profile_fault
 from ..models.jsontext import ListingVisit
+from ..support.progress import NO_PROGRESS, Progress
 from .records import PENDING, RecordBuilder
 from .snapshot import listing_in
 
@@ -28,9 +29,10 @@ __all__ = ["LoadPass"]
 class LoadPass(ListingVisit):
     """Visits the profiles of a snapshot file as `read_snapshot_json(visit=)` proves them:
     the fast check's verdict, and the record (pending for a suspect, which pydantic
-    judges once the pass is over)."""
+    judges once the pass is over); each profile indexed is one step of `progress`."""
 
-    def __init__(self) -> None:
+    def __init__(self, progress: Progress = NO_PROGRESS) -> None:
+        self.progress = progress
         self.items: list[Any] | None = None
         """The listing visited (the profiles as parsed)."""
         self.suspects: list[int] = []
@@ -42,12 +44,14 @@ class LoadPass(ListingVisit):
             self.items = listing_in(document)[0]
         except ParseError:  # no listing: reading on says so
             return None
+        self.progress.stage("Indexing profiles", total=len(self.items))
         return self.items
 
     def void(self) -> None:
         self.items, self.suspects, self.records = None, [], RecordBuilder()
 
     def item(self, index: int, item: Any) -> None:
+        self.progress.advance()
         if profile_fault(item) is None:
             self.records.add(item)
         else:

@@ -32,6 +32,7 @@ from ..models import (
     unwrap_profiles,
 )
 from ..support.names import NO_TYPE, type_label, unresolved_note
+from ..support.progress import Progress, progress_scope
 from ..support.redact import redact_url
 from ._load_pass import LoadPass
 from ._registries import Conflict, Registries
@@ -45,7 +46,7 @@ from .records import (
     records_and_registries,
 )
 from .references import channel_model
-from .snapshot import SnapshotInfo, read_snapshot_json, write_snapshot
+from .snapshot import SnapshotInfo, SnapshotJSON, read_snapshot_json, write_snapshot
 
 if TYPE_CHECKING:
     import pandas
@@ -444,19 +445,29 @@ def load(
     strict: bool = False,
     max_size: int | str | None = None,
     keep_texts: bool = False,
+    progress: Progress | bool | None = None,
 ) -> Estate:
     """Load a snapshot file (`.json` or `.json.gz`), a bare array or any wrapped listing.
 
     `max_size` caps the JSON read (bytes, or `"4GiB"`); None: `IPTOOLKIT_MAX_LOAD_SIZE`,
     else 1 GiB. Past it, `ParseError` says how large the file is and how to raise the cap.
     `keep_texts`: keep each profile's text as the estate's `texts` (see there).
+    `progress`: None shows a bar in Jupyter or a terminal once the load has run 2 s
+    (`support/progress.py`); True always; False never; or a `Progress` to report to.
 
     A file written as orjson writes it (snapshots, and listings bare or under a key of the
     top object) is proven, checked and indexed in one pass over its profiles
     (`_load_pass`); any other is read step by step, to the same estate.
     """
-    read = LoadPass()
-    document = read_snapshot_json(path, max_size=max_size, texts=keep_texts, visit=read)
+    with progress_scope(progress) as shown:
+        shown.stage(f"Reading {Path(path).name}")
+        read = LoadPass(shown)
+        document = read_snapshot_json(path, max_size=max_size, texts=keep_texts, visit=read)
+        return _estate_of(document, read, path, strict=strict)
+
+
+def _estate_of(document: SnapshotJSON, read: LoadPass, path: Any, *, strict: bool) -> Estate:
+    """The estate of a file read: from the records its one pass built, or step by step."""
     try:
         if read.proven and read.items is document.items:
             problems = check_profiles(document.items, suspects=frozenset(read.suspects))

@@ -23,6 +23,7 @@ __all__ = [
     "APP_TOKEN",
     "APP_VIEWS",
     "MCP_TOKEN",
+    "PROGRESS_DELAY",
     "ENV_VARS",
     "SECRET_VARIABLES",
 ]
@@ -42,6 +43,7 @@ APP_UNMASKED = "IPTOOLKIT_APP_UNMASKED"
 APP_TOKEN = "IPTOOLKIT_APP_TOKEN"
 APP_VIEWS = "IPTOOLKIT_APP_VIEWS"
 MCP_TOKEN = "IPTOOLKIT_MCP_TOKEN"
+PROGRESS_DELAY = "IPTOOLKIT_PROGRESS_DELAY"
 
 ENV_VARS: dict[str, str] = {
     BASE_URL: "the platform's base URL, e.g. https://platform.example.com",
@@ -60,6 +62,8 @@ ENV_VARS: dict[str, str] = {
     APP_VIEWS: "the folder of the app's saved views (iptoolkit explore --views; else beside "
     "the snapshot)",
     MCP_TOKEN: "the token iptoolkit mcp --http asks for (default: a new one each start)",
+    PROGRESS_DELAY: "seconds a step runs before --progress auto shows its bar (default 2; "
+    "0: at once)",
 }
 """Every variable iptoolkit reads -> what it holds."""
 
