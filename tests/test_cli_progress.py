@@ -163,8 +163,22 @@ def test_always_shows_bars_even_in_a_pipe(folder: Path, monkeypatch: pytest.Monk
     args = ["diff", str(folder / "a.json"), str(folder / "b.json"), "--progress", "always"]
     code, received = _run(args, terminal=False)
     assert code == 0 and "Comparing the snapshots" in received
-    code, received = _run(args[:-1], terminal=False)  # fetch's older flag: --progress alone
-    assert code == 0 and "Comparing the snapshots" in received
+    code, received = _run(args[:-1], terminal=False)  # only fetch's takes no value
+    assert code == 2 and "requires an argument" in received
+    summary = ["summary", "--progress", "never", str(folder / "a.json")]
+    code, received = _run(summary, terminal=True)  # the snapshot after it is no mode
+    assert code == 0 and "Indexing profiles" not in received, received
+
+
+def test_fetch_keeps_its_older_flag_progress_alone_means_always() -> None:
+    import click
+
+    fetch = main.get_command(click.Context(main), "fetch")
+    assert fetch is not None
+    assert fetch.make_context("fetch", ["--progress"]).meta == {"iptoolkit.progress_mode": "always"}
+    assert fetch.make_context("fetch", ["--no-progress"]).meta == {
+        "iptoolkit.progress_mode": "never"
+    }
 
 
 def test_no_progress_is_hidden_from_help() -> None:

@@ -14,7 +14,7 @@ from .options import (
     check_output_folder,
     output_folder_option,
 )
-from .progress import command_progress, end_progress, progress_option
+from .progress import command_progress, end_progress, fetch_progress_option
 
 __all__ = ["fetch"]
 
@@ -73,7 +73,7 @@ __all__ = ["fetch"]
     "-o, only to the archive.",
 )
 @click.option("--strict", is_flag=True, help="Fail on a faulty profile instead of keeping it.")
-@progress_option
+@fetch_progress_option
 @click.pass_context
 def fetch(
     ctx: click.Context,

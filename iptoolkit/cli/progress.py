@@ -4,8 +4,10 @@ The option keeps its mode on the click context; `command_progress()` makes the c
 `Progress` from it once (`support/progress.py` decides whether bars show: auto, where
 stderr is a terminal and `CI` is not set) and ends it when the command ends, so a loading
 helper (`options.load_estate`) and the command itself report to the same bars.
-`fetch`'s flags from before there were three modes keep working: `--progress` alone is
-`always`, and `--no-progress` a hidden alias of `--progress never`.
+`fetch`'s flags from before there were three modes keep working there: `--progress` alone
+is `always` (`fetch_progress_option`; elsewhere the option takes its value, so that
+`summary --progress never snap.json` and a snapshot after the option both read right), and
+`--no-progress` is a hidden alias of `--progress never` on every command.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from ..support.progress import (
     report_to,
 )
 
-__all__ = ["progress_option", "command_progress", "end_progress"]
+__all__ = ["progress_option", "fetch_progress_option", "command_progress", "end_progress"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -42,7 +44,17 @@ def _remember(ctx: click.Context, param: click.Parameter, value: Any) -> None:
 
 
 def progress_option(func: F) -> F:
-    """Add `--progress` (and the hidden `--no-progress`) to a command."""
+    """Add `--progress MODE` (and the hidden `--no-progress`) to a command."""
+    return _progress_option(func, bare=False)
+
+
+def fetch_progress_option(func: F) -> F:
+    """`progress_option` for `fetch`, whose `--progress` was a flag: alone, it is `always`
+    (fetch takes no argument that could be read as the option's value)."""
+    return _progress_option(func, bare=True)
+
+
+def _progress_option(func: F, *, bare: bool) -> F:
     func = click.option(
         "--no-progress",
         "no_progress",
@@ -52,17 +64,17 @@ def progress_option(func: F) -> F:
         callback=_remember,
         help="Same as --progress never.",
     )(func)
+    alone: dict[str, Any] = {"is_flag": False, "flag_value": "always"} if bare else {}
     return click.option(
         "--progress",
         "progress_mode",
         type=click.Choice(MODES),
         default=None,
-        is_flag=False,
-        flag_value="always",  # `--progress` alone, fetch's older flag: always
         expose_value=False,
         callback=_remember,
         help="Progress bars on stderr: auto shows one when stderr is a terminal, CI is not set "
         f"and a step has run 2 s ({env.PROGRESS_DELAY}).  [default: auto]",
+        **alone,
     )(func)
 
 
