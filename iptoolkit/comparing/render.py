@@ -19,7 +19,7 @@ from ..change.render import counted, short
 from ..support.csvio import csv_safe, csv_text
 from ..support.markdown import code, escape
 from ..support.names import plural
-from ..support.printable import drop_unprintable
+from ..support.printable import drop_unprintable, shorten_pair
 from ..support.redact import redact_fields, redact_text
 from .difference import KINDS, STATUSES, Difference, Match, key_text
 
@@ -138,7 +138,8 @@ def to_text(result: Comparison) -> str:
         if d.expired:
             lines.append(f"    {_clean(d.expired)}")
         for f in d.fields:
-            lines.append(f"    {_clean(f.path)}: {_clean(short(f.a))} -> {_clean(short(f.b))}")
+            old, new = _values(f.a, f.b)
+            lines.append(f"    {_clean(f.path)}: {_clean(old)} -> {_clean(new)}")
     return "\n".join(lines) + "\n"
 
 
@@ -176,7 +177,11 @@ def _markdown_row(d: Difference, names: tuple[str, str]) -> str:
     what = [escape(redact_text(d.reason))]
     if d.expired:
         what.append(escape(redact_text(d.expired)))
-    what += [f"{_span(f.path)}: {_span(short(f.a))} → {_span(short(f.b))}" for f in d.fields[:10]]
+    what += [
+        f"{_span(f.path)}: {_span(old)} → {_span(new)}"
+        for f in d.fields[:10]
+        for old, new in [_values(f.a, f.b)]
+    ]
     if len(d.fields) > 10:
         what.append(f"and {len(d.fields) - 10} more fields")
     return (
@@ -184,6 +189,16 @@ def _markdown_row(d: Difference, names: tuple[str, str]) -> str:
         f"{escape(redact_text(d.key_text))} | {_span(d.a) if d.a else '–'} | "
         f"{_span(d.b) if d.b else '–'} | {'<br>'.join(what)} |"
     )
+
+
+def _values(a: Any, b: Any) -> tuple[str, str]:
+    """The two sides of a field as short JSON, cut around where they differ."""
+    return shorten_pair(short(a, _NO_CUT), short(b, _NO_CUT), _SHORT)
+
+
+_SHORT = 60
+"""Characters of a value shown in the text and Markdown (as the diff's `short`)."""
+_NO_CUT = 1 << 62
 
 
 def _span(text: str) -> str:
