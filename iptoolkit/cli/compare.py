@@ -17,7 +17,13 @@ from typing import TYPE_CHECKING
 import click
 
 from .host import EXIT_FINDINGS, EXIT_TROUBLE, CommandError, one_line_errors, short_help
-from .options import format_option, load_reference
+from .options import (
+    check_details_file,
+    comment_markdown,
+    details_file_option,
+    format_option,
+    load_reference,
+)
 
 if TYPE_CHECKING:
     from ..comparing import Comparison
@@ -84,6 +90,7 @@ __all__ = ["compare_command"]
     type=click.Path(dir_okay=False, path_type=Path),
     help="Also draw the differing items of A and B side by side into this PNG/SVG/PDF file.",
 )
+@details_file_option
 def compare_command(
     sources: tuple[str, ...],
     environments: tuple[str, ...],
@@ -96,6 +103,7 @@ def compare_command(
     name_a: str | None,
     name_b: str | None,
     plot_path: Path | None,
+    details_file: Path | None,
 ) -> None:
     """Compare two installations (A, B) by what things are, not their ids: partners by
     name, channels by partner, type and name, profiles by group and name.
@@ -104,11 +112,13 @@ def compare_command(
       iptoolkit compare test.json prod.json
       iptoolkit compare test.json prod.json --substitute test.example.com=example.com
       iptoolkit compare --env test --env prod --format md > COMPARE.md
+      iptoolkit compare test.json prod.json --format md --details-file all.md
       iptoolkit compare estate.duckdb@2026-11-01 estate.duckdb@2026-11-20
       iptoolkit compare test.json prod.json --write-mapping mapping.toml
 
     Exit 0 when they match, 1 when they differ, 2 when they could not be compared.
     """
+    check_details_file(details_file, output_format)
     pairs = _pairs(substitute)
     if len(sources) + len(environments) != 2:
         raise CommandError(
@@ -133,12 +143,12 @@ def compare_command(
 
             plot_comparison(result, path=plot_path)
         click.echo(f"diagram written to {plot_path}", err=True)
-    text = {
-        "text": result.to_text,
-        "md": result.to_markdown,
-        "json": result.to_json,
-        "csv": result.to_csv,
-    }[output_format]()
+    if output_format == "md":
+        text = comment_markdown(result.to_markdown, details_file)
+    else:
+        text = {"text": result.to_text, "json": result.to_json, "csv": result.to_csv}[
+            output_format
+        ]()
     click.echo(text.rstrip("\n"))
     if result.differences:
         sys.exit(EXIT_FINDINGS)

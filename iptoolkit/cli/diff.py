@@ -17,7 +17,7 @@ from ..change.estate_diff import SEVERITIES, EstateDiff
 from ..change.order import order_notes
 from ..exporters import DIAGRAM_FORMATS, diagram_suffixes
 from .host import EXIT_FINDINGS, EXIT_TROUBLE, CommandError, one_line_errors, short_help
-from .options import format_option
+from .options import check_details_file, comment_markdown, details_file_option, format_option
 
 __all__ = ["diff_command", "FAIL_ON"]
 
@@ -57,6 +57,7 @@ FAIL_ON = ("breaking", "notable", "any")
     is_flag=True,
     help="With --plot: draw the whole union of both snapshots, not only what changed.",
 )
+@details_file_option
 def diff_command(
     old: Path,
     new: Path,
@@ -65,6 +66,7 @@ def diff_command(
     fail_on: str | None,
     plot_path: Path | None,
     draw_all: bool,
+    details_file: Path | None,
 ) -> None:
     """Compare two snapshots (OLD, NEW): profiles, channels, partners and links added,
     removed and changed, breaking changes first.
@@ -72,12 +74,14 @@ def diff_command(
     \b
       iptoolkit diff monday.json tuesday.json
       iptoolkit diff monday.json tuesday.json --format md > CHANGES.md
+      iptoolkit diff monday.json tuesday.json --format md --details-file all.md
       iptoolkit diff monday.json tuesday.json --fail-on breaking
       iptoolkit diff monday.json tuesday.json --plot changes.png [--all]
 
     A link replaced by another on the same agent or response unit is a rewiring
     (notable); breaking is what stops an active profile (see the README's table).
     """
+    check_details_file(details_file, output_format)
     if plot_path is not None and plot_path.suffix.lower()[1:] not in DIAGRAM_FORMATS:
         raise CommandError(
             f"--plot {plot_path.name}: the diagram is written as one of {diagram_suffixes()}",
@@ -92,8 +96,10 @@ def diff_command(
         from ..exporters.table_files import diff_csv_frame, frame_csv
 
         sys.stdout.write(frame_csv(diff_csv_frame(result)))
+    elif output_format == "md":
+        click.echo(comment_markdown(result.to_markdown, details_file).rstrip("\n"))
     else:
-        text = {"text": result.to_text, "md": result.to_markdown, "json": result.to_json}
+        text = {"text": result.to_text, "json": result.to_json}
         click.echo(text[output_format]().rstrip("\n"))
     if _fails(result, fail_on) or (exit_code and result.changes):
         # not ctx.exit: the group runs without standalone mode, which returns it

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Any, Protocol
 
 from ..change.record import SEVERITIES
 from ..change.render import counted, short
+from ..support.comment_fit import counted_by, fit, left_out
 from ..support.csvio import csv_safe, csv_text
 from ..support.markdown import code, escape
 from ..support.names import plural
@@ -143,15 +144,34 @@ def to_text(result: Comparison) -> str:
     return "\n".join(lines) + "\n"
 
 
-def to_markdown(result: Comparison) -> str:
+def to_markdown(result: Comparison, *, limit: int | None = None, details: str | None = None) -> str:
     """For a pull-request comment: the summary and counts first, then each kind's
-    differences folded in a `<details>` block."""
+    differences folded in a `<details>` block. With a `limit` (`COMMENT_LIMIT` for a
+    comment) a report that would pass it keeps the worst differences that fit and says
+    first what it left out, and where the whole report is (`details`, a file name)."""
+    names = result.names
+    rows = [_markdown_row(d, names) for d in result.differences]
+    ranks = [SEVERITIES.index(d.severity) for d in result.differences]
+
+    def render(kept: Collection[int] | None) -> str:
+        return _markdown(result, rows, kept, details)
+
+    return fit(render, [len(row) for row in rows], ranks, limit)
+
+
+def _markdown(
+    result: Comparison, rows: list[str], kept: Collection[int] | None, details: str | None
+) -> str:
+    """The Markdown with the rows of `kept` (every row when None), and what it left out."""
     a, b = result.names
     counts = result.counts()
     first, *notes = summary(result).split("\n")
     lines = [f"## {escape(a)} vs {escape(b)}: {escape(first)}", ""]
     if notes:
         lines += [f"> {escape(note)}" for note in notes] + [""]
+    shown = set(range(len(rows)) if kept is None else kept)
+    if len(shown) < len(rows):
+        lines += [_left_out(result, shown, details), ""]
     lines.append("| | profiles | channels | partners |")
     lines.append("|---|---:|---:|---:|")
     for status in STATUSES:
@@ -160,17 +180,33 @@ def to_markdown(result: Comparison) -> str:
     matched = " | ".join(str(sum(counts["matched"][k].values())) for k in KINDS)
     lines.append(f"| matched | {matched} |")
     for kind in KINDS:
-        found = result.of(kind=kind)
-        if not found:
+        found = [n for n, d in enumerate(result.differences) if d.kind == kind]
+        chosen = [n for n in found if n in shown]
+        if not chosen:
             continue
-        title = html.escape(f"{plural(len(found), kind)} differ", quote=False)
+        part = f", {len(chosen):,} shown" if len(chosen) < len(found) else ""
+        title = html.escape(f"{plural(len(found), kind)} differ{part}", quote=False)
         # markdown="1": MkDocs' md_in_html reads the table inside (GitHub drops the attribute)
         lines += ["", f'<details markdown="1"><summary>{title}</summary>', ""]
         lines.append(f"| severity | status | {kind} | in {escape(a)} | in {escape(b)} | what |")
         lines.append("|---|---|---|---|---|---|")
-        lines += [_markdown_row(d, (a, b)) for d in found]
+        lines += [rows[n] for n in chosen]
         lines += ["", "</details>"]
     return "\n".join(lines) + "\n"
+
+
+def _left_out(result: Comparison, shown: set[int], details: str | None) -> str:
+    """`640 profile differences (640 notable); ...`: what a cut report leaves out."""
+    left = [d for n, d in enumerate(result.differences) if n not in shown]
+    what = [
+        counted_by(
+            f"{kind} difference",
+            [(s, sum(1 for d in left if d.kind == kind and d.severity == s)) for s in SEVERITIES],
+        )
+        for kind in KINDS
+        if any(d.kind == kind for d in left)
+    ]
+    return left_out(what, details)
 
 
 def _markdown_row(d: Difference, names: tuple[str, str]) -> str:
