@@ -40,7 +40,7 @@ def run(*args: str) -> str:
 def left_out(markdown: str) -> str:
     found = LEFT_OUT.findall(markdown)
     assert len(found) == 1, markdown[:3000]
-    return found[0]
+    return str(found[0])
 
 
 def test_compare_markdown_fits_and_counts_every_difference(
