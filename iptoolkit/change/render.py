@@ -42,7 +42,12 @@ __all__ = [
     "short",
     "deactivated",
     "counted",
+    "SCHEMA_VERSION",
 ]
+
+SCHEMA_VERSION = 1
+"""The version of `to_dict`'s shape (`docs/schemas/diff.schema.json`): raised when a field
+is added, removed or changes meaning, so a reader can tell which shape it holds."""
 
 
 class Diff(Protocol):
@@ -138,8 +143,13 @@ def _snapshot(estate: Any) -> dict[str, Any]:
 
 
 def to_dict(diff: Diff) -> dict[str, Any]:
-    """`{"summary": {...}, "changes": [{kind, key, op, path, old, new, severity, ...}]}`."""
-    return {"summary": summary_dict(diff), "changes": [c.to_dict() for c in diff.changes]}
+    """`{"schema_version": 1, "summary": {...}, "changes": [{kind, key, op, path, old, new,
+    severity, ...}]}`, described by `docs/schemas/diff.schema.json`."""
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "summary": summary_dict(diff),
+        "changes": [c.to_dict() for c in diff.changes],
+    }
 
 
 def to_json(diff: Diff, *, indent: int | None = 2) -> str:

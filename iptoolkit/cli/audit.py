@@ -141,8 +141,8 @@ def findings_command(
             )
     options["select"] = (*options["select"], *kinds)
     options["fail_on"] = options["fail_on"] or "never"
-    table = "table" if output_format == "text" else output_format
-    _run(snapshot, selection, table, options, only_severity=severity, error_code=EXIT_ERROR)
+    older = {"text": "table", "json": "rows"}.get(output_format, output_format)
+    _run(snapshot, selection, older, options, only_severity=severity, error_code=EXIT_ERROR)
 
 
 def _run(
@@ -201,7 +201,7 @@ def _audit(
     if options["baseline"] is not None:
         found = Baseline.read(options["baseline"]).new_in(found)
     rules = selected_rules(config, options["select"], options["ignore"])
-    needs_lines = output_format in ("text", "sarif", "junit", "json", "csv", "md") and any(
+    needs_lines = output_format in ("text", "sarif", "junit", "json", "rows", "csv", "md") and any(
         names_a_profile(f) for f in found
     )
     positions = _positions(snapshot, estate) if needs_lines else {}

@@ -56,7 +56,12 @@ __all__ = [
     "to_csv",
     "status_words",
     "CSV_COLUMNS",
+    "SCHEMA_VERSION",
 ]
+
+SCHEMA_VERSION = 1
+"""The version of `to_dict`'s shape (`docs/schemas/compare.schema.json`): raised when a
+field is added, removed or changes meaning, so a reader can tell which shape it holds."""
 
 CSV_COLUMNS = (
     "severity",
@@ -243,9 +248,11 @@ def _span(text: str) -> str:
 
 
 def to_dict(result: Comparison) -> dict[str, Any]:
-    """`{"summary": {...}, "differences": [...], "known": [...]}`: the machine form."""
+    """`{"schema_version": 1, "summary": {...}, "differences": [...], "known": [...]}`: the
+    machine form, described by `docs/schemas/compare.schema.json`."""
     a, b = result.names
     return {
+        "schema_version": SCHEMA_VERSION,
         "summary": {
             "text": summary(result).split("\n", 1)[0],
             "names": {"a": redact_text(a), "b": redact_text(b)},

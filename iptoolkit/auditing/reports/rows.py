@@ -15,8 +15,12 @@ from ...support.redact import redact_text
 from ..finding import Finding, severity_rank
 from .context import ReportContext, shown
 
-__all__ = ["text_report", "table_report", "json_report", "csv_report", "markdown_report",
-           "statistics", "totals", "CUT"]  # fmt: skip
+__all__ = ["text_report", "table_report", "json_report", "json_rows_report", "csv_report",
+           "markdown_report", "statistics", "totals", "CUT", "SCHEMA_VERSION"]  # fmt: skip
+
+SCHEMA_VERSION = 1
+"""The version of `json_report`'s shape (`docs/schemas/audit.schema.json`): raised when a
+field is added, removed or changes meaning, so a reader can tell which shape it holds."""
 
 _COLUMNS = ("code", "severity", "kind", "title", "item", "path", "line", "column", "text",
             "nodes", "fingerprint")  # fmt: skip
@@ -71,10 +75,26 @@ def statistics(context: ReportContext) -> str:
 
 
 def json_report(context: ReportContext) -> str:
-    """A JSON list of findings, each with its code, severity, kind, title, text, item,
-    nodes, JSON path, line and fingerprint."""
-    rows = [context.row(f) for f in context.found]
-    return indented_json(rows) + "\n"
+    """`{"schema_version": 1, "summary": {...}, "findings": [...]}`: the counts, and each
+    finding with its code, severity, kind, title, text, item, nodes, JSON path, line and
+    fingerprint (`docs/schemas/audit.schema.json`)."""
+    found = context.found
+    by = Counter(f.severity for f in found)
+    summary = {
+        "text": totals(context),
+        "findings": len(found),
+        "severity": {severity: by[severity] for severity in ("error", "warning", "info")},
+        "hidden": found.hidden,
+        "suppressed": found.suppressed,
+    }
+    rows = [context.row(f) for f in found]
+    document = {"schema_version": SCHEMA_VERSION, "summary": summary, "findings": rows}
+    return indented_json(document) + "\n"
+
+
+def json_rows_report(context: ReportContext) -> str:
+    """The older `findings` command's JSON: the list of findings alone, as it always was."""
+    return indented_json([context.row(f) for f in context.found]) + "\n"
 
 
 def csv_report(context: ReportContext) -> str:
