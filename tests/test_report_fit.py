@@ -118,3 +118,17 @@ def test_a_cut_report_keeps_the_worst_first_and_stays_within_any_limit(
     assert severities[:breaking] == ["breaking"] * breaking  # every breaking one, first
     changes = ipt.diff(files["prod"], files["test"]).to_markdown(limit=limit)
     assert len(changes) <= limit and "Breaking" in changes
+
+
+def test_details_file_goes_with_markdown_only(files: dict[str, Path], tmp_path: Path) -> None:
+    details = tmp_path / "all.md"
+    for args in (
+        ["compare", str(files["prod"]), str(files["test"])],
+        ["diff", str(files["prod"]), str(files["week"])],
+        ["audit", str(files["prod"])],
+    ):
+        result = CliRunner().invoke(
+            main, [*args, "--format", "json", "--details-file", str(details)]
+        )
+        assert result.exit_code == 2 and "goes with --format md" in result.stderr, result.output
+    assert not details.exists()
