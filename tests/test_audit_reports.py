@@ -87,6 +87,13 @@ def test_sarif_rules_results_locations_and_fingerprints(sarif: dict[str, Any]) -
     assert by_rule["SEC011"]["level"] == "error"
 
 
+def test_sarif_driver_says_where_to_read_about_the_tool(sarif: dict[str, Any]) -> None:
+    """GitHub shows a tool's `informationUri` beside its alerts; the multitool advises it
+    (SARIF2005) when it is missing. An absolute https address, as SARIF wants."""
+    driver = sarif["runs"][0]["tool"]["driver"]
+    assert driver["informationUri"].startswith("https://")
+
+
 def test_a_finding_of_several_profiles_points_at_the_first_it_names(tmp_path: Path) -> None:
     """HYG005 (agents of several profiles on one URL) and DAT004 (a channel id no profile
     holds) are found in no one profile: they once pointed at line 1 of the snapshot; now

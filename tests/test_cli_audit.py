@@ -123,7 +123,7 @@ def test_a_filtered_audit_names_each_profiles_own_line(tmp_path: Path) -> None:
     assert ":4:1: SEC011 [error]" in result.stdout, result.output  # P3, the third profile
     bare = tmp_path / "bare.json"
     bare.write_bytes(json.dumps(profiles(), separators=(",", ":")).encode())
-    rows = json.loads(run("audit", str(bare), "--isolated", "--format", "json").stdout)
+    rows = json.loads(run("audit", str(bare), "--isolated", "--format", "json").stdout)["findings"]
     registry = next(row for row in rows if row["code"] == "SEC011")
     text = bare.read_text(encoding="utf-8")
     assert registry["line"] == 1
@@ -131,7 +131,9 @@ def test_a_filtered_audit_names_each_profiles_own_line(tmp_path: Path) -> None:
 
 
 def test_json_and_csv_carry_codes_paths_lines_and_fingerprints(snapshot: Path) -> None:
-    rows = json.loads(run("audit", str(snapshot), "--isolated", "--format", "json").stdout)
+    rows = json.loads(run("audit", str(snapshot), "--isolated", "--format", "json").stdout)[
+        "findings"
+    ]
     weak = next(row for row in rows if row["code"] == "SEC006")
     assert weak["path"] == "$.inputAgentSettings.channels[0].signingAlgorithm"
     assert (weak["line"], weak["item"], weak["kind"]) == (2, "channel:20", "weak_as2_algorithm")
@@ -204,7 +206,9 @@ def test_findings_stays_an_alias_that_does_not_fail(snapshot: Path) -> None:
 
 
 def test_python_api_matches_the_command(snapshot: Path) -> None:
-    rows = json.loads(run("audit", str(snapshot), "--isolated", "--format", "json").stdout)
+    rows = json.loads(run("audit", str(snapshot), "--isolated", "--format", "json").stdout)[
+        "findings"
+    ]
     assert [row["fingerprint"] for row in rows] == [
         f.fingerprint for f in ipt.audit(ipt.load(snapshot))
     ]

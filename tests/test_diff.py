@@ -407,7 +407,7 @@ def test_summary_is_plan_style(week):
 
 def test_json_shape(week):
     data = json.loads(week.to_json())
-    assert set(data) == {"summary", "changes"}
+    assert set(data) == {"schema_version", "summary", "changes"}
     assert data["summary"]["severity"] == {"breaking": 2, "notable": 5, "cosmetic": 1}
     assert len(data["changes"]) == len(week)
     for change in data["changes"]:

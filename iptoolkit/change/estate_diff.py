@@ -109,9 +109,10 @@ class EstateDiff:
         """One row per change (pandas, loaded on first use)."""
         return render.to_frame(self)
 
-    def to_markdown(self) -> str:
-        """A changelog for a documentation page, breaking changes first."""
-        return render.to_markdown(self)
+    def to_markdown(self, *, limit: int | None = None, details: str | None = None) -> str:
+        """A changelog for a documentation page, breaking changes first; with a `limit`
+        (`COMMENT_LIMIT`, a pull-request comment), the worst that fit and what was left out."""
+        return render.to_markdown(self, limit=limit, details=details)
 
     def to_dict(self) -> dict[str, Any]:
         """`{"summary": {...}, "changes": [...]}`: the machine form."""

@@ -14,10 +14,11 @@ from __future__ import annotations
 import html
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ..support.comment_fit import counted_by, fit, left_out
 from ..support.markdown import code, escape
 from ..support.names import plural
 from ..support.printable import escape_unprintable
@@ -41,7 +42,12 @@ __all__ = [
     "short",
     "deactivated",
     "counted",
+    "SCHEMA_VERSION",
 ]
+
+SCHEMA_VERSION = 1
+"""The version of `to_dict`'s shape (`docs/schemas/diff.schema.json`): raised when a field
+is added, removed or changes meaning, so a reader can tell which shape it holds."""
 
 
 class Diff(Protocol):
@@ -137,8 +143,13 @@ def _snapshot(estate: Any) -> dict[str, Any]:
 
 
 def to_dict(diff: Diff) -> dict[str, Any]:
-    """`{"summary": {...}, "changes": [{kind, key, op, path, old, new, severity, ...}]}`."""
-    return {"summary": summary_dict(diff), "changes": [c.to_dict() for c in diff.changes]}
+    """`{"schema_version": 1, "summary": {...}, "changes": [{kind, key, op, path, old, new,
+    severity, ...}]}`, described by `docs/schemas/diff.schema.json`."""
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "summary": summary_dict(diff),
+        "changes": [c.to_dict() for c in diff.changes],
+    }
 
 
 def to_json(diff: Diff, *, indent: int | None = 2) -> str:
@@ -278,9 +289,31 @@ def to_text(diff: Diff) -> str:
     return "\n".join(lines)
 
 
-def to_markdown(diff: Diff) -> str:
+def to_markdown(diff: Diff, *, limit: int | None = None, details: str | None = None) -> str:
     """A changelog for a documentation page: the summary, then a section per severity
-    (breaking first), an entry per item with its name, and its changed fields."""
+    (breaking first), an entry per item with its name, and its changed fields. With a
+    `limit` (`COMMENT_LIMIT`, for a pull-request comment) a changelog that would pass it
+    keeps the worst items that fit and says first what it left out, and where the whole
+    changelog is (`details`, a file name)."""
+    entries: list[tuple[str, str, int]] = []  # (severity, the item's Markdown, its changes)
+    for severity in SEVERITIES:
+        for first, group, links in _items(diff.of(severity=severity), diff):
+            entries.append((severity, _markdown_item(first, group, links), len(group + links)))
+    ranks = [SEVERITIES.index(severity) for severity, _, _ in entries]
+
+    def render(kept: Collection[int] | None) -> str:
+        return _markdown(diff, entries, kept, details)
+
+    return fit(render, [len(text) for _, text, _ in entries], ranks, limit)
+
+
+def _markdown(
+    diff: Diff,
+    entries: list[tuple[str, str, int]],
+    kept: Collection[int] | None,
+    details: str | None,
+) -> str:
+    """The changelog with the items of `kept` (every item when None), and what it left out."""
     old, new = _snapshot(diff.old), _snapshot(diff.new)
     lines = [
         "# Changes",
@@ -290,26 +323,37 @@ def to_markdown(diff: Diff) -> str:
         f"**{escape(summary(diff).split(chr(10), 1)[0])}**",
     ]
     lines += [f"\n> Note: {escape(note)}." for note in diff.notes]
-    for severity in SEVERITIES:
-        chosen = diff.of(severity=severity)
-        if not chosen:
+    shown = set(range(len(entries)) if kept is None else kept)
+    if len(shown) < len(entries):
+        left = [entries[n] for n in range(len(entries)) if n not in shown]
+        changes = [(s, sum(n for v, _, n in left if v == s)) for s in SEVERITIES]
+        what = f"{counted_by('change', changes)} of {plural(len(left), 'item')}"
+        lines += ["", left_out([what], details)]
+    for severity in SEVERITIES:  # a section whose items are all left out keeps its count
+        found = [n for n, entry in enumerate(entries) if entry[0] == severity]
+        if not found:
             continue
-        lines += ["", f"## {severity.capitalize()} ({len(chosen)})", ""]
-        for first, group, links in _items(chosen, diff):
-            name = f" {escape(first.name)}" if first.name else ""
-            whole = [escape(reason) for reason in _whole_reasons(group)]
-            why = f": {'; '.join(whole)}" if whole else ""
-            lines.append(f"- **{first.kind} {first.op}**{name} ({code(first.key)}){why}")
-            for change in group:
-                if change.path:
-                    before, after = said(change.old, change.path), said(change.new, change.path)
-                    what = f"{code(change.path)}: {code(before)} → "
-                    reason = f" ({escape(change.reason)})" if change.reason else ""
-                    lines.append(f"    - {what}{code(after)}{reason}")
-            for link in links:
-                reason = f" ({escape(link.reason)})" if _telling(link) else ""
-                lines.append(f"    - link {link.op} {code(link.key)}{reason}")
+        lines += ["", f"## {severity.capitalize()} ({len(diff.of(severity=severity))})", ""]
+        lines += [entries[n][1] for n in found if n in shown]
     return "\n".join(lines) + "\n"
+
+
+def _markdown_item(first: Change, group: list[Change], links: list[Change]) -> str:
+    """An item of the changelog: its title line, then a line per changed field and link."""
+    name = f" {escape(first.name)}" if first.name else ""
+    whole = [escape(reason) for reason in _whole_reasons(group)]
+    why = f": {'; '.join(whole)}" if whole else ""
+    lines = [f"- **{first.kind} {first.op}**{name} ({code(first.key)}){why}"]
+    for change in group:
+        if change.path:
+            before, after = said(change.old, change.path), said(change.new, change.path)
+            what = f"{code(change.path)}: {code(before)} → "
+            reason = f" ({escape(change.reason)})" if change.reason else ""
+            lines.append(f"    - {what}{code(after)}{reason}")
+    for link in links:
+        reason = f" ({escape(link.reason)})" if _telling(link) else ""
+        lines.append(f"    - link {link.op} {code(link.key)}{reason}")
+    return "\n".join(lines)
 
 
 def _telling(link: Change) -> bool:

@@ -8,18 +8,29 @@ table`) and never fails on findings unless `--fail-on` says so, so scripts keep 
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from .host import EXIT_ERROR, EXIT_TROUBLE, one_line_errors, short_help
-from .options import filter_options, format_option, load_estate, snapshot_argument
+from .options import (
+    check_details_file,
+    comment_markdown,
+    details_file_option,
+    filter_options,
+    format_option,
+    load_estate,
+    snapshot_argument,
+)
 from .progress import command_progress, end_progress
 
 if TYPE_CHECKING:
+    from ..auditing.reports import ReportContext
     from ..core.estate import Estate
     from ..query.filters import Filter
 
@@ -69,6 +80,7 @@ def _add_options(func: Callable[..., Any], fail_on_default: str) -> Callable[...
                          help="Counts per rule instead of the findings."),
             click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
                          help="Write the report to this file instead of standard output."),
+            details_file_option,
         ]
     ):  # fmt: skip
         func = option(func)
@@ -88,6 +100,7 @@ def audit_command(snapshot: Path, selection: Filter, output_format: str, **optio
       iptoolkit audit snapshot.json
       iptoolkit audit snapshot.json --select SEC --fail-on error
       iptoolkit audit snapshot.json --format sarif -o audit.sarif
+      iptoolkit audit snapshot.json --format md --details-file all.md > comment.md
       iptoolkit audit snapshot.json --write-baseline audit-baseline.json
       iptoolkit audit snapshot.json --baseline audit-baseline.json
 
@@ -129,8 +142,8 @@ def findings_command(
             )
     options["select"] = (*options["select"], *kinds)
     options["fail_on"] = options["fail_on"] or "never"
-    table = "table" if output_format == "text" else output_format
-    _run(snapshot, selection, table, options, only_severity=severity, error_code=EXIT_ERROR)
+    older = {"text": "table", "json": "rows"}.get(output_format, output_format)
+    _run(snapshot, selection, older, options, only_severity=severity, error_code=EXIT_ERROR)
 
 
 def _run(
@@ -144,6 +157,7 @@ def _run(
     """Run the audit and report; an error ends it as the host's policy says, with
     `error_code` (2, as `ruff check`; 1 for the `findings` alias, as that command always
     did)."""
+    check_details_file(options["details_file"], output_format)
     with one_line_errors(error_code):
         code = _audit(snapshot, selection, output_format, options, only_severity)
     sys.exit(code)
@@ -195,7 +209,7 @@ def _audit(
     if options["baseline"] is not None:
         found = Baseline.read(options["baseline"]).new_in(found)
     rules = selected_rules(config, options["select"], options["ignore"])
-    needs_lines = output_format in ("text", "sarif", "junit", "json", "csv", "md") and any(
+    needs_lines = output_format in ("text", "sarif", "junit", "json", "rows", "csv", "md") and any(
         names_a_profile(f) for f in found
     )
     command_progress().stage("Writing the report")
@@ -208,7 +222,12 @@ def _audit(
         fail_on=options["fail_on"] or config.fail_on,
         profiles={record.node: record.index for record in estate.records},
     )
-    report = statistics(context) if options["statistics"] else render(context, output_format)
+    if options["statistics"]:
+        report = statistics(context)
+    elif output_format == "md":
+        report = comment_markdown(partial(_markdown, context), options["details_file"])
+    else:
+        report = render(context, output_format)
     end_progress()
     if options["output"] is not None:
         options["output"].write_text(report, encoding="utf-8")
@@ -223,6 +242,13 @@ def _audit(
     if output_format in ("text", "table") and any(CUT.search(f.text) for f in found):
         click.echo("(texts name the first items; --format json or csv lists all)", err=True)
     return 1 if any(context.fails(f) for f in found) else 0
+
+
+def _markdown(context: ReportContext, **room: Any) -> str:
+    """The Markdown report in the room given (`limit`, `details`: `comment_markdown`)."""
+    from ..auditing.reports.rows import markdown_report
+
+    return markdown_report(dataclasses.replace(context, **room))
 
 
 def _positions(snapshot: Path, estate: Estate) -> dict[int, tuple[int, int]]:

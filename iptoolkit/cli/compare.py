@@ -17,7 +17,13 @@ from typing import TYPE_CHECKING
 import click
 
 from .host import EXIT_FINDINGS, EXIT_TROUBLE, CommandError, one_line_errors, short_help
-from .options import format_option, load_reference
+from .options import (
+    check_details_file,
+    comment_markdown,
+    details_file_option,
+    format_option,
+    load_reference,
+)
 from .progress import command_progress, end_progress, progress_option
 
 if TYPE_CHECKING:
@@ -86,6 +92,7 @@ __all__ = ["compare_command"]
     help="Also draw the differing items of A and B side by side into this PNG/SVG/PDF file.",
 )
 @progress_option
+@details_file_option
 def compare_command(
     sources: tuple[str, ...],
     environments: tuple[str, ...],
@@ -98,6 +105,7 @@ def compare_command(
     name_a: str | None,
     name_b: str | None,
     plot_path: Path | None,
+    details_file: Path | None,
 ) -> None:
     """Compare two installations (A, B) by what things are, not their ids: partners by
     name, channels by partner, type and name, profiles by group and name.
@@ -106,11 +114,13 @@ def compare_command(
       iptoolkit compare test.json prod.json
       iptoolkit compare test.json prod.json --substitute test.example.com=example.com
       iptoolkit compare --env test --env prod --format md > COMPARE.md
+      iptoolkit compare test.json prod.json --format md --details-file all.md
       iptoolkit compare estate.duckdb@2026-11-01 estate.duckdb@2026-11-20
       iptoolkit compare test.json prod.json --write-mapping mapping.toml
 
     Exit 0 when they match, 1 when they differ, 2 when they could not be compared.
     """
+    check_details_file(details_file, output_format)
     pairs = _pairs(substitute)
     command_progress()  # a fetch of --env reports to the command's bars
     if len(sources) + len(environments) != 2:
@@ -141,12 +151,12 @@ def compare_command(
             end_progress()
         click.echo(f"diagram written to {plot_path}", err=True)
     command_progress().stage("Writing the report")
-    text = {
-        "text": result.to_text,
-        "md": result.to_markdown,
-        "json": result.to_json,
-        "csv": result.to_csv,
-    }[output_format]()
+    if output_format == "md":
+        text = comment_markdown(result.to_markdown, details_file)
+    else:
+        text = {"text": result.to_text, "json": result.to_json, "csv": result.to_csv}[
+            output_format
+        ]()
     end_progress()
     click.echo(text.rstrip("\n"))
     if result.differences:

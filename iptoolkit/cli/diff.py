@@ -17,7 +17,13 @@ from ..change.estate_diff import SEVERITIES, EstateDiff
 from ..change.order import order_notes
 from ..exporters import DIAGRAM_FORMATS, diagram_suffixes
 from .host import EXIT_FINDINGS, EXIT_TROUBLE, CommandError, one_line_errors, short_help
-from .options import format_option, load_estate
+from .options import (
+    check_details_file,
+    comment_markdown,
+    details_file_option,
+    format_option,
+    load_estate,
+)
 from .progress import command_progress, end_progress, progress_option
 
 __all__ = ["diff_command", "FAIL_ON"]
@@ -59,6 +65,7 @@ FAIL_ON = ("breaking", "notable", "any")
     help="With --plot: draw the whole union of both snapshots, not only what changed.",
 )
 @progress_option
+@details_file_option
 def diff_command(
     old: Path,
     new: Path,
@@ -67,6 +74,7 @@ def diff_command(
     fail_on: str | None,
     plot_path: Path | None,
     draw_all: bool,
+    details_file: Path | None,
 ) -> None:
     """Compare two snapshots (OLD, NEW): profiles, channels, partners and links added,
     removed and changed, breaking changes first.
@@ -74,12 +82,14 @@ def diff_command(
     \b
       iptoolkit diff monday.json tuesday.json
       iptoolkit diff monday.json tuesday.json --format md > CHANGES.md
+      iptoolkit diff monday.json tuesday.json --format md --details-file all.md
       iptoolkit diff monday.json tuesday.json --fail-on breaking
       iptoolkit diff monday.json tuesday.json --plot changes.png [--all]
 
     A link replaced by another on the same agent or response unit is a rewiring
     (notable); breaking is what stops an active profile (see the README's table).
     """
+    check_details_file(details_file, output_format)
     if plot_path is not None and plot_path.suffix.lower()[1:] not in DIAGRAM_FORMATS:
         raise CommandError(
             f"--plot {plot_path.name}: the diagram is written as one of {diagram_suffixes()}",
@@ -93,7 +103,7 @@ def diff_command(
         command_progress().stage(f"Drawing {plot_path.name}")
         _plot(result, plot_path, only_changed=not draw_all)
     command_progress().stage("Writing the report")
-    text = _report(result, output_format)
+    text = _report(result, output_format, details_file)
     end_progress()
     if output_format == "csv":
         sys.stdout.write(text)
@@ -114,13 +124,16 @@ def _compare(old: Path, new: Path) -> EstateDiff:
         return diff(*estates)
 
 
-def _report(result: EstateDiff, output_format: str) -> str:
-    """The diff in the format asked for, as written to stdout."""
+def _report(result: EstateDiff, output_format: str, details_file: Path | None) -> str:
+    """The diff in the format asked for, as written to stdout (Markdown cut to fit a
+    comment, whole in `details_file` when given)."""
     if output_format == "csv":
         from ..exporters.table_files import diff_csv_frame, frame_csv
 
         return frame_csv(diff_csv_frame(result))
-    text = {"text": result.to_text, "md": result.to_markdown, "json": result.to_json}
+    if output_format == "md":
+        return comment_markdown(result.to_markdown, details_file).rstrip("\n")
+    text = {"text": result.to_text, "json": result.to_json}
     return text[output_format]().rstrip("\n")
 
 

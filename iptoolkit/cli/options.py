@@ -44,6 +44,9 @@ __all__ = [
     "load_estate",
     "auth_from_options",
     "check_connection",
+    "details_file_option",
+    "check_details_file",
+    "comment_markdown",
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -375,3 +378,37 @@ def _secret(kind: str, secret_stdin: bool) -> str:
     if not value:
         raise click.UsageError(f"the {name} is empty")
     return value
+
+
+details_file_option = click.option(
+    "--details-file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="With --format md: write the whole Markdown report to this file; the report printed "
+    "keeps to a GitHub comment's 65,536 characters (worst first) and names the file.",
+)
+"""`--details-file PATH` of the reports a pull-request comment shows (compare, diff, audit)."""
+
+
+def check_details_file(details_file: Path | None, output_format: str) -> None:
+    """`--details-file` with another format than md is a wrong option, said before any work."""
+    if details_file is not None and output_format != "md":
+        raise click.BadParameter("goes with --format md", param_hint="--details-file")
+
+
+def comment_markdown(render: Callable[..., str], details_file: Path | None) -> str:
+    """A report's Markdown for a pull-request comment: `render(limit=, details=)` cut to
+    `COMMENT_LIMIT`, the whole report (`render()`) written to `details_file` when given,
+    which the cut report names."""
+    from ..support.comment_fit import COMMENT_LIMIT
+
+    named = None
+    if details_file is not None:
+        try:
+            details_file.write_text(render(), encoding="utf-8")
+        except OSError as error:
+            raise click.BadParameter(
+                f"{details_file}: {error.strerror or error}", param_hint="--details-file"
+            ) from None
+        click.echo(f"whole report written to {details_file}", err=True)
+        named = str(details_file)
+    return render(limit=COMMENT_LIMIT, details=named)

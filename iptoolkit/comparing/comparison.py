@@ -107,9 +107,10 @@ class Comparison:
         """Counts first, then every difference (`iptoolkit compare`)."""
         return render.to_text(self)
 
-    def to_markdown(self) -> str:
-        """For a pull-request comment: the summary, details folded in `<details>`."""
-        return render.to_markdown(self)
+    def to_markdown(self, *, limit: int | None = None, details: str | None = None) -> str:
+        """For a pull-request comment: the summary, details folded in `<details>`; with a
+        `limit` (`COMMENT_LIMIT`), the worst that fit and what was left out."""
+        return render.to_markdown(self, limit=limit, details=details)
 
     def to_dict(self) -> dict[str, Any]:
         """`{"summary": {...}, "differences": [...]}`: the machine form."""

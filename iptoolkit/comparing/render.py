@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Any, Protocol
 
 from ..change.record import SEVERITIES
 from ..change.render import counted, short
+from ..support.comment_fit import counted_by, fit, left_out
 from ..support.csvio import csv_safe, csv_text
 from ..support.markdown import code, escape
 from ..support.names import plural
-from ..support.printable import drop_unprintable
+from ..support.printable import drop_unprintable, shorten_pair
 from ..support.redact import redact_fields, redact_text
 from .difference import KINDS, STATUSES, Difference, Match, key_text
 
@@ -55,7 +56,12 @@ __all__ = [
     "to_csv",
     "status_words",
     "CSV_COLUMNS",
+    "SCHEMA_VERSION",
 ]
+
+SCHEMA_VERSION = 1
+"""The version of `to_dict`'s shape (`docs/schemas/compare.schema.json`): raised when a
+field is added, removed or changes meaning, so a reader can tell which shape it holds."""
 
 CSV_COLUMNS = (
     "severity",
@@ -138,19 +144,39 @@ def to_text(result: Comparison) -> str:
         if d.expired:
             lines.append(f"    {_clean(d.expired)}")
         for f in d.fields:
-            lines.append(f"    {_clean(f.path)}: {_clean(short(f.a))} -> {_clean(short(f.b))}")
+            old, new = _values(f.a, f.b)
+            lines.append(f"    {_clean(f.path)}: {_clean(old)} -> {_clean(new)}")
     return "\n".join(lines) + "\n"
 
 
-def to_markdown(result: Comparison) -> str:
+def to_markdown(result: Comparison, *, limit: int | None = None, details: str | None = None) -> str:
     """For a pull-request comment: the summary and counts first, then each kind's
-    differences folded in a `<details>` block."""
+    differences folded in a `<details>` block. With a `limit` (`COMMENT_LIMIT` for a
+    comment) a report that would pass it keeps the worst differences that fit and says
+    first what it left out, and where the whole report is (`details`, a file name)."""
+    names = result.names
+    rows = [_markdown_row(d, names) for d in result.differences]
+    ranks = [SEVERITIES.index(d.severity) for d in result.differences]
+
+    def render(kept: Collection[int] | None) -> str:
+        return _markdown(result, rows, kept, details)
+
+    return fit(render, [len(row) for row in rows], ranks, limit)
+
+
+def _markdown(
+    result: Comparison, rows: list[str], kept: Collection[int] | None, details: str | None
+) -> str:
+    """The Markdown with the rows of `kept` (every row when None), and what it left out."""
     a, b = result.names
     counts = result.counts()
     first, *notes = summary(result).split("\n")
     lines = [f"## {escape(a)} vs {escape(b)}: {escape(first)}", ""]
     if notes:
         lines += [f"> {escape(note)}" for note in notes] + [""]
+    shown = set(range(len(rows)) if kept is None else kept)
+    if len(shown) < len(rows):
+        lines += [_left_out(result, shown, details), ""]
     lines.append("| | profiles | channels | partners |")
     lines.append("|---|---:|---:|---:|")
     for status in STATUSES:
@@ -159,24 +185,44 @@ def to_markdown(result: Comparison) -> str:
     matched = " | ".join(str(sum(counts["matched"][k].values())) for k in KINDS)
     lines.append(f"| matched | {matched} |")
     for kind in KINDS:
-        found = result.of(kind=kind)
-        if not found:
+        found = [n for n, d in enumerate(result.differences) if d.kind == kind]
+        chosen = [n for n in found if n in shown]
+        if not chosen:
             continue
-        title = html.escape(f"{plural(len(found), kind)} differ", quote=False)
+        part = f", {len(chosen):,} shown" if len(chosen) < len(found) else ""
+        title = html.escape(f"{plural(len(found), kind)} differ{part}", quote=False)
         # markdown="1": MkDocs' md_in_html reads the table inside (GitHub drops the attribute)
         lines += ["", f'<details markdown="1"><summary>{title}</summary>', ""]
         lines.append(f"| severity | status | {kind} | in {escape(a)} | in {escape(b)} | what |")
         lines.append("|---|---|---|---|---|---|")
-        lines += [_markdown_row(d, (a, b)) for d in found]
+        lines += [rows[n] for n in chosen]
         lines += ["", "</details>"]
     return "\n".join(lines) + "\n"
+
+
+def _left_out(result: Comparison, shown: set[int], details: str | None) -> str:
+    """`640 profile differences (640 notable); ...`: what a cut report leaves out."""
+    left = [d for n, d in enumerate(result.differences) if n not in shown]
+    what = [
+        counted_by(
+            f"{kind} difference",
+            [(s, sum(1 for d in left if d.kind == kind and d.severity == s)) for s in SEVERITIES],
+        )
+        for kind in KINDS
+        if any(d.kind == kind for d in left)
+    ]
+    return left_out(what, details)
 
 
 def _markdown_row(d: Difference, names: tuple[str, str]) -> str:
     what = [escape(redact_text(d.reason))]
     if d.expired:
         what.append(escape(redact_text(d.expired)))
-    what += [f"{_span(f.path)}: {_span(short(f.a))} → {_span(short(f.b))}" for f in d.fields[:10]]
+    what += [
+        f"{_span(f.path)}: {_span(old)} → {_span(new)}"
+        for f in d.fields[:10]
+        for old, new in [_values(f.a, f.b)]
+    ]
     if len(d.fields) > 10:
         what.append(f"and {len(d.fields) - 10} more fields")
     return (
@@ -186,15 +232,27 @@ def _markdown_row(d: Difference, names: tuple[str, str]) -> str:
     )
 
 
+def _values(a: Any, b: Any) -> tuple[str, str]:
+    """The two sides of a field as short JSON, cut around where they differ."""
+    return shorten_pair(short(a, _NO_CUT), short(b, _NO_CUT), _SHORT)
+
+
+_SHORT = 60
+"""Characters of a value shown in the text and Markdown (as the diff's `short`)."""
+_NO_CUT = 1 << 62
+
+
 def _span(text: str) -> str:
     """A code span fit for a table cell: GitHub splits cells even at a pipe inside one."""
     return code(redact_text(text)).replace("|", "\\|")
 
 
 def to_dict(result: Comparison) -> dict[str, Any]:
-    """`{"summary": {...}, "differences": [...], "known": [...]}`: the machine form."""
+    """`{"schema_version": 1, "summary": {...}, "differences": [...], "known": [...]}`: the
+    machine form, described by `docs/schemas/compare.schema.json`."""
     a, b = result.names
     return {
+        "schema_version": SCHEMA_VERSION,
         "summary": {
             "text": summary(result).split("\n", 1)[0],
             "names": {"a": redact_text(a), "b": redact_text(b)},

@@ -11,14 +11,17 @@
   a terminal escape, a carriage return or a reversed text cannot act, no id breaks a line
   or a row, and the reader sees that it was there.
 - `shorten`: one line cut to a number of characters, the cut marked by `…` (labels, menus,
-  the docs site's navigation).
+  the docs site's navigation); `shorten_pair`: two values that differ cut to the same
+  window around where they first differ (a comparison's two sides), so that two values
+  that differ never show as the same cut string.
 """
 
 from __future__ import annotations
 
+import os
 import re
 
-__all__ = ["drop_unprintable", "escape_unprintable", "shorten"]
+__all__ = ["drop_unprintable", "escape_unprintable", "shorten", "shorten_pair"]
 
 _UNPRINTABLE = re.compile(
     "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff]"
@@ -49,3 +52,24 @@ def shorten(text: object, limit: int) -> str:
     if limit <= 1:
         return "…"[:limit]
     return text[: limit - 1].rstrip(" -_/,.:·") + "…"
+
+
+def shorten_pair(a: str, b: str, limit: int) -> tuple[str, str]:
+    """`a` and `b` cut to at most `limit` characters each, both from the same place: the
+    start when their first difference shows there, else a third of `limit` before it
+    (marked `…`), so that a difference in the middle or at the end stays in view."""
+    if len(a) <= limit and len(b) <= limit:
+        return a, b
+    same = len(os.path.commonprefix([a, b]))
+    start = 0 if same < limit - 1 else same - limit // 3
+    return _window(a, start, limit), _window(b, start, limit)
+
+
+def _window(text: str, start: int, limit: int) -> str:
+    """`text` from `start`, at most `limit` characters, each cut end marked by `…`."""
+    head = "…" if start > 0 else ""
+    rest = text[start:]
+    room = limit - len(head)
+    if len(rest) > room:
+        rest = rest[: room - 1] + "…"
+    return head + rest

@@ -10,7 +10,14 @@ from collections.abc import Callable
 
 from .context import ReportContext
 from .junit import junit_report
-from .rows import csv_report, json_report, markdown_report, table_report, text_report
+from .rows import (
+    csv_report,
+    json_report,
+    json_rows_report,
+    markdown_report,
+    table_report,
+    text_report,
+)
 from .sarif import sarif_report
 
 __all__ = ["FORMATS", "ReportContext", "render"]
@@ -23,9 +30,10 @@ FORMATS: dict[str, Callable[[ReportContext], str]] = {
     "sarif": sarif_report,
     "junit": junit_report,
     "table": table_report,
+    "rows": json_rows_report,
 }
-"""Report formats by name, as `iptoolkit audit --format` takes them (`table` is the older
-`findings` command's)."""
+"""Report formats by name, as `iptoolkit audit --format` takes them (`table` and `rows`, its
+JSON list of findings, are the older `findings` command's)."""
 
 
 def render(context: ReportContext, output_format: str) -> str:

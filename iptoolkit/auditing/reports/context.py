@@ -33,7 +33,8 @@ class ReportContext:
     in the listing to its (line, column) in `snapshot` (a list: the profiles in order);
     `profiles` maps each profile's node id to its position, so that a finding found in no
     one profile (several agents on one URL, a channel id no profile holds) points at the
-    first profile it names."""
+    first profile it names; `limit` and `details`: the Markdown report's room (a comment's,
+    `COMMENT_LIMIT`) and the file holding the whole report (`markdown_report`)."""
 
     found: Findings
     rules: Sequence[Rule]
@@ -44,6 +45,8 @@ class ReportContext:
     fail_on: str = "warning"
     root: Path = field(default_factory=Path.cwd)
     profiles: Mapping[str, int] = field(default_factory=dict)
+    limit: int | None = None
+    details: str | None = None
 
     @functools.cached_property
     def rule_of(self) -> dict[str, Rule]:

@@ -4,17 +4,23 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
+from ...support.comment_fit import fit, left_out
 from ...support.csvio import csv_safe, csv_text
 from ...support.jsonio import indented_json
 from ...support.markdown import code, escape
 from ...support.names import plural
 from ...support.redact import redact_text
+from ..finding import Finding, severity_rank
 from .context import ReportContext, shown
 
-__all__ = ["text_report", "table_report", "json_report", "csv_report", "markdown_report",
-           "statistics", "totals", "CUT"]  # fmt: skip
+__all__ = ["text_report", "table_report", "json_report", "json_rows_report", "csv_report",
+           "markdown_report", "statistics", "totals", "CUT", "SCHEMA_VERSION"]  # fmt: skip
+
+SCHEMA_VERSION = 1
+"""The version of `json_report`'s shape (`docs/schemas/audit.schema.json`): raised when a
+field is added, removed or changes meaning, so a reader can tell which shape it holds."""
 
 _COLUMNS = ("code", "severity", "kind", "title", "item", "path", "line", "column", "text",
             "nodes", "fingerprint")  # fmt: skip
@@ -69,10 +75,26 @@ def statistics(context: ReportContext) -> str:
 
 
 def json_report(context: ReportContext) -> str:
-    """A JSON list of findings, each with its code, severity, kind, title, text, item,
-    nodes, JSON path, line and fingerprint."""
-    rows = [context.row(f) for f in context.found]
-    return indented_json(rows) + "\n"
+    """`{"schema_version": 1, "summary": {...}, "findings": [...]}`: the counts, and each
+    finding with its code, severity, kind, title, text, item, nodes, JSON path, line and
+    fingerprint (`docs/schemas/audit.schema.json`)."""
+    found = context.found
+    by = Counter(f.severity for f in found)
+    summary = {
+        "text": totals(context),
+        "findings": len(found),
+        "severity": {severity: by[severity] for severity in ("error", "warning", "info")},
+        "hidden": found.hidden,
+        "suppressed": found.suppressed,
+    }
+    rows = [context.row(f) for f in found]
+    document = {"schema_version": SCHEMA_VERSION, "summary": summary, "findings": rows}
+    return indented_json(document) + "\n"
+
+
+def json_rows_report(context: ReportContext) -> str:
+    """The older `findings` command's JSON: the list of findings alone, as it always was."""
+    return indented_json([context.row(f) for f in context.found]) + "\n"
 
 
 def csv_report(context: ReportContext) -> str:
@@ -94,18 +116,46 @@ def _cell(value: object) -> object:
 
 def markdown_report(context: ReportContext) -> str:
     """A Markdown table of the findings (for a pull request comment or a job summary);
-    every text from the estate escaped by the one escaper (`iptoolkit.support.markdown`)."""
+    every text from the estate escaped by the one escaper (`iptoolkit.support.markdown`).
+    With `context.limit`, a report that would pass it keeps the worst findings that fit
+    and says first what it left out, by severity and rule, and where the whole report is."""
 
     def text(value: object) -> str:
         return escape(redact_text(str(value))) if value not in (None, "") else "–"
 
-    lines = [f"## {text(totals(context))}", ""]
-    if context.found:
-        lines.append("| Code | Severity | Rule | Item | Where | Finding |")
-        lines.append("|---|---|---|---|---|---|")
-        lines += [
-            f"| {code(f.code)} | {f.severity} | {text(context.title(f))} | {text(f.item)} | "
-            f"{text(context.where(f))} | {text(f.text)} |"
-            for f in context.found
-        ]
-    return "\n".join(lines) + "\n"
+    found = list(context.found)
+    rows = [
+        f"| {code(f.code)} | {f.severity} | {text(context.title(f))} | {text(f.item)} | "
+        f"{text(context.where(f))} | {text(f.text)} |"
+        for f in found
+    ]
+
+    def render(kept: Collection[int] | None) -> str:
+        lines = [f"## {text(totals(context))}", ""]
+        shown = set(range(len(rows)) if kept is None else kept)
+        if len(shown) < len(rows):
+            left = [f for n, f in enumerate(found) if n not in shown]
+            lines += [_left_out(left, context.details), ""]
+        if shown:
+            lines.append("| Code | Severity | Rule | Item | Where | Finding |")
+            lines.append("|---|---|---|---|---|---|")
+            lines += [row for n, row in enumerate(rows) if n in shown]
+        return "\n".join(lines) + "\n"
+
+    ranks = [severity_rank(f.severity) for f in found]
+    return fit(render, [len(row) for row in rows], ranks, context.limit)
+
+
+def _left_out(left: list[Finding], details: str | None) -> str:
+    """`600 findings (550 warnings, 50 info): 300 DAT004, 200 HYG001, ...`."""
+    by_severity = Counter(f.severity for f in left)
+    by_code = Counter(f.code for f in left)
+    codes = ", ".join(f"{n:,} {name}" for name, n in sorted(by_code.items(), key=_most))
+    said = ", ".join(
+        plural(by_severity[s], s) for s in ("error", "warning", "info") if by_severity[s]
+    )
+    return left_out([f"{plural(len(left), 'finding')} ({said}): {codes}"], details)
+
+
+def _most(item: tuple[str, int]) -> tuple[int, str]:
+    return -item[1], item[0]

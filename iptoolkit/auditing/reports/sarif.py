@@ -18,9 +18,12 @@ from ..finding import Finding
 from ..rule import Rule
 from .context import ReportContext
 
-__all__ = ["sarif_report", "SARIF_SCHEMA", "LEVELS", "FINGERPRINT"]
+__all__ = ["sarif_report", "SARIF_SCHEMA", "LEVELS", "FINGERPRINT", "INFORMATION_URI"]
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+INFORMATION_URI = "https://github.com/iptoolkit/iptoolkit"
+"""The driver's `informationUri`: where a reader of an alert learns about the tool (GitHub
+links it beside the alert; the multitool advises it, SARIF2005)."""
 LEVELS = {"error": "error", "warning": "warning", "info": "note"}
 FINGERPRINT = "iptoolkitFinding/v1"
 _SECURITY_SEVERITY = {"error": "8.0", "warning": "5.5", "info": "2.0"}
@@ -35,6 +38,7 @@ def sarif_report(context: ReportContext) -> str:
             "driver": {
                 "name": "iptoolkit",
                 "semanticVersion": __version__,
+                "informationUri": INFORMATION_URI,
                 "rules": [_rule(one) for one in rules],
             }
         },
