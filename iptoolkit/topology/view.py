@@ -48,6 +48,7 @@ __all__ = [
     "MAX_PER_COLUMN",
     "detail_view",
     "grouped_view",
+    "profile_group_count",
     "focus_set",
     "node_label",
     "item_label",
@@ -306,6 +307,19 @@ def grouped_view(
 
 
 Key = tuple[str, str, Any]  # (kind, label, type)
+
+
+def profile_group_count(
+    graph: EstateGraph, group_by: str, *, max_per_column: dict[str, int] | None = None
+) -> int:
+    """How many profile groups `grouped_view(graph, group_by)` draws, without drawing it:
+    a drill-down tries groupings in turn and takes the first that splits its profiles.
+    The groups are merged as that view merges them (`_cap`), whose ranking of profile,
+    agent and response groups by size needs no reach (only partners are ranked by it)."""
+    if group_by not in GROUP_BY:
+        raise ValueError(f"group_by must be one of {', '.join(GROUP_BY)}, not {group_by!r}")
+    keys = _cap(_group_keys(graph, group_by), {}, max_per_column or MAX_PER_COLUMN, group_by)
+    return len({key for key in keys.values() if key[0] == "profile"})
 
 
 def _reach(graph: EstateGraph) -> dict[str, set[str]]:
