@@ -22,7 +22,7 @@ from typing import Any
 
 import networkx as nx
 
-from ..query.graph import EstateGraph
+from ..query.graph import EstateGraph, release
 from ..support.names import type_label
 from ..topology.layout import LayeredLayout, place_view
 from ..topology.legend import INACTIVE_FILL, LegendItem, legend_items
@@ -123,7 +123,9 @@ def view_data(
     `plot_topology` decides it, see `plot.topology.grouping`) or node by node. Given the
     `canvas` it starts in, a view that fits is laid out in its pixels (`topology_fit`)."""
     view = grouped_view(graph, group_by, focus) if group_by else detail_view(graph, focus)
-    return _to_sigma(view, group_by, focused=focus is not None, canvas=canvas)
+    data = _to_sigma(view, group_by, focused=focus is not None, canvas=canvas)
+    release(view)
+    return data
 
 
 def grouped_data(
@@ -141,7 +143,9 @@ def grouped_data(
     if min_profile_groups > 1 and profile_group_count(graph, group_by) < min_profile_groups:
         return None
     view = grouped_view(graph, group_by, focus)
-    return _to_sigma(view, group_by, focused=focus is not None, canvas=canvas)
+    data = _to_sigma(view, group_by, focused=focus is not None, canvas=canvas)
+    release(view)
+    return data
 
 
 def start_camera(data: ViewData, *, aspect: float = 1.3) -> dict[str, float]:
