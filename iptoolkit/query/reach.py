@@ -26,7 +26,15 @@ from ..support.names import type_matches
 from .graph import EstateGraph
 from .resolve import resolve_node
 
-__all__ = ["where_used", "impact", "neighbourhood", "induced_subgraph", "Impact", "graph_order"]
+__all__ = [
+    "where_used",
+    "impact",
+    "neighbourhood",
+    "induced_subgraph",
+    "reached",
+    "Impact",
+    "graph_order",
+]
 
 Ref = TypeVar("Ref", bound=Hashable)
 """A node as `impact` is asked for it (a node id, bare id or name): alone or in a list."""
@@ -198,6 +206,21 @@ def induced_subgraph(graph: EstateGraph, nodes: Iterable[Hashable]) -> EstateGra
                 keyed = {key: dict(data) for key, data in edges.items()}
                 out[target] = pred_out[target][source] = keyed
     return result
+
+
+def reached(adjacency: Mapping[Any, Iterable[Any]], starts: Iterable[Any]) -> set[Any]:
+    """`starts` and every node reached from one of them along `adjacency` (a graph's
+    `succ`: descendants; its `pred`: ancestors), in one walk for all of them, without
+    `nx.descendants`' dispatch per call: a drill-down's group of 2,000 profiles once
+    walked from each, a fifth of an HTML file's time."""
+    seen = set(starts)
+    stack = list(seen)
+    while stack:
+        for other in adjacency[stack.pop()]:
+            if other not in seen:
+                seen.add(other)
+                stack.append(other)
+    return seen
 
 
 def _profiles_reaching(graph: EstateGraph, targets: Iterable[str]) -> set[str]:

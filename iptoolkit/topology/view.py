@@ -29,7 +29,7 @@ import networkx as nx
 from ..core.estate import Estate
 from ..core.nodes import is_active
 from ..query.paths import Paths
-from ..query.reach import Impact
+from ..query.reach import Impact, reached
 from ..query.resolve import resolve_node
 from ..support.names import type_label
 from ..support.printable import drop_unprintable
@@ -395,7 +395,7 @@ def _profile_bucket(
         return f"{type_label(agent_type)} profiles" if agent_type else "profiles without agent"
     if group_by == "partner":
         partners = sorted(
-            {partner_names[p] for p in nx.descendants(graph, node) if p in partner_names}
+            {partner_names[p] for p in reached(graph.succ, [node]) if p in partner_names}
         )
         if not partners:
             return "no partner"
