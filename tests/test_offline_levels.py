@@ -172,3 +172,34 @@ def test_laying_out_a_files_levels_leaves_no_graph_to_the_collector(
         gc.set_debug(0)
         gc.garbage.clear()
     assert graphs == [], f"{len(graphs)} graphs were freed by the collector"
+
+
+def slow_partner_bucket(graph: EstateGraph, profile: str) -> str:
+    """A profile's group by partner, as first written: a walk from the profile."""
+    if graph.nodes[profile].get("problem"):
+        return "unreadable profiles"
+    names = {
+        str(graph.nodes[p].get("name") or p)
+        for p in nx.descendants(graph, profile)
+        if graph.nodes[p].get("kind") == "partner"
+    }
+    return "no partner" if not names else min(names) if len(names) == 1 else "several partners"
+
+
+def test_profiles_are_grouped_by_the_partners_their_paths_reach(graph: EstateGraph) -> None:
+    odd = graph.copy()  # a path through a node of no known kind: walked, not passed over
+    lonely = next(p for p in profiles(odd) if slow_partner_bucket(odd, p) == "no partner")
+    partner = next(n for n, data in odd.nodes(data=True) if data.get("kind") == "partner")
+    odd.add_edge(lonely, "other:1", relation="input")
+    odd.add_edge("other:1", partner, relation="belongs_to")
+    uncapped = {"profile": 10**6, "partner": 10**6}
+    for part in (graph, odd):
+        view = grouped_view(part, "partner", max_per_column=uncapped)
+        bucket = {
+            member: data["label"]
+            for data in view.nodes.values()
+            if data["kind"] == "profile"
+            for member in data["members"]
+        }
+        assert bucket == {p: slow_partner_bucket(part, p) for p in profiles(part)}
+    assert bucket[lonely] != "no partner"
