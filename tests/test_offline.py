@@ -164,6 +164,17 @@ def test_script_json_escapes_what_would_end_the_element() -> None:
     assert json.loads(text) == {"name": "</script><b>&\u2028\u2029"}
 
 
+def test_script_json_writes_what_the_standard_library_writes() -> None:
+    """Written fast (orjson), read back the same: text, numbers (`1e-05` may be written
+    `0.00001`), and an id past 64 bits."""
+    words = {"a": ["Zürich \u00e9\u4e2d", 'x\ty\n"z\\'], "b": {"c": [12, -3, True, None]}}
+    numbers = {"n": [0.1, 1e-05, -2.5, 1e16, 12.0]}
+    for payload in (words, numbers, {**words, "id": 2**70}):
+        text = script_json(payload)
+        assert json.loads(text) == payload
+    assert script_json(words) == json.dumps(words, ensure_ascii=False, separators=(",", ":"))
+
+
 def test_levels_stop_at_their_budget() -> None:
     """Past `max_nodes` a profile group is drawn but does not open, and the file says so."""
     from iptoolkit.offline.levels import CUT, drill_levels

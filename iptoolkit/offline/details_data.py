@@ -9,6 +9,7 @@ cut where the Details tab cuts it (`limit`), its length kept.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Hashable, Iterable
 from typing import TYPE_CHECKING, Any
@@ -72,9 +73,7 @@ def section_json(section: Section, table: ItemTable, strings: Interned) -> dict[
     `note`, or `p` a paragraph with its CSS class `c`. Texts are indices into `strings`."""
     out: dict[str, Any] = {"t": strings(redact_text(section.title))}
     if section.fields is not None:
-        out["f"] = [
-            strings(json.dumps(row, ensure_ascii=False)) for row in field_rows(section.fields)
-        ]
+        out["f"] = [strings(_row_json(row)) for row in field_rows(section.fields)]
         out["l"] = [
             [strings(key), _entry(link, table, strings)] for key, link in section.links.items()
         ]
@@ -88,6 +87,12 @@ def section_json(section: Section, table: ItemTable, strings: Interned) -> dict[
         out["p"] = strings(redact_text(section.text or ""))
         out["c"] = strings(section.css)
     return out
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _row_json(row: tuple[str, str]) -> str:
+    """A row of fields as one JSON string, kept: most rows repeat (`"commitEach": false`)."""
+    return json.dumps(row, ensure_ascii=False)
 
 
 def _entry(item: str | Link, table: ItemTable, strings: Interned) -> int | list[int]:

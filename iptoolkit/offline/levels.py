@@ -27,6 +27,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..query.graph import release
 from ..topology.style import KIND_LABELS
 from ..viewmodel.drill import auto_view
 from ..viewmodel.topology_data import ViewData, detail_node, group_graph
@@ -112,6 +113,8 @@ def drill_levels(
                 levels.append(Level(crumb, child))
                 queue.append((known[sign], inner))
             opens[(index, key)] = known[sign]
+        if part is not graph:
+            release(part)
     return levels, opens
 
 

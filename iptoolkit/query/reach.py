@@ -26,7 +26,15 @@ from ..support.names import type_matches
 from .graph import EstateGraph
 from .resolve import resolve_node
 
-__all__ = ["where_used", "impact", "neighbourhood", "induced_subgraph", "Impact", "graph_order"]
+__all__ = [
+    "where_used",
+    "impact",
+    "neighbourhood",
+    "induced_subgraph",
+    "reached",
+    "Impact",
+    "graph_order",
+]
 
 Ref = TypeVar("Ref", bound=Hashable)
 """A node as `impact` is asked for it (a node id, bare id or name): alone or in a list."""
@@ -183,14 +191,36 @@ def induced_subgraph(graph: EstateGraph, nodes: Iterable[Hashable]) -> EstateGra
     chosen = set(nodes)
     ordered = [node for node in graph if node in chosen]
     result: EstateGraph = nx.MultiDiGraph(**graph.graph)
-    result.add_nodes_from((node, graph.nodes[node]) for node in ordered)
-    add_edge = result.add_edge  # each edge under its own key, as add_edges_from would
+    # Filled as `add_nodes_from` and `add_edge` fill it (a node's dicts, then each edge's
+    # key dict shared by both ends), without their checks per call: an HTML file cuts
+    # 1,700 parts, and the calls were most of the cut.
+    inner: Any = result  # the adjacency dicts networkx documents as its data structure
+    node_data, succ_out, pred_out = inner._node, inner._succ, inner._pred
+    for node in ordered:
+        node_data[node] = dict(graph.nodes[node])
+        succ_out[node], pred_out[node] = {}, {}
     for source in ordered:
+        out = succ_out[source]
         for target, edges in graph.succ[source].items():
             if target in chosen:
-                for key, data in edges.items():
-                    add_edge(source, target, key, **data)
+                keyed = {key: dict(data) for key, data in edges.items()}
+                out[target] = pred_out[target][source] = keyed
     return result
+
+
+def reached(adjacency: Mapping[Any, Iterable[Any]], starts: Iterable[Any]) -> set[Any]:
+    """`starts` and every node reached from one of them along `adjacency` (a graph's
+    `succ`: descendants; its `pred`: ancestors), in one walk for all of them, without
+    `nx.descendants`' dispatch per call: a drill-down's group of 2,000 profiles once
+    walked from each, a fifth of an HTML file's time."""
+    seen = set(starts)
+    stack = list(seen)
+    while stack:
+        for other in adjacency[stack.pop()]:
+            if other not in seen:
+                seen.add(other)
+                stack.append(other)
+    return seen
 
 
 def _profiles_reaching(graph: EstateGraph, targets: Iterable[str]) -> set[str]:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from ..query.paths import Paths
 from ..topology.style import COLUMN_OF_KIND
-from .topology_data import ViewData, group_graph, view_data
+from .topology_data import ViewData, group_graph, grouped_data, view_data
 from .topology_fit import MIN_ROW_PX, SCROLL_PAGES, Canvas, fits
 
 if TYPE_CHECKING:
@@ -68,8 +68,10 @@ def auto_view(
     if fits(tallest_column(graph) * _SLACK, canvas, pages=SCROLL_PAGES):
         return view_data(graph, group_by=None, focus=focus, canvas=canvas)
     for group_by in order:
-        data = view_data(graph, group_by=group_by, focus=focus, canvas=canvas)
-        if profile_groups(data) > 1:
+        data = grouped_data(
+            graph, group_by=group_by, focus=focus, canvas=canvas, min_profile_groups=2
+        )
+        if data is not None:
             return data
     ranges = by_name_ranges(graph, canvas)
     if ranges is not None:
@@ -97,11 +99,6 @@ def by_name_ranges(graph: EstateGraph, canvas: Canvas) -> EstateGraph | None:
         for node in chunk:
             copy.nodes[node]["group"] = label
     return copy
-
-
-def profile_groups(data: ViewData) -> int:
-    """How many profile nodes (groups) a view draws."""
-    return sum(1 for _, item in data.graph.nodes(data=True) if item.get("kind") == "profile")
 
 
 def drill_view(

@@ -22,7 +22,7 @@ from typing import Any
 
 import networkx as nx
 
-from ..query.graph import EstateGraph
+from ..query.graph import EstateGraph, release
 from ..support.names import type_label
 from ..topology.layout import LayeredLayout, place_view
 from ..topology.legend import INACTIVE_FILL, LegendItem, legend_items
@@ -34,7 +34,13 @@ from ..topology.style import (
     UNRESOLVED_COLOUR,
     node_colour,
 )
-from ..topology.view import ViewGraph, detail_view, grouped_view, item_label
+from ..topology.view import (
+    ViewGraph,
+    detail_view,
+    grouped_view,
+    item_label,
+    profile_group_count,
+)
 from .topology_fit import (
     SCROLLBAR_PX,
     TALL_ROW_PX,
@@ -56,6 +62,7 @@ __all__ = [
     "ROWS_PER_CHARACTER",
     "ViewData",
     "view_data",
+    "grouped_data",
     "group_graph",
     "start_camera",
     "detail_node",
@@ -116,7 +123,29 @@ def view_data(
     `plot_topology` decides it, see `plot.topology.grouping`) or node by node. Given the
     `canvas` it starts in, a view that fits is laid out in its pixels (`topology_fit`)."""
     view = grouped_view(graph, group_by, focus) if group_by else detail_view(graph, focus)
-    return _to_sigma(view, group_by, focused=focus is not None, canvas=canvas)
+    data = _to_sigma(view, group_by, focused=focus is not None, canvas=canvas)
+    release(view)
+    return data
+
+
+def grouped_data(
+    graph: EstateGraph,
+    *,
+    group_by: str,
+    focus: set[Hashable] | None = None,
+    canvas: Canvas | None = None,
+    min_profile_groups: int = 0,
+) -> ViewData | None:
+    """`view_data` grouped by `group_by`, or None when the grouping makes fewer than
+    `min_profile_groups` profile groups: a grouping tried and refused costs its view, not
+    its layout, nor its view when counting its groups tells (`profile_group_count`):
+    this was three quarters of an offline file's levels."""
+    if min_profile_groups > 1 and profile_group_count(graph, group_by) < min_profile_groups:
+        return None
+    view = grouped_view(graph, group_by, focus)
+    data = _to_sigma(view, group_by, focused=focus is not None, canvas=canvas)
+    release(view)
+    return data
 
 
 def start_camera(data: ViewData, *, aspect: float = 1.3) -> dict[str, float]:
@@ -165,12 +194,10 @@ def detail_node(graph: EstateGraph, node: Hashable) -> Hashable:
 def group_graph(graph: EstateGraph, members: Iterable[Hashable]) -> EstateGraph:
     """What expanding a group shows: its members and everything on their paths (the
     profiles that reach them, the channels and partners they reach)."""
-    from ..query.reach import induced_subgraph
+    from ..query.reach import induced_subgraph, reached
 
-    chosen: set[str] = set()
-    for node in members:
-        if isinstance(node, str) and node in graph:
-            chosen |= {node} | nx.ancestors(graph, node) | nx.descendants(graph, node)
+    starts = [node for node in members if isinstance(node, str) and node in graph]
+    chosen = reached(graph.succ, starts) | reached(graph.pred, starts)
     return induced_subgraph(graph, chosen)
 
 

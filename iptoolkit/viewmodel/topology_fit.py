@@ -149,8 +149,10 @@ def row_px(rows: float, canvas: Canvas) -> float:
     return max(MIN_ROW_PX, min(MAX_ROW_PX, canvas.inner_height / (rows - 1)))
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def label_px(text: str) -> float:
-    """The width in pixels of `text` drawn as a sigma label (see `LABEL_FONT_PX`)."""
+    """The width in pixels of `text` drawn as a sigma label (see `LABEL_FONT_PX`); kept for
+    the texts met again (an offline file measures each name in every level drawing it)."""
     return sum(_advance(character) for character in text)
 
 

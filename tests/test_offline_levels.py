@@ -1,0 +1,205 @@
+"""Laying out an HTML file's ~2,000 levels without the work that showed nothing: a
+grouping refused is counted, not drawn; a group's part is found in one walk; a graph
+dropped is freed at once, not by the collector's passes over the estate. Each short cut
+is held here to the slow way it replaces."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+import networkx as nx
+import pytest
+
+import iptoolkit as ipt
+from iptoolkit.offline.view import view_payload
+from iptoolkit.query.graph import EstateGraph, build_graph, release
+from iptoolkit.query.reach import induced_subgraph
+from iptoolkit.topology.view import GROUP_BY, grouped_view, profile_group_count
+from iptoolkit.viewmodel import drill, topology_data
+from iptoolkit.viewmodel.explorer_model import ExplorerModel
+from iptoolkit.viewmodel.topology_data import group_graph
+from iptoolkit.viewmodel.topology_fit import Canvas
+
+CANVAS = Canvas.of(860, 620)
+
+
+@pytest.fixture(scope="module")
+def graph() -> EstateGraph:
+    return build_graph(ipt.demo_estate(400))
+
+
+def one_group(graph: EstateGraph) -> EstateGraph:
+    """The graph with every profile in one group: grouping by group is refused."""
+    copy = graph.copy()
+    for _, data in copy.nodes(data=True):
+        if data.get("kind") == "profile":
+            data["group"] = "Everyone"
+    return copy
+
+
+def profiles(graph: EstateGraph) -> list[str]:
+    return [node for node, data in graph.nodes(data=True) if data.get("kind") == "profile"]
+
+
+def drawn_profile_groups(view: nx.DiGraph[Any]) -> int:
+    return sum(1 for data in view.nodes.values() if data["kind"] == "profile")
+
+
+@pytest.mark.parametrize("group_by", GROUP_BY)
+@pytest.mark.parametrize("limit", [None, 2, 3])
+def test_profile_groups_are_counted_as_the_grouped_view_draws_them(
+    graph: EstateGraph, group_by: str, limit: int | None
+) -> None:
+    limits = None if limit is None else {"profile": limit, "agent": limit, "partner": limit}
+    parts = {
+        "whole": graph,
+        "one group": one_group(graph),
+        "one profile": group_graph(graph, profiles(graph)[:1]),
+        "a few": group_graph(graph, profiles(graph)[:7]),
+    }
+    for name, part in parts.items():
+        drawn = drawn_profile_groups(grouped_view(part, group_by, max_per_column=limits))
+        counted = profile_group_count(part, group_by, max_per_column=limits)
+        assert counted == drawn, f"{name}: {counted} counted, {drawn} drawn"
+
+
+def test_a_refused_grouping_is_not_laid_out(
+    graph: EstateGraph, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    laid_out: list[str | None] = []
+    to_sigma = topology_data._to_sigma
+
+    def counting(view: Any, group_by: str | None, **options: Any) -> Any:
+        laid_out.append(group_by)
+        return to_sigma(view, group_by, **options)
+
+    monkeypatch.setattr(topology_data, "_to_sigma", counting)
+    data = drill.auto_view(one_group(graph), canvas=CANVAS)
+    assert data.group_by == "agent_type"
+    assert laid_out == ["agent_type"], "the grouping by group, refused, was laid out"
+
+
+def slow_induced_subgraph(graph: EstateGraph, chosen: set[str]) -> EstateGraph:
+    """`induced_subgraph` as it was first written, with networkx's own calls."""
+    ordered = [node for node in graph if node in chosen]
+    result: EstateGraph = nx.MultiDiGraph(**graph.graph)
+    result.add_nodes_from((node, graph.nodes[node]) for node in ordered)
+    for source in ordered:
+        for target, edges in graph.succ[source].items():
+            if target in chosen:
+                for key, data in edges.items():
+                    result.add_edge(source, target, key, **data)
+    return result
+
+
+def slow_group_graph(graph: EstateGraph, members: Sequence[Hashable]) -> EstateGraph:
+    """The part a group opens on, as it was first written: a walk from each member."""
+    chosen: set[str] = set()
+    for node in members:
+        if isinstance(node, str) and node in graph:
+            chosen |= {node} | nx.ancestors(graph, node) | nx.descendants(graph, node)
+    return slow_induced_subgraph(graph, chosen)
+
+
+def same_graph(fast: EstateGraph, slow: EstateGraph) -> None:
+    """Equal as networkx holds them: nodes, edges, keys, data, and each order."""
+    assert fast.graph == slow.graph
+    assert list(fast.nodes(data=True)) == list(slow.nodes(data=True))
+    assert list(fast.edges(keys=True, data=True)) == list(slow.edges(keys=True, data=True))
+    for node in slow:
+        assert list(fast.pred[node].items()) == list(slow.pred[node].items())
+        assert list(fast.succ[node].items()) == list(slow.succ[node].items())
+
+
+def test_an_induced_subgraph_is_the_one_networkx_calls_build(graph: EstateGraph) -> None:
+    chosen = {node for number, node in enumerate(graph) if number % 3}
+    fast = induced_subgraph(graph, chosen)
+    same_graph(fast, slow_induced_subgraph(graph, chosen))
+    node, (source, target, key) = next(iter(fast)), next(iter(fast.edges(keys=True)))
+    fast.nodes[node]["name"] = fast.edges[source, target, key]["relation"] = "changed"
+    assert graph.nodes[node].get("name") != "changed", "the copy shares node data"
+    assert graph.edges[source, target, key].get("relation") != "changed"
+    source_edge = next(iter(fast.succ[source][target]))
+    fast.succ[source][target][source_edge]["weight"] = 7  # one dict seen from both ends
+    assert fast.pred[target][source][source_edge]["weight"] == 7
+    fast.add_edge(target, source, "new")
+    assert not graph.has_edge(target, source, "new")
+
+
+def test_a_groups_part_is_what_walking_from_each_member_finds(graph: EstateGraph) -> None:
+    nodes = list(graph.nodes)
+    channels = [n for n in nodes if graph.nodes[n].get("kind") == "channel"]
+    agents = [n for n in nodes if graph.nodes[n].get("kind") == "agent"]
+    odd: list[Hashable] = [*agents[:3], "no such node", 7]
+    for members in (profiles(graph)[:50], channels[:5], odd, []):
+        fast, slow = group_graph(graph, members), slow_group_graph(graph, members)
+        same_graph(fast, slow)
+        assert len(fast) > 0 or not members
+
+
+def test_a_released_graph_is_freed_without_the_collector(graph: EstateGraph) -> None:
+    part = group_graph(graph, profiles(graph)[:5])
+    edges = list(part.edges(keys=True))  # networkx keeps the edge view in the graph
+    assert part.in_degree(edges[0][1]) >= 1
+    release(part)
+    assert list(part.edges(keys=True)) == edges, "a view asked for again is made again"
+    release(part)
+    gone = weakref.ref(part)
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        del part
+        assert gone() is None, "the graph waits for the collector"
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def test_laying_out_a_files_levels_leaves_no_graph_to_the_collector(
+    graph: EstateGraph,
+) -> None:
+    model = ExplorerModel(ipt.demo_estate(400))
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        view_payload(model.graph, model, title="t", lines=[])
+        gc.collect()
+        graphs = [item for item in gc.garbage if isinstance(item, nx.Graph)]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+    assert graphs == [], f"{len(graphs)} graphs were freed by the collector"
+
+
+def slow_partner_bucket(graph: EstateGraph, profile: str) -> str:
+    """A profile's group by partner, as first written: a walk from the profile."""
+    if graph.nodes[profile].get("problem"):
+        return "unreadable profiles"
+    names = {
+        str(graph.nodes[p].get("name") or p)
+        for p in nx.descendants(graph, profile)
+        if graph.nodes[p].get("kind") == "partner"
+    }
+    return "no partner" if not names else min(names) if len(names) == 1 else "several partners"
+
+
+def test_profiles_are_grouped_by_the_partners_their_paths_reach(graph: EstateGraph) -> None:
+    odd = graph.copy()  # a path through a node of no known kind: walked, not passed over
+    lonely = next(p for p in profiles(odd) if slow_partner_bucket(odd, p) == "no partner")
+    partner = next(n for n, data in odd.nodes(data=True) if data.get("kind") == "partner")
+    odd.add_edge(lonely, "other:1", relation="input")
+    odd.add_edge("other:1", partner, relation="belongs_to")
+    uncapped = {"profile": 10**6, "partner": 10**6}
+    for part in (graph, odd):
+        view = grouped_view(part, "partner", max_per_column=uncapped)
+        bucket = {
+            member: data["label"]
+            for data in view.nodes.values()
+            if data["kind"] == "profile"
+            for member in data["members"]
+        }
+        assert bucket == {p: slow_partner_bucket(part, p) for p in profiles(part)}
+    assert bucket[lonely] != "no partner"
