@@ -10,6 +10,7 @@ import pytest
 
 import iptoolkit as ipt
 from iptoolkit.change.links import edges
+from iptoolkit.change.walk import Walk, pair_elements
 from iptoolkit.support.redact import MASK
 from tests.factories import ACME, GLOBEX, agent, channel, estate_of, profile, unit
 
@@ -136,6 +137,31 @@ def test_channels_in_a_list_reordered_are_no_change():
     old = estate_of(profile("P1", agent=agent("AS2", channels=channels)))
     new = estate_of(profile("P1", agent=agent("AS2", channels=channels[::-1])))
     assert not ipt.diff(old, new)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        # orjson writes NaN as null: the None is the one equal to the old None
+        ([None], [float("nan"), None], ([(0, 1)], [], [0])),
+        # orjson refuses an integer beyond 64 bits: json tokens it, and it is found equal
+        ([2**70], [1, 2**70], ([(0, 1)], [], [0])),
+    ],
+    ids=["nan is not null", "beyond 64 bits"],
+)
+def test_equal_list_elements_pair_whatever_the_json_writer_can_hold(old, new, expected):
+    assert pair_elements(old, new) == expected
+
+
+def test_a_member_equal_in_python_but_not_in_type_is_a_change():
+    # 1 == True == 1.0 in Python; in JSON they are three values (the objects differ in c)
+    old, new = {"a": 1, "b": 1.0, "c": "x"}, {"a": True, "b": 1, "c": "y"}
+    changes = Walk(lambda name: False).compare(old, new).changes
+    assert [(c.path, c.old, c.new) for c in changes] == [
+        ("a", 1, True),
+        ("b", 1.0, 1),
+        ("c", "x", "y"),
+    ]
 
 
 # -- severities ------------------------------------------------------------------------------
