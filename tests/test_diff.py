@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 import iptoolkit as ipt
+from iptoolkit.change import schema_compare
 from iptoolkit.change.links import edges
 from iptoolkit.change.walk import Walk, pair_elements
 from iptoolkit.support.redact import MASK
@@ -526,3 +527,25 @@ def test_a_name_or_source_holding_a_password_shows_the_mask_in_every_form():
     shown += [result.to_frame().to_csv()]
     for text in shown:
         assert secret not in text
+
+
+def test_a_diff_of_two_files_searches_their_own_texts_for_the_schema(tmp_path, monkeypatch):
+    # P1 gains retryPolicy; P2, equal on both sides, has it already: no field appears.
+    # The equal P2 is found by searching its text, which the file holds (issue 45)
+    new_p1 = sftp("P1")
+    new_p1["inputAgentSettings"]["retryPolicy"] = {"attempts": 3}
+    p2 = sftp("P2", description="x")
+    p2["inputAgentSettings"]["retryPolicy"] = {"attempts": 2}
+    old = estate_of(sftp("P1"), p2, sftp("P3", description="a"))
+    new = estate_of(new_p1, p2, sftp("P3", description="b"))
+    old.save(tmp_path / "old.json")
+    new.save(tmp_path / "new.json")
+    from_estates = ipt.diff(old, new)
+    assert not from_estates.of(kind="schema")
+
+    def written(record: Any) -> Any:
+        raise AssertionError(f"{record.key} written again")
+
+    monkeypatch.setattr(schema_compare, "_written", written)
+    from_files = ipt.diff(tmp_path / "old.json", tmp_path / "new.json")
+    assert from_files.changes == from_estates.changes
