@@ -75,7 +75,7 @@ def diff(old: Estate | str | os.PathLike[str], new: Estate | str | os.PathLike[s
     >>> print(d.summary())                                   # doctest: +SKIP
     3 profiles added, 5 changed, 1 removed; 2 channels deactivated; 2 breaking
     """
-    before, after = _estate(old, "diff: old"), _estate(new, "diff: new")
+    before, after = as_estate(old, "diff: old"), _estate(new, "diff: new")
     with gc_paused():
         differ = _Differ(before, after)
         changes, notes = differ.run()
@@ -86,8 +86,8 @@ def diff(old: Estate | str | os.PathLike[str], new: Estate | str | os.PathLike[s
 
 def _estate(value: Estate | str | os.PathLike[str], what: str) -> Estate:
     """`as_estate`, a path loaded with each profile's text kept: the schema part searches
-    the equal profiles' texts, which then need not be written again (a third of a diff of
-    two 100k snapshots went there, issue 45)."""
+    the new side's equal profiles' texts, which then need not be written again (a third of
+    a diff of two 100k snapshots went there, issue 45)."""
     if isinstance(value, str | os.PathLike):
         return load(value, keep_texts=True)
     return as_estate(value, what)
