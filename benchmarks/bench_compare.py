@@ -12,6 +12,9 @@ files:
 - `ipt.compare(a_path, b_path)` (both loads included) against the same two loads.
 
     python benchmarks/bench_compare.py [--size 10000] [--repeat 3]
+
+The whole `iptoolkit compare` and `diff` processes against one file's floor, in CPU
+seconds (issue 45): `bench_two_files.py`.
 """
 
 from __future__ import annotations

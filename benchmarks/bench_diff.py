@@ -21,6 +21,9 @@ data:
   machine wall time is several times CPU time, so compare CPU.
 
     python benchmarks/bench_diff.py [--size 10000] [--repeat 5]
+
+The whole `iptoolkit compare` and `diff` processes against one file's floor, in CPU
+seconds (issue 45): `bench_two_files.py`.
 """
 
 from __future__ import annotations

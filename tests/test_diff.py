@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 
 import iptoolkit as ipt
+from iptoolkit.change import schema_compare
 from iptoolkit.change.links import edges
+from iptoolkit.change.walk import Walk, pair_elements
 from iptoolkit.support.redact import MASK
 from tests.factories import ACME, GLOBEX, agent, channel, estate_of, profile, unit
 
@@ -136,6 +138,31 @@ def test_channels_in_a_list_reordered_are_no_change():
     old = estate_of(profile("P1", agent=agent("AS2", channels=channels)))
     new = estate_of(profile("P1", agent=agent("AS2", channels=channels[::-1])))
     assert not ipt.diff(old, new)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        # orjson writes NaN as null: the None is the one equal to the old None
+        ([None], [float("nan"), None], ([(0, 1)], [], [0])),
+        # orjson refuses an integer beyond 64 bits: json tokens it, and it is found equal
+        ([2**70], [1, 2**70], ([(0, 1)], [], [0])),
+    ],
+    ids=["nan is not null", "beyond 64 bits"],
+)
+def test_equal_list_elements_pair_whatever_the_json_writer_can_hold(old, new, expected):
+    assert pair_elements(old, new) == expected
+
+
+def test_a_member_equal_in_python_but_not_in_type_is_a_change():
+    # 1 == True == 1.0 in Python; in JSON they are three values (the objects differ in c)
+    old, new = {"a": 1, "b": 1.0, "c": "x"}, {"a": True, "b": 1, "c": "y"}
+    changes = Walk(lambda name: False).compare(old, new).changes
+    assert [(c.path, c.old, c.new) for c in changes] == [
+        ("a", 1, True),
+        ("b", 1.0, 1),
+        ("c", "x", "y"),
+    ]
 
 
 # -- severities ------------------------------------------------------------------------------
@@ -500,3 +527,25 @@ def test_a_name_or_source_holding_a_password_shows_the_mask_in_every_form():
     shown += [result.to_frame().to_csv()]
     for text in shown:
         assert secret not in text
+
+
+def test_a_diff_of_two_files_searches_their_own_texts_for_the_schema(tmp_path, monkeypatch):
+    # P1 gains retryPolicy; P2, equal on both sides, has it already: no field appears.
+    # The equal P2 is found by searching its text, which the file holds (issue 45)
+    new_p1 = sftp("P1")
+    new_p1["inputAgentSettings"]["retryPolicy"] = {"attempts": 3}
+    p2 = sftp("P2", description="x")
+    p2["inputAgentSettings"]["retryPolicy"] = {"attempts": 2}
+    old = estate_of(sftp("P1"), p2, sftp("P3", description="a"))
+    new = estate_of(new_p1, p2, sftp("P3", description="b"))
+    old.save(tmp_path / "old.json")
+    new.save(tmp_path / "new.json")
+    from_estates = ipt.diff(old, new)
+    assert not from_estates.of(kind="schema")
+
+    def written(record: Any) -> Any:
+        raise AssertionError(f"{record.key} written again")
+
+    monkeypatch.setattr(schema_compare, "_written", written)
+    from_files = ipt.diff(tmp_path / "old.json", tmp_path / "new.json")
+    assert from_files.changes == from_estates.changes

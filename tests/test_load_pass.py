@@ -109,6 +109,18 @@ def test_a_bare_array_as_orjson_writes_it_loads_in_one_pass(
     assert_same(estate, step_by_step(path))
 
 
+def test_a_snapshot_whose_first_profile_holds_json_text_loads_in_one_pass(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a MongoDB agent's query is JSON text in a string: its escaped `": ` and `", "` are
+    # no tokens, and once sent the whole file down the slow road (issue 45)
+    query = profile("Q1", agent=agent("MongoDB", query='{"status": "NEW", "n": 1}'))
+    path = write_snapshot(tmp_path / "query.json", [query, *LISTING], SnapshotInfo())
+    estate, one_pass = loaded(path, monkeypatch)
+    assert one_pass
+    assert_same(estate, step_by_step(path))
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -8,8 +8,8 @@ those whose JSON text names a candidate class, field or type (`schema.type_token
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import orjson
 
@@ -115,7 +115,8 @@ def _walks_of_differences(
     conditions = _conditions(before, after)
     if not conditions or not same:
         return before, after, None
-    kept = [pair[1] for pair in same if _meets_any(pair[1].raw, conditions)]
+    text_of = _texts(new)
+    kept = [pair[1] for pair in same if _meets_any(text_of(pair[1]), conditions)]
     if any(condition == (_ANY_PROFILE,) for condition in conditions):
         kept.append(same[0][1])  # one equal profile shows that profiles exist on both sides
     return before, after, walk_records(kept)
@@ -145,13 +146,51 @@ def _conditions(before: Walk, after: Walk) -> list[_Condition]:
     return list(conditions)
 
 
-def _meets_any(raw: Any, conditions: list[_Condition]) -> bool:
-    text = orjson.dumps(raw, default=str, option=orjson.OPT_NON_STR_KEYS)
-    return any(
-        all(any(token in text for token in tokens) for tokens in condition if tokens)
-        and any(condition)
-        for condition in conditions
-    )
+Span = tuple[bytes, int, int]
+"""A profile's JSON text: a text and where in it the profile's starts and ends."""
+
+
+def _texts(estate: Estate) -> Callable[[ProfileRecord], Span]:
+    """A record's JSON text: the file's own when the load kept it (proven to be what orjson
+    writes of the record; searched in place, not copied), else written now."""
+    texts = estate.texts
+    if texts is None:
+        return _written
+    whole, starts, ends = texts.text, texts.starts, texts.ends
+    position = {record.node: n for n, record in enumerate(estate.records)}
+
+    def span(record: ProfileRecord) -> Span:
+        n = position[record.node]
+        return whole, starts[n], ends[n]
+
+    return span
+
+
+def _written(record: ProfileRecord) -> Span:
+    text = orjson.dumps(record.raw, default=str, option=orjson.OPT_NON_STR_KEYS)
+    return text, 0, len(text)
+
+
+def _meets_any(span: Span, conditions: list[_Condition]) -> bool:
+    """Whether the text holds, for some condition, a token of each of its sets (a
+    condition of no tokens, `(_ANY_PROFILE,)`, is met by none). Loops, not generators:
+    every equal profile is asked."""
+    text, start, end = span
+    for condition in conditions:
+        named = False
+        for tokens in condition:
+            if not tokens:
+                continue
+            named = True
+            for token in tokens:
+                if text.find(token, start, end) != -1:
+                    break
+            else:
+                break  # no token of this set: the condition fails
+        else:
+            if named:
+                return True
+    return False
 
 
 def _sent_names(name: str, key: str) -> tuple[str, ...]:

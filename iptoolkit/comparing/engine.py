@@ -210,9 +210,9 @@ class _Run:
                 left, right = a_tr.channel(a_item.raw), b_tr.channel(b_item.raw)
             else:
                 left, right = a_tr.partner(a_item.raw), b_tr.partner(b_item.raw)
-            if left == right:
+            changes = Walk(is_secret_name).compare(left, right).changes  # equal: none
+            if not changes:
                 continue
-            changes = Walk(is_secret_name).compare(left, right).changes
             if how == "manual":  # a rename the mapping file states: its key is no difference
                 renamed = set(self.rules.keys[kind])
                 changes = [c for c in changes if c.path not in renamed]

@@ -45,10 +45,11 @@ def items_of(estate: Estate, kind: ItemKind, rules: Rules) -> list[Item]:
     """Every item of `kind` in `estate`, keyed by the rules (matched after substitution)."""
     parts = rules.keys[kind]
     subst = rules.substituted
+    substituting = bool(rules.substitute)  # none: the key matched is the key itself
 
     def keys(raw: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        own = tuple(_part(raw, part) for part in parts)
-        return own, tuple(subst(part) for part in own)
+        own = tuple([_part(raw, part) for part in parts])
+        return own, tuple([subst(part) for part in own]) if substituting else own
 
     if kind == "profile":
         return [

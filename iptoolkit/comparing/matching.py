@@ -60,8 +60,9 @@ def pair_items(
 ) -> Paired:
     """Pair the items of one kind (see the module docstring)."""
     out = Paired()
-    a_by_own = _by(a_items, own=True)
-    b_by_own = _by(b_items, own=True)
+    manual = list(manual)
+    a_by_own = _by(a_items, own=True) if manual else {}  # read by manual matches only
+    b_by_own = _by(b_items, own=True) if manual else {}
     taken_a: set[str] = set()
     taken_b: set[str] = set()
     for a_key, b_key in manual:
@@ -80,8 +81,8 @@ def pair_items(
         taken_a.add(a_item.node)
         taken_b.add(b_item.node)
         out.pairs.append((a_item, b_item, "auto" if a_key == b_key else "manual"))
-    a_left = _by((i for i in a_items if i.node not in taken_a), own=False)
-    b_left = _by((i for i in b_items if i.node not in taken_b), own=False)
+    a_left = _by((i for i in a_items if i.node not in taken_a) if taken_a else a_items, own=False)
+    b_left = _by((i for i in b_items if i.node not in taken_b) if taken_b else b_items, own=False)
     for key, a_found in a_left.items():
         b_found = b_left.get(key, [])
         if len(a_found) == 1 and len(b_found) == 1:

@@ -17,6 +17,7 @@ shared with the estate, so translating 10,000 profiles costs little more than re
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ..change.pairing import profile_json
@@ -69,10 +70,12 @@ class Translator:
 
     def _translated(self, record: ProfileRecord, raw: Any) -> dict[str, Any] | None:
         """`raw` translated, or None when a place the record names is not in it."""
-        top = {key: value for key, value in raw.items() if key not in self.ignored}
-        copies: dict[str, Any] = {}
+        top = dict(raw)  # a copy in C; then the few ignored names dropped
+        for key in self.ignored.intersection(raw):
+            del top[key]
+        copies: dict[tuple[str | int, ...], Any] = {}
         for use in record.uses:
-            steps = path_steps(use.path)
+            steps = _steps(use.path)
             if use.held is None:
                 value: Any = self.channels.get(use.node, UNRESOLVED)
             else:
@@ -113,14 +116,20 @@ class Translator:
         return self.partners.get(partner_node(key), Ref(f"partner {key}"))
 
 
+@lru_cache(maxsize=4096)
+def _steps(path: str) -> tuple[str | int, ...]:
+    """`path_steps`, remembered: a few hundred paths recur in every profile."""
+    return path_steps(path)
+
+
 def _put(root: dict[str, Any], steps: tuple[str | int, ...], value: Any,
-         copies: dict[str, Any]) -> bool:  # fmt: skip
+         copies: dict[tuple[str | int, ...], Any]) -> bool:  # fmt: skip
     """Set `value` at `steps` inside `root` (a copy already), copying each container on
     the way once (`copies`: the ones copied, by their path); False when a step is not
     there (a profile sent with Python names: its record's paths are its JSON names)."""
     node: Any = root
     for depth, step in enumerate(steps[:-1]):
-        where = repr(steps[: depth + 1])
+        where = steps[: depth + 1]
         child = copies.get(where)
         if child is None:
             try:
