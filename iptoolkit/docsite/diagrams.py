@@ -11,8 +11,9 @@ Mermaid: a page offers its diagram as a Mermaid chart when the chart fits GitHub
 
 Interactive: beside each SVG, its part as the offline view's data (`x.view.js`, see
 `iptoolkit.offline`), laid out for the page's column (`VIEW_CANVAS`), at most
-`VIEW_MAX_NODES` nodes of levels a page; the site's one script (`assets/`) finds the SVG
-in its `ipt-view` block, loads the data beside it and draws the view over it. The SVG stays
+`VIEW_MAX_NODES` nodes of levels a page, what pages share done once a run (`views`); the
+site's one script (`assets/`) finds the SVG in its `ipt-view` block, loads the data beside
+it and draws the view over it. The SVG stays
 the picture for print, for readers without script, and on GitHub.
 """
 
@@ -35,6 +36,7 @@ from ..viewmodel.topology_fit import Canvas
 if TYPE_CHECKING:
     from ..query.graph import EstateGraph
     from ..viewmodel.explorer_model import ExplorerModel
+    from .views import SharedWork
 
 __all__ = [
     "partner_part",
@@ -54,8 +56,9 @@ __all__ = [
 
 Drawing = tuple["EstateGraph", Path, str, "str | None"]
 """What to draw: the part of the graph, the SVG file, its title, a `group_by` or None."""
-_MODEL: list[ExplorerModel] = []
-"""The estate's details, for the views the workers write (inherited, as `_PENDING`)."""
+_WORK: list[SharedWork] = []
+"""The estate's details and what the views share, for the views the workers write
+(inherited, as `_PENDING`: each worker keeps what it lays out for its next pages)."""
 VIEW_CANVAS = Canvas.of(680, 460)
 """The canvas a page's view is laid out for: the MkDocs theme's content column."""
 VIEW_MAX_NODES = 2_000
@@ -101,12 +104,12 @@ def profiles_part(graph: EstateGraph, profiles: Iterable[str]) -> EstateGraph:
 
 def write_svg(part: EstateGraph, path: Path, title: str, group_by: str | None = None) -> Path:
     """Draw the part (grouped when large, or by `group_by`) into an SVG file, titled; and,
-    when the site's details are known (`_MODEL`), its interactive view beside it."""
+    when the site's details are known (`_WORK`), its interactive view beside it."""
     from ..plot import plot_topology
 
     figure = plot_topology(part, group_by=group_by, title=redact_text(title))
-    if _MODEL:
-        write_view(part, view_path(path), _MODEL[0])
+    if _WORK:
+        write_view(part, view_path(path), _WORK[0])
     return save_figure(figure, path, "svg", tight=False)
 
 
@@ -115,20 +118,12 @@ def view_path(svg: Path) -> Path:
     return svg.with_name(svg.name.removesuffix(".svg") + VIEW_SUFFIX)
 
 
-def write_view(part: EstateGraph, path: Path, model: ExplorerModel) -> Path:
+def write_view(part: EstateGraph, path: Path, work: SharedWork) -> Path:
     """The part's offline view as a script that hands its data to the site's script."""
     from ..offline.page import script_json
-    from ..offline.view import view_payload
+    from .views import page_payload
 
-    payload = view_payload(
-        part,
-        model,
-        canvas=VIEW_CANVAS,
-        title="",
-        lines=[],
-        max_nodes=VIEW_MAX_NODES,
-        every_item=False,
-    )
+    payload = page_payload(part, work, VIEW_MAX_NODES)
     path.write_text(f"IptTopology.receive({script_json(payload)});\n", encoding="utf-8")
     return path
 
@@ -161,13 +156,15 @@ def draw_all(drawings: list[Drawing], workers: int, model: ExplorerModel | None 
     at the end). Each file depends on its drawing alone, so the bytes are the same however
     many workers draw them."""
     global _PENDING
-    _MODEL[:] = [model] if model is not None else []
+    from .views import SharedWork
+
+    _WORK[:] = [SharedWork(model, VIEW_CANVAS)] if model is not None else []
     if workers <= 1 or len(drawings) < 2:
         try:
             for drawing in drawings:
                 write_svg(*drawing)
         finally:
-            _MODEL.clear()
+            _WORK.clear()
         return
     from ..plot import plot_topology  # noqa: F401  loaded once, before the workers fork
 
@@ -180,7 +177,7 @@ def draw_all(drawings: list[Drawing], workers: int, model: ExplorerModel | None 
                 pass
     finally:
         _PENDING = []
-        _MODEL.clear()
+        _WORK.clear()
 
 
 def _draw_pending(index: int) -> None:
