@@ -15,6 +15,7 @@ import iptoolkit as ipt
 from iptoolkit.docsite import diagrams
 from iptoolkit.query import reach
 from iptoolkit.viewmodel import drill
+from iptoolkit.viewmodel.topology_data import view_data
 from iptoolkit.viewmodel.topology_fit import Canvas
 
 SMALL = Canvas.of(220, 160)
@@ -33,7 +34,7 @@ def test_each_part_is_laid_out_once_and_each_item_detailed_once(
     laid: Counter[tuple[tuple[tuple[Hashable, Any], ...], str | None]] = Counter()
     asked: Counter[str] = Counter()
     drawing = [False]
-    view_data, impact, write_view = drill.view_data, reach.impact, diagrams.write_view
+    impact, write_view = reach.impact, diagrams.write_view
 
     def counted_view_data(graph: Any, *, group_by: str | None, **options: Any) -> Any:
         if drawing[0]:
