@@ -7,7 +7,9 @@ in common done once (`SharedWork`): a group's page opens the levels its parent's
 opens below that group (the same profiles, so the same part of the graph and the same
 layout), and an item's details are asked of the whole estate's graph, the same on every
 page. At 10,000 profiles the pages laid out 2,503 levels, 2,084 of them distinct, and
-gathered 21,232 items' details, 8,900 distinct. A test holds each page's payload equal to
+gathered 21,232 items' details, 8,900 distinct. An item's details are kept as the texts
+they write (masked, fields as JSON), so that a page only numbers them in its own tables
+(`offline.details_data.section_json`, in two steps). A test holds each page's payload equal to
 `view_payload`'s; where the time still goes is `viewmodel.drill.auto_view` (its
 `view_data`: `topology.view.grouped_view`, the layout) and `viewmodel.topology_data.group_graph`
 for levels, `viewmodel.item_html.detail_sections` for details.
@@ -16,15 +18,18 @@ for levels, `viewmodel.item_html.detail_sections` for details.
 from __future__ import annotations
 
 import functools
+import json
 from collections import deque
 from collections.abc import Hashable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..offline.details_data import ItemTable, section_json
+from ..offline.details_data import ItemTable
 from ..offline.levels import CUT, KINDS, OPENS, Interned, Level, level_json
 from ..offline.view import FORMAT
-from ..query.reach import graph_order
+from ..query.reach import graph_order, induced_subgraph
+from ..support.redact import redact_text
 from ..viewmodel.drill import auto_view
+from ..viewmodel.explorer_html import Link, field_rows
 from ..viewmodel.item_html import detail_sections
 from ..viewmodel.topology_data import ViewData, detail_node, group_graph
 
@@ -39,7 +44,25 @@ __all__ = ["SharedWork", "page_payload", "drill_levels", "item_details"]
 _Nodes = tuple[str, ...]
 """A part of the estate graph by its nodes in the graph's order: every part is an induced
 subgraph of the estate graph (`query.reach.induced_subgraph`), so its nodes name it,
-edges and attributes included."""
+edges and attributes included, and make it again (parts are not kept: a run's parts held
+millions of objects the collector walked again and again)."""
+_Named = tuple[str | None, str]
+"""An item a section names: its node (None: text only) and its text, masked."""
+
+
+class _Texts(NamedTuple):
+    """A section as the texts it writes (`section_json` less the numbering): the title;
+    then fields (rows as JSON) and links (field, item), or items named (the shown ones, how
+    many in all, the note), or a paragraph and its CSS class."""
+
+    title: str
+    rows: list[str] | None = None
+    links: list[tuple[str, _Named]] | None = None
+    items: list[_Named] | None = None
+    total: int = 0
+    note: str = ""
+    text: str = ""
+    css: str = ""
 
 
 class SharedWork:
@@ -52,30 +75,89 @@ class SharedWork:
         self.canvas = canvas
         self.inside = frozenset(str(node) for node in model.graph.nodes)
         self._levels: dict[_Nodes, ViewData] = {}
-        self._opened: dict[tuple[_Nodes, frozenset[Hashable]], tuple[_Nodes, EstateGraph]] = {}
-        self._sections: dict[str, list[Section]] = {}
+        self._opened: dict[tuple[_Nodes, frozenset[Hashable]], _Nodes] = {}
+        self._sections: dict[str, list[_Texts]] = {}
 
-    def level(self, nodes: _Nodes, part: EstateGraph) -> ViewData:
+    def part(self, nodes: _Nodes, part: EstateGraph | None) -> EstateGraph:
+        """The part of the graph `nodes` name: `part` when made already."""
+        return induced_subgraph(self.model.graph, nodes) if part is None else part
+
+    def level(self, nodes: _Nodes, part: EstateGraph | None) -> ViewData:
         """The part laid out for the canvas (`drill.auto_view`), once a run."""
         if nodes not in self._levels:
-            self._levels[nodes] = auto_view(part, canvas=self.canvas)
+            self._levels[nodes] = auto_view(self.part(nodes, part), canvas=self.canvas)
         return self._levels[nodes]
 
     def opened(
-        self, nodes: _Nodes, part: EstateGraph, members: frozenset[Hashable]
-    ) -> tuple[_Nodes, EstateGraph]:
-        """What opening a group of `members` in `part` shows (`group_graph`), once a run."""
+        self, nodes: _Nodes, part: EstateGraph | None, members: frozenset[Hashable]
+    ) -> tuple[_Nodes, EstateGraph | None]:
+        """What opening a group of `members` in the part shows (`group_graph`), once a run:
+        its nodes, and its graph when made now."""
         key = (nodes, members)
-        if key not in self._opened:
-            inner = group_graph(part, members)
-            self._opened[key] = (tuple(inner.nodes), inner)
-        return self._opened[key]
+        if key in self._opened:
+            return self._opened[key], None
+        inner = group_graph(self.part(nodes, part), members)
+        self._opened[key] = tuple(inner.nodes)
+        return self._opened[key], inner
 
-    def sections(self, node: str) -> list[Section]:
-        """The item's details as the Explorer's Details tab has them, once a run."""
-        if node not in self._sections:
-            self._sections[node] = detail_sections(self.model, node, self.inside)
-        return self._sections[node]
+    def __contains__(self, opening: tuple[_Nodes, frozenset[Hashable]]) -> bool:
+        """Whether the group of these members was opened in the part already."""
+        return opening in self._opened
+
+    def sections(self, nodes: list[str]) -> list[list[_Texts]]:
+        """The items' details as the Explorer's Details tab has them, as the texts they
+        write, each item's once a run."""
+        known = self._sections
+        new = [node for node in nodes if node not in known]
+        if new:
+            with graph_order(self.model.graph):  # two questions an item: sorted, not walked
+                for node in new:
+                    sections = detail_sections(self.model, node, self.inside)
+                    known[node] = [_texts(section) for section in sections]
+        return [known[node] for node in nodes]
+
+
+def _texts(section: Section) -> _Texts:
+    """The texts of `section_json`'s section, masked as it masks them."""
+    title = redact_text(section.title)
+    if section.fields is not None:
+        rows = [json.dumps(row, ensure_ascii=False) for row in field_rows(section.fields)]
+        links = [(key, _named(link)) for key, link in section.links.items()]
+        return _Texts(title, rows=rows, links=links)
+    if section.items is not None:
+        shown = [_named(item) for item in section.items[: max(section.limit, 10)]]
+        note = redact_text(section.note) if section.note else ""
+        return _Texts(title, items=shown, total=len(section.items), note=note)
+    return _Texts(title, text=redact_text(section.text or ""), css=section.css)
+
+
+def _named(item: str | Link) -> _Named:
+    if isinstance(item, Link):
+        return item.node, redact_text(item.text)
+    return None, redact_text(item)
+
+
+def section_json(texts: _Texts, table: ItemTable, strings: Interned) -> dict[str, Any]:
+    """`offline.details_data.section_json` of the section these are the texts of: the
+    same keys, texts numbered in `strings` in the same order, items in `table`."""
+
+    def entry(named: _Named) -> int | list[int]:
+        number = -1 if named[0] is None else table(named[0])
+        return number if number >= 0 else [strings(named[1])]
+
+    out: dict[str, Any] = {"t": strings(texts.title)}
+    if texts.rows is not None and texts.links is not None:
+        out["f"] = [strings(row) for row in texts.rows]
+        out["l"] = [[strings(key), entry(named)] for key, named in texts.links]
+    elif texts.items is not None:
+        out["i"] = [entry(named) for named in texts.items]
+        out["n"] = texts.total
+        if texts.note:
+            out["note"] = strings(texts.note)
+    else:
+        out["p"] = strings(texts.text)
+        out["c"] = strings(texts.css)
+    return out
 
 
 def drill_levels(
@@ -90,9 +172,9 @@ def drill_levels(
     opens: dict[tuple[int, str], int] = {}
     known: dict[frozenset[Hashable], int] = {}
     total = first.graph.number_of_nodes()
-    queue: deque[tuple[int, _Nodes, EstateGraph]] = deque([(0, nodes, part)])
+    queue: deque[tuple[int, _Nodes, EstateGraph | None]] = deque([(0, nodes, part)])
     while queue:
-        index, nodes, part = queue.popleft()
+        index, nodes, made = queue.popleft()
         data = levels[index].data
         for key, members in data.members.items():
             if len(members) < 2 or not key.startswith(OPENS):
@@ -101,7 +183,9 @@ def drill_levels(
             if sign not in known:
                 if total >= max_nodes:
                     continue
-                inner_nodes, inner = work.opened(nodes, part, sign)
+                if made is None and (nodes, sign) not in work:
+                    made = work.part(nodes, None)  # made once for all its groups
+                inner_nodes, inner = work.opened(nodes, made, sign)
                 child = work.level(inner_nodes, inner)
                 total += child.graph.number_of_nodes()
                 known[sign] = len(levels)
@@ -115,12 +199,10 @@ def drill_levels(
 def item_details(table: ItemTable, work: SharedWork, strings: Interned) -> list[list[Any]]:
     """`ItemTable.details`: each item's sections as the script reads them, the sections
     taken from `work` when another page has them."""
-    graph = work.model.graph
-    with graph_order(graph):  # two questions per new item: sorted by a table, not a walk
-        return [
-            [section_json(section, table, strings) for section in work.sections(str(node))]
-            for node in table.nodes
-        ]
+    return [
+        [section_json(section, table, strings) for section in sections]
+        for sections in work.sections([str(node) for node in table.nodes])
+    ]
 
 
 def page_payload(part: EstateGraph, work: SharedWork, max_nodes: int) -> dict[str, Any]:
