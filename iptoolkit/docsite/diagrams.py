@@ -23,8 +23,9 @@ import gc
 import multiprocessing
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -57,9 +58,6 @@ __all__ = [
 
 Drawing = tuple["EstateGraph", Path, str, "str | None"]
 """What to draw: the part of the graph, the SVG file, its title, a `group_by` or None."""
-_WORK: list[SharedWork] = []
-"""The estate's details and what the views share, for the views the workers write
-(inherited, as `_PENDING`: each worker keeps what it lays out for its next pages)."""
 VIEW_CANVAS = Canvas.of(680, 460)
 """The canvas a page's view is laid out for: the MkDocs theme's content column."""
 VIEW_MAX_NODES = 2_000
@@ -104,13 +102,10 @@ def profiles_part(graph: EstateGraph, profiles: Iterable[str]) -> EstateGraph:
 
 
 def write_svg(part: EstateGraph, path: Path, title: str, group_by: str | None = None) -> Path:
-    """Draw the part (grouped when large, or by `group_by`) into an SVG file, titled; and,
-    when the site's details are known (`_WORK`), its interactive view beside it."""
+    """Draw the part (grouped when large, or by `group_by`) into an SVG file, titled."""
     from ..plot import plot_topology
 
     figure = plot_topology(part, group_by=group_by, title=redact_text(title))
-    if _WORK:
-        write_view(part, view_path(path), _WORK[0])
     return save_figure(figure, path, "svg", tight=False)
 
 
@@ -152,38 +147,47 @@ def default_workers() -> int:
 
 
 def draw_all(drawings: list[Drawing], workers: int, model: ExplorerModel | None = None) -> None:
-    """Draw every SVG (and its view, given the estate's `model`), in `workers` forked
-    processes when more than one (the biggest first, so no process is left with a big one
-    at the end). Each file depends on its drawing alone, so the bytes are the same however
-    many workers draw them.
+    """Draw every SVG and, given the estate's `model`, its view. With more than one worker
+    the SVGs are drawn in `workers` forked processes (the biggest first, so no process is
+    left with a big one at the end) while this one writes the views: what views share
+    (`views.SharedWork`) is done once, where workers would each do it again (4 of 37 CPU
+    seconds at 10,000 profiles). Each file depends on its drawing alone, so the bytes are
+    the same however many workers draw them.
 
-    The cyclic collector is paused meanwhile, and each drawing's garbage collected after it
-    (`_draw`): left to itself, the collector walked the whole estate a dozen times, a
-    fifth of the site's time at 10,000 profiles."""
+    The cyclic collector is paused meanwhile, each drawing's garbage collected after it
+    (the youngest generation: what was made since the last drawing): left to itself, the
+    collector walked the whole estate a dozen times, a fifth of the site's time at 10,000
+    profiles."""
     from ..models import gc_paused
     from .views import SharedWork
 
-    _WORK[:] = [SharedWork(model, VIEW_CANVAS)] if model is not None else []
-    try:
-        with gc_paused():
-            if workers <= 1 or len(drawings) < 2:
-                for drawing in drawings:
-                    _draw(drawing)
-            else:
-                _draw_forked(drawings, workers)
-    finally:
-        _WORK.clear()
+    work = SharedWork(model, VIEW_CANVAS) if model is not None else None
+    with gc_paused():
+        if workers <= 1 or len(drawings) < 2:
+            for drawing in drawings:
+                _draw_svg(drawing)
+                _draw_view(drawing, work)
+            return
+        with _forked(drawings, workers):
+            for drawing in drawings:
+                _draw_view(drawing, work)
 
 
-def _draw(drawing: Drawing) -> None:
-    """One drawing, then its garbage (figures hold cycles) collected: the youngest
-    generation holds what was made since the last drawing, the estate is older."""
+def _draw_svg(drawing: Drawing) -> None:
     write_svg(*drawing)
     gc.collect(0)
 
 
-def _draw_forked(drawings: list[Drawing], workers: int) -> None:
-    """The drawings in forked workers, which inherit `_PENDING` and `_WORK`."""
+def _draw_view(drawing: Drawing, work: SharedWork | None) -> None:
+    if work is not None:
+        write_view(drawing[0], view_path(drawing[1]), work)
+        gc.collect(0)
+
+
+@contextmanager
+def _forked(drawings: list[Drawing], workers: int) -> Iterator[None]:
+    """The SVGs drawn by forked workers (which inherit `_PENDING`) while the block runs;
+    on leaving, once they are all written."""
     global _PENDING
     from ..plot import plot_topology  # noqa: F401  loaded once, before the workers fork
 
@@ -192,14 +196,16 @@ def _draw_forked(drawings: list[Drawing], workers: int) -> None:
     try:
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(min(workers, len(drawings)), mp_context=context) as pool:
-            for _ in pool.map(_draw_pending, order):
+            drawn = pool.map(_draw_pending, order)  # the workers fork now
+            yield
+            for _ in drawn:
                 pass
     finally:
         _PENDING = []
 
 
 def _draw_pending(index: int) -> None:
-    _draw(_PENDING[index])
+    _draw_svg(_PENDING[index])
 
 
 def mermaid_block(part: EstateGraph, title: str, group_by: str | None) -> str | None:
