@@ -19,6 +19,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..models import gc_paused
 from ..offline.page import ASSETS, asset
 from ..support.names import plural
 from ..support.redact import redact_text
@@ -98,7 +99,8 @@ def write_docs(
     root.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{root.name}.", suffix=".partial", dir=root.parent))
     try:
-        _write_site(estate, staging, previous, title, workers, compare, compare_name)
+        with gc_paused():  # pages make little cyclic garbage; the collector walked the estate
+            _write_site(estate, staging, previous, title, workers, compare, compare_name)
         _carry_over(root / DOCS_DIR, staging / DOCS_DIR)
         _move_into_place(staging, root)
     finally:

@@ -1,0 +1,248 @@
+"""The interactive views of the site's pages, with the work pages share done once a run.
+
+A page's view is the offline view's payload of its part of the graph
+(`offline.view.view_payload` with `every_item=False`: no findings, no path graph), built
+here from the same pieces, the offline view's and the Explorer's, but with what pages have
+in common done once (`SharedWork`): a group's page opens the levels its parent's page
+opens below that group (the same profiles, so the same part of the graph and the same
+layout), and an item's details are asked of the whole estate's graph, the same on every
+page. At 10,000 profiles the pages laid out 2,503 levels, 2,084 of them distinct, and
+gathered 21,232 items' details, 8,900 distinct. An item's details are kept as the texts
+they write (masked, fields as JSON), so that a page only numbers them in its own tables
+(`offline.details_data.section_json`, in two steps). A test holds each page's payload equal to
+`view_payload`'s; where the time still goes is `viewmodel.drill.auto_view` (its
+`view_data`: `topology.view.grouped_view`, the layout) and `viewmodel.topology_data.group_graph`
+for levels, `viewmodel.item_html.detail_sections` for details.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections import deque
+from collections.abc import Hashable
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from ..offline.details_data import ItemTable
+from ..offline.levels import CUT, KINDS, OPENS, Interned, Level, level_json
+from ..offline.view import FORMAT
+from ..query.reach import graph_order, induced_subgraph
+from ..support.redact import redact_text
+from ..viewmodel.drill import auto_view
+from ..viewmodel.explorer_html import Link, field_rows
+from ..viewmodel.item_html import detail_sections
+from ..viewmodel.topology_data import ViewData, detail_node, group_graph
+
+if TYPE_CHECKING:
+    from ..query.graph import EstateGraph
+    from ..viewmodel.explorer_model import ExplorerModel
+    from ..viewmodel.item_html import Section
+    from ..viewmodel.topology_fit import Canvas
+
+__all__ = ["SharedWork", "page_payload", "drill_levels", "item_details"]
+
+_Nodes = tuple[str, ...]
+"""A part of the estate graph by its nodes in the graph's order: every part is an induced
+subgraph of the estate graph (`query.reach.induced_subgraph`), so its nodes name it,
+edges and attributes included, and make it again (parts are not kept: a run's parts held
+millions of objects the collector walked again and again)."""
+_Named = tuple[str | None, str]
+"""An item a section names: its node (None: text only) and its text, masked."""
+
+
+class _Texts(NamedTuple):
+    """A section as the texts it writes (`section_json` less the numbering): the title;
+    then fields (rows as JSON) and links (field, item), or items named (the shown ones, how
+    many in all, the note), or a paragraph and its CSS class."""
+
+    title: str
+    rows: list[str] | None = None
+    links: list[tuple[str, _Named]] | None = None
+    items: list[_Named] | None = None
+    total: int = 0
+    note: str = ""
+    text: str = ""
+    css: str = ""
+
+
+class SharedWork:
+    """What the views of one site's pages share, kept for the run: levels laid out, by the
+    part of the graph they draw; groups opened, by the part and the members; each item's
+    details. The estate's graph must not change meanwhile (it is frozen)."""
+
+    def __init__(self, model: ExplorerModel, canvas: Canvas) -> None:
+        self.model = model
+        self.canvas = canvas
+        self.inside = frozenset(str(node) for node in model.graph.nodes)
+        self._levels: dict[_Nodes, ViewData] = {}
+        self._opened: dict[tuple[_Nodes, frozenset[Hashable]], _Nodes] = {}
+        self._sections: dict[str, list[_Texts]] = {}
+
+    def part(self, nodes: _Nodes, part: EstateGraph | None) -> EstateGraph:
+        """The part of the graph `nodes` name: `part` when made already."""
+        return induced_subgraph(self.model.graph, nodes) if part is None else part
+
+    def level(self, nodes: _Nodes, part: EstateGraph | None) -> ViewData:
+        """The part laid out for the canvas (`drill.auto_view`), once a run."""
+        if nodes not in self._levels:
+            self._levels[nodes] = auto_view(self.part(nodes, part), canvas=self.canvas)
+        return self._levels[nodes]
+
+    def opened(
+        self, nodes: _Nodes, part: EstateGraph | None, members: frozenset[Hashable]
+    ) -> tuple[_Nodes, EstateGraph | None]:
+        """What opening a group of `members` in the part shows (`group_graph`), once a run:
+        its nodes, and its graph when made now."""
+        key = (nodes, members)
+        if key in self._opened:
+            return self._opened[key], None
+        inner = group_graph(self.part(nodes, part), members)
+        self._opened[key] = tuple(inner.nodes)
+        return self._opened[key], inner
+
+    def __contains__(self, opening: tuple[_Nodes, frozenset[Hashable]]) -> bool:
+        """Whether the group of these members was opened in the part already."""
+        return opening in self._opened
+
+    def sections(self, nodes: list[str]) -> list[list[_Texts]]:
+        """The items' details as the Explorer's Details tab has them, as the texts they
+        write, each item's once a run."""
+        known = self._sections
+        new = [node for node in nodes if node not in known]
+        if new:
+            with graph_order(self.model.graph):  # two questions an item: sorted, not walked
+                for node in new:
+                    sections = detail_sections(self.model, node, self.inside)
+                    known[node] = [_texts(section) for section in sections]
+        return [known[node] for node in nodes]
+
+
+def _texts(section: Section) -> _Texts:
+    """The texts of `section_json`'s section, masked as it masks them."""
+    title = redact_text(section.title)
+    if section.fields is not None:
+        rows = [json.dumps(row, ensure_ascii=False) for row in field_rows(section.fields)]
+        links = [(key, _named(link)) for key, link in section.links.items()]
+        return _Texts(title, rows=rows, links=links)
+    if section.items is not None:
+        shown = [_named(item) for item in section.items[: max(section.limit, 10)]]
+        note = redact_text(section.note) if section.note else ""
+        return _Texts(title, items=shown, total=len(section.items), note=note)
+    return _Texts(title, text=redact_text(section.text or ""), css=section.css)
+
+
+def _named(item: str | Link) -> _Named:
+    if isinstance(item, Link):
+        return item.node, redact_text(item.text)
+    return None, redact_text(item)
+
+
+def section_json(texts: _Texts, table: ItemTable, strings: Interned) -> dict[str, Any]:
+    """`offline.details_data.section_json` of the section these are the texts of: the
+    same keys, texts numbered in `strings` in the same order, items in `table`."""
+
+    def entry(named: _Named) -> int | list[int]:
+        number = -1 if named[0] is None else table(named[0])
+        return number if number >= 0 else [strings(named[1])]
+
+    out: dict[str, Any] = {"t": strings(texts.title)}
+    if texts.rows is not None and texts.links is not None:
+        out["f"] = [strings(row) for row in texts.rows]
+        out["l"] = [[strings(key), entry(named)] for key, named in texts.links]
+    elif texts.items is not None:
+        out["i"] = [entry(named) for named in texts.items]
+        out["n"] = texts.total
+        if texts.note:
+            out["note"] = strings(texts.note)
+    else:
+        out["p"] = strings(texts.text)
+        out["c"] = strings(texts.css)
+    return out
+
+
+def drill_levels(
+    part: EstateGraph, work: SharedWork, max_nodes: int
+) -> tuple[list[Level], dict[tuple[int, str], int]]:
+    """`offline.levels.drill_levels` of the part (the overview and each profile group
+    opened, breadth first, while at most `max_nodes` nodes are laid out), each level and
+    each group opened taken from `work` when another page has it."""
+    nodes = tuple(part.nodes)
+    first = work.level(nodes, part)
+    levels = [Level("Overview", first)]
+    opens: dict[tuple[int, str], int] = {}
+    known: dict[frozenset[Hashable], int] = {}
+    total = first.graph.number_of_nodes()
+    queue: deque[tuple[int, _Nodes, EstateGraph | None]] = deque([(0, nodes, part)])
+    while queue:
+        index, nodes, made = queue.popleft()
+        data = levels[index].data
+        for key, members in data.members.items():
+            if len(members) < 2 or not key.startswith(OPENS):
+                continue
+            sign = frozenset(members)
+            if sign not in known:
+                if total >= max_nodes:
+                    continue
+                if made is None and (nodes, sign) not in work:
+                    made = work.part(nodes, None)  # made once for all its groups
+                inner_nodes, inner = work.opened(nodes, made, sign)
+                child = work.level(inner_nodes, inner)
+                total += child.graph.number_of_nodes()
+                known[sign] = len(levels)
+                crumb = str(data.graph.nodes[key].get("crumb") or key)
+                levels.append(Level(crumb, child))
+                queue.append((known[sign], inner_nodes, inner))
+            opens[(index, key)] = known[sign]
+    return levels, opens
+
+
+def item_details(table: ItemTable, work: SharedWork, strings: Interned) -> list[list[Any]]:
+    """`ItemTable.details`: each item's sections as the script reads them, the sections
+    taken from `work` when another page has them."""
+    return [
+        [section_json(section, table, strings) for section in sections]
+        for sections in work.sections([str(node) for node in table.nodes])
+    ]
+
+
+def page_payload(part: EstateGraph, work: SharedWork, max_nodes: int) -> dict[str, Any]:
+    """The payload `offline.view.view_payload(part, model, canvas=work.canvas, title="",
+    lines=[], max_nodes=max_nodes, every_item=False)` gives, the shared work done once."""
+    graph = work.model.graph
+    levels, opens = drill_levels(part, work, max_nodes)
+    table = ItemTable(graph, _drawn_items(part, levels))
+    palette, strings = Interned(), Interned()
+    shown = [
+        level_json(level, functools.partial(_opened, opens, number), table, palette, strings, graph)
+        for number, level in enumerate(levels)
+    ]
+    details = item_details(table, work, strings)
+    return {
+        "v": FORMAT,
+        "title": "",
+        "lines": [],
+        "canvas": [round(work.canvas.width), work.canvas.height],
+        "kinds": list(KINDS),
+        "palette": palette.texts,
+        "strings": strings.texts,
+        "levels": shown,
+        "items": table.rows(),
+        "details": details,
+        "cut": any(g[3] == CUT for level in shown for g in level["groups"].values()),
+    }
+
+
+def _opened(opens: dict[tuple[int, str], int], level: int, key: str) -> int | None:
+    return opens.get((level, key))
+
+
+def _drawn_items(part: EstateGraph, levels: list[Level]) -> list[str]:
+    """The items some level draws on its own (an agent or unit: its profile), in the
+    part's order (as `offline.view` chooses them for a docs page)."""
+    drawn: set[Hashable] = set()
+    for level in levels:
+        for key in level.data.members:
+            node = level.data.item(key)
+            if node is not None:
+                drawn.add(detail_node(part, node))
+    return [node for node in part.nodes if node in drawn]

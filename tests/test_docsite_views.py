@@ -1,0 +1,98 @@
+"""The docs site's interactive views (`docsite/views.py`): each page's payload is the
+offline view's, and the work pages share (levels laid out, items' details) is done once a
+run, however many pages reach it."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Hashable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import iptoolkit as ipt
+from iptoolkit.docsite import diagrams
+from iptoolkit.query import reach
+from iptoolkit.viewmodel import drill
+from iptoolkit.viewmodel.topology_data import view_data
+from iptoolkit.viewmodel.topology_fit import Canvas
+
+SMALL = Canvas.of(220, 160)
+"""A canvas small enough that a site of 150 profiles drills three levels deep: its group
+pages open levels their parents' pages open too."""
+
+
+@pytest.fixture
+def estate() -> ipt.Estate:
+    return ipt.demo_estate(150, seed=4)
+
+
+def test_each_part_is_laid_out_once_and_each_item_detailed_once(
+    estate: ipt.Estate, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    laid: Counter[tuple[tuple[tuple[Hashable, Any], ...], str | None]] = Counter()
+    asked: Counter[str] = Counter()
+    drawing = [False]
+    impact, write_view = reach.impact, diagrams.write_view
+
+    def counted_view_data(graph: Any, *, group_by: str | None, **options: Any) -> Any:
+        if drawing[0]:
+            # a part by its nodes and their groups (name ranges are groups of their own)
+            laid[(tuple(graph.nodes(data="group")), group_by)] += 1
+        return view_data(graph, group_by=group_by, **options)
+
+    def counted_impact(graph: Any, node: str, *args: Any, **options: Any) -> Any:
+        if drawing[0]:
+            asked[node] += 1
+        return impact(graph, node, *args, **options)
+
+    def counted_write_view(*args: Any) -> Any:
+        drawing[0] = True
+        try:
+            return write_view(*args)
+        finally:
+            drawing[0] = False
+
+    monkeypatch.setattr(diagrams, "VIEW_CANVAS", SMALL)
+    monkeypatch.setattr(drill, "view_data", counted_view_data)
+    monkeypatch.setattr(reach, "impact", counted_impact)
+    monkeypatch.setattr(diagrams, "write_view", counted_write_view)
+    ipt.write_docs(estate, tmp_path / "site", workers=1)
+
+    views = list((tmp_path / "site" / "docs").rglob("*.view.js"))
+    assert len(views) > 10
+    assert len(laid) > len(views)  # pages drill down: more levels than pages
+    assert [part for part, times in laid.items() if times > 1] == []
+    assert len(asked) > 100
+    assert [node for node, times in asked.items() if times > 1] == []
+
+
+def test_every_page_payload_is_the_offline_views(
+    estate: ipt.Estate, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from iptoolkit.docsite.views import SharedWork, page_payload
+    from iptoolkit.offline.view import view_payload
+
+    compared: list[int] = []
+    write_view = diagrams.write_view
+
+    def checked(part: Any, path: Path, work: SharedWork) -> Path:
+        expected = view_payload(
+            part,
+            work.model,
+            canvas=SMALL,
+            title="",
+            lines=[],
+            max_nodes=diagrams.VIEW_MAX_NODES,
+            every_item=False,
+        )
+        assert page_payload(part, work, diagrams.VIEW_MAX_NODES) == expected, path.name
+        compared.append(len(expected["levels"]))
+        return write_view(part, path, work)
+
+    monkeypatch.setattr(diagrams, "VIEW_CANVAS", SMALL)
+    monkeypatch.setattr(diagrams, "write_view", checked)
+    ipt.write_docs(estate, tmp_path / "site", workers=1)
+    assert len(compared) > 10
+    assert max(compared) > 3  # some page drills down
