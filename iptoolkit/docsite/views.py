@@ -17,21 +17,19 @@ for levels, `viewmodel.item_html.detail_sections` for details.
 
 from __future__ import annotations
 
-import functools
 import json
-from collections import deque
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..offline.details_data import ItemTable
-from ..offline.levels import CUT, KINDS, OPENS, Interned, Level, level_json
-from ..offline.view import FORMAT
+from ..offline.levels import Interned, Level, drill_from
+from ..offline.view import drawn_items, levels_json, payload_dict
 from ..query.reach import graph_order, induced_subgraph
 from ..support.redact import redact_text
 from ..viewmodel.drill import auto_view
 from ..viewmodel.explorer_html import Link, field_rows
 from ..viewmodel.item_html import detail_sections
-from ..viewmodel.topology_data import ViewData, detail_node, group_graph
+from ..viewmodel.topology_data import ViewData, group_graph
 
 if TYPE_CHECKING:
     from ..query.graph import EstateGraph
@@ -163,37 +161,37 @@ def section_json(texts: _Texts, table: ItemTable, strings: Interned) -> dict[str
 def drill_levels(
     part: EstateGraph, work: SharedWork, max_nodes: int
 ) -> tuple[list[Level], dict[tuple[int, str], int]]:
-    """`offline.levels.drill_levels` of the part (the overview and each profile group
-    opened, breadth first, while at most `max_nodes` nodes are laid out), each level and
-    each group opened taken from `work` when another page has it."""
+    """`offline.levels.drill_levels` of the part (`drill_from`: the overview and each
+    profile group opened, breadth first, while at most `max_nodes` nodes are laid out),
+    each level and each group opened taken from `work` when another page has it."""
     nodes = tuple(part.nodes)
-    first = work.level(nodes, part)
-    levels = [Level("Overview", first)]
-    opens: dict[tuple[int, str], int] = {}
-    known: dict[frozenset[Hashable], int] = {}
-    total = first.graph.number_of_nodes()
-    queue: deque[tuple[int, _Nodes, EstateGraph | None]] = deque([(0, nodes, part)])
-    while queue:
-        index, nodes, made = queue.popleft()
-        data = levels[index].data
-        for key, members in data.members.items():
-            if len(members) < 2 or not key.startswith(OPENS):
-                continue
-            sign = frozenset(members)
-            if sign not in known:
-                if total >= max_nodes:
-                    continue
-                if made is None and (nodes, sign) not in work:
-                    made = work.part(nodes, None)  # made once for all its groups
-                inner_nodes, inner = work.opened(nodes, made, sign)
-                child = work.level(inner_nodes, inner)
-                total += child.graph.number_of_nodes()
-                known[sign] = len(levels)
-                crumb = str(data.graph.nodes[key].get("crumb") or key)
-                levels.append(Level(crumb, child))
-                queue.append((known[sign], inner_nodes, inner))
-            opens[(index, key)] = known[sign]
-    return levels, opens
+    return drill_from(work.level(nodes, part), _Within(nodes, part), _SharedOpener(work), max_nodes)
+
+
+class _Within:
+    """A level's part by its nodes, and the part itself once made (for all its groups)."""
+
+    def __init__(self, nodes: _Nodes, made: EstateGraph | None) -> None:
+        self.nodes, self.made = nodes, made
+
+
+class _SharedOpener:
+    """Groups opened through `work`: a part made only when a group of it is not yet
+    known, once for all its groups."""
+
+    def __init__(self, work: SharedWork) -> None:
+        self.work = work
+
+    def open(
+        self, within: _Within, members: tuple[Hashable, ...], sign: frozenset[Hashable]
+    ) -> tuple[_Within, ViewData]:
+        if within.made is None and (within.nodes, sign) not in self.work:
+            within.made = self.work.part(within.nodes, None)
+        inner_nodes, inner = self.work.opened(within.nodes, within.made, sign)
+        return _Within(inner_nodes, inner), self.work.level(inner_nodes, inner)
+
+    def done(self, within: _Within) -> None:
+        """Parts are not kept (`_Nodes`): nothing to release."""
 
 
 def item_details(table: ItemTable, work: SharedWork, strings: Interned) -> list[list[Any]]:
@@ -210,39 +208,8 @@ def page_payload(part: EstateGraph, work: SharedWork, max_nodes: int) -> dict[st
     lines=[], max_nodes=max_nodes, every_item=False)` gives, the shared work done once."""
     graph = work.model.graph
     levels, opens = drill_levels(part, work, max_nodes)
-    table = ItemTable(graph, _drawn_items(part, levels))
+    table = ItemTable(graph, drawn_items(part, levels))
     palette, strings = Interned(), Interned()
-    shown = [
-        level_json(level, functools.partial(_opened, opens, number), table, palette, strings, graph)
-        for number, level in enumerate(levels)
-    ]
+    shown = levels_json(levels, opens, table, graph, palette, strings)
     details = item_details(table, work, strings)
-    return {
-        "v": FORMAT,
-        "title": "",
-        "lines": [],
-        "canvas": [round(work.canvas.width), work.canvas.height],
-        "kinds": list(KINDS),
-        "palette": palette.texts,
-        "strings": strings.texts,
-        "levels": shown,
-        "items": table.rows(),
-        "details": details,
-        "cut": any(g[3] == CUT for level in shown for g in level["groups"].values()),
-    }
-
-
-def _opened(opens: dict[tuple[int, str], int], level: int, key: str) -> int | None:
-    return opens.get((level, key))
-
-
-def _drawn_items(part: EstateGraph, levels: list[Level]) -> list[str]:
-    """The items some level draws on its own (an agent or unit: its profile), in the
-    part's order (as `offline.view` chooses them for a docs page)."""
-    drawn: set[Hashable] = set()
-    for level in levels:
-        for key in level.data.members:
-            node = level.data.item(key)
-            if node is not None:
-                drawn.add(detail_node(part, node))
-    return [node for node in part.nodes if node in drawn]
+    return payload_dict("", [], work.canvas, palette, strings, shown, table, details)

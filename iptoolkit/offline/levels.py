@@ -25,7 +25,7 @@ import math
 from collections import deque
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from ..query.graph import release
 from ..topology.style import KIND_LABELS
@@ -36,7 +36,21 @@ from ..viewmodel.topology_fit import TALL_ROW_PX, Canvas
 if TYPE_CHECKING:
     from ..query.graph import EstateGraph
 
-__all__ = ["MAX_NODES", "OPENS", "CUT", "KINDS", "Interned", "drill_levels", "level_json", "frame"]
+Within = TypeVar("Within")
+"""What a level is laid out of, as a `LevelOpener` keeps it (a part of the graph, say)."""
+
+__all__ = [
+    "MAX_NODES",
+    "OPENS",
+    "CUT",
+    "KINDS",
+    "Interned",
+    "LevelOpener",
+    "drill_levels",
+    "drill_from",
+    "level_json",
+    "frame",
+]
 
 MAX_NODES = 100_000
 """Nodes laid out over every level of one view, at most: what a 10,000-profile estate's
@@ -83,20 +97,41 @@ def drill_levels(
 ) -> tuple[list[Level], dict[tuple[int, str], int]]:
     """The overview (`drill.auto_view`, or `overview` when given) and every profile group
     opened below it, breadth first, while at most `max_nodes` nodes are laid out in all;
-    and (level, group key) -> the level that group opens.
+    and (level, group key) -> the level that group opens (`drill_from`).
 
     A group is opened as `drill.drill_view` opens it, cut from its level's part of the
     graph rather than the whole: a profile has no ancestors, and a level's part holds
     every descendant of its profiles, so the part gives the same level, at the cost of
     the part (the whole 31,000-node graph copied per level took a third of the time)."""
     first = overview if overview is not None else auto_view(graph, canvas=canvas)
+    return drill_from(first, graph, _PartOpener(graph, canvas), max_nodes)
+
+
+class LevelOpener(Protocol[Within]):
+    """How `drill_from` opens a group: from what its level was laid out of (`within`), the
+    group's members and their set, what the group's level is laid out of and its view."""
+
+    def open(
+        self, within: Within, members: tuple[Hashable, ...], sign: frozenset[Hashable]
+    ) -> tuple[Within, ViewData]: ...
+
+    def done(self, within: Within) -> None:
+        """Every group of the level laid out of `within` is opened."""
+
+
+def drill_from(
+    first: ViewData, root: Within, opener: LevelOpener[Within], max_nodes: int
+) -> tuple[list[Level], dict[tuple[int, str], int]]:
+    """The levels below `first` (laid out of `root`), each profile group opened once,
+    breadth first, while at most `max_nodes` nodes are laid out; (level, group key) -> the
+    level it opens. The one loop of the HTML file and the docs site (`docsite.views`)."""
     levels = [Level("Overview", first)]
     opens: dict[tuple[int, str], int] = {}
     known: dict[frozenset[Hashable], int] = {}
     total = first.graph.number_of_nodes()
-    queue: deque[tuple[int, EstateGraph]] = deque([(0, graph)])
+    queue: deque[tuple[int, Within]] = deque([(0, root)])
     while queue:
-        index, part = queue.popleft()
+        index, within = queue.popleft()
         data = levels[index].data
         for key, members in data.members.items():
             if len(members) < 2 or not key.startswith(OPENS):
@@ -105,17 +140,33 @@ def drill_levels(
             if sign not in known:
                 if total >= max_nodes:
                     continue
-                inner = group_graph(part, members)
-                child = auto_view(inner, canvas=canvas)
+                inner, child = opener.open(within, members, sign)
                 total += child.graph.number_of_nodes()
                 known[sign] = len(levels)
                 crumb = str(data.graph.nodes[key].get("crumb") or key)
                 levels.append(Level(crumb, child))
                 queue.append((known[sign], inner))
             opens[(index, key)] = known[sign]
-        if part is not graph:
-            release(part)
+        opener.done(within)
     return levels, opens
+
+
+class _PartOpener:
+    """Groups opened from their level's part of the graph (`group_graph`), each part
+    released once its groups are opened (the whole graph is the caller's)."""
+
+    def __init__(self, graph: EstateGraph, canvas: Canvas) -> None:
+        self.graph, self.canvas = graph, canvas
+
+    def open(
+        self, within: EstateGraph, members: tuple[Hashable, ...], sign: frozenset[Hashable]
+    ) -> tuple[EstateGraph, ViewData]:
+        inner = group_graph(within, members)
+        return inner, auto_view(inner, canvas=self.canvas)
+
+    def done(self, within: EstateGraph) -> None:
+        if within is not self.graph:
+            release(within)
 
 
 def frame(data: ViewData) -> tuple[float, float, float, float, float]:

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from ..viewmodel.explorer_model import ExplorerModel
     from ..viewmodel.topology_data import ViewData
 
-__all__ = ["FORMAT", "FILE_CANVAS", "view_payload"]
+__all__ = ["FORMAT", "FILE_CANVAS", "view_payload", "levels_json", "payload_dict", "drawn_items"]
 
 FORMAT = 1
 """The payload's version, for the script (`payload.v`)."""
@@ -96,15 +96,10 @@ def _payload(
 ) -> dict[str, Any]:
     """`view_payload`, the collector paused."""
     levels, opens = drill_levels(part, canvas, overview=overview, max_nodes=max_nodes)
-    chosen = list(part.nodes) if every_item else _drawn_items(part, levels)
+    chosen = list(part.nodes) if every_item else drawn_items(part, levels)
     table = ItemTable(model.graph, chosen)
     palette, strings = Interned(), Interned()
-    shown = [
-        level_json(
-            level, functools.partial(_opened, opens, number), table, palette, strings, model.graph
-        )
-        for number, level in enumerate(levels)
-    ]
+    shown = levels_json(levels, opens, table, model.graph, palette, strings)
     with graph_order(model.graph):  # two questions per item: sorted by a table, not a walk
         details = table.details(model, strings)
     extra: dict[str, Any] = {}
@@ -121,6 +116,35 @@ def _payload(
             out["g"] = level_members(level.data, index)
     for level in levels:
         release(level.data.graph)
+    return {**payload_dict(title, lines, canvas, palette, strings, shown, table, details), **extra}
+
+
+def levels_json(
+    levels: list[Level],
+    opens: dict[tuple[int, str], int],
+    table: ItemTable,
+    graph: EstateGraph,
+    palette: Interned,
+    strings: Interned,
+) -> list[dict[str, Any]]:
+    """Each level as the script reads it (`level_json`), its groups' levels numbered."""
+    return [
+        level_json(level, functools.partial(_opened, opens, number), table, palette, strings, graph)
+        for number, level in enumerate(levels)
+    ]
+
+
+def payload_dict(
+    title: str,
+    lines: list[str],
+    canvas: Canvas,
+    palette: Interned,
+    strings: Interned,
+    shown: list[dict[str, Any]],
+    table: ItemTable,
+    details: list[list[Any]],
+) -> dict[str, Any]:
+    """The payload the script reads, of its parts (the HTML file's and a docs page's)."""
     return {
         "v": FORMAT,
         "title": title,
@@ -133,7 +157,6 @@ def _payload(
         "items": table.rows(),
         "details": details,
         "cut": any(g[3] == CUT for level in shown for g in level["groups"].values()),
-        **extra,
     }
 
 
@@ -142,7 +165,7 @@ def _opened(opens: dict[tuple[int, str], int], level: int, key: str) -> int | No
     return opens.get((level, key))
 
 
-def _drawn_items(part: EstateGraph, levels: list[Level]) -> list[str]:
+def drawn_items(part: EstateGraph, levels: list[Level]) -> list[str]:
     """The items some level draws on its own (an agent or unit: its profile), in the
     part's order."""
     drawn: set[Hashable] = set()
