@@ -121,18 +121,26 @@ def wait_listening(
 
 
 def launch_explore(
-    snapshot: Path, tmp_path: Path, *options: str
+    snapshot: Path, tmp_path: Path, *options: str, measured: bool = True
 ) -> tuple[subprocess.Popen[bytes], int, Path]:
     """`iptoolkit explore SNAPSHOT` on a free port in its own session, its output in a log:
     the process, the port and the log (wait with `wait_listening`, stop with
-    `stop_explore`)."""
+    `stop_explore`). `measured=False` keeps `make test`'s coverage out of the app and its
+    kernels (a test that loads the estate in kernel after kernel, and whose code other
+    app tests measure, runs at about half the cost)."""
     port = free_port()
     log = tmp_path / "explore.log"
+    environ = {
+        key: value
+        for key, value in os.environ.items()
+        if measured or not key.startswith("COVERAGE_")
+    }
     with log.open("wb") as out:
         process = subprocess.Popen(
             [sys.executable, "-m", "iptoolkit.cli", "explore", str(snapshot), "--no-browser",
              "--port", str(port), *options],
             stdout=out, stderr=subprocess.STDOUT, cwd=tmp_path, start_new_session=True,
+            env=environ,
         )  # fmt: skip
     return process, port, log
 

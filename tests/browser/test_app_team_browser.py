@@ -83,6 +83,7 @@ def test_the_app_stays_up_shares_views_and_drills_down(tmp_path: Path) -> None:
         "4",
         "--free-after",
         str(FREE_AFTER),
+        measured=False,  # ten kernels load 2,500 profiles: test_app_browser measures the app
     )
     try:
         wait_listening(process, port, log)

@@ -90,7 +90,7 @@ def test_labels_never_overlap_nor_are_cut_in_the_app(tmp_path: Path) -> None:
 
     snapshot = tmp_path / "estate.json"
     ipt.demo_estate(n_profiles=APP_PROFILES, seed=APP_SEED).save(snapshot)
-    process, port, log = launch_explore(snapshot, tmp_path)
+    process, port, log = launch_explore(snapshot, tmp_path, measured=False)  # labels, not code
     try:
         wait_listening(process, port, log)
         wait_logged(log, "first view drawn", process)
