@@ -15,20 +15,15 @@ from click.testing import CliRunner
 import iptoolkit as ipt
 from iptoolkit.cli import main
 
+from .report_estates import report_files
+
 GITHUB_LIMIT = 65_536
 LEFT_OUT = re.compile(r"^> \*\*Left out to fit a GitHub comment\*\*.*$", re.MULTILINE)
 
 
 @pytest.fixture(scope="module")
 def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    folder = tmp_path_factory.mktemp("estates")
-    prod = ipt.demo_estate(n_profiles=2000)
-    made = {
-        "prod": prod,
-        "test": ipt.demo_environment(prod, plant=True),
-        "week": ipt.demo_changes(prod),
-    }
-    return {name: estate.save(folder / f"{name}.json") for name, estate in made.items()}
+    return report_files(tmp_path_factory.mktemp("estates"))
 
 
 def run(*args: str) -> str:

@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-import iptoolkit as ipt
 from iptoolkit.cli import main
+
+from .report_estates import report_files
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMAS = ROOT / "docs" / "schemas"
@@ -26,16 +27,7 @@ LINKED_FROM = {"compare": ROOT / "docs" / "compare.md", "diff": ROOT / "README.m
 
 @pytest.fixture(scope="module")
 def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    folder = tmp_path_factory.mktemp("estates")
-    prod = ipt.demo_estate(n_profiles=2000)
-    made = {
-        "prod": prod,
-        "test": ipt.demo_environment(prod, plant=True),  # 876 differences
-        "same": ipt.demo_environment(prod, hosts={}, seed=5),
-        "week": ipt.demo_changes(prod),  # 185 changes
-        "empty": ipt.Estate.from_raw([]),
-    }
-    return {name: estate.save(folder / f"{name}.json") for name, estate in made.items()}
+    return report_files(tmp_path_factory.mktemp("estates"), with_empty_cases=True)
 
 
 def validator(report: str) -> Any:
