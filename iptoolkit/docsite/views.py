@@ -17,24 +17,20 @@ for levels, `viewmodel.item_html.detail_sections` for details.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Hashable
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
-from ..offline.details_data import ItemTable
+from ..offline.details_data import ItemTable, SectionTexts, numbered, section_texts
 from ..offline.levels import Interned, Level, drill_from
 from ..offline.view import drawn_items, levels_json, payload_dict
 from ..query.reach import graph_order, induced_subgraph
-from ..support.redact import redact_text
 from ..viewmodel.drill import auto_view
-from ..viewmodel.explorer_html import Link, field_rows
 from ..viewmodel.item_html import detail_sections
 from ..viewmodel.topology_data import ViewData, group_graph
 
 if TYPE_CHECKING:
     from ..query.graph import EstateGraph
     from ..viewmodel.explorer_model import ExplorerModel
-    from ..viewmodel.item_html import Section
     from ..viewmodel.topology_fit import Canvas
 
 __all__ = ["SharedWork", "page_payload", "drill_levels", "item_details"]
@@ -44,23 +40,6 @@ _Nodes = tuple[str, ...]
 subgraph of the estate graph (`query.reach.induced_subgraph`), so its nodes name it,
 edges and attributes included, and make it again (parts are not kept: a run's parts held
 millions of objects the collector walked again and again)."""
-_Named = tuple[str | None, str]
-"""An item a section names: its node (None: text only) and its text, masked."""
-
-
-class _Texts(NamedTuple):
-    """A section as the texts it writes (`section_json` less the numbering): the title;
-    then fields (rows as JSON) and links (field, item), or items named (the shown ones, how
-    many in all, the note), or a paragraph and its CSS class."""
-
-    title: str
-    rows: list[str] | None = None
-    links: list[tuple[str, _Named]] | None = None
-    items: list[_Named] | None = None
-    total: int = 0
-    note: str = ""
-    text: str = ""
-    css: str = ""
 
 
 class SharedWork:
@@ -74,7 +53,7 @@ class SharedWork:
         self.inside = frozenset(str(node) for node in model.graph.nodes)
         self._levels: dict[_Nodes, ViewData] = {}
         self._opened: dict[tuple[_Nodes, frozenset[Hashable]], _Nodes] = {}
-        self._sections: dict[str, list[_Texts]] = {}
+        self._sections: dict[str, list[SectionTexts]] = {}
 
     def part(self, nodes: _Nodes, part: EstateGraph | None) -> EstateGraph:
         """The part of the graph `nodes` name: `part` when made already."""
@@ -102,7 +81,7 @@ class SharedWork:
         """Whether the group of these members was opened in the part already."""
         return opening in self._opened
 
-    def sections(self, nodes: list[str]) -> list[list[_Texts]]:
+    def sections(self, nodes: list[str]) -> list[list[SectionTexts]]:
         """The items' details as the Explorer's Details tab has them, as the texts they
         write, each item's once a run."""
         known = self._sections
@@ -111,51 +90,8 @@ class SharedWork:
             with graph_order(self.model.graph):  # two questions an item: sorted, not walked
                 for node in new:
                     sections = detail_sections(self.model, node, self.inside)
-                    known[node] = [_texts(section) for section in sections]
+                    known[node] = [section_texts(section) for section in sections]
         return [known[node] for node in nodes]
-
-
-def _texts(section: Section) -> _Texts:
-    """The texts of `section_json`'s section, masked as it masks them."""
-    title = redact_text(section.title)
-    if section.fields is not None:
-        rows = [json.dumps(row, ensure_ascii=False) for row in field_rows(section.fields)]
-        links = [(key, _named(link)) for key, link in section.links.items()]
-        return _Texts(title, rows=rows, links=links)
-    if section.items is not None:
-        shown = [_named(item) for item in section.items[: max(section.limit, 10)]]
-        note = redact_text(section.note) if section.note else ""
-        return _Texts(title, items=shown, total=len(section.items), note=note)
-    return _Texts(title, text=redact_text(section.text or ""), css=section.css)
-
-
-def _named(item: str | Link) -> _Named:
-    if isinstance(item, Link):
-        return item.node, redact_text(item.text)
-    return None, redact_text(item)
-
-
-def section_json(texts: _Texts, table: ItemTable, strings: Interned) -> dict[str, Any]:
-    """`offline.details_data.section_json` of the section these are the texts of: the
-    same keys, texts numbered in `strings` in the same order, items in `table`."""
-
-    def entry(named: _Named) -> int | list[int]:
-        number = -1 if named[0] is None else table(named[0])
-        return number if number >= 0 else [strings(named[1])]
-
-    out: dict[str, Any] = {"t": strings(texts.title)}
-    if texts.rows is not None and texts.links is not None:
-        out["f"] = [strings(row) for row in texts.rows]
-        out["l"] = [[strings(key), entry(named)] for key, named in texts.links]
-    elif texts.items is not None:
-        out["i"] = [entry(named) for named in texts.items]
-        out["n"] = texts.total
-        if texts.note:
-            out["note"] = strings(texts.note)
-    else:
-        out["p"] = strings(texts.text)
-        out["c"] = strings(texts.css)
-    return out
 
 
 def drill_levels(
@@ -198,7 +134,7 @@ def item_details(table: ItemTable, work: SharedWork, strings: Interned) -> list[
     """`ItemTable.details`: each item's sections as the script reads them, the sections
     taken from `work` when another page has them."""
     return [
-        [section_json(section, table, strings) for section in sections]
+        [numbered(texts, table, strings) for texts in sections]
         for sections in work.sections([str(node) for node in table.nodes])
     ]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Hashable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..support.redact import redact_text
 from ..viewmodel.explorer_html import Link, field_rows, node_text
@@ -23,7 +23,15 @@ if TYPE_CHECKING:
     from ..query.graph import EstateGraph
     from ..viewmodel.explorer_model import ExplorerModel
 
-__all__ = ["DETAIL_KINDS", "ItemTable", "section_json"]
+__all__ = [
+    "DETAIL_KINDS",
+    "ItemTable",
+    "Named",
+    "SectionTexts",
+    "section_json",
+    "section_texts",
+    "numbered",
+]
 
 DETAIL_KINDS = ("profile", "channel", "partner")
 """What has details of its own (an agent or response unit shows its profile's)."""
@@ -66,26 +74,68 @@ class ItemTable:
         ]
 
 
+Named = tuple[str | None, str]
+"""An item a section names: its node (None: text only) and its text, masked."""
+
+
+class SectionTexts(NamedTuple):
+    """A section as the texts it writes (`section_json` less the numbering): the title;
+    then fields (rows as JSON) and links (field, item), or items named (the shown ones, how
+    many in all, the note), or a paragraph and its CSS class. The docs site keeps these
+    once a run and numbers them per page (`docsite.views`)."""
+
+    title: str
+    rows: list[str] | None = None
+    links: list[tuple[str, Named]] | None = None
+    items: list[Named] | None = None
+    total: int = 0
+    note: str = ""
+    text: str = ""
+    css: str = ""
+
+
 def section_json(section: Section, table: ItemTable, strings: Interned) -> dict[str, Any]:
     """A section: `t` its title; `f` rows of fields (masked; each row `[field, value]` as
     JSON, one string: most rows repeat, `"commitEach": false`) and `l` links, `i` a
     list (item indices, or text as a one-element list) of `n` entries in all with its
     `note`, or `p` a paragraph with its CSS class `c`. Texts are indices into `strings`."""
-    out: dict[str, Any] = {"t": strings(redact_text(section.title))}
+    return numbered(section_texts(section), table, strings)
+
+
+def section_texts(section: Section) -> SectionTexts:
+    """The texts `section_json` writes of `section`, masked, not yet numbered."""
+    title = redact_text(section.title)
     if section.fields is not None:
-        out["f"] = [strings(_row_json(row)) for row in field_rows(section.fields)]
-        out["l"] = [
-            [strings(key), _entry(link, table, strings)] for key, link in section.links.items()
-        ]
-    elif section.items is not None:
-        shown = section.items[: max(section.limit, 10)]
-        out["i"] = [_entry(item, table, strings) for item in shown]
-        out["n"] = len(section.items)
-        if section.note:
-            out["note"] = strings(redact_text(section.note))
+        rows = [_row_json(row) for row in field_rows(section.fields)]
+        links = [(key, _named(link)) for key, link in section.links.items()]
+        return SectionTexts(title, rows=rows, links=links)
+    if section.items is not None:
+        shown = [_named(item) for item in section.items[: max(section.limit, 10)]]
+        note = redact_text(section.note) if section.note else ""
+        return SectionTexts(title, items=shown, total=len(section.items), note=note)
+    return SectionTexts(title, text=redact_text(section.text or ""), css=section.css)
+
+
+def numbered(texts: SectionTexts, table: ItemTable, strings: Interned) -> dict[str, Any]:
+    """`section_json` of the section these are the texts of: texts numbered in `strings`,
+    items in `table` (an item the table lacks: its text)."""
+
+    def entry(named: Named) -> int | list[int]:
+        number = -1 if named[0] is None else table(named[0])
+        return number if number >= 0 else [strings(named[1])]
+
+    out: dict[str, Any] = {"t": strings(texts.title)}
+    if texts.rows is not None and texts.links is not None:
+        out["f"] = [strings(row) for row in texts.rows]
+        out["l"] = [[strings(key), entry(named)] for key, named in texts.links]
+    elif texts.items is not None:
+        out["i"] = [entry(named) for named in texts.items]
+        out["n"] = texts.total
+        if texts.note:
+            out["note"] = strings(texts.note)
     else:
-        out["p"] = strings(redact_text(section.text or ""))
-        out["c"] = strings(section.css)
+        out["p"] = strings(texts.text)
+        out["c"] = strings(texts.css)
     return out
 
 
@@ -95,9 +145,8 @@ def _row_json(row: tuple[str, str]) -> str:
     return json.dumps(row, ensure_ascii=False)
 
 
-def _entry(item: str | Link, table: ItemTable, strings: Interned) -> int | list[int]:
-    """An item named: its index in the table, else its text (masked) as `[string]`."""
+def _named(item: str | Link) -> Named:
+    """An item named: its node (a link's) and its text, masked."""
     if isinstance(item, Link):
-        number = table(item.node)
-        return number if number >= 0 else [strings(redact_text(item.text))]
-    return [strings(redact_text(item))]
+        return item.node, redact_text(item.text)
+    return None, redact_text(item)
