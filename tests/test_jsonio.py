@@ -50,3 +50,19 @@ def test_indented_json_is_what_the_standard_library_writes(value: object) -> Non
 def test_indented_json_falls_back_for_what_orjson_refuses() -> None:
     for value in ({"id": 2**70}, ["\ud800 lone"]):
         assert jsonio.indented_json(value) == json.dumps(value, indent=2, ensure_ascii=False)
+
+
+class _Opaque:
+    def __str__(self) -> str:
+        return "opaque <value>"
+
+
+def test_report_json_is_the_standard_librarys_layout_at_any_indent() -> None:
+    """The diff and compare JSON: in C at two spaces, the stdlib's layout at any other
+    indent, and what JSON cannot hold written through `default` either way."""
+    document = {"changes": [{"old": "Ä", "new": [1, None, True]}], "odd": _Opaque()}
+    for indent in (2, None, 4):
+        assert jsonio.report_json(document, indent, default=str) == json.dumps(
+            document, indent=indent, ensure_ascii=False, default=str
+        )
+    assert jsonio.report_json({"id": 2**70}, 2) == json.dumps({"id": 2**70}, indent=2)

@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..support.comment_fit import counted_by, fit, left_out
+from ..support.jsonio import report_json
 from ..support.markdown import code, escape
 from ..support.names import plural
 from ..support.printable import escape_unprintable
@@ -154,7 +155,7 @@ def to_dict(diff: Diff) -> dict[str, Any]:
 
 def to_json(diff: Diff, *, indent: int | None = 2) -> str:
     """The machine form as JSON text (values as received, masked)."""
-    return json.dumps(to_dict(diff), indent=indent, ensure_ascii=False, default=str)
+    return report_json(to_dict(diff), indent, default=str)
 
 
 def to_frame(diff: Diff) -> pandas.DataFrame:

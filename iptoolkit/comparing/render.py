@@ -18,6 +18,7 @@ from ..change.record import SEVERITIES
 from ..change.render import counted, short
 from ..support.comment_fit import counted_by, fit, left_out
 from ..support.csvio import csv_safe, csv_text
+from ..support.jsonio import report_json
 from ..support.markdown import code, escape
 from ..support.names import plural
 from ..support.printable import drop_unprintable, shorten_pair
@@ -313,7 +314,7 @@ def _snapshot(estate: Any) -> dict[str, Any]:
 
 
 def to_json(result: Comparison, *, indent: int | None = 2) -> str:
-    return json.dumps(redact_fields(to_dict(result)), indent=indent, ensure_ascii=False)
+    return report_json(redact_fields(to_dict(result)), indent)
 
 
 def to_csv(result: Comparison) -> str:

@@ -8,11 +8,12 @@ every digit. `loads_json` (the reading side) lives in `models.jsontext`.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import orjson
 
-__all__ = ["dumps_json", "indented_json"]
+__all__ = ["dumps_json", "indented_json", "report_json"]
 
 
 def dumps_json(value: Any) -> bytes:
@@ -27,7 +28,7 @@ def dumps_json(value: Any) -> bytes:
         return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
 
 
-def indented_json(value: Any) -> str:
+def indented_json(value: Any, *, default: Callable[[Any], Any] | None = None) -> str:
     """JSON indented by two spaces, as `json.dumps(indent=2, ensure_ascii=False)` writes
     it (floats aside: `1e-7`, not `1e-07`, and NaN as null), in C: reports of thousands
     of findings, where the stdlib's indenting encoder is pure Python. What orjson refuses
@@ -41,6 +42,15 @@ def indented_json(value: Any) -> str:
     }
     """
     try:
-        return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
+        return orjson.dumps(value, default=default, option=orjson.OPT_INDENT_2).decode()
     except TypeError:
-        return json.dumps(value, indent=2, ensure_ascii=False)
+        return json.dumps(value, indent=2, ensure_ascii=False, default=default)
+
+
+def report_json(value: Any, indent: int | None, default: Callable[[Any], Any] | None = None) -> str:
+    """A report's JSON: `indented_json` at the reports' two spaces (32 MB for two 2k
+    installations with no id in common took 6 s in the stdlib's pure-Python indenter), the
+    stdlib's layout for any other `indent`."""
+    if indent == 2:
+        return indented_json(value, default=default)
+    return json.dumps(value, indent=indent, ensure_ascii=False, default=default)

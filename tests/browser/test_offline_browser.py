@@ -417,7 +417,8 @@ def _pairs(graph: Any) -> list[tuple[str, str]]:
         for far in (3, 6):
             named = [n for n, d in steps.items() if d == far and n in items]
             pairs += [(a, max(named))] if named else []  # not BFS order: that follows str hashes
-        alone = [n for n in items if n not in nx.node_connected_component(both_ways, a)]
+        joined = nx.node_connected_component(both_ways, a)  # once: it is the whole part
+        alone = [n for n in items if n not in joined]
         pairs += [(a, min(alone))] if alone else []
     return pairs
 
