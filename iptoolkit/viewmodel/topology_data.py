@@ -257,8 +257,10 @@ class _Frame:
 def _names(
     view: ViewGraph, group_by: str | None
 ) -> tuple[dict[Hashable, str], dict[Hashable, str]]:
-    """Each node's whole name, and the name drawn: a drilled group's subgroups without the
-    path they share; node by node, names told apart where they would read the same."""
+    """Each node's whole name, and the name drawn: a group's count without its inactive
+    (said on hover and in the details; an all-inactive node is drawn grey), a drilled
+    group's subgroups without the path they share; node by node, names told apart where
+    they would read the same."""
     grouped = group_by is not None
     label_of = {
         node: item_label(data) if grouped else str(data["label"])
@@ -266,12 +268,13 @@ def _names(
     }
     if not grouped:
         label_of = told_apart(view, label_of)
-    said = dict(label_of)
+        return label_of, dict(label_of)
+    said = {node: item_label(data, inactive=False) for node, data in view.nodes.items()}
     if group_by == "group":
         profiles = [node for node, data in view.nodes.items() if data["kind"] == "profile"]
         cut = len(shared_path([str(view.nodes[node]["label"]) for node in profiles]))
         for node in profiles:
-            said[node] = label_of[node][cut:]
+            said[node] = said[node][cut:]
     return label_of, said
 
 
@@ -294,14 +297,13 @@ def _label_room(
     """Columns in the canvas's pixels, each label cut to the room its column has (cut apart
     where two would read the same)."""
     glyphs = {n: f"{KIND_GLYPHS.get(view.nodes[n]['kind'], '')} " for n in view.nodes}
-    longest: dict[float, float] = {}
+    texts: dict[float, list[str]] = {}
     for node, (column, _) in placed.pos.items():
-        width = label_px(glyphs[node] + said[node])
-        longest[column] = max(longest.get(column, 0.0), width)
-    budget = label_budget(longest, canvas)
-    rooms = {n: budget[placed.pos[n][0]] for n in view.nodes}
-    cut_labels = cut_apart({n: glyphs[n] + said[n] for n in view.nodes}, rooms)
-    drawn = {n: cut_labels[n][len(glyphs[n]) :] for n in view.nodes}
+        texts.setdefault(column, []).append(glyphs[node] + said[node])
+    budget = label_budget(texts, canvas)
+    # the name is cut to the room its glyph leaves: a cut never reaches into the glyph
+    rooms = {n: budget[placed.pos[n][0]] - label_px(glyphs[n]) for n in view.nodes}
+    drawn = cut_apart(said, rooms)
     return _Room(drawn, column_x(budget), row_px(placed.rows, canvas), budget, canvas)
 
 
