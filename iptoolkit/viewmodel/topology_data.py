@@ -105,6 +105,10 @@ class ViewData:
     was laid out for, or a bigger one when it does not fit that (the view scrolls)."""
     hover: dict[str, str] = field(default_factory=dict)
     """Drawn label -> the whole one, where it was cut (`hover_names`)."""
+    uncut: dict[str, tuple[str, float]] = field(default_factory=dict)
+    """Key -> its label uncut and the pixels its column gives it, for each label cut to fit
+    the canvas: a front end whose type keeps its size as it zooms in (the offline view)
+    has that room times the zoom, and draws more of the label (`offline/levels.py`)."""
 
     def item(self, key: str) -> Hashable | None:
         """The estate node a key stands for, or None for a group of several."""
@@ -228,7 +232,27 @@ def _to_sigma(
     size = framed.size if framed else None
     hover = hover_names((drawn, whole) for drawn, whole in labels.values())
     legend = _legend(view, grouped=grouped, focused=focused)
-    return ViewData(out, members, group_by, focused, legend, camera, size, hover)
+    uncut = _uncut(view, placed, room, said, keys)
+    return ViewData(out, members, group_by, focused, legend, camera, size, hover, uncut)
+
+
+def _uncut(
+    view: ViewGraph,
+    placed: LayeredLayout,
+    room: _Room,
+    said: dict[Hashable, str],
+    keys: dict[Hashable, str],
+) -> dict[str, tuple[str, float]]:
+    """Each label cut to its column's room: key -> (its label uncut, that room)."""
+    if not room.budget:
+        return {}
+    out: dict[str, tuple[str, float]] = {}
+    for node, data in view.nodes.items():
+        if room.drawn[node] != said[node]:
+            glyph = KIND_GLYPHS.get(data["kind"], "")
+            text = f"{glyph} {said[node]}".strip()
+            out[keys[node]] = (text, room.budget[placed.pos[node][0]])
+    return out
 
 
 @dataclass(frozen=True)

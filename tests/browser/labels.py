@@ -27,6 +27,7 @@ __all__ = [
     "frames",
     "hovered_text",
     "kept_characters",
+    "whole_of",
     "problems",
     "resize_and_wait",
     "view_problems",
@@ -338,7 +339,7 @@ def kept_characters(drawn: list[str], whole: list[str]) -> Kept:
     kept = Kept(whole=sum(len(text) for text in whole))
     left = list(whole)
     for text in drawn:
-        match = _whole_of(text, left)
+        match = whole_of(text, left)
         if match is None:
             kept.wrong.append(f"{text!r}: no label it is cut from")
             continue
@@ -350,7 +351,7 @@ def kept_characters(drawn: list[str], whole: list[str]) -> Kept:
     return kept
 
 
-def _whole_of(text: str, whole: list[str]) -> str | None:
+def whole_of(text: str, whole: list[str]) -> str | None:
     """The whole label `text` is drawn from: the same, or one that holds its pieces
     between "…" in order (its beginning first, its end last); the shortest such."""
     if text in whole:
