@@ -9,8 +9,8 @@ is one pixel there:
 
 - every column is as far from the next as its longest label needs (measured in pixels with
   the font's own metrics, `label_px`) plus `EDGE_PX` for the edges; when that is wider
-  than the canvas, labels are cut (`label_budget`, the longest first) rather than the
-  canvas zoomed out;
+  than the canvas, labels are cut rather than the canvas zoomed out, the room going
+  where it keeps the most of them (`label_budget`), a count never cut (`cut_to_px`);
 - edges leave a node from a *port* just after its label (`port_offset`), so no label is drawn
   over its own fan of edges;
 - rows are `MIN_ROW_PX` to `MAX_ROW_PX` apart: a view whose tallest column needs more rows
