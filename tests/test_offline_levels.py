@@ -203,3 +203,23 @@ def test_profiles_are_grouped_by_the_partners_their_paths_reach(graph: EstateGra
         }
         assert bucket == {p: slow_partner_bucket(part, p) for p in profiles(part)}
     assert bucket[lonely] != "no partner"
+
+
+def test_a_level_names_each_label_cut_for_its_canvas_whole_with_its_room(
+    graph: EstateGraph,
+) -> None:
+    # issue 42: the script draws more of a cut label as the zoom gives its column room
+    from iptoolkit.viewmodel.topology_fit import label_px
+
+    model = ExplorerModel(ipt.demo_estate(400))
+    payload = view_payload(model.graph, model, canvas=Canvas.of(640, 620), title="t", lines=[])
+    strings, overview = payload["strings"], payload["levels"][0]
+    assert overview["uncut"], "nothing cut at 640 px"
+    for node, whole, room in overview["uncut"]:
+        drawn = strings[overview["nodes"][node][6]]
+        assert "\u2026" in drawn and "\u2026" not in strings[whole]
+        assert strings[whole].startswith(drawn.split("\u2026")[0])
+        assert label_px(drawn) <= room + 1 < label_px(strings[whole]) + 1
+    whole = {n for n, _, _ in overview["uncut"]}
+    assert all("\u2026" not in strings[n[6]] for i, n in enumerate(overview["nodes"])
+               if i not in whole and n[6] >= 0)  # fmt: skip

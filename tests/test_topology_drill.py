@@ -31,10 +31,12 @@ from iptoolkit.viewmodel.topology_data import (
 )
 from iptoolkit.viewmodel.topology_fit import (
     CHAR_PX,
+    COUNT,
     EDGE_PX,
     LABEL_OFFSET_PX,
     PADDING_PX,
     SCROLL_PAGES,
+    SHORTEST_NAME_CHARS,
     Canvas,
     cut_apart,
     cut_to_px,
@@ -42,6 +44,7 @@ from iptoolkit.viewmodel.topology_fit import (
     label_budget,
     label_gaps,
     label_px,
+    least_px,
 )
 
 pytest.importorskip("ipysigma")
@@ -118,17 +121,36 @@ def test_what_is_drawn_fits_the_canvas_at_the_start_camera(graph: nx.MultiDiGrap
     assert max(ys) - min(ys) <= CANVAS.height - 2 * PADDING_PX
 
 
-def test_labels_are_cut_longest_first_only_when_the_canvas_is_too_narrow() -> None:
-    wide = label_budget({0: 130.0, 1: 200.0, 2: 165.0, 3: 130.0}, Canvas(600, 3.0))
-    assert wide == {0: 130.0, 1: 200.0, 2: 165.0, 3: 130.0}
-    canvas = Canvas(600, 1.8)
-    narrow = label_budget({0: 130.0, 1: 400.0, 2: 165.0, 3: 130.0}, canvas)
-    assert (narrow[0], narrow[2], narrow[3]) == (130.0, 165.0, 130.0)  # short ones whole
-    assert 165 < narrow[1] < 400  # the longest cut, as little as the width allows
-    gaps = label_gaps(4)  # each label's offset and port, the edges, the first nodes' room
-    assert gaps > 3 * (EDGE_PX + LABEL_OFFSET_PX) + LABEL_OFFSET_PX
-    assert sum(narrow.values()) + gaps <= canvas.inner_width
-    assert sum(narrow.values()) + CHAR_PX + gaps > canvas.inner_width
+def test_labels_are_cut_only_when_the_canvas_is_too_narrow_where_most_is_kept() -> None:
+    # one label a column: whole where the canvas is wide enough
+    alone = {0: ["Sales (55)"], 1: ["Inbound orders from Valley Chemicals"], 2: ["AS2 (3)"]}
+    assert label_budget(alone, Canvas(600, 3.0)) == {
+        column: label_px(texts[0]) for column, texts in alone.items()
+    }
+    # too narrow: the room goes to the columns with the largest share of their labels cut,
+    # each name keeps its first characters and every count stays whole
+    many = [f"Cron agents of type {n} ({n})" for n in range(10, 30)]
+    one = ["Danube Chemicals GmbH & Co. KG"]
+    labels = {0: ["Finance (90)", "Procurement (23)"], 1: many, 2: one}
+    canvas = Canvas(400, 1.5)
+    budget = label_budget(labels, canvas)
+    gaps = label_gaps(3)  # each label's offset and port, the edges, the first nodes' room
+    assert gaps > 2 * (EDGE_PX + LABEL_OFFSET_PX) + LABEL_OFFSET_PX
+    assert sum(budget.values()) + gaps == pytest.approx(canvas.inner_width)
+    assert abs(budget[1] - budget[2]) <= CHAR_PX  # every label cut in both: widened alike
+    assert budget[0] == pytest.approx(least_px("Procurement (23)"))  # half whole: it waits
+    assert budget[1] < max(label_px(text) for text in many)
+    for column, texts in labels.items():
+        assert budget[column] >= min(least_px(text) for text in texts)
+        for text in texts:
+            cut = cut_to_px(text, budget[column])
+            assert label_px(cut) <= budget[column] + 0.01
+            assert cut.startswith(text[:SHORTEST_NAME_CHARS].rstrip())  # a name, not "…"
+            count = COUNT.search(text)
+            assert count is None or cut.endswith(f"({count.group(1)})")  # never cut
+    # narrower still: the canvas grows (it scrolls) rather than cut names to nothing
+    narrow = label_budget(labels, Canvas(400, 0.8))
+    assert sum(narrow.values()) + label_gaps(3) > Canvas(400, 0.8).inner_width
 
 
 def test_labels_are_measured_in_the_fonts_pixels() -> None:

@@ -15,7 +15,9 @@ in the pixels of the canvas it was laid out for (one unit one pixel, as the Expl
 camera starts), colours as indices into one palette, texts into one table of strings
 (`Interned`: a channel drawn in 300 levels is named once), `item` the index of the item
 whose details a click opens (-1 for a group or a port), and `groups` maps a group node to
-its counts and the level it opens.
+its counts and the level it opens. `uncut` lists the labels cut to fit the canvas, each as
+`[node, label uncut, pixels its column gives it]`: the script keeps its type 12 px as it
+zooms in while the columns move apart, so it draws more of each as the room grows.
 """
 
 from __future__ import annotations
@@ -241,7 +243,7 @@ def level_json(
         ]
         for u, v, attrs in data.graph.edges(data=True)
     ]
-    return {
+    out = {
         "title": strings(level.title),
         "by": data.group_by,
         "frame": [round(centre_x, 1), round(centre_y, 1), round(width), round(height)],
@@ -250,6 +252,12 @@ def level_json(
         "groups": groups,
         "legend": strings(json.dumps([_legend_entry(item) for item in data.legend])),
     }
+    if data.uncut:  # labels cut for the canvas: the script draws more of them zoomed in
+        out["uncut"] = [
+            [index[key], strings(text), math.floor(room * unit)]
+            for key, (text, room) in data.uncut.items()
+        ]
+    return out
 
 
 _KIND_OF_LABEL = {label: kind for kind, label in KIND_LABELS.items()}

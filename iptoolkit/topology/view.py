@@ -151,18 +151,21 @@ def _plain_label(graph: EstateGraph, node: str) -> str:
     return str(ident) if ident is not None else str(node).partition(":")[2] or str(node)
 
 
-def item_label(data: dict[str, Any]) -> str:
+def item_label(data: dict[str, Any], *, inactive: bool = True) -> str:
     """A grouped item's label with its count, as diagrams and Mermaid charts show it:
-    `SFTP (12, 3 inactive)`; a partner standing alone keeps its bare name."""
-    count, inactive = data["count"], data["inactive"]
+    `SFTP (12, 3 inactive)`; a partner standing alone keeps its bare name. Without
+    `inactive`, the count alone (`SFTP (12)`): the interactive view's label, which says
+    the inactive on hover and in the details, and draws an all-inactive node grey."""
+    count = data["count"]
     if data["kind"] == "partner" and count == 1:
         return str(data["label"])
-    if data["unresolved"] or inactive == 0:
+    off = data["inactive"] if inactive else 0
+    if data["unresolved"] or off == 0:
         detail = f"{count:,}"
-    elif inactive >= count:
+    elif off >= count:
         detail = f"{count:,}, all inactive"
     else:
-        detail = f"{count:,}, {inactive:,} inactive"
+        detail = f"{count:,}, {off:,} inactive"
     return f"{data['label']} ({detail})"
 
 

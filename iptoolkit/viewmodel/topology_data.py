@@ -105,6 +105,10 @@ class ViewData:
     was laid out for, or a bigger one when it does not fit that (the view scrolls)."""
     hover: dict[str, str] = field(default_factory=dict)
     """Drawn label -> the whole one, where it was cut (`hover_names`)."""
+    uncut: dict[str, tuple[str, float]] = field(default_factory=dict)
+    """Key -> its label uncut and the pixels its column gives it, for each label cut to fit
+    the canvas: a front end whose type keeps its size as it zooms in (the offline view)
+    has that room times the zoom, and draws more of the label (`offline/levels.py`)."""
 
     def item(self, key: str) -> Hashable | None:
         """The estate node a key stands for, or None for a group of several."""
@@ -228,7 +232,27 @@ def _to_sigma(
     size = framed.size if framed else None
     hover = hover_names((drawn, whole) for drawn, whole in labels.values())
     legend = _legend(view, grouped=grouped, focused=focused)
-    return ViewData(out, members, group_by, focused, legend, camera, size, hover)
+    uncut = _uncut(view, placed, room, said, keys)
+    return ViewData(out, members, group_by, focused, legend, camera, size, hover, uncut)
+
+
+def _uncut(
+    view: ViewGraph,
+    placed: LayeredLayout,
+    room: _Room,
+    said: dict[Hashable, str],
+    keys: dict[Hashable, str],
+) -> dict[str, tuple[str, float]]:
+    """Each label cut to its column's room: key -> (its label uncut, that room)."""
+    if not room.budget:
+        return {}
+    out: dict[str, tuple[str, float]] = {}
+    for node, data in view.nodes.items():
+        if room.drawn[node] != said[node]:
+            glyph = KIND_GLYPHS.get(data["kind"], "")
+            text = f"{glyph} {said[node]}".strip()
+            out[keys[node]] = (text, room.budget[placed.pos[node][0]])
+    return out
 
 
 @dataclass(frozen=True)
@@ -257,8 +281,10 @@ class _Frame:
 def _names(
     view: ViewGraph, group_by: str | None
 ) -> tuple[dict[Hashable, str], dict[Hashable, str]]:
-    """Each node's whole name, and the name drawn: a drilled group's subgroups without the
-    path they share; node by node, names told apart where they would read the same."""
+    """Each node's whole name, and the name drawn: a group's count without its inactive
+    (said on hover and in the details; an all-inactive node is drawn grey), a drilled
+    group's subgroups without the path they share; node by node, names told apart where
+    they would read the same."""
     grouped = group_by is not None
     label_of = {
         node: item_label(data) if grouped else str(data["label"])
@@ -266,12 +292,13 @@ def _names(
     }
     if not grouped:
         label_of = told_apart(view, label_of)
-    said = dict(label_of)
+        return label_of, dict(label_of)
+    said = {node: item_label(data, inactive=False) for node, data in view.nodes.items()}
     if group_by == "group":
         profiles = [node for node, data in view.nodes.items() if data["kind"] == "profile"]
         cut = len(shared_path([str(view.nodes[node]["label"]) for node in profiles]))
         for node in profiles:
-            said[node] = label_of[node][cut:]
+            said[node] = said[node][cut:]
     return label_of, said
 
 
@@ -294,14 +321,13 @@ def _label_room(
     """Columns in the canvas's pixels, each label cut to the room its column has (cut apart
     where two would read the same)."""
     glyphs = {n: f"{KIND_GLYPHS.get(view.nodes[n]['kind'], '')} " for n in view.nodes}
-    longest: dict[float, float] = {}
+    texts: dict[float, list[str]] = {}
     for node, (column, _) in placed.pos.items():
-        width = label_px(glyphs[node] + said[node])
-        longest[column] = max(longest.get(column, 0.0), width)
-    budget = label_budget(longest, canvas)
-    rooms = {n: budget[placed.pos[n][0]] for n in view.nodes}
-    cut_labels = cut_apart({n: glyphs[n] + said[n] for n in view.nodes}, rooms)
-    drawn = {n: cut_labels[n][len(glyphs[n]) :] for n in view.nodes}
+        texts.setdefault(column, []).append(glyphs[node] + said[node])
+    budget = label_budget(texts, canvas)
+    # the name is cut to the room its glyph leaves: a cut never reaches into the glyph
+    rooms = {n: budget[placed.pos[n][0]] - label_px(glyphs[n]) for n in view.nodes}
+    drawn = cut_apart(said, rooms)
     return _Room(drawn, column_x(budget), row_px(placed.rows, canvas), budget, canvas)
 
 

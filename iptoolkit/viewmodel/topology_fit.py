@@ -9,8 +9,8 @@ is one pixel there:
 
 - every column is as far from the next as its longest label needs (measured in pixels with
   the font's own metrics, `label_px`) plus `EDGE_PX` for the edges; when that is wider
-  than the canvas, labels are cut (`label_budget`, the longest first) rather than the
-  canvas zoomed out;
+  than the canvas, labels are cut rather than the canvas zoomed out, the room going
+  where it keeps the most of them (`label_budget`), a count never cut (`cut_to_px`);
 - edges leave a node from a *port* just after its label (`port_offset`), so no label is drawn
   over its own fan of edges;
 - rows are `MIN_ROW_PX` to `MAX_ROW_PX` apart: a view whose tallest column needs more rows
@@ -30,10 +30,11 @@ whose node extent is `gw` x `gh` shows `S * c / (r * max(gw, gh))` pixels per un
 
 from __future__ import annotations
 
+import bisect
 import functools
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,6 +50,7 @@ __all__ = [
     "row_px",
     "label_budget",
     "label_px",
+    "least_px",
     "cut_to_px",
     "cut_apart",
     "COUNT",
@@ -69,7 +71,7 @@ LABEL_OFFSET_PX = 16.0
 """From a node's centre to the end of its glyph and the start of its text, about."""
 PORT_GAP_PX = 4.0
 """From the end of a label to where its edges leave."""
-EDGE_PX = 52.0
+EDGE_PX = 40.0
 """Room left for the edges between one column's labels and the next column."""
 MIN_ROW_PX = 15.0
 """Closest rows: labels of 12 px, with room between them (no two touch)."""
@@ -86,7 +88,12 @@ MARGIN_PX = 16.0
 """Kept free inside the padding, around what is drawn."""
 TOP_PX = 36.0
 """Kept free above what is drawn, for sigma's search box (top right of the canvas)."""
-MIN_LABEL_CHARS = 14
+MIN_LABEL_CHARS = 16
+"""Labels keep at least this many wide characters a column: a canvas narrower than that
+needs is grown (and scrolls); the room is then shared out as `label_budget` says."""
+SHORTEST_NAME_CHARS = 8
+"""No label is cut to fewer characters of its name than this (its glyph included, counts
+kept whole) to lengthen another's (`label_budget`)."""
 SCROLL_PAGES = 2.0
 """A view whose rows fill up to this many canvases is drawn node by node all the same, on a
 taller canvas that scrolls, rather than grouped (a small selection, a group of 20)."""
@@ -285,23 +292,44 @@ def label_gaps(columns: int) -> float:
     return columns * (LABEL_OFFSET_PX + PORT_GAP_PX) + max(columns - 1, 0) * EDGE_PX + NODE_PX
 
 
-def label_budget(longest: Mapping[float, float], canvas: Canvas) -> dict[float, float]:
-    """Column -> the pixels its labels may take (`longest`: the widest label's, in pixels)
-    so that every column, its labels and the edges fit the canvas's width: each column gets
-    what it needs, unless the whole is too wide; then the longest labels are cut first
-    (down to `MIN_LABEL_CHARS` wide characters)."""
-    columns = sorted(longest)
-    gaps = label_gaps(len(columns))
-    room = max(canvas.inner_width - gaps, 0)  # pixels for every label
-    want = {column: max(float(longest[column]), 0.0) for column in columns}
+def label_budget(labels: Mapping[float, Sequence[str]], canvas: Canvas) -> dict[float, float]:
+    """Column -> the pixels its labels may take (`labels`: each column's, as drawn whole) so
+    that every column, its labels and the edges fit the canvas's width: each column gets
+    what its widest label needs, unless the whole is too wide. Then the room is shared out
+    where it keeps the most characters: each column starts where every name in it keeps
+    its first `SHORTEST_NAME_CHARS` (`least_px`), and a pixel more for a column is a pixel
+    more for each of its labels still cut, so the column with the most labels still cut is
+    widened first (until its next label is whole), not every column alike: a column of
+    twenty agents cut gains twenty times what a column with one long name would. A canvas
+    too narrow to give every column `MIN_LABEL_CHARS` is grown to (`Canvas.grown`)."""
+    columns = sorted(labels)
+    room = max(canvas.inner_width - label_gaps(len(columns)), 0.0)  # pixels for every label
+    ordered = {c: sorted(label_px(text) for text in labels[c]) for c in columns}
+    want = {c: (ordered[c][-1] if ordered[c] else 0.0) for c in columns}
     if sum(want.values()) <= room:
         return want
-    # water-filling: a common cap, lowered a character at a time until the labels fit
-    cap = max(want.values(), default=0.0)
-    floor = MIN_LABEL_CHARS * CHAR_PX
-    while cap > floor and sum(min(w, cap) for w in want.values()) > room:
-        cap -= CHAR_PX
-    return {column: min(w, max(cap, floor)) for column, w in want.items()}
+    cap = {c: min(want[c], max((least_px(t) for t in labels[c]), default=0.0)) for c in columns}
+    grown = sum(max(cap[c], min(want[c], MIN_LABEL_CHARS * CHAR_PX)) for c in columns)
+    spare = max(room, grown) - sum(cap.values())
+    while spare > 1e-9:
+        cut = {c: len(ordered[c]) - bisect.bisect_right(ordered[c], cap[c]) for c in columns}
+        column = max(columns, key=lambda c: (cut[c] / len(ordered[c]), -cap[c]))
+        if cut[column] == 0:
+            break
+        step = min(ordered[column][-cut[column]] - cap[column], spare, CHAR_PX)
+        cap[column] += step
+        spare -= step
+    return cap
+
+
+def least_px(text: str) -> float:
+    """The narrowest a label is cut to (`cut_to_px`): its first `SHORTEST_NAME_CHARS`
+    characters, "…" and its count (`(90)` of `(90, 8 inactive)`), whole when shorter."""
+    count = COUNT.search(text)
+    name, tail = (text[: count.start()], f" ({count.group(1)})") if count else (text, "")
+    if len(name) <= SHORTEST_NAME_CHARS:
+        return label_px(text)
+    return label_px(name[:SHORTEST_NAME_CHARS].rstrip() + "\u2026" + tail)
 
 
 def column_x(widths: Mapping[float, float]) -> dict[float, float]:

@@ -23,8 +23,11 @@ __all__ = [
     "Box",
     "Frame",
     "Problems",
+    "Kept",
     "frames",
     "hovered_text",
+    "kept_characters",
+    "whole_of",
     "problems",
     "resize_and_wait",
     "view_problems",
@@ -306,3 +309,65 @@ def hovered_text(page: Any, frame: Frame, box: Box) -> str | None:
         if drawn:  # the pointer stays: the caller may take a picture
             return str(drawn[-1])
     return None
+
+
+@dataclass
+class Kept:
+    """How much of a view's labels is drawn: `drawn` characters ("…" aside) of `whole`
+    (every label uncut, drawn or not), and what is `wrong`: a count cut, a label drawn
+    that is no cut of any whole label."""
+
+    drawn: int = 0
+    whole: int = 0
+    wrong: list[str] = field(default_factory=list)
+
+    @property
+    def share(self) -> float:
+        return self.drawn / self.whole if self.whole else 0.0
+
+    def line(self) -> str:
+        line = f"{self.share:.0%} of {self.whole:,} label characters kept"
+        return line + (f", wrong: {self.wrong[:3]}" if self.wrong else "")
+
+
+_COUNT = re.compile(r" \((\d{1,3}(?:,\d{3})*)[^()]*\)$")  # as topology_fit.COUNT
+
+
+def kept_characters(drawn: list[str], whole: list[str]) -> Kept:
+    """Match each label `drawn` (the recorder's text) to the whole label it was cut from,
+    count the characters kept and check that its count, if any, is whole."""
+    kept = Kept(whole=sum(len(text) for text in whole))
+    left = list(whole)
+    for text in drawn:
+        match = whole_of(text, left)
+        if match is None:
+            kept.wrong.append(f"{text!r}: no label it is cut from")
+            continue
+        left.remove(match)
+        kept.drawn += len(text) - text.count("\u2026")
+        count = _COUNT.search(match)
+        if count is not None and not text.endswith(f"({count.group(1)})") and text != match:
+            kept.wrong.append(f"{text!r}: the count of {match!r} cut")
+    return kept
+
+
+def whole_of(text: str, whole: list[str]) -> str | None:
+    """The whole label `text` is drawn from: the same, or one that holds its pieces
+    between "…" in order (its beginning first, its end last); the shortest such."""
+    if text in whole:
+        return text
+    pieces = text.split("\u2026")
+    found = [label for label in whole if _holds(label, pieces)]
+    return min(found, key=len) if found else None
+
+
+def _holds(label: str, pieces: list[str]) -> bool:
+    if not (label.startswith(pieces[0]) and label.endswith(pieces[-1])):
+        return False
+    at = len(pieces[0])
+    for piece in pieces[1:-1]:
+        at = label.find(piece, at)
+        if at < 0:
+            return False
+        at += len(piece)
+    return at <= len(label) - len(pieces[-1])

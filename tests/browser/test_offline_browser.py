@@ -20,6 +20,7 @@ import iptoolkit as ipt
 
 from ..hostile_estate import SCRIPT, hostile_estate
 from .lab import chromium, chromium_missing, serving
+from .labels import Box, Frame, kept_characters, problems, whole_of
 
 pytestmark = pytest.mark.skipif(chromium_missing() is not None, reason=str(chromium_missing()))
 pytest.importorskip("playwright")
@@ -129,6 +130,67 @@ def test_the_html_file_explores_offline(browser: Any, tmp_path: Path) -> None:
     assert watched.refused == []
     watched.clean()
     page.close()
+
+
+# every label the view's canvas draws, from its last clear on: text, x, y, width
+_RECORD = """() => {
+  const v = IptTopology.views[0], ctx = v.canvas.getContext("2d");
+  const fill = ctx.fillText, clear = ctx.clearRect;
+  window.__drawn = [];
+  ctx.fillText = function (text, x, y) {
+    window.__drawn.push([String(text), x, y, this.measureText(text).width]);
+    return fill.apply(this, arguments);
+  };
+  ctx.clearRect = function () { window.__drawn = []; return clear.apply(this, arguments); };
+  v.draw();
+}"""
+# the level's labels uncut: what a label cut for the canvas was cut from, else the label
+_WHOLE = """() => {
+  const v = IptTopology.views[0], level = v.level(), whole = level.nodes.map(n => v.S(n[6]));
+  (level.uncut || []).forEach(entry => { whole[entry[0]] = v.S(entry[1]); });
+  return whole.filter(Boolean);
+}"""
+
+
+def test_zoomed_in_labels_show_more_of_their_names(browser: Any, tmp_path: Path) -> None:
+    """Issue 42: labels cut for the unzoomed view grow as one zooms in (the type keeps
+    its size while the columns move apart), keep their counts whole and never overlap."""
+    path = ipt.export(ipt.demo_estate(300), tmp_path / "topology.html")
+    watched = Watched(browser, "file://")
+    page = watched.page
+    page.goto(path.as_uri())
+    page.wait_for_selector(".ipt-canvas canvas")
+    page.evaluate(_RECORD)
+    whole = page.evaluate(_WHOLE)
+    drawn: list[dict[str, str]] = []
+    for factor in (1.0, 1.25, 1.6):  # zoomed in by 1, 1.25 and 2 in turn
+        page.evaluate(f"() => IptTopology.views[0].zoomBy({factor})")
+        texts = [label[0] for label in page.evaluate("window.__drawn")]
+        kept = kept_characters(texts, whole)
+        assert not kept.wrong, kept.wrong  # each a cut of a label, its count whole
+        boxes = [
+            Box(text, x, y - 9.6, x + width, y + 2.4, 12.0)
+            for text, x, y, width in page.evaluate("window.__drawn")
+        ]
+        assert problems(Frame(1e6, 1e6, 0, 0, boxes)).overlaps == []
+        drawn.append({whole_of(text, whole) or text: text for text in texts})
+        page.screenshot(path=str(tmp_path / f"zoomed-{len(drawn)}.png"))
+    start = {label: text for label, text in drawn[0].items() if "\u2026" in text}
+    assert len(start) >= 3, "too few labels cut at the start to see them grow"
+    for before, after in zip(drawn, drawn[1:], strict=False):
+        both = [label for label in start if label in before and label in after]
+        assert both, "no cut label left in sight"
+        shown = [(_chars(before[label]), _chars(after[label])) for label in both]
+        assert all(b <= a for b, a in shown), shown  # never less of a name
+        assert sum(a for _, a in shown) > sum(b for b, _ in shown), shown  # more, zoomed in
+    assert all(drawn[-1][label] == label for label in start if label in drawn[-1])  # whole
+    assert watched.refused == []
+    watched.clean()
+    page.close()
+
+
+def _chars(label: str) -> int:
+    return len(label) - label.count("\u2026")
 
 
 def test_hostile_names_run_no_script(browser: Any, tmp_path: Path) -> None:

@@ -257,6 +257,46 @@
 
   View.prototype.fontPx = function () { return 12 * Math.min(1, this.scale()); };
 
+  /* Labels cut to fit the canvas (`level.uncut`: node, label uncut, its column's pixels)
+     drawn longer as the zoom gives them room: zoomed in, the type stays 12 px while the
+     columns move apart, so a column's room grows with the scale. Node -> text drawn. */
+  View.prototype.labels = function () {
+    var self = this, level = this.level(), s = this.scale(), memo = this.fitted;
+    if (memo && memo.level === level && memo.s === s) return memo.texts;
+    var texts = {}, ctx = this.canvas.getContext("2d");
+    if (s > 1 && level.uncut) {
+      ctx.font = FONT;
+      level.uncut.forEach(function (entry) {
+        var drawn = self.S(level.nodes[entry[0]][6]);
+        texts[entry[0]] = refit(ctx, self.S(entry[1]), drawn, entry[2] * s - 2);
+      });
+    }
+    this.fitted = {level: level, s: s, texts: texts};
+    return texts;
+  };
+
+  View.prototype.labelOf = function (i) {
+    var text = this.labels()[i];
+    return text !== undefined ? text : this.S(this.level().nodes[i][6]);
+  };
+
+  /* `whole` in `room` pixels: whole when it fits, else as the toolkit cut it (`drawn`)
+     with more of its beginning: what follows its "…" (the count, or where namesakes
+     differ) stays as it is. */
+  function refit(ctx, whole, drawn, room) {
+    if (ctx.measureText(whole).width <= room) return whole;
+    var cut = drawn.indexOf("\u2026");
+    if (cut < 0) return drawn;
+    var tail = drawn.slice(cut + 1), kept = tail.replace(/\u2026$/, "");
+    var end = kept ? whole.lastIndexOf(kept) : whole.length;
+    var low = cut, high = end - 1, best = drawn;  /* the longest head that fits */
+    while (low <= high) {
+      var k = (low + high) >> 1, text = whole.slice(0, k).replace(/\s+$/, "") + "\u2026" + tail;
+      if (ctx.measureText(text).width <= room) { best = text; low = k + 1; } else high = k - 1;
+    }
+    return best.length >= drawn.length ? best : drawn;
+  }
+
   View.prototype.zoomBy = function (factor, at) {
     var x = at ? at[0] : this.width / 2, y = at ? at[1] : this.height / 2;
     var zoom = Math.min(40, Math.max(0.05, this.zoom * factor));
@@ -299,7 +339,7 @@
       ctx.lineTo(b[0], b[1]);
       ctx.stroke();
     });
-    var font = this.fontPx(), labels = font >= 4.5, S = this.S;
+    var font = this.fontPx(), labels = font >= 4.5, S = this.S, texts = this.labels();
     ctx.font = font >= 11.9 ? FONT : font.toFixed(2) + "px DejaVu Sans, Verdana, sans-serif";
     ctx.textBaseline = "alphabetic";
     nodes.forEach(function (node, i) {
@@ -339,9 +379,10 @@
         ctx.stroke();
         ctx.setLineDash([]);
       }
-      if (labels && S(node[6])) {
+      var text = texts[i] !== undefined ? texts[i] : S(node[6]);
+      if (labels && text) {
         ctx.fillStyle = palette[node[5]];
-        ctx.fillText(S(node[6]), p[0] + r + 3 * Math.min(1, s), p[1] + font / 3);
+        ctx.fillText(text, p[0] + r + 3 * Math.min(1, s), p[1] + font / 3);
       }
     });
     ctx.globalAlpha = 1;
@@ -362,7 +403,7 @@
         best = i;
         bestDistance = distance;
       } else if (font >= 4.5 && node[6] >= 0 && dx > r && Math.abs(dy) <= font * 0.6 && bestDistance > r) {
-        var wide = ctx.measureText(self.S(node[6])).width * font / 12;
+        var wide = ctx.measureText(self.labelOf(i)).width * font / 12;
         if (dx <= r + 3 + wide) { best = i; bestDistance = r + 1; }
       }
     });
