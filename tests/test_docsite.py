@@ -112,6 +112,19 @@ def test_every_partner_group_and_channel_type_has_its_page(site, estate) -> None
         assert not text.startswith("# Integration topology")
 
 
+def test_a_group_page_shows_its_diagram_before_its_tables(site) -> None:
+    """An 811-profile group's page was 90,702 px tall with its diagram at the very end."""
+    drawn = 0
+    for name, text in _pages(site).items():
+        if not name.startswith("groups/") or "## Diagram" not in text:
+            continue
+        drawn += 1
+        diagram = text.index("## Diagram")
+        assert diagram < text.index("## Profiles"), name
+        assert "## Subgroups" not in text or diagram < text.index("## Subgroups"), name
+    assert drawn > 3
+
+
 def test_partner_page_lists_channels_users_impact_and_findings(site) -> None:
     text = _pages(site)["partners/acme.md"]
     assert "## Channels" in text and "Acme \\| API \\<v2\\> \\[beta\\] \\*star\\*" in text
@@ -321,7 +334,11 @@ def test_a_big_site_with_a_changelog_builds_strictly(tmp_path, monkeypatch) -> N
     folder = tmp_path / "site"
     ipt.write_docs(ipt.demo_changes(base, seed=3), folder, previous=base, workers=2)
     pages = _pages(folder)
-    assert any("--page-3.md" in name for name in pages)  # some group is on several pages
+    later = [text for name, text in pages.items() if "--page-3.md" in name]
+    assert later  # some group is on several pages; the diagram is on its first, said first
+    assert all(
+        text.index("diagram is on [its first page]") < text.index("## Profiles") for text in later
+    )
     mkdocs = Path(sys.executable).with_name("mkdocs")
     result = subprocess.run(
         [str(mkdocs), "build", "--strict", "-f", str(folder / "mkdocs.yml")]

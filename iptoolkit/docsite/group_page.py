@@ -1,5 +1,5 @@
-"""A group's page: where it sits in the group tree, its subgroups, its profiles (each an
-anchor other pages link to) with their agents and response paths, and its diagram."""
+"""A group's page: where it sits in the group tree, its diagram, its subgroups, its
+profiles (each an anchor other pages link to) with their agents and response paths."""
 
 from __future__ import annotations
 
@@ -28,8 +28,8 @@ def group_members(ctx: Context) -> dict[str, list[str]]:
 
 
 def group_page(ctx: Context, group: str, number: int, subtree: int, diagram: str) -> str:
-    """The Markdown of the group's page `number` (1: its own page, with its subgroups and
-    diagram; 2 on: the rows past the first pages'); `subtree` counts the profiles in it
+    """The Markdown of the group's page `number` (1: its own page, with its diagram first
+    and its subgroups; 2 on: the rows past the first pages'); `subtree` counts the profiles in it
     and below it."""
     pages = ctx.site.group_pages[group]
     page = pages[number - 1]
@@ -48,6 +48,10 @@ def group_page(ctx: Context, group: str, number: int, subtree: int, diagram: str
         f"{plural(len(own), 'profile')} in this group, {subtree:,} with its subgroups.",
         "",
     ]
+    if number == 1 and diagram:  # first: below a long table nobody scrolls to it
+        lines += [diagram, ""]
+    elif diagram:
+        lines += [f"The group's diagram is on [its first page]({relative(page, pages[0])}).", ""]
     children = [g for g in ctx.site.groups if g.rpartition("/")[0] == group and g != group]
     if children and number == 1:
         lines += ["## Subgroups", ""]
@@ -63,10 +67,6 @@ def group_page(ctx: Context, group: str, number: int, subtree: int, diagram: str
         lines += ["", pager] if pager else []
     else:
         lines.append("No profile sits directly in this group; see its subgroups.")
-    if number == 1:
-        lines += ["", diagram]
-    elif diagram:
-        lines += ["", f"The group's diagram is on [its first page]({relative(page, pages[0])})."]
     return "\n".join(lines) + "\n"
 
 
