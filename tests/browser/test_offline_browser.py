@@ -189,6 +189,58 @@ def test_zoomed_in_labels_show_more_of_their_names(browser: Any, tmp_path: Path)
     page.close()
 
 
+# where the level's nodes are drawn on the canvas (not its ports), and the picked one
+_PLACES = """() => {
+  const v = IptTopology.views[0], level = v.level();
+  const drawn = level.nodes.filter(n => n[8] !== 5), picked = level.nodes[v.picked];
+  return {width: v.width, height: v.height, at: drawn.map(n => v.screen(n[0], n[1])),
+          pickedAt: picked ? v.screen(picked[0], picked[1]) : null};
+}"""
+
+
+def test_the_drawing_uses_its_canvas_and_a_search_keeps_its_level_in_view(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Issue 42: on a wide window the overview's columns move apart to use the canvas (the
+    drawing filled 40% of a 1,920 px one) and its names are drawn whole; a search result is
+    shown with its whole level on the canvas (it was centred, half its level off it)."""
+    estate = ipt.demo_estate(300)
+    path = ipt.export(estate, tmp_path / "topology.html")
+    graph = ipt.build_graph(estate)
+    partner, profile = (
+        max(n for n, kind in graph.nodes(data="kind") if kind == wanted)
+        for wanted in ("partner", "profile")
+    )
+    watched = Watched(browser, "file://")
+    page = watched.page
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.goto(path.as_uri())
+    page.wait_for_selector(".ipt-canvas canvas")
+    page.evaluate(_RECORD)
+    drawn = page.evaluate("window.__drawn")
+    places = page.evaluate(_PLACES)
+    xs = [x for x, _ in places["at"]]
+    right = max(x + width for _, x, _, width in drawn)
+    assert (right - min(xs)) / places["width"] > 0.75, (min(xs), right, places["width"])
+    assert right <= places["width"]
+    assert not [text for text, *_ in drawn if "\u2026" in text]  # room for every name
+    for name in (partner, profile):  # in the rightmost column, the leftmost
+        _open(page, name)
+        places = page.evaluate(_PLACES)
+        assert places["pickedAt"] is not None, name
+        outside = [
+            (x, y)
+            for x, y in places["at"]
+            if not (0 <= x <= places["width"] and 0 <= y <= places["height"])
+        ]
+        assert outside == [], (name, outside)
+        page.click(".ipt-fit")
+    page.screenshot(path=str(tmp_path / "wide.png"))
+    assert watched.refused == []
+    watched.clean()
+    page.close()
+
+
 def _chars(label: str) -> int:
     return len(label) - label.count("\u2026")
 

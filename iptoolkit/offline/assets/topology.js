@@ -20,6 +20,7 @@
   var FONT = "12px DejaVu Sans, Verdana, sans-serif";
   var api = window.IptTopology = window.IptTopology || {};
   var PORT = 5;
+  var MAX_SPREAD = 2;  /* columns at most twice as far apart as laid out: edges stay legible */
 
   function el(tag, cls, text) {
     var node = document.createElement(tag);
@@ -224,6 +225,9 @@
     var base = Math.min(1, width / level.frame[2]);
     var tall = Math.max(360, Math.min(level.frame[3], this.data.canvas[1]) * base);
     this.base = base;
+    /* a canvas wider than the level was laid out for: its columns move apart to use it
+       (names get the room, see `labels`); nodes, type and rows keep their size */
+    this.spread = Math.min(MAX_SPREAD, Math.max(1, width / level.frame[2]));
     this.width = width;
     this.height = Math.round(tall);
     var ratio = window.devicePixelRatio || 1;
@@ -244,9 +248,12 @@
 
   View.prototype.scale = function () { return this.base * this.zoom; };
 
+  /* pixels a unit of the layout takes across: the scale, and the spread of the columns */
+  View.prototype.across = function () { return this.scale() * this.spread; };
+
   View.prototype.screen = function (x, y) {
     var frame = this.level().frame, s = this.scale();
-    return [(x - frame[0]) * s + this.width / 2 + this.panX,
+    return [(x - frame[0]) * this.across() + this.width / 2 + this.panX,
       (y - frame[1]) * s + this.height / 2 + this.panY];
   };
 
@@ -258,10 +265,10 @@
   View.prototype.fontPx = function () { return 12 * Math.min(1, this.scale()); };
 
   /* Labels cut to fit the canvas (`level.uncut`: node, label uncut, its column's pixels)
-     drawn longer as the zoom gives them room: zoomed in, the type stays 12 px while the
-     columns move apart, so a column's room grows with the scale. Node -> text drawn. */
+     drawn longer as the zoom or a wide canvas gives them room: the type stays 12 px while
+     the columns move apart, so a column's room grows with `across`. Node -> text drawn. */
   View.prototype.labels = function () {
-    var self = this, level = this.level(), s = this.scale(), memo = this.fitted;
+    var self = this, level = this.level(), s = this.across(), memo = this.fitted;
     if (memo && memo.level === level && memo.s === s) return memo.texts;
     var texts = {}, ctx = this.canvas.getContext("2d");
     if (s > 1 && level.uncut) {
@@ -660,10 +667,18 @@
       return;
     }
     var node = this.level().nodes[here], p = this.screen(node[0], node[1]);
-    this.panX += this.width / 2 - p[0];
-    this.panY += this.height / 2 - p[1];
+    this.panX = this.keptIn(this.panX + this.width / 2 - p[0], this.level().frame[2] * this.across(), this.width);
+    this.panY = this.keptIn(this.panY + this.height / 2 - p[1], this.level().frame[3] * this.scale(), this.height);
     this.picked = here;
     this.draw();
+  };
+
+  /* A pan that centres the item found, moved back as far as it takes to keep its level
+     in view: a level smaller than the canvas stays whole on it, a bigger one covers it
+     (no edge of the level pulled in past the canvas's). */
+  View.prototype.keptIn = function (pan, extent, room) {
+    var slack = Math.abs(extent - room) / 2;
+    return Math.max(-slack, Math.min(slack, pan));
   };
 
   View.prototype.ancestry = function (number) {
