@@ -42,11 +42,24 @@ RUN_FIRST = (
 after the other had finished."""
 
 
+NBVAL_HERE = "tests/test_notebooks.py::test_notebooks_pass_nbval"
+NBVAL_IN_BINDER = "tests/test_binder.py::test_binder_environment_runs_the_notebooks"
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The slowest files first (`RUN_FIRST`), the rest in their order: the same order on
-    every worker, as xdist requires."""
+    every worker, as xdist requires. The notebooks run under nbval once a run: in the
+    Binder test's environment when that test runs (it is the stricter: only what Binder
+    installs), in this one otherwise (`-m "not slow"`); twice cost a minute of a core."""
     rank = {name: index for index, name in enumerate(RUN_FIRST)}
     items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
+    ids = {item.nodeid for item in items}
+    if NBVAL_IN_BINDER in ids:
+        for item in items:
+            if item.nodeid == NBVAL_HERE:
+                item.add_marker(
+                    pytest.mark.skip(reason=f"the notebooks run under nbval in {NBVAL_IN_BINDER}")
+                )
 
 
 @pytest.fixture

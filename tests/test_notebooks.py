@@ -5,7 +5,8 @@ notebooks write their diagrams and exports next to themselves, and the repositor
 not collect them. Strict mode compares every output except PNG images and the cells
 tagged `nbval-ignore-output` (the live Explorer, the real-platform cell); the sanitize file
 masks ports and timestamps. The `IPTOOLKIT_*` variables are cleared, so the notebooks stay
-on the reference server even where a real platform is configured.
+on the reference server even where a real platform is configured. A run that holds the
+Binder test runs nbval there instead, once (`conftest.pytest_collection_modifyitems`).
 """
 
 from __future__ import annotations
