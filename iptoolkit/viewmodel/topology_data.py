@@ -301,8 +301,14 @@ def _label_room(
     budget = label_budget(longest, canvas)
     rooms = {n: budget[placed.pos[n][0]] for n in view.nodes}
     cut_labels = cut_apart({n: glyphs[n] + said[n] for n in view.nodes}, rooms)
-    drawn = {n: cut_labels[n][len(glyphs[n]) :] for n in view.nodes}
+    drawn = {n: _unglyphed(cut_labels[n], glyphs[n]) for n in view.nodes}
     return _Room(drawn, column_x(budget), row_px(placed.rows, canvas), budget, canvas)
+
+
+def _unglyphed(text: str, glyph: str) -> str:
+    """A label cut with its glyph in front, less the glyph: a label cut to a narrow room
+    around its difference may have lost the space after it (`■…con…` gives `…con…`)."""
+    return text[len(glyph) :] if text.startswith(glyph) else text[len(glyph.rstrip()) :]
 
 
 def _row_room(placed: LayeredLayout, said: dict[Hashable, str], grouped: bool) -> _Room:

@@ -41,6 +41,7 @@ __all__ = [
     "CHAR_PX",
     "EDGE_PX",
     "MIN_ROW_PX",
+    "NARROW_LABEL_CHARS",
     "MAX_ROW_PX",
     "NODE_PX",
     "Canvas",
@@ -87,6 +88,10 @@ MARGIN_PX = 16.0
 TOP_PX = 36.0
 """Kept free above what is drawn, for sigma's search box (top right of the canvas)."""
 MIN_LABEL_CHARS = 14
+NARROW_LABEL_CHARS = 7
+"""Labels are cut below `MIN_LABEL_CHARS`, down to this, rather than the canvas grown
+wider than its pane: a pane of 540 px (JupyterLab beside its file browser in a window of
+1,000 px) holds a four-column overview whole, its names whole on hover (`HoverNames`)."""
 SCROLL_PAGES = 2.0
 """A view whose rows fill up to this many canvases is drawn node by node all the same, on a
 taller canvas that scrolls, rather than grouped (a small selection, a group of 20)."""
@@ -289,7 +294,8 @@ def label_budget(longest: Mapping[float, float], canvas: Canvas) -> dict[float, 
     """Column -> the pixels its labels may take (`longest`: the widest label's, in pixels)
     so that every column, its labels and the edges fit the canvas's width: each column gets
     what it needs, unless the whole is too wide; then the longest labels are cut first
-    (down to `MIN_LABEL_CHARS` wide characters)."""
+    (down to `MIN_LABEL_CHARS` wide characters, then to `NARROW_LABEL_CHARS` where even
+    that would grow the canvas wider than its pane, which would scroll sideways)."""
     columns = sorted(longest)
     gaps = label_gaps(len(columns))
     room = max(canvas.inner_width - gaps, 0)  # pixels for every label
@@ -301,7 +307,11 @@ def label_budget(longest: Mapping[float, float], canvas: Canvas) -> dict[float, 
     floor = MIN_LABEL_CHARS * CHAR_PX
     while cap > floor and sum(min(w, cap) for w in want.values()) > room:
         cap -= CHAR_PX
-    return {column: min(w, max(cap, floor)) for column, w in want.items()}
+    cap = max(cap, floor)
+    narrow = NARROW_LABEL_CHARS * CHAR_PX  # a narrow pane: shorter still, a pixel at a time
+    while cap > narrow and sum(min(w, cap) for w in want.values()) > room:
+        cap -= 1.0
+    return {column: min(w, max(cap, narrow)) for column, w in want.items()}
 
 
 def column_x(widths: Mapping[float, float]) -> dict[float, float]:

@@ -35,7 +35,9 @@ from .detail import DetailPane
 from .exporter import ExportPanel, suggested_name, write_selection
 from .filter_fold import FOLD_CSS, FilterFold
 from .findings import FindingsPane
+from .map_details import MapDetails
 from .panel import FilterPanel
+from .scroll_home import ScrollHome
 from .static_copy import StaticCopy
 from .table import SelectionTable
 from .topology.tab import TopologyTab
@@ -100,7 +102,10 @@ class Explorer:
         profile, said at the top with what was perhaps meant; empty otherwise."""
         self.message.add_class("ipt-message")
         self._topology_tab = TopologyTab(
-            self.model, lambda: self._selection, self.show_detail, enabled=diagram
+            self.model,
+            lambda: self._selection,
+            lambda node: self.beside.show(node),
+            enabled=diagram,
         )
         self.topology = self._topology_tab.view
         self.topology.on_trail(self._changed)
@@ -108,19 +113,27 @@ class Explorer:
         self.detail = DetailPane(
             self.model,
             lambda: self._selection,
-            on_open=self.show_detail,
+            on_open=lambda node: self.beside.open_link(node),
             on_focus=self.focus_on,
             on_paths=self.show_paths,
         )
         self.detail.on_item(lambda _: self._changed())
         self.findings = FindingsPane(self.model, lambda: self._selection, self.show_detail)
         self._topology_tab.findings = lambda: self.findings.findings  # the map says as the tab
+        self.beside = MapDetails(
+            self._topology_tab.widget,
+            self.detail,
+            in_tab=self.show_detail,
+            front=lambda: setattr(self.tabs, "selected_index", TABS.index("Topology")),
+            shown=lambda: _shown(self.tabs) == "Topology",
+        )
+        """The Topology tab: the map, and the item picked there beside it (or below it)."""
         self.exporter = ExportPanel(
             lambda: self.selection, folder=str(folder), fixed=fixed_folder, masked=masked_exports
         )
         self.tabs = W.Tab(
             [
-                self._topology_tab.widget,
+                self.beside.widget,
                 self.table.widget,
                 self.detail.widget,
                 self.findings.widget,
@@ -132,14 +145,18 @@ class Explorer:
         )
         self._shown_tabs: dict[str, ShownTab | TopologyTab] = {
             "Topology": self._topology_tab,
-            "Details": self.detail.tab,
             "Findings": self.findings.tab,
         }
         self._tab_changed()
         self.tabs.observe(lambda _: self._tab_changed(), "selected_index")
         self.fold = FilterFold()
         """The filter panel's fold: open by default only where the page is wide enough."""
-        self.widget = _page(self.fold, self.header, self.message, self.panel.widget, self.tabs)
+        self._home = ScrollHome()
+        """A tab shown starts at the left edge, whatever the tab before was scrolled to."""
+        self.tabs.observe(lambda _: self._home.home(), "selected_index")
+        self.widget = _page(
+            self.fold, self.header, self.message, self.panel.widget, self.tabs, self._home
+        )
         self.panel.set(filter or Filter())  # calls back through the debouncer...
         self._changes.flush()  # ...so apply now: the constructor returns a ready explorer
         self.refresh()
@@ -315,9 +332,12 @@ class Explorer:
     def _tab_changed(self) -> None:
         """Details, findings and the topology are drawn only while their tab is shown: they
         cost time, and a view drawn in a hidden tab measures 0 px."""
-        shown = TABS[self.tabs.selected_index or 0]
+        shown = _shown(self.tabs)
         for name, tab in self._shown_tabs.items():
             tab.set_visible(name == shown)
+        # the details are drawn beside the map too, once an item is shown there
+        beside = shown == "Topology" and self.detail.node is not None
+        self.detail.tab.set_visible(shown == "Details" or beside)
 
     def _picked_row(self, row: int) -> None:
         """A table row was selected: show that profile's details."""
@@ -332,7 +352,12 @@ topology has the whole width (its overview needs about 710 px at its shortest la
 
 
 def _page(
-    fold: FilterFold, header: W.Widget, message: W.Widget, panel: W.Widget, tabs: W.Tab
+    fold: FilterFold,
+    header: W.Widget,
+    message: W.Widget,
+    panel: W.Widget,
+    tabs: W.Tab,
+    home: W.Widget,
 ) -> W.VBox:
     """The Explorer's page: its styles, the header (after the button that folds the
     filters) and its message, the filter panel beside the tabs, or folded away where the
@@ -342,6 +367,7 @@ def _page(
             explorer_style(),
             W.HTML(f"<style>{FOLD_CSS}</style>"),
             fold.width,
+            home,
             W.HBox([fold.button, header], layout=W.Layout(align_items="flex-start")),
             message,
             W.HBox([panel, tabs], layout=W.Layout(width="100%", flex_flow="row wrap")),
@@ -351,6 +377,11 @@ def _page(
     page.add_class("ipt-explorer")
     fold.attach(page)
     return page
+
+
+def _shown(tabs: W.Tab) -> str:
+    """The title of the tab in front."""
+    return TABS[tabs.selected_index or 0]
 
 
 def _close_tree(widget: W.Widget) -> None:
