@@ -193,10 +193,15 @@ def _cut_before_count(name: str, count: re.Match[str], room: float) -> str:
     whole = count.group()
     if count.group(2) and room - label_px(whole) < room * NAME_SHARE:
         whole = f" ({count.group(1)})"
+    if room - label_px(whole) < MIN_NAME_CHARS * CHAR_PX:  # a narrow pane: the name only
+        return _cut(name, room)
     return _cut(name, room - label_px(whole)) + whole
 
 
 NAME_SHARE = 0.45
+MIN_NAME_CHARS = 6
+"""Room for fewer wide characters of its name than this, a label drops its count rather
+than read `… (90)` (a narrow pane; the whole label shows on hover, `HoverNames`)."""
 """The least share of a label's room its name keeps before its count is shortened."""
 
 
