@@ -12,7 +12,8 @@ never when the `CI` variable is set, and only once a step has run `delay()` seco
 A command line command that owns its bars makes them the default (`report_to`) for the
 calls it makes (a fetch, a load of the archive), so `--progress never` is heard by all.
 Bars are `tqdm.auto`'s (a widget in Jupyter), on stderr; a bar shown stays when its step
-ends, as a line saying how long the step took.
+ends, as a line saying how long the step took, unless made with `leave=False` (the
+Explorer's, gone once its view is drawn).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ __all__ = [
     "given",
     "report_to",
     "reporting_to",
+    "reported_to",
 ]
 
 Mode = Literal["auto", "always", "never"]
@@ -89,8 +91,9 @@ class BarProgress:
     A step that counts nothing (one long call) is redrawn by a small thread every `TICK`
     seconds once shown, so its clock says the work is alive."""
 
-    def __init__(self, *, delay: float = 0.0) -> None:
+    def __init__(self, *, delay: float = 0.0, leave: bool = True) -> None:
         self.delay = delay
+        self.leave = leave
         self._bar: Any = None
         self._lock = threading.Lock()
         self._stopped = threading.Event()
@@ -106,7 +109,7 @@ class BarProgress:
                 desc=name,
                 total=total,
                 delay=self.delay,
-                leave=True,
+                leave=self.leave,
                 file=sys.stderr,
                 ncols=columns,
                 nrows=rows,
@@ -185,15 +188,16 @@ def watched() -> bool:
         return False
 
 
-def progress_for(mode: str | bool | None) -> BarProgress | NoProgress:
+def progress_for(mode: str | bool | None, *, leave: bool = True) -> BarProgress | NoProgress:
     """The progress a mode asks for: `always` (True) bars at once, `never` (False) none,
-    `auto` (None) bars after `delay()` where someone `watched()`."""
+    `auto` (None) bars after `delay()` where someone `watched()`; `leave=False`: a bar goes
+    when its work ends."""
     if mode is True or mode == "always":
-        return BarProgress(delay=0.0)
+        return BarProgress(delay=0.0, leave=leave)
     if mode is False or mode == "never":
         return NO_PROGRESS
     if mode is None or mode == "auto":
-        return BarProgress(delay=delay()) if watched() else NO_PROGRESS
+        return BarProgress(delay=delay(), leave=leave) if watched() else NO_PROGRESS
     raise ValueError(f"progress must be one of {', '.join(MODES)}, not {mode!r}")
 
 
@@ -203,6 +207,11 @@ _DEFAULT: ContextVar[Progress | None] = ContextVar("iptoolkit_progress", default
 def report_to(progress: Progress | None) -> None:
     """Make `progress` what auto (None) means for the work that follows (None: auto again)."""
     _DEFAULT.set(progress)
+
+
+def reported_to() -> Progress | None:
+    """The progress `report_to` (or `reporting_to`) made the default now, if any."""
+    return _DEFAULT.get()
 
 
 @contextmanager
@@ -217,15 +226,17 @@ def reporting_to(progress: Progress | None) -> Iterator[None]:
 
 
 @contextmanager
-def progress_scope(progress: Progress | str | bool | None) -> Iterator[Progress]:
+def progress_scope(
+    progress: Progress | str | bool | None, *, leave: bool = True
+) -> Iterator[Progress]:
     """For a function whose callers may pass a mode: a `Progress` given is used as it is
     (its owner ends it); None, the one `report_to` set if any; a mode makes one
-    (`progress_for`), ended with the work."""
+    (`progress_for`, `leave` as there), ended with the work."""
     default = _DEFAULT.get() if progress is None else None
     if default is not None:
         yield default
     elif progress is None or isinstance(progress, str | bool):
-        made = progress_for(progress)
+        made = progress_for(progress, leave=leave)
         try:
             yield made
         finally:

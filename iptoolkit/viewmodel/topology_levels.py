@@ -25,6 +25,7 @@ from .topology_fit import Canvas
 
 if TYPE_CHECKING:
     from ..query.graph import EstateGraph
+    from ..support.progress import Progress
 
 __all__ = ["MAX_DEPTH", "GraphSource", "Level", "Levels", "Neighbourhood"]
 
@@ -140,20 +141,27 @@ class Levels:
         self._draw()
         self._trail_changed()
 
-    def relayout(self, canvas: Canvas) -> None:
+    def relayout(self, canvas: Canvas, progress: Progress | None = None) -> None:
         """Lay the overview and every level opened out for `canvas`, and draw the level
-        shown again (the view was resized)."""
+        shown again (the view was resized); each level laid out is reported to `progress`
+        ("laying out the map for its width: 2 of 3")."""
         if canvas == self.canvas:
             return
         self.canvas = canvas
         if self.overview is None:
             return
+        if progress is not None:
+            progress.stage("Laying out the map for its width", 1 + len(self.trail))
         if self._remake_overview is not None:
             self.overview = self._remake_overview(canvas)
-        self.trail[:] = [
-            replace(level, data=level.remake(canvas)) if level.remake else level
-            for level in self.trail
-        ]
+        trail = []
+        for level in self.trail:
+            if progress is not None:
+                progress.advance()
+            trail.append(replace(level, data=level.remake(canvas)) if level.remake else level)
+        self.trail[:] = trail
+        if progress is not None:
+            progress.advance()
         self._draw()
 
     def watch(self, callback: Callable[[], None]) -> None:

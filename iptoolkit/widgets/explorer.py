@@ -26,6 +26,7 @@ import ipywidgets as W
 
 from ..query.filters import Filter
 from ..support.debounce import Debouncer
+from ..support.progress import Progress, progress_scope, reporting_to
 from ..support.shown_tab import ShownTab
 from ..viewmodel.explorer_html import dead_end_html, header_html
 from ..viewmodel.explorer_model import TABS, ExplorerModel, Selection
@@ -62,7 +63,10 @@ class Explorer:
     (the app, whose page is always live: at 10,000 profiles that drawing holds the kernel
     for about a second after each change). `fixed_folder=True` writes into `folder`
     whatever the folder field says, `masked_exports=True` masks credentials in the `.json`
-    snapshot too (the app, which anyone reaching its page could drive).
+    snapshot too (the app, which anyone reaching its page could drive). `progress`: as
+    `ipt.load`'s, a bar in the cell while the Explorer is built (indexing, the graph, the
+    map's layout), gone once it is; later work for the page (a new width, another
+    selection) shows in the view itself (`progress_bar.WidgetProgress`).
 
     The Explorer wires its panes and keeps them in step with the filter; each job is a
     collaborator's: `FilterPanel` (the filters), `SelectionTable`, `TopologyTab` (the
@@ -82,84 +86,91 @@ class Explorer:
         fixed_folder: bool = False,
         masked_exports: bool = False,
         views: str | os.PathLike[str] | None = None,
+        progress: Progress | bool | None = None,
     ) -> None:
-        self.model = ExplorerModel(estate)
-        self.views = SavedViews(views) if views is not None else None
-        """The named views' file (`viewmodel.saved_views`; None: none given, `save_view`
-        refuses)."""
-        self._selection: Selection = self.model.select(Filter())
-        self._watchers: list[Callable[[], None]] = []
-        self._changes = Debouncer(self._apply_change, debounce)
-        self._static_copy = StaticCopy(
-            lambda: self._selection,
-            diagram=diagram and static_copy,
-            delay=PNG_DELAY if debounce > 0 else 0,
-        )
-        self.panel = FilterPanel(self.model.facets, self._panel_changed)
-        self.header = W.HTML()
-        self.message = W.HTML()
-        """What the filter got wrong (`html.dead_end_html`): a value that matches no
-        profile, said at the top with what was perhaps meant; empty otherwise."""
-        self.message.add_class("ipt-message")
-        self._topology_tab = TopologyTab(
-            self.model,
-            lambda: self._selection,
-            lambda node: self.beside.show(node),
-            enabled=diagram,
-        )
-        self.topology = self._topology_tab.view
-        self.topology.on_trail(self._changed)
-        self.table = SelectionTable(self._picked_row)
-        self.detail = DetailPane(
-            self.model,
-            lambda: self._selection,
-            on_open=lambda node: self.beside.open_link(node),
-            on_focus=self.focus_on,
-            on_paths=self.show_paths,
-        )
-        self.detail.on_item(lambda _: self._changed())
-        self.findings = FindingsPane(self.model, lambda: self._selection, self.show_detail)
-        self._topology_tab.findings = lambda: self.findings.findings  # the map says as the tab
-        self.beside = MapDetails(
-            self._topology_tab.widget,
-            self.detail,
-            in_tab=self.show_detail,
-            front=lambda: setattr(self.tabs, "selected_index", TABS.index("Topology")),
-            shown=lambda: _shown(self.tabs) == "Topology",
-        )
-        """The Topology tab: the map, and the item picked there beside it (or below it)."""
-        self.exporter = ExportPanel(
-            lambda: self.selection, folder=str(folder), fixed=fixed_folder, masked=masked_exports
-        )
-        self.tabs = W.Tab(
-            [
-                self.beside.widget,
-                self.table.widget,
-                self.detail.widget,
-                self.findings.widget,
-                self.exporter.widget,
-            ],
-            titles=TABS,
-            # narrower than this beside the filter panel, the tabs go below it (`_page`)
-            layout=W.Layout(flex=f"1 1 {MIN_TABS_PX}px", min_width=f"min({MIN_TABS_PX}px, 100%)"),
-        )
-        self._shown_tabs: dict[str, ShownTab | TopologyTab] = {
-            "Topology": self._topology_tab,
-            "Findings": self.findings.tab,
-        }
-        self._tab_changed()
-        self.tabs.observe(lambda _: self._tab_changed(), "selected_index")
-        self.fold = FilterFold()
-        """The filter panel's fold: open by default only where the page is wide enough."""
-        self._home = ScrollHome()
-        """A tab shown starts at the left edge, whatever the tab before was scrolled to."""
-        self.tabs.observe(lambda _: self._home.home(), "selected_index")
-        self.widget = _page(
-            self.fold, self.header, self.message, self.panel.widget, self.tabs, self._home
-        )
-        self.panel.set(filter or Filter())  # calls back through the debouncer...
-        self._changes.flush()  # ...so apply now: the constructor returns a ready explorer
-        self.refresh()
+        with progress_scope(progress, leave=False) as shown, reporting_to(shown):
+            shown.stage(f"Indexing {len(estate):,} profiles")
+            self.model = ExplorerModel(estate)
+            self.views = SavedViews(views) if views is not None else None
+            """The named views' file (`viewmodel.saved_views`; None: none given, `save_view`
+            refuses)."""
+            self._selection: Selection = self.model.select(Filter())
+            self._watchers: list[Callable[[], None]] = []
+            self._changes = Debouncer(self._apply_change, debounce)
+            self._static_copy = StaticCopy(
+                lambda: self._selection,
+                diagram=diagram and static_copy,
+                delay=PNG_DELAY if debounce > 0 else 0,
+            )
+            self.panel = FilterPanel(self.model.facets, self._panel_changed)
+            self.header = W.HTML()
+            self.message = W.HTML()
+            """What the filter got wrong (`html.dead_end_html`): a value that matches no
+            profile, said at the top with what was perhaps meant; empty otherwise."""
+            self.message.add_class("ipt-message")
+            self._topology_tab = TopologyTab(
+                self.model,
+                lambda: self._selection,
+                lambda node: self.beside.show(node),
+                enabled=diagram,
+            )
+            self.topology = self._topology_tab.view
+            self.topology.on_trail(self._changed)
+            self.table = SelectionTable(self._picked_row)
+            self.detail = DetailPane(
+                self.model,
+                lambda: self._selection,
+                on_open=lambda node: self.beside.open_link(node),
+                on_focus=self.focus_on,
+                on_paths=self.show_paths,
+            )
+            self.detail.on_item(lambda _: self._changed())
+            self.findings = FindingsPane(self.model, lambda: self._selection, self.show_detail)
+            self._topology_tab.findings = lambda: self.findings.findings  # the map says as the tab
+            self.beside = MapDetails(
+                self._topology_tab.widget,
+                self.detail,
+                in_tab=self.show_detail,
+                front=lambda: setattr(self.tabs, "selected_index", TABS.index("Topology")),
+                shown=lambda: _shown(self.tabs) == "Topology",
+            )
+            """The Topology tab: the map, and the item picked there beside it (or below it)."""
+            self.exporter = ExportPanel(
+                lambda: self.selection,
+                folder=str(folder),
+                fixed=fixed_folder,
+                masked=masked_exports,
+            )
+            self.tabs = W.Tab(
+                [
+                    self.beside.widget,
+                    self.table.widget,
+                    self.detail.widget,
+                    self.findings.widget,
+                    self.exporter.widget,
+                ],
+                titles=TABS,
+                layout=_tabs_layout(),
+            )
+            self._shown_tabs: dict[str, ShownTab | TopologyTab] = {
+                "Topology": self._topology_tab,
+                "Findings": self.findings.tab,
+            }
+            self._tab_changed()
+            self.tabs.observe(lambda _: self._tab_changed(), "selected_index")
+            self.fold = FilterFold()
+            """The filter panel's fold: open by default only where the page is wide enough."""
+            self._home = ScrollHome()
+            """A tab shown starts at the left edge, whatever the tab before was scrolled to."""
+            self.tabs.observe(lambda _: self._home.home(), "selected_index")
+            self.widget = _page(
+                self.fold, self.header, self.message, self.panel.widget, self.tabs, self._home
+            )
+            self.panel.set(filter or Filter())  # calls back through the debouncer...
+            self._changes.flush()  # ...so apply now: the constructor returns a ready explorer
+            if static_copy and diagram:
+                shown.stage("Drawing the notebook's static copy")
+            self.refresh()
 
     # -- the public surface ---------------------------------------------------------------
 
@@ -349,6 +360,14 @@ class Explorer:
 MIN_TABS_PX = 720
 """The tabs' narrowest width beside the filter panel: less, and they go below it, where the
 topology has the whole width (its overview needs about 710 px at its shortest labels)."""
+
+
+def _tabs_layout() -> W.Layout:
+    """Narrower than `MIN_TABS_PX` beside the filter panel, the tabs go below it (`_page`);
+    never wider than the page, their 2 px margins included (no sideways scroll)."""
+    return W.Layout(
+        flex=f"1 1 {MIN_TABS_PX}px", min_width=f"min({MIN_TABS_PX}px, calc(100% - 4px))"
+    )
 
 
 def _page(
