@@ -12,8 +12,7 @@ never when the `CI` variable is set, and only once a step has run `delay()` seco
 A command line command that owns its bars makes them the default (`report_to`) for the
 calls it makes (a fetch, a load of the archive), so `--progress never` is heard by all.
 Bars are `tqdm.auto`'s (a widget in Jupyter), on stderr; a bar shown stays when its step
-ends, as a line saying how long the step took, unless made with `leave=False` (the
-Explorer's, gone once its view is drawn).
+ends, as a line saying how long the step took.
 """
 
 from __future__ import annotations
@@ -91,9 +90,8 @@ class BarProgress:
     A step that counts nothing (one long call) is redrawn by a small thread every `TICK`
     seconds once shown, so its clock says the work is alive."""
 
-    def __init__(self, *, delay: float = 0.0, leave: bool = True) -> None:
+    def __init__(self, *, delay: float = 0.0) -> None:
         self.delay = delay
-        self.leave = leave
         self._bar: Any = None
         self._lock = threading.Lock()
         self._stopped = threading.Event()
@@ -109,7 +107,7 @@ class BarProgress:
                 desc=name,
                 total=total,
                 delay=self.delay,
-                leave=self.leave,
+                leave=True,
                 file=sys.stderr,
                 ncols=columns,
                 nrows=rows,
@@ -188,16 +186,15 @@ def watched() -> bool:
         return False
 
 
-def progress_for(mode: str | bool | None, *, leave: bool = True) -> BarProgress | NoProgress:
+def progress_for(mode: str | bool | None) -> BarProgress | NoProgress:
     """The progress a mode asks for: `always` (True) bars at once, `never` (False) none,
-    `auto` (None) bars after `delay()` where someone `watched()`; `leave=False`: a bar goes
-    when its work ends."""
+    `auto` (None) bars after `delay()` where someone `watched()`."""
     if mode is True or mode == "always":
-        return BarProgress(delay=0.0, leave=leave)
+        return BarProgress(delay=0.0)
     if mode is False or mode == "never":
         return NO_PROGRESS
     if mode is None or mode == "auto":
-        return BarProgress(delay=delay(), leave=leave) if watched() else NO_PROGRESS
+        return BarProgress(delay=delay()) if watched() else NO_PROGRESS
     raise ValueError(f"progress must be one of {', '.join(MODES)}, not {mode!r}")
 
 
@@ -226,17 +223,15 @@ def reporting_to(progress: Progress | None) -> Iterator[None]:
 
 
 @contextmanager
-def progress_scope(
-    progress: Progress | str | bool | None, *, leave: bool = True
-) -> Iterator[Progress]:
+def progress_scope(progress: Progress | str | bool | None) -> Iterator[Progress]:
     """For a function whose callers may pass a mode: a `Progress` given is used as it is
     (its owner ends it); None, the one `report_to` set if any; a mode makes one
-    (`progress_for`, `leave` as there), ended with the work."""
+    (`progress_for`), ended with the work."""
     default = _DEFAULT.get() if progress is None else None
     if default is not None:
         yield default
     elif progress is None or isinstance(progress, str | bool):
-        made = progress_for(progress, leave=leave)
+        made = progress_for(progress)
         try:
             yield made
         finally:

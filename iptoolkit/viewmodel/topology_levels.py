@@ -143,25 +143,27 @@ class Levels:
 
     def relayout(self, canvas: Canvas, progress: Progress | None = None) -> None:
         """Lay the overview and every level opened out for `canvas`, and draw the level
-        shown again (the view was resized); each level laid out is reported to `progress`
-        ("laying out the map for its width: 2 of 3")."""
+        shown again (the view was resized); each level is a step of `progress` ("Laying
+        out level 2 of 3 for the map's width")."""
         if canvas == self.canvas:
             return
         self.canvas = canvas
         if self.overview is None:
             return
-        if progress is not None:
-            progress.stage("Laying out the map for its width", 1 + len(self.trail))
+        levels = 1 + len(self.trail)
+
+        def step(number: int) -> None:
+            if progress is not None:
+                progress.stage(f"Laying out level {number} of {levels} for the map's width")
+
+        step(1)
         if self._remake_overview is not None:
             self.overview = self._remake_overview(canvas)
         trail = []
-        for level in self.trail:
-            if progress is not None:
-                progress.advance()
+        for number, level in enumerate(self.trail, start=2):
+            step(number)
             trail.append(replace(level, data=level.remake(canvas)) if level.remake else level)
         self.trail[:] = trail
-        if progress is not None:
-            progress.advance()
         self._draw()
 
     def watch(self, callback: Callable[[], None]) -> None:

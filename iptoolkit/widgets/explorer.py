@@ -26,7 +26,7 @@ import ipywidgets as W
 
 from ..query.filters import Filter
 from ..support.debounce import Debouncer
-from ..support.progress import Progress, progress_scope, reporting_to
+from ..support.progress import Progress
 from ..support.shown_tab import ShownTab
 from ..viewmodel.explorer_html import dead_end_html, header_html
 from ..viewmodel.explorer_model import TABS, ExplorerModel, Selection
@@ -38,6 +38,7 @@ from .filter_fold import FOLD_CSS, FilterFold
 from .findings import FindingsPane
 from .map_details import MapDetails
 from .panel import FilterPanel
+from .progress_bar import cell_progress
 from .scroll_home import ScrollHome
 from .static_copy import StaticCopy
 from .table import SelectionTable
@@ -65,8 +66,8 @@ class Explorer:
     whatever the folder field says, `masked_exports=True` masks credentials in the `.json`
     snapshot too (the app, which anyone reaching its page could drive). `progress`: as
     `ipt.load`'s, a bar in the cell while the Explorer is built (indexing, the graph, the
-    map's layout), gone once it is; later work for the page (a new width, another
-    selection) shows in the view itself (`progress_bar.WidgetProgress`).
+    map's layout), gone once it is (`progress_bar.cell_progress`); later work for the page
+    (a new width, another selection) shows in the view itself (`WidgetProgress`).
 
     The Explorer wires its panes and keeps them in step with the filter; each job is a
     collaborator's: `FilterPanel` (the filters), `SelectionTable`, `TopologyTab` (the
@@ -88,7 +89,7 @@ class Explorer:
         views: str | os.PathLike[str] | None = None,
         progress: Progress | bool | None = None,
     ) -> None:
-        with progress_scope(progress, leave=False) as shown, reporting_to(shown):
+        with cell_progress(progress) as shown:
             shown.stage(f"Indexing {len(estate):,} profiles")
             self.model = ExplorerModel(estate)
             self.views = SavedViews(views) if views is not None else None

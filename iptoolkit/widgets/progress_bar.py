@@ -1,24 +1,35 @@
-"""`WidgetProgress`: a progress bar inside a live widget, gone when the work is done.
+"""Progress bars in the page while the Explorer's kernel works, gone when it is done.
 
-The Explorer's kernel works in two places: in the cell that builds it (the notebook's own
-`tqdm` bar shows that, `support.progress`) and later, answering its front end: the width
-the page reports, a group opened, another selection. At 100,000 profiles laying the map
-out again takes seconds, and the page showed nothing meanwhile. This widget, placed in
-the view, is a `Progress`: `stage()` shows what the kernel does (an HTML `<progress>`,
-without a value while the step has no count), `advance()` moves it, `close()` hides it.
-It shows only once a step has run `IPTOOLKIT_PROGRESS_DELAY` seconds (2 by default), as
-every bar of the toolkit: CSS counts the delay in the browser, so no thread is needed.
+The kernel works in two places: in the cell that builds the Explorer (at 100,000 profiles:
+reading, indexing, the graph, the map's layout) and later, answering its page (the width
+the page reports, another selection). The page showed nothing meanwhile.
+
+- `WidgetProgress`, placed in the topology view, is a `Progress`: `stage()` shows what the
+  kernel does (an HTML `<progress>`, without a value while the step has no count),
+  `advance()` moves it, `done()` hides it. It shows once a step has run
+  `IPTOOLKIT_PROGRESS_DELAY` seconds (2 by default), as every bar of the toolkit: CSS
+  counts the delay in the browser, so no thread is needed.
+- `CellProgress` is the cell's: a `WidgetProgress` displayed in the cell's output at the
+  first report made once the delay has passed (never before: a quick cell, and nbval's
+  notebooks, keep exactly their outputs), and replaced by nothing when the work ends. Not
+  tqdm's: its bar, closed, left an output whose widget was gone ("Error displaying widget:
+  model not found" in the app), and made open it stays as a line.
 """
 
 from __future__ import annotations
 
 import html
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 
 import ipywidgets as W
 
+from ..support.progress import NO_PROGRESS, Progress, reported_to, reporting_to, watched
 from ..support.progress import delay as progress_delay
 
-__all__ = ["WidgetProgress", "progress_css"]
+__all__ = ["WidgetProgress", "CellProgress", "cell_progress", "progress_css"]
 
 
 def progress_css(delay: float) -> str:
@@ -41,7 +52,7 @@ class WidgetProgress(W.HTML):  # type: ignore[misc]  # ipywidgets has no types: 
         self._css = progress_css(progress_delay() if delay is None else delay)
         self.name = ""
         self.total: int | None = None
-        self.done = 0
+        self.count = 0
         self._shown_step = -1
 
     @property
@@ -51,28 +62,29 @@ class WidgetProgress(W.HTML):  # type: ignore[misc]  # ipywidgets has no types: 
 
     def stage(self, name: str, total: int | None = None) -> None:
         """A new step begins: say it (`total`: how many units it has, when known)."""
-        self.name, self.total, self.done = name, total, 0
+        self.name, self.total, self.count = name, total, 0
         self._shown_step = -1
         self._draw()
         self.layout.display = None
 
     def advance(self, n: int = 1) -> None:
         """`n` more units are done (the page is told at each hundredth, not each unit)."""
-        self.done += n
+        self.count += n
         if self.total:
-            step = min(100, self.done * 100 // self.total)
+            step = min(100, self.count * 100 // self.total)
             if step != self._shown_step:
                 self._draw()
 
-    def close(self) -> None:
-        """The work is done: the bar goes (its last words stay in it, hidden)."""
+    def done(self) -> None:
+        """The work is done: the bar goes (its last words stay in it, hidden). `close()`
+        is the widget's own: its front-end views go away."""
         self.layout.display = "none"
 
     def _draw(self) -> None:
         if self.total:
-            self._shown_step = min(100, self.done * 100 // self.total)
-            bar = f"<progress max='{self.total}' value='{min(self.done, self.total)}'"
-            said = f"{self.name}: {self.done:,} of {self.total:,}"
+            self._shown_step = min(100, self.count * 100 // self.total)
+            bar = f"<progress max='{self.total}' value='{min(self.count, self.total)}'"
+            said = f"{self.name}: {self.count:,} of {self.total:,}"
         else:
             bar, said = "<progress", f"{self.name}\u2026"
         self.value = (
@@ -80,3 +92,76 @@ class WidgetProgress(W.HTML):  # type: ignore[misc]  # ipywidgets has no types: 
             f"{bar} aria-label='{html.escape(self.name)}'></progress>"
             f"<span>{html.escape(said)}</span></div>"
         )
+
+
+class CellProgress:
+    """A `Progress` shown in the cell's output once `delay` seconds have passed (checked at
+    each report: no thread), and gone, its output emptied, at `close()`."""
+
+    def __init__(self, *, delay: float | None = None) -> None:
+        self.delay = progress_delay() if delay is None else delay
+        self.bar: WidgetProgress | None = None
+        self._started = time.monotonic()
+        self._step: tuple[str, int | None] = ("", None)
+        self._done = 0
+        self._handle: Any = None
+
+    def stage(self, name: str, total: int | None = None) -> None:
+        self._step, self._done = (name, total), 0
+        if self._due():
+            self._shown().stage(name, total)
+
+    def advance(self, n: int = 1) -> None:
+        self._done += n
+        if self.bar is not None:
+            self.bar.advance(n)
+        elif self._due():
+            self._shown().stage(*self._step)
+            self._shown().advance(self._done)
+
+    def close(self) -> None:
+        """The work is done: the bar's output becomes empty, its widget is closed."""
+        if self._handle is not None:
+            self._handle.update({"text/plain": ""}, raw=True)
+            self._handle = None
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+    def _due(self) -> bool:
+        return time.monotonic() - self._started >= self.delay
+
+    def _shown(self) -> WidgetProgress:
+        if self.bar is None:
+            from IPython.display import display
+
+            self.bar = WidgetProgress(delay=0)
+            self._handle = display(self.bar, display_id=True)
+        return self.bar
+
+
+@contextmanager
+def cell_progress(progress: Progress | bool | None) -> Iterator[Progress]:
+    """The progress for work done in a cell: a `Progress` given, as it is (its owner ends
+    it); None, the one `report_to` set, else a `CellProgress` in a Jupyter kernel (nowhere
+    elsewhere); True, a `CellProgress` at once; False, none. It is the default for the
+    block (`reporting_to`: a load inside reports to it); made here, it ends with it."""
+    if progress is None:
+        progress = reported_to()
+    if progress is None or progress is True:
+        made = (
+            CellProgress(delay=0 if progress is True else None) if progress or watched() else None
+        )
+        if made is None:
+            yield NO_PROGRESS
+            return
+        try:
+            with reporting_to(made):
+                yield made
+        finally:
+            made.close()
+    elif progress is False:
+        yield NO_PROGRESS
+    else:  # the steps inside report to it too
+        with reporting_to(progress):
+            yield progress

@@ -125,7 +125,7 @@ class TopologyTab:
             self.view.show(data, graph)
         finally:
             if progress is self.view.progress:
-                self.view.progress.close()
+                self.view.progress.done()
 
     def _picked(self, node: Hashable) -> None:
         """An item of the view was clicked: its details (an agent's: its profile's)."""

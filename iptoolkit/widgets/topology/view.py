@@ -331,7 +331,7 @@ def _resized(view: TopologyView, width: int | None) -> None:
     try:
         view._levels.relayout(view.canvas, view.progress)
     finally:
-        view.progress.close()
+        view.progress.done()
 
 
 def _show_findings(view: TopologyView, on: bool) -> None:
