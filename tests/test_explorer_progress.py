@@ -97,3 +97,45 @@ def test_the_widget_bar_counts_and_waits_its_delay() -> None:
     bar.done()
     assert not bar.active
     assert "ipt-progress-late 0s linear 3s both" in progress_css(3)  # shown after 3 s
+
+
+def test_the_cell_bar_appears_when_the_work_has_run_its_delay(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A timer shows the bar while the cell is still busy, at the step it is in; a quicker
+    work shows nothing at all."""
+    import time
+
+    import IPython.display
+
+    shown: list[object] = []
+
+    class Handle:
+        def update(self, data: object, raw: bool = False) -> None:
+            shown.append(("update", data))
+
+    def display(widget: object, display_id: bool = False) -> Handle:
+        shown.append(widget)
+        return Handle()
+
+    monkeypatch.setattr(IPython.display, "display", display)
+    quick = progress_bar.CellProgress(delay=30)
+    quick.stage("Indexing 20 profiles")
+    quick.close()
+    assert shown == []
+    slow = progress_bar.CellProgress(delay=0.2)
+    slow.stage("Reading x.json", 10)
+    slow.advance(3)
+    deadline = time.monotonic() + 10
+    while not shown and time.monotonic() < deadline:
+        time.sleep(0.05)  # the cell is busy; the timer's thread shows the bar
+    bar = shown[0]
+    assert isinstance(bar, WidgetProgress) and (bar.name, bar.total, bar.count) == (
+        "Reading x.json",
+        10,
+        3,
+    )
+    slow.advance(2)
+    assert bar.count == 5 and "5 of 10" in bar.value
+    slow.close()
+    assert shown[-1] == ("update", {"text/plain": ""}) and bar.comm is None

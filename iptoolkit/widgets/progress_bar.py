@@ -9,17 +9,17 @@ the page reports, another selection). The page showed nothing meanwhile.
   `advance()` moves it, `done()` hides it. It shows once a step has run
   `IPTOOLKIT_PROGRESS_DELAY` seconds (2 by default), as every bar of the toolkit: CSS
   counts the delay in the browser, so no thread is needed.
-- `CellProgress` is the cell's: a `WidgetProgress` displayed in the cell's output at the
-  first report made once the delay has passed (never before: a quick cell, and nbval's
-  notebooks, keep exactly their outputs), and replaced by nothing when the work ends. Not
-  tqdm's: its bar, closed, left an output whose widget was gone ("Error displaying widget:
-  model not found" in the app), and made open it stays as a line.
+- `CellProgress` is the cell's: a `WidgetProgress` displayed in the cell's output once the
+  work has run the delay (a timer: the cell is busy; never before, so a quick cell, and
+  nbval's notebooks, keep exactly their outputs), and replaced by nothing when the work
+  ends. Not tqdm's: its bar, closed, left an output whose widget was gone ("Error
+  displaying widget: model not found" in the app), and left open it stays as a line.
 """
 
 from __future__ import annotations
 
 import html
-import time
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -95,49 +95,61 @@ class WidgetProgress(W.HTML):  # type: ignore[misc]  # ipywidgets has no types: 
 
 
 class CellProgress:
-    """A `Progress` shown in the cell's output once `delay` seconds have passed (checked at
-    each report: no thread), and gone, its output emptied, at `close()`."""
+    """A `Progress` shown in the cell's output once its work has run `delay` seconds (a
+    timer: the cell is busy), and gone, its output emptied, at `close()`."""
 
     def __init__(self, *, delay: float | None = None) -> None:
         self.delay = progress_delay() if delay is None else delay
         self.bar: WidgetProgress | None = None
-        self._started = time.monotonic()
         self._step: tuple[str, int | None] = ("", None)
-        self._done = 0
+        self._count = 0
         self._handle: Any = None
+        self._lock = threading.Lock()
+        self._closed = False
+        self._timer: threading.Timer | None = None
+        if self.delay > 0:
+            self._timer = threading.Timer(self.delay, self._appear)
+            self._timer.daemon = True
+            self._timer.start()
 
     def stage(self, name: str, total: int | None = None) -> None:
-        self._step, self._done = (name, total), 0
-        if self._due():
-            self._shown().stage(name, total)
+        with self._lock:
+            self._step, self._count = (name, total), 0
+            if self.bar is not None:
+                self.bar.stage(name, total)
+        if self.delay <= 0:
+            self._appear()
 
     def advance(self, n: int = 1) -> None:
-        self._done += n
-        if self.bar is not None:
-            self.bar.advance(n)
-        elif self._due():
-            self._shown().stage(*self._step)
-            self._shown().advance(self._done)
+        with self._lock:
+            self._count += n
+            if self.bar is not None:
+                self.bar.advance(n)
 
     def close(self) -> None:
         """The work is done: the bar's output becomes empty, its widget is closed."""
-        if self._handle is not None:
-            self._handle.update({"text/plain": ""}, raw=True)
-            self._handle = None
-        if self.bar is not None:
-            self.bar.close()
-            self.bar = None
+        if self._timer is not None:
+            self._timer.cancel()
+        with self._lock:
+            self._closed = True
+            if self._handle is not None:
+                self._handle.update({"text/plain": ""}, raw=True)
+                self._handle = None
+            if self.bar is not None:
+                self.bar.close()
+                self.bar = None
 
-    def _due(self) -> bool:
-        return time.monotonic() - self._started >= self.delay
-
-    def _shown(self) -> WidgetProgress:
-        if self.bar is None:
+    def _appear(self) -> None:
+        """Show the bar, at the step the work is in (from the timer's thread, or at once)."""
+        with self._lock:
+            if self.bar is not None or self._closed:
+                return
             from IPython.display import display
 
             self.bar = WidgetProgress(delay=0)
+            self.bar.stage(*self._step)
+            self.bar.advance(self._count)
             self._handle = display(self.bar, display_id=True)
-        return self.bar
 
 
 @contextmanager

@@ -216,10 +216,10 @@ def _follow_a_channel_to_its_partner(page: Any, explorer: Any, estate: Any, tmp_
     key = next(k for k, c in estate.channels.items() if label(c, k) == CHANNEL)
     partner_key, partner = partner_of(estate.channels[key])
     find_in_details(page, "Channel", CHANNEL)
-    assert "Where used" in explorer.locator(".ipt-detail-body").first.inner_text()
+    assert "Where used" in explorer.locator(".ipt-detail .ipt-detail-body").first.inner_text()
     _shot(explorer, tmp_path, "app-channel-details")
     follow_link(page, f"partner:{partner_key}", f"Partner {label(partner, partner_key)}")
-    assert "Its channels" in explorer.locator(".ipt-detail-body").first.inner_text()
+    assert "Its channels" in explorer.locator(".ipt-detail .ipt-detail-body").first.inner_text()
     page.locator(".ipt-detail .widget-toggle-button.mod-active", has_text="Partner").wait_for(
         timeout=STEP
     )  # the kind switch follows
