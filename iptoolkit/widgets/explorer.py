@@ -8,7 +8,8 @@
 A click or a pick in the panel applies at once; typed text after a pause in typing
 (debounced). The counts, the table and the interactive topology view
 (`topology.TopologyView`, grouped when large, its data cached per filter) follow; clicking
-a node opens its details. The static PNG
+a node shows its details beside the map, or below it in a narrow pane (`map_details`),
+never in its place. The static PNG
 diagram is drawn after them (debounced again, cached per filter): it only feeds the
 static copy the notebook keeps (counts, agent types, the diagram), which shows wherever
 the live widget cannot: GitHub, nbviewer, a reopened notebook. Changes made from code
