@@ -56,3 +56,19 @@ def test_each_picture_and_each_tab_starts_at_its_scroll_home() -> None:
         assert explorer._home.turn == tabs + 1  # another tab: back to the left edge
     finally:
         explorer.close()
+
+
+def test_a_narrow_label_keeps_its_name_and_a_namesake_its_count() -> None:
+    """Cut for a laptop's pane, a label keeps its name rather than `… (90)`; two that would
+    then read the same keep their counts, which tell them apart (and their whole names
+    show on hover: `HoverNames` names only labels drawn once)."""
+    from iptoolkit.viewmodel.topology_fit import cut_apart, cut_to_px
+
+    room = NARROW_LABEL_CHARS * CHAR_PX
+    assert cut_to_px("\u25a0 Finance (90)", 60.0) == "\u25a0 Finan\u2026"
+    cut = cut_apart(
+        {1: "\u25c0 AS2 agents (41)", 2: "\u25c0 AS4 agents (10)", 3: "\u25a0 Logistics (75)"},
+        dict.fromkeys((1, 2, 3), room),
+    )
+    assert cut[1] != cut[2] and cut[1].endswith("(41)") and cut[2].endswith("(10)"), cut
+    assert "(" not in cut[3] and cut[3].startswith("\u25a0 Lo"), cut

@@ -170,15 +170,16 @@ COUNT = re.compile(r" \((\d{1,3}(?:,\d{3})*)([^()]*)\)$")
 cut, for a cut count reads as another number (`(7…` for 724)."""
 
 
-def cut_to_px(text: str, room: float) -> str:
+def cut_to_px(text: str, room: float, *, counted: bool = False) -> str:
     """`text`, cut with "…" to `room` pixels when it is wider (whole when it fits): its count
-    (`COUNT`) is kept whole and the name before it cut; a label told apart from its
+    (`COUNT`) is kept whole and the name before it cut (the count dropped where the name
+    would keep fewer than `MIN_NAME_CHARS`, unless `counted`); a label told apart from its
     namesakes keeps what tells it apart (its end after `TOLD_APART`) while there is room."""
     if label_px(text) <= room:
         return text
     count = COUNT.search(text)
     if count is not None and count.start() > 0:
-        return _cut_before_count(text[: count.start()], count, room)
+        return _cut_before_count(text[: count.start()], count, room, counted=counted)
     head, sep, tail = text.rpartition(TOLD_APART)
     if sep and head:  # its head cut first, down to 30% of the room
         end = min(label_px(sep + tail), room * 0.7)
@@ -186,14 +187,16 @@ def cut_to_px(text: str, room: float) -> str:
     return _cut(text, room)
 
 
-def _cut_before_count(name: str, count: re.Match[str], room: float) -> str:
+def _cut_before_count(
+    name: str, count: re.Match[str], room: float, *, counted: bool = False
+) -> str:
     """`name` cut before its whole `count`; where that leaves the name less than
     `NAME_SHARE` of the room, before the count's first number alone (`(90)` for `(90, 8
     inactive)`): a label that says how many of what, not only how many."""
     whole = count.group()
     if count.group(2) and room - label_px(whole) < room * NAME_SHARE:
         whole = f" ({count.group(1)})"
-    if room - label_px(whole) < MIN_NAME_CHARS * CHAR_PX:  # a narrow pane: the name only
+    if not counted and room - label_px(whole) < MIN_NAME_CHARS * CHAR_PX:  # the name only
         return _cut(name, room)
     return _cut(name, room - label_px(whole)) + whole
 
@@ -217,6 +220,11 @@ def cut_apart(texts: Mapping[Any, str], rooms: Mapping[Any, float]) -> dict[Any,
     for key, text in texts.items():
         namesakes = readers[drawn[key]] - {text}
         if namesakes and drawn[key] != text:
+            # a count dropped for room may be what tells them apart (`AS… (41)`, `AS… (10)`)
+            kept = cut_to_px(text, rooms[key], counted=True)
+            if all(cut_to_px(other, rooms[key], counted=True) != kept for other in namesakes):
+                drawn[key] = kept
+                continue
             differs = max(len(os.path.commonprefix([text, other])) for other in namesakes)
             drawn[key] = _cut_around(text, differs, rooms[key])
     return drawn
