@@ -298,11 +298,24 @@ def _label_room(
     for node, (column, _) in placed.pos.items():
         width = label_px(glyphs[node] + said[node])
         longest[column] = max(longest.get(column, 0.0), width)
-    budget = label_budget(longest, canvas)
-    rooms = {n: budget[placed.pos[n][0]] for n in view.nodes}
-    cut_labels = cut_apart({n: glyphs[n] + said[n] for n in view.nodes}, rooms)
+    texts = {n: glyphs[n] + said[n] for n in view.nodes}
+    for narrow in (True, False):
+        budget = label_budget(longest, canvas, narrow=narrow)
+        cut_labels = cut_apart(texts, {n: budget[placed.pos[n][0]] for n in view.nodes})
+        if not narrow or not _read_alike(texts, cut_labels):
+            break  # cut shorter than `MIN_LABEL_CHARS`, two would read the same: not so short
     drawn = {n: _unglyphed(cut_labels[n], glyphs[n]) for n in view.nodes}
     return _Room(drawn, column_x(budget), row_px(placed.rows, canvas), budget, canvas)
+
+
+def _read_alike(texts: dict[Hashable, str], cut: dict[Hashable, str]) -> bool:
+    """Whether two different texts were cut to the same label (neither could name itself
+    on hover: `hover_names`)."""
+    seen: dict[str, str] = {}
+    for node, label in cut.items():
+        if seen.setdefault(label, texts[node]) != texts[node]:
+            return True
+    return False
 
 
 def _unglyphed(text: str, glyph: str) -> str:

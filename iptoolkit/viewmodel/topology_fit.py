@@ -214,20 +214,36 @@ def cut_apart(texts: Mapping[Any, str], rooms: Mapping[Any, float]) -> dict[Any,
     so that it keeps where it differs from its nearest namesake (`Oberland…invoices`,
     `Archive (cu…#43`): the part that tells them apart (`_cut_around`)."""
     drawn = {key: cut_to_px(text, rooms[key]) for key, text in texts.items()}
+    _keep_counts(texts, rooms, drawn)
     readers: dict[str, set[str]] = {}
     for key, text in texts.items():
         readers.setdefault(drawn[key], set()).add(text)
     for key, text in texts.items():
         namesakes = readers[drawn[key]] - {text}
         if namesakes and drawn[key] != text:
-            # a count dropped for room may be what tells them apart (`AS… (41)`, `AS… (10)`)
-            kept = cut_to_px(text, rooms[key], counted=True)
-            if all(cut_to_px(other, rooms[key], counted=True) != kept for other in namesakes):
-                drawn[key] = kept
-                continue
             differs = max(len(os.path.commonprefix([text, other])) for other in namesakes)
             drawn[key] = _cut_around(text, differs, rooms[key])
     return drawn
+
+
+def _keep_counts(
+    texts: Mapping[Any, str], rooms: Mapping[Any, float], drawn: dict[Any, str]
+) -> None:
+    """Labels that dropped their count for room (a narrow pane) and now read alike keep it
+    where that tells them apart (`AS… (41)`, `AS… (10)`) from every other label."""
+    readers: dict[str, set[str]] = {}
+    for key, text in texts.items():
+        readers.setdefault(drawn[key], set()).add(text)
+    alike = [key for key, text in texts.items() if readers[drawn[key]] - {text}]
+    if not alike:
+        return
+    counted = {key: cut_to_px(texts[key], rooms[key], counted=True) for key in alike}
+    taken: dict[str, set[str]] = {}
+    for key, text in texts.items():
+        taken.setdefault(counted.get(key, drawn[key]), set()).add(text)
+    for key in alike:
+        if counted[key] != drawn[key] and taken[counted[key]] == {texts[key]}:
+            drawn[key] = counted[key]
 
 
 def _cut_around(text: str, differs: int, room: float) -> str:
@@ -303,7 +319,9 @@ def label_gaps(columns: int) -> float:
     return columns * (LABEL_OFFSET_PX + PORT_GAP_PX) + max(columns - 1, 0) * EDGE_PX + NODE_PX
 
 
-def label_budget(longest: Mapping[float, float], canvas: Canvas) -> dict[float, float]:
+def label_budget(
+    longest: Mapping[float, float], canvas: Canvas, *, narrow: bool = True
+) -> dict[float, float]:
     """Column -> the pixels its labels may take (`longest`: the widest label's, in pixels)
     so that every column, its labels and the edges fit the canvas's width: each column gets
     what it needs, unless the whole is too wide; then the longest labels are cut first
@@ -321,10 +339,11 @@ def label_budget(longest: Mapping[float, float], canvas: Canvas) -> dict[float, 
     while cap > floor and sum(min(w, cap) for w in want.values()) > room:
         cap -= CHAR_PX
     cap = max(cap, floor)
-    narrow = NARROW_LABEL_CHARS * CHAR_PX  # a narrow pane: shorter still, a pixel at a time
-    while cap > narrow and sum(min(w, cap) for w in want.values()) > room:
+    # a narrow pane: shorter still, a pixel at a time (`narrow=False`: never below `floor`)
+    shortest = NARROW_LABEL_CHARS * CHAR_PX if narrow else floor
+    while cap > shortest and sum(min(w, cap) for w in want.values()) > room:
         cap -= 1.0
-    return {column: min(w, max(cap, narrow)) for column, w in want.items()}
+    return {column: min(w, max(cap, shortest)) for column, w in want.items()}
 
 
 def column_x(widths: Mapping[float, float]) -> dict[float, float]:
