@@ -309,12 +309,14 @@ def _label_room(
 
 
 def _read_alike(texts: dict[Hashable, str], cut: dict[Hashable, str]) -> bool:
-    """Whether two different texts were cut to the same label (neither could name itself
-    on hover: `hover_names`)."""
-    seen: dict[str, str] = {}
+    """Whether two nodes were cut to the same label (neither could name itself on hover:
+    `hover_names`), whether their texts differ or not."""
+    seen: set[str] = set()
     for node, label in cut.items():
-        if seen.setdefault(label, texts[node]) != texts[node]:
-            return True
+        if label != texts[node]:
+            if label in seen:
+                return True
+            seen.add(label)
     return False
 
 
