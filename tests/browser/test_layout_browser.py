@@ -87,7 +87,7 @@ BARS = """
     for (const record of records) {
       const el = record.target;
       if (record.type !== "attributes" || !el.classList?.contains("ipt-progress")) continue;
-      if (record.oldValue && !/display:\\s*none/.test(record.oldValue)) note(el);
+      if (record.oldValue !== null && !/display:\\s*none/.test(record.oldValue)) note(el);
     }
   };
   new MutationObserver(look).observe(document, {subtree: true, childList: true,
