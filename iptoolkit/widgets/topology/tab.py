@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import ipywidgets as W
 import networkx as nx
 
+from ...support.progress import reported_to
 from ...support.shown_tab import ShownTab
 from ...viewmodel.diagram import DiagramCache
 from ...viewmodel.explorer_model import ExplorerModel, Selection
@@ -109,13 +110,22 @@ class TopologyTab:
 
         self.view.findings.use(self.findings)
         data = self._views.get(key)
-        if data is None:
+        if data is not None:  # a selection's graph is not kept: built again if a click needs it
+            self.view.show(data, selection_graph)
+            return
+        # the cell building the Explorer has its bar (`reported_to`); later, the view's
+        progress = reported_to() or self.view.progress
+        try:
+            progress.stage(f"Building the graph of {len(estate):,} profiles")
             graph = selection_graph()
+            progress.stage("Laying out the map")
             data = self.view.overview_data(graph)
             self._views.put(key, data)
+            progress.stage("Drawing the map")
             self.view.show(data, graph)
-        else:  # a selection's graph is not kept: built again if a click needs it
-            self.view.show(data, selection_graph)
+        finally:
+            if progress is self.view.progress:
+                self.view.progress.done()
 
     def _picked(self, node: Hashable) -> None:
         """An item of the view was clicked: its details (an agent's: its profile's)."""
