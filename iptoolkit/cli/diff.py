@@ -127,7 +127,8 @@ def _compare(old: Path, new: Path) -> EstateDiff:
     from ..change.diff import diff
 
     with one_line_errors(EXIT_TROUBLE):
-        estates = load_estate(old), load_estate(new)
+        # the texts: equal profiles are found by their text, the schema part searches them
+        estates = load_estate(old, keep_texts=True), load_estate(new, keep_texts=True)
         command_progress().stage("Comparing the snapshots")
         return diff(*estates)
 
