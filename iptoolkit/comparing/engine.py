@@ -213,7 +213,9 @@ class _Run:
                 left, right = a_tr.channel(a_item.raw), b_tr.channel(b_item.raw)
             else:
                 left, right = a_tr.partner(a_item.raw), b_tr.partner(b_item.raw)
-            changes = Walk(is_secret_name).compare(left, right).changes  # equal: none
+            if type(left) is type(right) and left == right:
+                continue  # most pairs: no walk to make
+            changes = Walk(is_secret_name).compare(left, right).changes
             if not changes:
                 continue
             if how == "manual":  # a rename the mapping file states: its key is no difference
