@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any, cast
 from ..support.names import plural, unresolved_note
 from ..support.printable import drop_unprintable
 from ..topology.layout import LayeredLayout
+from ..topology.style import COLUMN_OF_KIND
 from ..topology.view import channel_counts
 from .backend import new_figure
 from .labels import fit, text_width
-from .looks import headers
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -31,6 +31,8 @@ __all__ = [
     "figure_frame",
     "title_text",
     "make_axes",
+    "Header",
+    "headers",
     "draw_headers",
     "draw_legend",
     "LEGEND_COLUMNS",
@@ -165,6 +167,44 @@ def _title(graph: EstateGraph, key: str | None) -> str:
     if key:
         text += f" (grouped by {key.replace('_', ' ')})"
     return text
+
+
+@dataclass(frozen=True)
+class Header:
+    """A column title, centred over its column."""
+
+    column: int
+    text: str
+    size: float
+
+
+def headers(view: ViewGraph, geometry: Geometry, key: str | None) -> list[Header]:
+    """Column titles with counts; a shorter wording when the column is narrow."""
+    counts: dict[str, int] = {}
+    for data in view.nodes.values():
+        if data.get("unresolved"):
+            continue  # drawn in the channels column, but an unresolved id is not a channel
+        counts[data["kind"]] = counts.get(data["kind"], 0) + data["count"]
+    n = {kind: f"{counts.get(kind, 0):,}" for kind in COLUMN_OF_KIND}
+    by = f" by {key.replace('_', ' ')}" if key else ""
+    choices = [
+        (f"Profiles{by} ({n['profile']})", f"Profiles ({n['profile']})"),
+        (f"Agents ({n['agent']}) · responses ({n['response']})",),  # one wording at any size
+        (f"Channels ({n['channel']})",),
+        (f"Partners ({n['partner']})",),
+    ]
+    size = geometry.font + 1.5
+    room = geometry.x_pts * 0.95
+
+    def measure(text: str) -> float:
+        return text_width(text, size) * 1.08  # bold runs wider
+
+    out: list[Header] = []
+    for column, wordings in enumerate(choices):
+        fitting = [text for text in wordings if measure(text) <= room]
+        text = fitting[0] if fitting else fit(wordings[-1], room / 1.08, measure)
+        out.append(Header(column, text, size))
+    return out
 
 
 def draw_headers(ax: Axes, view: ViewGraph, geometry: Geometry, key: str | None) -> None:

@@ -1,8 +1,8 @@
 """What each mark of a laid-out topology diagram looks like, as plain data: edges by look,
-nodes by look, the labels kept and the column headers. Computed once, without matplotlib,
-for the two renderers: `plot/draw.py` (matplotlib: PNG, PDF, the caller's axes) and
-`plot/topology_svg.py` (the docs site's SVG, written directly), so the two never draw a
-view differently.
+nodes by look, the labels kept (the column headers are `canvas.headers`). Computed once,
+without matplotlib, for the two renderers: `plot/draw.py` (matplotlib: PNG, PDF, the
+caller's axes) and `plot/topology_svg.py` (the docs site's SVG, written directly), so the
+two never draw a view differently.
 
 Positions are the layout's data coordinates (column, row); lengths are in points.
 
@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any
 from ..topology.finding_marks import SEVERITY_COLOURS
 from ..topology.style import (
     BREAKING_COLOUR,
-    COLUMN_OF_KIND,
     KIND_MARKERS,
     LINE_COLOURS,
     LINE_DASHES,
@@ -31,7 +30,7 @@ from ..topology.style import (
     node_colour,
 )
 from ..topology.view import item_label
-from .labels import LabelSpec, fit, place_labels, text_width
+from .labels import LabelSpec, place_labels, text_width
 
 if TYPE_CHECKING:
     from ..topology.layout import LayeredLayout
@@ -43,13 +42,11 @@ __all__ = [
     "NodeBatch",
     "Ring",
     "LabelMark",
-    "Header",
     "edge_batches",
     "node_sizes",
     "node_batches",
     "rings",
     "label_marks",
-    "headers",
     "label_text",
     "pale",
 ]
@@ -119,15 +116,6 @@ class LabelMark:
     italic: bool
     bold: bool
     boxed: bool  # on a white box: labels of the middle columns sit over edges
-
-
-@dataclass(frozen=True)
-class Header:
-    """A column title, centred over its column."""
-
-    column: int
-    text: str
-    size: float
 
 
 # -- edges --------------------------------------------------------------------------------
@@ -418,35 +406,3 @@ def label_text(node: Hashable, data: dict[str, Any], ids: bool, grouped: bool) -
             return str(data["label"])
         return f"{data['label']} ({count:,}{': ' + news if news else ''})"
     return item_label(data)
-
-
-# -- headers ------------------------------------------------------------------------------
-
-
-def headers(view: ViewGraph, geometry: Geometry, key: str | None) -> list[Header]:
-    """Column titles with counts; a shorter wording when the column is narrow."""
-    counts: dict[str, int] = {}
-    for data in view.nodes.values():
-        if data.get("unresolved"):
-            continue  # drawn in the channels column, but an unresolved id is not a channel
-        counts[data["kind"]] = counts.get(data["kind"], 0) + data["count"]
-    n = {kind: f"{counts.get(kind, 0):,}" for kind in COLUMN_OF_KIND}
-    by = f" by {key.replace('_', ' ')}" if key else ""
-    choices = [
-        (f"Profiles{by} ({n['profile']})", f"Profiles ({n['profile']})"),
-        (f"Agents ({n['agent']}) · responses ({n['response']})",),  # one wording at any size
-        (f"Channels ({n['channel']})",),
-        (f"Partners ({n['partner']})",),
-    ]
-    size = geometry.font + 1.5
-    room = geometry.x_pts * 0.95
-
-    def measure(text: str) -> float:
-        return text_width(text, size) * 1.08  # bold runs wider
-
-    out: list[Header] = []
-    for column, wordings in enumerate(choices):
-        fitting = [text for text in wordings if measure(text) <= room]
-        text = fitting[0] if fitting else fit(wordings[-1], room / 1.08, measure)
-        out.append(Header(column, text, size))
-    return out
