@@ -85,6 +85,7 @@ _PHASES = (  # (module, attribute, phase): the time inside, less that of the pha
     ("iptoolkit.docsite.writer", "mermaid_block", "Mermaid charts"),
     ("iptoolkit.plot", "plot_topology", "SVGs: plot_topology"),
     ("iptoolkit.docsite.diagrams", "save_figure", "SVGs: save_figure"),
+    ("iptoolkit.plot.topology_svg", "write_topology_svg", "SVGs: written (topology_svg)"),
     ("iptoolkit.docsite.diagrams", "write_view", "views: the rest (level_json, writing)"),
     ("iptoolkit.offline.view", "drill_levels", "views: levels laid out"),
     ("iptoolkit.offline.details_data:ItemTable", "details", "views: items' details"),

@@ -1,7 +1,7 @@
-"""The docs site's SVG writer (`plot/topology_svg.py`): it draws what `plot_topology` draws
-(every node and edge of the view, the same labels, headers, legend entries and title), its
-documents are SVG an XML parser reads, the same graph gives the same bytes, and hostile
-names stay text."""
+"""The docs site's SVG writer (`plot/topology_svg.py`): it draws what `plot_topology` and
+`plot_diff` draw (every node and edge of the view, the same labels, headers, legend entries
+and title, the rings of breaking changes), its documents are SVG an XML parser reads, the
+same graph gives the same bytes, and hostile names stay text."""
 
 from __future__ import annotations
 
@@ -15,13 +15,16 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.collections import LineCollection  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
 
 import iptoolkit as ipt  # noqa: E402
+from iptoolkit.plot.diff_diagram import diff_svg, diff_view  # noqa: E402
 from iptoolkit.plot.topology import grouping  # noqa: E402
 from iptoolkit.plot.topology_svg import topology_svg  # noqa: E402
 from iptoolkit.topology.legend import legend_items  # noqa: E402
 from iptoolkit.topology.view import detail_view, grouped_view  # noqa: E402
 
+from .change_cases import dated, next_week  # noqa: E402
 from .factories import ACME, GLOBEX, agent, channel, estate_of, profile, unit  # noqa: E402
 from .hostile_estate import NAMES, SCRIPT, SECRETS, hostile_estate  # noqa: E402
 
@@ -57,9 +60,8 @@ def _texts(root: ET.Element, name: str) -> list[str]:
     return [text.text or "" for g in _groups(root, name) for text in g.iter(f"{SVG}text")]
 
 
-def _drawn_by_matplotlib(graph: ipt.EstateGraph, group_by: str | None) -> dict[str, object]:
-    """What `plot_topology` draws of the graph: its texts, legend entries, title, curves."""
-    figure = ipt.plot_topology(graph, group_by=group_by, title="The title")
+def _drawn_by_matplotlib(figure: Figure) -> dict[str, object]:
+    """What a diagram of matplotlib draws: its texts, legend entries, title, curves."""
     ax = figure.axes[0]
     curves = sum(len(c.get_segments()) for c in ax.collections if isinstance(c, LineCollection))
     drawn = {
@@ -85,13 +87,32 @@ def test_the_svg_shows_what_plot_topology_shows(tiny: ipt.Estate, group_by: str 
     curves = [path for g in _groups(root, "edges") for path in g.iter(f"{SVG}path")]
     assert len(curves) == view.number_of_edges() > 0  # every edge, once
 
-    drawn = _drawn_by_matplotlib(graph, group_by)
+    drawn = _drawn_by_matplotlib(ipt.plot_topology(graph, group_by=group_by, title="The title"))
     assert Counter(_texts(root, "labels") + _texts(root, "headers")) == drawn["texts"]
     legend = [item.label for item in legend_items(view, grouped=key is not None, focused=False)]
     assert _texts(root, "legend") == legend == drawn["legend"]
     assert [t.text for t in root.iter(f"{SVG}text") if t.get("class") == "title"] == drawn["title"]
     assert len(curves) == drawn["curves"]
     assert root.findtext(f"{SVG}title") == "The title"  # what a screen reader says of it
+
+
+@pytest.mark.parametrize("only_changed", [False, True])
+def test_the_diff_svg_shows_what_plot_diff_shows(only_changed: bool) -> None:
+    week = next_week(dated(ipt.demo_estate(n_profiles=300, seed=0)))
+    view, _, _ = diff_view(week, group_by=None, only_changed=only_changed)
+    root = ET.fromstring(diff_svg(week, only_changed=only_changed).encode())
+
+    shapes = [shape for g in _groups(root, "nodes") for shape in g if shape.tag in SHAPES]
+    assert len(shapes) == view.number_of_nodes() > 0
+    breaking = [node for node, data in view.nodes(data=True) if data.get("breaking")]
+    assert len([c for g in _groups(root, "rings") for c in g]) == len(breaking) > 0
+    drawn = _drawn_by_matplotlib(ipt.plot_diff(week, only_changed=only_changed))
+    assert Counter(_texts(root, "labels") + _texts(root, "headers")) == drawn["texts"]
+    assert _texts(root, "legend") == drawn["legend"]
+    assert "breaking" in drawn["legend"]
+    assert [t.text for t in root.iter(f"{SVG}text") if t.get("class") == "title"] == drawn["title"]
+    curves = [path for g in _groups(root, "edges") for path in g.iter(f"{SVG}path")]
+    assert len(curves) == view.number_of_edges() == drawn["curves"]
 
 
 def test_the_same_graph_gives_the_same_bytes() -> None:

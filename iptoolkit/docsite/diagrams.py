@@ -3,8 +3,8 @@
 A page draws only its part of the graph: a partner its channels, the agents and response
 units on them and their profiles; a group the paths of the profiles in it. Parts with more
 than `plot.topology.MAX_DETAIL_NODES` nodes are drawn grouped (by profile group), as
-`plot_topology` does by itself. SVGs are saved by `exporters.save_figure`: a fixed hash
-salt and no date, so the same estate gives the same bytes.
+`plot_topology` does by itself. SVGs are written by `plot.topology_svg` (what
+`plot_topology` draws, with no matplotlib figure): the same estate gives the same bytes.
 
 Mermaid: a page offers its diagram as a Mermaid chart when the chart fits GitHub's limits
 (`exporters.mermaid.fits_github`): the detailed chart if it fits, else the grouped one.

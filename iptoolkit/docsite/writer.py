@@ -202,12 +202,11 @@ def _subtree(ctx: Context, group: str) -> list[str]:
 def _changes(ctx: Context, previous: Estate | str | os.PathLike[str], docs: Path) -> str:
     from ..change.diff import diff
     from ..core.estate import as_estate
-    from ..exporters import save_figure
-    from ..plot import plot_diff
+    from ..plot.diff_diagram import diff_svg
 
     changes = diff(as_estate(previous, "write_docs: previous"), ctx.estate)
     svg = docs / "changes.svg"
-    save_figure(plot_diff(changes), svg, "svg")
+    svg.write_text(diff_svg(changes), encoding="utf-8")  # `plot_diff`'s picture, drawn directly
     return changes_page(ctx, changes, f"## Diagram of the changes\n\n![The changes]({svg.name})")
 
 

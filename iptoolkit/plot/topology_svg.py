@@ -21,12 +21,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..support.printable import drop_unprintable
-from ..topology.legend import LegendItem, legend_items
-from ..topology.style import LINE_DASHES
 from ..topology.view import EstateOrGraph, detail_view, graph_of, grouped_view
 from .canvas import LEGEND_COLUMNS, Frame, Geometry, figure_frame, headers, title_text
 from .labels import text_width
-from .looks import edge_batches, label_marks, node_batches, node_sizes
+from .legend import MARKER_SIZE, Entry, legend_entries
+from .looks import edge_batches, label_marks, node_batches, node_sizes, rings
 from .topology import LabelStyle, check_options, grouping, lay_out
 
 if TYPE_CHECKING:
@@ -80,10 +79,18 @@ def write_topology_svg(
     return path
 
 
-def view_svg(view: ViewGraph, title: str, key: str | None, *, labels: LabelStyle) -> str:
-    """A (non-diff) view laid out and written as SVG, under `title` (`""`: none)."""
+def view_svg(
+    view: ViewGraph,
+    title: str,
+    key: str | None,
+    *,
+    labels: LabelStyle,
+    empty: str = "Nothing to draw: no profiles in this selection",
+) -> str:
+    """A view (of a topology or a diff) laid out and written as SVG, under `title` (`""`:
+    none); `empty` says why an empty view shows nothing."""
     geometry, placed = lay_out(view, key, labels)
-    items = legend_items(view, grouped=geometry.grouped, focused=False)
+    items = legend_entries(view, grouped=geometry.grouped, focused=False)
     frame = figure_frame(placed, geometry, bool(title), -(-len(items) // LEGEND_COLUMNS))
     geometry.row_pts = frame.row_pts
     canvas = _Canvas(frame, geometry)
@@ -94,11 +101,11 @@ def view_svg(view: ViewGraph, title: str, key: str | None, *, labels: LabelStyle
     _edges(canvas, view, placed, geometry)
     sizes = node_sizes(view, geometry)
     _nodes(canvas, view, placed, sizes)
+    _rings(canvas, view, placed, sizes)
     if labels != "none":
         _labels(canvas, view, placed, geometry, sizes, labels == "ids")
     _headers(canvas, view, geometry, key)
     if not view.number_of_nodes():
-        empty = "Nothing to draw: no profiles in this selection"
         y = (frame.top + frame.body / 2) * 72 + (ASCENT - DESCENT) / 2 * (geometry.font + 2)
         canvas.text(svg, empty, frame.width * 36, y, geometry.font + 2, "middle", fill="#777777")
     if title:
@@ -182,6 +189,18 @@ def _nodes(
             _marker(group, batch.marker, canvas.x(x), canvas.y(y), size)
 
 
+def _rings(
+    canvas: _Canvas, view: ViewGraph, placed: LayeredLayout, sizes: dict[Hashable, float]
+) -> None:
+    """Rings around what a breaking change or a finding names."""
+    for ring in rings(view, placed, sizes):
+        group = ET.SubElement(canvas.root, "g", {"class": "rings", "fill": "none"})
+        group.set("stroke", ring.colour)
+        group.set("stroke-width", _n(ring.width))
+        for x, y, size in zip(ring.xs, ring.ys, ring.sizes, strict=True):
+            ET.SubElement(group, "circle", cx=_n(canvas.x(x)), cy=_n(canvas.y(y)), r=_n(size / 2))
+
+
 def _marker(parent: ET.Element, marker: str, x: float, y: float, size: float) -> None:
     """One marker of `size` points centred on (x, y)."""
     if marker == "s":
@@ -240,7 +259,7 @@ def _headers(canvas: _Canvas, view: ViewGraph, geometry: Geometry, key: str | No
         canvas.text(group, header.text, canvas.x(header.column), y, header.size, "middle")
 
 
-def _legend(canvas: _Canvas, items: list[LegendItem], top: float) -> None:
+def _legend(canvas: _Canvas, items: list[Entry], top: float) -> None:
     """The entries in `LEGEND_COLUMNS` columns filled top to bottom (the first ones one
     longer), each column as wide as its longest entry, as matplotlib's legend."""
     if not items:
@@ -262,23 +281,22 @@ def _legend(canvas: _Canvas, items: list[LegendItem], top: float) -> None:
         x += handle + pad + max(text_width(item.label, size) for item in entries) + spacing
 
 
-def _legend_handle(parent: ET.Element, item: LegendItem, x: float, y: float, length: float) -> None:
-    """An entry's marker (8 points) or line (`length` long), centred on `y`."""
-    if item.marker is not None:
-        group = ET.SubElement(parent, "g", fill=item.colour, stroke=item.edge)
-        group.set("stroke-width", _n(item.edge_width if item.edge_width is not None else 1.0))
+def _legend_handle(parent: ET.Element, entry: Entry, x: float, y: float, length: float) -> None:
+    """An entry's line (`length` long) and marker, centred on `y`: as matplotlib draws it."""
+    if entry.line is not None:
+        line = ET.SubElement(
+            parent, "line", x1=_n(x), y1=_n(y), x2=_n(x + length), y2=_n(y), stroke=entry.line
+        )
+        line.set("stroke-width", _n(entry.width))
+        if entry.dashes:  # matplotlib scales a line's dashes by its width
+            line.set("stroke-dasharray", " ".join(_n(d * entry.width) for d in entry.dashes))
+        else:
+            line.set("stroke-linecap", "square")
+    if entry.marker is not None:
+        group = ET.SubElement(parent, "g", fill=entry.fill, stroke=entry.edge)
+        group.set("stroke-width", _n(entry.edge_width if entry.edge_width is not None else 1.0))
         group.set("stroke-linejoin", "miter")
-        _marker(group, item.marker, x + length / 2, y, 8.0)
-        return
-    line = ET.SubElement(
-        parent, "line", x1=_n(x), y1=_n(y), x2=_n(x + length), y2=_n(y), stroke=item.colour
-    )
-    line.set("stroke-width", _n(item.width))
-    dashes = LINE_DASHES.get(item.style or "")
-    if dashes:  # matplotlib scales a line's dashes by its width
-        line.set("stroke-dasharray", " ".join(_n(d * item.width) for d in dashes))
-    else:
-        line.set("stroke-linecap", "square")
+        _marker(group, entry.marker, x + length / 2, y, MARKER_SIZE)
 
 
 def _n(value: float) -> str:
