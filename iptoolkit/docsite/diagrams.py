@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
-import os
 import sys
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -139,11 +138,16 @@ def grouping_of(part: EstateGraph) -> str | None:
 
 
 def default_workers() -> int:
-    """The processes that draw: the CPUs this process may use, on Linux (where workers are
-    forked and share the graph for free); one elsewhere."""
-    if sys.platform != "linux":
-        return 1
-    return max(1, len(os.sched_getaffinity(0)))
+    """The processes that draw when the caller does not say: one. Workers (forked, on
+    Linux) paid when matplotlib drew the SVGs (11 CPU seconds at 10,000 profiles); written
+    directly they take a tenth of that, less than two forked workers cost in copied pages
+    (1.5 CPU seconds more, no wall time saved on a busy machine: `bench_docs.py`)."""
+    return 1
+
+
+def _usable_workers(workers: int) -> int:
+    """`workers`, where processes can be forked (Linux); one elsewhere."""
+    return workers if sys.platform == "linux" else 1
 
 
 def draw_all(drawings: list[Drawing], workers: int, model: ExplorerModel | None = None) -> None:
@@ -163,7 +167,7 @@ def draw_all(drawings: list[Drawing], workers: int, model: ExplorerModel | None 
 
     work = SharedWork(model, VIEW_CANVAS) if model is not None else None
     with gc_paused():
-        if workers <= 1 or len(drawings) < 2:
+        if _usable_workers(workers) <= 1 or len(drawings) < 2:
             for drawing in drawings:
                 _draw_svg(drawing)
                 _draw_view(drawing, work)

@@ -88,7 +88,8 @@ def write_docs(
     `estate` and `previous` are estates or snapshot paths; with `previous` the site has a
     changelog page (`ipt.diff(previous, estate)`) and its diagram. `mkdocs build -f
     folder/mkdocs.yml` builds it (the `docs` extra); the pages read as they are on GitHub.
-    `workers`: processes that draw the diagrams (default: the CPUs available, on Linux).
+    `workers`: processes that write the SVGs (default: one; on Linux, more write them
+    beside the pages' views, for wall time at some CPU time).
     With `compare` (another installation: an estate or a snapshot path, called
     `compare_name`), a page of what differs from it (`ipt.compare`, by natural keys).
     """
