@@ -28,13 +28,14 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..exporters.mermaid import fits_github, to_mermaid
+from ..exporters.mermaid import fits_github, grouped_mermaid, to_mermaid
 from ..query.reach import induced_subgraph
 from ..support.redact import redact_text
 from ..viewmodel.topology_fit import Canvas
 
 if TYPE_CHECKING:
     from ..query.graph import EstateGraph
+    from ..topology.view import ViewGraph
     from ..viewmodel.explorer_model import ExplorerModel
     from .views import SharedWork
 
@@ -46,6 +47,7 @@ __all__ = [
     "default_workers",
     "mermaid_block",
     "grouping_of",
+    "grouped",
     "DETAIL_PROFILES",
     "Drawing",
     "VIEW_CANVAS",
@@ -54,8 +56,9 @@ __all__ = [
     "write_view",
 ]
 
-Drawing = tuple["EstateGraph", Path, str, "str | None"]
-"""What to draw: the part of the graph, the SVG file, its title, a `group_by` or None."""
+Drawing = tuple["EstateGraph", Path, str, "str | None", "ViewGraph | None"]
+"""What to draw: the part of the graph, the SVG file, its title, a `group_by` or None, and
+the part grouped by it (`grouped`: the Mermaid chart and the SVG draw the same view)."""
 VIEW_CANVAS = Canvas.of(680, 460)
 """The canvas a page's view is laid out for: the MkDocs theme's content column."""
 VIEW_MAX_NODES = 2_000
@@ -99,13 +102,33 @@ def profiles_part(graph: EstateGraph, profiles: Iterable[str]) -> EstateGraph:
     return induced_subgraph(graph, chosen)
 
 
-def write_svg(part: EstateGraph, path: Path, title: str, group_by: str | None = None) -> Path:
-    """Draw the part (grouped when large, or by `group_by`) into an SVG file, titled: as
-    `plot_topology` draws it, written directly (`plot.topology_svg`, no matplotlib figure:
-    a tenth of the time)."""
-    from ..plot.topology_svg import write_topology_svg
+def grouped(part: EstateGraph, group_by: str | None) -> ViewGraph | None:
+    """The part grouped by `group_by` (None: not grouped), made once for the page's SVG
+    and its Mermaid chart (a second `grouped_view` of each part was 4% of a site)."""
+    from ..topology.view import grouped_view
 
-    return write_topology_svg(part, path, group_by=group_by, title=redact_text(title))
+    return grouped_view(part, group_by) if group_by else None
+
+
+def write_svg(
+    part: EstateGraph,
+    path: Path,
+    title: str,
+    group_by: str | None = None,
+    view: ViewGraph | None = None,
+) -> Path:
+    """Draw the part (grouped when large, or by `group_by`: the `view` given, when made
+    already) into an SVG file, titled: as `plot_topology` draws it, written directly
+    (`plot.topology_svg`, no matplotlib figure: a tenth of the time)."""
+    from ..plot.canvas import title_text
+    from ..plot.topology_svg import view_svg, write_topology_svg
+
+    title = redact_text(title)
+    if view is None or group_by is None:
+        return write_topology_svg(part, path, group_by=group_by, title=title)
+    text = view_svg(view, title_text(part, group_by, title), group_by, labels="auto")
+    path.write_text(text, encoding="utf-8")
+    return path
 
 
 def view_path(svg: Path) -> Path:
@@ -215,13 +238,19 @@ def _draw_pending(index: int) -> None:
     _draw_svg(_PENDING[index])
 
 
-def mermaid_block(part: EstateGraph, title: str, group_by: str | None) -> str | None:
+def mermaid_block(
+    part: EstateGraph, title: str, group_by: str | None, view: ViewGraph | None = None
+) -> str | None:
     """The part as a fenced Mermaid chart GitHub draws (detailed when small and not drawn
-    grouped, else grouped), or None when even grouped it is too big for GitHub's limits."""
+    grouped, else grouped: the `view` given when it is grouped by `group_by` already), or
+    None when even grouped it is too big for GitHub's limits."""
     title = redact_text(title)  # it names a partner or group: a name may hold a URL
     if group_by is None and part.number_of_nodes() <= DETAIL_CHART_NODES:
         chart = to_mermaid(part, title=title)
         if fits_github(chart):
             return f"```mermaid\n{chart}```"
-    chart = to_mermaid(part, title=title, group_by=group_by or "group")
+    if view is not None and group_by is not None:
+        chart = grouped_mermaid(view, title=title)
+    else:
+        chart = to_mermaid(part, title=title, group_by=group_by or "group")
     return f"```mermaid\n{chart}```" if fits_github(chart) else None

@@ -33,6 +33,7 @@ from .diagrams import (
     Drawing,
     default_workers,
     draw_all,
+    grouped,
     grouping_of,
     mermaid_block,
     partner_part,
@@ -49,6 +50,7 @@ from .sitemap import group_chain
 if TYPE_CHECKING:
     from ..core.estate import Estate
     from ..query.graph import EstateGraph
+    from ..topology.view import ViewGraph
 
 __all__ = ["write_docs", "DEFAULT_TITLE"]
 
@@ -134,8 +136,9 @@ def _write_site(
         svg = svg.with_name(svg.name + ".svg")
         svg.parent.mkdir(parents=True, exist_ok=True)
         group_by = group_by or grouping_of(part)
-        drawings.append((part, svg, title, group_by))
-        return diagram_section(svg.name, title, part, group_by)
+        view = grouped(part, group_by)
+        drawings.append((part, svg, title, group_by, view))
+        return diagram_section(svg.name, title, part, group_by, view)
 
     members = group_members(ctx)
     has_changes = previous is not None
@@ -183,12 +186,19 @@ def _write_site(
     )
 
 
-def diagram_section(svg_name: str, title: str, part: EstateGraph, group_by: str | None) -> str:
+def diagram_section(
+    svg_name: str,
+    title: str,
+    part: EstateGraph,
+    group_by: str | None,
+    view: ViewGraph | None = None,
+) -> str:
     """The diagram's heading, its SVG in the block the site's script draws the interactive
-    view over (`diagrams.write_view`), and its Mermaid chart folded when GitHub draws it."""
+    view over (`diagrams.write_view`), and its Mermaid chart folded when GitHub draws it
+    (of the part grouped by `group_by`: the `view` given, when made already)."""
     lines = [f"## Diagram: {md.text(title)}", "", '<div class="ipt-view" markdown="1">', ""]
     lines += [f"![{md.text(title)}]({svg_name})", "", "</div>"]
-    chart = mermaid_block(part, title, group_by)
+    chart = mermaid_block(part, title, group_by, view)
     if chart is not None:
         lines += ["", md.folded("The same diagram as a Mermaid chart (GitHub draws it)", chart)]
     return "\n".join(lines)
