@@ -136,12 +136,20 @@ def view_path(svg: Path) -> Path:
     return svg.with_name(svg.name.removesuffix(".svg") + VIEW_SUFFIX)
 
 
-def write_view(part: EstateGraph, path: Path, work: SharedWork) -> Path:
-    """The part's offline view as a script that hands its data to the site's script."""
+def write_view(
+    part: EstateGraph,
+    path: Path,
+    work: SharedWork,
+    group_by: str | None = None,
+    view: ViewGraph | None = None,
+) -> Path:
+    """The part's offline view as a script that hands its data to the site's script (the
+    part grouped by `group_by` as `view`, when its SVG made that already)."""
     from ..offline.page import script_json
     from .views import page_payload
 
-    payload = page_payload(part, work, VIEW_MAX_NODES)
+    grouped = {group_by: view} if group_by is not None and view is not None else None
+    payload = page_payload(part, work, VIEW_MAX_NODES, grouped)
     path.write_text(f"IptTopology.receive({script_json(payload)});\n", encoding="utf-8")
     return path
 
@@ -207,7 +215,8 @@ def _draw_svg(drawing: Drawing) -> None:
 
 def _draw_view(drawing: Drawing, work: SharedWork | None) -> None:
     if work is not None:
-        write_view(drawing[0], view_path(drawing[1]), work)
+        part, svg, _, group_by, view = drawing
+        write_view(part, view_path(svg), work, group_by, view)
         gc.collect(0)
 
 
