@@ -11,8 +11,9 @@ in the same run:
 - CPU seconds by phase of one `write_docs` held in memory, one worker (`--phases`): its
   SVGs, its interactive views (levels laid out, details, the rest), pages, CSV lists...;
 - wall time, best of N (`--wall`): `write_docs` held in memory with one worker and with
-  the default, against drawing the whole estate once as SVG; `iptoolkit docs` against
-  `iptoolkit summary` in a fresh process, with the peak memory of a process.
+  forked workers (at least two), against drawing the whole estate once as SVG with
+  matplotlib; `iptoolkit docs` against `iptoolkit summary` in a fresh process, with the
+  peak memory of a process.
 
     python benchmarks/bench_docs.py [--size 10000] [--repeat 1] [--phases] [--wall]
 
@@ -22,6 +23,7 @@ At 100,000 profiles (`--size 100000`) the CPU comparison alone runs for some min
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import subprocess
 import sys
@@ -85,6 +87,7 @@ _PHASES = (  # (module, attribute, phase): the time inside, less that of the pha
     ("iptoolkit.docsite.writer", "mermaid_block", "Mermaid charts"),
     ("iptoolkit.plot", "plot_topology", "SVGs: plot_topology"),
     ("iptoolkit.docsite.diagrams", "save_figure", "SVGs: save_figure"),
+    ("iptoolkit.plot.topology_svg", "write_topology_svg", "SVGs: written (topology_svg)"),
     ("iptoolkit.docsite.diagrams", "write_view", "views: the rest (level_json, writing)"),
     ("iptoolkit.offline.view", "drill_levels", "views: levels laid out"),
     ("iptoolkit.offline.details_data:ItemTable", "details", "views: items' details"),
@@ -153,7 +156,7 @@ def wall(
     folder: Path, estate: ipt.Estate, old: ipt.Estate, snapshot: Path, previous: Path, repeat: int
 ) -> None:
     """The wall-time figures (best of `repeat`): held in memory and in a fresh process."""
-    workers = default_workers()
+    workers = max(2, len(os.sched_getaffinity(0)))  # forked workers, asked for
 
     def one_diagram() -> None:
         figure = ipt.plot_topology(estate, group_by="group")
@@ -163,7 +166,9 @@ def wall(
     serial = best_time(
         lambda: ipt.write_docs(estate, folder / "serial", previous=old, workers=1), repeat
     )
-    parallel = best_time(lambda: ipt.write_docs(estate, folder / "parallel", previous=old), repeat)
+    parallel = best_time(
+        lambda: ipt.write_docs(estate, folder / "parallel", previous=old, workers=workers), repeat
+    )
     pages = sum(1 for _ in (folder / "parallel" / "docs").rglob("*.md"))
     svgs = sum(1 for _ in (folder / "parallel" / "docs").rglob("*.svg"))
     summary, _ = min(_fresh(["summary", str(snapshot)]) for _ in range(repeat))

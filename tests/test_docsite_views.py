@@ -75,9 +75,15 @@ def test_every_page_payload_is_the_offline_views(
     from iptoolkit.offline.view import view_payload
 
     compared: list[int] = []
+    compared_grouped: list[int] = []
     write_view = diagrams.write_view
 
-    def checked(part: Any, path: Path, work: SharedWork) -> Path:
+    def checked(
+        part: Any, path: Path, work: SharedWork, group_by: Any = None, view: Any = None
+    ) -> Path:
+        grouped = {group_by: view} if view is not None else None  # the SVG's, not made again
+        if grouped:
+            compared_grouped.append(1)
         expected = view_payload(
             part,
             work.model,
@@ -87,12 +93,47 @@ def test_every_page_payload_is_the_offline_views(
             max_nodes=diagrams.VIEW_MAX_NODES,
             every_item=False,
         )
-        assert page_payload(part, work, diagrams.VIEW_MAX_NODES) == expected, path.name
+        assert page_payload(part, work, diagrams.VIEW_MAX_NODES, grouped) == expected, path.name
         compared.append(len(expected["levels"]))
-        return write_view(part, path, work)
+        return write_view(part, path, work, group_by, view)
 
     monkeypatch.setattr(diagrams, "VIEW_CANVAS", SMALL)
     monkeypatch.setattr(diagrams, "write_view", checked)
     ipt.write_docs(estate, tmp_path / "site", workers=1)
     assert len(compared) > 10
     assert max(compared) > 3  # some page drills down
+    assert compared_grouped  # some page's first level is its SVG's grouped view
+
+
+def test_a_page_takes_the_grouped_view_its_svg_made_and_shows_the_same(
+    estate: ipt.Estate, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from iptoolkit.docsite.views import SharedWork, page_payload
+    from iptoolkit.offline.view import view_payload
+    from iptoolkit.topology.view import grouped_view
+    from iptoolkit.viewmodel import topology_data
+    from iptoolkit.viewmodel.explorer_model import ExplorerModel
+
+    model = ExplorerModel(estate)
+    part = model.graph
+    expected = view_payload(
+        part,
+        model,
+        canvas=SMALL,
+        title="",
+        lines=[],
+        max_nodes=diagrams.VIEW_MAX_NODES,
+        every_item=False,
+    )
+    svgs = grouped_view(part, "group")  # what the page's SVG drew
+    made: list[Any] = []
+
+    def counted(graph: Any, *args: Any, **options: Any) -> Any:
+        made.append(graph)
+        return grouped_view(graph, *args, **options)
+
+    monkeypatch.setattr(topology_data, "grouped_view", counted)
+    work = SharedWork(model, SMALL)
+    payload = page_payload(part, work, diagrams.VIEW_MAX_NODES, {"group": svgs})
+    assert payload == expected
+    assert made and all(graph is not part for graph in made)  # levels below, not the part

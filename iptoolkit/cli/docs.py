@@ -48,7 +48,8 @@ __all__ = ["docs_command"]
 @click.option(
     "--jobs",
     type=click.IntRange(min=1),
-    help="Processes drawing the diagrams (default: the CPUs available, on Linux).",
+    help="Processes writing the diagrams (default: 1; on Linux, more write them beside "
+    "the pages' interactive views: less wall time, more CPU time).",
 )
 def docs_command(
     snapshot: Path,

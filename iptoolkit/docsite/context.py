@@ -40,6 +40,9 @@ class Context:
     """Node id -> positions in `findings` of the findings that name it."""
     full_lists: set[FullList] = field(default_factory=set)
     """The whole lists (`full_lists.FULL_LISTS`) some page cut short and links to."""
+    labels: dict[str, str] = field(default_factory=dict, repr=False)
+    """Node -> its link's label, escaped (`link`): the same on every page, written once
+    (61,000 links at 10,000 profiles, 20,000 items)."""
 
     @classmethod
     def of(cls, estate: Estate, title: str, rows: int) -> Context:
@@ -71,14 +74,18 @@ class Context:
         href = self.href(page, node)
         if href is None:
             return md.text(node)
-        if self.kind_of(node) == "channel" and self.site.channel(node) is None:
-            label = f"channel id {self.data(node).get('id', node)} (held by no profile)"
-        else:
-            if self.kind_of(node) in ("agent", "response"):
-                node = self.data(node).get("profile", node)
-            label = self.name(node)
+        label = self.labels.get(node)
+        if label is None:
+            label = self.labels[node] = md.text(self._label(node))
         # "": the page itself (a partner's finding on its page), where a link goes nowhere
-        return md.link(label, href) if href else md.text(label)
+        return f"[{label}]({href})" if href else label  # `md.link`, its label escaped
+
+    def _label(self, node: str) -> str:
+        if self.kind_of(node) == "channel" and self.site.channel(node) is None:
+            return f"channel id {self.data(node).get('id', node)} (held by no profile)"
+        if self.kind_of(node) in ("agent", "response"):
+            node = self.data(node).get("profile", node)
+        return self.name(node)
 
     def href(self, page: str, node: str) -> str | None:
         """Where the item is documented, relative to `page` (None: nowhere)."""

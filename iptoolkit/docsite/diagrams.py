@@ -3,8 +3,8 @@
 A page draws only its part of the graph: a partner its channels, the agents and response
 units on them and their profiles; a group the paths of the profiles in it. Parts with more
 than `plot.topology.MAX_DETAIL_NODES` nodes are drawn grouped (by profile group), as
-`plot_topology` does by itself. SVGs are saved by `exporters.save_figure`: a fixed hash
-salt and no date, so the same estate gives the same bytes.
+`plot_topology` does by itself. SVGs are written by `plot.topology_svg` (what
+`plot_topology` draws, with no matplotlib figure): the same estate gives the same bytes.
 
 Mermaid: a page offers its diagram as a Mermaid chart when the chart fits GitHub's limits
 (`exporters.mermaid.fits_github`): the detailed chart if it fits, else the grouped one.
@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
-import os
 import sys
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -29,14 +28,14 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..exporters import save_figure
-from ..exporters.mermaid import fits_github, to_mermaid
+from ..exporters.mermaid import fits_github, grouped_mermaid, to_mermaid
 from ..query.reach import induced_subgraph
 from ..support.redact import redact_text
 from ..viewmodel.topology_fit import Canvas
 
 if TYPE_CHECKING:
     from ..query.graph import EstateGraph
+    from ..topology.view import ViewGraph
     from ..viewmodel.explorer_model import ExplorerModel
     from .views import SharedWork
 
@@ -48,6 +47,7 @@ __all__ = [
     "default_workers",
     "mermaid_block",
     "grouping_of",
+    "grouped",
     "DETAIL_PROFILES",
     "Drawing",
     "VIEW_CANVAS",
@@ -56,8 +56,9 @@ __all__ = [
     "write_view",
 ]
 
-Drawing = tuple["EstateGraph", Path, str, "str | None"]
-"""What to draw: the part of the graph, the SVG file, its title, a `group_by` or None."""
+Drawing = tuple["EstateGraph", Path, str, "str | None", "ViewGraph | None"]
+"""What to draw: the part of the graph, the SVG file, its title, a `group_by` or None, and
+the part grouped by it (`grouped`: the Mermaid chart and the SVG draw the same view)."""
 VIEW_CANVAS = Canvas.of(680, 460)
 """The canvas a page's view is laid out for: the MkDocs theme's content column."""
 VIEW_MAX_NODES = 2_000
@@ -101,12 +102,33 @@ def profiles_part(graph: EstateGraph, profiles: Iterable[str]) -> EstateGraph:
     return induced_subgraph(graph, chosen)
 
 
-def write_svg(part: EstateGraph, path: Path, title: str, group_by: str | None = None) -> Path:
-    """Draw the part (grouped when large, or by `group_by`) into an SVG file, titled."""
-    from ..plot import plot_topology
+def grouped(part: EstateGraph, group_by: str | None) -> ViewGraph | None:
+    """The part grouped by `group_by` (None: not grouped), made once for the page's SVG
+    and its Mermaid chart (a second `grouped_view` of each part was 4% of a site)."""
+    from ..topology.view import grouped_view
 
-    figure = plot_topology(part, group_by=group_by, title=redact_text(title))
-    return save_figure(figure, path, "svg", tight=False)
+    return grouped_view(part, group_by) if group_by else None
+
+
+def write_svg(
+    part: EstateGraph,
+    path: Path,
+    title: str,
+    group_by: str | None = None,
+    view: ViewGraph | None = None,
+) -> Path:
+    """Draw the part (grouped when large, or by `group_by`: the `view` given, when made
+    already) into an SVG file, titled: as `plot_topology` draws it, written directly
+    (`plot.topology_svg`, no matplotlib figure: a tenth of the time)."""
+    from ..plot.canvas import title_text
+    from ..plot.topology_svg import view_svg, write_topology_svg
+
+    title = redact_text(title)
+    if view is None or group_by is None:
+        return write_topology_svg(part, path, group_by=group_by, title=title)
+    text = view_svg(view, title_text(part, group_by, title), group_by, labels="auto")
+    path.write_text(text, encoding="utf-8")
+    return path
 
 
 def view_path(svg: Path) -> Path:
@@ -114,12 +136,20 @@ def view_path(svg: Path) -> Path:
     return svg.with_name(svg.name.removesuffix(".svg") + VIEW_SUFFIX)
 
 
-def write_view(part: EstateGraph, path: Path, work: SharedWork) -> Path:
-    """The part's offline view as a script that hands its data to the site's script."""
+def write_view(
+    part: EstateGraph,
+    path: Path,
+    work: SharedWork,
+    group_by: str | None = None,
+    view: ViewGraph | None = None,
+) -> Path:
+    """The part's offline view as a script that hands its data to the site's script (the
+    part grouped by `group_by` as `view`, when its SVG made that already)."""
     from ..offline.page import script_json
     from .views import page_payload
 
-    payload = page_payload(part, work, VIEW_MAX_NODES)
+    grouped = {group_by: view} if group_by is not None and view is not None else None
+    payload = page_payload(part, work, VIEW_MAX_NODES, grouped)
     path.write_text(f"IptTopology.receive({script_json(payload)});\n", encoding="utf-8")
     return path
 
@@ -139,11 +169,16 @@ def grouping_of(part: EstateGraph) -> str | None:
 
 
 def default_workers() -> int:
-    """The processes that draw: the CPUs this process may use, on Linux (where workers are
-    forked and share the graph for free); one elsewhere."""
-    if sys.platform != "linux":
-        return 1
-    return max(1, len(os.sched_getaffinity(0)))
+    """The processes that draw when the caller does not say: one. Workers (forked, on
+    Linux) paid when matplotlib drew the SVGs (11 CPU seconds at 10,000 profiles); written
+    directly they take a tenth of that, less than two forked workers cost in copied pages
+    (1.5 CPU seconds more, no wall time saved on a busy machine: `bench_docs.py`)."""
+    return 1
+
+
+def _usable_workers(workers: int) -> int:
+    """`workers`, where processes can be forked (Linux); one elsewhere."""
+    return workers if sys.platform == "linux" else 1
 
 
 def draw_all(drawings: list[Drawing], workers: int, model: ExplorerModel | None = None) -> None:
@@ -163,7 +198,7 @@ def draw_all(drawings: list[Drawing], workers: int, model: ExplorerModel | None 
 
     work = SharedWork(model, VIEW_CANVAS) if model is not None else None
     with gc_paused():
-        if workers <= 1 or len(drawings) < 2:
+        if _usable_workers(workers) <= 1 or len(drawings) < 2:
             for drawing in drawings:
                 _draw_svg(drawing)
                 _draw_view(drawing, work)
@@ -180,7 +215,8 @@ def _draw_svg(drawing: Drawing) -> None:
 
 def _draw_view(drawing: Drawing, work: SharedWork | None) -> None:
     if work is not None:
-        write_view(drawing[0], view_path(drawing[1]), work)
+        part, svg, _, group_by, view = drawing
+        write_view(part, view_path(svg), work, group_by, view)
         gc.collect(0)
 
 
@@ -189,7 +225,10 @@ def _forked(drawings: list[Drawing], workers: int) -> Iterator[None]:
     """The SVGs drawn by forked workers (which inherit `_PENDING`) while the block runs;
     on leaving, once they are all written."""
     global _PENDING
-    from ..plot import plot_topology  # noqa: F401  loaded once, before the workers fork
+    from ..plot.labels import text_width
+    from ..plot.topology_svg import write_topology_svg  # noqa: F401  loaded once
+
+    text_width("loaded once", 1.0)  # the writer and its font, before the workers fork
 
     order = sorted(range(len(drawings)), key=lambda i: -drawings[i][0].number_of_nodes())
     _PENDING = drawings
@@ -208,13 +247,19 @@ def _draw_pending(index: int) -> None:
     _draw_svg(_PENDING[index])
 
 
-def mermaid_block(part: EstateGraph, title: str, group_by: str | None) -> str | None:
+def mermaid_block(
+    part: EstateGraph, title: str, group_by: str | None, view: ViewGraph | None = None
+) -> str | None:
     """The part as a fenced Mermaid chart GitHub draws (detailed when small and not drawn
-    grouped, else grouped), or None when even grouped it is too big for GitHub's limits."""
+    grouped, else grouped: the `view` given when it is grouped by `group_by` already), or
+    None when even grouped it is too big for GitHub's limits."""
     title = redact_text(title)  # it names a partner or group: a name may hold a URL
     if group_by is None and part.number_of_nodes() <= DETAIL_CHART_NODES:
         chart = to_mermaid(part, title=title)
         if fits_github(chart):
             return f"```mermaid\n{chart}```"
-    chart = to_mermaid(part, title=title, group_by=group_by or "group")
+    if view is not None and group_by is not None:
+        chart = grouped_mermaid(view, title=title)
+    else:
+        chart = to_mermaid(part, title=title, group_by=group_by or "group")
     return f"```mermaid\n{chart}```" if fits_github(chart) else None

@@ -17,7 +17,7 @@ for levels, `viewmodel.item_html.detail_sections` for details.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..offline.details_data import ItemTable, SectionTexts, numbered, section_texts
@@ -30,11 +30,14 @@ from ..viewmodel.topology_data import ViewData, group_graph
 
 if TYPE_CHECKING:
     from ..query.graph import EstateGraph
+    from ..topology.view import ViewGraph
     from ..viewmodel.explorer_model import ExplorerModel
     from ..viewmodel.topology_fit import Canvas
 
-__all__ = ["SharedWork", "page_payload", "drill_levels", "item_details"]
+__all__ = ["SharedWork", "Grouped", "page_payload", "drill_levels", "item_details"]
 
+Grouped = Mapping[str, "ViewGraph"]
+"""Views of a part grouped already, by what they group by (`drill.auto_view`'s `grouped`)."""
 _Nodes = tuple[str, ...]
 """A part of the estate graph by its nodes in the graph's order: every part is an induced
 subgraph of the estate graph (`query.reach.induced_subgraph`), so its nodes name it,
@@ -59,10 +62,14 @@ class SharedWork:
         """The part of the graph `nodes` name: `part` when made already."""
         return induced_subgraph(self.model.graph, nodes) if part is None else part
 
-    def level(self, nodes: _Nodes, part: EstateGraph | None) -> ViewData:
-        """The part laid out for the canvas (`drill.auto_view`), once a run."""
+    def level(
+        self, nodes: _Nodes, part: EstateGraph | None, grouped: Grouped | None = None
+    ) -> ViewData:
+        """The part laid out for the canvas (`drill.auto_view`, given the part's views
+        `grouped` already), once a run."""
         if nodes not in self._levels:
-            self._levels[nodes] = auto_view(self.part(nodes, part), canvas=self.canvas)
+            graph = self.part(nodes, part)
+            self._levels[nodes] = auto_view(graph, canvas=self.canvas, grouped=grouped)
         return self._levels[nodes]
 
     def opened(
@@ -95,13 +102,15 @@ class SharedWork:
 
 
 def drill_levels(
-    part: EstateGraph, work: SharedWork, max_nodes: int
+    part: EstateGraph, work: SharedWork, max_nodes: int, grouped: Grouped | None = None
 ) -> tuple[list[Level], dict[tuple[int, str], int]]:
     """`offline.levels.drill_levels` of the part (`drill_from`: the overview and each
     profile group opened, breadth first, while at most `max_nodes` nodes are laid out),
-    each level and each group opened taken from `work` when another page has it."""
+    each level and each group opened taken from `work` when another page has it; the
+    part's views `grouped` already (its SVG's) not made again."""
     nodes = tuple(part.nodes)
-    return drill_from(work.level(nodes, part), _Within(nodes, part), _SharedOpener(work), max_nodes)
+    first = work.level(nodes, part, grouped)
+    return drill_from(first, _Within(nodes, part), _SharedOpener(work), max_nodes)
 
 
 class _Within:
@@ -139,11 +148,14 @@ def item_details(table: ItemTable, work: SharedWork, strings: Interned) -> list[
     ]
 
 
-def page_payload(part: EstateGraph, work: SharedWork, max_nodes: int) -> dict[str, Any]:
+def page_payload(
+    part: EstateGraph, work: SharedWork, max_nodes: int, grouped: Grouped | None = None
+) -> dict[str, Any]:
     """The payload `offline.view.view_payload(part, model, canvas=work.canvas, title="",
-    lines=[], max_nodes=max_nodes, every_item=False)` gives, the shared work done once."""
+    lines=[], max_nodes=max_nodes, every_item=False)` gives, the shared work done once
+    (and the part's views `grouped` already, by what they group by, not made again)."""
     graph = work.model.graph
-    levels, opens = drill_levels(part, work, max_nodes)
+    levels, opens = drill_levels(part, work, max_nodes, grouped)
     table = ItemTable(graph, drawn_items(part, levels))
     palette, strings = Interned(), Interned()
     shown = levels_json(levels, opens, table, graph, palette, strings)

@@ -33,6 +33,7 @@ from .diagrams import (
     Drawing,
     default_workers,
     draw_all,
+    grouped,
     grouping_of,
     mermaid_block,
     partner_part,
@@ -49,6 +50,7 @@ from .sitemap import group_chain
 if TYPE_CHECKING:
     from ..core.estate import Estate
     from ..query.graph import EstateGraph
+    from ..topology.view import ViewGraph
 
 __all__ = ["write_docs", "DEFAULT_TITLE"]
 
@@ -88,7 +90,8 @@ def write_docs(
     `estate` and `previous` are estates or snapshot paths; with `previous` the site has a
     changelog page (`ipt.diff(previous, estate)`) and its diagram. `mkdocs build -f
     folder/mkdocs.yml` builds it (the `docs` extra); the pages read as they are on GitHub.
-    `workers`: processes that draw the diagrams (default: the CPUs available, on Linux).
+    `workers`: processes that write the SVGs (default: one; on Linux, more write them
+    beside the pages' views, for wall time at some CPU time).
     With `compare` (another installation: an estate or a snapshot path, called
     `compare_name`), a page of what differs from it (`ipt.compare`, by natural keys).
     """
@@ -133,8 +136,9 @@ def _write_site(
         svg = svg.with_name(svg.name + ".svg")
         svg.parent.mkdir(parents=True, exist_ok=True)
         group_by = group_by or grouping_of(part)
-        drawings.append((part, svg, title, group_by))
-        return diagram_section(svg.name, title, part, group_by)
+        view = grouped(part, group_by)
+        drawings.append((part, svg, title, group_by, view))
+        return diagram_section(svg.name, title, part, group_by, view)
 
     members = group_members(ctx)
     has_changes = previous is not None
@@ -182,12 +186,19 @@ def _write_site(
     )
 
 
-def diagram_section(svg_name: str, title: str, part: EstateGraph, group_by: str | None) -> str:
+def diagram_section(
+    svg_name: str,
+    title: str,
+    part: EstateGraph,
+    group_by: str | None,
+    view: ViewGraph | None = None,
+) -> str:
     """The diagram's heading, its SVG in the block the site's script draws the interactive
-    view over (`diagrams.write_view`), and its Mermaid chart folded when GitHub draws it."""
+    view over (`diagrams.write_view`), and its Mermaid chart folded when GitHub draws it
+    (of the part grouped by `group_by`: the `view` given, when made already)."""
     lines = [f"## Diagram: {md.text(title)}", "", '<div class="ipt-view" markdown="1">', ""]
     lines += [f"![{md.text(title)}]({svg_name})", "", "</div>"]
-    chart = mermaid_block(part, title, group_by)
+    chart = mermaid_block(part, title, group_by, view)
     if chart is not None:
         lines += ["", md.folded("The same diagram as a Mermaid chart (GitHub draws it)", chart)]
     return "\n".join(lines)
@@ -202,12 +213,11 @@ def _subtree(ctx: Context, group: str) -> list[str]:
 def _changes(ctx: Context, previous: Estate | str | os.PathLike[str], docs: Path) -> str:
     from ..change.diff import diff
     from ..core.estate import as_estate
-    from ..exporters import save_figure
-    from ..plot import plot_diff
+    from ..plot.diff_diagram import diff_svg
 
     changes = diff(as_estate(previous, "write_docs: previous"), ctx.estate)
     svg = docs / "changes.svg"
-    save_figure(plot_diff(changes), svg, "svg")
+    svg.write_text(diff_svg(changes), encoding="utf-8")  # `plot_diff`'s picture, drawn directly
     return changes_page(ctx, changes, f"## Diagram of the changes\n\n![The changes]({svg.name})")
 
 

@@ -54,6 +54,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "to_mermaid",
+    "grouped_mermaid",
     "write_mermaid",
     "mermaid_text",
     "front_matter",
@@ -127,11 +128,11 @@ def _is_edge(line: str) -> bool:
 def to_mermaid(graph: EstateGraph, *, title: str | None = None, group_by: str | None = None) -> str:
     """The Mermaid flowchart (left to right) of a graph from `build_graph`; with
     `group_by`, of its grouped view (groups of items with counts, as diagrams draw it)."""
+    if group_by is not None:
+        return grouped_mermaid(grouped_view(graph, group_by), title=title)
     lines = ["flowchart LR"]
     if title:
         lines.insert(0, front_matter(title))
-    if group_by is not None:
-        return "\n".join(lines + _grouped_lines(grouped_view(graph, group_by))) + "\n"
     ids = _ids(graph)
     groups = _partner_groups(graph) if graph.number_of_nodes() > GROUP_ABOVE else {}
     grouped = {node for members in groups.values() for node in members}
@@ -154,6 +155,15 @@ def to_mermaid(graph: EstateGraph, *, title: str | None = None, group_by: str | 
         count += 1
     lines.extend(_styles(graph, ids, links))
     return "\n".join(lines) + "\n"
+
+
+def grouped_mermaid(view: ViewGraph, *, title: str | None = None) -> str:
+    """The Mermaid flowchart of a grouped view (`topology.view.grouped_view`): what
+    `to_mermaid(graph, group_by=...)` writes, for a caller that has the view already."""
+    lines = ["flowchart LR"]
+    if title:
+        lines.insert(0, front_matter(title))
+    return "\n".join(lines + _grouped_lines(view)) + "\n"
 
 
 def _grouped_lines(view: ViewGraph) -> list[str]:

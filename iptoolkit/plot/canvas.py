@@ -7,6 +7,7 @@ points, decides font size, label length and which labels fit.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from ..support.names import plural, unresolved_note
@@ -24,7 +25,18 @@ if TYPE_CHECKING:
     from ..query.graph import EstateGraph
     from ..topology.view import ViewGraph
 
-__all__ = ["Geometry", "make_axes", "draw_headers", "draw_legend", "LEGEND_COLUMNS"]
+__all__ = [
+    "Geometry",
+    "Frame",
+    "figure_frame",
+    "title_text",
+    "make_axes",
+    "Header",
+    "headers",
+    "draw_headers",
+    "draw_legend",
+    "LEGEND_COLUMNS",
+]
 
 LEGEND_COLUMNS = 6
 _LEGEND_ROW = 0.21  # inches
@@ -63,6 +75,42 @@ class Geometry:
         return self.x_pts * (0.7 if self.grouped else 0.66)
 
 
+@dataclass(frozen=True)
+class Frame:
+    """A diagram of our own: the figure's size and the axes' place in it, in inches."""
+
+    width: float
+    height: float
+    top: float  # above the axes: title, legend, column headers
+    body: float  # the axes
+    rows: float  # layout rows the axes show (half a row of air above and below)
+    row_pts: float  # points per layout row
+
+
+def figure_frame(
+    placed: LayeredLayout, geometry: Geometry, titled: bool, legend_rows: int
+) -> Frame:
+    """The figure's size for the layout: rows of fixed height, fewer points a row past
+    `max_height`, room above for the title (when `titled`), the legend and the headers."""
+    rows = max(placed.rows, 1.0) + 1.0  # half a row of air above and below
+    row_pts = geometry.row
+    body = rows * row_pts / 72
+    if body > geometry.max_height:
+        body = geometry.max_height
+        row_pts = body * 72 / rows
+    top = (0.5 if titled else 0.1) + legend_rows * _LEGEND_ROW + 0.38
+    width = geometry.left + 3 * geometry.gap + geometry.right
+    height = max(body + top + 0.15, 3.0)  # a short diagram sits under its legend, air below
+    return Frame(width, height, top, body, rows, row_pts)
+
+
+def title_text(graph: EstateGraph, key: str | None, title: str | None) -> str:
+    """The title drawn: the one given (`""`: none) or one counting what is drawn, on one
+    line with no control character (no font draws a NUL)."""
+    text = _title(graph, key) if title is None else title
+    return " ".join(drop_unprintable(text).split()) if text else text
+
+
 def make_axes(
     placed: LayeredLayout,
     geometry: Geometry,
@@ -74,24 +122,14 @@ def make_axes(
 ) -> tuple[Figure, Axes]:
     """A figure sized for the layout, or the caller's axes; measures the room in points."""
     rows = max(placed.rows, 1.0) + 1.0  # half a row of air above and below
-    text = _title(graph, key) if title is None else title
-    text = " ".join(drop_unprintable(text).split()) if text else text  # no font draws a NUL
+    text = title_text(graph, key, title)
     own = geometry.own = ax is None
     if ax is None:
-        row_pts = geometry.row
-        body = rows * row_pts / 72
-        if body > geometry.max_height:
-            body = geometry.max_height
-            row_pts = body * 72 / rows
-        # title, legend, column headers
-        top = (0.5 if text else 0.1) + legend_rows * _LEGEND_ROW + 0.38
-        bottom = 0.15
-        width = geometry.left + 3 * geometry.gap + geometry.right
-        height = max(body + top + bottom, 3.0)
-        bottom = height - body - top  # a short diagram sits under its legend, air below
-        figure = new_figure(width, height)
-
-        ax = figure.add_axes((0.0, bottom / height, 1.0, body / height))
+        frame = figure_frame(placed, geometry, bool(text), legend_rows)
+        row_pts, height = frame.row_pts, frame.height
+        figure = new_figure(frame.width, height)
+        bottom = height - frame.body - frame.top
+        ax = figure.add_axes((0.0, bottom / height, 1.0, frame.body / height))
         if text:
             figure.text(0.012, 1 - 0.16 / height, text, fontsize=13, fontweight="bold", va="top")
     else:  # a SubFigure's axes give the SubFigure, drawn into and handed back as it is
@@ -131,7 +169,16 @@ def _title(graph: EstateGraph, key: str | None) -> str:
     return text
 
 
-def draw_headers(ax: Axes, view: ViewGraph, geometry: Geometry, key: str | None) -> None:
+@dataclass(frozen=True)
+class Header:
+    """A column title, centred over its column."""
+
+    column: int
+    text: str
+    size: float
+
+
+def headers(view: ViewGraph, geometry: Geometry, key: str | None) -> list[Header]:
     """Column titles with counts; a shorter wording when the column is narrow."""
     counts: dict[str, int] = {}
     for data in view.nodes.values():
@@ -148,29 +195,34 @@ def draw_headers(ax: Axes, view: ViewGraph, geometry: Geometry, key: str | None)
     ]
     size = geometry.font + 1.5
     room = geometry.x_pts * 0.95
+
+    def measure(text: str) -> float:
+        return text_width(text, size) * 1.08  # bold runs wider
+
+    out: list[Header] = []
     for column, wordings in enumerate(choices):
-        fitting = [text for text in wordings if text_width(text, size) * 1.08 <= room]
-        text = fitting[0] if fitting else fit(wordings[-1], room / 1.08, _measure(size))
+        fitting = [text for text in wordings if measure(text) <= room]
+        text = fitting[0] if fitting else fit(wordings[-1], room / 1.08, measure)
+        out.append(Header(column, text, size))
+    return out
+
+
+def draw_headers(ax: Axes, view: ViewGraph, geometry: Geometry, key: str | None) -> None:
+    """Column titles with counts (`looks.headers`), above the axes."""
+    for header in headers(view, geometry, key):
         ax.annotate(
-            text,
-            xy=(column, 1.0),
+            header.text,
+            xy=(header.column, 1.0),
             xycoords=("data", "axes fraction"),
             xytext=(0, 4),
             textcoords="offset points",
             ha="center",
             va="bottom",
-            fontsize=size,
+            fontsize=header.size,
             fontweight="bold",
             color="#3A4048",
             annotation_clip=False,
         )
-
-
-def _measure(size: float) -> Any:
-    def measure(text: str) -> float:
-        return text_width(text, size) * 1.08  # bold runs wider
-
-    return measure
 
 
 def draw_legend(figure: Figure, ax: Axes, handles: list[Any], geometry: Geometry) -> None:

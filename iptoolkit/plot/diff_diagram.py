@@ -27,8 +27,9 @@ if TYPE_CHECKING:
     from ..change.estate_diff import EstateDiff
     from ..core.estate import Estate
     from ..query.graph import EstateGraph
+    from ..topology.view import ViewGraph
 
-__all__ = ["plot_diff", "diff_title"]
+__all__ = ["plot_diff", "diff_svg", "diff_view", "diff_title"]
 
 
 @literal_text
@@ -51,18 +52,8 @@ def plot_diff(
     - `labels`, `ax`: as in `plot_topology`; `title`: None for one naming the two snapshots
       and counting the changes, `""` for none.
     """
-    from ..change.estate_diff import EstateDiff
-
-    if not isinstance(diff, EstateDiff):
-        raise TypeError(f"plot_diff: expected an EstateDiff (from ipt.diff), not {diff!r:.80}")
     labels = check_options(labels, group_by)
-    marked = diff_graph(diff)
-    graph = marked.graph
-    if only_changed:
-        graph = induced_subgraph(graph, _changed_and_around(graph, marked.nodes))
-    key = grouping(graph, group_by)
-    view = grouped_view(graph, key) if key else detail_view(graph)
-    mark_view(view, marked)
+    view, graph, key = diff_view(diff, group_by=group_by, only_changed=only_changed)
     return draw_view(
         view,
         graph,
@@ -71,8 +62,49 @@ def plot_diff(
         ax=ax,
         labels=labels,
         title=diff_title(diff) if title is None else title,
-        empty="Nothing changed" if only_changed else "Nothing to draw: both estates are empty",
+        empty=_empty(only_changed),
     )
+
+
+def diff_svg(
+    diff: EstateDiff,
+    *,
+    group_by: str | Literal[False] | None = None,
+    only_changed: bool = False,
+    title: str | None = None,
+) -> str:
+    """`plot_diff`'s picture (same options) as an SVG document, written directly
+    (`plot.topology_svg`: the docs site's changelog, without a matplotlib figure)."""
+    from .canvas import title_text
+    from .topology_svg import view_svg
+
+    check_options("auto", group_by)
+    view, graph, key = diff_view(diff, group_by=group_by, only_changed=only_changed)
+    text = title_text(graph, key, diff_title(diff) if title is None else title)
+    return view_svg(view, text, key, labels="auto", empty=_empty(only_changed))
+
+
+def diff_view(
+    diff: EstateDiff, *, group_by: str | Literal[False] | None, only_changed: bool
+) -> tuple[ViewGraph, EstateGraph, str | None]:
+    """The view a diff diagram draws (grouped as `plot_topology` groups), marked with each
+    item's status; the union graph it shows; what it is grouped by."""
+    from ..change.estate_diff import EstateDiff
+
+    if not isinstance(diff, EstateDiff):
+        raise TypeError(f"plot_diff: expected an EstateDiff (from ipt.diff), not {diff!r:.80}")
+    marked = diff_graph(diff)
+    graph = marked.graph
+    if only_changed:
+        graph = induced_subgraph(graph, _changed_and_around(graph, marked.nodes))
+    key = grouping(graph, group_by)
+    view = grouped_view(graph, key) if key else detail_view(graph)
+    mark_view(view, marked)
+    return view, graph, key
+
+
+def _empty(only_changed: bool) -> str:
+    return "Nothing changed" if only_changed else "Nothing to draw: both estates are empty"
 
 
 def _changed_and_around(graph: EstateGraph, status: dict[str, Status]) -> set[str]:

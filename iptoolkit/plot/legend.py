@@ -1,7 +1,11 @@
-"""The legend of a topology diagram: only the kinds, channel types and styles it shows."""
+"""The legend of a topology or diff diagram: only the kinds, channel types, styles and
+states it shows, as plain entries (`Entry`: a marker, a line, both, or text alone) that
+matplotlib draws as handles (`legend_handles`) and the SVG writer as shapes
+(`plot/topology_svg.py`)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..topology.legend import legend_items
@@ -17,50 +21,50 @@ from .backend import matplotlib_module
 
 if TYPE_CHECKING:
     from matplotlib.artist import Artist
-    from matplotlib.lines import Line2D
 
     from ..topology.view import ViewGraph
 
-__all__ = ["legend_handles"]
+__all__ = ["Entry", "legend_entries", "legend_handles", "MARKER_SIZE"]
+
+MARKER_SIZE = 8.0
+"""A legend marker's size in points."""
+_REMOVED_FILL = "#F0C2B8"
 
 
-def legend_handles(view: ViewGraph, *, grouped: bool, focused: bool) -> list[Artist]:
-    """Legend entries for what the view holds, in a fixed order (`legend_items`)."""
-    lines = matplotlib_module("lines")
+@dataclass(frozen=True)
+class Entry:
+    """One legend entry: a line (`line` its colour, `dashes` in line widths) and/or a
+    marker (`marker` a matplotlib code); neither is a line of text alone."""
 
-    def marker(label: str, shape: str, colour: str, **extra: Any) -> Line2D:
-        options = {"markeredgecolor": "white", "markersize": 8, **extra}
-        line: Line2D = lines.Line2D(
-            [], [], ls="none", marker=shape, color=colour, label=label, **options
-        )
-        return line
+    label: str
+    marker: str | None = None
+    fill: str = "none"
+    edge: str = "white"
+    edge_width: float | None = None  # None: matplotlib's default, 1
+    line: str | None = None
+    width: float = 1.6
+    dashes: tuple[float, float] | None = None
 
-    kinds = {data["kind"] for data in view.nodes.values()}
+
+def legend_entries(view: ViewGraph, *, grouped: bool, focused: bool) -> list[Entry]:
+    """Entries for what the view holds, in a fixed order (`legend_items`; a diff's own)."""
     if any("status" in data for data in view.nodes.values()):
-        return _diff_handles(view, kinds, grouped, marker)
-    handles: list[Artist] = []
+        return _diff_entries(view, grouped)
+    entries: list[Entry] = []
     for item in legend_items(view, grouped=grouped, focused=focused):
         if item.marker is not None:
-            extra: dict[str, Any] = {"markeredgecolor": item.edge}
-            if item.edge_width is not None:
-                extra["markeredgewidth"] = item.edge_width
-            handles.append(marker(item.label, item.marker, item.colour, **extra))
-            continue
-        line = lines.Line2D([], [], color=item.colour, lw=item.width, label=item.label)
-        dashes = LINE_DASHES.get(item.style or "")
-        if dashes:
-            line.set_dashes(dashes)
-        handles.append(line)
-    return handles
+            entries.append(Entry(item.label, item.marker, item.colour, item.edge, item.edge_width))
+        else:
+            dashes = LINE_DASHES.get(item.style or "")
+            entries.append(Entry(item.label, line=item.colour, width=item.width, dashes=dashes))
+    return entries
 
 
-def _diff_handles(view: ViewGraph, kinds: set[str], grouped: bool, marker: Any) -> list[Artist]:
+def _diff_entries(view: ViewGraph, grouped: bool) -> list[Entry]:
     """A diff diagram's legend: what the colours mean, then the kinds by their shapes."""
-    lines = matplotlib_module("lines")
-
     shown = {data["status"] for data in view.nodes.values()}
     shown |= {data["status"] for _, _, data in view.edges(data=True)}
-    handles: list[Artist] = []
+    entries: list[Entry] = []
     words = {
         "added": "added",
         "removed": "removed",
@@ -72,29 +76,49 @@ def _diff_handles(view: ViewGraph, kinds: set[str], grouped: bool, marker: Any) 
             continue
         colour = STATUS_COLOURS[status]
         if status == "unchanged":
-            handles.append(marker(text, "o", UNCHANGED_NODE, markeredgecolor=colour))
+            entries.append(Entry(text, "o", UNCHANGED_NODE, edge=colour))
         elif status == "removed":
-            line = lines.Line2D(
-                [], [], color=colour, lw=1.6, marker="o", markersize=8, label=text,
-                markerfacecolor="#F0C2B8", markeredgecolor=colour,
-            )  # fmt: skip
-            line.set_dashes(LINE_DASHES["out"])
-            handles.append(line)
+            dashes = LINE_DASHES["out"]
+            entries.append(Entry(text, "o", _REMOVED_FILL, colour, line=colour, dashes=dashes))
         else:
-            handles.append(
-                lines.Line2D([], [], color=colour, lw=1.6, marker="o", markersize=8, label=text,
-                       markeredgecolor="white")
-            )  # fmt: skip
+            entries.append(Entry(text, "o", colour, line=colour))
     breaking = any(data.get("breaking") for data in view.nodes.values())
     if breaking:
-        handles.append(
-            marker("breaking", "o", "none", markeredgecolor=BREAKING_COLOUR, markeredgewidth=2.0)
-        )
+        entries.append(Entry("breaking", "o", "none", BREAKING_COLOUR, 2.0))
+    kinds = {data["kind"] for data in view.nodes.values()}
     for kind in ("profile", "agent", "response", "channel", "partner"):
         if kind in kinds:
             label = KIND_LABELS[kind] + ("s" if grouped else "")
-            handles.append(marker(label, KIND_MARKERS[kind], "#5A6470"))
+            entries.append(Entry(label, KIND_MARKERS[kind], "#5A6470"))
     if grouped:
         signs = "+added −removed ~changed" + (" !breaking" if breaking else "")
-        handles.append(lines.Line2D([], [], ls="none", label=f"label (total: {signs})"))
+        entries.append(Entry(f"label (total: {signs})"))
+    return entries
+
+
+def legend_handles(view: ViewGraph, *, grouped: bool, focused: bool) -> list[Artist]:
+    """The entries as matplotlib handles."""
+    lines = matplotlib_module("lines")
+    handles: list[Artist] = []
+    for entry in legend_entries(view, grouped=grouped, focused=focused):
+        options: dict[str, Any] = {"label": entry.label}
+        if entry.line is not None:
+            options.update(color=entry.line, lw=entry.width)
+        else:
+            options["ls"] = "none"
+        if entry.marker is not None:
+            options.update(
+                marker=entry.marker,
+                markersize=MARKER_SIZE,
+                markerfacecolor=entry.fill,
+                markeredgecolor=entry.edge,
+            )
+            if entry.line is None:
+                options["color"] = entry.fill
+            if entry.edge_width is not None:
+                options["markeredgewidth"] = entry.edge_width
+        line = lines.Line2D([], [], **options)
+        if entry.dashes:
+            line.set_dashes(entry.dashes)
+        handles.append(line)
     return handles

@@ -39,9 +39,10 @@ if TYPE_CHECKING:
     from ..auditing.finding import Finding
     from ..core.estate import Estate
     from ..query.graph import EstateGraph
+    from ..topology.layout import LayeredLayout
     from ..topology.view import ViewGraph
 
-__all__ = ["plot_topology", "draw_view", "grouping", "check_options", "MAX_DETAIL_NODES"]
+__all__ = ["plot_topology", "draw_view", "lay_out", "grouping", "check_options", "MAX_DETAIL_NODES"]
 
 MAX_DETAIL_NODES = 300
 """Above this many nodes (and without `group_by`), the diagram groups nodes."""
@@ -160,6 +161,28 @@ def _label_room(
     return min(max(least, (widest * 1.08 + 30) / 72), _MOST_ROOM)
 
 
+def lay_out(
+    view: ViewGraph, key: str | None, labels: LabelStyle, *, stacklevel: int = 3
+) -> tuple[Geometry, LayeredLayout]:
+    """The view placed (`place_view`), with room beside the outer columns for their labels:
+    what both renderers draw (`draw_view`, `topology_svg.view_svg`). A detailed view too
+    tall to read warns (`LargeDiagramWarning`, at the caller `stacklevel` frames up)."""
+    geometry = Geometry(grouped=key is not None)
+    placed = place_view(view, grouped=geometry.grouped)
+    if not geometry.grouped and placed.rows > MAX_DETAIL_ROWS:
+        warnings.warn(
+            f"the diagram draws {placed.rows:,.0f} rows one node each (more than "
+            f"{MAX_DETAIL_ROWS}), too many to read: group_by='group', 'agent_type' or "
+            "'partner' (--group-by on the command line) draws groups with counts",
+            LargeDiagramWarning,
+            stacklevel=stacklevel,
+        )
+    if labels != "none":
+        geometry.left = _label_room(view, placed, geometry, labels == "ids", 0, geometry.left)
+        geometry.right = _label_room(view, placed, geometry, labels == "ids", 3, geometry.right)
+    return geometry, placed
+
+
 def draw_view(
     view: ViewGraph,
     graph: EstateGraph,
@@ -172,20 +195,7 @@ def draw_view(
     empty: str = "Nothing to draw: no profiles in this selection",
 ) -> Figure:
     """Lay a view out and draw it: the one drawing path of topology and diff diagrams."""
-    geometry = Geometry(grouped=key is not None)
-    placed = place_view(view, grouped=geometry.grouped)
-    if not geometry.grouped and placed.rows > MAX_DETAIL_ROWS:
-        warnings.warn(
-            f"the diagram draws {placed.rows:,.0f} rows one node each (more than "
-            f"{MAX_DETAIL_ROWS}), too many to read: group_by='group', 'agent_type' or "
-            "'partner' (--group-by on the command line) draws groups with counts",
-            LargeDiagramWarning,
-            stacklevel=3,
-        )
-
-    if labels != "none":
-        geometry.left = _label_room(view, placed, geometry, labels == "ids", 0, geometry.left)
-        geometry.right = _label_room(view, placed, geometry, labels == "ids", 3, geometry.right)
+    geometry, placed = lay_out(view, key, labels, stacklevel=4)
     handles = legend_handles(view, grouped=geometry.grouped, focused=focused)
     legend_rows = -(-len(handles) // LEGEND_COLUMNS)
     figure, ax = make_axes(placed, geometry, ax, title, graph, key, legend_rows)

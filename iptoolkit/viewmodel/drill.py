@@ -18,7 +18,7 @@ neighbourhood. Plain data (`ViewData`), no widget.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from ..query.paths import Paths
@@ -28,6 +28,7 @@ from .topology_fit import MIN_ROW_PX, SCROLL_PAGES, Canvas, fits
 
 if TYPE_CHECKING:
     from ..query.graph import EstateGraph
+    from ..topology.view import ViewGraph
 
 __all__ = [
     "DRILL_ORDER",
@@ -62,15 +63,18 @@ def auto_view(
     canvas: Canvas,
     focus: set[Hashable] | None = None,
     order: Iterable[str] = DRILL_ORDER,
+    grouped: Mapping[str, ViewGraph] | None = None,
 ) -> ViewData:
     """Node by node if it fits `canvas`, else grouped by the first of `order` that makes
-    more than one profile group (see the module docstring)."""
+    more than one profile group (see the module docstring). `grouped`: views of the graph
+    grouped already (with this focus), by what they group by."""
     if fits(tallest_column(graph) * _SLACK, canvas, pages=SCROLL_PAGES):
         return view_data(graph, group_by=None, focus=focus, canvas=canvas)
     for group_by in order:
         data = grouped_data(
-            graph, group_by=group_by, focus=focus, canvas=canvas, min_profile_groups=2
-        )
+            graph, group_by=group_by, focus=focus, canvas=canvas, min_profile_groups=2,
+            view=(grouped or {}).get(group_by),
+        )  # fmt: skip
         if data is not None:
             return data
     ranges = by_name_ranges(graph, canvas)

@@ -139,14 +139,16 @@ def grouped_data(
     focus: set[Hashable] | None = None,
     canvas: Canvas | None = None,
     min_profile_groups: int = 0,
+    view: ViewGraph | None = None,
 ) -> ViewData | None:
     """`view_data` grouped by `group_by`, or None when the grouping makes fewer than
     `min_profile_groups` profile groups: a grouping tried and refused costs its view, not
     its layout, nor its view when counting its groups tells (`profile_group_count`):
-    this was three quarters of an offline file's levels."""
+    this was three quarters of an offline file's levels. `view`: the graph grouped so
+    already (`grouped_view(graph, group_by, focus)`, the docs site's SVG drew it)."""
     if min_profile_groups > 1 and profile_group_count(graph, group_by) < min_profile_groups:
         return None
-    view = grouped_view(graph, group_by, focus)
+    view = grouped_view(graph, group_by, focus) if view is None else view
     data = _to_sigma(view, group_by, focused=focus is not None, canvas=canvas)
     release(view)
     return data
