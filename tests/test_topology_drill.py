@@ -123,7 +123,11 @@ def test_what_is_drawn_fits_the_canvas_at_the_start_camera(graph: nx.MultiDiGrap
 
 def test_labels_are_cut_only_when_the_canvas_is_too_narrow_where_most_is_kept() -> None:
     # one label a column: whole where the canvas is wide enough
-    alone = {0: ["Sales (55)"], 1: ["Inbound orders from Valley Chemicals"], 2: ["AS2 (3)"]}
+    alone: dict[float, list[str]] = {
+        0: ["Sales (55)"],
+        1: ["Inbound orders from Valley Chemicals"],
+        2: ["AS2 (3)"],
+    }
     assert label_budget(alone, Canvas(600, 3.0)) == {
         column: label_px(texts[0]) for column, texts in alone.items()
     }
@@ -131,7 +135,7 @@ def test_labels_are_cut_only_when_the_canvas_is_too_narrow_where_most_is_kept() 
     # each name keeps its first characters and every count stays whole
     many = [f"Cron agents of type {n} ({n})" for n in range(10, 30)]
     one = ["Danube Chemicals GmbH & Co. KG"]
-    labels = {0: ["Finance (90)", "Procurement (23)"], 1: many, 2: one}
+    labels: dict[float, list[str]] = {0: ["Finance (90)", "Procurement (23)"], 1: many, 2: one}
     canvas = Canvas(400, 1.5)
     budget = label_budget(labels, canvas)
     gaps = label_gaps(3)  # each label's offset and port, the edges, the first nodes' room

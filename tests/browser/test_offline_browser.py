@@ -207,9 +207,9 @@ def test_the_drawing_uses_its_canvas_and_a_search_keeps_its_level_in_view(
     estate = ipt.demo_estate(300)
     path = ipt.export(estate, tmp_path / "topology.html")
     graph = ipt.build_graph(estate)
+    kinds = {node: str(data.get("kind")) for node, data in graph.nodes(data=True)}
     partner, profile = (
-        max(n for n, kind in graph.nodes(data="kind") if kind == wanted)
-        for wanted in ("partner", "profile")
+        max(n for n, kind in kinds.items() if kind == wanted) for wanted in ("partner", "profile")
     )
     watched = Watched(browser, "file://")
     page = watched.page
