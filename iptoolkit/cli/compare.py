@@ -152,10 +152,11 @@ def compare_command(
         click.echo(f"mapping of {count:,} matches written to {write_mapping}", err=True)
     if plot_path is not None:
         with one_line_errors(EXIT_TROUBLE, prefix="--plot: "):
+            from ..plot.backend import detach
             from ..plot.compare_diagram import plot_comparison
 
             command_progress().stage(f"Drawing {plot_path.name}")
-            plot_comparison(result, path=plot_path)
+            detach(plot_comparison(result, path=plot_path))  # written: not left open
             end_progress()
         click.echo(f"diagram written to {plot_path}", err=True)
     command_progress().stage("Writing the report")

@@ -370,8 +370,7 @@ def run() -> NoReturn:
     global _kept
     _kept = []
     try:
-        main(prog_name="iptoolkit")
-        code: Any = 0
+        code: Any = main(prog_name="iptoolkit")  # click hands back an `Exit`'s code (141)
     except SystemExit as exc:
         code = exc.code
     code = 0 if code is None else code

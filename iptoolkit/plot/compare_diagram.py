@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..query.graph import build_graph
-from .backend import detach, literal_text, pyplot
+from .backend import literal_text, pyplot
 from .topology import plot_topology
 
 if TYPE_CHECKING:
@@ -71,7 +71,7 @@ def plot_comparison(
         plot_topology(graph, ax=ax, highlight=shown or None, title=title)
     if path is not None:
         fig.savefig(path, bbox_inches="tight")
-    return detach(fig)  # as every diagram: shown once, never left open in pyplot
+    return fig
 
 
 def _positions(estate: Estate, nodes: set[Any], limit: int) -> list[int]:
