@@ -48,6 +48,7 @@ __all__ = [
     "MAX_PER_COLUMN",
     "detail_view",
     "grouped_view",
+    "GroupedViews",
     "profile_group_count",
     "focus_set",
     "node_label",
@@ -248,11 +249,25 @@ def grouped_view(
     max_per_column: dict[str, int] | None = None,
 ) -> ViewGraph:
     """Nodes merged into groups (see the module docstring); counts on nodes and edges."""
+    _check_group_by(group_by)
+    limits = max_per_column or MAX_PER_COLUMN
+    reach = _reach(graph)
+    keys = _cap(_group_keys(graph, group_by), reach, limits, group_by)
+    return _merged(graph, keys, reach, focus)
+
+
+def _check_group_by(group_by: str) -> None:
     if group_by not in GROUP_BY:
         raise ValueError(f"group_by must be one of {', '.join(GROUP_BY)}, not {group_by!r}")
-    keys = _group_keys(graph, group_by)
-    reach = _reach(graph)
-    keys = _cap(keys, reach, max_per_column or MAX_PER_COLUMN, group_by)
+
+
+def _merged(
+    graph: EstateGraph,
+    keys: dict[str, Key],
+    reach: dict[str, int],
+    focus: AbstractSet[Hashable] | None,
+) -> ViewGraph:
+    """The grouped view of `graph`, each node merged into its group of `keys`."""
     view: ViewGraph = nx.DiGraph()
     active: dict[str, bool] = {}  # read once per node: edges ask again for both ends
     for node, data in graph.nodes(data=True):
@@ -316,13 +331,52 @@ def profile_group_count(
     graph: EstateGraph, group_by: str, *, max_per_column: dict[str, int] | None = None
 ) -> int:
     """How many profile groups `grouped_view(graph, group_by)` draws, without drawing it:
-    a drill-down tries groupings in turn and takes the first that splits its profiles.
-    The groups are merged as that view merges them (`_cap`), whose ranking of profile,
-    agent and response groups by size needs no reach (only partners are ranked by it)."""
-    if group_by not in GROUP_BY:
-        raise ValueError(f"group_by must be one of {', '.join(GROUP_BY)}, not {group_by!r}")
-    keys = _cap(_group_keys(graph, group_by), {}, max_per_column or MAX_PER_COLUMN, group_by)
-    return len({key for key in keys.values() if key[0] == "profile"})
+    a drill-down tries groupings in turn and takes the first that splits its profiles."""
+    _check_group_by(group_by)
+    limits = max_per_column or MAX_PER_COLUMN
+    return _profile_groups(_group_keys(graph, group_by), limits, group_by)
+
+
+def _profile_groups(keys: dict[str, Key], limits: dict[str, int], group_by: str) -> int:
+    """The profile groups of `keys` once merged as `grouped_view` merges them (`_cap`),
+    whose ranking of profile, agent and response groups by size needs no reach (only
+    partners are ranked by it)."""
+    capped = _cap(keys, {}, limits, group_by)
+    return len({key for key in capped.values() if key[0] == "profile"})
+
+
+class GroupedViews:
+    """The grouped views of one graph, without a focus, each grouping's groups and view
+    made once: the Explorer's live overview and the static copy of one selection draw
+    the same view, a drill-down counts a grouping's profile groups before it draws it,
+    and a canvas resized lays the same view out again. A view handed out is shared: read
+    it, never change it. The graph must not change either."""
+
+    def __init__(self, graph: EstateGraph, *, max_per_column: dict[str, int] | None = None):
+        self.graph = graph
+        self._limits = max_per_column or MAX_PER_COLUMN
+        self._keys: dict[str, dict[str, Key]] = {}
+        self._views: dict[str, ViewGraph] = {}
+
+    def profile_groups(self, group_by: str) -> int:
+        """`profile_group_count(graph, group_by)`, its groups kept for `view`."""
+        return _profile_groups(self._group_keys(group_by), self._limits, group_by)
+
+    def view(self, group_by: str) -> ViewGraph:
+        """`grouped_view(graph, group_by)`, made on first use."""
+        view = self._views.get(group_by)
+        if view is None:
+            reach = _reach(self.graph)
+            keys = _cap(self._group_keys(group_by), reach, self._limits, group_by)
+            view = self._views[group_by] = _merged(self.graph, keys, reach, None)
+        return view
+
+    def _group_keys(self, group_by: str) -> dict[str, Key]:
+        _check_group_by(group_by)
+        keys = self._keys.get(group_by)
+        if keys is None:
+            keys = self._keys[group_by] = _group_keys(self.graph, group_by)
+        return keys
 
 
 def _reach(graph: EstateGraph) -> dict[str, int]:

@@ -35,6 +35,7 @@ from ..topology.style import (
     node_colour,
 )
 from ..topology.view import (
+    GroupedViews,
     ViewGraph,
     detail_view,
     grouped_view,
@@ -139,16 +140,26 @@ def grouped_data(
     focus: set[Hashable] | None = None,
     canvas: Canvas | None = None,
     min_profile_groups: int = 0,
+    views: GroupedViews | None = None,
 ) -> ViewData | None:
     """`view_data` grouped by `group_by`, or None when the grouping makes fewer than
     `min_profile_groups` profile groups: a grouping tried and refused costs its view, not
     its layout, nor its view when counting its groups tells (`profile_group_count`):
-    this was three quarters of an offline file's levels."""
-    if min_profile_groups > 1 and profile_group_count(graph, group_by) < min_profile_groups:
-        return None
-    view = grouped_view(graph, group_by, focus)
+    this was three quarters of an offline file's levels. `views`: the graph's grouped
+    views made once (`GroupedViews`, of this graph, used without a focus), shared with
+    whoever else draws them (the Explorer's static copy, a resized canvas)."""
+    shared = views if views is not None and views.graph is graph and focus is None else None
+    if min_profile_groups > 1:
+        if shared is not None:
+            count = shared.profile_groups(group_by)
+        else:
+            count = profile_group_count(graph, group_by)
+        if count < min_profile_groups:
+            return None
+    view = shared.view(group_by) if shared is not None else grouped_view(graph, group_by, focus)
     data = _to_sigma(view, group_by, focused=focus is not None, canvas=canvas)
-    release(view)
+    if shared is None:
+        release(view)
     return data
 
 

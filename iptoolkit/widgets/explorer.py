@@ -92,6 +92,7 @@ class Explorer:
             lambda: self._selection,
             diagram=diagram and static_copy,
             delay=PNG_DELAY if debounce > 0 else 0,
+            views=self.model.views,  # the live topology's graph and grouped view: made once
         )
         self.panel = FilterPanel(self.model.facets, self._panel_changed)
         self.header = W.HTML()
