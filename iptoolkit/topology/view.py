@@ -396,14 +396,17 @@ class GroupedViews:
         """`profile_group_count(graph, group_by)`, its groups kept for `view`."""
         return _profile_groups(self._group_keys(group_by), self._limits, group_by)
 
-    def view(self, group_by: str) -> ViewGraph:
-        """`grouped_view(graph, group_by)`, made on first use."""
-        view = self._views.get(group_by)
+    def view(self, group_by: str, focus: AbstractSet[Hashable] | None = None) -> ViewGraph:
+        """`grouped_view(graph, group_by, focus)`: without a focus, made on first use and
+        kept; with one, made anew (from the groups kept)."""
+        view = self._views.get(group_by) if focus is None else None
         if view is None:
             with gc_paused():
                 reach = _reach(self.graph)
                 keys = _cap(self._group_keys(group_by), reach, self._limits, group_by)
-                view = self._views[group_by] = _merged(self.graph, keys, reach, None)
+                view = _merged(self.graph, keys, reach, focus)
+            if focus is None:
+                self._views[group_by] = view
         return view
 
     def _group_keys(self, group_by: str) -> dict[str, Key]:

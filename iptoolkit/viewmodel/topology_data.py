@@ -40,7 +40,6 @@ from ..topology.view import (
     detail_view,
     grouped_view,
     item_label,
-    profile_group_count,
 )
 from .topology_fit import (
     SCROLLBAR_PX,
@@ -144,21 +143,16 @@ def grouped_data(
 ) -> ViewData | None:
     """`view_data` grouped by `group_by`, or None when the grouping makes fewer than
     `min_profile_groups` profile groups: a grouping tried and refused costs its view, not
-    its layout, nor its view when counting its groups tells (`profile_group_count`):
-    this was three quarters of an offline file's levels. `views`: the graph's grouped
-    views made once (`GroupedViews`, of this graph, used without a focus), shared with
-    whoever else draws them (the Explorer's static copy, a resized canvas)."""
-    shared = views if views is not None and views.graph is graph and focus is None else None
-    if min_profile_groups > 1:
-        if shared is not None:
-            count = shared.profile_groups(group_by)
-        else:
-            count = profile_group_count(graph, group_by)
-        if count < min_profile_groups:
-            return None
-    view = shared.view(group_by) if shared is not None else grouped_view(graph, group_by, focus)
+    its layout, nor its view when counting its groups tells (`GroupedViews.profile_groups`):
+    this was three quarters of an offline file's levels. `views`: this graph's grouped
+    views, made once and shared (the Explorer's static copy draws them), without a focus."""
+    own = views is None or views.graph is not graph
+    views = GroupedViews(graph) if own or views is None else views  # its groups made once
+    if min_profile_groups > 1 and views.profile_groups(group_by) < min_profile_groups:
+        return None
+    view = views.view(group_by, focus)
     data = _to_sigma(view, group_by, focused=focus is not None, canvas=canvas)
-    if shared is None:
+    if own or focus is not None:
         release(view)
     return data
 
