@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Hashable, Iterable
 from collections.abc import Set as AbstractSet
+from itertools import chain
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import networkx as nx
@@ -439,16 +440,14 @@ def _reach(graph: EstateGraph) -> Reach:
         "channel": 2,
         "partner": 3,
     }
-    kinds = graph.nodes
-    nodes = sorted(kinds, key=lambda n: order.get(kinds[n].get("kind"), 4))
-    profiles = 0
+    columns: list[list[str]] = [[], [], [], [], []]
+    for node, data in graph.nodes(data=True):
+        columns[order.get(data.get("kind"), 4)].append(node)
+    for number, node in enumerate(columns[0]):  # every profile before what it reaches
+        reach[node] = frozenset((number,))
     nothing: frozenset[int] = frozenset()
-    pred = graph.pred
-    for node in nodes:
-        if kinds[node].get("kind") == "profile":
-            reach[node] = frozenset((profiles,))  # every profile comes before what it reaches
-            profiles += 1
-            continue
+    pred: dict[str, dict[str, Any]] = graph._pred  # type: ignore[attr-defined]  # no views
+    for node in chain.from_iterable(columns[1:]):
         before = pred[node]
         if len(before) == 1:
             reach[node] = reach.get(next(iter(before)), nothing)
