@@ -117,3 +117,16 @@ def test_grouped_views_are_the_views_grouped_view_makes(big: Estate) -> None:
     )
     assert list(shared_data.graph.nodes(data=True)) == list(fresh_data.graph.nodes(data=True))
     assert shared_data.members == fresh_data.members
+
+
+def test_the_table_is_made_when_its_tab_is_first_shown(explorer: Explorer) -> None:
+    assert "frame" not in vars(explorer.model)  # the Topology tab is shown: no table yet
+    assert explorer.table.widget.view == {}  # nothing sent
+    explorer.tabs.selected_index = explorer.tabs.titles.index("Table")
+    assert "frame" in vars(explorer.model)
+    assert explorer.table.widget.view["rows"] and explorer.table.widget.view["version"] == 1
+    explorer.tabs.selected_index = 0
+    explorer.filter = Filter(active=False)  # while hidden: waits again...
+    assert explorer.table.tab.stale
+    frame = explorer.table.frame  # ...unless code asks for it
+    assert frame is not None and len(frame) == len(explorer.selection)

@@ -133,6 +133,7 @@ class Explorer:
         )
         self._shown_tabs: dict[str, ShownTab | TopologyTab] = {
             "Topology": self._topology_tab,
+            "Table": self.table.tab,
             "Details": self.detail.tab,
             "Findings": self.findings.tab,
         }
@@ -306,7 +307,7 @@ class Explorer:
         self.message.value = dead_end_html(
             self.model.dead_ends(selection), selected=selection.profiles, total=selection.total
         )
-        self.table.show(self.model.table(selection))
+        self.table.show(lambda: self.model.table(selection))  # made once its tab is shown
         self.detail.invalidate()
         self.findings.tab.invalidate()
         self._changed()
