@@ -110,6 +110,7 @@ def test_grouped_views_are_the_views_grouped_view_makes(big: Estate) -> None:
         assert list(shared.nodes(data=True)) == list(fresh.nodes(data=True))
         assert list(shared.edges(data=True)) == list(fresh.edges(data=True))
         assert views.view(group_by) is shared  # made once
+        assert views.profile_groups(group_by) == profile_group_count(graph, group_by)
     canvas = Canvas(600, 2.0)
     fresh_data, shared_data = (
         auto_view(graph, canvas=canvas),

@@ -394,7 +394,11 @@ class GroupedViews:
         self._views: dict[str, ViewGraph] = {}
 
     def profile_groups(self, group_by: str) -> int:
-        """`profile_group_count(graph, group_by)`, its groups kept for `view`."""
+        """`profile_group_count(graph, group_by)`: from its view once made, else from its
+        groups, kept for `view`."""
+        view = self._views.get(group_by)
+        if view is not None:
+            return sum(1 for kind in view.nodes.values() if kind["kind"] == "profile")
         return _profile_groups(self._group_keys(group_by), self._limits, group_by)
 
     def view(self, group_by: str, focus: AbstractSet[Hashable] | None = None) -> ViewGraph:
@@ -408,6 +412,7 @@ class GroupedViews:
                 view = _merged(self.graph, keys, reach, focus)
             if focus is None:
                 self._views[group_by] = view
+                self._keys.pop(group_by, None)  # 400,000 keys at 100k: the view says it all
         return view
 
     def _group_keys(self, group_by: str) -> dict[str, Key]:
