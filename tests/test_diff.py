@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import iptoolkit as ipt
-from iptoolkit.change import schema_compare
+from iptoolkit.change import pairing, schema_compare
 from iptoolkit.change.links import edges
 from iptoolkit.change.walk import Walk, pair_elements
 from iptoolkit.support.redact import MASK
@@ -549,3 +549,33 @@ def test_a_diff_of_two_files_searches_their_own_texts_for_the_schema(tmp_path, m
     monkeypatch.setattr(schema_compare, "_written", written)
     from_files = ipt.diff(tmp_path / "old.json", tmp_path / "new.json")
     assert from_files.changes == from_estates.changes
+
+
+def test_equal_profiles_found_by_their_texts_are_the_ones_found_by_their_json(tmp_path):
+    # the files' texts decide most pairs (issue 45); a text that differs but holds equal
+    # JSON (keys in another order) still compares equal, and a subset keeps its texts
+    raw = ipt.demo_profiles(60, seed=4)
+    changed = ipt.demo_changes(ipt.Estate.from_raw(raw), seed=2).raw_profiles
+    reordered = [dict(reversed(list(profile.items()))) if n == 3 else profile
+                 for n, profile in enumerate(changed)]  # fmt: skip
+    ipt.Estate.from_raw(raw).save(tmp_path / "old.json")
+    ipt.Estate.from_raw(reordered).save(tmp_path / "new.json")
+    by_json = ipt.diff(ipt.Estate.from_raw(raw), ipt.Estate.from_raw(reordered))
+    old = ipt.load(tmp_path / "old.json", keep_texts=True)
+    new = ipt.load(tmp_path / "new.json", keep_texts=True)
+    same = pairing.same_texts(old, new)
+    pairs = pairing.pair_profiles(old.records, new.records)[0]
+    by_text = [(a.key, b.key) for a, b in pairs if same(a, b)]
+    assert len(by_text) > len(pairs) // 2  # most equal pairs are decided by their texts
+    assert (old.records[3].key, new.records[3].key) not in by_text  # its text differs ...
+    assert old.records[3].raw == new.records[3].raw  # ... its JSON does not
+    assert ipt.diff(old, new).changes == by_json.changes
+    assert ipt.diff(tmp_path / "old.json", tmp_path / "new.json").changes == by_json.changes
+    odd = [n for n in range(len(old)) if n % 2]
+    subsets = old.take(odd), new.take(odd)
+    assert subsets[0].texts is not None and subsets[1].texts is not None
+    positions = {r.key: n for n, r in enumerate(subsets[1].records)}
+    for a, b in pairing.pair_profiles(*(estate.records for estate in subsets))[0]:
+        text = bytes(subsets[1].texts[positions[b.key]])
+        assert pairing.same_texts(*subsets)(a, b) == (subsets[0].texts[odd.index(a.index)] == text)
+    assert not any(pairing.same_texts(ipt.Estate.from_raw(raw), new)(a, b) for a, b in pairs)

@@ -338,13 +338,29 @@ SMALL = Filter(active=False, groups=["Finance"])
 """A selection small enough to fit the canvas node by node."""
 
 
-def test_a_click_in_the_explorer_opens_details(explorer: Explorer) -> None:
+def test_a_click_in_the_explorer_opens_details_beside_the_map(explorer: Explorer) -> None:
+    """Issue 42: the details open beside the map (below it in a narrow pane), never in its
+    place: the Topology tab stays in front, the Details tab's content shown there too."""
     explorer.filter = SMALL  # few enough to be drawn node by node
     data = data_of(explorer.topology)
     partner = next(key for key in data.graph if key.startswith("partner:"))
+    beside = explorer.beside
+    assert "ipt-beside-empty" in beside.side._dom_classes  # nothing picked: a hint only
     sigma_of(explorer.topology).selected_node = partner
+    assert explorer.tabs.selected_index == explorer.tabs.titles.index("Topology")
+    assert explorer.detail.node == partner and beside.item == partner
+    assert "ipt-beside-empty" not in beside.side._dom_classes
+    assert explorer.detail.content in beside.side.children[2].children  # the tab's own
+    assert "Partner" in explorer.detail.content.value
+    explorer.beside.open_link("profile:P1")  # a name linked in the details: beside, too
+    assert explorer.tabs.selected_index == 0 and beside.item == "profile:P1"
+    beside.more.click()  # "Details tab": the same item there
     assert explorer.tabs.selected_index == explorer.tabs.titles.index("Details")
-    assert explorer.detail.node == partner
+    assert explorer.detail.node == "profile:P1"
+    explorer.beside.open_link(partner)  # in the Details tab, a link stays there
+    assert explorer.tabs.selected_index == explorer.tabs.titles.index("Details")
+    explorer.detail.clear()
+    assert beside.item is None and "ipt-beside-empty" in beside.side._dom_classes
 
 
 def test_the_node_picked_last_can_be_picked_again_and_goes_with_its_picture(
@@ -355,13 +371,15 @@ def test_the_node_picked_last_can_be_picked_again_and_goes_with_its_picture(
     sigma_of(explorer.topology).camera_state = {"x": 0.3, "y": 0.7, "ratio": 0.4, "angle": 0.0}
     sigma_of(explorer.topology).selected_node = partner
     first = explorer.topology.sigma
-    explorer.tabs.selected_index = 0  # back from Details: a fresh canvas, nothing selected
+    assert explorer.topology.sigma is first  # details beside: the picture stays as it is
+    explorer.tabs.selected_index = 1
+    explorer.tabs.selected_index = 0  # back from another tab: a fresh canvas, nothing picked
     assert explorer.topology.sigma is not first
     assert sigma_of(explorer.topology).selected_node is None
     assert sigma_of(explorer.topology).camera_state["ratio"] == 0.4  # where the reader was
-    sigma_of(explorer.topology).selected_node = partner  # the same node again: details again
-    assert explorer.tabs.selected_index == explorer.tabs.titles.index("Details")
-    explorer.tabs.selected_index = 0
+    explorer.detail.show("profile:P1")
+    sigma_of(explorer.topology).selected_node = partner  # the same node again: its details
+    assert explorer.detail.node == partner and explorer.tabs.selected_index == 0
     explorer.filter = Filter(active=True)  # another selection: the old pick is gone
     assert explorer.topology.selected is None and explorer.topology._controls.info.value == ""
 
@@ -397,7 +415,8 @@ def test_an_empty_selection_says_so(explorer: Explorer) -> None:
 
 def test_a_hidden_topology_tab_follows_when_shown(explorer: Explorer) -> None:
     before = explorer.topology.data
-    assert explorer.tabs.children[0] is explorer.topology  # the view itself is the tab
+    assert explorer.tabs.children[0] is explorer.beside.widget  # the view and details
+    assert explorer.topology in explorer.beside.widget.children[1].children
     explorer.tabs.selected_index = 1
     explorer.filter = Filter(active=False)
     assert explorer.topology.data is before  # not drawn into a hidden tab

@@ -129,6 +129,8 @@ _STYLE = f"""
   height: 0.9em; margin-left: 8px; vertical-align: -2px; border: 2px solid #c8ccd1;
   border-top-color: #0072B2; border-radius: 50%; animation: ipt-fv-spin 1s linear infinite;}}
 @keyframes ipt-fv-spin {{to {{transform: rotate(360deg);}}}}
+#{ELEMENT_ID} .ipt-fv-progress {{width: 160px; height: 10px; margin-left: 10px;
+  vertical-align: middle;}}  /* the kernel reads the estate and lays the map out */
 @media (max-width: {FILTERS_OPEN_FROM_PX + PAGE_PADDING_PX - 1}px) {{
   #{ELEMENT_ID} .ipt-fv-side {{display: none;}}  /* the live Explorer folds its filters */
 }}
@@ -261,7 +263,9 @@ def first_view_html(estate: Estate, path: str | os.PathLike[str] | None) -> str:
         "<div class='ipt-fv-panel'><div class='ipt-fv-status'>"
         f"<strong>{html.escape(_what(data).removeprefix('Topology overview: '))}</strong> "
         "<span class='ipt-fv-hint'>· drawn when the app started; the interactive view is "
-        f"loading…</span></div>{overview_svg(data)}{legend_html(data.legend)}</div></div>"
+        "loading…</span><progress class='ipt-fv-progress' aria-label='The interactive view "
+        f"is loading'></progress></div>{overview_svg(data)}{legend_html(data.legend)}"
+        "</div></div>"
         "</div></div>"
     )
 

@@ -60,27 +60,28 @@ def show(
     from IPython.display import HTML, display
 
     from ..models import ParseError
+    from ..viewmodel.saved_views import views_file
     from ..widgets import Explorer
+    from ..widgets.progress_bar import cell_progress
 
     path = snapshot if snapshot is not None else os.environ.get(env.APP_SNAPSHOT) or None
     target = folder if folder is not None else os.environ.get(env.APP_FOLDER) or None
-    try:
-        estate = _estate(path)
-    except (OSError, ParseError) as exc:
-        display(HTML(_CSS + error_html(path, exc)))
-        return None
-    display(HTML(_CSS + title_html(estate, path)))
-    # the page is always live: no static copy to draw after each change
-    from ..viewmodel.saved_views import views_file
-
-    views = views_file(path, os.environ.get(env.APP_VIEWS) or None)
-    explorer = Explorer(
-        estate,
-        folder=target or "iptoolkit-export",
-        static_copy=False,
-        views=views,
-        **_guarded(),
-    )
+    # one bar while the estate is read and the Explorer built (a large estate), gone after
+    with cell_progress(None):
+        try:
+            estate = _estate(path)
+        except (OSError, ParseError) as exc:
+            display(HTML(_CSS + error_html(path, exc)))
+            return None
+        display(HTML(_CSS + title_html(estate, path)))
+        views = views_file(path, os.environ.get(env.APP_VIEWS) or None)
+        explorer = Explorer(  # the page is always live: no static copy after each change
+            estate,
+            folder=target or "iptoolkit-export",
+            static_copy=False,
+            views=views,
+            **_guarded(),
+        )
     explorer.widget.add_class("ipt-app")
     display(follow_address(explorer))
     if views is not None:

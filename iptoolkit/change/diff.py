@@ -49,6 +49,7 @@ from .pairing import (
     first_partners,
     pair_profiles,
     profile_json,
+    same_texts,
     settle_conflicts,
 )
 from .rewire import kind_of, replacements
@@ -75,7 +76,7 @@ def diff(old: Estate | str | os.PathLike[str], new: Estate | str | os.PathLike[s
     >>> print(d.summary())                                   # doctest: +SKIP
     3 profiles added, 5 changed, 1 removed; 2 channels deactivated; 2 breaking
     """
-    before, after = as_estate(old, "diff: old"), _estate(new, "diff: new")
+    before, after = _estate(old, "diff: old"), _estate(new, "diff: new")
     with gc_paused():
         differ = _Differ(before, after)
         changes, notes = differ.run()
@@ -85,9 +86,10 @@ def diff(old: Estate | str | os.PathLike[str], new: Estate | str | os.PathLike[s
 
 
 def _estate(value: Estate | str | os.PathLike[str], what: str) -> Estate:
-    """`as_estate`, a path loaded with each profile's text kept: the schema part searches
-    the new side's equal profiles' texts, which then need not be written again (a third of
-    a diff of two 100k snapshots went there, issue 45)."""
+    """`as_estate`, a path loaded with each profile's text kept: equal profiles are found
+    by their texts (`pairing.same_texts`), and the schema part searches the new side's
+    equal profiles' texts, which then need not be written again (a third of a diff of two
+    100k snapshots went there, issue 45)."""
     if isinstance(value, str | os.PathLike):
         return load(value, keep_texts=True)
     return as_estate(value, what)
@@ -120,6 +122,7 @@ class _Differ:
         self.same: list[tuple[ProfileRecord, ProfileRecord]] = []
         """The pairs whose JSON is equal."""
         self.pairs, self.removed, self.added = pair_profiles(old.records, new.records)
+        self.same_text = same_texts(old, new)
         self.new_of = {old_record.index: new_record for old_record, new_record in self.pairs}
         self.old_channels = first_channels(old.records)
         self.new_channels = first_channels(new.records)
@@ -197,7 +200,7 @@ class _Differ:
                     name,
                 )
             )
-        if old.raw is new.raw or old.raw == new.raw:
+        if old.raw is new.raw or self.same_text(old, new) or old.raw == new.raw:
             self.same.append((old, new))
             self.renames.add(old, new, None)
             return

@@ -28,6 +28,7 @@ __all__ = [
     "first_channels",
     "first_partners",
     "settle_conflicts",
+    "same_texts",
     "Users",
 ]
 
@@ -97,6 +98,33 @@ def profile_json(record: ProfileRecord | None) -> Any:
         model = record.model
         return model.to_json_dict() if model is not None else raw
     return raw
+
+
+def same_texts(old: Estate, new: Estate) -> Callable[[ProfileRecord, ProfileRecord], bool]:
+    """Whether a record of `old` and one of `new` have the same JSON text in their files.
+
+    Equal texts are equal JSON when both loads kept the texts (`load(keep_texts=True)`,
+    which proves each to be exactly what orjson writes of the record); two slices of the
+    files compare in a fraction of the time two parsed profiles take (a diff of two 100k
+    snapshots: 0.25 s against 1.5, issue 45). Texts that differ may still be equal JSON
+    (keys in another order): the caller compares the JSON then. Always False when either
+    load kept no texts."""
+    old_text, new_text = _text_of(old), _text_of(new)
+    if old_text is None or new_text is None:
+        return lambda old_record, new_record: False
+    return lambda old_record, new_record: old_text(old_record) == new_text(new_record)
+
+
+def _text_of(estate: Estate) -> Callable[[ProfileRecord], bytes] | None:
+    """A record's text in the estate's file (None: the load kept none)."""
+    texts = estate.texts
+    if texts is None:
+        return None
+    records = estate.records
+    if all(record.index == n for n, record in enumerate(records)):  # as loaded: no subset
+        return lambda record: texts[record.index]
+    position = {record.node: n for n, record in enumerate(records)}
+    return lambda record: texts[position[record.node]]
 
 
 def first_channels(records: Iterable[ProfileRecord]) -> dict[str, Any]:

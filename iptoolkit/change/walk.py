@@ -127,6 +127,14 @@ class Walk:
     ) -> None:
         if type(old) is type(new) and old == new:
             return
+        self._unequal(old, new, old_path, path, name, top, secret)
+
+    def _unequal(
+        self, old: Any, new: Any, old_path: str, path: str, name: str, top: str, secret: bool
+    ) -> None:
+        """`_value` of two values known to differ (their types, or `==`): what holds them
+        compared them already, so they are not compared again at each level on the way
+        down."""
         if isinstance(old, dict) and isinstance(new, dict):
             if self.skip is not None and self.skip(old_path, path, old, new):
                 return
@@ -160,7 +168,7 @@ class Walk:
                 or secret_pair_value(new, key)
             )
             inner_top = top or name
-            self._value(
+            self._unequal(
                 before,
                 after,
                 child_path(old_path, name),
@@ -187,7 +195,7 @@ class Walk:
             if isinstance(old[i], dict):
                 self.paired[f"{old_path}[{i}]"] = (f"{path}[{j}]", identical)
             if not identical:
-                self._value(old[i], new[j], f"{old_path}[{i}]", f"{path}[{j}]", name, top, secret)
+                self._unequal(old[i], new[j], f"{old_path}[{i}]", f"{path}[{j}]", name, top, secret)
         for i in removed:
             self.changes.append(FieldChange(f"{old_path}[{i}]", name, top, secret, old[i], ABSENT))
         for j in added:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .host import main
+from .host import run
 
 if __name__ == "__main__":  # pragma: no cover - run as a script
-    main(prog_name="iptoolkit")
+    run()

@@ -16,7 +16,14 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .host import EXIT_FINDINGS, EXIT_TROUBLE, CommandError, one_line_errors, short_help
+from .host import (
+    EXIT_FINDINGS,
+    EXIT_TROUBLE,
+    CommandError,
+    keep_until_exit,
+    one_line_errors,
+    short_help,
+)
 from .options import (
     check_details_file,
     comment_markdown,
@@ -136,6 +143,7 @@ def compare_command(
         command_progress().stage("Comparing the installations")
         result = _compare(loaded, rules, (name_a, name_b))
         end_progress()
+    keep_until_exit(result)  # the two estates: the process ends without freeing them
     if write_mapping is not None:
         from ..comparing.mapping import write_mapping as write
 

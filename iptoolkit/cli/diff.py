@@ -16,7 +16,14 @@ import click
 from ..change.estate_diff import SEVERITIES, EstateDiff
 from ..change.order import order_notes
 from ..exporters import DIAGRAM_FORMATS, diagram_suffixes
-from .host import EXIT_FINDINGS, EXIT_TROUBLE, CommandError, one_line_errors, short_help
+from .host import (
+    EXIT_FINDINGS,
+    EXIT_TROUBLE,
+    CommandError,
+    keep_until_exit,
+    one_line_errors,
+    short_help,
+)
 from .options import (
     check_details_file,
     comment_markdown,
@@ -96,6 +103,7 @@ def diff_command(
             EXIT_TROUBLE,
         )
     result = _compare(old, new)
+    keep_until_exit(result)  # the two estates: the process ends without freeing them
     end_progress()
     for note in order_notes(result.old, result.new):
         click.echo(f"Warning: {note}.", err=True)
@@ -119,7 +127,8 @@ def _compare(old: Path, new: Path) -> EstateDiff:
     from ..change.diff import diff
 
     with one_line_errors(EXIT_TROUBLE):
-        estates = load_estate(old), load_estate(new)
+        # the texts: equal profiles are found by their text, the schema part searches them
+        estates = load_estate(old, keep_texts=True), load_estate(new, keep_texts=True)
         command_progress().stage("Comparing the snapshots")
         return diff(*estates)
 

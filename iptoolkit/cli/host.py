@@ -31,17 +31,23 @@ The error policy, the one every command follows:
   (2, the code of `watch`, which shares their archive);
 - Ctrl-C is `Aborted!` and `EXIT_INTERRUPTED`; a reader that goes away (`| head`) ends the
   command quietly with `EXIT_BROKEN_PIPE`, as cat does.
+
+The process (`run`: the console script, `python -m iptoolkit.cli`) is `main` and its exit.
+A command that built something large hands it to `keep_until_exit`, and the process then
+ends without freeing it, once its output is flushed (see `run`).
 """
 
 from __future__ import annotations
 
+import atexit
 import importlib
 import os
 import sys
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -58,9 +64,11 @@ __all__ = [
     "EXIT_INTERRUPTED",
     "EXIT_TROUBLE",
     "expected",
+    "keep_until_exit",
     "main",
     "one_line",
     "one_line_errors",
+    "run",
     "short_help",
 ]
 
@@ -335,3 +343,44 @@ def main(ctx: click.Context, debug: bool) -> None:
     Credentials come from IPTOOLKIT_* environment variables or a hidden prompt.
     """
     ctx.meta["iptoolkit.debug"] = debug or os.environ.get(env.DEBUG) == "1"
+
+
+_kept: list[Any] | None = None
+"""What commands handed to `keep_until_exit`; None unless `main` runs as the process."""
+
+
+def keep_until_exit(*built: Any) -> None:
+    """Keep what a command built (estates, their comparison) until the process ends, and
+    let it end without freeing them: freeing the millions of objects of two 100k-profile
+    estates one by one costs a second of CPU that no one waits for (issue 45). Only when
+    `main` runs as the process (`run`); called by a test (`CliRunner`), nothing is kept."""
+    if _kept is not None:
+        _kept.extend(built)
+
+
+def run() -> NoReturn:
+    """The `iptoolkit` process: `main`, then its exit.
+
+    When a command kept what it built (`keep_until_exit`), the exit skips the teardown:
+    the exit handlers run (`atexit`: logging, coverage), stdout and stderr are flushed,
+    and the process ends with `os._exit` and the exit code `main` gave, unfreed. Any doubt
+    takes Python's own exit: another thread still running, a flush that fails (a reader
+    gone), an exit code that is not a number, an error escaping `main` (its traceback).
+    Files a command wrote are closed by then (each is written in a `with`)."""
+    global _kept
+    _kept = []
+    try:
+        main(prog_name="iptoolkit")
+        code: Any = 0
+    except SystemExit as exc:
+        code = exc.code
+    code = 0 if code is None else code
+    if _kept and isinstance(code, int) and threading.active_count() == 1:
+        atexit._run_exitfuncs()
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except Exception:  # noqa: BLE001 - any doubt: Python's own exit, which reports it
+            sys.exit(code)
+        os._exit(code)
+    sys.exit(code)

@@ -227,8 +227,8 @@ def load_estate(path: Path, selection: Filter | None = None, *, keep_texts: bool
     """Load a snapshot (no more than `--max-size`) and apply the filter; say on stderr what
     the filter kept. A filter that keeps nothing is an error unless `--allow-empty`: a docs
     pipeline must not publish an empty picture as if all were well. `keep_texts`: for a
-    command that audits, keep the file's text (`Estate.texts`: the URL rules search it
-    instead of writing every profile again)."""
+    command that audits or diffs, keep the file's text (`Estate.texts`: the URL rules
+    search it instead of writing every profile again, the diff compares profiles by it)."""
     from ..core.estate import load
 
     context = click.get_current_context(silent=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 import json
 from collections.abc import Collection, Iterable
+from functools import lru_cache
 from typing import Any, Protocol
 
 from ..change.record import SEVERITIES
@@ -91,8 +92,11 @@ def status_words(status: str, names: tuple[str, str]) -> str:
     }[status]
 
 
+@lru_cache(maxsize=4096)
 def _clean(text: str) -> str:
-    """Hostile text for a terminal line: one line, no control characters, masked."""
+    """Hostile text for a terminal line: one line, no control characters, masked.
+    Remembered: a report repeats its paths, reasons and values (36k differences of two
+    100k-profile installations: 280k texts, most of them seen before; issue 45)."""
     return " ".join(drop_unprintable(redact_text(text)).split())
 
 

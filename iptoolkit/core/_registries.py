@@ -99,14 +99,16 @@ class Registries:
         """The first copy of each partner of a channel held, by key."""
         return self._partners.content
 
-    def add(self, record: HoldingRecord) -> None:
-        """Register the channels the record holds (the next record of the listing)."""
+    def add(self, record: HoldingRecord, partners: Sequence[tuple[Any, Any]] | None = None) -> None:
+        """Register the channels the record holds (the next record of the listing).
+        `partners`: `partner_of` each channel it holds, in order, when the caller knows."""
+        known = iter(partners) if partners is not None else None
         for use in record.uses:
             held = use.held
             if held is None:
                 continue
             self._channels.add(use.key, held, record)
-            pkey, partner = partner_of(held)
+            pkey, partner = next(known) if known is not None else partner_of(held)
             if pkey is not None:
                 self._partners.add(pkey, partner, record)
                 self.partner_holders.setdefault(pkey, held)

@@ -86,8 +86,9 @@ class Estate:
     texts: ProfileTexts | None
     """Each record's JSON text as its file holds it, when `load(keep_texts=True)` proved
     the file exactly as orjson writes it (else None): whoever needs every profile's JSON
-    (the URL audit rules) reads it there instead of writing it again. It holds the file's
-    text, so only the commands that audit keep it (a notebook's estate does not)."""
+    (the URL audit rules, the diff) reads it there instead of writing it again. It holds
+    the file's text, so only the commands that audit or diff keep it (a notebook's estate
+    does not)."""
     _derived: dict[str, Any]
     """What views derived from the records, by name (see `derived`)."""
 

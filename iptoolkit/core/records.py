@@ -227,10 +227,10 @@ class RecordBuilder:
             self._records.append(None)
             self._pending_keys[index] = key
             return
-        record = self._record(index, key, raw, problem)
+        record, partners = self._record(index, key, raw, problem)
         self._records.append(record)
         if self._registered == index:
-            self.registries.add(record)
+            self.registries.add(record, partners)
             self._registered += 1
 
     def finish(self, problems: Sequence[ProfileProblem] = ()) -> list[ProfileRecord]:
@@ -245,7 +245,7 @@ class RecordBuilder:
         problem_at = {problem.index: problem for problem in problems}
         records = self._records
         for index, key in self._pending_keys.items():
-            records[index] = self._record(index, key, self._raw[index], problem_at.get(index))
+            records[index] = self._record(index, key, self._raw[index], problem_at.get(index))[0]
         for record in records[self._registered :]:
             assert record is not None
             self.registries.add(record)
@@ -266,7 +266,8 @@ class RecordBuilder:
 
     def _record(
         self, index: int, key: str, raw: Any, problem: ProfileProblem | None
-    ) -> ProfileRecord:
+    ) -> tuple[ProfileRecord, list[tuple[Any, Any]]]:
+        """The record, and `partner_of` each channel it holds (for the registries)."""
         uses: list[ChannelUse] = []
         source = raw
         named = False
@@ -288,14 +289,16 @@ class RecordBuilder:
                     )
                     named = True
         partners: dict[PartnerKey, None] = {}
+        held_partners = []
         for use in uses:
             if use.held is not None:
-                pkey, _ = partner_of(use.held)
-                if pkey is not None:
-                    partners[pkey] = None
+                found_partner = partner_of(use.held)
+                held_partners.append(found_partner)
+                if found_partner[0] is not None:
+                    partners[found_partner[0]] = None
         if named:
             self._naming.append(index)
-        return _record(index, key, raw, source, problem, uses, partners)
+        return _record(index, key, raw, source, problem, uses, partners), held_partners
 
 
 def build_records(

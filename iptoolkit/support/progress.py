@@ -41,6 +41,7 @@ __all__ = [
     "given",
     "report_to",
     "reporting_to",
+    "reported_to",
 ]
 
 Mode = Literal["auto", "always", "never"]
@@ -203,6 +204,11 @@ _DEFAULT: ContextVar[Progress | None] = ContextVar("iptoolkit_progress", default
 def report_to(progress: Progress | None) -> None:
     """Make `progress` what auto (None) means for the work that follows (None: auto again)."""
     _DEFAULT.set(progress)
+
+
+def reported_to() -> Progress | None:
+    """The progress `report_to` (or `reporting_to`) made the default now, if any."""
+    return _DEFAULT.get()
 
 
 @contextmanager

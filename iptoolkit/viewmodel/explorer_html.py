@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FILTERS_OPEN_FROM_PX",
+    "DETAILS_BESIDE_FROM_PX",
     "FALLBACK_CLASS",
     "HIDE_FALLBACK_CSS",
     "OUTSIDE_NOTE",
@@ -43,6 +44,10 @@ FILTERS_OPEN_FROM_PX = 1200
 and a map of about 930 px. JupyterLab beside its file browser in a window of 1,280 px gives
 the Explorer about 850 px (1,000 px in a pane of 1,280 px): folded, the map has it all
 (`widgets.filter_fold`; the app's first view follows it, `app.first_view`)."""
+DETAILS_BESIDE_FROM_PX = 1100
+"""The Topology tab's narrowest width at which a picked item's details show beside the map
+(a column of 360 px) rather than below it: the map keeps about 720 px, what its overview
+needs at its shortest labels (`widgets.map_details`)."""
 HIDE_FALLBACK_CSS = f"<style>.{FALLBACK_CLASS} {{display: none;}}</style>"
 """Sits inside the live widget: while the widget renders, the static fallback is hidden;
 where the widget cannot render (reopened notebook, GitHub, nbviewer) the fallback shows."""

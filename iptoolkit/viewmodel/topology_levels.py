@@ -25,6 +25,7 @@ from .topology_fit import Canvas
 
 if TYPE_CHECKING:
     from ..query.graph import EstateGraph
+    from ..support.progress import Progress
 
 __all__ = ["MAX_DEPTH", "GraphSource", "Level", "Levels", "Neighbourhood"]
 
@@ -140,20 +141,29 @@ class Levels:
         self._draw()
         self._trail_changed()
 
-    def relayout(self, canvas: Canvas) -> None:
+    def relayout(self, canvas: Canvas, progress: Progress | None = None) -> None:
         """Lay the overview and every level opened out for `canvas`, and draw the level
-        shown again (the view was resized)."""
+        shown again (the view was resized); each level is a step of `progress` ("Laying
+        out level 2 of 3 for the map's width")."""
         if canvas == self.canvas:
             return
         self.canvas = canvas
         if self.overview is None:
             return
+        levels = 1 + len(self.trail)
+
+        def step(number: int) -> None:
+            if progress is not None:
+                progress.stage(f"Laying out level {number} of {levels} for the map's width")
+
+        step(1)
         if self._remake_overview is not None:
             self.overview = self._remake_overview(canvas)
-        self.trail[:] = [
-            replace(level, data=level.remake(canvas)) if level.remake else level
-            for level in self.trail
-        ]
+        trail = []
+        for number, level in enumerate(self.trail, start=2):
+            step(number)
+            trail.append(replace(level, data=level.remake(canvas)) if level.remake else level)
+        self.trail[:] = trail
         self._draw()
 
     def watch(self, callback: Callable[[], None]) -> None:

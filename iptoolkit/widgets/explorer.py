@@ -8,7 +8,8 @@
 A click or a pick in the panel applies at once; typed text after a pause in typing
 (debounced). The counts, the table and the interactive topology view
 (`topology.TopologyView`, grouped when large, its data cached per filter) follow; clicking
-a node opens its details. The static PNG
+a node shows its details beside the map, or below it in a narrow pane (`map_details`),
+never in its place. The static PNG
 diagram is drawn after them (debounced again, cached per filter): it only feeds the
 static copy the notebook keeps (counts, agent types, the diagram), which shows wherever
 the live widget cannot: GitHub, nbviewer, a reopened notebook. Changes made from code
@@ -26,6 +27,7 @@ import ipywidgets as W
 
 from ..query.filters import Filter
 from ..support.debounce import Debouncer
+from ..support.progress import Progress
 from ..support.shown_tab import ShownTab
 from ..viewmodel.explorer_html import dead_end_html, header_html
 from ..viewmodel.explorer_model import TABS, ExplorerModel, Selection
@@ -35,7 +37,10 @@ from .detail import DetailPane
 from .exporter import ExportPanel, suggested_name, write_selection
 from .filter_fold import FOLD_CSS, FilterFold
 from .findings import FindingsPane
+from .map_details import MapDetails
 from .panel import FilterPanel
+from .progress_bar import cell_progress
+from .scroll_home import ScrollHome
 from .static_copy import StaticCopy
 from .table import SelectionTable
 from .topology.tab import TopologyTab
@@ -60,7 +65,10 @@ class Explorer:
     (the app, whose page is always live: at 10,000 profiles that drawing holds the kernel
     for about a second after each change). `fixed_folder=True` writes into `folder`
     whatever the folder field says, `masked_exports=True` masks credentials in the `.json`
-    snapshot too (the app, which anyone reaching its page could drive).
+    snapshot too (the app, which anyone reaching its page could drive). `progress`: as
+    `ipt.load`'s, a bar in the cell while the Explorer is built (indexing, the graph, the
+    map's layout), gone once it is (`progress_bar.cell_progress`); later work for the page
+    (a new width, another selection) shows in the view itself (`WidgetProgress`).
 
     The Explorer wires its panes and keeps them in step with the filter; each job is a
     collaborator's: `FilterPanel` (the filters), `SelectionTable`, `TopologyTab` (the
@@ -80,71 +88,93 @@ class Explorer:
         fixed_folder: bool = False,
         masked_exports: bool = False,
         views: str | os.PathLike[str] | None = None,
+        progress: Progress | bool | None = None,
     ) -> None:
-        self.model = ExplorerModel(estate)
-        self.views = SavedViews(views) if views is not None else None
-        """The named views' file (`viewmodel.saved_views`; None: none given, `save_view`
-        refuses)."""
-        self._selection: Selection = self.model.select(Filter())
-        self._watchers: list[Callable[[], None]] = []
-        self._changes = Debouncer(self._apply_change, debounce)
-        self._static_copy = StaticCopy(
-            lambda: self._selection,
-            diagram=diagram and static_copy,
-            delay=PNG_DELAY if debounce > 0 else 0,
-            views=self.model.views,  # the live topology's graph and grouped view: made once
-        )
-        self.panel = FilterPanel(self.model.facets, self._panel_changed)
-        self.header = W.HTML()
-        self.message = W.HTML()
-        """What the filter got wrong (`html.dead_end_html`): a value that matches no
-        profile, said at the top with what was perhaps meant; empty otherwise."""
-        self.message.add_class("ipt-message")
-        self._topology_tab = TopologyTab(
-            self.model, lambda: self._selection, self.show_detail, enabled=diagram
-        )
-        self.topology = self._topology_tab.view
-        self.topology.on_trail(self._changed)
-        self.table = SelectionTable(self._picked_row)
-        self.detail = DetailPane(
-            self.model,
-            lambda: self._selection,
-            on_open=self.show_detail,
-            on_focus=self.focus_on,
-            on_paths=self.show_paths,
-        )
-        self.detail.on_item(lambda _: self._changed())
-        self.findings = FindingsPane(self.model, lambda: self._selection, self.show_detail)
-        self._topology_tab.findings = lambda: self.findings.findings  # the map says as the tab
-        self.exporter = ExportPanel(
-            lambda: self.selection, folder=str(folder), fixed=fixed_folder, masked=masked_exports
-        )
-        self.tabs = W.Tab(
-            [
+        with cell_progress(progress) as shown:
+            shown.stage(f"Indexing {len(estate):,} profiles")
+            self.model = ExplorerModel(estate)
+            self.views = SavedViews(views) if views is not None else None
+            """The named views' file (`viewmodel.saved_views`; None: none given, `save_view`
+            refuses)."""
+            self._selection: Selection = self.model.select(Filter())
+            self._watchers: list[Callable[[], None]] = []
+            self._changes = Debouncer(self._apply_change, debounce)
+            self._static_copy = StaticCopy(
+                lambda: self._selection,
+                diagram=diagram and static_copy,
+                delay=PNG_DELAY if debounce > 0 else 0,
+                views=self.model.views,  # the live topology's graph and grouped view: once
+            )
+            self.panel = FilterPanel(self.model.facets, self._panel_changed)
+            self.header = W.HTML()
+            self.message = W.HTML()
+            """What the filter got wrong (`html.dead_end_html`): a value that matches no
+            profile, said at the top with what was perhaps meant; empty otherwise."""
+            self.message.add_class("ipt-message")
+            self._topology_tab = TopologyTab(
+                self.model,
+                lambda: self._selection,
+                lambda node: self.beside.show(node),
+                enabled=diagram,
+            )
+            self.topology = self._topology_tab.view
+            self.topology.on_trail(self._changed)
+            self.table = SelectionTable(self._picked_row)
+            self.detail = DetailPane(
+                self.model,
+                lambda: self._selection,
+                on_open=lambda node: self.beside.open_link(node),
+                on_focus=self.focus_on,
+                on_paths=self.show_paths,
+            )
+            self.detail.on_item(lambda _: self._changed())
+            self.findings = FindingsPane(self.model, lambda: self._selection, self.show_detail)
+            self._topology_tab.findings = lambda: self.findings.findings  # the map says as the tab
+            self.beside = MapDetails(
                 self._topology_tab.widget,
-                self.table.widget,
-                self.detail.widget,
-                self.findings.widget,
-                self.exporter.widget,
-            ],
-            titles=TABS,
-            # narrower than this beside the filter panel, the tabs go below it (`_page`)
-            layout=W.Layout(flex=f"1 1 {MIN_TABS_PX}px", min_width=f"min({MIN_TABS_PX}px, 100%)"),
-        )
-        self._shown_tabs: dict[str, ShownTab | TopologyTab] = {
-            "Topology": self._topology_tab,
-            "Table": self.table.tab,
-            "Details": self.detail.tab,
-            "Findings": self.findings.tab,
-        }
-        self._tab_changed()
-        self.tabs.observe(lambda _: self._tab_changed(), "selected_index")
-        self.fold = FilterFold()
-        """The filter panel's fold: open by default only where the page is wide enough."""
-        self.widget = _page(self.fold, self.header, self.message, self.panel.widget, self.tabs)
-        self.panel.set(filter or Filter())  # calls back through the debouncer...
-        self._changes.flush()  # ...so apply now: the constructor returns a ready explorer
-        self.refresh()
+                self.detail,
+                in_tab=self.show_detail,
+                front=lambda: setattr(self.tabs, "selected_index", TABS.index("Topology")),
+                shown=lambda: _shown(self.tabs) == "Topology",
+            )
+            """The Topology tab: the map, and the item picked there beside it (or below it)."""
+            self.exporter = ExportPanel(
+                lambda: self.selection,
+                folder=str(folder),
+                fixed=fixed_folder,
+                masked=masked_exports,
+            )
+            self.tabs = W.Tab(
+                [
+                    self.beside.widget,
+                    self.table.widget,
+                    self.detail.widget,
+                    self.findings.widget,
+                    self.exporter.widget,
+                ],
+                titles=TABS,
+                layout=_tabs_layout(),
+            )
+            self._shown_tabs: dict[str, ShownTab | TopologyTab] = {
+                "Topology": self._topology_tab,
+                "Table": self.table.tab,
+                "Findings": self.findings.tab,
+            }
+            self._tab_changed()
+            self.tabs.observe(lambda _: self._tab_changed(), "selected_index")
+            self.fold = FilterFold()
+            """The filter panel's fold: open by default only where the page is wide enough."""
+            self._home = ScrollHome()
+            """A tab shown starts at the left edge, whatever the tab before was scrolled to."""
+            self.tabs.observe(lambda _: self._home.home(), "selected_index")
+            self.widget = _page(
+                self.fold, self.header, self.message, self.panel.widget, self.tabs, self._home
+            )
+            self.panel.set(filter or Filter())  # calls back through the debouncer...
+            self._changes.flush()  # ...so apply now: the constructor returns a ready explorer
+            if static_copy and diagram:
+                shown.stage("Drawing the notebook's static copy")
+            self.refresh()
 
     # -- the public surface ---------------------------------------------------------------
 
@@ -317,9 +347,12 @@ class Explorer:
     def _tab_changed(self) -> None:
         """Details, findings and the topology are drawn only while their tab is shown: they
         cost time, and a view drawn in a hidden tab measures 0 px."""
-        shown = TABS[self.tabs.selected_index or 0]
+        shown = _shown(self.tabs)
         for name, tab in self._shown_tabs.items():
             tab.set_visible(name == shown)
+        # the details are drawn beside the map too, once an item is shown there
+        beside = shown == "Topology" and self.detail.node is not None
+        self.detail.tab.set_visible(shown == "Details" or beside)
 
     def _picked_row(self, row: int) -> None:
         """A table row was selected: show that profile's details."""
@@ -333,8 +366,21 @@ MIN_TABS_PX = 720
 topology has the whole width (its overview needs about 710 px at its shortest labels)."""
 
 
+def _tabs_layout() -> W.Layout:
+    """Narrower than `MIN_TABS_PX` beside the filter panel, the tabs go below it (`_page`);
+    never wider than the page, their 2 px margins included (no sideways scroll)."""
+    return W.Layout(
+        flex=f"1 1 {MIN_TABS_PX}px", min_width=f"min({MIN_TABS_PX}px, calc(100% - 4px))"
+    )
+
+
 def _page(
-    fold: FilterFold, header: W.Widget, message: W.Widget, panel: W.Widget, tabs: W.Tab
+    fold: FilterFold,
+    header: W.Widget,
+    message: W.Widget,
+    panel: W.Widget,
+    tabs: W.Tab,
+    home: W.Widget,
 ) -> W.VBox:
     """The Explorer's page: its styles, the header (after the button that folds the
     filters) and its message, the filter panel beside the tabs, or folded away where the
@@ -344,6 +390,7 @@ def _page(
             explorer_style(),
             W.HTML(f"<style>{FOLD_CSS}</style>"),
             fold.width,
+            home,
             W.HBox([fold.button, header], layout=W.Layout(align_items="flex-start")),
             message,
             W.HBox([panel, tabs], layout=W.Layout(width="100%", flex_flow="row wrap")),
@@ -353,6 +400,11 @@ def _page(
     page.add_class("ipt-explorer")
     fold.attach(page)
     return page
+
+
+def _shown(tabs: W.Tab) -> str:
+    """The title of the tab in front."""
+    return TABS[tabs.selected_index or 0]
 
 
 def _close_tree(widget: W.Widget) -> None:

@@ -37,7 +37,8 @@ __all__ = [
 
 STEP = 45_000
 """ms: any one step (two cores shared with other browsers)."""
-DETAIL_TITLE = ".ipt-explorer .ipt-detail-body .ipt-title"
+DETAIL_TITLE = ".ipt-explorer .ipt-detail .ipt-detail-body .ipt-title"
+"""The Details tab's title (the same details show beside the map too: `.ipt-beside`)."""
 _COUNT = re.compile(r"\(([\d,]+)\)$")
 
 
@@ -172,7 +173,9 @@ def find_in_details(page: Any, kind: str, name: str, *, timeout: float = STEP) -
 def follow_link(page: Any, node: str, title: str, *, timeout: float = STEP) -> Any:
     """Click the details' link to graph node `node` and wait for the title `title`; return
     the link (a locator)."""
-    link = page.locator(f".ipt-explorer .ipt-detail-body a.ipt-link[data-node='{node}']").first
+    link = page.locator(
+        f".ipt-explorer .ipt-detail .ipt-detail-body a.ipt-link[data-node='{node}']"
+    ).first
     link.click()
     wait_text(page, DETAIL_TITLE, title, timeout=timeout)
     return link

@@ -17,7 +17,8 @@ attribute its role does not allow; the tabs not shown were 4.45:1).
 By keyboard alone (Tab, typing, arrows, Enter, Space; no click, no focus set by the test):
 the topology's search finds "Finance", a group, first (ipysigma's search answered an
 invisible port, and picking it drew an empty picture) and Enter opens it; the "up" button
-goes back; a partner picked in the search opens its details; "Paths from here", another
+goes back; a partner picked in the search shows its details beside the map (axe passes
+there), whose button opens the Details tab; "Paths from here", another
 item found in the details' search, "Paths to here" shows the paths in the Topology tab.
 One app and one browser for the module.
 """
@@ -200,6 +201,16 @@ def test_the_app_opens_a_group_details_and_paths_by_keyboard(
         assert page.evaluate("document.activeElement.className") == "ipt-node-result"
         page.keyboard.press("Enter")
         wait_text(page, DETAIL_TITLE, f"Partner {PARTNER}")
+        # its details beside the map, the Topology tab in front; their links and the button
+        # to the Details tab are reached by Tab
+        page.locator(".ipt-beside .ipt-detail-body").first.wait_for(timeout=STEP)
+        _tab_to(page, ".ipt-beside .ipt-beside-more")
+        found = axe_violations(page)
+        assert found == [], said(found)
+        page.keyboard.press("Enter")
+        page.locator(".ipt-explorer .lm-TabBar-tab.lm-mod-current", has_text="Details").wait_for(
+            timeout=STEP
+        )
         # paths: from it, to another partner found by the details' search
         _tab_to(page, ".ipt-detail .ipt-paths-from")
         page.keyboard.press("Enter")

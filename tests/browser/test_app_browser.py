@@ -4,8 +4,8 @@ Starts the command as a user would (`--no-browser`, a free port, a small snapsho
 Export tab writing into the test's folder), opens the page in Chromium with WebGL on
 (SwiftShader) and waits for the Explorer. Then, as the issue's tests ask of both
 JupyterLab and the app: a filter changes the counts and the options' "(N)" facets; the
-Topology tab's zoom button redraws the canvas; a click on a partner node opens the
-Details tab on it; a channel typed in the details search links to its partner, whose
+Topology tab's zoom button redraws the canvas; a click on a partner node shows its
+details beside the map; a channel typed in the details search links to its partner, whose
 details open; the Export tab writes a PNG. The steps are those of the JupyterLab tests
 (`steps.py`). Screenshots go under the test's temporary folder (and
 `IPTOOLKIT_KEEP_SCREENSHOTS`, when set). Then Ctrl-C (SIGINT) stops the command, and
@@ -186,7 +186,7 @@ def _filter_and_see_facets(page: Any, first: str, tmp_path: Path) -> None:
 
 def _zoom_and_click_a_node(page: Any, explorer: Any, estate: Any, tmp_path: Path) -> None:
     """The Topology tab: the zoom button redraws the canvas; a click on a partner node
-    opens the Details tab on that partner."""
+    shows that partner's details beside the map, the map still in view."""
     open_tab(page, "Topology")
     canvas = explorer.locator(".ipysigma-container").first
     before = canvas_fingerprint(page, canvas)
@@ -198,10 +198,13 @@ def _zoom_and_click_a_node(page: Any, explorer: Any, estate: Any, tmp_path: Path
     page.wait_for_timeout(1000)  # the camera's animation back
 
     assert click_a_node(page, canvas, KIND_COLOURS["partner"]), "no partner on the canvas"
-    page.locator(".ipt-explorer .lm-TabBar-tab.lm-mod-current", has_text="Details").wait_for(
-        timeout=STEP
-    )
+    # beside the map (or below it), never in its place: the Topology tab stays in front
+    page.locator(".ipt-explorer .ipt-beside .ipt-detail-body").first.wait_for(timeout=STEP)
     wait_text(page, DETAIL_TITLE, "Partner ")
+    assert page.locator(".ipt-explorer .lm-TabBar-tab.lm-mod-current").first.inner_text() == (
+        "Topology"
+    )
+    assert canvas.is_visible()
     title = page.locator(DETAIL_TITLE).first.inner_text()
     names = {label(partner, key) for key, partner in estate.partners.items()}
     assert title.removeprefix("Partner ").strip() in names, title
@@ -213,10 +216,10 @@ def _follow_a_channel_to_its_partner(page: Any, explorer: Any, estate: Any, tmp_
     key = next(k for k, c in estate.channels.items() if label(c, k) == CHANNEL)
     partner_key, partner = partner_of(estate.channels[key])
     find_in_details(page, "Channel", CHANNEL)
-    assert "Where used" in explorer.locator(".ipt-detail-body").first.inner_text()
+    assert "Where used" in explorer.locator(".ipt-detail .ipt-detail-body").first.inner_text()
     _shot(explorer, tmp_path, "app-channel-details")
     follow_link(page, f"partner:{partner_key}", f"Partner {label(partner, partner_key)}")
-    assert "Its channels" in explorer.locator(".ipt-detail-body").first.inner_text()
+    assert "Its channels" in explorer.locator(".ipt-detail .ipt-detail-body").first.inner_text()
     page.locator(".ipt-detail .widget-toggle-button.mod-active", has_text="Partner").wait_for(
         timeout=STEP
     )  # the kind switch follows

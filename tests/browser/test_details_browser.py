@@ -77,7 +77,7 @@ def _follow_links(page: Any, shots: Path) -> None:
     partner_name = label(partner, partner_key)
     explorer = page.locator(".ipt-explorer").first
     explorer.scroll_into_view_if_needed()
-    body = page.locator(".ipt-explorer .ipt-detail-body")
+    body = page.locator(".ipt-explorer .ipt-detail .ipt-detail-body")  # the tab's, not beside
 
     # the Details tab, the channel kind, its exact name typed: it opens at once
     find_in_details(page, "Channel", CHANNEL)

@@ -142,7 +142,7 @@ def _explore(page: Any) -> None:
     rows.first.wait_for(timeout=STEP)
     _shot(page, "explorer-table", explorer)
     rows.nth(0).click()
-    detail = page.locator(".ipt-detail-body")
+    detail = page.locator(".ipt-detail .ipt-detail-body")
     detail.wait_for(timeout=STEP)
     assert "Profile " in detail.inner_text()
     assert "Impact if it goes away" in detail.inner_text()

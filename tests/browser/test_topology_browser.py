@@ -159,8 +159,9 @@ def _explore(page: Any, tmp_path: Path) -> None:
     _save(tmp_path, "explorer", explorer.screenshot())
     assert coloured_share(explorer_canvas.screenshot()) > 0.005, "the Explorer's view is blank"
     assert click_a_node(page, explorer_canvas, KIND_COLOURS["partner"]), "no partner found"
-    page.locator(".ipt-explorer .ipt-detail-body").first.wait_for(timeout=STEP)
-    assert tab.inner_text().strip() == "Details"
+    page.locator(".ipt-explorer .ipt-beside .ipt-detail-body").first.wait_for(timeout=STEP)
+    assert tab.inner_text().strip() == "Topology"  # the details beside the map, not instead
+    assert explorer_canvas.is_visible()
     _save(tmp_path, "explorer-details", explorer.screenshot())
 
 

@@ -20,6 +20,7 @@ import ipywidgets as W
 from ...topology.legend import HIGHLIGHT_COLOUR
 from ...viewmodel.topology_data import ViewData
 from ...viewmodel.topology_fit import SCROLLBAR_PX
+from ..scroll_home import ScrollHome
 from .hover_names import HoverNames
 
 if TYPE_CHECKING:
@@ -91,7 +92,9 @@ class SigmaBox(W.Box):  # type: ignore[misc]  # ipywidgets has no types: W.Box i
         self.add_class("ipt-topology-canvas")
         self._inner = W.Box(layout=W.Layout(width="100%", flex="none"))
         self._hover = HoverNames()
-        self.children = (self._hover, self._inner)
+        self._home = ScrollHome(target=".ipt-topology-canvas")
+        """Each picture starts at the top left of its panel, whatever the last one's scroll."""
+        self.children = (self._hover, self._home, self._inner)
         self.sigma: Sigma | None = None
         self._view_count = 0  # counted from now: the front end reports each view shown
         self.observe(self._place, "_view_count")
@@ -110,13 +113,15 @@ class SigmaBox(W.Box):  # type: ignore[misc]  # ipywidgets has no types: W.Box i
             old.close()
         self._inner.layout.width = f"{width}px" if width else "100%"
         self._place()
+        self._home.home()
 
     def close(self) -> None:
         """Close the box and the `Sigma` in it, placed or not."""
         sigma = getattr(self, "sigma", None)  # None too when __init__ did not finish
         if sigma is not None:
             sigma.close()
-        for part in (getattr(self, "_inner", None), getattr(self, "_hover", None)):
+        parts = ("_inner", "_hover", "_home")
+        for part in (getattr(self, name, None) for name in parts):
             if part is not None:
                 part.close()
         super().close()

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import ipywidgets as W
 import networkx as nx
 
+from ...support.progress import reported_to
 from ...support.shown_tab import ShownTab
 from ...viewmodel.diagram import DiagramCache
 from ...viewmodel.explorer_model import ExplorerModel, Selection
@@ -101,15 +102,24 @@ class TopologyTab:
         key = f"{selection.filter.to_json()}@{self.view.canvas.width:.0f}"  # laid out for it
         self.view.findings.use(self.findings)
         data = self._views.get(key)
-        if data is None:
-            views = model.views(selection)
-            data = self.view.overview_data(views.graph, views=views)
-            self._views.put(key, data)
-            self.view.show(data, views.graph, views=views)
-        else:  # a selection's graph is not kept: built again if a click needs it
+        if data is not None:  # a selection's graph is not kept: built again if a click needs it
             self.view.show(
                 data, lambda: model.views(selection).graph, views=lambda: model.views(selection)
             )
+            return
+        # the cell building the Explorer has its bar (`reported_to`); later, the view's
+        progress = reported_to() or self.view.progress
+        try:
+            progress.stage(f"Building the graph of {selection.profiles:,} profiles")
+            views = model.views(selection)
+            progress.stage("Laying out the map")
+            data = self.view.overview_data(views.graph, views=views)
+            self._views.put(key, data)
+            progress.stage("Drawing the map")
+            self.view.show(data, views.graph, views=views)
+        finally:
+            if progress is self.view.progress:
+                self.view.progress.done()
 
     def _picked(self, node: Hashable) -> None:
         """An item of the view was clicked: its details (an agent's: its profile's)."""

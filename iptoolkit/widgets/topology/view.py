@@ -33,6 +33,7 @@ from ...viewmodel.topology_html import view_title
 from ...viewmodel.topology_levels import MAX_DEPTH, GraphSource, Level, Levels, Neighbourhood
 from ...viewmodel.topology_paths import PathFinder
 from ..css import topology_style
+from ..progress_bar import WidgetProgress
 from .canvas_width import CanvasWidth
 from .controls import Controls
 from .picture import Picture
@@ -125,6 +126,9 @@ class TopologyView(W.VBox):  # type: ignore[misc]  # ipywidgets has no types: W.
         """Findings on the map: `view.findings.on` (the toggle above the canvas) outlines
         each item by the worst severity of its findings (see `FindingMarks`)."""
         self._sigma_box = SigmaBox(height)
+        self.progress = WidgetProgress()
+        """What the kernel does for the view, above its canvas while it takes a while (laid
+        out again for a new width, another selection: see `WidgetProgress`)."""
         self._width = CanvasWidth()
         self._width.observe(lambda change: _resized(self, change["new"]), "width")
         self._controls = Controls(
@@ -144,6 +148,7 @@ class TopologyView(W.VBox):  # type: ignore[misc]  # ipywidgets has no types: W.
             SigmaGuard(),  # no script error from ipysigma's `layout` trait
             self._controls.above,
             self._controls.status,
+            self.progress,
             self._width,
             self._sigma_box,
             self._controls.below,
@@ -335,7 +340,10 @@ def _resized(view: TopologyView, width: int | None) -> None:
     if not width or width <= 0:
         return
     view.canvas = Canvas.of(width, view.height)
-    view._levels.relayout(view.canvas)
+    try:
+        view._levels.relayout(view.canvas, view.progress)
+    finally:
+        view.progress.done()
 
 
 def _show_findings(view: TopologyView, on: bool) -> None:
