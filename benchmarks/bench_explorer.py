@@ -30,6 +30,7 @@ from typing import Any
 from iptoolkit.demo import demo_estate
 from iptoolkit.query.filters import Filter
 from iptoolkit.viewmodel.diagram import render_png
+from iptoolkit.viewmodel.explorer_model import TABS
 from iptoolkit.widgets import Explorer
 
 TARGET = 0.3
@@ -59,6 +60,7 @@ def main() -> None:
     print(f"demo estate: {estate!r} in {time.perf_counter() - start:.1f} s")
     start = time.perf_counter()
     explorer = Explorer(estate, debounce=0, diagram=False)
+    explorer.tabs.selected_index = TABS.index("Table")  # the table follows while shown
     print(f"Explorer ready (facets, table, index) in {time.perf_counter() - start:.2f} s")
     start = time.perf_counter()
     type(explorer.model.facet_index)(estate)

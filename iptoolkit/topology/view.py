@@ -22,12 +22,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Hashable, Iterable
 from collections.abc import Set as AbstractSet
+from itertools import chain
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import networkx as nx
 
 from ..core.estate import Estate
 from ..core.nodes import is_active
+from ..models import gc_paused
 from ..query.paths import Paths
 from ..query.reach import Impact, reached
 from ..query.resolve import resolve_node
@@ -48,6 +50,7 @@ __all__ = [
     "MAX_PER_COLUMN",
     "detail_view",
     "grouped_view",
+    "GroupedViews",
     "profile_group_count",
     "focus_set",
     "node_label",
@@ -248,65 +251,111 @@ def grouped_view(
     max_per_column: dict[str, int] | None = None,
 ) -> ViewGraph:
     """Nodes merged into groups (see the module docstring); counts on nodes and edges."""
+    _check_group_by(group_by)
+    limits = max_per_column or MAX_PER_COLUMN
+    with gc_paused():  # hundreds of thousands of keys and sets, none in a cycle
+        reach = _reach(graph)
+        keys = _cap(_group_keys(graph, group_by), reach, limits, group_by)
+        return _merged(graph, keys, reach, focus)
+
+
+def _check_group_by(group_by: str) -> None:
     if group_by not in GROUP_BY:
         raise ValueError(f"group_by must be one of {', '.join(GROUP_BY)}, not {group_by!r}")
-    keys = _group_keys(graph, group_by)
-    reach = _reach(graph)
-    keys = _cap(keys, reach, max_per_column or MAX_PER_COLUMN, group_by)
-    view: ViewGraph = nx.DiGraph()
+
+
+def _merged(
+    graph: EstateGraph,
+    keys: dict[str, Key],
+    reach: Reach,
+    focus: AbstractSet[Hashable] | None,
+) -> ViewGraph:
+    """The grouped view of `graph`, each node merged into its group of `keys` (the
+    counts gathered in plain dicts, the view made at the end: 400,000 nodes and 600,000
+    edges at 100,000 profiles)."""
+    items: dict[Key, dict[str, Any]] = {}
     active: dict[str, bool] = {}  # read once per node: edges ask again for both ends
     for node, data in graph.nodes(data=True):
-        active[node] = _counts_active(data)
+        on = active[node] = _counts_active(data)
         key = keys[node]
-        kind, label, type_name = key
-        if key not in view:
-            view.add_node(
-                key,
-                kind=kind,
-                label=redact_text(drop_unprintable(label)),
-                type=type_name,
-                count=0,
-                inactive=0,
-                unresolved=False,
-                problem=False,
-                focus=focus is None,
-                members=[],
-                reach=0,
-            )
-        item = view.nodes[key]
-        item["reach"] |= reach.get(node, 0)
+        item = items.get(key)
+        if item is None:
+            kind, label, type_name = key
+            item = items[key] = {
+                "kind": kind,
+                "label": redact_text(drop_unprintable(label)),
+                "type": type_name,
+                "count": 0,
+                "inactive": 0,
+                "unresolved": False,
+                "problem": False,
+                "focus": focus is None,
+                "members": [],
+            }
         item["count"] += 1
-        item["inactive"] += 0 if active[node] else 1
-        item["unresolved"] = item["unresolved"] or data.get("resolved") is False
-        item["problem"] = item["problem"] or bool(data.get("problem"))
-        item["focus"] = item["focus"] or (focus is not None and node in focus)
+        if not on:
+            item["inactive"] += 1
+        if data.get("resolved") is False:
+            item["unresolved"] = True
+        if data.get("problem"):
+            item["problem"] = True
+        if focus is not None and node in focus:
+            item["focus"] = True
         item["members"].append(node)
-    for item in view.nodes.values():
+    nothing: frozenset[int] = frozenset()
+    for item in items.values():
         item["unresolved"] = item["unresolved"] and item["kind"] == "channel"
-        item["reach"] = item["reach"].bit_count()
-    seen: set[tuple[str, str]] = set()
-    merged: dict[tuple[Key, Key], dict[str, Any]] = {}  # the view's edge data, by its ends
-    edges: Iterable[tuple[str, str, str | None]] = graph.edges(data="relation")
-    for u, v, relation in edges:
-        if (u, v) in seen:  # parallel edges of one pair count once
-            continue
-        seen.add((u, v))
-        a, b = keys[u], keys[v]
-        live = active[u] and active[v]
-        edge = merged.get((a, b))
-        if edge is None:
-            view.add_edge(
-                a, b, direction=direction_of(relation), style="ref", weight=0, live=0, focus=False
-            )
-            edge = merged[a, b] = view.succ[a][b]
-        if line_style_of(relation) != "ref":  # a group edge is dotted only if all of it is
-            edge["style"] = line_style_of(relation)
-        edge["weight"] += 1
-        edge["live"] += 1 if live else 0
-        edge["focus"] = edge["focus"] or (focus is not None and u in focus and v in focus)
-    for edge in view.edges.values():
-        edge["inactive"] = edge.pop("live") == 0
+        members = item["members"]
+        if len(members) == 1:
+            item["reach"] = len(reach.get(members[0], nothing))
+        else:
+            item["reach"] = len(nothing.union(*(reach.get(node, nothing) for node in members)))
+    view: ViewGraph = nx.DiGraph()
+    view.add_nodes_from(items.items())
+    view.add_edges_from(
+        (a, b, edge) for (a, b), edge in _merged_edges(graph, keys, active, focus).items()
+    )
     return view
+
+
+def _merged_edges(
+    graph: EstateGraph,
+    keys: dict[str, Key],
+    active: dict[str, bool],
+    focus: AbstractSet[Hashable] | None,
+) -> dict[tuple[Key, Key], dict[str, Any]]:
+    """The grouped view's edges by their ends, in the order first met; parallel edges of
+    one pair of the graph count once (the first one's relation stands for them)."""
+    merged: dict[tuple[Key, Key], dict[str, Any]] = {}
+    looks: dict[Any, tuple[str, str]] = {}  # relation -> (direction, line style)
+    multi = graph.is_multigraph()
+    # the dicts behind graph.succ: walking its views cost a second over 600,000 edges
+    succ: dict[str, dict[str, Any]] = graph._succ  # type: ignore[attr-defined]  # untyped
+    for u, targets in succ.items():
+        a, u_on = keys[u], active[u]
+        for v, attrs in targets.items():
+            relation = (next(iter(attrs.values()), {}) if multi else attrs).get("relation")
+            look = looks.get(relation)
+            if look is None:
+                look = looks[relation] = (direction_of(relation), line_style_of(relation))
+            ends = (a, keys[v])
+            edge = merged.get(ends)
+            if edge is None:
+                edge = merged[ends] = {
+                    "direction": look[0],
+                    "style": "ref",
+                    "weight": 0,
+                    "focus": False,
+                    "inactive": True,
+                }
+            if look[1] != "ref":  # a group edge is dotted only if all of it is
+                edge["style"] = look[1]
+            edge["weight"] += 1
+            if u_on and active[v]:
+                edge["inactive"] = False
+            if focus is not None and u in focus and v in focus:
+                edge["focus"] = True
+    return merged
 
 
 Key = tuple[str, str, Any]  # (kind, label, type)
@@ -316,24 +365,79 @@ def profile_group_count(
     graph: EstateGraph, group_by: str, *, max_per_column: dict[str, int] | None = None
 ) -> int:
     """How many profile groups `grouped_view(graph, group_by)` draws, without drawing it:
-    a drill-down tries groupings in turn and takes the first that splits its profiles.
-    The groups are merged as that view merges them (`_cap`), whose ranking of profile,
-    agent and response groups by size needs no reach (only partners are ranked by it)."""
-    if group_by not in GROUP_BY:
-        raise ValueError(f"group_by must be one of {', '.join(GROUP_BY)}, not {group_by!r}")
-    keys = _cap(_group_keys(graph, group_by), {}, max_per_column or MAX_PER_COLUMN, group_by)
-    return len({key for key in keys.values() if key[0] == "profile"})
+    a drill-down tries groupings in turn and takes the first that splits its profiles."""
+    _check_group_by(group_by)
+    limits = max_per_column or MAX_PER_COLUMN
+    with gc_paused():
+        return _profile_groups(_group_keys(graph, group_by), limits, group_by)
 
 
-def _reach(graph: EstateGraph) -> dict[str, int]:
+def _profile_groups(keys: dict[str, Key], limits: dict[str, int], group_by: str) -> int:
+    """The profile groups of `keys` once merged as `grouped_view` merges them (`_cap`),
+    whose ranking of profile, agent and response groups by size needs no reach (only
+    partners are ranked by it)."""
+    capped = _cap(keys, {}, limits, group_by)
+    return len({key for key in capped.values() if key[0] == "profile"})
+
+
+class GroupedViews:
+    """The grouped views of one graph, without a focus, each grouping's groups and view
+    made once: the Explorer's live overview and the static copy of one selection draw
+    the same view, a drill-down counts a grouping's profile groups before it draws it,
+    and a canvas resized lays the same view out again. A view handed out is shared: read
+    it, never change it. The graph must not change either."""
+
+    def __init__(self, graph: EstateGraph, *, max_per_column: dict[str, int] | None = None):
+        self.graph = graph
+        self._limits = max_per_column or MAX_PER_COLUMN
+        self._keys: dict[str, dict[str, Key]] = {}
+        self._views: dict[str, ViewGraph] = {}
+
+    def profile_groups(self, group_by: str) -> int:
+        """`profile_group_count(graph, group_by)`: from its view once made, else from its
+        groups, kept for `view`."""
+        view = self._views.get(group_by)
+        if view is not None:
+            return sum(1 for kind in view.nodes.values() if kind["kind"] == "profile")
+        return _profile_groups(self._group_keys(group_by), self._limits, group_by)
+
+    def view(self, group_by: str, focus: AbstractSet[Hashable] | None = None) -> ViewGraph:
+        """`grouped_view(graph, group_by, focus)`: without a focus, made on first use and
+        kept; with one, made anew (from the groups kept)."""
+        view = self._views.get(group_by) if focus is None else None
+        if view is None:
+            with gc_paused():
+                reach = _reach(self.graph)
+                keys = _cap(self._group_keys(group_by), reach, self._limits, group_by)
+                view = _merged(self.graph, keys, reach, focus)
+            if focus is None:
+                self._views[group_by] = view
+                self._keys.pop(group_by, None)  # 400,000 keys at 100k: the view says it all
+        return view
+
+    def _group_keys(self, group_by: str) -> dict[str, Key]:
+        _check_group_by(group_by)
+        keys = self._keys.get(group_by)
+        if keys is None:
+            with gc_paused():
+                keys = self._keys[group_by] = _group_keys(self.graph, group_by)
+        return keys
+
+
+Reach = dict[str, AbstractSet[int]]
+"""For every node, the profiles (by number) whose paths reach it."""
+
+
+def _reach(graph: EstateGraph) -> Reach:
     """For every node, the profiles whose paths reach it (a profile reaches itself), as
-    bits of an int, one per profile: a union of sets of thousands of profiles at every
-    partner, once per drill level, was a tenth of an HTML file's time.
+    sets of profile numbers, a node with one predecessor sharing its set: as bits of an
+    int, one per profile, each agent and partner held an int of 100,000 bits (gigabytes
+    at 100,000 profiles, seconds to merge), where a profile reaches a few nodes only.
 
     Edges point from the profile outward, so one pass over the kinds in column order
     carries each profile along its paths.
     """
-    reach: dict[str, int] = {}
+    reach: Reach = {}
     order: dict[str | None, int] = {
         "profile": 0,
         "agent": 1,
@@ -341,14 +445,21 @@ def _reach(graph: EstateGraph) -> dict[str, int]:
         "channel": 2,
         "partner": 3,
     }
-    nodes = sorted(graph.nodes, key=lambda n: order.get(graph.nodes[n].get("kind"), 4))
-    for node in nodes:
-        if graph.nodes[node].get("kind") == "profile":
-            reach[node] = 1 << len(reach)  # every profile comes before what it reaches
+    columns: list[list[str]] = [[], [], [], [], []]
+    for node, data in graph.nodes(data=True):
+        columns[order.get(data.get("kind"), 4)].append(node)
+    for number, node in enumerate(columns[0]):  # every profile before what it reaches
+        reach[node] = frozenset((number,))
+    nothing: frozenset[int] = frozenset()
+    pred: dict[str, dict[str, Any]] = graph._pred  # type: ignore[attr-defined]  # no views
+    for node in chain.from_iterable(columns[1:]):
+        before = pred[node]
+        if len(before) == 1:
+            reach[node] = reach.get(next(iter(before)), nothing)
             continue
-        found = 0
-        for other in graph.pred[node]:
-            found |= reach.get(other, 0)
+        found: set[int] = set()
+        for other in before:
+            found.update(reach.get(other, nothing))
         reach[node] = found
     return reach
 
@@ -487,7 +598,7 @@ def _cut(path: str, depth: int) -> str:
 
 def _cap(
     keys: dict[str, Key],
-    reach: dict[str, int],
+    reach: Reach,
     limits: dict[str, int],
     group_by: str,
 ) -> dict[str, Key]:
@@ -499,7 +610,7 @@ def _cap(
     sizes: Counter[Key] = Counter(keys.values())
     for key in sizes:
         if key[0] == "partner":
-            sizes[key] = reach.get(key[2], 0).bit_count()
+            sizes[key] = len(reach.get(key[2], ()))
     by_kind: dict[str, list[Key]] = {}
     for key in sizes:
         by_kind.setdefault(key[0], []).append(key)

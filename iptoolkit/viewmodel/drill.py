@@ -28,7 +28,7 @@ from .topology_fit import MIN_ROW_PX, SCROLL_PAGES, Canvas, fits
 
 if TYPE_CHECKING:
     from ..query.graph import EstateGraph
-    from ..topology.view import ViewGraph
+    from ..topology.view import GroupedViews, ViewGraph
 
 __all__ = [
     "DRILL_ORDER",
@@ -64,16 +64,18 @@ def auto_view(
     focus: set[Hashable] | None = None,
     order: Iterable[str] = DRILL_ORDER,
     grouped: Mapping[str, ViewGraph] | None = None,
+    views: GroupedViews | None = None,
 ) -> ViewData:
     """Node by node if it fits `canvas`, else grouped by the first of `order` that makes
     more than one profile group (see the module docstring). `grouped`: views of the graph
-    grouped already (with this focus), by what they group by."""
+    grouped already (with this focus), by what they group by; `views`: the graph's grouped
+    views made once, shared (`topology_data.grouped_data`)."""
     if fits(tallest_column(graph) * _SLACK, canvas, pages=SCROLL_PAGES):
         return view_data(graph, group_by=None, focus=focus, canvas=canvas)
     for group_by in order:
         data = grouped_data(
             graph, group_by=group_by, focus=focus, canvas=canvas, min_profile_groups=2,
-            view=(grouped or {}).get(group_by),
+            view=(grouped or {}).get(group_by), views=views,
         )  # fmt: skip
         if data is not None:
             return data

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
     from ..core.estate import Estate
     from ..query.graph import EstateGraph
+    from ..topology.view import GroupedViews
 
 __all__ = ["TABS", "TABLE_COLUMNS", "Facets", "Selection", "ExplorerModel"]
 
@@ -82,6 +83,7 @@ class ExplorerModel:
     def __init__(self, estate: Estate) -> None:
         self.estate = estate
         self._selections: dict[str, Selection] = {}
+        self._last_views: tuple[str, GroupedViews] | None = None
 
     # -- the whole estate -----------------------------------------------------------------
 
@@ -115,6 +117,30 @@ class ExplorerModel:
         from ..query.graph import build_graph
 
         return build_graph(self.estate)
+
+    @cached_property
+    def grouped_views(self) -> GroupedViews:
+        """The whole estate's graph with its grouped views (`views`)."""
+        from ..topology.view import GroupedViews
+
+        return GroupedViews(self.graph)
+
+    def views(self, selection: Selection) -> GroupedViews:
+        """The selection's graph with its grouped views, made once for the live topology
+        and the static copy (at 100,000 profiles a graph takes seconds, a grouped view as
+        many): the whole estate's over `graph`, else the last selection's (a graph kept
+        per filter would hold much memory)."""
+        if selection.filter.is_empty():
+            self._last_views = None
+            return self.grouped_views
+        key = selection.filter.to_json()
+        if self._last_views is None or self._last_views[0] != key:
+            from ..query.graph import build_graph
+            from ..topology.view import GroupedViews
+
+            self._last_views = None  # the last graph goes before the next is built
+            self._last_views = (key, GroupedViews(build_graph(selection.estate)))
+        return self._last_views[1]
 
     @cached_property
     def frame(self) -> pandas.DataFrame:

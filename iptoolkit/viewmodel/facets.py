@@ -126,19 +126,25 @@ def _option_values(estate: Estate) -> dict[str, list[Any]]:
     """Each facet field's options, in the order the panel lists them: the agent types,
     channel types, partners and groups (with every ancestor) the valid profiles use."""
     agents: set[str] = set()
-    channel_types: set[str] = set()
-    partners: set[str] = set()
-    groups: set[str] = set()
+    channel_keys: set[Any] = set()  # each channel and partner named once, not per profile
+    partner_keys: set[Any] = set()
+    paths: set[str] = set()
     for record in estate.valid_records:
         if record.agent_type:
             agents.add(record.agent_type)
-        for key in record.channel_keys:
-            if key in estate.channels and (kind := type_of(estate.channels[key])):
-                channel_types.add(kind)
-        partners.update(label(estate.partners.get(key), key) for key in record.partners)
+        channel_keys.update(record.channel_keys)
+        partner_keys.update(record.partners)
         if record.group:
-            parts = record.group.strip("/").split("/")
-            groups.update("/".join(parts[: n + 1]) for n in range(len(parts)))
+            paths.add(record.group)
+    channels = estate.channels
+    channel_types = {
+        kind for key in channel_keys if key in channels and (kind := type_of(channels[key]))
+    }
+    partners = {label(estate.partners.get(key), key) for key in partner_keys}
+    groups: set[str] = set()
+    for path in paths:
+        parts = path.strip("/").split("/")
+        groups.update("/".join(parts[: n + 1]) for n in range(len(parts)))
     return {
         "agent_types": sorted(agents),
         "channel_types": sorted(channel_types),

@@ -15,7 +15,6 @@ told apart by their column and colour instead, as the legend says.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -35,16 +34,16 @@ from ..topology.style import (
     node_colour,
 )
 from ..topology.view import (
+    GroupedViews,
     ViewGraph,
     detail_view,
     grouped_view,
     item_label,
-    profile_group_count,
 )
+from .label_names import hover_names, shared_path, told_apart
 from .topology_fit import (
     SCROLLBAR_PX,
     TALL_ROW_PX,
-    TOLD_APART,
     Canvas,
     column_x,
     cut_apart,
@@ -140,17 +139,23 @@ def grouped_data(
     canvas: Canvas | None = None,
     min_profile_groups: int = 0,
     view: ViewGraph | None = None,
+    views: GroupedViews | None = None,
 ) -> ViewData | None:
     """`view_data` grouped by `group_by`, or None when the grouping makes fewer than
     `min_profile_groups` profile groups: a grouping tried and refused costs its view, not
-    its layout, nor its view when counting its groups tells (`profile_group_count`):
+    its layout, nor its view when counting its groups tells (`GroupedViews.profile_groups`):
     this was three quarters of an offline file's levels. `view`: the graph grouped so
-    already (`grouped_view(graph, group_by, focus)`, the docs site's SVG drew it)."""
-    if min_profile_groups > 1 and profile_group_count(graph, group_by) < min_profile_groups:
+    already (the docs site's SVG drew it); `views`: this graph's grouped views, made once
+    and shared (the Explorer's static copy draws them), without a focus."""
+    own = views is None or views.graph is not graph
+    views = GroupedViews(graph) if own or views is None else views  # its groups made once
+    if min_profile_groups > 1 and views.profile_groups(group_by) < min_profile_groups:
         return None
-    view = grouped_view(graph, group_by, focus) if view is None else view
+    given = view is not None
+    view = views.view(group_by, focus) if view is None else view
     data = _to_sigma(view, group_by, focused=focus is not None, canvas=canvas)
-    release(view)
+    if own or given or focus is not None:
+        release(view)
     return data
 
 
@@ -480,51 +485,6 @@ def _add_ports(
                 )
                 ports[node] = key
     return ports
-
-
-def hover_names(labels: Iterable[tuple[str, str]]) -> dict[str, str]:
-    """Drawn label -> whole label, from (drawn, whole) pairs: each label drawn shorter than
-    its whole (cut for the canvas, or a drilled group's subgroup without its path) and
-    drawn for that one node only (see `hover_names.HoverNames`)."""
-    pairs = list(labels)
-    nodes_of = Counter(drawn for drawn, _ in pairs)
-    return {drawn: whole for drawn, whole in pairs if whole != drawn and nodes_of[drawn] == 1}
-
-
-def told_apart(view: ViewGraph, label_of: dict[Hashable, str]) -> dict[Hashable, str]:
-    """Labels of agents and response units that several nodes of the view share (six
-    "X.400 agent"s around one channel), each followed by its profile's name, where the
-    view does not draw that profile (drawn, its line to it tells them apart)."""
-    mine = ("agent", "response")
-
-    def alone(node: Hashable) -> bool:
-        return view.nodes[node]["kind"] in mine and not any(
-            view.nodes[other]["kind"] == "profile" for other in view.pred[node]
-        )
-
-    counts = Counter(label_of[n] for n in view.nodes if alone(n))
-    out = dict(label_of)
-    for node, data in view.nodes.items():
-        if alone(node) and counts[label_of[node]] > 1 and data.get("owner"):
-            out[node] = f"{label_of[node]}{TOLD_APART}{data['owner']}"
-    return out
-
-
-def shared_path(groups: list[str]) -> str:
-    """The group path every one of `groups` lies under (`Finance/` for `Finance/AP` and
-    `Finance/AR`), with its last `/`; empty when there is none or a group is that path
-    itself. A drilled view draws its subgroups without it (the breadcrumb says it)."""
-    parts = [group.split("/") for group in groups]
-    if len(parts) < 2:
-        return ""
-    shared: list[str] = []
-    for segments in zip(*parts, strict=False):
-        if len(set(segments)) != 1:
-            break
-        shared.append(segments[0])
-    if not shared or any(len(segments) <= len(shared) for segments in parts):
-        return ""
-    return "/".join(shared) + "/"
 
 
 def _short(text: str, longest: int = _LONGEST_LABEL) -> str:

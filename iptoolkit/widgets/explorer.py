@@ -103,6 +103,7 @@ class Explorer:
                 lambda: self._selection,
                 diagram=diagram and static_copy,
                 delay=PNG_DELAY if debounce > 0 else 0,
+                views=self.model.views,  # the live topology's graph and grouped view: once
             )
             self.panel = FilterPanel(self.model.facets, self._panel_changed)
             self.header = W.HTML()
@@ -156,6 +157,7 @@ class Explorer:
             )
             self._shown_tabs: dict[str, ShownTab | TopologyTab] = {
                 "Topology": self._topology_tab,
+                "Table": self.table.tab,
                 "Findings": self.findings.tab,
             }
             self._tab_changed()
@@ -335,7 +337,7 @@ class Explorer:
         self.message.value = dead_end_html(
             self.model.dead_ends(selection), selected=selection.profiles, total=selection.total
         )
-        self.table.show(self.model.table(selection))
+        self.table.show(lambda: self.model.table(selection))  # made once its tab is shown
         self.detail.invalidate()
         self.findings.tab.invalidate()
         self._changed()

@@ -13,12 +13,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..support.debounce import Debouncer
-from ..viewmodel.diagram import DiagramCache, render_png
+from ..viewmodel.diagram import DiagramCache, overview_png, render_png
 from ..viewmodel.explorer_html import fallback_html
 from ..viewmodel.explorer_model import Selection
 
 if TYPE_CHECKING:
     from IPython.display import DisplayHandle
+
+    from ..topology.view import GroupedViews
 
 __all__ = ["StaticCopy"]
 
@@ -28,7 +30,12 @@ class StaticCopy:
     PNG (the counts and the filter still follow), `delay` is the pause before drawing."""
 
     def __init__(
-        self, selection: Callable[[], Selection], *, diagram: bool = True, delay: float = 1.0
+        self,
+        selection: Callable[[], Selection],
+        *,
+        diagram: bool = True,
+        delay: float = 1.0,
+        views: Callable[[Selection], GroupedViews] | None = None,
     ) -> None:
         self.png: bytes | None = None
         """The selection's diagram as PNG bytes (None before the first drawing)."""
@@ -36,6 +43,9 @@ class StaticCopy:
         """The copy displayed, updated in place (None until displayed)."""
         self._selection = selection
         self._diagram = diagram
+        self._views = views
+        """The selection's graph and grouped views, shared with the live topology
+        (`ExplorerModel.views`); None: built here from the selection."""
         self._pngs: DiagramCache[bytes] = DiagramCache()
         self._drawing = Debouncer(self._draw, delay)
 
@@ -82,7 +92,10 @@ class StaticCopy:
         key = selection.filter.to_json()
         png = self._pngs.get(key)
         if png is None:
-            png = render_png(selection.estate)
+            if self._views is None:
+                png = render_png(selection.estate)
+            else:
+                png = overview_png(self._views(selection))
             self._pngs.put(key, png)
         self._set(png)
 

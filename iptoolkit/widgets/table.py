@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import anywidget
 import traitlets
 
+from ..support.shown_tab import ShownTab
 from ..viewmodel.table_pages import Pager
 
 if TYPE_CHECKING:
@@ -48,34 +49,54 @@ class SelectionTable:
         self._on_pick = on_pick
         self.pager = Pager(page_size)
         self._answers = 0
+        self._rows: Callable[[], pandas.DataFrame] | None = None
         self.widget = PagedTableWidget()
         self.widget.on_msg(self._message)
         self.widget.add_class("ipt-table")
+        self.tab = ShownTab(self._draw, visible=True, stale=False)
+        """Shown unless told otherwise (the Explorer: while its tab is, `set_visible`)."""
 
     @property
     def frame(self) -> pandas.DataFrame | None:
-        """The frame last shown (None before the first `show`)."""
+        """The frame last shown (None before the first `show`); one waiting for the tab
+        to be shown is made now."""
+        self._ready()
         return self.pager.frame if self.pager.version else None
 
-    def show(self, frame: pandas.DataFrame) -> None:
-        """Replace the rows: back to page 1, the sort kept (row numbers change with it)."""
-        self.pager.show(frame)
-        self._send()
+    def show(self, frame: pandas.DataFrame | Callable[[], pandas.DataFrame]) -> None:
+        """Replace the rows: back to page 1, the sort kept (row numbers change with it).
+        `frame`: the rows, or what makes them once the table is shown (at 100,000
+        profiles the Explorer's first frame takes a second, and its tab starts hidden)."""
+        self._rows = frame if callable(frame) else lambda: frame
+        self.tab.invalidate()
+
+    def _draw(self) -> None:
+        rows, self._rows = self._rows, None
+        if rows is not None:
+            self.pager.show(rows())
+            self._send()
+
+    def _ready(self) -> None:
+        if self.tab.stale:
+            self.tab.draw()
 
     # what the front end asks for; public so that code (and tests) can drive it the same way
 
     def sort_by(self, column: str) -> None:
         """Sort by `column` (again: the other direction), as a click on its header does."""
+        self._ready()
         self.pager.sort_by(column)
         self._send()
 
     def go(self, page: int) -> None:
         """Show page `page` (0-based, clamped), as the navigation buttons do."""
+        self._ready()
         self.pager.go(page)
         self._send()
 
     def resize(self, size: int) -> None:
         """Show `size` rows a page (10, 25, 50 or 100), as the page-size choice does."""
+        self._ready()
         self.pager.resize(size)
         self._send()
 
@@ -85,6 +106,7 @@ class SelectionTable:
         `version` is the frame the click was made on; a click on an older frame (the
         filter changed while the message travelled) is ignored.
         """
+        self._ready()
         if version is not None and version != self.pager.version:
             return
         if not 0 <= at < len(self.pager.frame):

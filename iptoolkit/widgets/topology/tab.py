@@ -24,7 +24,6 @@ from .view import TopologyView
 
 if TYPE_CHECKING:
     from ...auditing.finding import Finding
-    from ...query.graph import EstateGraph
     from ...query.paths import Paths
 
 __all__ = ["TopologyTab"]
@@ -95,34 +94,29 @@ class TopologyTab:
             self.tab.draw()
 
     def _draw(self) -> None:
-        """The selection in the view, its data from the cache when seen before."""
-        from ...query.graph import build_graph
-
-        selection = self._selection()
+        """The selection in the view, its data from the cache when seen before; its graph
+        and grouped views are the model's (`ExplorerModel.views`), which the static copy
+        draws too: the whole estate's graph is the one Details already holds (44 MB at
+        10k), one copy per session, not two."""
+        model, selection = self._model, self._selection()
         key = f"{selection.filter.to_json()}@{self.view.canvas.width:.0f}"  # laid out for it
-        estate = selection.estate
-        whole = selection.filter.is_empty()
-
-        def selection_graph() -> EstateGraph:
-            # the whole estate's graph is the one Details already holds (44 MB at 10k):
-            # one copy per session, not two
-            return self._model.graph if whole else build_graph(estate)
-
         self.view.findings.use(self.findings)
         data = self._views.get(key)
         if data is not None:  # a selection's graph is not kept: built again if a click needs it
-            self.view.show(data, selection_graph)
+            self.view.show(
+                data, lambda: model.views(selection).graph, views=lambda: model.views(selection)
+            )
             return
         # the cell building the Explorer has its bar (`reported_to`); later, the view's
         progress = reported_to() or self.view.progress
         try:
-            progress.stage(f"Building the graph of {len(estate):,} profiles")
-            graph = selection_graph()
+            progress.stage(f"Building the graph of {selection.profiles:,} profiles")
+            views = model.views(selection)
             progress.stage("Laying out the map")
-            data = self.view.overview_data(graph)
+            data = self.view.overview_data(views.graph, views=views)
             self._views.put(key, data)
             progress.stage("Drawing the map")
-            self.view.show(data, graph)
+            self.view.show(data, views.graph, views=views)
         finally:
             if progress is self.view.progress:
                 self.view.progress.done()

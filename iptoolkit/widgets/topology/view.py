@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import ipywidgets as W
 
 from ...plot.topology import check_options, grouping
-from ...topology.view import EstateOrGraph, Highlight, focus_set, graph_of
+from ...topology.view import EstateOrGraph, GroupedViews, Highlight, focus_set, graph_of
 from ...viewmodel.drill import auto_view
 from ...viewmodel.explorer_html import topology_fallback_html
 from ...viewmodel.topology_data import ViewData, view_data
@@ -231,20 +231,29 @@ class TopologyView(W.VBox):  # type: ignore[misc]  # ipywidgets has no types: W.
         focus: set[Hashable] | None = None,
         *,
         canvas: Canvas | None = None,
+        views: GroupedViews | None = None,
     ) -> ViewData:
         """The overview of a graph as this view draws it (the Explorer caches these):
         grouped as `group_by` says; left to choose (None), node by node when it fits the
-        canvas, else grouped (`drill.auto_view`). `canvas`: the view's now, by default."""
+        canvas, else grouped (`drill.auto_view`). `canvas`: the view's now, by default;
+        `views`: the graph's grouped views, made once and shared."""
         canvas = canvas or self.canvas
         if self.group_by is None:
-            return auto_view(graph, canvas=canvas, focus=focus)
+            return auto_view(graph, canvas=canvas, focus=focus, views=views)
         group_by = grouping(graph, self.group_by)
         return view_data(graph, group_by=group_by, focus=focus, canvas=canvas)
 
-    def show(self, data: ViewData, graph: GraphSource | None = None) -> None:
+    def show(
+        self,
+        data: ViewData,
+        graph: GraphSource | None = None,
+        *,
+        views: GroupedViews | Callable[[], GroupedViews] | None = None,
+    ) -> None:
         """Draw prepared view data as the overview (of `graph`, or of what `graph()` builds
         when a group is opened or a node clicked); laid out again from the graph when the
-        view is resized."""
+        view is resized (from `views`, the graph's grouped views, or what `views()` gives,
+        when given)."""
         if graph is not None:
             self._highlight = None
             self._levels.use(graph)
@@ -252,7 +261,10 @@ class TopologyView(W.VBox):  # type: ignore[misc]  # ipywidgets has no types: W.
 
         def remake(canvas: Canvas) -> ViewData:
             graph = levels.graph
-            return data if graph is None else self.overview_data(graph, canvas=canvas)
+            if graph is None:
+                return data
+            shared = views() if callable(views) else views
+            return self.overview_data(graph, canvas=canvas, views=shared)
 
         levels.start(data, remake)
 
