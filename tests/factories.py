@@ -128,3 +128,20 @@ def known_partner(estate: Estate, key: int | str) -> IntegrationPartner:
     found = estate.partners[key]
     assert isinstance(found, IntegrationPartner), found
     return found
+
+
+def tiny_estate() -> Estate:
+    """Two partners, an inactive profile, a channel named by an id nobody holds."""
+    sftp = channel(5, "SFTP", partner=ACME)
+    as2 = channel(6, "AS2", partner=GLOBEX, active=False)
+    return estate_of(
+        profile("P1", name="Orders in", agent=agent("SFTP", channels=[sftp]), group="Sales"),
+        profile(
+            "P2",
+            name="Invoices out",
+            agent=agent("Fax", channelIds=[6, 999]),
+            units=[unit("AS2", channel=as2), unit("File", fileName="/out/x.csv")],
+            group="Finance",
+        ),
+        profile("P3", name="Old feed", active=False, agent=agent("SFTP", channels=[sftp])),
+    )

@@ -30,7 +30,7 @@ from iptoolkit.topology.layout import count_crossings  # noqa: E402
 from iptoolkit.topology.style import IN_COLOUR, OUT_COLOUR, UNRESOLVED_COLOUR  # noqa: E402
 from iptoolkit.topology.view import detail_view, focus_set, grouped_view  # noqa: E402
 
-from .factories import ACME, GLOBEX, agent, channel, estate_of, profile, unit  # noqa: E402
+from .factories import ACME, GLOBEX, agent, channel, estate_of, profile, tiny_estate, unit  # noqa: E402
 from .plot_helpers import (  # noqa: E402
     HALO,
     dash_patterns,
@@ -50,19 +50,7 @@ def _close_figures():
 @pytest.fixture(scope="module")
 def tiny() -> ipt.Estate:
     """Two partners, an inactive profile, a channel named by an id nobody holds."""
-    sftp = channel(5, "SFTP", partner=ACME)
-    as2 = channel(6, "AS2", partner=GLOBEX, active=False)
-    return estate_of(
-        profile("P1", name="Orders in", agent=agent("SFTP", channels=[sftp]), group="Sales"),
-        profile(
-            "P2",
-            name="Invoices out",
-            agent=agent("Fax", channelIds=[6, 999]),
-            units=[unit("AS2", channel=as2), unit("File", fileName="/out/x.csv")],
-            group="Finance",
-        ),
-        profile("P3", name="Old feed", active=False, agent=agent("SFTP", channels=[sftp])),
-    )
+    return tiny_estate()
 
 
 @pytest.fixture(scope="module")

@@ -25,7 +25,7 @@ from iptoolkit.topology.legend import legend_items  # noqa: E402
 from iptoolkit.topology.view import detail_view, grouped_view  # noqa: E402
 
 from .change_cases import dated, next_week  # noqa: E402
-from .factories import ACME, GLOBEX, agent, channel, estate_of, profile, unit  # noqa: E402
+from .factories import estate_of, tiny_estate  # noqa: E402
 from .hostile_estate import NAMES, SCRIPT, SECRETS, hostile_estate  # noqa: E402
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -37,19 +37,7 @@ ALLOWED |= {f"{SVG}{tag}" for tag in ("text", "line")}
 @pytest.fixture(scope="module")
 def tiny() -> ipt.Estate:
     """Two partners, an inactive profile, a channel named by an id nobody holds."""
-    sftp = channel(5, "SFTP", partner=ACME)
-    as2 = channel(6, "AS2", partner=GLOBEX, active=False)
-    return estate_of(
-        profile("P1", name="Orders in", agent=agent("SFTP", channels=[sftp]), group="Sales"),
-        profile(
-            "P2",
-            name="Invoices out",
-            agent=agent("Fax", channelIds=[6, 999]),
-            units=[unit("AS2", channel=as2), unit("File", fileName="/out/x.csv")],
-            group="Finance",
-        ),
-        profile("P3", name="Old feed", active=False, agent=agent("SFTP", channels=[sftp])),
-    )
+    return tiny_estate()
 
 
 def _groups(root: ET.Element, name: str) -> list[ET.Element]:

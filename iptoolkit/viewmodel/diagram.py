@@ -31,22 +31,15 @@ def render_png(
     """The topology of an estate (or graph) as PNG bytes, `options` as `plot_topology`
     takes them; the figure is closed before returning."""
     from ..plot import plot_topology
-    from ..plot.backend import pyplot
 
-    figure = plot_topology(estate_or_graph, **options)
-    try:
-        buffer = io.BytesIO()
-        figure.savefig(buffer, format="png", dpi=dpi)
-        return buffer.getvalue()
-    finally:
-        pyplot().close(figure)
+    return _png_bytes(plot_topology(estate_or_graph, **options), dpi)
 
 
 def overview_png(views: GroupedViews, *, dpi: float = DIAGRAM_DPI) -> bytes:
     """`render_png(views.graph)`, the picture of a graph with no options, its grouped view
     taken from `views` (made once, shared with the live overview: at 100,000 profiles a
     grouped view takes seconds); drawn by `plot_topology`'s own drawing path."""
-    from ..plot.backend import literal_text, pyplot
+    from ..plot.backend import literal_text
     from ..plot.topology import draw_view, grouping
 
     graph = views.graph
@@ -55,6 +48,13 @@ def overview_png(views: GroupedViews, *, dpi: float = DIAGRAM_DPI) -> bytes:
         return render_png(graph, dpi=dpi)
     draw = literal_text(draw_view)  # as plot_topology draws
     figure = draw(views.view(key), graph, key, focused=False, ax=None, labels="auto", title=None)
+    return _png_bytes(figure, dpi)
+
+
+def _png_bytes(figure: Any, dpi: float) -> bytes:
+    """`figure` as PNG bytes, closed after."""
+    from ..plot.backend import pyplot
+
     try:
         buffer = io.BytesIO()
         figure.savefig(buffer, format="png", dpi=dpi)

@@ -409,6 +409,39 @@ def open_notebook(page: Any, lab: Lab, name: str, *, timeout: float = 90_000) ->
         current.first.click()
 
 
+def keep_screenshot(target: Any, tmp_path: Path, name: str) -> None:
+    """A screenshot of `target` (a page or an element) in the test's folder, copied to
+    IPTOOLKIT_KEEP_SCREENSHOTS if set (how `docs/screenshots/` is refreshed)."""
+    path = tmp_path / f"{name}.png"
+    try:
+        target.screenshot(path=str(path))
+    except Exception:  # a screenshot never hides the failure it documents
+        return
+    keep = os.environ.get("IPTOOLKIT_KEEP_SCREENSHOTS")
+    if keep:
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, Path(keep) / path.name)
+
+
+def run_beside_file_browser(
+    page: Any, lab: Lab, name: str, *, screenshot: Path, timeout: float
+) -> None:
+    """Open the lab's notebook `name` with JupyterLab's file browser open beside it (where
+    people keep it: the laptop's narrow pane) and run every cell; a timeout there is a
+    `FirstLaunchTimeout` (`first_launch`, with `screenshot`)."""
+    with first_launch(page, screenshot):
+        page.goto(f"{lab.url}/lab/tree/{name}", timeout=timeout)
+        page.wait_for_selector(
+            ".jp-NotebookPanel-toolbar .jp-Notebook-ExecutionIndicator[data-status='idle']",
+            timeout=timeout,
+        )
+        page.wait_for_timeout(1000)
+        if not page.locator(".jp-FileBrowser").first.is_visible():
+            page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab[data-id='filebrowser']").click()
+        page.locator(".jp-FileBrowser").first.wait_for(state="visible", timeout=45_000)
+        run_all(page, timeout=timeout)
+
+
 def run_all(page: Any, *, timeout: float = 90_000) -> None:
     """Run every cell from the Run menu and wait until none is pending."""
     page.click(".lm-MenuBar-itemLabel:text-is('Run')")

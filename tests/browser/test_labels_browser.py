@@ -24,7 +24,6 @@ Screenshots go under the test's folder (and `IPTOOLKIT_KEEP_SCREENSHOTS`, when s
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -37,11 +36,11 @@ from ..ci import skip_or_fail
 from .lab import (
     Lab,
     chromium_missing,
-    first_launch,
+    keep_screenshot,
     launch_chromium,
     launch_explore,
     printed_app_url,
-    run_all,
+    run_beside_file_browser,
     run_in_lab,
     stop_explore,
     wait_listening,
@@ -118,15 +117,9 @@ def test_labels_never_overlap_nor_are_cut_in_the_app(tmp_path: Path) -> None:
 def _lab_session(lab: Lab, tmp_path: Path) -> dict[str, str]:
     found: dict[str, str] = {}
     with _recording_page() as page:
-        with first_launch(page, tmp_path / "lab-first-launch.png"):
-            page.goto(f"{lab.url}/lab/tree/widths.ipynb", timeout=FIRST)
-            page.wait_for_selector(
-                ".jp-NotebookPanel-toolbar .jp-Notebook-ExecutionIndicator[data-status='idle']",
-                timeout=FIRST,
-            )
-            page.wait_for_timeout(1000)
-            _file_browser_open(page)
-            run_all(page, timeout=FIRST)
+        run_beside_file_browser(
+            page, lab, "widths.ipynb", screenshot=tmp_path / "lab-first-launch.png", timeout=FIRST
+        )
         views = page.locator(".ipt-topology")
         page.wait_for_function(
             "n => document.querySelectorAll('.ipt-topology canvas.sigma-labels').length >= n",
@@ -143,7 +136,7 @@ def _lab_session(lab: Lab, tmp_path: Path) -> dict[str, str]:
                 found[f"lab {width} px, {name}"] = _judge(page, index)
                 if index == OVERVIEW:
                     found[f"lab {width} px, kept"] = _kept(page, index, KEPT_GOALS.get(width))
-                _keep(views.nth(index), tmp_path, f"lab-{width}-{index}")
+                keep_screenshot(views.nth(index), tmp_path, f"lab-{width}-{index}")
             if width == WIDTHS[0]:  # the narrowest: labels cut, their names whole on hover
                 hovered = LAB_VIEWS.index(HOVERED)
                 found[f"lab {width} px, hover"] = _hover_whole(page, hovered, tmp_path)
@@ -162,7 +155,7 @@ def _app_session(url: str, tmp_path: Path) -> dict[str, str]:
             for width in WIDTHS:
                 resize_and_wait(page, width, HEIGHT, 1, timeout=STEP * 2)
                 found[f"app {width} px, {name}"] = _judge(page, 0)
-                _keep(page, tmp_path, f"app-{width}-{index}")
+                keep_screenshot(page, tmp_path, f"app-{width}-{index}")
     return found
 
 
@@ -187,13 +180,6 @@ def _report(found: dict[str, str], tmp_path: Path) -> None:
     (tmp_path / "labels.txt").write_text(table + "\n")
     print(table)
     assert found and not any("!" in line for line in found.values()), table
-
-
-def _file_browser_open(page: Any) -> None:
-    """Open JupyterLab's file browser in the left sidebar (where people keep it)."""
-    if not page.locator(".jp-FileBrowser").first.is_visible():
-        page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab[data-id='filebrowser']").click()
-    page.locator(".jp-FileBrowser").first.wait_for(state="visible", timeout=STEP)
 
 
 def _judge(page: Any, view: int) -> str:
@@ -268,22 +254,9 @@ def _hover_whole(page: Any, view: int, tmp_path: Path) -> str:
     for box in cut:
         whole = hovered_text(page, frame, box)
         if not shown:
-            _keep(page.locator(".ipt-topology").nth(view), tmp_path, "lab-hover")
+            keep_screenshot(page.locator(".ipt-topology").nth(view), tmp_path, "lab-hover")
         page.mouse.move(0, 0)
         head = box.text.split("\u2026")[0]
         ok = whole is not None and "\u2026" not in whole and whole.startswith(head)
         shown.append(f"{box.text!r} -> {whole!r}" + ("" if ok else " !"))
     return "; ".join(shown)
-
-
-def _keep(element: Any, tmp_path: Path, name: str) -> None:
-    """A screenshot in the test's folder, copied to IPTOOLKIT_KEEP_SCREENSHOTS if set."""
-    path = tmp_path / f"{name}.png"
-    try:
-        element.screenshot(path=str(path))
-    except Exception:  # a screenshot never hides the failure it documents
-        return
-    keep = os.environ.get("IPTOOLKIT_KEEP_SCREENSHOTS")
-    if keep:
-        Path(keep).mkdir(parents=True, exist_ok=True)
-        shutil.copy(path, Path(keep) / path.name)

@@ -25,8 +25,6 @@ to `IPTOOLKIT_KEEP_SCREENSHOTS` when set (`docs/screenshots/` keeps the last one
 
 from __future__ import annotations
 
-import os
-import shutil
 import signal
 from collections.abc import Iterator
 from pathlib import Path
@@ -42,10 +40,10 @@ from .lab import (
     Lab,
     chromium,
     chromium_missing,
-    first_launch,
+    keep_screenshot,
     launch_explore,
     printed_app_url,
-    run_all,
+    run_beside_file_browser,
     run_in_lab,
     stop_explore,
     wait_listening,
@@ -173,15 +171,9 @@ def _lab_session(browser: Any, lab: Lab, tmp_path: Path) -> list[str]:
     found: list[str] = []
     page = _page(browser, LAPTOP[-1])
     try:
-        with first_launch(page, tmp_path / "lab-first-launch.png"):
-            page.goto(f"{lab.url}/lab/tree/laptop.ipynb", timeout=FIRST)
-            page.wait_for_selector(
-                ".jp-NotebookPanel-toolbar .jp-Notebook-ExecutionIndicator[data-status='idle']",
-                timeout=FIRST,
-            )
-            page.wait_for_timeout(1000)
-            _file_browser_open(page)
-            run_all(page, timeout=FIRST)
+        run_beside_file_browser(
+            page, lab, "laptop.ipynb", screenshot=tmp_path / "lab-first-launch.png", timeout=FIRST
+        )
         page.locator(LIVE_CANVAS).first.wait_for(timeout=FIRST)
         wait_settled(page)
         for width in LAPTOP:
@@ -189,13 +181,13 @@ def _lab_session(browser: Any, lab: Lab, tmp_path: Path) -> list[str]:
             # keeps its labels readable (issue 42's 65%) and its map scrolls, alone
             found.append(f"lab {width} px: " + _first_screen(page, width, whole=width > 1000))
             assert page.locator(".jp-FileBrowser").first.is_visible()  # beside it
-            _keep(page, tmp_path, f"explorer-lab-{width}")
+            keep_screenshot(page, tmp_path, f"explorer-lab-{width}")
         # the bars: the cell's while the Explorer was built, the view's while it laid the map
         # out for each width reported (the first alone was missed on a busy machine)
         found.append(_bars_came_and_went(page, cell=f"Indexing {LAB_PROFILES:,} profiles"))
         found.append("lab 1000 px: " + _picked(page, 1000, below=True))
         found.append(f"lab {WIDE} px: " + _picked(page, WIDE, below=False))
-        _keep(page, tmp_path, f"explorer-lab-{WIDE}")
+        keep_screenshot(page, tmp_path, f"explorer-lab-{WIDE}")
         found.append("lab 800 px: " + _scroll_not_inherited(page))
         assert page.errors == []
     finally:
@@ -213,14 +205,14 @@ def _app_session(browser: Any, url: str, tmp_path: Path) -> list[str]:
         wait_settled(page)
         for width in LAPTOP:
             found.append(f"app {width} px: " + _first_screen(page, width))
-            _keep(page, tmp_path, f"app-{width}")
+            keep_screenshot(page, tmp_path, f"app-{width}")
         # the bars: the page drawn on the server while the kernel reads the estate and builds
         # the Explorer (Voila shows a cell's outputs once it ran: its bar, emptied, never
         # shows), then the view's, laying out for the width
         found.append(_bars_came_and_went(page, cell="first view"))
         found.append("app 1000 px: " + _picked(page, 1000, below=True))
         found.append(f"app {WIDE} px: " + _picked(page, WIDE, below=False))
-        _keep(page, tmp_path, f"app-{WIDE}")
+        keep_screenshot(page, tmp_path, f"app-{WIDE}")
         assert page.errors == []
     finally:
         page.close()
@@ -239,12 +231,6 @@ def _page(browser: Any, width: int) -> Any:
     page.on("pageerror", lambda error: page.errors.append(str(error)))
     page.on("close", lambda _: context.close())
     return page
-
-
-def _file_browser_open(page: Any) -> None:
-    if not page.locator(".jp-FileBrowser").first.is_visible():
-        page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab[data-id='filebrowser']").click()
-    page.locator(".jp-FileBrowser").first.wait_for(state="visible", timeout=STEP)
 
 
 def _resize(page: Any, width: int) -> dict[str, Any]:
@@ -359,17 +345,3 @@ def _scroll_not_inherited(page: Any) -> str:
     assert after[1] > after[2], line  # the group is wider than its pane too: it could inherit
     assert after[0] == 0, line
     return line
-
-
-def _keep(page: Any, tmp_path: Path, name: str) -> None:
-    """A screenshot of the window in the test's folder, copied to
-    IPTOOLKIT_KEEP_SCREENSHOTS if set."""
-    path = tmp_path / f"{name}.png"
-    try:
-        page.screenshot(path=str(path))
-    except Exception:  # a screenshot never hides the failure it documents
-        return
-    keep = os.environ.get("IPTOOLKIT_KEEP_SCREENSHOTS")
-    if keep:
-        Path(keep).mkdir(parents=True, exist_ok=True)
-        shutil.copy(path, Path(keep) / path.name)
