@@ -22,6 +22,7 @@ escaped here for XML (`xml.sax.saxutils`), the source URL of the title line by `
 from __future__ import annotations
 
 import html
+import json
 import math
 import os
 import sys
@@ -135,8 +136,19 @@ _STYLE = f"""
   #{ELEMENT_ID} .ipt-fv-side {{display: none;}}  /* the live Explorer folds its filters */
 }}
 """
-STYLE = f"<style>{_STYLE}</style>"
-"""The drawing's CSS, for the page's <head> (`STYLE_MARKER`)."""
+
+_LATCH = (
+    "<script>(() => { const latch = new MutationObserver(() => {"
+    f" const drawing = document.getElementById({json.dumps(ELEMENT_ID)});"
+    f" if (drawing && document.querySelector({json.dumps(LIVE_CANVAS)})) {{"
+    " drawing.style.display = 'none'; latch.disconnect(); } });"
+    " latch.observe(document, {subtree: true, childList: true}); })();</script>"
+)
+"""Gone for good once the live canvas first exists: `HIDE_CSS` alone showed the drawing
+(fixed, over the whole page) again while the view replaced its canvas for a new width."""
+
+STYLE = f"<style>{_STYLE}</style>{_LATCH}"
+"""The drawing's CSS and its latch, for the page's <head> (`STYLE_MARKER`)."""
 
 
 def overview_svg(
