@@ -55,6 +55,7 @@ from .topology_fit import (
     row_px,
 )
 from .topology_fit import camera as camera_at
+from .topology_wrap import LINE_PX, second_line_nodes, wrapped_labels
 
 __all__ = [
     "COLUMN_GAP",
@@ -273,6 +274,8 @@ class _Room:
     step: float
     budget: dict[float, float] = field(default_factory=dict)
     canvas: Canvas | None = None
+    second: dict[Hashable, str] = field(default_factory=dict)
+    """Node -> the second line of its label, where it is wrapped onto two (`topology_wrap`)."""
 
 
 @dataclass(frozen=True)
@@ -318,7 +321,7 @@ def _pixel_canvas(view: ViewGraph, placed: LayeredLayout, canvas: Canvas | None)
     if fits(placed.rows, canvas):
         return canvas
     if view.number_of_nodes() <= PIXEL_LAYOUT_NODES and placed.rows * TALL_ROW_PX <= MAX_CANVAS_PX:
-        return Canvas.of(canvas.width - SCROLLBAR_PX, canvas.height)
+        return Canvas.of(canvas.width - SCROLLBAR_PX, canvas.height, lines=canvas.lines)
     return None
 
 
@@ -332,6 +335,11 @@ def _label_room(
     for node, (column, _) in placed.pos.items():
         texts.setdefault(column, []).append(glyphs[node] + said[node])
     budget = label_budget(texts, canvas)
+    indents = {n: label_px(glyphs[n]) for n in view.nodes}
+    columns = {n: placed.pos[n][0] for n in view.nodes}
+    two = wrapped_labels(said, indents, columns, placed.rows, budget, canvas)
+    if two is not None:  # a narrow canvas: labels on two lines (topology_wrap)
+        return _Room(two.first, two.x_of, two.step, two.budget, two.canvas, two.second)
     # the name is cut to the room its glyph leaves: a cut never reaches into the glyph
     rooms = {n: budget[placed.pos[n][0]] - label_px(glyphs[n]) for n in view.nodes}
     drawn = cut_apart(said, rooms)
@@ -392,10 +400,18 @@ def _frame(
     last = max(room.x_of.values(), default=0.0)
     widest_label = max((px for c, px in room.budget.items() if room.x_of[c] == last), default=0)
     right = last + port_offset(widest_label)
-    drawn_on = room.canvas.grown(*needed(min(xs, default=0.0), right, placed.rows, room.step))
-    camera = camera_at(xs, ys, right, drawn_on)
+    rows = placed.rows + (LINE_PX / room.step if room.second else 0.0)  # a last second line
+    drawn_on = room.canvas.grown(*needed(min(xs, default=0.0), right, rows, room.step))
+    low = [out.nodes[keys[node]]["y"] - LINE_PX for node in room.second]
+    camera = camera_at(xs, ys + low, right, drawn_on)
+    sizes = {key: float(out.nodes[key]["size"]) for key in out.nodes}  # in pixels, unscaled
     _scale_sizes(out, camera["ratio"])
     ports = _add_ports(out, view, keys, placed.pos, room.x_of, room.budget)
+    lines = {
+        keys[n]: (text, sizes[keys[n]] + label_px(f"{KIND_GLYPHS.get(view.nodes[n]['kind'], '')} "))
+        for n, text in room.second.items()
+    }
+    out.add_nodes_from(second_line_nodes(lines, out.nodes).items())
     return _Frame(camera, (round(drawn_on.width), drawn_on.height), ports)
 
 

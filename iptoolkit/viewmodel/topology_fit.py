@@ -13,6 +13,8 @@ is one pixel there:
   where it keeps the most of them (`label_budget`), a count never cut (`cut_to_px`);
 - edges leave a node from a *port* just after its label (`port_offset`), so no label is drawn
   over its own fan of edges;
+- a canvas that may hold labels on two lines (`Canvas.lines`, the Explorer's) has them
+  wrapped where one line would not do (`topology_wrap`: a narrow pane);
 - rows are `MIN_ROW_PX` to `MAX_ROW_PX` apart: a view whose tallest column needs more rows
   than the canvas holds at `MIN_ROW_PX` does not `fit`: it is drilled into (`drill.py`),
   or, drawn node by node all the same, laid out `TALL_ROW_PX` a row;
@@ -49,6 +51,7 @@ __all__ = [
     "fits",
     "row_px",
     "label_budget",
+    "label_gaps",
     "label_px",
     "least_px",
     "cut_to_px",
@@ -107,6 +110,9 @@ class Canvas:
 
     height: int = 620
     aspect: float = 1.6
+    lines: int = 1
+    """How many lines a label may take: 2 where the front end draws a label's second line
+    (the Explorer's canvas, see `wrapped_budget`); 1 keeps the layout of a fixed page."""
 
     @property
     def width(self) -> float:
@@ -121,16 +127,16 @@ class Canvas:
         return self.width - 2 * (PADDING_PX + MARGIN_PX)
 
     @classmethod
-    def of(cls, width: float, height: int) -> Canvas:
-        """The canvas `width` x `height` pixels."""
-        return cls(height, max(width, 1.0) / max(height, 1))
+    def of(cls, width: float, height: int, *, lines: int = 1) -> Canvas:
+        """The canvas `width` x `height` pixels (its labels on at most `lines` lines)."""
+        return cls(height, max(width, 1.0) / max(height, 1), lines)
 
     def grown(self, width: float, height: float) -> Canvas:
         """This canvas, grown to hold what is drawn: `width` x `height` pixels of it
         (margins and sigma's padding included; `needed`), never smaller than it is."""
         tall = max(self.height, int(-(-height // 1)))
         wide = max(self.width, float(int(-(-width // 1))))
-        return Canvas(tall, wide / tall)
+        return Canvas(tall, wide / tall, self.lines)
 
 
 def needed(left: float, right: float, rows: float, step: float) -> tuple[float, float]:
@@ -286,10 +292,10 @@ def _font() -> Any:
         return None
 
 
-def label_gaps(columns: int) -> float:
+def label_gaps(columns: int, edge: float = EDGE_PX) -> float:
     """The pixels `columns` columns take besides their labels (as `column_x` places them:
     each label's offset and port, the edges between columns, the first column's nodes)."""
-    return columns * (LABEL_OFFSET_PX + PORT_GAP_PX) + max(columns - 1, 0) * EDGE_PX + NODE_PX
+    return columns * (LABEL_OFFSET_PX + PORT_GAP_PX) + max(columns - 1, 0) * edge + NODE_PX
 
 
 def label_budget(labels: Mapping[float, Sequence[str]], canvas: Canvas) -> dict[float, float]:
@@ -332,14 +338,14 @@ def least_px(text: str) -> float:
     return label_px(name[:SHORTEST_NAME_CHARS].rstrip() + "\u2026" + tail)
 
 
-def column_x(widths: Mapping[float, float]) -> dict[float, float]:
+def column_x(widths: Mapping[float, float], edge: float = EDGE_PX) -> dict[float, float]:
     """Column -> x in pixels: each column after the previous one's labels (`widths`, in
-    pixels) and `EDGE_PX`."""
+    pixels) and `edge` (`EDGE_PX`; `WRAPPED_EDGE_PX` for labels on two lines)."""
     x_of: dict[float, float] = {}
     x = 0.0
     for column in sorted(widths):
         x_of[column] = x
-        x += port_offset(widths[column]) + EDGE_PX
+        x += port_offset(widths[column]) + edge
     return x_of
 
 

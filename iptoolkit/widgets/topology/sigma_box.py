@@ -7,8 +7,9 @@ its container once, when it is attached, and would draw 0 px wide before that.
 
 A view that does not fit its canvas at a readable size is drawn on a bigger one
 (`ViewData.size`): the box is then a panel of the view's height that scrolls, the sigma
-widget in it as wide and as high as its canvas. Its `HoverNames` gives a hovered node whose
-label is cut its whole name.
+widget in it as wide and as high as its canvas; a view whose labels take two lines in a
+narrow pane (`topology_wrap`) has a panel as tall as its canvas, which the page scrolls.
+Its `HoverNames` gives a hovered node whose label is cut its whole name.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import ipywidgets as W
 from ...topology.legend import HIGHLIGHT_COLOUR
 from ...viewmodel.topology_data import ViewData
 from ...viewmodel.topology_fit import SCROLLBAR_PX
+from ...viewmodel.topology_wrap import two_lines
 from ..scroll_home import ScrollHome
 from .hover_names import HoverNames
 
@@ -90,6 +92,7 @@ class SigmaBox(W.Box):  # type: ignore[misc]  # ipywidgets has no types: W.Box i
             )
         )
         self.add_class("ipt-topology-canvas")
+        self._height = height
         self._inner = W.Box(layout=W.Layout(width="100%", flex="none"))
         self._hover = HoverNames()
         self._home = ScrollHome(target=".ipt-topology-canvas")
@@ -112,6 +115,8 @@ class SigmaBox(W.Box):  # type: ignore[misc]  # ipywidgets has no types: W.Box i
         if old is not None:
             old.close()
         self._inner.layout.width = f"{width}px" if width else "100%"
+        tall = data.size[1] if data.size and two_lines(data) else 0  # no scroll inside
+        self.layout.max_height = f"{max(self._height, tall) + SCROLLBAR_PX + 2}px"
         self._place()
         self._home.home()
 

@@ -50,6 +50,8 @@ if TYPE_CHECKING:
 __all__ = ["TopologyView", "show_topology", "Level", "Neighbourhood", "MAX_DEPTH"]
 
 SelectCallback = Callable[[Hashable], Any]
+LABEL_LINES = 2
+"""Labels may take two lines where one would not do (a narrow pane: `topology_wrap`)."""
 
 
 def show_topology(
@@ -114,7 +116,7 @@ class TopologyView(W.VBox):  # type: ignore[misc]  # ipywidgets has no types: W.
         self.group_by = group_by
         self.on_select = on_select
         self.height = height
-        self.canvas = Canvas(height, aspect)
+        self.canvas = Canvas(height, aspect, LABEL_LINES)
         self.selected: Hashable | None = None
         """The estate node last clicked or searched (None before any)."""
         self._highlight: Highlight = None
@@ -339,7 +341,7 @@ def _resized(view: TopologyView, width: int | None) -> None:
     a view not shown (a hidden tab), left as it is."""
     if not width or width <= 0:
         return
-    view.canvas = Canvas.of(width, view.height)
+    view.canvas = Canvas.of(width, view.height, lines=LABEL_LINES)
     try:
         view._levels.relayout(view.canvas, view.progress)
     finally:
