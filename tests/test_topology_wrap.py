@@ -86,3 +86,23 @@ def test_the_overview_in_a_narrow_pane_is_no_wider_than_it(graph: object) -> Non
 def test_a_wide_canvas_keeps_one_line(graph: object) -> None:
     data = auto_view(graph, canvas=Canvas.of(1000, 600, lines=2))  # type: ignore[arg-type]
     assert not any(key.endswith(LINE_SUFFIX) for key in data.graph.nodes)
+
+
+def test_labels_on_two_lines_are_told_apart() -> None:
+    """Eight SFTP profiles "Inbound customer payments from ..." in a narrow pane: each read
+    differs from every other whose whole label differs (cut in the middle, as on one line)."""
+    estate = ipt.demo_estate(n_profiles=300, seed=7).subset(ipt.Filter(agent_types=["SFTP"]))
+    graph = build_graph(estate)
+    data = auto_view(graph, canvas=Canvas.of(568, 560, lines=2))
+    assert data.size is not None and data.size[0] <= 568
+    assert any(key.endswith(LINE_SUFFIX) for key in data.graph.nodes)
+    read = _lines(data)
+    whole = _lines(auto_view(graph, canvas=Canvas.of(6000, 560)))
+    profiles = sorted(key for key in read if key.startswith("profile:"))
+    same = [
+        (read[a], whole[a], whole[b])
+        for i, a in enumerate(profiles)
+        for b in profiles[i + 1 :]
+        if read[a] == read[b] and whole[a] != whole[b]
+    ]
+    assert same == []

@@ -5,7 +5,8 @@ cut to a few characters, or on a canvas wider than the pane, which scrolls sidew
 Where the canvas allows it (`Canvas.lines`: the Explorer's, whose sigma draws what it is
 given; a fixed page keeps one line) and one line would not do, each label breaks after a
 word (`wrap_to_px`): the count never split nor cut, a name kept on the first line and
-the rest on the second, cut there only if it must be. The columns then share the width
+the rest on the second, cut there only if it must be (in the middle where two would read
+the same, as `cut_apart` cuts). The columns then share the width
 as two lines need it (`wrapped_budget`), `WRAPPED_EDGE_PX` apart, and the rows are
 `WRAPPED_ROW_PX` or more apart, so the view may grow taller (never wider: its panel
 then holds the canvas whole, `two_lines`, and the page scrolls, not the panel). sigma
@@ -16,24 +17,20 @@ draws a label on one line: the second is the label of an invisible node `LINE_PX
 from __future__ import annotations
 
 import bisect
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from .topology_fit import (
     CHAR_PX,
     COUNT,
     MAX_ROW_PX,
-    SCROLL_PAGES,
     Canvas,
     column_x,
+    cut_apart,
     cut_to_px,
     label_gaps,
     label_px,
 )
-
-if TYPE_CHECKING:
-    from .topology_data import ViewData
 
 __all__ = [
     "LINE_PX",
@@ -59,6 +56,9 @@ go to the labels (each fan of edges is still seen leaving its port)."""
 SHORTEST_LINE_CHARS = 5
 """No name on two lines is cut to fewer characters than this on its first (its count on
 the second): four columns in 500 px keep every label's beginning and count."""
+WRAPPED_PAGES = 4.0
+"""A view whose labels would scroll sideways on one line takes two up to this many canvases
+tall (a list of 50 profiles node by node in a narrow pane): the page scrolls down."""
 LINE_SUFFIX = " \u21b5"
 """A label's second line's key: its node's key and a return arrow (`partner:1001 ↵`)."""
 
@@ -89,13 +89,13 @@ def wrapped_labels(
     when the canvas allows it and one line (`single`: column -> the room `label_budget`
     gives) would not do: it cuts a label and needs a canvas wider than this one (it would
     scroll sideways), or two lines fit the canvas's height. None: one line does, or two
-    lines would not fit `SCROLL_PAGES` canvases' height, or the width at all."""
+    lines would not fit `WRAPPED_PAGES` canvases' height, or the width at all."""
     cut = any(label_px(said[n]) > single[c] - glyph_px[n] for n, c in column_of.items())
     if canvas.lines < 2 or not cut:
         return None
     height = max(rows - 1, 0) * WRAPPED_ROW_PX + LINE_PX
     wider = sum(single.values()) > canvas.inner_width - label_gaps(len(single)) + 0.5
-    if height > canvas.inner_height * (SCROLL_PAGES if wider else 1.0):
+    if height > canvas.inner_height * (WRAPPED_PAGES if wider else 1.0):
         return None
     needs: dict[float, list[tuple[float, float]]] = {}
     for node, column in column_of.items():
@@ -105,11 +105,18 @@ def wrapped_labels(
     if budget is None:
         return None
     first: dict[Hashable, str] = {}
-    second: dict[Hashable, str] = {}
-    for node, column in column_of.items():
-        first[node], rest = wrap_to_px(said[node], budget[column] - glyph_px[node])
+    rests: dict[Hashable, str] = {}
+    rooms = {node: budget[column] - glyph_px[node] for node, column in column_of.items()}
+    for node in column_of:
+        first[node], rest = _split(said[node], rooms[node])
         if rest:
-            second[node] = rest
+            rests[node] = rest
+    alone = {n: said[n] for n in column_of if n not in rests and first[n] != said[n]}
+    first.update(cut_apart(alone, rooms))  # on one line, cut: told apart as on one line
+    counts = {node: rest for node, rest in rests.items() if COUNT.fullmatch(" " + rest)}
+    # cut apart where two would read the same (eight "Inbound customer pa…" profiles)
+    second = cut_apart({n: r for n, r in rests.items() if n not in counts}, rooms)
+    second.update({node: _second_line(rest, rooms[node]) for node, rest in counts.items()})
     spread = canvas.inner_height / max(rows - 1, 1)
     step = max(WRAPPED_ROW_PX, min(MAX_ROW_PX, spread))
     return Wrapped(first, second, budget, column_x(budget, WRAPPED_EDGE_PX), step, canvas)
@@ -167,16 +174,21 @@ def wrap_to_px(text: str, room: float) -> tuple[str, str]:
     first line ends after the last word that fits and the second holds the rest, cut as
     `cut_to_px` cuts (its count whole). A first word wider than the room is cut on the
     first line, the count alone on the second."""
+    line, rest = _split(text, room)
+    return line, _second_line(rest, room) if rest else ""
+
+
+def _split(text: str, room: float) -> tuple[str, str]:
+    """`text`'s first line in `room` pixels and the rest, uncut (see `wrap_to_px`)."""
     if label_px(text) <= room:
         return text, ""
     fitting = [(line, rest) for line, rest in _breaks(text) if label_px(line) <= room]
     if fitting:
-        line, rest = fitting[-1]
-        return line, _second_line(rest, room)
+        return fitting[-1]
     count = COUNT.search(text)
     if count is None or count.start() == 0:
         return cut_to_px(text, room), ""
-    return cut_to_px(text[: count.start()], room), _second_line(count.group().strip(), room)
+    return cut_to_px(text[: count.start()], room), count.group().strip()
 
 
 def _second_line(rest: str, room: float) -> str:
@@ -231,6 +243,7 @@ def second_line_nodes(
 _INVISIBLE = "rgba(255,255,255,0)"
 
 
-def two_lines(data: ViewData) -> bool:
-    """True when `data` draws labels on two lines (its canvas then as tall as it needs)."""
-    return any(key.endswith(LINE_SUFFIX) for key in data.graph.nodes)
+def two_lines(keys: Iterable[str]) -> bool:
+    """True when a view whose graph has these node `keys` draws labels on two lines (its
+    canvas then as tall as it needs)."""
+    return any(key.endswith(LINE_SUFFIX) for key in keys)

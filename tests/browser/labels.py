@@ -27,6 +27,7 @@ __all__ = [
     "frames",
     "hovered_text",
     "kept_characters",
+    "read_labels",
     "whole_of",
     "problems",
     "resize_and_wait",
@@ -331,6 +332,33 @@ class Kept:
 
 
 _COUNT = re.compile(r" \((\d{1,3}(?:,\d{3})*)[^()]*\)$")  # as topology_fit.COUNT
+
+
+SECOND_LINE_INDENT_PX = 30.0
+"""A label's second line starts under its name: right of its first line's start by the
+glyph's width at most (and never left of it)."""
+
+
+def read_labels(boxes: list[Box]) -> list[str]:
+    """The labels as a reader reads them: a label wrapped onto two lines (its second drawn
+    `LINE_PX` below its first, under its name: `viewmodel/topology_wrap.py`) is one label,
+    its lines joined by a space; every other box is a label of its own."""
+    from iptoolkit.viewmodel.topology_wrap import LINE_PX
+
+    second: dict[int, int] = {}  # the box of a first line -> the box of its second
+    for j, low in enumerate(boxes):
+        for i, high in enumerate(boxes):
+            below = low.top - high.top
+            indent = low.left - high.left
+            if abs(below - LINE_PX) <= 1.5 and 0 < indent <= SECOND_LINE_INDENT_PX:
+                second.setdefault(i, j)
+                break
+    seconds = set(second.values())
+    return [
+        box.text + (" " + boxes[second[i]].text if i in second else "")
+        for i, box in enumerate(boxes)
+        if i not in seconds
+    ]
 
 
 def kept_characters(drawn: list[str], whole: list[str]) -> Kept:

@@ -13,10 +13,13 @@ Two sessions, one per place people explore in:
   same four widths.
 
 A view fails on any overlapping pair, any label or group node cut by the canvas's edge,
-any label under 11 px. The Explorer's overview must also use its room (issue 42): no count
+any label under 11 px; from 1,000 px on, on a canvas wider than its pane or anything
+scrolling sideways (a 528 px pane beside the file browser: labels take two lines there,
+`topology_wrap`). The Explorer's overview must also use its room (issue 42): no count
 cut, and at least `KEPT_GOALS` of its labels' characters drawn at 1,000 and 1,280 px (the
 characters of every label drawn, "…" aside, over those of the labels whole: each drawn
-label is matched to the whole one it was cut from, `kept_characters`). At 800 px the
+label, its two lines read as one, `read_labels`, is matched to the whole one it was cut
+from, `kept_characters`). At 800 px the
 neighbourhood's labels are cut: hovered, each must show its whole name (`HoverNames`).
 Screenshots go under the test's folder (and `IPTOOLKIT_KEEP_SCREENSHOTS`, when set).
 """
@@ -51,6 +54,7 @@ from .labels import (
     RECORD_LABELS,
     hovered_text,
     kept_characters,
+    read_labels,
     resize_and_wait,
     view_problems,
 )
@@ -73,6 +77,23 @@ LAB_CELLS = (
 KEPT_GOALS = {1000: 0.65, 1280: 0.80}
 """The least share of the overview's label characters drawn, by page width (issue 42)."""
 OVERVIEW = LAB_VIEWS.index("explorer overview")
+PANE_FROM = 1000
+"""From this page width on, every view's canvas is no wider than its pane and nothing
+scrolls sideways (issue 42: labels take two lines in a narrow pane, `topology_wrap`)."""
+PANE = """
+index => {
+  const view = document.querySelectorAll(".ipt-topology")[index];
+  const canvas = view.querySelector(".ipysigma-container");
+  const panel = view.querySelector(".ipt-topology-canvas");
+  const sideways = [];
+  for (let up = canvas.parentElement; up; up = up.parentElement) {
+    const overflow = getComputedStyle(up).overflowX;
+    if ((overflow === "auto" || overflow === "scroll") && up.scrollWidth > up.clientWidth + 1)
+      sideways.push(`${up.className.toString().slice(0, 40)} ${up.scrollWidth}>${up.clientWidth}`);
+  }
+  return {canvas: canvas.getBoundingClientRect().width, pane: panel.clientWidth, sideways};
+}
+"""
 APP_PROFILES = int(os.environ.get("IPTOOLKIT_LABEL_PROFILES", "2000"))
 """The app's estate (10,000 to measure the issue's table again; 2,000 keeps the test short)."""
 APP_SEED = 5
@@ -134,6 +155,8 @@ def _lab_session(lab: Lab, tmp_path: Path) -> dict[str, str]:
             for index, name in enumerate(LAB_VIEWS):
                 views.nth(index).scroll_into_view_if_needed()
                 found[f"lab {width} px, {name}"] = _judge(page, index)
+                if width >= PANE_FROM:
+                    found[f"lab {width} px, {name}, pane"] = _in_its_pane(page, index)
                 if index == OVERVIEW:
                     found[f"lab {width} px, kept"] = _kept(page, index, KEPT_GOALS.get(width))
                 keep_screenshot(views.nth(index), tmp_path, f"lab-{width}-{index}")
@@ -155,6 +178,8 @@ def _app_session(url: str, tmp_path: Path) -> dict[str, str]:
             for width in WIDTHS:
                 resize_and_wait(page, width, HEIGHT, 1, timeout=STEP * 2)
                 found[f"app {width} px, {name}"] = _judge(page, 0)
+                if width >= PANE_FROM:
+                    found[f"app {width} px, {name}, pane"] = _in_its_pane(page, 0)
                 keep_screenshot(page, tmp_path, f"app-{width}-{index}")
     return found
 
@@ -193,11 +218,21 @@ def _judge(page: Any, view: int) -> str:
     return line
 
 
+def _in_its_pane(page: Any, view: int) -> str:
+    """One line on the view's canvas in its pane: `!` in it when the canvas is wider than
+    its pane or anything around it scrolls sideways."""
+    at = page.evaluate(PANE, view)
+    line = f"canvas {at['canvas']:.0f} px in a pane of {at['pane']} px"
+    if at["canvas"] > at["pane"] + 1 or at["sideways"]:
+        line += f" ! sideways: {at['sideways']}"
+    return line
+
+
 def _kept(page: Any, view: int, goal: float | None) -> str:
     """One line on how much of the overview's labels is drawn: `!` in it when a count is
     cut, a label matches no whole one, or less than `goal` of the characters is kept."""
     frame, _ = view_problems(page, view)
-    kept = kept_characters([box.text for box in frame.boxes], _overview_labels())
+    kept = kept_characters(read_labels(frame.boxes), _overview_labels())
     line = kept.line()
     if kept.wrong or (goal is not None and kept.share < goal):
         line += f" ! (goal {goal:.0%})" if goal is not None else " !"

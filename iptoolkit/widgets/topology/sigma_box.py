@@ -115,7 +115,7 @@ class SigmaBox(W.Box):  # type: ignore[misc]  # ipywidgets has no types: W.Box i
         if old is not None:
             old.close()
         self._inner.layout.width = f"{width}px" if width else "100%"
-        tall = data.size[1] if data.size and two_lines(data) else 0  # no scroll inside
+        tall = data.size[1] if data.size and two_lines(data.graph.nodes) else 0  # no scroll inside
         self.layout.max_height = f"{max(self._height, tall) + SCROLLBAR_PX + 2}px"
         self._place()
         self._home.home()
