@@ -114,8 +114,15 @@ def wrapped_labels(
     alone = {n: said[n] for n in column_of if n not in rests and first[n] != said[n]}
     first.update(cut_apart(alone, rooms))  # on one line, cut: told apart as on one line
     counts = {node: rest for node, rest in rests.items() if COUNT.fullmatch(" " + rest)}
-    # cut apart where two would read the same (eight "Inbound customer pa…" profiles)
-    second = cut_apart({n: r for n, r in rests.items() if n not in counts}, rooms)
+    # cut apart where two would read the same (eight "Inbound customer pa…" profiles):
+    # among the labels whose first lines are the same, the others read apart already
+    alike: dict[str, dict[Hashable, str]] = {}
+    for node, rest in rests.items():
+        if node not in counts:
+            alike.setdefault(first[node], {})[node] = rest
+    second: dict[Hashable, str] = {}
+    for group in alike.values():
+        second.update(cut_apart(group, rooms))
     second.update({node: _second_line(rest, rooms[node]) for node, rest in counts.items()})
     spread = canvas.inner_height / max(rows - 1, 1)
     step = max(WRAPPED_ROW_PX, min(MAX_ROW_PX, spread))
