@@ -180,7 +180,7 @@ def wrap_to_px(text: str, room: float) -> tuple[str, str]:
     """`text` on at most two lines of `room` pixels: (`text`, "") when it fits one; else the
     first line ends after the last word that fits and the second holds the rest, cut as
     `cut_to_px` cuts (its count whole). A first word wider than the room is cut on the
-    first line, the count alone on the second."""
+    first line, the rest on the second (`Bergm…` / `Chemicals B.V.`)."""
     line, rest = _split(text, room)
     return line, _second_line(rest, room) if rest else ""
 
@@ -189,13 +189,14 @@ def _split(text: str, room: float) -> tuple[str, str]:
     """`text`'s first line in `room` pixels and the rest, uncut (see `wrap_to_px`)."""
     if label_px(text) <= room:
         return text, ""
-    fitting = [(line, rest) for line, rest in _breaks(text) if label_px(line) <= room]
+    breaks = _breaks(text)
+    fitting = [(line, rest) for line, rest in breaks if label_px(line) <= room]
     if fitting:
         return fitting[-1]
-    count = COUNT.search(text)
-    if count is None or count.start() == 0:
+    if not breaks:
         return cut_to_px(text, room), ""
-    return cut_to_px(text[: count.start()], room), count.group().strip()
+    word, rest = breaks[0]  # its first word cut, the rest on the second line
+    return cut_to_px(word, room), rest
 
 
 def _second_line(rest: str, room: float) -> str:
