@@ -29,6 +29,7 @@ from iptoolkit.viewmodel.topology_data import (
     start_camera,
     view_data,
 )
+from iptoolkit.viewmodel.topology_wrap import two_lines
 
 from .factories import ACME, GLOBEX, agent, channel, estate_of, profile, unit
 from .view_helpers import data_of, graph_of, sigma_of
@@ -263,8 +264,9 @@ def test_the_view_lays_itself_out_again_for_the_width_its_front_end_reports(
     big: Estate,
 ) -> None:
     """The front end reports the view's width (`CanvasWidth`): the overview and every level
-    opened are laid out for it; a width too narrow for readable labels draws a wider canvas
-    that scrolls (never narrower labels than `MIN_LABEL_CHARS`), a wide one fits its width."""
+    opened are laid out for it; a narrow one takes labels on two lines (`topology_wrap`),
+    a width too narrow even for those draws a wider canvas that scrolls (never narrower
+    labels than `MIN_LABEL_CHARS`), a wide one fits its width."""
     view = TopologyView(big, height=600)
     view.expand("group:profile:Finance")
     opened = view.data
@@ -276,11 +278,16 @@ def test_the_view_lays_itself_out_again_for_the_width_its_front_end_reports(
     assert "sideways" not in view._controls.status.value
     view._width.width = 500
     narrow = data_of(view).size
-    assert narrow is not None and narrow[0] > 500  # grown: the panel scrolls sideways
+    assert narrow is not None and narrow[0] <= 500  # labels on two lines, taller
+    assert two_lines(data_of(view).graph.nodes) and narrow[1] > 600
+    assert "sideways" not in view._controls.status.value
+    view._width.width = 300
+    narrower = data_of(view).size
+    assert narrower is not None and narrower[0] > 300  # grown: the panel scrolls sideways
     assert "scroll it sideways" in view._controls.status.value  # and says so
     view.go_to(0)
     back = data_of(view).size
-    assert back is not None and back[0] > 500
+    assert back is not None and back[0] > 300
     view._width.width = 0  # a hidden tab: nothing to lay out for
     assert view.canvas.width > 0
     view.close()
