@@ -280,6 +280,9 @@ def test_the_view_lays_itself_out_again_for_the_width_its_front_end_reports(
     narrow = data_of(view).size
     assert narrow is not None and narrow[0] <= 500  # labels on two lines, taller
     assert two_lines(data_of(view).graph.nodes) and narrow[1] > 600
+    camera, sigma = data_of(view).camera, view.sigma
+    assert camera is not None and sigma is not None
+    assert sigma.renderer_settings["maxCameraRatio"] == camera["ratio"]  # no zooming out
     assert "sideways" not in view._controls.status.value
     view._width.width = 300
     narrower = data_of(view).size

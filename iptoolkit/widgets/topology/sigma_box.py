@@ -75,7 +75,12 @@ def new_sigma(data: ViewData, *, name: str, height: int, camera: dict[str, Any])
         **extra,
     )
     # drawn in a hidden tab, the container has no width yet: sigma must wait, not fail
-    sigma.renderer_settings = {**sigma.renderer_settings, "allowInvalidContainer": True}
+    settings = {**sigma.renderer_settings, "allowInvalidContainer": True}
+    if data.camera is not None and two_lines(graph.nodes):
+        # a label's second line is a node of its own, as far below its first as the zoom
+        # makes it: zoomed out past the start (which shows the whole view), they would meet
+        settings["maxCameraRatio"] = data.camera["ratio"]
+    sigma.renderer_settings = settings
     return sigma
 
 
