@@ -4,14 +4,15 @@ cut to a few characters, or on a canvas wider than the pane, which scrolls sidew
 
 Where the canvas allows it (`Canvas.lines`: the Explorer's, whose sigma draws what it is
 given; a fixed page keeps one line) and one line would not do, each label breaks after a
-word (`wrap_to_px`): the count never split nor cut, a name kept on the first line and
-the rest on the second, cut there only if it must be (in the middle where two would read
-the same, as `cut_apart` cuts). The columns then share the width
-as two lines need it (`wrapped_budget`), `WRAPPED_EDGE_PX` apart, and the rows are
-`WRAPPED_ROW_PX` or more apart, so the view may grow taller (never wider: its panel
-then holds the canvas whole, `two_lines`, and the page scrolls, not the panel). sigma
-draws a label on one line: the second is the label of an invisible node `LINE_PX` below its node
-(`second_line_nodes`), of kind "port" as the edges' ports are, so that nothing names it.
+word (`wrap_to_px`): the count never split nor cut, a name kept on the first line and the
+rest on the second, cut there only if it must be (in the middle where two would read the
+same, as `cut_apart` cuts). The columns then share the width as two lines need it
+(`wrapped_budget`), `WRAPPED_EDGE_PX` apart, and the rows are `WRAPPED_ROW_PX` or more
+apart, so the view may grow taller (never wider: its panel then holds the canvas whole,
+`two_lines`, and the page scrolls, not the panel). sigma draws a label on one line: the
+second is the label of an invisible node `LINE_PX` below its node (`second_line_nodes`),
+of kind "port" as the edges' ports are, so that nothing names it. Zooming in moves it
+away from its first line as it moves the rows apart; zooming out is stopped at the start.
 """
 
 from __future__ import annotations
