@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import iptoolkit as ipt
-from iptoolkit.core.nodes import is_active
+from iptoolkit.core.nodes import endpoint, is_active, target
 from iptoolkit.core.records import profile_keys
 from iptoolkit.models import IntegrationPartnerChannelSFTP
 from iptoolkit.query.filters import select
@@ -227,6 +227,24 @@ def test_the_views_build_no_profile_model_and_models_come_on_first_use():
     models = estate.profiles
     assert models[0] is first  # built once, shared with the record
     assert [m.to_json_dict() for m in models] == [r for i, r in enumerate(raw) if i != 7]
+
+
+def test_endpoints_are_worked_out_on_first_use_as_they_were_at_load():
+    raw = ipt.demo_profiles(60, seed=5)
+    raw[3] = {**raw[3], "created": "yesterday"}  # a faulty one: it points nowhere
+    estate = ipt.Estate.from_raw(raw)
+    ipt.compare(estate, ipt.demo_environment(estate, plant=True))  # compare reads none
+    assert all(record.built.where is None for record in estate.records)
+    for record in estate.records:
+        units = tuple(endpoint(unit) for unit in record.response_units)
+        assert record.response_endpoints == units
+        assert record.agent_endpoint == endpoint(record.agent)
+        assert record.response_targets == tuple(
+            target(unit, at) for unit, at in zip(record.response_units, units, strict=True)
+        )
+        assert record.built.where is not None  # kept, and invisible to ==
+    assert estate.records[3].response_endpoints == () and estate.records[3].problem
+    assert ipt.Estate.from_raw(raw).records == estate.records
 
 
 def test_a_channel_under_an_unknown_agent_counts_only_if_it_is_one():

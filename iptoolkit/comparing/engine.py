@@ -125,25 +125,34 @@ class _Run:
         b_items = items_of(self.b, kind, self.rules)
         paired = pair_items(a_items, b_items, self.manual.get(kind, ()), kind)
         self.notes.extend(paired.notes)
-        a_refs: dict[str, Ref] = {}
-        b_refs: dict[str, Ref] = {}
-        for a_item, b_item, how in paired.pairs:
-            ref = Ref(f"{kind} {key_text(b_item.key)}")
-            a_refs[a_item.node] = b_refs[b_item.node] = ref
-            self.matches.append(Match(kind, how, a_item.key, b_item.key, a_item.node, b_item.node))
+        self.matches.extend(
+            [Match(kind, how, a.key, b.key, a.node, b.node) for a, b, how in paired.pairs]
+        )
         for item in paired.only_a:
-            a_refs[item.node] = Ref(f"{kind} (only in {self.names[0]}) {key_text(item.key)}")
             self._unmatched(item, paired, "a")
         for item in paired.only_b:
-            b_refs[item.node] = Ref(f"{kind} {key_text(item.key)}")
             self._unmatched(item, paired, "b")
+        for key, a_found, b_found in paired.ambiguous:
+            self._ambiguous(kind, key, a_found, b_found)
+        if kind != "profile":  # what a profile names: its profiles are named by nothing
+            self.refs[kind] = self._refs(kind, paired)
+        return paired
+
+    def _refs(self, kind: ItemKind, paired: Paired) -> tuple[dict[str, Ref], dict[str, Ref]]:
+        """The `Ref` of each channel or partner node of A and of B (`normal.Translator`)."""
+        a_refs: dict[str, Ref] = {}
+        b_refs: dict[str, Ref] = {}
+        for a_item, b_item, _ in paired.pairs:
+            a_refs[a_item.node] = b_refs[b_item.node] = Ref(f"{kind} {key_text(b_item.key)}")
+        for item in paired.only_a:
+            a_refs[item.node] = Ref(f"{kind} (only in {self.names[0]}) {key_text(item.key)}")
+        for item in paired.only_b:
+            b_refs[item.node] = Ref(f"{kind} {key_text(item.key)}")
         for key, a_found, b_found in paired.ambiguous:
             ref = Ref(f"{kind} (ambiguous) {key_text(key)}")
             a_refs.update((item.node, ref) for item in a_found)
             b_refs.update((item.node, ref) for item in b_found)
-            self._ambiguous(kind, key, a_found, b_found)
-        self.refs[kind] = (a_refs, b_refs)
-        return paired
+        return a_refs, b_refs
 
     def _unmatched(self, item: Item, paired: Paired, side: str) -> None:
         here, there = (self.names[0], self.names[1]) if side == "a" else self.names[::-1]
