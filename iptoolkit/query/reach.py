@@ -181,12 +181,16 @@ def neighbourhood(graph: EstateGraph, node: Hashable, depth: int = 1) -> EstateG
     return induced_subgraph(graph, seen)
 
 
-def induced_subgraph(graph: EstateGraph, nodes: Iterable[Hashable]) -> EstateGraph:
+def induced_subgraph(
+    graph: EstateGraph, nodes: Iterable[Hashable], *, shared: bool = False
+) -> EstateGraph:
     """The nodes and the edges between them, as a new graph in the graph's own order.
 
     Not `graph.subgraph(nodes)`: a subgraph view follows the set's hash order, and drawings
     and exports of a part of the graph must not change between runs. Attributes are copied
-    (a level deep); the copy is independent.
+    (a level deep); the copy is independent. `shared`: a part only read, holding the
+    graph's own attribute dicts (node data, each pair's edges), so that nothing is copied:
+    an HTML file reads 1,700 parts, and the copies were a seventh of its levels' time.
     """
     chosen = set(nodes)
     ordered = [node for node in graph if node in chosen]
@@ -196,14 +200,16 @@ def induced_subgraph(graph: EstateGraph, nodes: Iterable[Hashable]) -> EstateGra
     # 1,700 parts, and the calls were most of the cut.
     inner: Any = result  # the adjacency dicts networkx documents as its data structure
     node_data, succ_out, pred_out = inner._node, inner._succ, inner._pred
+    given: Any = graph
+    node_in, succ_in = given._node, given._succ
     for node in ordered:
-        node_data[node] = dict(graph.nodes[node])
+        node_data[node] = node_in[node] if shared else dict(node_in[node])
         succ_out[node], pred_out[node] = {}, {}
     for source in ordered:
         out = succ_out[source]
-        for target, edges in graph.succ[source].items():
+        for target, edges in succ_in[source].items():
             if target in chosen:
-                keyed = {key: dict(data) for key, data in edges.items()}
+                keyed = edges if shared else {key: dict(data) for key, data in edges.items()}
                 out[target] = pred_out[target][source] = keyed
     return result
 

@@ -470,33 +470,43 @@ def _kind(graph: EstateGraph, node: str) -> Any:
 
 def _group_keys(graph: EstateGraph, group_by: str) -> dict[str, Key]:
     keys: dict[str, Key] = {}
+    given: Any = graph  # its node dicts as networkx keeps them: no view per node
+    nodes: dict[str, dict[str, Any]] = given._node
     partner_names = {
         node: str(data.get("name") or node)
-        for node, data in graph.nodes(data=True)
+        for node, data in nodes.items()
         if data.get("kind") == "partner"
     }
     reaching = _partners_reached(graph, partner_names) if group_by == "partner" else {}
-    for node, data in graph.nodes(data=True):
+    typed: dict[tuple[str, Any, bool], Key] = {}  # each kind and type's key made once
+    for node, data in nodes.items():
         kind = data.get("kind") or "other"
-        type_name = data.get("type")
         if kind == "profile":
-            keys[node] = ("profile", _profile_bucket(graph, node, group_by, reaching), None)
-        elif kind == "agent":
-            keys[node] = ("agent", f"{type_label(type_name)} agents", type_name)
-        elif kind == "response":
-            keys[node] = ("response", f"{type_label(type_name)} responses", type_name)
-        elif kind == "channel":
-            if data.get("resolved") is False:
-                keys[node] = ("channel", "channel ids not found", None)
-            else:
-                keys[node] = ("channel", f"{type_label(type_name)} channels", type_name)
+            keys[node] = ("profile", _profile_bucket(data, node, group_by, reaching), None)
         elif kind == "partner":
             keys[node] = ("partner", partner_names[node], node)
         else:
-            keys[node] = (kind, str(kind), None)
+            kind_type = (kind, data.get("type"), data.get("resolved") is False)
+            key = typed.get(kind_type)
+            if key is None:
+                key = typed[kind_type] = _typed_key(*kind_type)
+            keys[node] = key
     if group_by == "group":
         keys = _shallower_groups(keys)
     return keys
+
+
+def _typed_key(kind: str, type_name: Any, unresolved: bool) -> Key:
+    """The group of an agent, response unit or channel: its kind and type."""
+    if kind == "agent":
+        return ("agent", f"{type_label(type_name)} agents", type_name)
+    if kind == "response":
+        return ("response", f"{type_label(type_name)} responses", type_name)
+    if kind == "channel":
+        if unresolved:
+            return ("channel", "channel ids not found", None)
+        return ("channel", f"{type_label(type_name)} channels", type_name)
+    return (kind, str(kind), None)
 
 
 _COLUMN = {"profile": 0, "agent": 1, "response": 1, "channel": 2, "partner": 3}
@@ -530,9 +540,8 @@ def _partners_reached(graph: EstateGraph, partner_names: dict[str, str]) -> dict
 
 
 def _profile_bucket(
-    graph: EstateGraph, node: str, group_by: str, reaching: dict[str, set[str]]
+    data: dict[str, Any], node: str, group_by: str, reaching: dict[str, set[str]]
 ) -> str:
-    data = graph.nodes[node]
     if data.get("problem"):
         return "unreadable profiles"
     if group_by == "agent_type":

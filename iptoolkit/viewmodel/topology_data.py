@@ -202,14 +202,18 @@ def detail_node(graph: EstateGraph, node: Hashable) -> Hashable:
     return node
 
 
-def group_graph(graph: EstateGraph, members: Iterable[Hashable]) -> EstateGraph:
+def group_graph(
+    graph: EstateGraph, members: Iterable[Hashable], *, shared: bool = False
+) -> EstateGraph:
     """What expanding a group shows: its members and everything on their paths (the
-    profiles that reach them, the channels and partners they reach)."""
+    profiles that reach them, the channels and partners they reach). `shared`: a part
+    only read, holding the graph's attribute dicts (`induced_subgraph`)."""
     from ..query.reach import induced_subgraph, reached
 
     starts = [node for node in members if isinstance(node, str) and node in graph]
-    chosen = reached(graph.succ, starts) | reached(graph.pred, starts)
-    return induced_subgraph(graph, chosen)
+    adjacency: Any = graph  # walked in networkx's own dicts, not through its views
+    chosen = reached(adjacency._succ, starts) | reached(adjacency._pred, starts)
+    return induced_subgraph(graph, chosen, shared=shared)
 
 
 def _to_sigma(
