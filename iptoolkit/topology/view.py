@@ -188,36 +188,38 @@ def channel_counts(graph: EstateGraph) -> tuple[int, int]:
 def detail_view(graph: EstateGraph, focus: AbstractSet[Hashable] | None = None) -> ViewGraph:
     """Every node of the graph once; parallel edges merged, counted in `weight`."""
     view: ViewGraph = nx.DiGraph()
-    for node, data in graph.nodes(data=True):
-        kind = data.get("kind")
-        view.add_node(
-            node,
-            kind=kind,
-            label=node_label(graph, node),
-            type=data.get("type"),
-            group=data.get("group"),
-            count=1,
-            inactive=0 if _counts_active(data) else 1,
-            unresolved=data.get("resolved") is False,
-            problem=bool(data.get("problem")),
-            focus=focus is None or node in focus,
-            members=[node],
-            owner=_owner_name(graph, data),
-        )
-    edges: Iterable[tuple[str, str, str | None]] = graph.edges(data="relation")
-    for u, v, relation in edges:
-        if view.has_edge(u, v):
-            view.edges[u, v]["weight"] += 1
+    nodes = {
+        node: {
+            "kind": data.get("kind"),
+            "label": node_label(graph, node),
+            "type": data.get("type"),
+            "group": data.get("group"),
+            "count": 1,
+            "inactive": 0 if _counts_active(data) else 1,
+            "unresolved": data.get("resolved") is False,
+            "problem": bool(data.get("problem")),
+            "focus": focus is None or node in focus,
+            "members": [node],
+            "owner": _owner_name(graph, data),
+        }
+        for node, data in graph.nodes(data=True)
+    }
+    view.add_nodes_from(nodes.items())
+    edges: dict[tuple[str, str], dict[str, Any]] = {}  # made in plain dicts, added at once
+    relations: Iterable[tuple[str, str, str | None]] = graph.edges(data="relation")
+    for u, v, relation in relations:
+        edge = edges.get((u, v))
+        if edge is not None:
+            edge["weight"] += 1
             continue
-        view.add_edge(
-            u,
-            v,
-            direction=direction_of(relation),
-            style=line_style_of(relation),
-            weight=1,
-            inactive=bool(view.nodes[u]["inactive"] or view.nodes[v]["inactive"]),
-            focus=focus is not None and u in focus and v in focus,
-        )
+        edges[u, v] = {
+            "direction": direction_of(relation),
+            "style": line_style_of(relation),
+            "weight": 1,
+            "inactive": bool(nodes[u]["inactive"] or nodes[v]["inactive"]),
+            "focus": focus is not None and u in focus and v in focus,
+        }
+    view.add_edges_from((u, v, edge) for (u, v), edge in edges.items())
     return view
 
 
@@ -369,7 +371,13 @@ def profile_group_count(
     _check_group_by(group_by)
     limits = max_per_column or MAX_PER_COLUMN
     with gc_paused():
-        return _profile_groups(_group_keys(graph, group_by), limits, group_by)
+        keys = _group_keys(graph, group_by, only=_COUNTED[group_by])
+        return _profile_groups(keys, limits, group_by)
+
+
+_COUNTED = {"group": {"profile"}, "partner": {"profile"}, "agent_type": {"profile", "agent"}}
+"""The kinds whose groups decide a grouping's profile groups (`_cap` lumps a profile
+group by agent type where it lumps the agents of that type)."""
 
 
 def _profile_groups(keys: dict[str, Key], limits: dict[str, int], group_by: str) -> int:
@@ -394,12 +402,18 @@ class GroupedViews:
         self._views: dict[str, ViewGraph] = {}
 
     def profile_groups(self, group_by: str) -> int:
-        """`profile_group_count(graph, group_by)`: from its view once made, else from its
-        groups, kept for `view`."""
+        """`profile_group_count(graph, group_by)`: from its view once made, else from the
+        groups of the kinds that decide it (`_COUNTED`; most groupings tried are refused,
+        so the rest wait for `view`)."""
         view = self._views.get(group_by)
         if view is not None:
             return sum(1 for kind in view.nodes.values() if kind["kind"] == "profile")
-        return _profile_groups(self._group_keys(group_by), self._limits, group_by)
+        keys = self._keys.get(group_by)
+        if keys is None:
+            _check_group_by(group_by)
+            with gc_paused():
+                keys = _group_keys(self.graph, group_by, only=_COUNTED[group_by])
+        return _profile_groups(keys, self._limits, group_by)
 
     def view(self, group_by: str, focus: AbstractSet[Hashable] | None = None) -> ViewGraph:
         """`grouped_view(graph, group_by, focus)`: without a focus, made on first use and
@@ -468,7 +482,10 @@ def _kind(graph: EstateGraph, node: str) -> Any:
     return graph.nodes[node].get("kind")
 
 
-def _group_keys(graph: EstateGraph, group_by: str) -> dict[str, Key]:
+def _group_keys(
+    graph: EstateGraph, group_by: str, *, only: AbstractSet[str] | None = None
+) -> dict[str, Key]:
+    """Each node's group (`only`: of the nodes of these kinds)."""
     keys: dict[str, Key] = {}
     given: Any = graph  # its node dicts as networkx keeps them: no view per node
     nodes: dict[str, dict[str, Any]] = given._node
@@ -477,10 +494,13 @@ def _group_keys(graph: EstateGraph, group_by: str) -> dict[str, Key]:
         for node, data in nodes.items()
         if data.get("kind") == "partner"
     }
-    reaching = _partners_reached(graph, partner_names) if group_by == "partner" else {}
+    counted = only is None or "profile" in only
+    reaching = _partners_reached(graph, partner_names) if group_by == "partner" and counted else {}
     typed: dict[tuple[str, Any, bool], Key] = {}  # each kind and type's key made once
     for node, data in nodes.items():
         kind = data.get("kind") or "other"
+        if only is not None and kind not in only:
+            continue
         if kind == "profile":
             keys[node] = ("profile", _profile_bucket(data, node, group_by, reaching), None)
         elif kind == "partner":

@@ -231,14 +231,14 @@ def _to_sigma(
             f"{KIND_GLYPHS.get(data['kind'], '')} {text}".strip()
             for text in (room.drawn[node], label_of[node])
         )
-        for node, data in view.nodes.items()
+        for node, data in view.nodes(data=True)
     }
     keys = _keys(view)
     drawn = [label for label, _ in labels.values()]
     out = _sigma_nodes(view, placed, room, keys, label_of, drawn, grouped=grouped, focused=focused)
     framed = _frame(out, view, placed, room, keys)
     _sigma_edges(out, view, placed, keys, framed, grouped=grouped, focused=focused)
-    members = {keys[node]: tuple(data["members"]) for node, data in view.nodes.items()}
+    members = {keys[node]: tuple(data["members"]) for node, data in view.nodes(data=True)}
     camera = framed.camera if framed else None
     size = framed.size if framed else None
     hover = hover_names((drawn, whole) for drawn, whole in labels.values())
@@ -258,7 +258,7 @@ def _uncut(
     if not room.budget:
         return {}
     out: dict[str, tuple[str, float]] = {}
-    for node, data in view.nodes.items():
+    for node, data in view.nodes(data=True):
         if room.drawn[node] != said[node]:
             glyph = KIND_GLYPHS.get(data["kind"], "")
             text = f"{glyph} {said[node]}".strip()
@@ -299,14 +299,14 @@ def _names(
     grouped = group_by is not None
     label_of = {
         node: item_label(data) if grouped else str(data["label"])
-        for node, data in view.nodes.items()
+        for node, data in view.nodes(data=True)
     }
     if not grouped:
         label_of = told_apart(view, label_of)
         return label_of, dict(label_of)
-    said = {node: item_label(data, inactive=False) for node, data in view.nodes.items()}
+    said = {node: item_label(data, inactive=False) for node, data in view.nodes(data=True)}
     if group_by == "group":
-        profiles = [node for node, data in view.nodes.items() if data["kind"] == "profile"]
+        profiles = [node for node, data in view.nodes(data=True) if data["kind"] == "profile"]
         cut = len(shared_path([str(view.nodes[node]["label"]) for node in profiles]))
         for node in profiles:
             said[node] = said[node][cut:]
@@ -361,10 +361,10 @@ def _sigma_nodes(
 ) -> nx.DiGraph[str]:
     """The sigma graph's nodes: placed, labelled, with their look and facts."""
     biggest: dict[str, int] = {}
-    for data in view.nodes.values():
+    for _, data in view.nodes(data=True):
         biggest[data["kind"]] = max(biggest.get(data["kind"], 1), _weight(data))
     out: nx.DiGraph[str] = nx.DiGraph()
-    for (node, data), label in zip(view.nodes.items(), drawn, strict=True):
+    for (node, data), label in zip(view.nodes(data=True), drawn, strict=True):
         column, row = placed.pos[node]
         out.add_node(
             keys[node],
@@ -391,8 +391,8 @@ def _frame(
     for its edges to leave from. None for a view laid out in rows."""
     if room.canvas is None:
         return None
-    xs = [a["x"] for a in out.nodes.values()]
-    ys = [a["y"] for a in out.nodes.values()]
+    xs = [a["x"] for _, a in out.nodes(data=True)]
+    ys = [a["y"] for _, a in out.nodes(data=True)]
     last = max(room.x_of.values(), default=0.0)
     widest_label = max((px for c, px in room.budget.items() if room.x_of[c] == last), default=0)
     right = last + port_offset(widest_label)
@@ -519,7 +519,7 @@ def _keys(view: ViewGraph) -> dict[Hashable, str]:
     """String keys: estate node ids as they are, groups `group:<kind>:<label>` (unique)."""
     keys: dict[Hashable, str] = {}
     taken: set[str] = set()
-    for node, data in view.nodes.items():
+    for node, data in view.nodes(data=True):
         key = f"group:{data['kind']}:{data['label']}" if isinstance(node, tuple) else str(node)
         base, number = key, 2
         while key in taken:
