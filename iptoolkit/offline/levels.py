@@ -75,11 +75,12 @@ class Interned:
         self._index: dict[str, int] = {}
 
     def __call__(self, text: object) -> int:
-        key = str(text)
-        if key not in self._index:
-            self._index[key] = len(self.texts)
+        key = text if type(text) is str else str(text)  # asked a million times a file
+        number = self._index.get(key)
+        if number is None:
+            number = self._index[key] = len(self.texts)
             self.texts.append(key)
-        return self._index[key]
+        return number
 
 
 @dataclass(frozen=True)

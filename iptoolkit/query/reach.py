@@ -114,20 +114,22 @@ def impact(graph: EstateGraph, node: Ref | list[Ref] | tuple[Ref, ...]) -> Impac
     if not asked:
         raise ValueError("impact() needs at least one node")
     chosen = list(dict.fromkeys(resolve_node(graph, one) for one in asked))
-    nodes = graph.nodes
+    # networkx's own dicts, not its views: an HTML file asks this of every item
+    given: Any = graph
+    nodes, succ, pred = given._node, given._succ, given._pred
     gone = set(chosen)
     for one in chosen:
         kind = nodes[one].get("kind")
         if kind == "partner":
-            gone.update(_neighbours(graph.pred, one, nodes, "channel"))
+            gone.update(_neighbours(pred, one, nodes, "channel"))
         elif kind == "profile":
-            gone.update(graph.succ[one])
+            gone.update(succ[one])
     result = Impact(" + ".join(map(str, chosen)), nodes=[str(one) for one in chosen])
     for profile in _in_order(graph, _profiles_reaching(graph, gone)):
         if not is_active(nodes[profile]):
             continue
-        for agent in _neighbours(graph.succ, profile, nodes, "agent"):
-            live = [c for c in graph.succ[agent] if is_active(nodes[c])]
+        for agent in _neighbours(succ, profile, nodes, "agent"):
+            live = [c for c in succ[agent] if is_active(nodes[c])]
             hit = [c for c in live if c in gone]
             if profile in gone or agent in gone or (hit and len(hit) == len(live)):
                 result.lose_input.append(profile)
@@ -135,12 +137,12 @@ def impact(graph: EstateGraph, node: Ref | list[Ref] | tuple[Ref, ...]) -> Impac
                 result.partial_input.append(profile)
         cut = [
             response
-            for response in _neighbours(graph.succ, profile, nodes, "response")
+            for response in _neighbours(succ, profile, nodes, "response")
             if is_active(nodes[response])
             and (
                 profile in gone
                 or response in gone
-                or any(c in gone and is_active(nodes[c]) for c in graph.succ[response])
+                or any(c in gone and is_active(nodes[c]) for c in succ[response])
             )
         ]
         if cut:
@@ -149,10 +151,10 @@ def impact(graph: EstateGraph, node: Ref | list[Ref] | tuple[Ref, ...]) -> Impac
     partners = {one for one in chosen if nodes[one].get("kind") == "partner"}
     for channel in gone:
         if nodes[channel].get("kind") == "channel":
-            partners.update(_neighbours(graph.succ, channel, nodes, "partner"))
+            partners.update(_neighbours(succ, channel, nodes, "partner"))
     for partner in _in_order(graph, partners):
         active = [
-            c for c in _neighbours(graph.pred, partner, nodes, "channel") if is_active(nodes[c])
+            c for c in _neighbours(pred, partner, nodes, "channel") if is_active(nodes[c])
         ]
         if active and (partner in gone or all(c in gone for c in active)):
             result.partners.append(partner)
@@ -232,13 +234,13 @@ def reached(adjacency: Mapping[Any, Iterable[Any]], starts: Iterable[Any]) -> se
 def _profiles_reaching(graph: EstateGraph, targets: Iterable[str]) -> set[str]:
     seen = set(targets)
     stack = list(seen)
-    pred = graph.pred
+    given: Any = graph  # networkx's own dicts, not its views
+    pred, nodes = given._pred, given._node
     while stack:
         for other in pred[stack.pop()]:
             if other not in seen:
                 seen.add(other)
                 stack.append(other)
-    nodes = graph.nodes
     return {n for n in seen if nodes[n].get("kind") == "profile"}
 
 

@@ -364,18 +364,22 @@ def _sigma_nodes(
     for _, data in view.nodes(data=True):
         biggest[data["kind"]] = max(biggest.get(data["kind"], 1), _weight(data))
     out: nx.DiGraph[str] = nx.DiGraph()
-    for (node, data), label in zip(view.nodes(data=True), drawn, strict=True):
-        column, row = placed.pos[node]
-        out.add_node(
+    out.add_nodes_from(  # at once: a level of an HTML file is one of 1,700
+        (
             keys[node],
-            x=room.x_of[column],
-            y=-row * room.step,  # sigma's y grows upwards; the layout's rows grow downwards
-            label=label,
-            name=label_of[node],  # the whole name, for the line under the canvas
-            crumb=str(data["label"]),  # the name without counts, for the breadcrumb
-            **_node_look(data, grouped, focused, biggest),
-            **_facts(data, grouped),
+            {
+                "x": room.x_of[placed.pos[node][0]],
+                # sigma's y grows upwards; the layout's rows grow downwards
+                "y": -placed.pos[node][1] * room.step,
+                "label": label,
+                "name": label_of[node],  # the whole name, for the line under the canvas
+                "crumb": str(data["label"]),  # the name without counts, for the breadcrumb
+                **_node_look(data, grouped, focused, biggest),
+                **_facts(data, grouped),
+            },
         )
+        for (node, data), label in zip(view.nodes(data=True), drawn, strict=True)
+    )
     return out
 
 
@@ -417,14 +421,16 @@ def _sigma_edges(
     of its left end, thinned to the camera's zoom."""
     weights: Iterable[tuple[Hashable, Hashable, int]] = view.edges(data="weight")  # counts
     widest = max((w for _, _, w in weights), default=1)
+    edges: list[tuple[str, str, dict[str, Any]]] = []
     for u, v, data in view.edges(data=True):
         look = _edge_look(data, grouped, focused, widest)
         if framed is None:
-            out.add_edge(keys[u], keys[v], **look)
+            edges.append((keys[u], keys[v], look))
             continue
         left, right_end = (u, v) if placed.pos[u][0] <= placed.pos[v][0] else (v, u)
         look["size"] = round(look["size"] * framed.camera["ratio"] ** 0.5, 3)
-        out.add_edge(framed.ports.get(left, keys[left]), keys[right_end], **look)
+        edges.append((framed.ports.get(left, keys[left]), keys[right_end], look))
+    out.add_edges_from(edges)
 
 
 def _legend(view: ViewGraph, *, grouped: bool, focused: bool) -> list[LegendItem]:

@@ -311,16 +311,20 @@ def label_budget(labels: Mapping[float, Sequence[str]], canvas: Canvas) -> dict[
     cap = {c: min(want[c], max((least_px(t) for t in labels[c]), default=0.0)) for c in columns}
     grown = sum(max(cap[c], min(want[c], MIN_LABEL_CHARS * CHAR_PX)) for c in columns)
     spare = max(room, grown) - sum(cap.values())
+    # each column's rank (its share of labels still cut, then the narrower, then the first
+    # of equals), kept as it changes: a step is at most `CHAR_PX`, so there are many steps
+    # and only the column widened changes at each
     cut = {c: len(ordered[c]) - bisect.bisect_right(ordered[c], cap[c]) for c in columns}
+    rank = {c: (cut[c] / len(ordered[c]), -cap[c], -n) for n, c in enumerate(columns)}
     while spare > 1e-9:
-        column = max(columns, key=lambda c: (cut[c] / len(ordered[c]), -cap[c]))
+        column = columns[-max(rank.values())[2]]
         if cut[column] == 0:
             break
         step = min(ordered[column][-cut[column]] - cap[column], spare, CHAR_PX)
         cap[column] += step
         spare -= step
-        # only that column's labels still cut change (a step at most `CHAR_PX`: many steps)
         cut[column] = len(ordered[column]) - bisect.bisect_right(ordered[column], cap[column])
+        rank[column] = (cut[column] / len(ordered[column]), -cap[column], rank[column][2])
     return cap
 
 
