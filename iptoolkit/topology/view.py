@@ -208,9 +208,8 @@ def detail_view(graph: EstateGraph, focus: AbstractSet[Hashable] | None = None) 
     edges: dict[tuple[str, str], dict[str, Any]] = {}  # made in plain dicts, added at once
     relations: Iterable[tuple[str, str, str | None]] = graph.edges(data="relation")
     for u, v, relation in relations:
-        edge = edges.get((u, v))
-        if edge is not None:
-            edge["weight"] += 1
+        if (u, v) in edges:
+            edges[u, v]["weight"] += 1
             continue
         edges[u, v] = {
             "direction": direction_of(relation),
@@ -371,13 +370,7 @@ def profile_group_count(
     _check_group_by(group_by)
     limits = max_per_column or MAX_PER_COLUMN
     with gc_paused():
-        keys = _group_keys(graph, group_by, only=_COUNTED[group_by])
-        return _profile_groups(keys, limits, group_by)
-
-
-_COUNTED = {"group": {"profile"}, "partner": {"profile"}, "agent_type": {"profile", "agent"}}
-"""The kinds whose groups decide a grouping's profile groups (`_cap` lumps a profile
-group by agent type where it lumps the agents of that type)."""
+        return _profile_groups(_group_keys(graph, group_by), limits, group_by)
 
 
 def _profile_groups(keys: dict[str, Key], limits: dict[str, int], group_by: str) -> int:
@@ -402,18 +395,12 @@ class GroupedViews:
         self._views: dict[str, ViewGraph] = {}
 
     def profile_groups(self, group_by: str) -> int:
-        """`profile_group_count(graph, group_by)`: from its view once made, else from the
-        groups of the kinds that decide it (`_COUNTED`; most groupings tried are refused,
-        so the rest wait for `view`)."""
+        """`profile_group_count(graph, group_by)`: from its view once made, else from its
+        groups, kept for `view`."""
         view = self._views.get(group_by)
         if view is not None:
             return sum(1 for kind in view.nodes.values() if kind["kind"] == "profile")
-        keys = self._keys.get(group_by)
-        if keys is None:
-            _check_group_by(group_by)
-            with gc_paused():
-                keys = _group_keys(self.graph, group_by, only=_COUNTED[group_by])
-        return _profile_groups(keys, self._limits, group_by)
+        return _profile_groups(self._group_keys(group_by), self._limits, group_by)
 
     def view(self, group_by: str, focus: AbstractSet[Hashable] | None = None) -> ViewGraph:
         """`grouped_view(graph, group_by, focus)`: without a focus, made on first use and
@@ -482,35 +469,25 @@ def _kind(graph: EstateGraph, node: str) -> Any:
     return graph.nodes[node].get("kind")
 
 
-def _group_keys(
-    graph: EstateGraph, group_by: str, *, only: AbstractSet[str] | None = None
-) -> dict[str, Key]:
-    """Each node's group (`only`: of the nodes of these kinds)."""
+def _group_keys(graph: EstateGraph, group_by: str) -> dict[str, Key]:
     keys: dict[str, Key] = {}
     given: Any = graph  # its node dicts as networkx keeps them: no view per node
     nodes: dict[str, dict[str, Any]] = given._node
-    partner_names = {
-        node: str(data.get("name") or node)
-        for node, data in nodes.items()
-        if data.get("kind") == "partner"
-    }
-    counted = only is None or "profile" in only
-    reaching = _partners_reached(graph, partner_names) if group_by == "partner" and counted else {}
+    named = ((node, data) for node, data in nodes.items() if data.get("kind") == "partner")
+    partner_names = {node: str(data.get("name") or node) for node, data in named}
+    reaching = _partners_reached(graph, partner_names) if group_by == "partner" else {}
     typed: dict[tuple[str, Any, bool], Key] = {}  # each kind and type's key made once
     for node, data in nodes.items():
         kind = data.get("kind") or "other"
-        if only is not None and kind not in only:
-            continue
         if kind == "profile":
             keys[node] = ("profile", _profile_bucket(data, node, group_by, reaching), None)
         elif kind == "partner":
             keys[node] = ("partner", partner_names[node], node)
         else:
             kind_type = (kind, data.get("type"), data.get("resolved") is False)
-            key = typed.get(kind_type)
-            if key is None:
-                key = typed[kind_type] = _typed_key(*kind_type)
-            keys[node] = key
+            if kind_type not in typed:
+                typed[kind_type] = _typed_key(*kind_type)
+            keys[node] = typed[kind_type]
     if group_by == "group":
         keys = _shallower_groups(keys)
     return keys
@@ -518,14 +495,10 @@ def _group_keys(
 
 def _typed_key(kind: str, type_name: Any, unresolved: bool) -> Key:
     """The group of an agent, response unit or channel: its kind and type."""
-    if kind == "agent":
-        return ("agent", f"{type_label(type_name)} agents", type_name)
-    if kind == "response":
-        return ("response", f"{type_label(type_name)} responses", type_name)
-    if kind == "channel":
-        if unresolved:
-            return ("channel", "channel ids not found", None)
-        return ("channel", f"{type_label(type_name)} channels", type_name)
+    if kind == "channel" and unresolved:
+        return ("channel", "channel ids not found", None)
+    if kind in ("agent", "response", "channel"):
+        return (kind, f"{type_label(type_name)} {kind}s", type_name)
     return (kind, str(kind), None)
 
 
