@@ -153,9 +153,7 @@ def impact(graph: EstateGraph, node: Ref | list[Ref] | tuple[Ref, ...]) -> Impac
         if nodes[channel].get("kind") == "channel":
             partners.update(_neighbours(succ, channel, nodes, "partner"))
     for partner in _in_order(graph, partners):
-        active = [
-            c for c in _neighbours(pred, partner, nodes, "channel") if is_active(nodes[c])
-        ]
+        active = [c for c in _neighbours(pred, partner, nodes, "channel") if is_active(nodes[c])]
         if active and (partner in gone or all(c in gone for c in active)):
             result.partners.append(partner)
     return result

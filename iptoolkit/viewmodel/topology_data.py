@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, cast
 
 import networkx as nx
 
@@ -364,6 +364,7 @@ def _sigma_nodes(
     for _, data in view.nodes(data=True):
         biggest[data["kind"]] = max(biggest.get(data["kind"], 1), _weight(data))
     out: nx.DiGraph[str] = nx.DiGraph()
+    shown = cast("Iterable[tuple[Hashable, dict[str, Any]]]", view.nodes(data=True))
     out.add_nodes_from(  # at once: a level of an HTML file is one of 1,700
         (
             keys[node],
@@ -378,7 +379,7 @@ def _sigma_nodes(
                 **_facts(data, grouped),
             },
         )
-        for (node, data), label in zip(view.nodes(data=True), drawn, strict=True)
+        for (node, data), label in zip(shown, drawn, strict=True)
     )
     return out
 
