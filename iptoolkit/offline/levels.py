@@ -75,11 +75,12 @@ class Interned:
         self._index: dict[str, int] = {}
 
     def __call__(self, text: object) -> int:
-        key = str(text)
-        if key not in self._index:
-            self._index[key] = len(self.texts)
+        key = text if type(text) is str else str(text)  # asked a million times a file
+        number = self._index.get(key)
+        if number is None:
+            number = self._index[key] = len(self.texts)
             self.texts.append(key)
-        return self._index[key]
+        return number
 
 
 @dataclass(frozen=True)
@@ -154,8 +155,9 @@ def drill_from(
 
 
 class _PartOpener:
-    """Groups opened from their level's part of the graph (`group_graph`), each part
-    released once its groups are opened (the whole graph is the caller's)."""
+    """Groups opened from their level's part of the graph (`group_graph`, sharing the
+    graph's attribute dicts: no level changes its part), each part released once its
+    groups are opened (the whole graph is the caller's)."""
 
     def __init__(self, graph: EstateGraph, canvas: Canvas) -> None:
         self.graph, self.canvas = graph, canvas
@@ -163,7 +165,7 @@ class _PartOpener:
     def open(
         self, within: EstateGraph, members: tuple[Hashable, ...], sign: frozenset[Hashable]
     ) -> tuple[EstateGraph, ViewData]:
-        inner = group_graph(within, members)
+        inner = group_graph(within, members, shared=True)
         return inner, auto_view(inner, canvas=self.canvas)
 
     def done(self, within: EstateGraph) -> None:

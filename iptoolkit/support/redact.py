@@ -158,6 +158,11 @@ def redact_fields(value: Any) -> Any:
     headers, unknown agent classes and future fields may: nothing shown may reveal them.
     Strings elsewhere pass through `redact_text` (URLs with credentials in them).
     """
+    kind = type(value)
+    if kind is str:  # the leaves, told first by their exact type: no ABC asked (an HTML
+        return redact_text(value)  # file masks every field of every item it shows)
+    if value is None or kind is int or kind is bool or kind is float:
+        return value
     if isinstance(value, Mapping):
         pair = _names_a_secret(value)
         return {

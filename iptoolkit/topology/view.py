@@ -188,36 +188,37 @@ def channel_counts(graph: EstateGraph) -> tuple[int, int]:
 def detail_view(graph: EstateGraph, focus: AbstractSet[Hashable] | None = None) -> ViewGraph:
     """Every node of the graph once; parallel edges merged, counted in `weight`."""
     view: ViewGraph = nx.DiGraph()
-    for node, data in graph.nodes(data=True):
-        kind = data.get("kind")
-        view.add_node(
-            node,
-            kind=kind,
-            label=node_label(graph, node),
-            type=data.get("type"),
-            group=data.get("group"),
-            count=1,
-            inactive=0 if _counts_active(data) else 1,
-            unresolved=data.get("resolved") is False,
-            problem=bool(data.get("problem")),
-            focus=focus is None or node in focus,
-            members=[node],
-            owner=_owner_name(graph, data),
-        )
-    edges: Iterable[tuple[str, str, str | None]] = graph.edges(data="relation")
-    for u, v, relation in edges:
-        if view.has_edge(u, v):
-            view.edges[u, v]["weight"] += 1
+    nodes = {
+        node: {
+            "kind": data.get("kind"),
+            "label": node_label(graph, node),
+            "type": data.get("type"),
+            "group": data.get("group"),
+            "count": 1,
+            "inactive": 0 if _counts_active(data) else 1,
+            "unresolved": data.get("resolved") is False,
+            "problem": bool(data.get("problem")),
+            "focus": focus is None or node in focus,
+            "members": [node],
+            "owner": _owner_name(graph, data),
+        }
+        for node, data in graph.nodes(data=True)
+    }
+    view.add_nodes_from(nodes.items())
+    edges: dict[tuple[str, str], dict[str, Any]] = {}  # made in plain dicts, added at once
+    relations: Iterable[tuple[str, str, str | None]] = graph.edges(data="relation")
+    for u, v, relation in relations:
+        if (u, v) in edges:
+            edges[u, v]["weight"] += 1
             continue
-        view.add_edge(
-            u,
-            v,
-            direction=direction_of(relation),
-            style=line_style_of(relation),
-            weight=1,
-            inactive=bool(view.nodes[u]["inactive"] or view.nodes[v]["inactive"]),
-            focus=focus is not None and u in focus and v in focus,
-        )
+        edges[u, v] = {
+            "direction": direction_of(relation),
+            "style": line_style_of(relation),
+            "weight": 1,
+            "inactive": bool(nodes[u]["inactive"] or nodes[v]["inactive"]),
+            "focus": focus is not None and u in focus and v in focus,
+        }
+    view.add_edges_from((u, v, edge) for (u, v), edge in edges.items())
     return view
 
 
@@ -470,33 +471,35 @@ def _kind(graph: EstateGraph, node: str) -> Any:
 
 def _group_keys(graph: EstateGraph, group_by: str) -> dict[str, Key]:
     keys: dict[str, Key] = {}
-    partner_names = {
-        node: str(data.get("name") or node)
-        for node, data in graph.nodes(data=True)
-        if data.get("kind") == "partner"
-    }
+    given: Any = graph  # its node dicts as networkx keeps them: no view per node
+    nodes: dict[str, dict[str, Any]] = given._node
+    named = ((node, data) for node, data in nodes.items() if data.get("kind") == "partner")
+    partner_names = {node: str(data.get("name") or node) for node, data in named}
     reaching = _partners_reached(graph, partner_names) if group_by == "partner" else {}
-    for node, data in graph.nodes(data=True):
+    typed: dict[tuple[str, Any, bool], Key] = {}  # each kind and type's key made once
+    for node, data in nodes.items():
         kind = data.get("kind") or "other"
-        type_name = data.get("type")
         if kind == "profile":
-            keys[node] = ("profile", _profile_bucket(graph, node, group_by, reaching), None)
-        elif kind == "agent":
-            keys[node] = ("agent", f"{type_label(type_name)} agents", type_name)
-        elif kind == "response":
-            keys[node] = ("response", f"{type_label(type_name)} responses", type_name)
-        elif kind == "channel":
-            if data.get("resolved") is False:
-                keys[node] = ("channel", "channel ids not found", None)
-            else:
-                keys[node] = ("channel", f"{type_label(type_name)} channels", type_name)
+            keys[node] = ("profile", _profile_bucket(data, node, group_by, reaching), None)
         elif kind == "partner":
             keys[node] = ("partner", partner_names[node], node)
         else:
-            keys[node] = (kind, str(kind), None)
+            kind_type = (kind, data.get("type"), data.get("resolved") is False)
+            if kind_type not in typed:
+                typed[kind_type] = _typed_key(*kind_type)
+            keys[node] = typed[kind_type]
     if group_by == "group":
         keys = _shallower_groups(keys)
     return keys
+
+
+def _typed_key(kind: str, type_name: Any, unresolved: bool) -> Key:
+    """The group of an agent, response unit or channel: its kind and type."""
+    if kind == "channel" and unresolved:
+        return ("channel", "channel ids not found", None)
+    if kind in ("agent", "response", "channel"):
+        return (kind, f"{type_label(type_name)} {kind}s", type_name)
+    return (kind, str(kind), None)
 
 
 _COLUMN = {"profile": 0, "agent": 1, "response": 1, "channel": 2, "partner": 3}
@@ -530,9 +533,8 @@ def _partners_reached(graph: EstateGraph, partner_names: dict[str, str]) -> dict
 
 
 def _profile_bucket(
-    graph: EstateGraph, node: str, group_by: str, reaching: dict[str, set[str]]
+    data: dict[str, Any], node: str, group_by: str, reaching: dict[str, set[str]]
 ) -> str:
-    data = graph.nodes[node]
     if data.get("problem"):
         return "unreadable profiles"
     if group_by == "agent_type":

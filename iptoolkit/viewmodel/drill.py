@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..query.paths import Paths
 from ..topology.style import COLUMN_OF_KIND
@@ -51,9 +51,8 @@ neighbours leave gaps)."""
 
 def tallest_column(graph: EstateGraph) -> int:
     """Nodes in the fullest column of the graph drawn node by node."""
-    counts = Counter(
-        COLUMN_OF_KIND.get(str(data.get("kind")), 1) for _, data in graph.nodes(data=True)
-    )
+    nodes: Any = graph  # its node dicts read as networkx keeps them, not through a view
+    counts = Counter(COLUMN_OF_KIND.get(str(data.get("kind")), 1) for data in nodes._node.values())
     return max(counts.values(), default=0)
 
 

@@ -27,17 +27,18 @@ def told_apart(view: ViewGraph, label_of: dict[Hashable, str]) -> dict[Hashable,
     "X.400 agent"s around one channel), each followed by its profile's name, where the
     view does not draw that profile (drawn, its line to it tells them apart)."""
     mine = ("agent", "response")
-
-    def alone(node: Hashable) -> bool:
-        return view.nodes[node]["kind"] in mine and not any(
-            view.nodes[other]["kind"] == "profile" for other in view.pred[node]
-        )
-
-    counts = Counter(label_of[n] for n in view.nodes if alone(n))
+    kinds = {node: data["kind"] for node, data in view.nodes(data=True)}
+    alone = [
+        node
+        for node, kind in kinds.items()
+        if kind in mine and not any(kinds[other] == "profile" for other in view.pred[node])
+    ]
+    counts = Counter(label_of[n] for n in alone)
     out = dict(label_of)
-    for node, data in view.nodes.items():
-        if alone(node) and counts[label_of[node]] > 1 and data.get("owner"):
-            out[node] = f"{label_of[node]}{TOLD_APART}{data['owner']}"
+    for node in alone:
+        owner = view.nodes[node].get("owner")
+        if counts[label_of[node]] > 1 and owner:
+            out[node] = f"{label_of[node]}{TOLD_APART}{owner}"
     return out
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, cast
 
 import networkx as nx
 
@@ -203,14 +203,18 @@ def detail_node(graph: EstateGraph, node: Hashable) -> Hashable:
     return node
 
 
-def group_graph(graph: EstateGraph, members: Iterable[Hashable]) -> EstateGraph:
+def group_graph(
+    graph: EstateGraph, members: Iterable[Hashable], *, shared: bool = False
+) -> EstateGraph:
     """What expanding a group shows: its members and everything on their paths (the
-    profiles that reach them, the channels and partners they reach)."""
+    profiles that reach them, the channels and partners they reach). `shared`: a part
+    only read, holding the graph's attribute dicts (`induced_subgraph`)."""
     from ..query.reach import induced_subgraph, reached
 
     starts = [node for node in members if isinstance(node, str) and node in graph]
-    chosen = reached(graph.succ, starts) | reached(graph.pred, starts)
-    return induced_subgraph(graph, chosen)
+    adjacency: Any = graph  # walked in networkx's own dicts, not through its views
+    chosen = reached(adjacency._succ, starts) | reached(adjacency._pred, starts)
+    return induced_subgraph(graph, chosen, shared=shared)
 
 
 def _to_sigma(
@@ -228,14 +232,14 @@ def _to_sigma(
             f"{KIND_GLYPHS.get(data['kind'], '')} {text}".strip()
             for text in (room.drawn[node], label_of[node])
         )
-        for node, data in view.nodes.items()
+        for node, data in view.nodes(data=True)
     }
     keys = _keys(view)
     drawn = [label for label, _ in labels.values()]
     out = _sigma_nodes(view, placed, room, keys, label_of, drawn, grouped=grouped, focused=focused)
     framed = _frame(out, view, placed, room, keys)
     _sigma_edges(out, view, placed, keys, framed, grouped=grouped, focused=focused)
-    members = {keys[node]: tuple(data["members"]) for node, data in view.nodes.items()}
+    members = {keys[node]: tuple(data["members"]) for node, data in view.nodes(data=True)}
     camera = framed.camera if framed else None
     size = framed.size if framed else None
     hover = hover_names((drawn, whole) for drawn, whole in labels.values())
@@ -255,7 +259,7 @@ def _uncut(
     if not room.budget:
         return {}
     out: dict[str, tuple[str, float]] = {}
-    for node, data in view.nodes.items():
+    for node, data in view.nodes(data=True):
         if room.drawn[node] != said[node]:
             glyph = KIND_GLYPHS.get(data["kind"], "")
             text = f"{glyph} {said[node]}".strip()
@@ -298,14 +302,14 @@ def _names(
     grouped = group_by is not None
     label_of = {
         node: item_label(data) if grouped else str(data["label"])
-        for node, data in view.nodes.items()
+        for node, data in view.nodes(data=True)
     }
     if not grouped:
         label_of = told_apart(view, label_of)
         return label_of, dict(label_of)
-    said = {node: item_label(data, inactive=False) for node, data in view.nodes.items()}
+    said = {node: item_label(data, inactive=False) for node, data in view.nodes(data=True)}
     if group_by == "group":
-        profiles = [node for node, data in view.nodes.items() if data["kind"] == "profile"]
+        profiles = [node for node, data in view.nodes(data=True) if data["kind"] == "profile"]
         cut = len(shared_path([str(view.nodes[node]["label"]) for node in profiles]))
         for node in profiles:
             said[node] = said[node][cut:]
@@ -365,21 +369,26 @@ def _sigma_nodes(
 ) -> nx.DiGraph[str]:
     """The sigma graph's nodes: placed, labelled, with their look and facts."""
     biggest: dict[str, int] = {}
-    for data in view.nodes.values():
+    for _, data in view.nodes(data=True):
         biggest[data["kind"]] = max(biggest.get(data["kind"], 1), _weight(data))
     out: nx.DiGraph[str] = nx.DiGraph()
-    for (node, data), label in zip(view.nodes.items(), drawn, strict=True):
-        column, row = placed.pos[node]
-        out.add_node(
+    shown = cast("Iterable[tuple[Hashable, dict[str, Any]]]", view.nodes(data=True))
+    out.add_nodes_from(  # at once: a level of an HTML file is one of 1,700
+        (
             keys[node],
-            x=room.x_of[column],
-            y=-row * room.step,  # sigma's y grows upwards; the layout's rows grow downwards
-            label=label,
-            name=label_of[node],  # the whole name, for the line under the canvas
-            crumb=str(data["label"]),  # the name without counts, for the breadcrumb
-            **_node_look(data, grouped, focused, biggest),
-            **_facts(data, grouped),
+            {
+                "x": room.x_of[placed.pos[node][0]],
+                # sigma's y grows upwards; the layout's rows grow downwards
+                "y": -placed.pos[node][1] * room.step,
+                "label": label,
+                "name": label_of[node],  # the whole name, for the line under the canvas
+                "crumb": str(data["label"]),  # the name without counts, for the breadcrumb
+                **_node_look(data, grouped, focused, biggest),
+                **_facts(data, grouped),
+            },
         )
+        for (node, data), label in zip(shown, drawn, strict=True)
+    )
     return out
 
 
@@ -395,8 +404,8 @@ def _frame(
     for its edges to leave from. None for a view laid out in rows."""
     if room.canvas is None:
         return None
-    xs = [a["x"] for a in out.nodes.values()]
-    ys = [a["y"] for a in out.nodes.values()]
+    xs = [a["x"] for _, a in out.nodes(data=True)]
+    ys = [a["y"] for _, a in out.nodes(data=True)]
     last = max(room.x_of.values(), default=0.0)
     widest_label = max((px for c, px in room.budget.items() if room.x_of[c] == last), default=0)
     right = last + port_offset(widest_label)
@@ -429,14 +438,16 @@ def _sigma_edges(
     of its left end, thinned to the camera's zoom."""
     weights: Iterable[tuple[Hashable, Hashable, int]] = view.edges(data="weight")  # counts
     widest = max((w for _, _, w in weights), default=1)
+    edges: list[tuple[str, str, dict[str, Any]]] = []
     for u, v, data in view.edges(data=True):
         look = _edge_look(data, grouped, focused, widest)
         if framed is None:
-            out.add_edge(keys[u], keys[v], **look)
+            edges.append((keys[u], keys[v], look))
             continue
         left, right_end = (u, v) if placed.pos[u][0] <= placed.pos[v][0] else (v, u)
         look["size"] = round(look["size"] * framed.camera["ratio"] ** 0.5, 3)
-        out.add_edge(framed.ports.get(left, keys[left]), keys[right_end], **look)
+        edges.append((framed.ports.get(left, keys[left]), keys[right_end], look))
+    out.add_edges_from(edges)
 
 
 def _legend(view: ViewGraph, *, grouped: bool, focused: bool) -> list[LegendItem]:
@@ -531,7 +542,7 @@ def _keys(view: ViewGraph) -> dict[Hashable, str]:
     """String keys: estate node ids as they are, groups `group:<kind>:<label>` (unique)."""
     keys: dict[Hashable, str] = {}
     taken: set[str] = set()
-    for node, data in view.nodes.items():
+    for node, data in view.nodes(data=True):
         key = f"group:{data['kind']}:{data['label']}" if isinstance(node, tuple) else str(node)
         base, number = key, 2
         while key in taken:

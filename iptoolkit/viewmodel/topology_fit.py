@@ -166,7 +166,7 @@ def row_px(rows: float, canvas: Canvas) -> float:
 def label_px(text: str) -> float:
     """The width in pixels of `text` drawn as a sigma label (see `LABEL_FONT_PX`); kept for
     the texts met again (an offline file measures each name in every level drawing it)."""
-    return sum(_advance(character) for character in text)
+    return sum(map(_advance, text))
 
 
 TOLD_APART = " \u00b7 "
@@ -317,14 +317,20 @@ def label_budget(labels: Mapping[float, Sequence[str]], canvas: Canvas) -> dict[
     cap = {c: min(want[c], max((least_px(t) for t in labels[c]), default=0.0)) for c in columns}
     grown = sum(max(cap[c], min(want[c], MIN_LABEL_CHARS * CHAR_PX)) for c in columns)
     spare = max(room, grown) - sum(cap.values())
+    # each column's rank (its share of labels still cut, then the narrower, then the first
+    # of equals), kept as it changes: a step is at most `CHAR_PX`, so there are many steps
+    # and only the column widened changes at each
+    cut = {c: len(ordered[c]) - bisect.bisect_right(ordered[c], cap[c]) for c in columns}
+    rank = {c: (cut[c] / len(ordered[c]), -cap[c], -n) for n, c in enumerate(columns)}
     while spare > 1e-9:
-        cut = {c: len(ordered[c]) - bisect.bisect_right(ordered[c], cap[c]) for c in columns}
-        column = max(columns, key=lambda c: (cut[c] / len(ordered[c]), -cap[c]))
+        column = columns[-max(rank.values())[2]]
         if cut[column] == 0:
             break
         step = min(ordered[column][-cut[column]] - cap[column], spare, CHAR_PX)
         cap[column] += step
         spare -= step
+        cut[column] = len(ordered[column]) - bisect.bisect_right(ordered[column], cap[column])
+        rank[column] = (cut[column] / len(ordered[column]), -cap[column], rank[column][2])
     return cap
 
 
