@@ -35,7 +35,7 @@ from ..viewmodel.topology_fit import Canvas
 
 if TYPE_CHECKING:
     from ..query.graph import EstateGraph
-    from ..topology.view import ViewGraph
+    from ..topology.view import GroupedViews, ViewGraph
     from ..viewmodel.explorer_model import ExplorerModel
     from .views import SharedWork
 
@@ -47,7 +47,6 @@ __all__ = [
     "default_workers",
     "mermaid_block",
     "grouping_of",
-    "grouped",
     "DETAIL_PROFILES",
     "Drawing",
     "VIEW_CANVAS",
@@ -56,9 +55,10 @@ __all__ = [
     "write_view",
 ]
 
-Drawing = tuple["EstateGraph", Path, str, "str | None", "ViewGraph | None"]
+Drawing = tuple["EstateGraph", Path, str, "str | None", "GroupedViews"]
 """What to draw: the part of the graph, the SVG file, its title, a `group_by` or None, and
-the part grouped by it (`grouped`: the Mermaid chart and the SVG draw the same view)."""
+the part's grouped views (`topology.view.GroupedViews`): its SVG, its Mermaid chart and the
+first level of its interactive view draw the same view, made once."""
 VIEW_CANVAS = Canvas.of(680, 460)
 """The canvas a page's view is laid out for: the MkDocs theme's content column."""
 VIEW_MAX_NODES = 2_000
@@ -102,14 +102,6 @@ def profiles_part(graph: EstateGraph, profiles: Iterable[str]) -> EstateGraph:
     return induced_subgraph(graph, chosen)
 
 
-def grouped(part: EstateGraph, group_by: str | None) -> ViewGraph | None:
-    """The part grouped by `group_by` (None: not grouped), made once for the page's SVG
-    and its Mermaid chart (a second `grouped_view` of each part was 4% of a site)."""
-    from ..topology.view import grouped_view
-
-    return grouped_view(part, group_by) if group_by else None
-
-
 def write_svg(
     part: EstateGraph,
     path: Path,
@@ -137,19 +129,14 @@ def view_path(svg: Path) -> Path:
 
 
 def write_view(
-    part: EstateGraph,
-    path: Path,
-    work: SharedWork,
-    group_by: str | None = None,
-    view: ViewGraph | None = None,
+    part: EstateGraph, path: Path, work: SharedWork, views: GroupedViews | None = None
 ) -> Path:
     """The part's offline view as a script that hands its data to the site's script (the
-    part grouped by `group_by` as `view`, when its SVG made that already)."""
+    part's grouped `views`: those its SVG drew, not made again)."""
     from ..offline.page import script_json
     from .views import page_payload
 
-    grouped = {group_by: view} if group_by is not None and view is not None else None
-    payload = page_payload(part, work, VIEW_MAX_NODES, grouped)
+    payload = page_payload(part, work, VIEW_MAX_NODES, views)
     path.write_text(f"IptTopology.receive({script_json(payload)});\n", encoding="utf-8")
     return path
 
@@ -209,14 +196,15 @@ def draw_all(drawings: list[Drawing], workers: int, model: ExplorerModel | None 
 
 
 def _draw_svg(drawing: Drawing) -> None:
-    write_svg(*drawing)
+    part, svg, title, group_by, views = drawing
+    write_svg(part, svg, title, group_by, views.view(group_by) if group_by else None)
     gc.collect(0)
 
 
 def _draw_view(drawing: Drawing, work: SharedWork | None) -> None:
     if work is not None:
-        part, svg, _, group_by, view = drawing
-        write_view(part, view_path(svg), work, group_by, view)
+        part, svg, _, _, views = drawing
+        write_view(part, view_path(svg), work, views)
         gc.collect(0)
 
 

@@ -17,7 +17,7 @@ for levels, `viewmodel.item_html.detail_sections` for details.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
 from ..offline.details_data import ItemTable, SectionTexts, numbered, section_texts
@@ -30,14 +30,12 @@ from ..viewmodel.topology_data import ViewData, group_graph
 
 if TYPE_CHECKING:
     from ..query.graph import EstateGraph
-    from ..topology.view import ViewGraph
+    from ..topology.view import GroupedViews
     from ..viewmodel.explorer_model import ExplorerModel
     from ..viewmodel.topology_fit import Canvas
 
-__all__ = ["SharedWork", "Grouped", "page_payload", "drill_levels", "item_details"]
+__all__ = ["SharedWork", "page_payload", "drill_levels", "item_details"]
 
-Grouped = Mapping[str, "ViewGraph"]
-"""Views of a part grouped already, by what they group by (`drill.auto_view`'s `grouped`)."""
 _Nodes = tuple[str, ...]
 """A part of the estate graph by its nodes in the graph's order: every part is an induced
 subgraph of the estate graph (`query.reach.induced_subgraph`), so its nodes name it,
@@ -63,13 +61,13 @@ class SharedWork:
         return induced_subgraph(self.model.graph, nodes) if part is None else part
 
     def level(
-        self, nodes: _Nodes, part: EstateGraph | None, grouped: Grouped | None = None
+        self, nodes: _Nodes, part: EstateGraph | None, views: GroupedViews | None = None
     ) -> ViewData:
-        """The part laid out for the canvas (`drill.auto_view`, given the part's views
-        `grouped` already), once a run."""
+        """The part laid out for the canvas (`drill.auto_view`, with the part's grouped
+        `views` when its page has them), once a run."""
         if nodes not in self._levels:
             graph = self.part(nodes, part)
-            self._levels[nodes] = auto_view(graph, canvas=self.canvas, grouped=grouped)
+            self._levels[nodes] = auto_view(graph, canvas=self.canvas, views=views)
         return self._levels[nodes]
 
     def opened(
@@ -102,14 +100,14 @@ class SharedWork:
 
 
 def drill_levels(
-    part: EstateGraph, work: SharedWork, max_nodes: int, grouped: Grouped | None = None
+    part: EstateGraph, work: SharedWork, max_nodes: int, views: GroupedViews | None = None
 ) -> tuple[list[Level], dict[tuple[int, str], int]]:
     """`offline.levels.drill_levels` of the part (`drill_from`: the overview and each
     profile group opened, breadth first, while at most `max_nodes` nodes are laid out),
     each level and each group opened taken from `work` when another page has it; the
-    part's views `grouped` already (its SVG's) not made again."""
+    part's grouped `views` (its SVG's) not made again."""
     nodes = tuple(part.nodes)
-    first = work.level(nodes, part, grouped)
+    first = work.level(nodes, part, views)
     return drill_from(first, _Within(nodes, part), _SharedOpener(work), max_nodes)
 
 
@@ -149,13 +147,13 @@ def item_details(table: ItemTable, work: SharedWork, strings: Interned) -> list[
 
 
 def page_payload(
-    part: EstateGraph, work: SharedWork, max_nodes: int, grouped: Grouped | None = None
+    part: EstateGraph, work: SharedWork, max_nodes: int, views: GroupedViews | None = None
 ) -> dict[str, Any]:
     """The payload `offline.view.view_payload(part, model, canvas=work.canvas, title="",
     lines=[], max_nodes=max_nodes, every_item=False)` gives, the shared work done once
-    (and the part's views `grouped` already, by what they group by, not made again)."""
+    (and the part's grouped `views`, those its SVG drew, not made again)."""
     graph = work.model.graph
-    levels, opens = drill_levels(part, work, max_nodes, grouped)
+    levels, opens = drill_levels(part, work, max_nodes, views)
     table = ItemTable(graph, drawn_items(part, levels))
     palette, strings = Interned(), Interned()
     shown = levels_json(levels, opens, table, graph, palette, strings)

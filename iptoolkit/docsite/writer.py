@@ -23,6 +23,7 @@ from ..models import gc_paused
 from ..offline.page import ASSETS, asset
 from ..support.names import plural
 from ..support.redact import redact_text
+from ..topology.view import GroupedViews
 from ..viewmodel.explorer_model import ExplorerModel
 from . import full_lists
 from . import page_markdown as md
@@ -33,7 +34,6 @@ from .diagrams import (
     Drawing,
     default_workers,
     draw_all,
-    grouped,
     grouping_of,
     mermaid_block,
     partner_part,
@@ -136,8 +136,9 @@ def _write_site(
         svg = svg.with_name(svg.name + ".svg")
         svg.parent.mkdir(parents=True, exist_ok=True)
         group_by = group_by or grouping_of(part)
-        view = grouped(part, group_by)
-        drawings.append((part, svg, title, group_by, view))
+        views = GroupedViews(part)  # its SVG, Mermaid chart and interactive view share them
+        view = views.view(group_by) if group_by else None
+        drawings.append((part, svg, title, group_by, views))
         return diagram_section(svg.name, title, part, group_by, view)
 
     members = group_members(ctx)
