@@ -17,16 +17,19 @@ for levels, `viewmodel.item_html.detail_sections` for details.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Hashable
+from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Any
 
 from ..offline.details_data import ItemTable, SectionTexts, numbered, section_texts
 from ..offline.levels import Interned, Level, drill_from
 from ..offline.view import drawn_items, levels_json, payload_dict
-from ..query.reach import graph_order, induced_subgraph
+from ..query.graph import release
+from ..query.reach import graph_order, induced_subgraph, node_positions
 from ..viewmodel.drill import auto_view
 from ..viewmodel.item_html import detail_sections
-from ..viewmodel.topology_data import ViewData, group_graph
+from ..viewmodel.topology_data import ViewData
 
 if TYPE_CHECKING:
     from ..query.graph import EstateGraph
@@ -39,8 +42,10 @@ __all__ = ["SharedWork", "page_payload", "drill_levels", "item_details"]
 _Nodes = tuple[str, ...]
 """A part of the estate graph by its nodes in the graph's order: every part is an induced
 subgraph of the estate graph (`query.reach.induced_subgraph`), so its nodes name it,
-edges and attributes included, and make it again (parts are not kept: a run's parts held
-millions of objects the collector walked again and again)."""
+edges and attributes included, and make it again. A part is made only to be laid out,
+and released then: groups are opened by walking the estate graph within the part's nodes
+(parts kept held millions of objects the collector walked again and again; parts made
+to open groups were a tenth of the levels' time)."""
 
 
 class SharedWork:
@@ -51,40 +56,42 @@ class SharedWork:
     def __init__(self, model: ExplorerModel, canvas: Canvas) -> None:
         self.model = model
         self.canvas = canvas
-        self.inside = frozenset(str(node) for node in model.graph.nodes)
+        graph = model.graph
+        self.inside = frozenset(str(node) for node in graph.nodes)
+        self._positions = node_positions(graph)  # a part's order, and the details' answers'
         self._levels: dict[_Nodes, ViewData] = {}
         self._opened: dict[tuple[_Nodes, frozenset[Hashable]], _Nodes] = {}
         self._sections: dict[str, list[SectionTexts]] = {}
 
-    def part(self, nodes: _Nodes, part: EstateGraph | None) -> EstateGraph:
-        """The part of the graph `nodes` name: `part` when made already."""
-        return induced_subgraph(self.model.graph, nodes) if part is None else part
-
     def level(
-        self, nodes: _Nodes, part: EstateGraph | None, views: GroupedViews | None = None
+        self, nodes: _Nodes, part: EstateGraph | None = None, views: GroupedViews | None = None
     ) -> ViewData:
-        """The part laid out for the canvas (`drill.auto_view`, with the part's grouped
-        `views` when its page has them), once a run."""
+        """The part `nodes` name laid out for the canvas (`drill.auto_view`, with the
+        part's grouped `views` when its page has them), once a run; `part`: the part
+        itself, when its page made it."""
         if nodes not in self._levels:
-            graph = self.part(nodes, part)
+            graph = (
+                induced_subgraph(self.model.graph, nodes, ordered=True) if part is None else part
+            )
             self._levels[nodes] = auto_view(graph, canvas=self.canvas, views=views)
+            if part is None:
+                release(graph)  # dropped now, with no cycle for the collector to find
         return self._levels[nodes]
 
-    def opened(
-        self, nodes: _Nodes, part: EstateGraph | None, members: frozenset[Hashable]
-    ) -> tuple[_Nodes, EstateGraph | None]:
-        """What opening a group of `members` in the part shows (`group_graph`), once a run:
-        its nodes, and its graph when made now."""
-        key = (nodes, members)
-        if key in self._opened:
-            return self._opened[key], None
-        inner = group_graph(self.part(nodes, part), members)
-        self._opened[key] = tuple(inner.nodes)
-        return self._opened[key], inner
-
-    def __contains__(self, opening: tuple[_Nodes, frozenset[Hashable]]) -> bool:
-        """Whether the group of these members was opened in the part already."""
-        return opening in self._opened
+    def opened(self, within: _Within, members: frozenset[Hashable]) -> _Nodes:
+        """The nodes of what opening a group of `members` in the part `within` shows, as
+        `topology_data.group_graph` finds them in the part (its members and every node on
+        their paths within the part), once a run."""
+        key = (within.nodes, members)
+        found = self._opened.get(key)
+        if found is None:
+            inside = within.inside
+            starts = [node for node in members if isinstance(node, str) and node in inside]
+            whole: Any = self.model.graph  # the dicts behind its views: no view per step
+            chosen = _reached_within(whole._succ, starts, inside)
+            chosen |= _reached_within(whole._pred, starts, inside)
+            found = self._opened[key] = tuple(sorted(chosen, key=self._positions.__getitem__))
+        return found
 
     def sections(self, nodes: list[str]) -> list[list[SectionTexts]]:
         """The items' details as the Explorer's Details tab has them, as the texts they
@@ -92,11 +99,27 @@ class SharedWork:
         known = self._sections
         new = [node for node in nodes if node not in known]
         if new:
-            with graph_order(self.model.graph):  # two questions an item: sorted, not walked
+            # two questions an item: answers sorted by the positions kept, not walked
+            with graph_order(self.model.graph, self._positions):
                 for node in new:
                     sections = detail_sections(self.model, node, self.inside)
                     known[node] = [section_texts(section) for section in sections]
         return [known[node] for node in nodes]
+
+
+def _reached_within(
+    adjacency: dict[str, dict[str, Any]], starts: list[str], inside: AbstractSet[str]
+) -> set[str]:
+    """`starts` and every node of `inside` reached from them along `adjacency` without
+    leaving `inside` (`query.reach.reached` over the part's own adjacency)."""
+    seen = set(starts)
+    stack = list(seen)
+    while stack:
+        for other in adjacency[stack.pop()]:
+            if other not in seen and other in inside:
+                seen.add(other)
+                stack.append(other)
+    return seen
 
 
 def drill_levels(
@@ -108,19 +131,22 @@ def drill_levels(
     part's grouped `views` (its SVG's) not made again."""
     nodes = tuple(part.nodes)
     first = work.level(nodes, part, views)
-    return drill_from(first, _Within(nodes, part), _SharedOpener(work), max_nodes)
+    return drill_from(first, _Within(nodes), _SharedOpener(work), max_nodes)
 
 
 class _Within:
-    """A level's part by its nodes, and the part itself once made (for all its groups)."""
+    """A level's part by its nodes, and their set once asked for (for all its groups)."""
 
-    def __init__(self, nodes: _Nodes, made: EstateGraph | None) -> None:
-        self.nodes, self.made = nodes, made
+    def __init__(self, nodes: _Nodes) -> None:
+        self.nodes = nodes
+
+    @functools.cached_property
+    def inside(self) -> frozenset[str]:
+        return frozenset(self.nodes)
 
 
 class _SharedOpener:
-    """Groups opened through `work`: a part made only when a group of it is not yet
-    known, once for all its groups."""
+    """Groups opened through `work`, by their parts' nodes: no part is made to open one."""
 
     def __init__(self, work: SharedWork) -> None:
         self.work = work
@@ -128,10 +154,8 @@ class _SharedOpener:
     def open(
         self, within: _Within, members: tuple[Hashable, ...], sign: frozenset[Hashable]
     ) -> tuple[_Within, ViewData]:
-        if within.made is None and (within.nodes, sign) not in self.work:
-            within.made = self.work.part(within.nodes, None)
-        inner_nodes, inner = self.work.opened(within.nodes, within.made, sign)
-        return _Within(inner_nodes, inner), self.work.level(inner_nodes, inner)
+        inner = self.work.opened(within, sign)
+        return _Within(inner), self.work.level(inner)
 
     def done(self, within: _Within) -> None:
         """Parts are not kept (`_Nodes`): nothing to release."""
