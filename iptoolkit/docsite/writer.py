@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from ..models import gc_paused
 from ..offline.page import ASSETS, asset
+from ..query.reach import node_positions
 from ..support.names import plural
 from ..support.redact import redact_text
 from ..topology.view import GroupedViews
@@ -143,18 +144,19 @@ def _write_site(
 
     members = group_members(ctx)
     has_changes = previous is not None
+    positions = node_positions(ctx.graph)  # each part cut in the graph's order
     whole = diagram(INDEX_PAGE, ctx.graph, f"{ctx.title}: every profile, grouped by group", "group")
     put(INDEX_PAGE, index_page(ctx, whole, members, has_changes=has_changes))
     titles = {partner: partner_title(ctx, partner) for partner in ctx.site.partners}
     names = {partner: ctx.name(partner) for partner in ctx.site.partners}
     for partner, page in ctx.site.partners.items():
-        part = partner_part(ctx.graph, partner)
+        part = partner_part(ctx.graph, partner, positions)
         title = f"{titles[partner]}: its channels and the profiles on them"
         drawn = diagram(page, part, title)
         put(page, partner_page(ctx, partner, drawn))
     for group, page in ctx.site.groups.items():
         inside = _subtree(ctx, group)
-        part = profiles_part(ctx.graph, inside)
+        part = profiles_part(ctx.graph, inside, positions)
         title = f"{group_title(group)}: its {plural(len(inside), 'profile')} and their paths"
         if len(inside) > DETAIL_PROFILES:
             title += ", grouped"
