@@ -137,6 +137,11 @@ def test_a_part_of_a_part_is_cut_from_the_whole_graph_by_its_nodes_in_order(
     inner = induced_subgraph(part, {node for number, node in enumerate(part) if number % 2})
     same_graph(induced_subgraph(graph, list(inner), ordered=True), inner)
     same_graph(induced_subgraph(graph, list(inner)), inner)
+    shared = induced_subgraph(graph, list(inner), ordered=True, copy=False)  # read only
+    same_graph(shared, inner)
+    node, edge = next(iter(shared)), next(iter(shared.edges(keys=True)))
+    assert shared.nodes[node] is graph.nodes[node]
+    assert shared.edges[edge] is graph.edges[edge]
 
 
 def test_a_groups_part_is_what_walking_from_each_member_finds(graph: EstateGraph) -> None:

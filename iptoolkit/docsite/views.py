@@ -71,11 +71,13 @@ class SharedWork:
         itself, when its page made it."""
         if nodes not in self._levels:
             graph = (
-                induced_subgraph(self.model.graph, nodes, ordered=True) if part is None else part
+                induced_subgraph(self.model.graph, nodes, ordered=True, copy=False)
+                if part is None
+                else part
             )
             self._levels[nodes] = auto_view(graph, canvas=self.canvas, views=views)
             if part is None:
-                release(graph)  # dropped now, with no cycle for the collector to find
+                release(graph)  # read, dropped now: no cycle for the collector to find
         return self._levels[nodes]
 
     def opened(self, within: _Within, members: frozenset[Hashable]) -> _Nodes:
