@@ -114,7 +114,8 @@ def cut(graph: EstateGraph, chosen: set[str], positions: Mapping[str, int] | Non
     the whole graph walked for each of the site's 200 parts."""
     if positions is None:
         return induced_subgraph(graph, chosen)
-    return induced_subgraph(graph, sorted(chosen, key=positions.__getitem__), ordered=True)
+    order: list[str] = sorted(chosen, key=positions.__getitem__)
+    return induced_subgraph(graph, order, ordered=True)
 
 
 def write_svg(
