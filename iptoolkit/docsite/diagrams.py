@@ -109,13 +109,15 @@ def profiles_part(
 
 
 def cut(graph: EstateGraph, chosen: set[str], positions: Mapping[str, int] | None) -> EstateGraph:
-    """The part of the graph `chosen` names (`induced_subgraph`), in the graph's order:
-    the chosen sorted by `positions` (`query.reach.node_positions`), when given, rather than
-    the whole graph walked for each of the site's 200 parts."""
+    """The part of the graph `chosen` names (`induced_subgraph`), in the graph's order.
+    Given the graph's `positions` (`query.reach.node_positions`), as the site's writer
+    gives them: the chosen sorted by them rather than the whole graph walked for each of
+    the site's 200 parts, and the graph's attributes shared, not copied (the site only
+    reads its parts: drawn, charted, laid out; the copies were half the cut)."""
     if positions is None:
         return induced_subgraph(graph, chosen)
     order: list[str] = sorted(chosen, key=positions.__getitem__)
-    return induced_subgraph(graph, order, ordered=True)
+    return induced_subgraph(graph, order, ordered=True, copy=False)
 
 
 def write_svg(
