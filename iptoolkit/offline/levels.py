@@ -75,11 +75,14 @@ class Interned:
         self._index: dict[str, int] = {}
 
     def __call__(self, text: object) -> int:
-        key = str(text)
-        if key not in self._index:
-            self._index[key] = len(self.texts)
-            self.texts.append(key)
-        return self._index[key]
+        number = self._index.get(text) if type(text) is str else None  # most: one look-up
+        if number is None:
+            key = str(text)
+            number = self._index.get(key)
+            if number is None:
+                number = self._index[key] = len(self.texts)
+                self.texts.append(key)
+        return number
 
 
 @dataclass(frozen=True)
