@@ -24,6 +24,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     folder = tmp_path_factory.mktemp("exit")
     old = ipt.demo_estate(120, seed=2)
     paths = {name: folder / f"{name}.json" for name in ("old", "new", "test")}
+    paths["site"] = folder / "site"
     old.save(paths["old"])
     ipt.demo_changes(old, seed=1).save(paths["new"])
     ipt.demo_environment(old, plant=True).save(paths["test"])
@@ -52,6 +53,7 @@ def _process(*args: str) -> subprocess.CompletedProcess[str]:
         ("diff", "{old}", "{new}", "--format", "csv"),
         ("compare", "{old}", "{test}", "--format", "json"),
         ("compare", "{old}", "{old}"),
+        ("docs", "{new}", "-o", "{site}", "--previous", "{old}"),
     ],
 )
 def test_the_process_says_what_the_command_says(
@@ -63,6 +65,17 @@ def test_the_process_says_what_the_command_says(
     assert ran.returncode == tested.exit_code, ran.stderr
     assert ran.stdout == tested.stdout and ran.stdout  # flushed whole before the exit
     assert host._kept is None  # a test's command keeps nothing
+
+
+def test_the_docs_command_keeps_its_estates_until_the_exit(
+    files: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(host, "_kept", [])  # as when `run` is the process
+    args = ["docs", str(files["new"]), "-o", str(files["site"]), "--previous", str(files["old"])]
+    result = CliRunner().invoke(host.main, args)
+    assert result.exit_code == 0, result.output
+    kept = [thing for thing in host._kept or [] if isinstance(thing, ipt.Estate)]
+    assert len(kept) == 2  # the snapshot and the previous one
 
 
 def test_an_error_still_ends_the_process_with_one_line(files: dict[str, Path]) -> None:

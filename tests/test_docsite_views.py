@@ -73,16 +73,15 @@ def test_every_page_payload_is_the_offline_views(
 ) -> None:
     from iptoolkit.docsite.views import SharedWork, page_payload
     from iptoolkit.offline.view import view_payload
+    from iptoolkit.topology.view import GroupedViews
 
     compared: list[int] = []
     compared_grouped: list[int] = []
     write_view = diagrams.write_view
 
-    def checked(
-        part: Any, path: Path, work: SharedWork, group_by: Any = None, view: Any = None
-    ) -> Path:
-        grouped = {group_by: view} if view is not None else None  # the SVG's, not made again
-        if grouped:
+    def checked(part: Any, path: Path, work: SharedWork, views: GroupedViews) -> Path:
+        assert views.graph is part
+        if views._views:  # the SVG's grouped view, not made again
             compared_grouped.append(1)
         expected = view_payload(
             part,
@@ -93,9 +92,9 @@ def test_every_page_payload_is_the_offline_views(
             max_nodes=diagrams.VIEW_MAX_NODES,
             every_item=False,
         )
-        assert page_payload(part, work, diagrams.VIEW_MAX_NODES, grouped) == expected, path.name
+        assert page_payload(part, work, diagrams.VIEW_MAX_NODES, views) == expected, path.name
         compared.append(len(expected["levels"]))
-        return write_view(part, path, work, group_by, view)
+        return write_view(part, path, work, views)
 
     monkeypatch.setattr(diagrams, "VIEW_CANVAS", SMALL)
     monkeypatch.setattr(diagrams, "write_view", checked)
@@ -110,8 +109,7 @@ def test_a_page_takes_the_grouped_view_its_svg_made_and_shows_the_same(
 ) -> None:
     from iptoolkit.docsite.views import SharedWork, page_payload
     from iptoolkit.offline.view import view_payload
-    from iptoolkit.topology.view import grouped_view
-    from iptoolkit.viewmodel import topology_data
+    from iptoolkit.topology import view as topology_view
     from iptoolkit.viewmodel.explorer_model import ExplorerModel
 
     model = ExplorerModel(estate)
@@ -125,15 +123,18 @@ def test_a_page_takes_the_grouped_view_its_svg_made_and_shows_the_same(
         max_nodes=diagrams.VIEW_MAX_NODES,
         every_item=False,
     )
-    svgs = grouped_view(part, "group")  # what the page's SVG drew
+    views = topology_view.GroupedViews(part)
+    drawn = views.view("group")  # what the page's SVG and Mermaid chart drew
     made: list[Any] = []
+    merged = topology_view._merged
 
-    def counted(graph: Any, *args: Any, **options: Any) -> Any:
+    def counted(graph: Any, *args: Any) -> Any:
         made.append(graph)
-        return grouped_view(graph, *args, **options)
+        return merged(graph, *args)
 
-    monkeypatch.setattr(topology_data, "grouped_view", counted)
+    monkeypatch.setattr(topology_view, "_merged", counted)
     work = SharedWork(model, SMALL)
-    payload = page_payload(part, work, diagrams.VIEW_MAX_NODES, {"group": svgs})
+    payload = page_payload(part, work, diagrams.VIEW_MAX_NODES, views)
     assert payload == expected
     assert made and all(graph is not part for graph in made)  # levels below, not the part
+    assert views.view("group") is drawn  # kept for the page, not released

@@ -140,6 +140,21 @@ def test_an_induced_subgraph_is_the_one_networkx_calls_build(graph: EstateGraph)
     assert not graph.has_edge(target, source, "new")
 
 
+def test_a_part_of_a_part_is_cut_from_the_whole_graph_by_its_nodes_in_order(
+    graph: EstateGraph,
+) -> None:
+    # the docs site keeps a level's part as its nodes and cuts it from the estate's graph
+    part = induced_subgraph(graph, {node for number, node in enumerate(graph) if number % 3})
+    inner = induced_subgraph(part, {node for number, node in enumerate(part) if number % 2})
+    same_graph(induced_subgraph(graph, list(inner), ordered=True), inner)
+    same_graph(induced_subgraph(graph, list(inner)), inner)
+    shared = induced_subgraph(graph, list(inner), ordered=True, copy=False)  # read only
+    same_graph(shared, inner)
+    node, edge = next(iter(shared)), next(iter(shared.edges(keys=True)))
+    assert shared.nodes[node] is graph.nodes[node]
+    assert shared.edges[edge] is graph.edges[edge]
+
+
 def test_a_groups_part_is_what_walking_from_each_member_finds(graph: EstateGraph) -> None:
     nodes = list(graph.nodes)
     channels = [n for n in nodes if graph.nodes[n].get("kind") == "channel"]
@@ -238,7 +253,7 @@ def test_a_level_names_each_label_cut_for_its_canvas_whole_with_its_room(
 
 def test_a_shared_part_holds_the_graphs_own_dicts(graph: EstateGraph) -> None:
     chosen = {node for number, node in enumerate(graph) if number % 3}
-    shared = induced_subgraph(graph, chosen, shared=True)
+    shared = induced_subgraph(graph, chosen, copy=False)
     same_graph(shared, slow_induced_subgraph(graph, chosen))
     node, (source, target) = next(iter(shared)), next(iter(shared.edges()))
     assert shared.nodes[node] is graph.nodes[node], "a shared part copied its node data"

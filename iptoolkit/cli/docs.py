@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .host import EXIT_TROUBLE, one_line_errors, short_help
+from .host import EXIT_TROUBLE, keep_until_exit, one_line_errors, short_help
 from .options import load_estate, load_reference, snapshot_argument
 from .progress import command_progress, end_progress
 
@@ -83,6 +83,7 @@ def docs_command(
         estate, folder, previous=old, title=title, workers=jobs, compare=compared,
         compare_name=Path(other).name if other is not None else None,
     )  # fmt: skip
+    keep_until_exit(estate, old, compared)  # the process ends without freeing them (1 s at 10k)
     pages = sum(1 for _ in (folder / "docs").rglob("*.md"))
     end_progress()
     click.echo(f"wrote {pages:,} pages into {folder / 'docs'}; build with mkdocs build -f {config}")

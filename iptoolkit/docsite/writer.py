@@ -21,8 +21,10 @@ from typing import TYPE_CHECKING
 
 from ..models import gc_paused
 from ..offline.page import ASSETS, asset
+from ..query.reach import graph_order, node_positions
 from ..support.names import plural
 from ..support.redact import redact_text
+from ..topology.view import GroupedViews
 from ..viewmodel.explorer_model import ExplorerModel
 from . import full_lists
 from . import page_markdown as md
@@ -33,7 +35,6 @@ from .diagrams import (
     Drawing,
     default_workers,
     draw_all,
-    grouped,
     grouping_of,
     mermaid_block,
     partner_part,
@@ -136,30 +137,35 @@ def _write_site(
         svg = svg.with_name(svg.name + ".svg")
         svg.parent.mkdir(parents=True, exist_ok=True)
         group_by = group_by or grouping_of(part)
-        view = grouped(part, group_by)
-        drawings.append((part, svg, title, group_by, view))
+        views = GroupedViews(part)  # its SVG, Mermaid chart and interactive view share them
+        view = views.view(group_by) if group_by else None
+        drawings.append((part, svg, title, group_by, views))
         return diagram_section(svg.name, title, part, group_by, view)
 
     members = group_members(ctx)
     has_changes = previous is not None
-    whole = diagram(INDEX_PAGE, ctx.graph, f"{ctx.title}: every profile, grouped by group", "group")
-    put(INDEX_PAGE, index_page(ctx, whole, members, has_changes=has_changes))
-    titles = {partner: partner_title(ctx, partner) for partner in ctx.site.partners}
-    names = {partner: ctx.name(partner) for partner in ctx.site.partners}
-    for partner, page in ctx.site.partners.items():
-        part = partner_part(ctx.graph, partner)
-        title = f"{titles[partner]}: its channels and the profiles on them"
-        drawn = diagram(page, part, title)
-        put(page, partner_page(ctx, partner, drawn))
-    for group, page in ctx.site.groups.items():
-        inside = _subtree(ctx, group)
-        part = profiles_part(ctx.graph, inside)
-        title = f"{group_title(group)}: its {plural(len(inside), 'profile')} and their paths"
-        if len(inside) > DETAIL_PROFILES:
-            title += ", grouped"
-        drawn = diagram(page, part, title) if inside else ""
-        for number, path in enumerate(ctx.site.group_pages[group], start=1):
-            put(path, group_page(ctx, group, number, len(inside), drawn))
+    positions = node_positions(ctx.graph)  # each part cut in the graph's order
+    with graph_order(ctx.graph, positions):  # impact answers sorted, not a walk each (1 s)
+        whole = diagram(
+            INDEX_PAGE, ctx.graph, f"{ctx.title}: every profile, grouped by group", "group"
+        )
+        put(INDEX_PAGE, index_page(ctx, whole, members, has_changes=has_changes))
+        titles = {partner: partner_title(ctx, partner) for partner in ctx.site.partners}
+        names = {partner: ctx.name(partner) for partner in ctx.site.partners}
+        for partner, page in ctx.site.partners.items():
+            part = partner_part(ctx.graph, partner, positions)
+            title = f"{titles[partner]}: its channels and the profiles on them"
+            drawn = diagram(page, part, title)
+            put(page, partner_page(ctx, partner, drawn))
+        for group, page in ctx.site.groups.items():
+            inside = _subtree(ctx, group)
+            part = profiles_part(ctx.graph, inside, positions)
+            title = f"{group_title(group)}: its {plural(len(inside), 'profile')} and their paths"
+            if len(inside) > DETAIL_PROFILES:
+                title += ", grouped"
+            drawn = diagram(page, part, title) if inside else ""
+            for number, path in enumerate(ctx.site.group_pages[group], start=1):
+                put(path, group_page(ctx, group, number, len(inside), drawn))
     for type_name, page in ctx.site.channel_types.items():
         put(page, channel_type_page(ctx, type_name))
     put(FINDINGS_PAGE, findings_page(ctx))

@@ -165,7 +165,7 @@ class _PartOpener:
     def open(
         self, within: EstateGraph, members: tuple[Hashable, ...], sign: frozenset[Hashable]
     ) -> tuple[EstateGraph, ViewData]:
-        inner = group_graph(within, members, shared=True)
+        inner = group_graph(within, members, copy=False)
         return inner, auto_view(inner, canvas=self.canvas)
 
     def done(self, within: EstateGraph) -> None:

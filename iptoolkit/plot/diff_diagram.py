@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal
 
+from ..query.graph import release
 from ..query.reach import induced_subgraph
 from ..topology.diffstatus import Status, diff_graph, mark_view
 from ..topology.view import detail_view, grouped_view
@@ -81,7 +82,9 @@ def diff_svg(
     check_options("auto", group_by)
     view, graph, key = diff_view(diff, group_by=group_by, only_changed=only_changed)
     text = title_text(graph, key, diff_title(diff) if title is None else title)
-    return view_svg(view, text, key, labels="auto", empty=_empty(only_changed))
+    svg = view_svg(view, text, key, labels="auto", empty=_empty(only_changed))
+    release(graph)  # both estates' graphs in one, dropped: no cycle for the collector
+    return svg
 
 
 def diff_view(

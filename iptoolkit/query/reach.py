@@ -34,6 +34,7 @@ __all__ = [
     "reached",
     "Impact",
     "graph_order",
+    "node_positions",
 ]
 
 Ref = TypeVar("Ref", bound=Hashable)
@@ -182,34 +183,42 @@ def neighbourhood(graph: EstateGraph, node: Hashable, depth: int = 1) -> EstateG
 
 
 def induced_subgraph(
-    graph: EstateGraph, nodes: Iterable[Hashable], *, shared: bool = False
+    graph: EstateGraph, nodes: Iterable[Hashable], *, ordered: bool = False, copy: bool = True
 ) -> EstateGraph:
     """The nodes and the edges between them, as a new graph in the graph's own order.
 
     Not `graph.subgraph(nodes)`: a subgraph view follows the set's hash order, and drawings
     and exports of a part of the graph must not change between runs. Attributes are copied
-    (a level deep); the copy is independent. `shared`: a part only read, holding the
-    graph's own attribute dicts (node data, each pair's edges), so that nothing is copied:
-    an HTML file reads 1,700 parts, and the copies were a seventh of its levels' time.
+    (a level deep); the copy is independent. `ordered`: `nodes` are in the graph's order
+    already, each once, so the whole graph is not walked to order them (a part of a part
+    of the graph is in the graph's order: the docs site cuts 2,000 parts of a 10,000-profile
+    estate's graph by their nodes). `copy=False`: the attribute dicts are the graph's own,
+    for a part that is only read, and dropped soon (the levels of the docs site and of the
+    HTML file, each laid out once: the copies were half the cut).
     """
-    chosen = set(nodes)
-    ordered = [node for node in graph if node in chosen]
+    if ordered:
+        order = list(nodes)
+        chosen = set(order)
+    else:
+        chosen = set(nodes)
+        order = [node for node in graph if node in chosen]
     result: EstateGraph = nx.MultiDiGraph(**graph.graph)
     # Filled as `add_nodes_from` and `add_edge` fill it (a node's dicts, then each edge's
-    # key dict shared by both ends), without their checks per call: an HTML file cuts
-    # 1,700 parts, and the calls were most of the cut.
+    # key dict shared by both ends), without their checks per call, read from the dicts
+    # behind the graph's views: an HTML file cuts 1,700 parts, and the calls were most of
+    # the cut.
     inner: Any = result  # the adjacency dicts networkx documents as its data structure
     node_data, succ_out, pred_out = inner._node, inner._succ, inner._pred
     given: Any = graph
     node_in, succ_in = given._node, given._succ
-    for node in ordered:
-        node_data[node] = node_in[node] if shared else dict(node_in[node])
+    for node in order:
+        node_data[node] = dict(node_in[node]) if copy else node_in[node]
         succ_out[node], pred_out[node] = {}, {}
-    for source in ordered:
+    for source in order:
         out = succ_out[source]
         for target, edges in succ_in[source].items():
             if target in chosen:
-                keyed = edges if shared else {key: dict(data) for key, data in edges.items()}
+                keyed = {key: dict(data) for key, data in edges.items()} if copy else edges
                 out[target] = pred_out[target][source] = keyed
     return result
 
@@ -258,17 +267,24 @@ _ORDER: ContextVar[tuple[EstateGraph, dict[str, int]] | None] = ContextVar(
 
 
 @contextmanager
-def graph_order(graph: EstateGraph) -> Iterator[None]:
+def graph_order(graph: EstateGraph, positions: dict[str, int] | None = None) -> Iterator[None]:
     """Within it, `where_used` and `impact` on `graph` put their answers in the graph's
     order by a table of positions made once, rather than a walk of the whole graph per
     question: for many questions of one graph (an HTML file asks two per item: 9 s of a
     10,000-profile estate's 35). The graph must not change inside; the answers are the
-    same as without it."""
-    token = _ORDER.set((graph, {node: number for number, node in enumerate(graph)}))
+    same as without it. `positions`: that table (`node_positions`), when the caller keeps
+    it for many blocks."""
+    table = node_positions(graph) if positions is None else positions
+    token = _ORDER.set((graph, table))
     try:
         yield
     finally:
         _ORDER.reset(token)
+
+
+def node_positions(graph: EstateGraph) -> dict[str, int]:
+    """Each node's position in the graph's order (which follows the listing)."""
+    return {node: number for number, node in enumerate(graph)}
 
 
 def _in_order(graph: EstateGraph, chosen: set[str]) -> list[str]:

@@ -63,7 +63,7 @@ class DiffGraph:
 
 def diff_graph(diff: EstateDiff) -> DiffGraph:
     """Build both estates' graphs, compose them and mark every node and edge."""
-    from ..query.graph import build_graph
+    from ..query.graph import build_graph, release
 
     old, union = build_graph(diff.old), build_graph(diff.new)
     named: dict[str, Status] = {}
@@ -94,6 +94,7 @@ def diff_graph(diff: EstateDiff) -> DiffGraph:
         nodes[node] = named.get(str(node), status)
     for u, v in edges:
         edges[(u, v)] = named.get(f"{u} -> {v}", edges[(u, v)])
+    release(old)  # dropped: no cycle left for the collector to find
     return DiffGraph(union, nodes, edges, _breaking(diff, union))
 
 

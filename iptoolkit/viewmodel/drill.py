@@ -18,7 +18,7 @@ neighbourhood. Plain data (`ViewData`), no widget.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..query.paths import Paths
@@ -28,7 +28,7 @@ from .topology_fit import MIN_ROW_PX, SCROLL_PAGES, Canvas, fits
 
 if TYPE_CHECKING:
     from ..query.graph import EstateGraph
-    from ..topology.view import GroupedViews, ViewGraph
+    from ..topology.view import GroupedViews
 
 __all__ = [
     "DRILL_ORDER",
@@ -62,20 +62,18 @@ def auto_view(
     canvas: Canvas,
     focus: set[Hashable] | None = None,
     order: Iterable[str] = DRILL_ORDER,
-    grouped: Mapping[str, ViewGraph] | None = None,
     views: GroupedViews | None = None,
 ) -> ViewData:
     """Node by node if it fits `canvas`, else grouped by the first of `order` that makes
-    more than one profile group (see the module docstring). `grouped`: views of the graph
-    grouped already (with this focus), by what they group by; `views`: the graph's grouped
-    views made once, shared (`topology_data.grouped_data`)."""
+    more than one profile group (see the module docstring). `views`: the graph's grouped
+    views made once, shared (`topology_data.grouped_data`): the Explorer's static copy and
+    a docs page's SVG draw them too."""
     if fits(tallest_column(graph) * _SLACK, canvas, pages=SCROLL_PAGES):
         return view_data(graph, group_by=None, focus=focus, canvas=canvas)
     for group_by in order:
         data = grouped_data(
-            graph, group_by=group_by, focus=focus, canvas=canvas, min_profile_groups=2,
-            view=(grouped or {}).get(group_by), views=views,
-        )  # fmt: skip
+            graph, group_by=group_by, focus=focus, canvas=canvas, min_profile_groups=2, views=views
+        )
         if data is not None:
             return data
     ranges = by_name_ranges(graph, canvas)

@@ -139,23 +139,21 @@ def grouped_data(
     focus: set[Hashable] | None = None,
     canvas: Canvas | None = None,
     min_profile_groups: int = 0,
-    view: ViewGraph | None = None,
     views: GroupedViews | None = None,
 ) -> ViewData | None:
     """`view_data` grouped by `group_by`, or None when the grouping makes fewer than
     `min_profile_groups` profile groups: a grouping tried and refused costs its view, not
     its layout, nor its view when counting its groups tells (`GroupedViews.profile_groups`):
-    this was three quarters of an offline file's levels. `view`: the graph grouped so
-    already (the docs site's SVG drew it); `views`: this graph's grouped views, made once
-    and shared (the Explorer's static copy draws them), without a focus."""
+    this was three quarters of an offline file's levels. `views`: this graph's grouped
+    views, made once and shared (the Explorer's static copy and a docs page's SVG and
+    Mermaid chart draw them), without a focus."""
     own = views is None or views.graph is not graph
     views = GroupedViews(graph) if own or views is None else views  # its groups made once
     if min_profile_groups > 1 and views.profile_groups(group_by) < min_profile_groups:
         return None
-    given = view is not None
-    view = views.view(group_by, focus) if view is None else view
+    view = views.view(group_by, focus)
     data = _to_sigma(view, group_by, focused=focus is not None, canvas=canvas)
-    if own or given or focus is not None:
+    if own or focus is not None:
         release(view)
     return data
 
@@ -204,17 +202,17 @@ def detail_node(graph: EstateGraph, node: Hashable) -> Hashable:
 
 
 def group_graph(
-    graph: EstateGraph, members: Iterable[Hashable], *, shared: bool = False
+    graph: EstateGraph, members: Iterable[Hashable], *, copy: bool = True
 ) -> EstateGraph:
     """What expanding a group shows: its members and everything on their paths (the
-    profiles that reach them, the channels and partners they reach). `shared`: a part
+    profiles that reach them, the channels and partners they reach). `copy=False`: a part
     only read, holding the graph's attribute dicts (`induced_subgraph`)."""
     from ..query.reach import induced_subgraph, reached
 
     starts = [node for node in members if isinstance(node, str) and node in graph]
     adjacency: Any = graph  # walked in networkx's own dicts, not through its views
     chosen = reached(adjacency._succ, starts) | reached(adjacency._pred, starts)
-    return induced_subgraph(graph, chosen, shared=shared)
+    return induced_subgraph(graph, chosen, copy=copy)
 
 
 def _to_sigma(
