@@ -51,6 +51,7 @@ __all__ = [
     "fits",
     "row_px",
     "label_budget",
+    "share_out",
     "label_gaps",
     "label_px",
     "least_px",
@@ -317,20 +318,34 @@ def label_budget(labels: Mapping[float, Sequence[str]], canvas: Canvas) -> dict[
     cap = {c: min(want[c], max((least_px(t) for t in labels[c]), default=0.0)) for c in columns}
     grown = sum(max(cap[c], min(want[c], MIN_LABEL_CHARS * CHAR_PX)) for c in columns)
     spare = max(room, grown) - sum(cap.values())
-    # each column's rank (its share of labels still cut, then the narrower, then the first
-    # of equals), kept as it changes: a step is at most `CHAR_PX`, so there are many steps
-    # and only the column widened changes at each
-    cut = {c: len(ordered[c]) - bisect.bisect_right(ordered[c], cap[c]) for c in columns}
-    rank = {c: (cut[c] / len(ordered[c]), -cap[c], -n) for n, c in enumerate(columns)}
-    while spare > 1e-9:
+    return share_out(ordered, cap, spare)
+
+
+def share_out(
+    ordered: Mapping[float, Sequence[float]], cap: dict[float, float], spare: float
+) -> dict[float, float]:
+    """`cap` (column -> the pixels its labels may take) grown by `spare` pixels where they
+    keep the most characters (`ordered`: each column's labels' whole widths, sorted): the
+    column with the largest share of labels still cut first (then the narrower, then the
+    first of equals), until its next label is whole or `CHAR_PX` more, and again."""
+    columns = sorted(ordered)
+
+    def still_cut(column: float) -> int:
+        return len(ordered[column]) - bisect.bisect_right(ordered[column], cap[column])
+
+    # each column's rank, kept as it changes: a step is at most `CHAR_PX`, so there are
+    # many steps and only the column widened changes at each
+    cut = {c: still_cut(c) for c in columns}
+    rank = {c: (cut[c] / max(len(ordered[c]), 1), -cap[c], -n) for n, c in enumerate(columns)}
+    while spare > 1e-9 and columns:
         column = columns[-max(rank.values())[2]]
         if cut[column] == 0:
             break
         step = min(ordered[column][-cut[column]] - cap[column], spare, CHAR_PX)
         cap[column] += step
         spare -= step
-        cut[column] = len(ordered[column]) - bisect.bisect_right(ordered[column], cap[column])
-        rank[column] = (cut[column] / len(ordered[column]), -cap[column], rank[column][2])
+        cut[column] = still_cut(column)
+        rank[column] = (cut[column] / max(len(ordered[column]), 1), -cap[column], rank[column][2])
     return cap
 
 

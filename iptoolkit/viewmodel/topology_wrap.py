@@ -17,12 +17,10 @@ away from its first line as it moves the rows apart; zooming out is stopped at t
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .topology_fit import (
-    CHAR_PX,
     COUNT,
     MAX_ROW_PX,
     Canvas,
@@ -31,6 +29,7 @@ from .topology_fit import (
     cut_to_px,
     label_gaps,
     label_px,
+    share_out,
 )
 
 __all__ = [
@@ -148,15 +147,7 @@ def wrapped_budget(
     spare = room - sum(cap.values())
     if spare < 0:
         return None
-    while spare > 1e-9:
-        cut = {c: len(ordered[c]) - bisect.bisect_right(ordered[c], cap[c]) for c in columns}
-        column = max(columns, key=lambda c: (cut[c] / max(len(ordered[c]), 1), -cap[c]))
-        if cut[column] == 0:
-            break
-        step = min(ordered[column][-cut[column]] - cap[column], spare, CHAR_PX)
-        cap[column] += step
-        spare -= step
-    return cap
+    return share_out(ordered, cap, spare)
 
 
 def wrap_px(text: str) -> float:
