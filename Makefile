@@ -40,9 +40,10 @@ lint: install
 ## test: install everything, lint, run every test (unit, server, notebooks, browser), a test
 ## file per worker on every core (a file's tests share its costly fixtures: a server, a lab),
 ## measuring branch coverage: it prints the total and fails below pyproject's fail_under
-## (`.venv/bin/coverage report` lists the files afterwards)
+## (`.venv/bin/coverage report` lists the files afterwards) and the 25 slowest tests (what
+## to look at first when the run grows past its 10 minutes)
 test: install system-deps lint
-	$(BIN)/pytest -n auto --dist loadfile --no-loadscope-reorder --cov --cov-report=
+	$(BIN)/pytest -n auto --dist loadfile --no-loadscope-reorder --cov --cov-report= --durations=25
 
 # CI=1: no progress bar on a terminal (support/progress.py), in the output or in the time
 bench: install
