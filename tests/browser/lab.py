@@ -9,6 +9,7 @@ covers the page unless silenced by a settings override; Debian's Chromium is dri
 
 from __future__ import annotations
 
+import atexit
 import functools
 import http.server
 import json
@@ -23,9 +24,9 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,7 @@ __all__ = [
     "stop_explore",
     "FirstLaunchTimeout",
     "run_in_lab",
+    "shared_lab",
     "CHROMIUM",
     "CHROMIUM_ARGS",
     "Lab",
@@ -82,13 +84,22 @@ _SETTINGS = {
 
 @dataclass
 class Lab:
-    """A running JupyterLab: its address, process and the folder it serves."""
+    """A running JupyterLab: its address, process and the folder it serves; `folder`, the
+    test's own folder within it, and `workspace`, the test's own JupyterLab workspace (a
+    lab shared by a process's tests opens no earlier test's notebooks)."""
 
     url: str
     process: subprocess.Popen[bytes]
     root: Path
     log: Path
     env: dict[str, str] = field(repr=False, default_factory=dict)
+    folder: str = ""
+    workspace: str = "default"
+
+    def tree(self, name: str) -> str:
+        """The address that opens the notebook `name` of the test's folder."""
+        path = f"{self.folder}/{name}" if self.folder else name
+        return f"{self.url}/lab/workspaces/{self.workspace}/tree/{path}"
 
     def log_tail(self, lines: int = 40) -> str:
         """The end of the server's log, for failure messages."""
@@ -214,8 +225,11 @@ the live canvas first exists (`Date.now()`, ms), and whether the drawing was hid
 frame after: `window.__iptFirstView`, `first` null if it never showed."""
 
 
-def start_lab(root: Path, state: Path, *, timeout: float = 60.0) -> Lab:
-    """Start JupyterLab serving `root`, with its config, runtime and settings under `state`.
+def start_lab(
+    root: Path, state: Path, *, timeout: float = 60.0, variables: Mapping[str, str] = {}
+) -> Lab:
+    """Start JupyterLab serving `root`, with its config, runtime and settings under `state`
+    (`variables`: set for the server and its kernels, over the test process's).
 
     Everything JupyterLab writes goes under `state`, so no user's or venv's settings are
     touched and no earlier run leaks in.
@@ -235,6 +249,7 @@ def start_lab(root: Path, state: Path, *, timeout: float = 60.0) -> Lab:
         MPLBACKEND="module://matplotlib_inline.backend_inline",
         PYTHONHASHSEED="0",
     )
+    env.update(variables)
     # The app directory's settings overrides are read from <app dir>/settings; point the
     # app dir at the venv's (where extensions live) but take overrides from `state`.
     env["JUPYTERLAB_SETTINGS_DIR"] = str(state / "user-settings")
@@ -398,7 +413,7 @@ def write_notebook(path: Path, *sources: str) -> Path:
 
 def open_notebook(page: Any, lab: Lab, name: str, *, timeout: float = 90_000) -> None:
     """Open a notebook of the lab's folder, wait until its kernel is idle, fold the sidebar."""
-    page.goto(f"{lab.url}/lab/tree/{name}", timeout=timeout)
+    page.goto(lab.tree(name), timeout=timeout)
     page.wait_for_selector(
         ".jp-NotebookPanel-toolbar .jp-Notebook-ExecutionIndicator[data-status='idle']",
         timeout=timeout,
@@ -430,7 +445,7 @@ def run_beside_file_browser(
     people keep it: the laptop's narrow pane) and run every cell; a timeout there is a
     `FirstLaunchTimeout` (`first_launch`, with `screenshot`)."""
     with first_launch(page, screenshot):
-        page.goto(f"{lab.url}/lab/tree/{name}", timeout=timeout)
+        page.goto(lab.tree(name), timeout=timeout)
         page.wait_for_selector(
             ".jp-NotebookPanel-toolbar .jp-Notebook-ExecutionIndicator[data-status='idle']",
             timeout=timeout,
@@ -462,16 +477,66 @@ class FirstLaunchTimeout(Exception):
     """The page or kernel never came up: the one failure worth a retry (see the notes)."""
 
 
+_SHARED: dict[tuple[Path, frozenset[tuple[str, str]]], Lab] = {}
+"""The JupyterLabs a test process shares between its tests (`run_in_lab`), by the root
+they serve and the variables their kernels are given."""
+
+
+def shared_lab(root: Path, *, variables: Mapping[str, str] = {}, fresh: bool = False) -> Lab:
+    """The process's JupyterLab serving `root` with `variables` (`start_lab`), started at
+    first use (or anew, `fresh`, or when it has died) and stopped when the process ends:
+    one server for the browser test files a worker runs, not one each (a server costs
+    seconds of a core to start)."""
+    key = (root, frozenset(variables.items()))
+    lab = _SHARED.get(key)
+    if lab is not None and (fresh or lab.process.poll() is not None):
+        stop_lab(lab)
+        lab = None
+    if lab is None:
+        state = root / f"shared-lab-{len(_SHARED)}-{time.monotonic_ns()}"
+        lab = _SHARED[key] = start_lab(root, state, variables=variables)
+        atexit.register(stop_lab, lab)
+    return lab
+
+
+def end_sessions(lab: Lab) -> None:
+    """Shut the lab's kernels down (a shared lab's next test needs no earlier one's)."""
+    try:
+        with urllib.request.urlopen(f"{lab.url}/api/sessions", timeout=10) as response:
+            sessions = json.load(response)
+        for session in sessions:
+            request = urllib.request.Request(
+                f"{lab.url}/api/sessions/{session['id']}", method="DELETE"
+            )
+            urllib.request.urlopen(request, timeout=30).close()
+    except (urllib.error.URLError, OSError):  # a dead server has no kernels left
+        pass
+
+
 def run_in_lab(
-    folder: Path, state: Path, session: Callable[[Lab], None], *, attempts: int = 2
+    folder: Path,
+    state: Path,
+    session: Callable[[Lab], None],
+    *,
+    attempts: int = 2,
+    variables: Mapping[str, str] = {},
 ) -> None:
-    """Start JupyterLab on `folder` and run `session` in it, stopping the server after.
+    """Run `session` in the process's JupyterLab (`shared_lab`, with `variables` for its
+    kernels), which serves the folder that holds the test's own (`state`'s parent: pytest's
+    folder for the process), opening `folder`'s notebooks in a workspace of the test's own;
+    its kernels are shut down after.
 
     A session that raises `FirstLaunchTimeout` (a fresh server's first launch sometimes
     hangs) is tried again on a new server; any other failure carries the server's log.
     """
+    root = state.parent
     for attempt in range(1, attempts + 1):
-        lab = start_lab(folder, state / f"lab-{attempt}")
+        shared = shared_lab(root, variables=variables, fresh=attempt > 1)
+        lab = replace(
+            shared,
+            folder=folder.relative_to(root).as_posix(),
+            workspace=f"{state.name}-{attempt}",
+        )
         try:
             session(lab)
             return
@@ -481,4 +546,4 @@ def run_in_lab(
         except Exception as exc:
             raise AssertionError(f"{exc}\n--- JupyterLab log ---\n{lab.log_tail()}") from exc
         finally:
-            stop_lab(lab)
+            end_sessions(lab)
