@@ -33,6 +33,7 @@ from ..viewmodel.explorer_html import FILTERS_OPEN_FROM_PX
 
 if TYPE_CHECKING:
     from ..core.estate import Estate
+    from ..viewmodel.explorer_model import ExplorerModel
     from ..viewmodel.topology_data import ViewData
 
 __all__ = [
@@ -238,10 +239,13 @@ STYLE_MARKER = "<!--ipt-first-view-style-->"
 the page handler puts there with the drawing (a <style> in <body> is not valid HTML)."""
 
 
-def first_view_html(estate: Estate, path: str | os.PathLike[str] | None) -> str:
+def first_view_html(
+    estate: Estate, path: str | os.PathLike[str] | None, *, model: ExplorerModel | None = None
+) -> str:
     """The drawing the page shows until the live view is there: the app's title line, the
     Explorer's counts, the topology overview (the Explorer's own, `overview_svg`) and its
-    legend, with a line saying what it is. One element, `#ipt-first-view`; its CSS is `STYLE`."""
+    legend, with a line saying what it is. One element, `#ipt-first-view`; its CSS is `STYLE`.
+    `model`: the Explorer's model over `estate`, when one is built already (`app.held`)."""
     from ..core.selection import Filter
     from ..viewmodel.drill import auto_view
     from ..viewmodel.explorer_html import legend_html  # the live view's own legend
@@ -252,7 +256,8 @@ def first_view_html(estate: Estate, path: str | os.PathLike[str] | None) -> str:
     from ..viewmodel.topology_fit import Canvas
     from .page import title_html
 
-    model = ExplorerModel(estate)
+    if model is None or model.estate is not estate:
+        model = ExplorerModel(estate)
     counts = model.select(Filter()).counts_text()
     data = auto_view(model.graph, canvas=Canvas(CANVAS_HEIGHT, CANVAS_ASPECT))
     note = (

@@ -124,8 +124,13 @@ def command(
         # reaches them, and no kernel logs that its traffic could be overheard
         "--KernelManager.transport=ipc",
         *session_options(max_sessions=max_sessions, preheat=preheat, free_after=free_after),
-        # the first view draws the app's overview: another notebook gets none
-        *([] if notebook == NOTEBOOK else ["--ExplorerVoila.first_view=False"]),
+        # the first view draws the app's overview, the zygote holds its estate: another
+        # notebook gets neither
+        *(
+            []
+            if notebook == NOTEBOOK
+            else ["--ExplorerVoila.first_view=False", "--ExplorerVoila.fork_kernels=False"]
+        ),
         *([f"--Voila.config_file_paths={config}"] if config is not None else []),
     ]
 

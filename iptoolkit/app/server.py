@@ -62,6 +62,7 @@ from traitlets import Bool, Int
 from voila.app import Voila
 from voila.tornado.handler import TornadoVoilaHandler
 
+from . import zygote
 from .connections import guarded_listen
 from .first_view import MARKER, STYLE, STYLE_MARKER
 
@@ -89,12 +90,14 @@ DRAW_TIMEOUT = 600
 
 
 class FirstView:
-    """The app's first view (`app.first_view`), drawn once in a child process started by
-    `start`; `html` is None until it is drawn, and stays None if it cannot be (the page is
-    then Voila's alone, as before)."""
+    """The app's first view (`app.first_view`), drawn once at start, by the zygote that
+    holds the estate (`app.zygote`) when there is one, else in a child process of its own;
+    `html` is None until it is drawn, and stays None if it cannot be (the page is then
+    Voila's alone, as before)."""
 
-    def __init__(self) -> None:
+    def __init__(self, zygote_address: str | None = None) -> None:
         self.html: str | None = None
+        self.zygote_address = zygote_address
 
     def start(self, log: Any) -> threading.Thread:
         """Draw it in the background (the server answers meanwhile, without it)."""
@@ -104,6 +107,28 @@ class FirstView:
 
     def _draw(self, log: Any) -> None:
         began = time.monotonic()
+        drawn = self._asked(log) if self.zygote_address else self._drawn_apart(log)
+        if drawn is None:
+            return
+        self.html = drawn
+        log.info("iptoolkit: first view drawn in %.1f s", time.monotonic() - began)
+
+    def _asked(self, log: Any) -> str | None:
+        """The zygote's drawing (it answers once it holds the estate)."""
+        assert self.zygote_address is not None
+        try:
+            answer = zygote.request(self.zygote_address, {"first_view": True}, DRAW_TIMEOUT)
+        except (OSError, ValueError) as exc:
+            log.warning("iptoolkit: no first view: %s", exc)
+            return None
+        drawn = answer.get("html")
+        if not isinstance(drawn, str):
+            log.warning("iptoolkit: no first view: the snapshot could not be read")
+            return None
+        return drawn
+
+    def _drawn_apart(self, log: Any) -> str | None:
+        """Drawn by `python -m iptoolkit.app.first_view` (the estate never held here)."""
         try:
             done = subprocess.run(
                 [sys.executable, "-m", "iptoolkit.app.first_view"],
@@ -115,13 +140,12 @@ class FirstView:
             )
         except (OSError, subprocess.TimeoutExpired) as exc:
             log.warning("iptoolkit: no first view: %s", exc)
-            return
+            return None
         if done.returncode != 0:
             reason = done.stderr.decode("utf-8", "replace").strip().splitlines()
             log.warning("iptoolkit: %s", reason[-1] if reason else f"exit {done.returncode}")
-            return
-        self.html = done.stdout.decode("utf-8")
-        log.info("iptoolkit: first view drawn in %.1f s", time.monotonic() - began)
+            return None
+        return done.stdout.decode("utf-8")
 
 
 def opens_overview(query: str) -> bool:
@@ -275,6 +299,11 @@ class ExplorerVoila(Voila):  # type: ignore[misc]  # voila has no types: Voila i
     first_view = Bool(
         True, config=True, help="Draw the app's overview at start and send it in the page."
     )
+    fork_kernels = Bool(
+        True,
+        config=True,
+        help="Fork each kernel from one process that holds the estate (`app.zygote`).",
+    )
     aliases = {**Voila.aliases, "max-sessions": "ExplorerVoila.max_sessions"}
 
     def setup_template_dirs(self) -> None:
@@ -299,7 +328,14 @@ class ExplorerVoila(Voila):  # type: ignore[misc]  # voila has no types: Voila i
 
     def start(self) -> None:
         self.log.addFilter(QuietLog())
-        first = FirstView() if self.first_view else None
+        self._zygote: zygote.Zygote | None = None
+        if self.fork_kernels:  # before the kernel manager, which fills its pool at once
+            from .fork_provisioner import register
+
+            self._zygote = zygote.start(os.environ)
+            register(self._zygote.address, self.config)
+        address = self._zygote.address if self._zygote is not None else None
+        first = FirstView(address) if self.first_view else None
         settings = {
             **self.tornado_settings,
             "iptoolkit_max_sessions": self.max_sessions,
@@ -309,6 +345,14 @@ class ExplorerVoila(Voila):  # type: ignore[misc]  # voila has no types: Voila i
         if first is not None:
             first.start(self.log)
         super().start()
+
+    def stop(self) -> None:
+        """Voila's (its kernels shut down), then the zygote stopped."""
+        try:
+            super().stop()
+        finally:
+            if getattr(self, "_zygote", None) is not None:
+                zygote.stop(self._zygote)
 
     def listen(self) -> None:
         """Voila's (port, then the loop), its `Application.listen` serving with
