@@ -31,9 +31,7 @@ def _is_kernel(process: Any) -> bool:
     import psutil
 
     try:
-        return process.name() == PROCESS_NAME or "ipykernel_launcher" in " ".join(
-            process.cmdline()
-        )
+        return process.name() == PROCESS_NAME or "ipykernel_launcher" in " ".join(process.cmdline())
     except psutil.Error:  # gone, or a zombie not yet reaped: shut down all the same
         return False
 

@@ -259,7 +259,9 @@ def first_view_html(
     if model is None or model.estate is not estate:
         model = ExplorerModel(estate)
     counts = model.select(Filter()).counts_text()
-    data = auto_view(model.graph, canvas=Canvas(CANVAS_HEIGHT, CANVAS_ASPECT))
+    data = auto_view(
+        model.graph, canvas=Canvas(CANVAS_HEIGHT, CANVAS_ASPECT), views=model.grouped_views
+    )
     note = (
         f"Overview of {len(estate):,} profiles, drawn when the app started. "
         "The interactive view is loading…"

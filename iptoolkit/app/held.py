@@ -49,16 +49,14 @@ def snapshot_key(path: str | os.PathLike[str] | None) -> tuple[str, int, int] | 
     return str(resolved), stat.st_size, stat.st_mtime_ns
 
 
-def hold(path: str | os.PathLike[str] | None) -> Held:
-    """Load the snapshot at `path` (the demo estate for None) and build what the Explorer
-    reads of the whole estate, once: held in this process for `held` to hand out."""
+def hold(estate: Estate, key: tuple[str, int, int] | None) -> Held:
+    """Build what the Explorer reads of the whole `estate` (its snapshot's `snapshot_key`
+    taken before it was read: a file rewritten meanwhile is not taken for it), once: held
+    in this process for `held` to hand out."""
     global _held
     from ..core.selection import Filter
     from ..viewmodel.explorer_model import ExplorerModel
-    from .page import _estate
 
-    key = snapshot_key(path)
-    estate = _estate(path)
     model = ExplorerModel(estate)
     # each of these is built on first use; built here, every kernel shares it
     model.select(Filter())

@@ -33,10 +33,13 @@ Voila itself, with what an app left up for a team needs and plain Voila 0.5 lack
   where the open-file limit is lower), and an accept loop that, out of descriptors, waits
   a second instead of logging a traceback at every turn; Voila's `Application.listen`
   serves with `GuardedHTTPServer`.
-- **a first view at once** (`app.first_view`): the overview is drawn once at start, in a
-  child process (the estate never held here), and sent inside the page of an address that
-  opens the overview, painted before Voila's scripts have loaded; CSS hides it when the
-  live canvas is there.
+- **a first view at once** (`app.first_view`): the overview is drawn once at start, by the
+  zygote (or, without one, in a child process: the estate is never held here), and sent
+  inside the page of an address that opens the overview, painted before Voila's scripts
+  have loaded; CSS hides it when the live canvas is there.
+- **kernels forked from the zygote** (`--ExplorerVoila.zygote=SOCKET`, `app.zygote`): every
+  kernel, the pool's one included, shares the estate the zygote holds instead of reading
+  it again (`fork_provisioner`).
 
 Kept out of the `explore` command so that the command stays a thin launcher, and out of
 `runner` so that the child process imports Voila, never the command.
@@ -58,13 +61,13 @@ from typing import Any
 import tornado.web
 from jupyter_server.auth.decorator import allow_unauthenticated
 from jupyter_server.auth.login import LoginFormHandler
-from traitlets import Bool, Int
+from traitlets import Bool, Int, Unicode
 from voila.app import Voila
 from voila.tornado.handler import TornadoVoilaHandler
 
-from . import zygote
 from .connections import guarded_listen
 from .first_view import MARKER, STYLE, STYLE_MARKER
+from .zygote import request as zygote_request
 
 __all__ = [
     "TEMPLATE_DIR",
@@ -117,7 +120,7 @@ class FirstView:
         """The zygote's drawing (it answers once it holds the estate)."""
         assert self.zygote_address is not None
         try:
-            answer = zygote.request(self.zygote_address, {"first_view": True}, DRAW_TIMEOUT)
+            answer = zygote_request(self.zygote_address, {"first_view": True}, DRAW_TIMEOUT)
         except (OSError, ValueError) as exc:
             log.warning("iptoolkit: no first view: %s", exc)
             return None
@@ -299,10 +302,11 @@ class ExplorerVoila(Voila):  # type: ignore[misc]  # voila has no types: Voila i
     first_view = Bool(
         True, config=True, help="Draw the app's overview at start and send it in the page."
     )
-    fork_kernels = Bool(
-        True,
+    zygote = Unicode(
+        "",
         config=True,
-        help="Fork each kernel from one process that holds the estate (`app.zygote`).",
+        help="The socket of the app's zygote, which forks each kernel (`app.zygote`); "
+        "empty: kernels start as Voila starts them.",
     )
     aliases = {**Voila.aliases, "max-sessions": "ExplorerVoila.max_sessions"}
 
@@ -328,14 +332,11 @@ class ExplorerVoila(Voila):  # type: ignore[misc]  # voila has no types: Voila i
 
     def start(self) -> None:
         self.log.addFilter(QuietLog())
-        self._zygote: zygote.Zygote | None = None
-        if self.fork_kernels:  # before the kernel manager, which fills its pool at once
+        if self.zygote:  # before the kernel manager, which fills its pool at once
             from .fork_provisioner import register
 
-            self._zygote = zygote.start(os.environ)
-            register(self._zygote.address, self.config)
-        address = self._zygote.address if self._zygote is not None else None
-        first = FirstView(address) if self.first_view else None
+            register(self.zygote, self.config)
+        first = FirstView(self.zygote or None) if self.first_view else None
         settings = {
             **self.tornado_settings,
             "iptoolkit_max_sessions": self.max_sessions,
@@ -345,14 +346,6 @@ class ExplorerVoila(Voila):  # type: ignore[misc]  # voila has no types: Voila i
         if first is not None:
             first.start(self.log)
         super().start()
-
-    def stop(self) -> None:
-        """Voila's (its kernels shut down), then the zygote stopped."""
-        try:
-            super().stop()
-        finally:
-            if getattr(self, "_zygote", None) is not None:
-                zygote.stop(self._zygote)
 
     def listen(self) -> None:
         """Voila's (port, then the loop), its `Application.listen` serving with

@@ -2,21 +2,23 @@
 
 A kernel of its own per tab read the snapshot and built the Explorer's model again: at
 100,000 profiles about 1.75 GB and 15 s each, so a tab could not be live in seconds and
-each one cost a whole estate. The zygote (`python -m iptoolkit.app.zygote FD`, started by
-the app's Voila, `start`) loads the snapshot once and builds what every page reads
-(`held.hold`), draws the first view (`first_view`), imports what a kernel imports, runs
-the collector one last time and freezes what is left (`gc.freeze`: the collector never
+each one cost a whole estate. The zygote (`python -m iptoolkit.app.zygote FD VERDICT_FD`,
+started by `iptoolkit explore` through `runner.start`) loads the snapshot once, says
+whether it could (`verdict`: the command refuses a bad snapshot with the zygote's words,
+so the estate is read once in all), builds what every page reads (`held.hold`), imports
+what a kernel imports, draws the first view (`first_view`), runs the collector one last
+time and freezes what is left (`gc.freeze`: the collector never
 walks, so never writes to, what the zygote built). Then it forks a kernel for each request
 (`fork_provisioner`, asked by Voila's kernel manager): the child shares the zygote's pages
 copy-on-write and becomes an ipykernel on the connection file it was given, and its
 `page.show` finds the estate held (`held.held`).
 
-Requests come on a Unix socket in a folder only this user reaches (Voila binds it and hands
-it over as FD), one JSON line each, answered with one line: `{"kernel": {"args", "env",
+Requests come on a Unix socket in a folder only this user reaches (`start` binds it and
+hands it over as FD), one JSON line each, answered with one line: `{"kernel": {"args", "env",
 "cwd"}}` forks a kernel (`{"pid": N}`); `{"first_view": true}` asks for the drawing
 (`{"html": ...}`, null when there is none). The zygote serves one request at a time (a
 fork takes milliseconds) and starts no thread, so that a fork copies a consistent process.
-It dies with Voila (`guard.die_with_parent`), and each kernel with it.
+It dies with the command (`guard.die_with_parent`), and each kernel with it.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import gc
 import json
 import os
 import random
+import select
 import signal
 import socket
 import subprocess
@@ -36,16 +39,23 @@ import traceback
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from ..support import env
+from ..support.error_line import one_line
 from . import guard
+
+if TYPE_CHECKING:
+    from ..core.estate import Estate
+    from .held import Held
 
 __all__ = [
     "PROCESS_NAME",
     "MAX_REQUEST",
+    "SnapshotError",
     "Zygote",
     "start",
+    "verdict",
     "stop",
     "request",
     "prepare",
@@ -67,12 +77,18 @@ _PRELOADED = (
 """What every kernel imports to show the app: imported once, in the zygote."""
 
 
+class SnapshotError(ValueError):
+    """The zygote could not read the app's snapshot: its message says why, in one line."""
+
+
 @dataclass
 class Zygote:
-    """A running zygote: its process, and the socket that asks it (in `folder`)."""
+    """A running zygote: its process, the socket that asks it (in `folder`), and the pipe
+    on which it says whether it could read the snapshot (`verdict`)."""
 
     process: subprocess.Popen[bytes]
     folder: Path
+    said: BinaryIO
 
     @property
     def address(self) -> str:
@@ -80,32 +96,50 @@ class Zygote:
 
 
 def start(environ: Mapping[str, str]) -> Zygote:
-    """Start a zygote over the app's snapshot (`environ`'s `IPTOOLKIT_APP_SNAPSHOT`). It
-    answers once it has prepared: a request waits in the socket's queue meanwhile."""
+    """Start a zygote over the app's snapshot (`environ`'s `IPTOOLKIT_APP_SNAPSHOT`), dying
+    with this process. It says how the load went at once (`verdict`), then answers
+    requests once it has prepared: a request waits in the socket's queue meanwhile."""
     folder = Path(tempfile.mkdtemp(prefix="iptoolkit-zygote-"))  # 0700: this user's alone
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    reading, writing = os.pipe()
     try:
         listener.bind(str(folder / "zygote"))
         listener.listen(64)
         process = subprocess.Popen(
-            [sys.executable, "-m", "iptoolkit.app.zygote", str(listener.fileno())],
+            [sys.executable, "-m", "iptoolkit.app.zygote", str(listener.fileno()), str(writing)],
             env=dict(environ),
             stdin=subprocess.DEVNULL,
-            pass_fds=(listener.fileno(),),
+            pass_fds=(listener.fileno(), writing),
             preexec_fn=_dies_with(os.getpid()),
         )
     except BaseException:
-        listener.close()
-        with contextlib.suppress(OSError):
-            (folder / "zygote").unlink()
-        folder.rmdir()
+        os.close(reading)
+        _remove(folder)
         raise
-    listener.close()  # the zygote's now
-    return Zygote(process, folder)
+    finally:
+        listener.close()  # the zygote's now
+        os.close(writing)
+    return Zygote(process, folder, os.fdopen(reading, "rb"))
 
 
 def _dies_with(parent: int) -> Any:
     return lambda: guard.die_with_parent(parent)
+
+
+def verdict(zygote: Zygote, timeout: float | None) -> int | None:
+    """The number of profiles the zygote holds (None: no word within `timeout` seconds,
+    still reading); `SnapshotError` when it could not read the snapshot."""
+    ready, _, _ = select.select([zygote.said], [], [], timeout)
+    if not ready:
+        return None
+    line = zygote.said.readline()
+    if not line:
+        code = zygote.process.wait()
+        raise SnapshotError(f"the app's zygote stopped while reading (exit code {code})")
+    said = json.loads(line)
+    if "error" in said:
+        raise SnapshotError(str(said["error"]))
+    return int(said["profiles"])
 
 
 def stop(zygote: Zygote, timeout: float = 10.0) -> None:
@@ -117,10 +151,15 @@ def stop(zygote: Zygote, timeout: float = 10.0) -> None:
         except subprocess.TimeoutExpired:
             zygote.process.kill()
             zygote.process.wait()
+    zygote.said.close()
+    _remove(zygote.folder)
+
+
+def _remove(folder: Path) -> None:
     with contextlib.suppress(OSError):
-        (zygote.folder / "zygote").unlink()
+        (folder / "zygote").unlink()
     with contextlib.suppress(OSError):
-        zygote.folder.rmdir()
+        folder.rmdir()
 
 
 def request(address: str, message: Mapping[str, Any], timeout: float | None) -> Any:
@@ -139,24 +178,16 @@ def request(address: str, message: Mapping[str, Any], timeout: float | None) -> 
 # -- the zygote's side ------------------------------------------------------------------------
 
 
-def prepare(path: str | None) -> str | None:
-    """Hold the estate (`held.hold`), import what a kernel imports, and draw the first view
-    (its HTML; None when the snapshot cannot be read: each kernel then reads it, and its
-    page says why)."""
+def prepare(estate: Estate, key: tuple[str, int, int] | None) -> Held:
+    """Hold the estate (`held.hold`) and import what a kernel imports."""
     import importlib
 
-    from ..models import ParseError
-    from .first_view import first_view_html
     from .held import hold
 
+    kept = hold(estate, key)
     for name in _PRELOADED:
         importlib.import_module(name)
-    try:
-        kept = hold(path)
-    except (OSError, ParseError) as exc:
-        print(f"iptoolkit: zygote holds no estate: {' '.join(str(exc).split())}", file=sys.stderr)
-        return None
-    return first_view_html(kept.estate, path, model=kept.model)
+    return kept
 
 
 def serve(listener: socket.socket, drawing: str | None) -> None:
@@ -238,10 +269,27 @@ def _name_process(name: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`python -m iptoolkit.app.zygote FD`: prepare, freeze, then serve on socket FD."""
+    """`python -m iptoolkit.app.zygote FD VERDICT_FD`: read the snapshot and say how it
+    went on VERDICT_FD (a JSON line: `profiles`, or the `error` in one line), prepare,
+    freeze, then serve on socket FD."""
+    from ..models import ParseError
+    from .first_view import first_view_html
+    from .held import snapshot_key
+    from .page import _estate
+
     args = sys.argv[1:] if argv is None else argv
     listener = socket.socket(fileno=int(args[0]))
-    drawing = prepare(os.environ.get(env.APP_SNAPSHOT) or None)
+    path = os.environ.get(env.APP_SNAPSHOT) or None
+    with os.fdopen(int(args[1]), "w", encoding="utf-8") as said:
+        try:
+            key = snapshot_key(path)
+            estate = _estate(path)
+        except (OSError, ValueError, ParseError) as exc:  # the command says it, and stops
+            said.write(json.dumps({"error": one_line(exc)}) + "\n")
+            return 1
+        said.write(json.dumps({"profiles": len(estate)}) + "\n")
+    kept = prepare(estate, key)
+    drawing = first_view_html(kept.estate, path, model=kept.model)
     gc.collect()
     gc.freeze()  # what the zygote built is never walked again: its pages stay shared
     try:
