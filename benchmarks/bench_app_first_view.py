@@ -42,13 +42,9 @@ sys.path.insert(0, str(ROOT))
 
 
 def _kernels_mb(pid: int) -> list[int]:
-    import psutil
+    from tests.app_processes import app_kernels
 
-    return sorted(
-        round(child.memory_info().rss / 2**20)
-        for child in psutil.Process(pid).children(recursive=True)
-        if "ipykernel_launcher" in " ".join(child.cmdline())
-    )
+    return sorted(round(kernel.memory_info().rss / 2**20) for kernel in app_kernels(pid))
 
 
 def _server_mb(pid: int) -> int:

@@ -24,7 +24,7 @@ import subprocess
 from typing import Any
 
 from jupyter_client.connect import KernelConnectionInfo
-from jupyter_client.provisioning import LocalProvisioner
+from jupyter_client.provisioning.local_provisioner import LocalProvisioner
 from traitlets import Float, Unicode
 
 from .zygote import MAX_REQUEST
@@ -92,7 +92,7 @@ def kernel_args(cmd: list[str]) -> list[str] | None:
     return cmd[cmd.index(_LAUNCHER) + 1 :]
 
 
-class ForkProvisioner(LocalProvisioner):  # type: ignore[misc]  # jupyter_client: untyped base
+class ForkProvisioner(LocalProvisioner):
     """`LocalProvisioner`, its kernel forked by the app's zygote (see the module)."""
 
     zygote_address = Unicode(
@@ -116,8 +116,10 @@ class ForkProvisioner(LocalProvisioner):  # type: ignore[misc]  # jupyter_client
         )  # fmt: skip
         if "pid" not in answer:
             raise RuntimeError(f"the app's zygote forked no kernel: {answer.get('error')}")
-        self.process = ForkedKernel(int(answer["pid"]))
-        self.pid = self.pgid = self.process.pid  # the kernel leads a group of its own
+        kernel = ForkedKernel(int(answer["pid"]))
+        # a stand-in for the Popen LocalProvisioner declares (see ForkedKernel)
+        self.process = kernel  # type: ignore[assignment]
+        self.pid = self.pgid = kernel.pid  # the kernel leads a group of its own
         self.cwd = kwargs.get("cwd") or os.getcwd()
         info: KernelConnectionInfo = self.connection_info
         return info

@@ -55,6 +55,12 @@ PNG_DELAY = 1.0
 """Seconds of quiet before the static PNG is drawn: it is only the notebook's fallback."""
 
 
+def _model_for(estate: Estate, model: ExplorerModel | None) -> ExplorerModel:
+    """`model` when it was built over this `estate` (the app's, held by its zygote: read
+    and indexed once for every kernel), else a new one."""
+    return model if model is not None and model.estate is estate else ExplorerModel(estate)
+
+
 class Explorer:
     """An ipywidgets app over an estate: filters, counts, topology, table, details, export.
 
@@ -95,9 +101,7 @@ class Explorer:
     ) -> None:
         with cell_progress(progress) as shown:
             shown.stage(f"Indexing {len(estate):,} profiles")
-            # a model built already over this estate (the app's, held by its zygote) is used
-            fits = model is not None and model.estate is estate
-            self.model = model if model is not None and fits else ExplorerModel(estate)
+            self.model = _model_for(estate, model)
             self.views = SavedViews(views) if views is not None else None
             """The named views' file (`viewmodel.saved_views`; None: none given, `save_view`
             refuses)."""
