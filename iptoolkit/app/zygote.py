@@ -6,9 +6,9 @@ each one cost a whole estate. The zygote (`python -m iptoolkit.app.zygote FD VER
 started by `iptoolkit explore` through `runner.start`) loads the snapshot once, says
 whether it could (`verdict`: the command refuses a bad snapshot with the zygote's words,
 so the estate is read once in all), builds what every page reads (`held.hold`), imports
-what a kernel imports, draws the first view (`first_view`), runs the collector one last
-time and freezes what is left (`gc.freeze`: the collector never
-walks, so never writes to, what the zygote built). Then it forks a kernel for each request
+what a kernel imports, and draws the first view (`first_view`), the collector paused, then
+freezes it all (`gc.freeze`: the collector never walks, so never writes to, what the
+zygote built). Then it forks a kernel for each request
 (`fork_provisioner`, asked by Voila's kernel manager): the child shares the zygote's pages
 copy-on-write and becomes an ipykernel on the connection file it was given, and its
 `page.show` finds the estate held (`held.held`).
@@ -35,6 +35,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import time
 import traceback
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -163,13 +164,14 @@ def _remove(folder: Path) -> None:
 
 
 def request(address: str, message: Mapping[str, Any], timeout: float | None) -> Any:
-    """Send one request and return its answer (blocking: for a thread, or a test)."""
+    """Send one request and return its answer (blocking: for a thread, or a test). The
+    answer is read whole: the zygote is this app's own (the first view runs to megabytes)."""
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
         sock.settimeout(timeout)
         sock.connect(address)
         sock.sendall(json.dumps(message).encode("utf-8") + b"\n")
         with sock.makefile("rb") as answer:
-            line = answer.readline(MAX_REQUEST)
+            line = answer.readline()
     if not line:
         raise ConnectionError("the app's zygote closed the connection without an answer")
     return json.loads(line)
@@ -190,9 +192,9 @@ def prepare(estate: Estate, key: tuple[str, int, int] | None) -> Held:
     return kept
 
 
-def serve(listener: socket.socket, drawing: str | None) -> None:
+def serve(listener: socket.socket, drawing: str) -> None:
     """Answer requests for ever (until a signal ends the process)."""
-    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # kernels are reaped at once, by the kernel
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # an ended kernel is reaped by the system
     while True:
         connection, _ = listener.accept()
         with connection:
@@ -204,7 +206,7 @@ def serve(listener: socket.socket, drawing: str | None) -> None:
             if "kernel" in message:
                 _answer(connection, {"pid": _fork_kernel(message["kernel"], listener, connection)})
             elif message.get("first_view"):
-                _answer(connection, {"html": drawing})
+                _answer(connection, {"html": drawing or None})
             else:
                 _answer(connection, {"error": "unknown request"})
 
@@ -272,31 +274,55 @@ def main(argv: list[str] | None = None) -> int:
     """`python -m iptoolkit.app.zygote FD VERDICT_FD`: read the snapshot and say how it
     went on VERDICT_FD (a JSON line: `profiles`, or the `error` in one line), prepare,
     freeze, then serve on socket FD."""
+    from ..models import gc_paused
+
+    args = sys.argv[1:] if argv is None else argv
+    listener = socket.socket(fileno=int(args[0]))
+    began = time.monotonic(), time.process_time()
+    # millions of objects and no cycle worth a scan; at 100,000 profiles a last collection
+    # would walk them all for seconds, so what is left is frozen as it is
+    with gc_paused():
+        prepared = _prepared(int(args[1]))
+    if prepared is None:
+        return 1
+    gc.freeze()  # never walked again by the collector: its pages stay shared with kernels
+    print(
+        f"iptoolkit: the estate read and prepared in {time.monotonic() - began[0]:.1f} s "
+        f"(CPU {time.process_time() - began[1]:.1f} s); kernels are forked from it",
+        file=sys.stderr,
+        flush=True,
+    )
+    try:
+        serve(listener, prepared)
+    except KeyboardInterrupt:
+        return 0
+    return 0
+
+
+def _prepared(verdict: int) -> str | None:
+    """Read the snapshot, say how it went on the pipe `verdict`, prepare (`prepare`) and
+    draw the first view; its HTML ("" when it cannot be drawn), or None when the snapshot
+    could not be read."""
     from ..models import ParseError
     from .first_view import first_view_html
     from .held import snapshot_key
     from .page import _estate
 
-    args = sys.argv[1:] if argv is None else argv
-    listener = socket.socket(fileno=int(args[0]))
     path = os.environ.get(env.APP_SNAPSHOT) or None
-    with os.fdopen(int(args[1]), "w", encoding="utf-8") as said:
+    with os.fdopen(verdict, "w", encoding="utf-8") as said:
         try:
             key = snapshot_key(path)
             estate = _estate(path)
         except (OSError, ValueError, ParseError) as exc:  # the command says it, and stops
             said.write(json.dumps({"error": one_line(exc)}) + "\n")
-            return 1
+            return None
         said.write(json.dumps({"profiles": len(estate)}) + "\n")
     kept = prepare(estate, key)
-    drawing = first_view_html(kept.estate, path, model=kept.model)
-    gc.collect()
-    gc.freeze()  # what the zygote built is never walked again: its pages stay shared
     try:
-        serve(listener, drawing)
-    except KeyboardInterrupt:
-        return 0
-    return 0
+        return first_view_html(kept.estate, path, model=kept.model)
+    except Exception as exc:  # noqa: BLE001  (the pages work without it: Voila's alone)
+        print(f"iptoolkit: no first view: {one_line(exc)}", file=sys.stderr)
+        return ""
 
 
 if __name__ == "__main__":
