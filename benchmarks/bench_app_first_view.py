@@ -154,7 +154,7 @@ def main() -> None:
             f"({_median(firsts[name])}); live canvas {_seconds(results[name])} s "
             f"(median {statistics.median(results[name]):.1f} s); "
             f"kernels while a page is shown: {memory} MB; Voila itself {server} MB (the "
-            f"first view drawn in a child process); load {_load()}"
+            f"first view drawn by the zygote, which the kernels are forked from); load {_load()}"
         )
     app = runner.start(runner.check_port(0), environ, notebook=_floor_notebook(folder), timeout=120)
     try:

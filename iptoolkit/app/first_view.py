@@ -10,7 +10,9 @@ and the topology overview as inline SVG, drawn from the interactive view's own d
 positions, labels, colours and glyphs; its legend is `legend_html`'s), over the
 page until the live canvas exists. CSS alone hides it then (`HIDE_CSS`): no script.
 
-It is drawn once when the app starts, in a child process (`python -m
+It is drawn once when the app starts, by the app's zygote, which holds the estate for
+the kernels (`app.zygote`, over the Explorer's own model: its grouped views are then
+ready for every kernel), or without one in a child process (`python -m
 iptoolkit.app.first_view`, the snapshot from `IPTOOLKIT_APP_SNAPSHOT`, HTML on stdout), so
 the server never holds the estate; `app.server` puts it in the page for an address that
 opens the overview (no filter, drill or item: those would show something else).

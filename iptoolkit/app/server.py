@@ -89,7 +89,8 @@ TEMPLATE_DIR = Path(__file__).with_name("voila_template")
 RETRY_AFTER = 60
 """Seconds a turned-away visitor is told to wait (a closed tab frees its kernel by then)."""
 DRAW_TIMEOUT = 600
-"""Seconds the first view's child process may take before the app goes without one."""
+"""Seconds the first view may take (the zygote's reading included) before the app goes
+without one."""
 
 
 class FirstView:
