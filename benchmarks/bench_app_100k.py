@@ -4,9 +4,10 @@ tab costs in memory, against issue 42's goals.
 `iptoolkit explore SNAPSHOT` is started as people start it (the command, on a free port);
 "ready" is when it has drawn its first view, filled its pool (one kernel, started) and that
 kernel has gone quiet (its notebook run, so the next page waits for neither). Then tabs are
-opened one after another in headless Chromium (1,280 x 800 px), each after the app has
-gone quiet again (the pool refilled): from the moment a page is asked for, the first
-picture (the server-drawn `#ipt-first-view` shown) and live (the Explorer's topology
+opened one after another in headless Chromium (1,280 x 800 px), each in a context of its
+own (one per colleague: no shared cache), each after the app has gone quiet again (the
+pool refilled): from the moment a page is asked for, the first picture (the server-drawn
+`#ipt-first-view` shown) and live (the Explorer's topology
 canvas exists: `tests/browser/lab.LIVE_CANVAS`, what the browser tests wait for), noted at
 every animation frame (`FIRST_VIEW_WATCH`). Memory is the proportional set size (PSS,
 `/proc/PID/smaps_rollup`: a page shared by the zygote and its kernels is counted once,
@@ -109,11 +110,12 @@ def _memory(pid: int) -> tuple[int, list[str]]:
 
 
 def _open_tab(browser: Any, url: str) -> tuple[Any, float | None, float]:
-    """A new tab on `url`: the page, seconds to the first picture (None: never shown) and
-    to the live canvas, from the moment it was asked for."""
+    """A new tab on `url`, in a browser context of its own (a colleague's: no cache, no
+    cookie shared): the page, seconds to the first picture (None: never shown) and to the
+    live canvas, from the moment it was asked for."""
     from tests.browser.lab import FIRST_VIEW_WATCH, LIVE_CANVAS
 
-    page = browser.new_page(viewport=VIEWPORT)
+    page = browser.new_context(viewport=VIEWPORT).new_page()
     page.add_init_script(FIRST_VIEW_WATCH)
     start = time.time()
     page.goto(url, timeout=600_000)
