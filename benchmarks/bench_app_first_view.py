@@ -42,13 +42,9 @@ sys.path.insert(0, str(ROOT))
 
 
 def _kernels_mb(pid: int) -> list[int]:
-    import psutil
+    from tests.app_processes import app_kernels
 
-    return sorted(
-        round(child.memory_info().rss / 2**20)
-        for child in psutil.Process(pid).children(recursive=True)
-        if "ipykernel_launcher" in " ".join(child.cmdline())
-    )
+    return sorted(round(kernel.memory_info().rss / 2**20) for kernel in app_kernels(pid))
 
 
 def _server_mb(pid: int) -> int:
@@ -158,7 +154,7 @@ def main() -> None:
             f"({_median(firsts[name])}); live canvas {_seconds(results[name])} s "
             f"(median {statistics.median(results[name]):.1f} s); "
             f"kernels while a page is shown: {memory} MB; Voila itself {server} MB (the "
-            f"first view drawn in a child process); load {_load()}"
+            f"first view drawn by the zygote, which the kernels are forked from); load {_load()}"
         )
     app = runner.start(runner.check_port(0), environ, notebook=_floor_notebook(folder), timeout=120)
     try:

@@ -32,6 +32,7 @@ from iptoolkit.cli import main
 from iptoolkit.cli.explore import explore_command
 from iptoolkit.support import env
 
+from .app_processes import app_kernels
 from .browser.lab import printed_app_url, wait_listening, wait_logged
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -265,8 +266,8 @@ def test_explore_serves_the_app_without_code_and_stops_on_ctrl_c(
             assert response.status == 200
             html = response.read().decode()
         filtered = _page_head(address + "&group=Finance")
-        kernels = _descendants(process.pid, "ipykernel")
-        assert kernels, "Voila runs the notebook on a kernel"
+        kernels = [kernel.pid for kernel in app_kernels(process.pid)]
+        assert kernels, "Voila runs the notebook on a kernel (forked by the app's zygote)"
         process.send_signal(signal.SIGINT)
         process.wait(60)
     finally:

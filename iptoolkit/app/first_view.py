@@ -10,7 +10,9 @@ and the topology overview as inline SVG, drawn from the interactive view's own d
 positions, labels, colours and glyphs; its legend is `legend_html`'s), over the
 page until the live canvas exists. CSS alone hides it then (`HIDE_CSS`): no script.
 
-It is drawn once when the app starts, in a child process (`python -m
+It is drawn once when the app starts, by the app's zygote, which holds the estate for
+the kernels (`app.zygote`, over the Explorer's own model: its grouped views are then
+ready for every kernel), or without one in a child process (`python -m
 iptoolkit.app.first_view`, the snapshot from `IPTOOLKIT_APP_SNAPSHOT`, HTML on stdout), so
 the server never holds the estate; `app.server` puts it in the page for an address that
 opens the overview (no filter, drill or item: those would show something else).
@@ -33,6 +35,7 @@ from ..viewmodel.explorer_html import FILTERS_OPEN_FROM_PX
 
 if TYPE_CHECKING:
     from ..core.estate import Estate
+    from ..viewmodel.explorer_model import ExplorerModel
     from ..viewmodel.topology_data import ViewData
 
 __all__ = [
@@ -238,10 +241,13 @@ STYLE_MARKER = "<!--ipt-first-view-style-->"
 the page handler puts there with the drawing (a <style> in <body> is not valid HTML)."""
 
 
-def first_view_html(estate: Estate, path: str | os.PathLike[str] | None) -> str:
+def first_view_html(
+    estate: Estate, path: str | os.PathLike[str] | None, *, model: ExplorerModel | None = None
+) -> str:
     """The drawing the page shows until the live view is there: the app's title line, the
     Explorer's counts, the topology overview (the Explorer's own, `overview_svg`) and its
-    legend, with a line saying what it is. One element, `#ipt-first-view`; its CSS is `STYLE`."""
+    legend, with a line saying what it is. One element, `#ipt-first-view`; its CSS is `STYLE`.
+    `model`: the Explorer's model over `estate`, when one is built already (`app.held`)."""
     from ..core.selection import Filter
     from ..viewmodel.drill import auto_view
     from ..viewmodel.explorer_html import legend_html  # the live view's own legend
@@ -252,9 +258,12 @@ def first_view_html(estate: Estate, path: str | os.PathLike[str] | None) -> str:
     from ..viewmodel.topology_fit import Canvas
     from .page import title_html
 
-    model = ExplorerModel(estate)
+    if model is None or model.estate is not estate:
+        model = ExplorerModel(estate)
     counts = model.select(Filter()).counts_text()
-    data = auto_view(model.graph, canvas=Canvas(CANVAS_HEIGHT, CANVAS_ASPECT))
+    data = auto_view(
+        model.graph, canvas=Canvas(CANVAS_HEIGHT, CANVAS_ASPECT), views=model.grouped_views
+    )
     note = (
         f"Overview of {len(estate):,} profiles, drawn when the app started. "
         "The interactive view is loading…"

@@ -63,13 +63,15 @@ def show(
     from ..viewmodel.saved_views import views_file
     from ..widgets import Explorer
     from ..widgets.progress_bar import cell_progress
+    from .held import held
 
     path = snapshot if snapshot is not None else os.environ.get(env.APP_SNAPSHOT) or None
     target = folder if folder is not None else os.environ.get(env.APP_FOLDER) or None
     # one bar while the estate is read and the Explorer built (a large estate), gone after
     with cell_progress(None):
+        kept = held(path)  # a kernel forked from the app's zygote: read already
         try:
-            estate = _estate(path)
+            estate = kept.estate if kept is not None else _estate(path)
         except (OSError, ParseError) as exc:
             display(HTML(_CSS + error_html(path, exc)))
             return None
@@ -80,6 +82,7 @@ def show(
             folder=target or "iptoolkit-export",
             static_copy=False,
             views=views,
+            model=kept.model if kept is not None else None,
             **_guarded(),
         )
     explorer.widget.add_class("ipt-app")

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..support import env
-from . import guard
+from . import guard, zygote
 
 __all__ = [
     "NOTEBOOK",
@@ -31,6 +31,7 @@ __all__ = [
     "FREE_AFTER",
     "cull_timings",
     "PortInUseError",
+    "SnapshotError",
     "App",
     "check_port",
     "command",
@@ -74,6 +75,15 @@ class PortInUseError(OSError):
     """The port asked for is taken by another program."""
 
 
+SnapshotError = zygote.SnapshotError
+"""The app's snapshot cannot be read (the zygote's words, one line)."""
+READ_TIMEOUT = 900.0
+"""Seconds the zygote may take to read the snapshot (100,000 profiles on a busy machine)."""
+REFUSED_WITHIN = 3.0
+"""Seconds Voila waits for the zygote's word on the snapshot before starting beside it: a
+bad file is refused before Voila says a word, a large one is read while Voila starts."""
+
+
 @dataclass
 class App:
     """A running Voila: its address (with the token) and process."""
@@ -82,6 +92,10 @@ class App:
     process: subprocess.Popen[bytes]
     config: Path | None = field(default=None, repr=False)
     """The private folder holding Voila's config (the token); removed by `stop`."""
+    zygote: zygote.Zygote | None = field(default=None, repr=False)
+    """The process holding the estate, which forks the kernels (`app.zygote`)."""
+    profiles: int | None = None
+    """How many profiles the zygote read (None: no zygote)."""
 
 
 def check_port(port: int) -> int:
@@ -107,10 +121,12 @@ def command(
     max_sessions: int = 0,
     preheat: bool = True,
     free_after: int = FREE_AFTER,
+    zygote_address: str | None = None,
 ) -> list[str]:
     """The Voila command line: loopback only, this port only, no browser of its own; the
     app's Voila (`app.server`) with the session options of `session_options`; with
-    `config`, the folder of its `voila.json` (the token and the Host check, `guard`)."""
+    `config`, the folder of its `voila.json` (the token and the Host check, `guard`); with
+    `zygote_address`, its kernels forked from the zygote there (`app.zygote`)."""
     return [
         sys.executable,
         "-m",
@@ -126,6 +142,7 @@ def command(
         *session_options(max_sessions=max_sessions, preheat=preheat, free_after=free_after),
         # the first view draws the app's overview: another notebook gets none
         *([] if notebook == NOTEBOOK else ["--ExplorerVoila.first_view=False"]),
+        *([f"--ExplorerVoila.zygote={zygote_address}"] if zygote_address else []),
         *([f"--Voila.config_file_paths={config}"] if config is not None else []),
     ]
 
@@ -161,17 +178,25 @@ def start(
     max_sessions: int = 0,
     preheat: bool = True,
     free_after: int = FREE_AFTER,
+    fork: bool = True,
 ) -> App:
     """Start Voila on `notebook` (the app's unless told) and wait until it accepts
     connections (it starts a kernel per page; see `session_options`). Only a caller with
     the token in `App.url` and a loopback Host may use it; it dies with this process (see
-    `guard`)."""
+    `guard`).
+
+    The app's notebook gets a zygote (`app.zygote`) that reads the snapshot once and forks
+    every kernel from it (`fork=False`: each kernel reads it, as Voila alone does). A
+    snapshot it cannot read is `SnapshotError`: before Voila starts when the zygote says so
+    within `REFUSED_WITHIN` seconds (a bad file), else once it does (Voila stopped)."""
     token = guard.new_token()
     config = guard.write_config(token)
     # the kernels' "Copy link" adds it (`app.address`); an environment is private to its
     # user, unlike a command line
     environ = {**environ, env.APP_TOKEN: token}
+    forking = zygote.start(environ) if fork and notebook == NOTEBOOK else None
     try:
+        profiles = zygote.verdict(forking, REFUSED_WITHIN) if forking is not None else None
         process = subprocess.Popen(
             command(
                 port,
@@ -180,6 +205,7 @@ def start(
                 max_sessions=max_sessions,
                 preheat=preheat,
                 free_after=free_after,
+                zygote_address=forking.address if forking is not None else None,
             ),
             env=dict(environ),
             start_new_session=True,
@@ -187,28 +213,39 @@ def start(
             preexec_fn=functools.partial(guard.die_with_parent, os.getpid()),
         )
     except BaseException:
+        if forking is not None:
+            zygote.stop(forking)
         shutil.rmtree(config, ignore_errors=True)
         raise
-    app = App(f"http://{HOST}:{port}/?token={token}", process, config)
-    deadline = time.monotonic() + timeout
+    app = App(f"http://{HOST}:{port}/?token={token}", process, config, forking, profiles)
     try:
-        while time.monotonic() < deadline:
-            if process.poll() is not None:
-                raise RuntimeError(f"Voila stopped at start (exit code {process.returncode})")
-            try:
-                socket.create_connection((HOST, port), timeout=1).close()
-                return app
-            except OSError:
-                time.sleep(0.2)
+        if forking is not None and profiles is None:
+            app.profiles = zygote.verdict(forking, READ_TIMEOUT)
+            if app.profiles is None:
+                raise TimeoutError(f"the snapshot was not read within {READ_TIMEOUT:.0f} s")
+        _wait_listening(app, port, timeout)
     except BaseException:  # Ctrl-C while waiting: Voila is in its own session, stop it
         stop(app)
         raise
-    stop(app)
+    return app
+
+
+def _wait_listening(app: App, port: int, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if app.process.poll() is not None:
+            raise RuntimeError(f"Voila stopped at start (exit code {app.process.returncode})")
+        try:
+            socket.create_connection((HOST, port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.2)
     raise TimeoutError(f"Voila did not answer on {app.url} within {timeout:.0f} s")
 
 
 def stop(app: App, timeout: float = STOP_TIMEOUT) -> int:
-    """Ask Voila to stop (it shuts its kernels down) and wait; kill it if it hangs."""
+    """Ask Voila to stop (it shuts its kernels down) and wait, killing it if it hangs; then
+    stop the zygote."""
     process = app.process
     if process.poll() is None:
         process.send_signal(signal.SIGTERM)
@@ -217,6 +254,8 @@ def stop(app: App, timeout: float = STOP_TIMEOUT) -> int:
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait(5)
+    if app.zygote is not None:  # after Voila, which shut the kernels it forked down
+        zygote.stop(app.zygote)
     if app.config is not None:
         shutil.rmtree(app.config, ignore_errors=True)
     return process.returncode

@@ -33,10 +33,13 @@ Voila itself, with what an app left up for a team needs and plain Voila 0.5 lack
   where the open-file limit is lower), and an accept loop that, out of descriptors, waits
   a second instead of logging a traceback at every turn; Voila's `Application.listen`
   serves with `GuardedHTTPServer`.
-- **a first view at once** (`app.first_view`): the overview is drawn once at start, in a
-  child process (the estate never held here), and sent inside the page of an address that
-  opens the overview, painted before Voila's scripts have loaded; CSS hides it when the
-  live canvas is there.
+- **a first view at once** (`app.first_view`): the overview is drawn once at start, by the
+  zygote (or, without one, in a child process: the estate is never held here), and sent
+  inside the page of an address that opens the overview, painted before Voila's scripts
+  have loaded; CSS hides it when the live canvas is there.
+- **kernels forked from the zygote** (`--ExplorerVoila.zygote=SOCKET`, `app.zygote`): every
+  kernel, the pool's one included, shares the estate the zygote holds instead of reading
+  it again (`fork_provisioner`).
 
 Kept out of the `explore` command so that the command stays a thin launcher, and out of
 `runner` so that the child process imports Voila, never the command.
@@ -58,12 +61,13 @@ from typing import Any
 import tornado.web
 from jupyter_server.auth.decorator import allow_unauthenticated
 from jupyter_server.auth.login import LoginFormHandler
-from traitlets import Bool, Int
+from traitlets import Bool, Int, Unicode
 from voila.app import Voila
 from voila.tornado.handler import TornadoVoilaHandler
 
 from .connections import guarded_listen
 from .first_view import MARKER, STYLE, STYLE_MARKER
+from .zygote import request as zygote_request
 
 __all__ = [
     "TEMPLATE_DIR",
@@ -85,16 +89,19 @@ TEMPLATE_DIR = Path(__file__).with_name("voila_template")
 RETRY_AFTER = 60
 """Seconds a turned-away visitor is told to wait (a closed tab frees its kernel by then)."""
 DRAW_TIMEOUT = 600
-"""Seconds the first view's child process may take before the app goes without one."""
+"""Seconds the first view may take (the zygote's reading included) before the app goes
+without one."""
 
 
 class FirstView:
-    """The app's first view (`app.first_view`), drawn once in a child process started by
-    `start`; `html` is None until it is drawn, and stays None if it cannot be (the page is
-    then Voila's alone, as before)."""
+    """The app's first view (`app.first_view`), drawn once at start, by the zygote that
+    holds the estate (`app.zygote`) when there is one, else in a child process of its own;
+    `html` is None until it is drawn, and stays None if it cannot be (the page is then
+    Voila's alone, as before)."""
 
-    def __init__(self) -> None:
+    def __init__(self, zygote_address: str | None = None) -> None:
         self.html: str | None = None
+        self.zygote_address = zygote_address
 
     def start(self, log: Any) -> threading.Thread:
         """Draw it in the background (the server answers meanwhile, without it)."""
@@ -104,6 +111,28 @@ class FirstView:
 
     def _draw(self, log: Any) -> None:
         began = time.monotonic()
+        drawn = self._asked(log) if self.zygote_address else self._drawn_apart(log)
+        if drawn is None:
+            return
+        self.html = drawn
+        log.info("iptoolkit: first view drawn in %.1f s", time.monotonic() - began)
+
+    def _asked(self, log: Any) -> str | None:
+        """The zygote's drawing (it answers once it holds the estate)."""
+        assert self.zygote_address is not None
+        try:
+            answer = zygote_request(self.zygote_address, {"first_view": True}, DRAW_TIMEOUT)
+        except (OSError, ValueError) as exc:
+            log.warning("iptoolkit: no first view: %s", exc)
+            return None
+        drawn = answer.get("html")
+        if not isinstance(drawn, str):
+            log.warning("iptoolkit: no first view: the snapshot could not be read")
+            return None
+        return drawn
+
+    def _drawn_apart(self, log: Any) -> str | None:
+        """Drawn by `python -m iptoolkit.app.first_view` (the estate never held here)."""
         try:
             done = subprocess.run(
                 [sys.executable, "-m", "iptoolkit.app.first_view"],
@@ -115,13 +144,12 @@ class FirstView:
             )
         except (OSError, subprocess.TimeoutExpired) as exc:
             log.warning("iptoolkit: no first view: %s", exc)
-            return
+            return None
         if done.returncode != 0:
             reason = done.stderr.decode("utf-8", "replace").strip().splitlines()
             log.warning("iptoolkit: %s", reason[-1] if reason else f"exit {done.returncode}")
-            return
-        self.html = done.stdout.decode("utf-8")
-        log.info("iptoolkit: first view drawn in %.1f s", time.monotonic() - began)
+            return None
+        return done.stdout.decode("utf-8")
 
 
 def opens_overview(query: str) -> bool:
@@ -275,6 +303,12 @@ class ExplorerVoila(Voila):  # type: ignore[misc]  # voila has no types: Voila i
     first_view = Bool(
         True, config=True, help="Draw the app's overview at start and send it in the page."
     )
+    zygote = Unicode(
+        "",
+        config=True,
+        help="The socket of the app's zygote, which forks each kernel (`app.zygote`); "
+        "empty: kernels start as Voila starts them.",
+    )
     aliases = {**Voila.aliases, "max-sessions": "ExplorerVoila.max_sessions"}
 
     def setup_template_dirs(self) -> None:
@@ -299,7 +333,11 @@ class ExplorerVoila(Voila):  # type: ignore[misc]  # voila has no types: Voila i
 
     def start(self) -> None:
         self.log.addFilter(QuietLog())
-        first = FirstView() if self.first_view else None
+        if self.zygote:  # before the kernel manager, which fills its pool at once
+            from .fork_provisioner import register
+
+            register(self.zygote, self.config)
+        first = FirstView(self.zygote or None) if self.first_view else None
         settings = {
             **self.tornado_settings,
             "iptoolkit_max_sessions": self.max_sessions,

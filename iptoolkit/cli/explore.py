@@ -1,9 +1,9 @@
 """The `explore` command: the Explorer as a web app (Voila) on 127.0.0.1, no code shown.
 
 Everything that can fail is checked before Voila starts, each as one line: the `app`
-extra, the port, the snapshot (loaded once here, so a bad file is named at once, not in
-the browser), the saved views' file (a file it cannot read is a wrong `--views` or
-SNAPSHOT, exit 2). The kernel reads the snapshot again from `IPTOOLKIT_APP_SNAPSHOT`.
+extra, the port, the saved views' file (a file it cannot read is a wrong `--views` or
+SNAPSHOT, exit 2), the snapshot (read once, by the app's zygote, which holds it for every
+kernel: `app.zygote`; a bad file is named here in its words, not in the browser).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import click
 from ..app import runner
 from ..support import env
 from .host import short_help
-from .options import chosen_max_size, load_estate, snapshot_argument
+from .options import chosen_max_size, snapshot_argument
 
 __all__ = ["explore_command"]
 
@@ -101,11 +101,6 @@ def explore_command(
         port = runner.check_port(port)
     except runner.PortInUseError as exc:
         raise click.ClickException(exc.strerror or str(exc)) from None
-    if snapshot is not None:
-        what = f"{len(load_estate(snapshot)):,} profiles from {snapshot}"  # not kept: Voila
-        # and the first view read it again, and this process waits for hours
-    else:
-        what = "a demo estate"
     _check_views(snapshot, views)
     environ = dict(os.environ)
     environ[env.APP_FOLDER] = str(folder.resolve())
@@ -120,8 +115,10 @@ def explore_command(
         environ[env.MAX_LOAD_SIZE] = str(chosen_max_size())
     try:
         app = runner.start(port, environ, max_sessions=max_sessions, free_after=free_after)
-    except (RuntimeError, TimeoutError) as exc:  # stopped at start, or never answered
-        raise click.ClickException(str(exc)) from None
+    except (RuntimeError, TimeoutError, runner.SnapshotError) as exc:  # stopped at start,
+        raise click.ClickException(str(exc)) from None  # never answered, or a bad snapshot
+    profiles = f"{app.profiles:,} profiles" if app.profiles is not None else "an estate"
+    what = f"{profiles} from {snapshot}" if snapshot is not None else "a demo estate"
     click.echo(f"The Explorer app shows {what} at {app.url}  (Ctrl-C stops it)", err=True)
     click.echo(f"Its Export tab writes into {folder.resolve()}", err=True)
     click.echo(

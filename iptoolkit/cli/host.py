@@ -53,6 +53,7 @@ import click
 
 from .._version import __version__
 from ..support import env
+from ..support.error_line import one_line
 
 __all__ = [
     "COMMANDS",
@@ -312,15 +313,6 @@ def expected(exc: BaseException) -> bool:
 
         return isinstance(exc, ApiError)
     return False
-
-
-def one_line(exc: BaseException) -> str:
-    """An error as one line: an OS error as `file: reason`, any other its message on one line."""
-    if isinstance(exc, OSError) and exc.strerror:
-        where = f"{exc.filename}: " if exc.filename else ""
-        return f"{where}{exc.strerror}"
-    text = " ".join(str(exc).split()) or type(exc).__name__
-    return text
 
 
 @click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})

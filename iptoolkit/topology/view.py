@@ -306,7 +306,9 @@ def _merged(
     nothing: frozenset[int] = frozenset()
     for item in items.values():
         item["unresolved"] = item["unresolved"] and item["kind"] == "channel"
-        members = item["members"]
+        # a tuple: what every layout of the view hands on (`tuple()` of it is itself, so a
+        # kernel forked from the app's zygote copies no page to lay a kept view out again)
+        members = item["members"] = tuple(item["members"])
         if len(members) == 1:
             item["reach"] = len(reach.get(members[0], nothing))
         else:

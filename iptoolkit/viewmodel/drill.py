@@ -17,6 +17,7 @@ neighbourhood. Plain data (`ViewData`), no widget.
 
 from __future__ import annotations
 
+import weakref
 from collections import Counter
 from collections.abc import Hashable, Iterable
 from typing import TYPE_CHECKING, Any
@@ -50,10 +51,21 @@ neighbours leave gaps)."""
 
 
 def tallest_column(graph: EstateGraph) -> int:
-    """Nodes in the fullest column of the graph drawn node by node."""
-    nodes: Any = graph  # its node dicts read as networkx keeps them, not through a view
-    counts = Counter(COLUMN_OF_KIND.get(str(data.get("kind")), 1) for data in nodes._node.values())
-    return max(counts.values(), default=0)
+    """Nodes in the fullest column of the graph drawn node by node (counted once a graph:
+    a walk over every node, which each layout of a view asked for again, and which in a
+    kernel forked from the app's zygote copies every page the nodes sit on)."""
+    known = _TALLEST.get(graph)
+    if known is None:
+        nodes: Any = graph  # its node dicts read as networkx keeps them, not through a view
+        counts = Counter(
+            COLUMN_OF_KIND.get(str(data.get("kind")), 1) for data in nodes._node.values()
+        )
+        known = _TALLEST[graph] = max(counts.values(), default=0)
+    return known
+
+
+_TALLEST: weakref.WeakKeyDictionary[EstateGraph, int] = weakref.WeakKeyDictionary()
+"""`tallest_column` of each graph alive (a graph is not changed once built)."""
 
 
 def auto_view(

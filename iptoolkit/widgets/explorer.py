@@ -55,6 +55,12 @@ PNG_DELAY = 1.0
 """Seconds of quiet before the static PNG is drawn: it is only the notebook's fallback."""
 
 
+def _model_for(estate: Estate, model: ExplorerModel | None) -> ExplorerModel:
+    """`model` when it was built over this `estate` (the app's, held by its zygote: read
+    and indexed once for every kernel), else a new one."""
+    return model if model is not None and model.estate is estate else ExplorerModel(estate)
+
+
 class Explorer:
     """An ipywidgets app over an estate: filters, counts, topology, table, details, export.
 
@@ -69,6 +75,8 @@ class Explorer:
     `ipt.load`'s, a bar in the cell while the Explorer is built (indexing, the graph, the
     map's layout), gone once it is (`progress_bar.cell_progress`); later work for the page
     (a new width, another selection) shows in the view itself (`WidgetProgress`).
+    `model`: an `ExplorerModel` built already over `estate` (the app's, held by the
+    process its kernels are forked from: `app.held`), used instead of a new one.
 
     The Explorer wires its panes and keeps them in step with the filter; each job is a
     collaborator's: `FilterPanel` (the filters), `SelectionTable`, `TopologyTab` (the
@@ -89,10 +97,11 @@ class Explorer:
         masked_exports: bool = False,
         views: str | os.PathLike[str] | None = None,
         progress: Progress | bool | None = None,
+        model: ExplorerModel | None = None,
     ) -> None:
         with cell_progress(progress) as shown:
             shown.stage(f"Indexing {len(estate):,} profiles")
-            self.model = ExplorerModel(estate)
+            self.model = _model_for(estate, model)
             self.views = SavedViews(views) if views is not None else None
             """The named views' file (`viewmodel.saved_views`; None: none given, `save_view`
             refuses)."""

@@ -33,6 +33,7 @@ import pytest
 from iptoolkit.app.runner import cull_timings
 from iptoolkit.topology.style import KIND_COLOURS
 
+from ..app_processes import app_kernels, kernel_id
 from ..ci import skip_or_fail
 from .lab import (
     CHROMIUM,
@@ -349,27 +350,13 @@ _CHANNELS = re.compile(r"/api/kernels/([0-9a-f-]+)/channels")
 
 def _kernel_ids(process: subprocess.Popen[bytes]) -> set[str]:
     """The ids of the kernels running (from their connection files, `kernel-ID.json`)."""
-    found = (_CONNECTION.search(" ".join(kernel.cmdline())) for kernel in _kernels(process))
-    return {match.group(1) for match in found if match}
-
-
-_CONNECTION = re.compile(r"kernel-([0-9a-f-]+)\.json")
+    found = (kernel_id(kernel) for kernel in _kernels(process))
+    return {ident for ident in found if ident}
 
 
 def _kernels(process: subprocess.Popen[bytes]) -> list[Any]:
-    import psutil
-
-    def command(child: Any) -> str:
-        try:
-            return " ".join(child.cmdline())
-        except psutil.Error:  # gone, or a zombie not yet reaped: shut down all the same
-            return ""
-
-    return [
-        child
-        for child in psutil.Process(process.pid).children(recursive=True)
-        if "ipykernel_launcher" in command(child)
-    ]
+    """The app's kernels, each forked by its zygote (`tests.app_processes`)."""
+    return app_kernels(process.pid)
 
 
 def _keep(tmp_path: Path, name: str, png: bytes) -> None:

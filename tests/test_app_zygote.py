@@ -1,0 +1,196 @@
+"""The app's zygote (`app.zygote`): one process reads the snapshot, and every kernel is a
+fork of it that finds the estate held (`app.held`) instead of reading it again.
+
+A kernel is started as Voila starts one, through jupyter_client's kernel manager with the
+app's provisioner (`app.fork_provisioner`), and asked over its channels what it holds;
+shutting it down, killing it, and the zygote's own death each end the kernel process.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from iptoolkit.app import held as held_module
+from iptoolkit.app import zygote
+from iptoolkit.app.fork_provisioner import ForkedKernel, ForkProvisioner, kernel_args
+from iptoolkit.support import env
+
+pytestmark = pytest.mark.timeout(300)
+
+STARTED = 120.0  # s: a kernel's start on a shared machine
+
+
+def _gone(pid: int, within: float) -> bool:
+    """True once process `pid` has ended (a zombie counts as ended) within `within` s."""
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            return True
+        if state == "Z":
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+
+
+def _parent(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
+@pytest.fixture
+def running(snapshot: Path) -> Iterator[zygote.Zygote]:
+    started = zygote.start({**os.environ, env.APP_SNAPSHOT: str(snapshot)})
+    try:
+        assert zygote.verdict(started, STARTED) == 60
+        yield started
+    finally:
+        zygote.stop(started)
+
+
+def _kernel(tmp_path: Path, address: str, snapshot: Path, name: str) -> Any:
+    """A kernel manager whose kernel the zygote at `address` forks, as Voila's would."""
+    from jupyter_client.manager import KernelManager
+
+    manager = KernelManager(transport="ipc", connection_file=str(tmp_path / f"kernel-{name}.json"))
+    manager.provisioner = ForkProvisioner(
+        kernel_id=name, kernel_spec=manager.kernel_spec, parent=manager, zygote_address=address
+    )
+    manager.start_kernel(env={**os.environ, env.APP_SNAPSHOT: str(snapshot)}, cwd=str(tmp_path))
+    return manager
+
+
+def _run(manager: Any, code: str) -> str:
+    """What `code` printed in the kernel."""
+    client = manager.client()
+    client.start_channels()
+    try:
+        client.wait_for_ready(timeout=STARTED)
+        printed: list[str] = []
+
+        def hook(message: dict[str, Any]) -> None:
+            if message["msg_type"] == "stream":
+                printed.append(message["content"]["text"])
+            elif message["msg_type"] == "error":
+                printed.append("\n".join(message["content"]["traceback"]))
+
+        client.execute_interactive(code, output_hook=hook, timeout=STARTED)
+    finally:
+        client.stop_channels()
+    return "".join(printed)
+
+
+HOLDS = """
+import os
+from iptoolkit.app import held, page
+kept = held.held(os.environ["IPTOOLKIT_APP_SNAPSHOT"])
+explorer = page.show()
+print(kept is not None, kept.pid if kept else None, len(kept.estate) if kept else None,
+      explorer.model is kept.model if kept and explorer else None, os.getpid())
+"""
+
+
+def test_a_kernel_forked_for_a_tab_finds_the_estate_held(
+    tmp_path: Path, snapshot: Path, running: zygote.Zygote
+) -> None:
+    manager = _kernel(tmp_path, running.address, snapshot, "one")
+    try:
+        pid = manager.provisioner.pid
+        assert _parent(pid) == running.process.pid, "forked by the zygote"
+        said = _run(manager, HOLDS).split()
+        # the estate and the Explorer's model the zygote built, not read again
+        assert said == ["True", str(running.process.pid), "60", "True", str(pid)], said
+        interrupted = manager.is_alive()
+        manager.interrupt_kernel()  # a signal to the kernel's own group: it lives on
+        assert interrupted and manager.is_alive()
+    finally:
+        manager.shutdown_kernel(now=False)
+    assert _gone(pid, 30), "a kernel shut down ends its process"
+
+
+def test_a_kernel_killed_or_orphaned_ends(
+    tmp_path: Path, snapshot: Path, running: zygote.Zygote
+) -> None:
+    killed = _kernel(tmp_path, running.address, snapshot, "killed")
+    orphan = _kernel(tmp_path, running.address, snapshot, "orphan")
+    pids = killed.provisioner.pid, orphan.provisioner.pid
+    try:
+        killed.shutdown_kernel(now=True)  # what the culler's and Voila's kill come to
+        assert _gone(pids[0], 30) and not killed.is_alive()
+        assert orphan.is_alive()
+        running.process.kill()  # a zygote that dies takes its kernels with it
+        assert _gone(pids[1], 30), "a kernel outlived its zygote"
+    finally:
+        for pid in pids:
+            if not _gone(pid, 0):
+                os.kill(pid, signal.SIGKILL)
+
+
+def test_a_bad_snapshot_is_said_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text("not json at all")
+    started = zygote.start({**os.environ, env.APP_SNAPSHOT: str(path)})
+    try:
+        with pytest.raises(zygote.SnapshotError) as raised:
+            zygote.verdict(started, STARTED)
+        assert "broken.json" in str(raised.value) and "\n" not in str(raised.value)
+        assert started.process.wait(30) == 1
+    finally:
+        zygote.stop(started)
+    assert not started.folder.exists(), "its socket's folder is removed"
+
+
+def test_the_zygote_draws_the_first_view(running: zygote.Zygote) -> None:
+    answer = zygote.request(running.address, {"first_view": True}, STARTED)
+    assert '<div id="ipt-first-view"' in answer["html"] and "60 of 60 profiles" in answer["html"]
+    assert "error" in zygote.request(running.address, {"what": True}, STARTED)
+
+
+def test_an_estate_is_held_for_its_snapshot_as_it_was(tmp_path: Path, snapshot: Path) -> None:
+    import iptoolkit as ipt
+
+    copy = tmp_path / "estate.json"
+    copy.write_bytes(snapshot.read_bytes())
+    estate = ipt.load(copy)
+    try:
+        kept = held_module.hold(estate, held_module.snapshot_key(copy))
+        assert held_module.held(copy) is kept and held_module.held(str(copy)) is kept
+        assert held_module.held(snapshot) is None and held_module.held(None) is None
+        os.utime(copy, ns=(1, 1))  # rewritten since: read again, not taken for the one held
+        assert held_module.held(copy) is None
+        copy.unlink()
+        assert held_module.held(copy) is None
+    finally:
+        held_module._held = None
+
+
+def test_a_forked_kernel_is_followed_by_its_pidfd() -> None:
+    process = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        kernel = ForkedKernel(process.pid)
+        assert kernel.poll() is None
+        with pytest.raises(subprocess.TimeoutExpired):
+            kernel.wait(0.1)
+        kernel.terminate()
+        assert kernel.wait(30) == 0 and kernel.poll() == 0
+        kernel.kill()  # ended: nothing to signal, and no error
+    finally:
+        process.kill()
+        process.wait()
+    assert process.returncode == -signal.SIGTERM
+
+
+def test_only_ipykernel_is_forked() -> None:
+    command = [sys.executable, "-m", "ipykernel_launcher", "-f", "/run/kernel-1.json"]
+    assert kernel_args(command) == ["-f", "/run/kernel-1.json"]
+    assert kernel_args(["R", "--slave", "-f", "/run/kernel-1.json"]) is None
