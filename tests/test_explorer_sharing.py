@@ -30,7 +30,7 @@ from iptoolkit.widgets.topology.view import _resized  # noqa: E402
 
 COUNTED = (
     (graph_module, "build_graph"),
-    (view_module, "_group_keys"),
+    (view_module, "group_keys"),
     (view_module, "_reach"),
     (view_module, "_merged"),
 )
@@ -68,7 +68,7 @@ def test_the_explorer_builds_one_graph_and_one_grouped_view(
 ) -> None:
     assert explorer.topology.data is not None and explorer.topology.data.group_by == "group"
     assert explorer.diagram_png  # the static copy is drawn: from the same view
-    assert calls == {"build_graph": 1, "_group_keys": 1, "_reach": 1, "_merged": 1}
+    assert calls == {"build_graph": 1, "group_keys": 1, "_reach": 1, "_merged": 1}
     assert explorer.topology.graph is explorer.model.graph  # the one Details asks too
 
 

@@ -13,8 +13,9 @@ import random
 import pytest
 
 import iptoolkit as ipt
-from iptoolkit.topology import view
-from iptoolkit.topology.view import MAX_PER_COLUMN, _fitting_depth, grouped_view
+from iptoolkit.topology import grouping
+from iptoolkit.topology.grouping import MAX_PER_COLUMN, _fitting_depth
+from iptoolkit.topology.view import grouped_view
 
 
 def _depth_by_cutting(paths: set[str], limit: int) -> int:
@@ -46,13 +47,13 @@ def _nested(depth: int) -> ipt.Estate:
 def test_groups_nested_deep_are_cut_once_each(monkeypatch: pytest.MonkeyPatch) -> None:
     deep = _nested(120)
     cuts: list[str] = []
-    original = view._cut
+    original = grouping._cut
 
     def counted(path: str, depth: int) -> str:
         cuts.append(path)
         return original(path, depth)
 
-    monkeypatch.setattr(view, "_cut", counted)
+    monkeypatch.setattr(grouping, "_cut", counted)
     grouped = grouped_view(ipt.build_graph(deep), "group")
     assert len(cuts) == len(set(cuts)) == 120  # each path once (before: once per level tried)
     profiles = [data for _, data in grouped.nodes.items() if data["kind"] == "profile"]
