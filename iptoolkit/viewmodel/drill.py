@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from ..query.paths import Paths
 from ..topology.style import COLUMN_OF_KIND
-from .topology_data import ViewData, group_graph, grouped_data, view_data
+from .topology_data import ViewData, grouped_data, view_data
 from .topology_fit import MIN_ROW_PX, SCROLL_PAGES, Canvas, fits
 
 if TYPE_CHECKING:
@@ -114,8 +114,19 @@ def drill_view(
     canvas: Canvas,
     focus: set[Hashable] | None = None,
 ) -> ViewData:
-    """What opening a group shows: its members and their paths, drawn as `auto_view` says."""
-    return auto_view(group_graph(graph, members), canvas=canvas, focus=focus)
+    """What opening a group shows: its members and their paths (`group_graph`'s part,
+    read in place: its attributes shared with `graph`, not copied), drawn as `auto_view`
+    says."""
+    return auto_view(group_part(graph, members), canvas=canvas, focus=focus)
+
+
+def group_part(graph: EstateGraph, members: Iterable[Hashable]) -> EstateGraph:
+    """The nodes `group_graph` gives for `members`, sharing `graph`'s attribute dicts: a
+    drill-down only reads its part (`by_name_ranges` changes a copy)."""
+    from ..query.reach import reached, shared_subgraph
+
+    starts = [node for node in members if isinstance(node, str) and node in graph]
+    return shared_subgraph(graph, reached(graph.succ, starts) | reached(graph.pred, starts))
 
 
 def neighbourhood_nodes(graph: EstateGraph, node: str, depth: int = 1) -> set[str]:

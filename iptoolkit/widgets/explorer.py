@@ -27,6 +27,7 @@ import ipywidgets as W
 
 from ..query.filters import Filter
 from ..support.debounce import Debouncer
+from ..support.long_lived import keep_out_of_gc
 from ..support.progress import Progress
 from ..support.shown_tab import ShownTab
 from ..viewmodel.explorer_html import dead_end_html, header_html
@@ -92,6 +93,7 @@ class Explorer:
     ) -> None:
         with cell_progress(progress) as shown:
             shown.stage(f"Indexing {len(estate):,} profiles")
+            keep_out_of_gc(len(estate))  # the estate: no collection sweeps it again
             self.model = ExplorerModel(estate)
             self.views = SavedViews(views) if views is not None else None
             """The named views' file (`viewmodel.saved_views`; None: none given, `save_view`
@@ -175,6 +177,7 @@ class Explorer:
             if static_copy and diagram:
                 shown.stage("Drawing the notebook's static copy")
             self.refresh()
+            keep_out_of_gc(len(estate))  # and its graph, grouped views and first layout
 
     # -- the public surface ---------------------------------------------------------------
 
