@@ -93,7 +93,6 @@ class Explorer:
     ) -> None:
         with cell_progress(progress) as shown:
             shown.stage(f"Indexing {len(estate):,} profiles")
-            keep_out_of_gc(len(estate))  # the estate: no collection sweeps it again
             self.model = ExplorerModel(estate)
             self.views = SavedViews(views) if views is not None else None
             """The named views' file (`viewmodel.saved_views`; None: none given, `save_view`
@@ -177,7 +176,7 @@ class Explorer:
             if static_copy and diagram:
                 shown.stage("Drawing the notebook's static copy")
             self.refresh()
-            keep_out_of_gc(len(estate))  # and its graph, grouped views and first layout
+            keep_out_of_gc(len(estate))  # the estate, its graph and views: never swept again
 
     # -- the public surface ---------------------------------------------------------------
 
