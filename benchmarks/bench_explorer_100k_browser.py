@@ -11,13 +11,14 @@ Measured, all on the machine's one clock (the kernel's `time.time()`, the page's
 
 - cell to a drawn view: from the cell's start to the map's first labels drawn, and the
   number of pictures drawn before the first action (1: no second layout replaced it);
-- drill-down: a click on the largest group's node to the group's picture drawn;
+- drill-down: the largest group picked to the group's picture drawn;
 - back to the overview (the breadcrumb's "Overview");
 - Reset: an agent type picked in the filters, then Reset, to the whole estate's picture
   drawn again and the counts back;
-- Details: a click on a partner's node to its details shown beside the map.
+- Details: a partner picked to its details shown beside the map.
 
-A node is clicked where sigma draws it: left of its label, found in the recorder's boxes.
+A node is picked in the map's search (typed, then Enter): the kernel's `Picture.pick`, as a
+click on the node on the canvas.
 
     python benchmarks/bench_explorer_100k_browser.py [--profiles 100000] [--snapshot PATH]
         [--keep DIR]
@@ -48,7 +49,7 @@ from tests.browser.lab import (  # noqa: E402
     stop_lab,
     write_notebook,
 )
-from tests.browser.labels import RECORD_LABELS, Box, Frame, frames  # noqa: E402
+from tests.browser.labels import RECORD_LABELS  # noqa: E402
 
 LOAD_RATIO = 3.0
 """The cell to a drawn view, at most this many times `ipt.load`'s time."""
@@ -157,7 +158,7 @@ def _steps(page: Any, stamp: dict[str, Any], keep: Path | None) -> dict[str, Any
     _shot(page, keep, "bench-100k-first")
     counts = page.locator(".ipt-counts").first.inner_text()
     group, partner = stamp["group"], stamp["partner"]
-    found["drill-down"] = _click_node(page, group, crumb=group)
+    found["drill-down"] = _pick(page, group, crumb=group)
     _shot(page, keep, "bench-100k-drill")
     found["back to the overview"] = _timed(
         page, lambda: page.locator(".ipt-topology .ipt-crumb").first.click(), crumb=""
@@ -177,7 +178,7 @@ def _steps(page: Any, stamp: dict[str, Any], keep: Path | None) -> dict[str, Any
     found["Reset"] = _timed(page, lambda: page.evaluate(reset), crumb="", counts=counts)
     _shot(page, keep, "bench-100k-reset")
     page.wait_for_timeout(1500)
-    found["click to Details"] = _click_node(page, partner, details=partner)
+    found["pick to Details"] = _pick(page, partner, details=partner)
     _shot(page, keep, "bench-100k-details")
     return found
 
@@ -192,26 +193,20 @@ def _timed(page: Any, act: Any, *, crumb: str | None = None, counts: str | None 
     return float(handle.json_value() - since) / 1000
 
 
-def _click_node(
-    page: Any, name: str, *, crumb: str | None = None, details: str | None = None
-) -> float:
-    """Click the node whose label starts with `name`; seconds to the group's picture
-    (`crumb`) or to the item's details beside the map (`details`)."""
-    frame, box = _label_of(page, name)
-    canvas = page.locator(".ipt-topology .ipysigma-container").first
-    middle = frame.top + (box.top + box.bottom) / 2
-    for gap in (8, 6, 10, 4, 12, 14):
-        x = frame.left + box.left - gap
-        page.mouse.move(x, middle)
-        page.wait_for_timeout(300)
-        if canvas.evaluate("el => el.style.cursor") == "pointer":
-            break
-    else:
-        raise AssertionError(f"no node left of the label {box.text!r}")
+def _pick(page: Any, name: str, *, crumb: str | None = None, details: str | None = None) -> float:
+    """Pick the node `name` in the map's search (typed, then Enter: the kernel's `pick`, as
+    a click on the node); seconds from Enter to the group's picture drawn (`crumb`) or to
+    the item's details shown beside the map (`details`)."""
+    search = page.locator(".ipt-topology .ipt-node-search-input").first
+    search.scroll_into_view_if_needed()
+    search.fill("")
+    search.focus()
+    page.keyboard.type(name)
+    page.locator(".ipt-node-result").first.wait_for(timeout=STEP_MS)
     if crumb is not None:
-        return _timed(page, lambda: page.mouse.click(x, middle), crumb=crumb)
+        return _timed(page, lambda: page.keyboard.press("Enter"), crumb=crumb)
     since = time.time() * 1000
-    page.mouse.click(x, middle)
+    page.keyboard.press("Enter")
     handle = page.wait_for_function(
         """name => { const t = document.querySelector('.ipt-beside .ipt-title');
             return t && t.offsetWidth > 0 && t.innerText.includes(name) ? Date.now() : false; }""",
@@ -222,20 +217,10 @@ def _click_node(
     return float(handle.json_value() - since) / 1000
 
 
-def _label_of(page: Any, name: str) -> tuple[Frame, Box]:
-    """The frame of the map and the label box that shows `name` (its first characters:
-    the label may be cut, or wrapped on two lines)."""
-    head = name[: min(len(name), 6)]
-    for frame in frames(page):
-        for box in frame.boxes:
-            if head in box.text:
-                return frame, box
-    raise AssertionError(f"no label shows {head!r}")
-
-
 def _shot(page: Any, keep: Path | None, name: str) -> None:
     if keep is not None:
         keep.mkdir(parents=True, exist_ok=True)
+        page.locator(".ipt-topology").first.scroll_into_view_if_needed()
         page.screenshot(path=str(keep / f"{name}.png"))
 
 
@@ -245,14 +230,14 @@ def _report(found: dict[str, Any]) -> None:
     print(f"\nin the kernel: ipt.load {load_wall:.2f} s ({load_cpu:.2f} s CPU), "
           f"Explorer(estate) {built_wall:.2f} s ({built_cpu:.2f} s CPU)")  # fmt: skip
     print(f"largest group: {found['group']} ({found['members']:,} members); "
-          f"partner clicked: {found['partner']}\n")  # fmt: skip
+          f"partner picked: {found['partner']}\n")  # fmt: skip
     view = found["cell to a drawn view"]
     ratio = view / load_wall
     verdict = "OK" if ratio <= LOAD_RATIO else "TOO SLOW"
     print(f"{'cell to a drawn view':24} {view:7.2f} s  {ratio:5.2f}x ipt.load  "
           f"(goal <= {LOAD_RATIO:.0f}x)  {verdict}")  # fmt: skip
     print(f"{'pictures before a click':24} {found['pictures before the first action']:7d}")
-    for name in ("drill-down", "back to the overview", "Reset", "click to Details"):
+    for name in ("drill-down", "back to the overview", "Reset", "pick to Details"):
         seconds = found[name]
         verdict = "OK" if seconds < STEP_GOAL else f"over {STEP_GOAL:.0f} s"
         print(f"{name:24} {seconds:7.2f} s  (goal < {STEP_GOAL:.0f} s)  {verdict}")

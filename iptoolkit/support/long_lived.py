@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import gc
 
-__all__ = ["FREEZE_FROM", "keep_out_of_gc"]
+__all__ = ["FREEZE_FROM", "keep_out_of_gc", "kept_out"]
 
 FREEZE_FROM = 20_000
 """Profiles from which an estate's objects are frozen: below it a full collection is short."""
@@ -23,7 +23,18 @@ FREEZE_FROM = 20_000
 def keep_out_of_gc(profiles: int) -> bool:
     """Freeze every object alive now when `profiles` is at least `FREEZE_FROM`; True if
     it did."""
+    global _kept_out
     if profiles < FREEZE_FROM:
         return False
     gc.freeze()
+    _kept_out = True
     return True
+
+
+def kept_out() -> bool:
+    """Whether `keep_out_of_gc` froze objects in this process: `gc.get_freeze_count()` says
+    so too, but it counts the frozen objects one by one (0.2 s at 100,000 profiles)."""
+    return _kept_out
+
+
+_kept_out = False
