@@ -307,6 +307,7 @@ def test_no_picture_shows_before_it_is_laid_out_for_the_reported_width(big: Esta
     assert first is not None and box._inner.children == ()  # no default-width frame
     view._width.width = 900  # as the front end reports its width
     assert view.sigma is not first and box._inner.children == (view.sigma,)
+    assert view._width.laid_out_for == 900  # the front end shows the map from now on
     size = data_of(view).size
     assert size is not None and size[0] <= 900
     view.expand(next(key for key in data_of(view).members if data_of(view).item(key) is None))
