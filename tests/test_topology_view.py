@@ -296,6 +296,25 @@ def test_the_view_lays_itself_out_again_for_the_width_its_front_end_reports(
     view.close()
 
 
+def test_no_picture_shows_before_it_is_laid_out_for_the_reported_width(big: Estate) -> None:
+    """Issue 42: the first frame is already for its width. A view displayed (the front end
+    counts it) places no sigma widget while it knows only its default canvas; once its
+    width is reported, the picture laid out for that width is placed, not the first one."""
+    view = TopologyView(big, height=600)
+    box = view._sigma_box
+    first = view.sigma
+    box._view_count = 1  # as the front end reports the box displayed
+    assert first is not None and box._inner.children == ()  # no default-width frame
+    view._width.width = 900  # as the front end reports its width
+    assert view.sigma is not first and box._inner.children == (view.sigma,)
+    assert view._width.laid_out_for == 900  # the front end shows the map from now on
+    size = data_of(view).size
+    assert size is not None and size[0] <= 900
+    view.expand(next(key for key in data_of(view).members if data_of(view).item(key) is None))
+    assert box._inner.children == (view.sigma,)  # later pictures show at once
+    view.close()
+
+
 def test_agents_around_a_channel_are_told_apart_by_their_profile(big: Estate) -> None:
     """Six profiles' "AS2 agent"s around one channel: each label says its profile."""
     view = TopologyView(big)

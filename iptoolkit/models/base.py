@@ -29,6 +29,8 @@ from pydantic.alias_generators import to_camel
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import core_schema
 
+from ..support.long_lived import kept_out
+
 __all__ = [
     "ApiModel",
     "FallbackModel",
@@ -162,7 +164,7 @@ def gc_paused() -> Iterator[None]:
         yield
     finally:
         if enabled:
-            if gc.get_freeze_count() == 0:
+            if not kept_out() and gc.get_freeze_count() == 0:  # (a count walks them all)
                 gc.freeze()
                 gc.unfreeze()
             gc.enable()

@@ -123,8 +123,10 @@ def drill_view(
     canvas: Canvas,
     focus: set[Hashable] | None = None,
 ) -> ViewData:
-    """What opening a group shows: its members and their paths, drawn as `auto_view` says."""
-    return auto_view(group_graph(graph, members), canvas=canvas, focus=focus)
+    """What opening a group shows: its members and their paths (`group_graph`'s part,
+    read in place: its attributes shared with `graph`, not copied), drawn as `auto_view`
+    says."""
+    return auto_view(group_graph(graph, members, copy=False), canvas=canvas, focus=focus)
 
 
 def neighbourhood_nodes(graph: EstateGraph, node: str, depth: int = 1) -> set[str]:

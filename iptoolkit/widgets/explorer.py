@@ -27,6 +27,7 @@ import ipywidgets as W
 
 from ..query.filters import Filter
 from ..support.debounce import Debouncer
+from ..support.long_lived import keep_out_of_gc
 from ..support.progress import Progress
 from ..support.shown_tab import ShownTab
 from ..viewmodel.explorer_html import dead_end_html, header_html
@@ -153,16 +154,12 @@ class Explorer:
                 fixed=fixed_folder,
                 masked=masked_exports,
             )
-            self.tabs = W.Tab(
-                [
-                    self.beside.widget,
-                    self.table.widget,
-                    self.detail.widget,
-                    self.findings.widget,
-                    self.exporter.widget,
-                ],
-                titles=TABS,
-                layout=_tabs_layout(),
+            self.tabs = _tabs(
+                self.beside.widget,
+                self.table.widget,
+                self.detail.widget,
+                self.findings.widget,
+                self.exporter.widget,
             )
             self._shown_tabs: dict[str, ShownTab | TopologyTab] = {
                 "Topology": self._topology_tab,
@@ -184,6 +181,7 @@ class Explorer:
             if static_copy and diagram:
                 shown.stage("Drawing the notebook's static copy")
             self.refresh()
+            keep_out_of_gc(len(estate))  # the estate, its graph and views: never swept again
 
     # -- the public surface ---------------------------------------------------------------
 
@@ -375,12 +373,14 @@ MIN_TABS_PX = 720
 topology has the whole width (its overview needs about 710 px at its shortest labels)."""
 
 
-def _tabs_layout() -> W.Layout:
-    """Narrower than `MIN_TABS_PX` beside the filter panel, the tabs go below it (`_page`);
-    never wider than the page, their 2 px margins included (no sideways scroll)."""
-    return W.Layout(
+def _tabs(*panes: W.Widget) -> W.Tab:
+    """The panes in their tabs (`TABS`, in order). Narrower than `MIN_TABS_PX` beside the
+    filter panel, the tabs go below it (`_page`); never wider than the page, their 2 px
+    margins included (no sideways scroll)."""
+    layout = W.Layout(
         flex=f"1 1 {MIN_TABS_PX}px", min_width=f"min({MIN_TABS_PX}px, calc(100% - 4px))"
     )
+    return W.Tab(list(panes), titles=TABS, layout=layout)
 
 
 def _page(

@@ -6,8 +6,10 @@ sigma.js draws every label with the 2D context's `fillText` on its canvas of cla
 (`context.add_init_script`), wraps `fillText` and `clearRect` (a clear of the whole canvas
 starts a new frame) and keeps, per canvas, the last frame's labels: the text, where it is
 drawn (the context's transform applied), its measured width, font size, baseline,
-alignment, colour and alpha. `frames(page)` reads them as boxes in CSS pixels of the
-canvas; `problems(frame)` counts the overlapping pairs and the boxes outside the canvas.
+alignment, colour and alpha; and every frame finished since the page started, with the
+size its canvas had (`every_frame`: a first frame drawn for the wrong width stays seen).
+`frames(page)` reads them as boxes in CSS pixels of the canvas; `problems(frame)` counts
+the overlapping pairs and the boxes outside the canvas.
 Text drawn transparent is skipped (no one sees it).
 """
 
@@ -25,6 +27,7 @@ __all__ = [
     "Problems",
     "Kept",
     "frames",
+    "every_frame",
     "hovered_text",
     "kept_characters",
     "read_labels",
@@ -40,7 +43,19 @@ RECORD_LABELS = r"""
   const canvases = [];
   const frames = new Map();
   const hovers = [];  // the text drawn for a hovered node, last first
-  window.__iptLabels = {canvases, frames, hovers};
+  const sizes = new Map();  // a canvas's size when its frame's first label was drawn
+  const history = [];  // every frame finished, from the page's start (the last 2,000)
+  window.__iptLabels = {canvases, frames, hovers, sizes, history};
+  // a frame drawn on a hidden canvas is seen if the canvas is shown before the next one
+  const hidden = c => getComputedStyle(c).visibility === 'hidden';
+  const finish = c => {
+    const done = frames.get(c);
+    if (done && done.length) {
+      const size = sizes.get(c);
+      history.push({size: {...size, hidden: size.hidden && hidden(c)}, labels: done});
+      if (history.length > 2000) history.shift();
+    }
+  };
   const proto = CanvasRenderingContext2D.prototype;
   const fill = proto.fillText, clear = proto.clearRect;
   const isLabels = c => c && c.classList && c.classList.contains('sigma-labels');
@@ -49,6 +64,7 @@ RECORD_LABELS = r"""
     const c = this.canvas;
     if (isLabels(c)) {
       if (!frames.has(c)) canvases.push(c);
+      finish(c);
       frames.set(c, []);
     }
     return clear.apply(this, arguments);
@@ -58,6 +74,12 @@ RECORD_LABELS = r"""
     if (isHovers(c)) hovers.unshift(String(text));
     if (isLabels(c)) {
       if (!frames.has(c)) { canvases.push(c); frames.set(c, []); }
+      if (!frames.get(c).length) {
+        const r = c.getBoundingClientRect();
+        sizes.set(c, {pixelWidth: c.width, pixelHeight: c.height, cssWidth: r.width,
+                      cssHeight: r.height, left: r.left, top: r.top, at: Date.now(),
+                      hidden: hidden(c)});
+      }
       const m = this.getTransform();
       const metrics = this.measureText(text);
       const size = /([\d.]+)px/.exec(this.font);
@@ -88,6 +110,18 @@ _READ = """
             left: r.left, top: r.top, view: views.indexOf(c.closest('.ipt-topology')),
             labels: window.__iptLabels.frames.get(c) || []};
   })
+"""
+_EVERY = """
+() => {
+  const record = window.__iptLabels;
+  if (!record) return [];
+  const shown = c => c.isConnected && getComputedStyle(c).visibility !== 'hidden';
+  const open = record.canvases.filter(c => (record.frames.get(c) || []).length)
+    .map(c => ({size: {...record.sizes.get(c), hidden: record.sizes.get(c).hidden && !shown(c)},
+                labels: record.frames.get(c)}));
+  return record.history.concat(open).filter(f => !f.size.hidden)
+    .map(f => ({...f.size, view: -1, labels: f.labels}));
+}
 """
 _MARK = """
 () => document.querySelectorAll('.ipt-topology').forEach(view => {
@@ -182,25 +216,28 @@ class Problems:
 
 def frames(page: Any) -> list[Frame]:
     """The label frames of every sigma canvas on the page now, top to bottom."""
-    out = []
-    for canvas in page.evaluate(_READ):
-        scale = canvas["cssWidth"] / max(canvas["pixelWidth"], 1)
-        boxes = [
-            _box(label, scale)
-            for label in canvas["labels"]
-            if label["text"].strip() and not _transparent(label)
-        ]
-        out.append(
-            Frame(
-                canvas["cssWidth"],
-                canvas["cssHeight"],
-                canvas["left"],
-                canvas["top"],
-                boxes,
-                canvas["view"],
-            )
-        )
-    return sorted(out, key=lambda frame: frame.top)
+    return sorted((_frame(canvas) for canvas in page.evaluate(_READ)), key=lambda f: f.top)
+
+
+def every_frame(page: Any) -> list[Frame]:
+    """Every label frame drawn since the page started (the last 2,000) and shown (not on a
+    hidden canvas), in the order they were drawn, each at the size its canvas had then: a
+    first frame drawn for the wrong width is in it even when a later one replaced it."""
+    return [_frame(canvas) for canvas in page.evaluate(_EVERY)]
+
+
+def _frame(canvas: dict[str, Any]) -> Frame:
+    """A frame read in the page: its labels as boxes in CSS pixels of its canvas."""
+    scale = canvas["cssWidth"] / max(canvas["pixelWidth"], 1)
+    boxes = [
+        _box(label, scale)
+        for label in canvas["labels"]
+        if label["text"].strip() and not _transparent(label)
+    ]
+    return Frame(
+        canvas["cssWidth"], canvas["cssHeight"], canvas["left"], canvas["top"], boxes,
+        canvas["view"],
+    )  # fmt: skip
 
 
 def resize_and_wait(page: Any, width: int, height: int, views: int, *, timeout: float) -> None:

@@ -7,7 +7,9 @@ drawn. In JupyterLab beside its file browser and in the app, one browser for bot
   `LAB_PROFILES` profiles with `IPTOOLKIT_PROGRESS_DELAY=0`. The cell shows a bar
   ("Indexing ...") while the Explorer is built and the map laid out, and the view its own
   bar ("Laying out level 1 of 1 for the map's width") when the page reports its width; both are
-  gone once the map is drawn. At windows of 1,000 and 1,280 px the canvas's top edge is
+  gone once the map is drawn. Every frame the map drew, from the first (`labels.every_frame`),
+  has no node or label cut by the canvas's edge: the first is already for its width. At
+  windows of 1,000 and 1,280 px the canvas's top edge is
   within the first `FIRST_SCREEN` px of the window, the canvas no wider than its pane
   and nothing scrolling sideways (at 1,000 px, a 528 px pane, its labels take two lines
   to stay readable: `topology_wrap`). An item picked in the map's search (keyboard only)
@@ -50,6 +52,7 @@ from .lab import (
     wait_logged,
     write_notebook,
 )
+from .labels import RECORD_LABELS, every_frame, problems, settle
 from .steps import STEP, wait_settled, wait_text
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
@@ -183,6 +186,7 @@ def _lab_session(browser: Any, lab: Lab, tmp_path: Path) -> list[str]:
         )
         page.locator(LIVE_CANVAS).first.wait_for(timeout=FIRST)
         wait_settled(page)
+        found.append(f"lab {LAPTOP[-1]} px: " + _first_frames_whole(page))
         for width in LAPTOP:
             # beside the file browser a 1,000 px window leaves a 528 px pane: the overview's
             # labels take two lines there (topology_wrap), and nothing scrolls sideways
@@ -233,6 +237,7 @@ def _page(browser: Any, width: int) -> Any:
     """A page of its own context whose script records the progress bars shown."""
     context = browser.new_context(viewport={"width": width, "height": HEIGHT})
     context.add_init_script(BARS)
+    context.add_init_script(RECORD_LABELS)  # every frame's labels, from the first
     page = context.new_page()
     page.errors = []
     page.on("pageerror", lambda error: page.errors.append(str(error)))
@@ -254,6 +259,22 @@ def _resize(page: Any, width: int) -> dict[str, Any]:
             return dict(now)
         before = now
     raise AssertionError(f"the map never settled at {width} px: {before}")
+
+
+def _first_frames_whole(page: Any) -> str:
+    """Issue 42: the first frame is already for its width. Every frame the map drew since
+    the page opened, up to its settled first view: none with a label cut by the canvas's
+    edge or a node cut (left of `NODE_ROOM_PX`, or right of the edge: its label cut)."""
+    settle(page, timeout=STEP)
+    drawn = every_frame(page)
+    wrong = []
+    for number, frame in enumerate(drawn, start=1):
+        found = problems(frame)
+        if found.cut or found.nodes_cut:
+            wrong.append(f"frame {number} ({frame.width:.0f} px): {found.line()} {found.cut[:2]}")
+    line = f"{len(drawn)} frames drawn from the first, {len(wrong)} with a node or label cut"
+    assert drawn and not wrong, f"{line}: {wrong[:3]}"
+    return line
 
 
 def _scroll_to_top(page: Any) -> None:

@@ -7,7 +7,9 @@ pixels) when first shown and again whenever it changes (a JupyterLab pane dragge
 file browser opened, the app's window resized): a `ResizeObserver`, quiet for
 `SETTLE_MS` before it reports (or `MAX_WAIT_MS` at the latest), so that dragging a pane
 lays out once or twice, not per frame. A width of 0 (the view in a hidden tab) is never
-reported.
+reported. Until the picture is laid out for the width the view has (`laid_out_for`, set
+by the kernel), the map's panel is hidden: no frame is drawn for another width (issue 42:
+the first frame, for a default width, cut group nodes at the edge).
 """
 
 from __future__ import annotations
@@ -38,8 +40,20 @@ function render({{ model, el }}) {{
     model.set("width", width);
     model.save_changes();
   }};
+  // the map is hidden while its picture is laid out for another width than the view's:
+  // no frame is drawn for the wrong width (labels and group nodes cut by the edge)
+  const match = () => {{
+    const panel = el.closest(".ipt-topology")?.querySelector(".ipt-topology-canvas");
+    if (!panel) return;
+    const width = Math.floor(el.getBoundingClientRect().width);
+    const planned = model.get("laid_out_for");
+    const fits = width <= 0 || (planned > 0 && Math.abs(width - planned) < {MIN_CHANGE_PX});
+    panel.style.visibility = fits ? "" : "hidden";
+  }};
+  model.on("change:laid_out_for", match);
   let first = null;  // when the first change not yet reported came
   const observer = new ResizeObserver(() => {{
+    match();
     const now = Date.now();
     if (first === null) first = now;
     if (timer !== null) clearTimeout(timer);
@@ -63,3 +77,6 @@ class CanvasWidth(anywidget.AnyWidget):
 
     _esm = traitlets.Unicode(_ESM).tag(sync=True)
     width = traitlets.Int(0).tag(sync=True)
+    laid_out_for = traitlets.Int(0).tag(sync=True)
+    """The width the picture shown is laid out for (0: none yet): the map is hidden
+    while the view's width differs from it."""

@@ -3,7 +3,9 @@
 Every picture is a new `Sigma` (`new_sigma`): ipysigma draws its graph once, and a view
 laid out for the canvas sets what sigma shows of its labels. The box puts the widget in
 only once the front end reports the box displayed (its layout applied): sigma measures
-its container once, when it is attached, and would draw 0 px wide before that.
+its container once, when it is attached, and would draw 0 px wide before that; and only
+once the picture is laid out for the width the front end reported (`for_width`), so that
+the first frame is already drawn for its canvas.
 
 A view that does not fit its canvas at a readable size is drawn on a bigger one
 (`ViewData.size`): the box is then a panel of the view's height that scrolls, the sigma
@@ -104,6 +106,10 @@ class SigmaBox(W.Box):  # type: ignore[misc]  # ipywidgets has no types: W.Box i
         """Each picture starts at the top left of its panel, whatever the last one's scroll."""
         self.children = (self._hover, self._home, self._inner)
         self.sigma: Sigma | None = None
+        self.laid_out = False
+        """Whether the picture is laid out for the width the front end reported: until
+        then none is placed (a first frame drawn for a default width cut its group nodes
+        at the canvas's edge, and stayed for 20-60 s at 100,000 profiles: issue 42)."""
         self._view_count = 0  # counted from now: the front end reports each view shown
         self.observe(self._place, "_view_count")
 
@@ -125,6 +131,11 @@ class SigmaBox(W.Box):  # type: ignore[misc]  # ipywidgets has no types: W.Box i
         self._place()
         self._home.home()
 
+    def for_width(self) -> None:
+        """The picture shown now is laid out for the reported width: place it."""
+        self.laid_out = True
+        self._place()
+
     def close(self) -> None:
         """Close the box and the `Sigma` in it, placed or not."""
         sigma = getattr(self, "sigma", None)  # None too when __init__ did not finish
@@ -139,6 +150,7 @@ class SigmaBox(W.Box):  # type: ignore[misc]  # ipywidgets has no types: W.Box i
     def _place(self, change: dict[str, Any] | None = None) -> None:
         """Put the current sigma widget in the box, once the box is displayed."""
         sigma = self.sigma
-        shown: tuple[Sigma, ...] = (sigma,) if sigma is not None and self._view_count else ()
+        ready = sigma is not None and self._view_count and self.laid_out
+        shown: tuple[Sigma, ...] = (sigma,) if ready else ()
         if self._inner.children != shown:
             self._inner.children = shown

@@ -346,6 +346,8 @@ def _resized(view: TopologyView, width: int | None) -> None:
         view._levels.relayout(view.canvas, view.progress)
     finally:
         view.progress.done()
+        view._sigma_box.for_width()  # the first picture shows now, laid out for its width
+        view._width.laid_out_for = width  # and the front end shows the map again
 
 
 def _show_findings(view: TopologyView, on: bool) -> None:
