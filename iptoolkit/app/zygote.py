@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 from ..support import env
 from ..support.error_line import one_line
+from ..support.long_lived import freeze
 from . import guard
 
 if TYPE_CHECKING:
@@ -285,7 +286,7 @@ def main(argv: list[str] | None = None) -> int:
         prepared = _prepared(int(args[1]))
     if prepared is None:
         return 1
-    gc.freeze()  # never walked again by the collector: its pages stay shared with kernels
+    freeze()  # never walked again by the collector: its pages stay shared with kernels
     print(
         f"iptoolkit: the estate read and prepared in {time.monotonic() - began[0]:.1f} s "
         f"(CPU {time.process_time() - began[1]:.1f} s); kernels are forked from it",

@@ -14,26 +14,32 @@ from __future__ import annotations
 
 import gc
 
-__all__ = ["FREEZE_FROM", "keep_out_of_gc", "kept_out"]
+__all__ = ["FREEZE_FROM", "freeze", "keep_out_of_gc", "kept_out"]
 
 FREEZE_FROM = 20_000
 """Profiles from which an estate's objects are frozen: below it a full collection is short."""
 
 
-def keep_out_of_gc(profiles: int) -> bool:
-    """Freeze every object alive now when `profiles` is at least `FREEZE_FROM`; True if
-    it did."""
+def freeze() -> None:
+    """Freeze every object alive now (`gc.freeze`), and say so to `kept_out`: the app's
+    zygote does before it forks its kernels, which inherit both."""
     global _kept_out
-    if profiles < FREEZE_FROM:
-        return False
     gc.freeze()
     _kept_out = True
+
+
+def keep_out_of_gc(profiles: int) -> bool:
+    """`freeze` when `profiles` is at least `FREEZE_FROM`; True if it did."""
+    if profiles < FREEZE_FROM:
+        return False
+    freeze()
     return True
 
 
 def kept_out() -> bool:
-    """Whether `keep_out_of_gc` froze objects in this process: `gc.get_freeze_count()` says
-    so too, but it counts the frozen objects one by one (0.2 s at 100,000 profiles)."""
+    """Whether `freeze` froze objects in this process (or the one it was forked from):
+    `gc.get_freeze_count()` says so too, but it counts the frozen objects one by one (0.2 s
+    at 100,000 profiles)."""
     return _kept_out
 
 
