@@ -32,18 +32,30 @@ demo: $(VENV)/.installed-demo
 system-deps:
 	@bash .ci/system-deps.sh
 
-lint: install
-	$(BIN)/ruff check .
-	$(BIN)/ruff format --check iptoolkit tests benchmarks
+lint: install ruff
 	$(BIN)/mypy
 
+ruff: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check iptoolkit tests benchmarks
+
 ## test: install everything, lint, run every test (unit, server, notebooks, browser), a test
-## file per worker on every core (a file's tests share its costly fixtures: a server, a lab),
+## file per worker (a file's tests share its costly fixtures: a server, a lab), one worker
+## more than the cores (browser and server tests wait on their pages half the time),
 ## measuring branch coverage: it prints the total and fails below pyproject's fail_under
 ## (`.venv/bin/coverage report` lists the files afterwards) and the 25 slowest tests (what
-## to look at first when the run grows past its 10 minutes)
-test: install system-deps lint
-	$(BIN)/pytest -n auto --dist loadfile --no-loadscope-reorder --cov --cov-report= --durations=25
+## to look at first when the run grows past its 10 minutes). mypy runs beside the tests
+## (a minute of a core, cold, that the tests' waits leave free) and its report follows
+## theirs; the package is compiled first, so that the hundreds of processes tests start
+## read its bytecode rather than compile it each (PYTHONDONTWRITEBYTECODE may be set).
+WORKERS := $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
+test: install system-deps ruff
+	$(BIN)/python -m compileall -q iptoolkit
+	@$(BIN)/mypy > .mypy-report 2>&1 & typing=$$!; \
+	$(BIN)/pytest -n $(WORKERS) --dist loadfile --no-loadscope-reorder --cov --cov-report= \
+	  --durations=25; tests=$$?; \
+	wait $$typing; typed=$$?; echo "== mypy"; cat .mypy-report; rm -f .mypy-report; \
+	exit $$(( tests || typed ))
 
 # CI=1: no progress bar on a terminal (support/progress.py), in the output or in the time
 bench: install
@@ -54,7 +66,7 @@ clean:
 
 ## docs-reference: regenerate docs/data-model.md, docs/rules.md, docs/modules.md and the package map of
 ## docs/architecture.md from the code (a test fails when one is stale)
-.PHONY: docs-reference
+.PHONY: docs-reference install demo system-deps lint ruff test bench clean
 docs-reference: install
 	$(BIN)/python -m iptoolkit.models.reference docs/data-model.md
 	$(BIN)/python -m iptoolkit.auditing.reference docs/rules.md

@@ -59,7 +59,8 @@ def test_binder_environment_runs_the_notebooks(tmp_path: Path) -> None:
     env["VIRTUAL_ENV"] = str(venv)
     env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
     env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
-    env["PIP_COMPILE"] = "0"  # no .pyc written ahead (each import compiles what it reads)
+    env["PIP_COMPILE"] = "0"  # no .pyc written ahead: each import compiles what it reads,
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # once (every kernel compiled it all: 5 s each)
     pip = [str(python), "-m", "pip", "install", "--quiet"]
 
     _run([*pip, "-r", str(BINDER / "requirements.txt")], cwd=ROOT, env=env, timeout=1200)
