@@ -51,9 +51,15 @@ def _estate() -> ipt.Estate:
 
 
 def _svg(fragment: str) -> ET.Element:
-    """The fragment's SVG, parsed as XML: it fails on any name left unescaped."""
-    start, end = fragment.index("<svg"), fragment.index("</svg>") + len("</svg>")
-    return ET.fromstring(fragment[start:end])
+    """The fragment's first SVG, parsed as XML: it fails on any name left unescaped."""
+    return _svgs(fragment)[0]
+
+
+def _svgs(fragment: str) -> list[ET.Element]:
+    """The fragment's SVGs (one per window width), each parsed as XML."""
+    found = re.findall(r"<svg.*?</svg>", fragment, flags=re.S)
+    assert found, fragment[:500]
+    return [ET.fromstring(text) for text in found]
 
 
 class _Tags(HTMLParser):
@@ -82,15 +88,23 @@ def test_the_first_view_draws_the_explorers_overview_with_every_name_escaped(
     assert "script" not in _tags(fragment) and "b" not in _tags(fragment)
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in fragment
     assert "<script>" not in fragment and "<b>Ltd" not in fragment
-    # the same view as the Explorer's: one circle and one label per item, as its labels say
-    data = auto_view(
-        ipt.build_graph(estate), canvas=Canvas(first_view.CANVAS_HEIGHT, first_view.CANVAS_ASPECT)
-    )
-    items = [a for _, a in data.graph.nodes(data=True) if a["kind"] != "port"]
+    # the same view as the Explorer's in each window width's canvas: one circle per item,
+    # the labels its labels (a second line, where one would not do, is a port's label)
+    drawings = _svgs(fragment)
+    assert len(drawings) == len(first_view.WINDOW_WIDTHS)
+    for window, drawing in zip(first_view.WINDOW_WIDTHS, drawings, strict=True):
+        canvas = Canvas.of(first_view.canvas_px(window), first_view.CANVAS_HEIGHT, lines=2)
+        data = auto_view(ipt.build_graph(estate), canvas=canvas)
+        nodes = [a for _, a in data.graph.nodes(data=True)]
+        items = [a for a in nodes if a["kind"] != "port"]
+        texts = [text.text or "" for text in drawing.iter(f"{SVG}text")]
+        assert sorted(texts) == sorted(a["label"] for a in nodes if a.get("label")), window
+        assert len(list(drawing.iter(f"{SVG}circle"))) == len(items)
+        assert len(list(drawing.iter(f"{SVG}line"))) == data.graph.number_of_edges()
+        assert drawing.get("viewBox", "").split()[2:] == [
+            f"{float(v):.1f}" for v in data.size or ()
+        ], "drawn for its canvas, as the live view is laid out for it"
     texts = [text.text or "" for text in svg.iter(f"{SVG}text")]
-    assert sorted(texts) == sorted(a["label"] for a in items)
-    assert len(list(svg.iter(f"{SVG}circle"))) == len(items)
-    assert len(list(svg.iter(f"{SVG}line"))) == data.graph.number_of_edges()
     # the line above the canvas: as the live view's (its ports, no items, not counted)
     live = repr(TopologyView(estate, height=first_view.CANVAS_HEIGHT, aspect=2.0))
     assert f"{len(items)} items, grouped by group" in live
@@ -134,26 +148,41 @@ def test_a_hostile_estate_draws_escaped_and_masked() -> None:
 
 
 @pytest.mark.parametrize(
-    ("query", "overview"),
+    ("query", "drawn"),
     [
-        ("", True),
-        ("token=abc", True),
-        ("token=abc&unknown=1", True),  # the app says it cannot read it, shows the overview
-        ("group=Finance", False),
-        ("token=abc&partner=Mosel+Retail", False),
-        ("active", False),
-        ("item=channel:40003", False),
-        ("drill=Finance", False),
-        ("text=acme", False),
+        ("", ipt.Filter()),
+        ("token=abc", ipt.Filter()),
+        ("token=abc&unknown=1", ipt.Filter()),  # the app says it cannot read it: the overview
+        ("group=Finance", ipt.Filter(groups=["Finance"])),
+        ("token=abc&partner=Mosel+Retail", ipt.Filter(partners=["Mosel Retail"])),
+        ("active", ipt.Filter(active=True)),
+        ("text=acme", ipt.Filter(text="acme")),
+        ("item=channel:40003", None),  # an item in Details: not an overview
+        ("group=Finance&item=channel:40003", None),
+        ("drill=Finance", None),
+        ("from=P-1&to=partner:1", None),
+        ("view=AS2+partners", None),
     ],
 )
-def test_only_an_address_opening_the_overview_gets_the_first_view(
-    query: str, overview: bool
+def test_an_address_gets_the_first_view_of_the_filter_it_applies(
+    query: str, drawn: ipt.Filter | None
 ) -> None:
     pytest.importorskip("voila")
-    from iptoolkit.app.server import opens_overview
+    from iptoolkit.app.server import drawn_filter, opens_overview
 
-    assert opens_overview(query) is overview
+    assert drawn_filter(query) == drawn
+    assert opens_overview(query) is (drawn is not None and drawn.is_empty())
+
+
+def test_a_filtered_first_view_draws_what_the_filter_keeps() -> None:
+    estate = _estate()
+    chosen = ipt.Filter(groups=["Finance"])
+    fragment = first_view.first_view_html(estate, None, chosen=chosen)
+    assert "20 of 50 profiles, 3 partners, 20 channels" in fragment
+    assert "filter: group Finance" in fragment and "Overview of 20 of 50 profiles" in fragment
+    for drawing in _svgs(fragment):
+        texts = " ".join(text.text or "" for text in drawing.iter(f"{SVG}text"))
+        assert "HR" not in texts and "alert" not in texts, texts  # only Finance's items
 
 
 def _draw_in_child(snapshot: Path) -> subprocess.CompletedProcess[bytes]:

@@ -156,6 +156,32 @@ def test_the_zygote_draws_the_first_view(running: zygote.Zygote) -> None:
     assert "error" in zygote.request(running.address, {"what": True}, STARTED)
 
 
+def test_the_zygote_draws_a_filters_first_view_in_a_fork(
+    running: zygote.Zygote, snapshot: Path
+) -> None:
+    """A filtered address's drawing: the overview of what the filter keeps, counted as the
+    Explorer counts it; drawn by a fork, so the zygote answers the next request at once."""
+    import iptoolkit as ipt
+    from iptoolkit.viewmodel.explorer_model import ExplorerModel
+
+    estate = ipt.load(snapshot)
+    group = sorted({record.group for record in estate.records if record.group})[0]
+    chosen = ipt.Filter(groups=[group])
+    counts = ExplorerModel(estate).select(chosen).counts_text()
+    assert not counts.startswith("60 of"), counts
+    answer = zygote.request(
+        running.address, {"first_view": True, "filter": chosen.to_json()}, STARTED
+    )
+    assert f"<div class='ipt-fv-counts'>{counts}</div>" in answer["html"]
+    assert f"filter: group {group}" in answer["html"]
+    assert "drawn for this address" in answer["html"]
+    whole = zygote.request(running.address, {"first_view": True}, STARTED)["html"]
+    assert "60 of 60 profiles" in whole  # the overview's drawing is not the filter's
+    bad = zygote.request(running.address, {"first_view": True, "filter": "[1"}, STARTED)
+    assert bad["html"] is None and "JSON" in bad["error"], bad
+    assert zygote.request(running.address, {"first_view": True}, STARTED)["html"] == whole
+
+
 def test_an_estate_is_held_for_its_snapshot_as_it_was(tmp_path: Path, snapshot: Path) -> None:
     import iptoolkit as ipt
 

@@ -31,10 +31,11 @@ import sys
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
-from ..viewmodel.explorer_html import FILTERS_OPEN_FROM_PX
+from ..viewmodel.explorer_html import DETAILS_BESIDE_FROM_PX, FILTERS_OPEN_FROM_PX
 
 if TYPE_CHECKING:
     from ..core.estate import Estate
+    from ..core.selection import Filter
     from ..viewmodel.explorer_model import ExplorerModel
     from ..viewmodel.topology_data import ViewData
 
@@ -61,9 +62,14 @@ ran); the page handler puts the drawing there, or nothing."""
 CANVAS_HEIGHT = 600
 CANVAS_ASPECT = 2.0
 """The Explorer's topology canvas before its front end reports its width (its `TopologyTab`:
-`TopologyView(height=600, aspect=2.0)`). The drawing is never narrower than that (a
-narrower window scrolls it, as the live view scrolls a canvas too wide for it): shrunk,
-its 12 px labels would be smaller than people read."""
+`TopologyView(height=600, aspect=2.0)`)."""
+WINDOW_WIDTHS = (1000, 1170, 1230, 1440, 1680, 1920)
+"""The window widths the first view is drawn for, each laid out for the canvas the live
+Explorer has in such a window (`canvas_px`), as the live view lays itself out for its own:
+the page's CSS shows the drawing of the widest of these the window reaches (a wider
+window leaves room beside it); a window narrower than the first shows the first, scaled
+down. Between two, the live canvas only grows: the filter panel opens at 1,230 px and the
+details' column beside the map comes at 1,170 px (folded) and 1,440 px (open)."""
 GIVE_UP_AFTER = 90
 """Seconds after which the drawing goes even without a live canvas: a page whose kernel
 failed shows Voila's own message, not a picture that says "loading" for ever."""
@@ -86,6 +92,37 @@ Firefox 121+, Safari 15.4+); `GIVE_UP_AFTER` bounds it in any browser."""
 
 PAGE_PADDING_PX = 30
 """The app page's side padding: the Explorer is the window's width less this."""
+FOLDED_LESS_PX = 40
+OPEN_LESS_PX = 310
+DETAILS_LESS_PX = 372
+"""What the Explorer's map row is narrower than the Explorer with its filters folded (a
+strip, the tab panel's padding and borders) and open (their panel of 270 px besides), and
+what the details' column beside the map takes of the row (`widgets.map_details`: 360 px
+and its margin): measured in Chromium from 900 to 1,920 px (`canvas_px`)."""
+
+
+def canvas_px(window: int) -> int:
+    """The live Explorer's topology canvas width in a window `window` px wide."""
+    explorer = window - PAGE_PADDING_PX
+    folded = explorer < FILTERS_OPEN_FROM_PX
+    row = explorer - (FOLDED_LESS_PX if folded else OPEN_LESS_PX)
+    return row - DETAILS_LESS_PX if row >= DETAILS_BESIDE_FROM_PX else row
+
+
+def _widths_css() -> str:
+    """Each window width's drawing shown from that width to the next one's (`WINDOW_WIDTHS`)."""
+    rules = [f"#{ELEMENT_ID} .ipt-fv-map {{display: none;}}"]
+    for index, window in enumerate(WINDOW_WIDTHS):
+        low = f"(min-width: {window}px)" if index else ""
+        high = (
+            f"(max-width: {WINDOW_WIDTHS[index + 1] - 1}px)"
+            if index + 1 < len(WINDOW_WIDTHS)
+            else ""
+        )
+        query = " and ".join(part for part in (low, high) if part)
+        rules.append(f"@media {query} {{#{ELEMENT_ID} .ipt-fv-map-{index} {{display: block;}}}}")
+    return "\n".join(rules)
+
 
 _STYLE = f"""
 #{ELEMENT_ID} {{position: fixed; inset: 0; z-index: 10000; overflow: auto; box-sizing: border-box;
@@ -117,9 +154,9 @@ _STYLE = f"""
 #{ELEMENT_ID} .ipt-fv-panel {{border: 1px solid #e0e0e0; padding: 15px 16px;}}
 #{ELEMENT_ID} .ipt-fv-status {{margin: 6px 2px 2px 2px; line-height: 19px;}}
 #{ELEMENT_ID} .ipt-fv-status strong {{font-weight: 600;}}
-#{ELEMENT_ID} svg {{display: block; width: 100%; height: {CANVAS_HEIGHT}px;
-  min-width: {round(CANVAS_HEIGHT * CANVAS_ASPECT)}px;
+#{ELEMENT_ID} svg {{display: block; width: 100%;
   border: 1px solid #e0e0e0; box-sizing: border-box;}}
+{_widths_css()}
 #{ELEMENT_ID} .ipt-topology-legend {{list-style: none; margin: 4px 0 0 0; padding: 0;
   display: flex; flex-wrap: wrap; gap: 2px 16px; font-size: 0.9em;}}
 #{ELEMENT_ID} .ipt-topology-legend li {{display: flex; align-items: center; gap: 6px;
@@ -170,13 +207,14 @@ def overview_svg(
         ys = [float(nodes[n]["y"]) for n in nodes]
         centre_x = (min(xs) + max(xs)) / 2 + (data.camera["x"] - 0.5) * _extent(xs, ys)
         centre_y = (min(ys) + max(ys)) / 2 + (data.camera["y"] - 0.5) * _extent(xs, ys)
-        width, tall = height * aspect, float(height)
+        width, tall = map(float, data.size or (height * aspect, height))
         box = (centre_x - width / 2, -centre_y - tall / 2, width, tall)
     else:
         box = _whole(data, radius)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{" ".join(f"{v:.1f}" for v in box)}"'
-        ' preserveAspectRatio="xMidYMid meet" role="img"'
+        ' preserveAspectRatio="xMidYMid meet"'
+        f' style="height: {box[3]:.0f}px; max-width: {box[2]:.0f}px" role="img"'
         f" aria-label={quoteattr(_what(data))}>",
         f"<title>{escape(_what(data))}</title>",
         '<g fill="none" stroke-linecap="butt">',
@@ -199,7 +237,8 @@ def overview_svg(
             f' stroke-width="{max(1.0, r * 0.15):.2f}"/>'
         )
     parts.append(f'</g><g font-family="{_FONT}" font-size="12">')
-    for node in order:
+    # a label's second line is a port's (`topology_wrap`): labels of every kind are drawn
+    for node in sorted(nodes, key=lambda n: int(nodes[n].get("zindex", 0))):
         item = nodes[node]
         if not item.get("label"):
             continue
@@ -242,32 +281,62 @@ the page handler puts there with the drawing (a <style> in <body> is not valid H
 
 
 def first_view_html(
-    estate: Estate, path: str | os.PathLike[str] | None, *, model: ExplorerModel | None = None
+    estate: Estate,
+    path: str | os.PathLike[str] | None,
+    *,
+    model: ExplorerModel | None = None,
+    chosen: Filter | None = None,
 ) -> str:
     """The drawing the page shows until the live view is there: the app's title line, the
-    Explorer's counts, the topology overview (the Explorer's own, `overview_svg`) and its
-    legend, with a line saying what it is. One element, `#ipt-first-view`; its CSS is `STYLE`.
-    `model`: the Explorer's model over `estate`, when one is built already (`app.held`)."""
+    Explorer's counts, the topology overview (the Explorer's own, `overview_svg`, laid out
+    for each of `WINDOW_WIDTHS`: the page shows the one for its window) and its legend,
+    with a line saying what it is. One element, `#ipt-first-view`; its CSS is `STYLE`.
+    `model`: the Explorer's model over `estate`, when one is built already (`app.held`);
+    `chosen`: the filter the page's address applies (the overview of what it keeps)."""
     from ..core.selection import Filter
     from ..viewmodel.drill import auto_view
     from ..viewmodel.explorer_html import legend_html  # the live view's own legend
-    from ..viewmodel.explorer_model import (
-        TABS,  # drawn faint, not buttons, where the live ones go
-        ExplorerModel,
-    )
+    from ..viewmodel.explorer_model import ExplorerModel
     from ..viewmodel.topology_fit import Canvas
-    from .page import title_html
+    from ..viewmodel.topology_wrap import LABEL_LINES
 
     if model is None or model.estate is not estate:
         model = ExplorerModel(estate)
-    counts = model.select(Filter()).counts_text()
-    data = auto_view(
-        model.graph, canvas=Canvas(CANVAS_HEIGHT, CANVAS_ASPECT), views=model.grouped_views
+    chosen = chosen or Filter()
+    selection = model.select(chosen)
+    views = model.views(selection)
+    drawn = [
+        auto_view(
+            views.graph,
+            canvas=Canvas.of(canvas_px(window), CANVAS_HEIGHT, lines=LABEL_LINES),
+            views=views,
+        )
+        for window in WINDOW_WIDTHS
+    ]
+    maps = "".join(
+        f"<div class='ipt-fv-map ipt-fv-map-{index}'>{overview_svg(data)}</div>"
+        for index, data in enumerate(drawn)
     )
-    note = (
-        f"Overview of {len(estate):,} profiles, drawn when the app started. "
-        "The interactive view is loading…"
-    )
+    what = _what(drawn[0]).removeprefix("Topology overview: ")
+    legend = legend_html(drawn[0].legend)
+    return _page(estate, path, selection.counts_text(), chosen, what, maps + legend)
+
+
+def _page(
+    estate: Estate,
+    path: str | os.PathLike[str] | None,
+    counts: str,
+    chosen: Filter,
+    what: str,
+    maps: str,
+) -> str:
+    """The drawing's page around its maps: as the live Explorer's, faint where it answers."""
+    from ..viewmodel.explorer_model import TABS  # drawn faint, not buttons, where the live ones go
+    from .page import title_html
+
+    when = "when the app started" if chosen.is_empty() else "for this address"
+    shown = f"{len(estate):,} profiles" if chosen.is_empty() else counts.split(",", 1)[0]
+    note = f"Overview of {shown}, drawn {when}. The interactive view is loading…"
     title = title_html(estate, path).replace("ipt-app-title", "ipt-fv-title")
     title = title.replace("ipt-app-source", "ipt-fv-source")
     tabs = "".join(f"<span>{html.escape(name)}</span>" for name in TABS)
@@ -275,17 +344,17 @@ def first_view_html(
         f'<div id="{ELEMENT_ID}" role="status" aria-live="polite" aria-busy="true">'
         f"{title}<div class='ipt-fv-bar'></div>"
         f"<div class='ipt-fv-header'><div class='ipt-fv-counts'>{html.escape(counts)}</div>"
-        f"<div class='ipt-fv-filter'>filter: {html.escape(Filter().describe())}</div></div>"
+        f"<div class='ipt-fv-filter'>filter: {html.escape(chosen.describe())}</div></div>"
         "<div class='ipt-fv-body'>"
         f"<div class='ipt-fv-side'><p><strong class='ipt-fv-loading'>"
         f"{html.escape(note)}</strong></p><p>Filters, the table, details and exports come "
         "with it; this picture does not answer clicks.</p></div>"
         f"<div class='ipt-fv-main'><div class='ipt-fv-tabs' aria-hidden='true'>{tabs}</div>"
         "<div class='ipt-fv-panel'><div class='ipt-fv-status'>"
-        f"<strong>{html.escape(_what(data).removeprefix('Topology overview: '))}</strong> "
-        "<span class='ipt-fv-hint'>· drawn when the app started; the interactive view is "
+        f"<strong>{html.escape(what)}</strong> "
+        f"<span class='ipt-fv-hint'>· drawn {when}; the interactive view is "
         "loading…</span><progress class='ipt-fv-progress' aria-label='The interactive view "
-        f"is loading'></progress></div>{overview_svg(data)}{legend_html(data.legend)}"
+        f"is loading'></progress></div>{maps}"
         "</div></div>"
         "</div></div>"
     )

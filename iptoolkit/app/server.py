@@ -36,7 +36,10 @@ Voila itself, with what an app left up for a team needs and plain Voila 0.5 lack
 - **a first view at once** (`app.first_view`): the overview is drawn once at start, by the
   zygote (or, without one, in a child process: the estate is never held here), and sent
   inside the page of an address that opens the overview, painted before Voila's scripts
-  have loaded; CSS hides it when the live canvas is there.
+  have loaded; CSS hides it when the live canvas is there. A filtered address (a link a
+  colleague sent) gets the overview of what its filter keeps, drawn by a fork of the
+  zygote while Voila starts the page (`FirstView.for_filter`, kept for the next visitor),
+  if it is drawn within `FILTERED_WAIT` seconds.
 - **kernels forked from the zygote** (`--ExplorerVoila.zygote=SOCKET`, `app.zygote`): every
   kernel, the pool's one included, shares the estate the zygote holds instead of reading
   it again (`fork_provisioner`).
@@ -47,6 +50,7 @@ Kept out of the `explore` command so that the command stays a thin launcher, and
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import html
 import logging
@@ -65,6 +69,7 @@ from traitlets import Bool, Int, Unicode
 from voila.app import Voila
 from voila.tornado.handler import TornadoVoilaHandler
 
+from ..core.selection import Filter
 from .connections import guarded_listen
 from .first_view import MARKER, STYLE, STYLE_MARKER
 from .zygote import request as zygote_request
@@ -79,6 +84,7 @@ __all__ = [
     "TokenPageHandler",
     "QuietLog",
     "opens_overview",
+    "drawn_filter",
     "sessions_in_use",
     "connections_never_below_zero",
     "main",
@@ -91,6 +97,11 @@ RETRY_AFTER = 60
 DRAW_TIMEOUT = 600
 """Seconds the first view may take (the zygote's reading included) before the app goes
 without one."""
+FILTERED_WAIT = 2.0
+"""Seconds a filtered address's page waits for its first view (drawn meanwhile, while
+Voila starts the page); a later visitor to the same filter gets it at once."""
+FILTERED_KEPT = 16
+"""Filtered first views kept, the latest drawn."""
 
 
 class FirstView:
@@ -102,6 +113,29 @@ class FirstView:
     def __init__(self, zygote_address: str | None = None) -> None:
         self.html: str | None = None
         self.zygote_address = zygote_address
+        self._filtered: dict[str, str | None] = {}
+        self._lock = threading.Lock()
+
+    def for_filter(self, chosen: Filter) -> str | None:
+        """The overview of what `chosen` keeps, drawn by a fork of the zygote (blocking: for
+        a thread); None without a zygote or when it could not be drawn. Kept, the latest
+        `FILTERED_KEPT`, for the next page of the same filter."""
+        key = chosen.to_json()
+        with self._lock:
+            if key in self._filtered:
+                return self._filtered[key]
+        if self.zygote_address is None:
+            return None
+        try:
+            answer = zygote_request(self.zygote_address, {"first_view": True, "filter": key}, 60)
+        except (OSError, ValueError):
+            return None
+        drawn = answer.get("html") if isinstance(answer.get("html"), str) else None
+        with self._lock:
+            if len(self._filtered) >= FILTERED_KEPT:
+                self._filtered.pop(next(iter(self._filtered)))
+            self._filtered[key] = drawn
+        return drawn
 
     def start(self, log: Any) -> threading.Thread:
         """Draw it in the background (the server answers meanwhile, without it)."""
@@ -152,14 +186,31 @@ class FirstView:
         return done.stdout.decode("utf-8")
 
 
-def opens_overview(query: str) -> bool:
-    """True when a page address opens the Explorer's first view, the overview of
-    everything (no filter, drill or item; `app.address`): the drawing shows that view, and
-    would show the wrong one for any other."""
+def drawn_filter(query: str) -> Filter | None:
+    """The filter whose overview a page address opens (`app.address`): an empty one for
+    the overview of everything; None when it opens something else (an item in Details, a
+    drill-down, paths, a saved view), which a drawing of an overview would misstate."""
     from .address import view_of
 
     view = view_of(query)
-    return view.filter.is_empty() and not view.item and not view.drill
+    if view.item or view.drill or view.paths or view.view:
+        return None
+    return view.filter
+
+
+def opens_overview(query: str) -> bool:
+    """True when a page address opens the Explorer's first view, the overview of
+    everything (no filter, drill or item)."""
+    chosen = drawn_filter(query)
+    return chosen is not None and chosen.is_empty()
+
+
+async def _within(pending: asyncio.Future[str | None], seconds: float) -> str | None:
+    """What `pending` gives within `seconds`, else None (it goes on, for the next page)."""
+    try:
+        return await asyncio.wait_for(asyncio.shield(pending), seconds)
+    except TimeoutError:
+        return None
 
 
 def sessions_in_use(kernel_manager: Any) -> int:
@@ -260,14 +311,21 @@ class SessionHandler(TornadoVoilaHandler):  # type: ignore[misc]  # voila has no
     @tornado.web.authenticated
     async def get(self, path: str | None = None) -> None:
         first = self.settings.get("iptoolkit_first_view")
-        drawing = first.html if first is not None else None
-        if drawing is not None and not opens_overview(self.request.query):
-            drawing = None
-        style = STYLE if drawing is not None else ""
+        chosen = drawn_filter(self.request.query) if first is not None else None
+        drawing: str | None = None
+        pending: asyncio.Future[str | None] | None = None
+        if first is not None and chosen is not None:
+            if chosen.is_empty():
+                drawing = first.html
+            else:  # drawn while Voila starts the page
+                pending = asyncio.get_running_loop().run_in_executor(None, first.for_filter, chosen)
+        style = STYLE if drawing is not None or pending is not None else ""
         async for chunk in self.get_generator(path=path):
             if STYLE_MARKER in chunk:  # once, in <head>: the drawing's style
                 chunk = chunk.replace(STYLE_MARKER, style, 1)
             if MARKER in chunk:  # once: where the template leaves room, before the cells
+                if pending is not None:
+                    drawing = await _within(pending, FILTERED_WAIT)
                 chunk = chunk.replace(MARKER, drawing or "", 1)
                 drawing = None
             self.write(chunk)

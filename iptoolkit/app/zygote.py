@@ -16,7 +16,8 @@ copy-on-write and becomes an ipykernel on the connection file it was given, and 
 Requests come on a Unix socket in a folder only this user reaches (`start` binds it and
 hands it over as FD), one JSON line each, answered with one line: `{"kernel": {"args", "env",
 "cwd"}}` forks a kernel (`{"pid": N}`); `{"first_view": true}` asks for the drawing
-(`{"html": ...}`, null when there is none). The zygote serves one request at a time (a
+(`{"html": ...}`, null when there is none), with `"filter": FILTER_JSON` the overview of
+what that filter keeps, drawn and answered by a fork. The zygote serves one request at a time (a
 fork takes milliseconds) and starts no thread, so that a fork copies a consistent process.
 It dies with the command (`guard.die_with_parent`), and each kernel with it.
 """
@@ -37,7 +38,7 @@ import sys
 import tempfile
 import time
 import traceback
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
@@ -193,8 +194,13 @@ def prepare(estate: Estate, key: tuple[str, int, int] | None) -> Held:
     return kept
 
 
-def serve(listener: socket.socket, drawing: str) -> None:
-    """Answer requests for ever (until a signal ends the process)."""
+Draw = Callable[[str], str]
+"""Draws the first view of a filter (its JSON, `Filter.to_json`) over the estate held."""
+
+
+def serve(listener: socket.socket, drawing: str, draw: Draw | None = None) -> None:
+    """Answer requests for ever (until a signal ends the process). `drawing` is the first
+    view of everything; `draw` draws a filter's, in a fork (`_draw_apart`)."""
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # an ended kernel is reaped by the system
     while True:
         connection, _ = listener.accept()
@@ -206,10 +212,32 @@ def serve(listener: socket.socket, drawing: str) -> None:
                 continue
             if "kernel" in message:
                 _answer(connection, {"pid": _fork_kernel(message["kernel"], listener, connection)})
+            elif message.get("first_view") and message.get("filter") and draw is not None:
+                _draw_apart(draw, str(message["filter"]), listener, connection)
             elif message.get("first_view"):
                 _answer(connection, {"html": drawing or None})
             else:
                 _answer(connection, {"error": "unknown request"})
+
+
+def _draw_apart(
+    draw: Draw, chosen: str, listener: socket.socket, connection: socket.socket
+) -> None:
+    """Answer with `draw(chosen)` from a fork: the zygote goes on forking kernels meanwhile
+    (a filter's view takes seconds at 100,000 profiles), and the fork's work, its caches
+    included, goes with it."""
+    if os.fork():
+        return
+    code = 1
+    try:
+        listener.close()
+        try:
+            _answer(connection, {"html": draw(chosen) or None})
+        except Exception as exc:  # noqa: BLE001  (the page goes without it)
+            _answer(connection, {"html": None, "error": one_line(exc)})
+        code = 0
+    finally:
+        os._exit(code)
 
 
 def _read(connection: socket.socket) -> dict[str, Any]:
@@ -286,6 +314,7 @@ def main(argv: list[str] | None = None) -> int:
         prepared = _prepared(int(args[1]))
     if prepared is None:
         return 1
+    drawing, draw = prepared
     freeze()  # never walked again by the collector: its pages stay shared with kernels
     print(
         f"iptoolkit: the estate read and prepared in {time.monotonic() - began[0]:.1f} s "
@@ -294,16 +323,17 @@ def main(argv: list[str] | None = None) -> int:
         flush=True,
     )
     try:
-        serve(listener, prepared)
+        serve(listener, drawing, draw)
     except KeyboardInterrupt:
         return 0
     return 0
 
 
-def _prepared(verdict: int) -> str | None:
+def _prepared(verdict: int) -> tuple[str, Draw] | None:
     """Read the snapshot, say how it went on the pipe `verdict`, prepare (`prepare`) and
-    draw the first view; its HTML ("" when it cannot be drawn), or None when the snapshot
-    could not be read."""
+    draw the first view: its HTML ("" when it cannot be drawn) and what draws a filter's,
+    or None when the snapshot could not be read."""
+    from ..core.selection import Filter
     from ..models import ParseError
     from .first_view import first_view_html
     from .held import snapshot_key
@@ -319,11 +349,17 @@ def _prepared(verdict: int) -> str | None:
             return None
         said.write(json.dumps({"profiles": len(estate)}) + "\n")
     kept = prepare(estate, key)
+
+    def draw(chosen: str) -> str:
+        return first_view_html(
+            kept.estate, path, model=kept.model, chosen=Filter.model_validate_json(chosen)
+        )
+
     try:
-        return first_view_html(kept.estate, path, model=kept.model)
+        return first_view_html(kept.estate, path, model=kept.model), draw
     except Exception as exc:  # noqa: BLE001  (the pages work without it: Voila's alone)
         print(f"iptoolkit: no first view: {one_line(exc)}", file=sys.stderr)
-        return ""
+        return "", draw
 
 
 if __name__ == "__main__":

@@ -33,6 +33,7 @@ from .topology_fit import (
 )
 
 __all__ = [
+    "LABEL_LINES",
     "LINE_PX",
     "WRAPPED_ROW_PX",
     "WRAPPED_EDGE_PX",
@@ -44,6 +45,10 @@ __all__ = [
     "second_line_nodes",
     "two_lines",
 ]
+
+LABEL_LINES = 2
+"""The lines a label of the Explorer's map may take where one would not do (a narrow pane);
+the app's first view draws it as the live map does."""
 
 LINE_PX = 13.0
 """From the first line of a label wrapped onto two (`wrap_to_px`) to its second."""

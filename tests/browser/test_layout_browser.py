@@ -168,7 +168,9 @@ def test_the_map_on_a_laptop_in_the_app(browser: Any, bars_at_once: None, tmp_pa
     try:
         wait_listening(process, port, log)
         wait_logged(log, "first view drawn", process)
-        found = _app_session(browser, printed_app_url(log, port), tmp_path)
+        url = printed_app_url(log, port)
+        found = _first_views(browser, url, tmp_path)
+        found += _app_session(browser, url, tmp_path)
     finally:
         stop_explore(process, signal.SIGINT)
     print("\n".join(found))
@@ -227,6 +229,48 @@ def _app_session(browser: Any, url: str, tmp_path: Path) -> list[str]:
         assert page.errors == []
     finally:
         page.close()
+    return found
+
+
+def _first_views(browser: Any, url: str, tmp_path: Path) -> list[str]:
+    """The picture the server draws, seen without script (so the live view never replaces
+    it) at laptop and desktop widths: the one drawing shown is laid out for the canvas the
+    live map has at that width (`first_view.canvas_px`), whole in the window, nothing
+    scrolling sideways; a filtered link's is the overview of what its filter keeps."""
+    from iptoolkit.app.first_view import WINDOW_WIDTHS, canvas_px
+
+    found: list[str] = []
+    context = browser.new_context(java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(url, timeout=FIRST)  # the token's cookie, for the addresses below
+        for width in (1000, 1100, 1280, 1440, 1920):
+            page.set_viewport_size({"width": width, "height": HEIGHT})
+            page.goto(url.split("?", 1)[0], timeout=FIRST)
+            shown = page.locator("#ipt-first-view svg:visible")
+            assert shown.count() == 1, f"{width} px: {shown.count()} drawings shown"
+            laid_out = float((shown.get_attribute("viewBox") or "").split()[2])
+            drawn_for = max(w for w in WINDOW_WIDTHS if w <= max(width, WINDOW_WIDTHS[0]))
+            assert round(laid_out) == canvas_px(drawn_for), (width, laid_out)
+            box = shown.bounding_box()
+            assert box and box["x"] >= 0 and box["x"] + box["width"] <= width, (width, box)
+            assert abs(box["width"] - laid_out) <= 2, (width, box, laid_out)  # not scaled
+            assert page.evaluate("document.scrollingElement.scrollWidth") <= width
+            keep_screenshot(page, tmp_path, f"app-first-view-{width}")
+            found.append(f"first view {width} px: laid out for {laid_out:.0f} px")
+        base = url.split("?", 1)[0]
+        page.goto(base + "?group=Finance", timeout=FIRST)
+        counts = page.locator("#ipt-first-view .ipt-fv-counts")
+        if counts.count() == 0:  # drawn while the first page was sent: kept for the next
+            page.wait_for_timeout(3000)
+            page.goto(base + "?group=Finance", timeout=FIRST)
+        text = counts.inner_text()
+        assert text.split(" of ")[1].startswith(f"{APP_PROFILES:,} profiles"), text
+        assert not text.startswith(f"{APP_PROFILES:,} of"), text
+        assert "group Finance" in page.locator("#ipt-first-view .ipt-fv-filter").inner_text()
+        found.append(f"first view of ?group=Finance: {text}")
+    finally:
+        context.close()
     return found
 
 

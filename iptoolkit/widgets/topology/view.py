@@ -32,6 +32,7 @@ from ...viewmodel.topology_fit import Canvas
 from ...viewmodel.topology_html import view_title
 from ...viewmodel.topology_levels import MAX_DEPTH, GraphSource, Level, Levels, Neighbourhood
 from ...viewmodel.topology_paths import PathFinder
+from ...viewmodel.topology_wrap import LABEL_LINES
 from ..css import topology_style
 from ..progress_bar import WidgetProgress
 from .canvas_width import CanvasWidth
@@ -50,8 +51,6 @@ if TYPE_CHECKING:
 __all__ = ["TopologyView", "show_topology", "Level", "Neighbourhood", "MAX_DEPTH"]
 
 SelectCallback = Callable[[Hashable], Any]
-LABEL_LINES = 2
-"""Labels may take two lines where one would not do (a narrow pane: `topology_wrap`)."""
 
 
 def show_topology(
