@@ -119,7 +119,7 @@ def test_the_first_view_passes_axe(browser: Any, app: str, tmp_path: Path) -> No
     )
     try:
         page.goto(app, timeout=FIRST_RENDER)
-        page.locator("#ipt-first-view svg").wait_for(state="visible", timeout=STEP)
+        page.locator("#ipt-first-view svg:visible").wait_for(state="visible", timeout=STEP)
         shot(page, tmp_path / "first-view.png")
         found = axe_violations(page, within="#ipt-first-view")
         assert found == [], said(found)

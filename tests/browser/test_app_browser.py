@@ -150,7 +150,7 @@ def _first_view_then_live(page: Any, tmp_path: Path) -> None:
     """The overview drawn on the server shows at once, and goes when the live canvas is
     there (`FIRST_VIEW_WATCH` noted both from the page's first frame)."""
     drawing = page.locator("#ipt-first-view")
-    drawing.locator("svg").wait_for(state="visible", timeout=STEP)
+    drawing.locator("svg:visible").wait_for(state="visible", timeout=STEP)
     assert f"Overview of {PROFILES} profiles" in drawing.inner_text()
     _shot(page, tmp_path, "app-first-view")
     page.locator(LIVE_CANVAS).first.wait_for(timeout=FIRST_RENDER)
