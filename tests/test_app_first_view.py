@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import time
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
@@ -213,3 +214,45 @@ def _environ() -> dict[str, str]:
     import os
 
     return {key: value for key, value in os.environ.items() if not key.startswith("IPTOOLKIT_")}
+
+
+def test_a_filters_first_view_is_asked_once_and_never_too_many_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`FirstView.for_filter`: the zygote is asked once per filter (the next page of it gets
+    the drawing kept), never more than `FILTERED_AT_ONCE` at a time (a page asking beyond
+    goes without), and nothing is asked without a zygote."""
+    import threading
+
+    pytest.importorskip("voila")
+    from iptoolkit.app import server
+
+    asked: list[str] = []
+    release = threading.Event()
+
+    def zygote_request(address: str, message: dict[str, str], timeout: float) -> dict[str, str]:
+        asked.append(message["filter"])
+        if "Slow" in message["filter"]:
+            release.wait(30)
+        return {"html": f"<div>{message['filter']}</div>"}
+
+    monkeypatch.setattr(server, "zygote_request", zygote_request)
+    first = server.FirstView("/nowhere/zygote")
+    finance = ipt.Filter(groups=["Finance"])
+    assert first.for_filter(finance) == f"<div>{finance.to_json()}</div>"
+    assert first.for_filter(finance) == f"<div>{finance.to_json()}</div>"
+    assert asked == [finance.to_json()]  # kept: asked once
+    slow = [ipt.Filter(groups=[f"Slow {n}"]) for n in range(server.FILTERED_AT_ONCE)]
+    threads = [threading.Thread(target=first.for_filter, args=(each,)) for each in slow]
+    for thread in threads:
+        thread.start()
+    deadline = time.monotonic() + 30
+    while len(asked) < 1 + len(slow) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert first.for_filter(ipt.Filter(groups=["HR"])) is None  # too many at once
+    release.set()
+    for thread in threads:
+        thread.join(30)
+    assert ipt.Filter(groups=["HR"]).to_json() not in asked
+    assert first.for_filter(ipt.Filter(groups=["HR"])) is not None  # its turn now
+    assert server.FirstView(None).for_filter(finance) is None

@@ -102,6 +102,9 @@ FILTERED_WAIT = 2.0
 Voila starts the page); a later visitor to the same filter gets it at once."""
 FILTERED_KEPT = 16
 """Filtered first views kept, the latest drawn."""
+FILTERED_AT_ONCE = 2
+"""Filtered first views drawn at once (each a fork of the zygote, seconds of a core and
+its own memory at 100,000 profiles): a page asking beyond goes without one."""
 
 
 class FirstView:
@@ -115,21 +118,25 @@ class FirstView:
         self.zygote_address = zygote_address
         self._filtered: dict[str, str | None] = {}
         self._lock = threading.Lock()
+        self._drawing = threading.BoundedSemaphore(FILTERED_AT_ONCE)
 
     def for_filter(self, chosen: Filter) -> str | None:
         """The overview of what `chosen` keeps, drawn by a fork of the zygote (blocking: for
-        a thread); None without a zygote or when it could not be drawn. Kept, the latest
-        `FILTERED_KEPT`, for the next page of the same filter."""
+        a thread); None without a zygote, with `FILTERED_AT_ONCE` drawing already, or when it
+        could not be drawn. Kept, the latest `FILTERED_KEPT`, for the next page of the same
+        filter."""
         key = chosen.to_json()
         with self._lock:
             if key in self._filtered:
                 return self._filtered[key]
-        if self.zygote_address is None:
+        if self.zygote_address is None or not self._drawing.acquire(blocking=False):
             return None
         try:
             answer = zygote_request(self.zygote_address, {"first_view": True, "filter": key}, 60)
         except (OSError, ValueError):
             return None
+        finally:
+            self._drawing.release()
         drawn = answer.get("html") if isinstance(answer.get("html"), str) else None
         with self._lock:
             if len(self._filtered) >= FILTERED_KEPT:
