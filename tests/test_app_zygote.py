@@ -220,3 +220,28 @@ def test_only_ipykernel_is_forked() -> None:
     command = [sys.executable, "-m", "ipykernel_launcher", "-f", "/run/kernel-1.json"]
     assert kernel_args(command) == ["-f", "/run/kernel-1.json"]
     assert kernel_args(["R", "--slave", "-f", "/run/kernel-1.json"]) is None
+
+
+def test_a_fork_that_fails_is_answered_and_the_zygote_goes_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Out of memory or processes, the fork drawing a filter's first view fails: the page
+    is told (no drawing, the reason), and the zygote is not ended by it."""
+    import errno
+    import json
+    import socket
+
+    def no_fork() -> int:
+        raise OSError(errno.ENOMEM, "Cannot allocate memory")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    asking, answering = socket.socketpair()
+    try:
+        zygote._draw_apart(lambda chosen: "<div/>", "{}", listener, answering)
+        answering.close()
+        said = json.loads(asking.makefile("rb").readline())
+    finally:
+        listener.close()
+        asking.close()
+    assert said["html"] is None and "Cannot allocate memory" in said["error"], said

@@ -179,7 +179,7 @@ def first_view() -> None:
                 page = browser.new_page(viewport=VIEWPORT)
                 page.add_init_script(FIRST_VIEW_WATCH)
                 page.goto(app.url, wait_until="commit", timeout=WAIT)
-                page.locator("#ipt-first-view svg").wait_for(state="visible", timeout=WAIT)
+                page.locator("#ipt-first-view svg:visible").wait_for(state="visible", timeout=WAIT)
                 _save(page.screenshot(), "app-first-view-10000.png", rare_colours=True)
                 page.locator(LIVE_CANVAS).first.wait_for(timeout=WAIT)
                 page.wait_for_timeout(2500)  # sigma draws on the next frames

@@ -97,9 +97,10 @@ RETRY_AFTER = 60
 DRAW_TIMEOUT = 600
 """Seconds the first view may take (the zygote's reading included) before the app goes
 without one."""
-FILTERED_WAIT = 2.0
+FILTERED_WAIT = 1.0
 """Seconds a filtered address's page waits for its first view (drawn meanwhile, while
-Voila starts the page); a later visitor to the same filter gets it at once."""
+Voila starts the page; the rest of the page waits with it); a later visitor to the same
+filter gets it at once."""
 FILTERED_KEPT = 16
 """Filtered first views kept, the latest drawn."""
 FILTERED_AT_ONCE = 2
@@ -213,10 +214,11 @@ def opens_overview(query: str) -> bool:
 
 
 async def _within(pending: asyncio.Future[str | None], seconds: float) -> str | None:
-    """What `pending` gives within `seconds`, else None (it goes on, for the next page)."""
+    """What `pending` gives within `seconds`, else None (it goes on, for the next page); a
+    drawing that failed is none either: the page is sent whole without it."""
     try:
         return await asyncio.wait_for(asyncio.shield(pending), seconds)
-    except TimeoutError:
+    except Exception:  # noqa: BLE001  (TimeoutError, or the drawing's own failure)
         return None
 
 
@@ -313,7 +315,7 @@ class QuietLog(logging.Filter):
 class SessionHandler(TornadoVoilaHandler):  # type: ignore[misc]  # voila has no types
     """Voila's page handler: refuses a visitor without the token with `token_page`, sets
     the `_xsrf` cookie, keeps to the session cap, and puts the first view in the page
-    when the address opens the overview."""
+    when the address opens an overview: of everything, or of what its filter keeps."""
 
     @tornado.web.authenticated
     async def get(self, path: str | None = None) -> None:
@@ -324,7 +326,7 @@ class SessionHandler(TornadoVoilaHandler):  # type: ignore[misc]  # voila has no
         if first is not None and chosen is not None:
             if chosen.is_empty():
                 drawing = first.html
-            else:  # drawn while Voila starts the page
+            elif first.zygote_address:  # drawn while Voila starts the page
                 pending = asyncio.get_running_loop().run_in_executor(None, first.for_filter, chosen)
         style = STYLE if drawing is not None or pending is not None else ""
         async for chunk in self.get_generator(path=path):

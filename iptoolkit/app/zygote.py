@@ -55,6 +55,7 @@ if TYPE_CHECKING:
 __all__ = [
     "PROCESS_NAME",
     "MAX_REQUEST",
+    "DRAW_WITHIN",
     "SnapshotError",
     "Zygote",
     "start",
@@ -68,6 +69,9 @@ __all__ = [
 
 PROCESS_NAME = "ipt-kernel"
 """A forked kernel's name in `ps` and `top` (its command line is the zygote's)."""
+DRAW_WITHIN = 120
+"""Seconds a fork drawing a filter's first view may take before it is ended (the page
+waits far less: `server.FILTERED_WAIT`)."""
 MAX_REQUEST = 4 << 20
 """Bytes a request line may hold: a kernel's environment, with room to spare."""
 _PRELOADED = (
@@ -211,7 +215,12 @@ def serve(listener: socket.socket, drawing: str, draw: Draw | None = None) -> No
                 _answer(connection, {"error": str(exc)})
                 continue
             if "kernel" in message:
-                _answer(connection, {"pid": _fork_kernel(message["kernel"], listener, connection)})
+                try:
+                    forked = _fork_kernel(message["kernel"], listener, connection)
+                except OSError as exc:
+                    _answer(connection, {"error": f"no kernel forked: {one_line(exc)}"})
+                    continue
+                _answer(connection, {"pid": forked})
             elif message.get("first_view") and message.get("filter") and draw is not None:
                 _draw_apart(draw, str(message["filter"]), listener, connection)
             elif message.get("first_view"):
@@ -225,11 +234,17 @@ def _draw_apart(
 ) -> None:
     """Answer with `draw(chosen)` from a fork: the zygote goes on forking kernels meanwhile
     (a filter's view takes seconds at 100,000 profiles), and the fork's work, its caches
-    included, goes with it."""
-    if os.fork():
+    included, goes with it. It ends within `DRAW_WITHIN` seconds, and with the zygote."""
+    try:
+        if os.fork():
+            return
+    except OSError as exc:  # out of memory or processes: the page goes without it
+        _answer(connection, {"html": None, "error": one_line(exc)})
         return
     code = 1
     try:
+        guard.die_with_parent(os.getppid())
+        signal.alarm(DRAW_WITHIN)  # its default action ends the process
         listener.close()
         try:
             _answer(connection, {"html": draw(chosen) or None})
@@ -257,7 +272,7 @@ def _answer(connection: socket.socket, message: Mapping[str, Any]) -> None:
 def _fork_kernel(kernel: Mapping[str, Any], *inherited: socket.socket) -> int:
     """Fork; the child becomes the kernel (and never returns), the zygote gets its pid."""
     zygote = os.getpid()
-    pid = os.fork()
+    pid = os.fork()  # an OSError (out of memory) is answered by `serve`: it goes on
     if pid:
         return pid
     code = 1
