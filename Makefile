@@ -40,19 +40,18 @@ ruff: install
 	$(BIN)/ruff format --check iptoolkit tests benchmarks
 
 ## test: install everything, lint, run every test (unit, server, notebooks, browser), a test
-## file per worker (a file's tests share its costly fixtures: a server, a lab), one worker
-## more than the cores (browser and server tests wait on their pages half the time),
-## measuring branch coverage: it prints the total and fails below pyproject's fail_under
+## file per worker on every core (a file's tests share its costly fixtures: a server, a lab;
+## a worker more than the cores saved a minute on a fast machine and none on a slow one,
+## where browser tests then missed their deadlines), measuring branch coverage: it prints the total and fails below pyproject's fail_under
 ## (`.venv/bin/coverage report` lists the files afterwards) and the 25 slowest tests (what
 ## to look at first when the run grows past its 10 minutes). mypy runs beside the tests
 ## (a minute of a core, cold, that the tests' waits leave free) and its report follows
 ## theirs; the package is compiled first, so that the hundreds of processes tests start
 ## read its bytecode rather than compile it each (PYTHONDONTWRITEBYTECODE may be set).
-WORKERS := $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
 test: install system-deps ruff
 	$(BIN)/python -m compileall -q iptoolkit
 	@$(BIN)/mypy > .mypy-report 2>&1 & typing=$$!; \
-	$(BIN)/pytest -n $(WORKERS) --dist loadfile --no-loadscope-reorder --cov --cov-report= \
+	$(BIN)/pytest -n auto --dist loadfile --no-loadscope-reorder --cov --cov-report= \
 	  --durations=25; tests=$$?; \
 	wait $$typing; typed=$$?; echo "== mypy"; cat .mypy-report; rm -f .mypy-report; \
 	exit $$(( tests || typed ))

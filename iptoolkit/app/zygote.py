@@ -96,6 +96,8 @@ class Zygote:
     process: subprocess.Popen[bytes]
     folder: Path
     said: BinaryIO
+    ending: bool = False
+    """It said it could not read the snapshot (`verdict`), and is ending by itself."""
 
     @property
     def address(self) -> str:
@@ -145,12 +147,18 @@ def verdict(zygote: Zygote, timeout: float | None) -> int | None:
         raise SnapshotError(f"the app's zygote stopped while reading (exit code {code})")
     said = json.loads(line)
     if "error" in said:
+        zygote.ending = True
         raise SnapshotError(str(said["error"]))
     return int(said["profiles"])
 
 
 def stop(zygote: Zygote, timeout: float = 10.0) -> None:
-    """Stop the zygote (its kernels see it go and stop too) and remove its socket."""
+    """Stop the zygote (its kernels see it go and stop too) and remove its socket. One that
+    is ending by itself is let end: a signal in its exit cut short what it was writing
+    (under `make test`, coverage's data: a traceback on the command's stderr)."""
+    if zygote.ending:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            zygote.process.wait(timeout)
     if zygote.process.poll() is None:
         zygote.process.terminate()
         try:
