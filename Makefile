@@ -42,7 +42,8 @@ ruff: install
 ## test: install everything, lint, run every test (unit, server, notebooks, browser), a test
 ## file per worker on every core (a file's tests share its costly fixtures: a server, a lab;
 ## a worker more than the cores saved a minute on a fast machine and none on a slow one,
-## where browser tests then missed their deadlines), measuring branch coverage: it prints the total and fails below pyproject's fail_under
+## where browser tests then missed their deadlines), measuring branch coverage: it prints
+## the total and fails below pyproject's fail_under
 ## (`.venv/bin/coverage report` lists the files afterwards) and the 25 slowest tests (what
 ## to look at first when the run grows past its 10 minutes). mypy runs beside the tests
 ## (a minute of a core, cold, that the tests' waits leave free) and its report follows

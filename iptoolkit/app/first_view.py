@@ -39,7 +39,7 @@ from ..viewmodel.explorer_html import DETAILS_BESIDE_FROM_PX, FILTERS_OPEN_FROM_
 if TYPE_CHECKING:
     from ..core.estate import Estate
     from ..core.selection import Filter
-    from ..viewmodel.explorer_model import ExplorerModel
+    from ..viewmodel.explorer_model import ExplorerModel, Selection
     from ..viewmodel.topology_data import ViewData
 
 __all__ = [
@@ -319,14 +319,13 @@ def first_view_html(
     )
     what = _what(drawn[0]).removeprefix("Topology overview: ")
     legend = legend_html(drawn[0].legend)
-    return _page(estate, path, selection.counts_text(), chosen, what, maps + legend)
+    return _page(estate, path, selection, what, maps + legend)
 
 
 def _page(
     estate: Estate,
     path: str | os.PathLike[str] | None,
-    counts: str,
-    chosen: Filter,
+    selection: Selection,
     what: str,
     maps: str,
 ) -> str:
@@ -334,8 +333,10 @@ def _page(
     from ..viewmodel.explorer_model import TABS  # drawn faint, not buttons, where the live ones go
     from .page import title_html
 
+    chosen, counts = selection.filter, selection.counts_text()
     when = "when the app started" if chosen.is_empty() else "for this address"
-    shown = f"{len(estate):,} profiles" if chosen.is_empty() else counts.split(",", 1)[0]
+    shown = f"{selection.profiles:,} of " if not chosen.is_empty() else ""
+    shown += f"{selection.total:,} profiles"
     note = f"Overview of {shown}, drawn {when}. The interactive view is loading…"
     title = title_html(estate, path).replace("ipt-app-title", "ipt-fv-title")
     title = title.replace("ipt-app-source", "ipt-fv-source")

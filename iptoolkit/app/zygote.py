@@ -17,8 +17,9 @@ Requests come on a Unix socket in a folder only this user reaches (`start` binds
 hands it over as FD), one JSON line each, answered with one line: `{"kernel": {"args", "env",
 "cwd"}}` forks a kernel (`{"pid": N}`); `{"first_view": true}` asks for the drawing
 (`{"html": ...}`, null when there is none), with `"filter": FILTER_JSON` the overview of
-what that filter keeps, drawn and answered by a fork. The zygote serves one request at a time (a
-fork takes milliseconds) and starts no thread, so that a fork copies a consistent process.
+what that filter keeps, drawn and answered by a fork. The zygote serves one request at a
+time (a fork takes milliseconds) and starts no thread, so that a fork copies a consistent
+process.
 It dies with the command (`guard.die_with_parent`), and each kernel with it.
 """
 
