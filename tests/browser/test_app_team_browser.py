@@ -283,7 +283,27 @@ def _reload_and_close(page: Any, process: subprocess.Popen[bytes]) -> None:
     deadline = time.monotonic() + KERNELS_FREED
     while (count := len(_kernels(process))) > 1 and time.monotonic() < deadline:
         time.sleep(2)
-    assert count <= 1, f"{count} kernels still running {KERNELS_FREED:.0f} s after the close"
+    assert count <= 1, (
+        f"{count} kernels still running {KERNELS_FREED:.0f} s after the close: "
+        + "; ".join(_described(kernel) for kernel in _kernels(process))
+    )
+
+
+def _described(kernel: Any) -> str:
+    """A kernel as a failure names it: its pid, id, state, age and CPU seconds (a kernel
+    left after the close was once seen under load only: this says which one it was)."""
+    import psutil
+
+    try:
+        with kernel.oneshot():
+            times = kernel.cpu_times()
+            age = time.time() - kernel.create_time()
+            return (
+                f"pid {kernel.pid} kernel {kernel_id(kernel)} {kernel.status()}, "
+                f"{age:.0f} s old, {times.user + times.system:.1f} CPU-s"
+            )
+    except psutil.Error as error:
+        return f"pid {kernel.pid}: {type(error).__name__}"
 
 
 def _lost_tab(
