@@ -334,8 +334,9 @@ def _page(
     from .page import title_html
 
     chosen, counts = selection.filter, selection.counts_text()
-    when = "when the app started" if chosen.is_empty() else "for this address"
-    shown = f"{selection.profiles:,} of " if not chosen.is_empty() else ""
+    whole = chosen.is_empty()
+    when = "when the app started" if whole else "for this address"
+    shown = "" if whole else f"{selection.profiles:,} of "
     shown += f"{selection.total:,} profiles"
     note = f"Overview of {shown}, drawn {when}. The interactive view is loading…"
     title = title_html(estate, path).replace("ipt-app-title", "ipt-fv-title")

@@ -281,11 +281,11 @@ def _reload_and_close(page: Any, process: subprocess.Popen[bytes]) -> None:
     page.goto("about:blank")
     page.close()
     deadline = time.monotonic() + KERNELS_FREED
-    while (count := len(_kernels(process))) > 1 and time.monotonic() < deadline:
+    while (count := len(kernels := _kernels(process))) > 1 and time.monotonic() < deadline:
         time.sleep(2)
     assert count <= 1, (
         f"{count} kernels still running {KERNELS_FREED:.0f} s after the close: "
-        + "; ".join(_described(kernel) for kernel in _kernels(process))
+        + "; ".join(_described(kernel) for kernel in kernels)
     )
 
 
