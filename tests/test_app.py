@@ -382,3 +382,58 @@ def test_a_socket_closed_before_it_was_counted_leaves_the_kernel_to_the_culler()
     manager.notify_connect("k")
     manager.notify_disconnect("k")
     assert manager._kernel_connections["k"] == 1  # a real close still counts
+
+
+def test_a_kernel_handed_to_a_page_waits_for_it_to_connect() -> None:
+    """The culler leaves a kernel just handed to a page until that page connects (or the
+    grace has passed): a page slower than the idle timeout on a loaded machine once found
+    its kernel culled and never drew its view (the team browser test, in CI)."""
+    pytest.importorskip("voila")
+    import asyncio
+    import types
+
+    from jupyter_server.services.kernels.kernelmanager import MappingKernelManager
+
+    from iptoolkit.app.server import handed_out_kernels_wait
+
+    manager: Any = MappingKernelManager()  # Voila's pool adds get_rendered_notebook
+    culled: list[str] = []
+
+    async def cull(kernel_id: str) -> None:
+        culled.append(kernel_id)
+
+    async def rendered(kernel_id: str) -> tuple[None, list[str], str]:
+        return None, [], kernel_id
+
+    for kernel_id in ("slow", "lost"):
+        manager._kernels[kernel_id] = types.SimpleNamespace(last_activity=None)
+        manager._kernel_connections[kernel_id] = 0
+    manager.cull_kernel_if_idle = cull
+    manager.get_rendered_notebook = rendered
+    handed_out_kernels_wait(manager, grace=3600)
+
+    async def visit() -> None:
+        await manager.get_rendered_notebook("slow")
+        await manager.cull_kernel_if_idle("slow")
+        assert culled == []  # handed out, not connected yet: left alone
+        assert manager._kernels["slow"].last_activity is not None
+        manager.notify_connect("slow")
+        await manager.cull_kernel_if_idle("slow")
+        assert culled == ["slow"]  # connected once: the culler decides as before
+        await manager.cull_kernel_if_idle("lost")
+        assert culled == ["slow", "lost"]  # never handed out: as before
+
+    asyncio.run(visit())
+
+    late: Any = MappingKernelManager()
+    late._kernels["k"] = types.SimpleNamespace(last_activity=None)
+    late.cull_kernel_if_idle = cull
+    late.get_rendered_notebook = rendered
+    handed_out_kernels_wait(late, grace=0)
+
+    async def grace_over() -> None:
+        await late.get_rendered_notebook("k")
+        await late.cull_kernel_if_idle("k")
+
+    asyncio.run(grace_over())
+    assert culled[-1] == "k"  # the grace over, a page that never came frees its kernel

@@ -48,12 +48,13 @@ STOP_TIMEOUT = 20.0
 """Seconds Voila gets to shut its kernels down before it is killed."""
 FREE_AFTER = 55
 """Seconds within which the kernel of a tab that died without telling Voila (a crashed or
-killed browser, a lost network, a page left before it connected) is shut down: idle
-`cull_idle_timeout` seconds with no page connected, checked every `cull_interval` (see
-`cull_timings`). A closed or reloaded tab does tell Voila, and its kernel goes at once; a
-tab left open keeps its kernel however long it sits idle (`cull_connected=False`). The
-idle timeout (37 s) is also how long a page handed a kernel has to connect to it: a
-10,000-profile page takes a few seconds, about ten on a busy machine."""
+killed browser, a lost network) is shut down: idle `cull_idle_timeout` seconds with no
+page connected, checked every `cull_interval` (see `cull_timings`). A closed or reloaded
+tab does tell Voila, and its kernel goes at once; a tab left open keeps its kernel however
+long it sits idle (`cull_connected=False`). A page handed a kernel has
+`server.CONNECT_GRACE` seconds to connect to it before the culler may take it (a
+10,000-profile page takes a few seconds, more on a busy machine), so a tab lost before
+its page connected frees its kernel within that grace and one interval."""
 
 
 def cull_timings(free_after: int) -> tuple[int, int]:

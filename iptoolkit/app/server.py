@@ -8,8 +8,9 @@ Voila itself, with what an app left up for a team needs and plain Voila 0.5 lack
   refused (403, "'_xsrf' argument missing") and each closed or reloaded tab left its kernel
   running. `SessionHandler.prepare` sets the cookie before the page is sent. Culling idle,
   disconnected kernels (`runner.session_options`) is the safety net for a tab that dies
-  without its beacon (a crashed browser, a lost network, a page left before it connected):
-  within `runner.FREE_AFTER` seconds, and never while its page is connected.
+  without its beacon (a crashed browser, a lost network): within `runner.FREE_AFTER`
+  seconds, never while its page is connected, and never before a page handed a kernel
+  has had `CONNECT_GRACE` seconds to connect to it (`handed_out_kernels_wait`).
 - **a cap on sessions** (`--max-sessions`): past it, a page says so (HTTP 503, `Retry-After`)
   instead of starting one more kernel of a few hundred MB.
 - **nothing leaves the machine**: the page template drops the lab template's Font Awesome
@@ -97,6 +98,10 @@ RETRY_AFTER = 60
 DRAW_TIMEOUT = 600
 """Seconds the first view may take (the zygote's reading included) before the app goes
 without one."""
+CONNECT_GRACE = 90.0
+"""Seconds a page handed a kernel has to connect to it before the culler may free that
+kernel: on a loaded machine a page's scripts take longer than the culler's idle timeout
+(14 s at `--free-after 20`), and a page whose kernel went first never draws its view."""
 FILTERED_WAIT = 1.0
 """Seconds a filtered address's page waits for its first view (drawn meanwhile, while
 Voila starts the page; the rest of the page waits with it); a later visitor to the same
@@ -384,7 +389,7 @@ class ExplorerVoila(Voila):  # type: ignore[misc]  # voila has no types: Voila i
 
     def init_settings(self) -> dict[str, Any]:
         settings: dict[str, Any] = super().init_settings()
-        _fresh_when_handed_out(self.kernel_manager)
+        handed_out_kernels_wait(self.kernel_manager)
         connections_never_below_zero(self.kernel_manager)
         provider = getattr(self, "identity_provider", None)
         if provider is not None:  # built by Voila with its login form: ours instead
@@ -422,23 +427,46 @@ class ExplorerVoila(Voila):  # type: ignore[misc]  # voila has no types: Voila i
         super().listen()
 
 
-def _fresh_when_handed_out(manager: Any) -> None:
-    """A preheated kernel counts as active from the moment a page takes it: its notebook
-    ran minutes before, and the culler would otherwise shut it down before a slow page
-    (10,000 profiles on a busy machine) has connected to it."""
+def handed_out_kernels_wait(manager: Any, grace: float = CONNECT_GRACE) -> None:
+    """A preheated kernel counts as active from the moment a page takes it (its notebook
+    ran minutes before), and the culler leaves it alone until its page has connected or
+    `grace` seconds have passed: a slow page (10,000 profiles, a loaded machine) would
+    otherwise find its kernel gone and never draw its view."""
     original = getattr(manager, "get_rendered_notebook", None)
     if original is None:  # no pool: kernels start with the page
         return
     from jupyter_server._tz import utcnow
 
+    waiting: dict[str, float] = {}  # kernel id: when it was handed out, not yet connected
+
     async def handed_out(*args: Any, **kwargs: Any) -> Any:
         task, rendered, kernel_id = await original(*args, **kwargs)
+        for gone in [known for known in waiting if known not in manager]:
+            del waiting[gone]  # shut down (a closed tab's beacon) before it connected
         kernel = getattr(manager, "_kernels", {}).get(kernel_id)
         if kernel is not None:
             kernel.last_activity = utcnow()
+            waiting[kernel_id] = time.monotonic()
         return task, rendered, kernel_id
 
+    connect = manager.notify_connect
+
+    def connected(kernel_id: str) -> None:
+        waiting.pop(kernel_id, None)
+        connect(kernel_id)
+
+    cull = manager.cull_kernel_if_idle
+
+    async def cull_unless_waited_for(kernel_id: str) -> Any:
+        handed = waiting.get(kernel_id)
+        if handed is not None and time.monotonic() - handed < grace:
+            return None
+        waiting.pop(kernel_id, None)
+        return await cull(kernel_id)
+
     manager.get_rendered_notebook = handed_out
+    manager.notify_connect = connected
+    manager.cull_kernel_if_idle = cull_unless_waited_for
 
 
 def connections_never_below_zero(manager: Any) -> None:

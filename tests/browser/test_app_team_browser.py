@@ -143,7 +143,18 @@ def _watched(page: Any, url: str, problems: list[str]) -> Any:
 
 
 def _wait_explorer(page: Any) -> None:
-    page.locator(".ipt-topology .ipysigma-container canvas").first.wait_for(timeout=FIRST_VIEW)
+    """The Explorer's canvas shown; if not, a failure that says what the page shows instead
+    (the busy page, a kernel error, Voila's spinner)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.locator(".ipt-topology .ipysigma-container canvas").first.wait_for(timeout=FIRST_VIEW)
+    except PlaywrightTimeout:
+        shown = " ".join(page.locator("body").inner_text(timeout=STEP).split())[:400]
+        raise AssertionError(
+            f"no Explorer within {FIRST_VIEW / 1000:.0f} s at {page.url}: the page shows "
+            f"{page.title()!r}: {shown!r}"
+        ) from None
 
 
 def _shared_view(page: Any, url: str) -> None:
