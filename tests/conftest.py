@@ -42,6 +42,45 @@ RUN_FIRST = (
 after the other had finished."""
 
 
+CHILDREN_MEASURED = frozenset(
+    {
+        "tests/test_app.py",
+        "tests/test_app_address.py",
+        "tests/test_app_first_view.py",
+        "tests/test_app_guard.py",
+        "tests/test_app_zygote.py",
+        "tests/test_floods.py",
+        "tests/browser/test_app_browser.py",
+        "tests/browser/test_a11y_app_browser.py",
+        "tests/test_mcp.py",
+        "tests/test_mcp_archive.py",
+        "tests/test_server_cli.py",
+        "tests/test_watch.py",
+        "tests/test_watch_hostile.py",
+    }
+)
+"""The files whose children coverage measures (`make test`): the app (its Voila, zygote
+and kernels), the MCP server, the reference server's runner and `watch` run code there
+that no test reaches in-process. Other tests' children (the command line run again and
+again, JupyterLab and its kernels, docs builds) run code the tests reach in-process too,
+and tracing them cost a third of the suite's CPU."""
+
+
+@pytest.fixture(scope="module", autouse=True)
+def children_measured_where_needed(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Coverage's subprocess patch (`pyproject.toml`) hands its settings to every child
+    through COVERAGE_PROCESS_CONFIG; outside `CHILDREN_MEASURED` the variable is
+    withdrawn for the module (before its fixtures start their servers, an autouse fixture
+    coming first in its scope), so its children run untraced."""
+    module = request.path.relative_to(request.config.rootpath).as_posix()
+    if "COVERAGE_PROCESS_CONFIG" not in os.environ or module in CHILDREN_MEASURED:
+        yield
+        return
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delenv("COVERAGE_PROCESS_CONFIG")
+        yield
+
+
 NBVAL_HERE = "tests/test_notebooks.py::test_notebooks_pass_nbval"
 NBVAL_IN_BINDER = "tests/test_binder.py::test_binder_environment_runs_the_notebooks"
 
