@@ -390,27 +390,9 @@ def test_a_kernel_handed_to_a_page_waits_for_it_to_connect() -> None:
     its kernel culled and never drew its view (the team browser test, in CI)."""
     pytest.importorskip("voila")
     import asyncio
-    import types
 
-    from jupyter_server.services.kernels.kernelmanager import MappingKernelManager
-
-    from iptoolkit.app.server import handed_out_kernels_wait
-
-    manager: Any = MappingKernelManager()  # Voila's pool adds get_rendered_notebook
     culled: list[str] = []
-
-    async def cull(kernel_id: str) -> None:
-        culled.append(kernel_id)
-
-    async def rendered(kernel_id: str) -> tuple[None, list[str], str]:
-        return None, [], kernel_id
-
-    for kernel_id in ("slow", "lost"):
-        manager._kernels[kernel_id] = types.SimpleNamespace(last_activity=None)
-        manager._kernel_connections[kernel_id] = 0
-    manager.cull_kernel_if_idle = cull
-    manager.get_rendered_notebook = rendered
-    handed_out_kernels_wait(manager, grace=3600)
+    manager = _pool_culling_into(culled, ("slow", "lost"), grace=3600)
 
     async def visit() -> None:
         await manager.get_rendered_notebook("slow")
@@ -425,11 +407,7 @@ def test_a_kernel_handed_to_a_page_waits_for_it_to_connect() -> None:
 
     asyncio.run(visit())
 
-    late: Any = MappingKernelManager()
-    late._kernels["k"] = types.SimpleNamespace(last_activity=None)
-    late.cull_kernel_if_idle = cull
-    late.get_rendered_notebook = rendered
-    handed_out_kernels_wait(late, grace=0)
+    late = _pool_culling_into(culled, ("k",), grace=0)
 
     async def grace_over() -> None:
         await late.get_rendered_notebook("k")
@@ -437,3 +415,29 @@ def test_a_kernel_handed_to_a_page_waits_for_it_to_connect() -> None:
 
     asyncio.run(grace_over())
     assert culled[-1] == "k"  # the grace over, a page that never came frees its kernel
+
+
+def _pool_culling_into(culled: list[str], kernels: tuple[str, ...], grace: float) -> Any:
+    """A kernel manager holding `kernels`, as Voila's pool has it, whose culler notes the
+    kernels it would cull in `culled`, with `handed_out_kernels_wait(grace)` applied."""
+    import types
+
+    from jupyter_server.services.kernels.kernelmanager import MappingKernelManager
+
+    from iptoolkit.app.server import handed_out_kernels_wait
+
+    manager: Any = MappingKernelManager()  # Voila's pool adds get_rendered_notebook
+
+    async def cull(kernel_id: str) -> None:
+        culled.append(kernel_id)
+
+    async def rendered(kernel_id: str) -> tuple[None, list[str], str]:
+        return None, [], kernel_id
+
+    for kernel_id in kernels:
+        manager._kernels[kernel_id] = types.SimpleNamespace(last_activity=None)
+        manager._kernel_connections[kernel_id] = 0
+    manager.cull_kernel_if_idle = cull
+    manager.get_rendered_notebook = rendered
+    handed_out_kernels_wait(manager, grace=grace)
+    return manager
