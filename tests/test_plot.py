@@ -158,6 +158,25 @@ def test_shorten_and_fit():
     assert fitted.endswith("…") and text_width(fitted, 8) <= 100
 
 
+def test_fit_never_cuts_a_count() -> None:
+    """A count is kept whole and the name before it cut ("Cron Cloud Storage agents (8, 1
+    inac…" read as another number in the demo's topology.png); where the whole count would
+    crowd the name out, its first number alone."""
+
+    def width(text: str) -> float:
+        return text_width(text, 8)
+
+    label = "Cron Cloud Storage agents (8, 1 inactive)"
+    room = width("Cron Cloud Storage agents (8, 1 inac…")
+    fitted = fit(label, room, width)
+    assert fitted.endswith("… (8, 1 inactive)") and width(fitted) <= room
+    assert fitted.startswith("Cron Cloud")
+    narrow = width("Cron Cloud… (8, 1 inac")
+    fitted = fit(label, narrow, width)
+    assert fitted.endswith("… (8)") and width(fitted) <= narrow, fitted
+    assert fit("HTTP agents (724)", width("HTTP agents (72"), width).endswith("… (724)")
+
+
 def test_labels_are_thinned_where_they_would_collide():
     from iptoolkit.plot.labels import LabelSpec
 

@@ -21,7 +21,14 @@ from __future__ import annotations
 import os
 import re
 
-__all__ = ["drop_unprintable", "escape_unprintable", "shorten", "shorten_pair"]
+__all__ = [
+    "LABEL_COUNT",
+    "LABEL_NAME_SHARE",
+    "drop_unprintable",
+    "escape_unprintable",
+    "shorten",
+    "shorten_pair",
+]
 
 _UNPRINTABLE = re.compile(
     "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff]"
@@ -41,6 +48,17 @@ def escape_unprintable(text: str) -> str:
     """`text` safe to print on a terminal: control and bidi characters (line breaks too)
     written as escapes (`\\x1b`, `\\n`, `\\u202e`), everything else as it is."""
     return _CONTROL.sub(lambda match: match.group().encode("unicode_escape").decode(), text)
+
+
+LABEL_COUNT = re.compile(r" \((\d{1,3}(?:,\d{3})*)([^()]*)\)$")
+"""A label's count at its end (`HTTP agents (724)`, `Finance (2,367, 243 inactive)`): never
+cut, for a cut count reads as another number (`(7…` for 724). Every view that cuts labels
+keeps it: the interactive ones (`viewmodel.topology_fit`) and the drawn ones (`plot`)."""
+
+
+LABEL_NAME_SHARE = 0.45
+"""The least share of a label's room its name keeps before its count is shortened to its
+first number (`(90)` for `(90, 8 inactive)`)."""
 
 
 def shorten(text: object, limit: int) -> str:

@@ -40,6 +40,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..support.printable import LABEL_COUNT, LABEL_NAME_SHARE
+
 __all__ = [
     "CHAR_PX",
     "EDGE_PX",
@@ -174,9 +176,8 @@ TOLD_APART = " \u00b7 "
 """Between a label and what tells it apart from its namesakes (`AS2 agent · P-000047`)."""
 
 
-COUNT = re.compile(r" \((\d{1,3}(?:,\d{3})*)([^()]*)\)$")
-"""A label's count at its end (`HTTP agents (724)`, `Finance (2,367, 243 inactive)`): never
-cut, for a cut count reads as another number (`(7…` for 724)."""
+COUNT = LABEL_COUNT
+"""A label's count at its end, never cut (`support.printable.LABEL_COUNT`)."""
 
 
 def cut_to_px(text: str, room: float) -> str:
@@ -205,7 +206,7 @@ def _cut_before_count(name: str, count: re.Match[str], room: float) -> str:
     return _cut(name, room - label_px(whole)) + whole
 
 
-NAME_SHARE = 0.45
+NAME_SHARE = LABEL_NAME_SHARE
 """The least share of a label's room its name keeps before its count is shortened."""
 
 
