@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from ..support.printable import LABEL_COUNT, LABEL_NAME_SHARE, shorten
+from ..support.printable import count_kept, shorten
 from .backend import matplotlib_module
 
 if TYPE_CHECKING:
@@ -76,19 +76,15 @@ def _font() -> FT2Font | None:
 
 def fit(text: str, room_pts: float, measure: Callable[[str], float]) -> str:
     """The longest `shorten`ed form of `text` whose width (by `measure`) fits the room; a
-    count at its end (`LABEL_COUNT`) is never cut: the name before it is, and where the
-    whole count would leave the name less than `LABEL_NAME_SHARE` of the room, the count keeps
-    its first number alone (`(8)` for `(8, 1 inactive)`)."""
+    count at its end is never cut, the name before it is (`count_kept`)."""
     text = " ".join(str(text).split())
     if measure(text) <= room_pts:
         return text
-    count = LABEL_COUNT.search(text)
-    if count is None or count.start() == 0:
+    kept = count_kept(text, room_pts, measure)
+    if kept is None:
         return _longest(text, room_pts, measure)
-    name, whole = text[: count.start()], count.group()
-    if count.group(2) and room_pts - measure(whole) < room_pts * LABEL_NAME_SHARE:
-        whole = f" ({count.group(1)})"
-    return _longest(name, room_pts, lambda kept: measure(kept + whole)) + whole
+    name, count = kept
+    return _longest(name, room_pts, lambda shown: measure(shown + count)) + count
 
 
 def _longest(text: str, room_pts: float, measure: Callable[[str], float]) -> str:

@@ -20,10 +20,12 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 
 __all__ = [
     "LABEL_COUNT",
     "LABEL_NAME_SHARE",
+    "count_kept",
     "drop_unprintable",
     "escape_unprintable",
     "shorten",
@@ -59,6 +61,19 @@ keeps it: the interactive ones (`viewmodel.topology_fit`) and the drawn ones (`p
 LABEL_NAME_SHARE = 0.45
 """The least share of a label's room its name keeps before its count is shortened to its
 first number (`(90)` for `(90, 8 inactive)`)."""
+
+
+def count_kept(text: str, room: float, measure: Callable[[str], float]) -> tuple[str, str] | None:
+    """`text` split for a cut to `room` (widths by `measure`): the name to cut and the count
+    to keep whole after it, the count's first number alone where the whole count would
+    leave the name less than `LABEL_NAME_SHARE` of the room; None without a count."""
+    count = LABEL_COUNT.search(text)
+    if count is None or count.start() == 0:
+        return None
+    whole = count.group()
+    if count.group(2) and room - measure(whole) < room * LABEL_NAME_SHARE:
+        whole = f" ({count.group(1)})"
+    return text[: count.start()], whole
 
 
 def shorten(text: object, limit: int) -> str:

@@ -35,12 +35,11 @@ from __future__ import annotations
 import bisect
 import functools
 import os
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..support.printable import LABEL_COUNT, LABEL_NAME_SHARE
+from ..support.printable import LABEL_COUNT, count_kept
 
 __all__ = [
     "CHAR_PX",
@@ -186,28 +185,15 @@ def cut_to_px(text: str, room: float) -> str:
     namesakes keeps what tells it apart (its end after `TOLD_APART`) while there is room."""
     if label_px(text) <= room:
         return text
-    count = COUNT.search(text)
-    if count is not None and count.start() > 0:
-        return _cut_before_count(text[: count.start()], count, room)
+    kept = count_kept(text, room, label_px)
+    if kept is not None:
+        name, count = kept
+        return _cut(name, room - label_px(count)) + count
     head, sep, tail = text.rpartition(TOLD_APART)
     if sep and head:  # its head cut first, down to 30% of the room
         end = min(label_px(sep + tail), room * 0.7)
         return _cut(head, room - end) + _cut(sep + tail, end)
     return _cut(text, room)
-
-
-def _cut_before_count(name: str, count: re.Match[str], room: float) -> str:
-    """`name` cut before its whole `count`; where that leaves the name less than
-    `NAME_SHARE` of the room, before the count's first number alone (`(90)` for `(90, 8
-    inactive)`): a label that says how many of what, not only how many."""
-    whole = count.group()
-    if count.group(2) and room - label_px(whole) < room * NAME_SHARE:
-        whole = f" ({count.group(1)})"
-    return _cut(name, room - label_px(whole)) + whole
-
-
-NAME_SHARE = LABEL_NAME_SHARE
-"""The least share of a label's room its name keeps before its count is shortened."""
 
 
 def cut_apart(texts: Mapping[Any, str], rooms: Mapping[Any, float]) -> dict[Any, str]:
