@@ -367,3 +367,17 @@ def test_the_dead_end_message_escapes_what_the_address_says(tmp_path) -> None:
     said = explorer.message.value
     assert "<img" not in said and "&lt;img src=x onerror=alert(1)&gt;" in said
     explorer.close()
+
+
+def test_voila_waits_for_a_slow_cells_output_instead_of_dropping_it() -> None:
+    """nbclient drops a cell's output that comes over 4 s after the cell ran; on a busy
+    machine that was the Explorer itself, and its page showed nothing."""
+    import nbformat
+    from voila.execute import VoilaExecutor
+
+    from iptoolkit.app.server import ExplorerVoila
+
+    app = ExplorerVoila()
+    app.parse_command_line(voila.command(8123)[3:])
+    executor = VoilaExecutor(nbformat.v4.new_notebook(), km=None, config=app.config)
+    assert executor.iopub_timeout == voila.IOPUB_WAIT >= 60

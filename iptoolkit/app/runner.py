@@ -29,6 +29,7 @@ __all__ = [
     "HOST",
     "DEFAULT_PORT",
     "FREE_AFTER",
+    "IOPUB_WAIT",
     "cull_timings",
     "PortInUseError",
     "SnapshotError",
@@ -67,6 +68,12 @@ def cull_timings(free_after: int) -> tuple[int, int]:
     return free_after - interval, interval
 
 
+IOPUB_WAIT = 120
+"""Seconds Voila waits for a cell's output after the kernel said the cell ran (nbclient's
+`iopub_timeout`, 4 s by default). Past it, the output is dropped with a "Timeout waiting for
+IOPub output" warning: on a busy machine the Explorer's widget message came later than 4 s,
+and its page showed no Explorer at all. A cell that shows nothing costs no wait (the
+kernel's idle message ends it)."""
 POOL_SIZE = 1
 """Kernels Voila keeps started, the app's notebook already run in them (preheated), so that
 a page's live view waits for no kernel start and no load (see `session_options`)."""
@@ -140,6 +147,7 @@ def command(
         # kernels on Unix sockets in Voila's private folder, not TCP: only this user
         # reaches them, and no kernel logs that its traffic could be overheard
         "--KernelManager.transport=ipc",
+        f"--VoilaExecutor.iopub_timeout={IOPUB_WAIT}",
         *session_options(max_sessions=max_sessions, preheat=preheat, free_after=free_after),
         # the first view draws the app's overview: another notebook gets none
         *([] if notebook == NOTEBOOK else ["--ExplorerVoila.first_view=False"]),
