@@ -327,10 +327,10 @@ def test_findings_page_is_by_rule_with_its_explanation_and_codes_link_to_it(site
 def test_a_big_site_with_a_changelog_builds_strictly(tmp_path, monkeypatch) -> None:
     """Every link of a big site lands: the changelog, findings, channel and partner pages
     link to profiles of groups with more rows than a page holds (issue 34: 599 warnings at
-    10,000 profiles). A page holds 150 rows here, so 3,000 profiles spread groups over
-    up to four pages, as 10,000 do over two at the real 1,000 (at a third of the time)."""
-    monkeypatch.setattr(full_lists, "MAX_ROWS", 150)
-    base = ipt.demo_estate(n_profiles=3_000, seed=3)
+    10,000 profiles). A page holds 75 rows here, so 1,500 profiles spread groups over
+    up to four pages, as 10,000 do over two at the real 1,000 (at a sixth of the time)."""
+    monkeypatch.setattr(full_lists, "MAX_ROWS", 75)
+    base = ipt.demo_estate(n_profiles=1_500, seed=3)
     folder = tmp_path / "site"
     ipt.write_docs(ipt.demo_changes(base, seed=3), folder, previous=base, workers=2)
     pages = _pages(folder)

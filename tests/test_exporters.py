@@ -367,6 +367,7 @@ def _chart_of(path: Path) -> str:
     return text
 
 
+@pytest.mark.no_cover  # the export command's test below measures the same code at 10,000
 def test_a_mermaid_export_of_10000_profiles_is_grouped_to_fit_github(tmp_path, big_snapshot):
     """Issue 34: `export big.json -o topology.md` wrote 2.4 MB and 30,786 edges, which
     GitHub does not draw; by default it is grouped by profile group, within its limits."""

@@ -16,6 +16,7 @@ Python runs it before its modules; only what a module names is.
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import pkgutil
 import subprocess
@@ -58,9 +59,11 @@ ALLOWED_PACKAGE_CYCLES = {
 """Circles between packages kept on purpose, each with the reason docs/architecture.md gives."""
 
 
-def module_names() -> list[str]:
-    return sorted(
-        info.name for info in pkgutil.walk_packages(iptoolkit.__path__, prefix=f"{ROOT}.")
+@functools.cache
+def module_names() -> tuple[str, ...]:
+    """Every module of the package (`walk_packages` imports each package: once a run)."""
+    return tuple(
+        sorted(info.name for info in pkgutil.walk_packages(iptoolkit.__path__, prefix=f"{ROOT}."))
     )
 
 
@@ -125,7 +128,13 @@ def targets(name: str, node: ast.Import | ast.ImportFrom) -> set[str]:
 
 def import_graph(*, lazy: bool = False) -> nx.DiGraph[str]:
     """Module -> module it imports at module level (with `lazy`, in functions too); each
-    edge knows the importing line, and whether that import is lazy."""
+    edge knows the importing line, and whether that import is lazy. A copy of the graph
+    parsed once a run (a test adds edges to its own)."""
+    return _parsed_import_graph(lazy).copy()
+
+
+@functools.cache
+def _parsed_import_graph(lazy: bool) -> nx.DiGraph[str]:
     graph: nx.DiGraph[str] = nx.DiGraph()
     for name in [ROOT, *module_names()]:
         path = module_file(name) if name != ROOT else PACKAGE / "__init__.py"

@@ -101,17 +101,27 @@ def test_audit_markdown_fits_and_counts_every_finding(
     assert f"Found {len(findings):,} findings" in markdown
 
 
+@pytest.fixture(scope="module")
+def compared(files: dict[str, Path]) -> ipt.Comparison:
+    return ipt.compare(files["prod"], files["test"])
+
+
+@pytest.fixture(scope="module")
+def diffed(files: dict[str, Path]) -> ipt.EstateDiff:
+    return ipt.diff(files["prod"], files["test"])
+
+
 @pytest.mark.parametrize("limit", [3_000, 10_000, 40_000])
 def test_a_cut_report_keeps_the_worst_first_and_stays_within_any_limit(
-    files: dict[str, Path], limit: int
+    compared: ipt.Comparison, diffed: ipt.EstateDiff, limit: int
 ) -> None:
-    result = ipt.compare(files["prod"], files["test"])
+    result = compared
     markdown = result.to_markdown(limit=limit)
     assert len(markdown) <= limit < len(result.to_markdown())
     severities = re.findall(r"^\| (breaking|notable|cosmetic) \|", markdown, re.MULTILINE)
     breaking = sum(d.severity == "breaking" for d in result.differences)
     assert severities[:breaking] == ["breaking"] * breaking  # every breaking one, first
-    changes = ipt.diff(files["prod"], files["test"]).to_markdown(limit=limit)
+    changes = diffed.to_markdown(limit=limit)
     assert len(changes) <= limit and "Breaking" in changes
 
 
