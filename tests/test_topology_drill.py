@@ -15,6 +15,7 @@ import pytest
 from iptoolkit.core.estate import Estate
 from iptoolkit.demo import demo_estate
 from iptoolkit.query.graph import build_graph
+from iptoolkit.support.printable import LABEL_COUNT
 from iptoolkit.topology.style import KIND_GLYPHS
 from iptoolkit.viewmodel.drill import (
     auto_view,
@@ -31,7 +32,6 @@ from iptoolkit.viewmodel.topology_data import (
 )
 from iptoolkit.viewmodel.topology_fit import (
     CHAR_PX,
-    COUNT,
     EDGE_PX,
     LABEL_OFFSET_PX,
     PADDING_PX,
@@ -150,7 +150,7 @@ def test_labels_are_cut_only_when_the_canvas_is_too_narrow_where_most_is_kept() 
             cut = cut_to_px(text, budget[column])
             assert label_px(cut) <= budget[column] + 0.01
             assert cut.startswith(text[:SHORTEST_NAME_CHARS].rstrip())  # a name, not "…"
-            count = COUNT.search(text)
+            count = LABEL_COUNT.search(text)
             assert count is None or cut.endswith(f"({count.group(1)})")  # never cut
     # narrower still: the canvas grows (it scrolls) rather than cut names to nothing
     narrow = label_budget(labels, Canvas(400, 0.8))

@@ -8,9 +8,10 @@ import pytest
 
 import iptoolkit as ipt
 from iptoolkit.query.graph import build_graph
+from iptoolkit.support.printable import LABEL_COUNT
 from iptoolkit.viewmodel.drill import auto_view
 from iptoolkit.viewmodel.topology_data import ViewData
-from iptoolkit.viewmodel.topology_fit import COUNT, Canvas, label_px
+from iptoolkit.viewmodel.topology_fit import Canvas, label_px
 from iptoolkit.viewmodel.topology_wrap import (
     LINE_PX,
     LINE_SUFFIX,
@@ -65,7 +66,7 @@ def test_the_overview_in_a_narrow_pane_is_no_wider_than_it(graph: object) -> Non
     kept = sum(len(text) - text.count("\u2026") for text in read.values())
     assert kept / sum(len(text) for text in whole.values()) >= 0.65
     for key, text in read.items():  # no count cut
-        count = COUNT.search(whole[key])
+        count = LABEL_COUNT.search(whole[key])
         assert count is None or text.endswith(count.group().strip()), (text, whole[key])
     seconds = [k for k in wrapped.graph.nodes if k.endswith(LINE_SUFFIX)]
     assert seconds  # some labels take two lines

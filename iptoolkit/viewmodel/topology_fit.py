@@ -58,7 +58,6 @@ __all__ = [
     "least_px",
     "cut_to_px",
     "cut_apart",
-    "COUNT",
     "column_x",
     "camera",
 ]
@@ -175,13 +174,9 @@ TOLD_APART = " \u00b7 "
 """Between a label and what tells it apart from its namesakes (`AS2 agent · P-000047`)."""
 
 
-COUNT = LABEL_COUNT
-"""A label's count at its end, never cut (`support.printable.LABEL_COUNT`)."""
-
-
 def cut_to_px(text: str, room: float) -> str:
     """`text`, cut with "…" to `room` pixels when it is wider (whole when it fits): its count
-    (`COUNT`) is kept whole and the name before it cut; a label told apart from its
+    (`LABEL_COUNT`) is kept whole and the name before it cut; a label told apart from its
     namesakes keeps what tells it apart (its end after `TOLD_APART`) while there is room."""
     if label_px(text) <= room:
         return text
@@ -339,7 +334,7 @@ def share_out(
 def least_px(text: str) -> float:
     """The narrowest a label is cut to (`cut_to_px`): its first `SHORTEST_NAME_CHARS`
     characters, "…" and its count (`(90)` of `(90, 8 inactive)`), whole when shorter."""
-    count = COUNT.search(text)
+    count = LABEL_COUNT.search(text)
     name, tail = (text[: count.start()], f" ({count.group(1)})") if count else (text, "")
     if len(name) <= SHORTEST_NAME_CHARS:
         return label_px(text)

@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from ..support.printable import LABEL_COUNT
 from .topology_fit import (
-    COUNT,
     MAX_ROW_PX,
     Canvas,
     column_x,
@@ -118,7 +118,7 @@ def wrapped_labels(
             rests[node] = rest
     alone = {n: said[n] for n in column_of if n not in rests and first[n] != said[n]}
     first.update(cut_apart(alone, rooms))  # on one line, cut: told apart as on one line
-    counts = {node: rest for node, rest in rests.items() if COUNT.fullmatch(" " + rest)}
+    counts = {node: rest for node, rest in rests.items() if LABEL_COUNT.fullmatch(" " + rest)}
     # cut apart where two would read the same (eight "Inbound customer pa…" profiles):
     # among the labels whose first lines are the same, the others read apart already
     alike: dict[str, dict[Hashable, str]] = {}
@@ -166,7 +166,7 @@ def wrap_px(text: str) -> float:
 def _least_px(text: str) -> float:
     """The narrowest a label on two lines is cut to: its name's first `SHORTEST_LINE_CHARS`
     characters and "…" on one line, its count on the other (whole when narrower)."""
-    count = COUNT.search(text)
+    count = LABEL_COUNT.search(text)
     name = text[: count.start()] if count else text
     head = name if len(name) <= SHORTEST_LINE_CHARS else name[:SHORTEST_LINE_CHARS] + "\u2026"
     tail = count.group().strip() if count else ""
@@ -200,7 +200,7 @@ def _second_line(rest: str, room: float) -> str:
     """The rest of a label on its second line, cut to `room` as `cut_to_px` cuts; a count
     alone there is never cut: too wide, it keeps its first number (`(90)` of `(90, 8
     inactive)`), as `cut_to_px` does."""
-    count = COUNT.fullmatch(" " + rest)
+    count = LABEL_COUNT.fullmatch(" " + rest)
     if count is None or label_px(rest) <= room:
         return cut_to_px(rest, room)
     return f"({count.group(1)})"
@@ -208,8 +208,8 @@ def _second_line(rest: str, room: float) -> str:
 
 def _breaks(text: str) -> list[tuple[str, str]]:
     """Where `text` may break onto a second line: at each space of its name, or before its
-    count (`COUNT`, never broken itself), the first break first."""
-    count = COUNT.search(text)
+    count (`LABEL_COUNT`, never broken itself), the first break first."""
+    count = LABEL_COUNT.search(text)
     end = count.start() if count is not None else len(text)
     return [
         (text[:at].rstrip(), text[at + 1 :])

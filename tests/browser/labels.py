@@ -19,6 +19,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from iptoolkit.support.printable import LABEL_COUNT
+
 __all__ = [
     "RECORD_LABELS",
     "NODE_ROOM_PX",
@@ -368,9 +370,6 @@ class Kept:
         return line + (f", wrong: {self.wrong[:3]}" if self.wrong else "")
 
 
-_COUNT = re.compile(r" \((\d{1,3}(?:,\d{3})*)[^()]*\)$")  # as topology_fit.COUNT
-
-
 SECOND_LINE_INDENT_PX = 30.0
 """A label's second line starts under its name: right of its first line's start by the
 glyph's width at most (and never left of it)."""
@@ -410,7 +409,7 @@ def kept_characters(drawn: list[str], whole: list[str]) -> Kept:
             continue
         left.remove(match)
         kept.drawn += len(text) - text.count("\u2026")
-        count = _COUNT.search(match)
+        count = LABEL_COUNT.search(match)
         if count is not None and not text.endswith(f"({count.group(1)})") and text != match:
             kept.wrong.append(f"{text!r}: the count of {match!r} cut")
     return kept
