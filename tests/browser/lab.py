@@ -397,7 +397,18 @@ def first_launch(page: Any, screenshot: Path | None = None) -> Iterator[None]:
     except PlaywrightTimeout as exc:
         if screenshot is not None:
             page.screenshot(path=str(screenshot))
-        raise FirstLaunchTimeout(str(exc)) from exc
+        shown = _outputs(page)
+        raise FirstLaunchTimeout(f"{exc}\n--- what the notebook shows ---\n{shown}") from exc
+
+
+def _outputs(page: Any) -> str:
+    """The text of the page's cell outputs (a widget's error, "Loading widget..."), for a
+    timeout's message: what the page showed when it gave up."""
+    try:
+        texts = page.locator(".jp-OutputArea-output").all_inner_texts()
+    except Exception as exc:  # the page itself is gone: say so, the timeout is the news
+        return f"(unreadable: {exc})"
+    return "\n".join(text[:300] for text in texts) or "(no output)"
 
 
 def write_notebook(path: Path, *sources: str) -> Path:
@@ -543,6 +554,7 @@ def run_in_lab(
         except FirstLaunchTimeout as exc:
             if attempt == attempts:
                 raise AssertionError(f"{exc}\n--- JupyterLab log ---\n{lab.log_tail()}") from exc
+            print(f"first launch timed out, tried again on a fresh server:\n{exc}")
         except Exception as exc:
             raise AssertionError(f"{exc}\n--- JupyterLab log ---\n{lab.log_tail()}") from exc
         finally:

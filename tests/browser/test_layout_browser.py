@@ -42,6 +42,7 @@ from .lab import (
     Lab,
     chromium,
     chromium_missing,
+    first_launch,
     keep_screenshot,
     launch_explore,
     printed_app_url,
@@ -186,7 +187,8 @@ def _lab_session(browser: Any, lab: Lab, tmp_path: Path) -> list[str]:
         run_beside_file_browser(
             page, lab, "laptop.ipynb", screenshot=tmp_path / "lab-first-launch.png", timeout=FIRST
         )
-        page.locator(LIVE_CANVAS).first.wait_for(timeout=FIRST)
+        with first_launch(page, tmp_path / "lab-first-map.png"):  # a fresh lab's first widget
+            page.locator(LIVE_CANVAS).first.wait_for(timeout=FIRST)
         wait_settled(page)
         found.append(f"lab {LAPTOP[-1]} px: " + _first_frames_whole(page))
         for width in LAPTOP:
