@@ -12,6 +12,8 @@ import pytest
 import iptoolkit as ipt
 from iptoolkit.demo.run import run_demo
 
+from .test_offline import payload_of
+
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory) -> tuple[Path, list[Path], str]:
@@ -29,7 +31,7 @@ def test_run_demo_fetches_over_http_and_writes_every_output(demo):
     names = {path.name for path in written}
     assert {"estate.json", "topology.png", "summary.png", "topology.svg", "profiles.csv",
             "estate.graphml", "estate.dot", "findings.csv", "estate-next-week.json",
-            "changes.md", "changes.png"} <= names  # fmt: skip
+            "changes.md", "changes.png", "changes.html"} <= names  # fmt: skip
     assert any(name.startswith("partner-") and name.endswith(".md") for name in names)
 
     fetched = ipt.load(out / "estate.json")
@@ -68,3 +70,5 @@ def test_run_demo_serves_the_estate_a_week_later_fetches_it_again_and_diffs(demo
     assert "  breaking: " in text
     assert (out / "changes.md").read_text() == changes.to_markdown()
     assert (out / "changes.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    marked = payload_of(out / "changes.html")["levels"][0]["changes"]  # the overview's news
+    assert marked and all(entry[1] < 3 or entry[2] for entry in marked)

@@ -123,6 +123,20 @@ def test_plot_wants_a_picture_suffix(snapshots, tmp_path):
     assert not (tmp_path / "c.md").exists()
 
 
+def test_html_writes_the_map_of_both_snapshots_beside_the_output(snapshots, tmp_path):
+    from .test_offline import payload_of
+
+    target = tmp_path / "changes.html"
+    code, out, err = run(snapshots["base"], snapshots["breaking"], "--format", "json",
+                         "--html", target)  # fmt: skip
+    assert code == 0 and json.loads(out)["changes"]
+    assert err.strip() == f"map written to {target}"
+    news = [entry for level in payload_of(target)["levels"] for entry in level["changes"]]
+    assert any(entry[2] for entry in news)  # the breaking change ringed
+    code, out, err = run(snapshots["base"], snapshots["notable"], "--html", tmp_path / "c.htm")
+    assert code == 2 and out == "" and "--html c.htm: the file name must end in .html" in err
+
+
 def test_old_newer_than_new_is_a_warning_on_stderr(tmp_path):
     from datetime import UTC, datetime
 

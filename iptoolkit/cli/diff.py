@@ -71,6 +71,13 @@ FAIL_ON = ("breaking", "notable", "any")
     is_flag=True,
     help="With --plot: draw the whole union of both snapshots, not only what changed.",
 )
+@click.option(
+    "--html",
+    "html_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also write the map of both snapshots into this .html file (opens offline): each "
+    "item coloured by what happened to it, its changes first in its details.",
+)
 @progress_option
 @details_file_option
 def diff_command(
@@ -81,6 +88,7 @@ def diff_command(
     fail_on: str | None,
     plot_path: Path | None,
     draw_all: bool,
+    html_path: Path | None,
     details_file: Path | None,
 ) -> None:
     """Compare two snapshots (OLD, NEW): profiles, channels, partners and links added,
@@ -92,6 +100,7 @@ def diff_command(
       iptoolkit diff monday.json tuesday.json --format md --details-file all.md
       iptoolkit diff monday.json tuesday.json --fail-on breaking
       iptoolkit diff monday.json tuesday.json --plot changes.png [--all]
+      iptoolkit diff monday.json tuesday.json --html changes.html
 
     A link replaced by another on the same agent or response unit is a rewiring
     (notable); breaking is what stops an active profile (see the README's table).
@@ -102,6 +111,10 @@ def diff_command(
             f"--plot {plot_path.name}: the diagram is written as one of {diagram_suffixes()}",
             EXIT_TROUBLE,
         )
+    if html_path is not None and html_path.suffix.lower() != ".html":
+        raise CommandError(
+            f"--html {html_path.name}: the file name must end in .html", EXIT_TROUBLE
+        )
     result = _compare(old, new)
     keep_until_exit(result)  # the two estates: the process ends without freeing them
     end_progress()
@@ -109,7 +122,10 @@ def diff_command(
         click.echo(f"Warning: {note}.", err=True)
     if plot_path is not None:
         command_progress().stage(f"Drawing {plot_path.name}")
-        _plot(result, plot_path, only_changed=not draw_all)
+        _written(result, plot_path, "--plot", "diagram", only_changed=not draw_all)
+    if html_path is not None:
+        command_progress().stage(f"Laying out {html_path.name}")
+        _written(result, html_path, "--html", "map")
     command_progress().stage("Writing the report")
     text = _report(result, output_format, details_file)
     end_progress()
@@ -146,14 +162,15 @@ def _report(result: EstateDiff, output_format: str, details_file: Path | None) -
     return text[output_format]().rstrip("\n")
 
 
-def _plot(result: EstateDiff, path: Path, *, only_changed: bool) -> None:
-    """The diagram written (`ipt.export`), said on stderr so stdout stays the diff."""
+def _written(result: EstateDiff, path: Path, option: str, what: str, **options: bool) -> None:
+    """The diagram or the map written (`ipt.export`), said on stderr so stdout stays the
+    diff."""
     from ..exporters import export
 
-    with one_line_errors(EXIT_TROUBLE, prefix="--plot: "):
-        export(result, path, only_changed=only_changed)
+    with one_line_errors(EXIT_TROUBLE, prefix=f"{option}: "):
+        export(result, path, **options)
     end_progress()
-    click.echo(f"diagram written to {path}", err=True)
+    click.echo(f"{what} written to {path}", err=True)
 
 
 def _fails(result: EstateDiff, fail_on: str | None) -> bool:

@@ -4,8 +4,9 @@ Starts the reference server on a free loopback port with a demo estate, fetches 
 through `Client` with client credentials, prints a summary and the findings, writes a
 snapshot, diagrams and exports into the output folder, stops the server, and says where
 everything is. Then a week passes (`demo_changes`): the server serves the changed estate,
-it is fetched again, and what changed is written as a changelog (`changes.md`) and a
-diagram (`changes.png`). No input, no credentials of anyone's: the server makes its own.
+it is fetched again, and what changed is written as a changelog (`changes.md`), a
+diagram (`changes.png`) and the interactive map of both weeks (`changes.html`). No input,
+no credentials of anyone's: the server makes its own.
 """
 
 from __future__ import annotations
@@ -117,6 +118,7 @@ def _a_week_later(
         export(changes, output / "changes.md"),
         # only the changed items and their neighbours: a week's changes drawn one by one
         export(changes, output / "changes.png", only_changed=True, title=title),
+        export(changes, output / "changes.html", title=title),  # explored offline
     ]
 
 

@@ -18,7 +18,8 @@ GraphML and GEXF, `dot` Graphviz, `mermaid` Mermaid, `table_files` CSV and Excel
 | `.html`              | the interactive topology in one file, opened offline (`offline`) |
 
 A diff (`ipt.diff`) exports as `.md` (a changelog), `.json` (the machine form), `.csv` (one
-row per change) or `.png`, `.svg`, `.pdf` (`plot_diff`): see `exporters.formats`.
+row per change), `.png`, `.svg`, `.pdf` (`plot_diff`) or `.html` (the map of both snapshots,
+each item coloured by what happened to it: `offline.changes_data`): see `exporters.formats`.
 
 Snapshots and tables need the estate: a graph does not keep the profiles as received.
 Export a subset by exporting `estate.subset(ipt.Filter(...))`: it holds exactly that
@@ -84,7 +85,7 @@ def export(
     `mermaid.github_chart`); for `.png`, `.svg`, `.pdf` any option of `plot_topology`
     (`group_by=`, `highlight=`...), or of `plot_diff` for a diff; `.html` takes `title=`
     and `group_by=` (as `show_topology`; the details need the estate's profiles, so it
-    takes an estate or a subset, not a graph). `.csv` takes `csv_safe=`
+    takes an estate, a subset or a diff, not a graph). `.csv` takes `csv_safe=`
     (default True: a value a spreadsheet would run as a formula gets a leading `'`; False:
     every value as held).
     """

@@ -226,6 +226,12 @@ def _diff_diagram(name: str) -> Callable[[EstateDiff, Path, Mapping[str, Any]], 
     return write
 
 
+def _diff_html(diff: EstateDiff, path: Path, options: Mapping[str, Any]) -> Path:
+    from ..offline.page import write_diff_html
+
+    return write_diff_html(diff, path, **options)
+
+
 def _write_text(path: Path, text: str) -> Path:
     path.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
     return path
@@ -237,6 +243,7 @@ DIFF_FORMATS: dict[str, ExportFormat[EstateDiff]] = {
         ExportFormat("md", "changelog (Markdown)", _changelog),
         ExportFormat("json", "changes (JSON)", _changes_json),
         ExportFormat("csv", "one row per change (CSV)", _changes_csv, frozenset({"csv_safe"})),
+        ExportFormat("html", "changes on the interactive map (HTML)", _diff_html, _CHART),
         *(
             ExportFormat(name, f"diff diagram ({name.upper()})", _diff_diagram(name), ANY_OPTION)
             for name in DIAGRAM_FORMATS

@@ -30,6 +30,7 @@ from ..support.jsonio import dumps_json
 from ..support.redact import redact_text, redact_url
 
 if TYPE_CHECKING:
+    from ..change.estate_diff import EstateDiff
     from ..core.estate import Estate
 
 __all__ = [
@@ -41,13 +42,14 @@ __all__ = [
     "html_document",
     "estate_lines",
     "write_html",
+    "write_diff_html",
 ]
 
 ASSETS = ("topology.js", "topology.css")
 """The script and style every offline view uses, package data of `iptoolkit.offline`."""
-FILE_SCRIPTS = ("findings.js", "paths.js")
-"""What an HTML file's view adds to the script: findings on the map, the path view (the
-docs site's views carry neither)."""
+FILE_SCRIPTS = ("findings.js", "paths.js", "changes.js")
+"""What an HTML file's view adds to the script: findings on the map, the path view, a
+diff's marks (the docs site's views carry none; each does nothing without its data)."""
 POLICY = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:"
 _ESCAPES = {
     "<": "\\u003c",
@@ -152,6 +154,30 @@ def write_html(
         findings=findings(estate),
         paths=True,
     )
+    target = Path(path)
+    target.write_text(html_document(payload), encoding="utf-8", newline="\n")
+    return target
+
+
+def write_diff_html(
+    diff: EstateDiff,
+    path: str | os.PathLike[str],
+    *,
+    group_by: str | Literal[False] | None = None,
+    title: str | None = None,
+) -> Path:
+    """Write what changed from `diff.old` to `diff.new` as one interactive HTML file: the
+    map of both snapshots, each item coloured by what happened to it, its changes in its
+    details (`changes_data`). `group_by` and `title` as `write_html` (the default title
+    names the two snapshots and counts the changes, as `plot_diff`'s)."""
+    from ..plot.diff_diagram import diff_title
+    from ..plot.topology import check_options
+    from .changes_data import diff_payload
+
+    check_options("auto", group_by)
+    shown = redact_text(" ".join((title or diff_title(diff)).split()))
+    lines = [redact_text(line) for line in diff.summary().splitlines() if line.strip()]
+    payload = diff_payload(diff, title=shown, lines=lines, group_by=group_by)
     target = Path(path)
     target.write_text(html_document(payload), encoding="utf-8", newline="\n")
     return target

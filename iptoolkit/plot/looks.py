@@ -17,6 +17,7 @@ from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..topology.diffstatus import news_text
 from ..topology.finding_marks import SEVERITY_COLOURS
 from ..topology.style import (
     BREAKING_COLOUR,
@@ -28,6 +29,7 @@ from ..topology.style import (
     UNCHANGED_NODE,
     UNRESOLVED_COLOUR,
     node_colour,
+    pale,
 )
 from ..topology.view import item_label
 from .labels import LabelSpec, place_labels, text_width
@@ -314,12 +316,6 @@ def _weight(data: dict[str, Any]) -> int:
     return max(int(data.get("reach", data["count"])), 1)
 
 
-def pale(colour: str) -> str:
-    """The colour (`#RRGGBB`) mixed with white: an inactive item's fill."""
-    red, green, blue = (int(colour.lstrip("#")[i : i + 2], 16) / 255 for i in (0, 2, 4))
-    return "#" + "".join(f"{round((0.3 * c + 0.7) * 255):02x}" for c in (red, green, blue))
-
-
 # -- labels -------------------------------------------------------------------------------
 
 
@@ -388,7 +384,6 @@ def label_marks(
 
 _STATUS_TEXT = {"added": "#00704F", "removed": "#A32100", "changed": "#1F2328"}
 """Label colours of changed items: darker than the marker, readable on white."""
-_TALLY_SIGNS = (("added", "+"), ("removed", "−"), ("changed", "~"))
 
 
 def label_text(node: Hashable, data: dict[str, Any], ids: bool, grouped: bool) -> str:
@@ -397,11 +392,7 @@ def label_text(node: Hashable, data: dict[str, Any], ids: bool, grouped: bool) -
     count = data["count"]
     tally = data.get("tally")
     if tally is not None:  # a diff: how many members were added, removed, changed
-        news = " ".join(
-            f"{sign}{tally[status]:,}" for status, sign in _TALLY_SIGNS if tally[status]
-        )
-        if data.get("breaking"):
-            news += f" !{data['breaking']:,}"
+        news = news_text(tally, int(data.get("breaking") or 0))
         if data["kind"] == "partner" and count == 1:
             return str(data["label"])
         return f"{data['label']} ({count:,}{': ' + news if news else ''})"

@@ -21,7 +21,7 @@ No matplotlib here: the drawing reads the attributes.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
@@ -37,11 +37,20 @@ __all__ = [
     "diff_graph",
     "mark_view",
     "status_of_tally",
+    "tally_of",
+    "news_text",
+    "TALLY_SIGNS",
 ]
 
 Status = Literal["added", "removed", "changed", "unchanged"]
 STATUSES: tuple[Status, ...] = ("added", "removed", "changed", "unchanged")
 _UNIT_KINDS = frozenset({"agent", "response"})
+TALLY_SIGNS: tuple[tuple[Status, str], ...] = (
+    ("added", "+"),
+    ("removed", "\u2212"),
+    ("changed", "~"),
+)
+"""How a group's label counts its members' news: `+2 \u22121 ~3`, then `!1` for breaking."""
 Edge = tuple[str, str]
 
 
@@ -124,6 +133,21 @@ def status_of_tally(tally: Counter[str]) -> Status:
     return "changed" if any(s != "unchanged" for s in present) else "unchanged"
 
 
+def tally_of(members: Iterable[Hashable], marked: DiffGraph) -> tuple[Counter[str], int]:
+    """How many of `members` have each status, and how many a breaking change names."""
+    members = tuple(members)
+    tally: Counter[str] = Counter(marked.nodes[str(member)] for member in members)
+    return tally, sum(member in marked.breaking for member in members)
+
+
+def news_text(tally: Counter[str], breaking: int) -> str:
+    """A group's news as its label says them: `+2 \u22121 ~3 !1` (empty: nothing changed)."""
+    news = " ".join(f"{sign}{tally[status]:,}" for status, sign in TALLY_SIGNS if tally[status])
+    if breaking:
+        news += f" !{breaking:,}"
+    return news.strip()
+
+
 def mark_view(view: ViewGraph, marked: DiffGraph) -> None:
     """Give every node and edge of a view (detail or grouped) its `status`, `tally` and
     `breaking` (how many of its members a breaking change names).
@@ -133,10 +157,8 @@ def mark_view(view: ViewGraph, marked: DiffGraph) -> None:
     """
     group_of: dict[str, Hashable] = {}
     for key, data in view.nodes(data=True):
-        tally: Counter[str] = Counter(marked.nodes[member] for member in data["members"])
-        data["tally"] = tally
-        data["status"] = status_of_tally(tally)
-        data["breaking"] = sum(member in marked.breaking for member in data["members"])
+        data["tally"], data["breaking"] = tally_of(data["members"], marked)
+        data["status"] = status_of_tally(data["tally"])
         group_of.update(dict.fromkeys(data["members"], key))
     for data in view.edges.values():
         data["tally"] = Counter()

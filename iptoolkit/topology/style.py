@@ -39,6 +39,7 @@ __all__ = [
     "channel_colour",
     "node_colour",
     "text_colour",
+    "pale",
 ]
 
 COLUMN_OF_KIND: dict[str, int] = {
@@ -171,3 +172,9 @@ def text_colour(fill: str) -> str:
     red, green, blue = (int(fill.lstrip("#")[i : i + 2], 16) / 255 for i in (0, 2, 4))
     luminance = 0.2126 * red + 0.7152 * green + 0.0722 * blue
     return "#1F2328" if luminance > 0.5 else "#FFFFFF"
+
+
+def pale(colour: str) -> str:
+    """The colour (`#RRGGBB`) mixed with white: an inactive item's fill."""
+    red, green, blue = (int(colour.lstrip("#")[i : i + 2], 16) / 255 for i in (0, 2, 4))
+    return "#" + "".join(f"{round((0.3 * c + 0.7) * 255):02x}" for c in (red, green, blue))

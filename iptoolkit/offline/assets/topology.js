@@ -4,8 +4,10 @@
    textContent, never as HTML.
 
    Ready for more: `view.fade(fn)` fades what fn(node) says is off (a path view), and
-   `view.rings` / `view.detailParts` / `view.legendParts` take functions that ring a node
-   in a colour, add to an item's details and to the legend (findings on the map). An
+   `view.rings` / `view.badges` / `view.tips` / `view.detailParts` / `view.legendParts`
+   take functions that ring a node in a colour, write a short text under its label (a
+   group's news in a diff), add words to its hover tip, to an item's details and to the
+   legend (findings on the map). An
    add-on (findings.js, paths.js in an HTML file) is a function of the view, pushed on
    `IptTopology.addons` before the view is made. For tests: `view.faded()`, the nodes of
    the level shown that the fade leaves faint; `view.keyed`, the node the keyboard is on.
@@ -55,6 +57,8 @@
     this.history = [];
     this.item = null;
     this.rings = [];
+    this.badges = [];
+    this.tips = [];
     this.detailParts = [];
     this.legendParts = [];
     this.fadeOff = null;
@@ -391,6 +395,12 @@
         ctx.fillStyle = palette[node[5]];
         ctx.fillText(text, p[0] + r + 3 * Math.min(1, s), p[1] + font / 3);
       }
+      if (labels) self.badges.forEach(function (badge) {  /* [text, colour] under the label */
+        var said = badge(node, i, level);
+        if (!said) return;
+        ctx.fillStyle = said[1];
+        ctx.fillText(said[0], p[0] + r + 3 * Math.min(1, s), p[1] + font / 3 + font * 1.15);
+      });
     });
     ctx.globalAlpha = 1;
     if (!api.firstDraw) api.firstDraw = performance.now();  /* ms since the page began */
@@ -492,6 +502,11 @@
     var node = this.level().nodes[index], group = this.level().groups[index];
     var text = this.S(node[7]) || this.S(node[6]);
     if (group) text += " \u00b7 " + plural(group[0], "item");
+    var level = this.level();
+    this.tips.forEach(function (tip) {  /* an add-on's words after the name */
+      var more = tip(node, index, level);
+      if (more) text += " \u00b7 " + more;
+    });
     this.tip.textContent = text;
     this.tip.style.left = Math.min(p[0] + 14, this.width - 40) + "px";
     this.tip.style.top = p[1] + 14 + "px";
