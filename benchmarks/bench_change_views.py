@@ -4,6 +4,10 @@
   channel deactivated) against `plot_topology` of the new estate in the same run (the
   floor: the same drawing without the old graph, the union or the statuses); the first
   call (matplotlib imported) and the best of N; `only_changed=True` too.
+- the diff as the interactive HTML file (`ipt.export(diff, "x.html")`: both snapshots'
+  map, every level coloured, each item's changes) against the HTML file of the new estate
+  alone in the same run (the floor: the same levels and details without the union, the
+  statuses or the older snapshot's details), with the sizes of both files.
 - `history` of four weekly snapshots written to a temporary folder: the timeline (each
   snapshot loaded once, one at a time) and the diffs of the three pairs, timed against
   loading the four snapshots one after another, with their peak of traced memory against
@@ -64,6 +68,17 @@ def bench_plot(diff: EstateDiff, repeat: int) -> None:
     print(f"plot_diff, only_changed:       {only:.2f} s  ({only / floor:.2f}x the floor)")
 
 
+def bench_html(diff: EstateDiff, repeat: int, folder: Path) -> None:
+    estate_file, diff_file = folder / "estate.html", folder / "changes.html"
+    floor = best_time(lambda: ipt.export(diff.new, estate_file), repeat)
+    marked = best_time(lambda: ipt.export(diff, diff_file), repeat)
+    mib = [path.stat().st_size / 2**20 for path in (diff_file, estate_file)]
+    print(f"export(new estate, .html), the floor: {floor:.2f} s, {mib[1]:.1f} MiB")
+    print(
+        f"export(diff, .html): {marked:.2f} s ({marked / floor:.2f}x the floor), {mib[0]:.1f} MiB"
+    )
+
+
 def bench_history(folder: Path) -> None:
     paths = sorted(folder.glob("*.json.gz"))
 
@@ -97,6 +112,8 @@ def main() -> None:
     diff = next_week(old)
     print(f"estates: {len(diff.old):,} -> {len(diff.new):,} profiles, {len(diff)} changes")
     bench_plot(diff, args.repeat)
+    with tempfile.TemporaryDirectory() as folder:
+        bench_html(diff, args.repeat, Path(folder))
     with tempfile.TemporaryDirectory() as folder:
         weeks = [old, dated(diff.new, 1), dated(next_week(dated(diff.new, 1)).new, 2)]
         weeks.append(dated(weeks[-1], 3))

@@ -4,6 +4,7 @@ determinism, secrets, and that MkDocs builds it strictly."""
 from __future__ import annotations
 
 import copy
+import json
 import os
 import re
 import subprocess
@@ -107,7 +108,15 @@ def test_every_partner_group_and_channel_type_has_its_page(site, estate) -> None
     assert "63 profiles" in index and "1 faulty" in index
     assert "](findings.md)" in index and "](changes.md)" in index
     assert "([`profile:X1`](groups/odd-names-co.md#profile-x1-" in pages["changes.md"]
-    assert "![The changes](changes.svg)" in pages["changes.md"]
+    assert '<div class="ipt-view" markdown="1">\n\n![The changes](changes.svg)' in pages[
+        "changes.md"
+    ]  # drawn over, live: the map of both snapshots, coloured by what happened
+    view = (site / "docs" / "changes.view.js").read_text(encoding="utf-8")
+    payload = json.loads(view.removeprefix("IptTopology.receive(").removesuffix(");\n"))
+    assert payload["changes"]["statuses"][0][0] == "added"
+    assert any(entry[1] == 0 for entry in payload["levels"][0]["changes"])  # 13 added
+    script = (site / "docs" / "assets" / "ipt-topology.js").read_text(encoding="utf-8")
+    assert "ipt-changes-toggle" in script  # the site's script draws the marks
     for text in pages.values():  # no page is headed just "Integration topology"
         assert not text.startswith("# Integration topology")
 
@@ -241,7 +250,7 @@ def test_a_password_in_a_name_or_source_is_masked_in_pages_diagrams_and_file_nam
     previous = ipt.Estate.from_raw(raw[1:], source_url=f"https://api:{SECRET}@old.example.com/")
     ipt.write_docs(estate, tmp_path, previous=previous, workers=1)
     files = _files(tmp_path)
-    assert "docs/changes.md" in files
+    assert "docs/changes.md" in files and "docs/changes.view.js" in files
     for name, data in files.items():
         assert SECRET.lower() not in name.lower()
         assert SECRET.encode() not in data, name

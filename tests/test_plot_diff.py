@@ -166,7 +166,8 @@ def test_export_draws_the_diff(week, tmp_path, suffix):
 
 
 def test_export_names_the_suffixes_a_diff_takes(week, tmp_path):
-    with pytest.raises(ValueError, match=r"\.md, \.json, \.csv, \.html, \.png, \.svg.*changes\.xlsx"):
+    suffixes = r"\.md, \.json, \.csv, \.html, \.png, \.svg.*changes\.xlsx"
+    with pytest.raises(ValueError, match=suffixes):
         ipt.export(week, tmp_path / "changes.xlsx")
     with pytest.raises(TypeError, match="takes no option only_changed"):
         ipt.export(week, tmp_path / "changes.md", only_changed=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -162,7 +163,7 @@ def _report(result: EstateDiff, output_format: str, details_file: Path | None) -
     return text[output_format]().rstrip("\n")
 
 
-def _written(result: EstateDiff, path: Path, option: str, what: str, **options: bool) -> None:
+def _written(result: EstateDiff, path: Path, option: str, what: str, **options: Any) -> None:
     """The diagram or the map written (`ipt.export`), said on stderr so stdout stays the
     diff."""
     from ..exporters import export

@@ -33,6 +33,7 @@ from ..support.redact import redact_text
 from ..viewmodel.topology_fit import Canvas
 
 if TYPE_CHECKING:
+    from ..change.estate_diff import EstateDiff
     from ..query.graph import EstateGraph
     from ..topology.view import GroupedViews, ViewGraph
     from ..viewmodel.explorer_model import ExplorerModel
@@ -43,6 +44,7 @@ __all__ = [
     "profiles_part",
     "cut",
     "write_svg",
+    "write_diff_view",
     "draw_all",
     "default_workers",
     "mermaid_block",
@@ -155,6 +157,17 @@ def write_view(
     from .views import page_payload
 
     payload = page_payload(part, work, VIEW_MAX_NODES, views)
+    path.write_text(f"IptTopology.receive({script_json(payload)});\n", encoding="utf-8")
+    return path
+
+
+def write_diff_view(diff: EstateDiff, path: Path) -> Path:
+    """The changelog's view beside its SVG: the map of both snapshots, coloured by what
+    happened (`offline.changes_data`), as a script handing its data to the site's."""
+    from ..offline.changes_data import diff_payload
+    from ..offline.page import script_json
+
+    payload = diff_payload(diff, title="", lines=[], canvas=VIEW_CANVAS)  # its heading: the page's
     path.write_text(f"IptTopology.receive({script_json(payload)});\n", encoding="utf-8")
     return path
 

@@ -39,6 +39,8 @@ from .diagrams import (
     mermaid_block,
     partner_part,
     profiles_part,
+    view_path,
+    write_diff_view,
 )
 from .findings_page import findings_page
 from .full_lists import write_full_lists
@@ -179,7 +181,10 @@ def _write_site(
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(theme_template(template), encoding="utf-8", newline="\n")
     for name in ASSETS:  # the interactive views' one script and style, shared by every page
-        put(f"{ASSETS_DIR}/ipt-{name}", asset(name))
+        text = asset(name)
+        if name == "topology.js":  # with the changelog's marks (inert on other pages)
+            text += "\n" + asset("changes.js")
+        put(f"{ASSETS_DIR}/ipt-{name}", text)
     write_full_lists(ctx, docs)
     model = ExplorerModel(estate)
     model.__dict__["graph"] = ctx.graph  # its cached graph: the one the site was mapped from
@@ -224,7 +229,9 @@ def _changes(ctx: Context, previous: Estate | str | os.PathLike[str], docs: Path
     changes = diff(as_estate(previous, "write_docs: previous"), ctx.estate)
     svg = docs / "changes.svg"
     svg.write_text(diff_svg(changes), encoding="utf-8")  # `plot_diff`'s picture, drawn directly
-    return changes_page(ctx, changes, f"## Diagram of the changes\n\n![The changes]({svg.name})")
+    write_diff_view(changes, view_path(svg))  # and drawn over it, live: the map of both
+    block = f'<div class="ipt-view" markdown="1">\n\n![The changes]({svg.name})\n\n</div>'
+    return changes_page(ctx, changes, f"## Diagram of the changes\n\n{block}")
 
 
 def _compared(ctx: Context, other: Estate | str | os.PathLike[str], name: str | None) -> str:
@@ -254,7 +261,7 @@ def _carry_over(old: Path, new: Path) -> None:
 
 def _written_by_the_site(relative: Path) -> bool:
     """A page or diagram of the kinds the site writes, in a place the site owns."""
-    if relative.as_posix() in (CHANGES_PAGE, "changes.svg", COMPARE_PAGE):
+    if relative.as_posix() in (CHANGES_PAGE, "changes.svg", "changes.view.js", COMPARE_PAGE):
         return True
     owned = len(relative.parts) == 2 and relative.parts[0] in _OWNED_FOLDERS
     return owned and relative.suffix in _WRITTEN_KINDS

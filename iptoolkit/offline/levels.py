@@ -51,6 +51,7 @@ __all__ = [
     "drill_levels",
     "drill_from",
     "level_json",
+    "legend_entry",
     "frame",
 ]
 
@@ -252,7 +253,7 @@ def level_json(
         "nodes": nodes,
         "edges": edges,
         "groups": groups,
-        "legend": strings(json.dumps([_legend_entry(item) for item in data.legend])),
+        "legend": strings(json.dumps([legend_entry(item) for item in data.legend])),
     }
     if data.uncut:  # labels cut for the canvas: the script draws more of them zoomed in
         out["uncut"] = [
@@ -270,7 +271,7 @@ def _kind_index(kind: str) -> int:
     return KINDS.index(_KIND_OF_LABEL.get(kind, kind if kind in KINDS else "profile"))
 
 
-def _legend_entry(item: Any) -> list[Any]:
+def legend_entry(item: Any) -> list[Any]:
     """A legend entry: its label, colour, border colour, whether it is a marker, whether it
     is a line, and the line's width. A level's legend is one string of these, as JSON
     (most levels share theirs)."""

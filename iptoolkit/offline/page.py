@@ -49,7 +49,8 @@ ASSETS = ("topology.js", "topology.css")
 """The script and style every offline view uses, package data of `iptoolkit.offline`."""
 FILE_SCRIPTS = ("findings.js", "paths.js", "changes.js")
 """What an HTML file's view adds to the script: findings on the map, the path view, a
-diff's marks (the docs site's views carry none; each does nothing without its data)."""
+diff's marks (the docs site's script adds the last, for its changelog; each add-on does
+nothing without its data)."""
 POLICY = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:"
 _ESCAPES = {
     "<": "\\u003c",

@@ -15,9 +15,10 @@ from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 if TYPE_CHECKING:
+    from ..change.estate_diff import EstateDiff
     from ..topology.view import EstateOrGraph, GroupedViews
 
-__all__ = ["DIAGRAM_DPI", "render_png", "overview_png", "DiagramCache"]
+__all__ = ["DIAGRAM_DPI", "render_png", "diff_png", "overview_png", "DiagramCache"]
 
 T = TypeVar("T")
 
@@ -33,6 +34,13 @@ def render_png(
     from ..plot import plot_topology
 
     return _png_bytes(plot_topology(estate_or_graph, **options), dpi)
+
+
+def diff_png(diff: EstateDiff, *, dpi: float = DIAGRAM_DPI) -> bytes:
+    """`plot_diff(diff)` as PNG bytes (a diff's view where no widget renders)."""
+    from ..plot.diff_diagram import plot_diff
+
+    return _png_bytes(plot_diff(diff), dpi)
 
 
 def overview_png(views: GroupedViews, *, dpi: float = DIAGRAM_DPI) -> bytes:

@@ -3,6 +3,7 @@
     explorer = ipt.Explorer(estate)                 # display it: last line of a cell
     explorer.filter = ipt.Filter(partners=["Acme"]) # or start from a saved filter
     explorer.selection                              # the chosen profiles, an Estate
+    explorer = ipt.Explorer(estate, since=last_week) # what changed since, on the map
     saved = explorer.filter.to_json()               # what the analyst chose
 
 A click or a pick in the panel applies at once; typed text after a pause in typing
@@ -78,6 +79,8 @@ class Explorer:
     (a new width, another selection) shows in the view itself (`WidgetProgress`).
     `model`: an `ExplorerModel` built already over `estate` (the app's, held by the
     process its kernels are forked from: `app.held`), used instead of a new one.
+    `since`: an older estate (or its snapshot's path): the map then shows what changed
+    from it to the selection (the same filter on both), as `show_topology(diff)` does.
 
     The Explorer wires its panes and keeps them in step with the filter; each job is a
     collaborator's: `FilterPanel` (the filters), `SelectionTable`, `TopologyTab` (the
@@ -99,6 +102,7 @@ class Explorer:
         views: str | os.PathLike[str] | None = None,
         progress: Progress | bool | None = None,
         model: ExplorerModel | None = None,
+        since: Estate | str | os.PathLike[str] | None = None,
     ) -> None:
         with cell_progress(progress) as shown:
             shown.stage(f"Indexing {len(estate):,} profiles")
@@ -126,6 +130,7 @@ class Explorer:
                 lambda: self._selection,
                 lambda node: self.beside.show(node),
                 enabled=diagram,
+                since=since,
             )
             self.topology = self._topology_tab.view
             self.topology.on_trail(self._changed)

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 import iptoolkit as ipt
-from iptoolkit.offline.changes_data import STATUS_LOOKS
 from iptoolkit.topology.style import BREAKING_COLOUR
+from iptoolkit.viewmodel.change_marks import STATUS_LOOKS
 
 from ..hostile_estate import SECRETS, hostile_changed, hostile_estate
 from .checkers import axe_violations, checkers_missing, said

@@ -18,7 +18,7 @@ import pytest
 
 import iptoolkit as ipt
 
-from ..hostile_estate import SCRIPT, hostile_estate
+from ..hostile_estate import SCRIPT, SECRETS, hostile_changed, hostile_estate
 from .lab import chromium, chromium_missing, serving
 from .labels import Box, Frame, kept_characters, problems, whole_of
 
@@ -269,10 +269,10 @@ def test_hostile_names_run_no_script(browser: Any, tmp_path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def served_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The hostile estate's docs site, built by MkDocs and served from its folder on a
-    free loopback port (stopped after)."""
+    """The hostile estate's docs site a day later (`hostile_changed`, with its changelog),
+    built by MkDocs and served from its folder on a free loopback port (stopped after)."""
     folder = tmp_path_factory.mktemp("site")
-    ipt.write_docs(hostile_estate(), folder / "src", workers=1)
+    ipt.write_docs(hostile_changed(), folder / "src", previous=hostile_estate(), workers=1)
     built = folder / "built"
     mkdocs = Path(sys.executable).with_name("mkdocs")
     subprocess.run(
@@ -301,6 +301,28 @@ def test_a_docs_partner_page_draws_its_view(browser: Any, served_site: str) -> N
     page.wait_for_selector(".ipt-view-live canvas")
     watched.click_node("img src", 4)
     assert SCRIPT.strip() in page.inner_text(".ipt-view-live .ipt-details")
+    assert page.evaluate("window.__ran") == []
+    assert watched.refused == []
+    watched.clean()
+    page.close()
+
+
+def test_the_docs_changelog_draws_what_changed_on_its_map(browser: Any, served_site: str) -> None:
+    watched = Watched(browser, served_site)
+    page = watched.page
+    page.add_init_script("window.__ran = []; window.alert = (m) => window.__ran.push(m);")
+    page.goto(served_site + "changes/")
+    page.wait_for_selector(".ipt-view-live .ipt-changes-toggle")
+    statuses = page.evaluate("IptTopology.views[0].changes.status(0)")
+    assert "changed" in statuses  # every profile was deactivated
+    assert "breaking" in page.inner_text(".ipt-view-live .ipt-legend")
+    key = page.evaluate(
+        "IptTopology.views[0].data.items.findIndex(r => r[0].startsWith('profile:'))"
+    )
+    page.evaluate("n => IptTopology.views[0].open(n, true)", key)
+    details = page.inner_text(".ipt-view-live .ipt-details")
+    assert "Changes" in details and "$.active" in details
+    assert not any(secret in page.content() for secret in SECRETS)
     assert page.evaluate("window.__ran") == []
     assert watched.refused == []
     watched.clean()

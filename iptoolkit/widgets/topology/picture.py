@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import Any, Protocol
 
+from ...viewmodel.change_marks import ChangeMarks
 from ...viewmodel.topology_data import start_camera
 from ...viewmodel.topology_findings import FindingMarks
 from ...viewmodel.topology_html import info_html, view_title
@@ -33,6 +34,7 @@ class PictureOwner(Protocol):
     on_select: Callable[[Hashable], Any] | None
     paths: PathFinder
     findings: FindingMarks
+    changes: ChangeMarks | None
 
     def expand(self, key: str) -> None: ...
 
@@ -55,6 +57,8 @@ class Picture:
         data, title = self.levels.data, self.levels.title
         if data is None:
             return
+        if self.owner.changes is not None:  # a diff: coloured by what happened
+            data = self.owner.changes.marked(data)
         marks = self.owner.findings
         if marks.on and marks.available:
             data = marks.marked(data)
@@ -109,6 +113,8 @@ class Picture:
         self.owner.selected = node
         start = self.owner.paths.start_name() if self.owner.paths.start != node else None
         info = info_html(data, key)
+        if self.owner.changes is not None:
+            info += self.owner.changes.listed(data, key)
         marks = self.owner.findings
         if marks.on and marks.available:
             info += marks.listed(data, key)

@@ -5,10 +5,15 @@ shown (a view drawn in a hidden tab measures 0 px; see `shown.ShownTab`). The ov
 each filter seen is cached (`DiagramCache`), without its graph: a selection's graph is
 built again only when a click needs it, and the whole estate's is the one the model
 already holds. A click on an item opens its details (an agent's: its profile's).
+
+Given an older estate (`since`), the tab shows what changed from it to the selection, the
+same filter applied to both (`ipt.diff`, drawn as `show_topology(diff)` draws it), each
+filter's diff made when it is drawn.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Hashable, Iterable
 from typing import TYPE_CHECKING
 
@@ -24,6 +29,7 @@ from .view import TopologyView
 
 if TYPE_CHECKING:
     from ...auditing.finding import Finding
+    from ...core.estate import Estate
     from ...query.paths import Paths
 
 __all__ = ["TopologyTab"]
@@ -41,8 +47,12 @@ class TopologyTab:
         on_item: Callable[[str], None],
         *,
         enabled: bool = True,
+        since: Estate | str | os.PathLike[str] | None = None,
     ) -> None:
+        from ...core.estate import as_estate
+
         self._model = model
+        self._since = as_estate(since, "Explorer: since") if since is not None else None
         self._selection = selection
         self._on_item = on_item
         self._enabled = enabled
@@ -99,6 +109,9 @@ class TopologyTab:
         draws too: the whole estate's graph is the one Details already holds (44 MB at
         10k), one copy per session, not two."""
         model, selection = self._model, self._selection()
+        if self._since is not None:
+            self._draw_changes(selection)
+            return
         key = f"{selection.filter.to_json()}@{self.view.canvas.width:.0f}"  # laid out for it
         self.view.findings.use(self.findings)
         data = self._views.get(key)
@@ -117,6 +130,21 @@ class TopologyTab:
             self._views.put(key, data)
             progress.stage("Drawing the map")
             self.view.show(data, views.graph, views=views)
+        finally:
+            if progress is self.view.progress:
+                self.view.progress.done()
+
+    def _draw_changes(self, selection: Selection) -> None:
+        """What changed from the older estate to the selection, the filter on both."""
+        from ...change.diff import diff
+
+        assert self._since is not None
+        progress = reported_to() or self.view.progress
+        try:
+            progress.stage(f"Comparing {selection.profiles:,} profiles with the older estate")
+            changes = diff(self._since.subset(selection.filter), selection.estate)
+            progress.stage("Laying out the map")
+            self.view.update(changes)
         finally:
             if progress is self.view.progress:
                 self.view.progress.done()

@@ -3,6 +3,7 @@
     view = ipt.show_topology(estate)                  # grouped when large, as plot_topology
     view = ipt.show_topology(estate, group_by=False)  # every node, even 31,000 of them
     view = ipt.show_topology(estate, highlight="partner:1001", on_select=print)
+    view = ipt.show_topology(ipt.diff(last_week, today))  # what changed, on the map
 
 The same picture as `plot_topology` (the views of `topology.view`, the layered layout,
 colours and legend), drawn by `ipysigma.Sigma` so that it pans, zooms, finds a node by
@@ -11,8 +12,13 @@ estate's node id; a group opens in detail (its members and their paths), and "ba
 overview" returns. ipysigma because it is the kept Jupyter widget for sigma.js, which
 draws tens of thousands of nodes on WebGL and sends the clicked node back to Python.
 
+A diff (`ipt.diff`) is drawn on the map of both snapshots, every level coloured as
+`plot_diff` colours it, and a click on an item says what changed of it
+(`viewmodel.change_marks`).
+
 Where the widget cannot render (GitHub, nbviewer, a notebook reopened without its kernel)
-the output shows the PNG of `plot_topology` instead, as the Explorer does.
+the output shows the PNG of `plot_topology` (of a diff, `plot_diff`) instead, as the
+Explorer does.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import ipywidgets as W
 
 from ...plot.topology import check_options, grouping
 from ...topology.view import EstateOrGraph, GroupedViews, Highlight, focus_set, graph_of
+from ...viewmodel.change_marks import ChangeMarks
 from ...viewmodel.drill import auto_view
 from ...viewmodel.explorer_html import topology_fallback_html
 from ...viewmodel.topology_data import ViewData, view_data
@@ -45,6 +52,7 @@ if TYPE_CHECKING:
     from ipysigma import Sigma
 
     from ...auditing.finding import Finding
+    from ...change.estate_diff import EstateDiff
     from ...core.estate import Estate
     from ...query.graph import EstateGraph
 
@@ -54,7 +62,7 @@ SelectCallback = Callable[[Hashable], Any]
 
 
 def show_topology(
-    estate_or_selection: EstateOrGraph,
+    estate_or_selection: EstateOrGraph | EstateDiff,
     *,
     group_by: str | Literal[False] | None = None,
     highlight: Highlight = None,
@@ -62,8 +70,9 @@ def show_topology(
     height: int = 620,
     aspect: float = 1.6,
 ) -> TopologyView:
-    """The topology of an estate (or a selection, or a graph from `build_graph`) as an
-    interactive view; display it as the last line of a cell.
+    """The topology of an estate (or a selection, or a graph from `build_graph`, or what
+    changed: a diff from `ipt.diff`) as an interactive view; display it as the last line
+    of a cell.
 
     - `group_by`: as `plot_topology`: None groups by profile group when the graph has more
       than `MAX_DETAIL_NODES` nodes, `"group"`, `"agent_type"` or `"partner"` always,
@@ -100,7 +109,7 @@ class TopologyView(W.VBox):  # type: ignore[misc]  # ipywidgets has no types: W.
 
     def __init__(
         self,
-        estate_or_graph: EstateOrGraph | None = None,
+        estate_or_graph: EstateOrGraph | EstateDiff | None = None,
         *,
         group_by: str | Literal[False] | None = None,
         highlight: Highlight = None,
@@ -126,6 +135,9 @@ class TopologyView(W.VBox):  # type: ignore[misc]  # ipywidgets has no types: W.
         self.findings = FindingMarks()
         """Findings on the map: `view.findings.on` (the toggle above the canvas) outlines
         each item by the worst severity of its findings (see `FindingMarks`)."""
+        self.changes: ChangeMarks | None = None
+        """A diff shown (`update` with an `EstateDiff`): the map of both snapshots, each
+        level coloured by what happened (see `ChangeMarks`); None for an estate."""
         self._sigma_box = SigmaBox(height)
         self.progress = WidgetProgress()
         """What the kernel does for the view, above its canvas while it takes a while (laid
@@ -213,9 +225,20 @@ class TopologyView(W.VBox):  # type: ignore[misc]  # ipywidgets has no types: W.
         keeps `drill_path` in its page address)."""
         self._levels.watch(callback)
 
-    def update(self, estate_or_graph: EstateOrGraph, *, highlight: Highlight = None) -> None:
-        """Show another estate or selection (the overview, grouped as `group_by` says)."""
-        graph, estate = graph_of(estate_or_graph)
+    def update(
+        self, estate_or_graph: EstateOrGraph | EstateDiff, *, highlight: Highlight = None
+    ) -> None:
+        """Show another estate, selection or diff (the overview, grouped as `group_by`
+        says)."""
+        from ...change.estate_diff import EstateDiff
+
+        estate: Estate | None
+        if isinstance(estate_or_graph, EstateDiff):
+            self.changes = ChangeMarks(estate_or_graph)
+            graph, estate = self.changes.graph, estate_or_graph.new
+        else:
+            self.changes = None
+            graph, estate = graph_of(estate_or_graph)
         if estate is not None:
             self.findings.use(lambda: _audit(estate))
         self._highlight = highlight
@@ -323,6 +346,10 @@ class TopologyView(W.VBox):  # type: ignore[misc]  # ipywidgets has no types: W.
         graph = self.graph
         if graph is None:
             return None
+        if self.changes is not None:
+            from ...viewmodel.diagram import diff_png
+
+            return diff_png(self.changes.diff)
         from ...plot.topology import MAX_DETAIL_NODES
         from ...viewmodel.diagram import render_png
 

@@ -1,0 +1,215 @@
+"""A diff on the topology's map, for every front end (issue 43).
+
+The map of a diff is the topology of both snapshots in one (`diffstatus.diff_graph`: what
+was removed is drawn too), drilled into as an estate's is. `level_marks` says what each
+node of a level shows, read from the items it stands for: its status (`status_of_tally`:
+a group by its members), how many of them a breaking change names, a group's news
+(`+2 −1 ~3 !1`), each link's status (the links it stands for), and which nodes "changes
+only" keeps (those with news, those a link joins to one, the ports those links leave
+from). `paint` colours a level's nodes and links as `plot_diff` colours them. The
+interactive view draws with `ChangeMarks` (a marked copy of each level, an item's changes
+as HTML under the canvas); the HTML file writes the same marks (`offline/changes_data`).
+
+An item's changes (`change_section`): each field path the diff names with its values
+before and after as the diff's text says them (`said`, masked as the diff masks them),
+an item or a link added or removed by its op (a link under the item whose change made
+it), each with its severity.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Hashable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from ..change.render import said
+from ..topology.diffstatus import DiffGraph, Status, diff_graph, news_text, status_of_tally
+from ..topology.legend import LegendItem
+from ..topology.style import BREAKING_COLOUR, STATUS_COLOURS, UNCHANGED_NODE, pale
+from .explorer_html import fields_html
+from .item_html import Section
+from .topology_data import PORT_SUFFIX, ViewData
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+    from ..change.estate_diff import EstateDiff
+    from ..change.record import Change
+
+__all__ = [
+    "STATUS_LOOKS",
+    "STATUS_WORDS",
+    "LevelMarks",
+    "level_marks",
+    "paint",
+    "ChangeMarks",
+    "changes_by_item",
+    "change_section",
+]
+
+STATUS_LOOKS: dict[str, tuple[str, str]] = {
+    "added": (STATUS_COLOURS["added"], "#FFFFFF"),
+    "removed": (pale(STATUS_COLOURS["removed"]), STATUS_COLOURS["removed"]),
+    "changed": (STATUS_COLOURS["changed"], "#FFFFFF"),
+    "unchanged": (UNCHANGED_NODE, STATUS_COLOURS["unchanged"]),
+}
+"""Status -> (fill, outline) of a node on the map, as `plot_diff` draws it."""
+STATUS_WORDS = {
+    "added": "added",
+    "removed": "removed",
+    "changed": "changed, or a group with changes",
+    "unchanged": "unchanged",
+}
+"""What the legend says of each status."""
+
+
+@dataclass(frozen=True)
+class LevelMarks:
+    """What each node and link of one level shows of a diff (see the module docstring)."""
+
+    status: dict[str, Status]
+    """Node key -> its status (nodes standing for items; not ports)."""
+    breaking: dict[str, int]
+    """Node key -> how many of its items a breaking change names (only those with some)."""
+    news: dict[str, str]
+    """Group key -> its news, `+2 −1 ~3 !1` (only groups with some)."""
+    links: dict[tuple[str, str], Status]
+    """Each link of the level (as drawn: from a port) -> its status."""
+    near: frozenset[str]
+    """The nodes "changes only" leaves unfaded."""
+
+    def with_news(self, key: str) -> bool:
+        """Whether the node changed, or stands for items a breaking change names."""
+        return self.status.get(key, "unchanged") != "unchanged" or key in self.breaking
+
+    def legend(self) -> list[LegendItem]:
+        """The legend: the statuses the level shows (unchanged always) and breaking."""
+        shown = {status for key, status in self.status.items() if self.with_news(key)}
+        items = [
+            LegendItem(STATUS_WORDS[name], STATUS_LOOKS[name][0], "o", STATUS_LOOKS[name][1])
+            for name in STATUS_COLOURS
+            if name in shown or name == "unchanged"
+        ]
+        if self.breaking:
+            items.append(LegendItem("breaking", "#FFFFFF", "o", BREAKING_COLOUR, 2.2))
+        return items
+
+
+def level_marks(data: ViewData, marked: DiffGraph) -> LevelMarks:
+    """The marks of one level of the union's map (see `LevelMarks`)."""
+    status: dict[str, Status] = {}
+    breaking: dict[str, int] = {}
+    news: dict[str, str] = {}
+    group_of: dict[Hashable, str] = {}
+    for key in data.graph.nodes:
+        members = data.members.get(key)
+        if not members:  # a port, or a label's second line: no items of its own
+            continue
+        tally: Counter[str] = Counter(marked.nodes.get(str(m), "unchanged") for m in members)
+        status[key] = status_of_tally(tally)
+        named = sum(member in marked.breaking for member in members)
+        if named:
+            breaking[key] = named
+        if len(members) > 1 and (status[key] != "unchanged" or named):
+            news[key] = news_text(tally, named)
+        group_of.update(dict.fromkeys(members, key))
+    tallies = _link_tallies(marked, group_of)
+    links: dict[tuple[str, str], Status] = {}
+    near = {key for key in status if status[key] != "unchanged" or key in breaking}
+    touching = set(near)
+    for u, v in data.graph.edges:
+        ends = (_owner(u, status), _owner(v, status))
+        link = tallies.get(ends) or tallies.get(ends[::-1])
+        links[(u, v)] = status_of_tally(link) if link else "unchanged"
+        if ends[0] in near or ends[1] in near:
+            touching.update(ends)
+    ports = {key for key in data.graph.nodes if _owner(key, status) in touching}
+    return LevelMarks(status, breaking, news, links, frozenset(touching | ports))
+
+
+def paint(graph: nx.DiGraph[str], marks: LevelMarks) -> None:
+    """Colour a level's nodes and links by their status (their drawing attributes)."""
+    for key, status in marks.status.items():
+        attributes = graph.nodes[key]
+        attributes["color"], attributes["border"] = STATUS_LOOKS[status]
+    for (u, v), status in marks.links.items():
+        graph.edges[u, v]["color"] = STATUS_COLOURS[status]
+
+
+def _owner(key: str, status: dict[str, Status]) -> str:
+    """The node a port stands for (a link leaves from its node's port)."""
+    if key.endswith(PORT_SUFFIX) and key[: -len(PORT_SUFFIX)] in status:
+        return key[: -len(PORT_SUFFIX)]
+    return key
+
+
+def _link_tallies(
+    marked: DiffGraph, group_of: dict[Hashable, str]
+) -> dict[tuple[str, str], Counter[str]]:
+    """Statuses of the union's links, counted between the level's nodes holding their ends."""
+    tallies: dict[tuple[str, str], Counter[str]] = {}
+    for (u, v), state in marked.edges.items():
+        a, b = group_of.get(u), group_of.get(v)
+        if a is not None and b is not None and a != b:
+            tallies.setdefault((a, b), Counter())[state] += 1
+    return tallies
+
+
+class ChangeMarks:
+    """A diff on the interactive view's map: `graph` the union to draw, `marked(data)` a
+    level coloured, `listed(data, key)` the changes of the item a node stands for."""
+
+    def __init__(self, diff: EstateDiff) -> None:
+        self.diff = diff
+        self.marked_graph = diff_graph(diff)
+        self.by_item = changes_by_item(diff)
+
+    @property
+    def graph(self) -> Any:
+        """The union of both snapshots' graphs (what the view draws)."""
+        return self.marked_graph.graph
+
+    def marked(self, data: ViewData) -> ViewData:
+        """`data` coloured by status (a copy: the cached view data stays as it was), its
+        legend the statuses'."""
+        marks = level_marks(data, self.marked_graph)
+        graph = data.graph.copy()
+        paint(graph, marks)
+        return replace(data, graph=graph, legend=marks.legend())
+
+    def listed(self, data: ViewData, key: str) -> str:
+        """The changes of the item `key` stands for, as HTML (empty: none)."""
+        node = data.item(key)
+        changes = self.by_item.get(str(node)) if node is not None else None
+        if not changes:
+            return ""
+        section = change_section(changes)
+        return fields_html(section.fields or {}, title=section.title)
+
+
+def changes_by_item(diff: EstateDiff) -> dict[str, list[Change]]:
+    """The diff's changes by the node of the item they belong to (a link: the item whose
+    change made it)."""
+    found: dict[str, list[Change]] = {}
+    for change in diff.changes:
+        owner = change.cause if change.kind == "link" and change.cause else change.key
+        found.setdefault(owner, []).append(change)
+    return found
+
+
+def change_section(changes: list[Change]) -> Section:
+    """What changed of one item, as a table (see the module docstring)."""
+    rows: dict[str, str] = {}
+    for change in changes:
+        if change.kind == "link":
+            field = f"link {change.key} {change.op}"
+            text = change.reason or change.op
+        elif change.path is None:
+            field = f"{change.kind} {change.op}"
+            text = change.reason or change.op
+        else:
+            field = change.path
+            text = f"{said(change.old, change.path)} \u2192 {said(change.new, change.path)}"
+        rows[field] = f"{text} ({change.severity})"
+    return Section("Changes", fields=rows)
