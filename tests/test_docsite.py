@@ -108,9 +108,9 @@ def test_every_partner_group_and_channel_type_has_its_page(site, estate) -> None
     assert "63 profiles" in index and "1 faulty" in index
     assert "](findings.md)" in index and "](changes.md)" in index
     assert "([`profile:X1`](groups/odd-names-co.md#profile-x1-" in pages["changes.md"]
-    assert '<div class="ipt-view" markdown="1">\n\n![The changes](changes.svg)' in pages[
-        "changes.md"
-    ]  # drawn over, live: the map of both snapshots, coloured by what happened
+    assert (
+        '<div class="ipt-view" markdown="1">\n\n![The changes](changes.svg)' in pages["changes.md"]
+    )  # drawn over, live: the map of both snapshots, coloured by what happened
     view = (site / "docs" / "changes.view.js").read_text(encoding="utf-8")
     payload = json.loads(view.removeprefix("IptTopology.receive(").removesuffix(");\n"))
     assert payload["changes"]["statuses"][0][0] == "added"
