@@ -67,6 +67,27 @@ def test_every_level_is_coloured_as_the_diff_diagram_marks_it() -> None:
     assert set(seen) == {"added", "removed", "changed", "unchanged"}, seen
 
 
+def test_every_link_is_coloured_by_the_links_it_stands_for() -> None:
+    from iptoolkit.viewmodel.topology_data import PORT_SUFFIX
+
+    payload, marked = _payload(), diff_graph(_week())
+    levels = drill_levels(marked.graph, FILE_CANVAS)[0]
+    seen: Counter[str] = Counter()
+    for level, out in zip(levels[:40], payload["levels"], strict=False):
+        holder = {m: key for key, ms in level.data.members.items() for m in ms}
+        for (u, v), edge in zip(level.data.graph.edges, out["edges"], strict=True):
+            ends = {u.removesuffix(PORT_SUFFIX), v.removesuffix(PORT_SUFFIX)}
+            tally: Counter[str] = Counter(
+                state
+                for (a, b), state in marked.edges.items()
+                if {holder.get(a), holder.get(b)} == ends and holder.get(a) != holder.get(b)
+            )
+            status = status_of_tally(tally) if tally else "unchanged"
+            assert payload["palette"][edge[2]] == STATUS_COLOURS[status], (level.title, u, v)
+            seen[status] += 1
+    assert {"added", "removed", "changed", "unchanged"} <= set(seen), seen
+
+
 def test_each_item_the_diff_names_has_its_ops_colour_where_it_is_drawn_alone() -> None:
     payload, diff = _payload(), _week()
     op_of: dict[str, str] = {}

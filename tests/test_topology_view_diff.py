@@ -17,6 +17,8 @@ import pytest
 import iptoolkit as ipt
 from iptoolkit.change.estate_diff import EstateDiff
 from iptoolkit.topology.diffstatus import diff_graph, status_of_tally
+from iptoolkit.topology.style import BREAKING_COLOUR
+from iptoolkit.viewmodel.change_marks import BREAKING_RING_PX
 
 from .hostile_estate import SECRETS, hostile_changed, hostile_estate
 from .test_offline_changes import FILLS
@@ -34,7 +36,9 @@ def _week() -> EstateDiff:
 
 
 def _drawn_as_marked(view: Any, diff: EstateDiff) -> Counter[str]:
-    """Each node the sigma widget draws has the fill of its items' status; the statuses."""
+    """Each node the sigma widget draws has the fill of its items' status, and a ring in
+    the breaking colour when a breaking change names one of them; the statuses (and
+    `ringed`, how many were)."""
     marked, data = diff_graph(diff), data_of(view)
     graph = sigma_of(view).graph
     seen: Counter[str] = Counter()
@@ -45,6 +49,10 @@ def _drawn_as_marked(view: Any, diff: EstateDiff) -> Counter[str]:
         status = status_of_tally(Counter(marked.nodes[str(m)] for m in members))
         assert graph.nodes[key]["color"] == FILLS[status], key
         seen[status] += 1
+        breaking = any(m in marked.breaking for m in members)
+        assert (graph.nodes[key]["border"] == BREAKING_COLOUR) == breaking, key
+        assert graph.nodes[key]["border_size"] == (BREAKING_RING_PX if breaking else 1.0), key
+        seen["ringed"] += breaking
     return seen
 
 
@@ -53,7 +61,7 @@ def test_every_level_of_a_diff_is_drawn_in_its_statuses_colours() -> None:
     view = show_topology(diff)
     assert view.changes is not None and view.graph is view.changes.graph
     overview = _drawn_as_marked(view, diff)
-    assert overview["changed"] and overview["unchanged"]
+    assert overview["changed"] and overview["unchanged"] and overview["ringed"]
     legend = view._controls.legend.value
     assert "changed, or a group with changes" in legend and "breaking" in legend
     group = next(key for key, s in _news(view) if key.startswith("group:profile:"))
@@ -87,6 +95,25 @@ def test_a_click_on_a_changed_item_says_exactly_its_changed_paths() -> None:
     shown = set(re.findall(r"<th[^>]*>(\$[^<]*)</th>", said))
     assert shown == {c.path for c in diff.changes if c.key == key and c.path}
     assert "Changes" in said
+    view.close()
+
+
+def test_a_click_on_an_agent_says_its_profiles_changes() -> None:
+    diff = _week()
+    view = show_topology(diff, group_by=False)
+    graph = view.changes.graph if view.changes is not None else None
+    assert graph is not None
+    key = next(
+        c.key
+        for c in diff.of(op="changed")
+        if c.kind == "profile" and c.path and c.path.startswith("$.inputAgent")
+    )
+    agent = next(n for n in graph.succ[key] if graph.nodes[n]["kind"] == "agent")
+    view._picture.pick(agent)
+    shown = set(re.findall(r"<th[^>]*>(\$[^<]*)</th>", view._controls.info.value))
+    assert shown == {c.path for c in diff.changes if c.key == key and c.path}
+    view.show(data_of(view))  # prepared data of an estate: the diff's marks go
+    assert view.changes is None
     view.close()
 
 

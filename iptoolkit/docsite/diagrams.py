@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..exporters.mermaid import fits_github, grouped_mermaid, to_mermaid
 from ..query.reach import induced_subgraph
@@ -153,21 +153,26 @@ def write_view(
 ) -> Path:
     """The part's offline view as a script that hands its data to the site's script (the
     part's grouped `views`: those its SVG drew, not made again)."""
-    from ..offline.page import script_json
     from .views import page_payload
 
-    payload = page_payload(part, work, VIEW_MAX_NODES, views)
-    path.write_text(f"IptTopology.receive({script_json(payload)});\n", encoding="utf-8")
-    return path
+    return _handed_over(page_payload(part, work, VIEW_MAX_NODES, views), path)
 
 
 def write_diff_view(diff: EstateDiff, path: Path) -> Path:
     """The changelog's view beside its SVG: the map of both snapshots, coloured by what
     happened (`offline.changes_data`), as a script handing its data to the site's."""
     from ..offline.changes_data import diff_payload
+
+    payload = diff_payload(  # its heading is the page's; as many levels as a page's view
+        diff, title="", lines=[], canvas=VIEW_CANVAS, max_nodes=VIEW_MAX_NODES, every_item=False
+    )
+    return _handed_over(payload, path)
+
+
+def _handed_over(payload: dict[str, Any], path: Path) -> Path:
+    """`path` written as a script handing `payload` to the site's script."""
     from ..offline.page import script_json
 
-    payload = diff_payload(diff, title="", lines=[], canvas=VIEW_CANVAS)  # its heading: the page's
     path.write_text(f"IptTopology.receive({script_json(payload)});\n", encoding="utf-8")
     return path
 

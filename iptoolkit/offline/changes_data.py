@@ -18,11 +18,10 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from ..models import gc_paused
 from ..query.graph import release
+from ..query.reach import graph_order
 from ..topology.diffstatus import STATUSES, diff_graph
-from ..topology.style import BREAKING_COLOUR
+from ..topology.style import BREAKING_COLOUR, STATUS_LOOKS, STATUS_WORDS
 from ..viewmodel.change_marks import (
-    STATUS_LOOKS,
-    STATUS_WORDS,
     LevelMarks,
     change_section,
     changes_by_item,
@@ -31,8 +30,8 @@ from ..viewmodel.change_marks import (
 )
 from ..viewmodel.item_html import detail_sections
 from .details_data import ItemTable, section_json
-from .levels import Interned, drill_levels, legend_entry
-from .view import FILE_CANVAS, levels_json, payload_dict
+from .levels import MAX_NODES, Interned, drill_levels, legend_entry
+from .view import FILE_CANVAS, chosen_overview, drawn_items, levels_json, payload_dict
 
 if TYPE_CHECKING:
     from ..change.estate_diff import EstateDiff
@@ -50,26 +49,25 @@ def diff_payload(
     lines: list[str],
     group_by: str | Literal[False] | None = None,
     canvas: Canvas = FILE_CANVAS,
+    max_nodes: int = MAX_NODES,
+    every_item: bool = True,
 ) -> dict[str, Any]:
     """The payload of a diff's HTML file (see the module docstring): the estate file's
     parts, laid out for `canvas` (a docs page's column: `docsite.diagrams.VIEW_CANVAS`),
-    every level marked, and `changes` (the statuses' names and colours)."""
-    from ..plot.topology import grouping
+    at most `max_nodes` nodes of levels, details of every item or (`every_item` False: a
+    docs page) of those the levels draw, every level marked, and `changes` (the statuses'
+    names and colours)."""
     from ..viewmodel.explorer_model import ExplorerModel
-    from ..viewmodel.topology_data import view_data
 
     with gc_paused():
         marked = diff_graph(diff)
         union = marked.graph
-        overview = None
-        if group_by is not None:
-            chosen = grouping(union, group_by) if group_by is not False else None
-            overview = view_data(union, group_by=chosen, canvas=canvas)
-        levels, opens = drill_levels(union, canvas, overview=overview)
+        overview = chosen_overview(union, group_by, canvas)
+        levels, opens = drill_levels(union, canvas, overview=overview, max_nodes=max_nodes)
         marks = [level_marks(level.data, marked) for level in levels]
         for level, found in zip(levels, marks, strict=True):
             paint(level.data.graph, found)
-        table = ItemTable(union)
+        table = ItemTable(union, None if every_item else drawn_items(union, levels))
         palette, strings = Interned(), Interned()
         shown = levels_json(levels, opens, table, union, palette, strings)
         for level, found, out in zip(levels, marks, shown, strict=True):
@@ -113,13 +111,17 @@ def _details(
     """Each item's details: what changed, then the item as the newer snapshot holds it
     (or, removed, the older)."""
     by_item = changes_by_item(diff)
-    insides = [frozenset(str(node) for node in model.graph.nodes) for model in models]
-    out = []
-    for node in table.nodes:
-        side = 0 if node in models[0].graph else 1
-        sections = detail_sections(models[side], str(node), insides[side])
-        changes = by_item.get(str(node))
-        if changes:
-            sections.insert(0, change_section(changes))
-        out.append([section_json(section, table, strings) for section in sections])
+    sides = [0 if node in models[0].graph else 1 for node in table.nodes]
+    out: list[list[Any]] = [[] for _ in table.nodes]
+    for side, model in enumerate(models):
+        inside = frozenset(str(node) for node in model.graph.nodes)
+        with graph_order(model.graph):  # two questions per item: sorted by a table
+            for number, node in enumerate(table.nodes):
+                if sides[number] != side:
+                    continue
+                sections = detail_sections(model, str(node), inside)
+                changes = by_item.get(str(node))
+                if changes:
+                    sections.insert(0, change_section(changes))
+                out[number] = [section_json(section, table, strings) for section in sections]
     return out

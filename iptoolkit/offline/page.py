@@ -43,6 +43,7 @@ __all__ = [
     "estate_lines",
     "write_html",
     "write_diff_html",
+    "written_page",
 ]
 
 ASSETS = ("topology.js", "topology.css")
@@ -132,18 +133,14 @@ def write_html(
     `"agent_type"` or `"partner"` always, False never (every node, in rows)."""
     from ..auditing.engine import findings
     from ..core.selection import Filter
-    from ..plot.topology import check_options, grouping
+    from ..plot.topology import check_options
     from ..viewmodel.explorer_model import ExplorerModel
-    from ..viewmodel.topology_data import view_data
-    from .view import FILE_CANVAS, view_payload
+    from .view import FILE_CANVAS, chosen_overview, view_payload
 
     check_options("auto", group_by)
     model = ExplorerModel(estate)
     graph = model.graph
-    overview = None
-    if group_by is not None:
-        chosen = grouping(graph, group_by) if group_by is not False else None
-        overview = view_data(graph, group_by=chosen, canvas=FILE_CANVAS)
+    overview = chosen_overview(graph, group_by, FILE_CANVAS)
     counts = model.select(Filter()).counts_text()
     shown = redact_text(" ".join((title or "Integration estate topology").split()))
     payload = view_payload(
@@ -155,9 +152,7 @@ def write_html(
         findings=findings(estate),
         paths=True,
     )
-    target = Path(path)
-    target.write_text(html_document(payload), encoding="utf-8", newline="\n")
-    return target
+    return written_page(payload, path)
 
 
 def write_diff_html(
@@ -179,6 +174,11 @@ def write_diff_html(
     shown = redact_text(" ".join((title or diff_title(diff)).split()))
     lines = [redact_text(line) for line in diff.summary().splitlines() if line.strip()]
     payload = diff_payload(diff, title=shown, lines=lines, group_by=group_by)
+    return written_page(payload, path)
+
+
+def written_page(payload: dict[str, Any], path: str | os.PathLike[str]) -> Path:
+    """The page of `payload` (`html_document`) written to `path`, UTF-8, `\\n` line ends."""
     target = Path(path)
     target.write_text(html_document(payload), encoding="utf-8", newline="\n")
     return target

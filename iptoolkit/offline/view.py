@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Hashable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..models import gc_paused
 from ..query.graph import release
@@ -33,7 +33,15 @@ if TYPE_CHECKING:
     from ..viewmodel.explorer_model import ExplorerModel
     from ..viewmodel.topology_data import ViewData
 
-__all__ = ["FORMAT", "FILE_CANVAS", "view_payload", "levels_json", "payload_dict", "drawn_items"]
+__all__ = [
+    "FORMAT",
+    "FILE_CANVAS",
+    "view_payload",
+    "chosen_overview",
+    "levels_json",
+    "payload_dict",
+    "drawn_items",
+]
 
 FORMAT = 1
 """The payload's version, for the script (`payload.v`)."""
@@ -79,6 +87,20 @@ def view_payload(
             findings=findings,
             paths=paths,
         )
+
+
+def chosen_overview(
+    graph: EstateGraph, group_by: str | Literal[False] | None, canvas: Canvas
+) -> ViewData | None:
+    """The first level as `group_by` asks for it (as `show_topology` takes it: a grouping,
+    False for every node), or None: the view chooses (`drill.auto_view`)."""
+    from ..plot.topology import grouping
+    from ..viewmodel.topology_data import view_data
+
+    if group_by is None:
+        return None
+    chosen = grouping(graph, group_by) if group_by is not False else None
+    return view_data(graph, group_by=chosen, canvas=canvas)
 
 
 def _payload(

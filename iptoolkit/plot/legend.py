@@ -15,6 +15,8 @@ from ..topology.style import (
     KIND_MARKERS,
     LINE_DASHES,
     STATUS_COLOURS,
+    STATUS_LOOKS,
+    STATUS_WORDS,
     UNCHANGED_NODE,
 )
 from .backend import matplotlib_module
@@ -28,7 +30,6 @@ __all__ = ["Entry", "legend_entries", "legend_handles", "MARKER_SIZE"]
 
 MARKER_SIZE = 8.0
 """A legend marker's size in points."""
-_REMOVED_FILL = "#F0C2B8"
 
 
 @dataclass(frozen=True)
@@ -65,12 +66,7 @@ def _diff_entries(view: ViewGraph, grouped: bool) -> list[Entry]:
     shown = {data["status"] for data in view.nodes.values()}
     shown |= {data["status"] for _, _, data in view.edges(data=True)}
     entries: list[Entry] = []
-    words = {
-        "added": "added",
-        "removed": "removed",
-        "changed": "changed, or a group with changes" if grouped else "changed",
-        "unchanged": "unchanged",
-    }
+    words = {**STATUS_WORDS, **({} if grouped else {"changed": "changed"})}
     for status, text in words.items():
         if status not in shown:
             continue
@@ -79,7 +75,8 @@ def _diff_entries(view: ViewGraph, grouped: bool) -> list[Entry]:
             entries.append(Entry(text, "o", UNCHANGED_NODE, edge=colour))
         elif status == "removed":
             dashes = LINE_DASHES["out"]
-            entries.append(Entry(text, "o", _REMOVED_FILL, colour, line=colour, dashes=dashes))
+            fill = STATUS_LOOKS[status][0]
+            entries.append(Entry(text, "o", fill, colour, line=colour, dashes=dashes))
         else:
             entries.append(Entry(text, "o", colour, line=colour))
     breaking = any(data.get("breaking") for data in view.nodes.values())

@@ -26,7 +26,7 @@ from ..topology.style import (
     LINE_DASHES,
     PROBLEM_COLOUR,
     STATUS_COLOURS,
-    UNCHANGED_NODE,
+    STATUS_LOOKS,
     UNRESOLVED_COLOUR,
     node_colour,
     pale,
@@ -301,11 +301,12 @@ def rings(view: ViewGraph, placed: LayeredLayout, sizes: dict[Hashable, float]) 
 def _status_nodes(status: str, unresolved: bool) -> dict[str, Any]:
     """Fill and outline of nodes with a diff status (the marker stays the kind's)."""
     colour = STATUS_COLOURS[status]
-    style: dict[str, Any] = {"fill": colour, "edge": "white", "edge_width": 0.6}
+    fill, edge = STATUS_LOOKS[status]
+    style: dict[str, Any] = {"fill": fill, "edge": edge, "edge_width": 0.6}
     if status == "unchanged":
-        style.update(fill=UNCHANGED_NODE, edge=colour, edge_width=0.8)
+        style.update(edge_width=0.8)
     elif status == "removed":
-        style.update(fill=pale(colour), edge=colour, edge_width=1.2, dashed=True)
+        style.update(edge_width=1.2, dashed=True)
     if unresolved:
         style.update(marker="X", edge=style["fill"] if status == "unchanged" else colour)
     return style

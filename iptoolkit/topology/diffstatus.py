@@ -136,7 +136,7 @@ def status_of_tally(tally: Counter[str]) -> Status:
 def tally_of(members: Iterable[Hashable], marked: DiffGraph) -> tuple[Counter[str], int]:
     """How many of `members` have each status, and how many a breaking change names."""
     members = tuple(members)
-    tally: Counter[str] = Counter(marked.nodes[str(member)] for member in members)
+    tally: Counter[str] = Counter(marked.nodes.get(str(m), "unchanged") for m in members)
     return tally, sum(member in marked.breaking for member in members)
 
 

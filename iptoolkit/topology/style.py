@@ -40,6 +40,8 @@ __all__ = [
     "node_colour",
     "text_colour",
     "pale",
+    "STATUS_LOOKS",
+    "STATUS_WORDS",
 ]
 
 COLUMN_OF_KIND: dict[str, int] = {
@@ -178,3 +180,20 @@ def pale(colour: str) -> str:
     """The colour (`#RRGGBB`) mixed with white: an inactive item's fill."""
     red, green, blue = (int(colour.lstrip("#")[i : i + 2], 16) / 255 for i in (0, 2, 4))
     return "#" + "".join(f"{round((0.3 * c + 0.7) * 255):02x}" for c in (red, green, blue))
+
+
+STATUS_LOOKS: dict[str, tuple[str, str]] = {
+    "added": (STATUS_COLOURS["added"], "#FFFFFF"),
+    "removed": (pale(STATUS_COLOURS["removed"]), STATUS_COLOURS["removed"]),
+    "changed": (STATUS_COLOURS["changed"], "#FFFFFF"),
+    "unchanged": (UNCHANGED_NODE, STATUS_COLOURS["unchanged"]),
+}
+"""Diff status -> (fill, outline) of a node: `plot_diff`'s, the interactive map's and the
+HTML file's (a removed one is also drawn dashed where the drawing can)."""
+STATUS_WORDS = {
+    "added": "added",
+    "removed": "removed",
+    "changed": "changed, or a group with changes",
+    "unchanged": "unchanged",
+}
+"""What a legend says of each status (of a view node by node, `changed` alone)."""

@@ -15,8 +15,7 @@ from typing import Any
 import pytest
 
 import iptoolkit as ipt
-from iptoolkit.topology.style import BREAKING_COLOUR
-from iptoolkit.viewmodel.change_marks import STATUS_LOOKS
+from iptoolkit.topology.style import BREAKING_COLOUR, STATUS_LOOKS
 
 from ..hostile_estate import SECRETS, hostile_changed, hostile_estate
 from .checkers import axe_violations, checkers_missing, said
@@ -141,7 +140,7 @@ def test_a_hostile_diff_runs_no_script_and_shows_no_secret(browser: Any, tmp_pat
     path = ipt.export(diff, tmp_path / "hostile-changes.html", group_by=False)
     watched = Watched(browser, "file://")
     page = watched.page
-    page.add_init_script("window.__ran = []; window.alert = (m) => window.__ran.push(m);")
+    watched.trap_scripts()
     page.goto(path.as_uri())
     page.wait_for_selector(".ipt-changes-toggle")
     items = page.evaluate("IptTopology.views[0].data.items.length")
@@ -154,7 +153,7 @@ def test_a_hostile_diff_runs_no_script_and_shows_no_secret(browser: Any, tmp_pat
     for secret in SECRETS:
         assert secret not in seen and secret not in page.content(), secret
     assert page.evaluate("document.querySelectorAll('img, iframe').length") == 0
-    assert page.evaluate("window.__ran") == []
+    assert watched.ran() == []
     assert watched.refused == []
     watched.clean()
     page.close()

@@ -76,6 +76,15 @@ class Watched:
 
         self.page.route("**/*", route)
 
+    def trap_scripts(self) -> None:
+        """From the next page on, a script a name smuggled in that calls `alert` is kept in
+        `window.__ran` (`ran()`), not shown."""
+        self.page.add_init_script("window.__ran = []; window.alert = (m) => window.__ran.push(m);")
+
+    def ran(self) -> list[Any]:
+        """What `trap_scripts` caught (nothing, if no name ran)."""
+        return list(self.page.evaluate("window.__ran"))
+
     def click_node(self, text: str, kind: int = -1) -> None:
         at = self.page.evaluate(_WHERE, [text, kind])
         assert at is not None, f"no node labelled {text!r} drawn"
@@ -249,7 +258,7 @@ def test_hostile_names_run_no_script(browser: Any, tmp_path: Path) -> None:
     path = ipt.export(hostile_estate(), tmp_path / "hostile.html", group_by=False)
     watched = Watched(browser, "file://")
     page = watched.page
-    page.add_init_script("window.__ran = []; window.alert = (m) => window.__ran.push(m);")
+    watched.trap_scripts()
     page.goto(path.as_uri())
     page.wait_for_selector(".ipt-canvas canvas")
     page.fill(".ipt-search", "<img")
@@ -261,7 +270,7 @@ def test_hostile_names_run_no_script(browser: Any, tmp_path: Path) -> None:
     page.wait_for_selector(".ipt-result")
     page.click(".ipt-result >> nth=0")
     assert page.evaluate("document.querySelectorAll('img, iframe').length") == 0
-    assert page.evaluate("window.__ran") == []
+    assert watched.ran() == []
     assert watched.refused == []
     watched.clean()
     page.close()
@@ -286,11 +295,17 @@ def served_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield address
 
 
+def _site_page(browser: Any, site: str, path: str) -> Watched:
+    """A page of the served site, scripts trapped (`Watched.trap_scripts`)."""
+    watched = Watched(browser, site)
+    watched.trap_scripts()
+    watched.page.goto(site + path)
+    return watched
+
+
 def test_a_docs_partner_page_draws_its_view(browser: Any, served_site: str) -> None:
-    watched = Watched(browser, served_site)
+    watched = _site_page(browser, served_site, "partners/partner-x/")
     page = watched.page
-    page.add_init_script("window.__ran = []; window.alert = (m) => window.__ran.push(m);")
-    page.goto(served_site + "partners/partner-x/")
     page.wait_for_selector(".ipt-view-live canvas")
     svg = page.locator(".ipt-view img")
     assert svg.count() == 1 and not svg.is_visible()  # the picture stays, for print
@@ -301,17 +316,15 @@ def test_a_docs_partner_page_draws_its_view(browser: Any, served_site: str) -> N
     page.wait_for_selector(".ipt-view-live canvas")
     watched.click_node("img src", 4)
     assert SCRIPT.strip() in page.inner_text(".ipt-view-live .ipt-details")
-    assert page.evaluate("window.__ran") == []
+    assert watched.ran() == []
     assert watched.refused == []
     watched.clean()
     page.close()
 
 
 def test_the_docs_changelog_draws_what_changed_on_its_map(browser: Any, served_site: str) -> None:
-    watched = Watched(browser, served_site)
+    watched = _site_page(browser, served_site, "changes/")
     page = watched.page
-    page.add_init_script("window.__ran = []; window.alert = (m) => window.__ran.push(m);")
-    page.goto(served_site + "changes/")
     page.wait_for_selector(".ipt-view-live .ipt-changes-toggle")
     statuses = page.evaluate("IptTopology.views[0].changes.status(0)")
     assert "changed" in statuses  # every profile was deactivated
@@ -323,7 +336,7 @@ def test_the_docs_changelog_draws_what_changed_on_its_map(browser: Any, served_s
     details = page.inner_text(".ipt-view-live .ipt-details")
     assert "Changes" in details and "$.active" in details
     assert not any(secret in page.content() for secret in SECRETS)
-    assert page.evaluate("window.__ran") == []
+    assert watched.ran() == []
     assert watched.refused == []
     watched.clean()
     page.close()

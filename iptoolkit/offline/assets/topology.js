@@ -7,8 +7,8 @@
    `view.rings` / `view.badges` / `view.tips` / `view.detailParts` / `view.legendParts`
    take functions that ring a node in a colour, write a short text under its label (a
    group's news in a diff), add words to its hover tip, to an item's details and to the
-   legend (findings on the map). An
-   add-on (findings.js, paths.js in an HTML file) is a function of the view, pushed on
+   legend (findings on the map). An add-on (findings.js, paths.js, changes.js in an HTML
+   file; changes.js in the docs site) is a function of the view, pushed on
    `IptTopology.addons` before the view is made. For tests: `view.faded()`, the nodes of
    the level shown that the fade leaves faint; `view.keyed`, the node the keyboard is on.
 

@@ -150,6 +150,11 @@ class TopologyTab:
                 self.view.progress.done()
 
     def _picked(self, node: Hashable) -> None:
-        """An item of the view was clicked: its details (an agent's: its profile's)."""
+        """An item of the view was clicked: its details (an agent's: its profile's). An
+        item the older estate alone holds has none in the Explorer (its estate is the
+        newer): what changed of it is listed under the map."""
         graph = self.view.graph
-        self._on_item(str(detail_node(graph, node) if graph is not None else node))
+        item = str(detail_node(graph, node) if graph is not None else node)
+        if self._since is not None and item not in self._model.graph:
+            return
+        self._on_item(item)

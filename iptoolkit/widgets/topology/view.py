@@ -18,7 +18,7 @@ A diff (`ipt.diff`) is drawn on the map of both snapshots, every level coloured 
 
 Where the widget cannot render (GitHub, nbviewer, a notebook reopened without its kernel)
 the output shows the PNG of `plot_topology` (of a diff, `plot_diff`) instead, as the
-Explorer does.
+Explorer does (its static copy: the selection's `plot_topology`, with or without `since`).
 """
 
 from __future__ import annotations
@@ -278,6 +278,7 @@ class TopologyView(W.VBox):  # type: ignore[misc]  # ipywidgets has no types: W.
         when a group is opened or a node clicked); laid out again from the graph when the
         view is resized (from `views`, the graph's grouped views, or what `views()` gives,
         when given)."""
+        self.changes = None  # prepared data is an estate's: no diff's marks on it
         if graph is not None:
             self._highlight = None
             self._levels.use(graph)
