@@ -131,6 +131,19 @@ def test_the_kernel_is_told_the_snapshot_and_folder(
     assert environ[env.MAX_LOAD_SIZE] == "5000000"
 
 
+def test_the_kernel_is_told_the_older_snapshot_to_show_changes_since(
+    runner: CliRunner, started: list[tuple[int, dict[str, str]]], snapshot: Path, monkeypatch
+) -> None:
+    monkeypatch.setenv(env.APP_SINCE, "/left/over/from/before.json")
+    result = runner.invoke(main, ["explore", str(snapshot), "--port", "0"])
+    assert isinstance(result.exception, _Started), result.output
+    assert env.APP_SINCE not in started[0][1]
+    since = ["--since", str(snapshot)]
+    result = runner.invoke(main, ["explore", str(snapshot), "--port", "0", *since])
+    assert isinstance(result.exception, _Started), result.output
+    assert started[1][1][env.APP_SINCE] == str(snapshot.resolve())
+
+
 def test_without_a_snapshot_the_kernel_shows_the_demo(
     runner: CliRunner, started: list[tuple[int, dict[str, str]]], monkeypatch
 ) -> None:
@@ -189,6 +202,25 @@ def test_show_titles_the_explorer_with_its_snapshot(
     assert "ipt-views" in shown[2]._dom_classes  # the named views, kept beside the snapshot
     assert explorer.views is not None and explorer.views.path == tmp_path / "estate.views.json"
     assert shown[3] is explorer
+    explorer.close()
+
+
+def test_show_since_an_older_snapshot_maps_what_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _capture_display(monkeypatch)
+    old = ipt.demo_estate(n_profiles=40, seed=2)
+    path, older = tmp_path / "estate.json", tmp_path / "older.json"
+    ipt.demo_changes(old, seed=1).save(path)
+    old.save(older)
+    monkeypatch.setenv(env.APP_SNAPSHOT, str(path))
+    monkeypatch.setenv(env.APP_SINCE, str(older))
+    explorer = page.show()
+    assert explorer is not None
+    explorer._topology_tab.set_visible(True)  # the Topology tab, as the page shows it
+    changes = explorer.topology.changes
+    expected = ipt.diff(old, explorer.selection).counts()
+    assert changes is not None and changes.diff.counts() == expected and expected["changes"]
     explorer.close()
 
 

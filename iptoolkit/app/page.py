@@ -83,6 +83,7 @@ def show(
             static_copy=False,
             views=views,
             model=kept.model if kept is not None else None,
+            since=os.environ.get(env.APP_SINCE) or None,  # what changed since, on the map
             **_guarded(),
         )
     explorer.widget.add_class("ipt-app")

@@ -74,6 +74,12 @@ by a script inherits SIGINT ignored, and Python then never raises KeyboardInterr
     "it every file the app writes masks credentials, as every other export does.",
 )
 @click.option(
+    "--since",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="An older snapshot: the map shows what changed from it to SNAPSHOT, each item "
+    "coloured by what happened to it, the filter applied to both.",
+)
+@click.option(
     "--views",
     "views",
     type=click.Path(file_okay=False, path_type=Path),
@@ -87,6 +93,7 @@ def explore_command(
     max_sessions: int,
     free_after: int,
     unmasked_downloads: bool,
+    since: Path | None,
     views: Path | None,
 ) -> None:
     """Open the Explorer as a web app: filters, counts, table, topology, details, export.
@@ -107,6 +114,9 @@ def explore_command(
     environ[env.APP_UNMASKED] = "1" if unmasked_downloads else ""
     environ.pop(env.APP_SNAPSHOT, None)
     environ.pop(env.APP_VIEWS, None)
+    environ.pop(env.APP_SINCE, None)
+    if since is not None:
+        environ[env.APP_SINCE] = str(since.resolve())
     if views is not None:
         environ[env.APP_VIEWS] = str(views.resolve())
     if snapshot is not None:
