@@ -38,7 +38,8 @@ from ..topology.legend import LegendItem
 from ..topology.style import BREAKING_COLOUR, STATUS_COLOURS, STATUS_LOOKS, STATUS_WORDS
 from .explorer_html import fields_html
 from .item_html import Section
-from .topology_data import PORT_SUFFIX, ViewData, detail_node
+from .topology_data import ViewData, detail_node
+from .topology_search import picked_key
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -115,12 +116,12 @@ def level_marks(data: ViewData, marked: DiffGraph) -> LevelMarks:
     near = {key for key in status if status[key] != "unchanged" or key in breaking}
     touching = set(near)
     for u, v in data.graph.edges:
-        ends = (_owner(u, status), _owner(v, status))
+        ends = (picked_key(data, u), picked_key(data, v))  # a link leaves from a port
         link = tallies.get(ends) or tallies.get(ends[::-1])
         links[(u, v)] = status_of_tally(link) if link else "unchanged"
         if ends[0] in near or ends[1] in near:
             touching.update(ends)
-    ports = {key for key in data.graph.nodes if _owner(key, status) in touching}
+    ports = {key for key in data.graph.nodes if picked_key(data, key) in touching}
     return LevelMarks(status, breaking, news, links, frozenset(touching | ports))
 
 
@@ -131,13 +132,6 @@ def paint(graph: nx.DiGraph[str], marks: LevelMarks) -> None:
         attributes["color"], attributes["border"] = STATUS_LOOKS[status]
     for (u, v), status in marks.links.items():
         graph.edges[u, v]["color"] = STATUS_COLOURS[status]
-
-
-def _owner(key: str, status: dict[str, Status]) -> str:
-    """The node a port stands for (a link leaves from its node's port)."""
-    if key.endswith(PORT_SUFFIX) and key[: -len(PORT_SUFFIX)] in status:
-        return key[: -len(PORT_SUFFIX)]
-    return key
 
 
 def _link_tallies(

@@ -174,13 +174,23 @@ def field_rows(fields: Mapping[str, Any]) -> list[tuple[str, str]]:
     return rows
 
 
+LONG_NAME = 28
+"""Characters of a field's name past which it wraps (`ipt-long`: a diff's JSON path),
+leaving its value room; the offline view's script has the same bound."""
+
+
+def _name_cell(name: str) -> str:
+    long = " class='ipt-long'" if len(name) > LONG_NAME else ""
+    return f"<th{long}>{html.escape(name)}</th>"
+
+
 def fields_html(
     fields: Mapping[str, Any], *, title: str = "", links: Mapping[str, Link] | None = None
 ) -> str:
     """A two-column table of fields; nested values are shown as compact JSON, and `links`
     (field -> item) as links after them."""
     rows = [
-        f"<tr><th>{html.escape(key)}</th><td>{html.escape(shown)}</td></tr>"
+        f"<tr>{_name_cell(key)}<td>{html.escape(shown)}</td></tr>"
         for key, shown in field_rows(fields)
     ]
     for key, link in (links or {}).items():

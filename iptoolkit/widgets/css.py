@@ -30,6 +30,8 @@ EXPLORER_CSS = """<style>
 .ipt-explorer table.ipt-fields th {text-align: left; padding: 2px 12px 2px 0;
   vertical-align: top; white-space: nowrap; font-weight: 600;}
 .ipt-explorer table.ipt-fields td {padding: 2px 0; word-break: break-word;}
+.ipt-explorer table.ipt-fields th.ipt-long {white-space: normal; overflow-wrap: anywhere;
+  width: 40%;}
 .ipt-explorer .ipt-detail-body ul {margin: 0 0 4px 0; padding-left: 20px;}
 .ipt-explorer .ipt-more summary {cursor: pointer; color: var(--jp-content-link-color,
   #1976d2); margin: 0 0 4px 20px;}

@@ -30,7 +30,7 @@
       if (!gaps.has(level)) {
         var byColumn = {}, least = Infinity;
         level.nodes.forEach(function (node) {
-          if (node[8] === 5) return;  /* a port */
+          if (node[8] === api.PORT) return;  /* a port */
           (byColumn[node[0]] = byColumn[node[0]] || []).push(node[1]);
         });
         Object.keys(byColumn).forEach(function (x) {

@@ -21,7 +21,8 @@
   "use strict";
   var FONT = "12px DejaVu Sans, Verdana, sans-serif";
   var api = window.IptTopology = window.IptTopology || {};
-  var PORT = 5;
+  var PORT = api.PORT = 5;  /* a port's kind (`levels.KINDS`), for add-ons too */
+  var LONG_NAME = 28;  /* a field's name past which it wraps: explorer_html.LONG_NAME */
   var MAX_SPREAD = 2;  /* columns at most twice as far apart as laid out: edges stay legible */
 
   function el(tag, cls, text) {
@@ -761,7 +762,8 @@
       var table = el("table", "ipt-fields");
       section.f.forEach(function (row) {
         var pair = JSON.parse(S(row)), tr = el("tr");
-        tr.appendChild(el("th", null, pair[0]));
+        /* a name as long as a JSON path (a diff's change) wraps, leaving its value room */
+        tr.appendChild(el("th", pair[0].length > LONG_NAME ? "ipt-long" : null, pair[0]));
         tr.appendChild(el("td", null, pair[1]));
         table.appendChild(tr);
       });
