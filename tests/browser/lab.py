@@ -449,12 +449,30 @@ def keep_screenshot(target: Any, tmp_path: Path, name: str) -> None:
         shutil.copy(path, Path(keep) / path.name)
 
 
+def open_and_run(
+    page: Any,
+    lab: Lab,
+    name: str,
+    *,
+    first_widget: str,
+    screenshot: Path | None = None,
+    timeout: float = 90_000,
+) -> None:
+    """Open the lab's notebook `name`, run every cell and wait for the `first_widget`
+    selector: a timeout in any of it is a `FirstLaunchTimeout` (`first_launch`), because a
+    fresh server's first launch sometimes runs every cell and renders no widget."""
+    with first_launch(page, screenshot):
+        open_notebook(page, lab, name, timeout=timeout)
+        run_all(page, timeout=timeout)
+        page.locator(first_widget).first.wait_for(timeout=timeout)
+
+
 def run_beside_file_browser(
-    page: Any, lab: Lab, name: str, *, screenshot: Path, timeout: float
+    page: Any, lab: Lab, name: str, *, first_widget: str, screenshot: Path, timeout: float
 ) -> None:
     """Open the lab's notebook `name` with JupyterLab's file browser open beside it (where
-    people keep it: the laptop's narrow pane) and run every cell; a timeout there is a
-    `FirstLaunchTimeout` (`first_launch`, with `screenshot`)."""
+    people keep it: the laptop's narrow pane), run every cell and wait for `first_widget`;
+    a timeout there is a `FirstLaunchTimeout` (`first_launch`, with `screenshot`)."""
     with first_launch(page, screenshot):
         page.goto(lab.tree(name), timeout=timeout)
         page.wait_for_selector(
@@ -466,6 +484,7 @@ def run_beside_file_browser(
             page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab[data-id='filebrowser']").click()
         page.locator(".jp-FileBrowser").first.wait_for(state="visible", timeout=45_000)
         run_all(page, timeout=timeout)
+        page.locator(first_widget).first.wait_for(timeout=timeout)
 
 
 def run_all(page: Any, *, timeout: float = 90_000) -> None:

@@ -22,8 +22,7 @@ from .lab import (
     Lab,
     chromium_missing,
     chromium_page,
-    first_launch,
-    open_notebook,
+    open_and_run,
     run_in_lab,
 )
 from .steps import label_counts, open_tab, option_labels, wait_options_change
@@ -68,17 +67,16 @@ def test_facets_follow_the_selection_and_every_format_exports(tmp_path: Path) ->
 
 def _session(lab: Lab, shots: Path) -> None:
     with chromium_page(VIEWPORT) as (page, _errors):
-        with first_launch(page, shots / "first-launch-timeout.png"):
-            _run(page, lab)
+        open_and_run(
+            page,
+            lab,
+            "facets.ipynb",
+            first_widget=".ipt-counts",
+            screenshot=shots / "first-launch-timeout.png",
+            timeout=FIRST_LAUNCH,
+        )
         _facets(page, shots)
         _export(page, shots)
-
-
-def _run(page: Any, lab: Lab) -> None:
-    open_notebook(page, lab, "facets.ipynb", timeout=FIRST_LAUNCH)
-    page.click(".lm-MenuBar-itemLabel:text-is('Run')")
-    page.click("li[data-command='runmenu:run-all']")
-    page.locator(".ipt-counts").wait_for(timeout=FIRST_LAUNCH)
 
 
 def _facets(page: Any, shots: Path) -> None:

@@ -139,7 +139,12 @@ def _lab_session(lab: Lab, tmp_path: Path) -> dict[str, str]:
     found: dict[str, str] = {}
     with _recording_page() as page:
         run_beside_file_browser(
-            page, lab, "widths.ipynb", screenshot=tmp_path / "lab-first-launch.png", timeout=FIRST
+            page,
+            lab,
+            "widths.ipynb",
+            first_widget=".ipt-topology canvas.sigma-labels",
+            screenshot=tmp_path / "lab-first-launch.png",
+            timeout=FIRST,
         )
         views = page.locator(".ipt-topology")
         page.wait_for_function(

@@ -42,7 +42,6 @@ from .lab import (
     Lab,
     chromium,
     chromium_missing,
-    first_launch,
     keep_screenshot,
     launch_explore,
     printed_app_url,
@@ -185,10 +184,13 @@ def _lab_session(browser: Any, lab: Lab, tmp_path: Path) -> list[str]:
     page = _page(browser, LAPTOP[-1])
     try:
         run_beside_file_browser(
-            page, lab, "laptop.ipynb", screenshot=tmp_path / "lab-first-launch.png", timeout=FIRST
+            page,
+            lab,
+            "laptop.ipynb",
+            first_widget=LIVE_CANVAS,
+            screenshot=tmp_path / "lab-first-launch.png",
+            timeout=FIRST,
         )
-        with first_launch(page, tmp_path / "lab-first-map.png"):  # a fresh lab's first widget
-            page.locator(LIVE_CANVAS).first.wait_for(timeout=FIRST)
         wait_settled(page)
         found.append(f"lab {LAPTOP[-1]} px: " + _first_frames_whole(page))
         for width in LAPTOP:

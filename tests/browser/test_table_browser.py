@@ -19,8 +19,7 @@ from .lab import (
     Lab,
     chromium_missing,
     chromium_page,
-    first_launch,
-    open_notebook,
+    open_and_run,
     run_in_lab,
 )
 
@@ -73,17 +72,9 @@ def test_table_sorts_pages_and_picks_in_jupyterlab(tmp_path: Path) -> None:
 
 def _session(lab: Lab, tmp_path: Path) -> None:
     with chromium_page(VIEWPORT) as (page, errors):
-        with first_launch(page):
-            _open(page, lab)
+        open_and_run(page, lab, NOTEBOOK, first_widget=".ipt-table tbody tr", timeout=FIRST_LAUNCH)
         _use_the_table(page, tmp_path)
         assert errors == [], errors
-
-
-def _open(page: Any, lab: Lab) -> None:
-    open_notebook(page, lab, NOTEBOOK, timeout=FIRST_LAUNCH)
-    page.click(".lm-MenuBar-itemLabel:text-is('Run')")
-    page.click("li[data-command='runmenu:run-all']")
-    page.locator(".ipt-table tbody tr").first.wait_for(timeout=FIRST_LAUNCH)
 
 
 def _use_the_table(page: Any, tmp_path: Path) -> None:

@@ -25,8 +25,7 @@ from .lab import (
     Lab,
     chromium_missing,
     chromium_page,
-    first_launch,
-    open_notebook,
+    open_and_run,
     run_in_lab,
 )
 from .steps import canvas_fingerprint, click_a_node, coloured_share, wait_canvas_change
@@ -83,8 +82,8 @@ def _session(lab: Lab, tmp_path: Path) -> None:
             "console",
             lambda message: errors.append(message.text) if message.type == "error" else None,
         )
-        with first_launch(page):
-            open_notebook(page, lab, "topology.ipynb", timeout=FIRST_LAUNCH)
+        shown = ".ipt-topology"
+        open_and_run(page, lab, "topology.ipynb", first_widget=shown, timeout=FIRST_LAUNCH)
         try:
             _explore(page, tmp_path)
         except AssertionError as exc:
@@ -93,10 +92,7 @@ def _session(lab: Lab, tmp_path: Path) -> None:
 
 
 def _explore(page: Any, tmp_path: Path) -> None:
-    page.click(".lm-MenuBar-itemLabel:text-is('Run')")
-    page.click("li[data-command='runmenu:run-all']")
     view = page.locator(".ipt-topology").first
-    view.wait_for(timeout=FIRST_LAUNCH)
     canvas = page.locator(".ipt-topology .ipysigma-container").first
     canvas.locator("canvas").first.wait_for(timeout=STEP)
     view.scroll_into_view_if_needed()
