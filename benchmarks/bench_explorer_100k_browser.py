@@ -139,7 +139,12 @@ def _in_jupyterlab(folder: Path, snapshot: Path, keep: Path | None) -> dict[str,
                 context.add_init_script(RECORD_LABELS)
                 page = context.new_page()
                 run_beside_file_browser(
-                    page, lab, "explorer.ipynb", screenshot=folder / "first.png", timeout=STEP_MS
+                    page,
+                    lab,
+                    "explorer.ipynb",
+                    first_widget=".ipt-explorer",
+                    screenshot=folder / "first.png",
+                    timeout=STEP_MS,
                 )
                 return _steps(page, json.loads(stamp.read_text()), keep)
             finally:

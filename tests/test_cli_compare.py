@@ -104,6 +104,27 @@ def test_the_plot_draws_more_differences_than_it_has_room_for(
     assert all("5 profiles with differences" in ax.get_title("left") for ax in figure.axes)
 
 
+def test_html_writes_both_installations_on_one_map(files: dict[str, Path], tmp_path: Path) -> None:
+    from .test_offline import payload_of
+
+    target = tmp_path / "prod-vs-test.html"
+    hosts = "--substitute=.test.example.=.example."
+    code, out, err = _run(
+        "compare", str(files["prod"]), str(files["test"]), hosts, "--html", str(target)
+    )
+    assert code == 1 and "only in prod" in out
+    assert f"map written to {target}" in err
+    payload = payload_of(target)
+    marked = {entry[1] for level in payload["levels"] for entry in level["changes"]}
+    names = [row[0] for row in payload["changes"]["statuses"]]
+    assert {names[index] for index in marked} == {
+        "only-in-a", "only-in-b", "changed", "active-differs", "wired-differently"
+    }  # fmt: skip
+    assert SECRET not in target.read_text(encoding="utf-8")
+    code, out, err = _run("compare", str(files["prod"]), str(files["test"]), "--html", "x.htm")
+    assert code == 2 and out == "" and "--html x.htm: the file name must end in .html" in err
+
+
 def test_configuration_silences_hosts_and_expires_known_differences(
     files: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

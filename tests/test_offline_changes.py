@@ -17,11 +17,12 @@ import pytest
 import iptoolkit as ipt
 from iptoolkit.change.estate_diff import EstateDiff
 from iptoolkit.change.record import ChangeOp
-from iptoolkit.offline.changes_data import diff_payload
+from iptoolkit.offline.changes_data import map_payload
 from iptoolkit.offline.levels import drill_levels
 from iptoolkit.offline.view import FILE_CANVAS
 from iptoolkit.topology.diffstatus import diff_graph, status_of_tally
 from iptoolkit.topology.style import STATUS_COLOURS, UNCHANGED_NODE, pale
+from iptoolkit.viewmodel.change_marks import diff_map
 
 from .hostile_estate import SECRETS, hostile_changed, hostile_estate
 from .test_offline import payload_of
@@ -44,7 +45,7 @@ def _week() -> EstateDiff:
 
 @cache
 def _payload() -> dict[str, Any]:
-    return diff_payload(_week(), title="week", lines=["lines"])
+    return map_payload(diff_map(_week()), title="week", lines=["lines"])
 
 
 def _fill(payload: dict[str, Any], node: list[Any]) -> str:

@@ -18,7 +18,7 @@ import iptoolkit as ipt
 from iptoolkit.change.estate_diff import EstateDiff
 from iptoolkit.topology.diffstatus import diff_graph, status_of_tally
 from iptoolkit.topology.style import BREAKING_COLOUR
-from iptoolkit.viewmodel.change_marks import BREAKING_RING_PX
+from iptoolkit.viewmodel.change_marks import BREAKING_RING_PX, diff_map
 
 from .hostile_estate import SECRETS, hostile_changed, hostile_estate
 from .test_offline_changes import FILLS
@@ -154,7 +154,8 @@ def test_the_explorer_since_an_older_estate_maps_what_changed_in_its_selection(
     explorer.filter = chosen
     assert view.changes is not None
     expected = ipt.diff(old.subset(chosen), new.subset(chosen))
-    assert view.changes.diff.counts() == expected.counts() != _week().counts()
+    shown = view.changes.marked_graph.counts()
+    assert shown == diff_map(expected).marked.counts() != diff_map(_week()).marked.counts()
     _drawn_as_marked(view, expected)
     explorer.close()
     with pytest.raises(TypeError, match="Explorer: since must be an Estate or a snapshot path"):

@@ -26,10 +26,13 @@ from .host import (
 )
 from .options import (
     check_details_file,
+    check_map_file,
     comment_markdown,
     details_file_option,
     format_option,
     load_reference,
+    map_file_option,
+    write_map_file,
 )
 from .progress import command_progress, end_progress, progress_option
 
@@ -98,6 +101,10 @@ __all__ = ["compare_command"]
     type=click.Path(dir_okay=False, path_type=Path),
     help="Also draw the differing items of A and B side by side into this PNG/SVG/PDF file.",
 )
+@map_file_option(
+    "both installations on one map (each item coloured by its kind of difference, what "
+    "differs first in its details)"
+)
 @progress_option
 @details_file_option
 def compare_command(
@@ -112,6 +119,7 @@ def compare_command(
     name_a: str | None,
     name_b: str | None,
     plot_path: Path | None,
+    html_path: Path | None,
     details_file: Path | None,
 ) -> None:
     """Compare two installations (A, B) by what things are, not their ids: partners by
@@ -124,10 +132,12 @@ def compare_command(
       iptoolkit compare test.json prod.json --format md --details-file all.md
       iptoolkit compare estate.duckdb@2026-11-01 estate.duckdb@2026-11-20
       iptoolkit compare test.json prod.json --write-mapping mapping.toml
+      iptoolkit compare test.json prod.json --html test-vs-prod.html
 
     Exit 0 when they match, 1 when they differ, 2 when they could not be compared.
     """
     check_details_file(details_file, output_format)
+    check_map_file(html_path)
     pairs = _pairs(substitute)
     command_progress()  # a fetch of --env reports to the command's bars
     if len(sources) + len(environments) != 2:
@@ -159,6 +169,8 @@ def compare_command(
             detach(plot_comparison(result, path=plot_path))  # written: not left open
             end_progress()
         click.echo(f"diagram written to {plot_path}", err=True)
+    if html_path is not None:
+        write_map_file(result, html_path)
     command_progress().stage("Writing the report")
     if output_format == "md":
         text = comment_markdown(result.to_markdown, details_file)

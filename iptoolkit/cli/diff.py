@@ -27,10 +27,13 @@ from .host import (
 )
 from .options import (
     check_details_file,
+    check_map_file,
     comment_markdown,
     details_file_option,
     format_option,
     load_estate,
+    map_file_option,
+    write_map_file,
 )
 from .progress import command_progress, end_progress, progress_option
 
@@ -72,12 +75,9 @@ FAIL_ON = ("breaking", "notable", "any")
     is_flag=True,
     help="With --plot: draw the whole union of both snapshots, not only what changed.",
 )
-@click.option(
-    "--html",
-    "html_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Also write the map of both snapshots into this .html file (opens offline): each "
-    "item coloured by what happened to it, its changes first in its details.",
+@map_file_option(
+    "the map of both snapshots (each item coloured by what happened to it, its changes "
+    "first in its details)"
 )
 @progress_option
 @details_file_option
@@ -112,10 +112,7 @@ def diff_command(
             f"--plot {plot_path.name}: the diagram is written as one of {diagram_suffixes()}",
             EXIT_TROUBLE,
         )
-    if html_path is not None and html_path.suffix.lower() != ".html":
-        raise CommandError(
-            f"--html {html_path.name}: the file name must end in .html", EXIT_TROUBLE
-        )
+    check_map_file(html_path)
     result = _compare(old, new)
     keep_until_exit(result)  # the two estates: the process ends without freeing them
     end_progress()
@@ -125,8 +122,7 @@ def diff_command(
         command_progress().stage(f"Drawing {plot_path.name}")
         _written(result, plot_path, "--plot", "diagram", only_changed=not draw_all)
     if html_path is not None:
-        command_progress().stage(f"Laying out {html_path.name}")
-        _written(result, html_path, "--html", "map")
+        write_map_file(result, html_path)
     command_progress().stage("Writing the report")
     text = _report(result, output_format, details_file)
     end_progress()

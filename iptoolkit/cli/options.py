@@ -412,3 +412,38 @@ def comment_markdown(render: Callable[..., str], details_file: Path | None) -> s
         click.echo(f"whole report written to {details_file}", err=True)
         named = str(details_file)
     return render(limit=COMMENT_LIMIT, details=named)
+
+
+def map_file_option(what: str) -> Callable[[F], F]:
+    """`--html PATH`: also write `what` (the map of both snapshots, of both installations)
+    into an offline HTML file (`ipt.export`)."""
+    return click.option(
+        "--html",
+        "html_path",
+        type=click.Path(dir_okay=False, path_type=Path),
+        help=f"Also write {what} into this .html file (opens offline).",
+    )
+
+
+def check_map_file(html_path: Path | None) -> None:
+    """`--html` not ending in .html is a wrong option, said before any work."""
+    from .host import EXIT_TROUBLE, CommandError
+
+    if html_path is not None and html_path.suffix.lower() != ".html":
+        raise CommandError(
+            f"--html {html_path.name}: the file name must end in .html", EXIT_TROUBLE
+        )
+
+
+def write_map_file(subject: Any, html_path: Path) -> None:
+    """The map of a diff or a comparison written to `html_path` (`ipt.export`), with a
+    progress stage, said on stderr so stdout stays the report."""
+    from ..exporters import export
+    from .host import EXIT_TROUBLE, one_line_errors
+    from .progress import end_progress
+
+    command_progress().stage(f"Laying out {html_path.name}")
+    with one_line_errors(EXIT_TROUBLE, prefix="--html: "):
+        export(subject, html_path)
+    end_progress()
+    click.echo(f"map written to {html_path}", err=True)

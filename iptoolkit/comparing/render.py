@@ -57,6 +57,7 @@ __all__ = [
     "to_json",
     "to_csv",
     "status_words",
+    "value_pair",
     "CSV_COLUMNS",
     "SCHEMA_VERSION",
 ]
@@ -149,7 +150,7 @@ def to_text(result: Comparison) -> str:
         if d.expired:
             lines.append(f"    {_clean(d.expired)}")
         for f in d.fields:
-            old, new = _values(f.a, f.b)
+            old, new = value_pair(f.a, f.b)
             lines.append(f"    {_clean(f.path)}: {_clean(old)} -> {_clean(new)}")
     return "\n".join(lines) + "\n"
 
@@ -226,7 +227,7 @@ def _markdown_row(d: Difference, names: tuple[str, str]) -> str:
     what += [
         f"{_span(f.path)}: {_span(old)} → {_span(new)}"
         for f in d.fields[:10]
-        for old, new in [_values(f.a, f.b)]
+        for old, new in [value_pair(f.a, f.b)]
     ]
     if len(d.fields) > 10:
         what.append(f"and {len(d.fields) - 10} more fields")
@@ -237,7 +238,7 @@ def _markdown_row(d: Difference, names: tuple[str, str]) -> str:
     )
 
 
-def _values(a: Any, b: Any) -> tuple[str, str]:
+def value_pair(a: Any, b: Any) -> tuple[str, str]:
     """The two sides of a field as short JSON, cut around where they differ."""
     return shorten_pair(short(a, _NO_CUT), short(b, _NO_CUT), _SHORT)
 

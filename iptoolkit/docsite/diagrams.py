@@ -161,10 +161,16 @@ def write_view(
 def write_diff_view(diff: EstateDiff, path: Path) -> Path:
     """The changelog's view beside its SVG: the map of both snapshots, coloured by what
     happened (`offline.changes_data`), as a script handing its data to the site's."""
-    from ..offline.changes_data import diff_payload
+    from ..offline.changes_data import map_payload
+    from ..viewmodel.change_marks import diff_map
 
-    payload = diff_payload(  # its heading is the page's; as many levels as a page's view
-        diff, title="", lines=[], canvas=VIEW_CANVAS, max_nodes=VIEW_MAX_NODES, every_item=False
+    payload = map_payload(  # its heading is the page's; as many levels as a page's view
+        diff_map(diff),
+        title="",
+        lines=[],
+        canvas=VIEW_CANVAS,
+        max_nodes=VIEW_MAX_NODES,
+        every_item=False,
     )
     return _handed_over(payload, path)
 

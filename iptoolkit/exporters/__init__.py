@@ -20,6 +20,9 @@ GraphML and GEXF, `dot` Graphviz, `mermaid` Mermaid, `table_files` CSV and Excel
 A diff (`ipt.diff`) exports as `.md` (a changelog), `.json` (the machine form), `.csv` (one
 row per change), `.png`, `.svg`, `.pdf` (`plot_diff`) or `.html` (the map of both snapshots,
 each item coloured by what happened to it: `offline.changes_data`): see `exporters.formats`.
+A comparison (`ipt.compare`) exports as `.md`, `.json`, `.csv` (its reports), `.png`,
+`.svg`, `.pdf` (`plot_comparison`) or `.html` (both installations on one map, each item
+coloured by its kind of difference).
 
 Snapshots and tables need the estate: a graph does not keep the profiles as received.
 Export a subset by exporting `estate.subset(ipt.Filter(...))`: it holds exactly that
@@ -37,16 +40,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .figures import DIAGRAM_FORMATS, diagram_suffixes, save_figure
-from .formats import ALIASES, DIFF_FORMATS, FAMILIES, FORMATS, ExportFormat
+from .formats import ALIASES, COMPARISON_FORMATS, DIFF_FORMATS, FAMILIES, FORMATS, ExportFormat
 
 if TYPE_CHECKING:
     from ..change.estate_diff import EstateDiff
+    from ..comparing.comparison import Comparison
     from ..topology.view import EstateOrGraph
 
 __all__ = [
     "export",
     "FORMATS",
     "DIFF_FORMATS",
+    "COMPARISON_FORMATS",
     "ExportFormat",
     "ALIASES",
     "FAMILIES",
@@ -72,7 +77,7 @@ def format_of(path: str | os.PathLike[str], format: str | None = None) -> str:
 
 
 def export(
-    estate_or_graph: EstateOrGraph | EstateDiff,
+    estate_or_graph: EstateOrGraph | EstateDiff | Comparison,
     path: str | os.PathLike[str],
     format: str | None = None,
     **options: Any,
@@ -85,17 +90,21 @@ def export(
     `mermaid.github_chart`); for `.png`, `.svg`, `.pdf` any option of `plot_topology`
     (`group_by=`, `highlight=`...), or of `plot_diff` for a diff; `.html` takes `title=`
     and `group_by=` (as `show_topology`; the details need the estate's profiles, so it
-    takes an estate, a subset or a diff, not a graph). `.csv` takes `csv_safe=`
+    takes an estate, a subset, a diff or a comparison, not a graph). `.csv` takes `csv_safe=`
     (default True: a value a spreadsheet would run as a formula gets a leading `'`; False:
     every value as held).
     """
     from ..change.estate_diff import EstateDiff
+    from ..comparing.comparison import Comparison
     from ..core.estate import Estate
 
     path = Path(path)
     if isinstance(estate_or_graph, EstateDiff):
-        row: ExportFormat[Any] = _diff_format(path, format)
         subject = "a diff"
+        row: ExportFormat[Any] = _subject_format(DIFF_FORMATS, subject, path, format)
+    elif isinstance(estate_or_graph, Comparison):
+        subject = "a comparison"
+        row = _subject_format(COMPARISON_FORMATS, subject, path, format)
     else:
         row = FORMATS[format_of(path, format)]
         subject = ""
@@ -109,14 +118,17 @@ def export(
     return row.write(estate_or_graph, path, options)
 
 
-def _diff_format(path: Path, format: str | None) -> ExportFormat[EstateDiff]:
-    """The record for writing a diff to `path` as `format` (default: from the suffix)."""
+def _subject_format(
+    formats: dict[str, ExportFormat[Any]], subject: str, path: Path, format: str | None
+) -> ExportFormat[Any]:
+    """The record for writing `subject` (a diff, a comparison) to `path` as `format`
+    (default: from the suffix), of its `formats`."""
     name = (format or path.suffix).lower().lstrip(".")
-    if name not in DIFF_FORMATS:
-        allowed = ", ".join(f".{suffix}" for suffix in DIFF_FORMATS)
+    if name not in formats:
+        allowed = ", ".join(f".{suffix}" for suffix in formats)
         what = f"format {format!r}" if format else f"file name {path.name!r}"
-        raise ValueError(f"a diff exports as one of {allowed}; cannot write the {what}")
-    return DIFF_FORMATS[name]
+        raise ValueError(f"{subject} exports as one of {allowed}; cannot write the {what}")
+    return formats[name]
 
 
 def _needs_estate(row: ExportFormat[Any]) -> str:

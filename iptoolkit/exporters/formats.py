@@ -20,10 +20,19 @@ from .figures import DIAGRAM_FORMATS, save_figure
 
 if TYPE_CHECKING:
     from ..change.estate_diff import EstateDiff
+    from ..comparing.comparison import Comparison
     from ..core.estate import Estate
     from ..topology.view import EstateOrGraph
 
-__all__ = ["ExportFormat", "FORMATS", "DIFF_FORMATS", "ALIASES", "FAMILIES", "ANY_OPTION"]
+__all__ = [
+    "ExportFormat",
+    "FORMATS",
+    "DIFF_FORMATS",
+    "COMPARISON_FORMATS",
+    "ALIASES",
+    "FAMILIES",
+    "ANY_OPTION",
+]
 
 Subject = TypeVar("Subject")
 
@@ -251,3 +260,51 @@ DIFF_FORMATS: dict[str, ExportFormat[EstateDiff]] = {
     )
 }
 """Format name -> its record, for a diff (`ipt.export(ipt.diff(a, b), "changes.md")`)."""
+
+
+# -- the writers of a comparison -------------------------------------------------------------
+
+
+def _comparison_html(comparison: Comparison, path: Path, options: Mapping[str, Any]) -> Path:
+    from ..offline.page import write_comparison_html
+
+    return write_comparison_html(comparison, path, **options)
+
+
+def _comparison_diagram(name: str) -> Callable[[Comparison, Path, Mapping[str, Any]], Path]:
+    """The writer of the comparison's side-by-side diagram (`plot_comparison`) as `name`."""
+
+    def write(comparison: Comparison, path: Path, options: Mapping[str, Any]) -> Path:
+        from ..plot.compare_diagram import plot_comparison
+
+        return save_figure(plot_comparison(comparison, **options), path, name)
+
+    return write
+
+
+def _comparison_text(
+    render: Callable[[Comparison], str],
+) -> Callable[[Comparison, Path, Mapping[str, Any]], Path]:
+    """The writer of one of the comparison's reports (`Comparison.to_markdown`...)."""
+    return lambda comparison, path, options: _write_text(path, render(comparison))
+
+
+COMPARISON_FORMATS: dict[str, ExportFormat[Comparison]] = {
+    row.suffix: row
+    for row in (
+        ExportFormat("md", "differences (Markdown)", _comparison_text(lambda c: c.to_markdown())),
+        ExportFormat("json", "differences (JSON)", _comparison_text(lambda c: c.to_json())),
+        ExportFormat("csv", "one row per field (CSV)", _comparison_text(lambda c: c.to_csv())),
+        ExportFormat("html", "differences on the interactive map (HTML)", _comparison_html, _CHART),
+        *(
+            ExportFormat(
+                name,
+                f"comparison diagram ({name.upper()})",
+                _comparison_diagram(name),
+                frozenset({"limit"}),
+            )
+            for name in DIAGRAM_FORMATS
+        ),
+    )
+}
+"""Format name -> its record, for a comparison (`ipt.export(ipt.compare(a, b), "x.html")`)."""

@@ -31,7 +31,9 @@ from ..support.redact import redact_text, redact_url
 
 if TYPE_CHECKING:
     from ..change.estate_diff import EstateDiff
+    from ..comparing.comparison import Comparison
     from ..core.estate import Estate
+    from ..viewmodel.change_marks import MarkedMap
 
 __all__ = [
     "ASSETS",
@@ -43,6 +45,7 @@ __all__ = [
     "estate_lines",
     "write_html",
     "write_diff_html",
+    "write_comparison_html",
     "written_page",
 ]
 
@@ -167,13 +170,46 @@ def write_diff_html(
     details (`changes_data`). `group_by` and `title` as `write_html` (the default title
     names the two snapshots and counts the changes, as `plot_diff`'s)."""
     from ..plot.diff_diagram import diff_title
+    from ..viewmodel.change_marks import diff_map
+
+    shown = title or diff_title(diff)
+    return _write_map(diff_map(diff), shown, diff.summary(), path, group_by)
+
+
+def write_comparison_html(
+    comparison: Comparison,
+    path: str | os.PathLike[str],
+    *,
+    group_by: str | Literal[False] | None = None,
+    title: str | None = None,
+) -> Path:
+    """Write how installation A differs from B (`ipt.compare`) as one interactive HTML
+    file: both on one map, each item coloured by its kind of difference, what differs in
+    its details (`changes_data`). `group_by` and `title` as `write_html` (the default
+    title names the two installations; the line under it counts the differences)."""
+    from ..viewmodel.compare_marks import comparison_map
+
+    a, b = comparison.names
+    shown = title or f"{a} vs {b}"
+    return _write_map(comparison_map(comparison), shown, comparison.summary(), path, group_by)
+
+
+def _write_map(
+    shown: MarkedMap,
+    title: str,
+    summary: str,
+    path: str | os.PathLike[str],
+    group_by: str | Literal[False] | None,
+) -> Path:
+    """The map of change `shown` written to `path`, under `title` (one line, masked) and
+    the lines of `summary`."""
     from ..plot.topology import check_options
-    from .changes_data import diff_payload
+    from .changes_data import map_payload
 
     check_options("auto", group_by)
-    shown = redact_text(" ".join((title or diff_title(diff)).split()))
-    lines = [redact_text(line) for line in diff.summary().splitlines() if line.strip()]
-    payload = diff_payload(diff, title=shown, lines=lines, group_by=group_by)
+    heading = redact_text(" ".join(title.split()))
+    lines = [redact_text(line) for line in summary.splitlines() if line.strip()]
+    payload = map_payload(shown, title=heading, lines=lines, group_by=group_by)
     return written_page(payload, path)
 
 

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from ..query.graph import build_graph
+from ..topology.comparestatus import Comparison
 from .backend import literal_text, pyplot
 from .topology import plot_topology
 
@@ -25,20 +26,6 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from ..core.estate import Estate
-
-
-class Comparison(Protocol):
-    """What the picture reads of `ipt.compare`'s result (named by a protocol: the
-    comparison's package writes CSV through the exporters, which load this package)."""
-
-    @property
-    def a(self) -> Estate: ...
-    @property
-    def b(self) -> Estate: ...
-    @property
-    def names(self) -> tuple[str, str]: ...
-    @property
-    def differences(self) -> tuple[Any, ...]: ...
 
 
 __all__ = ["plot_comparison", "SUFFIXES"]

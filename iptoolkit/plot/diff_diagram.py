@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Literal
 
 from ..query.graph import release
 from ..query.reach import induced_subgraph
-from ..topology.diffstatus import Status, diff_graph, mark_view
+from ..topology.diffstatus import diff_graph, mark_view
 from ..topology.view import detail_view, grouped_view
 from .backend import literal_text
 from .topology import Labels, check_options, draw_view, grouping
@@ -110,7 +110,7 @@ def _empty(only_changed: bool) -> str:
     return "Nothing changed" if only_changed else "Nothing to draw: both estates are empty"
 
 
-def _changed_and_around(graph: EstateGraph, status: dict[str, Status]) -> set[str]:
+def _changed_and_around(graph: EstateGraph, status: dict[str, str]) -> set[str]:
     """Changed nodes, their neighbours, and the profile of every agent or unit drawn."""
     chosen = {node for node, state in status.items() if state != "unchanged"}
     for node in list(chosen):

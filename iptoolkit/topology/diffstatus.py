@@ -15,15 +15,19 @@ Where the status comes from, most trusted first:
    an agent or response unit in both whose JSON differs is changed (a diff names the
    profile, not the unit).
 
-No matplotlib here: the drawing reads the attributes.
+No matplotlib here: the drawing reads the attributes. A comparison of two installations
+marks its map with statuses of its own (`comparestatus`): a `Marking` is the vocabulary a
+marked map speaks, so one drawing serves both.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
+
+from .style import STATUS_COLOURS, STATUS_LOOKS, STATUS_WORDS
 
 if TYPE_CHECKING:
     from ..change.estate_diff import EstateDiff
@@ -33,6 +37,8 @@ if TYPE_CHECKING:
 __all__ = [
     "Status",
     "STATUSES",
+    "Marking",
+    "DIFF_MARKING",
     "DiffGraph",
     "diff_graph",
     "mark_view",
@@ -54,16 +60,46 @@ TALLY_SIGNS: tuple[tuple[Status, str], ...] = (
 Edge = tuple[str, str]
 
 
+@dataclass(frozen=True)
+class Marking:
+    """The statuses a marked map speaks of (a diff's, `DIFF_MARKING`; a comparison's,
+    `comparestatus.compare_marking`): in the legend's order, the last the one with nothing
+    to say (`plain`), how a node and a link of each look, what the legend calls it, the
+    signs a group's news counts them by, and the status of a group whose members differ."""
+
+    statuses: tuple[str, ...]
+    looks: Mapping[str, tuple[str, str]]
+    """Status -> (fill, outline) of a node."""
+    colours: Mapping[str, str]
+    """Status -> colour of a link."""
+    words: Mapping[str, str]
+    signs: tuple[tuple[str, str], ...]
+    mixed: str
+
+    @property
+    def plain(self) -> str:
+        """The status of what did not change (`unchanged`, `same`)."""
+        return self.statuses[-1]
+
+
+DIFF_MARKING = Marking(
+    STATUSES, STATUS_LOOKS, STATUS_COLOURS, STATUS_WORDS, TALLY_SIGNS, mixed="changed"
+)
+"""A diff's statuses: added, removed, changed, unchanged (`plot_diff`'s)."""
+
+
 @dataclass
 class DiffGraph:
-    """The union graph of a diff and the status of each of its nodes and node pairs."""
+    """The union graph of a diff (or of a comparison's two installations) and the status
+    of each of its nodes and node pairs, in the words of its `marking`."""
 
     graph: EstateGraph
-    nodes: dict[str, Status]
-    edges: dict[Edge, Status]
+    nodes: dict[str, str]
+    edges: dict[Edge, str]
     breaking: frozenset[Hashable] = frozenset()
     """Nodes and node pairs a breaking change names, or whose profile it affects: drawn
     so that they stand out."""
+    marking: Marking = DIFF_MARKING
 
     def counts(self) -> Counter[str]:
         """Nodes per status (what the title and tests count)."""
@@ -78,7 +114,7 @@ def diff_graph(diff: EstateDiff) -> DiffGraph:
     named: dict[str, Status] = {}
     for op in ("changed", "removed", "added"):  # added and removed win over changed
         named.update(dict.fromkeys(diff.keys(op), op))
-    nodes: dict[str, Status] = {}
+    nodes: dict[str, str] = {}
     for node, data in union.nodes(data=True):
         if node not in old:
             status: Status = "added"
@@ -87,7 +123,7 @@ def diff_graph(diff: EstateDiff) -> DiffGraph:
         else:
             status = "unchanged"
         nodes[node] = status
-    edges: dict[Edge, Status] = {}
+    edges: dict[Edge, str] = {}
     for u, v in union.edges():
         edges[(u, v)] = "unchanged" if old.has_edge(u, v) else "added"
     # networkx.compose(old, new) without copying both: the new graph is ours, built for
@@ -99,8 +135,8 @@ def diff_graph(diff: EstateDiff) -> DiffGraph:
     for u, v, key, data in gone:  # each under its key, as add_edges_from would add it
         union.add_edge(u, v, key, **data)
     edges.update(((u, v), "removed") for u, v, _, _ in gone)
-    for node, status in nodes.items():
-        nodes[node] = named.get(str(node), status)
+    for node, found in nodes.items():
+        nodes[node] = named.get(str(node), found)
     for u, v in edges:
         edges[(u, v)] = named.get(f"{u} -> {v}", edges[(u, v)])
     release(old)  # dropped: no cycle left for the collector to find
@@ -124,25 +160,27 @@ def _breaking(diff: EstateDiff, union: EstateGraph) -> frozenset[Hashable]:
     return frozenset(item for item in found if isinstance(item, tuple) or item in union)
 
 
-def status_of_tally(tally: Counter[str]) -> Status:
-    """One status for a group: its members' when they agree, else `changed` if any is not
-    unchanged (the label then says how many of each)."""
-    present = [status for status in STATUSES if tally.get(status)]
+def status_of_tally(tally: Counter[str], marking: Marking = DIFF_MARKING) -> str:
+    """One status for a group: its members' when they agree, else the marking's `mixed`
+    (`changed`) if any has news (the label then says how many of each)."""
+    present = [status for status in marking.statuses if tally.get(status)]
     if len(present) == 1:
         return present[0]
-    return "changed" if any(s != "unchanged" for s in present) else "unchanged"
+    return marking.mixed if any(s != marking.plain for s in present) else marking.plain
 
 
 def tally_of(members: Iterable[Hashable], marked: DiffGraph) -> tuple[Counter[str], int]:
     """How many of `members` have each status, and how many a breaking change names."""
     members = tuple(members)
-    tally: Counter[str] = Counter(marked.nodes.get(str(m), "unchanged") for m in members)
+    plain = marked.marking.plain
+    tally: Counter[str] = Counter(marked.nodes.get(str(m), plain) for m in members)
     return tally, sum(member in marked.breaking for member in members)
 
 
-def news_text(tally: Counter[str], breaking: int) -> str:
+def news_text(tally: Counter[str], breaking: int, marking: Marking = DIFF_MARKING) -> str:
     """A group's news as its label says them: `+2 \u22121 ~3 !1` (empty: nothing changed)."""
-    news = " ".join(f"{sign}{tally[status]:,}" for status, sign in TALLY_SIGNS if tally[status])
+    signs = marking.signs
+    news = " ".join(f"{sign}{tally[status]:,}" for status, sign in signs if tally[status])
     if breaking:
         news += f" !{breaking:,}"
     return news.strip()

@@ -6,9 +6,11 @@ node of a level shows, read from the items it stands for: its status (`status_of
 a group by its members), how many of them a breaking change names, a group's news
 (`+2 −1 ~3 !1`), each link's status (the links it stands for), and which nodes "changes
 only" keeps (those with news, those a link joins to one, the ports those links leave
-from). `paint` colours a level's nodes and links as `plot_diff` colours them. The
-interactive view draws with `ChangeMarks` (a marked copy of each level, an item's changes
-as HTML under the canvas); the HTML file writes the same marks (`offline/changes_data`).
+from). `paint` colours a level's nodes and links as `plot_diff` colours them. A
+`MarkedMap` is all a front end needs of a map of change, whatever made it (`diff_map`; a
+comparison's, `compare_marks.comparison_map`, speaks its own statuses). The interactive
+view draws with `ChangeMarks` (a marked copy of each level, an item's changes as HTML
+under the canvas); the HTML file writes the same marks (`offline/changes_data`).
 
 An item's changes (`change_section`): each field path the diff names with its values
 before and after as the diff's text says them (`said`, masked as the diff masks them),
@@ -19,7 +21,7 @@ it), each with its severity.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -28,14 +30,14 @@ from ..support.printable import escape_unprintable
 from ..support.redact import redact_text
 from ..topology.diffstatus import (
     DiffGraph,
-    Status,
+    Marking,
     diff_graph,
     news_text,
     status_of_tally,
     tally_of,
 )
 from ..topology.legend import LegendItem
-from ..topology.style import BREAKING_COLOUR, STATUS_COLOURS, STATUS_LOOKS, STATUS_WORDS
+from ..topology.style import BREAKING_COLOUR
 from .explorer_html import fields_html
 from .item_html import Section
 from .topology_data import ViewData, detail_node
@@ -46,6 +48,7 @@ if TYPE_CHECKING:
 
     from ..change.estate_diff import EstateDiff
     from ..change.record import Change
+    from ..core.estate import Estate
     from ..query.graph import EstateGraph
 
 __all__ = [
@@ -53,6 +56,8 @@ __all__ = [
     "LevelMarks",
     "level_marks",
     "paint",
+    "MarkedMap",
+    "diff_map",
     "ChangeMarks",
     "changes_by_item",
     "change_section",
@@ -66,28 +71,32 @@ BREAKING_RING_PX = 3.0
 class LevelMarks:
     """What each node and link of one level shows of a diff (see the module docstring)."""
 
-    status: dict[str, Status]
+    marking: Marking
+    """The statuses' vocabulary (a diff's, a comparison's)."""
+    status: dict[str, str]
     """Node key -> its status (nodes standing for items; not ports)."""
     breaking: dict[str, int]
     """Node key -> how many of its items a breaking change names (only those with some)."""
     news: dict[str, str]
     """Group key -> its news, `+2 −1 ~3 !1` (only groups with some)."""
-    links: dict[tuple[str, str], Status]
+    links: dict[tuple[str, str], str]
     """Each link of the level (as drawn: from a port) -> its status."""
     near: frozenset[str]
     """The nodes "changes only" leaves unfaded."""
 
     def with_news(self, key: str) -> bool:
         """Whether the node changed, or stands for items a breaking change names."""
-        return self.status.get(key, "unchanged") != "unchanged" or key in self.breaking
+        plain = self.marking.plain
+        return self.status.get(key, plain) != plain or key in self.breaking
 
     def legend(self) -> list[LegendItem]:
         """The legend: the statuses the level shows (unchanged always) and breaking."""
+        marking = self.marking
         shown = {status for key, status in self.status.items() if self.with_news(key)}
         items = [
-            LegendItem(STATUS_WORDS[name], STATUS_LOOKS[name][0], "o", STATUS_LOOKS[name][1])
-            for name in STATUS_COLOURS
-            if name in shown or name == "unchanged"
+            LegendItem(marking.words[name], marking.looks[name][0], "o", marking.looks[name][1])
+            for name in marking.statuses
+            if name in shown or name == marking.plain
         ]
         if self.breaking:
             items.append(LegendItem("breaking", "#FFFFFF", "o", BREAKING_COLOUR, 2.2))
@@ -96,7 +105,8 @@ class LevelMarks:
 
 def level_marks(data: ViewData, marked: DiffGraph) -> LevelMarks:
     """The marks of one level of the union's map (see `LevelMarks`)."""
-    status: dict[str, Status] = {}
+    marking = marked.marking
+    status: dict[str, str] = {}
     breaking: dict[str, int] = {}
     news: dict[str, str] = {}
     group_of: dict[Hashable, str] = {}
@@ -105,33 +115,34 @@ def level_marks(data: ViewData, marked: DiffGraph) -> LevelMarks:
         if not members:  # a port, or a label's second line: no items of its own
             continue
         tally, named = tally_of(members, marked)
-        status[key] = status_of_tally(tally)
+        status[key] = status_of_tally(tally, marking)
         if named:
             breaking[key] = named
-        if len(members) > 1 and (status[key] != "unchanged" or named):
-            news[key] = news_text(tally, named)
+        if len(members) > 1 and (status[key] != marking.plain or named):
+            news[key] = news_text(tally, named, marking)
         group_of.update(dict.fromkeys(members, key))
     tallies = _link_tallies(marked, group_of)
-    links: dict[tuple[str, str], Status] = {}
-    near = {key for key in status if status[key] != "unchanged" or key in breaking}
+    links: dict[tuple[str, str], str] = {}
+    near = {key for key in status if status[key] != marking.plain or key in breaking}
     touching = set(near)
     for u, v in data.graph.edges:
         ends = (picked_key(data, u), picked_key(data, v))  # a link leaves from a port
         link = tallies.get(ends) or tallies.get(ends[::-1])
-        links[(u, v)] = status_of_tally(link) if link else "unchanged"
+        links[(u, v)] = status_of_tally(link, marking) if link else marking.plain
         if ends[0] in near or ends[1] in near:
             touching.update(ends)
     ports = {key for key in data.graph.nodes if picked_key(data, key) in touching}
-    return LevelMarks(status, breaking, news, links, frozenset(touching | ports))
+    return LevelMarks(marking, status, breaking, news, links, frozenset(touching | ports))
 
 
 def paint(graph: nx.DiGraph[str], marks: LevelMarks) -> None:
     """Colour a level's nodes and links by their status (their drawing attributes)."""
+    looks, colours = marks.marking.looks, marks.marking.colours
     for key, status in marks.status.items():
         attributes = graph.nodes[key]
-        attributes["color"], attributes["border"] = STATUS_LOOKS[status]
+        attributes["color"], attributes["border"] = looks[status]
     for (u, v), status in marks.links.items():
-        graph.edges[u, v]["color"] = STATUS_COLOURS[status]
+        graph.edges[u, v]["color"] = colours[status]
 
 
 def _link_tallies(
@@ -150,18 +161,40 @@ def _link_tallies(
     return tallies
 
 
-class ChangeMarks:
-    """A diff on the interactive view's map: `graph` the union to draw, `marked(data)` a
-    level coloured, `listed(data, key)` the changes of the item a node stands for."""
+@dataclass(frozen=True)
+class MarkedMap:
+    """A map of change, whatever made it: the union `marked`, what differs of each item
+    (`sections`, by the union's node), and where an item's own details come from: the
+    first of `estates` (the newer snapshot, installation B) holds those it has, the second
+    the rest, under `other_ids` where its id differs; `picture` draws the static diagram
+    (`plot_diff`, `plot_comparison`) as PNG bytes, for where no widget renders."""
 
-    def __init__(self, diff: EstateDiff) -> None:
-        self.diff = diff
-        self.marked_graph = diff_graph(diff)
-        self.by_item = changes_by_item(diff)
+    marked: DiffGraph
+    sections: Mapping[str, Section]
+    estates: tuple[Estate, Estate]
+    other_ids: Mapping[str, str]
+    picture: Callable[[], bytes]
+
+
+def diff_map(diff: EstateDiff) -> MarkedMap:
+    """The map of a diff: both snapshots' union, each item's changes (`change_section`)."""
+    from .diagram import diff_png
+
+    sections = {node: change_section(found) for node, found in changes_by_item(diff).items()}
+    return MarkedMap(diff_graph(diff), sections, (diff.new, diff.old), {}, lambda: diff_png(diff))
+
+
+class ChangeMarks:
+    """A map of change on the interactive view: `graph` the union to draw, `marked(data)`
+    a level coloured, `listed(data, key)` what differs of the item a node stands for."""
+
+    def __init__(self, shown: MarkedMap) -> None:
+        self.map = shown
+        self.marked_graph = shown.marked
 
     @property
     def graph(self) -> EstateGraph:
-        """The union of both snapshots' graphs (what the view draws)."""
+        """The union of both sides' graphs (what the view draws)."""
         return self.marked_graph.graph
 
     def marked(self, data: ViewData) -> ViewData:
@@ -177,15 +210,14 @@ class ChangeMarks:
         return replace(data, graph=graph, legend=marks.legend())
 
     def listed(self, data: ViewData, key: str) -> str:
-        """The changes of the item `key` stands for (an agent's or a unit's: its
-        profile's), as HTML (empty: none)."""
+        """What differs of the item `key` stands for (an agent's or a unit's: its
+        profile's), as HTML (empty: nothing)."""
         node = data.item(key)
         if node is not None:
             node = detail_node(self.graph, node)
-        changes = self.by_item.get(str(node)) if node is not None else None
-        if not changes:
+        section = self.map.sections.get(str(node)) if node is not None else None
+        if section is None:
             return ""
-        section = change_section(changes)
         return fields_html(section.fields or {}, title=section.title)
 
 

@@ -16,9 +16,17 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 if TYPE_CHECKING:
     from ..change.estate_diff import EstateDiff
+    from ..topology.comparestatus import Comparison
     from ..topology.view import EstateOrGraph, GroupedViews
 
-__all__ = ["DIAGRAM_DPI", "render_png", "diff_png", "overview_png", "DiagramCache"]
+__all__ = [
+    "DIAGRAM_DPI",
+    "render_png",
+    "diff_png",
+    "comparison_png",
+    "overview_png",
+    "DiagramCache",
+]
 
 T = TypeVar("T")
 
@@ -41,6 +49,14 @@ def diff_png(diff: EstateDiff, *, dpi: float = DIAGRAM_DPI) -> bytes:
     from ..plot.diff_diagram import plot_diff
 
     return _png_bytes(plot_diff(diff), dpi)
+
+
+def comparison_png(comparison: Comparison, *, dpi: float = DIAGRAM_DPI) -> bytes:
+    """`plot_comparison(comparison)` as PNG bytes (a comparison's view where no widget
+    renders)."""
+    from ..plot.compare_diagram import plot_comparison
+
+    return _png_bytes(plot_comparison(comparison), dpi)
 
 
 def overview_png(views: GroupedViews, *, dpi: float = DIAGRAM_DPI) -> bytes:

@@ -157,3 +157,48 @@ def test_a_hostile_diff_runs_no_script_and_shows_no_secret(browser: Any, tmp_pat
     assert watched.refused == []
     watched.clean()
     page.close()
+
+
+def test_a_comparison_is_drawn_in_its_colours(browser: Any, tmp_path: Path) -> None:
+    """The demo's planted differences (`ipt.demo_environment(plant=True)`), on one map:
+    each node in its kind of difference's colour, the legend in the comparison's words, a
+    click on the profile whose secret header differs lists exactly its field paths, masked."""
+    from iptoolkit.demo.environment import TEST_HOSTS
+    from iptoolkit.topology.comparestatus import compare_marking
+
+    prod = ipt.demo_estate(300)
+    test = ipt.demo_environment(prod, plant=True)
+    substitute = list(TEST_HOSTS.items())
+    result = ipt.compare(prod, test, names=("prod", "test"), substitute=substitute)
+    path = ipt.export(result, tmp_path / "prod-vs-test.html")
+    looks = compare_marking(result.names).looks
+    fills = {fill.lower(): status for status, (fill, _) in looks.items()}
+    watched = Watched(browser, "file://")
+    page = watched.page
+    page.goto(path.as_uri())
+    page.wait_for_selector(".ipt-changes-toggle")
+    overview = _drawn_as_their_data(page)
+    assert {fills[d[0]] for d in overview} >= {"changed", "same"}
+    legend = page.inner_text(".ipt-legend")
+    assert "fields differ" in legend and "the same" in legend
+    secret = next(d for d in result.differences if any(f.secret for f in d.fields))
+    watched.click_node(secret.key[0].split("/")[0], 0)
+    page.wait_for_selector(f".ipt-here:text('{secret.key[0].split('/')[0]}')")
+    inside = _drawn_as_their_data(page)
+    assert {fills[d[0]] for d in inside} >= {"changed", "same"}
+    page.screenshot(path=str(tmp_path / "compare-group.png"))
+    assert secret.b is not None
+    page.fill(".ipt-search", secret.b.split(":", 1)[1])
+    page.wait_for_selector(".ipt-result")
+    page.click(f".ipt-result[title='{secret.b}']")
+    first = page.locator(".ipt-details .ipt-section").first
+    assert first.locator("h3").inner_text() == "Differences"
+    shown = {t for t in first.locator("th").all_inner_texts() if t.startswith("$")}
+    assert shown == {f.path for f in secret.fields}
+    assert "**********" in first.inner_text() and "s3cr3t" not in page.content()
+    page.screenshot(path=str(tmp_path / "compare-details.png"))
+    if checkers_missing() is None:
+        assert axe_violations(page) == [], said(axe_violations(page))
+    assert watched.refused == []
+    watched.clean()
+    page.close()

@@ -30,7 +30,8 @@ import ipywidgets as W
 
 from ...plot.topology import check_options, grouping
 from ...topology.view import EstateOrGraph, GroupedViews, Highlight, focus_set, graph_of
-from ...viewmodel.change_marks import ChangeMarks
+from ...viewmodel.change_marks import ChangeMarks, diff_map
+from ...viewmodel.compare_marks import comparison_map
 from ...viewmodel.drill import auto_view
 from ...viewmodel.explorer_html import topology_fallback_html
 from ...viewmodel.topology_data import ViewData, view_data
@@ -53,6 +54,7 @@ if TYPE_CHECKING:
 
     from ...auditing.finding import Finding
     from ...change.estate_diff import EstateDiff
+    from ...comparing.comparison import Comparison
     from ...core.estate import Estate
     from ...query.graph import EstateGraph
 
@@ -62,7 +64,7 @@ SelectCallback = Callable[[Hashable], Any]
 
 
 def show_topology(
-    estate_or_selection: EstateOrGraph | EstateDiff,
+    estate_or_selection: EstateOrGraph | EstateDiff | Comparison,
     *,
     group_by: str | Literal[False] | None = None,
     highlight: Highlight = None,
@@ -71,8 +73,8 @@ def show_topology(
     aspect: float = 1.6,
 ) -> TopologyView:
     """The topology of an estate (or a selection, or a graph from `build_graph`, or what
-    changed: a diff from `ipt.diff`) as an interactive view; display it as the last line
-    of a cell.
+    changed: a diff from `ipt.diff`; how two installations differ: a comparison from
+    `ipt.compare`) as an interactive view; display it as the last line of a cell.
 
     - `group_by`: as `plot_topology`: None groups by profile group when the graph has more
       than `MAX_DETAIL_NODES` nodes, `"group"`, `"agent_type"` or `"partner"` always,
@@ -109,7 +111,7 @@ class TopologyView(W.VBox):  # type: ignore[misc]  # ipywidgets has no types: W.
 
     def __init__(
         self,
-        estate_or_graph: EstateOrGraph | EstateDiff | None = None,
+        estate_or_graph: EstateOrGraph | EstateDiff | Comparison | None = None,
         *,
         group_by: str | Literal[False] | None = None,
         highlight: Highlight = None,
@@ -136,8 +138,9 @@ class TopologyView(W.VBox):  # type: ignore[misc]  # ipywidgets has no types: W.
         """Findings on the map: `view.findings.on` (the toggle above the canvas) outlines
         each item by the worst severity of its findings (see `FindingMarks`)."""
         self.changes: ChangeMarks | None = None
-        """A diff shown (`update` with an `EstateDiff`): the map of both snapshots, each
-        level coloured by what happened (see `ChangeMarks`); None for an estate."""
+        """A diff or a comparison shown (`update` with an `EstateDiff`, a `Comparison`):
+        the map of both sides, each level coloured by what differs (see `ChangeMarks`);
+        None for an estate."""
         self._sigma_box = SigmaBox(height)
         self.progress = WidgetProgress()
         """What the kernel does for the view, above its canvas while it takes a while (laid
@@ -226,16 +229,25 @@ class TopologyView(W.VBox):  # type: ignore[misc]  # ipywidgets has no types: W.
         self._levels.watch(callback)
 
     def update(
-        self, estate_or_graph: EstateOrGraph | EstateDiff, *, highlight: Highlight = None
+        self,
+        estate_or_graph: EstateOrGraph | EstateDiff | Comparison,
+        *,
+        highlight: Highlight = None,
     ) -> None:
-        """Show another estate, selection or diff (the overview, grouped as `group_by`
-        says)."""
+        """Show another estate, selection, diff or comparison (the overview, grouped as
+        `group_by` says)."""
         from ...change.estate_diff import EstateDiff
+        from ...comparing.comparison import Comparison
 
         estate: Estate | None
-        if isinstance(estate_or_graph, EstateDiff):
-            self.changes = ChangeMarks(estate_or_graph)
-            graph, estate = self.changes.graph, estate_or_graph.new
+        if isinstance(estate_or_graph, EstateDiff | Comparison):
+            shown = (
+                diff_map(estate_or_graph)
+                if isinstance(estate_or_graph, EstateDiff)
+                else comparison_map(estate_or_graph)
+            )
+            self.changes = ChangeMarks(shown)
+            graph, estate = self.changes.graph, shown.estates[0]
         else:
             self.changes = None
             graph, estate = graph_of(estate_or_graph)
@@ -348,9 +360,7 @@ class TopologyView(W.VBox):  # type: ignore[misc]  # ipywidgets has no types: W.
         if graph is None:
             return None
         if self.changes is not None:
-            from ...viewmodel.diagram import diff_png
-
-            return diff_png(self.changes.diff)
+            return self.changes.map.picture()
         from ...plot.topology import MAX_DETAIL_NODES
         from ...viewmodel.diagram import render_png
 
