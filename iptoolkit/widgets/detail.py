@@ -75,6 +75,8 @@ class DetailPane:
         self._typed_node = False  # the item shown was opened by typing, not settled on
         self.history: list[str] = []
         self.node: str | None = None
+        self.extra: Callable[[str], str] | None = None
+        """HTML shown after an item's details (the Explorer's timeline: its history)."""
         self.tab = ShownTab(self._redraw, visible=True, stale=False)
         """Drawn only while the Explorer's Details tab is shown (the details cost an impact
         query)."""
@@ -165,7 +167,7 @@ class DetailPane:
 
     def _redraw(self) -> None:
         if self.node is not None:
-            self.content.value = detail_html(self._model, self.node, self.inside)
+            self.content.value = _content(self, self.node)
 
     @property
     def inside(self) -> frozenset[str]:
@@ -309,7 +311,7 @@ class DetailPane:
             finally:
                 self._quiet = False
         self.tab.drawn()
-        self.content.value = detail_html(self._model, node, self.inside)
+        self.content.value = _content(self, node)
         self._item_changed()
 
     def _remember(self) -> None:
@@ -412,3 +414,9 @@ def selection_nodes(model: ExplorerModel, selection: Selection) -> frozenset[str
 
 def _type_label(model: Any) -> str:
     return type_label(type_of(model) or "channel")
+
+
+def _content(pane: DetailPane, node: str) -> str:
+    """What the pane shows of `node`: its details, then the pane's `extra`."""
+    shown = detail_html(pane._model, node, pane.inside)
+    return shown + pane.extra(node) if pane.extra is not None else shown

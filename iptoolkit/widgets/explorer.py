@@ -4,6 +4,7 @@
     explorer.filter = ipt.Filter(partners=["Acme"]) # or start from a saved filter
     explorer.selection                              # the chosen profiles, an Estate
     explorer = ipt.Explorer(estate, since=last_week) # what changed since, on the map
+    explorer = ipt.Explorer(archive="estate.duckdb") # a timeline over an archive's snapshots
     saved = explorer.filter.to_json()               # what the analyst chose
 
 A click or a pick in the panel applies at once; typed text after a pause in typing
@@ -45,11 +46,15 @@ from .progress_bar import cell_progress
 from .scroll_home import ScrollHome
 from .static_copy import StaticCopy
 from .table import SelectionTable
+from .timeline import TimelineBar
 from .topology.tab import TopologyTab
 
 if TYPE_CHECKING:
+    from ..archive.lookup import At
+    from ..archive.store import Archive
     from ..core.estate import Estate
     from ..query.paths import Paths
+    from ..viewmodel.timeline import ArchiveTimeline
 
 __all__ = ["Explorer"]
 
@@ -61,6 +66,49 @@ def _model_for(estate: Estate, model: ExplorerModel | None) -> ExplorerModel:
     """`model` when it was built over this `estate` (the app's, held by its zygote: read
     and indexed once for every kernel), else a new one."""
     return model if model is not None and model.estate is estate else ExplorerModel(estate)
+
+
+def _timeline_and_estate(
+    estate: Estate | None, archive: Archive | str | os.PathLike[str] | None
+) -> tuple[ArchiveTimeline | None, Estate]:
+    """The archive's timeline (None without one) and the estate the Explorer reads: the
+    one given, else the archive's newest snapshot."""
+    if archive is None:
+        if estate is None:
+            raise TypeError("Explorer: an estate, or archive= (an ipt.Archive or its file)")
+        return None, estate
+    from ..viewmodel.timeline import ArchiveTimeline
+
+    timeline = ArchiveTimeline(archive)
+    return timeline, estate if estate is not None else timeline.estate(len(timeline) - 1)
+
+
+def _timeline_bar(
+    timeline: ArchiveTimeline | None,
+    tab: TopologyTab,
+    detail: DetailPane,
+    at: At,
+    since: object,
+) -> TimelineBar | None:
+    """The timeline's bar over `tab`'s map at the snapshot `at` (its changes since the
+    snapshot `since` names, else the one before), Details ending with an item's history."""
+    if timeline is None:
+        return None
+    from ..viewmodel.explorer_html import fields_html
+
+    def history(node: str) -> str:
+        section = timeline.history(node)
+        return "" if section is None else fields_html(section.fields or {}, title=section.title)
+
+    detail.extra = history
+    index = timeline.index_of(at)
+    older = timeline.index_of(since) if isinstance(since, str | int) else None
+    return TimelineBar(timeline, tab.show_moment, index=index, since=older)
+
+
+def _with_bar(bar: TimelineBar | None, view: W.Widget) -> W.Widget:
+    """The map, under the timeline's bar when there is one."""
+    return view if bar is None else W.VBox([bar.widget, view], layout=W.Layout(width="100%"))
 
 
 class Explorer:
@@ -81,6 +129,11 @@ class Explorer:
     process its kernels are forked from: `app.held`), used instead of a new one.
     `since`: an older estate (or its snapshot's path): the map then shows what changed
     from it to the selection (the same filter on both), as `show_topology(diff)` does.
+    `archive`: an `ipt.Archive` (or its file): a timeline above the map (`TimelineBar`,
+    `explorer.timeline`) shows its snapshot `at` (default: the newest; `since`: the
+    earlier one its changes are counted from, default the one before), and an item's
+    Details end with its history; `estate` defaults to the archive's newest snapshot,
+    which the filters, the table and Details read.
 
     The Explorer wires its panes and keeps them in step with the filter; each job is a
     collaborator's: `FilterPanel` (the filters), `SelectionTable`, `TopologyTab` (the
@@ -90,7 +143,7 @@ class Explorer:
 
     def __init__(
         self,
-        estate: Estate,
+        estate: Estate | None = None,
         filter: Filter | None = None,
         *,
         folder: str | os.PathLike[str] = "iptoolkit-export",
@@ -103,8 +156,11 @@ class Explorer:
         progress: Progress | bool | None = None,
         model: ExplorerModel | None = None,
         since: Estate | str | os.PathLike[str] | None = None,
+        archive: Archive | str | os.PathLike[str] | None = None,
+        at: At = None,
     ) -> None:
         with cell_progress(progress) as shown:
+            timeline, estate = _timeline_and_estate(estate, archive)
             shown.stage(f"Indexing {len(estate):,} profiles")
             self.model = _model_for(estate, model)
             self.views = SavedViews(views) if views is not None else None
@@ -130,7 +186,7 @@ class Explorer:
                 lambda: self._selection,
                 lambda node: self.beside.show(node),
                 enabled=diagram,
-                since=since,
+                since=since if timeline is None else None,
             )
             self.topology = self._topology_tab.view
             self.topology.on_trail(self._changed)
@@ -145,8 +201,10 @@ class Explorer:
             self.detail.on_item(lambda _: self._changed())
             self.findings = FindingsPane(self.model, lambda: self._selection, self.show_detail)
             self._topology_tab.findings = lambda: self.findings.findings  # the map says as the tab
+            self.timeline = _timeline_bar(timeline, self._topology_tab, self.detail, at, since)
+            """The timeline over `archive` (a `TimelineBar`), else None."""
             self.beside = MapDetails(
-                self._topology_tab.widget,
+                _with_bar(self.timeline, self._topology_tab.widget),
                 self.detail,
                 in_tab=self.show_detail,
                 front=lambda: setattr(self.tabs, "selected_index", TABS.index("Topology")),

@@ -114,13 +114,22 @@ def _session(signed_in: str, process: subprocess.Popen[bytes], tmp_path: Path) -
                 _reload_and_close(page, process)
                 page = _watched(browser.new_page(viewport=VIEWPORT), url, problems)
                 _lost_tab(playwright, page, signed_in, process, tmp_path)
-            except Exception:
+            except AssertionError as failure:
                 if not page.is_closed():
                     page.screenshot(path=str(tmp_path / "team-failure.png"))
-                raise
+                raise AssertionError(_told(failure, problems, tmp_path / "explore.log")) from None
         finally:
             browser.close()
     return problems
+
+
+def _told(failure: AssertionError, problems: list[str], log: Path) -> str:
+    """A failure with what the page's console and the app's log said last: a page whose
+    widgets never came (Voila's "model not found") is the kernel's story, not the page's."""
+    said = log.read_text(errors="replace").splitlines()[-25:] if log.exists() else []
+    return "\n".join(
+        [str(failure), "console, last:", *problems[-8:], "the app's log, last:", *said]
+    )
 
 
 def _watched(page: Any, url: str, problems: list[str]) -> Any:

@@ -122,6 +122,16 @@ class Picture:
         if not around:
             self.report(node)
 
+    def pick_item(self, node: Hashable) -> bool:
+        """Pick the item `node` where the level shown draws it on its own (as a click on
+        it would); False when it does not (gone, or inside a group)."""
+        members = self.levels.data.members if self.levels.data is not None else {}
+        key = next((key for key, found in members.items() if found == (node,)), None)
+        if key is None:
+            return False
+        self.pick(str(key))
+        return True
+
     def report(self, node: Hashable | None) -> None:
         """Tell the view's `on_select` of an item (a pick, or the Details button)."""
         if node is not None and self.owner.on_select is not None:

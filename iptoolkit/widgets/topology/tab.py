@@ -8,7 +8,9 @@ already holds. A click on an item opens its details (an agent's: its profile's).
 
 Given an older estate (`since`), the tab shows what changed from it to the selection, the
 same filter applied to both (`ipt.diff`, drawn as `show_topology(diff)` draws it), each
-filter's diff made when it is drawn.
+filter's diff made when it is drawn. A timeline's moment (`show_moment`: an archive's
+snapshot and its changes since an earlier one) is drawn the same way, the filter applied
+to both of its sides, keeping the drill level and the item picked from moment to moment.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from .view import TopologyView
 
 if TYPE_CHECKING:
     from ...auditing.finding import Finding
+    from ...change.estate_diff import EstateDiff
     from ...core.estate import Estate
     from ...query.paths import Paths
 
@@ -53,6 +56,8 @@ class TopologyTab:
 
         self._model = model
         self._since = as_estate(since, "Explorer: since") if since is not None else None
+        self._moment: tuple[Estate, EstateDiff | None] | None = None
+        """The timeline's moment shown (`show_moment`), else None."""
         self._selection = selection
         self._on_item = on_item
         self._enabled = enabled
@@ -99,6 +104,13 @@ class TopologyTab:
         self._draw_if_stale()
         return self.view.open_path(path)
 
+    def show_moment(self, estate: Estate, changes: EstateDiff | None) -> None:
+        """Show a timeline's moment: `estate` as it was then, marked with what changed
+        since an earlier snapshot (`changes`; None: drawn plain, nothing before it); the
+        drill level and the item picked stay as they are where the new map has them."""
+        self._moment = (estate, changes)
+        self.invalidate()
+
     def _draw_if_stale(self) -> None:
         if self.tab.stale:
             self.tab.draw()
@@ -109,7 +121,7 @@ class TopologyTab:
         draws too: the whole estate's graph is the one Details already holds (44 MB at
         10k), one copy per session, not two."""
         model, selection = self._model, self._selection()
-        if self._since is not None:
+        if self._since is not None or self._moment is not None:
             self._draw_changes(selection)
             return
         key = f"{selection.filter.to_json()}@{self.view.canvas.width:.0f}"  # laid out for it
@@ -135,16 +147,27 @@ class TopologyTab:
                 self.view.progress.done()
 
     def _draw_changes(self, selection: Selection) -> None:
-        """What changed from the older estate to the selection, the filter on both."""
+        """What changed to the selection, the filter on both sides: from the older estate
+        (`since`), or the timeline's moment (`show_moment`), whose stored changes serve
+        as they are while nothing is filtered."""
         from ...change.diff import diff
 
-        assert self._since is not None
+        chosen = selection.filter
         progress = reported_to() or self.view.progress
         try:
             progress.stage(f"Comparing {selection.profiles:,} profiles with the older estate")
-            changes = diff(self._since.subset(selection.filter), selection.estate)
+            shown: Estate | EstateDiff
+            if self._moment is None:
+                assert self._since is not None
+                shown = diff(self._since.subset(chosen), selection.estate)
+            elif (stored := self._moment[1]) is None:
+                shown = self._moment[0].subset(chosen)
+            elif chosen.is_empty():
+                shown = stored
+            else:
+                shown = diff(stored.old.subset(chosen), stored.new.subset(chosen))
             progress.stage("Laying out the map")
-            self.view.update(changes)
+            self.view.update(shown, keep=self._moment is not None)
         finally:
             if progress is self.view.progress:
                 self.view.progress.done()
@@ -155,6 +178,7 @@ class TopologyTab:
         newer): what changed of it is listed under the map."""
         graph = self.view.graph
         item = str(detail_node(graph, node) if graph is not None else node)
-        if self._since is not None and item not in self._model.graph:
+        changes = self._since is not None or self._moment is not None
+        if changes and item not in self._model.graph:
             return
         self._on_item(item)

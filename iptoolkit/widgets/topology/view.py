@@ -233,9 +233,11 @@ class TopologyView(W.VBox):  # type: ignore[misc]  # ipywidgets has no types: W.
         estate_or_graph: EstateOrGraph | EstateDiff | Comparison,
         *,
         highlight: Highlight = None,
+        keep: bool = False,
     ) -> None:
         """Show another estate, selection, diff or comparison (the overview, grouped as
-        `group_by` says)."""
+        `group_by` says); `keep`: the groups opened and the item picked stay open and
+        picked where the new map has them (a timeline's step)."""
         from ...change.estate_diff import EstateDiff
         from ...comparing.comparison import Comparison
 
@@ -256,10 +258,15 @@ class TopologyView(W.VBox):  # type: ignore[misc]  # ipywidgets has no types: W.
         self._highlight = highlight
         focus = focus_set(graph, highlight)
         self._levels.use(graph, focus)
+        path, selected = self.drill_path, self.selected
         self._levels.start(
             self.overview_data(graph, focus),
             lambda canvas: self.overview_data(graph, focus, canvas=canvas),
         )
+        if keep and path:
+            self.open_path(path)
+        if keep and selected is not None:
+            self._picture.pick_item(selected)
 
     def overview_data(
         self,

@@ -1,0 +1,149 @@
+"""An archive as a timeline for the map (issue 43): its snapshots, each one's estate and
+its changes since the snapshot before, and an item's history.
+
+What the Explorer's timeline (`widgets/timeline.py`) and the app read, without a widget.
+The changes are the ones the archive stored when it added each snapshot (`ipt.diff` of
+the pair, `archive/history.py`), so a step costs reading one estate, not a diff; the last
+few estates are kept (`KEPT_ESTATES`): a step back and forth reads nothing again. An
+item's history is the archive's item log (`Archive.log`, `iptoolkit archive log`): the
+same rows, as a section of its details.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from ..support.printable import escape_unprintable
+from ..support.redact import redact_text
+from .item_html import Section
+
+if TYPE_CHECKING:
+    import pandas
+
+    from ..archive.lookup import At
+    from ..archive.store import Archive
+    from ..change.estate_diff import EstateDiff
+    from ..core.estate import Estate
+
+__all__ = ["KEPT_ESTATES", "Moment", "ArchiveTimeline", "history_section"]
+
+KEPT_ESTATES = 3
+"""Estates a timeline keeps read: the one shown, the one before it, one more to step back to."""
+
+
+@dataclass(frozen=True)
+class Moment:
+    """One snapshot of the archive: its id and when it was fetched (UTC)."""
+
+    snapshot_id: int
+    fetched_at: datetime
+
+    @property
+    def label(self) -> str:
+        """As the timeline names it: `2026-11-23 06:00`."""
+        return f"{self.fetched_at:%Y-%m-%d %H:%M}"
+
+    @property
+    def day(self) -> str:
+        """Its date: `at=` names the day's last snapshot with it (`2026-11-23`)."""
+        return f"{self.fetched_at:%Y-%m-%d}"
+
+    @property
+    def at(self) -> str:
+        """Its fetch time in ISO form, as `at=` and a page address name it exactly."""
+        return self.fetched_at.isoformat().replace("+00:00", "Z")
+
+
+class ArchiveTimeline:
+    """The snapshots of an archive, oldest first (`moments`), each one's estate and its
+    changes since the snapshot before (see the module docstring)."""
+
+    def __init__(self, archive: Archive | str | os.PathLike[str]) -> None:
+        from ..archive.store import Archive
+
+        self.archive = archive if isinstance(archive, Archive) else Archive(archive)
+        with self.archive._connection() as con:  # `Stored`: what the archive's readers use
+            rows = con.execute(
+                "SELECT snapshot_id, fetched_at FROM snapshots ORDER BY seq"
+            ).fetchall()
+        self.moments = tuple(Moment(int(sid), fetched.astimezone(UTC)) for sid, fetched in rows)
+        if not self.moments:
+            raise ValueError(f"{self.archive.path}: the archive holds no snapshot yet")
+        self._estates: OrderedDict[int, Estate] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self.moments)
+
+    def __repr__(self) -> str:
+        return f"<ArchiveTimeline {self.archive.path}: {len(self)} snapshots>"
+
+    def index_of(self, at: At = None) -> int:
+        """The position of the snapshot `at` names (`Archive.estate`'s `at`: an id, a
+        date or date-time; None: the newest)."""
+        wanted = self.archive.snapshot_id(at)
+        return next(i for i, moment in enumerate(self.moments) if moment.snapshot_id == wanted)
+
+    def estate(self, index: int) -> Estate:
+        """The estate of the snapshot at `index`, as it was fetched."""
+        snapshot_id = self.moments[index].snapshot_id
+        found = self._estates.pop(snapshot_id, None)
+        if found is None:
+            found = self.archive.estate(snapshot_id)
+        self._estates[snapshot_id] = found
+        while len(self._estates) > KEPT_ESTATES:
+            self._estates.popitem(last=False)
+        return found
+
+    def changes(self, index: int, since: int | None = None) -> EstateDiff | None:
+        """What changed from the snapshot at `since` (default: the one before) to the one
+        at `index`: from the snapshot before, the changes stored when it was added; from
+        an earlier one, `ipt.diff` of the two. None for the first snapshot (nothing before
+        it); a `since` not before `index` is refused (`ValueError`)."""
+        if since is None or since == index - 1:
+            return self._stored(index) if index > 0 else None
+        if not 0 <= since < index:
+            raise ValueError(
+                f"since: a snapshot before {self.moments[index].label}, "
+                f"not {self.moments[since].label if 0 <= since < len(self) else since}"
+            )
+        from ..change.diff import diff
+
+        return diff(self.estate(since), self.estate(index))
+
+    def _stored(self, index: int) -> EstateDiff:
+        from ..archive.history import stored_changes
+        from ..change.estate_diff import EstateDiff
+
+        older, newer = self.estate(index - 1), self.estate(index)
+        snapshot_id = self.moments[index].snapshot_id
+        found = stored_changes(self.archive, snapshot_id).get(snapshot_id, ())
+        return EstateDiff(older, newer, found, ())
+
+    def history(self, node: str) -> Section | None:
+        """An item's history (`history_section` of its `Archive.log`); None when the
+        archive never held it (an item the map's union alone names, say)."""
+        try:
+            log = self.archive.log(node)
+        except ValueError:  # unknown (`UnknownItemError`) or ambiguous: not an item it held
+            return None
+        return history_section(log)
+
+
+def history_section(log: pandas.DataFrame) -> Section:
+    """An item log (`Archive.log`'s frame) as a section of its details: one row per
+    snapshot in which it appeared, changed or went, with its date, the JSON paths and the
+    worst severity (masked, as every value shown)."""
+    rows: dict[str, str] = {}
+    for row in log.to_dict("records"):
+        when = f"{row['fetched_at']:%Y-%m-%d %H:%M} (snapshot {row['snapshot']})"
+        said = str(row["event"])
+        if row["paths"]:
+            said += ": " + ", ".join(str(path) for path in row["paths"])
+        if row["severity"]:
+            said += f" ({row['severity']})"
+        rows[when] = escape_unprintable(redact_text(said))
+    return Section("History", fields=rows or {"": "no change stored"})

@@ -1,0 +1,144 @@
+"""`TimelineBar`: the Explorer's timeline over an archive (issue 43), above its map.
+
+A slider over the archive's snapshots (`viewmodel.timeline.ArchiveTimeline`), a button a
+step earlier and one a step later, and a list to compare with another snapshot than the
+one before. Picking a snapshot shows, on the map, the estate as it was fetched then with
+what changed since (`TopologyTab.show_moment`); the map keeps its drill level and the item
+picked. A line under it says which snapshot is shown and how much changed.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import ipywidgets as W
+
+if TYPE_CHECKING:
+    from ..change.estate_diff import EstateDiff
+    from ..core.estate import Estate
+    from ..viewmodel.timeline import ArchiveTimeline
+
+__all__ = ["TimelineBar", "BEFORE"]
+
+BEFORE = -1
+"""The "changes since" list's first choice: the snapshot before the one shown."""
+
+Shown = Callable[["Estate", "EstateDiff | None"], None]
+"""Where a moment goes: its estate and its changes (`TopologyTab.show_moment`)."""
+
+
+class TimelineBar:
+    """The timeline's controls (`widget`); `show(index, since)` shows a moment, as picking it
+    does, and calls `on_moment()` after (the app keeps `?at=&since=` in its address)."""
+
+    def __init__(
+        self, timeline: ArchiveTimeline, shown: Shown, *, index: int, since: int | None = None
+    ) -> None:
+        self.timeline = timeline
+        self._shown = shown
+        self._quiet = False
+        self._watchers: list[Callable[[], None]] = []
+        choices = [(moment.label, i) for i, moment in enumerate(timeline.moments)]
+        self.slider = W.SelectionSlider(
+            options=choices,
+            value=index,
+            description="Snapshot",
+            continuous_update=False,  # a redraw per snapshot passed while dragging: too many
+            layout=W.Layout(width="min(460px, 100%)"),
+            style={"description_width": "initial"},
+        )
+        self.earlier = _button("Earlier", "step-backward", "The snapshot before")
+        self.later = _button("Later", "step-forward", "The snapshot after")
+        self.since = W.Dropdown(
+            options=[("the snapshot before", BEFORE), *choices],
+            value=BEFORE if since is None else since,
+            description="Changes since",
+            style={"description_width": "initial"},
+            layout=W.Layout(width="auto"),
+        )
+        self.status = W.HTML()
+        self.status.add_class("ipt-timeline-status")
+        self.earlier.on_click(lambda _: self.step(-1))
+        self.later.on_click(lambda _: self.step(1))
+        self.slider.observe(lambda _: self._picked(), "value")
+        self.since.observe(lambda _: self._picked(), "value")
+        row = W.HBox(
+            [self.earlier, self.slider, self.later, self.since],
+            layout=W.Layout(flex_flow="row wrap", align_items="center"),
+        )
+        self.widget = W.VBox([row, self.status], layout=W.Layout(width="100%"))
+        self.widget.add_class("ipt-timeline")
+        self.show(index, since)
+
+    @property
+    def index(self) -> int:
+        """The position of the snapshot shown (in `timeline.moments`)."""
+        return int(self.slider.value)
+
+    @property
+    def since_index(self) -> int | None:
+        """The position of the snapshot the changes are counted from (None: the one before)."""
+        chosen = int(self.since.value)
+        return None if chosen == BEFORE else chosen
+
+    def on_moment(self, callback: Callable[[], None]) -> None:
+        """Call `callback()` after each moment shown."""
+        self._watchers.append(callback)
+
+    def step(self, by: int) -> None:
+        """Show the snapshot `by` places later (earlier when negative), within the archive."""
+        self.show(min(max(self.index + by, 0), len(self.timeline) - 1), self.since_index)
+
+    def show(self, index: int, since: int | None = None) -> None:
+        """Show the snapshot at `index` with its changes since the one at `since` (None:
+        the one before); a `since` not before it is dropped, and the line says so."""
+        timeline = self.timeline
+        if not 0 <= index < len(timeline):
+            raise IndexError(f"index: 0 to {len(timeline) - 1}, not {index}")
+        dropped = since is not None and not 0 <= since < index
+        if dropped:
+            since = None
+        self._quiet = True
+        try:
+            self.slider.value, self.since.value = index, BEFORE if since is None else since
+        finally:
+            self._quiet = False
+        self.earlier.disabled, self.later.disabled = index == 0, index == len(timeline) - 1
+        changes = timeline.changes(index, since)
+        self._shown(timeline.estate(index), changes)
+        self.status.value = _status(timeline, index, since, changes, dropped)
+        for callback in self._watchers:
+            callback()
+
+    def _picked(self) -> None:
+        if not self._quiet:
+            self.show(self.index, self.since_index)
+
+
+def _button(description: str, icon: str, tooltip: str) -> W.Button:
+    return W.Button(
+        description=description, icon=icon, tooltip=tooltip, layout=W.Layout(width="auto")
+    )
+
+
+def _status(
+    timeline: ArchiveTimeline,
+    index: int,
+    since: int | None,
+    changes: EstateDiff | None,
+    dropped: bool,
+) -> str:
+    """The line under the controls: the snapshot shown, what changed since which."""
+    moment = timeline.moments[index]
+    said = f"Snapshot {index + 1} of {len(timeline)}, fetched {moment.label} UTC"
+    if changes is None:
+        said += ": the first, nothing before it to compare with"
+    else:
+        base = timeline.moments[index - 1 if since is None else since]
+        counted = changes.summary().splitlines()[0] if changes else "nothing changed"
+        said += f"; since {base.label}: {counted}"
+    if dropped:
+        said += " (changes since a later snapshot cannot be shown: since the one before)"
+    return f"<span>{html.escape(said)}</span>"

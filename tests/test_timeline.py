@@ -1,0 +1,127 @@
+"""Issue 43, a timeline over the archive, without a browser: `ArchiveTimeline` reads each
+snapshot's estate and the changes stored for it (the same as `ipt.diff` of the pair), an
+item's history is its `Archive.log`; `Explorer(archive=...)` maps the snapshot chosen
+with its changes marked, and a step back or forth keeps the drill level and the item
+picked, while Details end with the item's history."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import iptoolkit as ipt
+from iptoolkit.core.estate import Estate
+from iptoolkit.query.filters import Filter
+from iptoolkit.viewmodel.change_marks import diff_map
+from iptoolkit.viewmodel.timeline import ArchiveTimeline
+
+from .view_helpers import data_of
+
+pytest.importorskip("ipysigma")
+
+from iptoolkit.widgets import Explorer  # noqa: E402
+
+
+@cache
+def _weeks() -> tuple[Estate, Estate, Estate]:
+    first = ipt.demo_estate(n_profiles=80, seed=3, fetched_at="2026-11-09T06:00:30")
+    second = ipt.demo_changes(first, seed=1)
+    return first, second, ipt.demo_changes(second, seed=2)
+
+
+def _archive(tmp_path: Path) -> Path:
+    path = tmp_path / "estate.duckdb"
+    archive = ipt.Archive(path)
+    for estate in _weeks():
+        archive.add(estate)
+    return path
+
+
+def _counts(a: Estate, b: Estate) -> Any:
+    return diff_map(ipt.diff(a, b)).marked.counts()
+
+
+def _changed_profile(a: Estate, b: Estate) -> str:
+    return sorted(
+        change.key for change in ipt.diff(a, b).of(kind="profile", op="changed") if change.path
+    )[0]
+
+
+def test_a_timeline_reads_each_snapshot_its_stored_changes_and_an_items_history(
+    tmp_path: Path,
+) -> None:
+    first, second, third = _weeks()
+    timeline = ArchiveTimeline(_archive(tmp_path))
+    assert len(timeline) == 3
+    times = [moment.fetched_at for moment in timeline.moments]
+    assert times == sorted(times)
+    assert timeline.index_of(None) == 2
+    assert timeline.index_of(timeline.moments[1].at) == 1
+    assert timeline.changes(0) is None
+    stored = timeline.changes(2)
+    assert stored is not None
+    assert stored.counts() == ipt.diff(second, third).counts()
+    over_two = timeline.changes(2, since=0)
+    assert over_two is not None and over_two.counts() == ipt.diff(first, third).counts()
+    with pytest.raises(ValueError, match="since: a snapshot before"):
+        timeline.changes(1, since=2)
+    node = _changed_profile(second, third)
+    section = timeline.history(node)
+    log = timeline.archive.log(node)
+    assert section is not None and section.fields is not None
+    assert len(section.fields) == len(log)
+    assert any(str(log.iloc[-1]["paths"][0]) in said for said in section.fields.values())
+    assert timeline.history("profile:no-such-profile") is None
+
+
+def test_the_explorer_steps_through_the_archive_keeping_its_level_and_item(
+    tmp_path: Path,
+) -> None:
+    first, second, third = _weeks()
+    explorer = Explorer(archive=_archive(tmp_path), static_copy=False)
+    explorer.tabs.selected_index = 0  # the Topology tab, shown
+    explorer._topology_tab.set_visible(True)
+    view, bar = explorer.topology, explorer.timeline
+    assert bar is not None and bar.index == 2
+    assert view.changes is not None
+    assert view.changes.marked_graph.counts() == _counts(second, third)
+    group = next(key for key, members in data_of(view).members.items() if len(members) > 1)
+    view.expand(group)
+    path = view.drill_path
+    assert path
+    picked = next(key for key, members in data_of(view).members.items() if len(members) == 1)
+    view._picture.pick(picked)
+    item = view.selected
+    assert item is not None
+    bar.step(-1)
+    assert bar.index == 1 and view.changes is not None
+    assert view.changes.marked_graph.counts() == _counts(first, second)
+    assert view.drill_path == path
+    assert view.selected == item
+    bar.step(-1)
+    assert view.changes is None and bar.earlier.disabled  # the first: nothing to compare
+    assert "the first" in bar.status.value
+    chosen = Filter(groups=[path[0].split("/")[0]])
+    bar.show(2, since=0)
+    explorer.filter = chosen
+    assert view.changes is not None
+    assert view.changes.marked_graph.counts() == _counts(first.subset(chosen), third.subset(chosen))
+    explorer.close()
+
+
+def test_details_end_with_the_items_history_and_at_picks_the_snapshot(tmp_path: Path) -> None:
+    _, second, third = _weeks()
+    path = _archive(tmp_path)
+    node = _changed_profile(second, third)
+    explorer = Explorer(archive=path, at=ArchiveTimeline(path).moments[1].day)
+    assert explorer.timeline is not None and explorer.timeline.index == 1
+    explorer.show_detail(node)
+    shown = explorer.detail.content.value
+    assert "History" in shown and "(snapshot " in shown
+    assert shown.count("(snapshot ") == len(ipt.Archive(path).log(node))
+    explorer.close()
+    with pytest.raises(TypeError, match="an estate, or archive="):
+        Explorer()
