@@ -125,3 +125,76 @@ def test_details_end_with_the_items_history_and_at_picks_the_snapshot(tmp_path: 
     explorer.close()
     with pytest.raises(TypeError, match="an estate, or archive="):
         Explorer()
+
+
+def test_the_moment_round_trips_through_the_address() -> None:
+    from iptoolkit.app.address import query_of, view_of
+
+    query = query_of(Filter(), moment=("2026-11-16T06:00:30Z", "2026-11-09"))
+    assert query == "at=2026-11-16T06:00:30Z&since=2026-11-09"
+    view = view_of("?" + query)
+    assert view.moment == ("2026-11-16T06:00:30Z", "2026-11-09") and view.problems == ()
+    assert view_of("?at=").moment == (None, None)
+
+
+def test_the_app_page_opens_the_moment_its_address_names_and_follows_the_timeline(
+    tmp_path: Path,
+) -> None:
+    pytest.importorskip("voila")
+    from iptoolkit.app.page import follow_address
+
+    path = _archive(tmp_path)
+    moments = ArchiveTimeline(path).moments
+    explorer = Explorer(archive=path, folder=tmp_path, debounce=0, static_copy=False)
+    bar = explorer.timeline
+    assert bar is not None
+    address, note = follow_address(explorer).children
+    address.opened_with = f"?at={moments[1].day}&since=1900-01-01"
+    assert bar.index == 1 and bar.since_index is None  # the day's snapshot, since refused
+    assert "address parameter since" in note.value and "no snapshot" in note.value
+    assert address.query == f"at={moments[1].at}"
+    bar.step(1)  # the newest: no `at` in the address
+    assert address.query == ""
+    bar.show(2, since=0)
+    assert address.query == f"since={moments[0].at}"
+    explorer.close()
+
+    plain = Explorer(ipt.demo_estate(n_profiles=40), folder=tmp_path, static_copy=False)
+    address, note = follow_address(plain).children
+    address.opened_with = "?at=2026-11-16"
+    assert "no archive" in note.value and "--archive" in note.value
+    plain.close()
+
+
+@pytest.mark.parametrize(
+    ("extra", "said"),
+    [(["SNAPSHOT"], "not both"), (["--since", "SNAPSHOT"], "Changes since")],
+)
+def test_explore_takes_an_archive_instead_of_a_snapshot_or_since(
+    tmp_path: Path, extra: list[str], said: str
+) -> None:
+    pytest.importorskip("voila")
+    from click.testing import CliRunner
+
+    from iptoolkit.cli import main
+
+    snapshot = tmp_path / "estate.json"
+    _weeks()[0].save(snapshot)
+    arguments = [str(snapshot) if word == "SNAPSHOT" else word for word in extra]
+    result = CliRunner().invoke(
+        main, ["explore", "--archive", str(_archive(tmp_path)), "--port", "0", *arguments]
+    )
+    assert result.exit_code == 2 and said in result.output, result.output
+
+
+def test_explore_names_an_archive_it_cannot_read(tmp_path: Path) -> None:
+    pytest.importorskip("voila")
+    from click.testing import CliRunner
+
+    from iptoolkit.cli import main
+
+    empty = tmp_path / "empty.duckdb"
+    with ipt.Archive(empty)._connection(create=True):  # made, and holding no snapshot
+        pass
+    result = CliRunner().invoke(main, ["explore", "--archive", str(empty), "--port", "0"])
+    assert result.exit_code == 1 and "holds no snapshot" in result.output, result.output

@@ -8,7 +8,11 @@ the node id Details shows; `drill` is a group the topology opened, as its breadc
 it, repeated for each level (`?drill=Finance/AP&drill=AS2+profiles`: a subgroup stands for
 the groups above it, see `TopologyView.drill_path`); `from` and `to` are two items whose
 paths the topology shows (`?from=P-000001&to=partner:1003`, `Explorer.show_paths`); `view`
-is a saved view's name (`?view=AS2+partners`, see `viewmodel.saved_views`).
+is a saved view's name (`?view=AS2+partners`, see `viewmodel.saved_views`); over an
+archive (`iptoolkit explore --archive`), `at` is the snapshot the timeline shows and
+`since` the one its changes are counted from (`?at=2026-11-23&since=2026-11-16`: a date
+names that day's last snapshot, a date-time or an id one exactly; absent: the newest, and
+the one before it).
 
 `view_of(query)` reads an address (what it does not know is reported, never dropped
 silently); `query_of(filter, item)` writes one. `PageAddress` is the anywidget between the
@@ -47,6 +51,7 @@ ITEM = "item"
 DRILL = "drill"
 PATH_ENDS = ("from", "to")
 VIEW = "view"
+MOMENT = ("at", "since")
 SERVER_PARAMETERS = ("token",)
 """Read by the server, not the app: the token `iptoolkit explore` prints in the address
 (the page must not call it a parameter it cannot read)."""
@@ -68,6 +73,9 @@ class PageView:
     """Two items whose paths the topology shows (`Explorer.show_paths`)."""
     view: str | None = None
     """A saved view to open (its name, `viewmodel.saved_views`)."""
+    moment: tuple[str | None, str | None] = (None, None)
+    """The timeline's snapshot shown and the one its changes are counted from (`at`,
+    `since`: as `Archive.estate`'s `at` takes them; None: the newest, the one before)."""
 
 
 def view_of(query: str) -> PageView:
@@ -77,6 +85,7 @@ def view_of(query: str) -> PageView:
     drill: list[str] = []
     ends: dict[str, str] = {}
     saved: str | None = None
+    moment: dict[str, str] = {}
     problems: list[str] = []
     for name, value in parse_qsl(query.removeprefix("?"), keep_blank_values=True):
         value = value.strip()
@@ -97,10 +106,15 @@ def view_of(query: str) -> PageView:
                 ends[name] = value
         elif name == VIEW:
             saved = value or None
+        elif name in MOMENT:
+            if value:
+                moment[name] = value
         elif name in SERVER_PARAMETERS:
             continue
         else:
-            known = ", ".join([*PARAMETERS, *_FLAGS, "text", ITEM, DRILL, *PATH_ENDS, VIEW])
+            known = ", ".join(
+                [*PARAMETERS, *_FLAGS, "text", ITEM, DRILL, *PATH_ENDS, VIEW, *MOMENT]
+            )
             problems.append(f"address parameter {name!r} is not one the app reads ({known})")
     try:
         chosen = Filter(**fields)
@@ -113,7 +127,8 @@ def view_of(query: str) -> PageView:
     elif ends:
         one, other = ("from", "to") if "from" in ends else ("to", "from")
         problems.append(f"address parameter {one!r} needs {other!r}: the paths between two items")
-    return PageView(chosen, item, tuple(problems), tuple(drill), paths, saved)
+    at, since = (moment.get(name) for name in MOMENT)
+    return PageView(chosen, item, tuple(problems), tuple(drill), paths, saved, (at, since))
 
 
 def query_of(
@@ -121,9 +136,11 @@ def query_of(
     item: str | None = None,
     drill: tuple[str, ...] = (),
     paths: tuple[str, str] | None = None,
+    moment: tuple[str | None, str | None] = (None, None),
 ) -> str:
-    """The query string (no `?`) for a filter, an item, the topology's groups opened and
-    the two items whose paths it shows; empty for everything, no item, the overview."""
+    """The query string (no `?`) for a filter, an item, the topology's groups opened, the
+    two items whose paths it shows and the timeline's moment (`at`, `since`); empty for
+    everything, no item, the overview, the newest snapshot."""
     pairs: list[tuple[str, str]] = []
     for name, attribute in PARAMETERS.items():
         named = type_label if attribute in _TYPES else str  # `AS2`, as the lists say it
@@ -135,6 +152,7 @@ def query_of(
     pairs.extend((DRILL, title) for title in drill)
     if paths is not None:
         pairs.extend(zip(PATH_ENDS, paths, strict=True))
+    pairs.extend((name, value) for name, value in zip(MOMENT, moment, strict=True) if value)
     parts = [urlencode(pairs, safe=":/")] if pairs else []
     if chosen.active is not None:  # a flag, as on the command line: `?active`, `?inactive`
         parts.append("active" if chosen.active else "inactive")

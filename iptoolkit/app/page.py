@@ -75,8 +75,11 @@ def show(
         except (OSError, ParseError) as exc:
             display(HTML(_CSS + error_html(path, exc)))
             return None
-        display(HTML(_CSS + title_html(estate, path)))
-        views = views_file(path, os.environ.get(env.APP_VIEWS) or None)
+        archive = os.environ.get(env.APP_ARCHIVE) or None  # explore --archive: a timeline
+        display(HTML(_CSS + title_html(estate, archive or path)))
+        # an archive's views beside it (`estate.views.json`), not beside its newest snapshot
+        named = str(Path(archive).with_suffix(".json")) if archive else path
+        views = views_file(named, os.environ.get(env.APP_VIEWS) or None)
         explorer = Explorer(  # the page is always live: no static copy after each change
             estate,
             folder=target or "iptoolkit-export",
@@ -84,6 +87,7 @@ def show(
             views=views,
             model=kept.model if kept is not None else None,
             since=os.environ.get(env.APP_SINCE) or None,  # what changed since, on the map
+            archive=archive,
             **_guarded(),
         )
     explorer.widget.add_class("ipt-app")
@@ -108,11 +112,13 @@ def follow_address(explorer: Explorer) -> W.VBox:
     def current() -> str:
         shown = explorer.topology.paths.shown
         ends = (shown.a, shown.b) if shown is not None else None
-        return query_of(explorer.filter, explorer.item, explorer.drill, ends)
+        return query_of(explorer.filter, explorer.item, explorer.drill, ends, moment_of(explorer))
 
     def opened(change: dict[str, object]) -> None:
         view = view_of(str(change["new"] or ""))
         problems = list(view.problems)
+        if view.moment != (None, None):
+            problems += show_moment(explorer, *view.moment)
         if not view.filter.is_empty():
             explorer.filter = view.filter
         if view.drill:
@@ -140,7 +146,44 @@ def follow_address(explorer: Explorer) -> W.VBox:
 
     address.observe(opened, "opened_with")
     explorer.on_change(lambda: setattr(address, "query", current()))
+    if explorer.timeline is not None:
+        explorer.timeline.on_moment(lambda: setattr(address, "query", current()))
     return W.VBox([address, note], layout=W.Layout(align_items="flex-end"))
+
+
+def moment_of(explorer: Explorer) -> tuple[str | None, str | None]:
+    """The timeline's moment as the address keeps it (`at`, `since`): None for the newest
+    snapshot and for the one before it."""
+    bar = explorer.timeline
+    if bar is None:
+        return None, None
+    moments = bar.timeline.moments
+    at = moments[bar.index].at if bar.index != len(moments) - 1 else None
+    since = moments[bar.since_index].at if bar.since_index is not None else None
+    return at, since
+
+
+def show_moment(explorer: Explorer, at: str | None, since: str | None) -> list[str]:
+    """Show the moment an address names (`at`, `since`) on the timeline; what could not
+    be shown, one line each, naming the parameter."""
+    bar = explorer.timeline
+    if bar is None:
+        return ["address parameters at and since: this app shows no archive "
+                "(iptoolkit explore --archive FILE)"]  # fmt: skip
+    timeline = bar.timeline
+    try:
+        index = timeline.index_of(at)
+    except (LookupError, ValueError, TypeError) as exc:  # no such snapshot, a bad date
+        return [f"address parameter at: {exc}"]
+    try:
+        older = timeline.index_of(since) if since is not None else None
+    except (LookupError, ValueError, TypeError) as exc:
+        bar.show(index)
+        return [f"address parameter since: {exc}"]
+    bar.show(index, older)
+    if older is not None and older >= index:
+        return [f"address parameter since: {since!r} is not before the snapshot shown"]
+    return []
 
 
 def views_bar(explorer: Explorer) -> W.HBox:

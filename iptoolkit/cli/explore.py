@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import signal
+import tempfile
 import webbrowser
 from pathlib import Path
 from types import FrameType
@@ -80,6 +81,13 @@ by a script inherits SIGINT ignored, and Python then never raises KeyboardInterr
     "coloured by what happened to it, the filter applied to both.",
 )
 @click.option(
+    "--archive",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="An archive (iptoolkit archive add): the map gets a timeline over its snapshots, "
+    "the newest shown first, each with what changed since the one before. Instead of "
+    "SNAPSHOT.",
+)
+@click.option(
     "--views",
     "views",
     type=click.Path(file_okay=False, path_type=Path),
@@ -94,6 +102,7 @@ def explore_command(
     free_after: int,
     unmasked_downloads: bool,
     since: Path | None,
+    archive: Path | None,
     views: Path | None,
 ) -> None:
     """Open the Explorer as a web app: filters, counts, table, topology, details, export.
@@ -108,15 +117,41 @@ def explore_command(
         port = runner.check_port(port)
     except runner.PortInUseError as exc:
         raise click.ClickException(exc.strerror or str(exc)) from None
-    _check_views(snapshot, views)
+    if archive is not None:
+        _check_archive(snapshot, since)
+    _check_views(archive.with_suffix(".json") if archive else snapshot, views)
+    with tempfile.TemporaryDirectory(prefix="iptoolkit-explore-") as folder_for_newest:
+        if archive is not None:
+            snapshot = _newest_of(archive, Path(folder_for_newest))
+        _explore(snapshot, port, no_browser, folder, max_sessions, free_after, unmasked_downloads,
+                 since, archive, views)  # fmt: skip
+
+
+def _explore(
+    snapshot: Path | None,
+    port: int,
+    no_browser: bool,
+    folder: Path,
+    max_sessions: int,
+    free_after: int,
+    unmasked_downloads: bool,
+    since: Path | None,
+    archive: Path | None,
+    views: Path | None,
+) -> None:
+    """Start the app over `snapshot` (with its timeline over `archive`) and serve it until
+    stopped."""
     environ = dict(os.environ)
     environ[env.APP_FOLDER] = str(folder.resolve())
     environ[env.APP_UNMASKED] = "1" if unmasked_downloads else ""
     environ.pop(env.APP_SNAPSHOT, None)
     environ.pop(env.APP_VIEWS, None)
     environ.pop(env.APP_SINCE, None)
+    environ.pop(env.APP_ARCHIVE, None)
     if since is not None:
         environ[env.APP_SINCE] = str(since.resolve())
+    if archive is not None:
+        environ[env.APP_ARCHIVE] = str(archive.resolve())
     if views is not None:
         environ[env.APP_VIEWS] = str(views.resolve())
     if snapshot is not None:
@@ -128,7 +163,8 @@ def explore_command(
     except (RuntimeError, TimeoutError, runner.SnapshotError) as exc:  # stopped at start,
         raise click.ClickException(str(exc)) from None  # never answered, or a bad snapshot
     profiles = f"{app.profiles:,} profiles" if app.profiles is not None else "an estate"
-    what = f"{profiles} from {snapshot}" if snapshot is not None else "a demo estate"
+    source = archive if archive is not None else snapshot
+    what = f"{profiles} from {source}" if source is not None else "a demo estate"
     click.echo(f"The Explorer app shows {what} at {app.url}  (Ctrl-C stops it)", err=True)
     click.echo(f"Its Export tab writes into {folder.resolve()}", err=True)
     click.echo(
@@ -139,6 +175,32 @@ def explore_command(
     if not no_browser:
         webbrowser.open(app.url)
     _serve_until_stopped(app)
+
+
+def _check_archive(snapshot: Path | None, since: Path | None) -> None:
+    """`--archive` stands instead of SNAPSHOT and `--since` (its timeline picks both)."""
+    if snapshot is not None:
+        raise click.BadParameter("give SNAPSHOT or --archive, not both", param_hint="'--archive'")
+    if since is not None:
+        raise click.BadParameter(
+            "--since with --archive: the timeline's 'Changes since' list, or ?since= in the "
+            "page's address, picks the older snapshot",
+            param_hint="'--since'",
+        )
+
+
+def _newest_of(archive: Path, folder: Path) -> Path:
+    """The archive's newest snapshot written into `folder`: what the app's zygote reads and
+    holds for every kernel, as it holds a SNAPSHOT (the timeline reads the rest)."""
+    from ..archive.lookup import NoSnapshotError
+    from ..archive.opening import ArchiveDamagedError, ArchiveLockedError
+    from ..archive.store import Archive
+
+    stem = archive.name.removesuffix(".duckdb")
+    try:
+        return Archive(archive).export(folder / f"{stem}.json")
+    except (NoSnapshotError, ArchiveDamagedError, ArchiveLockedError, OSError) as exc:
+        raise click.ClickException(" ".join(str(exc).split())) from None
 
 
 def _check_views(snapshot: Path | None, folder: Path | None) -> None:

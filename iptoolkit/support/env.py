@@ -23,6 +23,7 @@ __all__ = [
     "APP_TOKEN",
     "APP_VIEWS",
     "APP_SINCE",
+    "APP_ARCHIVE",
     "MCP_TOKEN",
     "PROGRESS_DELAY",
     "ENV_VARS",
@@ -44,6 +45,7 @@ APP_UNMASKED = "IPTOOLKIT_APP_UNMASKED"
 APP_TOKEN = "IPTOOLKIT_APP_TOKEN"
 APP_VIEWS = "IPTOOLKIT_APP_VIEWS"
 APP_SINCE = "IPTOOLKIT_APP_SINCE"
+APP_ARCHIVE = "IPTOOLKIT_APP_ARCHIVE"
 MCP_TOKEN = "IPTOOLKIT_MCP_TOKEN"
 PROGRESS_DELAY = "IPTOOLKIT_PROGRESS_DELAY"
 
@@ -61,6 +63,7 @@ ENV_VARS: dict[str, str] = {
     APP_FOLDER: "where the Explorer app's Export tab writes (set by iptoolkit explore)",
     APP_UNMASKED: "1: the app's exports unmasked (iptoolkit explore --unmasked-downloads)",
     APP_SINCE: "an older snapshot: the app's map shows what changed since (explore --since)",
+    APP_ARCHIVE: "an archive: the app's map has a timeline over its snapshots (explore --archive)",
     APP_TOKEN: "the app's token, for its Copy link (set by iptoolkit explore for its kernels)",
     APP_VIEWS: "the folder of the app's saved views (iptoolkit explore --views; else beside "
     "the snapshot)",

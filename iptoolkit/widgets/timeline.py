@@ -1,6 +1,6 @@
 """`TimelineBar`: the Explorer's timeline over an archive (issue 43), above its map.
 
-A slider over the archive's snapshots (`viewmodel.timeline.ArchiveTimeline`), a button a
+A list of the archive's snapshots (`viewmodel.timeline.ArchiveTimeline`), a button a
 step earlier and one a step later, and a list to compare with another snapshot than the
 one before. Picking a snapshot shows, on the map, the estate as it was fetched then with
 what changed since (`TopologyTab.show_moment`); the map keeps its drill level and the item
@@ -41,13 +41,12 @@ class TimelineBar:
         self._quiet = False
         self._watchers: list[Callable[[], None]] = []
         choices = [(moment.label, i) for i, moment in enumerate(timeline.moments)]
-        self.slider = W.SelectionSlider(
-            options=choices,
+        self.snapshot = W.Dropdown(  # a <select> with its <label>: named for screen readers,
+            options=choices,  # which ipywidgets' slider handle is not (axe holds it)
             value=index,
             description="Snapshot",
-            continuous_update=False,  # a redraw per snapshot passed while dragging: too many
-            layout=W.Layout(width="min(460px, 100%)"),
             style={"description_width": "initial"},
+            layout=W.Layout(width="auto"),
         )
         self.earlier = _button("Earlier", "step-backward", "The snapshot before")
         self.later = _button("Later", "step-forward", "The snapshot after")
@@ -62,10 +61,10 @@ class TimelineBar:
         self.status.add_class("ipt-timeline-status")
         self.earlier.on_click(lambda _: self.step(-1))
         self.later.on_click(lambda _: self.step(1))
-        self.slider.observe(lambda _: self._picked(), "value")
+        self.snapshot.observe(lambda _: self._picked(), "value")
         self.since.observe(lambda _: self._picked(), "value")
         row = W.HBox(
-            [self.earlier, self.slider, self.later, self.since],
+            [self.earlier, self.snapshot, self.later, self.since],
             layout=W.Layout(flex_flow="row wrap", align_items="center"),
         )
         self.widget = W.VBox([row, self.status], layout=W.Layout(width="100%"))
@@ -75,7 +74,7 @@ class TimelineBar:
     @property
     def index(self) -> int:
         """The position of the snapshot shown (in `timeline.moments`)."""
-        return int(self.slider.value)
+        return int(self.snapshot.value)
 
     @property
     def since_index(self) -> int | None:
@@ -102,7 +101,7 @@ class TimelineBar:
             since = None
         self._quiet = True
         try:
-            self.slider.value, self.since.value = index, BEFORE if since is None else since
+            self.snapshot.value, self.since.value = index, BEFORE if since is None else since
         finally:
             self._quiet = False
         self.earlier.disabled, self.later.disabled = index == 0, index == len(timeline) - 1
@@ -139,6 +138,8 @@ def _status(
         base = timeline.moments[index - 1 if since is None else since]
         counted = changes.summary().splitlines()[0] if changes else "nothing changed"
         said += f"; since {base.label}: {counted}"
+    if index != len(timeline) - 1:  # the Explorer's filters, counts and table: the newest's
+        said += f". The counts and lists above are the newest's ({timeline.moments[-1].label})"
     if dropped:
         said += " (changes since a later snapshot cannot be shown: since the one before)"
     return f"<span>{html.escape(said)}</span>"

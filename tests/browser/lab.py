@@ -132,9 +132,10 @@ def wait_listening(
 
 
 def launch_explore(
-    snapshot: Path, tmp_path: Path, *options: str, measured: bool = True
+    snapshot: Path | None, tmp_path: Path, *options: str, measured: bool = True
 ) -> tuple[subprocess.Popen[bytes], int, Path]:
-    """`iptoolkit explore SNAPSHOT` on a free port in its own session, its output in a log:
+    """`iptoolkit explore SNAPSHOT` (None: without, `--archive` in `options`, say) on a free
+    port in its own session, its output in a log:
     the process, the port and the log (wait with `wait_listening`, stop with
     `stop_explore`). `measured=False` keeps `make test`'s coverage out of the app and its
     kernels (a test that loads the estate in kernel after kernel, and whose code other
@@ -148,7 +149,8 @@ def launch_explore(
     }
     with log.open("wb") as out:
         process = subprocess.Popen(
-            [sys.executable, "-m", "iptoolkit.cli", "explore", str(snapshot), "--no-browser",
+            [sys.executable, "-m", "iptoolkit.cli", "explore",
+             *([str(snapshot)] if snapshot is not None else []), "--no-browser",
              "--port", str(port), *options],
             stdout=out, stderr=subprocess.STDOUT, cwd=tmp_path, start_new_session=True,
             env=environ,
