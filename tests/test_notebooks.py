@@ -25,7 +25,7 @@ NOTEBOOKS = ROOT / "notebooks"
 SANITIZE = NOTEBOOKS / "nbval-sanitize.cfg"
 EXPECTED = [
     "01-quickstart", "02-topology", "03-explorer", "04-audit-and-export", "05-changes",
-    "06-test-against-production", "app",
+    "06-test-against-production", "07-before-the-outage", "app",
 ]  # fmt: skip
 
 import_or_fail("nbval")  # a skip elsewhere, a failure under CI=true

@@ -107,7 +107,9 @@ class TimelineBar:
         self.earlier.disabled, self.later.disabled = index == 0, index == len(timeline) - 1
         changes = timeline.changes(index, since)
         self._shown(timeline.estate(index), changes)
-        self.status.value = _status(timeline, index, since, changes, dropped)
+        self.said = _status(timeline, index, since, changes, dropped)
+        """The line under the controls, as text."""
+        self.status.value = f"<span>{html.escape(self.said)}</span>"
         for callback in self._watchers:
             callback()
 
@@ -142,4 +144,4 @@ def _status(
         said += f". The counts and lists above are the newest's ({timeline.moments[-1].label})"
     if dropped:
         said += " (changes since a later snapshot cannot be shown: since the one before)"
-    return f"<span>{html.escape(said)}</span>"
+    return said
