@@ -106,11 +106,20 @@ class DiffGraph:
         return Counter(self.nodes.values())
 
 
-def diff_graph(diff: EstateDiff) -> DiffGraph:
-    """Build both estates' graphs, compose them and mark every node and edge."""
+def diff_graph(
+    diff: EstateDiff, graphs: tuple[EstateGraph, EstateGraph] | None = None
+) -> DiffGraph:
+    """Build both estates' graphs (or take them built: `graphs`, old and new, which are
+    left as they are), compose them and mark every node and edge."""
+    from ..models import gc_paused
     from ..query.graph import build_graph, release
 
-    old, union = build_graph(diff.old), build_graph(diff.new)
+    if graphs is None:
+        old, union = build_graph(diff.old), build_graph(diff.new)
+    else:  # a timeline's graphs, kept for its next step: the union is a copy of the new one
+        old = graphs[0]
+        with gc_paused():
+            union = graphs[1].copy()
     named: dict[str, Status] = {}
     for op in ("changed", "removed", "added"):  # added and removed win over changed
         named.update(dict.fromkeys(diff.keys(op), op))
@@ -139,7 +148,8 @@ def diff_graph(diff: EstateDiff) -> DiffGraph:
         nodes[node] = named.get(str(node), found)
     for u, v in edges:
         edges[(u, v)] = named.get(f"{u} -> {v}", edges[(u, v)])
-    release(old)  # dropped: no cycle left for the collector to find
+    if graphs is None:
+        release(old)  # dropped: no cycle left for the collector to find
     return DiffGraph(union, nodes, edges, _breaking(diff, union))
 
 

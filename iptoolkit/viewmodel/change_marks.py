@@ -176,12 +176,14 @@ class MarkedMap:
     picture: Callable[[], bytes]
 
 
-def diff_map(diff: EstateDiff) -> MarkedMap:
-    """The map of a diff: both snapshots' union, each item's changes (`change_section`)."""
+def diff_map(diff: EstateDiff, graphs: tuple[EstateGraph, EstateGraph] | None = None) -> MarkedMap:
+    """The map of a diff: both snapshots' union, each item's changes (`change_section`);
+    `graphs`: both snapshots' graphs built already (`diff_graph`)."""
     from .diagram import diff_png
 
     sections = {node: change_section(found) for node, found in changes_by_item(diff).items()}
-    return MarkedMap(diff_graph(diff), sections, (diff.new, diff.old), {}, lambda: diff_png(diff))
+    marked = diff_graph(diff, graphs)
+    return MarkedMap(marked, sections, (diff.new, diff.old), {}, lambda: diff_png(diff))
 
 
 class ChangeMarks:

@@ -369,6 +369,8 @@ class Explorer:
         """Close every widget (front-end views go away) and stop pending work."""
         self._changes.cancel()
         self._static_copy.cancel()
+        if self.timeline is not None:
+            self.timeline.timeline.close()
         self.topology.close()
         _close_tree(self.widget)
 

@@ -18,6 +18,7 @@ import ipywidgets as W
 if TYPE_CHECKING:
     from ..change.estate_diff import EstateDiff
     from ..core.estate import Estate
+    from ..query.graph import EstateGraph
     from ..viewmodel.timeline import ArchiveTimeline
 
 __all__ = ["TimelineBar", "BEFORE"]
@@ -25,8 +26,9 @@ __all__ = ["TimelineBar", "BEFORE"]
 BEFORE = -1
 """The "changes since" list's first choice: the snapshot before the one shown."""
 
-Shown = Callable[["Estate", "EstateDiff | None"], None]
-"""Where a moment goes: its estate and its changes (`TopologyTab.show_moment`)."""
+Shown = Callable[["Estate", "EstateDiff | None", "tuple[EstateGraph, EstateGraph] | None"], None]
+"""Where a moment goes: its estate, its changes and the graphs of the snapshots they
+compare (`TopologyTab.show_moment`)."""
 
 
 class TimelineBar:
@@ -106,7 +108,9 @@ class TimelineBar:
             self._quiet = False
         self.earlier.disabled, self.later.disabled = index == 0, index == len(timeline) - 1
         changes = timeline.changes(index, since)
-        self._shown(timeline.estate(index), changes)
+        graphs = timeline.graphs(index, since) if changes is not None else None
+        self._shown(timeline.estate(index), changes, graphs)
+        timeline.prefetch(index)  # the next step's snapshot, read while the reader looks
         self.said = _status(timeline, index, since, changes, dropped)
         """The line under the controls, as text."""
         self.status.value = f"<span>{html.escape(self.said)}</span>"

@@ -33,6 +33,11 @@ if TYPE_CHECKING:
     from ...auditing.finding import Finding
     from ...change.estate_diff import EstateDiff
     from ...core.estate import Estate
+    from ...query.graph import EstateGraph
+    from ...viewmodel.change_marks import MarkedMap
+
+    Moment = tuple[Estate, EstateDiff | None, tuple[EstateGraph, EstateGraph] | None]
+    """A timeline's moment: its estate, its changes, their two snapshots' graphs."""
     from ...query.paths import Paths
 
 __all__ = ["TopologyTab"]
@@ -56,7 +61,7 @@ class TopologyTab:
 
         self._model = model
         self._since = as_estate(since, "Explorer: since") if since is not None else None
-        self._moment: tuple[Estate, EstateDiff | None] | None = None
+        self._moment: Moment | None = None
         """The timeline's moment shown (`show_moment`), else None."""
         self._selection = selection
         self._on_item = on_item
@@ -104,11 +109,17 @@ class TopologyTab:
         self._draw_if_stale()
         return self.view.open_path(path)
 
-    def show_moment(self, estate: Estate, changes: EstateDiff | None) -> None:
+    def show_moment(
+        self,
+        estate: Estate,
+        changes: EstateDiff | None,
+        graphs: tuple[EstateGraph, EstateGraph] | None = None,
+    ) -> None:
         """Show a timeline's moment: `estate` as it was then, marked with what changed
-        since an earlier snapshot (`changes`; None: drawn plain, nothing before it); the
-        drill level and the item picked stay as they are where the new map has them."""
-        self._moment = (estate, changes)
+        since an earlier snapshot (`changes`; None: drawn plain, nothing before it), whose
+        two snapshots' `graphs` are built already when given; the drill level and the item
+        picked stay as they are where the new map has them."""
+        self._moment = (estate, changes, graphs)
         self.invalidate()
 
     def _draw_if_stale(self) -> None:
@@ -151,19 +162,20 @@ class TopologyTab:
         (`since`), or the timeline's moment (`show_moment`), whose stored changes serve
         as they are while nothing is filtered."""
         from ...change.diff import diff
+        from ...viewmodel.change_marks import diff_map
 
         chosen = selection.filter
         progress = reported_to() or self.view.progress
         try:
             progress.stage(f"Comparing {selection.profiles:,} profiles with the older estate")
-            shown: Estate | EstateDiff
+            shown: Estate | EstateDiff | MarkedMap
             if self._moment is None:
                 assert self._since is not None
                 shown = diff(self._since.subset(chosen), selection.estate)
             elif (stored := self._moment[1]) is None:
                 shown = self._moment[0].subset(chosen)
             elif chosen.is_empty():
-                shown = stored
+                shown = diff_map(stored, self._moment[2])
             else:
                 shown = diff(stored.old.subset(chosen), stored.new.subset(chosen))
             progress.stage("Laying out the map")

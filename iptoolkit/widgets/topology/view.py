@@ -30,7 +30,7 @@ import ipywidgets as W
 
 from ...plot.topology import check_options, grouping
 from ...topology.view import EstateOrGraph, GroupedViews, Highlight, focus_set, graph_of
-from ...viewmodel.change_marks import ChangeMarks, diff_map
+from ...viewmodel.change_marks import ChangeMarks, MarkedMap, diff_map
 from ...viewmodel.compare_marks import comparison_map
 from ...viewmodel.drill import auto_view
 from ...viewmodel.explorer_html import topology_fallback_html
@@ -230,24 +230,26 @@ class TopologyView(W.VBox):  # type: ignore[misc]  # ipywidgets has no types: W.
 
     def update(
         self,
-        estate_or_graph: EstateOrGraph | EstateDiff | Comparison,
+        estate_or_graph: EstateOrGraph | EstateDiff | Comparison | MarkedMap,
         *,
         highlight: Highlight = None,
         keep: bool = False,
     ) -> None:
-        """Show another estate, selection, diff or comparison (the overview, grouped as
-        `group_by` says); `keep`: the groups opened and the item picked stay open and
-        picked where the new map has them (a timeline's step)."""
+        """Show another estate, selection, diff or comparison, or a map of change made
+        already (`MarkedMap`): the overview, grouped as `group_by` says; `keep`: the groups
+        opened and the item picked stay open and picked where the new map has them (a
+        timeline's step)."""
         from ...change.estate_diff import EstateDiff
         from ...comparing.comparison import Comparison
 
         estate: Estate | None
-        if isinstance(estate_or_graph, EstateDiff | Comparison):
-            shown = (
-                diff_map(estate_or_graph)
-                if isinstance(estate_or_graph, EstateDiff)
-                else comparison_map(estate_or_graph)
-            )
+        if isinstance(estate_or_graph, EstateDiff | Comparison | MarkedMap):
+            if isinstance(estate_or_graph, MarkedMap):
+                shown = estate_or_graph
+            elif isinstance(estate_or_graph, EstateDiff):
+                shown = diff_map(estate_or_graph)
+            else:
+                shown = comparison_map(estate_or_graph)
             self.changes = ChangeMarks(shown)
             graph, estate = self.changes.graph, shown.estates[0]
         else:
