@@ -6,6 +6,7 @@ picked, while Details end with the item's history."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -198,3 +199,26 @@ def test_explore_names_an_archive_it_cannot_read(tmp_path: Path) -> None:
         pass
     result = CliRunner().invoke(main, ["explore", "--archive", str(empty), "--port", "0"])
     assert result.exit_code == 1 and "holds no snapshot" in result.output, result.output
+
+
+def test_hostile_names_and_secrets_stay_inert_and_masked_in_the_history(tmp_path: Path) -> None:
+    from iptoolkit.core.snapshot import SnapshotInfo
+
+    from .hostile_estate import SECRETS, hostile_changed, hostile_estate
+
+    path = tmp_path / "hostile.duckdb"
+    archive = ipt.Archive(path)
+    for day, estate in ((1, hostile_estate()), (2, hostile_changed())):
+        info = SnapshotInfo(fetched_at=datetime(2026, 11, day, 6, tzinfo=UTC))
+        archive.add(Estate.from_raw(list(estate.raw_profiles), info=info))
+    explorer = Explorer(archive=path, static_copy=False)
+    bar = explorer.timeline
+    assert bar is not None and "breaking" in bar.said
+    for node in explorer.model.profile_nodes:
+        explorer.show_detail(node)
+        shown = explorer.detail.content.value
+        assert "History" in shown and "changed" in shown
+        assert "<img" not in shown and "<script" not in shown
+        assert not any(secret in shown for secret in SECRETS)
+    assert "<" not in bar.status.value.removeprefix("<span>").removesuffix("</span>")
+    explorer.close()
