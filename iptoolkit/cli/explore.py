@@ -121,26 +121,22 @@ def explore_command(
         _check_archive(snapshot, since)
     _check_views(archive.with_suffix(".json") if archive else snapshot, views)
     with tempfile.TemporaryDirectory(prefix="iptoolkit-explore-") as folder_for_newest:
-        if archive is not None:
+        if archive is not None:  # its newest snapshot, for the zygote to hold
             snapshot = _newest_of(archive, Path(folder_for_newest))
-        _explore(snapshot, port, no_browser, folder, max_sessions, free_after, unmasked_downloads,
-                 since, archive, views)  # fmt: skip
+        environ = _app_environ(snapshot, folder, unmasked_downloads, since, archive, views)
+        _start_and_serve(environ, port, no_browser, folder, max_sessions, free_after,
+                         archive if archive is not None else snapshot)  # fmt: skip
 
 
-def _explore(
+def _app_environ(
     snapshot: Path | None,
-    port: int,
-    no_browser: bool,
     folder: Path,
-    max_sessions: int,
-    free_after: int,
     unmasked_downloads: bool,
     since: Path | None,
     archive: Path | None,
     views: Path | None,
-) -> None:
-    """Start the app over `snapshot` (with its timeline over `archive`) and serve it until
-    stopped."""
+) -> dict[str, str]:
+    """The environment Voila and its kernels get: what the app shows and where it writes."""
     environ = dict(os.environ)
     environ[env.APP_FOLDER] = str(folder.resolve())
     environ[env.APP_UNMASKED] = "1" if unmasked_downloads else ""
@@ -158,12 +154,24 @@ def _explore(
         environ[env.APP_SNAPSHOT] = str(snapshot.resolve())
     if chosen_max_size() is not None:
         environ[env.MAX_LOAD_SIZE] = str(chosen_max_size())
+    return environ
+
+
+def _start_and_serve(
+    environ: dict[str, str],
+    port: int,
+    no_browser: bool,
+    folder: Path,
+    max_sessions: int,
+    free_after: int,
+    source: Path | None,
+) -> None:
+    """Start the app, say where it is (showing `source`), serve it until stopped."""
     try:
         app = runner.start(port, environ, max_sessions=max_sessions, free_after=free_after)
     except (RuntimeError, TimeoutError, runner.SnapshotError) as exc:  # stopped at start,
         raise click.ClickException(str(exc)) from None  # never answered, or a bad snapshot
     profiles = f"{app.profiles:,} profiles" if app.profiles is not None else "an estate"
-    source = archive if archive is not None else snapshot
     what = f"{profiles} from {source}" if source is not None else "a demo estate"
     click.echo(f"The Explorer app shows {what} at {app.url}  (Ctrl-C stops it)", err=True)
     click.echo(f"Its Export tab writes into {folder.resolve()}", err=True)
