@@ -64,6 +64,7 @@ def test_the_fetch_command_reads_the_table() -> None:
         env.APP_TOKEN,
         env.APP_VIEWS,
         env.APP_SINCE,
+        env.APP_ARCHIVE,
         env.MCP_TOKEN,
     }
     assert read | {env.MAX_LOAD_SIZE} | app == set(env.ENV_VARS)

@@ -217,13 +217,8 @@ class Explorer:
                 fixed=fixed_folder,
                 masked=masked_exports,
             )
-            self.tabs = _tabs(
-                self.beside.widget,
-                self.table.widget,
-                self.detail.widget,
-                self.findings.widget,
-                self.exporter.widget,
-            )
+            panes = (self.beside, self.table, self.detail, self.findings, self.exporter)
+            self.tabs = _tabs(*(pane.widget for pane in panes))
             self._shown_tabs: dict[str, ShownTab | TopologyTab] = {
                 "Topology": self._topology_tab,
                 "Table": self.table.tab,
