@@ -77,9 +77,8 @@ def show(
             return None
         archive = os.environ.get(env.APP_ARCHIVE) or None  # explore --archive: a timeline
         display(HTML(_CSS + title_html(estate, archive or path)))
-        # an archive's views beside it (`estate.views.json`), not beside its newest snapshot
-        named = str(Path(archive).with_suffix(".json")) if archive else path
-        views = views_file(named, os.environ.get(env.APP_VIEWS) or None)
+        # an archive's views beside it, not beside its newest snapshot (a temporary file)
+        views = views_file(archive or path, os.environ.get(env.APP_VIEWS) or None)
         explorer = Explorer(  # the page is always live: no static copy after each change
             estate,
             folder=target or "iptoolkit-export",

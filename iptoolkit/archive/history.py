@@ -8,6 +8,7 @@ archive, with the stored changes.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..change.estate_diff import Change, EstateDiff
 from ..estate_history import COUNTS, History, PairDiffs, Snapshot
@@ -15,7 +16,10 @@ from ..models import loads_json
 from .log import Stored
 from .opening import one_row
 
-__all__ = ["archive_history", "ArchiveDiffs"]
+if TYPE_CHECKING:
+    from ..core.estate import Estate
+
+__all__ = ["archive_history", "ArchiveDiffs", "stored_diff", "stored_changes"]
 
 
 def archive_history(archive: Stored) -> History:
@@ -58,15 +62,29 @@ class ArchiveDiffs(PairDiffs):
         old = self._archive.estate(self._ids[position])
         new_id = self._ids[position + 1]
         new = self._archive.estate(new_id)
-        with self._archive._connection() as con:
-            (notes,) = one_row(con, "SELECT notes FROM snapshots WHERE snapshot_id = ?", [new_id])
-        return EstateDiff(old, new, self.changes(position), tuple(loads_json(notes)))
+        return stored_diff(self._archive, new_id, old, new, self.changes(position))
 
     def changes(self, index: int) -> tuple[Change, ...]:
         """The stored changes of one pair (nothing loaded)."""
         if self._changes is None:
             self._changes = stored_changes(self._archive)
         return self._changes.get(self._ids[index + 1], ())
+
+
+def stored_diff(
+    archive: Stored,
+    snapshot_id: int,
+    old: Estate,
+    new: Estate,
+    changes: tuple[Change, ...] | None = None,
+) -> EstateDiff:
+    """The diff stored for a snapshot against the one before it, between their estates
+    read already: its changes (`changes`, when read already) and its notes."""
+    with archive._connection() as con:
+        (notes,) = one_row(con, "SELECT notes FROM snapshots WHERE snapshot_id = ?", [snapshot_id])
+    if changes is None:
+        changes = stored_changes(archive, snapshot_id).get(snapshot_id, ())
+    return EstateDiff(old, new, changes, tuple(loads_json(notes)))
 
 
 def stored_changes(

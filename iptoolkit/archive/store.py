@@ -35,7 +35,6 @@ from typing import TYPE_CHECKING, Any
 
 import duckdb
 
-from ..models import loads_json
 from .adding import Recent, add_snapshot, parsed_source
 from .compaction import compact_file, mostly_free
 from .lookup import At, NoSnapshotError, resolve
@@ -152,22 +151,18 @@ class Archive:
         as computed when this object added it, else built from the archive."""
         if snapshot_id in self._recent.diffs:
             return self._recent.diffs[snapshot_id]
-        from .history import stored_changes
+        from .history import stored_diff
 
         with self._connection() as con:
             found = con.execute(
-                "SELECT s.seq, s.notes FROM snapshots s WHERE snapshot_id = ?", [snapshot_id]
+                "SELECT s.seq FROM snapshots s WHERE snapshot_id = ?", [snapshot_id]
             ).fetchone()
             if found is None:
                 raise NoSnapshotError(f"{self.path}: no snapshot {snapshot_id}")
             previous = snapshot_at_seq(con, found[0] - 1)
         if previous is None:
             return None
-        from ..change.estate_diff import EstateDiff
-
-        changes = stored_changes(self, snapshot_id).get(snapshot_id, ())
-        notes = tuple(loads_json(found[1]))
-        return EstateDiff(self.estate(previous), self.estate(snapshot_id), changes, notes)
+        return stored_diff(self, snapshot_id, self.estate(previous), self.estate(snapshot_id))
 
     def diff(self, a: At, b: At = None) -> EstateDiff:
         """`ipt.diff` from the snapshot at `a` to the one at `b` (default: the newest)."""

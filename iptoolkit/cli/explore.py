@@ -119,7 +119,7 @@ def explore_command(
         raise click.ClickException(exc.strerror or str(exc)) from None
     if archive is not None:
         _check_archive(snapshot, since)
-    _check_views(archive.with_suffix(".json") if archive else snapshot, views)
+    _check_views(archive or snapshot, views)
     with tempfile.TemporaryDirectory(prefix="iptoolkit-explore-") as folder_for_newest:
         if archive is not None:  # its newest snapshot, for the zygote to hold
             snapshot = _newest_of(archive, Path(folder_for_newest))

@@ -57,13 +57,14 @@ def views_file(
     snapshot: str | os.PathLike[str] | None, folder: str | os.PathLike[str] | None = None
 ) -> Path | None:
     """Where the views of `snapshot` are kept: `folder/iptoolkit-views.json` when a folder
-    is given, else beside the snapshot (`<name>.views.json`); None for neither."""
+    is given, else beside the snapshot (`<name>.views.json`; an archive's too, whose
+    views `iptoolkit explore --archive` keeps); None for neither."""
     if folder is not None:
         return Path(folder) / FOLDER_FILE
     if snapshot is None:
         return None
     path = Path(snapshot)
-    stem = path.name.removesuffix(".gz").removesuffix(".json")
+    stem = path.name.removesuffix(".duckdb").removesuffix(".gz").removesuffix(".json")
     return path.with_name(f"{stem}.views.json")
 
 

@@ -161,13 +161,10 @@ class ArchiveTimeline:
         return diff(self.estate(since), self.estate(index))
 
     def _stored(self, index: int) -> EstateDiff:
-        from ..archive.history import stored_changes
-        from ..change.estate_diff import EstateDiff
+        from ..archive.history import stored_diff
 
-        older, newer = self.estate(index - 1), self.estate(index)
         snapshot_id = self.moments[index].snapshot_id
-        found = stored_changes(self.archive, snapshot_id).get(snapshot_id, ())
-        return EstateDiff(older, newer, found, ())
+        return stored_diff(self.archive, snapshot_id, self.estate(index - 1), self.estate(index))
 
     def history(self, node: str) -> Section | None:
         """An item's history (`history_section` of its `Archive.log`); None when the
