@@ -26,6 +26,7 @@ __all__ = [
     "canvas_fingerprint",
     "wait_canvas_change",
     "coloured_share",
+    "png_pixels",
     "click_a_node",
     "find_in_details",
     "follow_link",
@@ -100,7 +101,7 @@ def coloured_share(png: bytes) -> float:
     """The share of pixels that are not (nearly) white or grey: nodes and lines."""
     import numpy as np
 
-    pixels = _pixels(png)
+    pixels = png_pixels(png)
     spread = pixels.max(axis=-1) - pixels.min(axis=-1)
     return float(np.mean(spread > 0.15))
 
@@ -110,7 +111,7 @@ def click_a_node(page: Any, canvas: Any, colour: str) -> bool:
     after checking that sigma shows a pointer there; False when there is none."""
     import numpy as np
 
-    pixels = _pixels(canvas.screenshot())
+    pixels = png_pixels(canvas.screenshot())
     target = np.array([int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)])
     match = (np.abs(pixels - target).max(axis=-1) < 0.04).astype(float)
     box = canvas.bounding_box()
@@ -152,7 +153,8 @@ el => {
 """The part of the page where a canvas shows: its scrolling panel's, less its scroll bars."""
 
 
-def _pixels(png: bytes) -> Any:
+def png_pixels(png: bytes) -> Any:
+    """A screenshot's pixels: rows of RGB triples from 0 to 1."""
     import matplotlib.image as mpimg
 
     return mpimg.imread(io.BytesIO(png), format="png")[..., :3]

@@ -46,7 +46,7 @@ from .lab import (
     stop_explore,
     wait_listening,
 )
-from .steps import STEP, _pixels
+from .steps import STEP, png_pixels
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
 
@@ -248,7 +248,7 @@ def _drill_down(page: Any, url: str, tmp_path: Path) -> None:
     # fitted: what is drawn stays clear of the canvas's top and bottom edges
     import numpy as np
 
-    pixels = _pixels(canvas.screenshot())
+    pixels = png_pixels(canvas.screenshot())
     height, width = pixels.shape[:2]
     middle = pixels[:, int(0.15 * width) : int(0.85 * width)]  # not sigma's buttons
     drawn = np.where((middle.max(axis=-1) - middle.min(axis=-1) > 0.15).any(axis=1))[0]
@@ -259,7 +259,7 @@ def _click_biggest(page: Any, canvas: Any, colour: str) -> bool:
     """Click the biggest disc drawn in `colour` (the most matching pixels around it)."""
     import numpy as np
 
-    pixels = _pixels(canvas.screenshot())
+    pixels = png_pixels(canvas.screenshot())
     target = np.array([int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)])
     match = (np.abs(pixels - target).max(axis=-1) < 0.04).astype(float)
     if not match.any():
