@@ -179,9 +179,14 @@ def test_a_click_reports_the_estate_node_and_a_group_click_expands(big: Estate) 
     assert view.expanded and picked == []
     sigma_of(view).selected_node = "group:profile:Finance/Treasury"
     profile_key = next(key for key in data_of(view).graph if key.startswith("profile:"))
-    sigma_of(view).selected_node = profile_key
+    clicked = sigma_of(view)
+    clicked.camera_state = {"x": 0.3, "y": 0.7, "ratio": 0.4, "angle": 0.0}
+    clicked.selected_node = profile_key
     assert picked == [profile_key] and view.selected == profile_key
     assert profile_key in view._controls.info.value  # the side panel names what was picked
+    # drawn afresh where the reader was, with no selection of sigma's to fade the rest
+    assert sigma_of(view) is not clicked and sigma_of(view).selected_node is None
+    assert sigma_of(view).camera_state["ratio"] == 0.4
 
 
 def test_highlight_fades_what_it_leaves_out(small: Estate) -> None:

@@ -95,12 +95,14 @@ def test_the_app_opens_a_moment_from_its_address_and_steps_on(tmp_path: Path) ->
 
 
 def _marks_drawn_and_listed(page: Any, diff: EstateDiff | None) -> None:
-    """The canvas draws what its legend names, and a changed item's click lists exactly
-    the diff's field paths for it."""
+    """The canvas draws what its legend names, at the overview and on the level where a
+    click on a changed item (a group with changes opens) lists exactly the diff's field
+    paths for it."""
     assert diff is not None
     view = page.locator(".ipt-explorer .ipt-topology").first
     assert legend_statuses(view) == canvas_statuses(view) != set()
     owner, listed = click_a_changed_item(page, view, diff)
+    assert legend_statuses(view) == canvas_statuses(view) != set()  # the level it is on
     assert listed == {c.path for c in diff.changes if c.key == owner and c.path}, owner
 
 

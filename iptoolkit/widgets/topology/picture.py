@@ -89,9 +89,18 @@ class Picture:
             self.draw(camera=self.box.camera)
 
     def picked(self, change: dict[str, Any]) -> None:
-        """A click on the canvas (sigma's `selected_node`): as `pick`."""
-        if change["new"] is not None:
-            self.pick(str(change["new"]))
+        """A click on the canvas (sigma's `selected_node`): as `pick`. An item clicked
+        outside a neighbourhood is drawn afresh first: sigma's own selection fades every
+        node but the clicked one's neighbours, and a node's links leave from its port,
+        its one neighbour there, so the rest of the picture (labels and links) would
+        vanish. The line under the map names the pick."""
+        if change["new"] is None:
+            return
+        key, data = str(change["new"]), self.levels.data
+        if data is not None and self.levels.neighbourhood is None:
+            if data.item(picked_key(data, key)) is not None:
+                self.redraw()
+        self.pick(key)
 
     def pick(self, key: str) -> None:
         """A node picked, by a click or the search: a group opens; in a neighbourhood an
