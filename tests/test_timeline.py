@@ -78,6 +78,62 @@ def test_a_timeline_reads_each_snapshot_its_stored_changes_and_an_items_history(
     assert timeline.history("profile:no-such-profile") is None
 
 
+def test_maps_made_ahead_are_the_ones_made_when_asked_and_a_jump_says_what_it_reads(
+    tmp_path: Path,
+) -> None:
+    path = _archive(tmp_path)
+    ahead = ArchiveTimeline(path)
+    assert ahead.unread(2) == [1, 2] and ahead.unread(0) == [0]
+    assert ahead.unread(2, since=0) == [0, 2]
+    ahead.prefetch(0)  # reads 1, maps 1 (since 0) in its thread
+    made = ahead.marked_map(1)
+    asked = ArchiveTimeline(path).marked_map(1)
+    assert made is not None and asked is not None
+    assert made.marked.nodes == asked.marked.nodes and made.marked.edges == asked.marked.edges
+    assert made.sections == asked.sections and made.marked.breaking == asked.marked.breaking
+    assert ahead.marked_map(1) is made  # kept
+    assert ahead.marked_map(0) is None
+    over_two = ahead.marked_map(2, since=0)
+    assert over_two is not None
+    assert over_two.marked.counts() == _counts(_weeks()[0], _weeks()[2])
+
+    archive = ipt.Archive(path)  # six weeks: more than a timeline keeps read
+    for seed in (3, 4, 5):
+        archive.add(ipt.demo_changes(archive.estate(), seed=seed))
+    explorer = Explorer(archive=path, at=ahead.moments[0].at, static_copy=False)
+    bar = explorer.timeline
+    assert bar is not None and len(bar.timeline) == 6
+    said: list[str] = []
+    bar.progress.observe(lambda change: said.append(change["new"]), "value")
+    bar.show(3)  # a jump: both snapshots it compares are read then, and the bar says so
+    labels = [moment.label for moment in bar.timeline.moments]
+    assert [label for label in labels if any(label in text for text in said)] == labels[2:4]
+    assert not bar.progress.active  # gone once drawn
+    said.clear()
+    bar.step(-1)  # read while the reader looked: nothing to say
+    assert said == []
+    explorer.close()
+
+
+def test_a_structural_copy_is_the_graph_and_grows_on_its_own() -> None:
+    from iptoolkit.query.graph import build_graph, structural_copy
+
+    graph = build_graph(_weeks()[0])
+    copy = structural_copy(graph)
+    assert list(copy.nodes(data=True)) == list(graph.nodes(data=True))
+    assert list(copy.edges(keys=True, data=True)) == list(graph.edges(keys=True, data=True))
+    assert list(copy.in_edges(keys=True)) == list(graph.in_edges(keys=True))
+    assert copy.graph == graph.graph
+    u, v = next(iter(graph.edges()))
+    nodes, edges = graph.number_of_nodes(), graph.number_of_edges()
+    copy.add_edge(u, v, "another")
+    copy.add_edge(v, "profile:new")
+    copy.remove_edge(u, v, next(iter(graph[u][v])))
+    assert (graph.number_of_nodes(), graph.number_of_edges()) == (nodes, edges)
+    assert "profile:new" not in graph and "another" not in graph[u][v]
+    assert copy.pred[v][u] is copy.succ[u][v] or dict(copy.pred[v][u]) == dict(copy.succ[u][v])
+
+
 def test_the_explorer_steps_through_the_archive_keeping_its_level_and_item(
     tmp_path: Path,
 ) -> None:

@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from ..core.estate import Estate
     from ..core.records import ProfileRecord
 
-__all__ = ["build_graph", "EstateGraph", "NODE_KINDS", "RELATIONS", "release"]
+__all__ = ["build_graph", "EstateGraph", "NODE_KINDS", "RELATIONS", "release", "structural_copy"]
 
 EstateGraph: TypeAlias = "nx.MultiDiGraph[str]"
 """The type of `build_graph`'s graph, for annotations: its node ids are strings. (A string:
@@ -245,3 +245,24 @@ def release(graph: nx.Graph[Any]) -> None:
     works: a view asked for again is made again."""
     for name in _VIEWS_OF_ITSELF:
         graph.__dict__.pop(name, None)
+
+
+def structural_copy(graph: EstateGraph) -> EstateGraph:
+    """A copy of `graph` whose nodes and links are its own, their attribute dicts the
+    graph's: for a copy that only gains nodes and links (a diff's union over a timeline's
+    kept graph, `diffstatus.diff_graph`). `graph.copy()` copies every attribute dict too:
+    at 10,000 profiles 0.22 s against 0.10 s, the collector paused. A `MultiDiGraph`'s
+    successor and predecessor maps share each pair's key dict, and so do the copy's."""
+    copy: EstateGraph = nx.MultiDiGraph()
+    copy.graph.update(graph.graph)
+    source: Any = graph  # networkx's own maps, which its public views only read
+    target: Any = copy
+    target._node.update(source._node)
+    successors = {
+        u: {v: dict(keyed) for v, keyed in near.items()} for u, near in source._succ.items()
+    }
+    target._succ.update(successors)  # `_adj` is the same dict
+    target._pred.update(
+        {v: {u: successors[u][v] for u in near} for v, near in source._pred.items()}
+    )
+    return copy

@@ -112,14 +112,14 @@ def diff_graph(
     """Build both estates' graphs (or take them built: `graphs`, old and new, which are
     left as they are), compose them and mark every node and edge."""
     from ..models import gc_paused
-    from ..query.graph import build_graph, release
+    from ..query.graph import build_graph, release, structural_copy
 
     if graphs is None:
         old, union = build_graph(diff.old), build_graph(diff.new)
-    else:  # a timeline's graphs, kept for its next step: the union is a copy of the new one
-        old = graphs[0]
+    else:  # a timeline's graphs, kept for its next step: the union gains on a copy of the
+        old = graphs[0]  # new one, adding to it alone
         with gc_paused():
-            union = graphs[1].copy()
+            union = structural_copy(graphs[1])
     named: dict[str, Status] = {}
     for op in ("changed", "removed", "added"):  # added and removed win over changed
         named.update(dict.fromkeys(diff.keys(op), op))

@@ -4,10 +4,13 @@ its changes since the snapshot before, and an item's history.
 What the Explorer's timeline (`widgets/timeline.py`) and the app read, without a widget.
 The changes are the ones the archive stored when it added each snapshot (`ipt.diff` of
 the pair, `archive/history.py`), so a step costs no diff. Each snapshot read is kept with
-its graph (`KEPT_ESTATES` of them), and once a moment is shown its neighbours are read in
-a thread while the reader looks (`prefetch`): the next step, back or forth, finds its
-snapshot read and its graph built, and only composes and draws (at 10,000 profiles a
-read is about 0.8 s, a graph 0.4 s; `benchmarks/bench_timeline.py`). An
+its graph (`KEPT_ESTATES` of them), and each moment's map of change (`marked_map`: the
+union of its two graphs, marked) too (`KEPT_MAPS`). Once a moment is shown, its
+neighbours are read and their maps made in a thread while the reader looks
+(`prefetch`): the next step, back or forth, only draws (at 10,000 profiles a read is
+about 0.8 s, a graph 0.4 s, a map 0.3 s, the drawing 0.4 s;
+`benchmarks/bench_timeline.py`). A jump elsewhere reads what it needs then, and says so
+(`unread`). An
 item's history is the archive's item log (`Archive.log`, `iptoolkit archive log`): the
 same rows, as a section of its details.
 """
@@ -19,7 +22,7 @@ from collections import OrderedDict
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..support.printable import escape_unprintable
 from ..support.redact import redact_text
@@ -33,12 +36,16 @@ if TYPE_CHECKING:
     from ..change.estate_diff import EstateDiff
     from ..core.estate import Estate
     from ..query.graph import EstateGraph
+    from .change_marks import MarkedMap
 
-__all__ = ["KEPT_ESTATES", "Moment", "ArchiveTimeline", "history_section"]
+__all__ = ["KEPT_ESTATES", "KEPT_MAPS", "Moment", "ArchiveTimeline", "history_section"]
 
 KEPT_ESTATES = 4
 """Snapshots a timeline keeps read, with their graphs: the one shown, the one before it,
 and one more each way to step to."""
+
+KEPT_MAPS = 3
+"""Moments whose map of change a timeline keeps made: the one shown and one each way."""
 
 
 @dataclass(frozen=True)
@@ -81,6 +88,8 @@ class ArchiveTimeline:
             raise ValueError(f"{self.archive.path}: the archive holds no snapshot yet")
         self._read: OrderedDict[int, Future[tuple[Estate, EstateGraph]]] = OrderedDict()
         """Snapshot id -> its estate and graph, read (or being read) by `_reader`."""
+        self._maps: OrderedDict[int, Future[MarkedMap]] = OrderedDict()
+        """Position -> its map of change since the snapshot before (`marked_map`)."""
         self._reader = ThreadPoolExecutor(1, thread_name_prefix="ipt-timeline")
 
     def __len__(self) -> int:
@@ -107,13 +116,58 @@ class ArchiveTimeline:
         """The graphs of the snapshots `changes(index, since)` compares, older first."""
         return self.graph(index - 1 if since is None else since), self.graph(index)
 
+    def unread(self, index: int, since: int | None = None) -> list[int]:
+        """The positions of the snapshots a moment (`changes(index, since)`) needs that
+        are neither read nor being read: what showing it waits for."""
+        needed = [index] if index == 0 else [index - 1 if since is None else since, index]
+        return [near for near in needed if self.moments[near].snapshot_id not in self._read]
+
+    def marked_map(self, index: int, since: int | None = None) -> MarkedMap | None:
+        """The map of change of a moment (`change_marks.diff_map` of `changes(index,
+        since)` over the two snapshots' graphs); the one since the snapshot before is
+        kept (and made ahead by `prefetch`). None for the first snapshot."""
+        from .change_marks import diff_map
+
+        if since is not None and since != index - 1:
+            changes = self.changes(index, since)
+            return None if changes is None else diff_map(changes, self.graphs(index, since))
+        if index == 0:
+            return None
+        making = self._maps.pop(index, None)
+        if making is not None and making.exception() is not None:
+            making = None  # made ahead from a read that failed (a writer held the file)
+        if making is None:
+            making = Future()
+            making.set_result(diff_map(self._stored(index), self.graphs(index)))
+        self._keep(self._maps, index, making, KEPT_MAPS)
+        return making.result()
+
     def prefetch(self, index: int) -> None:
-        """Read in the background what a step from `index` needs besides what it holds (see
-        the module): a step back shows `index - 1` with its changes since `index - 2`, a
-        step forth `index + 1` with its changes since `index`."""
+        """Read and map in the background what a step from `index` needs besides what it
+        holds (see the module): a step back shows `index - 1` with its changes since
+        `index - 2`, a step forth `index + 1` with its changes since `index`."""
         for near in (index - 2, index + 1):
             if 0 <= near < len(self):
                 self._reading(near)
+        for near in (index - 1, index + 1):
+            if 1 <= near < len(self) and near not in self._maps:
+                older, newer = self._reading(near - 1), self._reading(near)  # queued first
+                making = self._reader.submit(self._map_of, near, older, newer)
+                self._keep(self._maps, near, making, KEPT_MAPS)
+
+    def _map_of(
+        self,
+        index: int,
+        older: Future[tuple[Estate, EstateGraph]],
+        newer: Future[tuple[Estate, EstateGraph]],
+    ) -> MarkedMap:
+        """A moment's map, in the reading thread, from reads queued before it (so done)."""
+        from ..archive.history import stored_diff
+        from .change_marks import diff_map
+
+        (old, old_graph), (new, new_graph) = older.result(), newer.result()
+        snapshot_id = self.moments[index].snapshot_id
+        return diff_map(stored_diff(self.archive, snapshot_id, old, new), (old_graph, new_graph))
 
     def close(self) -> None:
         """Stop reading ahead (what is kept stays)."""
@@ -133,10 +187,15 @@ class ArchiveTimeline:
         reading = self._read.pop(snapshot_id, None)
         if reading is None:
             reading = self._reader.submit(self._load, snapshot_id)
-        self._read[snapshot_id] = reading
-        while len(self._read) > KEPT_ESTATES:
-            self._read.popitem(last=False)
+        self._keep(self._read, snapshot_id, reading, KEPT_ESTATES)
         return reading
+
+    @staticmethod
+    def _keep(kept: OrderedDict[int, Any], key: int, value: Any, most: int) -> None:
+        """Keep `value` under `key` as the newest of `kept`; the oldest go past `most`."""
+        kept[key] = value
+        while len(kept) > most:
+            kept.popitem(last=False)
 
     def _load(self, snapshot_id: int) -> tuple[Estate, EstateGraph]:
         from ..query.graph import build_graph

@@ -15,10 +15,12 @@ from typing import TYPE_CHECKING
 
 import ipywidgets as W
 
+from .progress_bar import WidgetProgress
+
 if TYPE_CHECKING:
     from ..change.estate_diff import EstateDiff
     from ..core.estate import Estate
-    from ..query.graph import EstateGraph
+    from ..viewmodel.change_marks import MarkedMap
     from ..viewmodel.timeline import ArchiveTimeline
 
 __all__ = ["TimelineBar", "BEFORE"]
@@ -26,9 +28,9 @@ __all__ = ["TimelineBar", "BEFORE"]
 BEFORE = -1
 """The "changes since" list's first choice: the snapshot before the one shown."""
 
-Shown = Callable[["Estate", "EstateDiff | None", "tuple[EstateGraph, EstateGraph] | None"], None]
-"""Where a moment goes: its estate, its changes and the graphs of the snapshots they
-compare (`TopologyTab.show_moment`)."""
+Shown = Callable[["Estate", "EstateDiff | None", "Callable[[], MarkedMap | None] | None"], None]
+"""Where a moment goes: its estate, its changes and what makes its map of change
+(`TopologyTab.show_moment`)."""
 
 
 class TimelineBar:
@@ -61,6 +63,8 @@ class TimelineBar:
         )
         self.status = W.HTML()
         self.status.add_class("ipt-timeline-status")
+        self.progress = WidgetProgress()
+        """What a jump waits for: the snapshots it reads from the archive."""
         self.earlier.on_click(lambda _: self.step(-1))
         self.later.on_click(lambda _: self.step(1))
         self.snapshot.observe(lambda _: self._picked(), "value")
@@ -69,7 +73,7 @@ class TimelineBar:
             [self.earlier, self.snapshot, self.later, self.since],
             layout=W.Layout(flex_flow="row wrap", align_items="center"),
         )
-        self.widget = W.VBox([row, self.status], layout=W.Layout(width="100%"))
+        self.widget = W.VBox([row, self.progress, self.status], layout=W.Layout(width="100%"))
         self.widget.add_class("ipt-timeline")
         self.show(index, since)
 
@@ -107,10 +111,17 @@ class TimelineBar:
         finally:
             self._quiet = False
         self.earlier.disabled, self.later.disabled = index == 0, index == len(timeline) - 1
-        changes = timeline.changes(index, since)
-        graphs = timeline.graphs(index, since) if changes is not None else None
-        self._shown(timeline.estate(index), changes, graphs)
-        timeline.prefetch(index)  # the next step's snapshot, read while the reader looks
+        try:
+            for near in timeline.unread(index, since):  # a jump: read now, said while read
+                label = timeline.moments[near].label
+                self.progress.stage(f"Reading the snapshot of {label} from the archive")
+                timeline.estate(near)
+            changes = timeline.changes(index, since)
+            marked = (lambda: timeline.marked_map(index, since)) if changes is not None else None
+            self._shown(timeline.estate(index), changes, marked)
+        finally:
+            self.progress.done()
+        timeline.prefetch(index)  # the next steps' snapshots and maps, made while one looks
         self.said = _status(timeline, index, since, changes, dropped)
         """The line under the controls, as text."""
         self.status.value = f"<span>{html.escape(self.said)}</span>"

@@ -33,11 +33,10 @@ if TYPE_CHECKING:
     from ...auditing.finding import Finding
     from ...change.estate_diff import EstateDiff
     from ...core.estate import Estate
-    from ...query.graph import EstateGraph
     from ...viewmodel.change_marks import MarkedMap
 
-    Moment = tuple[Estate, EstateDiff | None, tuple[EstateGraph, EstateGraph] | None]
-    """A timeline's moment: its estate, its changes, their two snapshots' graphs."""
+    Moment = tuple[Estate, EstateDiff | None, Callable[[], MarkedMap | None] | None]
+    """A timeline's moment: its estate, its changes, what makes (or finds made) its map."""
     from ...query.paths import Paths
 
 __all__ = ["TopologyTab"]
@@ -113,13 +112,14 @@ class TopologyTab:
         self,
         estate: Estate,
         changes: EstateDiff | None,
-        graphs: tuple[EstateGraph, EstateGraph] | None = None,
+        marked: Callable[[], MarkedMap | None] | None = None,
     ) -> None:
         """Show a timeline's moment: `estate` as it was then, marked with what changed
-        since an earlier snapshot (`changes`; None: drawn plain, nothing before it), whose
-        two snapshots' `graphs` are built already when given; the drill level and the item
-        picked stay as they are where the new map has them."""
-        self._moment = (estate, changes, graphs)
+        since an earlier snapshot (`changes`; None: drawn plain, nothing before it), the
+        whole map from `marked()` when nothing is filtered (`ArchiveTimeline.marked_map`:
+        made ahead); the drill level and the item picked stay as they are where the new
+        map has them."""
+        self._moment = (estate, changes, marked)
         self.invalidate()
 
     def _draw_if_stale(self) -> None:
@@ -175,7 +175,8 @@ class TopologyTab:
             elif (stored := self._moment[1]) is None:
                 shown = self._moment[0].subset(chosen)
             elif chosen.is_empty():
-                shown = diff_map(stored, self._moment[2])
+                made = self._moment[2]() if self._moment[2] is not None else None
+                shown = made if made is not None else diff_map(stored)
             else:
                 shown = diff(stored.old.subset(chosen), stored.new.subset(chosen))
             progress.stage("Laying out the map")
