@@ -115,6 +115,25 @@ def test_maps_made_ahead_are_the_ones_made_when_asked_and_a_jump_says_what_it_re
     explorer.close()
 
 
+def test_a_large_estates_timeline_keeps_two_snapshots_and_reads_nothing_ahead(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import iptoolkit.viewmodel.timeline as timeline_module
+
+    path = _archive(tmp_path)
+    assert ArchiveTimeline(path).kept == timeline_module.KEPT_ESTATES  # 80 profiles: all
+    monkeypatch.setattr(timeline_module, "KEPT_PROFILES", 100)  # as 100,000 would be
+    timeline = ArchiveTimeline(path)
+    assert timeline.kept == 2 and not timeline.reads_ahead
+    timeline.prefetch(1)
+    assert timeline.unread(1) == [0, 1]  # nothing read ahead
+    made = timeline.marked_map(2)
+    assert made is not None and timeline.unread(2) == []
+    timeline.estate(0)  # a third snapshot: the oldest kept goes
+    assert timeline.unread(2) == [1]
+    assert timeline.marked_map(2) is made  # its map stays made
+
+
 def test_a_structural_copy_is_the_graph_and_grows_on_its_own() -> None:
     from iptoolkit.query.graph import build_graph, structural_copy
 

@@ -3,12 +3,12 @@ its changes since the snapshot before, and an item's history.
 
 What the Explorer's timeline (`widgets/timeline.py`) and the app read, without a widget.
 The changes are the ones the archive stored when it added each snapshot (`ipt.diff` of
-the pair, `archive/history.py`), so a step costs no diff. Each snapshot read is kept with
-its graph (`KEPT_ESTATES` of them), and each moment's map of change (`marked_map`: the
-union of its two graphs, marked) too (`KEPT_MAPS`). Once a moment is shown, its
-neighbours are read and their maps made in a thread while the reader looks
-(`prefetch`): the next step, back or forth, only draws (at 10,000 profiles a read is
-about 0.8 s, a graph 0.4 s, a map 0.3 s, the drawing 0.4 s;
+the pair, `archive/history.py`), so a step costs no diff. Each snapshot read is kept
+with its graph (`KEPT_ESTATES` of them; fewer for a large estate, `KEPT_PROFILES`), and
+each moment's map of change (`marked_map`: the union of its two graphs, marked) too
+(`KEPT_MAPS`). Once a moment is shown, its neighbours are read and their maps made in a
+thread while the reader looks (`prefetch`): the next step, back or forth, only draws (at
+10,000 profiles a read is about 0.8 s, a graph 0.4 s, a map 0.3 s, the drawing 0.4 s;
 `benchmarks/bench_timeline.py`). A jump elsewhere reads what it needs then, and says so
 (`unread`). An
 item's history is the archive's item log (`Archive.log`, `iptoolkit archive log`): the
@@ -38,7 +38,14 @@ if TYPE_CHECKING:
     from ..query.graph import EstateGraph
     from .change_marks import MarkedMap
 
-__all__ = ["KEPT_ESTATES", "KEPT_MAPS", "Moment", "ArchiveTimeline", "history_section"]
+__all__ = [
+    "KEPT_ESTATES",
+    "KEPT_MAPS",
+    "KEPT_PROFILES",
+    "Moment",
+    "ArchiveTimeline",
+    "history_section",
+]
 
 KEPT_ESTATES = 4
 """Snapshots a timeline keeps read, with their graphs: the one shown, the one before it,
@@ -46,6 +53,12 @@ and one more each way to step to."""
 
 KEPT_MAPS = 3
 """Moments whose map of change a timeline keeps made: the one shown and one each way."""
+
+KEPT_PROFILES = 50_000
+"""Profiles a timeline keeps read at most, over all the snapshots it keeps (a snapshot
+read and its graph take about 13 MB a thousand profiles: some 650 MB). At 10,000
+profiles it keeps `KEPT_ESTATES` and reads ahead; at 100,000 only the two snapshots a
+moment compares, and reads nothing ahead (a step reads what it shows, as a jump does)."""
 
 
 @dataclass(frozen=True)
@@ -81,11 +94,17 @@ class ArchiveTimeline:
         self.archive = archive if isinstance(archive, Archive) else Archive(archive)
         with self.archive._connection() as con:  # `Stored`: what the archive's readers use
             rows = con.execute(
-                "SELECT snapshot_id, fetched_at FROM snapshots ORDER BY seq"
+                "SELECT snapshot_id, fetched_at, profiles FROM snapshots ORDER BY seq"
             ).fetchall()
-        self.moments = tuple(Moment(int(sid), fetched.astimezone(UTC)) for sid, fetched in rows)
+        self.moments = tuple(Moment(int(sid), fetched.astimezone(UTC)) for sid, fetched, _ in rows)
         if not self.moments:
             raise ValueError(f"{self.archive.path}: the archive holds no snapshot yet")
+        largest = max(int(profiles) for _, _, profiles in rows)
+        self.kept = max(2, min(KEPT_ESTATES, KEPT_PROFILES // max(largest, 1)))
+        """How many snapshots it keeps read (`KEPT_PROFILES`)."""
+        self.reads_ahead = self.kept == KEPT_ESTATES
+        """Whether `prefetch` reads and maps the next steps (when they fit in `kept`)."""
+        self._kept_maps = KEPT_MAPS if self.reads_ahead else 1
         self._read: OrderedDict[int, Future[tuple[Estate, EstateGraph]]] = OrderedDict()
         """Snapshot id -> its estate and graph, read (or being read) by `_reader`."""
         self._maps: OrderedDict[int, Future[MarkedMap]] = OrderedDict()
@@ -139,13 +158,15 @@ class ArchiveTimeline:
         if making is None:
             making = Future()
             making.set_result(diff_map(self._stored(index), self.graphs(index)))
-        self._keep(self._maps, index, making, KEPT_MAPS)
+        self._keep(self._maps, index, making, self._kept_maps)
         return making.result()
 
     def prefetch(self, index: int) -> None:
         """Read and map in the background what a step from `index` needs besides what it
         holds (see the module): a step back shows `index - 1` with its changes since
         `index - 2`, a step forth `index + 1` with its changes since `index`."""
+        if not self.reads_ahead:
+            return
         for near in (index - 2, index + 1):
             if 0 <= near < len(self):
                 self._reading(near)
@@ -153,7 +174,7 @@ class ArchiveTimeline:
             if 1 <= near < len(self) and near not in self._maps:
                 older, newer = self._reading(near - 1), self._reading(near)  # queued first
                 making = self._reader.submit(self._map_of, near, older, newer)
-                self._keep(self._maps, near, making, KEPT_MAPS)
+                self._keep(self._maps, near, making, self._kept_maps)
 
     def _map_of(
         self,
@@ -187,7 +208,7 @@ class ArchiveTimeline:
         reading = self._read.pop(snapshot_id, None)
         if reading is None:
             reading = self._reader.submit(self._load, snapshot_id)
-        self._keep(self._read, snapshot_id, reading, KEPT_ESTATES)
+        self._keep(self._read, snapshot_id, reading, self.kept)
         return reading
 
     @staticmethod
