@@ -164,3 +164,19 @@ def test_export_writes_a_diff_as_html_and_names_a_wrong_option(tmp_path: Path) -
     assert sum(len(level["changes"]) for level in payload["levels"]) > 10
     with pytest.raises(TypeError, match="takes no option colour"):
         ipt.export(_week(), tmp_path / "x.html", colour="red")
+
+
+def test_a_files_map_reads_its_details_from_the_graphs_it_was_made_of() -> None:
+    """`diff_map(diff, "build")` keeps both snapshots' graphs (in its estates' order), left
+    as built; the file written from it is the one made without them, byte for byte."""
+    from iptoolkit.query.graph import build_graph
+
+    week = _week()
+    made = diff_map(week, "build")
+    assert made.graphs is not None and diff_map(week).graphs is None
+    for estate, graph in zip(made.estates, made.graphs, strict=True):
+        built = build_graph(estate)
+        assert list(graph.nodes(data=True)) == list(built.nodes(data=True))
+        assert list(graph.edges(keys=True)) == list(built.edges(keys=True))  # no union's
+    with_graphs = map_payload(made, title="week", lines=["lines"])
+    assert orjson.dumps(with_graphs) == orjson.dumps(_payload())

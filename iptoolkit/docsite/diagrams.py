@@ -158,14 +158,17 @@ def write_view(
     return _handed_over(page_payload(part, work, VIEW_MAX_NODES, views), path)
 
 
-def write_diff_view(diff: EstateDiff, path: Path) -> Path:
+def write_diff_view(
+    diff: EstateDiff, path: Path, graphs: tuple[EstateGraph, EstateGraph] | None = None
+) -> Path:
     """The changelog's view beside its SVG: the map of both snapshots, coloured by what
-    happened (`offline.changes_data`), as a script handing its data to the site's."""
+    happened (`offline.changes_data`), as a script handing its data to the site's;
+    `graphs`: both snapshots' graphs (old, new) when built already (else built here)."""
     from ..offline.changes_data import map_payload
     from ..viewmodel.change_marks import diff_map
 
     payload = map_payload(  # its heading is the page's; as many levels as a page's view
-        diff_map(diff),
+        diff_map(diff, graphs or "build"),  # its graphs serve the details too
         title="",
         lines=[],
         canvas=VIEW_CANVAS,

@@ -186,8 +186,7 @@ def _write_site(
             text += "\n" + asset("changes.js")
         put(f"{ASSETS_DIR}/ipt-{name}", text)
     write_full_lists(ctx, docs)
-    model = ExplorerModel(estate)
-    model.__dict__["graph"] = ctx.graph  # its cached graph: the one the site was mapped from
+    model = ExplorerModel(estate, ctx.graph)  # the graph the site was mapped from
     draw_all(drawings, default_workers() if workers is None else workers, model)
     (root / "mkdocs.yml").write_text(
         mkdocs_yml(
@@ -225,11 +224,13 @@ def _changes(ctx: Context, previous: Estate | str | os.PathLike[str], docs: Path
     from ..change.diff import diff
     from ..core.estate import as_estate
     from ..plot.diff_diagram import diff_svg
+    from ..query.graph import build_graph
 
     changes = diff(as_estate(previous, "write_docs: previous"), ctx.estate)
     svg = docs / "changes.svg"
     svg.write_text(diff_svg(changes), encoding="utf-8")  # `plot_diff`'s picture, drawn directly
-    write_diff_view(changes, view_path(svg))  # and drawn over it, live: the map of both
+    graphs = build_graph(changes.old), ctx.graph  # the newer one: the site's own
+    write_diff_view(changes, view_path(svg), graphs)  # drawn over it, live: the map of both
     block = f'<div class="ipt-view" markdown="1">\n\n![The changes]({svg.name})\n\n</div>'
     return changes_page(ctx, changes, f"## Diagram of the changes\n\n{block}")
 

@@ -67,7 +67,11 @@ def map_payload(
         shown = levels_json(levels, opens, table, union, palette, strings)
         for level, found, out in zip(levels, marks, shown, strict=True):
             out.update(level_news(level.data, found, strings))
-        models = ExplorerModel(changes.estates[0]), ExplorerModel(changes.estates[1])
+        graphs = changes.graphs or (None, None)
+        models = (
+            ExplorerModel(changes.estates[0], graphs[0]),
+            ExplorerModel(changes.estates[1], graphs[1]),
+        )
         details = _details(table, changes, models, strings)
         for level in levels:
             release(level.data.graph)

@@ -173,7 +173,7 @@ def write_diff_html(
     from ..viewmodel.change_marks import diff_map
 
     shown = title or diff_title(diff)
-    return _write_map(diff_map(diff), shown, diff.summary(), path, group_by)
+    return _write_map(diff_map(diff, "build"), shown, diff.summary(), path, group_by)
 
 
 def write_comparison_html(

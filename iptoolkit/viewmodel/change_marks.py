@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from ..change.render import said
 from ..support.printable import escape_unprintable
@@ -167,23 +167,34 @@ class MarkedMap:
     (`sections`, by the union's node), and where an item's own details come from: the
     first of `estates` (the newer snapshot, installation B) holds those it has, the second
     the rest, under `other_ids` where its id differs; `picture` draws the static diagram
-    (`plot_diff`, `plot_comparison`) as PNG bytes, for where no widget renders."""
+    (`plot_diff`, `plot_comparison`) as PNG bytes, for where no widget renders;
+    `graphs`: the two estates' own graphs, in the order of `estates`, when they were
+    built for it (a file's details are read from them, not built again)."""
 
     marked: DiffGraph
     sections: Mapping[str, Section]
     estates: tuple[Estate, Estate]
     other_ids: Mapping[str, str]
     picture: Callable[[], bytes]
+    graphs: tuple[EstateGraph, EstateGraph] | None = None
 
 
-def diff_map(diff: EstateDiff, graphs: tuple[EstateGraph, EstateGraph] | None = None) -> MarkedMap:
+def diff_map(
+    diff: EstateDiff, graphs: tuple[EstateGraph, EstateGraph] | Literal["build"] | None = None
+) -> MarkedMap:
     """The map of a diff: both snapshots' union, each item's changes (`change_section`);
-    `graphs`: both snapshots' graphs built already (`diff_graph`)."""
+    `graphs`: both snapshots' graphs (old, new) built already (`diff_graph`), or "build"
+    them here; either way they are kept with the map (a file reads its details from
+    them). None: the union is made of graphs dropped after (less to hold: a widget's)."""
+    from ..query.graph import build_graph
     from .diagram import diff_png
 
     sections = {node: change_section(found) for node, found in changes_by_item(diff).items()}
+    if graphs == "build":
+        graphs = build_graph(diff.old), build_graph(diff.new)
     marked = diff_graph(diff, graphs)
-    return MarkedMap(marked, sections, (diff.new, diff.old), {}, lambda: diff_png(diff))
+    kept = (graphs[1], graphs[0]) if graphs is not None else None  # in the estates' order
+    return MarkedMap(marked, sections, (diff.new, diff.old), {}, lambda: diff_png(diff), kept)
 
 
 class ChangeMarks:

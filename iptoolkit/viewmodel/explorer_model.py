@@ -80,8 +80,11 @@ class Selection:
 class ExplorerModel:
     """An estate prepared for exploring: facets and counts read from its records."""
 
-    def __init__(self, estate: Estate) -> None:
+    def __init__(self, estate: Estate, graph: EstateGraph | None = None) -> None:
+        """`graph`: the estate's graph (`build_graph`), when it is built already."""
         self.estate = estate
+        if graph is not None:
+            self.__dict__["graph"] = graph  # the cached property's answer, given
         self._selections: dict[str, Selection] = {}
         self._last_views: tuple[str, GroupedViews] | None = None
 
