@@ -134,6 +134,28 @@ def test_a_large_estates_timeline_keeps_two_snapshots_and_reads_nothing_ahead(
     assert timeline.marked_map(2) is made  # its map stays made
 
 
+def test_the_newest_snapshot_is_read_once_and_its_graph_is_the_explorers(
+    tmp_path: Path,
+) -> None:
+    path = _archive(tmp_path)
+    explorer = Explorer(archive=path, static_copy=False)
+    bar = explorer.timeline
+    assert bar is not None
+    timeline, newest = bar.timeline, len(bar.timeline) - 1
+    assert timeline.graph(newest) is explorer.model.graph  # one graph of it, not two
+    explorer.close()
+    # an estate given beside the archive: held when it is one of the archive's snapshots
+    other = ArchiveTimeline(path)
+    second = other.moments[1].snapshot_id
+    exported = ipt.load(ipt.Archive(path).export(tmp_path / "second.json", at=second))
+    assert other.unread(1) == [0, 1]
+    assert other.hold(exported, lambda: ipt.build_graph(exported))
+    assert other.unread(1) == [0] and other.estate(1) is exported
+    assert not other.hold(
+        _weeks()[0].subset(Filter(active=True)), lambda: ipt.build_graph(_weeks()[0])
+    )
+
+
 def test_a_structural_copy_is_the_graph_and_grows_on_its_own() -> None:
     from iptoolkit.query.graph import build_graph, structural_copy
 

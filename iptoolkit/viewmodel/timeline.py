@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 from collections import OrderedDict
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -134,6 +135,29 @@ class ArchiveTimeline:
     def graphs(self, index: int, since: int | None = None) -> tuple[EstateGraph, EstateGraph]:
         """The graphs of the snapshots `changes(index, since)` compares, older first."""
         return self.graph(index - 1 if since is None else since), self.graph(index)
+
+    def hold(
+        self, estate: Estate, graph: Callable[[], EstateGraph], snapshot_id: int | None = None
+    ) -> bool:
+        """Take `estate` as the read of its snapshot (`snapshot_id`, else the archive's
+        snapshot with its digest: the same content and time, byte for byte), its graph
+        `graph()` made in the reading thread when first asked for: the Explorer reads the
+        newest snapshot, and an app's kernel has it from its zygote, graph and all; held
+        here, it is neither read nor built a second time. False: not the archive's."""
+        if snapshot_id is None:
+            from ..archive.rows import snapshot_rows
+
+            digest = snapshot_rows(estate).digest
+            with self.archive._connection() as con:
+                found = con.execute(
+                    "SELECT snapshot_id FROM snapshots WHERE digest = ?", [digest]
+                ).fetchone()
+            if found is None:
+                return False
+            snapshot_id = int(found[0])
+        held = self._reader.submit(lambda: (estate, graph()))
+        self._keep(self._read, snapshot_id, held, self.kept)
+        return True
 
     def unread(self, index: int, since: int | None = None) -> list[int]:
         """The positions of the snapshots a moment (`changes(index, since)`) needs that

@@ -70,17 +70,37 @@ def _model_for(estate: Estate, model: ExplorerModel | None) -> ExplorerModel:
 
 def _timeline_and_estate(
     estate: Estate | None, archive: Archive | str | os.PathLike[str] | None
-) -> tuple[ArchiveTimeline | None, Estate]:
-    """The archive's timeline (None without one) and the estate the Explorer reads: the
-    one given, else the archive's newest snapshot."""
+) -> tuple[ArchiveTimeline | None, Estate, int | None]:
+    """The archive's timeline (None without one), the estate the Explorer reads (the one
+    given, else the archive's newest snapshot) and that snapshot's id when read here."""
     if archive is None:
         if estate is None:
             raise TypeError("Explorer: an estate, or archive= (an ipt.Archive or its file)")
-        return None, estate
+        return None, estate, None
     from ..viewmodel.timeline import ArchiveTimeline
 
     timeline = ArchiveTimeline(archive)
-    return timeline, estate if estate is not None else timeline.estate(len(timeline) - 1)
+    if estate is not None:
+        return timeline, estate, None
+    newest = timeline.moments[-1].snapshot_id
+    return timeline, timeline.archive.estate(newest), newest
+
+
+def _opened(
+    estate: Estate | None,
+    model: ExplorerModel | None,
+    archive: Archive | str | os.PathLike[str] | None,
+    shown: Progress,
+) -> tuple[ArchiveTimeline | None, ExplorerModel]:
+    """The archive's timeline (None without one) and the Explorer's model of the estate
+    it reads; the timeline holds that estate and the model's graph, when its snapshot is
+    the archive's (the newest), rather than reading and building them again."""
+    timeline, estate, newest = _timeline_and_estate(estate, archive)
+    shown.stage(f"Indexing {len(estate):,} profiles")
+    opened = _model_for(estate, model)
+    if timeline is not None:
+        timeline.hold(estate, lambda: opened.graph, newest)
+    return timeline, opened
 
 
 def _timeline_bar(
@@ -160,9 +180,8 @@ class Explorer:
         at: At = None,
     ) -> None:
         with cell_progress(progress) as shown:
-            timeline, estate = _timeline_and_estate(estate, archive)
-            shown.stage(f"Indexing {len(estate):,} profiles")
-            self.model = _model_for(estate, model)
+            timeline, self.model = _opened(estate, model, archive, shown)
+            estate = self.model.estate
             self.views = SavedViews(views) if views is not None else None
             """The named views' file (`viewmodel.saved_views`; None: none given, `save_view`
             refuses)."""
