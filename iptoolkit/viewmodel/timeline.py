@@ -56,10 +56,11 @@ KEPT_MAPS = 3
 """Moments whose map of change a timeline keeps made: the one shown and one each way."""
 
 KEPT_PROFILES = 50_000
-"""Profiles a timeline keeps read at most, over all the snapshots it keeps (a snapshot
-read and its graph take about 13 MB a thousand profiles: some 650 MB). At 10,000
-profiles it keeps `KEPT_ESTATES` and reads ahead; at 100,000 only the two snapshots a
-moment compares, and reads nothing ahead (a step reads what it shows, as a jump does)."""
+"""Profiles a timeline keeps read, over all the snapshots it keeps, beyond the two a
+moment compares (a snapshot read and its graph take about 13 MB a thousand profiles:
+some 650 MB). Up to 12,500 profiles it keeps `KEPT_ESTATES` and reads ahead; above,
+only the two snapshots a moment compares, and nothing ahead (a step reads what it
+shows, as a jump does): at 100,000 profiles some 2.6 GB."""
 
 
 @dataclass(frozen=True)
@@ -134,7 +135,8 @@ class ArchiveTimeline:
 
     def graphs(self, index: int, since: int | None = None) -> tuple[EstateGraph, EstateGraph]:
         """The graphs of the snapshots `changes(index, since)` compares, older first."""
-        return self.graph(index - 1 if since is None else since), self.graph(index)
+        older, newer = self._pair(index, since)  # not the first snapshot: two of them
+        return self.graph(older), self.graph(newer)
 
     def hold(
         self, estate: Estate, graph: Callable[[], EstateGraph], snapshot_id: int | None = None
@@ -162,22 +164,51 @@ class ArchiveTimeline:
     def unread(self, index: int, since: int | None = None) -> list[int]:
         """The positions of the snapshots a moment (`changes(index, since)`) needs that
         are neither read nor being read: what showing it waits for."""
-        needed = [index] if index == 0 else [index - 1 if since is None else since, index]
-        return [near for near in needed if self.moments[near].snapshot_id not in self._read]
+        return [
+            near
+            for near in self._pair(index, since)
+            if self.moments[near].snapshot_id not in self._read
+        ]
 
-    def marked_map(self, index: int, since: int | None = None) -> MarkedMap | None:
+    @staticmethod
+    def _pair(index: int, since: int | None) -> list[int]:
+        """The positions a moment compares (older first); the first snapshot alone."""
+        return [index] if index == 0 else [index - 1 if since is None else since, index]
+
+    def read_now(
+        self, index: int, since: int | None = None, said: Callable[[int], None] | None = None
+    ) -> None:
+        """Read what a moment needs (`unread`), telling `said(position)` before each
+        read. A jump first drops the reads and maps still queued ahead: they were for
+        where the reader was, and the one reading thread would do them first."""
+        unread = self.unread(index, since)
+        if unread:
+            needed = {self.moments[near].snapshot_id for near in self._pair(index, since)}
+            for key in [k for k, read in self._read.items() if k not in needed and read.cancel()]:
+                del self._read[key]
+            for key in [k for k, making in self._maps.items() if k != index and making.cancel()]:
+                del self._maps[key]
+        for near in unread:
+            if said is not None:
+                said(near)
+            self.estate(near)
+
+    def marked_map(
+        self, index: int, since: int | None = None, changes: EstateDiff | None = None
+    ) -> MarkedMap | None:
         """The map of change of a moment (`change_marks.diff_map` of `changes(index,
-        since)` over the two snapshots' graphs); the one since the snapshot before is
-        kept (and made ahead by `prefetch`). None for the first snapshot."""
+        since)`, or of `changes` when made already, over the two snapshots' graphs); the
+        one since the snapshot before is kept (and made ahead by `prefetch`). None for
+        the first snapshot."""
         from .change_marks import diff_map
 
         if since is not None and since != index - 1:
-            changes = self.changes(index, since)
+            changes = changes if changes is not None else self.changes(index, since)
             return None if changes is None else diff_map(changes, self.graphs(index, since))
         if index == 0:
             return None
         making = self._maps.pop(index, None)
-        if making is not None and making.exception() is not None:
+        if making is not None and (making.cancelled() or making.exception() is not None):
             making = None  # made ahead from a read that failed (a writer held the file)
         if making is None:
             making = Future()
@@ -219,12 +250,17 @@ class ArchiveTimeline:
         self._reader.shutdown(wait=False, cancel_futures=True)
 
     def _snapshot(self, index: int) -> tuple[Estate, EstateGraph]:
-        reading = self._reading(index)
-        try:
-            return reading.result()
-        except BaseException:  # a read that failed (a writer held the file) is tried again
-            self._read.pop(self.moments[index].snapshot_id, None)
-            raise
+        """The snapshot's read: kept or made now; one that failed ahead (a writer held
+        the file, or it was dropped) is read once more, and a second failure is told."""
+        for attempt in (1, 2):
+            reading = self._reading(index)
+            try:
+                return reading.result()
+            except Exception:
+                self._read.pop(self.moments[index].snapshot_id, None)
+                if attempt == 2:
+                    raise
+        raise AssertionError("not reached")
 
     def _reading(self, index: int) -> Future[tuple[Estate, EstateGraph]]:
         """The read of the snapshot at `index`: kept, else started (the oldest kept goes)."""
@@ -233,14 +269,19 @@ class ArchiveTimeline:
         if reading is None:
             reading = self._reader.submit(self._load, snapshot_id)
         self._keep(self._read, snapshot_id, reading, self.kept)
+        for index_mapped in list(self._maps):  # a map holds its two snapshots: not past them
+            pair = (self.moments[index_mapped - 1], self.moments[index_mapped])
+            if any(moment.snapshot_id not in self._read for moment in pair):
+                self._maps.pop(index_mapped).cancel()
         return reading
 
     @staticmethod
     def _keep(kept: OrderedDict[int, Any], key: int, value: Any, most: int) -> None:
-        """Keep `value` under `key` as the newest of `kept`; the oldest go past `most`."""
+        """Keep `value` under `key` as the newest of `kept`; the oldest go past `most`
+        (not to be made, when not begun)."""
         kept[key] = value
         while len(kept) > most:
-            kept.popitem(last=False)
+            kept.popitem(last=False)[1].cancel()
 
     def _load(self, snapshot_id: int) -> tuple[Estate, EstateGraph]:
         from ..query.graph import build_graph

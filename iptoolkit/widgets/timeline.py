@@ -9,6 +9,7 @@ picked. A line under it says which snapshot is shown and how much changed.
 
 from __future__ import annotations
 
+import functools
 import html
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -111,13 +112,12 @@ class TimelineBar:
         finally:
             self._quiet = False
         self.earlier.disabled, self.later.disabled = index == 0, index == len(timeline) - 1
-        try:
-            for near in timeline.unread(index, since):  # a jump: read now, said while read
-                label = timeline.moments[near].label
-                self.progress.stage(f"Reading the snapshot of {label} from the archive")
-                timeline.estate(near)
+        try:  # a jump reads now, and says so
+            timeline.read_now(index, since, self._reading)
             changes = timeline.changes(index, since)
-            marked = (lambda: timeline.marked_map(index, since)) if changes is not None else None
+            marked = None
+            if changes is not None:  # made at the first drawing, kept for the next ones
+                marked = functools.cache(lambda: timeline.marked_map(index, since, changes))
             self._shown(timeline.estate(index), changes, marked)
         finally:
             self.progress.done()
@@ -127,6 +127,10 @@ class TimelineBar:
         self.status.value = f"<span>{html.escape(self.said)}</span>"
         for callback in self._watchers:
             callback()
+
+    def _reading(self, near: int) -> None:
+        label = self.timeline.moments[near].label
+        self.progress.stage(f"Reading the snapshot of {label} from the archive")
 
     def _picked(self) -> None:
         if not self._quiet:

@@ -141,6 +141,7 @@ def _lab_session(lab: Lab, timeline: ArchiveTimeline, tmp_path: Path) -> None:
         wait_settled(page)
         page.wait_for_timeout(500)
         assert legend_statuses(view) == set()  # nothing before it: drawn by kind, no marks
+        assert view.locator(".ipt-topology-legend li").count() > 1  # the kinds' legend
         for _ in range(2):
             page.get_by_role("button", name="Later").click()
         wait_text(page, STATUS, "Snapshot 3 of 3")
