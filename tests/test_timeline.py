@@ -160,9 +160,14 @@ def test_a_read_that_failed_is_tried_again_and_a_redraw_diffs_nothing(
     explorer._topology_tab.set_visible(True)
     bar = explorer.timeline
     assert bar is not None
-    diffs = []
+    diffs: list[int] = []
     real_diff = diff_module.diff
-    monkeypatch.setattr(diff_module, "diff", lambda *a, **k: diffs.append(1) or real_diff(*a, **k))
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        diffs.append(1)
+        return real_diff(*args, **kwargs)
+
+    monkeypatch.setattr(diff_module, "diff", counted)
     bar.show(2, since=0)  # changes over two weeks: one diff, for the status and the map
     explorer._topology_tab.invalidate()  # drawn again (a filter changed and back): none
     assert len(diffs) == 1
