@@ -114,6 +114,26 @@ def test_maps_made_ahead_are_the_ones_made_when_asked_and_a_jump_says_what_it_re
     assert said == []
     explorer.close()
 
+    # stepping back from the newest to the oldest reads each snapshot once, ahead
+    explorer = Explorer(archive=path, static_copy=False)
+    bar = explorer.timeline
+    assert bar is not None
+    read: list[Any] = []
+    real = bar.timeline.archive.estate
+
+    def counted(at: Any = None) -> Estate:
+        read.append(at)
+        return real(at)
+
+    bar.timeline.archive.estate = counted  # type: ignore[method-assign]
+    bar.progress.observe(lambda change: said.append(change["new"]), "value")
+    for _ in range(5):
+        bar.step(-1)
+    assert bar.index == 0 and said == []  # no step waited for a read
+    moments = bar.timeline.moments  # 5 and 4 were read at first, 3 ahead of the first step
+    assert read == [moment.snapshot_id for moment in reversed(moments[:3])]
+    explorer.close()
+
 
 def test_a_large_estates_timeline_keeps_two_snapshots_and_reads_nothing_ahead(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -129,8 +149,8 @@ def test_a_large_estates_timeline_keeps_two_snapshots_and_reads_nothing_ahead(
     assert timeline.unread(1) == [0, 1]  # nothing read ahead
     made = timeline.marked_map(2)
     assert made is not None and timeline.unread(2) == []
-    timeline.estate(0)  # a third snapshot: the oldest kept goes, and the map holding it
-    assert timeline.unread(2) == [1]
+    timeline.estate(0)  # a third snapshot: one of the two goes, and the map holding it
+    assert timeline.unread(2) == [2]  # the farthest from the moment last shown (1)
     assert timeline.marked_map(2) is not made  # made again, its snapshot read again
     assert timeline.unread(2) == []
 

@@ -109,6 +109,9 @@ class ArchiveTimeline:
         self._kept_maps = KEPT_MAPS if self.reads_ahead else 1
         self._read: OrderedDict[int, Future[tuple[Estate, EstateGraph]]] = OrderedDict()
         """Snapshot id -> its estate and graph, read (or being read) by `_reader`."""
+        self._position = {moment.snapshot_id: i for i, moment in enumerate(self.moments)}
+        self._centre = len(self.moments) - 1
+        """The position of the moment shown (or going to be): what is kept is near it."""
         self._maps: OrderedDict[int, Future[MarkedMap]] = OrderedDict()
         """Position -> its map of change since the snapshot before (`marked_map`)."""
         self._reader = ThreadPoolExecutor(1, thread_name_prefix="ipt-timeline")
@@ -158,7 +161,7 @@ class ArchiveTimeline:
                 return False
             snapshot_id = int(found[0])
         held = self._reader.submit(lambda: (estate, graph()))
-        self._keep(self._read, snapshot_id, held, self.kept)
+        self._keep(self._read, snapshot_id, held, self.kept, self._position.get)
         return True
 
     def unread(self, index: int, since: int | None = None) -> list[int]:
@@ -181,6 +184,7 @@ class ArchiveTimeline:
         """Read what a moment needs (`unread`), telling `said(position)` before each
         read. A jump first drops the reads and maps still queued ahead: they were for
         where the reader was, and the one reading thread would do them first."""
+        self._centre = index
         unread = self.unread(index, since)
         if unread:
             needed = {self.moments[near].snapshot_id for near in self._pair(index, since)}
@@ -213,13 +217,14 @@ class ArchiveTimeline:
         if making is None:
             making = Future()
             making.set_result(diff_map(self._stored(index), self.graphs(index)))
-        self._keep(self._maps, index, making, self._kept_maps)
+        self._keep(self._maps, index, making, self._kept_maps, int)
         return making.result()
 
     def prefetch(self, index: int) -> None:
         """Read and map in the background what a step from `index` needs besides what it
         holds (see the module): a step back shows `index - 1` with its changes since
         `index - 2`, a step forth `index + 1` with its changes since `index`."""
+        self._centre = index
         if not self.reads_ahead:
             return
         for near in (index - 2, index + 1):
@@ -229,7 +234,7 @@ class ArchiveTimeline:
             if 1 <= near < len(self) and near not in self._maps:
                 older, newer = self._reading(near - 1), self._reading(near)  # queued first
                 making = self._reader.submit(self._map_of, near, older, newer)
-                self._keep(self._maps, near, making, self._kept_maps)
+                self._keep(self._maps, near, making, self._kept_maps, int)
 
     def _map_of(
         self,
@@ -268,20 +273,31 @@ class ArchiveTimeline:
         reading = self._read.pop(snapshot_id, None)
         if reading is None:
             reading = self._reader.submit(self._load, snapshot_id)
-        self._keep(self._read, snapshot_id, reading, self.kept)
+        self._keep(self._read, snapshot_id, reading, self.kept, self._position.get)
         for index_mapped in list(self._maps):  # a map holds its two snapshots: not past them
             pair = (self.moments[index_mapped - 1], self.moments[index_mapped])
             if any(moment.snapshot_id not in self._read for moment in pair):
                 self._maps.pop(index_mapped).cancel()
         return reading
 
-    @staticmethod
-    def _keep(kept: OrderedDict[int, Any], key: int, value: Any, most: int) -> None:
-        """Keep `value` under `key` as the newest of `kept`; the oldest go past `most`
-        (not to be made, when not begun)."""
+    def _keep(
+        self,
+        kept: OrderedDict[int, Any],
+        key: int,
+        value: Any,
+        most: int,
+        position: Callable[[int], int | None],
+    ) -> None:
+        """Keep `value` under `key`; past `most`, what lies farthest from the moment
+        shown goes (not to be made, when not begun), the oldest kept of those as far, never
+        `key` itself (`position`: a key's place in `moments`)."""
         kept[key] = value
         while len(kept) > most:
-            kept.popitem(last=False)[1].cancel()
+            far = max(
+                (other for other in kept if other != key),
+                key=lambda other: abs((position(other) or 0) - self._centre),
+            )
+            kept.pop(far).cancel()
 
     def _load(self, snapshot_id: int) -> tuple[Estate, EstateGraph]:
         from ..query.graph import build_graph
