@@ -228,9 +228,10 @@ def _changes(ctx: Context, previous: Estate | str | os.PathLike[str], docs: Path
 
     changes = diff(as_estate(previous, "write_docs: previous"), ctx.estate)
     svg = docs / "changes.svg"
-    svg.write_text(diff_svg(changes), encoding="utf-8")  # `plot_diff`'s picture, drawn directly
     graphs = build_graph(changes.old), ctx.graph  # the newer one: the site's own
-    write_diff_view(changes, view_path(svg), graphs)  # drawn over it, live: the map of both
+    # `plot_diff`'s picture, drawn directly, and over it, live, the map of both
+    svg.write_text(diff_svg(changes, graphs=graphs), encoding="utf-8")
+    write_diff_view(changes, view_path(svg), graphs)
     block = f'<div class="ipt-view" markdown="1">\n\n![The changes]({svg.name})\n\n</div>'
     return changes_page(ctx, changes, f"## Diagram of the changes\n\n{block}")
 

@@ -73,14 +73,16 @@ def diff_svg(
     group_by: str | Literal[False] | None = None,
     only_changed: bool = False,
     title: str | None = None,
+    graphs: tuple[EstateGraph, EstateGraph] | None = None,
 ) -> str:
     """`plot_diff`'s picture (same options) as an SVG document, written directly
-    (`plot.topology_svg`: the docs site's changelog, without a matplotlib figure)."""
+    (`plot.topology_svg`: the docs site's changelog, without a matplotlib figure);
+    `graphs`: both estates' graphs (old, new) when built already, left as they are."""
     from .canvas import title_text
     from .topology_svg import view_svg
 
     check_options("auto", group_by)
-    view, graph, key = diff_view(diff, group_by=group_by, only_changed=only_changed)
+    view, graph, key = diff_view(diff, group_by=group_by, only_changed=only_changed, graphs=graphs)
     text = title_text(graph, key, diff_title(diff) if title is None else title)
     svg = view_svg(view, text, key, labels="auto", empty=_empty(only_changed))
     release(graph)  # both estates' graphs in one, dropped: no cycle for the collector
@@ -88,15 +90,20 @@ def diff_svg(
 
 
 def diff_view(
-    diff: EstateDiff, *, group_by: str | Literal[False] | None, only_changed: bool
+    diff: EstateDiff,
+    *,
+    group_by: str | Literal[False] | None,
+    only_changed: bool,
+    graphs: tuple[EstateGraph, EstateGraph] | None = None,
 ) -> tuple[ViewGraph, EstateGraph, str | None]:
     """The view a diff diagram draws (grouped as `plot_topology` groups), marked with each
-    item's status; the union graph it shows; what it is grouped by."""
+    item's status; the union graph it shows (of `graphs`, old and new, when given:
+    `diff_graph`); what it is grouped by."""
     from ..change.estate_diff import EstateDiff
 
     if not isinstance(diff, EstateDiff):
         raise TypeError(f"plot_diff: expected an EstateDiff (from ipt.diff), not {diff!r:.80}")
-    marked = diff_graph(diff)
+    marked = diff_graph(diff, graphs)
     graph = marked.graph
     if only_changed:
         graph = induced_subgraph(graph, _changed_and_around(graph, marked.nodes))
