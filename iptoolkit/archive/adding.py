@@ -22,6 +22,7 @@ import duckdb
 from ..models import ParseError, loads_json
 from ..support.jsonio import dumps_json
 from .ddl import SNAPSHOT_COUNTS
+from .lookup import with_digest
 from .opening import one_row
 from .retrieval import listing, snapshot_at_seq, stored_estate
 from .rows import SnapshotRows, snapshot_rows, text_digests
@@ -109,10 +110,9 @@ def add_snapshot(
     with the same fetch time is stored already."""
     estate, rows = _estate_rows(con, source, parsed)
     fetched = _fetch_time(source, estate)
-    query = "SELECT snapshot_id FROM snapshots WHERE digest = ?"
-    found = con.execute(query, [rows.digest]).fetchone()
+    found = with_digest(con, rows.digest)
     if found is not None:
-        return int(found[0])
+        return found
     con.execute("BEGIN TRANSACTION")
     try:
         inserted = _insert(con, path, estate, rows, fetched, recent)

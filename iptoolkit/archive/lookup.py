@@ -14,7 +14,7 @@ import duckdb
 
 from .opening import one_row
 
-__all__ = ["At", "NoSnapshotError", "as_moment", "resolve"]
+__all__ = ["At", "NoSnapshotError", "as_moment", "resolve", "with_digest"]
 
 At = int | str | date | datetime | None
 """A snapshot id (int, or its ASCII digits), a date or date-time (ISO text too; a date means the
@@ -25,6 +25,13 @@ class NoSnapshotError(LookupError):
     """The archive holds no snapshot that `at=` names (an id it does not hold, a moment
     before its first snapshot, or no snapshot at all); the message names the archive and
     what it holds."""
+
+
+def with_digest(con: duckdb.DuckDBPyConnection, digest: str) -> int | None:
+    """The id of the snapshot stored with `digest` (its content and fetch time,
+    `rows.snapshot_rows`), None when none is."""
+    found = con.execute("SELECT snapshot_id FROM snapshots WHERE digest = ?", [digest]).fetchone()
+    return None if found is None else int(found[0])
 
 
 def resolve(con: duckdb.DuckDBPyConnection, path: Path, at: At) -> int:

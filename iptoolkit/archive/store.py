@@ -37,7 +37,7 @@ import duckdb
 
 from .adding import Recent, add_snapshot, parsed_source
 from .compaction import compact_file, mostly_free
-from .lookup import At, NoSnapshotError, resolve
+from .lookup import At, NoSnapshotError, resolve, with_digest
 from .opening import ArchiveDamagedError, ArchiveLockedError, one_row, open_archive
 from .retrieval import snapshot_at_seq, snapshots_frame, stored_estate, timeline_frame
 
@@ -145,6 +145,15 @@ class Archive:
         """The id of the snapshot fetched at or before `at` (see `At`)."""
         with self._connection() as con:
             return resolve(con, self.path, at)
+
+    def snapshot_of(self, estate: Estate) -> int | None:
+        """The id of the stored snapshot that is `estate`, its content and fetch time byte
+        for byte (as `add` finds it stored already); None when none is."""
+        from .rows import snapshot_rows
+
+        digest = snapshot_rows(estate).digest
+        with self._connection() as con:
+            return with_digest(con, digest)
 
     def last_diff(self, snapshot_id: int) -> EstateDiff | None:
         """The diff stored for a snapshot (against the one before it; None for the first),

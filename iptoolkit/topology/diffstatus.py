@@ -116,8 +116,8 @@ def diff_graph(
 
     if graphs is None:
         old, union = build_graph(diff.old), build_graph(diff.new)
-    else:  # a timeline's graphs, kept for its next step: the union gains on a copy of the
-        old = graphs[0]  # new one, adding to it alone
+    else:  # built already (a timeline keeps them, a file reads details from them): the
+        old = graphs[0]  # union gains on a copy of the new one's structure alone
         with gc_paused():
             union = structural_copy(graphs[1])
     named: dict[str, Status] = {}

@@ -10,7 +10,7 @@ each moment's map of change (`marked_map`: the union of its two graphs, marked) 
 thread while the reader looks (`prefetch`): the next step, back or forth, only draws (at
 10,000 profiles a read is about 0.8 s, a graph 0.4 s, a map 0.3 s, the drawing 0.4 s;
 `benchmarks/bench_timeline.py`). A jump elsewhere reads what it needs then, and says so
-(`unread`). An
+(`read_now`). An
 item's history is the archive's item log (`Archive.log`, `iptoolkit archive log`): the
 same rows, as a section of its details.
 """
@@ -145,21 +145,14 @@ class ArchiveTimeline:
         self, estate: Estate, graph: Callable[[], EstateGraph], snapshot_id: int | None = None
     ) -> bool:
         """Take `estate` as the read of its snapshot (`snapshot_id`, else the archive's
-        snapshot with its digest: the same content and time, byte for byte), its graph
-        `graph()` made in the reading thread when first asked for: the Explorer reads the
-        newest snapshot, and an app's kernel has it from its zygote, graph and all; held
-        here, it is neither read nor built a second time. False: not the archive's."""
+        snapshot that is it: `Archive.snapshot_of`), its graph `graph()` made in the
+        reading thread when first asked for: the Explorer reads the newest snapshot, and
+        an app's kernel has it from its zygote, graph and all; held here, it is neither
+        read nor built a second time. False: not the archive's."""
         if snapshot_id is None:
-            from ..archive.rows import snapshot_rows
-
-            digest = snapshot_rows(estate).digest
-            with self.archive._connection() as con:
-                found = con.execute(
-                    "SELECT snapshot_id FROM snapshots WHERE digest = ?", [digest]
-                ).fetchone()
-            if found is None:
+            snapshot_id = self.archive.snapshot_of(estate)
+            if snapshot_id is None:
                 return False
-            snapshot_id = int(found[0])
         held = self._reader.submit(lambda: (estate, graph()))
         self._keep(self._read, snapshot_id, held, self.kept, self._position.get)
         return True
@@ -243,12 +236,10 @@ class ArchiveTimeline:
         newer: Future[tuple[Estate, EstateGraph]],
     ) -> MarkedMap:
         """A moment's map, in the reading thread, from reads queued before it (so done)."""
-        from ..archive.history import stored_diff
         from .change_marks import diff_map
 
         (old, old_graph), (new, new_graph) = older.result(), newer.result()
-        snapshot_id = self.moments[index].snapshot_id
-        return diff_map(stored_diff(self.archive, snapshot_id, old, new), (old_graph, new_graph))
+        return diff_map(self._stored(index, old, new), (old_graph, new_graph))
 
     def close(self) -> None:
         """Stop reading ahead (what is kept stays)."""
@@ -268,7 +259,8 @@ class ArchiveTimeline:
         raise AssertionError("not reached")
 
     def _reading(self, index: int) -> Future[tuple[Estate, EstateGraph]]:
-        """The read of the snapshot at `index`: kept, else started (the oldest kept goes)."""
+        """The read of the snapshot at `index`: kept, else started (`_keep`: what lies
+        farthest from the moment shown goes, and the maps that held it)."""
         snapshot_id = self.moments[index].snapshot_id
         reading = self._read.pop(snapshot_id, None)
         if reading is None:
@@ -321,11 +313,16 @@ class ArchiveTimeline:
 
         return diff(self.estate(since), self.estate(index))
 
-    def _stored(self, index: int) -> EstateDiff:
+    def _stored(
+        self, index: int, old: Estate | None = None, new: Estate | None = None
+    ) -> EstateDiff:
+        """The changes stored for the snapshot at `index`, between its estate and the one
+        before (`old`, `new`: read already; the reading thread always gives both)."""
         from ..archive.history import stored_diff
 
-        snapshot_id = self.moments[index].snapshot_id
-        return stored_diff(self.archive, snapshot_id, self.estate(index - 1), self.estate(index))
+        old = old if old is not None else self.estate(index - 1)
+        new = new if new is not None else self.estate(index)
+        return stored_diff(self.archive, self.moments[index].snapshot_id, old, new)
 
     def history(self, node: str) -> Section | None:
         """An item's history (`history_section` of its `Archive.log`); None when the
