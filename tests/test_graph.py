@@ -353,3 +353,36 @@ def test_neighbourhood_keeps_the_graph_order_whatever_the_hash_seed():
         for seed in ("1", "2", "3")
     }  # fmt: skip
     assert len(outputs) == 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.tuples(st.just("node"), st.sampled_from("abcd"), st.integers(0, 3)),
+            st.tuples(st.just("edge"), st.sampled_from("abcde"), st.sampled_from("abcde")),
+        ),
+        max_size=30,
+    )
+)
+def test_a_build_fills_the_graph_as_networkx_own_methods_would(steps):
+    """`_Parts` writes networkx's maps directly: the same nodes, keys, data and order as
+    `add_nodes_from` and `add_edge` give, a node met first in a link included."""
+    from iptoolkit.query.graph import _Parts
+
+    ours: nx.MultiDiGraph[str] = nx.MultiDiGraph()
+    theirs: nx.MultiDiGraph[str] = nx.MultiDiGraph()
+    parts = _Parts(ours)
+    for number, (op, first, second) in enumerate(steps):
+        if op == "node":
+            parts.node(first, {"weight": second, "step": number})
+            theirs.add_nodes_from([(first, {"weight": second, "step": number})])
+        else:
+            parts.edge(first, second, {"step": number})
+            theirs.add_edge(first, second, step=number)
+    assert list(ours.nodes(data=True)) == list(theirs.nodes(data=True))
+    assert list(ours.edges(keys=True, data=True)) == list(theirs.edges(keys=True, data=True))
+    assert list(ours.in_edges(keys=True, data=True)) == list(theirs.in_edges(keys=True, data=True))
+    for node in theirs:
+        assert ours.pred[node] == theirs.pred[node]
+        assert ours[node] == theirs[node]
