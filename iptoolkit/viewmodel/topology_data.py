@@ -405,21 +405,52 @@ def _frame(
     xs = [a["x"] for _, a in out.nodes(data=True)]
     ys = [a["y"] for _, a in out.nodes(data=True)]
     last = max(room.x_of.values(), default=0.0)
-    widest_label = max((px for c, px in room.budget.items() if room.x_of[c] == last), default=0)
-    right = last + port_offset(widest_label)
+    right = last + port_offset(_widest_drawn(out, view, placed, room, keys, last))
     rows = placed.rows + (LINE_PX / room.step if room.second else 0.0)  # a last second line
     drawn_on = room.canvas.grown(*needed(min(xs, default=0.0), right, rows, room.step))
-    low = [out.nodes[keys[node]]["y"] - LINE_PX for node in room.second]
-    camera = camera_at(xs, ys + low, right, drawn_on)
-    sizes = {key: float(out.nodes[key]["size"]) for key in out.nodes}  # in pixels, unscaled
-    _scale_sizes(out, camera["ratio"])
-    ports = _add_ports(out, view, keys, placed.pos, room.x_of, room.budget)
-    lines = {
-        keys[n]: (text, sizes[keys[n]] + label_px(f"{KIND_GLYPHS.get(view.nodes[n]['kind'], '')} "))
+    lines = {  # indented by the node's radius in pixels (unscaled) and its glyph
+        keys[n]: (
+            text,
+            float(out.nodes[keys[n]]["size"])
+            + label_px(f"{KIND_GLYPHS.get(view.nodes[n]['kind'], '')} "),
+        )
         for n, text in room.second.items()
     }
-    out.add_nodes_from(second_line_nodes(lines, out.nodes).items())
+    second = second_line_nodes(lines, out.nodes)
+    # sigma fits every node, the invisible ones that draw second lines too: the camera
+    # counts them, or what is drawn sits off centre (by an indent, some 20 px)
+    camera = camera_at(
+        xs + [float(line["x"]) for line in second.values()],  # type: ignore[arg-type]
+        ys + [float(line["y"]) for line in second.values()],  # type: ignore[arg-type]
+        right,
+        drawn_on,
+    )
+    _scale_sizes(out, camera["ratio"])
+    ports = _add_ports(out, view, keys, placed.pos, room.x_of, room.budget)
+    out.add_nodes_from(second.items())
     return _Frame(camera, (round(drawn_on.width), drawn_on.height), ports)
+
+
+def _widest_drawn(
+    out: nx.DiGraph[str],
+    view: ViewGraph,
+    placed: LayeredLayout,
+    room: _Room,
+    keys: dict[Hashable, str],
+    column_x: float,
+) -> float:
+    """The widest label drawn in the column at `column_x` (a second line is indented by
+    its glyph): where the drawing ends on the right. Its room (`budget`) may be wider than
+    any of them on two lines, and the camera then centred what is drawn too far left."""
+    widest = 0.0
+    for node, (column, _) in placed.pos.items():
+        if room.x_of[column] != column_x:
+            continue
+        widest = max(widest, label_px(str(out.nodes[keys[node]]["label"])))
+        if node in room.second:
+            glyph = f"{KIND_GLYPHS.get(view.nodes[node]['kind'], '')} "
+            widest = max(widest, label_px(glyph) + label_px(room.second[node]))
+    return widest
 
 
 def _sigma_edges(

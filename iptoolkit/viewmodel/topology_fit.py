@@ -90,6 +90,11 @@ PADDING_PX = 30.0
 """sigma's `stagePadding`."""
 MARGIN_PX = 16.0
 """Kept free inside the padding, around what is drawn."""
+SIDE_PX = 12.0
+"""Kept free left and right of what is drawn. The camera makes one unit one pixel
+(`camera`), so sigma's padding, which only shrinks its own fit, costs no width: the
+labels take the canvas but for this (with `PADDING_PX` and `MARGIN_PX` as well, some
+70 px more at every width were left empty, and labels were cut instead)."""
 TOP_PX = 36.0
 """Kept free above what is drawn, for sigma's search box (top right of the canvas)."""
 MIN_LABEL_CHARS = 16
@@ -125,7 +130,7 @@ class Canvas:
 
     @property
     def inner_width(self) -> float:
-        return self.width - 2 * (PADDING_PX + MARGIN_PX)
+        return self.width - 2 * SIDE_PX
 
     @classmethod
     def of(cls, width: float, height: int, *, lines: int = 1) -> Canvas:
@@ -142,8 +147,9 @@ class Canvas:
 
 def needed(left: float, right: float, rows: float, step: float) -> tuple[float, float]:
     """The canvas's width and height in pixels that hold what spans `left`..`right` and
-    `rows` rows `step` apart, with sigma's padding, the margins and the room on top."""
-    width = right - left + NODE_PX + 2 * (PADDING_PX + MARGIN_PX)
+    `rows` rows `step` apart, with sigma's padding and the margins above and below, the
+    room on top, and `SIDE_PX` on either side."""
+    width = right - left + NODE_PX + 2 * SIDE_PX
     height = max(rows - 1, 0) * step + 2 * (PADDING_PX + MARGIN_PX) + TOP_PX
     return width, height
 
