@@ -118,6 +118,20 @@ def test_a_kernel_forked_for_a_tab_finds_the_estate_held(
     assert _gone(pid, 30), "a kernel shut down ends its process"
 
 
+def test_a_forked_kernel_registers_the_widget_comm_targets(
+    tmp_path: Path, snapshot: Path, running: zygote.Zygote
+) -> None:
+    """ipywidgets was imported in the zygote, outside IPython, where it registers no comm
+    target: without `jupyter.widget.control` a page asks each widget's state apart (some
+    300 round trips), so a forked kernel registers them as it starts."""
+    manager = _kernel(tmp_path, running.address, snapshot, "widgets")
+    try:
+        said = _run(manager, "import comm\nprint(*sorted(comm.get_comm_manager().targets))")
+    finally:
+        manager.shutdown_kernel(now=False)
+    assert {"jupyter.widget", "jupyter.widget.control"} <= set(said.split()), said
+
+
 def test_a_kernel_killed_or_orphaned_ends(
     tmp_path: Path, snapshot: Path, running: zygote.Zygote
 ) -> None:
