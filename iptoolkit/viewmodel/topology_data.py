@@ -405,52 +405,37 @@ def _frame(
     xs = [a["x"] for _, a in out.nodes(data=True)]
     ys = [a["y"] for _, a in out.nodes(data=True)]
     last = max(room.x_of.values(), default=0.0)
-    right = last + port_offset(_widest_drawn(out, view, placed, room, keys, last))
+    right = last + port_offset(_widest_drawn(view, placed, room, last))
     rows = placed.rows + (LINE_PX / room.step if room.second else 0.0)  # a last second line
     drawn_on = room.canvas.grown(*needed(min(xs, default=0.0), right, rows, room.step))
-    lines = {  # indented by the node's radius in pixels (unscaled) and its glyph
-        keys[n]: (
-            text,
-            float(out.nodes[keys[n]]["size"])
-            + label_px(f"{KIND_GLYPHS.get(view.nodes[n]['kind'], '')} "),
-        )
-        for n, text in room.second.items()
-    }
-    second = second_line_nodes(lines, out.nodes)
+    glyph_px = {n: label_px(f"{KIND_GLYPHS.get(view.nodes[n]['kind'], '')} ") for n in room.second}
+    second = second_line_nodes(  # indented by the node's radius (unscaled) and its glyph
+        {
+            keys[n]: (text, out.nodes[keys[n]]["size"] + glyph_px[n])
+            for n, text in room.second.items()
+        },
+        out.nodes,
+    )
     # sigma fits every node, the invisible ones that draw second lines too: the camera
     # counts them, or what is drawn sits off centre (by an indent, some 20 px)
-    camera = camera_at(
-        xs + [float(line["x"]) for line in second.values()],  # type: ignore[arg-type]
-        ys + [float(line["y"]) for line in second.values()],  # type: ignore[arg-type]
-        right,
-        drawn_on,
-    )
+    at: Any = [(line["x"], line["y"]) for line in second.values()]  # numbers, set by us
+    camera = camera_at(xs + [x for x, _ in at], ys + [y for _, y in at], right, drawn_on)
     _scale_sizes(out, camera["ratio"])
     ports = _add_ports(out, view, keys, placed.pos, room.x_of, room.budget)
     out.add_nodes_from(second.items())
     return _Frame(camera, (round(drawn_on.width), drawn_on.height), ports)
 
 
-def _widest_drawn(
-    out: nx.DiGraph[str],
-    view: ViewGraph,
-    placed: LayeredLayout,
-    room: _Room,
-    keys: dict[Hashable, str],
-    column_x: float,
-) -> float:
-    """The widest label drawn in the column at `column_x` (a second line is indented by
-    its glyph): where the drawing ends on the right. Its room (`budget`) may be wider than
-    any of them on two lines, and the camera then centred what is drawn too far left."""
-    widest = 0.0
-    for node, (column, _) in placed.pos.items():
-        if room.x_of[column] != column_x:
-            continue
-        widest = max(widest, label_px(str(out.nodes[keys[node]]["label"])))
-        if node in room.second:
-            glyph = f"{KIND_GLYPHS.get(view.nodes[node]['kind'], '')} "
-            widest = max(widest, label_px(glyph) + label_px(room.second[node]))
-    return widest
+def _widest_drawn(view: ViewGraph, placed: LayeredLayout, room: _Room, x: float) -> float:
+    """The widest label drawn in the column at `x` (a second line indented by the glyph):
+    where the drawing ends. Its `budget` may be wider than any label on two lines."""
+    widths = [
+        label_px(f"{KIND_GLYPHS.get(view.nodes[node]['kind'], '')} ")
+        + max(label_px(room.drawn[node]), label_px(room.second.get(node, "")))
+        for node, (column, _) in placed.pos.items()
+        if room.x_of[column] == x
+    ]
+    return max(widths, default=0.0)
 
 
 def _sigma_edges(
