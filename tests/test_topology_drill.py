@@ -34,7 +34,10 @@ from iptoolkit.viewmodel.topology_fit import (
     CHAR_PX,
     EDGE_PX,
     LABEL_OFFSET_PX,
+    LEFT_PX,
+    NODE_PX,
     PADDING_PX,
+    RIGHT_PX,
     SCROLL_PAGES,
     SHORTEST_NAME_CHARS,
     Canvas,
@@ -117,8 +120,30 @@ def test_what_is_drawn_fits_the_canvas_at_the_start_camera(graph: nx.MultiDiGrap
     right = max(a["x"] + LABEL_OFFSET_PX + label_px(a["label"]) for _, a in _drawn(data))
     # one unit is one pixel at the start camera (see topology_fit.camera): the width of
     # the nodes and labels and the height of the nodes are within the canvas's
-    assert right - min(xs) <= CANVAS.width - 2 * PADDING_PX
+    assert right - min(xs) + NODE_PX <= CANVAS.inner_width
     assert max(ys) - min(ys) <= CANVAS.height - 2 * PADDING_PX
+
+
+@pytest.mark.parametrize(("width", "lines"), [(526, 2), (806, 2), (1206, 1)])
+def test_the_start_camera_keeps_the_margins_either_side(width: int, lines: int) -> None:
+    """Where sigma shows the drawing at the start camera (as `first_view.overview_svg`
+    projects it: sigma fits every node, the invisible ones drawing second lines too),
+    `LEFT_PX` stays free left of the first column's nodes (ipysigma's buttons stand
+    there) and `RIGHT_PX` right of the last label."""
+    canvas = Canvas.of(width, 600, lines=lines)
+    data = auto_view(build_graph(demo_estate(n_profiles=300, seed=7)), canvas=canvas)
+    assert data.camera is not None and data.size is not None
+    nodes = [a for _, a in data.graph.nodes(data=True)]
+    xs, ys = [a["x"] for a in nodes], [a["y"] for a in nodes]
+    extent = max(max(xs) - min(xs), max(ys) - min(ys))
+    centre = (min(xs) + max(xs)) / 2 + (data.camera["x"] - 0.5) * extent
+    shown = (centre - data.size[0] / 2, centre + data.size[0] / 2)
+    radius = {id(a): a["size"] / data.camera["ratio"] ** 0.5 for a in nodes}  # as drawn, px
+    left = min(a["x"] - radius[id(a)] for a in nodes if a.get("kind") != "port")
+    # sigma starts a label 3 px right of its node's circle
+    right = max(a["x"] + radius[id(a)] + 3 + label_px(str(a["label"])) for a in nodes if a["label"])
+    assert left - shown[0] >= LEFT_PX - 0.5, (left - shown[0], shown)
+    assert shown[1] - right >= RIGHT_PX - 0.5, (shown[1] - right, shown)
 
 
 def test_labels_are_cut_only_when_the_canvas_is_too_narrow_where_most_is_kept() -> None:

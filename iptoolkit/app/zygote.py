@@ -310,18 +310,19 @@ def _become_kernel(kernel: Mapping[str, Any], zygote: int) -> None:
     os.chdir(str(kernel.get("cwd") or os.getcwd()))
     random.seed()  # not the zygote's sequence, shared by every kernel
     gc.enable()
+    import ipywidgets
     from ipykernel.kernelapp import IPKernelApp
 
     # its poller watches the zygote (ipykernel read JPY_PARENT_PID when the zygote imported it)
     args = [f"--IPKernelApp.parent_handle={zygote}", *(str(arg) for arg in kernel["args"])]
-    IPKernelApp.launch_instance(argv=args, exec_lines=[_WIDGET_TARGETS])
-
-
-_WIDGET_TARGETS = "__import__('ipywidgets').register_comm_target()"
-"""Run in each kernel as it starts. ipywidgets registers its comm targets when imported
-inside IPython; the zygote imported it before any kernel was, so a kernel registers them
-itself. Without `jupyter.widget.control` the page's widget manager asked for each of some
-300 widgets' state one message at a time: a second and more of a tab's start."""
+    app = IPKernelApp.instance()
+    app.initialize(args)  # type: ignore[no-untyped-call]  # ipykernel: untyped
+    # ipywidgets registers its comm targets when imported inside IPython; the zygote
+    # imported it before any kernel was. Without `jupyter.widget.control` a page's widget
+    # manager asks each of some 300 widgets' state apart: a second and more of a tab's
+    # start. (Registered here, after the kernel exists: no profile's config overrides it.)
+    ipywidgets.register_comm_target()
+    app.start()  # type: ignore[no-untyped-call]
 
 
 def _name_process(name: str) -> None:

@@ -418,8 +418,10 @@ def _frame(
     )
     # sigma fits every node, the invisible ones that draw second lines too: the camera
     # counts them, or what is drawn sits off centre (by an indent, some 20 px)
-    at: Any = [(line["x"], line["y"]) for line in second.values()]  # numbers, set by us
-    camera = camera_at(xs + [x for x, _ in at], ys + [y for _, y in at], right, drawn_on)
+    lines = second.values()
+    camera = camera_at(
+        xs + [line["x"] for line in lines], ys + [line["y"] for line in lines], right, drawn_on
+    )
     _scale_sizes(out, camera["ratio"])
     ports = _add_ports(out, view, keys, placed.pos, room.x_of, room.budget)
     out.add_nodes_from(second.items())

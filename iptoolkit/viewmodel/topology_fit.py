@@ -47,6 +47,8 @@ __all__ = [
     "MIN_ROW_PX",
     "MAX_ROW_PX",
     "NODE_PX",
+    "LEFT_PX",
+    "RIGHT_PX",
     "Canvas",
     "needed",
     "fits",
@@ -89,12 +91,15 @@ a little): the nodes one clicks to open a group are never cut by the canvas's ed
 PADDING_PX = 30.0
 """sigma's `stagePadding`."""
 MARGIN_PX = 16.0
-"""Kept free inside the padding, around what is drawn."""
-SIDE_PX = 12.0
-"""Kept free left and right of what is drawn. The camera makes one unit one pixel
-(`camera`), so sigma's padding, which only shrinks its own fit, costs no width: the
-labels take the canvas but for this (with `PADDING_PX` and `MARGIN_PX` as well, some
-70 px more at every width were left empty, and labels were cut instead)."""
+"""Kept free inside the padding, above and below what is drawn."""
+LEFT_PX = 46.0
+"""Kept free left of what is drawn: ipysigma's zoom and full-screen buttons stand at the
+canvas's top left (10 to 42 px in), over the first column's top rows."""
+RIGHT_PX = 12.0
+"""Kept free right of what is drawn. The camera makes one unit one pixel (`camera`), so
+sigma's padding, which only shrinks its own fit, costs no width: the labels take the
+canvas but for `LEFT_PX` and this (with the padding and `MARGIN_PX` on both sides, some
+35 px more were left empty, and labels were cut instead)."""
 TOP_PX = 36.0
 """Kept free above what is drawn, for sigma's search box (top right of the canvas)."""
 MIN_LABEL_CHARS = 16
@@ -130,7 +135,7 @@ class Canvas:
 
     @property
     def inner_width(self) -> float:
-        return self.width - 2 * SIDE_PX
+        return self.width - LEFT_PX - RIGHT_PX
 
     @classmethod
     def of(cls, width: float, height: int, *, lines: int = 1) -> Canvas:
@@ -139,7 +144,7 @@ class Canvas:
 
     def grown(self, width: float, height: float) -> Canvas:
         """This canvas, grown to hold what is drawn: `width` x `height` pixels of it
-        (margins and sigma's padding included; `needed`), never smaller than it is."""
+        (its margins included; `needed`), never smaller than it is."""
         tall = max(self.height, int(-(-height // 1)))
         wide = max(self.width, float(int(-(-width // 1))))
         return Canvas(tall, wide / tall, self.lines)
@@ -148,8 +153,8 @@ class Canvas:
 def needed(left: float, right: float, rows: float, step: float) -> tuple[float, float]:
     """The canvas's width and height in pixels that hold what spans `left`..`right` and
     `rows` rows `step` apart, with sigma's padding and the margins above and below, the
-    room on top, and `SIDE_PX` on either side."""
-    width = right - left + NODE_PX + 2 * SIDE_PX
+    room on top, and `LEFT_PX` and `RIGHT_PX` either side."""
+    width = right - left + NODE_PX + LEFT_PX + RIGHT_PX
     height = max(rows - 1, 0) * step + 2 * (PADDING_PX + MARGIN_PX) + TOP_PX
     return width, height
 
@@ -364,8 +369,9 @@ def port_offset(width: float) -> float:
 
 
 def camera(xs: list[float], ys: list[float], right: float, canvas: Canvas) -> dict[str, float]:
-    """sigma's `camera_state` showing one unit as one pixel, centred on what is drawn:
-    the nodes at (`xs`, `ys`) and labels reaching `right` (in the same units)."""
+    """sigma's `camera_state` showing one unit as one pixel, centred on what is drawn
+    with its margins (`LEFT_PX`, `RIGHT_PX`): the nodes at (`xs`, `ys`), every node sigma
+    fits, and labels reaching `right` (in the same units)."""
     if not xs:
         return {"x": 0.5, "y": 0.5, "ratio": 1.0, "angle": 0.0}
     min_x, max_x, min_y, max_y = min(xs), max(xs), min(ys), max(ys)
@@ -379,7 +385,7 @@ def camera(xs: list[float], ys: list[float], right: float, canvas: Canvas) -> di
     else:
         correction = min(max(graph_ratio, 1 / graph_ratio), max(viewport_ratio, 1 / viewport_ratio))
     ratio = smallest * correction / extent  # pixels per unit at ratio 1, so: ratio for 1
-    centre_x = (min_x - NODE_PX + max(right, max_x)) / 2
+    centre_x = (min_x - NODE_PX - LEFT_PX + max(right, max_x) + RIGHT_PX) / 2
     centre_y = (min_y + max_y) / 2 + TOP_PX / 2  # what is drawn sits lower: room on top
     if max_y - min_y > canvas.inner_height:  # too tall: start at its top
         centre_y = max_y - (canvas.height / 2 - PADDING_PX - MARGIN_PX - TOP_PX)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..support.printable import LABEL_COUNT
 from .topology_fit import (
@@ -219,18 +220,18 @@ def _breaks(text: str) -> list[tuple[str, str]]:
 
 
 def second_line_nodes(
-    lines: Mapping[str, tuple[str, float]], nodes: Mapping[str, Mapping[str, object]]
-) -> dict[str, dict[str, object]]:
+    lines: Mapping[str, tuple[str, float]], nodes: Mapping[str, Mapping[str, Any]]
+) -> dict[str, dict[str, Any]]:
     """The invisible nodes that draw second lines: key -> attributes, for `lines` (a node's
     key -> its second line and its first line's indent: the node's radius in pixels and its
     glyph) and `nodes` (the sigma graph's nodes: where each is, its label's colour). sigma
     starts a label 3 px right of its node: an invisible node's label starts under the name."""
-    out: dict[str, dict[str, object]] = {}
+    out: dict[str, dict[str, Any]] = {}
     for key, (text, indent) in lines.items():
         node = nodes[key]
         out[key + LINE_SUFFIX] = {
-            "x": float(node["x"]) + indent,  # type: ignore[arg-type]  # a number, set by us
-            "y": float(node["y"]) - LINE_PX,  # type: ignore[arg-type]
+            "x": float(node["x"]) + indent,
+            "y": float(node["y"]) - LINE_PX,
             "label": text,
             "name": "",
             "crumb": "",
