@@ -58,6 +58,7 @@ from tests.browser.labels import (  # noqa: E402
     kept_characters,
     read_labels,
     resize_and_wait,
+    uncut_overview_labels,
     view_problems,
 )
 
@@ -173,7 +174,7 @@ def _steps(page: Any, stamp: dict[str, Any], keep: Path | None, snapshot: Path) 
     found["cell to a drawn view"] = first / 1000 - stamp["started"]
     found["pictures before the first action"] = page.evaluate(PICTURES)
     _shot(page, keep, "bench-100k-first")
-    whole = _whole_labels(snapshot)
+    whole = uncut_overview_labels(ipt.load(snapshot))
     for width in KEPT_GOALS:  # 1,280 px (as opened), then 1,000 px, then back
         if width != WIDTH:
             resize_and_wait(page, width, HEIGHT, 1, timeout=STEP_MS)
@@ -205,17 +206,6 @@ def _steps(page: Any, stamp: dict[str, Any], keep: Path | None, snapshot: Path) 
     found["pick to Details"] = _pick(page, partner, details=partner)
     _shot(page, keep, "bench-100k-details")
     return found
-
-
-def _whole_labels(snapshot: Path) -> list[str]:
-    """The overview's labels uncut: the snapshot laid out by the Explorer's own code on a
-    canvas wide enough for every label."""
-    from iptoolkit.query.graph import build_graph
-    from iptoolkit.viewmodel.drill import auto_view
-    from iptoolkit.viewmodel.topology_fit import Canvas
-
-    data = auto_view(build_graph(ipt.load(snapshot)), canvas=Canvas.of(6000, 600))
-    return [str(a["label"]) for _, a in data.graph.nodes(data=True) if a.get("kind") != "port"]
 
 
 def _labels(page: Any, whole: list[str]) -> tuple[str, float, bool]:

@@ -278,6 +278,8 @@ class _Room:
     canvas: Canvas | None = None
     second: dict[Hashable, str] = field(default_factory=dict)
     """Node -> the second line of its label, where it is wrapped onto two (`topology_wrap`)."""
+    indents: dict[Hashable, float] = field(default_factory=dict)
+    """Node -> its glyph's width in pixels (and a space): where its name starts."""
 
 
 @dataclass(frozen=True)
@@ -341,11 +343,12 @@ def _label_room(
     columns = {n: placed.pos[n][0] for n in view.nodes}
     two = wrapped_labels(said, indents, columns, placed.rows, budget, canvas)
     if two is not None:  # a narrow canvas: labels on two lines (topology_wrap)
-        return _Room(two.first, two.x_of, two.step, two.budget, two.canvas, two.second)
+        return _Room(two.first, two.x_of, two.step, two.budget, two.canvas, two.second, indents)
     # the name is cut to the room its glyph leaves: a cut never reaches into the glyph
-    rooms = {n: budget[placed.pos[n][0]] - label_px(glyphs[n]) for n in view.nodes}
+    rooms = {n: budget[placed.pos[n][0]] - indents[n] for n in view.nodes}
     drawn = cut_apart(said, rooms)
-    return _Room(drawn, column_x(budget), row_px(placed.rows, canvas), budget, canvas)
+    step = row_px(placed.rows, canvas)
+    return _Room(drawn, column_x(budget), step, budget, canvas, indents=indents)
 
 
 def _row_room(placed: LayeredLayout, said: dict[Hashable, str], grouped: bool) -> _Room:
@@ -405,13 +408,12 @@ def _frame(
     xs = [a["x"] for _, a in out.nodes(data=True)]
     ys = [a["y"] for _, a in out.nodes(data=True)]
     last = max(room.x_of.values(), default=0.0)
-    right = last + port_offset(_widest_drawn(view, placed, room, last))
+    right = last + port_offset(_widest_drawn(placed, room, last))
     rows = placed.rows + (LINE_PX / room.step if room.second else 0.0)  # a last second line
     drawn_on = room.canvas.grown(*needed(min(xs, default=0.0), right, rows, room.step))
-    glyph_px = {n: label_px(f"{KIND_GLYPHS.get(view.nodes[n]['kind'], '')} ") for n in room.second}
     second = second_line_nodes(  # indented by the node's radius (unscaled) and its glyph
         {
-            keys[n]: (text, out.nodes[keys[n]]["size"] + glyph_px[n])
+            keys[n]: (text, out.nodes[keys[n]]["size"] + room.indents[n])
             for n, text in room.second.items()
         },
         out.nodes,
@@ -428,12 +430,11 @@ def _frame(
     return _Frame(camera, (round(drawn_on.width), drawn_on.height), ports)
 
 
-def _widest_drawn(view: ViewGraph, placed: LayeredLayout, room: _Room, x: float) -> float:
+def _widest_drawn(placed: LayeredLayout, room: _Room, x: float) -> float:
     """The widest label drawn in the column at `x` (a second line indented by the glyph):
     where the drawing ends. Its `budget` may be wider than any label on two lines."""
     widths = [
-        label_px(f"{KIND_GLYPHS.get(view.nodes[node]['kind'], '')} ")
-        + max(label_px(room.drawn[node]), label_px(room.second.get(node, "")))
+        room.indents[node] + max(label_px(room.drawn[node]), label_px(room.second.get(node, "")))
         for node, (column, _) in placed.pos.items()
         if room.x_of[column] == x
     ]

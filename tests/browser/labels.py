@@ -435,3 +435,16 @@ def _holds(label: str, pieces: list[str]) -> bool:
             return False
         at += len(piece)
     return at <= len(label) - len(pieces[-1])
+
+
+def uncut_overview_labels(estate: Any) -> list[str]:
+    """The overview's labels whole: `estate` laid out by the Explorer's own code on a
+    canvas wide enough for every label (what `kept_characters` counts against)."""
+    from iptoolkit.query.graph import build_graph
+    from iptoolkit.viewmodel.drill import auto_view
+    from iptoolkit.viewmodel.topology_fit import Canvas
+
+    data = auto_view(build_graph(estate), canvas=Canvas.of(6000, 600))
+    labels = [str(a["label"]) for _, a in data.graph.nodes(data=True) if a.get("kind") != "port"]
+    assert not any("\u2026" in label for label in labels), "cut even on 6,000 px"
+    return labels

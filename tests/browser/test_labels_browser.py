@@ -56,6 +56,7 @@ from .labels import (
     kept_characters,
     read_labels,
     resize_and_wait,
+    uncut_overview_labels,
     view_problems,
 )
 from .steps import STEP, wait_settled
@@ -245,18 +246,10 @@ def _kept(page: Any, view: int, goal: float | None) -> str:
 
 
 def _overview_labels() -> list[str]:
-    """The Explorer's overview labels whole: the notebook's estate laid out in the
-    kernel's own code on a canvas wide enough for every label."""
+    """The Explorer's overview labels whole, for the notebook's estate (`LAB_CELLS`)."""
     import iptoolkit as ipt
-    from iptoolkit.query.graph import build_graph
-    from iptoolkit.viewmodel.drill import auto_view
-    from iptoolkit.viewmodel.topology_fit import Canvas
 
-    estate = ipt.demo_estate(n_profiles=300, seed=7)  # as LAB_CELLS makes it
-    data = auto_view(build_graph(estate), canvas=Canvas.of(6000, 600))
-    labels = [str(a["label"]) for _, a in data.graph.nodes(data=True) if a.get("kind") != "port"]
-    assert not any("\u2026" in label for label in labels), "cut even on 6,000 px"
-    return labels
+    return uncut_overview_labels(ipt.demo_estate(n_profiles=300, seed=7))
 
 
 def _map_on_first_screen(page: Any) -> str:
