@@ -161,6 +161,27 @@ def test_the_cli_names_the_extra_in_one_line(command: list[str], tmp_path: Path)
     assert not (tmp_path / "out").exists(), "the demo stops before it writes anything"
 
 
+def test_explore_names_the_app_extra_before_it_starts_anything(tmp_path: Path) -> None:
+    # checked without importing Voila (`require_installed`): the command only starts it
+    code = "from iptoolkit.cli import main\nmain(sys.argv[1:], prog_name='iptoolkit')\n"
+    result = _without("voila", code, "explore", "--no-browser", "--folder", str(tmp_path))
+    assert result.returncode == 1
+    assert result.stderr == (
+        "Error: the standalone Explorer app (iptoolkit explore) needs the 'app' extra, which "
+        "is not installed (no module named 'voila'): pip install -e '.[app]'\n"
+    )
+
+
+def test_an_installed_extra_is_found_without_being_imported() -> None:
+    code = (
+        "import sys\nfrom iptoolkit.support.extras import require_installed\n"
+        "require_installed('app')\nprint(sorted(set(sys.modules) & {'voila', 'jupyter_server'}))"
+    )
+    result = _without("nothing-blocked", code)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
+
+
 def test_the_cli_help_lists_the_server_commands_without_the_extra() -> None:
     result = _without("fastapi", "from iptoolkit.cli import main\nmain(['--help'])\n")
     assert result.returncode == 0, result.stderr

@@ -110,9 +110,9 @@ def explore_command(
     Serves SNAPSHOT (a demo estate when none is given) with Voila on 127.0.0.1, no code
     shown, until Ctrl-C. Needs the 'app' extra: pip install -e '.[app]'.
     """
-    from ..support.extras import require
+    from ..support.extras import require_installed
 
-    require("app")
+    require_installed("app")
     try:
         port = runner.check_port(port)
     except runner.PortInUseError as exc:

@@ -154,6 +154,15 @@ class ExplorerModel:
         frame["last_modified"] = frame["last_modified"].dt.strftime("%Y-%m-%d")
         return frame.rename(columns=lambda name: name.replace("_", " "))
 
+    def table_parts(self) -> tuple[pandas.DataFrame, list[str]]:
+        """`frame` and `profile_labels`: what the app's zygote builds in a fork beside the
+        rest (`app.held`) and gives back with `keep_table_parts`."""
+        return self.frame, self.profile_labels
+
+    def keep_table_parts(self, parts: tuple[pandas.DataFrame, list[str]]) -> None:
+        """Take `table_parts` built elsewhere (by a fork of this process) as this model's."""
+        self.__dict__["frame"], self.__dict__["profile_labels"] = parts  # cached properties
+
     # -- selections -----------------------------------------------------------------------
 
     def dead_ends(self, selection: Selection) -> list[tuple[str, Any, str]]:
