@@ -161,6 +161,21 @@ def test_voila_is_asked_for_loopback_and_one_port() -> None:
         assert part in line
 
 
+def test_the_pool_refills_after_the_page_it_served_is_live() -> None:
+    """The refill waits `REFILL_AFTER` seconds; the option reaches the class Voila's pool is
+    (a renamed class or trait would leave Voila's 1 s, silently)."""
+    from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+    from traitlets.config import Application
+    from voila.voila_kernel_manager import voila_kernel_manager_factory
+
+    parsed = Application()
+    parsed.parse_command_line([part for part in voila.command(8123) if re.match(r"--\w+\.", part)])
+    pool = voila_kernel_manager_factory(AsyncMappingKernelManager, True, voila.POOL_SIZE)
+    trait = pool.class_traits(config=True)["fill_delay"]
+    given = parsed.config[pool.__name__]["fill_delay"].get_value(trait)
+    assert given == voila.REFILL_AFTER > trait.default_value
+
+
 def test_without_the_extra_the_command_names_it() -> None:
     result = _run_main(["explore", "--no-browser"], blocked="voila")
     assert result.returncode == 1

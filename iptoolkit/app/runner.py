@@ -79,6 +79,13 @@ POOL_SIZE = 1
 a page's live view waits for no kernel start and no load (see `session_options`)."""
 
 
+REFILL_AFTER = 3.0
+"""Seconds after a page takes the preheated kernel before the pool starts the next one
+(Voila's default is 1 s). The refill runs the notebook in a new kernel, some 2 s of CPU at
+100,000 profiles; started at once, it competed on a two-core machine with the page it was
+refilled for, which itself becomes live about 2.5 s after it is asked for."""
+
+
 class PortInUseError(OSError):
     """The port asked for is taken by another program."""
 
@@ -164,7 +171,8 @@ def session_options(
     none), and `POOL_SIZE` preheated kernels (one more kernel's memory, for a live view
     about three times sooner: at 10,000 profiles about 5 s after the page is opened
     instead of 14, `benchmarks/bench_app_first_view.py`; the drawn first view of
-    `app.first_view` comes before either)."""
+    `app.first_view` comes before either), refilled `REFILL_AFTER` seconds after a page
+    takes one."""
     idle, interval = cull_timings(free_after)
     options = [
         f"--MappingKernelManager.cull_idle_timeout={idle}",
@@ -174,7 +182,11 @@ def session_options(
         f"--max-sessions={max_sessions}",
     ]
     if preheat:
-        options += ["--preheat_kernel=True", f"--pool_size={POOL_SIZE}"]
+        options += [
+            "--preheat_kernel=True",
+            f"--pool_size={POOL_SIZE}",
+            f"--VoilaKernelManager.fill_delay={REFILL_AFTER}",
+        ]
     return options
 
 
