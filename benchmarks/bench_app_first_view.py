@@ -41,10 +41,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 
-def _kernels_mb(pid: int) -> list[int]:
+def _kernels_mb(pids: Sequence[int]) -> list[int]:
+    """The resident memory of the kernels under Voila and under the zygote (which forks
+    them: `app.zygote`)."""
     from tests.app_processes import app_kernels
 
-    return sorted(round(kernel.memory_info().rss / 2**20) for kernel in app_kernels(pid))
+    kernels = [kernel for pid in pids for kernel in app_kernels(pid)]
+    return sorted(round(kernel.memory_info().rss / 2**20) for kernel in kernels)
 
 
 def _server_mb(pid: int) -> int:
@@ -71,7 +74,7 @@ def _floor_notebook(folder: Path) -> Path:
 
 
 def _visits(
-    url: str, pid: int, visits: int, shown: str = CANVAS
+    url: str, pids: Sequence[int], visits: int, shown: str = CANVAS
 ) -> tuple[list[tuple[float | None, float]], list[int]]:
     """Per visit (seconds to the first drawn view or None, seconds to `shown`), and the
     kernels' memory while the last page was shown."""
@@ -98,7 +101,7 @@ def _visits(
                 times.append((first, seen["live"] / 1000 - start))
                 if seen["first"] and not seen["hiddenWithLive"]:
                     print("  (the drawing was still shown with the live canvas)")
-                memory = _kernels_mb(pid)
+                memory = _kernels_mb(pids)
                 page.close(run_before_unload=True)
                 time.sleep(20)  # the pool refills (preheated) or the kernel goes
         finally:
@@ -143,7 +146,8 @@ def main() -> None:
         app = runner.start(runner.check_port(0), environ, preheat=preheat, timeout=120)
         try:
             time.sleep(args.settle)
-            visits, memory = _visits(app.url, app.process.pid, args.visits)
+            parents = [app.process.pid, *([app.zygote.process.pid] if app.zygote else [])]
+            visits, memory = _visits(app.url, parents, args.visits)
             server = _server_mb(app.process.pid)
         finally:
             runner.stop(app)
@@ -159,7 +163,7 @@ def main() -> None:
     app = runner.start(runner.check_port(0), environ, notebook=_floor_notebook(folder), timeout=120)
     try:
         time.sleep(min(args.settle, 20))
-        floor_visits, _ = _visits(app.url, app.process.pid, args.visits, ".ipt-floor")
+        floor_visits, _ = _visits(app.url, [app.process.pid], args.visits, ".ipt-floor")
     finally:
         runner.stop(app)
     floor = [shown for _, shown in floor_visits]

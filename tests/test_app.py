@@ -161,9 +161,9 @@ def test_voila_is_asked_for_loopback_and_one_port() -> None:
         assert part in line
 
 
-def test_the_pool_refills_after_the_page_it_served_is_live() -> None:
-    """The refill waits `REFILL_AFTER` seconds; the option reaches the class Voila's pool is
-    (a renamed class or trait would leave Voila's 1 s, silently)."""
+def test_voila_is_told_to_refill_its_pool_after_the_page_it_served_is_live() -> None:
+    """The option reaches the class Voila's pool is (a renamed class or trait would leave
+    Voila's 1 s, silently); its effect is timed by `benchmarks/bench_app_100k.py`."""
     from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
     from traitlets.config import Application
     from voila.voila_kernel_manager import voila_kernel_manager_factory

@@ -198,7 +198,10 @@ def test_the_zygote_draws_a_filters_first_view_in_a_fork(
 
 
 def test_an_estate_is_held_for_its_snapshot_as_it_was(tmp_path: Path, snapshot: Path) -> None:
+    import pandas
+
     import iptoolkit as ipt
+    from iptoolkit.viewmodel.explorer_model import ExplorerModel
 
     copy = tmp_path / "estate.json"
     copy.write_bytes(snapshot.read_bytes())
@@ -207,6 +210,10 @@ def test_an_estate_is_held_for_its_snapshot_as_it_was(tmp_path: Path, snapshot: 
         kept = held_module.hold(estate, held_module.snapshot_key(copy))
         assert held_module.held(copy) is kept and held_module.held(str(copy)) is kept
         assert held_module.held(snapshot) is None and held_module.held(None) is None
+        built = kept.model.__dict__  # the table kept as the model's own (cached properties)
+        fresh = ExplorerModel(estate)
+        pandas.testing.assert_frame_equal(built["frame"], fresh.frame)
+        assert built["profile_labels"] == fresh.profile_labels
         os.utime(copy, ns=(1, 1))  # rewritten since: read again, not taken for the one held
         assert held_module.held(copy) is None
         copy.unlink()

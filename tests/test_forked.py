@@ -1,53 +1,96 @@
 """`support.forked.apart`: work done in a fork, its result pickled back, and done here
-instead whenever a fork would not be safe or the child fails."""
+instead whenever a fork would not be safe or the child fails (said, not silent)."""
 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import pytest
 
 from iptoolkit.support.forked import apart
 
+HEAD = (
+    "import logging, os, signal, sys\n"
+    "from iptoolkit.support.forked import apart\n"
+    "logging.basicConfig(stream=sys.stdout, format='%(levelname)s %(message)s')\n"
+    "parent = os.getpid()\n"
+    "def in_child():\n    return os.getpid() != parent\n"
+)
 
-def _run_in_a_process_of_its_own(check: str) -> None:
+
+def _run_in_a_process_of_its_own(check: str) -> list[str]:
     """pytest-xdist's workers run threads, in which `apart` rightly makes no fork: the fork
-    is checked in a fresh interpreter, which runs none."""
-    import subprocess
-    import sys
-
-    code = "from iptoolkit.support.forked import apart\nimport os\n" + check
+    is checked in a fresh interpreter, which runs none. Its lines printed, the last "ok";
+    what the child wrote on stderr is in the error."""
     result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60
+        [sys.executable, "-c", HEAD + check + "print('ok')\n"],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "ok", result.stdout + result.stderr
+    lines = result.stdout.strip().splitlines()
+    assert lines and lines[-1] == "ok", result.stdout + result.stderr
+    return lines[:-1] + ["stderr: " + line for line in result.stderr.splitlines()]
 
 
 def test_the_work_runs_in_a_fork_and_its_result_comes_back() -> None:
-    _run_in_a_process_of_its_own(
-        "collect = apart(lambda: (os.getpid(), {'table': list(range(100_000))}))\n"
-        "pid, value = collect()\n"
+    said = _run_in_a_process_of_its_own(
+        "with apart(lambda: (os.getpid(), {'table': list(range(100_000))})) as pending:\n"
+        "    pid, value = pending.result()\n"
+        "    assert pending.result()[0] == pid, 'asked twice: the same result'\n"
         "assert pid != os.getpid(), 'not forked'\n"
         "assert value == {'table': list(range(100_000))}\n"
-        "print('ok')\n"
     )
+    assert said == []  # no warning: nothing done twice
 
 
-def test_a_child_that_fails_has_the_work_done_again_here_with_its_error() -> None:
-    _run_in_a_process_of_its_own(
-        "parent = os.getpid()\n"
+@pytest.mark.parametrize(
+    ("failing", "warned"),
+    [
+        ("raise RuntimeError('in the fork')", "failed (exit status 1)"),
+        ("os.kill(os.getpid(), signal.SIGKILL)", "failed (exit status -9)"),
+        ("return lambda: 0  # cannot be pickled", "failed (exit status 1)"),
+    ],
+)
+def test_a_child_that_fails_is_said_and_the_work_done_again_here(
+    tmp_path: Path, failing: str, warned: str
+) -> None:
+    marker = tmp_path / "forked"
+    said = _run_in_a_process_of_its_own(
         "def work():\n"
-        "    if os.getpid() != parent:\n"
-        "        raise RuntimeError('in the fork')\n"
+        "    if in_child():\n"
+        f"        open({str(marker)!r}, 'w').close()\n"
+        f"        {failing}\n"
         "    raise ValueError('here, with its traceback')\n"
-        "collect = apart(work)\n"
-        "try:\n    collect()\n"
+        "pending = apart(work)\n"
+        "try:\n    pending.result()\n"
         "except ValueError as exc:\n    assert str(exc) == 'here, with its traceback'\n"
         "else:\n    raise AssertionError('no error')\n"
-        "print('ok')\n"
     )
+    assert marker.exists(), "no fork was made"
+    assert f"WARNING the forked work {warned}: done here" in said
+    if "RuntimeError" in failing:  # the child's own error, on stderr
+        assert "stderr: RuntimeError: in the fork" in said
+
+
+def test_a_result_no_longer_wanted_stops_the_child() -> None:
+    said = _run_in_a_process_of_its_own(
+        "import time\n"
+        "pending = apart(lambda: time.sleep(60))\n"
+        "pid = pending._pid\n"
+        "started = time.monotonic()\n"
+        "pending.close()\n"
+        "assert time.monotonic() - started < 10, 'waited for the child'\n"
+        "try:\n    os.kill(pid, 0)\n"
+        "except ProcessLookupError:\n    pass\n"
+        "else:\n    raise AssertionError('the child still runs')\n"
+    )
+    assert said == []
 
 
 def test_with_another_thread_running_no_fork_is_made() -> None:
@@ -55,8 +98,8 @@ def test_with_another_thread_running_no_fork_is_made() -> None:
     other = threading.Thread(target=stop.wait)
     other.start()
     try:
-        collect = apart(os.getpid)
-        assert collect() == os.getpid()
+        with apart(os.getpid) as pending:
+            assert pending.result() == os.getpid()
     finally:
         stop.set()
         other.join()
@@ -67,9 +110,9 @@ def test_an_error_without_a_fork_is_raised_when_the_result_is_asked_for() -> Non
     other = threading.Thread(target=stop.wait)
     other.start()
     try:
-        collect = apart(lambda: 1 / 0)
+        pending = apart(lambda: 1 / 0)
         with pytest.raises(ZeroDivisionError):
-            collect()
+            pending.result()
     finally:
         stop.set()
         other.join()

@@ -61,11 +61,11 @@ def hold(estate: Estate, key: tuple[str, int, int] | None) -> Held:
     model = ExplorerModel(estate)
     # each of these is built on first use; built here, every kernel shares it. The table
     # is built in a fork meanwhile (`apart`: 1.5-1.9 s of 10 at 100,000 profiles)
-    table = apart(model.table_parts)
-    model.select(Filter())
-    model.profile_nodes  # noqa: B018
-    model.grouped_views  # noqa: B018
-    model.keep_table_parts(table())
+    with apart(model.table_parts) as table:
+        model.select(Filter())
+        model.profile_nodes  # noqa: B018
+        model.grouped_views  # noqa: B018
+        model.keep_table_parts(table.result())
     _held = Held(key, estate, model, os.getpid())
     return _held
 

@@ -36,8 +36,7 @@ def require(extra: str) -> None:
     MissingExtraError: the reference server needs the 'server' extra, which is not
     installed (no module named 'fastapi'): pip install -e '.[server]'
     """
-    what, modules = EXTRAS[extra]
-    for module in modules:
+    for module in EXTRAS[extra][1]:
         try:
             importlib.import_module(module)
         except ImportError as exc:
@@ -45,9 +44,11 @@ def require(extra: str) -> None:
 
 
 def require_installed(extra: str) -> None:
-    """Like `require`, without importing: for a command that only starts the processes
-    that import the extra (`iptoolkit explore` starts Voila; importing Voila in the
-    command itself took 1.5-5 s before the app's zygote could start reading)."""
+    """`require`'s check without importing: whether each module of `extra` is there at
+    all, not whether it imports (a dependency of it missing shows only when the process
+    that imports it starts). For a command that only starts such processes (`iptoolkit
+    explore` starts Voila; importing Voila in the command itself took 1.5-5 s before the
+    app's zygote could start reading)."""
     for module in EXTRAS[extra][1]:
         if importlib.util.find_spec(module) is None:
             raise _missing(extra, module)

@@ -7,66 +7,125 @@ Some of it is a value of its own that pickles small and quickly (the profiles ta
 copy-on-write, beside the rest. Python's threads would not run it
 beside the rest (the GIL); a process pool would pickle the estate to a worker.
 
-A fork is only made where it is safe: on a platform with `os.fork`, in a process running
-no other thread (a thread's locks would be copied held). Elsewhere, and when the fork or
-the child fails, the work is done in this process, so that its error, if any, is raised
+A fork is made only on a platform with `os.fork` and in a process running no other Python
+thread (its locks would be copied held; native pools that mind forks themselves, such as
+OpenBLAS's, are not counted). The child writes its pickled result to an unnamed file and
+exits at once, so it holds no memory while this process goes on. Where no fork is made,
+and when the fork or the child fails (its traceback on stderr, and a warning here with
+its exit status), the work is done in this process, so that its error, if any, is raised
 here with its own traceback: nothing is lost, only the time.
 """
 
 from __future__ import annotations
 
-import contextlib
+import logging
 import os
 import pickle
+import signal
+import sys
+import tempfile
 import threading
+import traceback
 from collections.abc import Callable
-from typing import TypeVar
+from typing import IO, Generic, NoReturn, TypeVar
 
-__all__ = ["apart"]
+__all__ = ["Apart", "apart"]
 
 T = TypeVar("T")
 
+log = logging.getLogger(__name__)
 
-def apart(work: Callable[[], T]) -> Callable[[], T]:
-    """Start `work` in a forked child and return what waits for its result (`work()`'s
-    value, pickled back through a pipe). Where no fork is made (see the module), `work`
-    runs when its result is asked for."""
+
+class Apart(Generic[T]):
+    """The work `apart` started: `result()` waits for it (once: the value is kept), and
+    `close()` stops a child whose result is no longer wanted. A context manager."""
+
+    def __init__(self, work: Callable[[], T], pid: int | None, out: IO[bytes] | None) -> None:
+        self._work, self._pid, self._out = work, pid, out
+        self._done = False
+        self._value: T | None = None
+
+    def result(self) -> T:
+        """`work()`'s value: from the child, else (no fork, or the child failed) made here."""
+        if not self._done:
+            self._value = self._received() if self._pid is not None else self._work()
+            self._done = True
+        return self._value  # type: ignore[return-value]  # set above, T may hold None
+
+    def close(self) -> None:
+        """Stop the child if it still runs (its result unread), and let its file go."""
+        if self._pid is not None:
+            try:
+                os.kill(self._pid, signal.SIGKILL)
+            except ProcessLookupError:  # reaped already
+                pass
+            self._reap()
+        if self._out is not None:
+            self._out.close()
+            self._out = None
+
+    def __enter__(self) -> Apart[T]:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def _received(self) -> T:
+        code = self._reap()
+        out = self._out
+        assert out is not None
+        try:
+            if code == 0:
+                out.seek(0)
+                value: T = pickle.load(out)  # noqa: S301  (our own fork's, in our own file)
+                return value
+        except Exception as exc:  # cut short (a child killed while SIGCHLD is ignored)
+            log.warning("the forked work's result could not be read (%s): done here", exc)
+        else:
+            log.warning("the forked work failed (exit status %s): done here", code)
+        finally:
+            self.close()
+        return self._work()
+
+    def _reap(self) -> int:
+        """Wait for the child: its exit code (0 when it was reaped already, SIGCHLD
+        ignored: the file then tells whether it finished)."""
+        pid, self._pid = self._pid, None
+        if pid is None:
+            return 0
+        try:
+            return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+        except ChildProcessError:
+            return 0
+
+
+def apart(work: Callable[[], T]) -> Apart[T]:
+    """Start `work` in a forked child and return what waits for its result (see the
+    module). Where no fork is made, `work` runs when its result is asked for."""
     if not hasattr(os, "fork") or threading.active_count() > 1:
-        return work
-    reading, writing = os.pipe()
+        return Apart(work, None, None)
+    out = tempfile.TemporaryFile()
     try:
         pid = os.fork()
     except OSError:  # out of memory or processes: done here instead
-        os.close(reading)
-        os.close(writing)
-        return work
+        out.close()
+        return Apart(work, None, None)
+    except BaseException:
+        out.close()
+        raise
     if pid == 0:  # the child: never returns
-        _send(work, reading, writing)
-    os.close(writing)
-    return lambda: _received(work, pid, reading)
+        _send(work, out)
+    return Apart(work, pid, out)
 
 
-def _send(work: Callable[[], object], reading: int, writing: int) -> None:
+def _send(work: Callable[[], object], out: IO[bytes]) -> NoReturn:
     code = 1
     try:
-        os.close(reading)
-        # pickled whole before the first write: the pipe holds 64 KiB, and the parent
-        # reads only once it asks for the result
-        data = pickle.dumps(work(), protocol=pickle.HIGHEST_PROTOCOL)
-        with os.fdopen(writing, "wb") as out:
-            out.write(data)
+        pickle.dump(work(), out, protocol=pickle.HIGHEST_PROTOCOL)
+        out.flush()
         code = 0
+    except BaseException:
+        traceback.print_exc(file=sys.stderr)
+        sys.stderr.flush()
     finally:
         os._exit(code)  # no exit handlers, no flush of what the parent buffered
-
-
-def _received(work: Callable[[], T], pid: int, reading: int) -> T:
-    with os.fdopen(reading, "rb") as given:
-        data = given.read()
-    code = 0
-    with contextlib.suppress(ChildProcessError):  # reaped already (SIGCHLD ignored)
-        code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
-    if code != 0 or not data:  # the child failed: again here, where its error shows
-        return work()
-    result: T = pickle.loads(data)  # noqa: S301  (our own fork's, through our own pipe)
-    return result
