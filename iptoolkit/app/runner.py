@@ -83,7 +83,7 @@ REFILL_AFTER = 3.0
 """Seconds after a page takes the preheated kernel before the pool starts the next one
 (Voila's default is 1 s). The refill runs the notebook in a new kernel, some 2 s of CPU at
 100,000 profiles; started at once, it competed on a two-core machine with the page it was
-refilled for, which itself becomes live about 2.5 s after it is asked for (live 1.9-2.3 s
+refilled for, which itself becomes live about 2.5 s after it is asked for (live 1.9-2.6 s
 with 3 s, 2.3-2.7 s with Voila's 1 s: `benchmarks/bench_app_100k.py`). The cost: Voila
 puts the waiting refill in the pool at once, so a second tab opened within those seconds
 waits for it, up to 2 s longer than with 1 s."""

@@ -72,17 +72,15 @@ class Apart(Generic[T]):
 
     def _received(self) -> T:
         code = self._reap()
-        out = self._out
-        assert out is not None
         try:
-            if code == 0:
-                out.seek(0)
-                value: T = pickle.load(out)  # noqa: S301  (our own fork's, in our own file)
+            if code != 0:
+                log.warning("the forked work failed (exit status %s): done here", code)
+            elif self._out is not None:
+                self._out.seek(0)
+                value: T = pickle.load(self._out)  # noqa: S301  (our own fork's file)
                 return value
         except Exception as exc:  # cut short (a child killed while SIGCHLD is ignored)
             log.warning("the forked work's result could not be read (%s): done here", exc)
-        else:
-            log.warning("the forked work failed (exit status %s): done here", code)
         finally:
             self.close()
         return self._work()
