@@ -119,13 +119,13 @@ def test_maps_made_ahead_are_the_ones_made_when_asked_and_a_jump_says_what_it_re
     bar = explorer.timeline
     assert bar is not None
     read: list[Any] = []
-    real = bar.timeline.archive.estate
+    real = bar.timeline._reads.estate  # what the reading thread reads with
 
-    def counted(at: Any = None) -> Estate:
-        read.append(at)
-        return real(at)
+    def counted(snapshot_id: int) -> Estate:
+        read.append(snapshot_id)
+        return real(snapshot_id)
 
-    bar.timeline.archive.estate = counted  # type: ignore[method-assign]
+    bar.timeline._reads.estate = counted  # type: ignore[method-assign]
     bar.progress.observe(lambda change: said.append(change["new"]), "value")
     for _ in range(5):
         bar.step(-1)
@@ -163,15 +163,15 @@ def test_a_read_that_failed_is_tried_again_and_a_redraw_diffs_nothing(
     path = _archive(tmp_path)
     timeline = ArchiveTimeline(path)
     reads = {"failed": 0}
-    real = timeline.archive.estate
+    real = timeline._reads.estate
 
-    def busy_once(at: Any = None) -> Estate:
+    def busy_once(snapshot_id: int) -> Estate:
         if not reads["failed"]:
             reads["failed"] += 1
             raise OSError("the archive is held by a writer")
-        return real(at)
+        return real(snapshot_id)
 
-    monkeypatch.setattr(timeline.archive, "estate", busy_once)
+    monkeypatch.setattr(timeline._reads, "estate", busy_once)
     assert timeline.estate(1).info.fetched_at == timeline.moments[1].fetched_at
     assert reads["failed"] == 1
 

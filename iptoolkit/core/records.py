@@ -52,6 +52,7 @@ __all__ = [
     "profile_keys",
     "PENDING",
     "RecordBuilder",
+    "Reused",
     "build_records",
     "records_and_registries",
 ]
@@ -221,6 +222,11 @@ class _Keys:
         return key
 
 
+Reused = dict[tuple[int, str], tuple["ProfileRecord", list[tuple[Any, Any]]]]
+"""Records made before, by their JSON object's `id` and their key, with `partner_of` each
+channel they hold: `RecordBuilder(reused=...)` takes a valid profile's record from it
+instead of reading the JSON again (see `RecordBuilder`)."""
+
 PENDING: Final = "pending"
 """`RecordBuilder.add`'s verdict for a profile whose check is not decided yet."""
 
@@ -233,9 +239,15 @@ class RecordBuilder:
     objects are still in the processor's cache: one pass over the estate instead of one per
     step. What needs the whole listing waits for `finish`: which profile holds a channel
     first, the ids that profiles name, and the profiles whose verdict was pending.
+
+    `reused`: records of earlier listings that share this one's JSON objects (an archive's
+    snapshots read with their versions shared, `archive/shared_reads.py`). A valid
+    profile's record depends on its JSON and its key alone, but for its position, which
+    it is given again; the dict keeps each JSON object it names alive (the record holds
+    it), so an `id` cannot name another. New records are put in it.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, reused: Reused | None = None) -> None:
         self._keys = _Keys()
         self._raw: list[Any] = []
         self._pending_keys: dict[int, str] = {}
@@ -247,6 +259,7 @@ class RecordBuilder:
         it is added, until a pending one leaves a gap (the rest wait for `finish`)."""
         self._registered = 0
         self._finished = False
+        self._reused = reused
 
     def add(self, raw: Any, problem: ProfileProblem | None | Literal["pending"] = None) -> None:
         """The next profile of the listing: valid (`problem` None), faulty, or `PENDING`."""
@@ -259,7 +272,10 @@ class RecordBuilder:
             self._records.append(None)
             self._pending_keys[index] = key
             return
-        record, partners = self._record(index, key, raw, problem)
+        if problem is None and self._reused is not None:
+            record, partners = self._reusing(self._reused, index, key, raw)
+        else:
+            record, partners = self._record(index, key, raw, problem)
         self._records.append(record)
         if self._registered == index:
             self.registries.add(record, partners)
@@ -295,6 +311,21 @@ class RecordBuilder:
                         partners[pkey] = None
                 records[index] = record._replace(uses=uses, partners=tuple(partners))
         return cast("list[ProfileRecord]", records)  # every gap was filled above
+
+    def _reusing(
+        self, reused: Reused, index: int, key: str, raw: Any
+    ) -> tuple[ProfileRecord, list[tuple[Any, Any]]]:
+        """A valid profile's record from `reused`, at this position, else made and kept."""
+        made = reused.get((id(raw), key))
+        if made is None:
+            made = reused[id(raw), key] = self._record(index, key, raw, None)
+            return made
+        record, partners = made
+        if record.index != index:
+            record = _new(ProfileRecord, (index, *record[1:]))
+        if any(use.held is None for use in record.uses):  # names a channel: `finish` resolves
+            self._naming.append(index)
+        return record, partners
 
     def _record(
         self, index: int, key: str, raw: Any, problem: ProfileProblem | None

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     import pandas
 
     from ..archive.lookup import At
+    from ..archive.shared_reads import SharedReads
     from ..archive.store import Archive
     from ..change.estate_diff import EstateDiff
     from ..core.estate import Estate
@@ -91,6 +92,7 @@ class ArchiveTimeline:
     changes since the snapshot before (see the module docstring)."""
 
     def __init__(self, archive: Archive | str | os.PathLike[str]) -> None:
+        from ..archive.shared_reads import SharedReads
         from ..archive.store import Archive
 
         self.archive = archive if isinstance(archive, Archive) else Archive(archive)
@@ -115,6 +117,8 @@ class ArchiveTimeline:
         self._maps: OrderedDict[int, Future[MarkedMap]] = OrderedDict()
         """Position -> its map of change since the snapshot before (`marked_map`)."""
         self._reader = ThreadPoolExecutor(1, thread_name_prefix="ipt-timeline")
+        self._reads: SharedReads = SharedReads(self.archive)
+        """Reads the snapshots, their versions shared (in the reading thread alone)."""
 
     def __len__(self) -> int:
         return len(self.moments)
@@ -294,7 +298,7 @@ class ArchiveTimeline:
     def _load(self, snapshot_id: int) -> tuple[Estate, EstateGraph]:
         from ..query.graph import build_graph
 
-        estate = self.archive.estate(snapshot_id)
+        estate = self._reads.estate(snapshot_id)
         return estate, build_graph(estate)
 
     def changes(self, index: int, since: int | None = None) -> EstateDiff | None:

@@ -1,0 +1,122 @@
+"""Snapshots read with what they share: each stored version parsed once, each record made
+once, for a reader that reads many snapshots of one archive (the map's timeline).
+
+Day to day most profiles keep their version, so a snapshot read after another needs only
+the JSON of the versions it has and the other had not: `SharedReads.estate` asks the
+archive for the snapshot's listing (each profile's version id, in order), fetches and
+parses the versions it does not hold yet, and builds the estate from records made before
+where a profile's JSON and key are the same (`records.RecordBuilder`'s `reused`). The
+estate is the one `Archive.estate` gives, profile for profile (a test holds them equal);
+its profiles' JSON objects are shared with the other snapshots read, so it holds a
+fraction of a fresh read's memory. At 10,000 profiles a read after one a day apart takes
+about a fifth of a fresh one (`benchmarks/bench_timeline.py`).
+
+What the last `KEPT_READS` reads used is kept; the rest goes. Not thread-safe: one
+reader (the timeline's reading thread) at a time.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import TYPE_CHECKING, Any
+
+from ..models import ParseError, check_profiles, gc_paused, loads_json
+from .lookup import NoSnapshotError
+from .opening import ArchiveDamagedError
+
+if TYPE_CHECKING:
+    from ..core.estate import Estate
+    from ..core.records import Reused
+    from .store import Archive
+
+__all__ = ["KEPT_READS", "SharedReads"]
+
+KEPT_READS = 4
+"""Reads whose versions and records are kept for the next (a timeline keeps as many
+snapshots read: `viewmodel/timeline.KEPT_ESTATES`)."""
+
+
+class SharedReads:
+    """Estates of one archive's snapshots, their versions parsed once (see the module)."""
+
+    def __init__(self, archive: Archive) -> None:
+        self.archive = archive
+        self._versions: dict[int, Any] = {}
+        """Version id -> its profile's JSON, parsed."""
+        self._records: Reused = {}
+        self._recent: deque[tuple[list[int], list[tuple[int, str]]]] = deque(maxlen=KEPT_READS)
+        """What each of the last reads used: its versions and its records' keys."""
+
+    def estate(self, snapshot_id: int) -> Estate:
+        """The estate of a stored snapshot, as `Archive.estate(snapshot_id)` gives it."""
+        from ..core.estate import Estate
+        from ..core.records import RecordBuilder
+        from ..core.snapshot import _info_of
+
+        path = self.archive.path
+        with self.archive._connection() as con:
+            found = con.execute(
+                "SELECT header, seq, profiles FROM snapshots WHERE snapshot_id = ?",
+                [snapshot_id],
+            ).fetchone()
+            if found is None:
+                raise NoSnapshotError(f"{path}: no snapshot {snapshot_id}")
+            header, seq, stored = found
+            listed: list[tuple[int, bool]] = con.execute(
+                "SELECT r.version_id, v.faulty FROM runs r JOIN versions v USING (version_id) "
+                "WHERE r.first_seq <= ? AND (r.last_seq IS NULL OR r.last_seq >= ?) "
+                "ORDER BY r.order_key",
+                [seq, seq],
+            ).fetchall()
+            self._fetch(con, [version for version, _ in listed], snapshot_id)
+        if len(listed) != stored:  # rows deleted or added behind the archive's back
+            raise ArchiveDamagedError(
+                f"{path}: snapshot {snapshot_id} was stored with {stored:,} profiles, but "
+                f"{len(listed):,} are there now: the archive was changed outside iptoolkit"
+            )
+        items = [self._versions[version] for version, _ in listed]
+        suspects = frozenset(n for n, (_, faulty) in enumerate(listed) if faulty)
+        try:
+            problems = check_profiles(items, issues={}, suspects=suspects)
+        except ParseError as exc:
+            raise ParseError(f"{path}: snapshot {snapshot_id}: {exc}", issues=exc.issues) from None
+        problem_at = {problem.index: problem for problem in problems}
+        with gc_paused():
+            builder = RecordBuilder(reused=self._records)
+            for index, raw in enumerate(items):
+                builder.add(raw, problem_at.get(index))
+            records = builder.finish(problems)
+        self._forget_all_but(
+            [version for version, _ in listed], [(id(r.raw), r.key) for r in records]
+        )
+        info = _info_of(loads_json(header))
+        return Estate._of_records(records, builder.registries, problems, info)
+
+    def _fetch(self, con: Any, versions: list[int], snapshot_id: int) -> None:
+        """Read and parse the versions not held yet."""
+        wanted = [version for version in dict.fromkeys(versions) if version not in self._versions]
+        if not wanted:
+            return
+        rows = con.execute(
+            "SELECT version_id, json FROM versions WHERE version_id IN (SELECT unnest(?))",
+            [wanted],
+        ).fetchall()
+        try:
+            with gc_paused():
+                self._versions.update((version, loads_json(text)) for version, text in rows)
+        except ValueError as exc:  # only a damaged file: the archive wrote this JSON
+            raise ParseError(
+                f"{self.archive.path}: snapshot {snapshot_id}: damaged JSON ({exc})"
+            ) from None
+
+    def _forget_all_but(self, versions: list[int], records: list[tuple[int, str]]) -> None:
+        """Keep what this read and the `KEPT_READS - 1` before it used; drop the rest."""
+        self._recent.append((versions, records))
+        if len(self._versions) <= len(versions) and len(self._records) <= len(records):
+            return  # nothing held beyond this read
+        used_versions = {v for kept, _ in self._recent for v in kept}
+        used_records = {r for _, kept in self._recent for r in kept}
+        for version in [v for v in self._versions if v not in used_versions]:
+            del self._versions[version]
+        for made in [r for r in self._records if r not in used_records]:
+            del self._records[made]
