@@ -17,16 +17,16 @@ reader (the timeline's reading thread) at a time.
 
 from __future__ import annotations
 
-from collections import deque
 from typing import TYPE_CHECKING, Any
 
 from ..models import ParseError, check_profiles, gc_paused, loads_json
+from ..support.recent import RecentlyUsed
 from .lookup import NoSnapshotError
 from .opening import ArchiveDamagedError
 
 if TYPE_CHECKING:
     from ..core.estate import Estate
-    from ..core.records import Reused
+    from ..core.records import ProfileRecord
     from .store import Archive
 
 __all__ = ["KEPT_READS", "SharedReads"]
@@ -41,11 +41,11 @@ class SharedReads:
 
     def __init__(self, archive: Archive) -> None:
         self.archive = archive
-        self._versions: dict[int, Any] = {}
+        self._versions: RecentlyUsed[int, Any] = RecentlyUsed(KEPT_READS)
         """Version id -> its profile's JSON, parsed."""
-        self._records: Reused = {}
-        self._recent: deque[tuple[list[int], list[tuple[int, str]]]] = deque(maxlen=KEPT_READS)
-        """What each of the last reads used: its versions and its records' keys."""
+        self._records: RecentlyUsed[tuple[int, str], tuple[ProfileRecord, list[Any]]]
+        self._records = RecentlyUsed(KEPT_READS)
+        """Records made, for `RecordBuilder(reused=...)`."""
 
     def estate(self, snapshot_id: int) -> Estate:
         """The estate of a stored snapshot, as `Archive.estate(snapshot_id)` gives it."""
@@ -86,9 +86,8 @@ class SharedReads:
             for index, raw in enumerate(items):
                 builder.add(raw, problem_at.get(index))
             records = builder.finish(problems)
-        self._forget_all_but(
-            [version for version, _ in listed], [(id(r.raw), r.key) for r in records]
-        )
+        self._versions.used(version for version, _ in listed)
+        self._records.used((id(record.raw), record.key) for record in records if record.ok)
         info = _info_of(loads_json(header))
         return Estate._of_records(records, builder.registries, problems, info)
 
@@ -108,15 +107,3 @@ class SharedReads:
             raise ParseError(
                 f"{self.archive.path}: snapshot {snapshot_id}: damaged JSON ({exc})"
             ) from None
-
-    def _forget_all_but(self, versions: list[int], records: list[tuple[int, str]]) -> None:
-        """Keep what this read and the `KEPT_READS - 1` before it used; drop the rest."""
-        self._recent.append((versions, records))
-        if len(self._versions) <= len(versions) and len(self._records) <= len(records):
-            return  # nothing held beyond this read
-        used_versions = {v for kept, _ in self._recent for v in kept}
-        used_records = {r for _, kept in self._recent for r in kept}
-        for version in [v for v in self._versions if v not in used_versions]:
-            del self._versions[version]
-        for made in [r for r in self._records if r not in used_records]:
-            del self._records[made]
