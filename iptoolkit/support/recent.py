@@ -1,5 +1,5 @@
 """A dict that forgets what its last few uses did not need: the made-once caches of a
-reader of many snapshots (`archive/shared_reads.py`, `viewmodel/timeline.py`)."""
+reader of many snapshots (`archive/shared_reads.py`)."""
 
 from __future__ import annotations
 
