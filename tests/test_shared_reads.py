@@ -7,7 +7,9 @@ listing (every later record moves up), a profile back as it was."""
 from __future__ import annotations
 
 import copy
+import itertools
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,8 +32,9 @@ def _listings() -> list[list[Any]]:
         "not even an object",
         profile("P4", agent=agent("SFTP", channels=[channel(None, "SFTP")])),  # no channel id
         profile("P5", units=[unit("AS2", channel=channel(7, "AS2"))]),
+        profile("P7", agent=agent("Fax", channelIds=[5, 5])),  # two links, one pair
     ]
-    second = copy.deepcopy(base)
+    second = copy.deepcopy(base[:-1])
     del second[1]  # from the middle: the later profiles move up
     second[-1]["name"] = "Renamed"
     third = copy.deepcopy(second) + [profile("P6", agent=agent("Fax", channelIds=[5]))]
@@ -66,7 +69,7 @@ def test_each_snapshot_read_shared_is_the_archives_own_read_in_any_order(
 ) -> None:
     ids = [int(sid) for sid in archived.snapshots["snapshot_id"]]
     fresh = {sid: ipt.Archive(archived.path).estate(sid) for sid in ids}
-    assert fresh[ids[0]].problems and len(fresh[ids[1]]) == len(fresh[ids[0]]) - 1
+    assert fresh[ids[0]].problems and len(fresh[ids[1]]) == len(fresh[ids[0]]) - 2
     reads = SharedReads(archived)
     for sid in [*ids, *reversed(ids), ids[2], ids[0], ids[2]]:
         _same(reads.estate(sid), fresh[sid])
@@ -93,3 +96,46 @@ def test_a_read_after_another_reuses_their_shared_profiles_and_forgets_old_reads
 def test_a_snapshot_the_archive_lacks_is_named(archived: ipt.Archive) -> None:
     with pytest.raises(NoSnapshotError, match=r"a\.duckdb: no snapshot 999"):
         SharedReads(archived).estate(999)
+
+
+def _marked(found: Any) -> tuple[Any, ...]:
+    union = found.graph
+    return (
+        found.nodes,
+        found.edges,
+        found.breaking,
+        dict(union.nodes(data=True)),
+        sorted((u, v, k, sorted(d.items())) for u, v, k, d in union.edges(keys=True, data=True)),
+    )
+
+
+@pytest.mark.parametrize("case", ["listings", "demo week"])
+def test_the_union_made_without_the_older_graph_is_the_one_made_from_both(
+    archived: ipt.Archive, tmp_path: Path, case: str
+) -> None:
+    from iptoolkit.topology.diffstatus import diff_graph
+
+    if case == "demo week":
+        archive = ipt.Archive(tmp_path / "week.duckdb")
+        first = ipt.demo_estate(n_profiles=120, seed=4, fetched_at="2026-11-09T06:00:00")
+        for seed in (1, 2, 3):
+            archive.add(first)
+            first = ipt.demo_changes(first, seed=seed)
+        archive.add(first)
+    else:
+        archive = archived
+    ids = [int(sid) for sid in archive.snapshots["snapshot_id"]]
+    reads = SharedReads(archive)
+    estates = [reads.estate(sid) for sid in ids]
+    pairs = [*itertools.pairwise(estates), (estates[0], estates[-1]), (estates[-1], estates[0])]
+    seen: set[str] = set()
+    for old, new in pairs:
+        changes = ipt.diff(old, new)
+        graphs = ipt.build_graph(old), ipt.build_graph(new)
+        both = _marked(diff_graph(changes, graphs))
+        seen.update(both[0].values(), both[1].values())
+        before = list(graphs[1].edges(keys=True, data=True))
+        assert _marked(diff_graph(changes, shared=graphs[1])) == both
+        assert list(graphs[1].edges(keys=True, data=True)) == before  # left as it was
+        assert _marked(diff_graph(changes, shared=True)) == both
+    assert seen == {"added", "removed", "changed", "unchanged"}  # every mark was met

@@ -25,8 +25,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
+from .shared_union import UNIT_KINDS, graph_maps, json_differs
 from .style import STATUS_COLOURS, STATUS_LOOKS, STATUS_WORDS
 
 if TYPE_CHECKING:
@@ -50,7 +51,6 @@ __all__ = [
 
 Status = Literal["added", "removed", "changed", "unchanged"]
 STATUSES: tuple[Status, ...] = ("added", "removed", "changed", "unchanged")
-_UNIT_KINDS = frozenset({"agent", "response"})
 TALLY_SIGNS: tuple[tuple[Status, str], ...] = (
     ("added", "+"),
     ("removed", "\u2212"),
@@ -107,25 +107,44 @@ class DiffGraph:
 
 
 def diff_graph(
-    diff: EstateDiff, graphs: tuple[EstateGraph, EstateGraph] | None = None
+    diff: EstateDiff,
+    graphs: tuple[EstateGraph, EstateGraph] | None = None,
+    *,
+    shared: EstateGraph | Literal[True] | None = None,
 ) -> DiffGraph:
     """Build both estates' graphs (or take them built: `graphs`, old and new, which are
-    left as they are), compose them and mark every node and edge."""
+    left as they are), compose them and mark every node and edge. `shared`: the estates
+    share their unchanged profiles' JSON (a timeline's snapshots), so the union is made
+    from the new estate's graph (`shared`, left as it is; True: built here) and the
+    profiles that differ (`shared_union`); no old graph is built."""
     from ..models import gc_paused
     from ..query.graph import build_graph, release, structural_copy
+    from .shared_union import shared_union
 
-    if graphs is None:
+    if shared is not None:
+        union, nodes, edges = shared_union(diff.old, diff.new, None if shared is True else shared)
+    elif graphs is None:
         old, union = build_graph(diff.old), build_graph(diff.new)
+        nodes, edges = _composed(old, union)
+        release(old)  # dropped: no cycle left for the collector to find
     else:  # built already (a timeline keeps them, a file reads details from them): the
-        old = graphs[0]  # union gains on a copy of the new one's structure alone
-        with gc_paused():
+        with gc_paused():  # union gains on a copy of the new one's structure alone
             union = structural_copy(graphs[1])
+        nodes, edges = _composed(graphs[0], union)
     named: dict[str, Status] = {}
     for op in ("changed", "removed", "added"):  # added and removed win over changed
         named.update(dict.fromkeys(diff.keys(op), op))
+    for node, found in nodes.items():
+        nodes[node] = named.get(str(node), found)
+    for u, v in edges:
+        edges[(u, v)] = named.get(f"{u} -> {v}", edges[(u, v)])
+    return DiffGraph(union, nodes, edges, _breaking(diff, union))
+
+
+def _composed(old: EstateGraph, union: EstateGraph) -> tuple[dict[str, str], dict[Edge, str]]:
+    """`networkx.compose(old, new)` in `union` (a copy of the new graph's structure, ours
+    to change), and each node and node pair added, removed, changed or unchanged."""
     nodes, edges = _statuses(old, union)
-    # networkx.compose(old, new) without copying both: the new graph is ours, built for
-    # this picture, so the old graph's items it lacks are added to it in place
     union.add_nodes_from((node, data) for node, data in old.nodes(data=True) if node not in nodes)
     for node in old:
         nodes.setdefault(node, "removed")
@@ -133,44 +152,31 @@ def diff_graph(
     for u, v, key, data in gone:  # each under its key, as add_edges_from would add it
         union.add_edge(u, v, key, **data)
     edges.update(((u, v), "removed") for u, v, _, _ in gone)
-    for node, found in nodes.items():
-        nodes[node] = named.get(str(node), found)
-    for u, v in edges:
-        edges[(u, v)] = named.get(f"{u} -> {v}", edges[(u, v)])
-    if graphs is None:
-        release(old)  # dropped: no cycle left for the collector to find
-    return DiffGraph(union, nodes, edges, _breaking(diff, union))
+    return nodes, edges
 
 
 def _statuses(old: EstateGraph, new: EstateGraph) -> tuple[dict[str, str], dict[Edge, str]]:
     """Each node and node pair of `new` added (not in `old`) or unchanged, an agent or
     response unit whose JSON differs changed. Read from networkx's own maps: their public
     views cost a call per item (at 10,000 profiles 0.1 s of a timeline's jump)."""
-    was: Any = old
-    now: Any = new
-    old_nodes: dict[str, dict[str, Any]] = was._node
+    old_nodes, old_links = graph_maps(old)
+    new_nodes, new_links = graph_maps(new)
     nodes: dict[str, str] = {}
-    for node, data in now._node.items():
+    for node, data in new_nodes.items():
         before = old_nodes.get(node)
         if before is None:
             status: Status = "added"
-        elif data.get("kind") in _UNIT_KINDS and _differs(before.get("json"), data.get("json")):
+        elif data.get("kind") in UNIT_KINDS and json_differs(before.get("json"), data.get("json")):
             status = "changed"
         else:
             status = "unchanged"
         nodes[node] = status
-    old_links: dict[str, dict[str, Any]] = was._succ
     edges: dict[Edge, str] = {}
-    for u, near in now._succ.items():
+    for u, near in new_links.items():
         linked = old_links.get(u, {})
         for v in near:
             edges[(u, v)] = "unchanged" if v in linked else "added"
     return nodes, edges
-
-
-def _differs(old: Any, new: Any) -> bool:
-    """JSON that differs (a timeline's snapshots share the objects of what did not)."""
-    return old is not new and old != new
 
 
 def _breaking(diff: EstateDiff, union: EstateGraph) -> frozenset[Hashable]:
