@@ -79,8 +79,10 @@ def test_a_timeline_reads_each_snapshot_its_stored_changes_and_an_items_history(
 
 
 def test_maps_made_ahead_are_the_ones_made_when_asked_and_a_jump_says_what_it_reads(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    import iptoolkit.viewmodel.timeline as timeline_module
+
     path = _archive(tmp_path)
     ahead = ArchiveTimeline(path)
     assert ahead.unread(2) == [1, 2] and ahead.unread(0) == [0]
@@ -97,17 +99,21 @@ def test_maps_made_ahead_are_the_ones_made_when_asked_and_a_jump_says_what_it_re
     assert over_two is not None
     assert over_two.marked.counts() == _counts(_weeks()[0], _weeks()[2])
 
-    archive = ipt.Archive(path)  # six weeks: more than a timeline keeps read
+    archive = ipt.Archive(path)  # six weeks: more than a timeline keeps read (four, here)
     for seed in (3, 4, 5):
         archive.add(ipt.demo_changes(archive.estate(), seed=seed))
+    largest = int(archive.snapshots["profiles"].max())
+    monkeypatch.setattr(timeline_module, "KEPT_PROFILES", timeline_module.KEPT_ESTATES * largest)
     explorer = Explorer(archive=path, at=ahead.moments[0].at, static_copy=False)
     bar = explorer.timeline
-    assert bar is not None and len(bar.timeline) == 6
+    assert bar is not None and len(bar.timeline) == 6 and bar.timeline.kept == 4
+    bar.timeline._reader.submit(lambda: None).result()  # the four nearest the first, read
+    assert bar.timeline.unread(3) == [] and bar.timeline.unread(5) == [4, 5]
     said: list[str] = []
     bar.progress.observe(lambda change: said.append(change["new"]), "value")
-    bar.show(3)  # a jump: both snapshots it compares are read then, and the bar says so
+    bar.show(5)  # a jump: both snapshots it compares are read then, and the bar says so
     labels = [moment.label for moment in bar.timeline.moments]
-    assert [label for label in labels if any(label in text for text in said)] == labels[2:4]
+    assert [label for label in labels if any(label in text for text in said)] == labels[4:6]
     assert not bar.progress.active  # gone once drawn
     said.clear()
     bar.step(-1)  # read while the reader looked: nothing to say
@@ -118,6 +124,7 @@ def test_maps_made_ahead_are_the_ones_made_when_asked_and_a_jump_says_what_it_re
     explorer = Explorer(archive=path, static_copy=False)
     bar = explorer.timeline
     assert bar is not None
+    bar.timeline._reader.submit(lambda: None).result()  # what it reads at first, read
     read: list[Any] = []
     real = bar.timeline._reads.estate  # what the reading thread reads with
 
@@ -130,8 +137,8 @@ def test_maps_made_ahead_are_the_ones_made_when_asked_and_a_jump_says_what_it_re
     for _ in range(5):
         bar.step(-1)
     assert bar.index == 0 and said == []  # no step waited for a read
-    moments = bar.timeline.moments  # 5 and 4 were read at first, 3 ahead of the first step
-    assert read == [moment.snapshot_id for moment in reversed(moments[:3])]
+    moments = bar.timeline.moments  # 4 to 2 read at first (5: the Explorer's), 1, 0 ahead
+    assert read == [moment.snapshot_id for moment in reversed(moments[:2])]
     explorer.close()
 
 
@@ -141,7 +148,7 @@ def test_a_large_estates_timeline_keeps_two_snapshots_and_reads_nothing_ahead(
     import iptoolkit.viewmodel.timeline as timeline_module
 
     path = _archive(tmp_path)
-    assert ArchiveTimeline(path).kept == timeline_module.KEPT_ESTATES  # 80 profiles: all
+    assert ArchiveTimeline(path).kept == 3  # 80 profiles: all of them
     monkeypatch.setattr(timeline_module, "KEPT_PROFILES", 100)  # as 100,000 would be
     timeline = ArchiveTimeline(path)
     assert timeline.kept == 2 and not timeline.reads_ahead

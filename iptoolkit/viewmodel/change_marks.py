@@ -180,19 +180,23 @@ class MarkedMap:
 
 
 def diff_map(
-    diff: EstateDiff, graphs: tuple[EstateGraph, EstateGraph] | Literal["build"] | None = None
+    diff: EstateDiff,
+    graphs: tuple[EstateGraph, EstateGraph] | Literal["build"] | None = None,
+    *,
+    shared: EstateGraph | Literal[True] | None = None,
 ) -> MarkedMap:
     """The map of a diff: both snapshots' union, each item's changes (`change_section`);
     `graphs`: both snapshots' graphs (old, new) built already (`diff_graph`), or "build"
     them here; either way they are kept with the map (a file reads its details from
-    them). None: the union is made of graphs dropped after (less to hold: a widget's)."""
+    them). None: the union is made of graphs dropped after (less to hold: a widget's).
+    `shared`: the snapshots share their unchanged profiles (`diff_graph`'s; a timeline's)."""
     from ..query.graph import build_graph
     from .diagram import diff_png
 
     sections = {node: change_section(found) for node, found in changes_by_item(diff).items()}
     if graphs == "build":
         graphs = build_graph(diff.old), build_graph(diff.new)
-    marked = diff_graph(diff, graphs)
+    marked = diff_graph(diff, graphs, shared=shared)
     kept = (graphs[1], graphs[0]) if graphs is not None else None  # in the estates' order
     return MarkedMap(marked, sections, (diff.new, diff.old), {}, lambda: diff_png(diff), kept)
 

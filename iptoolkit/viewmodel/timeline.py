@@ -3,29 +3,32 @@ its changes since the snapshot before, and an item's history.
 
 What the Explorer's timeline (`widgets/timeline.py`) and the app read, without a widget.
 The changes are the ones the archive stored when it added each snapshot (`ipt.diff` of
-the pair, `archive/history.py`), so a step costs no diff. Each snapshot read is kept
-with its graph (`KEPT_ESTATES` of them; fewer for a large estate, `KEPT_PROFILES`), and
-each moment's map of change (`marked_map`: the union of its two graphs, marked) too
-(`KEPT_MAPS`). The snapshots are read with their versions shared (`archive/
-shared_reads.py`): a read after another parses only the profiles the days between
-changed. Once a moment is shown, its neighbours are read and their maps made in a thread
-while the reader looks (`prefetch`): the next step, back or forth, only draws (at 10,000
-profiles a shared read takes about 0.16 s, a graph 0.2 s, a map 0.2 s, the drawing 0.3 s;
-`benchmarks/bench_timeline.py`). A jump elsewhere reads what it needs then, and says so
-(`read_now`). An
-item's history is the archive's item log (`Archive.log`, `iptoolkit archive log`): the
-same rows, as a section of its details.
+the pair, `archive/history.py`), so a step costs no diff. The snapshots are read with
+their versions shared (`archive/shared_reads.py`): a read after another parses only the
+profiles the days between changed, and the estates share the rest, so a timeline keeps
+many read (`KEPT_PROFILES`: all 20 of 10,000 profiles, two of 100,000). A moment's map of
+change (`marked_map`) is the union of its two snapshots made from the newer one's graph
+and the profiles that differ (`topology/shared_union.py`): no graph is kept but the
+Explorer's own (`hold`), and the maps of the moment shown and its neighbours
+(`KEPT_MAPS`). Once a moment is shown, its neighbours are read and their maps made in a
+thread while the reader looks, then every other snapshot kept, nearest first
+(`prefetch`): a step only draws, and a jump makes its map and draws (at 10,000 profiles a
+shared read takes about 0.16 s, a map 0.3 s, the drawing 0.3 s;
+`benchmarks/bench_timeline.py`). A jump to what is not read yet reads it then, and says
+so (`read_now`). An item's history is the archive's item log (`Archive.log`, `iptoolkit
+archive log`): the same rows, as a section of its details.
 """
 
 from __future__ import annotations
 
 import os
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..support.printable import escape_unprintable
 from ..support.redact import redact_text
@@ -43,6 +46,7 @@ if TYPE_CHECKING:
     from .change_marks import MarkedMap
 
 __all__ = [
+    "AHEAD_PROFILES",
     "KEPT_ESTATES",
     "KEPT_MAPS",
     "KEPT_PROFILES",
@@ -52,18 +56,23 @@ __all__ = [
 ]
 
 KEPT_ESTATES = 4
-"""Snapshots a timeline keeps read, with their graphs: the one shown, the one before it,
-and one more each way to step to."""
+"""Snapshots a timeline needs read to step without waiting: the one shown, the one
+before it, and one more each way."""
 
 KEPT_MAPS = 3
 """Moments whose map of change a timeline keeps made: the one shown and one each way."""
 
-KEPT_PROFILES = 50_000
-"""Profiles a timeline keeps read, over all the snapshots it keeps, beyond the two a
-moment compares (a snapshot read and its graph take about 13 MB a thousand profiles:
-some 650 MB). Up to 12,500 profiles it keeps `KEPT_ESTATES` and reads ahead; above,
-only the two snapshots a moment compares, and nothing ahead (a step reads what it
-shows, as a jump does): at 100,000 profiles some 2.6 GB."""
+KEPT_PROFILES = 200_000
+"""Profiles a timeline keeps read, over all the snapshots it keeps (at least the two a
+moment compares). Read with their versions shared, the first snapshot takes about 4 MB
+a thousand profiles and each other about 0.8 MB (20 daily snapshots of 10,000: 165 MB),
+so at 10,000 profiles it keeps 20 and reads them all ahead, and a jump anywhere only
+draws; at 100,000, two."""
+
+AHEAD_PROFILES = 12_500
+"""The largest snapshot a timeline reads ahead for, making the next steps' maps: each
+map's union graph takes about 4.5 MB a thousand profiles. Above, it keeps one map and
+reads nothing ahead (a step reads what it shows, as a jump does)."""
 
 
 @dataclass(frozen=True)
@@ -106,13 +115,17 @@ class ArchiveTimeline:
         if not self.moments:
             raise ValueError(f"{self.archive.path}: the archive holds no snapshot yet")
         largest = max(int(profiles) for _, _, profiles in rows)
-        self.kept = max(2, min(KEPT_ESTATES, KEPT_PROFILES // max(largest, 1)))
+        self.kept = max(2, min(len(self.moments), KEPT_PROFILES // max(largest, 1)))
         """How many snapshots it keeps read (`KEPT_PROFILES`)."""
-        self.reads_ahead = self.kept == KEPT_ESTATES
-        """Whether `prefetch` reads and maps the next steps (when they fit in `kept`)."""
+        self.reads_ahead = largest <= AHEAD_PROFILES and self.kept >= min(
+            KEPT_ESTATES, len(self.moments)
+        )
+        """Whether `prefetch` reads ahead and maps the next steps (`AHEAD_PROFILES`)."""
         self._kept_maps = KEPT_MAPS if self.reads_ahead else 1
-        self._read: OrderedDict[int, Future[tuple[Estate, EstateGraph]]] = OrderedDict()
-        """Snapshot id -> its estate and graph, read (or being read) by `_reader`."""
+        self._read: OrderedDict[int, Future[Estate]] = OrderedDict()
+        """Snapshot id -> its estate, read (or being read) by `_reader`."""
+        self._held: dict[int, Callable[[], EstateGraph]] = {}
+        """Snapshot id -> the graph of an estate held (`hold`), built on first call."""
         self._position = {moment.snapshot_id: i for i, moment in enumerate(self.moments)}
         self._centre = len(self.moments) - 1
         """The position of the moment shown (or going to be): what is kept is near it."""
@@ -136,31 +149,40 @@ class ArchiveTimeline:
 
     def estate(self, index: int) -> Estate:
         """The estate of the snapshot at `index`, as it was fetched."""
-        return self._snapshot(index)[0]
+        return self._snapshot(index)
 
     def graph(self, index: int) -> EstateGraph:
-        """The graph (`build_graph`) of the snapshot at `index`, built once: not to change."""
-        return self._snapshot(index)[1]
+        """The graph (`build_graph`) of the snapshot at `index`: an estate held (`hold`)
+        has its own, not to change; another's is built each time (a map builds its union
+        from the newer snapshot's estate, `_union_of`, and needs no graph kept)."""
+        from ..query.graph import build_graph
 
-    def graphs(self, index: int, since: int | None = None) -> tuple[EstateGraph, EstateGraph]:
-        """The graphs of the snapshots `changes(index, since)` compares, older first."""
-        older, newer = self._pair(index, since)  # not the first snapshot: two of them
-        return self.graph(older), self.graph(newer)
+        held = self._held.get(self.moments[index].snapshot_id)
+        return held() if held is not None else build_graph(self.estate(index))
+
+    def _union_of(self, index: int) -> EstateGraph | Literal[True]:
+        """What a map whose newer snapshot is at `index` makes its union from
+        (`diff_graph`'s `shared`): the graph of an estate held, else one built for it."""
+        held = self._held.get(self.moments[index].snapshot_id)
+        return held() if held is not None else True
 
     def hold(
         self, estate: Estate, graph: Callable[[], EstateGraph], snapshot_id: int | None = None
     ) -> bool:
         """Take `estate` as the read of its snapshot (`snapshot_id`, else the archive's
-        snapshot that is it: `Archive.snapshot_of`), its graph `graph()` made in the
-        reading thread when first asked for: the Explorer reads the newest snapshot, and
-        an app's kernel has it from its zygote, graph and all; held here, it is neither
-        read nor built a second time. False: not the archive's."""
+        snapshot that is it: `Archive.snapshot_of`), its graph `graph()` made when first
+        asked for: the Explorer reads the newest snapshot, and an app's kernel has it from
+        its zygote, graph and all; held here, it is neither read nor built a second time,
+        and the snapshots read after share its profiles (`SharedReads.hold`). False: not
+        the archive's."""
         if snapshot_id is None:
             snapshot_id = self.archive.snapshot_of(estate)
             if snapshot_id is None:
                 return False
-        held = self._reader.submit(lambda: (estate, graph()))
-        self._keep(self._read, snapshot_id, held, self.kept, self._position.get)
+        held_id = snapshot_id
+        self._held[held_id] = _once(graph)
+        read = self._reader.submit(lambda: self._reads.hold(held_id, estate))
+        self._keep(self._read, held_id, read, self.kept, self._position.get)
         return True
 
     def unread(self, index: int, since: int | None = None) -> list[int]:
@@ -207,7 +229,9 @@ class ArchiveTimeline:
 
         if since is not None and since != index - 1:
             changes = changes if changes is not None else self.changes(index, since)
-            return None if changes is None else diff_map(changes, self.graphs(index, since))
+            if changes is None:
+                return None
+            return diff_map(changes, shared=self._union_of(index))
         if index == 0:
             return None
         making = self._maps.pop(index, None)
@@ -215,14 +239,15 @@ class ArchiveTimeline:
             making = None  # made ahead from a read that failed (a writer held the file)
         if making is None:
             making = Future()
-            making.set_result(diff_map(self._stored(index), self.graphs(index)))
+            making.set_result(diff_map(self._stored(index), shared=self._union_of(index)))
         self._keep(self._maps, index, making, self._kept_maps, int)
         return making.result()
 
     def prefetch(self, index: int) -> None:
         """Read and map in the background what a step from `index` needs besides what it
         holds (see the module): a step back shows `index - 1` with its changes since
-        `index - 2`, a step forth `index + 1` with its changes since `index`."""
+        `index - 2`, a step forth `index + 1` with its changes since `index`; then every
+        other snapshot it keeps (`kept`), nearest first, so that a jump only draws."""
         self._centre = index
         if not self.reads_ahead:
             return
@@ -234,24 +259,23 @@ class ArchiveTimeline:
                 older, newer = self._reading(near - 1), self._reading(near)  # queued first
                 making = self._reader.submit(self._map_of, near, older, newer)
                 self._keep(self._maps, near, making, self._kept_maps, int)
+        nearest = sorted(range(len(self)), key=lambda near: abs(near - index))[: self.kept]
+        for near in nearest:
+            if self.moments[near].snapshot_id not in self._read:
+                self._reading(near)
 
-    def _map_of(
-        self,
-        index: int,
-        older: Future[tuple[Estate, EstateGraph]],
-        newer: Future[tuple[Estate, EstateGraph]],
-    ) -> MarkedMap:
+    def _map_of(self, index: int, older: Future[Estate], newer: Future[Estate]) -> MarkedMap:
         """A moment's map, in the reading thread, from reads queued before it (so done)."""
         from .change_marks import diff_map
 
-        (old, old_graph), (new, new_graph) = older.result(), newer.result()
-        return diff_map(self._stored(index, old, new), (old_graph, new_graph))
+        changes = self._stored(index, older.result(), newer.result())
+        return diff_map(changes, shared=self._union_of(index))
 
     def close(self) -> None:
         """Stop reading ahead (what is kept stays)."""
         self._reader.shutdown(wait=False, cancel_futures=True)
 
-    def _snapshot(self, index: int) -> tuple[Estate, EstateGraph]:
+    def _snapshot(self, index: int) -> Estate:
         """The snapshot's read: kept or made now; one that failed ahead (a writer held
         the file, or it was dropped) is read once more, and a second failure is told."""
         for attempt in (1, 2):
@@ -264,7 +288,7 @@ class ArchiveTimeline:
                     raise
         raise AssertionError("not reached")
 
-    def _reading(self, index: int) -> Future[tuple[Estate, EstateGraph]]:
+    def _reading(self, index: int) -> Future[Estate]:
         """The read of the snapshot at `index`: kept, else started (`_keep`: what lies
         farthest from the moment shown goes, and the maps that held it)."""
         snapshot_id = self.moments[index].snapshot_id
@@ -297,11 +321,8 @@ class ArchiveTimeline:
             )
             kept.pop(far).cancel()
 
-    def _load(self, snapshot_id: int) -> tuple[Estate, EstateGraph]:
-        from ..query.graph import build_graph
-
-        estate = self._reads.estate(snapshot_id)
-        return estate, build_graph(estate)
+    def _load(self, snapshot_id: int) -> Estate:
+        return self._reads.estate(snapshot_id)
 
     def changes(self, index: int, since: int | None = None) -> EstateDiff | None:
         """What changed from the snapshot at `since` (default: the one before) to the one
@@ -338,6 +359,20 @@ class ArchiveTimeline:
         except ValueError:  # unknown (`UnknownItemError`) or ambiguous: not an item it held
             return None
         return history_section(log)
+
+
+def _once(make: Callable[[], EstateGraph]) -> Callable[[], EstateGraph]:
+    """`make()` made on the first call, from whichever thread, and kept."""
+    lock = threading.Lock()
+    made: list[EstateGraph] = []
+
+    def once() -> EstateGraph:
+        with lock:
+            if not made:
+                made.append(make())
+            return made[0]
+
+    return once
 
 
 def history_section(log: pandas.DataFrame) -> Section:
