@@ -19,24 +19,36 @@ from iptoolkit.archive import NoSnapshotError
 from iptoolkit.archive.shared_reads import KEPT_READS, SharedReads
 from iptoolkit.core.estate import Estate
 
-from .factories import agent, channel, profile, tiny_estate, unit
+from .factories import agent, channel, partner, profile, tiny_estate, unit
 
 
 def _listings() -> list[list[Any]]:
     """Four listings a day apart, each the one before with a few changes."""
     base = [copy.deepcopy(raw) for raw in tiny_estate().raw_profiles]
     base += [
-        profile("P1", name="Orders in, again", agent=agent("SFTP", channels=[channel(5)])),
+        profile("P1", name="Orders in, again", agent=agent("SFTP", channels=[channel(8)])),
         profile(None, name="No id", agent=agent("Fax", channelIds=["6", 7])),
         {"id": "P9", "created": "yesterday"},  # faulty: a stored problem
         "not even an object",
         profile("P4", agent=agent("SFTP", channels=[channel(None, "SFTP")])),  # no channel id
         profile("P5", units=[unit("AS2", channel=channel(7, "AS2"))]),
+        profile("P8", agent=agent("Zzz", comChannelId="17")),  # a text id, held below
+        profile("P10", agent=agent("SFTP", channels=[channel(17)])),
+        profile(  # copies of channel 5 and partner 3 that differ from the first ones
+            "P11",
+            agent=agent(
+                "SFTP",
+                channels=[
+                    channel(9, partner=partner(3, "Q")),
+                    channel(5, partner=partner(3, "Q other")),
+                ],
+            ),
+        ),
         profile("P7", agent=agent("Fax", channelIds=[5, 5])),  # two links, one pair
     ]
-    second = copy.deepcopy(base[:-1])
+    second = copy.deepcopy(base[:-3])  # P10's channel 17 gone: P8's "17" unresolved
     del second[1]  # from the middle: the later profiles move up
-    second[-1]["name"] = "Renamed"
+    second[-2]["name"] = "Renamed"  # P5; P8 stays as it was
     third = copy.deepcopy(second) + [profile("P6", agent=agent("Fax", channelIds=[5]))]
     third[0]["inputAgentSettings"]["channels"][0]["name"] = "Renamed channel"
     return [base, second, third, copy.deepcopy(base)]  # the last: back as it was
@@ -69,7 +81,8 @@ def test_each_snapshot_read_shared_is_the_archives_own_read_in_any_order(
 ) -> None:
     ids = [int(sid) for sid in archived.snapshots["snapshot_id"]]
     fresh = {sid: ipt.Archive(archived.path).estate(sid) for sid in ids}
-    assert fresh[ids[0]].problems and len(fresh[ids[1]]) == len(fresh[ids[0]]) - 2
+    assert fresh[ids[0]].problems and len(fresh[ids[1]]) == len(fresh[ids[0]]) - 4
+    assert fresh[ids[0]].conflicts and fresh[ids[1]].unresolved
     reads = SharedReads(archived)
     for sid in [*ids, *reversed(ids), ids[2], ids[0], ids[2]]:
         _same(reads.estate(sid), fresh[sid])
@@ -91,6 +104,18 @@ def test_a_read_after_another_reuses_their_shared_profiles_and_forgets_old_reads
     for _ in range(KEPT_READS):
         reads.estate(ids[2])  # its first profile changed
     assert reads.estate(ids[0]).records[0].raw is not first.records[0].raw  # read again
+
+
+def test_a_read_after_an_estate_held_is_the_archives_own_read(archived: ipt.Archive) -> None:
+    ids = [int(sid) for sid in archived.snapshots["snapshot_id"]]
+    fresh = {sid: ipt.Archive(archived.path).estate(sid) for sid in ids}
+    reads = SharedReads(archived)
+    held = reads.hold(ids[0], fresh[ids[0]])  # as the Explorer's: "17" resolved to 17
+    assert held is fresh[ids[0]]
+    for sid in ids[1:]:
+        shared = reads.estate(sid)
+        _same(shared, fresh[sid])
+    assert reads.estate(ids[3]).records[0].raw is held.records[0].raw  # shared with it
 
 
 def test_a_snapshot_the_archive_lacks_is_named(archived: ipt.Archive) -> None:

@@ -6,6 +6,7 @@ picked, while Details end with the item's history."""
 
 from __future__ import annotations
 
+import threading
 from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
@@ -136,10 +137,36 @@ def test_maps_made_ahead_are_the_ones_made_when_asked_and_a_jump_says_what_it_re
     bar.progress.observe(lambda change: said.append(change["new"]), "value")
     for _ in range(5):
         bar.step(-1)
+        bar.timeline._reader.submit(lambda: None).result()  # a reader looking at the map
     assert bar.index == 0 and said == []  # no step waited for a read
     moments = bar.timeline.moments  # 4 to 2 read at first (5: the Explorer's), 1, 0 ahead
     assert read == [moment.snapshot_id for moment in reversed(moments[:2])]
     explorer.close()
+
+
+def test_a_jump_reads_what_it_needs_before_what_was_queued_ahead(tmp_path: Path) -> None:
+    path = _archive(tmp_path)
+    archive = ipt.Archive(path)  # six weeks: a queue of reads ahead
+    for seed in (3, 4, 5):
+        archive.add(ipt.demo_changes(archive.estate(), seed=seed))
+    timeline = ArchiveTimeline(path)
+    ids = [moment.snapshot_id for moment in timeline.moments]
+    gate, order = threading.Event(), []
+    real = timeline._reads.estate
+
+    def gated(snapshot_id: int) -> Estate:
+        gate.wait(10)  # each read waits until the jump has asked for its own
+        order.append(snapshot_id)
+        return real(snapshot_id)
+
+    timeline._reads.estate = gated  # type: ignore[method-assign]
+    timeline.prefetch(5)  # reads 3 (held at the gate), then 4, a map, 5, 2, 1, 0 queued
+    said: list[int] = []
+    timeline.read_now(1, said=lambda near: (said.append(near), gate.set()))
+    assert said == [0, 1]  # queued behind others: not begun, so read now, and said
+    assert order[:3] == [ids[3], ids[0], ids[1]]  # after the read begun, not behind the queue
+    assert timeline.estate(1).info.fetched_at == timeline.moments[1].fetched_at
+    timeline.close()
 
 
 def test_a_large_estates_timeline_keeps_two_snapshots_and_reads_nothing_ahead(

@@ -35,8 +35,8 @@ if TYPE_CHECKING:
 __all__ = ["KEPT_READS", "SharedReads"]
 
 KEPT_READS = 4
-"""Reads whose versions and records are kept for the next (a timeline keeps as many
-snapshots read: `viewmodel/timeline.KEPT_ESTATES`)."""
+"""Reads whose versions and records are kept for the next: a timeline reads its snapshots
+nearest first, so the next read is near one of the last four."""
 
 
 class SharedReads:
@@ -61,11 +61,13 @@ class SharedReads:
             return estate
         for (version, _), record in zip(listed, records, strict=True):
             self._versions[version] = record.raw
-            if record.ok:  # as `RecordBuilder` keeps them, with its channels' partners
-                partners = [partner_of(use.held) for use in record.uses if use.held is not None]
+            if record.ok and all(use.held is not None for use in record.uses):
+                # as `RecordBuilder` keeps them; not one naming a channel by id: its uses
+                # were resolved against the listing it came from (`RecordBuilder.finish`)
+                partners = [partner_of(use.held) for use in record.uses]
                 self._records[id(record.raw), record.key] = (record, partners)
         self._versions.used(version for version, _ in listed)
-        self._records.used((id(record.raw), record.key) for record in records if record.ok)
+        self._records.used((id(record.raw), record.key) for record in records)
         return estate
 
     def _listing(

@@ -241,10 +241,12 @@ class RecordBuilder:
     first, the ids that profiles name, and the profiles whose verdict was pending.
 
     `reused`: records of earlier listings that share this one's JSON objects (an archive's
-    snapshots read with their versions shared, `archive/shared_reads.py`). A valid
-    profile's record depends on its JSON and its key alone, but for its position, which
-    it is given again; the dict keeps each JSON object it names alive (the record holds
-    it), so an `id` cannot name another. New records are put in it.
+    snapshots read with their versions shared, `archive/shared_reads.py`), as `add` makes
+    them, before `finish`. Such a record depends on its JSON and its key alone, but for
+    its position, which it is given again (the channels it names by id are resolved by
+    `finish` against this listing; a finished record is resolved against its own, and
+    must not be put there). The dict keeps each JSON object it names alive (the record
+    holds it), so an `id` cannot name another. New records are put in it.
     """
 
     def __init__(self, reused: Reused | None = None) -> None:

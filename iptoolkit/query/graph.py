@@ -29,6 +29,7 @@ partner its registry model under `model`, an agent or response unit its JSON obj
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import networkx as nx
@@ -49,7 +50,15 @@ if TYPE_CHECKING:
     from ..core.estate import Estate
     from ..core.records import ProfileRecord
 
-__all__ = ["build_graph", "EstateGraph", "NODE_KINDS", "RELATIONS", "release", "structural_copy"]
+__all__ = [
+    "build_graph",
+    "registry_nodes",
+    "EstateGraph",
+    "NODE_KINDS",
+    "RELATIONS",
+    "release",
+    "structural_copy",
+]
 
 EstateGraph: TypeAlias = "nx.MultiDiGraph[str]"
 """The type of `build_graph`'s graph, for annotations: its node ids are strings. (A string:
@@ -117,6 +126,23 @@ def _build(estate: Estate) -> EstateGraph:
                     belongs[node, partner_node(pkey)] = None
                     add_edge(node, partner_node(pkey), {"relation": "belongs_to"})
     return graph
+
+
+def registry_nodes(estate: Estate, wanted: Collection[str]) -> dict[str, dict[str, Any]]:
+    """The attributes `build_graph(estate)` gives those of the channel and partner nodes
+    in `wanted` it has: from the estate's own first copies (the graph of a part of it,
+    `Estate.take`, holds the part's, which differ where copies conflict)."""
+    found: dict[str, dict[str, Any]] = {}
+    if any(node.startswith("partner:") for node in wanted):
+        found.update((node, attrs) for node, attrs in _partner_nodes(estate) if node in wanted)
+    if any(node.startswith("channel:") for node in wanted):
+        for key, model in estate.channels.items():
+            if (node := f"channel:{key}") in wanted:
+                found[node] = _channel_attrs(model, key, resolved=True)
+        for key in estate.unresolved:
+            if (node := f"channel:{key}") in wanted:
+                found[node] = _channel_attrs(None, key, resolved=False)
+    return found
 
 
 class _Parts:

@@ -6,10 +6,12 @@ a profile the day did not change is the same JSON object, under the same key, in
 Every node and link of an estate's graph comes from its profiles (a profile's own nodes,
 the channels it holds or names, the partners of the channels it holds), so what is in one
 graph and not the other comes from the profiles that differ: those are drawn small
-(`Estate.take`, the channels' content as in their estate) and compared, and what the
-unchanged profiles reach is in both. `diffstatus.diff_graph(shared=True)` marks the union
-the same way as from both graphs (a test holds them equal), and builds one graph, not two
-(at 10,000 profiles 0.2 s each; the union is the new graph itself when it was not built).
+(`Estate.take`) and compared, and what the unchanged profiles reach is in both. A channel
+or partner only the older snapshot has is drawn as its estate's graph draws it
+(`registry_nodes`: from its first copy there, not the part's, where copies conflict).
+`diffstatus.diff_graph(shared=True)` marks the union the same way as from both graphs (a
+test holds them equal), and builds one graph, not two (at 10,000 profiles 0.2 s each; the
+union is the new graph itself when it was not built).
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ def shared_union(
     changed (a unit's JSON) or unchanged. `graph`: the new estate's, built already (left
     as it is: the union grows on a copy of its structure); None: built here, as the union."""
     from ..models import gc_paused
-    from ..query.graph import build_graph, structural_copy
+    from ..query.graph import build_graph, registry_nodes, structural_copy
 
     same = _unchanged(old, new)
     with gc_paused():
@@ -68,10 +70,11 @@ def shared_union(
         for v in near:
             new_only = v in fresh and v not in linked and (u, v) not in belongs
             edges[(u, v)] = "added" if new_only else "unchanged"
-    for node, data in was_nodes.items():
-        if node not in nodes:
-            union.add_node(node, **data)
-            nodes[node] = "removed"
+    gone = [node for node in was_nodes if node not in nodes]
+    own = registry_nodes(old, frozenset(gone))  # the old estate's first copies, not the part's
+    for node in gone:
+        union.add_node(node, **own.get(node, was_nodes[node]))
+        nodes[node] = "removed"
     for u, v, key, data in was.edges(keys=True, data=True):
         if (u, v) not in edges or edges[(u, v)] == "removed":
             union.add_edge(u, v, key, **data)

@@ -179,20 +179,24 @@ class ArchiveTimeline:
             snapshot_id = self.archive.snapshot_of(estate)
             if snapshot_id is None:
                 return False
-        held_id = snapshot_id
-        self._held[held_id] = _once(graph)
-        read = self._reader.submit(lambda: self._reads.hold(held_id, estate))
+        held_id, held = snapshot_id, _once(graph)
+        self._held[held_id] = held
+        read: Future[Estate] = Future()
+        read.set_result(estate)
         self._keep(self._read, held_id, read, self.kept, self._position.get)
+        self._reader.submit(self._reads.hold, held_id, estate)  # first: what follows shares
+        self._reader.submit(held)  # its graph, made while the reader looks
         return True
 
     def unread(self, index: int, since: int | None = None) -> list[int]:
         """The positions of the snapshots a moment (`changes(index, since)`) needs that
-        are neither read nor being read: what showing it waits for."""
-        return [
-            near
-            for near in self._pair(index, since)
-            if self.moments[near].snapshot_id not in self._read
-        ]
+        are neither read nor being read (maybe queued behind others): what showing it
+        waits for."""
+        return [near for near in self._pair(index, since) if not self._begun(near)]
+
+    def _begun(self, index: int) -> bool:
+        read = self._read.get(self.moments[index].snapshot_id)
+        return read is not None and (read.running() or read.done())
 
     @staticmethod
     def _pair(index: int, since: int | None) -> list[int]:
@@ -203,16 +207,13 @@ class ArchiveTimeline:
         self, index: int, since: int | None = None, said: Callable[[int], None] | None = None
     ) -> None:
         """Read what a moment needs (`unread`), telling `said(position)` before each
-        read. A jump first drops the reads and maps still queued ahead: they were for
-        where the reader was, and the one reading thread would do them first."""
+        read. A jump first drops the reads and maps still queued ahead (`_drop_queued`):
+        they were for where the reader was, and the one reading thread would do them
+        first; what it needs is read next (`prefetch` queues the rest again)."""
         self._centre = index
         unread = self.unread(index, since)
         if unread:
-            needed = {self.moments[near].snapshot_id for near in self._pair(index, since)}
-            for key in [k for k, read in self._read.items() if k not in needed and read.cancel()]:
-                del self._read[key]
-            for key in [k for k, making in self._maps.items() if k != index and making.cancel()]:
-                del self._maps[key]
+            self._drop_queued()
         for near in unread:
             if said is not None:
                 said(near)
@@ -251,6 +252,7 @@ class ArchiveTimeline:
         self._centre = index
         if not self.reads_ahead:
             return
+        self._drop_queued()  # queued for the moment before: the next steps' go first
         for near in (index - 2, index + 1):
             if 0 <= near < len(self):
                 self._reading(near)
@@ -263,6 +265,13 @@ class ArchiveTimeline:
         for near in nearest:
             if self.moments[near].snapshot_id not in self._read:
                 self._reading(near)
+
+    def _drop_queued(self) -> None:
+        """Cancel the reads and maps queued and not begun (the one reading thread takes
+        them in order), so that what is asked next goes first."""
+        for kept in (self._read, self._maps):
+            for key in [key for key, queued in kept.items() if queued.cancel()]:
+                del kept[key]
 
     def _map_of(self, index: int, older: Future[Estate], newer: Future[Estate]) -> MarkedMap:
         """A moment's map, in the reading thread, from reads queued before it (so done)."""
