@@ -162,7 +162,12 @@ def test_a_jump_reads_what_it_needs_before_what_was_queued_ahead(tmp_path: Path)
     timeline._reads.estate = gated  # type: ignore[method-assign]
     timeline.prefetch(5)  # reads 3 (held at the gate), then 4, a map, 5, 2, 1, 0 queued
     said: list[int] = []
-    timeline.read_now(1, said=lambda near: (said.append(near), gate.set()))
+
+    def reading(near: int) -> None:
+        said.append(near)
+        gate.set()
+
+    timeline.read_now(1, said=reading)
     assert said == [0, 1]  # queued behind others: not begun, so read now, and said
     assert order[:3] == [ids[3], ids[0], ids[1]]  # after the read begun, not behind the queue
     assert timeline.estate(1).info.fetched_at == timeline.moments[1].fetched_at
