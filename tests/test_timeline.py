@@ -117,6 +117,7 @@ def test_maps_made_ahead_are_the_ones_made_when_asked_and_a_jump_says_what_it_re
     assert [label for label in labels if any(label in text for text in said)] == labels[4:6]
     assert not bar.progress.active  # gone once drawn
     said.clear()
+    bar.timeline._reader.submit(lambda: None).result()  # a reader looking at the map
     bar.step(-1)  # read while the reader looked: nothing to say
     assert said == []
     explorer.close()

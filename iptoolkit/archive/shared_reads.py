@@ -59,15 +59,17 @@ class SharedReads:
         records = estate.records
         if len(listed) != len(records):
             return estate
+        stored = []
         for (version, _), record in zip(listed, records, strict=True):
             self._versions[version] = record.raw
             if record.ok and all(use.held is not None for use in record.uses):
                 # as `RecordBuilder` keeps them; not one naming a channel by id: its uses
                 # were resolved against the listing it came from (`RecordBuilder.finish`)
                 partners = [partner_of(use.held) for use in record.uses]
-                self._records[id(record.raw), record.key] = (record, partners)
+                stored.append((id(record.raw), record.key))
+                self._records[stored[-1]] = (record, partners)
         self._versions.used(version for version, _ in listed)
-        self._records.used((id(record.raw), record.key) for record in records)
+        self._records.used(stored)
         return estate
 
     def _listing(

@@ -22,7 +22,8 @@ class RecentlyUsed(dict[K, V]):
         self._recent: deque[frozenset[K]] = deque(maxlen=uses)
 
     def used(self, keys: Iterable[K]) -> None:
-        """Keep what this use and the ones before it (`uses` in all) took; drop the rest."""
+        """Keep what this use and the ones before it (`uses` in all) took; drop the rest.
+        `keys`: each in the dict (what a use took from it, or put there)."""
         self._recent.append(frozenset(keys))
         if len(self) <= len(self._recent[-1]):
             return  # nothing held beyond this use

@@ -66,8 +66,8 @@ KEPT_PROFILES = 200_000
 """Profiles a timeline keeps read, over all the snapshots it keeps (at least the two a
 moment compares). Read with their versions shared, the first snapshot takes about 4 MB
 a thousand profiles and each other about 0.8 MB (20 daily snapshots of 10,000: 165 MB),
-so at 10,000 profiles it keeps 20 and reads them all ahead, and a jump anywhere only
-draws; at 100,000, two."""
+so at 10,000 profiles it keeps 20 (and reads them ahead, up to `AHEAD_PROFILES`), and a
+jump among them makes its map and draws; at 100,000, two."""
 
 AHEAD_PROFILES = 12_500
 """The largest snapshot a timeline reads ahead for, making the next steps' maps: each
@@ -185,13 +185,12 @@ class ArchiveTimeline:
         read.set_result(estate)
         self._keep(self._read, held_id, read, self.kept, self._position.get)
         self._reader.submit(self._reads.hold, held_id, estate)  # first: what follows shares
-        self._reader.submit(held)  # its graph, made while the reader looks
         return True
 
     def unread(self, index: int, since: int | None = None) -> list[int]:
         """The positions of the snapshots a moment (`changes(index, since)`) needs that
-        are neither read nor being read (maybe queued behind others): what showing it
-        waits for."""
+        are neither read nor begun (a read still queued counts as unread): what showing
+        it waits for."""
         return [near for near in self._pair(index, since) if not self._begun(near)]
 
     def _begun(self, index: int) -> bool:
@@ -207,9 +206,10 @@ class ArchiveTimeline:
         self, index: int, since: int | None = None, said: Callable[[int], None] | None = None
     ) -> None:
         """Read what a moment needs (`unread`), telling `said(position)` before each
-        read. A jump first drops the reads and maps still queued ahead (`_drop_queued`):
-        they were for where the reader was, and the one reading thread would do them
-        first; what it needs is read next (`prefetch` queues the rest again)."""
+        read. A jump (or a step quicker than the reading ahead) first drops the reads and
+        maps still queued (`_drop_queued`): they were for where the reader was, and the
+        one reading thread would do them first; what it needs is read once the reader's
+        task at hand is done (`prefetch` queues the rest again)."""
         self._centre = index
         unread = self.unread(index, since)
         if unread:
@@ -274,7 +274,8 @@ class ArchiveTimeline:
                 del kept[key]
 
     def _map_of(self, index: int, older: Future[Estate], newer: Future[Estate]) -> MarkedMap:
-        """A moment's map, in the reading thread, from reads queued before it (so done)."""
+        """A moment's map, in the reading thread, from reads queued before it (done, or
+        cancelled with it)."""
         from .change_marks import diff_map
 
         changes = self._stored(index, older.result(), newer.result())
@@ -286,7 +287,7 @@ class ArchiveTimeline:
 
     def _snapshot(self, index: int) -> Estate:
         """The snapshot's read: kept or made now; one that failed ahead (a writer held
-        the file, or it was dropped) is read once more, and a second failure is told."""
+        the file) is read once more, and a second failure is told."""
         for attempt in (1, 2):
             reading = self._reading(index)
             try:
