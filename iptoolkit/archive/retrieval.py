@@ -24,7 +24,29 @@ if TYPE_CHECKING:
 
     from ..core.estate import Estate
 
-__all__ = ["listing", "snapshot_at_seq", "snapshots_frame", "stored_estate", "timeline_frame"]
+__all__ = [
+    "IN_SNAPSHOT",
+    "checked_count",
+    "listing",
+    "snapshot_at_seq",
+    "snapshots_frame",
+    "stored_estate",
+    "timeline_frame",
+]
+
+
+IN_SNAPSHOT = "r.first_seq <= ? AND (r.last_seq IS NULL OR r.last_seq >= ?)"
+"""The runs (`runs r`) of the snapshot at a `seq`, given twice."""
+
+
+def checked_count(path: Path, snapshot_id: int, stored: int, found: int) -> None:
+    """Refuse a snapshot whose profiles are not as many as were stored (rows deleted or
+    added behind the archive's back): never handed out short."""
+    if found != stored:
+        raise ArchiveDamagedError(
+            f"{path}: snapshot {snapshot_id} was stored with {stored:,} profiles, but "
+            f"{found:,} are there now: the archive was changed outside iptoolkit"
+        )
 
 
 def stored_estate(con: duckdb.DuckDBPyConnection, path: Path, snapshot_id: int) -> Estate:
@@ -47,14 +69,10 @@ def stored_estate(con: duckdb.DuckDBPyConnection, path: Path, snapshot_id: int) 
         "|| ']'), "
         "coalesce(list(v.faulty ORDER BY r.order_key), []) "
         "FROM runs r JOIN versions v USING (version_id) "
-        "WHERE r.first_seq <= ? AND (r.last_seq IS NULL OR r.last_seq >= ?)",
+        "WHERE " + IN_SNAPSHOT,
         [seq, seq],
     )
-    if len(faulty) != stored:  # rows deleted or added behind the archive's back
-        raise ArchiveDamagedError(
-            f"{path}: snapshot {snapshot_id} was stored with {stored:,} profiles, but "
-            f"{len(faulty):,} are there now: the archive was changed outside iptoolkit"
-        )
+    checked_count(path, snapshot_id, stored, len(faulty))
     info = _info_of(loads_json(header))
     try:
         items = _stored_listing(text)
@@ -88,7 +106,7 @@ def listing(con: duckdb.DuckDBPyConnection, seq: int) -> list[tuple[Any, ...]]:
     return con.execute(
         "SELECT r.rowid, r.version_id, r.key, r.order_key, r.last_seq, v.digest "
         "FROM runs r JOIN versions v USING (version_id) "
-        "WHERE r.first_seq <= ? AND (r.last_seq IS NULL OR r.last_seq >= ?) ORDER BY r.order_key",
+        f"WHERE {IN_SNAPSHOT} ORDER BY r.order_key",
         [seq, seq],
     ).fetchall()
 

@@ -25,7 +25,7 @@ from ..core.nodes import partner_of
 from ..models import ParseError, check_profiles, gc_paused, loads_json
 from ..support.recent import RecentlyUsed
 from .lookup import NoSnapshotError
-from .opening import ArchiveDamagedError
+from .retrieval import IN_SNAPSHOT, checked_count
 
 if TYPE_CHECKING:
     from ..core.estate import Estate
@@ -84,8 +84,7 @@ class SharedReads:
             raise NoSnapshotError(f"{self.archive.path}: no snapshot {snapshot_id}")
         listed: list[tuple[int, bool]] = con.execute(
             "SELECT r.version_id, v.faulty FROM runs r JOIN versions v USING (version_id) "
-            "WHERE r.first_seq <= ? AND (r.last_seq IS NULL OR r.last_seq >= ?) "
-            "ORDER BY r.order_key",
+            f"WHERE {IN_SNAPSHOT} ORDER BY r.order_key",
             [found[1], found[1]],
         ).fetchall()
         return found, listed
@@ -100,11 +99,7 @@ class SharedReads:
         with self.archive._connection() as con:
             (header, _, stored), listed = self._listing(con, snapshot_id)
             self._fetch(con, [version for version, _ in listed], snapshot_id)
-        if len(listed) != stored:  # rows deleted or added behind the archive's back
-            raise ArchiveDamagedError(
-                f"{path}: snapshot {snapshot_id} was stored with {stored:,} profiles, but "
-                f"{len(listed):,} are there now: the archive was changed outside iptoolkit"
-            )
+        checked_count(path, snapshot_id, stored, len(listed))
         items = [self._versions[version] for version, _ in listed]
         suspects = frozenset(n for n, (_, faulty) in enumerate(listed) if faulty)
         try:

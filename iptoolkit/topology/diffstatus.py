@@ -27,7 +27,7 @@ from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from .shared_union import UNIT_KINDS, graph_maps, json_differs
+from .shared_union import UNIT_KINDS, json_differs, shared_union
 from .style import STATUS_COLOURS, STATUS_LOOKS, STATUS_WORDS
 
 if TYPE_CHECKING:
@@ -119,7 +119,6 @@ def diff_graph(
     profiles that differ (`shared_union`); no old graph is built."""
     from ..models import gc_paused
     from ..query.graph import build_graph, release, structural_copy
-    from .shared_union import shared_union
 
     if shared is not None:
         union, nodes, edges = shared_union(diff.old, diff.new, None if shared is True else shared)
@@ -159,6 +158,8 @@ def _statuses(old: EstateGraph, new: EstateGraph) -> tuple[dict[str, str], dict[
     """Each node and node pair of `new` added (not in `old`) or unchanged, an agent or
     response unit whose JSON differs changed. Read from networkx's own maps: their public
     views cost a call per item (at 10,000 profiles 0.1 s of a timeline's jump)."""
+    from ..query.graph import graph_maps
+
     old_nodes, old_links = graph_maps(old)
     new_nodes, new_links = graph_maps(new)
     nodes: dict[str, str] = {}

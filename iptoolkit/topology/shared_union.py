@@ -25,11 +25,12 @@ if TYPE_CHECKING:
     from ..core.records import ProfileRecord
     from ..query.graph import EstateGraph
 
-__all__ = ["UNIT_KINDS", "graph_maps", "json_differs", "shared_union"]
+__all__ = ["UNIT_KINDS", "json_differs", "shared_union"]
 
 Edge = tuple[str, str]
 UNIT_KINDS = frozenset({"agent", "response"})
-"""The nodes whose JSON a diff compares (it names the profile, not the unit)."""
+"""The nodes whose JSON a diff compares (it names the profile, not the unit): here, the
+module `diffstatus` calls, so that neither imports the other both ways."""
 
 
 def shared_union(
@@ -39,7 +40,7 @@ def shared_union(
     changed (a unit's JSON) or unchanged. `graph`: the new estate's, built already (left
     as it is: the union grows on a copy of its structure); None: built here, as the union."""
     from ..models import gc_paused
-    from ..query.graph import build_graph, registry_nodes, structural_copy
+    from ..query.graph import build_graph, graph_maps, registry_nodes, structural_copy
 
     same = _unchanged(old, new)
     with gc_paused():
@@ -106,12 +107,6 @@ def _held_partners(record: ProfileRecord) -> list[Edge]:
     return pairs
 
 
-def graph_maps(graph: EstateGraph) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
-    """networkx's own node and successor maps (its public views cost a call per item)."""
-    inner: Any = graph
-    return inner._node, inner._succ
-
-
 def json_differs(old: Any, new: Any) -> bool:
-    """JSON that differs (shared objects are the same JSON)."""
+    """JSON that differs (a timeline's snapshots share the objects of what did not)."""
     return old is not new and old != new
