@@ -18,6 +18,8 @@ from iptoolkit.auditing.config import Suppression
 from iptoolkit.comparing import Rules
 from iptoolkit.comparing.mapping import read_mapping, toml_string, write_mapping
 
+from .factories import ACME, GLOBEX, agent, channel, profile
+
 HOSTS = ((".test.example.", ".example."),)
 SECRET = "planted-1-s3cr3t"
 
@@ -215,3 +217,41 @@ def test_hostile_names_are_escaped_in_every_format(prod: ipt.Estate) -> None:
     assert not re.search(r"(?<!\\)<(img|b>)", markdown)
     assert "\\<img src=x\\>" in markdown and "\\*\\*b\\*\\*" in markdown
     assert dataclasses.asdict(result.differences[0])["kind"] == "profile"
+
+
+def _holding(copies: list[dict[str, object]]) -> list[dict[str, object]]:
+    """A profile per copy of one channel (id 5), each named after its position."""
+    return [
+        profile(f"P{n}", name=f"Orders {n}", group="Sales", agent=agent("SFTP", channels=[held]))
+        for n, held in enumerate(copies)
+    ]
+
+
+def test_a_channel_copy_unlike_its_first_is_compared_in_any_part_of_an_estate() -> None:
+    """A copy of a channel that differs from the first copy is compared in full, also in a
+    part (`take`) whose own conflicts no longer name the channel: the part keeps its
+    parent's `varied_channels`, which `compare` reads to skip the alike copies."""
+    plain, changed = channel(5, partner=ACME), channel(5, partner=ACME, port=2222)
+    whole = ipt.Estate.from_raw(_holding([plain, changed, plain, changed]))
+    assert 5 in whole.varied_channels
+    part = whole.take([2, 3])  # P2 (as the first), P3 (the other copy)
+    assert not part.conflicts and 5 in part.varied_channels
+    alike = ipt.Estate.from_raw(_holding([plain] * 4)).take([2, 3])
+    assert 5 not in alike.varied_channels
+
+    (difference,) = ipt.compare(part, alike).differences
+    assert difference.key == ("Sales", "Orders 3"), difference
+    copy = [field.a for field in difference.fields if isinstance(field.a, dict)]
+    assert copy and copy[0]["port"] == 2222, difference.fields  # the copy in full
+    assert not ipt.compare(alike, alike).differences
+
+
+def test_a_partner_only_a_varied_copy_names_is_compared() -> None:
+    """Later copies of a channel are read for their partner only when the channel's copies
+    vary: a partner named by the second copy alone is still an item of the comparison."""
+    from iptoolkit.comparing.keyed_items import items_of
+
+    globex_copy = channel(5, partner=GLOBEX)
+    estate = ipt.Estate.from_raw(_holding([channel(5, partner=ACME), globex_copy, globex_copy]))
+    nodes = [item.node for item in items_of(estate, "partner", Rules())]
+    assert nodes == ["partner:1", "partner:2"]

@@ -122,6 +122,12 @@ class Walk:
         self._value(old, new, "", "", "", "", False)
         return self
 
+    def compare_differing(self, old: Any, new: Any) -> Walk:
+        """`compare` of two values the caller found to differ (their types, or `==`): not
+        compared whole a second time (a changed profile's equal part was read twice)."""
+        self._unequal(old, new, "", "", "", "", False)
+        return self
+
     def _value(
         self, old: Any, new: Any, old_path: str, path: str, name: str, top: str, secret: bool
     ) -> None:

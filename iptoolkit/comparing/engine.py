@@ -112,6 +112,7 @@ class _Run:
                 self.refs["partner"][side],
                 first_copies(estate),
                 ignored,
+                estate.varied_channels,
             )
             for side, estate in enumerate((self.a, self.b))
         ]
@@ -224,7 +225,7 @@ class _Run:
                 left, right = a_tr.partner(a_item.raw), b_tr.partner(b_item.raw)
             if type(left) is type(right) and left == right:
                 continue  # most pairs: no walk to make
-            changes = Walk(is_secret_name).compare(left, right).changes
+            changes = Walk(is_secret_name).compare_differing(left, right).changes
             if not changes:
                 continue
             if how == "manual":  # a rename the mapping file states: its key is no difference

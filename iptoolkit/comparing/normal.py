@@ -51,12 +51,16 @@ class Translator:
         partners: Mapping[str, Ref],
         registry: Mapping[str, Any],
         ignored: frozenset[str],
+        varied: frozenset[Any],
     ) -> None:
         self.channels = channels
         self.partners = partners
         self.registry = registry
         """Channel node -> its first copy (`change.pairing.first_channels`)."""
         self.ignored = ignored
+        self.varied = varied
+        """The keys of the channels whose copies are not all alike (`Estate.varied_channels`):
+        a copy of any other is its first copy's equal, not compared again."""
 
     def profile(self, record: ProfileRecord) -> Any:
         """The profile's JSON with every channel it holds or names as a `Ref`."""
@@ -73,24 +77,26 @@ class Translator:
         top = dict(raw)  # a copy in C; then the few ignored names dropped
         for key in self.ignored.intersection(raw):
             del top[key]
-        copies: dict[tuple[str | int, ...], Any] = {}
-        for use in record.uses:
+        copied: set[int] = set()
+        ref_of, first_of, varied = self.channels.get, self.registry.get, self.varied
+        for use in record.uses:  # 100k profiles: some 200k uses, names read once
             steps = _steps(use.path)
-            if use.held is None:
-                value: Any = self.channels.get(use.node, UNRESOLVED)
+            held = use.held
+            if held is None:
+                value: Any = ref_of(use.node, UNRESOLVED)
             else:
-                held = use.held
                 ident = usable_id(held.get("id")) if isinstance(held, dict) else None
                 if ident is not None:
-                    value = self.channels.get(use.node, UNRESOLVED)
-                    first = self.registry.get(use.node)
-                    if not (first is held or first == held):
+                    value = ref_of(use.node, UNRESOLVED)
+                    first = first_of(use.node)
+                    if first is not held and (first is None or use.key in varied) \
+                            and first != held:  # fmt: skip
                         value = {**self.channel(held), "(channel)": value}
                 elif isinstance(held, dict) and isinstance(held.get("partner"), dict):
                     steps, value = (*steps, "partner"), self.partner_ref(held)
                 else:
                     continue
-            if not _put(top, steps, value, copies):
+            if not _put(top, steps, value, copied):
                 return None
         return top
 
@@ -122,28 +128,26 @@ def _steps(path: str) -> tuple[str | int, ...]:
     return path_steps(path)
 
 
-def _put(root: dict[str, Any], steps: tuple[str | int, ...], value: Any,
-         copies: dict[tuple[str | int, ...], Any]) -> bool:  # fmt: skip
+def _put(root: dict[str, Any], steps: tuple[str | int, ...], value: Any, copied: set[int]) -> bool:
     """Set `value` at `steps` inside `root` (a copy already), copying each container on
-    the way once (`copies`: the ones copied, by their path); False when a step is not
-    there (a profile sent with Python names: its record's paths are its JSON names)."""
+    the way once (`copied`: the `id` of each copy made, alive in `root` meanwhile); False
+    when a step is not there (a profile sent with Python names: its record's paths are
+    its JSON names)."""
     node: Any = root
-    for depth, step in enumerate(steps[:-1]):
-        where = steps[: depth + 1]
-        child = copies.get(where)
-        if child is None:
-            try:
-                original = node[step]
-            except (KeyError, IndexError, TypeError):
-                return False
-            if isinstance(original, dict):
-                child = dict(original)
-            elif isinstance(original, list):
-                child = list(original)
+    for step in steps[:-1]:
+        try:
+            child = node[step]
+        except (KeyError, IndexError, TypeError):
+            return False
+        if id(child) not in copied:
+            if isinstance(child, dict):
+                child = dict(child)
+            elif isinstance(child, list):
+                child = list(child)
             else:
                 return False
             node[step] = child
-            copies[where] = child
+            copied.add(id(child))
         node = child
     try:
         node[steps[-1]]
