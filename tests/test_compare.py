@@ -255,3 +255,24 @@ def test_a_partner_only_a_varied_copy_names_is_compared() -> None:
     estate = ipt.Estate.from_raw(_holding([channel(5, partner=ACME), globex_copy, globex_copy]))
     nodes = [item.node for item in items_of(estate, "partner", Rules())]
     assert nodes == ["partner:1", "partner:2"]
+
+
+def test_copies_of_one_node_under_an_int_and_a_text_id_are_compared() -> None:
+    """The ids 5 and "5" are two registry keys (never compared with each other at load)
+    but one channel node: a copy under "5" is compared in full with the node's first copy,
+    so what differs inside it is found (a channel type the toolkit does not know keeps a
+    text id)."""
+    made_up = {"class": "core:IntegrationPartnerChannelMadeUp", "partner": dict(ACME)}
+
+    def side(port: int) -> ipt.Estate:
+        return ipt.Estate.from_raw(
+            _holding([{**made_up, "id": 5}, {**made_up, "id": "5", "port": port}])
+        )
+
+    a, b = side(2222), side(2223)
+    assert not a.problems and not a.varied_channels
+    (difference,) = ipt.compare(a, b).differences
+    assert difference.key == ("Sales", "Orders 1"), difference
+    assert [(f.path, f.a, f.b) for f in difference.fields] == [
+        ("$.inputAgentSettings.channels[0].port", 2222, 2223)
+    ]

@@ -60,7 +60,8 @@ class Translator:
         self.ignored = ignored
         self.varied = varied
         """The keys of the channels whose copies are not all alike (`Estate.varied_channels`):
-        a copy of any other is its first copy's equal, not compared again."""
+        a copy of any other is its first copy's equal, not compared again, when that first
+        copy has its key (`_first_copy`)."""
 
     def profile(self, record: ProfileRecord) -> Any:
         """The profile's JSON with every channel it holds or names as a `Ref`."""
@@ -78,7 +79,7 @@ class Translator:
         for key in self.ignored.intersection(raw):
             del top[key]
         copied: set[int] = set()
-        ref_of, first_of, varied = self.channels.get, self.registry.get, self.varied
+        ref_of = self.channels.get
         for use in record.uses:  # 100k profiles: some 200k uses, names read once
             steps = _steps(use.path)
             held = use.held
@@ -88,9 +89,7 @@ class Translator:
                 ident = usable_id(held.get("id")) if isinstance(held, dict) else None
                 if ident is not None:
                     value = ref_of(use.node, UNRESOLVED)
-                    first = first_of(use.node)
-                    if first is not held and (first is None or use.key in varied) \
-                            and first != held:  # fmt: skip
+                    if not self._first_copy(use.node, use.key, ident, held):
                         value = {**self.channel(held), "(channel)": value}
                 elif isinstance(held, dict) and isinstance(held.get("partner"), dict):
                     steps, value = (*steps, "partner"), self.partner_ref(held)
@@ -99,6 +98,20 @@ class Translator:
             if not _put(top, steps, value, copied):
                 return None
         return top
+
+    def _first_copy(self, node: str, key: Any, ident: Any, held: dict[str, Any]) -> bool:
+        """Whether `held`, a copy of channel `node` under registry `key` (its id `ident`),
+        equals the node's first copy: known without comparing them when the load found
+        every copy of that key alike and the first copy has the key (the ids `5` and
+        `"5"` are two keys of one node, never compared with each other at load)."""
+        first = self.registry.get(node)
+        if first is held:
+            return True
+        if first is None:
+            return False
+        if key not in self.varied and first.get("id") == ident:
+            return True
+        return bool(first == held)
 
     def channel(self, raw: Any) -> Any:
         """A channel's JSON without its id and timestamps, its partner a `Ref`."""
