@@ -48,9 +48,11 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
     for module, name in COUNTED:
         original = getattr(module, name)
 
-        def wrapper(*args: Any, _f: Callable[..., Any] = original, _n: str = name) -> Any:
+        def wrapper(
+            *args: Any, _f: Callable[..., Any] = original, _n: str = name, **kwargs: Any
+        ) -> Any:
             counted[_n] += 1
-            return _f(*args)
+            return _f(*args, **kwargs)
 
         monkeypatch.setattr(module, name, wrapper)
     return counted

@@ -20,7 +20,7 @@ import iptoolkit as ipt
 from iptoolkit.offline.view import view_payload
 from iptoolkit.query.graph import EstateGraph, build_graph, release
 from iptoolkit.query.reach import induced_subgraph
-from iptoolkit.topology.view import GROUP_BY, grouped_view, profile_group_count
+from iptoolkit.topology.view import GROUP_BY, GroupedViews, grouped_view, profile_group_count
 from iptoolkit.viewmodel import drill, topology_data
 from iptoolkit.viewmodel.explorer_model import ExplorerModel
 from iptoolkit.viewmodel.topology_data import group_graph
@@ -75,6 +75,10 @@ def test_profile_groups_are_counted_as_the_grouped_view_draws_them(
         drawn = drawn_profile_groups(grouped_view(part, group_by, max_per_column=limits))
         counted = profile_group_count(part, group_by, max_per_column=limits)
         assert counted == drawn, f"{name}: {counted} counted, {drawn} drawn"
+        for once in (False, True):  # asked once: subgroups counted from the profiles alone
+            views = GroupedViews(part, max_per_column=limits)
+            shared = views.profile_groups(group_by, once=once)
+            assert shared == drawn, f"{name}: {shared} counted by its views, {drawn} drawn"
 
 
 def test_a_refused_grouping_is_not_laid_out(

@@ -10,9 +10,10 @@ Content-Security-Policy allows no request at all (`default-src 'none'`): it open
 disk, on an intranet, attached to a ticket, and a name that slipped through could load
 nothing even then.
 
-Names are hostile: the JSON escapes `<`, `>`, `&` and U+2028/U+2029 (`script_json`), so
-no name ends the script element or reads as markup; the script writes every name with
-`textContent`, never as HTML; the title is `html.escape`d.
+Names are hostile: the packed payload is base64, which holds no character HTML reads, and
+JSON written inline (a docs site's `x.view.js`) escapes `<`, `>`, `&` and U+2028/U+2029
+(`script_json`), so no name ends the script element or reads as markup; the script writes
+every name with `textContent`, never as HTML; the title is `html.escape`d.
 """
 
 from __future__ import annotations
@@ -87,8 +88,9 @@ def packed_json(payload: Any) -> str:
     10,000-profile estate's 12 MB of levels and details are 2 MB), unpacked by the
     browser's own `DecompressionStream`; fixed gzip time, so the same bytes each run.
     Level 6, zlib's default: level 9 took three times as long for 3% fewer bytes.
-    Base64 holds no character HTML reads, whatever the names."""
-    text = script_json(payload).encode("utf-8")
+    Base64 holds no character HTML reads, whatever the names: the JSON inside needs no
+    escapes (`script_json`'s took 0.15 s of a 10,000-profile file)."""
+    text = dumps_json(payload)
     return base64.b64encode(gzip.compress(text, compresslevel=6, mtime=0)).decode("ascii")
 
 

@@ -35,18 +35,28 @@ MAX_PER_COLUMN: dict[str, int] = {
 would turn the links between two columns into a mesh nobody can follow."""
 
 
-def group_keys(graph: EstateGraph, group_by: str) -> dict[str, Key]:
+def group_keys(
+    graph: EstateGraph, group_by: str, *, profiles_only: bool = False
+) -> dict[str, Key]:
+    """Each node's group (see `topology.view`); `profiles_only`: the profiles' alone, all
+    that a count of subgroups needs (no other kind is ranked with them; agent types lump
+    profiles with their agents): a drill-down counts subgroups it then refuses at most
+    levels."""
     keys: dict[str, Key] = {}
     given: Any = graph  # its node dicts as networkx keeps them: no view per node
     nodes: dict[str, dict[str, Any]] = given._node
-    named = ((node, data) for node, data in nodes.items() if data.get("kind") == "partner")
-    partner_names = {node: str(data.get("name") or node) for node, data in named}
+    partner_names: dict[str, str] = {}
+    if group_by == "partner" or not profiles_only:
+        named = ((node, data) for node, data in nodes.items() if data.get("kind") == "partner")
+        partner_names = {node: str(data.get("name") or node) for node, data in named}
     reaching = _partners_reached(graph, partner_names) if group_by == "partner" else {}
     typed: dict[tuple[str, Any, bool], Key] = {}  # each kind and type's key made once
     for node, data in nodes.items():
         kind = data.get("kind") or "other"
         if kind == "profile":
             keys[node] = ("profile", _profile_bucket(data, node, group_by, reaching), None)
+        elif profiles_only:
+            continue
         elif kind == "partner":
             keys[node] = ("partner", partner_names[node], node)
         else:

@@ -360,7 +360,8 @@ def profile_group_count(
     _check_group_by(group_by)
     limits = max_per_column or MAX_PER_COLUMN
     with gc_paused():
-        return _profile_groups(group_keys(graph, group_by), limits, group_by)
+        keys = group_keys(graph, group_by, profiles_only=group_by == "group")
+        return _profile_groups(keys, limits, group_by)
 
 
 def _profile_groups(keys: dict[str, Key], limits: dict[str, int], group_by: str) -> int:
@@ -384,12 +385,16 @@ class GroupedViews:
         self._keys: dict[str, dict[str, Key]] = {}
         self._views: dict[str, ViewGraph] = {}
 
-    def profile_groups(self, group_by: str) -> int:
+    def profile_groups(self, group_by: str, *, once: bool = False) -> int:
         """`profile_group_count(graph, group_by)`: from its view once made, else from its
-        groups, kept for `view`."""
+        groups, kept for `view`. `once`: asked once, the view drawn only if enough, so
+        subgroups are counted from the profiles alone (a drill-down refuses them at most
+        of its levels, and their other groups were a tenth of its time)."""
         view = self._views.get(group_by)
         if view is not None:
             return sum(1 for kind in view.nodes.values() if kind["kind"] == "profile")
+        if once and group_by == "group" and group_by not in self._keys:
+            return profile_group_count(self.graph, group_by, max_per_column=self._limits)
         return _profile_groups(self._group_keys(group_by), self._limits, group_by)
 
     def view(self, group_by: str, focus: AbstractSet[Hashable] | None = None) -> ViewGraph:

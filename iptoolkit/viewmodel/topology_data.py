@@ -149,7 +149,7 @@ def grouped_data(
     Mermaid chart draw them), without a focus."""
     own = views is None or views.graph is not graph
     views = GroupedViews(graph) if own or views is None else views  # its groups made once
-    if min_profile_groups > 1 and views.profile_groups(group_by) < min_profile_groups:
+    if min_profile_groups > 1 and views.profile_groups(group_by, once=own) < min_profile_groups:
         return None
     view = views.view(group_by, focus)
     data = _to_sigma(view, group_by, focused=focus is not None, canvas=canvas)
