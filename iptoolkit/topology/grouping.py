@@ -35,9 +35,7 @@ MAX_PER_COLUMN: dict[str, int] = {
 would turn the links between two columns into a mesh nobody can follow."""
 
 
-def group_keys(
-    graph: EstateGraph, group_by: str, *, profiles_only: bool = False
-) -> dict[str, Key]:
+def group_keys(graph: EstateGraph, group_by: str, *, profiles_only: bool = False) -> dict[str, Key]:
     """Each node's group (see `topology.view`); `profiles_only`: the profiles' alone, all
     that a count of subgroups needs (no other kind is ranked with them; agent types lump
     profiles with their agents): a drill-down counts subgroups it then refuses at most
