@@ -20,6 +20,7 @@ import iptoolkit as ipt
 from iptoolkit.offline.view import view_payload
 from iptoolkit.query.graph import EstateGraph, build_graph, release
 from iptoolkit.query.reach import induced_subgraph
+from iptoolkit.topology.grouping import group_keys
 from iptoolkit.topology.view import GROUP_BY, GroupedViews, grouped_view, profile_group_count
 from iptoolkit.viewmodel import drill, topology_data
 from iptoolkit.viewmodel.explorer_model import ExplorerModel
@@ -303,3 +304,8 @@ def test_a_label_budget_is_the_one_ranking_every_column_at_each_step_gives() -> 
         }
         canvas = Canvas.of(randomly.choice([200, 400, 600, 860, 1200]), 620)
         assert label_budget(labels, canvas) == slow_label_budget(labels, canvas), labels
+
+
+def test_agent_type_groups_are_not_made_from_the_profiles_alone(graph: EstateGraph) -> None:
+    with pytest.raises(ValueError, match="profiles_only"):
+        group_keys(graph, "agent_type", profiles_only=True)

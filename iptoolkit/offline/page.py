@@ -11,7 +11,7 @@ disk, on an intranet, attached to a ticket, and a name that slipped through coul
 nothing even then.
 
 Names are hostile: the packed payload is base64, which holds no character HTML reads, and
-JSON written inline (a docs site's `x.view.js`) escapes `<`, `>`, `&` and U+2028/U+2029
+JSON written as script (a docs site's `x.view.js`) escapes `<`, `>`, `&` and U+2028/U+2029
 (`script_json`), so no name ends the script element or reads as markup; the script writes
 every name with `textContent`, never as HTML; the title is `html.escape`d.
 """

@@ -40,6 +40,8 @@ def group_keys(graph: EstateGraph, group_by: str, *, profiles_only: bool = False
     that a count of subgroups needs (no other kind is ranked with them; agent types lump
     profiles with their agents): a drill-down counts subgroups it then refuses at most
     levels."""
+    if profiles_only and group_by == "agent_type":
+        raise ValueError("group_keys: agent types lump profiles with agents: profiles_only")
     keys: dict[str, Key] = {}
     given: Any = graph  # its node dicts as networkx keeps them: no view per node
     nodes: dict[str, dict[str, Any]] = given._node
