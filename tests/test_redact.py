@@ -393,3 +393,27 @@ def test_a_pairs_value_is_masked_when_a_sibling_names_a_secret(
 ) -> None:
     assert [key for key in pair if secret_pair_value(pair, key)] == ([masked] if masked else [])
     assert redact_fields(pair) == {k: MASK if k == masked else v for k, v in pair.items()}
+
+
+def test_field_rows_kept_per_value_mask_as_redact_fields() -> None:
+    """`field_rows` keeps the row of a plain value: asked again, alike values from a
+    different table mask as that table says (a pair naming a secret, or not), and a flag is
+    not the number equal to it."""
+    from iptoolkit.viewmodel.explorer_html import field_rows
+
+    for _ in range(2):  # the second time from what was kept
+        assert field_rows({"value": "Bearer x", "name": "x"}) == [
+            ("value", "Bearer x"),
+            ("name", "x"),
+        ]
+        assert field_rows({"value": "Bearer x", "name": "Authorization"}) == [
+            ("value", MASK),
+            ("name", "Authorization"),
+        ]
+        assert field_rows({"a": True}) == [("a", "True")]
+        assert field_rows({"a": 1}) == [("a", "1")]
+        assert field_rows({"password": 0, "token": "", "secret": None}) == [
+            ("password", MASK),
+            ("token", ""),
+        ]
+        assert field_rows({"a": -0.0, "b": 0.0}) == [("a", "-0.0"), ("b", "0.0")]

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..support.redact import redact_text
 from ..viewmodel.explorer_html import Link, field_rows, node_text
-from ..viewmodel.item_html import Section, detail_sections
+from ..viewmodel.item_html import Section, detail_sections, link_cache
 from .levels import Interned
 
 if TYPE_CHECKING:
@@ -25,12 +25,14 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DETAIL_KINDS",
+    "Entries",
     "ItemTable",
     "Named",
     "SectionTexts",
     "section_json",
     "section_texts",
     "numbered",
+    "mask_cache",
 ]
 
 DETAIL_KINDS = ("profile", "channel", "partner")
@@ -68,8 +70,14 @@ class ItemTable:
         """Each item's details, as the Details tab shows them (the whole graph inside),
         every text but an item's name an index into `strings`."""
         inside = frozenset(str(node) for node in self.graph.nodes)
+        # in one pass: what many items repeat (a link, a masked text, an item's entry) is
+        # made once for all of them, not once per item that names it
+        link, mask, entries = link_cache(self.graph, inside), mask_cache(), Entries(self, strings)
         return [
-            [section_json(s, self, strings) for s in detail_sections(model, str(node), inside)]
+            [
+                numbered(section_texts(s, mask), self, strings, entries)
+                for s in detail_sections(model, str(node), inside, link)
+            ]
             for node in self.nodes
         ]
 
@@ -102,28 +110,62 @@ def section_json(section: Section, table: ItemTable, strings: Interned) -> dict[
     return numbered(section_texts(section), table, strings)
 
 
-def section_texts(section: Section) -> SectionTexts:
-    """The texts `section_json` writes of `section`, masked, not yet numbered."""
-    title = redact_text(section.title)
+def section_texts(section: Section, mask: Callable[[str], str] = redact_text) -> SectionTexts:
+    """The texts `section_json` writes of `section`, masked (by `mask`: `redact_text`, or
+    the same kept per text, `mask_cache`), not yet numbered."""
+    title = mask(section.title)
     if section.fields is not None:
         rows = [_row_json(row) for row in field_rows(section.fields)]
-        links = [(key, _named(link)) for key, link in section.links.items()]
+        links = [(key, _named(link, mask)) for key, link in section.links.items()]
         return SectionTexts(title, rows=rows, links=links)
     if section.items is not None:
-        shown = [_named(item) for item in section.items[: max(section.limit, 10)]]
-        note = redact_text(section.note) if section.note else ""
+        shown = [_named(item, mask) for item in section.items[: max(section.limit, 10)]]
+        note = mask(section.note) if section.note else ""
         return SectionTexts(title, items=shown, total=len(section.items), note=note)
-    return SectionTexts(title, text=redact_text(section.text or ""), css=section.css)
+    return SectionTexts(title, text=mask(section.text or ""), css=section.css)
 
 
-def numbered(texts: SectionTexts, table: ItemTable, strings: Interned) -> dict[str, Any]:
+def mask_cache() -> Callable[[str], str]:
+    """`redact_text`, each text masked once and kept: for the many sections of one file,
+    whose titles, notes and item names repeat (the same text, the same mask)."""
+    made: dict[str, str] = {}
+
+    def mask(text: str) -> str:
+        found = made.get(text)
+        if found is None:
+            found = made[text] = redact_text(text)
+        return found
+
+    return mask
+
+
+class Entries:
+    """How `numbered` writes an item named: its index in `table`, or (one the table lacks)
+    its text's index in `strings` as a one-element list; each kept once made, for the many
+    sections of one file naming the same items."""
+
+    def __init__(self, table: ItemTable, strings: Interned) -> None:
+        self.table, self.strings = table, strings
+        self.made: dict[Named, int] = {}
+        """An item's index, or the bitwise inverse (negative) of its text's."""
+
+    def __call__(self, named: Named) -> int | list[int]:
+        number = self.made.get(named)
+        if number is None:
+            number = -1 if named[0] is None else self.table(named[0])
+            if number < 0:
+                number = ~self.strings(named[1])
+            self.made[named] = number
+        return number if number >= 0 else [~number]
+
+
+def numbered(
+    texts: SectionTexts, table: ItemTable, strings: Interned, entries: Entries | None = None
+) -> dict[str, Any]:
     """`section_json` of the section these are the texts of: texts numbered in `strings`,
-    items in `table` (an item the table lacks: its text)."""
-
-    def entry(named: Named) -> int | list[int]:
-        number = -1 if named[0] is None else table(named[0])
-        return number if number >= 0 else [strings(named[1])]
-
+    items in `table` (an item the table lacks: its text); `entries`, kept for many
+    sections of `table` and `strings`, says how an item is written."""
+    entry = Entries(table, strings) if entries is None else entries
     out: dict[str, Any] = {"t": strings(texts.title)}
     if texts.rows is not None and texts.links is not None:
         out["f"] = [strings(row) for row in texts.rows]
@@ -145,8 +187,8 @@ def _row_json(row: tuple[str, str]) -> str:
     return json.dumps(row, ensure_ascii=False)
 
 
-def _named(item: str | Link) -> Named:
+def _named(item: str | Link, mask: Callable[[str], str]) -> Named:
     """An item named: its node (a link's) and its text, masked."""
     if isinstance(item, Link):
-        return item.node, redact_text(item.text)
-    return None, redact_text(item)
+        return item.node, mask(item.text)
+    return None, mask(item)

@@ -28,6 +28,8 @@ __all__ = [
     "is_secret_name",
     "secret_pair_value",
     "redact_fields",
+    "redact_member",
+    "names_a_secret",
     "redact_query",
     "redact_url",
     "redact_text",
@@ -137,11 +139,12 @@ def secret_pair_value(obj: Mapping[Any, Any], key: object) -> bool:
     >>> secret_pair_value({"property": "password", "value": "k"}, "value")
     True
     """
-    return key in PAIR_VALUES and _names_a_secret(obj)
+    return key in PAIR_VALUES and names_a_secret(obj)
 
 
-def _names_a_secret(obj: Mapping[Any, Any]) -> bool:
-    """Whether `obj` holds a pair's value and a member naming it a secret's name."""
+def names_a_secret(obj: Mapping[Any, Any]) -> bool:
+    """Whether `obj` holds a pair's value and a member naming it a secret's name: then its
+    pair's value is masked (`redact_member`)."""
     if PAIR_VALUES.isdisjoint(obj.keys()):
         return False  # most objects: one pass in C, no name asked
     return any(
@@ -164,21 +167,23 @@ def redact_fields(value: Any) -> Any:
     if value is None or kind is int or kind is bool or kind is float:
         return value
     if isinstance(value, Mapping):
-        pair = _names_a_secret(value)
-        return {
-            key: (
-                MASK
-                if item not in (None, "")
-                and (is_secret_name(str(key)) or (pair and key in PAIR_VALUES))
-                else redact_fields(item)
-            )
-            for key, item in value.items()
-        }
+        pair = names_a_secret(value)
+        return {key: redact_member(key, item, pair) for key, item in value.items()}
     if isinstance(value, list | tuple):
         return [redact_fields(item) for item in value]
     if isinstance(value, str):
         return redact_text(value)
     return value
+
+
+def redact_member(key: Any, item: Any, pair: bool) -> Any:
+    """`item`, the value of `key` in a mapping, as `redact_fields` shows it: masked when
+    `key` is a secret's name, or the mapping names a secret (`pair`, `names_a_secret`)
+    and `key` holds that pair's value; else its own fields masked. One rule for a whole
+    mapping and for a caller that masks its members one by one (`field_rows`)."""
+    if item not in (None, "") and (is_secret_name(str(key)) or (pair and key in PAIR_VALUES)):
+        return MASK
+    return redact_fields(item)
 
 
 _KEY = r"[\w.%+\-\[\]$]"

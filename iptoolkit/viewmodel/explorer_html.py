@@ -8,12 +8,14 @@ No widget here: these are pure functions of data, tested on their own (the itabl
 from __future__ import annotations
 
 import base64
+import functools
 import html
+import json
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..support.names import type_label
-from ..support.redact import redact_fields, redact_text
+from ..support.redact import names_a_secret, redact_member, redact_text
 from ..topology.style import MARKER_GLYPHS
 
 if TYPE_CHECKING:
@@ -156,22 +158,42 @@ def node_text(graph: Any, node: str) -> str:
 
 
 def field_rows(fields: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """The rows of a table of fields as shown, masked (`redact_fields`): empty values left
-    out, nested ones as compact JSON cut to 400 characters."""
-    import json
-
+    """The rows of a table of fields as shown, masked (`redact_fields`, member by member:
+    `redact_member`): empty values left out, nested ones as compact JSON cut to 400
+    characters. A row of a text, number or flag is kept (`_plain_row`): an HTML file shows
+    thousands of profiles' fields, most of them alike (`"commitEach": false`)."""
+    pair = names_a_secret(fields)
     rows = []
-    for key, value in redact_fields(dict(fields)).items():
-        if value is None or value == [] or value == {}:
-            continue
-        if isinstance(value, dict | list):
-            shown = json.dumps(value, ensure_ascii=False, default=str)
-            if len(shown) > 400:
-                shown = shown[:400] + "…"
+    for key, value in fields.items():
+        kind = type(value)
+        if type(key) is str and (kind is str or kind is int or kind is bool or value is None):
+            row = _plain_row(key, value, pair)
         else:
-            shown = str(value)
-        rows.append((str(key), shown))
+            row = _field_row(key, redact_member(key, value, pair))
+        if row is not None:
+            rows.append(row)
     return rows
+
+
+@functools.lru_cache(maxsize=1 << 16, typed=True)
+def _plain_row(key: str, value: str | int | None, pair: bool) -> tuple[str, str] | None:
+    """`_field_row` of a text, integer, flag or None under a text `key`, kept. Its type is
+    part of what is kept (`typed`: `True` is not `1`); a float is not kept (`-0.0` is
+    `0.0`, and its row is not)."""
+    return _field_row(key, redact_member(key, value, pair))
+
+
+def _field_row(key: Any, value: Any) -> tuple[str, str] | None:
+    """A field's row, its value masked already; None: an empty value, left out."""
+    if value is None or value == [] or value == {}:
+        return None
+    if isinstance(value, dict | list):
+        shown = json.dumps(value, ensure_ascii=False, default=str)
+        if len(shown) > 400:
+            shown = shown[:400] + "…"
+    else:
+        shown = str(value)
+    return str(key), shown
 
 
 LONG_NAME = 28

@@ -9,8 +9,9 @@ on the filter.
 
 from __future__ import annotations
 
+import functools
 import html
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -24,7 +25,14 @@ if TYPE_CHECKING:
     from ..query.graph import EstateGraph
     from .explorer_model import ExplorerModel
 
-__all__ = ["detail_html", "detail_sections", "Section", "item_link", "activity"]
+__all__ = [
+    "detail_html",
+    "detail_sections",
+    "Section",
+    "item_link",
+    "link_cache",
+    "activity",
+]
 
 _PROFILE_FIELDS = ("id", "name", "group", "active", "tags", "description", "encoding")
 
@@ -57,14 +65,23 @@ class Section:
     css: str = "ipt-title"
 
 
-def detail_sections(model: ExplorerModel, node: str, inside: frozenset[str]) -> list[Section]:
+def detail_sections(
+    model: ExplorerModel,
+    node: str,
+    inside: frozenset[str],
+    link: Callable[[str], Link] | None = None,
+) -> list[Section]:
     """What the Details tab shows of a node: its fields, the items it names, where-used and
     impact, as data (`detail_html` writes it as HTML, the offline view as JSON); `inside`
     are the current selection's nodes, the rest are marked outside it. Fields are not
-    masked yet: whoever shows them masks them (`redact_fields`)."""
+    masked yet: whoever shows them masks them (`redact_fields`). `link`: `item_link` of a
+    node, as a caller asking of every item keeps it (`link_cache`): an HTML file's details
+    name each item some six times over."""
     from ..query.reach import impact, where_used
 
     graph = model.graph
+    if link is None:
+        link = link_cache(graph, inside)
     if node not in graph:
         return [Section("", text=f"{node} is not in this estate.", css="ipt-none")]
     data = graph.nodes[node]
@@ -88,8 +105,8 @@ def detail_sections(model: ExplorerModel, node: str, inside: frozenset[str]) -> 
             parts.append(Section("Input agent settings", fields=settings))
         channels = _profile_channels(graph, node)
         partners = [p for c in channels for p in _of_kind(graph.successors(c), graph, "partner")]
-        parts.append(Section("Channels it uses", items=_links(graph, channels, inside)))
-        parts.append(Section("Partners it reaches", items=_links(graph, partners, inside)))
+        parts.append(Section("Channels it uses", items=_links(link, channels)))
+        parts.append(Section("Partners it reaches", items=_links(link, partners)))
     else:
         model_obj = data.get("model", data.get("json"))
         fields = _dump(model_obj)
@@ -100,7 +117,7 @@ def detail_sections(model: ExplorerModel, node: str, inside: frozenset[str]) -> 
             fields.pop("partner", None)
             fields["host"] = data.get("host")
             for partner in _of_kind(graph.successors(node), graph, "partner"):
-                links["partner"] = item_link(graph, partner, inside)
+                links["partner"] = link(partner)
             if data.get("resolved") is False:
                 fields["resolved"] = "no: named by id, held by no profile"
         # a name may hold a URL with a password: masked, as every value shown
@@ -108,7 +125,7 @@ def detail_sections(model: ExplorerModel, node: str, inside: frozenset[str]) -> 
         parts.append(Section(title, fields=fields, links=links))
         if kind == "partner":
             channels = list(_of_kind(graph.predecessors(node), graph, "channel"))
-            parts.append(Section("Its channels", items=_links(graph, channels, inside)))
+            parts.append(Section("Its channels", items=_links(link, channels)))
     if node not in inside:
         note = f"This {kind} is {OUTSIDE_NOTE}."
         parts.insert(0, Section("", text=note, css="ipt-outside-note"))
@@ -116,11 +133,11 @@ def detail_sections(model: ExplorerModel, node: str, inside: frozenset[str]) -> 
         used = where_used(graph, node)
         chosen = sum(1 for p in used if p in inside)
         note = f"in the whole estate; {chosen:,} in the current selection"
-        parts.append(Section("Where used", items=_links(graph, used, inside), note=note))
+        parts.append(Section("Where used", items=_links(link, used), note=note))
     hit = impact(graph, node)
     parts.append(Section("Impact if it goes away", text=_impact_words(hit)))
     parts += [
-        Section(title, items=_links(graph, nodes, inside), limit=20)
+        Section(title, items=_links(link, nodes), limit=20)
         for title, nodes in (
             ("Profiles that lose all input", hit.lose_input),
             ("Profiles that lose part of their input", hit.partial_input),
@@ -171,8 +188,23 @@ def _of_kind(nodes: Any, graph: EstateGraph, kind: str) -> list[str]:
     return list(dict.fromkeys(n for n in nodes if graph.nodes[n].get("kind") == kind))
 
 
-def _links(graph: EstateGraph, nodes: Any, inside: frozenset[str]) -> list[Link]:
-    return [item_link(graph, node, inside) for node in nodes]
+def _links(link: Callable[[str], Link], nodes: Any) -> list[Link]:
+    return [link(node) for node in nodes]
+
+
+def link_cache(graph: EstateGraph, inside: frozenset[str]) -> Callable[[str], Link]:
+    """`item_link` of a node in `graph` and `inside`, each made once and kept: for many
+    items' details of one graph and selection (an HTML file's), which must not change
+    while it is used."""
+    made: dict[str, Link] = {}
+
+    def link(node: str) -> Link:
+        found = made.get(node)
+        if found is None:
+            found = made[node] = item_link(graph, node, inside)
+        return found
+
+    return link
 
 
 def item_link(graph: EstateGraph, node: str, inside: frozenset[str]) -> Link:
@@ -181,14 +213,22 @@ def item_link(graph: EstateGraph, node: str, inside: frozenset[str]) -> Link:
 
 
 def _impact_words(hit: Any) -> str:
-    said = [
-        plural(len(hit.lose_input), "active profile") + " would receive nothing",
-        plural(len(hit.partial_input), "profile") + " would lose part of their input",
-        plural(len(hit.lose_response), "profile") + " would lose a response path",
-        plural(len(hit.partners), "partner") + " would be left without an active channel",
-    ]
     counts = (hit.lose_input, hit.partial_input, hit.lose_response, hit.partners)
-    said = [words for words, nodes in zip(said, counts, strict=True) if nodes]
+    return _counts_words(*map(len, counts))
+
+
+@functools.lru_cache(maxsize=4096)
+def _counts_words(lose: int, partial: int, response: int, partners: int) -> str:
+    """The impact's sentence, a function of its four counts only: kept, as an HTML file
+    asks it of every item and most say the same (a profile: its own input lost)."""
+    said = [
+        plural(lose, "active profile") + " would receive nothing",
+        plural(partial, "profile") + " would lose part of their input",
+        plural(response, "profile") + " would lose a response path",
+        plural(partners, "partner") + " would be left without an active channel",
+    ]
+    counts = (lose, partial, response, partners)
+    said = [words for words, count in zip(said, counts, strict=True) if count]
     return "; ".join(said) + "." if said else "Nothing active stops."
 
 
