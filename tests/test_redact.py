@@ -396,24 +396,28 @@ def test_a_pairs_value_is_masked_when_a_sibling_names_a_secret(
 
 
 def test_field_rows_kept_per_value_mask_as_redact_fields() -> None:
-    """`field_rows` keeps the row of a plain value: asked again, alike values from a
-    different table mask as that table says (a pair naming a secret, or not), and a flag is
-    not the number equal to it."""
-    from iptoolkit.viewmodel.explorer_html import field_rows
+    """`field_rows` with rows kept by its caller: asked again, alike values from a different
+    table mask as that table says (a pair naming a secret, or not), and a flag is not the
+    number equal to it; what is kept is the caller's, not the module's (a secret's clear
+    text must not outlive the work in a kernel's memory)."""
+    from iptoolkit.viewmodel.explorer_html import PlainRows, field_rows
 
+    kept: PlainRows = {}
     for _ in range(2):  # the second time from what was kept
-        assert field_rows({"value": "Bearer x", "name": "x"}) == [
+        assert field_rows({"value": "Bearer x", "name": "x"}, kept) == [
             ("value", "Bearer x"),
             ("name", "x"),
         ]
-        assert field_rows({"value": "Bearer x", "name": "Authorization"}) == [
+        assert field_rows({"value": "Bearer x", "name": "Authorization"}, kept) == [
             ("value", MASK),
             ("name", "Authorization"),
         ]
-        assert field_rows({"a": True}) == [("a", "True")]
-        assert field_rows({"a": 1}) == [("a", "1")]
-        assert field_rows({"password": 0, "token": "", "secret": None}) == [
+        assert field_rows({"a": True}, kept) == [("a", "True")]
+        assert field_rows({"a": 1}, kept) == [("a", "1")]
+        assert field_rows({"password": 0, "token": "", "secret": None}, kept) == [
             ("password", MASK),
             ("token", ""),
         ]
-        assert field_rows({"a": -0.0, "b": 0.0}) == [("a", "-0.0"), ("b", "0.0")]
+        assert field_rows({"a": -0.0, "b": 0.0}, kept) == [("a", "-0.0"), ("b", "0.0")]
+    assert ("value", str, "Bearer x", True) in kept  # the caller's, dropped with it
+    assert field_rows({"password": "hunter2"}) == [("password", MASK)]

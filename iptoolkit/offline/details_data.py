@@ -15,7 +15,7 @@ from collections.abc import Callable, Hashable, Iterable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..support.redact import redact_text
-from ..viewmodel.explorer_html import Link, field_rows, node_text
+from ..viewmodel.explorer_html import Link, PlainRows, field_rows, node_text
 from ..viewmodel.item_html import Section, detail_sections, link_cache
 from .levels import Interned
 
@@ -73,9 +73,10 @@ class ItemTable:
         # in one pass: what many items repeat (a link, a masked text, an item's entry) is
         # made once for all of them, not once per item that names it
         link, mask, entries = link_cache(self.graph, inside), mask_cache(), Entries(self, strings)
+        rows: PlainRows = {}
         return [
             [
-                numbered(section_texts(s, mask), self, strings, entries)
+                numbered(section_texts(s, mask, rows), self, strings, entries)
                 for s in detail_sections(model, str(node), inside, link)
             ]
             for node in self.nodes
@@ -110,14 +111,17 @@ def section_json(section: Section, table: ItemTable, strings: Interned) -> dict[
     return numbered(section_texts(section), table, strings)
 
 
-def section_texts(section: Section, mask: Callable[[str], str] = redact_text) -> SectionTexts:
+def section_texts(
+    section: Section, mask: Callable[[str], str] = redact_text, rows: PlainRows | None = None
+) -> SectionTexts:
     """The texts `section_json` writes of `section`, masked (by `mask`: `redact_text`, or
-    the same kept per text, `mask_cache`), not yet numbered."""
+    the same kept per text, `mask_cache`), not yet numbered; `rows`: field rows kept for
+    one file's sections (`field_rows`)."""
     title = mask(section.title)
     if section.fields is not None:
-        rows = [_row_json(row) for row in field_rows(section.fields)]
+        written = [_row_json(row) for row in field_rows(section.fields, rows)]
         links = [(key, _named(link, mask)) for key, link in section.links.items()]
-        return SectionTexts(title, rows=rows, links=links)
+        return SectionTexts(title, rows=written, links=links)
     if section.items is not None:
         shown = [_named(item, mask) for item in section.items[: max(section.limit, 10)]]
         note = mask(section.note) if section.note else ""

@@ -8,7 +8,6 @@ No widget here: these are pure functions of data, tested on their own (the itabl
 from __future__ import annotations
 
 import base64
-import functools
 import html
 import json
 from collections.abc import Iterable, Mapping
@@ -157,17 +156,28 @@ def node_text(graph: Any, node: str) -> str:
     return str(name or node)
 
 
-def field_rows(fields: Mapping[str, Any]) -> list[tuple[str, str]]:
+PlainRows = dict[tuple[str, type, object, bool], "tuple[str, str] | None"]
+"""Rows of plain values already made (`field_rows`), by key, type, value and whether the
+table names a secret: kept by a caller showing many tables, and dropped with its work (a
+cache for the module's life would keep secrets' clear text in a kernel as its keys)."""
+
+
+def field_rows(fields: Mapping[str, Any], kept: PlainRows | None = None) -> list[tuple[str, str]]:
     """The rows of a table of fields as shown, masked (`redact_fields`, member by member:
     `redact_member`): empty values left out, nested ones as compact JSON cut to 400
-    characters. A row of a text, number or flag is kept (`_plain_row`): an HTML file shows
-    thousands of profiles' fields, most of them alike (`"commitEach": false`)."""
+    characters. `kept`: the rows of texts, numbers and flags made for earlier tables, used
+    and added to (an HTML file shows thousands of profiles' fields, most of them alike:
+    `"commitEach": false`)."""
     pair = names_a_secret(fields)
     rows = []
     for key, value in fields.items():
         kind = type(value)
-        if type(key) is str and (kind is str or kind is int or kind is bool or value is None):
-            row = _plain_row(key, value, pair)
+        if kept is not None and type(key) is str and kind in _PLAIN:
+            mark = (key, kind, value, pair)  # its type too: `True` is not `1`
+            if mark in kept:
+                row = kept[mark]
+            else:
+                row = kept[mark] = _field_row(key, redact_member(key, value, pair))
         else:
             row = _field_row(key, redact_member(key, value, pair))
         if row is not None:
@@ -175,12 +185,8 @@ def field_rows(fields: Mapping[str, Any]) -> list[tuple[str, str]]:
     return rows
 
 
-@functools.lru_cache(maxsize=1 << 16, typed=True)
-def _plain_row(key: str, value: str | int | None, pair: bool) -> tuple[str, str] | None:
-    """`_field_row` of a text, integer, flag or None under a text `key`, kept. Its type is
-    part of what is kept (`typed`: `True` is not `1`); a float is not kept (`-0.0` is
-    `0.0`, and its row is not)."""
-    return _field_row(key, redact_member(key, value, pair))
+_PLAIN = frozenset({str, int, bool, type(None)})
+"""Values whose row `field_rows` keeps; not a float (`-0.0 == 0.0`, their rows differ)."""
 
 
 def _field_row(key: Any, value: Any) -> tuple[str, str] | None:
