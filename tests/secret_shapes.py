@@ -122,6 +122,23 @@ SHAPES = [
         True,
     ),
     Shape("PEM anywhere", lambda s: {"material": _pem(s)}, True),
+    # missed until the audit of 2026-12-05
+    Shape(
+        "JAAS quoted",
+        lambda s: {"saslJaasConfig": f'PlainLoginModule required username="u" password="{s}";'},
+        True,
+    ),
+    Shape("protocol-relative URL", lambda s: {"url": f"//svc:{s}@proto.example/in"}, True),
+    Shape("SFTP user:pw@host", lambda s: {"host": f"sftpuser:{s}@sftp.example"}, True),
+    Shape("?key= API key", lambda s: {"url": f"https://maps.example/api?key={s}&q=1"}, True),
+    Shape("subscription key header", lambda s: {"headers": {"Ocp-Apim-Subscription-Key": s}}, True),
+    Shape(
+        "WS-Security password",
+        lambda s: {"soapData": f'<wsse:Password Type="PasswordText">{s}</wsse:Password>'},
+        True,
+    ),
+    Shape("YAML password", lambda s: {"body": f"user: u\npassword: {s}\n"}, True),
+    Shape("SQL IDENTIFIED BY", lambda s: {"sql": f"CREATE USER u IDENTIFIED BY {s};"}, True),
 ]
 
 ORDINARY = {
@@ -143,6 +160,8 @@ ORDINARY = {
         {"property": "timeout", "value": "property-value-visible"},
     ],
     "url": "https://edi.example/in?page=2&lang=en-visible,sort=name-visible#section-visible",
+    "contact": "mailto:ops-visible@example.com; tokenType: bearer-colon-visible",
+    "keyName": "key-name-visible",
 }
 """Fields that only look like secrets, each value one an output must keep as it is."""
 ORDINARY_SHOWN = [
@@ -150,7 +169,7 @@ ORDINARY_SHOWN = [
     "RootManage-visible", "AKIAEXAMPLEID0001", "key-length-256", "token-visible",
     "Monkey business", "MIIcertificate-body-visible", "application/json-visible",
     "pair-value-visible", "property-value-visible", "lang=en-visible", "sort=name-visible",
-    "section-visible",
+    "section-visible", "ops-visible@example.com", "bearer-colon-visible", "key-name-visible",
 ]  # fmt: skip
 """What of `ORDINARY` an output shows (a marker in each value), to look for in it."""
 

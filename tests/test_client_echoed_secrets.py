@@ -50,7 +50,12 @@ def _answer(hostile: Hostile, handler: Any) -> None:
         content_type = "application/json"
     else:
         sent = handler.headers.get("Authorization", "")
-        body = f"<pre>proxy error\nAuthorization: {sent}\nsession {TOKEN} dropped</pre>".encode()
+        key = handler.headers.get("Ocp-Apim-Subscription-Key", "")
+        accept = handler.headers.get("Accept", "")
+        body = (
+            f"<pre>proxy error\nAuthorization: {sent}\nsession {TOKEN} dropped\n"
+            f"Ocp-Apim-Subscription-Key={key} Accept={accept}</pre>"
+        ).encode()
         status, content_type = 500, "text/html"
     send_head(handler, status, Content_Type=content_type, Content_Length=len(body))
     handler.wfile.write(body)
@@ -99,6 +104,27 @@ def test_an_echoed_header_is_masked_by_its_name_whatever_the_auth(server: Hostil
     assert "Authorization: **********" in str(caught.value)
     for text in (str(caught.value), caught.value.body_excerpt or ""):
         assert sent not in text and "Basic" not in text, text
+
+
+@pytest.mark.parametrize("auth", ["bearer", "basic"])
+def test_a_header_the_client_was_given_is_masked_when_echoed(server: Hostile, auth: str) -> None:
+    """A gateway's key given as a header (`headers=`) under a name no rule calls secret is
+    masked as the session's own credentials are, whatever the auth; a plain header's value
+    (`Accept`) is kept."""
+    import httpx
+
+    key = "apim-4f2e9c71"
+    given: httpx.Auth = ipt.BearerToken(TOKEN) if auth == "bearer" else httpx.BasicAuth("u", "p")
+    headers = {"Ocp-Apim-Subscription-Key": key, "Accept-Language": "en"}
+    with (
+        ipt.Client(f"{server.url}/echo-header", auth=given, max_retries=0, headers=headers) as c,
+        pytest.raises(ApiError) as caught,
+    ):
+        c.fetch_raw()
+    for text in (str(caught.value), repr(caught.value), caught.value.body_excerpt or ""):
+        assert key not in text, text
+    assert "Ocp-Apim-Subscription-Key=**********" in str(caught.value)
+    assert "Accept=application/json" in str(caught.value)
 
 
 def test_fetch_and_watch_on_the_command_line_show_no_echoed_secret(

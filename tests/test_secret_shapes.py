@@ -131,3 +131,35 @@ def test_summary_masks_the_source_urls_password_and_login_token(tmp_path: Path) 
         assert result.exit_code == 0, result.output
         assert "platform.example/api/preview/profiles?loginToken=" in result.stdout
         assert "Pw-0f-summary" not in result.output and "Tk-0f-sum" not in result.output
+
+
+def test_the_models_reprs_show_no_secret(estate: ipt.Estate) -> None:
+    """A notebook cell ending in a profile shows its repr (IPython's text/plain): masked as
+    every other surface, nested settings, channels and partners with it."""
+    from IPython.core.formatters import PlainTextFormatter
+
+    from iptoolkit.models.channels import IntegrationPartner
+
+    shown = PlainTextFormatter()
+    texts = [text for p in estate.profiles for text in (repr(p), str(p), shown(p))]
+    partner = {"class": "core:IntegrationPartner", "id": 1, "name": "P", **SHAPES[0].fields("x")}
+    texts.append(repr(IntegrationPartner.model_validate(partner, strict=False)))
+    assert _leaked("\n".join(texts)) == []
+    assert "password='x'" not in texts[-1] and "**********" in texts[-1]
+
+
+def test_a_parse_error_quotes_no_secret() -> None:
+    """A profile refused for a field of the wrong type quotes the value it got, masked:
+    the message is shown, logged and written to `problems`."""
+    from iptoolkit.models import ParseError, parse_profiles
+
+    faulty = [
+        {"id": "P1", "name": "p", "active": True, "created": shape.fields(secret)}
+        for shape, secret in zip(SHAPES, secrets("a"), strict=True)
+    ]
+    with pytest.raises(ParseError) as caught:
+        parse_profiles(faulty)
+    assert "created" in str(caught.value)
+    assert _leaked(str(caught.value)) == []
+    estate = ipt.Estate.from_raw(faulty)
+    assert _leaked(repr(estate.problems)) == []

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_PROFILES_PATH",
     "DEFAULT_TIMEOUT",
+    "PLAIN_HEADERS",
     "ClientBase",
     "auth_from_env",
     "Fetched",
@@ -42,6 +43,11 @@ __all__ = [
 DEFAULT_PROFILES_PATH = "/api/preview/profiles"
 """The listing's path on our reference server; the spec does not name one."""
 DEFAULT_TIMEOUT = 30.0
+PLAIN_HEADERS = frozenset(
+    {"accept", "accept-encoding", "accept-language", "content-type", "user-agent", "cache-control"}
+)
+"""Headers a caller may give whose values are not credentials: an error quoting them keeps
+them (`application/json`); the values of every other header given are masked in errors."""
 
 
 def _user_agent() -> str:
@@ -130,6 +136,9 @@ class ClientBase(Generic[Transport]):
         install_log_filters()
         self.base_url = url.copy_with(query=None, fragment=None)
         self.auth = auth._bind(self.base_url) if isinstance(auth, _PlatformAuth) else auth
+        self._header_values: tuple[str, ...] = tuple(
+            value for name, value in (headers or {}).items() if name.lower() not in PLAIN_HEADERS
+        )
         self.profiles_path = profiles_path or DEFAULT_PROFILES_PATH
         self.profiles_url = listing_url(self.base_url, self.profiles_path)
         self.max_retries = max_retries
@@ -194,13 +203,16 @@ class ClientBase(Generic[Transport]):
     @contextmanager
     def _masked(self) -> Iterator[None]:
         """An `ApiError` leaving the block has the session's own credentials masked (the
-        secret, cookies or login token given, the token bought), as sent or percent-encoded:
-        a server echoing a request quotes them where no name says they are secret."""
+        secret, cookies or login token given, the token bought, the values of the headers
+        given but `PLAIN_HEADERS`), as sent or percent-encoded: a server echoing a request
+        quotes them where no name says they are secret (`Ocp-Apim-Subscription-Key`)."""
         try:
             yield
         except ApiError as exc:
+            own: tuple[str, ...] = ()
             if isinstance(self.auth, _PlatformAuth):
-                exc.mask(self.auth.secret_values())
+                own = self.auth.secret_values()
+            exc.mask([*own, *self._header_values])
             raise
 
     def __repr__(self) -> str:

@@ -30,6 +30,7 @@ from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import core_schema
 
 from ..support.long_lived import kept_out
+from ..support.redact import names_a_secret, redact_member
 
 __all__ = [
     "ApiModel",
@@ -69,9 +70,12 @@ class ApiModel(BaseModel):
     )
 
     def __repr_args__(self) -> Any:
-        """Show only what was sent: a profile has dozens of optional fields."""
+        """Show only what was sent (a profile has dozens of optional fields), masked as every
+        surface masks (`redact_member`): a notebook echoing a profile shows its repr."""
         set_fields = self.model_fields_set
-        return [(name, value) for name, value in super().__repr_args__() if name in set_fields]
+        sent = [(name, value) for name, value in super().__repr_args__() if name in set_fields]
+        pair = names_a_secret(dict(sent))
+        return [(name, redact_member(name, value, pair)) for name, value in sent]
 
     def to_json_dict(self) -> dict[str, Any]:
         """The JSON object this model was parsed from: by alias, unset fields left out."""

@@ -18,6 +18,7 @@ from typing import Annotated, Any, NamedTuple, cast
 from pydantic import GetCoreSchemaHandler, TypeAdapter, ValidationError
 from pydantic_core import core_schema
 
+from ..support.redact import redact_fields
 from .base import gc_paused, routed_errors
 from .fastcheck import profile_fault
 from .jsontext import (
@@ -420,7 +421,7 @@ def _describe(error: Any) -> str:
         message = "expected a JSON array"
     value = error.get("input")
     got = _json_type(value)
-    excerpt = json.dumps(value, default=str)
+    excerpt = json.dumps(redact_fields(value), default=str)  # an error is shown and logged
     if len(excerpt) > _EXCERPT:
         excerpt = excerpt[: _EXCERPT - 3] + "..."
     return f"{message}; got {got} {excerpt}"

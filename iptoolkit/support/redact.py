@@ -9,8 +9,11 @@ name/value pair (`{"name": "Authorization", "value": "Bearer X"}`, `{"key": "X-A
 "value": ...}`, `{"paramName": "apikey", "paramValue": ...}`) is one too, however its
 members are named: `secret_pair_value` says which member to mask. Text (an error a server
 sent, a log line, a field's value) loses credential query values after any separator and in
-a fragment (`#access_token=`), URL passwords, private keys in PEM armour, and the values of
-secret headers written as `Authorization: Bearer X` or `"Authorization": "Bearer X"`.
+a fragment (`#access_token=`), quoted or not (`password="x"`, a JAAS config), URL passwords
+with or without a scheme (`//u:pw@host`, `u:pw@host`), private keys in PEM armour, the
+values of secret headers written as `Authorization: Bearer X` or `"Authorization": "Bearer
+X"`, of secret names after a colon (`password: x`, YAML), of XML elements with a secret's
+name (`<wsse:Password>x</wsse:Password>`) and SQL's `IDENTIFIED BY x`.
 """
 
 from __future__ import annotations
@@ -67,11 +70,13 @@ SECRET_HEADERS = frozenset(
 
 _SECRET_WORD = re.compile(
     r"pass(word|wd|phrase)?$|secret|token(?!i[sz])|authori[sz]ation|api[-_]?key|credential|"
-    r"private[-_]?key|(access|account|encryption|signing|shared|master|hmac|auth)[-_]?keys?$|"
+    r"private[-_]?key|(access|account|encryption|signing|shared|master|hmac|auth|subscription)"
+    r"[-_]?keys?$|"
     r"signature$|bearer$|auth[-_]?header$"
 )
 """Words that make a longer name secret: `clientSecret`, `loginToken`, `smtpPassword`,
-`privateKeyPem`, `sharedAccessKey`, `X-Amz-Signature`, `authHeader`; not `tokenizer`."""
+`privateKeyPem`, `sharedAccessKey`, `X-Amz-Signature`, `authHeader`,
+`Ocp-Apim-Subscription-Key`; not `tokenizer`."""
 _NOT_SECRET = re.compile(
     r"(id|ids|type|name|url|uri|endpoint|mechanism|alias|path|file|algorithm|format|length|size)$"
 )
@@ -189,7 +194,15 @@ def redact_member(key: Any, item: Any, pair: bool) -> Any:
 _KEY = r"[\w.%+\-\[\]$]"
 """A character of a pair's name (`api%5Fkey`, `X-Amz-Signature`, `a[b]`); any other one
 separates pairs (`?`, `&`, `;`, `,`, `#`, `|`, `/`, white space, quotes, brackets)."""
-_QUERY_VALUE = re.compile(rf"(^|(?!{_KEY})[^=])({_KEY}+)=([^&#\s\"']*?)(?=\)*(?:[&#\s\"']|$))")
+_QUERY_VALUE = re.compile(
+    rf"(^|(?!{_KEY})[^=])({_KEY}+)="
+    rf"(\"[^\"\n]*\"|'[^'\n]*'|[^&#\s\"']*?(?=\)*(?:[&#\s\"']|$)))"
+)
+"""A pair `name=value`: the value quoted (`password="x"`, a JAAS or connection string) or
+up to the next `&`, `#`, white space or quote."""
+QUERY_ONLY_SECRETS = frozenset({"key"})
+"""Names that hold a credential as a query parameter (`?key=`, an API key), and too often
+something else as a field's name (a pair's `key`) for `is_secret_name`."""
 _NEXT_PAIR = re.compile(rf"(?!{_KEY})[^=]")
 _USERINFO = re.compile(r"([a-zA-Z][a-zA-Z0-9+.-]*://)([^/?#\s\"'<>]*)@")
 _URL = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*://[^\s\"'<>]+")
@@ -211,8 +224,9 @@ def redact_query(text: str) -> str:
 
     def mask(match: re.Match[str]) -> str:
         separator, key, value = match.groups()
-        if is_secret_name(key):
-            return f"{separator}{key}={MASK}"
+        if is_secret_name(key) or key.lower() in QUERY_ONLY_SECRETS:
+            quote = value[:1] if value[:1] in ("'", '"') else ""
+            return f"{separator}{key}={quote}{MASK}{quote}"
         cut = _NEXT_PAIR.search(value)  # `a=1;token=x`, `p;a=1?token=x`: look on
         if cut is None:
             return match.group(0)
@@ -266,6 +280,25 @@ _PRIVATE_KEY = re.compile(
 end of the text (a key cut short): its body is a secret whatever field holds it."""
 
 
+_BARE_USERINFO = re.compile(r"(?<![\w.%+:/@-])(//)?([\w.%+-]+):([^\s@/:\"'<>]+)@(?=[\w-])")
+"""A password in an authority with no scheme before it: `//svc:pw@host/in` (relative to the
+page's scheme), `sftpuser:pw@sftp.example` (an SFTP host as written); not `mailto:a@b`."""
+_NOT_A_USER = frozenset({"mailto", "xmpp", "sip", "im"})
+_CREDENTIAL = r"""(?:(?:bearer|basic|digest|token|negotiate|ntlm|apikey)[ \t]+)?[^\s"'<>,;]+"""
+"""A credential written as text: a word, after the scheme that says how to read it."""
+_NAMED_VALUE = re.compile(
+    r"""(?<![\w.\-"'])([A-Za-z][\w.\-]{0,60}[ \t]*:[ \t]*)"""  # `password: `
+    rf"""("[^"\n]*"|'[^'\n]*'|{_CREDENTIAL})""",
+    re.IGNORECASE,
+)
+"""A value after a secret's name and a colon, unquoted as YAML or a note writes it
+(`password: x`, `token: Bearer x`), or quoted (`secret: "x"`)."""
+_XML_ELEMENT = re.compile(r"<((?:[\w.\-]+:)?([\w.\-]+))(\s[^<>]*)?>([^<]+)</\1[ \t]*>")
+"""An XML element holding text: `<wsse:Password Type="...">x</wsse:Password>`."""
+_SQL_PASSWORD = re.compile(r"""(\bidentified[ \t]+by[ \t]+)("[^"\n]*"|'[^'\n]*'|[^\s;,]+)""", re.I)
+"""A password in SQL: `CREATE USER u IDENTIFIED BY x`."""
+
+
 def redact_text(text: str) -> str:
     """`text` with the rule of `redact_url` applied to every URL inside it, absolute
     (`scheme://user:pw@host/...`) or relative (`/v3/shipments?apikey=...`): a password in an
@@ -282,11 +315,48 @@ def redact_text(text: str) -> str:
         lower = text.lower()
         if any(name in lower for name in SECRET_HEADERS):  # else no header to mask
             text = _HEADER_VALUE.sub(lambda match: match.group(1) + MASK, text)
-        if ('"' in text or "'" in text) and any(word in lower for word in _HINTS):
+        hinted = any(word in lower for word in _HINTS)
+        if hinted and ('"' in text or "'" in text):
             text = _QUOTED_MEMBER.sub(_mask_member, text)
+        if hinted:
+            text = _NAMED_VALUE.sub(_mask_named, text)
+        if "@" in text:
+            text = _BARE_USERINFO.sub(_mask_userinfo, text)
+    if "</" in text:
+        text = _XML_ELEMENT.sub(_mask_element, text)
+    if "identified" in text.lower():
+        text = _SQL_PASSWORD.sub(lambda match: match.group(1) + _masked_like(match.group(2)), text)
     if "=" not in text:
         return text
     return redact_query(text)  # relative URLs, forms, and query strings standing alone
+
+
+def _masked_like(value: str) -> str:
+    """`MASK` in the quotes `value` was written in, if any."""
+    quote = value[:1] if value[:1] in ("'", '"') and value[-1:] == value[:1] else ""
+    return f"{quote}{MASK}{quote}"
+
+
+def _mask_named(match: re.Match[str]) -> str:
+    named, value = match.groups()
+    name = named.rstrip(" \t:")
+    if value.strip("'\"") in ("", MASK) or not is_secret_name(name):
+        return match.group(0)
+    return named + _masked_like(value)
+
+
+def _mask_userinfo(match: re.Match[str]) -> str:
+    slashes, user, _ = match.groups()
+    if user.lower() in _NOT_A_USER:
+        return match.group(0)
+    return f"{slashes or ''}{user}:{MASK}@"
+
+
+def _mask_element(match: re.Match[str]) -> str:
+    tag, name, attributes, value = match.groups()
+    if value.strip() in ("", MASK) or not is_secret_name(name):
+        return match.group(0)
+    return f"<{tag}{attributes or ''}>{MASK}</{tag}>"
 
 
 def _mask_member(match: re.Match[str]) -> str:
