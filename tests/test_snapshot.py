@@ -80,3 +80,22 @@ def test_the_format_name_written_in_files_is_kept(tmp_path: Path) -> None:
     written = tmp_path / "new.json"
     estate.save(written)
     assert json.loads(written.read_text())["format"] == "iptoolkit.snapshot"
+
+
+@pytest.mark.parametrize(
+    ("version", "said"),
+    [(99, "version 99 is newer than this iptoolkit reads (1)"), ("1", "not a whole number")],
+)
+def test_a_snapshot_of_a_version_not_read_here_is_refused(
+    tmp_path: Path, version: object, said: str
+) -> None:
+    """A newer format read as ours could drop what it added, silently: refused, naming
+    the version and what to do."""
+    import re
+
+    path = tmp_path / "next.json"
+    document = {"format": "iptoolkit.snapshot", "version": version, "profiles": []}
+    path.write_text(json.dumps(document))
+    with pytest.raises(ipt.ParseError, match=re.escape(said)) as caught:
+        ipt.load(path)
+    assert str(path) in str(caught.value)

@@ -271,6 +271,14 @@ def _profiles_of(document: dict[str, Any]) -> list[Any]:
 
 def _info_of(document: dict[str, Any]) -> SnapshotInfo:
     known = {"format", "version", "toolkit_version", "source_url", "fetched_at", "profiles"}
+    version = document.get("version", SNAPSHOT_VERSION)
+    if type(version) is not int or version < 1:
+        raise ParseError(f"snapshot: 'version' is not a whole number from 1: {version!r}")
+    if version > SNAPSHOT_VERSION:  # read as ours, it could lose what the newer one keeps
+        raise ParseError(
+            f"snapshot: version {version} is newer than this iptoolkit reads "
+            f"({SNAPSHOT_VERSION}); update iptoolkit to read it"
+        )
     fetched = document.get("fetched_at")
     try:
         fetched_at = datetime.fromisoformat(fetched) if isinstance(fetched, str) else None
