@@ -161,6 +161,23 @@ def test_xlsx_has_a_sheet_per_table(tmp_path, estate):
     assert str(2**62 + 11) in channel_ids
 
 
+@pytest.mark.parametrize("kept", [0, 1])
+def test_xlsx_of_tables_left_empty_has_every_sheet_with_its_header(tmp_path, estate, kept):
+    """No profile, or one with no channel (integer columns with no value: their largest
+    was NA): every sheet is written, its header kept, and no temporary file left."""
+    openpyxl = pytest.importorskip("openpyxl")
+    lonely = [p for p in estate.raw_profiles if not p.get("inputAgentSettings", {}).get("channels")]
+    chosen = ipt.Estate.from_raw(lonely[:kept])
+    path = export(chosen, tmp_path / "e.xlsx")
+    book = openpyxl.load_workbook(path, read_only=True)
+    assert book.sheetnames == ["profiles", "channels", "partners", "responses"]
+    header = next(book["channels"].iter_rows(values_only=True))
+    assert list(header) == list(chosen.to_frame("channels").columns)
+    rows = book["profiles"].iter_rows(values_only=True)
+    assert len([row for row in rows if any(value is not None for value in row)]) == kept + 1
+    assert [p.name for p in tmp_path.iterdir()] == ["e.xlsx"]
+
+
 def test_xlsx_without_openpyxl_names_the_extra(tmp_path, estate, monkeypatch):
     import sys
 

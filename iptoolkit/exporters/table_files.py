@@ -16,6 +16,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -90,12 +91,19 @@ def write_xlsx(estate: Estate, path: str | os.PathLike[str]) -> Path:
     import pandas as pd
 
     path = Path(path)
-    with pd.ExcelWriter(path, engine="openpyxl") as writer:
-        for sheet in SHEETS:
-            frame = _clean(estate.to_frame(sheet), excel=True)
-            frame.to_excel(writer, sheet_name=sheet, index=False, freeze_panes=(1, 0))
-            _strings_stay_strings(writer.sheets[sheet])
-            _fit_columns(writer.sheets[sheet], frame)
+    frames = {sheet: _clean(estate.to_frame(sheet), excel=True) for sheet in SHEETS}
+    fd, part = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".xlsx")
+    os.close(fd)
+    try:  # written whole beside it, then renamed: an error leaves no half a workbook
+        with pd.ExcelWriter(part, engine="openpyxl") as writer:
+            for sheet, frame in frames.items():
+                frame.to_excel(writer, sheet_name=sheet, index=False, freeze_panes=(1, 0))
+                _strings_stay_strings(writer.sheets[sheet])
+                _fit_columns(writer.sheets[sheet], frame)
+        os.chmod(part, 0o644)  # mkstemp makes 0600; a workbook is an ordinary file
+        os.replace(part, path)
+    finally:
+        Path(part).unlink(missing_ok=True)
     return path
 
 
@@ -120,7 +128,8 @@ def _clean(frame: pandas.DataFrame, *, excel: bool) -> pandas.DataFrame:
             if excel:
                 frame[column] = series.dt.tz_convert("UTC").dt.tz_localize(None)
         elif pd.api.types.is_integer_dtype(series.dtype):
-            if excel and series.dropna().abs().max() >= _EXACT_IN_EXCEL:
+            known = series.dropna()  # none at all: max() is NA, no answer
+            if excel and len(known) and known.abs().max() >= _EXACT_IN_EXCEL:
                 frame[column] = series.astype("string")
         elif series.dtype == object or pd.api.types.is_string_dtype(series.dtype):
             frame[column] = series.map(lambda value: _text(value, excel))
