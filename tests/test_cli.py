@@ -235,6 +235,18 @@ def test_fetch_reads_the_secret_from_stdin(runner, server, tmp_path):
     assert "401" in wrong.stderr and "not-the-secret" not in wrong.output
 
 
+def test_secret_stdin_wins_over_the_environment(runner, server, tmp_path):
+    """Asked for, standard input is read even when the variable is set (a stale secret in
+    the environment must not be used silently), either way round."""
+    output = tmp_path / "fetched.json"
+    args = ["fetch", "-o", str(output), "--client-id", server.client_id, "--secret-stdin"]
+    stale = _env(server, IPTOOLKIT_CLIENT_SECRET="stale-secret")
+    right = runner.invoke(main, args, env=stale, input=server.client_secret + "\n")
+    assert right.exit_code == 0, right.output
+    wrong = runner.invoke(main, args, env=_credentials(server), input="not-the-secret\n")
+    assert wrong.exit_code == 1 and "401" in wrong.stderr
+
+
 def _credentials(server) -> dict[str, str | None]:
     return _env(
         server, IPTOOLKIT_CLIENT_ID=server.client_id, IPTOOLKIT_CLIENT_SECRET=server.client_secret

@@ -331,8 +331,8 @@ def check_connection(base_url: str, profiles_path: str | None) -> None:
 def auth_from_options(kind: str | None, client_id: str | None, secret_stdin: bool) -> httpx.Auth:
     """The auth flow for `fetch`: chosen with `--auth`, else guessed from what is set.
 
-    The secret comes from its environment variable, else standard input with
-    `--secret-stdin`, else a hidden prompt on a terminal.
+    The secret comes from standard input with `--secret-stdin` (asked for, it wins over
+    the environment), else its environment variable, else a hidden prompt on a terminal.
     """
     from ..client import BearerToken, ClientCredentials, GuestLogin, SessionCookie
 
@@ -366,11 +366,12 @@ def _guess_kind(client_id: str | None) -> str:
 def _secret(kind: str, secret_stdin: bool) -> str:
     variable = env.SECRET_VARIABLES[kind]
     name = _SECRET_NAMES[kind]
-    value = os.environ.get(variable, "").strip()
-    if not value and secret_stdin:
+    if secret_stdin:
         value = sys.stdin.readline().strip()
         if not value:
             raise click.UsageError(f"--secret-stdin: no {name} on standard input")
+        return value
+    value = os.environ.get(variable, "").strip()
     if not value:
         if not sys.stdin.isatty():
             raise click.UsageError(f"no {name}: set {variable}, or pipe it in with --secret-stdin")
