@@ -215,7 +215,7 @@ def test_hostile_names_are_escaped_in_every_format(prod: ipt.Estate) -> None:
     assert not any(cell.startswith("=") for row in rows for cell in row.values())
     markdown = result.to_markdown()
     assert not re.search(r"(?<!\\)<(img|b>)", markdown)
-    assert "\\<img src=x\\>" in markdown and "\\*\\*b\\*\\*" in markdown
+    assert "&lt;img src=x\\>" in markdown and "\\*\\*b\\*\\*" in markdown
     assert dataclasses.asdict(result.differences[0])["kind"] == "profile"
 
 

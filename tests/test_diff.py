@@ -455,7 +455,7 @@ def test_markdown_is_a_changelog_breaking_first(week):
     assert text.startswith("# Changes")
     assert text.index("## Breaking (2)") < text.index("## Notable (5)") < text.index("## Cosmetic")
     assert "**profile added** Fresh (`profile:P4`)" in text
-    assert "Invoices \\<b\\>new\\</b\\>" in text  # names escaped
+    assert "Invoices &lt;b\\>new&lt;/b\\>" in text  # names escaped
 
 
 def test_markdown_nests_an_items_changes_as_mkdocs_and_github_read_it(week):

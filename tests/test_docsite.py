@@ -136,7 +136,7 @@ def test_a_group_page_shows_its_diagram_before_its_tables(site) -> None:
 
 def test_partner_page_lists_channels_users_impact_and_findings(site) -> None:
     text = _pages(site)["partners/acme.md"]
-    assert "## Channels" in text and "Acme \\| API \\<v2\\> \\[beta\\] \\*star\\*" in text
+    assert "## Channels" in text and "Acme \\| API &lt;v2\\> \\[beta\\] \\*star\\*" in text
     inputs, responses = text.split("(inputs)")[1].split("(response paths)")
     assert "end \\| \\`tick\\`" in inputs and "end \\| \\`tick\\`" in responses
     assert "1 active profile lose their input" in text

@@ -4,8 +4,9 @@ Two jobs, told apart by what the text is:
 - `escape(text)`: *literal* text (a name, a value, a path from the estate, which is hostile
   input) as one Markdown line that shows exactly those characters and nothing of Markdown's:
   markup characters backslash-escaped, an `&` that starts a character reference (`&copy;`,
-  `&#169;`, `&lt;b&gt;`) written `&amp;`, and `~` (GitHub's strikethrough) as `&#126;`:
-  entities, because Python-Markdown (MkDocs) shows a backslash before `&` or `~` as typed;
+  `&#169;`, `&lt;b&gt;`) written `&amp;`, `<` as `&lt;` and `~` (GitHub's strikethrough) as
+  `&#126;`: entities, because Python-Markdown (MkDocs) shows a backslash before `&`, `<` or
+  `~` as typed;
 - `code(text)`: literal text as an inline code span, whatever backticks it holds;
 - `chat(text)`: literal text for a chat message's Markdown (Slack, Microsoft Teams,
   Mattermost webhooks), which read more than Markdown: Slack takes `<!channel>`, `<@U1>`
@@ -38,7 +39,7 @@ __all__ = ["escape", "code", "chat", "cell", "MARKUP", "write_reference"]
 MARKUP = "\\`*_[]<>|#"
 """The characters Markdown (CommonMark, GitHub, MkDocs) may read as markup inside a line."""
 
-_ESCAPED = str.maketrans({char: "\\" + char for char in MARKUP})
+_ESCAPED = str.maketrans({**{char: "\\" + char for char in MARKUP}, "<": "&lt;"})
 _REFERENCE = re.compile(r"&(?=#?[0-9A-Za-z]+;)")
 """An `&` that starts a character reference (`&copy;`, `&#169;`, `&#xA9;`), which a
 renderer would show as the character it names."""
@@ -47,8 +48,8 @@ renderer would show as the character it names."""
 def escape(text: str) -> str:
     """Literal text as one Markdown line: whitespace runs (newlines too) become one space,
     every markup character is backslash-escaped, an `&` starting a character reference is
-    `&amp;` and `~` is `&#126;`, so `**x**`, `<img ...>`, `&copy;` or `~~x~~` shows as
-    typed; control characters are dropped."""
+    `&amp;`, `<` is `&lt;` and `~` is `&#126;`, so `**x**`, `<img ...>`, `&copy;` or
+    `~~x~~` shows as typed; control characters are dropped."""
     line = " ".join(drop_unprintable(text).split())
     line = _REFERENCE.sub("&amp;", line).translate(_ESCAPED)
     return line.replace("~", "&#126;")  # after the `#` was escaped: this one is ours
