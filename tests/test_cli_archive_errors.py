@@ -85,6 +85,10 @@ CASES = {
         ["archive", "timeline", "--archive", "{bogus}"],
         "bogus.duckdb: not a DuckDB file, so not an archive",
     ),
+    "snapshots, a JSON snapshot given for the archive": (
+        ["archive", "snapshots", "--archive", "{current}"],
+        "current.json: not a DuckDB file, so not an archive",
+    ),
     "log, a DuckDB file that is no archive": (
         ["archive", "log", "x", "--archive", "{other}"],
         "other.duckdb: a DuckDB file with other tables, not an iptoolkit archive",

@@ -194,6 +194,13 @@ def test_watch_once_on_the_command_line(
     troubled = runner.invoke(main, [*args[:2], str(broken), *args[3:]])
     assert troubled.exit_code == 2, troubled.output
     assert troubled.output.count("\n") <= 2 and "Traceback" not in troubled.output
+    assert "not a DuckDB file" in troubled.output
+    assert not Path(f"{broken}.pending").exists()  # told before fetching, nothing kept aside
+    for every, said in (("abc", "--every 'abc'"), ("0s", "--every '0s'"), ("1h", "exclude")):
+        wrong = runner.invoke(main, [*args, "--every", every])  # with --once: both given
+        if every != "1h":
+            wrong = runner.invoke(main, [*args[:3], "--every", every, *args[4:]])
+        assert wrong.exit_code == 2 and said in wrong.output, wrong.output
 
 
 def _holder(path: Path) -> subprocess.Popen[str]:

@@ -27,6 +27,7 @@ __all__ = [
     "ArchiveLockedError",
     "BLOCK_SIZE",
     "STORAGE_VERSION",
+    "check_archive_file",
     "one_row",
     "open_archive",
 ]
@@ -85,6 +86,7 @@ def open_archive(
     outside the file reachable (`_READER`), for SQL that someone else wrote."""
     if (reader or not create) and not path.exists():
         raise FileNotFoundError(f"{path}: no archive there (add a snapshot to make one)")
+    check_archive_file(path)
     deadline = time.monotonic() + lock_timeout
     while True:
         try:
@@ -120,6 +122,19 @@ def open_archive(
         con.close()
         raise
     return con
+
+
+def check_archive_file(path: Path) -> None:
+    """OSError unless `path` holds a DuckDB file (`DUCK` at byte 8) or nothing yet: DuckDB
+    opens a JSON file as a database holding it as a table (`snapshot.json` given for an
+    archive was "a DuckDB file with other tables"); `watch` asks before it fetches."""
+    try:
+        with path.open("rb") as file:
+            head = file.read(12)
+    except (FileNotFoundError, IsADirectoryError):
+        return  # DuckDB makes it, or says what a folder is
+    if head and head[8:12] != b"DUCK":
+        raise OSError(f"{path}: not a DuckDB file, so not an archive")
 
 
 def one_row(

@@ -365,17 +365,24 @@ def watch_command(
     from ..archive.watch import parse_every
     from .options import auth_from_options, check_connection
 
-    if once == (every is not None):
+    if once and every is not None:
+        raise click.UsageError("--once and --every exclude each other: give one of them")
+    if not once and every is None:
         raise click.UsageError("give --once or --every DURATION")
+    try:  # a usage error (2): 1 would say "a change landed"
+        period = parse_every(every) if every is not None else 0.0
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
     check_connection(str(fetch_options["base_url"]), fetch_options["profiles_path"])
-    period = parse_every(every) if every is not None else 0.0
     auth = auth_from_options(
         fetch_options["auth_kind"], fetch_options["client_id"], bool(fetch_options["secret_stdin"])
     )
     from ..archive import Archive
+    from ..archive.opening import check_archive_file
 
     archive = Archive(archive_path, lock_timeout=lock_timeout)
     with one_line_errors(EXIT_TROUBLE):  # 1 means "a change landed": trouble is 2
+        check_archive_file(archive.path)  # before a fetch it could not store
         _watch(archive, fetch_options, auth, once, period, fail_on, urls, command)
 
 
