@@ -82,6 +82,23 @@ def test_compare_files_formats_and_exit_codes(files: dict[str, Path], tmp_path: 
     assert code == 2 and "missing.json" in err
 
 
+def test_two_files_of_one_name_are_told_apart_by_their_folders(
+    files: dict[str, Path], tmp_path: Path
+) -> None:
+    """`test/snapshot.json` and `prod/snapshot.json` were both called `snapshot` ("2 only
+    in snapshot, 3 only in snapshot"); the same file twice is A and B."""
+    for side, source in (("prod", files["prod"]), ("test", files["test"])):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "snapshot.json").write_bytes(source.read_bytes())
+    a, b = (str(tmp_path / side / "snapshot.json") for side in ("prod", "test"))
+    _, out, _ = _run("compare", a, b)
+    assert out.startswith("prod/snapshot vs test/snapshot:") and "only in prod/snapshot" in out
+    _, out, _ = _run("compare", a, a)
+    assert "snapshot (A) and snapshot (B) match" in out
+    _, out, _ = _run("compare", a, b, "--name-a", "live", "--name-b", "staging")
+    assert out.startswith("live vs staging:")
+
+
 def test_the_plot_draws_more_differences_than_it_has_room_for(
     files: dict[str, Path], tmp_path: Path
 ) -> None:

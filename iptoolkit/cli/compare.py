@@ -148,7 +148,8 @@ def compare_command(
         )
     with one_line_errors(EXIT_TROUBLE):
         rules = _rules(config_path, ignore, pairs, mapping_path)
-        loaded = [(_name_of(source), load_reference(source, "A/B")) for source in sources]
+        named = zip(_names_of(sources), sources, strict=True)
+        loaded = [(name, load_reference(source, "A/B")) for name, source in named]
         loaded += [_fetch(name, config_path) for name in environments]
         command_progress().stage("Comparing the installations")
         result = _compare(loaded, rules, (name_a, name_b))
@@ -210,10 +211,26 @@ def _rules(
     )
 
 
-def _name_of(source: str) -> str:
-    """What a snapshot is called in the report: its file's name without `.json`, or the
-    archive reference as given."""
-    name = Path(source).name
+def _names_of(sources: tuple[str, ...]) -> list[str]:
+    """What each snapshot is called in the report: its file's name without `.json` (or
+    the archive reference as given); two of one name by as much of their folders as tells
+    them apart (`test/snapshot`, `prod/snapshot`), the same file twice as `A` and `B`."""
+    names = [_name_of(source) for source in sources]
+    if len(names) < 2 or names[0] != names[1]:
+        return names
+    if Path(sources[0]).absolute() == Path(sources[1]).absolute():
+        return [f"{names[0]} (A)", f"{names[1]} (B)"]
+    depth = 1
+    while names[0] == names[1] and depth < 64:
+        depth += 1
+        names = [_name_of(source, depth) for source in sources]
+    return names
+
+
+def _name_of(source: str, depth: int = 1) -> str:
+    """A snapshot's file name without `.json` and `depth - 1` of its folders before it."""
+    parts = Path(source).parts[-depth:]
+    name = "/".join(parts)
     for suffix in (".json.gz", ".json"):
         if name.endswith(suffix):
             return name[: -len(suffix)]
