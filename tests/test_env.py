@@ -54,7 +54,8 @@ def test_the_fetch_command_reads_the_table() -> None:
     assert fetch is not None
     envvars = {p.envvar for p in fetch.params if isinstance(p, click.Option) and p.envvar}
     read = envvars | set(env.SECRET_VARIABLES.values()) | {env.DEBUG}
-    # --max-size of the loading commands; what `explore` hands its app; `mcp --http`'s token;
+    # --max-size of the loading commands; watch's webhooks; what `explore` hands its app;
+    # `mcp --http`'s token;
     # the delay of every command's progress bars (`support/progress.py`)
     app = {
         env.PROGRESS_DELAY,
@@ -67,7 +68,11 @@ def test_the_fetch_command_reads_the_table() -> None:
         env.APP_ARCHIVE,
         env.MCP_TOKEN,
     }
-    assert read | {env.MAX_LOAD_SIZE} | app == set(env.ENV_VARS)
+    watch = main.get_command(ctx, "watch")
+    assert watch is not None
+    notify = {p.envvar for p in watch.params if isinstance(p, click.Option) and p.envvar}
+    assert env.NOTIFY in notify  # the webhook, kept off the command line
+    assert read | {env.MAX_LOAD_SIZE, env.NOTIFY} | app == set(env.ENV_VARS)
     for name in ("summary", "findings", "plot", "export"):
         command = main.get_command(ctx, name)
         assert command is not None, name

@@ -448,7 +448,7 @@ def test_a_hostile_title_is_literal_text_in_a_mermaid_page(tmp_path, estate):
     title = "# <img src=x onerror=alert(1)> *bold* http://u:pw@h.example.com/"
     page = export(estate, tmp_path / "t.md", title=title).read_text(encoding="utf-8")
     heading = page.splitlines()[0]
-    assert heading.startswith("# \\# \\<img src=x") and "\\*bold\\*" in heading
+    assert heading.startswith("# \\# &lt;img src=x") and "\\*bold\\*" in heading
     assert ":pw@" not in page
 
 
@@ -642,3 +642,13 @@ def test_a_credential_in_a_name_is_masked_in_every_export_and_diagram(tmp_path, 
             with zipfile.ZipFile(path) as book:
                 data = b"".join(book.read(n) for n in book.namelist())
         assert SECRET.encode() not in data, name
+
+
+@pytest.mark.parametrize("suffix", ["graphml", "gexf"])
+def test_graph_files_drop_what_no_reader_sees_as_every_file_does(tmp_path, suffix):
+    """A lone surrogate, a C1 control and DEL (the one rule, `drop_unprintable`): GraphML
+    crashed on the surrogate (`UnicodeEncodeError`) where DOT and Mermaid dropped it."""
+    odd = ipt.Estate.from_raw([{"id": "P1", "name": "bad\ud800name\x9b\x7f"}])
+    path = export(odd, tmp_path / f"odd.{suffix}")
+    ET.parse(path)
+    assert "badname" in path.read_text(encoding="utf-8")

@@ -162,6 +162,20 @@ def test_the_cli_names_the_extra_in_one_line(command: list[str], tmp_path: Path)
     assert not (tmp_path / "out").exists(), "the demo stops before it writes anything"
 
 
+@pytest.mark.parametrize("module", ["voila", "uvicorn"])
+def test_the_app_server_names_its_extra(module: str) -> None:
+    """The app's server (Voila's process) imports uvicorn too (the hardened h11 limits):
+    either missing is `MissingExtraError` naming `app`, before Voila's own imports."""
+    code = (
+        "try:\n    import iptoolkit.app.server\n"
+        "except ModuleNotFoundError as exc:\n    print(type(exc).__name__, exc.name, exc)\n"
+    )
+    result = _without(module, code)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith(f"MissingExtraError {module} "), result.stdout
+    assert "[app]" in result.stdout
+
+
 def test_explore_checks_the_app_extra_without_importing_voila(tmp_path: Path) -> None:
     # `require_installed`: the command only starts Voila; a port taken stops it after the
     # check (`test_app` holds the message when the extra is missing)

@@ -195,6 +195,9 @@ def test_watch_once_on_the_command_line(
     assert troubled.exit_code == 2, troubled.output
     assert troubled.output.count("\n") <= 2 and "Traceback" not in troubled.output
     assert "not a DuckDB file" in troubled.output
+    quiet = runner.invoke(main, args, env={"IPTOOLKIT_NOTIFY": "https://ok.example/a ftp://x/b"})
+    assert quiet.exit_code == 2, quiet.output  # the variable read, each URL checked
+    assert "IPTOOLKIT_NOTIFY" in quiet.output and "not an http(s) URL" in quiet.output
     assert not Path(f"{broken}.pending").exists()  # told before fetching, nothing kept aside
     for every, said in (("abc", "--every 'abc'"), ("0s", "--every '0s'"), ("1h", "exclude")):
         wrong = runner.invoke(main, [*args, "--every", every])  # with --once: both given

@@ -63,17 +63,21 @@ import time
 from pathlib import Path
 from typing import Any
 
-import tornado.web
-from jupyter_server.auth.decorator import allow_unauthenticated
-from jupyter_server.auth.login import LoginFormHandler
-from traitlets import Bool, Int, Unicode
-from voila.app import Voila
-from voila.tornado.handler import TornadoVoilaHandler
+from ..support.extras import require
 
-from ..core.selection import Filter
-from .connections import guarded_listen
-from .first_view import MARKER, STYLE, STYLE_MARKER
-from .zygote import request as zygote_request
+require("app")  # before Voila's and uvicorn's imports: a missing one names the extra
+
+import tornado.web  # noqa: E402
+from jupyter_server.auth.decorator import allow_unauthenticated  # noqa: E402
+from jupyter_server.auth.login import LoginFormHandler  # noqa: E402
+from traitlets import Bool, Int, Unicode  # noqa: E402
+from voila.app import Voila  # noqa: E402
+from voila.tornado.handler import TornadoVoilaHandler  # noqa: E402
+
+from ..core.selection import Filter  # noqa: E402
+from .connections import guarded_listen  # noqa: E402
+from .first_view import MARKER, STYLE, STYLE_MARKER  # noqa: E402
+from .zygote import request as zygote_request  # noqa: E402
 
 __all__ = [
     "TEMPLATE_DIR",

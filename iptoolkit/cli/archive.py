@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
 import click
 
+from ..support import env
 from ..support.progress import NO_PROGRESS, reporting_to
 from .host import EXIT_TROUBLE, expected, one_line, one_line_errors, short_help
 from .progress import command_progress, end_progress, progress_option
@@ -316,10 +317,14 @@ def _webhook_urls(
     "--notify",
     "urls",
     multiple=True,
+    envvar=env.NOTIFY,
+    show_envvar=True,
     callback=_webhook_urls,
     help="POST a JSON message (Markdown `text`, Slack and Teams webhooks read it) to this "
-    "URL; repeatable. Checked at the start; each POST ends within 10 s, follows 307 and 308 "
-    "redirects (never to plain http) and is tried 4 times before it is reported.",
+    "URL; repeatable (the variable: URLs separated by spaces, which keeps a webhook's "
+    "secret path out of the process list). Checked at the start; each POST ends within "
+    "10 s, follows 307 and 308 redirects (never to plain http) and is tried 4 times before "
+    "it is reported.",
 )
 @click.option(
     "--exec",
@@ -359,7 +364,7 @@ def watch_command(
     printed and the next round comes all the same.
 
     \b
-      iptoolkit watch --archive estate.duckdb --once --notify "$SLACK_WEBHOOK"
+      IPTOOLKIT_NOTIFY="$SLACK_WEBHOOK" iptoolkit watch --archive estate.duckdb --once
       iptoolkit watch --archive estate.duckdb --every 1h --fail-on notable
     """
     from ..archive.watch import parse_every
@@ -440,8 +445,6 @@ class _FetchOptions(TypedDict):
 
 def _fetch_options(command: click.Command) -> click.Command:
     """The connection options of `iptoolkit fetch`, the same names and variables."""
-    from ..support import env
-
     options = [
         click.Option(
             ["--base-url"],

@@ -11,11 +11,11 @@ import os
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import datetime
-from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
 
 import httpx
 
+from .._version import __version__
 from ..models import IntegrationProfile, Issue, Listing, ParseError, parse_profiles
 from ..support import env
 from ._core import Deadlines, Flow, listing_flow
@@ -51,11 +51,7 @@ them (`application/json`); the values of every other header given are masked in 
 
 
 def _user_agent() -> str:
-    try:
-        ours = version("iptoolkit")
-    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
-        ours = "dev"
-    return f"iptoolkit/{ours} httpx/{httpx.__version__}"
+    return f"iptoolkit/{__version__} httpx/{httpx.__version__}"
 
 
 def auth_from_env(environ: Mapping[str, str]) -> httpx.Auth:

@@ -11,13 +11,13 @@ own `y:` graphics extension; networkx reads that extension back (`label`, `x`, `
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Hashable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape, quoteattr
 
 from ..core.nodes import is_active
+from ..support.printable import drop_unprintable
 from ..topology.layout import layered_layout
 from ..topology.style import (
     LINE_COLOURS,
@@ -34,7 +34,6 @@ if TYPE_CHECKING:
 
 __all__ = ["write_graphml", "write_gexf", "flat_graph", "positions"]
 
-_XML_BAD = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 _GRAPHML_TYPES = {bool: "boolean", int: "long", float: "double", str: "string"}
 _YED_SHAPES = {
     "profile": "roundrectangle",
@@ -163,11 +162,11 @@ def _yed_node(data: dict[str, Any], attrs: dict[str, Any], at: tuple[float, floa
 
 
 def _text(text: str) -> str:
-    return escape(_XML_BAD.sub("", text))
+    return escape(drop_unprintable(text))
 
 
 def _attr(text: str) -> str:
-    return quoteattr(_XML_BAD.sub("", text), {"\n": "&#10;", "\r": "&#13;", "\t": "&#9;"})
+    return quoteattr(drop_unprintable(text), {"\n": "&#10;", "\r": "&#13;", "\t": "&#9;"})
 
 
 # -- GEXF ---------------------------------------------------------------------------------
@@ -185,16 +184,16 @@ def write_gexf(graph: EstateGraph, path: str | os.PathLike[str]) -> Path:
         data = graph.nodes[node]
         x, y = where.get(node, (0.0, 0.0))
         r, g, b = _rgb(node_colour(data.get("kind"), data.get("type")))
-        attrs = {k: _XML_BAD.sub("", v) if isinstance(v, str) else v for k, v in attrs.items()}
+        attrs = {k: drop_unprintable(v) if isinstance(v, str) else v for k, v in attrs.items()}
         attrs["viz"] = {
             "color": {"r": r, "g": g, "b": b, "a": 1.0 if is_active(data) else 0.5},
             "position": {"x": x, "y": -y, "z": 0.0},
             "size": 12.0 if data.get("kind") == "partner" else 8.0,
         }
-        flat.add_node(_XML_BAD.sub("", str(node)), **attrs)  # ids too, as in GraphML
+        flat.add_node(drop_unprintable(node), **attrs)  # ids too, as in GraphML
     for u, v, key, attrs in edges:
-        clean = {k: _XML_BAD.sub("", x) if isinstance(x, str) else x for k, x in attrs.items()}
-        flat.add_edge(_XML_BAD.sub("", str(u)), _XML_BAD.sub("", str(v)), key=key, **clean)
+        clean = {k: drop_unprintable(x) if isinstance(x, str) else x for k, x in attrs.items()}
+        flat.add_edge(drop_unprintable(u), drop_unprintable(v), key=key, **clean)
     nx.write_gexf(flat, path, version="1.2draft")
     return path
 

@@ -256,13 +256,13 @@ def _channel_attrs(channel: Any, key: Any, *, resolved: bool) -> dict[str, Any]:
 
 def _agent_attrs(agent: Any, record: ProfileRecord) -> dict[str, Any]:
     where = record.agent_endpoint
-    own = field_value(agent, "active")
+    own = field_value(agent, "active")  # told only whether it is set: `is_active` reads it
     type_name = record.agent_type
     return {
         "kind": "agent",
         "type": type_name,
         "name": record.agent_name or type_name,
-        "active": own is True if isinstance(own, bool) else record.active,
+        "active": is_active(agent) if isinstance(own, bool) else record.active,
         "group": record.group,
         "profile": record.node,
         "host": where.host,

@@ -26,6 +26,7 @@ __all__ = [
     "APP_ARCHIVE",
     "MCP_TOKEN",
     "PROGRESS_DELAY",
+    "NOTIFY",
     "ENV_VARS",
     "SECRET_VARIABLES",
 ]
@@ -48,6 +49,7 @@ APP_SINCE = "IPTOOLKIT_APP_SINCE"
 APP_ARCHIVE = "IPTOOLKIT_APP_ARCHIVE"
 MCP_TOKEN = "IPTOOLKIT_MCP_TOKEN"
 PROGRESS_DELAY = "IPTOOLKIT_PROGRESS_DELAY"
+NOTIFY = "IPTOOLKIT_NOTIFY"
 
 ENV_VARS: dict[str, str] = {
     BASE_URL: "the platform's base URL, e.g. https://platform.example.com",
@@ -68,6 +70,8 @@ ENV_VARS: dict[str, str] = {
     APP_VIEWS: "the folder of the app's saved views (iptoolkit explore --views; else beside "
     "the snapshot)",
     MCP_TOKEN: "the token iptoolkit mcp --http asks for (default: a new one each start)",
+    NOTIFY: "webhook URLs iptoolkit watch posts to, separated by spaces (as --notify, kept "
+    "off the command line: a webhook's path is its secret)",
     PROGRESS_DELAY: "seconds a step runs before --progress auto shows its bar (default 2; "
     "0: at once)",
 }

@@ -18,7 +18,7 @@ EXTRAS: dict[str, tuple[str, tuple[str, ...]]] = {
     "server": ("the reference server", ("fastapi", "uvicorn", "limits")),
     "mcp": ("the MCP server", ("mcp",)),
     "docs": ("building the documentation site (mkdocs build)", ("mkdocs",)),
-    "app": ("the standalone Explorer app (iptoolkit explore)", ("voila",)),
+    "app": ("the standalone Explorer app (iptoolkit explore)", ("voila", "uvicorn")),
     "archive": ("the snapshot archive (ipt.Archive, iptoolkit archive, watch)", ("duckdb",)),
     "excel": ("writing .xlsx (the Excel export)", ("openpyxl",)),
 }
