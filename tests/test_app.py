@@ -145,19 +145,6 @@ def test_the_kernel_is_told_the_older_snapshot_to_show_changes_since(
     assert started[1][1][env.APP_SINCE] == str(snapshot.resolve())
 
 
-def test_a_since_that_is_no_snapshot_is_one_line_before_the_app_starts(
-    runner: CliRunner, started: list[tuple[int, dict[str, str]]], snapshot: Path, tmp_path: Path
-) -> None:
-    """`--since` was only handed to the kernels, each of which then failed with a
-    traceback in its page: it is read (as far as its JSON) first, exit 2."""
-    broken = tmp_path / "older.json"
-    broken.write_text("{not json")
-    result = runner.invoke(main, ["explore", str(snapshot), "--port", "0", "--since", str(broken)])
-    assert result.exit_code == 2, result.output
-    assert "'--since'" in result.stderr and "older.json" in result.stderr
-    assert started == []
-
-
 def test_without_a_snapshot_the_kernel_shows_the_demo(
     runner: CliRunner, started: list[tuple[int, dict[str, str]]], monkeypatch
 ) -> None:

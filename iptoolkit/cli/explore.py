@@ -2,9 +2,8 @@
 
 Everything that can fail is checked before Voila starts, each as one line: the `app`
 extra, the port, the saved views' file (a file it cannot read is a wrong `--views` or
-SNAPSHOT, exit 2), `--since` (its JSON read), the snapshot (read once, by the app's
-zygote, which holds it for every kernel: `app.zygote`; a bad file is named here in its
-words, not in the browser).
+SNAPSHOT, exit 2), the snapshot (read once, by the app's zygote, which holds it for every
+kernel: `app.zygote`; a bad file is named here in its words, not in the browser).
 """
 
 from __future__ import annotations
@@ -120,8 +119,6 @@ def explore_command(
         raise click.ClickException(exc.strerror or str(exc)) from None
     if archive is not None:
         _check_archive(snapshot, since)
-    if since is not None:
-        _check_since(since)
     _check_views(archive or snapshot, views)
     with tempfile.TemporaryDirectory(prefix="iptoolkit-explore-") as folder_for_newest:
         if archive is not None:  # its newest snapshot, for the zygote to hold
@@ -198,18 +195,6 @@ def _check_archive(snapshot: Path | None, since: Path | None) -> None:
             "page's address, picks the older snapshot",
             param_hint="'--since'",
         )
-
-
-def _check_since(since: Path) -> None:
-    """`--since` read as far as its JSON before the app starts (each kernel reads it whole):
-    a file that is no snapshot is one line here, not a traceback in every page."""
-    from ..core.snapshot import read_snapshot_json
-    from ..models import ParseError
-
-    try:
-        read_snapshot_json(since, max_size=chosen_max_size())
-    except ParseError as exc:
-        raise click.BadParameter(" ".join(str(exc).split()), param_hint="'--since'") from None
 
 
 def _newest_of(archive: Path, folder: Path) -> Path:
