@@ -95,19 +95,6 @@ def test_the_limit_comes_from_the_environment_and_the_option_wins(tmp_path, monk
     monkeypatch.setenv(env.MAX_LOAD_SIZE, "lots")
     result = CliRunner().invoke(main, ["summary", str(path)])
     assert result.exit_code == 2 and "not a size: 'lots'" in result.output
-    assert f"{env.MAX_LOAD_SIZE}: " in result.output and "--max-size" not in result.output
-
-
-def test_diff_and_compare_take_the_max_size_the_error_names(tmp_path, monkeypatch):
-    """The error advises `--max-size`: the two-snapshot commands have it too."""
-    path = tmp_path / "listing.json"
-    path.write_bytes(LISTING)
-    monkeypatch.setenv(env.MAX_LOAD_SIZE, "1kB")
-    for command in ("diff", "compare"):
-        refused = CliRunner().invoke(main, [command, str(path), str(path)])
-        assert refused.exit_code == 2 and "--max-size 4GiB" in refused.output, refused.output
-        read = CliRunner().invoke(main, [command, str(path), str(path), "--max-size", "1MB"])
-        assert read.exit_code == 0, read.output
 
 
 def test_sizes_are_read_and_written_as_people_do():

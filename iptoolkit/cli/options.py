@@ -41,7 +41,6 @@ __all__ = [
     "check_output_folder",
     "snapshot_argument",
     "chosen_max_size",
-    "max_size_option",
     "load_estate",
     "auth_from_options",
     "check_connection",
@@ -181,10 +180,6 @@ class _Size(_ParamTypeOfInt):
         try:
             return parse_size(value)
         except ValueError as exc:
-            if ctx is not None and param is not None and param.name is not None:
-                source = ctx.get_parameter_source(param.name)
-                if source is click.core.ParameterSource.ENVIRONMENT:  # not the option's fault
-                    raise click.UsageError(f"{env.MAX_LOAD_SIZE}: {exc}", ctx) from None
             self.fail(str(exc), param, ctx)
 
 
@@ -193,19 +188,6 @@ _MAX_SIZE_KEY = "iptoolkit.max_size"
 
 def _remember_max_size(ctx: click.Context, param: click.Parameter, value: int | None) -> None:
     ctx.meta[_MAX_SIZE_KEY] = value
-
-
-def max_size_option(func: F) -> F:
-    """`--max-size`, the cap on the JSON a snapshot read here may hold (`load_estate` and
-    `load_reference` apply it), for commands that read snapshots as other arguments."""
-    return click.option(
-        "--max-size",
-        type=_Size(),
-        envvar=env.MAX_LOAD_SIZE,
-        expose_value=False,
-        callback=_remember_max_size,
-        help="Read at most this much JSON (decompressed), e.g. 4GiB.  [default: 1GiB]",
-    )(func)
 
 
 @overload
@@ -222,7 +204,14 @@ def snapshot_argument(func: F | None = None, *, required: bool = True) -> F | Ca
             return snapshot_argument(func, required=required)
 
         return with_snapshot
-    func = max_size_option(func)
+    func = click.option(
+        "--max-size",
+        type=_Size(),
+        envvar=env.MAX_LOAD_SIZE,
+        expose_value=False,
+        callback=_remember_max_size,
+        help="Read at most this much JSON (decompressed), e.g. 4GiB.  [default: 1GiB]",
+    )(func)
     func = progress_option(func)
     path = click.Path(exists=True, dir_okay=False, path_type=Path)
     return click.argument("snapshot", type=path, required=required)(func)

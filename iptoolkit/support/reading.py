@@ -151,8 +151,8 @@ def _read_chunks(handle: _Stream, limit: int, path: Path, verb: str, head: bytes
 def _too_large(path: Path, limit: int, what: str) -> TooLargeError:
     return TooLargeError(
         f"{path}: the file {what}, past the limit of {format_size(limit)} of JSON a load "
-        f"reads; to read more, raise it: {env.MAX_LOAD_SIZE}=4GiB (every command), "
-        f"--max-size 4GiB (a command that has it) or ipt.load(path, max_size='4GiB')"
+        f"reads; to read more, raise it: ipt.load(path, max_size='4GiB'), "
+        f"--max-size 4GiB, or {env.MAX_LOAD_SIZE}=4GiB"
     )
 
 
