@@ -100,6 +100,21 @@ def test_an_unreadable_snapshot_is_one_line_before_voila(tmp_path: Path, content
     assert "Voila" not in result.stderr and "Traceback" not in result.stderr
 
 
+def test_an_unreadable_older_snapshot_is_one_line_before_voila(
+    tmp_path: Path, snapshot: Path
+) -> None:
+    """`--since` is read before anything starts, as SNAPSHOT is, with its exit code."""
+    path = tmp_path / "older.json"
+    path.write_bytes(b"not json at all")
+    args = ["explore", str(snapshot), "--since", str(path), "--no-browser", "--port", "0"]
+    result = _run_main(args)
+    assert result.returncode == 1, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: --since: "), lines
+    assert "older.json" in lines[0] and "not JSON" in lines[0]
+    assert "Voila" not in result.stderr and "Traceback" not in result.stderr
+
+
 def test_a_port_in_use_is_a_clear_error(
     runner: CliRunner, started: list[tuple[int, dict[str, str]]]
 ) -> None:

@@ -165,6 +165,23 @@ def test_a_bad_snapshot_is_said_in_one_line(tmp_path: Path) -> None:
     assert not started.folder.exists(), "its socket's folder is removed"
 
 
+def test_a_bad_older_snapshot_is_said_in_one_line(tmp_path: Path, snapshot: Path) -> None:
+    """`explore --since`: the zygote reads the older snapshot too, and refuses a bad one
+    before the app starts, as it refuses the snapshot (every kernel failed on it)."""
+    path = tmp_path / "older.json"
+    path.write_text("not json at all")
+    environ = {**os.environ, env.APP_SNAPSHOT: str(snapshot), env.APP_SINCE: str(path)}
+    started = zygote.start(environ)
+    try:
+        with pytest.raises(zygote.SnapshotError) as raised:
+            zygote.verdict(started, STARTED)
+        said = str(raised.value)
+        assert said.startswith("--since: ") and "older.json" in said and "\n" not in said
+    finally:
+        zygote.stop(started)
+    assert started.process.returncode == 1
+
+
 def test_the_zygote_draws_the_first_view(running: zygote.Zygote) -> None:
     answer = zygote.request(running.address, {"first_view": True}, STARTED)
     assert '<div id="ipt-first-view"' in answer["html"] and "60 of 60 profiles" in answer["html"]
@@ -218,6 +235,24 @@ def test_an_estate_is_held_for_its_snapshot_as_it_was(tmp_path: Path, snapshot: 
         assert held_module.held(copy) is None
         copy.unlink()
         assert held_module.held(copy) is None
+    finally:
+        held_module._held = None
+
+
+def test_the_older_snapshot_is_held_for_its_file_as_it_was(tmp_path: Path, snapshot: Path) -> None:
+    import iptoolkit as ipt
+
+    older = tmp_path / "older.json"
+    older.write_bytes(snapshot.read_bytes())
+    estate, before = ipt.load(snapshot), ipt.load(older)
+    try:
+        key = held_module.snapshot_key(older)
+        assert key is not None
+        kept = held_module.hold(estate, held_module.snapshot_key(snapshot), (key, before))
+        assert kept.since_for(older) is before and kept.since_for(str(older)) is before
+        assert kept.since_for(snapshot) is None and kept.since_for(None) is None
+        os.utime(older, ns=(1, 1))  # rewritten since: the kernel reads it again
+        assert kept.since_for(older) is None
     finally:
         held_module._held = None
 

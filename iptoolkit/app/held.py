@@ -8,6 +8,8 @@ reading the snapshot again, and shares its pages with the zygote until it writes
 
 An estate is held for one snapshot as it was on disk (its path, size and modification
 time): a snapshot rewritten since is read again, as it would have been without the zygote.
+So is the older snapshot of `explore --since` (`Held.since_for`), which the zygote reads
+once to refuse a bad one before the app starts, and every kernel then shares.
 """
 
 from __future__ import annotations
@@ -34,6 +36,19 @@ class Held:
     model: ExplorerModel
     pid: int
     """The process that loaded it (a forked kernel's differs from its own: shared)."""
+    since: tuple[tuple[str, int, int], Estate] | None = None
+    """The older snapshot the map shows changes since (`explore --since`): its
+    `snapshot_key` and estate."""
+
+    def since_for(self, path: str | os.PathLike[str] | None) -> Estate | None:
+        """The older estate held for `path` as it is now, or None (the caller reads it)."""
+        if path is None or self.since is None:
+            return None
+        try:
+            key = snapshot_key(path)
+        except OSError:  # gone since: the caller reads it and says why
+            return None
+        return self.since[1] if key == self.since[0] else None
 
 
 _held: Held | None = None
@@ -49,10 +64,14 @@ def snapshot_key(path: str | os.PathLike[str] | None) -> tuple[str, int, int] | 
     return str(resolved), stat.st_size, stat.st_mtime_ns
 
 
-def hold(estate: Estate, key: tuple[str, int, int] | None) -> Held:
+def hold(
+    estate: Estate,
+    key: tuple[str, int, int] | None,
+    since: tuple[tuple[str, int, int], Estate] | None = None,
+) -> Held:
     """Build what the Explorer reads of the whole `estate` (its snapshot's `snapshot_key`
     taken before it was read: a file rewritten meanwhile is not taken for it), once: held
-    in this process for `held` to hand out."""
+    in this process for `held` to hand out, with the older estate `since` (key, estate)."""
     global _held
     from ..core.selection import Filter
     from ..support.forked import apart
@@ -66,7 +85,7 @@ def hold(estate: Estate, key: tuple[str, int, int] | None) -> Held:
         model.profile_nodes  # noqa: B018
         model.grouped_views  # noqa: B018
         model.keep_table_parts(table.result())
-    _held = Held(key, estate, model, os.getpid())
+    _held = Held(key, estate, model, os.getpid(), since)
     return _held
 
 

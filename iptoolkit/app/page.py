@@ -22,6 +22,7 @@ from ..support.redact import redact_url
 if TYPE_CHECKING:
     from ..core.estate import Estate
     from ..widgets import Explorer
+    from .held import Held
 
 __all__ = [
     "TITLE",
@@ -85,7 +86,7 @@ def show(
             static_copy=False,
             views=views,
             model=kept.model if kept is not None else None,
-            since=os.environ.get(env.APP_SINCE) or None,  # what changed since, on the map
+            since=_since(kept),  # what changed since, on the map
             archive=archive,
             **_guarded(),
         )
@@ -236,6 +237,13 @@ def _guarded() -> _Guard:
     under_command = bool(os.environ.get(env.APP_FOLDER))
     unmasked = os.environ.get(env.APP_UNMASKED) == "1"
     return {"fixed_folder": under_command, "masked_exports": under_command and not unmasked}
+
+
+def _since(kept: Held | None) -> Estate | str | None:
+    """The older snapshot (`explore --since`): held by the zygote, else its path."""
+    path = os.environ.get(env.APP_SINCE) or None
+    held_since = kept.since_for(path) if kept is not None else None
+    return held_since if held_since is not None else path
 
 
 def _estate(path: str | os.PathLike[str] | None) -> Estate:

@@ -195,13 +195,18 @@ def request(address: str, message: Mapping[str, Any], timeout: float | None) -> 
 # -- the zygote's side ------------------------------------------------------------------------
 
 
-def prepare(estate: Estate, key: tuple[str, int, int] | None) -> Held:
-    """Hold the estate (`held.hold`) and import what a kernel imports."""
+def prepare(
+    estate: Estate,
+    key: tuple[str, int, int] | None,
+    since: tuple[tuple[str, int, int], Estate] | None = None,
+) -> Held:
+    """Hold the estate (`held.hold`), with the older one `since`, and import what a
+    kernel imports."""
     import importlib
 
     from .held import hold
 
-    kept = hold(estate, key)
+    kept = hold(estate, key, since)
     for name in _PRELOADED:
         importlib.import_module(name)
     return kept
@@ -379,8 +384,13 @@ def _prepared(verdict: int) -> tuple[str, Draw] | None:
         except (OSError, ValueError, ParseError) as exc:  # the command says it, and stops
             said.write(json.dumps({"error": one_line(exc)}) + "\n")
             return None
+        try:
+            since = _since(os.environ.get(env.APP_SINCE) or None)
+        except (OSError, ValueError, ParseError) as exc:  # as the snapshot: before any page
+            said.write(json.dumps({"error": f"--since: {one_line(exc)}"}) + "\n")
+            return None
         said.write(json.dumps({"profiles": len(estate)}) + "\n")
-    kept = prepare(estate, key)
+    kept = prepare(estate, key, since)
 
     def draw(chosen: str) -> str:
         return first_view_html(
@@ -392,6 +402,18 @@ def _prepared(verdict: int) -> tuple[str, Draw] | None:
     except Exception as exc:  # noqa: BLE001  (the pages work without it: Voila's alone)
         print(f"iptoolkit: no first view: {one_line(exc)}", file=sys.stderr)
         return "", draw
+
+
+def _since(path: str | None) -> tuple[tuple[str, int, int], Estate] | None:
+    """The older snapshot of `explore --since` (its key and estate), read once here so
+    that a bad one is refused before the app starts, and shared by every kernel."""
+    if path is None:
+        return None
+    from ..core.estate import load
+    from .held import snapshot_key
+
+    key = snapshot_key(path)  # before it is read, as the snapshot's
+    return None if key is None else (key, load(path))
 
 
 if __name__ == "__main__":

@@ -2,8 +2,9 @@
 
 Everything that can fail is checked before Voila starts, each as one line: the `app`
 extra, the port, the saved views' file (a file it cannot read is a wrong `--views` or
-SNAPSHOT, exit 2), the snapshot (read once, by the app's zygote, which holds it for every
-kernel: `app.zygote`; a bad file is named here in its words, not in the browser).
+SNAPSHOT, exit 2), the snapshot and the older one of `--since` (read once, by the app's
+zygote, which holds them for every kernel: `app.zygote`; a bad file is named here in its
+words, not in the browser).
 """
 
 from __future__ import annotations
