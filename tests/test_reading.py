@@ -97,6 +97,42 @@ def test_the_limit_comes_from_the_environment_and_the_option_wins(tmp_path, monk
     assert result.exit_code == 2 and "not a size: 'lots'" in result.output
 
 
+def test_a_junk_size_in_the_environment_names_the_variable(tmp_path, monkeypatch):
+    """No --max-size was given: the error names the variable the value came from."""
+    path = tmp_path / "listing.json"
+    path.write_bytes(LISTING)
+    monkeypatch.setenv(env.MAX_LOAD_SIZE, "junk")
+    result = CliRunner().invoke(main, ["summary", str(path)])
+    assert result.exit_code == 2
+    assert f"Invalid value for {env.MAX_LOAD_SIZE} (the environment variable)" in result.stderr
+    assert "'--max-size'" not in result.stderr and "not a size: 'junk'" in result.stderr
+
+
+MORE_THAN_ONE_KIB = {
+    "diff": ["diff", "{big}", "{big}"],
+    "compare": ["compare", "{big}", "{big}"],
+    "archive add": ["archive", "add", "{big}", "--archive", "{folder}/a.duckdb"],
+    "archive import": ["archive", "import", "{folder}", "--archive", "{folder}/i.duckdb"],
+    "mcp": ["mcp", "{big}"],
+    "serve": ["serve", "--snapshot", "{big}", "--port", "0"],
+}
+
+
+@pytest.mark.parametrize("command", list(MORE_THAN_ONE_KIB))
+def test_every_command_that_loads_a_snapshot_takes_max_size(tmp_path, command):
+    """The "too large" error tells people to raise --max-size: each command reading a
+    snapshot takes it, and its loads keep to it (an archive's add, the MCP store's, the
+    server's), for that command alone."""
+    pytest.importorskip("duckdb" if command.startswith("archive") else "click")
+    path = ipt.demo_estate(5, seed=1).save(tmp_path / "big.json")
+    args = [arg.format(big=path, folder=tmp_path) for arg in MORE_THAN_ONE_KIB[command]]
+    result = CliRunner().invoke(main, [*args, "--max-size", "1KiB"])
+    assert result.exit_code in (1, 2), result.output
+    assert "past the limit of 1 KiB" in result.output, result.output
+    assert "Traceback" not in result.output
+    assert len(ipt.load(path)) == 5, "the limit outlived its command"
+
+
 def test_sizes_are_read_and_written_as_people_do():
     assert load_limit() == DEFAULT_MAX_SIZE == parse_size("1GiB")
     assert [parse_size(s) for s in ("4GiB", "500 MB", "1.5kb", "123")] == [

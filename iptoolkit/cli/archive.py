@@ -26,6 +26,7 @@ import click
 from ..support import env
 from ..support.progress import NO_PROGRESS, reporting_to
 from .host import EXIT_TROUBLE, expected, one_line, one_line_errors, short_help
+from .options import max_size_option
 from .progress import command_progress, end_progress, progress_option
 
 if TYPE_CHECKING:
@@ -79,6 +80,7 @@ def archive_group() -> None:
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
 )
 @_ARCHIVE
+@max_size_option
 @progress_option
 def add_command(snapshots: tuple[Path, ...], archive_path: Path) -> None:
     """Add snapshot files (a snapshot stored already is not stored twice)."""
@@ -96,6 +98,7 @@ def add_command(snapshots: tuple[Path, ...], archive_path: Path) -> None:
 @archive_group.command("import")
 @click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @_ARCHIVE
+@max_size_option
 @progress_option
 def import_command(folder: Path, archive_path: Path) -> None:
     """Add every snapshot of a folder (*.json, *.json.gz), oldest first."""

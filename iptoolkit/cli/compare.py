@@ -32,6 +32,7 @@ from .options import (
     format_option,
     load_reference,
     map_file_option,
+    max_size_option,
     write_map_file,
 )
 from .progress import command_progress, end_progress, progress_option
@@ -105,6 +106,7 @@ __all__ = ["compare_command"]
     "both installations on one map (each item coloured by its kind of difference, what "
     "differs first in its details)"
 )
+@max_size_option
 @progress_option
 @details_file_option
 def compare_command(

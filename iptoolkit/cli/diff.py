@@ -33,6 +33,7 @@ from .options import (
     format_option,
     load_estate,
     map_file_option,
+    max_size_option,
     write_map_file,
 )
 from .progress import command_progress, end_progress, progress_option
@@ -79,6 +80,7 @@ FAIL_ON = ("breaking", "notable", "any")
     "the map of both snapshots (each item coloured by what happened to it, its changes "
     "first in its details)"
 )
+@max_size_option
 @progress_option
 @details_file_option
 def diff_command(

@@ -15,6 +15,7 @@ import click
 
 from ..support import env
 from .host import short_help
+from .options import max_size_option
 from .progress import command_progress, end_progress, progress_option
 
 if TYPE_CHECKING:
@@ -50,6 +51,7 @@ __all__ = ["mcp_command"]
     "stdio, to callers with the token in the address it prints (or an Authorization: Bearer "
     f"header; {env.MCP_TOKEN} sets it).",
 )
+@max_size_option
 @progress_option
 def mcp_command(
     snapshots: tuple[Path, ...], from_env: bool, archive_path: Path | None, port: int | None

@@ -41,6 +41,7 @@ __all__ = [
     "check_output_folder",
     "snapshot_argument",
     "chosen_max_size",
+    "max_size_option",
     "load_estate",
     "auth_from_options",
     "check_connection",
@@ -180,14 +181,47 @@ class _Size(_ParamTypeOfInt):
         try:
             return parse_size(value)
         except ValueError as exc:
+            if param is not None and _from_environment(ctx, param):
+                raise click.BadParameter(
+                    str(exc), ctx, param_hint=f"{param.envvar} (the environment variable)"
+                ) from None
             self.fail(str(exc), param, ctx)
+
+
+def _from_environment(ctx: click.Context | None, param: click.Parameter) -> bool:
+    """The value came from the option's environment variable: an error names it, since no
+    option was given."""
+    from click.core import ParameterSource
+
+    if ctx is None or param.name is None:
+        return False
+    return ctx.get_parameter_source(param.name) is ParameterSource.ENVIRONMENT
 
 
 _MAX_SIZE_KEY = "iptoolkit.max_size"
 
 
 def _remember_max_size(ctx: click.Context, param: click.Parameter, value: int | None) -> None:
+    """Keep the size for `chosen_max_size`, and as the limit of every load the command
+    makes, however it loads (`reading.choose_limit`), until the command ends."""
+    from ..support.reading import choose_limit
+
     ctx.meta[_MAX_SIZE_KEY] = value
+    choose_limit(value)
+    ctx.call_on_close(lambda: choose_limit(None))
+
+
+def max_size_option(func: F) -> F:
+    """`--max-size` (and `IPTOOLKIT_MAX_LOAD_SIZE`): the cap on the JSON each snapshot the
+    command loads may hold, which the "file too large" error tells people to raise."""
+    return click.option(
+        "--max-size",
+        type=_Size(),
+        envvar=env.MAX_LOAD_SIZE,
+        expose_value=False,
+        callback=_remember_max_size,
+        help="Read at most this much JSON (decompressed), e.g. 4GiB.  [default: 1GiB]",
+    )(func)
 
 
 @overload
@@ -204,14 +238,7 @@ def snapshot_argument(func: F | None = None, *, required: bool = True) -> F | Ca
             return snapshot_argument(func, required=required)
 
         return with_snapshot
-    func = click.option(
-        "--max-size",
-        type=_Size(),
-        envvar=env.MAX_LOAD_SIZE,
-        expose_value=False,
-        callback=_remember_max_size,
-        help="Read at most this much JSON (decompressed), e.g. 4GiB.  [default: 1GiB]",
-    )(func)
+    func = max_size_option(func)
     func = progress_option(func)
     path = click.Path(exists=True, dir_okay=False, path_type=Path)
     return click.argument("snapshot", type=path, required=required)(func)

@@ -20,6 +20,7 @@ from ..server.runner import DEFAULT_PORT
 from ..server.settings import ServerLimits
 from ..server.tokens import DEFAULT_TOKEN_TTL
 from .host import one_line_errors, short_help
+from .options import max_size_option
 from .progress import command_progress, end_progress, progress_option
 
 _DEFAULTS = ServerLimits()
@@ -120,6 +121,7 @@ __all__ = ["serve_command", "hash_secret_command"]
     click.IntRange(min=1),
     help="Bytes of request line and headers at most (more: 400).",
 )
+@max_size_option
 @progress_option
 def serve_command(
     host: str,

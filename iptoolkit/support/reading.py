@@ -23,6 +23,7 @@ __all__ = [
     "DEFAULT_MAX_SIZE",
     "TooLargeError",
     "load_limit",
+    "choose_limit",
     "parse_size",
     "format_size",
     "read_bounded",
@@ -90,10 +91,25 @@ def format_size(size: int) -> str:
     return f"{size} bytes"
 
 
+_chosen_limit: int | None = None
+"""The command line's `--max-size` for the command running (`choose_limit`)."""
+
+
+def choose_limit(size: int | None) -> None:
+    """Set the limit of every load that names none (None: back to the variable's or the
+    default): the command line's `--max-size`, so that it holds however a command loads
+    (`ipt.load`, an archive's add, the MCP server's store, the reference server)."""
+    global _chosen_limit
+    _chosen_limit = size
+
+
 def load_limit(max_size: int | str | None = None) -> int:
-    """The limit in bytes: `max_size` if given, else `IPTOOLKIT_MAX_LOAD_SIZE`, else 1 GiB."""
+    """The limit in bytes: `max_size` if given, else the one chosen (`choose_limit`), else
+    `IPTOOLKIT_MAX_LOAD_SIZE`, else 1 GiB."""
     if max_size is not None:
         return parse_size(max_size)
+    if _chosen_limit is not None:
+        return _chosen_limit
     configured = os.environ.get(env.MAX_LOAD_SIZE, "").strip()
     if not configured:
         return DEFAULT_MAX_SIZE
