@@ -77,6 +77,10 @@ CASES = {
         ["archive", "export", "--archive", "{archive}", "--at", "٢", "-o", "{out}"],
         "'٢' is neither a snapshot id nor an ISO date",
     ),
+    "export into a missing folder": (
+        ["archive", "export", "--archive", "{archive}", "-o", "{empty}/no/out.json"],
+        "folder '{empty}/no' does not exist (-p/--mkdirs creates it)",
+    ),
     "snapshots, no archive there": (
         ["archive", "snapshots", "--archive", "{missing}"],
         "missing.duckdb: no archive there",

@@ -107,7 +107,7 @@ def test_help_lists_diff():
 def test_plot_draws_the_changes_beside_the_output(snapshots, tmp_path):
     target = tmp_path / "out" / "changes.svg"
     code, out, err = run(
-        snapshots["base"], snapshots["breaking"], "--format", "json", "--plot", target
+        snapshots["base"], snapshots["breaking"], "--format", "json", "--plot", target, "-p"
     )
     assert code == 0
     assert json.loads(out)["changes"]  # stdout is still the machine form alone
@@ -135,6 +135,22 @@ def test_html_writes_the_map_of_both_snapshots_beside_the_output(snapshots, tmp_
     assert any(entry[2] for entry in news)  # the breaking change ringed
     code, out, err = run(snapshots["base"], snapshots["notable"], "--html", tmp_path / "c.htm")
     assert code == 2 and out == "" and "--html c.htm: the file name must end in .html" in err
+
+
+@pytest.mark.parametrize("option", ["--plot", "--html", "--details-file"])
+def test_a_missing_folder_is_refused_unless_mkdirs(snapshots, tmp_path, option):
+    """As `plot -o` and `export -o`: a typo in a path scatters no new folders."""
+    path = tmp_path / "missing" / ("x.html" if option == "--html" else "x.png")
+    if option == "--details-file":
+        path = path.with_suffix(".md")
+    extra = ["--format", "md"] if option == "--details-file" else []
+    args = [snapshots["base"], snapshots["notable"], option, path, *extra]
+    code, _, err = run(*args)
+    assert code == 2 and "-p/--mkdirs" in err and option in err, err
+    assert not path.parent.exists()
+    code, _, err = run(*args, "-p")
+    assert code == 0, err
+    assert path.is_file()
 
 
 def test_old_newer_than_new_is_a_warning_on_stderr(tmp_path):

@@ -26,7 +26,7 @@ import click
 from ..support import env
 from ..support.progress import NO_PROGRESS, reporting_to
 from .host import EXIT_TROUBLE, expected, one_line, one_line_errors, short_help
-from .options import max_size_option
+from .options import check_output_folder, max_size_option, output_folder_option
 from .progress import command_progress, end_progress, progress_option
 
 if TYPE_CHECKING:
@@ -144,8 +144,10 @@ def import_command(folder: Path, archive_path: Path) -> None:
     type=click.Path(dir_okay=False, path_type=Path),
     help="Snapshot file to write (.json or .json.gz).",
 )
-def export_command(archive_path: Path, at: str | None, output: Path) -> None:
+@output_folder_option
+def export_command(archive_path: Path, at: str | None, output: Path, mkdirs: bool) -> None:
     """Write one stored snapshot back as a snapshot file, byte for byte as it was saved."""
+    check_output_folder(output, mkdirs)
     archive = _open(archive_path)
     snapshot_id = archive.snapshot_id(at)
     archive.export(output, snapshot_id)

@@ -27,12 +27,14 @@ from .host import (
 from .options import (
     check_details_file,
     check_map_file,
+    check_output_folders,
     comment_markdown,
     details_file_option,
     format_option,
     load_reference,
     map_file_option,
     max_size_option,
+    output_folder_option,
     write_map_file,
 )
 from .progress import command_progress, end_progress, progress_option
@@ -109,6 +111,7 @@ __all__ = ["compare_command"]
 @max_size_option
 @progress_option
 @details_file_option
+@output_folder_option
 def compare_command(
     sources: tuple[str, ...],
     environments: tuple[str, ...],
@@ -123,6 +126,7 @@ def compare_command(
     plot_path: Path | None,
     html_path: Path | None,
     details_file: Path | None,
+    mkdirs: bool,
 ) -> None:
     """Compare two installations (A, B) by what things are, not their ids: partners by
     name, channels by partner, type and name, profiles by group and name.
@@ -140,6 +144,8 @@ def compare_command(
     """
     check_details_file(details_file, output_format)
     check_map_file(html_path)
+    outputs = {"--plot": plot_path, "--html": html_path, "--details-file": details_file}
+    check_output_folders(mkdirs, outputs)
     pairs = _pairs(substitute)
     command_progress()  # a fetch of --env reports to the command's bars
     if len(sources) + len(environments) != 2:

@@ -28,12 +28,14 @@ from .host import (
 from .options import (
     check_details_file,
     check_map_file,
+    check_output_folders,
     comment_markdown,
     details_file_option,
     format_option,
     load_estate,
     map_file_option,
     max_size_option,
+    output_folder_option,
     write_map_file,
 )
 from .progress import command_progress, end_progress, progress_option
@@ -83,6 +85,7 @@ FAIL_ON = ("breaking", "notable", "any")
 @max_size_option
 @progress_option
 @details_file_option
+@output_folder_option
 def diff_command(
     old: Path,
     new: Path,
@@ -93,6 +96,7 @@ def diff_command(
     draw_all: bool,
     html_path: Path | None,
     details_file: Path | None,
+    mkdirs: bool,
 ) -> None:
     """Compare two snapshots (OLD, NEW): profiles, channels, partners and links added,
     removed and changed, breaking changes first.
@@ -115,6 +119,8 @@ def diff_command(
             EXIT_TROUBLE,
         )
     check_map_file(html_path)
+    outputs = {"--plot": plot_path, "--html": html_path, "--details-file": details_file}
+    check_output_folders(mkdirs, outputs)
     result = _compare(old, new)
     keep_until_exit(result)  # the two estates: the process ends without freeing them
     end_progress()

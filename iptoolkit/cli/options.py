@@ -39,6 +39,7 @@ __all__ = [
     "filter_options",
     "output_folder_option",
     "check_output_folder",
+    "check_output_folders",
     "snapshot_argument",
     "chosen_max_size",
     "max_size_option",
@@ -341,6 +342,14 @@ def check_output_folder(path: Path, mkdirs: bool, option: str = "--output") -> N
             f"folder {str(folder)!r} does not exist (-p/--mkdirs creates it)", param_hint=option
         )
     folder.mkdir(parents=True, exist_ok=True)
+
+
+def check_output_folders(mkdirs: bool, outputs: dict[str, Path | None]) -> None:
+    """`check_output_folder` for each file a command writes beside its report (`--plot`,
+    `--html`, `--details-file`: option to path, None when not given), before any work."""
+    for option, path in outputs.items():
+        if path is not None:
+            check_output_folder(path, mkdirs, option)
 
 
 def check_connection(base_url: str, profiles_path: str | None) -> None:
