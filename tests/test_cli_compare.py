@@ -99,6 +99,15 @@ def test_two_files_of_one_name_are_told_apart_by_their_folders(
     assert out.startswith("live vs staging:")
 
 
+def test_two_names_no_folder_tells_apart_are_their_paths_as_given() -> None:
+    """`snap.json` and `snap.json.gz` were both `snap`: no folder separates them."""
+    from iptoolkit.cli.compare import _names_of
+
+    assert _names_of(("snap.json", "snap.json.gz")) == ["snap.json", "snap.json.gz"]
+    assert _names_of(("a/x.json", "b/x.json")) == ["a/x", "b/x"]
+    assert _names_of(("x.json", "./x.json")) == ["x (A)", "x (B)"]
+
+
 def test_the_plot_draws_more_differences_than_it_has_room_for(
     files: dict[str, Path], tmp_path: Path
 ) -> None:
@@ -229,6 +238,8 @@ secret-env = "TEST_SECRET"
     assert len(ipt.load(tmp_path / "prod.json")) == 40
     code, _, err = _run("compare", "--env", "prod", "--env", "stage", env=env)
     assert code == 2 and "no environment 'stage'" in err
+    code, _, err = _run("fetch", "--env", "prod", "--secret-stdin", "-o", "x.json", env=env)
+    assert code == 2 and "--secret-stdin and --env prod" in err  # was ignored
     del env["PROD_SECRET"]
     code, _, err = _run("fetch", "--env", "prod", "-o", "x.json", env=env)
     assert code == 1 and "secret-env names is not set" in err and "PROD_SECRET" not in err

@@ -187,6 +187,35 @@ def test_xlsx_without_openpyxl_names_the_extra(tmp_path, estate, monkeypatch):
     assert not (tmp_path / "e.xlsx").exists()
 
 
+@pytest.mark.parametrize("name", ["e.xlsx", "p.csv", "snap.json"])
+def test_table_files_and_snapshots_are_replaced_whole_with_the_umasks_mode(
+    tmp_path, estate, monkeypatch, name
+):
+    """Written beside, then renamed: with a umask of 027 the file is 0640 (the workbook was
+    0644 whatever the umask), and a failure while writing leaves the old file as it was."""
+    import os
+    import stat
+
+
+    path = tmp_path / name
+    old = os.umask(0o027)
+    try:
+        export(estate, path)
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640
+    before = path.read_bytes()
+
+    def refuse(*_: object) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", refuse)  # as `replacing` calls it
+    with pytest.raises(OSError, match="disk full"):
+        export(ipt.Estate.from_raw(estate.raw_profiles[:1]), path)
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == [name]
+
+
 # -- graph files --------------------------------------------------------------------------
 
 

@@ -366,12 +366,38 @@ def test_ordinary_fields_that_look_like_secrets_stay_visible() -> None:
          "-----BEGIN CERTIFICATE-----\nC1\n-----END CERTIFICATE-----"),  # not a secret
         ("https://h.example/p?page=2,lang=en#top", "https://h.example/p?page=2,lang=en#top"),
         ("tokenizer=ws, keyboard=de", "tokenizer=ws, keyboard=de"),
+        # the review of 2026-12-05: inside another pair's value, nested, as attributes
+        ('Data Source=db;Password="s3;K10";x=1', f'Data Source=db;Password="{MASK}";x=1'),
+        ('<add key="DbPassword" value="K11"/>', f'<add key="DbPassword" value="{MASK}"/>'),
+        ("https://m.example/api?key=K12&q=1", f"https://m.example/api?key={MASK}&q=1"),
+        ("sort key=name, order=asc", "sort key=name, order=asc"),  # `key` outside a query
+        ('{"password": 123456}', f'{{"password": {MASK}}}'),
+        ("<Password><![CDATA[K<13]]></Password>", f"<Password>{MASK}</Password>"),
+        ("user:p@K14@sftp.example", f"user:{MASK}@sftp.example"),  # up to the last `@`
+        ("meet 10:30@home", "meet 10:30@home"),  # a time, not a user
+        ("- token: K15\n{secret: K16, user: u}", f"- token: {MASK}\n{{secret: {MASK}, user: u}}"),
+        ("200 but no usable token: the body is HTML", "200 but no usable token: the body is HTML"),
+        ("no client secret: set one", "no client secret: set one"),
+        ("a user identified by id", "a user identified by id"),  # prose, not SQL
+        ("alter user u identified by 'K17'", f"alter user u identified by '{MASK}'"),
+        ("ALTER USER u IDENTIFIED WITH caching_sha2 BY 'K18'",
+         f"ALTER USER u IDENTIFIED WITH caching_sha2 BY '{MASK}'"),
     ],
 )  # fmt: skip
 def test_redact_text_masks_pairs_after_any_separator_and_private_keys(
     text: str, expected: str
 ) -> None:
     assert redact_text(text) == expected
+
+
+def test_redact_query_goes_through_nested_pairs_in_one_pass() -> None:
+    """`a=` before 100,000 `)` took 97 s (quadratic), and 1,000 `a=;` overflowed the stack
+    (a recursion per pair): one pass now, each pair after the last."""
+    assert redact_query("a=" + ")" * 200_000) == "a=" + ")" * 200_000
+    nested = "a=;" * 100_000 + "token=K1"
+    assert redact_query(nested) == "a=;" * 100_000 + f"token={MASK}"
+    many = "x=1;" * 100_000 + "token=K2;y=2&z=3"
+    assert redact_query(many) == "x=1;" * 100_000 + f"token={MASK}&z=3"
 
 
 @pytest.mark.parametrize(

@@ -222,17 +222,21 @@ def _rules(
 def _names_of(sources: tuple[str, ...]) -> list[str]:
     """What each snapshot is called in the report: its file's name without `.json` (or
     the archive reference as given); two of one name by as much of their folders as tells
-    them apart (`test/snapshot`, `prod/snapshot`), the same file twice as `A` and `B`."""
+    them apart (`test/snapshot`, `prod/snapshot`), else by their paths as given
+    (`snap.json`, `snap.json.gz`), the same file twice as `A` and `B`."""
     names = [_name_of(source) for source in sources]
     if len(names) < 2 or names[0] != names[1]:
         return names
     if Path(sources[0]).absolute() == Path(sources[1]).absolute():
         return [f"{names[0]} (A)", f"{names[1]} (B)"]
-    depth = 1
-    while names[0] == names[1] and depth < 64:
-        depth += 1
+    deepest = max(len(Path(source).parts) for source in sources)
+    for depth in range(2, deepest + 1):
         names = [_name_of(source, depth) for source in sources]
-    return names
+        if names[0] != names[1]:
+            return names
+    if sources[0] != sources[1]:
+        return list(sources)
+    return [f"{names[0]} (A)", f"{names[1]} (B)"]
 
 
 def _name_of(source: str, depth: int = 1) -> str:

@@ -107,6 +107,12 @@ def fetch(
     if environment is not None:
         from ..comparing.config import environment as configured
 
+        if secret_stdin:
+            raise click.UsageError(
+                f"--secret-stdin and --env {environment}: the environment's entry in the "
+                "config says where its secret comes from; give one or the other"
+            )
+
         with one_line_errors():
             found = configured(environment)
             auth = found.credentials()

@@ -19,7 +19,6 @@ from __future__ import annotations
 import gzip
 import os
 import string
-import tempfile
 import zlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -32,6 +31,7 @@ from ..models import Listing, ParseError, listing_of, locate_profiles, read_json
 from ..models.jsontext import DuplicateKey, ItemSpans, ListingVisit, Step
 from ..support.jsonio import dumps_json
 from ..support.reading import TooLargeError, load_limit, read_bounded
+from ..support.replacing import replaced_when_written
 from .profile_texts import ProfileTexts
 
 __all__ = [
@@ -212,15 +212,8 @@ def write_snapshot(
     if path.suffix == ".gz":
         data = gzip.compress(data, compresslevel=6, mtime=0)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; a snapshot is an ordinary file
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with replaced_when_written(path) as part:
+        part.write_bytes(data)
     return path
 
 
@@ -254,12 +247,6 @@ def dated_path(template: str | os.PathLike[str], when: datetime | None) -> Path:
     text = check_name_template(template)
     moment = (when or datetime.now(UTC)).astimezone(UTC)
     return Path(text.format_map({name: moment.strftime(f) for name, f in NAME_FIELDS.items()}))
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def _profiles_of(document: dict[str, Any]) -> list[Any]:

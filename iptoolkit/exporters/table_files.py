@@ -16,12 +16,12 @@ from __future__ import annotations
 import csv
 import io
 import os
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..support.csvio import FORMULA_PREFIXES, csv_safe, csv_text
 from ..support.printable import drop_unprintable, escape_unprintable
+from ..support.replacing import replaced_when_written
 from .attributes import redact_text
 
 if TYPE_CHECKING:
@@ -56,8 +56,9 @@ def frame_csv(frame: pandas.DataFrame) -> str:
 def write_frame_csv(frame: pandas.DataFrame, path: str | os.PathLike[str]) -> Path:
     """`frame_csv(frame)` written to `path` as UTF-8, line breaks as they are."""
     path = Path(path)
-    with path.open("w", encoding="utf-8", newline="") as file:
-        file.write(frame_csv(frame))
+    text = frame_csv(frame)
+    with replaced_when_written(path) as part:
+        part.write_text(text, encoding="utf-8", newline="")
     return path
 
 
@@ -92,18 +93,14 @@ def write_xlsx(estate: Estate, path: str | os.PathLike[str]) -> Path:
 
     path = Path(path)
     frames = {sheet: _clean(estate.to_frame(sheet), excel=True) for sheet in SHEETS}
-    fd, part = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".xlsx")
-    os.close(fd)
-    try:  # written whole beside it, then renamed: an error leaves no half a workbook
-        with pd.ExcelWriter(part, engine="openpyxl") as writer:
-            for sheet, frame in frames.items():
-                frame.to_excel(writer, sheet_name=sheet, index=False, freeze_panes=(1, 0))
-                _strings_stay_strings(writer.sheets[sheet])
-                _fit_columns(writer.sheets[sheet], frame)
-        os.chmod(part, 0o644)  # mkstemp makes 0600; a workbook is an ordinary file
-        os.replace(part, path)
-    finally:
-        Path(part).unlink(missing_ok=True)
+    with (  # an error leaves no half a workbook
+        replaced_when_written(path) as part,
+        pd.ExcelWriter(part, engine="openpyxl") as writer,
+    ):
+        for sheet, frame in frames.items():
+            frame.to_excel(writer, sheet_name=sheet, index=False, freeze_panes=(1, 0))
+            _strings_stay_strings(writer.sheets[sheet])
+            _fit_columns(writer.sheets[sheet], frame)
     return path
 
 

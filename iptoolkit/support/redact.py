@@ -12,8 +12,11 @@ sent, a log line, a field's value) loses credential query values after any separ
 a fragment (`#access_token=`), quoted or not (`password="x"`, a JAAS config), URL passwords
 with or without a scheme (`//u:pw@host`, `u:pw@host`), private keys in PEM armour, the
 values of secret headers written as `Authorization: Bearer X` or `"Authorization": "Bearer
-X"`, of secret names after a colon (`password: x`, YAML), of XML elements with a secret's
-name (`<wsse:Password>x</wsse:Password>`) and SQL's `IDENTIFIED BY x`.
+X"`, of secret names after a colon where a key starts (`password: x`, YAML; not prose), of
+JSON members (`"pin": 1234` too), of XML elements with a secret's name (`<wsse:Password>x
+</wsse:Password>`, CDATA too) and of attribute pairs (`<add key="DbPassword" value="x"/>`),
+and SQL's `IDENTIFIED BY x`. A shape is over-masked rather than let through when text is
+ambiguous: `Note:joe@example.com` reads as `user:password@host`.
 """
 
 from __future__ import annotations
@@ -194,16 +197,14 @@ def redact_member(key: Any, item: Any, pair: bool) -> Any:
 _KEY = r"[\w.%+\-\[\]$]"
 """A character of a pair's name (`api%5Fkey`, `X-Amz-Signature`, `a[b]`); any other one
 separates pairs (`?`, `&`, `;`, `,`, `#`, `|`, `/`, white space, quotes, brackets)."""
-_QUERY_VALUE = re.compile(
-    rf"(^|(?!{_KEY})[^=])({_KEY}+)="
-    rf"(\"[^\"\n]*\"|'[^'\n]*'|[^&#\s\"']*?(?=\)*(?:[&#\s\"']|$)))"
-)
-"""A pair `name=value`: the value quoted (`password="x"`, a JAAS or connection string) or
-up to the next `&`, `#`, white space or quote."""
+_PAIR_NAME = re.compile(rf"(?<![\w.%+\-\[\]$=])({_KEY}+)=")
+"""The name of a pair `name=value`, after any character that cannot be part of it (or `=`:
+the `b` of `a=b=c` names nothing)."""
+_VALUE_END = re.compile(r"[&#\s\"']")
 QUERY_ONLY_SECRETS = frozenset({"key"})
-"""Names that hold a credential as a query parameter (`?key=`, an API key), and too often
-something else as a field's name (a pair's `key`) for `is_secret_name`."""
-_NEXT_PAIR = re.compile(rf"(?!{_KEY})[^=]")
+"""Names that hold a credential as a query parameter (`?key=`, `&key=`, an API key), and too
+often something else elsewhere (`<add key="x" ...>`, `sort key=name`) for `is_secret_name`."""
+_QUERY_SEPARATORS = "?&#"
 _USERINFO = re.compile(r"([a-zA-Z][a-zA-Z0-9+.-]*://)([^/?#\s\"'<>]*)@")
 _URL = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*://[^\s\"'<>]+")
 
@@ -213,27 +214,51 @@ def redact_query(text: str) -> str:
 
     Pairs start after any separator: `?`, `&`, `;`, a fragment's `#` (`#access_token=`), a
     comma (`env=prod,token=...`), where a form or a word starts (the text's start, white
-    space, a quote, a parenthesis: a token endpoint echoing `client_secret=...`); a
-    credential's value is masked up to the next `&` (or `#`, white space, a quote), so a
-    `;` or `,` inside it does not let the rest show; the `)` closing a parenthesis it ends
-    is kept (`(GET /?loginToken=**********)`), one inside it is masked with it.
+    space, a quote, a parenthesis: a token endpoint echoing `client_secret=...`), and inside
+    another pair's value (`Source=db;Password="x"`). A credential's value is masked whole
+    when quoted (`password="a;b"`), else up to the next `&` (or `#`, white space, a quote),
+    so a `;` or `,` inside it does not let the rest show; the `)` closing a parenthesis it
+    ends is kept (`(GET /?loginToken=**********)`), one inside it is masked with it. One
+    pass, left to right: linear in the text, however it nests.
 
     >>> redact_query('"GET /?loginToken=abc&lang=en HTTP/1.1"')
     '"GET /?loginToken=**********&lang=en HTTP/1.1"'
     """
+    pieces: list[str] = []
+    done = position = 0
+    while (match := _PAIR_NAME.search(text, position)) is not None:
+        start = position = match.end()
+        if not _names_a_credential(text, match):
+            continue  # its value may hold pairs: `a=1;token=x`, `p;a=1?token=x`
+        end, masked = _credential_value(text, start)
+        pieces += (text[done:start], masked)
+        done = position = end
+    return "".join(pieces) + text[done:] if pieces else text
 
-    def mask(match: re.Match[str]) -> str:
-        separator, key, value = match.groups()
-        if is_secret_name(key) or key.lower() in QUERY_ONLY_SECRETS:
-            quote = value[:1] if value[:1] in ("'", '"') else ""
-            return f"{separator}{key}={quote}{MASK}{quote}"
-        cut = _NEXT_PAIR.search(value)  # `a=1;token=x`, `p;a=1?token=x`: look on
-        if cut is None:
-            return match.group(0)
-        rest = _QUERY_VALUE.sub(mask, value[cut.start() :])
-        return f"{separator}{key}={value[: cut.start()]}{rest}"
 
-    return _QUERY_VALUE.sub(mask, text)
+def _names_a_credential(text: str, match: re.Match[str]) -> bool:
+    key = match.group(1)
+    if is_secret_name(key):
+        return True
+    before = text[match.start() - 1 : match.start()]
+    return before in _QUERY_SEPARATORS and before != "" and key.lower() in QUERY_ONLY_SECRETS
+
+
+def _credential_value(text: str, start: int) -> tuple[int, str]:
+    """Where the value starting at `start` ends, and what stands for it."""
+    quote = text[start : start + 1]
+    if quote in ("'", '"'):
+        close = text.find(quote, start + 1)
+        if close != -1 and "\n" not in text[start:close]:
+            return close + 1, f"{quote}{MASK}{quote}"
+        start += 1  # never closed: masked to where an unquoted one ends
+    else:
+        quote = ""
+    found = _VALUE_END.search(text, start)
+    end = len(text) if found is None else found.start()
+    while end > start and text[end - 1] == ")":
+        end -= 1
+    return end, f"{quote}{MASK}"
 
 
 def redact_url(url: str) -> str:
@@ -280,23 +305,41 @@ _PRIVATE_KEY = re.compile(
 end of the text (a key cut short): its body is a secret whatever field holds it."""
 
 
-_BARE_USERINFO = re.compile(r"(?<![\w.%+:/@-])(//)?([\w.%+-]+):([^\s@/:\"'<>]+)@(?=[\w-])")
+_BARE_USERINFO = re.compile(r"(?<![\w.%+:/@-])(//)?([\w.%+-]+):([^\s/:\"'<>]+)@(?=[\w-])")
 """A password in an authority with no scheme before it: `//svc:pw@host/in` (relative to the
-page's scheme), `sftpuser:pw@sftp.example` (an SFTP host as written); not `mailto:a@b`."""
+page's scheme), `sftpuser:pw@sftp.example` (an SFTP host as written), up to its last `@`
+(`u:p@ss@host`); not `mailto:a@b`, not a time (`10:30@home`)."""
 _NOT_A_USER = frozenset({"mailto", "xmpp", "sip", "im"})
 _CREDENTIAL = r"""(?:(?:bearer|basic|digest|token|negotiate|ntlm|apikey)[ \t]+)?[^\s"'<>,;]+"""
 """A credential written as text: a word, after the scheme that says how to read it."""
 _NAMED_VALUE = re.compile(
-    r"""(?<![\w.\-"'])([A-Za-z][\w.\-]{0,60}[ \t]*:[ \t]*)"""  # `password: `
+    r"""((?:^|[{,;])[ \t]*(?:-[ \t]+)?)"""  # where a line, a YAML item or a flow member starts
+    r"""([A-Za-z][\w.\-]{0,60}[ \t]*:[ \t]*)"""  # `password: `
     rf"""("[^"\n]*"|'[^'\n]*'|{_CREDENTIAL})""",
+    re.IGNORECASE | re.MULTILINE,
+)
+"""A value after a secret's name and a colon where a key starts (a line, a YAML list item, a
+flow mapping's member), unquoted as YAML writes it (`password: x`, `token: Bearer x`), or
+quoted (`secret: "x"`); not prose (`no usable token: the body ...`)."""
+_XML_ELEMENT = re.compile(
+    r"<((?:[\w.\-]+:)?([\w.\-]+))(\s[^<>]*)?>((?:<!\[CDATA\[.*?\]\]>|[^<])+)</\1[ \t]*>",
+    re.DOTALL,
+)
+"""An XML element holding text or CDATA: `<wsse:Password Type="...">x</wsse:Password>`."""
+_ATTRIBUTE_PAIR = re.compile(
+    r"""(\b(?:key|name)[ \t]*=[ \t]*(["'])([^"'\n]{1,200})\2[ \t]+value[ \t]*=[ \t]*)"""
+    r"""("[^"\n]*"|'[^'\n]*')""",
     re.IGNORECASE,
 )
-"""A value after a secret's name and a colon, unquoted as YAML or a note writes it
-(`password: x`, `token: Bearer x`), or quoted (`secret: "x"`)."""
-_XML_ELEMENT = re.compile(r"<((?:[\w.\-]+:)?([\w.\-]+))(\s[^<>]*)?>([^<]+)</\1[ \t]*>")
-"""An XML element holding text: `<wsse:Password Type="...">x</wsse:Password>`."""
-_SQL_PASSWORD = re.compile(r"""(\bidentified[ \t]+by[ \t]+)("[^"\n]*"|'[^'\n]*'|[^\s;,]+)""", re.I)
-"""A password in SQL: `CREATE USER u IDENTIFIED BY x`."""
+"""A name/value pair as XML attributes: `<add key="DbPassword" value="x"/>` (.NET)."""
+_SQL_PASSWORD = re.compile(
+    r"""(\bidentified[ \t]+(?:with[ \t]+\S+[ \t]+)?by[ \t]+)("[^"\n]*"|'[^'\n]*'|[^\s;,]+)""",
+    re.IGNORECASE,
+)
+"""A password in SQL: `CREATE USER u IDENTIFIED BY x`, `... IDENTIFIED WITH p BY 'x'`; in
+lower case only when quoted (not `a user identified by id`)."""
+_NUMBER_MEMBER = re.compile(r"""(["'])([^"'\\\n]{1,200})\1([ \t]*:[ \t]*)(-?\d[\d.eE+\-]*)""")
+"""A JSON member holding a number: `"pin": 1234`, `"password": 123456`."""
 
 
 def redact_text(text: str) -> str:
@@ -318,6 +361,7 @@ def redact_text(text: str) -> str:
         hinted = any(word in lower for word in _HINTS)
         if hinted and ('"' in text or "'" in text):
             text = _QUOTED_MEMBER.sub(_mask_member, text)
+            text = _NUMBER_MEMBER.sub(_mask_number, text)
         if hinted:
             text = _NAMED_VALUE.sub(_mask_named, text)
         if "@" in text:
@@ -325,9 +369,11 @@ def redact_text(text: str) -> str:
     if "</" in text:
         text = _XML_ELEMENT.sub(_mask_element, text)
     if "identified" in text.lower():
-        text = _SQL_PASSWORD.sub(lambda match: match.group(1) + _masked_like(match.group(2)), text)
+        text = _SQL_PASSWORD.sub(_mask_sql, text)
     if "=" not in text:
         return text
+    if "value" in text.lower():
+        text = _ATTRIBUTE_PAIR.sub(_mask_attribute, text)
     return redact_query(text)  # relative URLs, forms, and query strings standing alone
 
 
@@ -338,16 +384,37 @@ def _masked_like(value: str) -> str:
 
 
 def _mask_named(match: re.Match[str]) -> str:
-    named, value = match.groups()
+    lead, named, value = match.groups()
     name = named.rstrip(" \t:")
     if value.strip("'\"") in ("", MASK) or not is_secret_name(name):
+        return match.group(0)
+    return lead + named + _masked_like(value)
+
+
+def _mask_sql(match: re.Match[str]) -> str:
+    keywords, value = match.groups()
+    if value == MASK or (not keywords.isupper() and _masked_like(value) == MASK):
+        return match.group(0)  # lower case and unquoted: prose, not SQL
+    return keywords + _masked_like(value)
+
+
+def _mask_attribute(match: re.Match[str]) -> str:
+    named, _, name, value = match.groups()
+    if value[1:-1] in ("", MASK) or not is_secret_name(name):
         return match.group(0)
     return named + _masked_like(value)
 
 
+def _mask_number(match: re.Match[str]) -> str:
+    quote, name, colon, _ = match.groups()
+    if not is_secret_name(name):
+        return match.group(0)
+    return f"{quote}{name}{quote}{colon}{MASK}"
+
+
 def _mask_userinfo(match: re.Match[str]) -> str:
     slashes, user, _ = match.groups()
-    if user.lower() in _NOT_A_USER:
+    if user.lower() in _NOT_A_USER or user.isdigit():
         return match.group(0)
     return f"{slashes or ''}{user}:{MASK}@"
 
