@@ -99,6 +99,12 @@ def test_two_files_of_one_name_are_told_apart_by_their_folders(
     assert out.startswith("live vs staging:")
 
 
+def test_the_library_refuses_two_sides_of_one_name(files: dict[str, Path]) -> None:
+    """A report naming both sides `x` could not tell them apart."""
+    with pytest.raises(ValueError, match=r"compare: names must be two different names"):
+        ipt.compare(files["prod"], files["test"], names=("x", "x"))
+
+
 def test_two_names_no_folder_tells_apart_are_their_paths_as_given() -> None:
     """`snap.json` and `snap.json.gz` were both `snap`: no folder separates them."""
     from iptoolkit.cli.compare import _names_of
@@ -238,6 +244,8 @@ secret-env = "TEST_SECRET"
     assert len(ipt.load(tmp_path / "prod.json")) == 40
     code, _, err = _run("compare", "--env", "prod", "--env", "stage", env=env)
     assert code == 2 and "no environment 'stage'" in err
+    code, out, err = _run("compare", "--env", "prod", "--env", "prod", env=env)
+    assert code == 0 and "prod (A) and prod (B) match" in out, out + err
     code, _, err = _run("fetch", "--env", "prod", "--secret-stdin", "-o", "x.json", env=env)
     assert code == 2 and "--secret-stdin and --env prod" in err  # was ignored
     del env["PROD_SECRET"]

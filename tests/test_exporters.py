@@ -196,7 +196,6 @@ def test_table_files_and_snapshots_are_replaced_whole_with_the_umasks_mode(
     import os
     import stat
 
-
     path = tmp_path / name
     old = os.umask(0o027)
     try:

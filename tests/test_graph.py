@@ -173,7 +173,7 @@ def test_impact_of_a_channel(G):
     assert lost.partial_input == ["profile:P2"]  # still has channel 11
     assert lost.lose_response == [] and lost.partners == []
     assert lost.profiles == ["profile:P1", "profile:P2"]
-    assert "1 profiles lose their input" in str(lost)
+    assert "1 profile loses their input, 1 loses part of it" in str(lost)  # not "1 profiles"
 
 
 def test_impact_of_a_partner_takes_its_channels(G):

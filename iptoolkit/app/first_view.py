@@ -34,6 +34,7 @@ import sys
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
+from ..support.names import plural
 from ..viewmodel.explorer_html import DETAILS_BESIDE_FROM_PX, FILTERS_OPEN_FROM_PX
 
 if TYPE_CHECKING:
@@ -337,7 +338,7 @@ def _page(
     whole = chosen.is_empty()
     when = "when the app started" if whole else "for this address"
     shown = "" if whole else f"{selection.profiles:,} of "
-    shown += f"{selection.total:,} profiles"
+    shown += f"{plural(selection.total, 'profile')}"
     note = f"Overview of {shown}, drawn {when}. The interactive view is loading…"
     title = title_html(estate, path).replace("ipt-app-title", "ipt-fv-title")
     title = title.replace("ipt-app-source", "ipt-fv-source")

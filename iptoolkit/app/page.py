@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, TypedDict
 import ipywidgets as W
 
 from ..support import env
+from ..support.names import plural
 from ..support.redact import redact_url
 
 if TYPE_CHECKING:
@@ -259,7 +260,7 @@ def _estate(path: str | os.PathLike[str] | None) -> Estate:
 def title_html(estate: Estate, path: str | os.PathLike[str] | None) -> str:
     """The title line: the app's name, then where the estate comes from and when."""
     if path is None:
-        source = f"a demo estate of {len(estate):,} profiles"
+        source = f"a demo estate of {plural(len(estate), 'profile')}"
     else:
         source = Path(path).name
         info = estate.info

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import duckdb
 
 from ..models import Listing, ParseError, loads_json
+from ..support.names import plural
 from .ddl import SNAPSHOT_COUNTS
 from .lookup import NoSnapshotError
 from .opening import ArchiveDamagedError, one_row
@@ -44,7 +45,7 @@ def checked_count(path: Path, snapshot_id: int, stored: int, found: int) -> None
     added behind the archive's back): never handed out short."""
     if found != stored:
         raise ArchiveDamagedError(
-            f"{path}: snapshot {snapshot_id} was stored with {stored:,} profiles, but "
+            f"{path}: snapshot {snapshot_id} was stored with {plural(stored, 'profile')}, but "
             f"{found:,} are there now: the archive was changed outside iptoolkit"
         )
 

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..change.estate_diff import SEVERITIES
+from ..support.names import plural
 from .notify import Delivery, message, post, run_command
 
 if TYPE_CHECKING:
@@ -247,7 +248,7 @@ class _Teller:
             return
         if diff is None:
             self.echo(
-                f"snapshot {snapshot_id}{when}: {len(estate):,} profiles; the first, "
+                f"snapshot {snapshot_id}{when}: {plural(len(estate), 'profile')}; the first, "
                 "nothing to compare"
             )
             return

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from ..support.names import plural
 from .host import (
     EXIT_FINDINGS,
     EXIT_TROUBLE,
@@ -261,7 +262,7 @@ def _fetch(name: str, config_path: Path | None) -> tuple[str, Estate]:
         found = environment(name)
     estate = found.fetch()
     end_progress()
-    click.echo(f"Fetched {len(estate):,} profiles from environment {name}", err=True)
+    click.echo(f"Fetched {plural(len(estate), 'profile')} from environment {name}", err=True)
     return name, estate
 
 
@@ -271,4 +272,7 @@ def _compare(
     from ..comparing.mapping import compare_configured
 
     (a_name, a), (b_name, b) = loaded
-    return compare_configured(a, b, rules, (names[0] or a_name, names[1] or b_name))
+    chosen = (names[0] or a_name, names[1] or b_name)
+    if chosen[0] == chosen[1]:  # `--env prod --env prod`, or one name given as the other
+        chosen = (f"{chosen[0]} (A)", f"{chosen[1]} (B)")
+    return compare_configured(a, b, rules, chosen)

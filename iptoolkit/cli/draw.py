@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..exporters import DIAGRAM_FORMATS, diagram_suffixes
+from ..support.names import plural
 from .host import short_help
 from .options import (
     check_output_folder,
@@ -212,7 +213,7 @@ def export_command(
     with _warnings_on_stderr():
         export(what, output, format=output_format, **options)
         end_progress()  # before the warnings said once the file is written
-    click.echo(f"Wrote {output} ({len(estate):,} profiles){note}")
+    click.echo(f"Wrote {output} ({plural(len(estate), 'profile')}){note}")
 
 
 @contextlib.contextmanager

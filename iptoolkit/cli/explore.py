@@ -21,6 +21,7 @@ import click
 
 from ..app import runner
 from ..support import env
+from ..support.names import plural
 from .host import short_help
 from .options import chosen_max_size, snapshot_argument
 
@@ -172,7 +173,7 @@ def _start_and_serve(
         app = runner.start(port, environ, max_sessions=max_sessions, free_after=free_after)
     except (RuntimeError, TimeoutError, runner.SnapshotError) as exc:  # stopped at start,
         raise click.ClickException(str(exc)) from None  # never answered, or a bad snapshot
-    profiles = f"{app.profiles:,} profiles" if app.profiles is not None else "an estate"
+    profiles = f"{plural(app.profiles, 'profile')}" if app.profiles is not None else "an estate"
     what = f"{profiles} from {source}" if source is not None else "a demo estate"
     click.echo(f"The Explorer app shows {what} at {app.url}  (Ctrl-C stops it)", err=True)
     click.echo(f"Its Export tab writes into {folder.resolve()}", err=True)

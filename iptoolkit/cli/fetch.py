@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from ..support import env
+from ..support.names import plural
 from .host import one_line_errors, short_help
 from .options import (
     auth_from_options,
@@ -130,7 +131,7 @@ def fetch(
     end_progress()
 
     problems = f", {len(estate.problems):,} with problems" if estate.problems else ""
-    click.echo(f"Fetched {len(estate):,} profiles{problems} from {estate.info.source_url}")
+    click.echo(f"Fetched {plural(len(estate), 'profile')}{problems} from {estate.info.source_url}")
     if write_file:
         path = dated_path(output, estate.info.fetched_at)
         if mkdirs:  # a dated folder ({date}/...) may have turned over during the fetch

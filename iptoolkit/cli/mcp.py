@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ..support import env
+from ..support.names import plural
 from .host import short_help
 from .options import max_size_option
 from .progress import command_progress, end_progress, progress_option
@@ -80,7 +81,7 @@ def mcp_command(
     current = store.current
     click.echo(
         f"iptoolkit mcp: {len(store.loaded)} snapshot(s), current {current.name} "
-        f"({len(current.estate):,} profiles)",
+        f"({plural(len(current.estate), 'profile')})",
         err=True,
     )
     server = build_server(store)

@@ -68,6 +68,8 @@ def compare(
     >>> print(result.summary())                            # doctest: +SKIP
     2 profiles only in test, 1 changed; 1 channel changed
     """
+    if len(set(names)) != 2 or not all(isinstance(n, str) for n in names):
+        raise ValueError(f"compare: names must be two different names, not {names!r}")
     left, right = as_estate(a, "compare: a"), as_estate(b, "compare: b")
     rules = (rules or Rules()).with_options(ignore=tuple(ignore), substitute=tuple(substitute))
     with gc_paused():

@@ -151,6 +151,7 @@ def _busiest_partner(estate: Estate, output: Path, echo: Callable[[str], None]) 
     from ..query.filters import Filter
     from ..query.graph import build_graph
     from ..query.reach import impact
+    from ..support.names import agreeing, plural
 
     partners = estate.to_frame("partners").sort_values(["profiles", "id"], ascending=[False, True])
     top = partners.iloc[0]
@@ -159,8 +160,9 @@ def _busiest_partner(estate: Estate, output: Path, echo: Callable[[str], None]) 
     echo("")
     echo(f"Partner most profiles depend on: {top['name']} ({top['profiles']} profiles)")
     echo(
-        f"  if it goes away: {len(lost.lose_input)} profiles lose their input, "
-        f"{len(lost.lose_response)} lose a response path"
+        f"  if it goes away: {plural(len(lost.lose_input), 'profile')} "
+        f"{agreeing(len(lost.lose_input), 'lose')} their input, "
+        f"{len(lost.lose_response)} {agreeing(len(lost.lose_response), 'lose')} a response path"
     )
     selection = estate.subset(Filter(partners=[str(top["id"])]))
     stem = "partner-" + "".join(ch if ch.isalnum() else "-" for ch in str(top["name"])).strip("-")

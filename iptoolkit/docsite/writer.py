@@ -242,7 +242,8 @@ def _compared(ctx: Context, other: Estate | str | os.PathLike[str], name: str | 
     from ..comparing import compare
 
     other_name = name or (Path(other).name if isinstance(other, str | os.PathLike) else "other")
-    result = compare(ctx.estate, other, names=("this estate", other_name))
+    this = "this estate" if other_name != "this estate" else "this estate (A)"
+    result = compare(ctx.estate, other, names=(this, other_name))
     return f"# Compared with {md.text(other_name)}\n\n{result.to_markdown()}"
 
 

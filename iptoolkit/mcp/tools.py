@@ -24,6 +24,7 @@ from pydantic import BaseModel, Field
 from ..auditing import KINDS
 from ..core.selection import Filter
 from ..query.graph import build_graph
+from ..support.names import plural
 from ..support.redact import redact_text
 from . import answers, archived, changes
 from .answer_models import (
@@ -386,7 +387,7 @@ def _drawing(
             raise ValueError(f"{node} is not in the diagram of this filter ({chosen})")
         png, (width, height) = render_png(graph, highlight=node, group_by=group_by)
         said = (
-            f"Topology of {len(selected):,} profiles ({chosen.describe()}) in snapshot "
+            f"Topology of {plural(len(selected), 'profile')} ({chosen.describe()}) in snapshot "
             f"{loaded.name}; {width}x{height} px" + (f"; {node} highlighted" if node else "")
         )
         return png, said

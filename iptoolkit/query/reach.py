@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 import networkx as nx
 
 from ..core.nodes import is_active
-from ..support.names import type_matches
+from ..support.names import agreeing, plural, type_matches
 from .graph import EstateGraph
 from .resolve import resolve_node
 
@@ -95,11 +95,18 @@ class Impact:
         return bool(self.profiles or self.partners)
 
     def __str__(self) -> str:
+        inputs, parts, gone = (
+            len(self.lose_input),
+            len(self.partial_input),
+            len(self.lose_response),
+        )
+        partners = len(self.partners)
         return (
-            f"without {self.node}: {len(self.lose_input)} profiles lose their input, "
-            f"{len(self.partial_input)} lose part of it, {len(self.lose_response)} lose a "
-            f"response path ({len(self.responses)} paths), {len(self.partners)} partners "
-            "lose all their active channels"
+            f"without {self.node}: {plural(inputs, 'profile')} {agreeing(inputs, 'lose')} "
+            f"their input, {parts} {agreeing(parts, 'lose')} part of it, {gone} "
+            f"{agreeing(gone, 'lose')} a response path ({plural(len(self.responses), 'path')}), "
+            f"{plural(partners, 'partner')} {agreeing(partners, 'lose')} all their active "
+            "channels"
         )
 
 

@@ -137,6 +137,11 @@ def plural(count: int, noun: str) -> str:
     return f"{count:,} {noun}{ending}"
 
 
+def agreeing(count: int, verb: str) -> str:
+    """`verb` as it agrees with a count of things: `1 profile loses`, `2 profiles lose`."""
+    return f"{verb}s" if count == 1 else verb
+
+
 def unresolved_note(count: int) -> str:
     """What follows a channel count when ids are named but held nowhere:
     ` (and 2 unresolved channel ids)`, or nothing. An unresolved id is not a channel; every

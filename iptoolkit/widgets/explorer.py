@@ -30,6 +30,7 @@ import ipywidgets as W
 from ..query.filters import Filter
 from ..support.debounce import Debouncer
 from ..support.long_lived import keep_out_of_gc
+from ..support.names import plural
 from ..support.progress import Progress
 from ..support.shown_tab import ShownTab
 from ..viewmodel.explorer_html import dead_end_html, header_html
@@ -96,7 +97,7 @@ def _opened(
     it reads; the timeline holds that estate and the model's graph, when its snapshot is
     the archive's (the newest), rather than reading and building them again."""
     timeline, estate, newest = _timeline_and_estate(estate, archive)
-    shown.stage(f"Indexing {len(estate):,} profiles")
+    shown.stage(f"Indexing {plural(len(estate), 'profile')}")
     opened = _model_for(estate, model)
     if timeline is not None:
         timeline.hold(estate, lambda: opened.graph, newest)

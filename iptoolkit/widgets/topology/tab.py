@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 import ipywidgets as W
 import networkx as nx
 
+from ...support.names import plural
 from ...support.progress import reported_to
 from ...support.shown_tab import ShownTab
 from ...viewmodel.diagram import DiagramCache
@@ -146,7 +147,7 @@ class TopologyTab:
         # the cell building the Explorer has its bar (`reported_to`); later, the view's
         progress = reported_to() or self.view.progress
         try:
-            progress.stage(f"Building the graph of {selection.profiles:,} profiles")
+            progress.stage(f"Building the graph of {plural(selection.profiles, 'profile')}")
             views = model.views(selection)
             progress.stage("Laying out the map")
             data = self.view.overview_data(views.graph, views=views)
@@ -167,7 +168,8 @@ class TopologyTab:
         chosen = selection.filter
         progress = reported_to() or self.view.progress
         try:
-            progress.stage(f"Comparing {selection.profiles:,} profiles with the older estate")
+            compared = plural(selection.profiles, "profile")
+            progress.stage(f"Comparing {compared} with the older estate")
             shown: Estate | EstateDiff | MarkedMap
             if self._moment is None:
                 assert self._since is not None
