@@ -208,11 +208,24 @@ def test_table_files_and_snapshots_are_replaced_whole_with_the_umasks_mode(
     def refuse(*_: object) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr(os, "replace", refuse)  # as `replacing` calls it
-    with pytest.raises(OSError, match="disk full"):
-        export(ipt.Estate.from_raw(estate.raw_profiles[:1]), path)
+    with monkeypatch.context() as patched:
+        patched.setattr(os, "replace", refuse)  # as `replacing` calls it
+        with pytest.raises(OSError, match="disk full"):
+            export(ipt.Estate.from_raw(estate.raw_profiles[:1]), path)
     assert path.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == [name]
+    path.chmod(0o600)  # rewritten, a file keeps its mode; through a link, the link stays
+    link = tmp_path / f"link-{name}"
+    link.symlink_to(path)
+    export(estate, link)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600 and link.is_symlink()
+    from iptoolkit.support.replacing import replaced_when_written
+
+    with (  # the error names the file asked for, not the part written beside it
+        pytest.raises(FileNotFoundError, match=rf"{name}: the folder .*missing does not"),
+        replaced_when_written(tmp_path / "missing" / name),
+    ):
+        pass
 
 
 # -- graph files --------------------------------------------------------------------------

@@ -382,6 +382,18 @@ def test_ordinary_fields_that_look_like_secrets_stay_visible() -> None:
         ("alter user u identified by 'K17'", f"alter user u identified by '{MASK}'"),
         ("ALTER USER u IDENTIFIED WITH caching_sha2 BY 'K18'",
          f"ALTER USER u IDENTIFIED WITH caching_sha2 BY '{MASK}'"),
+        # the second review: mid-line names, SQL by its user, numbers, value first
+        ("WARN c.e.Config - password: K19", f"WARN c.e.Config - password: {MASK}"),
+        ("login failed (password: K20)", f"login failed (password: {MASK})"),
+        ("Caused by: token: K21", f"Caused by: token: {MASK}"),
+        ("Invalid token: expired", "Invalid token: expired"),
+        ("alter user scott identified by K22;", f"alter user scott identified by {MASK};"),
+        ("123456:K23@ftp.example.com", f"123456:{MASK}@ftp.example.com"),
+        ('{"password": 123abc}', f'{{"password": {MASK}}}'),
+        ('{"max_tokens": 1024, "accessTokenLifetime": 3600}',
+         '{"max_tokens": 1024, "accessTokenLifetime": 3600}'),
+        ('<add value="K24" key="DbPassword"/>', f'<add value="{MASK}" key="DbPassword"/>'),
+        ("[client]\npassword = K25\nport = 3306", f"[client]\npassword = {MASK}\nport = 3306"),
     ],
 )  # fmt: skip
 def test_redact_text_masks_pairs_after_any_separator_and_private_keys(
@@ -398,6 +410,12 @@ def test_redact_query_goes_through_nested_pairs_in_one_pass() -> None:
     assert redact_query(nested) == "a=;" * 100_000 + f"token={MASK}"
     many = "x=1;" * 100_000 + "token=K2;y=2&z=3"
     assert redact_query(many) == "x=1;" * 100_000 + f"token={MASK}&z=3"
+    for text in (  # each of these took seconds, growing with its length (2026-12-06)
+        "<a>" + "<![CDATA[]]>" * 30 + "</b>",  # doubling with each section
+        "</x>" + "<a><![CDATA[" * 25_000,  # each `<a>` read to the end
+        "a" * 100_000 + " ://",  # each letter tried as a scheme's first
+    ):
+        assert redact_text(text) == text
 
 
 @pytest.mark.parametrize(

@@ -94,7 +94,7 @@ def write_xlsx(estate: Estate, path: str | os.PathLike[str]) -> Path:
     path = Path(path)
     frames = {sheet: _clean(estate.to_frame(sheet), excel=True) for sheet in SHEETS}
     with (  # an error leaves no half a workbook
-        replaced_when_written(path) as part,
+        replaced_when_written(path, suffix=".xlsx") as part,
         pd.ExcelWriter(part, engine="openpyxl") as writer,
     ):
         for sheet, frame in frames.items():

@@ -12,8 +12,8 @@ sent, a log line, a field's value) loses credential query values after any separ
 a fragment (`#access_token=`), quoted or not (`password="x"`, a JAAS config), URL passwords
 with or without a scheme (`//u:pw@host`, `u:pw@host`), private keys in PEM armour, the
 values of secret headers written as `Authorization: Bearer X` or `"Authorization": "Bearer
-X"`, of secret names after a colon where a key starts (`password: x`, YAML; not prose), of
-JSON members (`"pin": 1234` too), of XML elements with a secret's name (`<wsse:Password>x
+X"`, of secret names after a colon (`password: x`, YAML, a log line; not prose), of
+JSON members (`"password": 1234` too), of XML elements with a secret's name (`<wsse:Password>x
 </wsse:Password>`, CDATA too) and of attribute pairs (`<add key="DbPassword" value="x"/>`),
 and SQL's `IDENTIFIED BY x`. A shape is over-masked rather than let through when text is
 ambiguous: `Note:joe@example.com` reads as `user:password@host`.
@@ -197,16 +197,16 @@ def redact_member(key: Any, item: Any, pair: bool) -> Any:
 _KEY = r"[\w.%+\-\[\]$]"
 """A character of a pair's name (`api%5Fkey`, `X-Amz-Signature`, `a[b]`); any other one
 separates pairs (`?`, `&`, `;`, `,`, `#`, `|`, `/`, white space, quotes, brackets)."""
-_PAIR_NAME = re.compile(rf"(?<![\w.%+\-\[\]$=])({_KEY}+)=")
-"""The name of a pair `name=value`, after any character that cannot be part of it (or `=`:
-the `b` of `a=b=c` names nothing)."""
+_PAIR_NAME = re.compile(rf"(?<![\w.%+\-\[\]$=])({_KEY}+)(?:=|[ \t]+=[ \t]*(?!=))")
+"""The name of a pair `name=value` (or `name = value`, INI), after any character that cannot
+be part of it (or `=`: the `b` of `a=b=c` names nothing)."""
 _VALUE_END = re.compile(r"[&#\s\"']")
 QUERY_ONLY_SECRETS = frozenset({"key"})
 """Names that hold a credential as a query parameter (`?key=`, `&key=`, an API key), and too
 often something else elsewhere (`<add key="x" ...>`, `sort key=name`) for `is_secret_name`."""
 _QUERY_SEPARATORS = "?&#"
 _USERINFO = re.compile(r"([a-zA-Z][a-zA-Z0-9+.-]*://)([^/?#\s\"'<>]*)@")
-_URL = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*://[^\s\"'<>]+")
+_URL = re.compile(r"(?<![a-zA-Z0-9+.-])[a-zA-Z][a-zA-Z0-9+.-]*://[^\s\"'<>]+")
 
 
 def redact_query(text: str) -> str:
@@ -313,18 +313,25 @@ _NOT_A_USER = frozenset({"mailto", "xmpp", "sip", "im"})
 _CREDENTIAL = r"""(?:(?:bearer|basic|digest|token|negotiate|ntlm|apikey)[ \t]+)?[^\s"'<>,;]+"""
 """A credential written as text: a word, after the scheme that says how to read it."""
 _NAMED_VALUE = re.compile(
-    r"""((?:^|[{,;])[ \t]*(?:-[ \t]+)?)"""  # where a line, a YAML item or a flow member starts
-    r"""([A-Za-z][\w.\-]{0,60}[ \t]*:[ \t]*)"""  # `password: `
+    r"""(?<![\w.\-"'])([A-Za-z][\w.\-]{0,60}[ \t]*:[ \t]*)"""  # `password: `
+    r"""(?![\w.\-]+:(?:[ \t]|$))"""  # not a name itself: `Caused by: token: x`
     rf"""("[^"\n]*"|'[^'\n]*'|{_CREDENTIAL})""",
-    re.IGNORECASE | re.MULTILINE,
+    re.IGNORECASE,
 )
-"""A value after a secret's name and a colon where a key starts (a line, a YAML list item, a
-flow mapping's member), unquoted as YAML writes it (`password: x`, `token: Bearer x`), or
-quoted (`secret: "x"`); not prose (`no usable token: the body ...`)."""
+"""A value after a secret's name and a colon, unquoted as YAML or a log line writes it
+(`password: x`, `token: Bearer x`), or quoted (`secret: "x"`); not a word of prose
+(`no usable token: the body ...`, `Invalid token: expired`)."""
+_PROSE = frozenset(
+    "a an the no not none is was are be been has have had must should will can could "
+    "missing expired invalid required empty unset set given provided needed null undefined "
+    "see for from in of on to and or with without".split()
+)
+"""Words that follow a secret's name and a colon in a sentence, never as its value."""
 _XML_ELEMENT = re.compile(
-    r"<((?:[\w.\-]+:)?([\w.\-]+))(\s[^<>]*)?>((?:<!\[CDATA\[.*?\]\]>|[^<])+)</\1[ \t]*>",
-    re.DOTALL,
+    r"<((?:[\w.\-]+:)?([\w.\-]+))(\s[^<>]*)?>"
+    r"((?:<!\[CDATA\[(?:[^\]]|\](?!\]>)){0,512}+\]\]>|[^<])++)</\1[ \t]*>"
 )
+"""(Possessive: a CDATA section is read one way, never tried again from another start.)"""
 """An XML element holding text or CDATA: `<wsse:Password Type="...">x</wsse:Password>`."""
 _ATTRIBUTE_PAIR = re.compile(
     r"""(\b(?:key|name)[ \t]*=[ \t]*(["'])([^"'\n]{1,200})\2[ \t]+value[ \t]*=[ \t]*)"""
@@ -332,14 +339,29 @@ _ATTRIBUTE_PAIR = re.compile(
     re.IGNORECASE,
 )
 """A name/value pair as XML attributes: `<add key="DbPassword" value="x"/>` (.NET)."""
-_SQL_PASSWORD = re.compile(
-    r"""(\bidentified[ \t]+(?:with[ \t]+\S+[ \t]+)?by[ \t]+)("[^"\n]*"|'[^'\n]*'|[^\s;,]+)""",
+_VALUE_FIRST_PAIR = re.compile(
+    r"""(\bvalue[ \t]*=[ \t]*)("[^"\n]*"|'[^'\n]*')"""
+    r"""(?=[ \t]+(?:key|name)[ \t]*=[ \t]*(["'])([^"'\n]{1,200})\3)""",
     re.IGNORECASE,
 )
-"""A password in SQL: `CREATE USER u IDENTIFIED BY x`, `... IDENTIFIED WITH p BY 'x'`; in
-lower case only when quoted (not `a user identified by id`)."""
-_NUMBER_MEMBER = re.compile(r"""(["'])([^"'\\\n]{1,200})\1([ \t]*:[ \t]*)(-?\d[\d.eE+\-]*)""")
-"""A JSON member holding a number: `"pin": 1234`, `"password": 123456`."""
+"""The same, its value first: `<add value="x" key="DbPassword"/>`."""
+_SQL_PASSWORD = re.compile(
+    r"""(\b(?:(user|role|login)[ \t]+\S+[ \t]+)?identified[ \t]+(?:with[ \t]+\S+[ \t]+)?by"""
+    r"""[ \t]+)("[^"\n]*"|'[^'\n]*'|[^\s;,]+)""",
+    re.IGNORECASE,
+)
+"""A password in SQL: `CREATE USER u IDENTIFIED BY x`, `alter user u identified by x`,
+`... IDENTIFIED WITH p BY 'x'`; not prose (`a field identified by id`)."""
+_NUMBER_MEMBER = re.compile(
+    r"""(["'])([^"'\\\n]{1,200})\1([ \t]*:[ \t]*)(-?\d[\w.+\-]*)(?=[ \t]*(?:[,}\]\n]|$))"""
+)
+"""A JSON member holding a number (or a word starting with a digit): `"password": 123456`."""
+_A_QUANTITY = re.compile(
+    r"(tokens|count|lifetime|ttl|timeout|expiry|expires|expires[-_]?in|days|seconds|minutes|"
+    r"hours|age|limit|max|min)$"
+)
+"""Endings of a secret's name that hold a number about it, not it: `max_tokens`,
+`accessTokenLifetime`, `tokenTtl`."""
 
 
 def redact_text(text: str) -> str:
@@ -374,6 +396,7 @@ def redact_text(text: str) -> str:
         return text
     if "value" in text.lower():
         text = _ATTRIBUTE_PAIR.sub(_mask_attribute, text)
+        text = _VALUE_FIRST_PAIR.sub(_mask_value_first, text)
     return redact_query(text)  # relative URLs, forms, and query strings standing alone
 
 
@@ -384,18 +407,28 @@ def _masked_like(value: str) -> str:
 
 
 def _mask_named(match: re.Match[str]) -> str:
-    lead, named, value = match.groups()
+    named, value = match.groups()
     name = named.rstrip(" \t:")
-    if value.strip("'\"") in ("", MASK) or not is_secret_name(name):
+    plain = value.strip("'\"")
+    if plain in ("", MASK) or plain.lower() in _PROSE or not is_secret_name(name):
         return match.group(0)
-    return lead + named + _masked_like(value)
+    closing = value[len(value.rstrip(")")) :] if value[:1] not in ("'", '"') else ""
+    return named + _masked_like(value) + closing  # `(password: x)` keeps its `)`
 
 
 def _mask_sql(match: re.Match[str]) -> str:
-    keywords, value = match.groups()
-    if value == MASK or (not keywords.isupper() and _masked_like(value) == MASK):
-        return match.group(0)  # lower case and unquoted: prose, not SQL
+    keywords, user, value = match.groups()
+    sql = user is not None or "IDENTIFIED" in keywords or _masked_like(value) != MASK
+    if value == MASK or not sql:
+        return match.group(0)  # lower case, unquoted, no user named: prose, not SQL
     return keywords + _masked_like(value)
+
+
+def _mask_value_first(match: re.Match[str]) -> str:
+    named, value, _, name = match.groups()
+    if value[1:-1] in ("", MASK) or not is_secret_name(name):
+        return match.group(0)
+    return named + _masked_like(value)
 
 
 def _mask_attribute(match: re.Match[str]) -> str:
@@ -407,14 +440,14 @@ def _mask_attribute(match: re.Match[str]) -> str:
 
 def _mask_number(match: re.Match[str]) -> str:
     quote, name, colon, _ = match.groups()
-    if not is_secret_name(name):
+    if not is_secret_name(name) or _A_QUANTITY.search(name.lower()):
         return match.group(0)
     return f"{quote}{name}{quote}{colon}{MASK}"
 
 
 def _mask_userinfo(match: re.Match[str]) -> str:
-    slashes, user, _ = match.groups()
-    if user.lower() in _NOT_A_USER or user.isdigit():
+    slashes, user, password = match.groups()
+    if user.lower() in _NOT_A_USER or (user.isdigit() and password.isdigit()):
         return match.group(0)
     return f"{slashes or ''}{user}:{MASK}@"
 

@@ -2,8 +2,10 @@
 
 A reader (a notebook reloading a snapshot, a spreadsheet open on a report) sees the old
 file or the new one, never half of one, and an error while writing leaves the old file as
-it was. The file gets the permissions an ordinary `open()` would give it (0666 less the
-umask), not `mkstemp`'s 0600.
+it was. A file written anew gets the permissions an ordinary `open()` would give it (0666
+less the umask), not `mkstemp`'s 0600; one rewritten keeps its own; a symbolic link is
+written through, as `open()` would. The part being written ends in `.tmp` (a folder's
+`*.json` never lists a snapshot half written).
 """
 
 from __future__ import annotations
@@ -18,20 +20,41 @@ __all__ = ["replaced_when_written"]
 
 
 @contextmanager
-def replaced_when_written(path: Path) -> Iterator[Path]:
-    """A temporary path beside `path` to write to; renamed to `path` when the block ends
+def replaced_when_written(path: Path, suffix: str = ".tmp") -> Iterator[Path]:
+    """A temporary path beside `path` (ending in `suffix`: a writer that goes by the name,
+    as pandas' for `.xlsx`, says which) to write to; renamed to `path` when the block ends
     without an error, removed when it raises."""
-    fd, part = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=path.suffix)
+    target = path.resolve() if path.is_symlink() else path
+    if not target.parent.is_dir():
+        raise FileNotFoundError(f"{path}: the folder {target.parent} does not exist")
+    mode = _mode_of(target)
+    fd, part = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=suffix)
     os.close(fd)
     try:
         yield Path(part)
-        os.chmod(part, 0o666 & ~_umask())
-        os.replace(part, path)
+        os.chmod(part, mode)
+        os.replace(part, target)
     finally:
         Path(part).unlink(missing_ok=True)
 
 
+def _mode_of(path: Path) -> int:
+    """The permissions `path` has, or an ordinary new file's."""
+    try:
+        return path.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        return 0o666 & ~_umask()
+
+
 def _umask() -> int:
-    mask = os.umask(0)  # the only way to read it: set, then set back at once
+    """The process's umask, read where Linux shows it; elsewhere set and set back (a moment
+    in which another thread's new file would get no umask)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except OSError:
+        pass
+    mask = os.umask(0)
     os.umask(mask)
     return mask
