@@ -338,3 +338,23 @@ def test_the_docs_site_gets_a_page_of_the_differences(tmp_path: Path) -> None:
     assert "compare.md" in (site / "mkdocs.yml").read_text()
     code, _, err = _run("docs", str(tmp_path / "prod.json"), "-o", str(site), "--jobs", "1")
     assert code == 0 and not (site / "docs" / "compare.md").exists()  # stale page removed
+
+
+def test_a_pipe_is_read_as_a_file_and_a_folder_is_named_one(
+    files: dict[str, Path], tmp_path: Path
+) -> None:
+    """`compare <(gunzip -c a.json.gz) b.json` works as `diff` does: a fifo is a file."""
+    import threading
+
+    fifo = tmp_path / "piped.json"
+    os.mkfifo(fifo)
+    data = files["prod"].read_bytes()
+    writer = threading.Thread(target=lambda: fifo.write_bytes(data), daemon=True)
+    writer.start()
+    code, out, err = _run("compare", str(fifo), str(files["same"]))
+    writer.join(timeout=10)
+    assert code == 0, err
+    assert "piped and same match: 300 profiles" in out
+    code, _, err = _run("compare", str(tmp_path), str(files["same"]))
+    assert code == 2 and "is a folder, not a snapshot file" in err
+

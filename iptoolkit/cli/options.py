@@ -289,8 +289,10 @@ def load_reference(text: str, option: str) -> Estate:
     snapshot an archive holds from that date (`docs --previous`, `compare A B`)."""
     path = Path(text)
     file, at, when = text.rpartition("@")
-    if path.is_file() or not at or not Path(file).is_file():
-        if not path.is_file():
+    if path.exists() or not at or not Path(file).is_file():
+        if path.is_dir():
+            raise click.BadParameter(f"{text}: is a folder, not a snapshot file", param_hint=option)
+        if not path.exists():  # a pipe (`<(gunzip -c a.json.gz)`) is read as SNAPSHOT is
             raise click.BadParameter(f"{text}: no such file (or ARCHIVE@DATE)", param_hint=option)
         return load_estate(path)
     from ..archive import Archive
