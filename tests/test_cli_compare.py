@@ -358,3 +358,16 @@ def test_a_pipe_is_read_as_a_file_and_a_folder_is_named_one(
     code, _, err = _run("compare", str(tmp_path), str(files["same"]))
     assert code == 2 and "is a folder, not a snapshot file" in err
 
+
+def test_write_mapping_into_a_missing_folder_needs_p(
+    files: dict[str, Path], tmp_path: Path
+) -> None:
+    """Checked before the comparison, as --plot's folder; -p creates it."""
+    mapping = tmp_path / "new" / "mapping.toml"
+    code, out, err = _run("compare", str(files["prod"]), str(files["same"]),
+                          "--write-mapping", str(mapping))  # fmt: skip
+    assert code == 2 and out == "" and "--write-mapping" in err and "-p/--mkdirs" in err
+    code, _, err = _run("compare", str(files["prod"]), str(files["same"]),
+                        "--write-mapping", str(mapping), "-p")  # fmt: skip
+    assert code == 0, err
+    assert mapping.is_file()

@@ -146,6 +146,7 @@ def compare_command(
     check_details_file(details_file, output_format)
     check_map_file(html_path)
     outputs = {"--plot": plot_path, "--html": html_path, "--details-file": details_file}
+    outputs["--write-mapping"] = write_mapping
     check_output_folders(mkdirs, outputs)
     pairs = _pairs(substitute)
     command_progress()  # a fetch of --env reports to the command's bars
