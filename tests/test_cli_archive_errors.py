@@ -125,6 +125,10 @@ CASES = {
         ["docs", "{current}", "-o", "{site}", "--previous", "{archive}@٣"],
         "--previous: '٣' is neither a snapshot id",
     ),
+    "export onto the archive itself": (  # it would replace every snapshot with one
+        ["archive", "export", "--archive", "{archive}", "-o", "{archive}"],
+        "is the archive itself: every snapshot it holds would be lost",
+    ),
 }
 
 

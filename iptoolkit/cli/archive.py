@@ -147,6 +147,11 @@ def import_command(folder: Path, archive_path: Path) -> None:
 @output_folder_option
 def export_command(archive_path: Path, at: str | None, output: Path, mkdirs: bool) -> None:
     """Write one stored snapshot back as a snapshot file, byte for byte as it was saved."""
+    if output.exists() and archive_path.exists() and output.samefile(archive_path):
+        raise click.BadParameter(  # a slip of `-o estate.duckdb` must not cost the history
+            f"{output} is the archive itself: every snapshot it holds would be lost",
+            param_hint="--output",
+        )
     check_output_folder(output, mkdirs)
     archive = _open(archive_path)
     snapshot_id = archive.snapshot_id(at)
