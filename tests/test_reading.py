@@ -149,3 +149,13 @@ def test_sizes_are_read_and_written_as_people_do():
     for bad in ("", "0", "-1MB", "4 parsecs"):
         with pytest.raises(ValueError):
             parse_size(bad)
+
+
+def test_a_size_of_many_digits_is_a_size_not_a_traceback(tmp_path):
+    """Its float was infinite, and int() of it an OverflowError out of the command."""
+    assert parse_size("9" * 400) > 10**399  # near enough: it only bounds a read
+    assert parse_size("0.5KiB") == 512
+    path = tmp_path / "listing.json"
+    path.write_bytes(LISTING)
+    result = CliRunner().invoke(main, ["summary", str(path), "--max-size", "9" * 400 + "TiB"])
+    assert result.exit_code == 0, result.output

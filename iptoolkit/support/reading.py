@@ -14,6 +14,7 @@ import io
 import os
 import re
 import stat
+from decimal import Decimal
 from pathlib import Path
 from typing import BinaryIO, Protocol
 
@@ -74,7 +75,7 @@ def parse_size(text: str | int) -> int:
         unit = match.group(2).upper() if match else ""
         if match is None or unit not in _UNITS:
             raise ValueError(f"not a size: {text!r} (write e.g. 4GiB, 500MB or 1000000)")
-        size = int(float(match.group(1)) * _UNITS[unit])
+        size = int(Decimal(match.group(1)) * _UNITS[unit])  # a float of 400 digits is inf
     if size <= 0:
         raise ValueError(f"a size must be positive, not {text!r}")
     return size
