@@ -247,6 +247,31 @@ def test_secret_stdin_wins_over_the_environment(runner, server, tmp_path):
     assert wrong.exit_code == 1 and "401" in wrong.stderr
 
 
+def test_secret_stdin_on_a_terminal_is_asked_for_hidden(monkeypatch):
+    """Standard input a terminal: readline() waited without a word and echoed the secret as
+    typed; it is asked for as the prompt without --secret-stdin asks, hidden."""
+    from iptoolkit.cli import options
+
+    class Terminal:
+        def isatty(self) -> bool:
+            return True
+
+        def readline(self) -> str:
+            raise AssertionError("read with echo")
+
+    asked: list[bool] = []
+
+    def prompt(text: str, hide_input: bool = False, err: bool = False) -> str:
+        asked.append(hide_input)
+        return "typed-secret"
+
+    monkeypatch.setattr(sys, "stdin", Terminal())
+    monkeypatch.setenv("IPTOOLKIT_BEARER_TOKEN", "stale")  # --secret-stdin still wins
+    monkeypatch.setattr(click, "prompt", prompt)
+    assert options._secret("bearer", secret_stdin=True) == "typed-secret"
+    assert asked == [True]
+
+
 def _credentials(server) -> dict[str, str | None]:
     return _env(
         server, IPTOOLKIT_CLIENT_ID=server.client_id, IPTOOLKIT_CLIENT_SECRET=server.client_secret

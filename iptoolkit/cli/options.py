@@ -404,13 +404,13 @@ def _guess_kind(client_id: str | None) -> str:
 def _secret(kind: str, secret_stdin: bool) -> str:
     variable = env.SECRET_VARIABLES[kind]
     name = _SECRET_NAMES[kind]
-    if secret_stdin:
+    if secret_stdin and not sys.stdin.isatty():
         value = sys.stdin.readline().strip()
         if not value:
             raise click.UsageError(f"--secret-stdin: no {name} on standard input")
         return value
-    value = os.environ.get(variable, "").strip()
-    if not value:
+    value = "" if secret_stdin else os.environ.get(variable, "").strip()
+    if not value:  # a terminal's (--secret-stdin too): asked for hidden, never echoed
         if not sys.stdin.isatty():
             raise click.UsageError(f"no {name}: set {variable}, or pipe it in with --secret-stdin")
         value = click.prompt(name.capitalize(), hide_input=True, err=True).strip()
