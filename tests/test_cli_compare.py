@@ -112,6 +112,7 @@ def test_two_names_no_folder_tells_apart_are_their_paths_as_given() -> None:
     assert _names_of(("snap.json", "snap.json.gz")) == ["snap.json", "snap.json.gz"]
     assert _names_of(("a/x.json", "b/x.json")) == ["a/x", "b/x"]
     assert _names_of(("x.json", "./x.json")) == ["x (A)", "x (B)"]
+    assert _names_of(("x.json", "d/../x.json")) == ["x (A)", "x (B)"]  # one file
 
 
 def test_the_plot_draws_more_differences_than_it_has_room_for(

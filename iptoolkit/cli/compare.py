@@ -229,7 +229,7 @@ def _names_of(sources: tuple[str, ...]) -> list[str]:
     names = [_name_of(source) for source in sources]
     if len(names) < 2 or names[0] != names[1]:
         return names
-    if Path(sources[0]).absolute() == Path(sources[1]).absolute():
+    if Path(sources[0]).resolve() == Path(sources[1]).resolve():  # `a.json`, `../rc/a.json`
         return [f"{names[0]} (A)", f"{names[1]} (B)"]
     deepest = max(len(Path(source).parts) for source in sources)
     for depth in range(2, deepest + 1):
