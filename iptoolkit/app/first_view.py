@@ -338,7 +338,7 @@ def _page(
     whole = chosen.is_empty()
     when = "when the app started" if whole else "for this address"
     shown = "" if whole else f"{selection.profiles:,} of "
-    shown += f"{plural(selection.total, 'profile')}"
+    shown += plural(selection.total, "profile")
     note = f"Overview of {shown}, drawn {when}. The interactive view is loading…"
     title = title_html(estate, path).replace("ipt-app-title", "ipt-fv-title")
     title = title.replace("ipt-app-source", "ipt-fv-source")

@@ -230,15 +230,18 @@ def _names_of(sources: tuple[str, ...]) -> list[str]:
     if len(names) < 2 or names[0] != names[1]:
         return names
     if Path(sources[0]).resolve() == Path(sources[1]).resolve():  # `a.json`, `../rc/a.json`
-        return [f"{names[0]} (A)", f"{names[1]} (B)"]
+        return _a_and_b(names[0])
     deepest = max(len(Path(source).parts) for source in sources)
     for depth in range(2, deepest + 1):
         names = [_name_of(source, depth) for source in sources]
         if names[0] != names[1]:
             return names
-    if sources[0] != sources[1]:
-        return list(sources)
-    return [f"{names[0]} (A)", f"{names[1]} (B)"]
+    return list(sources) if sources[0] != sources[1] else _a_and_b(names[0])
+
+
+def _a_and_b(name: str) -> list[str]:
+    """Two sides of one name, told apart."""
+    return [f"{name} (A)", f"{name} (B)"]
 
 
 def _name_of(source: str, depth: int = 1) -> str:
@@ -273,7 +276,7 @@ def _compare(
     from ..comparing.mapping import compare_configured
 
     (a_name, a), (b_name, b) = loaded
-    chosen = (names[0] or a_name, names[1] or b_name)
-    if chosen[0] == chosen[1]:  # `--env prod --env prod`, or one name given as the other
-        chosen = (f"{chosen[0]} (A)", f"{chosen[1]} (B)")
-    return compare_configured(a, b, rules, chosen)
+    first, second = names[0] or a_name, names[1] or b_name
+    if first == second:  # `--env prod --env prod`, or one name given as the other
+        first, second = _a_and_b(first)
+    return compare_configured(a, b, rules, (first, second))

@@ -173,7 +173,7 @@ def _start_and_serve(
         app = runner.start(port, environ, max_sessions=max_sessions, free_after=free_after)
     except (RuntimeError, TimeoutError, runner.SnapshotError) as exc:  # stopped at start,
         raise click.ClickException(str(exc)) from None  # never answered, or a bad snapshot
-    profiles = f"{plural(app.profiles, 'profile')}" if app.profiles is not None else "an estate"
+    profiles = plural(app.profiles, "profile") if app.profiles is not None else "an estate"
     what = f"{profiles} from {source}" if source is not None else "a demo estate"
     click.echo(f"The Explorer app shows {what} at {app.url}  (Ctrl-C stops it)", err=True)
     click.echo(f"Its Export tab writes into {folder.resolve()}", err=True)

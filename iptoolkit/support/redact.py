@@ -241,7 +241,7 @@ def _names_a_credential(text: str, match: re.Match[str]) -> bool:
     if is_secret_name(key):
         return True
     before = text[match.start() - 1 : match.start()]
-    return before in _QUERY_SEPARATORS and before != "" and key.lower() in QUERY_ONLY_SECRETS
+    return before != "" and before in _QUERY_SEPARATORS and key.lower() in QUERY_ONLY_SECRETS
 
 
 def _credential_value(text: str, start: int) -> tuple[int, str]:
@@ -331,17 +331,17 @@ _XML_ELEMENT = re.compile(
     r"<((?:[\w.\-]+:)?([\w.\-]+))(\s[^<>]*)?>"
     r"((?:<!\[CDATA\[(?:[^\]]|\](?!\]>)){0,512}+\]\]>|[^<])++)</\1[ \t]*>"
 )
-"""(Possessive: a CDATA section is read one way, never tried again from another start.)"""
-"""An XML element holding text or CDATA: `<wsse:Password Type="...">x</wsse:Password>`."""
+"""An XML element holding text or CDATA: `<wsse:Password Type="...">x</wsse:Password>`
+(possessive: a CDATA section is read one way, never tried again from another start)."""
 _ATTRIBUTE_PAIR = re.compile(
-    r"""(\b(?:key|name)[ \t]*=[ \t]*(["'])([^"'\n]{1,200})\2[ \t]+value[ \t]*=[ \t]*)"""
-    r"""("[^"\n]*"|'[^'\n]*')""",
+    r"""(?P<head>\b(?:key|name)[ \t]*=[ \t]*(["'])(?P<name>[^"'\n]{1,200})\2[ \t]+value"""
+    r"""[ \t]*=[ \t]*)(?P<value>"[^"\n]*"|'[^'\n]*')""",
     re.IGNORECASE,
 )
 """A name/value pair as XML attributes: `<add key="DbPassword" value="x"/>` (.NET)."""
 _VALUE_FIRST_PAIR = re.compile(
-    r"""(\bvalue[ \t]*=[ \t]*)("[^"\n]*"|'[^'\n]*')"""
-    r"""(?=[ \t]+(?:key|name)[ \t]*=[ \t]*(["'])([^"'\n]{1,200})\3)""",
+    r"""(?P<head>\bvalue[ \t]*=[ \t]*)(?P<value>"[^"\n]*"|'[^'\n]*')"""
+    r"""(?=[ \t]+(?:key|name)[ \t]*=[ \t]*(["'])(?P<name>[^"'\n]{1,200})\3)""",
     re.IGNORECASE,
 )
 """The same, its value first: `<add value="x" key="DbPassword"/>`."""
@@ -396,7 +396,7 @@ def redact_text(text: str) -> str:
         return text
     if "value" in text.lower():
         text = _ATTRIBUTE_PAIR.sub(_mask_attribute, text)
-        text = _VALUE_FIRST_PAIR.sub(_mask_value_first, text)
+        text = _VALUE_FIRST_PAIR.sub(_mask_attribute, text)
     return redact_query(text)  # relative URLs, forms, and query strings standing alone
 
 
@@ -424,18 +424,12 @@ def _mask_sql(match: re.Match[str]) -> str:
     return keywords + _masked_like(value)
 
 
-def _mask_value_first(match: re.Match[str]) -> str:
-    named, value, _, name = match.groups()
-    if value[1:-1] in ("", MASK) or not is_secret_name(name):
-        return match.group(0)
-    return named + _masked_like(value)
-
-
 def _mask_attribute(match: re.Match[str]) -> str:
-    named, _, name, value = match.groups()
+    """A pair of attributes, its name first or its value (the match ends with the value)."""
+    head, name, value = match.group("head", "name", "value")
     if value[1:-1] in ("", MASK) or not is_secret_name(name):
         return match.group(0)
-    return named + _masked_like(value)
+    return head + _masked_like(value)
 
 
 def _mask_number(match: re.Match[str]) -> str:

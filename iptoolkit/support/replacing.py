@@ -20,22 +20,38 @@ __all__ = ["replaced_when_written"]
 
 
 @contextmanager
-def replaced_when_written(path: Path, suffix: str = ".tmp") -> Iterator[Path]:
-    """A temporary path beside `path` (ending in `suffix`: a writer that goes by the name,
-    as pandas' for `.xlsx`, says which) to write to; renamed to `path` when the block ends
-    without an error, removed when it raises."""
+def replaced_when_written(
+    path: Path, suffix: str = ".tmp", *, prefix: str | None = None, durable: bool = False
+) -> Iterator[Path]:
+    """A temporary path beside `path` to write to; renamed to `path` when the block ends
+    without an error, removed when it raises. It is named `prefix` (`.NAME.` unless given:
+    a writer that cleans up after killed ones names its own), a random part and `suffix` (a
+    writer that goes by the name, as pandas' for `.xlsx`, says which); `durable`: on disk
+    before the rename (`fsync`), for a file a crash must not leave empty."""
     target = path.resolve() if path.is_symlink() else path
     if not target.parent.is_dir():
         raise FileNotFoundError(f"{path}: the folder {target.parent} does not exist")
     mode = _mode_of(target)
-    fd, part = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=suffix)
+    fd, part = tempfile.mkstemp(
+        dir=target.parent, prefix=prefix or f".{target.name}.", suffix=suffix
+    )
     os.close(fd)
     try:
         yield Path(part)
         os.chmod(part, mode)
+        if durable:
+            _sync(part)
         os.replace(part, target)
     finally:
         Path(part).unlink(missing_ok=True)
+
+
+def _sync(path: str) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _mode_of(path: Path) -> int:

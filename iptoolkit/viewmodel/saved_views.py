@@ -22,7 +22,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -34,6 +33,7 @@ from pydantic import ValidationError
 from ..models.jsontext import ParseError, loads_json
 from ..query.filters import Filter
 from ..support.printable import drop_unprintable
+from ..support.replacing import replaced_when_written
 
 __all__ = ["SavedView", "SavedViews", "views_file", "FOLDER_FILE", "MAX_NAME"]
 
@@ -116,17 +116,16 @@ class SavedViews:
             "item": view.item,
         }
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self._locked() as mode:
+        with self._locked():
             views = self._read()  # under the lock: what another writer saved is in it
             views[kept] = entry
             text = json.dumps({"version": _VERSION, "views": views}, indent=2, ensure_ascii=False)
-            self._replace(text + "\n", mode)
+            self._replace(text + "\n")
         return kept
 
     @contextmanager
-    def _locked(self) -> Iterator[int]:
-        """Hold the views file's lock (one writer at a time); yields the mode a new views
-        file gets (the lock file's: what the umask allows)."""
+    def _locked(self) -> Iterator[None]:
+        """Hold the views file's lock (one writer at a time)."""
         import fcntl  # Linux and macOS; the lock is released when its holder dies
 
         lock = self.path.with_name(f".{self.path.name}.lock")
@@ -137,37 +136,16 @@ class SavedViews:
             for left in self.path.parent.iterdir():
                 if temporary.fullmatch(left.name):  # a killed writer's: we hold the lock
                     left.unlink(missing_ok=True)
-            yield os.fstat(handle).st_mode & 0o777
+            yield
         finally:
             os.close(handle)  # and so the lock
 
-    def _replace(self, text: str, mode: int) -> None:
+    def _replace(self, text: str) -> None:
         """Write `text` to a temporary file of this writer's own beside the file, then move
         it over the file: a reader sees the old views or the new, whole."""
-        if self.path.exists():
-            mode = self.path.stat().st_mode & 0o777
-        with tempfile.NamedTemporaryFile(
-            "w",
-            encoding="utf-8",
-            dir=self.path.parent,
-            prefix=self._temporary_prefix,
-            suffix=".tmp",
-            delete=False,
-        ) as file:
-            temporary = Path(file.name)
-            try:
-                file.write(text)
-                file.flush()
-                os.fsync(file.fileno())
-                os.chmod(temporary, mode)
-            except BaseException:
-                temporary.unlink(missing_ok=True)
-                raise
-        try:
-            os.replace(temporary, self.path)
-        except BaseException:
-            temporary.unlink(missing_ok=True)
-            raise
+        durably = replaced_when_written(self.path, prefix=self._temporary_prefix, durable=True)
+        with durably as part:
+            part.write_text(text, encoding="utf-8")
 
     @property
     def _temporary_prefix(self) -> str:
