@@ -11,6 +11,7 @@ copy (`notebooks/app.ipynb`) is the same notebook.
 from __future__ import annotations
 
 import contextlib
+import gzip
 import json
 import os
 import re
@@ -18,6 +19,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -158,6 +160,58 @@ def test_the_kernel_is_told_the_older_snapshot_to_show_changes_since(
     result = runner.invoke(main, ["explore", str(snapshot), "--port", "0", *since])
     assert isinstance(result.exception, _Started), result.output
     assert started[1][1][env.APP_SINCE] == str(snapshot.resolve())
+
+
+def _fifo_fed(path: Path, data: bytes) -> threading.Thread:
+    """A named pipe at `path` that a thread writes `data` into once (a shell's `<(...)`)."""
+    os.mkfifo(path)
+
+    def feed() -> None:
+        with path.open("wb") as pipe:
+            pipe.write(data)
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    return writer
+
+
+def test_a_snapshot_from_a_pipe_is_copied_for_the_app_and_its_views_kept_here(
+    runner: CliRunner, snapshot: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The app reads SNAPSHOT in its own process, where `<(gunzip -c a.json.gz)` is
+    neither open nor readable twice: the command hands it a copy, and keeps the saved
+    views in the current folder (none beside a pipe)."""
+    seen: list[tuple[bytes, dict[str, str]]] = []
+
+    def fake_start(port: int, environ: dict[str, str], **_: Any) -> voila.App:
+        seen.append((Path(environ[env.APP_SNAPSHOT]).read_bytes(), dict(environ)))
+        raise _Started
+
+    monkeypatch.setattr(voila, "start", fake_start)
+    monkeypatch.chdir(tmp_path)
+    pipe = tmp_path / "piped"
+    writer = _fifo_fed(pipe, gzip.compress(snapshot.read_bytes()))
+    result = runner.invoke(main, ["explore", str(pipe), "--port", "0"])
+    writer.join(timeout=30)
+    assert isinstance(result.exception, _Started), result.output
+    [(copied, environ)] = seen
+    assert copied == snapshot.read_bytes(), "the pipe's JSON, gunzipped, once"
+    assert environ[env.APP_VIEWS] == str(tmp_path)
+    assert f"saved views are kept in {tmp_path}" in result.output
+    assert not Path(environ[env.APP_SNAPSHOT]).exists(), "the copy goes with the command"
+
+
+def test_a_pipe_past_max_size_is_refused_before_voila(
+    runner: CliRunner, started: list[tuple[int, dict[str, str]]], tmp_path: Path, monkeypatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    pipe = tmp_path / "piped"
+    writer = _fifo_fed(pipe, b"[" + b" " * 5000 + b"]")
+    result = runner.invoke(main, ["explore", str(pipe), "--port", "0", "--max-size", "1KB"])
+    writer.join(timeout=30)
+    assert result.exit_code == 2, result.output
+    assert "'SNAPSHOT'" in result.output and "past the limit of" in result.output
+    assert started == []
 
 
 def test_without_a_snapshot_the_kernel_shows_the_demo(

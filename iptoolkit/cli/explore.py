@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import os
 import signal
+import stat
 import tempfile
 import webbrowser
+import zlib
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -109,8 +111,9 @@ def explore_command(
 ) -> None:
     """Open the Explorer as a web app: filters, counts, table, topology, details, export.
 
-    Serves SNAPSHOT (a demo estate when none is given) with Voila on 127.0.0.1, no code
-    shown, until Ctrl-C. Needs the 'app' extra: pip install -e '.[app]'.
+    Serves SNAPSHOT (a demo estate when none is given; a pipe is read once, its saved
+    views kept in the current folder) with Voila on 127.0.0.1, no code shown, until
+    Ctrl-C. Needs the 'app' extra: pip install -e '.[app]'.
     """
     from ..support.extras import require_installed
 
@@ -121,13 +124,19 @@ def explore_command(
         raise click.ClickException(exc.strerror or str(exc)) from None
     if archive is not None:
         _check_archive(snapshot, since)
+    if views is None and _is_stream(snapshot):  # nothing beside a pipe keeps them
+        views = Path.cwd()
+        click.echo(f"SNAPSHOT is a stream: saved views are kept in {views}", err=True)
     _check_views(archive or snapshot, views)
     with tempfile.TemporaryDirectory(prefix="iptoolkit-explore-") as folder_for_newest:
+        kept = Path(folder_for_newest)
+        shown = archive if archive is not None else snapshot
         if archive is not None:  # its newest snapshot, for the zygote to hold
-            snapshot = _newest_of(archive, Path(folder_for_newest))
+            snapshot = _newest_of(archive, kept)
+        snapshot = _read_again(snapshot, kept / "snapshot.json", "'SNAPSHOT'")
+        since = _read_again(since, kept / "since.json", "'--since'")
         environ = _app_environ(snapshot, folder, unmasked_downloads, since, archive, views)
-        _start_and_serve(environ, port, no_browser, folder, max_sessions, free_after,
-                         archive if archive is not None else snapshot)  # fmt: skip
+        _start_and_serve(environ, port, no_browser, folder, max_sessions, free_after, shown)
 
 
 def _app_environ(
@@ -185,6 +194,26 @@ def _start_and_serve(
     if not no_browser:
         webbrowser.open(app.url)
     _serve_until_stopped(app)
+
+
+def _is_stream(path: Path | None) -> bool:
+    """Whether `path` is read once only (a pipe, `<(gunzip -c a.json.gz)`): not a file."""
+    return path is not None and not stat.S_ISREG(path.stat().st_mode)
+
+
+def _read_again(path: Path | None, copy: Path, hint: str) -> Path | None:
+    """`path`, or when it is a stream, its JSON copied to `copy` (no more than
+    `--max-size`): the app reads a snapshot in its own process, where the command's pipe
+    is neither open nor readable a second time."""
+    if path is None or not _is_stream(path):
+        return path
+    from ..support.reading import load_limit, read_bounded
+
+    try:
+        copy.write_bytes(read_bounded(path, load_limit(chosen_max_size()))[0])
+    except (OSError, ValueError, EOFError, zlib.error) as exc:
+        raise click.BadParameter(" ".join(str(exc).split()), param_hint=hint) from None
+    return copy
 
 
 def _check_archive(snapshot: Path | None, since: Path | None) -> None:
