@@ -156,6 +156,8 @@ def test_an_estate_cannot_be_changed():
         estate.channels = {}
     with pytest.raises(TypeError):
         estate.channels[99] = None  # type: ignore[index]
+    with pytest.raises(TypeError):  # kept once made: a change would reach every graph
+        estate.unresolved["#0:nowhere"] = ()  # type: ignore[index]
     assert isinstance(estate.records, tuple)  # as annotated, and so at run time
     assert isinstance(estate.profiles, tuple)
 

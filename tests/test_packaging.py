@@ -89,6 +89,20 @@ def test_the_core_install_is_the_notebook_library() -> None:
     assert EXTRA["excel"] == {"openpyxl"}  # `.xlsx` comes with `all` (it came with none)
 
 
+def test_each_extra_checks_every_package_it_declares() -> None:
+    """`require(extra)` imports the modules `EXTRAS` lists: one the extra declares and
+    the list leaves out fails, when missing, in the words of whoever imports it (FastAPI's
+    bare RuntimeError for python-multipart), not naming the extra."""
+    distributions = packages_distributions()
+    for extra, (_, modules) in EXTRAS.items():
+        checked = {
+            re.sub(r"[-_.]+", "-", name).lower()
+            for module in modules
+            for name in distributions.get(module, [module])
+        }
+        assert checked == EXTRA[extra], extra
+
+
 def test_every_import_is_declared_where_it_is_used() -> None:
     distributions = packages_distributions()
     undeclared = {}
@@ -138,7 +152,7 @@ def _without(module: str, code: str, *args: str) -> subprocess.CompletedProcess[
     )
 
 
-@pytest.mark.parametrize("module", ["fastapi", "uvicorn"])
+@pytest.mark.parametrize("module", ["fastapi", "uvicorn", "python_multipart"])
 def test_ipt_server_names_the_extra(module: str) -> None:
     code = (
         "import iptoolkit as ipt\n"
@@ -162,7 +176,7 @@ def test_the_cli_names_the_extra_in_one_line(command: list[str], tmp_path: Path)
     assert not (tmp_path / "out").exists(), "the demo stops before it writes anything"
 
 
-@pytest.mark.parametrize("module", ["voila", "uvicorn"])
+@pytest.mark.parametrize("module", ["voila", "uvicorn", "ipykernel", "jupyter_client"])
 def test_the_app_server_names_its_extra(module: str) -> None:
     """The app's server (Voila's process) imports uvicorn too (the hardened h11 limits):
     either missing is `MissingExtraError` naming `app`, before Voila's own imports."""

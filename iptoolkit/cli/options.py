@@ -119,7 +119,8 @@ _FILTER_OPTIONS = (
     click.option(
         "--allow-empty",
         is_flag=True,
-        help="Accept a filter that selects no profile (otherwise an error, exit code 1).",
+        help="Accept a filter that selects no profile (otherwise an error: exit 1, or 2 where "
+        "1 means found something).",
     ),
 )
 _FLAGS = {field: flag for flag, field, _ in _REPEATABLE} | {"active": "--active", "text": "--text"}

@@ -366,13 +366,14 @@ def _models(estate: Estate) -> tuple[IntegrationProfile, ...]:
     return tuple(models)
 
 
-def _unresolved(estate: Estate) -> dict[ChannelKey, tuple[str, ...]]:
+def _unresolved(estate: Estate) -> Mapping[ChannelKey, tuple[str, ...]]:
+    """Read-only, as `channels` and `partners`: kept once made, and an estate never changes."""
     named: dict[ChannelKey, dict[str, None]] = {}
     for record in estate.records:
         for use in record.uses:
             if use.role == "reference" and use.key not in estate.channels:
                 named.setdefault(use.key, {})[record.node] = None
-    return {key: tuple(nodes) for key, nodes in named.items()}
+    return MappingProxyType({key: tuple(nodes) for key, nodes in named.items()})
 
 
 def _registry_models(

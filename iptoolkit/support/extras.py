@@ -15,10 +15,13 @@ import importlib.util
 __all__ = ["EXTRAS", "MissingExtraError", "require", "require_installed"]
 
 EXTRAS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "server": ("the reference server", ("fastapi", "uvicorn", "limits")),
-    "mcp": ("the MCP server", ("mcp",)),
+    "server": ("the reference server", ("fastapi", "uvicorn", "limits", "python_multipart")),
+    "mcp": ("the MCP server", ("mcp", "uvicorn")),
     "docs": ("building the documentation site (mkdocs build)", ("mkdocs",)),
-    "app": ("the standalone Explorer app (iptoolkit explore)", ("voila", "uvicorn")),
+    "app": (
+        "the standalone Explorer app (iptoolkit explore)",
+        ("voila", "uvicorn", "ipykernel", "jupyter_server", "tornado", "jupyter_client"),
+    ),
     "archive": ("the snapshot archive (ipt.Archive, iptoolkit archive, watch)", ("duckdb",)),
     "excel": ("writing .xlsx (the Excel export)", ("openpyxl",)),
 }
