@@ -139,6 +139,28 @@ SHAPES = [
     ),
     Shape("YAML password", lambda s: {"body": f"user: u\npassword: {s}\n"}, True),
     Shape("SQL IDENTIFIED BY", lambda s: {"sql": f"CREATE USER u IDENTIFIED BY {s};"}, True),
+    # missed until config text was read (2026-12-06): the secret where the old rules
+    # stopped short of it (a second word, a block's line, a pair's other element)
+    Shape(
+        "Hadoop property",
+        lambda s: {"config": f"<property>\n  <name>db.password</name>\n  <value>{s}</value>"},
+        True,
+    ),
+    Shape(
+        ".NET setting",
+        lambda s: {"config": f'<setting name="ApiKey" serializeAs="String">\n<value>{s}</value>'},
+        True,
+    ),
+    Shape(
+        "Java properties entry", lambda s: {"config": f'<entry key="db.password">{s}</entry>'}, True
+    ),
+    Shape("words after =", lambda s: {"env": f"Password=correct {s} battery"}, True),
+    Shape("words after :", lambda s: {"body": f"user: u\npassword: correct {s}\n"}, True),
+    Shape(
+        "YAML block scalar", lambda s: {"body": f"client_secret: |\n  abc\n  {s}\nuser: u"}, True
+    ),
+    Shape("PHP array", lambda s: {"php": f"['user' => 'u', 'password' => '{s}']"}, True),
+    Shape("Go :=", lambda s: {"code": f'password := "{s}"'}, True),
 ]
 
 ORDINARY = {
@@ -162,6 +184,9 @@ ORDINARY = {
     "url": "https://edi.example/in?page=2&lang=en-visible,sort=name-visible#section-visible",
     "contact": "mailto:ops-visible@example.com; tokenType: bearer-colon-visible",
     "keyName": "key-name-visible",
+    "hadoop": "<property><name>timeout</name><value>xml-pair-visible</value></property>",
+    "yamlText": "description: |\n  yaml-block-visible\nnote: no token: the body-visible\n",
+    "shellLine": "export LOG_LEVEL=debug shell-line-visible",
 }
 """Fields that only look like secrets, each value one an output must keep as it is."""
 ORDINARY_SHOWN = [
@@ -170,6 +195,7 @@ ORDINARY_SHOWN = [
     "Monkey business", "MIIcertificate-body-visible", "application/json-visible",
     "pair-value-visible", "property-value-visible", "lang=en-visible", "sort=name-visible",
     "section-visible", "ops-visible@example.com", "bearer-colon-visible", "key-name-visible",
+    "xml-pair-visible", "yaml-block-visible", "the body-visible", "shell-line-visible",
 ]  # fmt: skip
 """What of `ORDINARY` an output shows (a marker in each value), to look for in it."""
 

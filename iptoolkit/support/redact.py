@@ -12,10 +12,13 @@ sent, a log line, a field's value) loses credential query values after any separ
 a fragment (`#access_token=`), quoted or not (`password="x"`, a JAAS config), URL passwords
 with or without a scheme (`//u:pw@host`, `u:pw@host`), private keys in PEM armour, the
 values of secret headers written as `Authorization: Bearer X` or `"Authorization": "Bearer
-X"`, of secret names after a colon (`password: x`, YAML, a log line; not prose), of
-JSON members (`"password": 1234` too), of XML elements with a secret's name (`<wsse:Password>x
-</wsse:Password>`, CDATA too) and of attribute pairs (`<add key="DbPassword" value="x"/>`),
-and SQL's `IDENTIFIED BY x`. A shape is over-masked rather than let through when text is
+X"`, of secret names after a colon (`password: x`, YAML's block scalars `password: |`, a
+log line; not prose) or in a hash (`"password" => "x"`), of JSON members (`"password": 1234`
+too), of XML elements named for a secret or by a `key`/`name` attribute (`<wsse:Password>`,
+`<entry key="db.password">`, CDATA too), of XML name/value pairs (`<name>`/`<value>`) and
+attribute pairs (`<add key="DbPassword" value="x"/>`), and SQL's `IDENTIFIED BY x`. A value
+starting a line, or on a line of pairs, runs to its end (`Password=correct horse battery`);
+elsewhere to a separator. A shape is over-masked rather than let through when text is
 ambiguous: `Note:joe@example.com` reads as `user:password@host`.
 """
 
@@ -197,10 +200,25 @@ def redact_member(key: Any, item: Any, pair: bool) -> Any:
 _KEY = r"[\w.%+\-\[\]$]"
 """A character of a pair's name (`api%5Fkey`, `X-Amz-Signature`, `a[b]`); any other one
 separates pairs (`?`, `&`, `;`, `,`, `#`, `|`, `/`, white space, quotes, brackets)."""
-_PAIR_NAME = re.compile(rf"(?<![\w.%+\-\[\]$=])({_KEY}+)(?:=|[ \t]+=[ \t]*(?!=))")
-"""The name of a pair `name=value` (or `name = value`, INI), after any character that cannot
-be part of it (or `=`: the `b` of `a=b=c` names nothing)."""
+_PAIR_NAME = re.compile(rf"(?<![\w.%+\-\[\]$=])({_KEY}++)(?:=(?!>)|[ \t]*+(?::=|=(?![=>])))[ \t]*+")
+"""The name of a pair `name=value` (or `name = value`, INI; `name := value`, Go), after any
+character that cannot be part of it (or `=`: the `b` of `a=b=c` names nothing); not `=>`, a
+hash's arrow (`_HASH_PAIR`). Blanks after the `=` are skipped: `password= x` hides `x`."""
 _VALUE_END = re.compile(r"[&#\s\"']")
+_LINE_VALUE_END = re.compile(
+    r"[\n&]|[\"'](?!\w)|(?<![ \t])[ \t]++(?=[\w.%+\-\[\]$]++(?:[ \t]*+=|:(?:[ \t\r\n]|\Z)))"
+)
+"""Where a value on a line of pairs ends: at the line's end, a `&`, a closing quote (not
+`it's`), or the blank before the next pair (`password=a b user=u`); not at a blank inside it
+(`=correct horse`)."""
+_LINE_HEAD = re.compile(r"[ \t]*+(?:[^\s=&?#;\"'<>()\[\]{}]++[ \t]++)*+")
+"""What may stand before the first pair of a line of pairs: words (`export`, `set`, `Data`
+of `Data Source=`, a log line's time and level), none holding a separator or a bracket."""
+_LINE_SEPARATORS = ("", "\n", " ", "\t", ";", ",", '"', "'")
+"""What stands before a pair that a line of pairs reads as one of its own."""
+_HEAD_REACH = 120
+"""How far back a key's line start is looked for (`_key_column`, asked for every key): a key
+further from it is read as one inside a line."""
 QUERY_ONLY_SECRETS = frozenset({"key"})
 """Names that hold a credential as a query parameter (`?key=`, `&key=`, an API key), and too
 often something else elsewhere (`<add key="x" ...>`, `sort key=name`) for `is_secret_name`."""
@@ -218,22 +236,42 @@ def redact_query(text: str) -> str:
     another pair's value (`Source=db;Password="x"`). A credential's value is masked whole
     when quoted (`password="a;b"`), else up to the next `&` (or `#`, white space, a quote),
     so a `;` or `,` inside it does not let the rest show; the `)` closing a parenthesis it
-    ends is kept (`(GET /?loginToken=**********)`), one inside it is masked with it. One
-    pass, left to right: linear in the text, however it nests.
+    ends is kept (`(GET /?loginToken=**********)`), one inside it is masked with it. On a
+    line of pairs (`_begins_a_line`: a config line, `export X=`, a connection string) white
+    space does not end a value either (`Password=correct horse battery`), the next pair does.
+    One pass, left to right: linear in the text, however it nests.
 
     >>> redact_query('"GET /?loginToken=abc&lang=en HTTP/1.1"')
     '"GET /?loginToken=**********&lang=en HTTP/1.1"'
     """
     pieces: list[str] = []
     done = position = 0
+    line_end = first = -1  # the end of the line of the last pair seen, and its first pair
+    pairs_line: bool | None = None  # whether that line is a line of pairs, once asked
     while (match := _PAIR_NAME.search(text, position)) is not None:
         start = position = match.end()
+        if match.start() > line_end:  # a line's first pair: one look at each line
+            found = text.find("\n", start)
+            line_end, first, pairs_line = len(text) if found == -1 else found, match.start(), None
         if not _names_a_credential(text, match):
             continue  # its value may hold pairs: `a=1;token=x`, `p;a=1?token=x`
-        end, masked = _credential_value(text, start)
+        line = text[match.start() - 1 : match.start()] in _LINE_SEPARATORS
+        if line and pairs_line is None:
+            pairs_line = _begins_a_line(text, first)
+        end, masked = _credential_value(text, start, line and bool(pairs_line))
         pieces += (text[done:start], masked)
         done = position = end
     return "".join(pieces) + text[done:] if pieces else text
+
+
+def _begins_a_line(text: str, at: int) -> bool:
+    """Whether the pair at `at` begins a line of pairs: only words (`_LINE_HEAD`) stand
+    before it on its line, or a quote opens it (`"Server=db;Password=a b"`). Its value, and
+    those of the pairs after it on that line that a `;`, a `,`, a quote or white space
+    separates, run over blanks (`_LINE_VALUE_END`). Asked once a line: read to its start."""
+    if at == 0 or text[at - 1] in ("\n", '"', "'"):
+        return True
+    return _LINE_HEAD.fullmatch(text, text.rfind("\n", 0, at) + 1, at) is not None
 
 
 def _names_a_credential(text: str, match: re.Match[str]) -> bool:
@@ -244,8 +282,9 @@ def _names_a_credential(text: str, match: re.Match[str]) -> bool:
     return before != "" and before in _QUERY_SEPARATORS and key.lower() in QUERY_ONLY_SECRETS
 
 
-def _credential_value(text: str, start: int) -> tuple[int, str]:
-    """Where the value starting at `start` ends, and what stands for it."""
+def _credential_value(text: str, start: int, line: bool) -> tuple[int, str]:
+    """Where the value starting at `start` ends, and what stands for it; `line`: it stands
+    on a line of pairs, and runs over blanks."""
     quote = text[start : start + 1]
     if quote in ("'", '"'):
         close = text.find(quote, start + 1)
@@ -254,9 +293,9 @@ def _credential_value(text: str, start: int) -> tuple[int, str]:
         start += 1  # never closed: masked to where an unquoted one ends
     else:
         quote = ""
-    found = _VALUE_END.search(text, start)
+    found = (_LINE_VALUE_END if line else _VALUE_END).search(text, start)
     end = len(text) if found is None else found.start()
-    while end > start and text[end - 1] == ")":
+    while end > start and text[end - 1] in ") \t\r":
         end -= 1
     return end, f"{quote}{MASK}"
 
@@ -310,29 +349,65 @@ _BARE_USERINFO = re.compile(r"(?<![\w.%+:/@-])(//)?([\w.%+-]+):([^\s/:\"'<>]+)@(
 page's scheme), `sftpuser:pw@sftp.example` (an SFTP host as written), up to its last `@`
 (`u:p@ss@host`); not `mailto:a@b`, not a time (`10:30@home`)."""
 _NOT_A_USER = frozenset({"mailto", "xmpp", "sip", "im"})
-_CREDENTIAL = r"""(?:(?:bearer|basic|digest|token|negotiate|ntlm|apikey)[ \t]+)?[^\s"'<>,;]+"""
-"""A credential written as text: a word, after the scheme that says how to read it."""
-_NAMED_VALUE = re.compile(
-    r"""(?<![\w.\-"'])([A-Za-z][\w.\-]{0,60}[ \t]*:[ \t]*)"""  # `password: `
+_NAMED = re.compile(
+    r"""(?P<head>(?<![\w.\-"'])([A-Za-z][\w.\-]{0,60})[ \t]*+:(?!=)[ \t]*+)"""  # `password: `
     r"""(?![\w.\-]+:(?:[ \t]|$))"""  # not a name itself: `Caused by: token: x`
-    rf"""("[^"\n]*"|'[^'\n]*'|{_CREDENTIAL})""",
-    re.IGNORECASE,
+    r"""(?:(?P<quoted>"[^"\n]*+"|'[^'\n]*+')|(?P<quote>["']?+)(?P<first>[^\s"'<>,;]{0,24}+))"""
 )
-"""A value after a secret's name and a colon, unquoted as YAML or a log line writes it
-(`password: x`, `token: Bearer x`), or quoted (`secret: "x"`); not a word of prose
-(`no usable token: the body ...`, `Invalid token: expired`)."""
+"""A secret's name and a colon (not `:=`), its value after it as YAML or a log line writes
+it (`password: x`, `token: Bearer x`), or quoted (`secret: "x"`); `_named_value` says how far
+it runs, and whether it is one: its first word (none when it starts with a bracket:
+`password: <none>`) may be prose (`no usable token: the body ...`)."""
+_YAML_HEAD = re.compile(r"[ \t]*+(?:-[ \t]++)?")
+"""What stands before a YAML mapping's key on its line: indentation, a sequence's dash."""
+_YAML_VALUE_END = re.compile(r"\n|(?<![ \t])[ \t]++(?=[\w.\-]++:(?:[ \t\r\n]|\Z))")
+"""Where a value after a key at a line's start ends: the line's end (a YAML plain scalar
+holds blanks, commas, quotes), or the blank before the next key (`password: x user: u`)."""
+_INLINE_VALUE_END = re.compile(
+    r"""[\n,;"'<]|[)\]}](?![^\s,;.])|"""
+    r"""(?<![ \t])[ \t]++(?=[\w.\-]++(?:[ \t]*+=|:(?:[ \t\r\n]|\Z)))"""
+)
+"""Where a value after a key inside a line ends: a separator, a quote, a tag, a bracket
+closing it (`(password: x)`, `{secret: x}`; not `a)b`), the blank before the next pair."""
+_BLOCK_SCALAR = re.compile(r"[|>](?:[1-9][+\-]?|[+\-][1-9]?)?[ \t]*+(?:#[^\n]*+)?(?=\r?\n|\Z)")
+"""A YAML block scalar's header (`|`, `>-`, `|2+`, a comment after it): its value is the
+lines below it, indented deeper than its key."""
 _PROSE = frozenset(
     "a an the no not none is was are be been has have had must should will can could "
     "missing expired invalid required empty unset set given provided needed null undefined "
     "see for from in of on to and or with without".split()
 )
 """Words that follow a secret's name and a colon in a sentence, never as its value."""
+_HASH_PAIR = re.compile(
+    r"""(?<![\w.\-$])(?P<quote>["']?)(?P<name>[A-Za-z_][\w.\-]{0,60}+)(?P=quote)"""
+    r"""(?P<arrow>[ \t]*+(?:=>|=(?![=>]))[ \t]*+)"""
+    r"""(?P<value>"(?:[^"\\\n]|\\.)*+"|'(?:[^'\\\n]|\\.)*+'|[^\s"',;()\[\]{}]++(?![(\[]))"""
+)
+"""A hash's pair: `"password" => "x"` (PHP, Perl, Ruby), `:password => x`, or a quoted name
+and `=` (`"password" = "x"`, TOML, Lua); not a call (`=> env('X')`)."""
 _XML_ELEMENT = re.compile(
     r"<((?:[\w.\-]+:)?([\w.\-]+))(\s[^<>]*)?>"
     r"((?:<!\[CDATA\[(?:[^\]]|\](?!\]>)){0,512}+\]\]>|[^<])++)</\1[ \t]*>"
 )
-"""An XML element holding text or CDATA: `<wsse:Password Type="...">x</wsse:Password>`
-(possessive: a CDATA section is read one way, never tried again from another start)."""
+"""An XML element holding text or CDATA: `<wsse:Password Type="...">x</wsse:Password>`, or
+`<entry key="db.password">x</entry>` (possessive: a CDATA section is read one way, never
+tried again from another start)."""
+_NAME_ATTRIBUTE = re.compile(
+    r"""(?<![\w.:\-])(?:key|name)[ \t]*=[ \t]*(["'])([^"'\n]{1,200}+)\1""", re.IGNORECASE
+)
+"""The attribute naming what an element holds: `key="db.password"`, `name="ApiKey"`."""
+_XML_PAIR = re.compile(
+    r"(?P<head><(?P<tag>(?:[\w.\-]+:)?(?P<local>[\w.\-]*(?:name|key)))(?:\s[^<>]*+)?>"
+    r"[ \t\r\n]*+(?P<name>[^<]{1,200}+)</(?P=tag)[ \t]*>"  # `<name>db.password</name>`
+    r"|<[\w.\-:]+(?P<attributes>\s[^<>]*+)(?<!/)>)"  # or `<setting name="ApiKey" ...>`
+    r"(?P<gap>\s*+<(?P<value_tag>(?:[\w.\-]+:)?(?P<value_local>[\w.\-]*values?))"
+    r"(?:\s[^<>]*+)?>)"
+    r"(?P<value>(?:<!\[CDATA\[(?:[^\]]|\](?!\]>)){0,512}+\]\]>|[^<])++)</(?P=value_tag)[ \t]*>",
+    re.IGNORECASE,
+)
+"""A name/value pair as XML elements, masked by the rule of JSON's (`PAIR_NAMES`): Hadoop's
+and Java's `<property><name>db.password</name><value>x</value></property>`, `<key>`,
+`<param-name>`; .NET's `<setting name="ApiKey"><value>x</value></setting>`."""
 _ATTRIBUTE_PAIR = re.compile(
     r"""(?P<head>\b(?:key|name)[ \t]*=[ \t]*(["'])(?P<name>[^"'\n]{1,200})\2[ \t]+value"""
     r"""[ \t]*=[ \t]*)(?P<value>"[^"\n]*"|'[^'\n]*')""",
@@ -371,7 +446,8 @@ def redact_text(text: str) -> str:
     Credentials a server echoes (an error body quoting a request) are masked too: secret
     headers (`Authorization: Bearer X`), quoted members with a secret's name (`"password":
     "x"`) and form pairs (`client_secret=x&...`). A private key in PEM armour keeps its
-    armour lines only."""
+    armour lines only. Config text too: a YAML block scalar's lines, XML name/value pairs,
+    a hash's `"password" => "x"`, a whole line's value (`Password=correct horse battery`)."""
     if "PRIVATE KEY-----" in text:
         text = _PRIVATE_KEY.sub(rf"-----BEGIN \1-----{MASK}-----END \1-----", text)
     if "://" in text:
@@ -385,11 +461,13 @@ def redact_text(text: str) -> str:
             text = _QUOTED_MEMBER.sub(_mask_member, text)
             text = _NUMBER_MEMBER.sub(_mask_number, text)
         if hinted:
-            text = _NAMED_VALUE.sub(_mask_named, text)
+            text = _mask_named_values(text)
         if "@" in text:
             text = _BARE_USERINFO.sub(_mask_userinfo, text)
     if "</" in text:
         text = _XML_ELEMENT.sub(_mask_element, text)
+        if "value" in text.lower():
+            text = _XML_PAIR.sub(_mask_xml_pair, text)
     if "identified" in text.lower():
         text = _SQL_PASSWORD.sub(_mask_sql, text)
     if "=" not in text:
@@ -397,6 +475,8 @@ def redact_text(text: str) -> str:
     if "value" in text.lower():
         text = _ATTRIBUTE_PAIR.sub(_mask_attribute, text)
         text = _VALUE_FIRST_PAIR.sub(_mask_attribute, text)
+    if "=>" in text or '"' in text or "'" in text:
+        text = _HASH_PAIR.sub(_mask_hash, text)
     return redact_query(text)  # relative URLs, forms, and query strings standing alone
 
 
@@ -406,14 +486,80 @@ def _masked_like(value: str) -> str:
     return f"{quote}{MASK}{quote}"
 
 
-def _mask_named(match: re.Match[str]) -> str:
-    named, value = match.groups()
-    name = named.rstrip(" \t:")
-    plain = value.strip("'\"")
-    if plain in ("", MASK) or plain.lower() in _PROSE or not is_secret_name(name):
-        return match.group(0)
-    closing = value[len(value.rstrip(")")) :] if value[:1] not in ("'", '"') else ""
-    return named + _masked_like(value) + closing  # `(password: x)` keeps its `)`
+def _mask_named_values(text: str) -> str:
+    """`text` with the value after each secret's name and a colon masked (`_named_value`):
+    one pass, left to right, each value read once."""
+    pieces: list[str] = []
+    done = position = 0
+    while (match := _NAMED.search(text, position)) is not None:
+        position = match.end("head")  # a value not masked may hold a pair: `a: token:x`
+        if not is_secret_name(match.group(2)) or (value := _named_value(text, match)) is None:
+            continue
+        end, masked = value
+        pieces += (text[done:position], masked)
+        done = position = end
+    return "".join(pieces) + text[done:] if pieces else text
+
+
+def _named_value(text: str, match: re.Match[str]) -> tuple[int, str] | None:
+    """Where the value after a secret's name and a colon ends, and what stands for it; None
+    when none follows (prose: `no usable token: the body ...`; nothing; a mask). Quoted, it
+    ends at its quote; after a key starting a line, at the line's end (YAML's plain scalar:
+    `password: correct horse battery`), or below it (a block scalar: `password: |`); inside
+    a line, at a separator or a bracket closing it (`_INLINE_VALUE_END`)."""
+    quoted, quote, first = match.group("quoted", "quote", "first")
+    if quoted is not None:
+        plain = quoted[1:-1].strip()
+        if plain in ("", MASK) or plain.lower() in _PROSE:
+            return None
+        return match.end(), _masked_like(quoted)
+    start, value = match.end("head"), match.end("quote")  # a quote never closed: kept
+    column = _key_column(text, match.start())
+    if column is not None and text[start : start + 1] in ("|", ">"):
+        if block := _BLOCK_SCALAR.match(text, start):
+            return _block_scalar(text, start, block.end(), column)
+    if first == "" or first.lower() in _PROSE or text.startswith(MASK, value):
+        return None
+    found = (_INLINE_VALUE_END if column is None else _YAML_VALUE_END).search(text, value)
+    end = len(text) if found is None else found.start()
+    while end > value and text[end - 1] in " \t\r":
+        end -= 1
+    return (end, quote + MASK) if end > value else None
+
+
+def _key_column(text: str, at: int) -> int | None:
+    """The column of the key at `at` when it starts its line (after indentation and a
+    sequence's `- `, as YAML writes a mapping), else None."""
+    if at == 0 or text[at - 1] == "\n":
+        return 0
+    head = text[max(0, at - _HEAD_REACH) : at]
+    _, newline, line = head.rpartition("\n")
+    if (not newline and at > _HEAD_REACH) or _YAML_HEAD.fullmatch(line) is None:
+        return None
+    return len(line)
+
+
+def _block_scalar(text: str, start: int, header: int, column: int) -> tuple[int, str] | None:
+    """A YAML block scalar's lines masked: those below its header (`|`, `>-`, ending at
+    `header`), blank or indented deeper than its key's `column`, shown as one masked line
+    indented as its first; None when no such line follows."""
+    end = first = -1
+    position = header  # at the `\n` ending a line, or the text's end
+    while position < len(text):
+        found = text.find("\n", position + 1)
+        line_end = len(text) if found == -1 else found
+        line = text[position + 1 : line_end]
+        body = line.lstrip(" \t")
+        if body.strip():
+            if len(line) - len(body) <= column:
+                break
+            if first == -1:
+                first = position + 1 + len(line) - len(body)
+            end = line_end - 1 if line.endswith("\r") else line_end
+        position = line_end
+    if first == -1:
+        return None
+    return end, text[start:first] + MASK
 
 
 def _mask_sql(match: re.Match[str]) -> str:
@@ -447,10 +593,46 @@ def _mask_userinfo(match: re.Match[str]) -> str:
 
 
 def _mask_element(match: re.Match[str]) -> str:
+    """An element named for a secret (`<Password>`), or whose `key`/`name` attribute names
+    one (`<entry key="db.password">`, `<add key="ApiKey">`): its text masked."""
     tag, name, attributes, value = match.groups()
-    if value.strip() in ("", MASK) or not is_secret_name(name):
+    if value.strip() in ("", MASK):
+        return match.group(0)
+    if not is_secret_name(name) and not _names_a_secret_attribute(attributes or ""):
         return match.group(0)
     return f"<{tag}{attributes or ''}>{MASK}</{tag}>"
+
+
+def _names_a_secret_attribute(attributes: str) -> bool:
+    found = _NAME_ATTRIBUTE.search(attributes)
+    return found is not None and is_secret_name(found.group(2))
+
+
+def _mask_xml_pair(match: re.Match[str]) -> str:
+    """A pair of XML elements: the value's text masked when its sibling, or the attribute
+    of the element holding it, names a secret, as JSON's pairs are (`secret_pair_value`)."""
+    value, local, value_local = match.group("value", "local", "value_local")
+    if value.strip() in ("", MASK) or value_local not in PAIR_VALUES:
+        return match.group(0)
+    if local is None:
+        named = _names_a_secret_attribute(match.group("attributes"))
+    else:
+        named = local in PAIR_NAMES and is_secret_name(match.group("name").strip())
+    if not named:
+        return match.group(0)
+    head, gap, tag = match.group("head", "gap", "value_tag")
+    return f"{head}{gap}{MASK}</{tag}>"
+
+
+def _mask_hash(match: re.Match[str]) -> str:
+    """A hash's pair naming a secret (`_HASH_PAIR`): its value masked. A bare name and `=`
+    are left to `redact_query`, which reads the rest of a line."""
+    quote, name, arrow, value = match.group("quote", "name", "arrow", "value")
+    if (not quote and ">" not in arrow) or not is_secret_name(name):
+        return match.group(0)
+    if value.strip("'\"") in ("", MASK):
+        return match.group(0)
+    return match.group(0)[: match.start("value") - match.start()] + _masked_like(value)
 
 
 def _mask_member(match: re.Match[str]) -> str:
