@@ -127,7 +127,7 @@ CASES = {
     ),
     "export onto the archive itself": (  # it would replace every snapshot with one
         ["archive", "export", "--archive", "{archive}", "-o", "{archive}"],
-        "is the archive itself: every snapshot it holds would be lost",
+        "estate.duckdb is also --archive, which the command reads: writing it would destroy it",
     ),
 }
 

@@ -6,6 +6,7 @@ import contextlib
 import json
 import os
 import queue
+import shutil
 import subprocess
 import sys
 import threading
@@ -306,9 +307,11 @@ def test_a_busy_archive_keeps_the_snapshot_and_every_goes_on(
 
 
 def test_every_goes_on_when_a_round_fails_outright(server: RunningServer, tmp_path: Path) -> None:
-    """An archive in a folder that does not exist: no add, nowhere to keep the snapshot;
-    each round says so in one line and the next comes all the same."""
-    path = tmp_path / "no-such-folder" / "estate.duckdb"
+    """The archive's folder removed under a running watch: no add, nowhere to keep the
+    snapshot; each round says so in one line and the next comes all the same. (A folder
+    missing at the start is refused before any fetch: tests/test_cli_guard.py.)"""
+    path = tmp_path / "gone" / "estate.duckdb"
+    path.parent.mkdir()
     env = {**os.environ, "IPTOOLKIT_CLIENT_SECRET": server.client_secret or ""}
     every = subprocess.Popen(
         [sys.executable, "-m", "iptoolkit.cli", "watch", "--archive", str(path), "--every", "1s"]
@@ -321,6 +324,10 @@ def test_every_goes_on_when_a_round_fails_outright(server: RunningServer, tmp_pa
     try:
         lines = _lines(every)
         seen: list[str] = []
+        first = ("snapshot 1 ", "snapshot 1:")
+        _until(lines, seen, lambda: any(line.startswith(first) for line in seen))
+        shutil.rmtree(path.parent)  # between rounds: the round ends once it said so
+        del seen[:]
         _until(lines, seen, lambda: sum("nor could the snapshot" in line for line in seen) >= 2)
         assert every.poll() is None, seen
     finally:

@@ -26,7 +26,8 @@ import click
 from ..support import env
 from ..support.progress import NO_PROGRESS, reporting_to
 from .host import EXIT_TROUBLE, expected, one_line, one_line_errors, short_help
-from .options import check_output_folder, max_size_option, output_folder_option
+from .options import max_size_option
+from .outputs import check_outputs, output_folder_option
 from .progress import command_progress, end_progress, progress_option
 
 if TYPE_CHECKING:
@@ -147,12 +148,7 @@ def import_command(folder: Path, archive_path: Path) -> None:
 @output_folder_option
 def export_command(archive_path: Path, at: str | None, output: Path, mkdirs: bool) -> None:
     """Write one stored snapshot back as a snapshot file, byte for byte as it was saved."""
-    if output.exists() and archive_path.exists() and output.samefile(archive_path):
-        raise click.BadParameter(  # a slip of `-o estate.duckdb` must not cost the history
-            f"{output} is the archive itself: every snapshot it holds would be lost",
-            param_hint="--output",
-        )
-    check_output_folder(output, mkdirs)
+    check_outputs(mkdirs, {"--output": output}, {"--archive": archive_path})
     archive = _open(archive_path)
     snapshot_id = archive.snapshot_id(at)
     archive.export(output, snapshot_id)
@@ -352,6 +348,7 @@ def _webhook_urls(
     help="Seconds to wait for an archive another process holds (an analyst's query) before "
     "keeping the snapshot beside it, in ARCHIVE.pending/, for the next round to add.",
 )
+@output_folder_option
 @progress_option
 @click.pass_context
 def watch_command(
@@ -363,6 +360,7 @@ def watch_command(
     urls: tuple[str, ...],
     command: str | None,
     lock_timeout: float,
+    mkdirs: bool,
     **fetch_options: Unpack[_FetchOptions],
 ) -> None:
     """Fetch the estate, add it to the archive, diff it against the snapshot before and
@@ -388,6 +386,7 @@ def watch_command(
         period = parse_every(every) if every is not None else 0.0
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
+    check_outputs(mkdirs, {"--archive": archive_path})  # before a fetch it could not store
     check_connection(str(fetch_options["base_url"]), fetch_options["profiles_path"])
     auth = auth_from_options(
         fetch_options["auth_kind"], fetch_options["client_id"], bool(fetch_options["secret_stdin"])

@@ -27,6 +27,7 @@ from .options import (
     load_estate,
     snapshot_argument,
 )
+from .outputs import check_outputs, config_input, output_folder_option
 from .progress import command_progress, end_progress
 
 if TYPE_CHECKING:
@@ -81,6 +82,7 @@ def _add_options(func: Callable[..., Any], fail_on_default: str) -> Callable[...
             click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
                          help="Write the report to this file instead of standard output."),
             details_file_option,
+            output_folder_option,
         ]
     ):  # fmt: skip
         func = option(func)
@@ -158,9 +160,24 @@ def _run(
     `error_code` (2, as `ruff check`; 1 for the `findings` alias, as that command always
     did)."""
     check_details_file(options["details_file"], output_format)
+    _check_outputs(snapshot, options)
     with one_line_errors(error_code):
         code = _audit(snapshot, selection, output_format, options, only_severity)
     sys.exit(code)
+
+
+def _check_outputs(snapshot: Path, options: dict[str, Any]) -> None:
+    """The files the audit writes, checked before it runs (`check_outputs`) against what
+    it reads: the snapshot, the configuration (given, or found) and the baseline, which
+    --write-baseline does not read (it may name the file to renew)."""
+    inputs: dict[str, Path | None] = {"SNAPSHOT": snapshot}
+    if not options["isolated"]:
+        inputs.update(config_input(options["config_file"], "audit"))
+    if options["write_baseline"] is None:
+        inputs["--baseline"] = options["baseline"]
+    outputs = {"--output": options["output"], "--write-baseline": options["write_baseline"]}
+    outputs["--details-file"] = options["details_file"]
+    check_outputs(options["mkdirs"], outputs, inputs)
 
 
 _BLOCK = 512

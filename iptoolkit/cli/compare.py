@@ -28,16 +28,16 @@ from .host import (
 from .options import (
     check_details_file,
     check_map_file,
-    check_output_folders,
     comment_markdown,
     details_file_option,
     format_option,
     load_reference,
     map_file_option,
     max_size_option,
-    output_folder_option,
+    reference_file,
     write_map_file,
 )
+from .outputs import check_outputs, config_input, output_folder_option
 from .progress import command_progress, end_progress, progress_option
 
 if TYPE_CHECKING:
@@ -147,7 +147,7 @@ def compare_command(
     check_map_file(html_path)
     outputs = {"--plot": plot_path, "--html": html_path, "--details-file": details_file}
     outputs["--write-mapping"] = write_mapping
-    check_output_folders(mkdirs, outputs)
+    check_outputs(mkdirs, outputs, _inputs(sources, mapping_path, config_path))
     pairs = _pairs(substitute)
     command_progress()  # a fetch of --env reports to the command's bars
     if len(sources) + len(environments) != 2:
@@ -193,6 +193,18 @@ def compare_command(
     click.echo(text.rstrip("\n"))
     if result.differences:
         sys.exit(EXIT_FINDINGS)
+
+
+def _inputs(
+    sources: tuple[str, ...], mapping_path: Path | None, config_path: Path | None
+) -> dict[str, Path | None]:
+    """What the comparison reads, which no output may overwrite: A and B (an archive for
+    `ARCHIVE@DATE`), the mapping and the configuration (given, or found)."""
+    inputs: dict[str, Path | None] = {
+        name: reference_file(source) for name, source in zip("AB", sources, strict=False)
+    }
+    inputs["--mapping"] = mapping_path
+    return inputs | config_input(config_path, "compare")
 
 
 def _pairs(substitute: tuple[str, ...]) -> tuple[tuple[str, str], ...]:

@@ -28,16 +28,15 @@ from .host import (
 from .options import (
     check_details_file,
     check_map_file,
-    check_output_folders,
     comment_markdown,
     details_file_option,
     format_option,
     load_estate,
     map_file_option,
     max_size_option,
-    output_folder_option,
     write_map_file,
 )
+from .outputs import check_outputs, output_folder_option
 from .progress import command_progress, end_progress, progress_option
 
 __all__ = ["diff_command", "FAIL_ON"]
@@ -120,7 +119,7 @@ def diff_command(
         )
     check_map_file(html_path)
     outputs = {"--plot": plot_path, "--html": html_path, "--details-file": details_file}
-    check_output_folders(mkdirs, outputs)
+    check_outputs(mkdirs, outputs, {"OLD": old, "NEW": new})
     result = _compare(old, new)
     keep_until_exit(result)  # the two estates: the process ends without freeing them
     end_progress()

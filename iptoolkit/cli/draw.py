@@ -13,13 +13,8 @@ import click
 from ..exporters import DIAGRAM_FORMATS, diagram_suffixes
 from ..support.names import plural
 from .host import short_help
-from .options import (
-    check_output_folder,
-    filter_options,
-    load_estate,
-    output_folder_option,
-    snapshot_argument,
-)
+from .options import filter_options, load_estate, snapshot_argument
+from .outputs import check_outputs, output_folder_option
 from .progress import command_progress, end_progress
 
 if TYPE_CHECKING:
@@ -95,7 +90,7 @@ def plot(
             f"a diagram is {diagram_suffixes(' or ')} (other formats: iptoolkit export)",
             param_hint="--output",
         )
-    check_output_folder(output, mkdirs)
+    check_outputs(mkdirs, {"--output": output}, {"SNAPSHOT": snapshot})
     grouping: Any = {"auto": None, "none": False}.get(group_by, group_by)
     estate = load_estate(snapshot, selection)
     from ..query.resolve import UnknownItemError
@@ -193,7 +188,7 @@ def export_command(
                 param_hint="--group-by",
             )
         options["group_by"] = {"auto": None, "none": False}.get(group_by, group_by)
-    check_output_folder(output, mkdirs)
+    check_outputs(mkdirs, {"--output": output}, {"SNAPSHOT": snapshot})
     estate = load_estate(snapshot, selection)
     what: Any = estate
     note = ""

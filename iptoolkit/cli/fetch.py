@@ -9,12 +9,8 @@ import click
 from ..support import env
 from ..support.names import plural
 from .host import one_line_errors, short_help
-from .options import (
-    auth_from_options,
-    check_connection,
-    check_output_folder,
-    output_folder_option,
-)
+from .options import auth_from_options, check_connection
+from .outputs import check_outputs, output_folder_option
 from .progress import command_progress, end_progress, fetch_progress_option
 
 __all__ = ["fetch"]
@@ -102,8 +98,8 @@ def fetch(
     write_file = archive_path is None or _given(ctx, "output")
     if archive_path is not None:
         from ..archive import Archive  # the extra is checked before anything is fetched
-    if write_file:
-        check_output_folder(dated_path(output, None), mkdirs)  # the folder as named now
+    named = dated_path(output, None) if write_file else None  # the file as named now
+    check_outputs(mkdirs, {"--output": named, "--archive": archive_path})
 
     if environment is not None:
         from ..comparing.config import environment as configured

@@ -8,8 +8,9 @@ Errors end the command with one line on stderr and exit code 1 (2 for a wrong op
 `iptoolkit --debug ...` shows the traceback instead (see "The error policy" below). A docs
 pipeline can trust the result:
 a filter that selects nothing is an error naming the value that matched nothing (unless
-`--allow-empty`), `-o` into a missing folder is one (unless `-p`), and items are named one
-way everywhere (`query/resolve.py`: node id, bare id, or a partner's or channel's name).
+`--allow-empty`), `-o` into a missing folder is one (unless `-p`), so is an output onto a
+file the command reads (`outputs.py`), and items are named one way everywhere
+(`query/resolve.py`: node id, bare id, or a partner's or channel's name).
 
 This module is the host: the command table (`COMMANDS`), the one error policy and the exit
 codes. Each command lives in a module of this package, one per family, loaded on first use,

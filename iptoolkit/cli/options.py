@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
 import click
 
 from ..support import env
+from .outputs import remember_input
 from .progress import command_progress, progress_option
 
 if TYPE_CHECKING:
@@ -37,9 +38,6 @@ else:
 __all__ = [
     "format_option",
     "filter_options",
-    "output_folder_option",
-    "check_output_folder",
-    "check_output_folders",
     "snapshot_argument",
     "chosen_max_size",
     "max_size_option",
@@ -137,7 +135,9 @@ def filter_options(func: F) -> F:
         allow_empty = kwargs.pop("allow_empty")
         if context is not None:
             context.meta[_ALLOW_EMPTY_KEY] = allow_empty
-        kwargs["selection"] = _selection(values, kwargs.pop("filter_file"))
+        filter_file = kwargs.pop("filter_file")
+        remember_input("--filter-file", filter_file)  # no output of the command may be it
+        kwargs["selection"] = _selection(values, filter_file)
         return func(*args, **kwargs)
 
     for option in reversed(_FILTER_OPTIONS):
@@ -285,12 +285,22 @@ def _completed(estate: Estate, selection: Filter) -> str:
     return f" ({'; '.join(said)})" if said else ""
 
 
+def reference_file(text: str) -> Path:
+    """The file a snapshot named on the command line reads (`load_reference`): the file
+    itself, or the archive of `ARCHIVE@DATE` (a file of that name first)."""
+    path = Path(text)
+    file, at, _ = text.rpartition("@")
+    if path.exists() or not at or not Path(file).is_file():
+        return path
+    return Path(file)
+
+
 def load_reference(text: str, option: str) -> Estate:
     """A snapshot named on the command line: a file, or `ARCHIVE@DATE` (or `@ID`): the
     snapshot an archive holds from that date (`docs --previous`, `compare A B`)."""
     path = Path(text)
-    file, at, when = text.rpartition("@")
-    if path.exists() or not at or not Path(file).is_file():
+    file = reference_file(text)
+    if file == path:
         if path.is_dir():
             raise click.BadParameter(f"{text}: is a folder, not a snapshot file", param_hint=option)
         if not path.exists():  # a pipe (`<(gunzip -c a.json.gz)`) is read as SNAPSHOT is
@@ -298,7 +308,8 @@ def load_reference(text: str, option: str) -> Estate:
         return load_estate(path)
     from ..archive import Archive
 
-    command_progress().stage(f"Reading {Path(file).name}@{when}")
+    when = text.rpartition("@")[2]
+    command_progress().stage(f"Reading {file.name}@{when}")
     return Archive(file).estate(at=when)
 
 
@@ -320,39 +331,6 @@ def _nothing_selected(estate: Estate, selection: Filter) -> str:
         together = "each part matches some, together none"
         reason = f"the filter ({selection.describe()}) matches {of}: {together}"
     return f"{reason} (--allow-empty accepts an empty selection)"
-
-
-def output_folder_option(func: F) -> F:
-    """`-p/--mkdirs`: create the output file's folder when it does not exist."""
-    return click.option(
-        "-p",
-        "--mkdirs",
-        is_flag=True,
-        help="Create the output's folder if it does not exist (otherwise an error).",
-    )(func)
-
-
-def check_output_folder(path: Path, mkdirs: bool, option: str = "--output") -> None:
-    """A folder that does not exist is an error unless `--mkdirs`: a typo in a docs
-    pipeline's path must not scatter files into new folders."""
-    folder = path.parent
-    if folder.is_dir():
-        return
-    if folder.exists():
-        raise click.BadParameter(f"{str(folder)!r} is not a folder", param_hint=option)
-    if not mkdirs:
-        raise click.BadParameter(
-            f"folder {str(folder)!r} does not exist (-p/--mkdirs creates it)", param_hint=option
-        )
-    folder.mkdir(parents=True, exist_ok=True)
-
-
-def check_output_folders(mkdirs: bool, outputs: dict[str, Path | None]) -> None:
-    """`check_output_folder` for each file a command writes beside its report (`--plot`,
-    `--html`, `--details-file`: option to path, None when not given), before any work."""
-    for option, path in outputs.items():
-        if path is not None:
-            check_output_folder(path, mkdirs, option)
 
 
 def check_connection(base_url: str, profiles_path: str | None) -> None:
