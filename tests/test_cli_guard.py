@@ -1,7 +1,7 @@
 """What a command writes is checked before it works (`cli/outputs.py`): no output onto one
 of its inputs (or onto another output), under any spelling; `-p` leaves no folder behind
 when nothing was written; `audit` takes `-p` as the other commands do; `watch` checks its
-archive's folder before it fetches."""
+archive's folder and `--every` before it fetches."""
 
 from __future__ import annotations
 
@@ -265,3 +265,25 @@ def test_watch_p_makes_the_folder_and_a_failed_fetch_leaves_none(
     assert result.exit_code == 2, result.output
     assert "the fetch failed 3 times" in result.stderr
     assert not archive.parent.exists()
+
+
+@pytest.mark.usefixtures("no_fetch")
+@pytest.mark.parametrize("every", ["0.5s", "0", "0.99", "8d", "604801", "1e9", "9" * 40 + "d"])
+def test_every_out_of_range_is_refused_before_anything(tmp_path: Path, every: str) -> None:
+    archive = tmp_path / "w.duckdb"
+    result = CliRunner().invoke(main, _watch(archive, "--every", every))
+    assert result.exit_code == 2, result.output
+    assert result.stderr.count("\n") == 1
+    assert f"--every {every!r}: write a duration from 1s to 7d" in result.stderr
+    assert not os.listdir(tmp_path)
+
+
+def test_every_accepts_its_range_and_help_states_it() -> None:
+    pytest.importorskip("duckdb")
+    from iptoolkit.archive.watch import EVERY_RANGE, parse_every
+
+    assert (parse_every("1s"), parse_every("1"), parse_every("7d")) == (1.0, 1.0, 604800.0)
+    assert (parse_every("10080m"), parse_every("168h")) == (EVERY_RANGE[1],) * 2
+    assert EVERY_RANGE == (1.0, 7 * 86400.0)
+    result = CliRunner().invoke(main, ["watch", "--help"])
+    assert "from 1s to 7d" in " ".join(result.output.split())

@@ -40,6 +40,7 @@ __all__ = [
     "pending_folder",
     "fetch_with_retries",
     "parse_every",
+    "EVERY_RANGE",
     "refused",
     "FetchFailed",
     "sleep",
@@ -282,9 +283,18 @@ _EVERY = re.compile(r"\s*(\d+(?:\.\d+)?)\s*(s|m|h|d)?\s*")
 _UNIT = {"s": 1, "m": 60, "h": 3600, "d": 86400, None: 1}
 
 
+EVERY_RANGE = (1.0, 7 * 86400.0)
+"""The seconds `--every` may be: under a second is a tight loop against the platform,
+over a week is a job for cron (and a wait long enough overflows `time.sleep`)."""
+
+
 def parse_every(text: str) -> float:
-    """Seconds from `90s`, `15m`, `1h`, `1d` (a bare number is seconds)."""
+    """Seconds from `90s`, `15m`, `1h`, `1d` (a bare number is seconds), within
+    `EVERY_RANGE`."""
     match = _EVERY.fullmatch(text)
-    if match is None or float(match.group(1)) <= 0:
-        raise ValueError(f"--every {text!r}: write a positive duration such as 90s, 15m, 1h or 1d")
-    return float(match.group(1)) * _UNIT[match.group(2)]
+    seconds = float(match.group(1)) * _UNIT[match.group(2)] if match else 0.0
+    if not EVERY_RANGE[0] <= seconds <= EVERY_RANGE[1]:
+        raise ValueError(
+            f"--every {text!r}: write a duration from 1s to 7d, such as 90s, 15m, 1h or 1d"
+        )
+    return seconds

@@ -310,7 +310,10 @@ def _webhook_urls(
 
 @click.command("watch", short_help=short_help("watch"))
 @_ARCHIVE
-@click.option("--every", help="Fetch again after this long (90s, 15m, 1h, 1d) until stopped.")
+@click.option(
+    "--every",
+    help="Fetch again after this long (90s, 15m, 1h, 1d; from 1s to 7d) until stopped.",
+)
 @click.option("--once", is_flag=True, help="One round, then exit (cron, systemd timers, CI).")
 @click.option(
     "--fail-on",
