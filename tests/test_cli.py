@@ -450,3 +450,17 @@ def test_every_command_offering_formats_calls_plain_text_text() -> None:
                 offering[name] = list(param.type.choices)
     assert {"findings", "diff", "drift"} <= offering.keys()
     assert all(choices[0] == "text" and "table" not in choices for choices in offering.values())
+
+
+@pytest.mark.parametrize("module", ["iptoolkit", "iptoolkit.cli"])
+def test_python_dash_m_runs_the_command(module: str, tmp_path: Path) -> None:
+    """Where no console script is installed (a venv's bin not on PATH), `python -m`."""
+    snapshot = ipt.demo_estate(5).save(tmp_path / "s.json")
+    result = subprocess.run(
+        [sys.executable, "-m", module, "summary", str(snapshot)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "5  profiles" in result.stdout

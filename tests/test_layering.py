@@ -41,9 +41,10 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
 """The lower layers, bottom up, each by its packages: a module reaches (lazy imports
 included, the core's facades aside) only its own layer and those below. Everything else
 is a view or an application above them; a module added to a package needs no edit here."""
-TOP_LEVEL_MODULES = frozenset({"__init__", "_version", "estate_history"})
+TOP_LEVEL_MODULES = frozenset({"__init__", "__main__", "_version", "estate_history"})
 """The modules that belong to no package (at most six): `estate_history` reads `change/`,
-counts with `auditing` and draws with `plot`, so it sits above all three."""
+counts with `auditing` and draws with `plot`, so it sits above all three; `__main__` is
+`python -m iptoolkit`."""
 FACADES = {
     ("iptoolkit.core.estate", "iptoolkit.query.filters"): "Estate.subset",
     ("iptoolkit.core.estate", "iptoolkit.query.tables"): "Estate.to_frame",
