@@ -41,7 +41,16 @@ if TYPE_CHECKING:
 
     from .core.estate import Estate
 
-__all__ = ["history", "History", "HistoryDiffs", "Snapshot", "SNAPSHOT_PATTERNS"]
+__all__ = [
+    "history",
+    "History",
+    "HistoryDiffs",
+    "Snapshot",
+    "SNAPSHOT_PATTERNS",
+    "load_for_history",
+    "snapshot_of",
+    "timeline_counts",
+]
 
 SNAPSHOT_PATTERNS = ("*.json", "*.json.gz")
 """What `history(folder)` reads from a folder (not its subfolders)."""
@@ -71,8 +80,8 @@ def history(folder_or_paths: str | os.PathLike[str] | Iterable[str | os.PathLike
     paths = _paths(folder_or_paths)
     rows: list[tuple[Snapshot, dict[str, Any]]] = []
     for path in paths:
-        estate = _load(path)
-        rows.append((_snapshot(path, estate), _counts(estate)))
+        estate = load_for_history(path)
+        rows.append((snapshot_of(path, estate), timeline_counts(estate)))
         del estate  # one estate at a time
     rows.sort(key=lambda row: (row[0].fetched_at, row[0].path.name))
     notes = tuple(
@@ -223,7 +232,10 @@ class HistoryDiffs(PairDiffs):
         return len(self._found)
 
     def _pair(self, position: int) -> EstateDiff:
-        old, new = _load(self._paths[position]), _load(self._paths[position + 1])
+        old, new = (
+            load_for_history(self._paths[position]),
+            load_for_history(self._paths[position + 1]),
+        )
         found = self._found[position]
         if found is None:
             diff = _diff(old, new)
@@ -246,8 +258,8 @@ class HistoryDiffs(PairDiffs):
             if found is not None:
                 continue
             if previous is None or previous[0] != position:
-                previous = (position, _load(self._paths[position]))
-            new = _load(self._paths[position + 1])
+                previous = (position, load_for_history(self._paths[position]))
+            new = load_for_history(self._paths[position + 1])
             diff = _diff(previous[1], new)
             self._found[position] = (diff.changes, diff.notes)
             del diff
@@ -282,7 +294,8 @@ def _paths(
     return paths
 
 
-def _load(path: Path) -> Estate:
+def load_for_history(path: Path) -> Estate:
+    """A snapshot of a history, its parse error saying so (`history: cannot read ...`)."""
     from .core.estate import load
 
     try:
@@ -291,7 +304,9 @@ def _load(path: Path) -> Estate:
         raise ParseError(f"history: cannot read a snapshot: {exc}", issues=exc.issues) from None
 
 
-def _snapshot(path: Path, estate: Estate) -> Snapshot:
+def snapshot_of(path: Path, estate: Estate) -> Snapshot:
+    """The history's entry of a snapshot: when it was fetched, by its header, else its
+    file's time."""
     fetched = estate.info.fetched_at
     if fetched is None:
         mtime = datetime.fromtimestamp(path.stat().st_mtime, tz=UTC)
@@ -301,7 +316,7 @@ def _snapshot(path: Path, estate: Estate) -> Snapshot:
     return Snapshot(path, fetched.astimezone(UTC), "header")
 
 
-def _counts(estate: Estate, texts: Sequence[bytes] | None = None) -> dict[str, Any]:
+def timeline_counts(estate: Estate, texts: Sequence[bytes] | None = None) -> dict[str, Any]:
     """The timeline's counts of one estate; `texts`: each profile's compact JSON, when the
     caller has it (the archive), for the audit."""
     from .auditing import audit

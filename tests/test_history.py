@@ -77,7 +77,7 @@ def counted(monkeypatch):
     """Count diffs and the estates alive while each is computed."""
     alive: weakref.WeakSet[ipt.Estate] = weakref.WeakSet()
     seen = {"diffs": 0, "most_alive": 0}
-    load = history_module._load
+    load = history_module.load_for_history
 
     def tracking_load(path):
         estate = load(path)
@@ -90,7 +90,7 @@ def counted(monkeypatch):
         seen["most_alive"] = max(seen["most_alive"], len(alive))
         return _fake_diff(old, new)
 
-    monkeypatch.setattr(history_module, "_load", tracking_load)
+    monkeypatch.setattr(history_module, "load_for_history", tracking_load)
     monkeypatch.setattr(history_module, "_diff", diff)
     return seen
 

@@ -227,9 +227,9 @@ def _insert_row(
 ) -> None:
     """The snapshot's row: its place, fetch time, header, digest, timeline counts and the
     notes of its diff."""
-    from ..estate_history import _counts
+    from ..estate_history import timeline_counts
 
-    counts = _counts(estate, rows.texts)
+    counts = timeline_counts(estate, rows.texts)
     con.execute(
         "INSERT INTO snapshots VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
@@ -260,13 +260,13 @@ def _diff_to(
     """`ipt.diff` from the snapshot before (`previous`: its id and seq) to `estate`: from
     the profiles that changed (`incremental.py`) when it applies, else of the two whole
     estates."""
-    from ..core.snapshot import _info_of
+    from ..core.snapshot import info_of
     from .incremental import incremental_diff
 
     previous_id, previous_seq = previous
     header = one_row(con, "SELECT header FROM snapshots WHERE snapshot_id = ?", [previous_id])[0]
     listed = [(v, k, one) for _, v, k, _, _, one in before]
-    found = incremental_diff(con, previous_seq, listed, _info_of(loads_json(header)), estate, rows)
+    found = incremental_diff(con, previous_seq, listed, info_of(loads_json(header)), estate, rows)
     if found is not None:
         return found
     old = recent.estate(previous_id)

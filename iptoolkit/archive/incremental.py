@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..change.diff import in_order, items_diff
 from ..change.estate_diff import Change, EstateDiff
-from ..change.schema_compare import _compared, _conditions
+from ..change.schema_compare import change_conditions, compared_walks
 from ..change.schema_walk import walk_records
 from ..core.nodes import partner_of
 from ..models import Listing, loads_json
@@ -249,14 +249,14 @@ def _schema_changes(
     }
     before = walk_records(record for record in old.records if record.key not in same)
     after = walk_records(record for record in new.records if record.key not in same)
-    conditions = _conditions(before, after)
+    conditions = change_conditions(before, after)
     if not conditions:
-        return _compared(before, after)
+        return compared_walks(before, after)
     equal = unchanged | same  # in the whole snapshots
     kept = _meeting(texts, keys, equal, conditions)
     witnesses = [by_key[key] for key in kept]
     witnesses.append(by_key[next(iter(same & unchanged))])  # profiles exist on both sides
-    return _compared(before, after, walk_records(witnesses))
+    return compared_walks(before, after, walk_records(witnesses))
 
 
 def _meeting(

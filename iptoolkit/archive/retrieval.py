@@ -54,7 +54,7 @@ def stored_estate(con: duckdb.DuckDBPyConnection, path: Path, snapshot_id: int) 
     """The estate of a stored snapshot, with its header, every profile as it was saved;
     `path`: the archive's, named in the errors."""
     from ..core.estate import Estate
-    from ..core.snapshot import _info_of
+    from ..core.snapshot import info_of
 
     found = con.execute(
         "SELECT header, seq, profiles FROM snapshots WHERE snapshot_id = ?", [snapshot_id]
@@ -74,7 +74,7 @@ def stored_estate(con: duckdb.DuckDBPyConnection, path: Path, snapshot_id: int) 
         [seq, seq],
     )
     checked_count(path, snapshot_id, stored, len(faulty))
-    info = _info_of(loads_json(header))
+    info = info_of(loads_json(header))
     try:
         items = _stored_listing(text)
     except ValueError as exc:  # only a damaged file: the archive wrote this JSON

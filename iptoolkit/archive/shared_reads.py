@@ -93,7 +93,7 @@ class SharedReads:
         """The estate of a stored snapshot, as `Archive.estate(snapshot_id)` gives it."""
         from ..core.estate import Estate
         from ..core.records import RecordBuilder
-        from ..core.snapshot import _info_of
+        from ..core.snapshot import info_of
 
         path = self.archive.path
         with self.archive._connection() as con:
@@ -114,7 +114,7 @@ class SharedReads:
             records = builder.finish(problems)
         self._versions.used(version for version, _ in listed)
         self._records.used((id(record.raw), record.key) for record in records if record.ok)
-        info = _info_of(loads_json(header))
+        info = info_of(loads_json(header))
         return Estate._of_records(records, builder.registries, problems, info)
 
     def _fetch(self, con: Any, versions: list[int], snapshot_id: int) -> None:

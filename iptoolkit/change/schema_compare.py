@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from ..core.estate import Estate
     from ..core.records import ProfileRecord
 
-__all__ = ["schema_changes"]
+__all__ = ["schema_changes", "compared_walks", "change_conditions"]
 
 
 def schema_changes(
@@ -48,11 +48,11 @@ def schema_changes(
     """
     before, after = as_estate(old, "schema_changes: old"), as_estate(new, "schema_changes: new")
     if same is None:
-        return _compared(walked(before), walked(after))
-    return _compared(*_walks_of_differences(before, after, same))
+        return compared_walks(walked(before), walked(after))
+    return compared_walks(*_walks_of_differences(before, after, same))
 
 
-def _compared(before: Walk, after: Walk, both: Walk | None = None) -> list[Change]:
+def compared_walks(before: Walk, after: Walk, both: Walk | None = None) -> list[Change]:
     """The classes and fields one walk holds and the other lacks; `both` holds what the two
     snapshots hold alike (the equal profiles walked once), held by neither alone."""
     both = both if both is not None else Walk()
@@ -104,7 +104,7 @@ def _walks_of_differences(
     differing profiles hold and the other's do not (a class; a field; the type a field
     needs on both sides) is decided by the equal profiles, and an equal profile holding it
     names it in its JSON text: a class by its `class` value, a field by its name next to a
-    name of its type (`_conditions`). So only the equal profiles whose text meets a
+    name of its type (`change_conditions`). So only the equal profiles whose text meets a
     candidate's condition are walked too.
     """
     same_old = {pair[0].index for pair in same}
@@ -112,7 +112,7 @@ def _walks_of_differences(
     differ_old = [record for record in old.records if record.index not in same_old]
     differ_new = [record for record in new.records if record.index not in same_new]
     before, after = walk_records(differ_old), walk_records(differ_new)
-    conditions = _conditions(before, after)
+    conditions = change_conditions(before, after)
     if not conditions or not same:
         return before, after, None
     text_of = _texts(new)
@@ -128,7 +128,7 @@ _ANY_PROFILE: frozenset[bytes] = frozenset()
 """Stands for the profile's own type, which every profile holds."""
 
 
-def _conditions(before: Walk, after: Walk) -> list[_Condition]:
+def change_conditions(before: Walk, after: Walk) -> list[_Condition]:
     """What an equal profile's text must contain to hold a candidate of a change."""
     conditions: set[_Condition] = {
         (frozenset({_quoted(cls)}),) for _, cls in before.classes.keys() ^ after.classes.keys()

@@ -103,7 +103,7 @@ def add_command(snapshots: tuple[Path, ...], archive_path: Path) -> None:
 @progress_option
 def import_command(folder: Path, archive_path: Path) -> None:
     """Add every snapshot of a folder (*.json, *.json.gz), oldest first."""
-    from ..estate_history import SNAPSHOT_PATTERNS, _load, _snapshot
+    from ..estate_history import SNAPSHOT_PATTERNS, load_for_history, snapshot_of
 
     paths = sorted({p for pattern in SNAPSHOT_PATTERNS for p in folder.glob(pattern)})
     if not paths:
@@ -113,8 +113,8 @@ def import_command(folder: Path, archive_path: Path) -> None:
     progress.stage("Reading the snapshots' dates", total=len(paths))
     for path in paths:
         with reporting_to(NO_PROGRESS):  # one bar: this count, not each load's
-            estate = _load(path)
-        timed.append((_snapshot(path, estate).fetched_at, path.name, path))
+            estate = load_for_history(path)
+        timed.append((snapshot_of(path, estate).fetched_at, path.name, path))
         del estate
         progress.advance()
     end_progress()

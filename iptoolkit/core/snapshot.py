@@ -45,6 +45,7 @@ __all__ = [
     "write_snapshot",
     "check_name_template",
     "dated_path",
+    "info_of",
 ]
 
 SNAPSHOT_FORMAT = "iptoolkit.snapshot"
@@ -133,7 +134,7 @@ def read_snapshot_json(
     try:
         document, duplicates = read_json(data, texts=spans, visit=visit)
         items, at = listing_in(document)
-        info = _info_of(document) if _is_snapshot(document) else SnapshotInfo()
+        info = info_of(document) if _is_snapshot(document) else SnapshotInfo()
         if not _is_snapshot(document):
             _refuse_unless_profiles(items)
     except ParseError as exc:
@@ -256,7 +257,9 @@ def _profiles_of(document: dict[str, Any]) -> list[Any]:
     return profiles
 
 
-def _info_of(document: dict[str, Any]) -> SnapshotInfo:
+def info_of(document: dict[str, Any]) -> SnapshotInfo:
+    """A snapshot document's header (all but its profiles) as `SnapshotInfo`: also what the
+    archive reads of the header it keeps beside each snapshot's profiles."""
     known = {"format", "version", "toolkit_version", "source_url", "fetched_at", "profiles"}
     version = document.get("version", SNAPSHOT_VERSION)
     if type(version) is not int or version < 1:
