@@ -358,6 +358,38 @@ def test_private_modules_stay_in_their_package() -> None:
     )
 
 
+def _private_names_imported() -> list[str]:
+    """`module: from target import _name` for each private name imported from a module
+    whose package (the module itself, at the top level) the importer is not part of."""
+    found = []
+    for path in PACKAGE.rglob("*.py"):
+        parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        here = parts[:-1] if parts[-1] == "__init__" else parts
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            if node.level:  # relative to the module's package, parts[:-1] (an __init__'s too)
+                base = parts[: len(parts) - node.level]
+                target = [*base, *(node.module.split(".") if node.module else [])]
+            elif node.module and node.module.split(".")[0] == ROOT:
+                target = node.module.split(".")
+            else:
+                continue
+            is_package = PACKAGE.parent.joinpath(*target, "__init__.py").exists()
+            owner = target if is_package or len(target) == 2 else target[:-1]
+            for alias in node.names:
+                private = alias.name.startswith("_") and not alias.name.startswith("__")
+                if private and here[: len(owner)] != owner:
+                    found.append(f"{'.'.join(here)}: from {'.'.join(target)} import {alias.name}")
+    return sorted(found)
+
+
+def test_private_names_stay_in_their_package() -> None:
+    """A function, class or constant named `_x` is its package's own (a top-level
+    module's, its own): one another package needs is public, named in `__all__`."""
+    assert _private_names_imported() == []
+
+
 def test_the_client_and_the_server_never_import_each_other() -> None:
     """The client is tested against the reference server over a socket: neither reaches
     the other's package, lazy imports included (`python -m iptoolkit.server`, which runs
