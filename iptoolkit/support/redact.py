@@ -24,11 +24,20 @@ ambiguous: `Note:joe@example.com` reads as `user:password@host`.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Mapping
 from typing import Any
-from urllib.parse import unquote_plus
+
+from .secret_names import (
+    MASK,
+    PAIR_NAMES,
+    PAIR_VALUES,
+    SECRET_HEADERS,
+    SECRET_PARAMS,
+    is_secret_name,
+    names_a_secret,
+    secret_pair_value,
+)
 
 __all__ = [
     "MASK",
@@ -43,125 +52,6 @@ __all__ = [
     "redact_url",
     "redact_text",
 ]
-
-MASK = "**********"
-
-SECRET_PARAMS = frozenset(
-    {
-        "logintoken",
-        "token",
-        "access_token",
-        "accesstoken",
-        "bearertoken",
-        "client_secret",
-        "password",
-        "passwd",
-        "pwd",
-        "secret",
-        "api_key",
-        "apikey",
-        "sig",
-        "signature",
-        "sessionid",
-        "jsessionid",
-    }
-)
-"""Names (lower case, after percent-decoding) that are credentials however they are spelt
-elsewhere: short ones (`sig`, `pwd`) and ones `_SECRET_WORD` alone would let pass."""
-
-SECRET_HEADERS = frozenset(
-    {"authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "x-auth-token"}
-)
-"""HTTP header names (lower case) whose values are credentials."""
-
-_SECRET_WORD = re.compile(
-    r"pass(word|wd|phrase)?$|secret|token(?!i[sz])|authori[sz]ation|api[-_]?key|credential|"
-    r"private[-_]?key|(access|account|encryption|signing|shared|master|hmac|auth|subscription)"
-    r"[-_]?keys?$|"
-    r"signature$|bearer$|auth[-_]?header$"
-)
-"""Words that make a longer name secret: `clientSecret`, `loginToken`, `smtpPassword`,
-`privateKeyPem`, `sharedAccessKey`, `X-Amz-Signature`, `authHeader`,
-`Ocp-Apim-Subscription-Key`; not `tokenizer`."""
-_NOT_SECRET = re.compile(
-    r"(id|ids|type|name|url|uri|endpoint|mechanism|alias|path|file|algorithm|format|length|size)$"
-)
-"""Endings of names that refer to a secret or describe it, without holding it:
-`privateKeyId`, `tokenType`, `smtpAuthMechanism`, `SharedAccessKeyName`, `tokenEndpoint`,
-`privateKeyFile`, `encryptionKeyLength`."""
-
-
-@functools.lru_cache(maxsize=4096)
-def is_secret_name(name: str) -> bool:
-    """Whether a query parameter, JSON field or header of this name holds a credential.
-
-    Cached: a diff or an export asks it for every field name of every item it shows.
-
-    >>> [is_secret_name(n) for n in ("loginToken", "Authorization", "sig", "privateKeyId")]
-    [True, True, True, False]
-    """
-    key = unquote_plus(name).strip().lower()
-    if key in SECRET_PARAMS or key in SECRET_HEADERS:
-        return True
-    return bool(_SECRET_WORD.search(key)) and not _NOT_SECRET.search(key)
-
-
-_ROLES = (
-    "header", "param", "parameter", "property", "prop", "variable", "var", "field", "attribute",
-    "attr", "env", "arg", "argument", "option", "setting",
-)  # fmt: skip
-"""What the members of a name/value pair may be named for: `headerName`/`headerValue`."""
-
-
-def _spellings(words: list[str]) -> frozenset[str]:
-    """Each member's name (`param value`) as JSON spells it: `paramValue`, `ParamValue`,
-    `param_value`, `param-value`, `paramvalue`, `PARAM_VALUE`, ..."""
-    out: set[str] = set()
-    for word in words:
-        parts = word.split()
-        out |= {"".join(parts), "_".join(parts), "-".join(parts)}
-        out.add(parts[0] + "".join(part.capitalize() for part in parts[1:]))
-        out.add("".join(part.capitalize() for part in parts))
-    return frozenset({*out, *(spelt.upper() for spelt in out)})
-
-
-PAIR_NAMES = _spellings(
-    ["name", "key", "label", *_ROLES]
-    + [f"{role} {end}" for role in _ROLES for end in ("name", "key")]
-)
-"""Members that name the value beside them in a name/value pair: `name`, `Key`, `header`,
-`headerName`, `paramName`, `property`, `variable`, ..."""
-PAIR_VALUES = _spellings(
-    [f"{role} {end}" for role in ("", "default", *_ROLES) for end in ("value", "values")]
-)
-"""Members that hold a name/value pair's value: `value`, `Value`, `values`, `headerValue`,
-`paramValue`, `defaultValue`, ..."""
-
-
-def secret_pair_value(obj: Mapping[Any, Any], key: object) -> bool:
-    """Whether `obj[key]` is the value of a name/value pair that names a credential:
-    `key` holds a pair's value (`value`, `paramValue`, `headerValue`, ...) and a sibling
-    naming it (`name`, `key`, `property`, `variable`, `headerName`, ..., as JSON spells
-    them) is a secret's name, as in `[{"name": "Authorization", "value": "Bearer X"}]`
-    (HAR, Kubernetes, Postman) or `{"paramName": "apikey", "paramValue": "k"}`.
-
-    >>> secret_pair_value({"key": "X-Api-Key", "value": "k"}, "value")
-    True
-    >>> secret_pair_value({"property": "password", "value": "k"}, "value")
-    True
-    """
-    return key in PAIR_VALUES and names_a_secret(obj)
-
-
-def names_a_secret(obj: Mapping[Any, Any]) -> bool:
-    """Whether `obj` holds a pair's value and a member naming it a secret's name: then its
-    pair's value is masked (`redact_member`)."""
-    if PAIR_VALUES.isdisjoint(obj.keys()):
-        return False  # most objects: one pass in C, no name asked
-    return any(
-        member in PAIR_NAMES and isinstance(name, str) and is_secret_name(name)
-        for member, name in obj.items()
-    )
 
 
 def redact_fields(value: Any) -> Any:
@@ -203,17 +93,24 @@ separates pairs (`?`, `&`, `;`, `,`, `#`, `|`, `/`, white space, quotes, bracket
 _PAIR_NAME = re.compile(rf"(?<![\w.%+\-\[\]$=])({_KEY}++)(?:=(?!>)|[ \t]*+(?::=|=(?![=>])))[ \t]*+")
 """The name of a pair `name=value` (or `name = value`, INI; `name := value`, Go), after any
 character that cannot be part of it (or `=`: the `b` of `a=b=c` names nothing); not `=>`, a
-hash's arrow (`_HASH_PAIR`). Blanks after the `=` are skipped: `password= x` hides `x`."""
+hash's arrow (`_HASH_HEAD`). Blanks after the `=` are skipped: `password= x` hides `x`."""
 _VALUE_END = re.compile(r"[&#\s\"']")
 _LINE_VALUE_END = re.compile(
-    r"[\n&]|[\"'](?!\w)|(?<![ \t])[ \t]++(?=[\w.%+\-\[\]$]++(?:[ \t]*+=|:(?:[ \t\r\n]|\Z)))"
+    r"[\n&;|]|,(?=[ \t])|[\"'](?!\w)|"
+    r"(?<![ \t])[ \t]++(?=[\w.%+\-\[\]$]++(?:[ \t]*+=|:(?:[ \t\r\n]|\Z)))"
 )
-"""Where a value on a line of pairs ends: at the line's end, a `&`, a closing quote (not
+"""Where a value on a line of pairs ends: at the line's end, a `&`, a `;` (a connection
+string's next pair), a `|` (a table's cell), a comma and a blank, a closing quote (not
 `it's`), or the blank before the next pair (`password=a b user=u`); not at a blank inside it
 (`=correct horse`)."""
-_LINE_HEAD = re.compile(r"[ \t]*+(?:[^\s=&?#;\"'<>()\[\]{}]++[ \t]++)*+")
-"""What may stand before the first pair of a line of pairs: words (`export`, `set`, `Data`
-of `Data Source=`, a log line's time and level), none holding a separator or a bracket."""
+_LINE_HEAD = re.compile(
+    r"[ \t]*+(?:(?:#|;|//)[ \t]*+)?(?:\[[^\s\]]{1,40}+\][ \t]++)?"
+    r"(?:[^\s=&?#;\"'<>()\[\]{}]++[ \t]++){0,2}+"
+)
+"""What may stand before the first pair of a line of pairs: a comment's mark (`# `), a
+thread (`[main] `), two words at most (`export`, `set`, `Data` of `Data Source=`, a log
+line's level), none holding a separator or a bracket: more words are a sentence, whose
+`token=abc which ...` keeps all but its value's word."""
 _LINE_SEPARATORS = ("", "\n", " ", "\t", ";", ",", '"', "'")
 """What stands before a pair that a line of pairs reads as one of its own."""
 _HEAD_REACH = 120
@@ -223,8 +120,8 @@ QUERY_ONLY_SECRETS = frozenset({"key"})
 """Names that hold a credential as a query parameter (`?key=`, `&key=`, an API key), and too
 often something else elsewhere (`<add key="x" ...>`, `sort key=name`) for `is_secret_name`."""
 _QUERY_SEPARATORS = "?&#"
-_USERINFO = re.compile(r"([a-zA-Z][a-zA-Z0-9+.-]*://)([^/?#\s\"'<>]*)@")
-_URL = re.compile(r"(?<![a-zA-Z0-9+.-])[a-zA-Z][a-zA-Z0-9+.-]*://[^\s\"'<>]+")
+_USERINFO = re.compile(r"(?<![a-zA-Z0-9+.-])([a-zA-Z][a-zA-Z0-9+.-]*+://)([^/?#\s\"'<>]*)@")
+_URL = re.compile(r"(?<![a-zA-Z0-9+.-])[a-zA-Z][a-zA-Z0-9+.-]*+://[^\s\"'<>]+")
 
 
 def redact_query(text: str) -> str:
@@ -378,13 +275,14 @@ _PROSE = frozenset(
     "see for from in of on to and or with without".split()
 )
 """Words that follow a secret's name and a colon in a sentence, never as its value."""
-_HASH_PAIR = re.compile(
-    r"""(?<![\w.\-$])(?P<quote>["']?)(?P<name>[A-Za-z_][\w.\-]{0,60}+)(?P=quote)"""
-    r"""(?P<arrow>[ \t]*+(?:=>|=(?![=>]))[ \t]*+)"""
-    r"""(?P<value>"(?:[^"\\\n]|\\.)*+"|'(?:[^'\\\n]|\\.)*+'|[^\s"',;()\[\]{}]++(?![(\[]))"""
+_HASH_HEAD = re.compile(
+    r"""(?<![\w.\-$])(?:(?P<quote>["'])(?P<quoted>[A-Za-z_][\w.\-]{0,60}+)(?P=quote)"""
+    r"""[ \t]*+(?:=>|=(?![=>]))|(?P<name>[A-Za-z_][\w.\-]{0,60}+)[ \t]*+=>)[ \t]*+"""
 )
-"""A hash's pair: `"password" => "x"` (PHP, Perl, Ruby), `:password => x`, or a quoted name
-and `=` (`"password" = "x"`, TOML, Lua); not a call (`=> env('X')`)."""
+"""A hash's name and arrow: `"password" => ` (PHP, Perl, Ruby), `:password => `, or a quoted
+name and `=` (`"password" = `, TOML, Lua); a bare name and `=` is `redact_query`'s."""
+_HASH_QUOTED = re.compile(r""""(?:[^"\\\n]|\\.)*+"|'(?:[^'\\\n]|\\.)*+'""")
+_HASH_BARE_END = re.compile(r"""[\s"',;()\[\]{}]""")
 _XML_ELEMENT = re.compile(
     r"<((?:[\w.\-]+:)?([\w.\-]+))(\s[^<>]*)?>"
     r"((?:<!\[CDATA\[(?:[^\]]|\](?!\]>)){0,512}+\]\]>|[^<])++)</\1[ \t]*>"
@@ -448,7 +346,7 @@ def redact_text(text: str) -> str:
     "x"`) and form pairs (`client_secret=x&...`). A private key in PEM armour keeps its
     armour lines only. Config text too: a YAML block scalar's lines, XML name/value pairs,
     a hash's `"password" => "x"`, a whole line's value (`Password=correct horse battery`)."""
-    if "PRIVATE KEY-----" in text:
+    if "PRIVATE KEY" in text:  # `... PRIVATE KEY-----`, PGP's `PRIVATE KEY BLOCK-----`
         text = _PRIVATE_KEY.sub(rf"-----BEGIN \1-----{MASK}-----END \1-----", text)
     if "://" in text:
         text = _URL.sub(lambda match: redact_url(match.group(0)), text)
@@ -476,7 +374,7 @@ def redact_text(text: str) -> str:
         text = _ATTRIBUTE_PAIR.sub(_mask_attribute, text)
         text = _VALUE_FIRST_PAIR.sub(_mask_attribute, text)
     if "=>" in text or '"' in text or "'" in text:
-        text = _HASH_PAIR.sub(_mask_hash, text)
+        text = _mask_hashes(text)
     return redact_query(text)  # relative URLs, forms, and query strings standing alone
 
 
@@ -624,15 +522,36 @@ def _mask_xml_pair(match: re.Match[str]) -> str:
     return f"{head}{gap}{MASK}</{tag}>"
 
 
-def _mask_hash(match: re.Match[str]) -> str:
-    """A hash's pair naming a secret (`_HASH_PAIR`): its value masked. A bare name and `=`
-    are left to `redact_query`, which reads the rest of a line."""
-    quote, name, arrow, value = match.group("quote", "name", "arrow", "value")
-    if (not quote and ">" not in arrow) or not is_secret_name(name):
-        return match.group(0)
-    if value.strip("'\"") in ("", MASK):
-        return match.group(0)
-    return match.group(0)[: match.start("value") - match.start()] + _masked_like(value)
+def _mask_hashes(text: str) -> str:
+    """`text` with the value of each hash's pair naming a secret masked (`_HASH_HEAD`): a
+    quoted one, or a word that is not a call (`=> env('X')`). One pass: a word found to be
+    a call is skipped whole, not read again from each `x=>` inside it."""
+    pieces: list[str] = []
+    done = position = 0
+    unclosed = {"'": -1, '"': -1}  # a quote known not to close before this (its line's end)
+    while (match := _HASH_HEAD.search(text, position)) is not None:
+        start = position = match.end()
+        if not is_secret_name(match.group("quoted") or match.group("name")):
+            continue
+        quote = text[start : start + 1]
+        if quote in unclosed:
+            value = _HASH_QUOTED.match(text, start) if start >= unclosed[quote] else None
+            if value is None:  # never closed on its line: nor from a later start on it
+                line_end = text.find("\n", start)
+                unclosed[quote] = len(text) if line_end == -1 else line_end
+                continue
+            end = value.end()
+        else:
+            found = _HASH_BARE_END.search(text, start)
+            end = len(text) if found is None else found.start()
+            if text[end : end + 1] in ("(", "["):
+                position = max(end, start)  # a call: none of its words is a value
+                continue
+        if text[start:end].strip("'\"") in ("", MASK):
+            continue
+        pieces += (text[done:start], _masked_like(text[start:end]))
+        done = position = end
+    return "".join(pieces) + text[done:] if pieces else text
 
 
 def _mask_member(match: re.Match[str]) -> str:
