@@ -504,6 +504,65 @@ def test_a_secret_in_a_sentence_or_a_row_hides_its_value_only(text: str, expecte
     assert redact_text(text) == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Kubernetes/Compose `env` pairs, by the rule of JSON's: a `value:` whose sibling
+        # (the same list item, keys at one column) names a secret
+        ("- name: DB_PASSWORD\n  value: K40\n", f"- name: DB_PASSWORD\n  value: {MASK}\n"),
+        ('- name: DB_PASSWORD\n  value: "K41 x"\n', f'- name: DB_PASSWORD\n  value: "{MASK}"\n'),
+        ("- name: DB_PASSWORD\r\n  value: K42\r\n- name: LOG\r\n  value: debug\r\n",
+         f"- name: DB_PASSWORD\r\n  value: {MASK}\r\n- name: LOG\r\n  value: debug\r\n"),
+        ("env:\n    - name: API_TOKEN\n      value: K43\n    - name: B\n      value: b\n",
+         f"env:\n    - name: API_TOKEN\n      value: {MASK}\n    - name: B\n      value: b\n"),
+        ("- value: 'K44'\n  name: client_secret\n", f"- value: '{MASK}'\n  name: client_secret\n"),
+        ("- key: X-Api-Key\n  value: |\n    K45\n- key: a\n",
+         f"- key: X-Api-Key\n  value: |\n    {MASK}\n- key: a\n"),
+        # quoted YAML keys, tags and anchors before a block scalar
+        ('"password": correct horse K46\nuser: u', f'"password": {MASK}\nuser: u'),
+        ('"password": |\n  s3 K47\nuser: u', f'"password": |\n  {MASK}\nuser: u'),
+        ("  'apiKey': true,\n", f"  'apiKey': {MASK},\n"),
+        ("password: !!binary |\n  K48\nuser: u", f"password: !!binary |\n  {MASK}\nuser: u"),
+        ("password: &pw |\n  s3 K49\n", f"password: &pw |\n  {MASK}\n"),
+        ("password: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n  6162K50\nnext: x",
+         f"password: !vault |\n  {MASK}\nnext: x"),
+        # command lines: curl's user, mysql's and a login's -p, options named as secrets
+        ("curl -u admin:K51 https://h/x", f"curl -u admin:{MASK} https://h/x"),
+        ("curl --user admin:K52 https://h/x", f"curl --user admin:{MASK} https://h/x"),
+        ("curl -u 'admin:s3 K53' https://h/x", f"curl -u 'admin:{MASK}' https://h/x"),
+        ("mysql -u root -pK54 db", f"mysql -u root -p{MASK} db"),
+        ("docker login -u me -p K55 registry", f"docker login -u me -p {MASK} registry"),
+        ("app --password K56 -v", f"app --password {MASK} -v"),
+        ("app --password=K57", f"app --password={MASK}"),
+        ("app --client-secret 'K58 x' --x", f"app --client-secret '{MASK}' --x"),
+        ("gh auth --token K59", f"gh auth --token {MASK}"),
+        # quoted headers no rule names (`SECRET_HEADERS`): named as secrets
+        ("curl -H 'api-key: K60' h", f"curl -H 'api-key: {MASK}' h"),
+        ('curl -H "X-Vault-Token: K61" h', f'curl -H "X-Vault-Token: {MASK}" h'),
+        ("curl -H 'PRIVATE-TOKEN: K62' h", f"curl -H 'PRIVATE-TOKEN: {MASK}' h"),
+        ('["Api-Key: K63", "Accept: json"]', f'["Api-Key: {MASK}", "Accept: json"]'),
+        # what stays: prose, ordinary pairs, a reference to a secret, JSON's nesting
+        ("use -p to make folders", "use -p to make folders"),
+        ("mkdir -p /a/b && docker run -p 8080:80 -u 1000:1000 img",
+         "mkdir -p /a/b && docker run -p 8080:80 -u 1000:1000 img"),
+        ("the --token option, or --password-file f", "the --token option, or --password-file f"),
+        ("password: see the vault", "password: see the vault"),
+        ("- name: timeout\n  value: 30\n", "- name: timeout\n  value: 30\n"),
+        ("- name: DB_PASSWORD\n  valueFrom:\n    secretKeyRef:\n      name: db\n"
+         "      key: password\n", "- name: DB_PASSWORD\n  valueFrom:\n    secretKeyRef:\n"
+         "      name: db\n      key: password\n"),
+        ("- name: DB_PASSWORD\n  other:\n    value: x\n",
+         "- name: DB_PASSWORD\n  other:\n    value: x\n"),  # a value of another mapping
+        ('{\n  "password": {\n    "ref": "vault"\n  }\n}',
+         '{\n  "password": {\n    "ref": "vault"\n  }\n}'),
+    ],
+)  # fmt: skip
+def test_redact_text_masks_yaml_pairs_commands_and_quoted_headers(text: str, expected: str) -> None:
+    """The review of 2026-12-07: each secret here showed (`--password=` had its pair's
+    rule already; it stands with its neighbours)."""
+    assert redact_text(text) == expected
+
+
 HOSTILE_CONFIG_TEXT = [  # (text, what shows of it), each 200-300 KB
     ("password: |\n" + "  x\n" * 70_000, f"password: |\n  {MASK}\n"),  # a block read once
     ("password: |\n" * 25_000, "password: |\n" * 25_000),  # headers of no block
@@ -525,6 +584,24 @@ HOSTILE_CONFIG_TEXT = [  # (text, what shows of it), each 200-300 KB
     ("</name>key=>" * 20_000 + "x(", "</name>key=>" * 20_000 + "x("),
     ("https://" + "a" * 250_000, "https://" + "a" * 250_000),
     ("'password'=>\"" * 20_000, f"'password'=>\"{MASK}\"" * 10_000),  # each next one's quote
+    # YAML pairs (2026-12-07): a line read once, values held until a name comes, no block
+    ("- name: password\n  value: x\n" * 10_000, f"- name: password\n  value: {MASK}\n" * 10_000),
+    ("value: x\n" * 30_000 + "name: password\n", f"value: {MASK}\n" * 30_000 + "name: password\n"),
+    ("- name: password\n  value: |\n" * 9_000, "- name: password\n  value: |\n" * 9_000),
+    # a quoted key or header, a tag or an anchor before a block
+    ('"password": ' + "x " * 120_000, f'"password": {MASK} '),
+    ("'api-key: " + "k" * 250_000, f"'api-key: {MASK}"),
+    ("'a': " * 50_000 + "token", "'a': " * 50_000 + "token"),
+    ("password: " + "!a " * 80_000 + "|\n  x\n", f"password: {MASK}\n  x\n"),
+    ("password: &a |\n" * 18_000, "password: &a |\n" * 18_000),
+    # command lines: a line's commands looked for once, each value read once
+    (" -p x" * 50_000 + " login", " -p x" * 50_000 + " login"),
+    ("mysql" + " -px" * 60_000, "mysql" + f" -p{MASK}" * 60_000),
+    ("--token " * 30_000, "--token " * 30_000),
+    ("-u a:" * 50_000, ("-u a:" + MASK + " a:") * 25_000),
+    ("-u 'a:" + "x" * 250_000, f"-u 'a:{MASK}"),
+    ("--token 'a\n" * 25_000 + "'", f"--token '{MASK}\n" * 25_000 + "'"),  # closing none
+    ("-u " + "a" * 250_000 + ":x", "-u " + "a" * 250_000 + ":x"),
 ]  # fmt: skip
 
 

@@ -13,10 +13,14 @@ a fragment (`#access_token=`), quoted or not (`password="x"`, a JAAS config), UR
 with or without a scheme (`//u:pw@host`, `u:pw@host`), private keys in PEM armour, the
 values of secret headers written as `Authorization: Bearer X` or `"Authorization": "Bearer
 X"`, of secret names after a colon (`password: x`, YAML's block scalars `password: |`, a
-log line; not prose) or in a hash (`"password" => "x"`), of JSON members (`"password": 1234`
-too), of XML elements named for a secret or by a `key`/`name` attribute (`<wsse:Password>`,
-`<entry key="db.password">`, CDATA too), of XML name/value pairs (`<name>`/`<value>`) and
-attribute pairs (`<add key="DbPassword" value="x"/>`), and SQL's `IDENTIFIED BY x`. A value
+tag or an anchor before one `password: !vault |`, a quoted key starting a line `"password":
+x`, a log line, a quoted header `-H 'api-key: x'`; not prose) or in a hash (`"password" =>
+"x"`), of JSON members (`"password": 1234` too), of XML elements named for a secret or by a
+`key`/`name` attribute (`<wsse:Password>`, `<entry key="db.password">`, CDATA too), of XML
+name/value pairs (`<name>`/`<value>`), YAML's (a Kubernetes `env` entry's `- name:
+DB_PASSWORD` and `value: x`) and attribute pairs (`<add key="DbPassword" value="x"/>`), SQL's
+`IDENTIFIED BY x`, and a command's (`curl -u user:x`, `mysql -px`, `docker login -p x`,
+`--password x`, `--token x`; `redact_lines.py` reads YAML's pairs and commands). A value
 starting a line, or on a line of pairs, runs to its end (`Password=correct horse battery`);
 elsewhere to a separator. A shape is over-masked rather than let through when text is
 ambiguous: `Note:joe@example.com` reads as `user:password@host`.
@@ -28,6 +32,13 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from .redact_lines import (
+    BLOCK_SCALAR,
+    PROSE,
+    block_scalar,
+    mask_command_secrets,
+    mask_yaml_pairs,
+)
 from .secret_names import (
     MASK,
     PAIR_NAMES,
@@ -232,6 +243,9 @@ _HINTS = ("pass", "pwd", "secret", "token", "auth", "key", "credential", "sig", 
 quoted member to mask, and skips that expression; text naming no secret header skips the
 other."""
 
+_COMMAND_MARKS = ("-u", "-U", "-p", "--")
+"""What a command's credential stands after (`mask_command_secrets`): text without one
+skips that pass."""
 
 _PRIVATE_KEY = re.compile(
     r"-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----.*?(?:-----END \1-----|\Z)",
@@ -247,14 +261,16 @@ page's scheme), `sftpuser:pw@sftp.example` (an SFTP host as written), up to its 
 (`u:p@ss@host`); not `mailto:a@b`, not a time (`10:30@home`)."""
 _NOT_A_USER = frozenset({"mailto", "xmpp", "sip", "im"})
 _NAMED = re.compile(
-    r"""(?P<head>(?<![\w.\-"'])([A-Za-z][\w.\-]{0,60})[ \t]*+:(?!=)[ \t]*+)"""  # `password: `
+    r"""(?P<head>(?<![\w.\-"'])(?P<open>["']?+)(?P<name>[A-Za-z][\w.\-]{0,60})"""
+    r"""(?P<close>["']?+)[ \t]*+:(?!=)[ \t]*+)"""  # `password: `, `"password": `, `'api-key: `
     r"""(?![\w.\-]+:(?:[ \t]|$))"""  # not a name itself: `Caused by: token: x`
     r"""(?:(?P<quoted>"[^"\n]*+"|'[^'\n]*+')|(?P<quote>["']?+)(?P<first>[^\s"'<>,;]{0,24}+))"""
 )
 """A secret's name and a colon (not `:=`), its value after it as YAML or a log line writes
 it (`password: x`, `token: Bearer x`), or quoted (`secret: "x"`); `_named_value` says how far
 it runs, and whether it is one: its first word (none when it starts with a bracket:
-`password: <none>`) may be prose (`no usable token: the body ...`)."""
+`password: <none>`) may be prose (`no usable token: the body ...`). The name may be quoted
+at a line's start (YAML's `"password": x`), or open a quoted header (`-H 'api-key: x'`)."""
 _YAML_HEAD = re.compile(r"[ \t]*+(?:-[ \t]++)?")
 """What stands before a YAML mapping's key on its line: indentation, a sequence's dash."""
 _YAML_VALUE_END = re.compile(r"\n|(?<![ \t])[ \t]++(?=[\w.\-]++:(?:[ \t\r\n]|\Z))")
@@ -266,15 +282,6 @@ _INLINE_VALUE_END = re.compile(
 )
 """Where a value after a key inside a line ends: a separator, a quote, a tag, a bracket
 closing it (`(password: x)`, `{secret: x}`; not `a)b`), the blank before the next pair."""
-_BLOCK_SCALAR = re.compile(r"[|>](?:[1-9][+\-]?|[+\-][1-9]?)?[ \t]*+(?:#[^\n]*+)?(?=\r?\n|\Z)")
-"""A YAML block scalar's header (`|`, `>-`, `|2+`, a comment after it): its value is the
-lines below it, indented deeper than its key."""
-_PROSE = frozenset(
-    "a an the no not none is was are be been has have had must should will can could "
-    "missing expired invalid required empty unset set given provided needed null undefined "
-    "see for from in of on to and or with without".split()
-)
-"""Words that follow a secret's name and a colon in a sentence, never as its value."""
 _HASH_HEAD = re.compile(
     r"""(?<![\w.\-$])(?:(?P<quote>["'])(?P<quoted>[A-Za-z_][\w.\-]{0,60}+)(?P=quote)"""
     r"""[ \t]*+(?:=>|=(?![=>]))|(?P<name>[A-Za-z_][\w.\-]{0,60}+)[ \t]*+=>)[ \t]*+"""
@@ -344,8 +351,9 @@ def redact_text(text: str) -> str:
     Credentials a server echoes (an error body quoting a request) are masked too: secret
     headers (`Authorization: Bearer X`), quoted members with a secret's name (`"password":
     "x"`) and form pairs (`client_secret=x&...`). A private key in PEM armour keeps its
-    armour lines only. Config text too: a YAML block scalar's lines, XML name/value pairs,
-    a hash's `"password" => "x"`, a whole line's value (`Password=correct horse battery`)."""
+    armour lines only. Config text too: a YAML block scalar's lines, XML and YAML name/value
+    pairs, a hash's `"password" => "x"`, a whole line's value (`Password=correct horse
+    battery`); and a command line's credentials (`curl -u user:pw`, `--password pw`)."""
     if "PRIVATE KEY" in text:  # `... PRIVATE KEY-----`, PGP's `PRIVATE KEY BLOCK-----`
         text = _PRIVATE_KEY.sub(rf"-----BEGIN \1-----{MASK}-----END \1-----", text)
     if "://" in text:
@@ -360,8 +368,12 @@ def redact_text(text: str) -> str:
             text = _NUMBER_MEMBER.sub(_mask_number, text)
         if hinted:
             text = _mask_named_values(text)
+            if "value" in lower and "\n" in text:  # `- name: DB_PASSWORD` / `  value: x`
+                text = mask_yaml_pairs(text)
         if "@" in text:
             text = _BARE_USERINFO.sub(_mask_userinfo, text)
+    if any(mark in text for mark in _COMMAND_MARKS):
+        text = mask_command_secrets(text)
     if "</" in text:
         text = _XML_ELEMENT.sub(_mask_element, text)
         if "value" in text.lower():
@@ -391,7 +403,15 @@ def _mask_named_values(text: str) -> str:
     done = position = 0
     while (match := _NAMED.search(text, position)) is not None:
         position = match.end("head")  # a value not masked may hold a pair: `a: token:x`
-        if not is_secret_name(match.group(2)) or (value := _named_value(text, match)) is None:
+        open_, close = match.group("open", "close")
+        if close and close != open_:
+            continue  # `password": x`, `'password": x` (`'api-key: x'`: a quoted header)
+        column = None if open_ and not close else _key_column(text, match.start())
+        if close and (column is None or text[position : position + 1] in ("{", "[")):
+            continue  # `{"password": x}` is JSON's (`_QUOTED_MEMBER`), `"secret": {` nests
+        if not is_secret_name(match.group("name")):
+            continue
+        if (value := _named_value(text, match, column)) is None:
             continue
         end, masked = value
         pieces += (text[done:position], masked)
@@ -399,29 +419,31 @@ def _mask_named_values(text: str) -> str:
     return "".join(pieces) + text[done:] if pieces else text
 
 
-def _named_value(text: str, match: re.Match[str]) -> tuple[int, str] | None:
+def _named_value(text: str, match: re.Match[str], column: int | None) -> tuple[int, str] | None:
     """Where the value after a secret's name and a colon ends, and what stands for it; None
     when none follows (prose: `no usable token: the body ...`; nothing; a mask). Quoted, it
     ends at its quote; after a key starting a line, at the line's end (YAML's plain scalar:
     `password: correct horse battery`), or below it (a block scalar: `password: |`); inside
-    a line, at a separator or a bracket closing it (`_INLINE_VALUE_END`)."""
+    a line, at a separator or a bracket closing it (`_INLINE_VALUE_END`). `column`: that of
+    a key starting its line (`_key_column`), else None."""
     quoted, quote, first = match.group("quoted", "quote", "first")
     if quoted is not None:
         plain = quoted[1:-1].strip()
-        if plain in ("", MASK) or plain.lower() in _PROSE:
+        if plain in ("", MASK) or plain.lower() in PROSE:
             return None
         return match.end(), _masked_like(quoted)
     start, value = match.end("head"), match.end("quote")  # a quote never closed: kept
-    column = _key_column(text, match.start())
-    if column is not None and text[start : start + 1] in ("|", ">"):
-        if block := _BLOCK_SCALAR.match(text, start):
-            return _block_scalar(text, start, block.end(), column)
-    if first == "" or first.lower() in _PROSE or text.startswith(MASK, value):
+    if column is not None and text[start : start + 1] in ("|", ">", "!", "&"):
+        if block := BLOCK_SCALAR.match(text, start):  # `password: !vault |`
+            return block_scalar(text, start, block.end(), column)
+    if first == "" or first.lower() in PROSE or text.startswith(MASK, value):
         return None
     found = (_INLINE_VALUE_END if column is None else _YAML_VALUE_END).search(text, value)
     end = len(text) if found is None else found.start()
     while end > value and text[end - 1] in " \t\r":
         end -= 1
+    if match.group("close") and text[end - 1 : end] == ",":
+        end -= 1  # a JSON member's comma, on a line of its own: `"apiKey": true,`
     return (end, quote + MASK) if end > value else None
 
 
@@ -435,29 +457,6 @@ def _key_column(text: str, at: int) -> int | None:
     if (not newline and at > _HEAD_REACH) or _YAML_HEAD.fullmatch(line) is None:
         return None
     return len(line)
-
-
-def _block_scalar(text: str, start: int, header: int, column: int) -> tuple[int, str] | None:
-    """A YAML block scalar's lines masked: those below its header (`|`, `>-`, ending at
-    `header`), blank or indented deeper than its key's `column`, shown as one masked line
-    indented as its first; None when no such line follows."""
-    end = first = -1
-    position = header  # at the `\n` ending a line, or the text's end
-    while position < len(text):
-        found = text.find("\n", position + 1)
-        line_end = len(text) if found == -1 else found
-        line = text[position + 1 : line_end]
-        body = line.lstrip(" \t")
-        if body.strip():
-            if len(line) - len(body) <= column:
-                break
-            if first == -1:
-                first = position + 1 + len(line) - len(body)
-            end = line_end - 1 if line.endswith("\r") else line_end
-        position = line_end
-    if first == -1:
-        return None
-    return end, text[start:first] + MASK
 
 
 def _mask_sql(match: re.Match[str]) -> str:
