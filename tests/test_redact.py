@@ -521,7 +521,9 @@ def test_a_secret_in_a_sentence_or_a_row_hides_its_value_only(text: str, expecte
         # quoted YAML keys, tags and anchors before a block scalar
         ('"password": correct horse K46\nuser: u', f'"password": {MASK}\nuser: u'),
         ('"password": |\n  s3 K47\nuser: u', f'"password": |\n  {MASK}\nuser: u'),
-        ("  'apiKey': true,\n", f"  'apiKey': {MASK},\n"),
+        ("  'apiKey': K64,\n", f"  'apiKey': {MASK},\n"),
+        ("  'apiKeyRequired': true,\n", "  'apiKeyRequired': true,\n"),  # a flag, kept
+        ('  "max_tokens": 4096\n}', '  "max_tokens": 4096\n}'),  # a quantity, kept
         ("password: !!binary |\n  K48\nuser: u", f"password: !!binary |\n  {MASK}\nuser: u"),
         ("password: &pw |\n  s3 K49\n", f"password: &pw |\n  {MASK}\n"),
         ("password: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n  6162K50\nnext: x",
@@ -598,10 +600,11 @@ HOSTILE_CONFIG_TEXT = [  # (text, what shows of it), each 200-300 KB
     (" -p x" * 50_000 + " login", " -p x" * 50_000 + " login"),
     ("mysql" + " -px" * 60_000, "mysql" + f" -p{MASK}" * 60_000),
     ("--token " * 30_000, "--token " * 30_000),
-    ("-u a:" * 50_000, ("-u a:" + MASK + " a:") * 25_000),
-    ("-u 'a:" + "x" * 250_000, f"-u 'a:{MASK}"),
-    ("--token 'a\n" * 25_000 + "'", f"--token '{MASK}\n" * 25_000 + "'"),  # closing none
-    ("-u " + "a" * 250_000 + ":x", "-u " + "a" * 250_000 + ":x"),
+    ("curl " + "-u a:" * 50_000, "curl " + ("-u a:" + MASK + " a:") * 25_000),
+    ("curl -u 'a:" + "x" * 250_000, f"curl -u 'a:{MASK}"),
+    ("--token 'k\n" * 25_000 + "'", f"--token '{MASK}\n" * 25_000 + "'"),  # closing none
+    ("curl -u " + "a" * 250_000 + ":x", "curl -u " + "a" * 250_000 + ":x"),
+    ("login" + " -p x ;" * 40_000, "login -p " + MASK + " ;" + " -p x ;" * 39_999),
 ]  # fmt: skip
 
 

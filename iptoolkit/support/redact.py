@@ -405,13 +405,11 @@ def _mask_named_values(text: str) -> str:
     while (match := _NAMED.search(text, position)) is not None:
         position = match.end("head")  # a value not masked may hold a pair: `a: token:x`
         open_, close = match.group("open", "close")
-        if close and close != open_:
+        if (close and close != open_) or not is_secret_name(match.group("name")):
             continue  # `password": x`, `'password": x` (`'api-key: x'`: a quoted header)
         column = None if open_ and not close else _key_column(text, match.start())
         if close and (column is None or text[position : position + 1] in ("{", "[")):
             continue  # `{"password": x}` is JSON's (`_QUOTED_MEMBER`), `"secret": {` nests
-        if not is_secret_name(match.group("name")):
-            continue
         if (value := _named_value(text, match, column)) is None:
             continue
         end, masked = value
@@ -445,7 +443,21 @@ def _named_value(text: str, match: re.Match[str], column: int | None) -> tuple[i
         end -= 1
     if match.group("close") and text[end - 1 : end] == ",":
         end -= 1  # a JSON member's comma, on a line of its own: `"apiKey": true,`
+    if _not_a_credential(match.group("name"), text[value:end]):
+        return None
     return (end, quote + MASK) if end > value else None
+
+
+_LITERAL = re.compile(r"true|false|null|~|(?P<number>-?\d+(?:\.\d+)?)", re.IGNORECASE)
+
+
+def _not_a_credential(name: str, value: str) -> bool:
+    """A flag (`"requireToken": true`, YAML's `~`) or a quantity's number (`"max_tokens":
+    4096`, `_A_QUANTITY`), as JSON members keep them (`_mask_number`)."""
+    literal = _LITERAL.fullmatch(value)
+    if literal is None:
+        return False
+    return literal.group("number") is None or bool(_A_QUANTITY.search(name.lower()))
 
 
 def _key_column(text: str, at: int) -> int | None:

@@ -30,7 +30,7 @@ PROSE = frozenset(
 """Words that follow a secret's name and a colon in a sentence, never as its value."""
 _OPTION_PROSE = PROSE | frozenset(
     "option options flag flags argument arguments parameter parameters switch value instead "
-    "if when which that this it".split()
+    "if when which that this it via as followed only optional here by using at".split()
 )
 """Words that follow an option's name in a sentence (`the --token option`), not its value."""
 
@@ -60,6 +60,14 @@ def block_scalar(text: str, start: int, header: int, column: int) -> tuple[int, 
 
 _YAML_LINE = re.compile(r"([ \t]*+)(-[ \t]++)?+(?:([\w.\-]{1,60}+)[ \t]*+:(?=[ \t\r\n]|\Z))?")
 """A YAML line's indentation, a sequence's dash, and the key it holds, if any."""
+_VALUE_LINE = re.compile(
+    r"^[ \t]*+(?:-[ \t]++)?+(?:"
+    + "|".join(sorted(map(re.escape, PAIR_VALUES), key=len, reverse=True))
+    + r")[ \t]*+:",
+    re.MULTILINE,
+)
+"""A line whose key holds a pair's value (`  value:`): text without one has no pair to mask,
+told in one search rather than a Python step per line."""
 
 
 class _Mapping:
@@ -80,6 +88,8 @@ def mask_yaml_pairs(text: str) -> str:
     one column) is a pair's name (`name:`, `key:`, `PAIR_NAMES`) holding a secret's name, as
     Kubernetes' and Compose's `env` write them. Each line read once (`valueFrom:` is no
     pair's value: its mapping below is not masked)."""
+    if _VALUE_LINE.search(text) is None:
+        return text
     spans: list[tuple[int, int, str]] = []  # (start, end, what stands for it)
     mappings: list[_Mapping] = []  # the mappings open at a line, the deepest last
     position = 0
@@ -157,11 +167,22 @@ _COMMAND_SECRET = re.compile(
 """Where a command's credential starts: after a user and a colon (`curl -u admin:pw`,
 `--user`, `--proxy-user`), a `-p` (`_MYSQL`, `_LOGIN` say when), an option named as a
 secret followed by a blank (`--client-secret x`; `--password=x` is `redact_query`'s pair)."""
-_MYSQL = re.compile(r"\b(?:mysql|mariadb)[\w\-]*+")
+_MYSQL = re.compile(r"(?<![\w\-.])(?:mysql|mariadb)(?:dump|admin|import|check|sh)?(?![\w\-.])")
 """Commands whose `-p` holds the password glued to it (`mysql -u root -ps3cret db`)."""
-_LOGIN = re.compile(r"\b(?:login|sshpass)\b")
+_LOGIN = re.compile(r"(?<![\w\-.])(?:login|sshpass)(?![\w\-.@])")
 """Commands whose `-p` holds the password after a blank (`docker login -u me -p x`, `oc
 login`, `az login`, `sshpass -p x ssh`); elsewhere a `-p` is a port, parents, a path."""
+_CURL = re.compile(r"(?<![\w\-.])curl(?![\w\-.])")
+"""The command whose `-u user:password` is one (`docker run -u www-data:www-data`,
+`git push -u origin:main`, `psql -U postgres:5432` are a user and group, a branch, a port)."""
+_COMMAND_END = re.compile(r"&&|\|\||[;|\n]|[,.](?=[ \t])|\bthen\b")
+"""Where a command on a line ends and the next begins: its `-p` is no longer the login's."""
+_SECRET_OPTIONS = frozenset(
+    "password passwd pass pwd token secret client-secret api-key apikey access-token "
+    "auth-token private-key storepass keypass".split()
+)
+"""Options whose value is a credential (`--password x`, `--client-secret x`); not options
+about one (`--no-password`, `--ask-pass`, `--token-ttl 5`, `--with-token < file`)."""
 _WORD_END = re.compile(r"[\s\"'`]")
 _QUOTE_END = {quote: re.compile(f"[{quote}\n]") for quote in ("'", '"')}
 """Where a quoted argument ends: at its closing quote, or unclosed at its line's end."""
@@ -170,37 +191,35 @@ _QUOTE_END = {quote: re.compile(f"[{quote}\n]") for quote in ("'", '"')}
 def mask_command_secrets(text: str) -> str:
     """`text` with the credentials of command lines masked (`_COMMAND_SECRET`): the password
     of `-u user:password`, quoted or not, `-p`'s value for a command that reads a password
-    there, and the value of an option named as a secret (`is_secret_name`), not a word of
+    there, and the value of an option named for a credential (`_SECRET_OPTIONS`), not a word of
     prose (`the --token option`), another option, or a mask. One pass, left to right; the
     commands of a line are looked for once, and only for a `-p` on it."""
     pieces: list[str] = []
     done = position = 0
-    line_start = line_end = -1  # the line of the last `-p` seen
-    commands: dict[re.Pattern[str], int] = {}  # where its commands first stand on it
+    line_start = line_end = -1  # the line of the last match seen
+    commands: dict[re.Pattern[str], tuple[int, int]] = {}  # a command's place on it
     while (match := _COMMAND_SECRET.search(text, position)) is not None:
         start = position = match.end()
         blank, option = match.group("blank", "option")
-        if match.group("user") is not None:
-            quote = match.group("user_quote")
-            value = _command_value(text, start, quote)
-            if match.group("name").isdigit() and text[start : value[0]].isdigit():
-                continue  # `docker run -u 1000:1000`: a user and a group
-        elif blank is not None:
-            if match.start() > line_end:  # a new line: its commands not looked for yet
-                line_start = text.rfind("\n", 0, match.start()) + 1
-                found = text.find("\n", match.start())
-                line_end, commands = len(text) if found == -1 else found, {}
-            command = _LOGIN if blank else _MYSQL  # `login -p x`, `mysql -px`
+        if match.start() > line_end:  # a new line: its commands not looked for yet
+            line_start = text.rfind("\n", 0, match.start()) + 1
+            found = text.find("\n", match.start())
+            line_end, commands = len(text) if found == -1 else found, {}
+        if option is None:  # `curl -u u:pw`, `login -p pw`, `mysql -ppw`
+            user = match.group("user") is not None
+            command = _CURL if user else _LOGIN if blank else _MYSQL
             if command not in commands:
                 commands[command] = _first(command, text, line_start, line_end)
-            if commands[command] > match.start() or text[start : start + 1] in ("", "-"):
+            begins, ends = commands[command]
+            follows = text[start : start + 1]  # a `-p` before another option has none
+            if not begins < match.start() < ends or follows == "" or (follows == "-" and not user):
                 continue
-            value = _command_value(text, start, "")
+            value = _command_value(text, start, match.group("user_quote") if user else "")
         else:
-            if not is_secret_name(option) or text[start : start + 1] in ("", "-"):
+            if option.lower().replace("_", "-") not in _SECRET_OPTIONS:
                 continue
             value = _command_value(text, start, "")
-            if text[start : value[0]].rstrip(",.;:!?)").lower() in _OPTION_PROSE:
+            if _placeholder(text[start : value[0]]):
                 continue
         end, masked = value
         if text[start:end].strip("'\"") in ("", MASK):
@@ -210,10 +229,25 @@ def mask_command_secrets(text: str) -> str:
     return "".join(pieces) + text[done:] if pieces else text
 
 
-def _first(command: re.Pattern[str], text: str, start: int, end: int) -> int:
-    """Where `command` first stands in `text[start:end]` (one line), else `len(text)`."""
+def _first(command: re.Pattern[str], text: str, start: int, end: int) -> tuple[int, int]:
+    """Where `command` first stands in `text[start:end]` (one line) and where the command
+    it begins ends (`_COMMAND_END`), else `len(text)` twice."""
     found = command.search(text, start, end)
-    return len(text) if found is None else found.start()
+    if found is None:
+        return len(text), len(text)
+    after = _COMMAND_END.search(text, found.end(), end)
+    return found.start(), end if after is None else after.start()
+
+
+def _placeholder(value: str) -> bool:
+    """An option's value that is not one: another option, prose (`the --token option`), a
+    placeholder (`<value>`, `[NAME]`, `PASSWORD`)."""
+    word = value.strip("'\"").rstrip(",.;:!?)")
+    return (
+        word[:1] in ("", "-", "<", "[", "(")
+        or word.lower() in _OPTION_PROSE
+        or (word.isalpha() and word.isupper())
+    )
 
 
 def _command_value(text: str, start: int, quote: str) -> tuple[int, str]:
