@@ -520,6 +520,22 @@ def test_exporting_text_formats_loads_neither_matplotlib_nor_plot(tmp_path: Path
     assert len(list(tmp_path.iterdir())) == 7
 
 
+def test_the_html_file_is_written_without_matplotlib(tmp_path: Path) -> None:
+    """Its labels are measured by the font's table (`label_glyphs`), not the font."""
+    code = (
+        "import sys\n"
+        "import iptoolkit as ipt\n"
+        "ipt.export(ipt.demo_estate(n_profiles=60, seed=2), sys.argv[1] + '/estate.html')\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'matplotlib'))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
+    assert (tmp_path / "estate.html").stat().st_size > 10_000
+
+
 WIDGET_LIBRARIES = frozenset({"ipywidgets", "ipysigma", "anywidget", "IPython", "traitlets"})
 """What makes a module widget code: it builds, subclasses or displays a widget."""
 VIEW_READERS = ("iptoolkit.offline", "iptoolkit.docsite", "iptoolkit.app")

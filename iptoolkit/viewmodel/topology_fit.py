@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..support.printable import LABEL_COUNT, count_kept
+from .label_glyphs import FONT_PX, advance_px
 
 __all__ = [
     "CHAR_PX",
@@ -67,9 +68,10 @@ __all__ = [
 CHAR_PX = 6.6
 """Width of a wide label character in pixels (sigma's 12 px sans-serif, digits and
 capitals): the unit of `MIN_LABEL_CHARS`; labels themselves are measured (`label_px`)."""
-LABEL_FONT_PX = 12
-"""sigma's label size; the font is DejaVu Sans, which Chromium uses for sans-serif on
-Linux (wider than Arial or Helvetica elsewhere, so what fits here fits there)."""
+LABEL_FONT_PX = FONT_PX
+"""sigma's label size (`label_glyphs` measures it); the font is DejaVu Sans, which Chromium
+uses for sans-serif on Linux (wider than Arial or Helvetica elsewhere, so what fits here
+fits there)."""
 MISSING_GLYPH_PX = 12.0
 """A character the font lacks (the partner's hexagon): drawn from another font, about
 a square."""
@@ -256,34 +258,9 @@ def _cut(text: str, room: float) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def _advance(character: str) -> float:
-    font = _font()
-    if font is None or not font.get_char_index(ord(character)):
-        return MISSING_GLYPH_PX if font is not None or ord(character) > 0x2000 else CHAR_PX
-    from ..plot.backend import matplotlib_module
-
-    ft2font = matplotlib_module("ft2font")
-    flags = getattr(ft2font, "LoadFlags", None)  # matplotlib 3.10; a constant before
-    if flags is not None:
-        unhinted = flags.NO_HINTING
-    else:
-        unhinted = ft2font.LOAD_NO_HINTING  # before matplotlib 3.10
-    return float(font.load_char(ord(character), flags=unhinted).linearHoriAdvance) / 65536
-
-
-@functools.lru_cache(maxsize=1)
-def _font() -> Any:
-    """DejaVu Sans at `LABEL_FONT_PX`, from matplotlib's own copy (None if unreadable)."""
-    from ..plot.backend import matplotlib_module
-
-    try:
-        font_manager = matplotlib_module("font_manager")
-        ft2font = matplotlib_module("ft2font")
-        path = font_manager.findfont(font_manager.FontProperties(family="DejaVu Sans"))
-        font = ft2font.FT2Font(path)
-        font.set_size(LABEL_FONT_PX, 72)
-        return font
-    except (ImportError, OSError, RuntimeError, ValueError):
-        return None
+    """A character's advance in the labels' font (`label_glyphs`), or `MISSING_GLYPH_PX`."""
+    found = advance_px(character)
+    return MISSING_GLYPH_PX if found is None else found
 
 
 def label_gaps(columns: int, edge: float = EDGE_PX) -> float:
