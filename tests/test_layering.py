@@ -501,38 +501,39 @@ def test_text_exports_do_not_load_matplotlib(module: str) -> None:
     assert result.returncode == 0, result.stderr
 
 
-def test_exporting_text_formats_loads_neither_matplotlib_nor_plot(tmp_path: Path) -> None:
-    """Not just importing the writers: writing every text format, lazy imports included."""
+def _loaded_while(writing: str, tmp_path: Path, loaded: str) -> list[str]:
+    """The modules matching the expression `loaded` (of `m`) that a fresh process has
+    imported once it ran `writing` (with `estate` and `folder` given)."""
     code = (
         "import sys\n"
         "import iptoolkit as ipt\n"
-        "estate = ipt.demo_estate(n_profiles=30, seed=2)\n"
-        "for suffix in ('dot', 'mmd', 'md', 'graphml', 'gexf', 'csv', 'json'):\n"
-        "    ipt.export(estate, sys.argv[1] + '/estate.' + suffix)\n"
-        "print(sorted(m for m in sys.modules\n"
-        "             if m.split('.')[0] == 'matplotlib' or m.startswith('iptoolkit.plot')))\n"
+        "folder = sys.argv[1]\n"
+        f"{writing}\n"
+        f"print(sorted(m for m in sys.modules if {loaded}))\n"
     )
     result = subprocess.run(
         [sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, timeout=120
     )
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "[]"
+    return list(ast.literal_eval(result.stdout.strip()))
+
+
+def test_exporting_text_formats_loads_neither_matplotlib_nor_plot(tmp_path: Path) -> None:
+    """Not just importing the writers: writing every text format, lazy imports included."""
+    writing = (
+        "estate = ipt.demo_estate(n_profiles=30, seed=2)\n"
+        "for suffix in ('dot', 'mmd', 'md', 'graphml', 'gexf', 'csv', 'json'):\n"
+        "    ipt.export(estate, folder + '/estate.' + suffix)"
+    )
+    loaded = "m.split('.')[0] == 'matplotlib' or m.startswith('iptoolkit.plot')"
+    assert _loaded_while(writing, tmp_path, loaded) == []
     assert len(list(tmp_path.iterdir())) == 7
 
 
 def test_the_html_file_is_written_without_matplotlib(tmp_path: Path) -> None:
     """Its labels are measured by the font's table (`label_glyphs`), not the font."""
-    code = (
-        "import sys\n"
-        "import iptoolkit as ipt\n"
-        "ipt.export(ipt.demo_estate(n_profiles=60, seed=2), sys.argv[1] + '/estate.html')\n"
-        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'matplotlib'))\n"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, timeout=120
-    )
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "[]"
+    writing = "ipt.export(ipt.demo_estate(n_profiles=60, seed=2), folder + '/estate.html')"
+    assert _loaded_while(writing, tmp_path, "m.split('.')[0] == 'matplotlib'") == []
     assert (tmp_path / "estate.html").stat().st_size > 10_000
 
 
