@@ -91,15 +91,22 @@ _EXPORTS: dict[str, str] = {
     "show_topology": "iptoolkit.widgets",
     "TopologyView": "iptoolkit.widgets",
 }
-_SUBMODULES = frozenset({"server", "models", "client"})
+_SUBMODULES = ("client", "models", "server")
+_NEED_AN_EXTRA = frozenset({"server", "Archive"})
+"""Public names whose modules need an extra (`support/extras.py`): listed by `dir()`, left
+out of `__all__`, so that `from iptoolkit import *` works on a plain install."""
 
-__all__ = ["__version__", "server", *_EXPORTS]
-"""Derived from `_EXPORTS`, the one list of public names; `tests/test_api.py` pins it
-and checks that the `TYPE_CHECKING` imports below name the same things (those imports are
-for type checkers: pyproject.toml tells ruff they are re-exports, F401)."""
+__all__ = [
+    "__version__",
+    *(name for name in (*_SUBMODULES, *_EXPORTS) if name not in _NEED_AN_EXTRA),
+]
+"""Derived from `_SUBMODULES` and `_EXPORTS`, the one list of public names, less those
+that need an extra; `tests/test_api.py` pins it and checks that the `TYPE_CHECKING` imports
+below name the same things (those imports are for type checkers: pyproject.toml tells ruff
+they are re-exports, F401)."""
 
 if TYPE_CHECKING:
-    from . import server
+    from . import client, models, server
     from .archive import Archive
     from .auditing import AuditConfig, Finding, audit, findings
     from .change.diff import diff
@@ -157,4 +164,4 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(__all__)
+    return sorted({*__all__, *_NEED_AN_EXTRA})

@@ -11,7 +11,7 @@ from pathlib import Path
 import iptoolkit as ipt
 
 EXPECTED = {
-    "__version__", "server",
+    "__version__", "client", "models",
     # models and the estate
     "parse_profiles", "dump_profiles", "ParseError", "IntegrationProfile", "timestamp",
     "Estate", "load", "as_estate", "demo_estate", "demo_profiles", "demo_changes",
@@ -31,7 +31,6 @@ EXPECTED = {
     "schema_report", "SchemaReport",
     # change over time
     "diff", "EstateDiff", "Change", "plot_diff", "history", "History",
-    "Archive",
     # two installations compared
     "compare", "Comparison", "demo_environment",
 }  # fmt: skip
@@ -52,7 +51,42 @@ def test_public_names_are_pinned():
         for alias in node.names:
             typed[alias.asname or alias.name] = f"iptoolkit.{node.module}" if node.module else ""
     assert {n: m for n, m in typed.items() if m} == ipt._EXPORTS
-    assert set(typed) == EXPECTED - {"__version__"}
+    assert set(typed) == (EXPECTED | NEED_AN_EXTRA) - {"__version__"}
+    assert set(dir(ipt)) == EXPECTED | NEED_AN_EXTRA
+
+
+NEED_AN_EXTRA = {"server", "Archive"}
+"""Public names left out of `__all__`: their modules need an extra."""
+
+EXTRAS_MISSING = """
+import sys
+from iptoolkit.support.extras import EXTRAS, MissingExtraError
+for _, modules in EXTRAS.values():
+    for module in modules:
+        sys.modules[module] = None  # as if no extra were installed
+import iptoolkit as ipt
+from iptoolkit import *
+print(sorted(name for name in ipt.__all__ if name not in globals()))
+needing = []
+for name in dir(ipt):
+    try:
+        getattr(ipt, name)
+    except MissingExtraError:
+        needing.append(name)
+print(sorted(needing))
+"""
+
+
+def test_a_star_import_works_without_extras() -> None:
+    """`from iptoolkit import *` on a plain install: every name of `__all__` comes without
+    an extra, and the names that need one are the ones left out of it."""
+    out = subprocess.run(
+        [sys.executable, "-c", EXTRAS_MISSING], capture_output=True, text=True, timeout=240
+    )
+    assert out.returncode == 0, out.stderr
+    missing, needing = out.stdout.splitlines()
+    assert missing == "[]"
+    assert set(ast.literal_eval(needing)) == NEED_AN_EXTRA
 
 
 def test_error_classes_form_one_tree():
