@@ -20,10 +20,10 @@ x`, a log line, a quoted header `-H 'api-key: x'`; not prose) or in a hash (`"pa
 name/value pairs (`<name>`/`<value>`), YAML's (a Kubernetes `env` entry's `- name:
 DB_PASSWORD` and `value: x`) and attribute pairs (`<add key="DbPassword" value="x"/>`), SQL's
 `IDENTIFIED BY x`, and a command's (`curl -u user:x`, `mysql -px`, `docker login -p x`,
-`--password x`, `--token x`; `redact_lines.py` reads YAML's pairs and commands). A value
-starting a line, or on a line of pairs, runs to its end (`Password=correct horse battery`);
-elsewhere to a separator. A shape is over-masked rather than let through when text is
-ambiguous: `Note:joe@example.com` reads as `user:password@host`.
+`--password x`, `--token x`; `redact_lines.py` reads YAML's pairs, `redact_commands.py`
+commands). A value starting a line, or on a line of pairs, runs to its end (`Password=correct
+horse battery`); elsewhere to a separator. A shape is over-masked rather than let through
+when text is ambiguous: `Note:joe@example.com` reads as `user:password@host`.
 """
 
 from __future__ import annotations
@@ -32,13 +32,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from .redact_lines import (
-    BLOCK_SCALAR,
-    PROSE,
-    block_scalar,
-    mask_command_secrets,
-    mask_yaml_pairs,
-)
+from .redact_commands import mask_command_secrets
+from .redact_lines import BLOCK_SCALAR, PROSE, block_scalar, mask_yaml_pairs
 from .secret_names import (
     MASK,
     PAIR_NAMES,
