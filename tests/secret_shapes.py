@@ -187,6 +187,7 @@ ORDINARY = {
     "hadoop": "<property><name>timeout</name><value>xml-pair-visible</value></property>",
     "yamlText": "description: |\n  yaml-block-visible\nnote: no token: the body-visible\n",
     "shellLine": "export LOG_LEVEL=debug shell-line-visible",
+    "secretsManager": "aws-secrets-manager-visible",
 }
 """Fields that only look like secrets, each value one an output must keep as it is."""
 ORDINARY_SHOWN = [
@@ -196,6 +197,7 @@ ORDINARY_SHOWN = [
     "pair-value-visible", "property-value-visible", "lang=en-visible", "sort=name-visible",
     "section-visible", "ops-visible@example.com", "bearer-colon-visible", "key-name-visible",
     "xml-pair-visible", "yaml-block-visible", "the body-visible", "shell-line-visible",
+    "aws-secrets-manager-visible",
 ]  # fmt: skip
 """What of `ORDINARY` an output shows (a marker in each value), to look for in it."""
 

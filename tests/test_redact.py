@@ -90,10 +90,18 @@ def test_secret_names_and_their_neighbours() -> None:
         "signingKey",
         "bearer",
         "X-Amz-Signature",
+        "secret",
+        "secrets",
+        "clientSecrets",
+        "secretKey",
+        "secretAccessKey",
+        "SECRET_KEY_BASE",
+        "secretsPassword",
     ]
     plain = ["privateKeyId", "tokenType", "smtpAuthMechanism", "sessionSelector", "host",
              "tokenizer", "keyboardLayout", "SharedAccessKeyName", "accessKeyId",
-             "encryptionKeyLength", "privateKeyFile", "tokenEndpoint", "key", "monkey"]  # fmt: skip
+             "encryptionKeyLength", "privateKeyFile", "tokenEndpoint", "key", "monkey",
+             "secretsManager", "secrets_provider", "SECRETS_BACKEND", "secretsEngine"]  # fmt: skip
     assert [n for n in secret if not is_secret_name(n)] == []
     assert [n for n in plain if is_secret_name(n)] == []
 
@@ -290,6 +298,13 @@ def test_the_snapshot_export_masks_its_source_url(tmp_path: Path) -> None:
             "no Authorization header; tokenType: bearer",
             "no Authorization header; tokenType: bearer",
         ),
+        # a setting naming where secrets are kept holds none
+        ('{"secretsManager": "aws"}', '{"secretsManager": "aws"}'),
+        (
+            '{"clientSecret": "K12", "secret": "K13"}',
+            f'{{"clientSecret": "{MASK}", "secret": "{MASK}"}}',
+        ),
+        ('"secretKey": "K14"', f'"secretKey": "{MASK}"'),
     ],
 )
 def test_redact_text_masks_credentials_a_server_echoes(text: str, expected: str) -> None:

@@ -57,14 +57,17 @@ SECRET_HEADERS = frozenset(
 """HTTP header names (lower case) whose values are credentials."""
 
 _SECRET_WORD = re.compile(
-    r"pass(word|wd|phrase)?$|secret|token(?!i[sz])|authori[sz]ation|api[-_]?key|credential|"
+    r"pass(word|wd|phrase)?$|secret(?!s[-_.]?[a-z])|token(?!i[sz])|authori[sz]ation|api[-_]?key|"
+    r"credential|"
     r"private[-_]?key|(access|account|encryption|signing|shared|master|hmac|auth|subscription)"
     r"[-_]?keys?$|"
     r"signature$|bearer$|auth[-_]?header$"
 )
 """Words that make a longer name secret: `clientSecret`, `loginToken`, `smtpPassword`,
 `privateKeyPem`, `sharedAccessKey`, `X-Amz-Signature`, `authHeader`,
-`Ocp-Apim-Subscription-Key`; not `tokenizer`."""
+`Ocp-Apim-Subscription-Key`; not `tokenizer`, nor `secretsManager`: "secrets" before another
+word names what keeps them (AWS Secrets Manager, a secrets engine, provider or backend), a
+setting that selects it, while `secrets`, `clientSecrets` and `secretKey` hold them."""
 _NOT_SECRET = re.compile(
     r"(id|ids|type|name|url|uri|endpoint|mechanism|alias|path|file|algorithm|format|length|size)$"
 )
