@@ -161,6 +161,13 @@ SHAPES = [
     ),
     Shape("PHP array", lambda s: {"php": f"['user' => 'u', 'password' => '{s}']"}, True),
     Shape("Go :=", lambda s: {"code": f'password := "{s}"'}, True),
+    # missed until commands' flags were read by the command (2026-12-06)
+    Shape("curl -u address", lambda s: {"cmd": f"curl -u me@corp.example:{s} https://x"}, True),
+    Shape("mongosh -p", lambda s: {"cmd": f"mongosh -u admin -p {s} db.example"}, True),
+    Shape("redis-cli -a", lambda s: {"cmd": f"redis-cli -h cache -a {s} ping"}, True),
+    Shape("ldapsearch -w", lambda s: {"cmd": f"ldapsearch -x -w {s} -D cn=admin"}, True),
+    Shape("smbclient -U user%", lambda s: {"cmd": f"smbclient //h/s -U alice%{s}"}, True),
+    Shape("keytool -storepass", lambda s: {"cmd": f"keytool -list -storepass {s} -v"}, True),
 ]
 
 ORDINARY = {

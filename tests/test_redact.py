@@ -580,6 +580,51 @@ def test_redact_text_masks_yaml_pairs_commands_and_quoted_headers(text: str, exp
     assert redact_text(text) == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # curl's user: an address, glued to `-u`, none
+        ("curl -u me@company.com:K1 https://x", f"curl -u me@company.com:{MASK} https://x"),
+        ("curl -uadmin:K2 https://x", f"curl -uadmin:{MASK} https://x"),
+        ("curl -u :K3 https://x", f"curl -u :{MASK} https://x"),
+        # flags that commands read a password after
+        ("mongosh -u admin -p K4 host", f"mongosh -u admin -p {MASK} host"),
+        ("mongo --host h -u admin -p K5 db", f"mongo --host h -u admin -p {MASK} db"),
+        ("redis-cli -a K6 ping", f"redis-cli -a {MASK} ping"),
+        ("kubectl exec r -- redis-cli -h h -a K7 info",
+         f"kubectl exec r -- redis-cli -h h -a {MASK} info"),
+        ("ldapsearch -w K8 -D cn=admin", f"ldapsearch -w {MASK} -D cn=admin"),
+        ("ldapsearch -x -D 'cn=a,dc=x' -w 'K9 x' -b dc=x",
+         f"ldapsearch -x -D 'cn=a,dc=x' -w '{MASK}' -b dc=x"),
+        ("smbclient -U alice%K10 //h/s", f"smbclient -U alice%{MASK} //h/s"),
+        ("smbclient //h/s -U 'alice%K11 x' -c ls", f"smbclient //h/s -U 'alice%{MASK}' -c ls"),
+        ("keytool -storepass K12 -keypass K13", f"keytool -storepass {MASK} -keypass {MASK}"),
+        ("keytool -importkeystore -srcstorepass K14 -deststorepass K15",
+         f"keytool -importkeystore -srcstorepass {MASK} -deststorepass {MASK}"),
+        ("mysql -uroot -pK16 db; mysql -uroot -pK17 db2",  # the second command too
+         f"mysql -uroot -p{MASK} db; mysql -uroot -p{MASK} db2"),
+        ("docker exec -it db mysql -uroot -pK18", f"docker exec -it db mysql -uroot -p{MASK}"),
+        # what stays: the flags of other commands, a user alone, prose, placeholders
+        ("the mysql client reads -password from its config",
+         "the mysql client reads -password from its config"),
+        ("ls -a docs && grep -w token f", "ls -a docs && grep -w token f"),
+        ("smbclient -U alice //h/s", "smbclient -U alice //h/s"),
+        ("redis-cli -a <password> ping", "redis-cli -a <password> ping"),
+        ("mongosh -u admin -p --authenticationDatabase admin",
+         "mongosh -u admin -p --authenticationDatabase admin"),
+        ("keytool -storepass:env PW -list", "keytool -storepass:env PW -list"),
+        ("curl -u admin https://x", "curl -u admin https://x"),
+        ("a redis-cli -a flag", "a redis-cli -a flag"),
+    ],
+)  # fmt: skip
+def test_redact_text_masks_the_passwords_commands_read_after_their_flags(
+    text: str, expected: str
+) -> None:
+    """Each secret here showed (2026-12-06): a flag holds a password only for a command that
+    reads one there, written as a command (not after an article: `the mysql client`)."""
+    assert redact_text(text) == expected
+
+
 HOSTILE_CONFIG_TEXT = [  # (text, what shows of it), each 200-300 KB
     ("password: |\n" + "  x\n" * 70_000, f"password: |\n  {MASK}\n"),  # a block read once
     ("password: |\n" * 25_000, "password: |\n" * 25_000),  # headers of no block
@@ -620,6 +665,11 @@ HOSTILE_CONFIG_TEXT = [  # (text, what shows of it), each 200-300 KB
     ("--token 'k\n" * 25_000 + "'", f"--token '{MASK}\n" * 25_000 + "'"),  # closing none
     ("curl -u " + "a" * 250_000 + ":x", "curl -u " + "a" * 250_000 + ":x"),
     ("login" + " -p x ;" * 40_000, "login -p " + MASK + " ;" + " -p x ;" * 39_999),
+    ("the mysql " * 25_000 + "-px", "the mysql " * 25_000 + "-px"),  # each looked at once
+    ("mysql -px ; " * 25_000, f"mysql -p{MASK} ; " * 25_000),  # each after the last
+    ("smbclient" + " -U a" * 50_000, "smbclient" + " -U a" * 50_000),
+    ("redis-cli" + " -a x" * 50_000, "redis-cli" + f" -a {MASK}" * 50_000),
+    ("curl -u" + " " * 250_000 + ":x", "curl -u" + " " * 250_000 + f":{MASK}"),
 ]  # fmt: skip
 
 

@@ -1,29 +1,31 @@
 """Which values are secrets, and how they are masked wherever text might show them.
 
-Shared by the client (its error messages and the httpx/httpcore log filters), the
-reference server (its access log), the exporters (URLs inside exported values) and the
-Explorer (fields in its detail pane), which must not import each other. One rule,
-`is_secret_name`, says which names hold secrets (query parameters, JSON fields, HTTP
-headers alike), and one `MASK` replaces their values everywhere. A credential held as a
-name/value pair (`{"name": "Authorization", "value": "Bearer X"}`, `{"key": "X-Api-Key",
-"value": ...}`, `{"paramName": "apikey", "paramValue": ...}`) is one too, however its
-members are named: `secret_pair_value` says which member to mask. Text (an error a server
-sent, a log line, a field's value) loses credential query values after any separator and in
-a fragment (`#access_token=`), quoted or not (`password="x"`, a JAAS config), URL passwords
-with or without a scheme (`//u:pw@host`, `u:pw@host`), private keys in PEM armour, the
-values of secret headers written as `Authorization: Bearer X` or `"Authorization": "Bearer
-X"`, of secret names after a colon (`password: x`, YAML's block scalars `password: |`, a
-tag or an anchor before one `password: !vault |`, a quoted key starting a line `"password":
-x`, a log line, a quoted header `-H 'api-key: x'`; not prose) or in a hash (`"password" =>
-"x"`), of JSON members (`"password": 1234` too), of XML elements named for a secret or by a
-`key`/`name` attribute (`<wsse:Password>`, `<entry key="db.password">`, CDATA too), of XML
-name/value pairs (`<name>`/`<value>`), YAML's (a Kubernetes `env` entry's `- name:
+Shared by the client (its error messages and the httpx/httpcore log filters), the reference
+server (its access log), the exporters (URLs inside exported values) and the Explorer (fields in
+its detail pane), which must not import each other. One rule, `is_secret_name`, says which names
+hold secrets (query parameters, JSON fields, HTTP headers alike), and one `MASK` replaces their
+values everywhere. A credential held as a name/value pair (`{"name": "Authorization", "value":
+"Bearer X"}`, `{"key": "X-Api-Key", "value": ...}`, `{"paramName": "apikey", "paramValue":
+...}`) is one too, however its members are named: `secret_pair_value` says which member to mask.
+Text (an error a server sent, a log line, a field's value) loses credential query values after
+any separator and in a fragment (`#access_token=`), quoted or not (`password="x"`, a JAAS
+config), URL passwords with or without a scheme (`//u:pw@host`, `u:pw@host`), private keys in
+PEM armour, the values of secret headers written as `Authorization: Bearer X` or
+`"Authorization": "Bearer X"`, of secret names after a colon (`password: x`, YAML's block
+scalars `password: |`, a tag or an anchor before one `password: !vault |`, a quoted key starting
+a line `"password": x`, a log line, a quoted header `-H 'api-key: x'`; not prose) or in a hash
+(`"password" => "x"`), of JSON members (`"password": 1234` too), of XML elements named for a
+secret or by a `key`/`name` attribute (`<wsse:Password>`, `<entry key="db.password">`, CDATA
+too), of XML name/value pairs (`<name>`/`<value>`), YAML's (a Kubernetes `env` entry's `- name:
 DB_PASSWORD` and `value: x`) and attribute pairs (`<add key="DbPassword" value="x"/>`), SQL's
-`IDENTIFIED BY x`, and a command's (`curl -u user:x`, `mysql -px`, `docker login -p x`,
-`--password x`, `--token x`; `redact_lines.py` reads YAML's pairs, `redact_commands.py`
-commands). A value starting a line, or on a line of pairs, runs to its end (`Password=correct
-horse battery`); elsewhere to a separator. A shape is over-masked rather than let through
-when text is ambiguous: `Note:joe@example.com` reads as `user:password@host`.
+`IDENTIFIED BY x`, and a command's (`curl -u user:x`, `-u me@x.com:x`, `-uuser:x`, `-u :x`,
+`mysql -px`, `docker login -p x`, `mongosh -p x`, `redis-cli -a x`, `ldapsearch -w x`,
+`smbclient -U user%x`, `keytool -storepass x -keypass x`, `--password x`, `--token x`; only
+where the command stands, not in prose: `the mysql client reads -password`; `redact_lines.py`
+reads YAML's pairs, `redact_commands.py` commands). A value starting a line, or on a line of
+pairs, runs to its end (`Password=correct horse battery`); elsewhere to a separator. A shape is
+over-masked rather than let through when text is ambiguous: `Note:joe@example.com` reads as
+`user:password@host`.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from .redact_commands import mask_command_secrets
+from .redact_commands import COMMAND_MARK, mask_command_secrets
 from .redact_lines import BLOCK_SCALAR, PROSE, block_scalar, mask_yaml_pairs
 from .secret_names import (
     MASK,
@@ -238,11 +240,6 @@ _HINTS = ("pass", "pwd", "secret", "token", "auth", "key", "credential", "sig", 
 quoted member to mask, and skips that expression; text naming no secret header skips the
 other."""
 
-_COMMAND_MARK = re.compile(r"-[uUp-]")
-"""What a command's credential stands after (`-u`, `-U`, `-p`, `--`; `mask_command_secrets`):
-text without one skips that pass, found in one search (a generator of `in` tests per text
-doubled the time of masking a snapshot's every field)."""
-
 _PRIVATE_KEY = re.compile(
     r"-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----.*?(?:-----END \1-----|\Z)",
     re.DOTALL,
@@ -368,7 +365,7 @@ def redact_text(text: str) -> str:
                 text = mask_yaml_pairs(text)
         if "@" in text:
             text = _BARE_USERINFO.sub(_mask_userinfo, text)
-    if "-" in text and _COMMAND_MARK.search(text):
+    if "-" in text and COMMAND_MARK.search(text):
         text = mask_command_secrets(text)
     if "</" in text:
         text = _XML_ELEMENT.sub(_mask_element, text)

@@ -1,18 +1,22 @@
 """Secrets in command lines, which `redact_text` (`redact.py`) masks too.
 
-A command's credentials (`curl -u user:pw`, `mysql -ppw`, `docker login -p pw`, `--password
-pw`, `--token x`) are told from prose (`use -p to make folders`, `the --token option`) by the
-command on their line: a flag holds a password only for a command that reads one there.
+A command's credentials (`curl -u user:pw`, `mysql -ppw`, `docker login -p pw`, `mongosh -p
+pw`, `redis-cli -a pw`, `ldapsearch -w pw`, `smbclient -U user%pw`, `keytool -storepass pw`,
+`--password pw`, `--token x`) are told from prose (`use -p to make folders`, `ls -a`, `the
+--token option`, `the mysql client reads -password`) by the command on their line: a flag
+holds a password only for a command that reads one there, standing as a command does (not
+after an article: `the mysql client`).
 """
 
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from .redact_lines import PROSE
 from .secret_names import MASK
 
-__all__ = ["mask_command_secrets"]
+__all__ = ["COMMAND_MARK", "mask_command_secrets"]
 
 _OPTION_PROSE = PROSE | frozenset(
     "option options flag flags argument arguments parameter parameters switch value instead "
@@ -21,23 +25,82 @@ _OPTION_PROSE = PROSE | frozenset(
 """Words that follow an option's name in a sentence (`the --token option`), not its value."""
 
 
+COMMAND_MARK = re.compile(r"(?<![\w\-])-[uUpawsknd\-]")
+"""What a command's credential stands after (`-u`, `-p`, `-a`, `-w`, `-storepass`, `-keypass`,
+`-new`, `--`; `mask_command_secrets`): text without one skips that pass, found in one search
+(a generator of `in` tests per text doubled the time of masking a snapshot's every field)."""
 _COMMAND_SECRET = re.compile(
-    r"""(?<![\w\-])(?:(?P<user>-u|-U|--user|--proxy-user)(?:[ \t]++|=)"""  # curl's `-u u:pw`
-    r"""(?P<user_quote>["']?+)(?P<name>[^\s:"'/@]{1,100}+):"""
-    r"""|-p(?P<blank>[ \t]*+)"""  # mysql's `-ppw`, `docker login -p pw`
+    r"""(?<![\w\-])(?:(?P<user>-[uU](?:[ \t]++|=)?+|--(?:proxy-)?user(?:[ \t]++|=))"""
+    r"""(?P<user_quote>["']?+)(?P<name>[^\s:"'/]{0,100}+):"""  # curl's `-u u:pw`, `-u :pw`
+    r"""|-(?P<flag>[pawU]|(?:(?:src|dest)?(?:store|key)pass|new)(?=[ \t]))(?P<blank>[ \t]*+)"""
     r"""|--(?P<option>[A-Za-z][\w\-]{0,60}+)[ \t]++)"""  # `--password pw`, `--token x`
 )
 """Where a command's credential starts: after a user and a colon (`curl -u admin:pw`,
-`--user`, `--proxy-user`), a `-p` (`_MYSQL`, `_LOGIN` say when), an option named as a
-secret followed by a blank (`--client-secret x`; `--password=x` is `redact_query`'s pair)."""
-_MYSQL = re.compile(r"(?<![\w\-.])(?:mysql|mariadb)(?:dump|admin|import|check|sh)?(?![\w\-.])")
-"""Commands whose `-p` holds the password glued to it (`mysql -u root -ps3cret db`)."""
-_LOGIN = re.compile(r"(?<![\w\-.])(?:login|sshpass)(?![\w\-.@])")
-"""Commands whose `-p` holds the password after a blank (`docker login -u me -p x`, `oc
-login`, `az login`, `sshpass -p x ssh`); elsewhere a `-p` is a port, parents, a path."""
-_CURL = re.compile(r"(?<![\w\-.])curl(?![\w\-.])")
+`-uadmin:pw`, `-u me@x.com:pw`, `-u :pw`, `--user`, `--proxy-user`), a flag some command
+reads a password after (`_FLAGS` says which), an option named as a secret followed by a
+blank (`--client-secret x`; `--password=x` is `redact_query`'s pair)."""
+
+
+def _command(names: str) -> re.Pattern[str]:
+    """A command's name standing as a word (not `mysql.conf`, `login@host`, `mongodb://`)."""
+    return re.compile(rf"(?<![\w\-.])(?:{names})(?![\w\-.@])")
+
+
+_MYSQL = _command(r"(?:mysql|mariadb)(?:dump|admin|import|check|sh)?")
+_LOGIN = _command(r"login|sshpass")
+_MONGO = _command(r"mongo(?:sh|dump|restore|export|import|stat|top|files)?")
+_REDIS = _command(r"redis-(?:cli|benchmark)")
+_LDAP = _command(r"ldap(?:search|modify|add|delete|passwd|whoami|compare|modrdn|exop)")
+_SMB = _command(r"smbclient|rpcclient|smbcacls|smbcquotas|smbtree|smbget")
+_KEYTOOL = _command(r"keytool|jarsigner")
+_CURL = _command(r"curl")
 """The command whose `-u user:password` is one (`docker run -u www-data:www-data`,
 `git push -u origin:main`, `psql -U postgres:5432` are a user and group, a branch, a port)."""
+
+
+class _Reader(NamedTuple):
+    """A command reading a password after one of its flags: glued to it (`mysql -ppw`),
+    after a blank (`docker login -p pw`), or both; after a user and a `%` (`smbclient -U
+    alice%pw`: `after`)."""
+
+    command: re.Pattern[str]
+    glued: bool
+    blank: bool
+    after: str = ""
+
+
+_KEYTOOL_READS = (_Reader(_KEYTOOL, glued=False, blank=True),)
+_FLAGS: dict[str, tuple[_Reader, ...]] = {
+    "p": (
+        _Reader(_MYSQL, glued=True, blank=False),  # `mysql -p db` asks, `db` is a database
+        _Reader(_LOGIN, glued=False, blank=True),  # `docker login`, `oc login`, `sshpass`
+        _Reader(_MONGO, glued=True, blank=True),
+    ),
+    "a": (_Reader(_REDIS, glued=False, blank=True),),
+    "w": (_Reader(_LDAP, glued=True, blank=True),),
+    "U": (_Reader(_SMB, glued=True, blank=True, after="%"),),
+    **dict.fromkeys(
+        (
+            "storepass",
+            "keypass",
+            "srcstorepass",
+            "srckeypass",
+            "deststorepass",
+            "destkeypass",
+            "new",
+        ),
+        _KEYTOOL_READS,
+    ),  # fmt: skip
+}
+"""Which commands read a password after each flag: elsewhere a `-p` is a port, parents, a
+path; a `-a` all; a `-w` a word; a `-U` a user alone."""
+_ARTICLE = re.compile(
+    r"(?<![\w\-.])(?:the|a|an|this|that|these|those|its|their|your|our|my|his|her|each|every|"
+    r"any|some|no|which|whose)[ \t]++\Z",
+    re.IGNORECASE,
+)
+"""A word before a command's name that makes it prose (`the mysql client`), asked of the few
+characters before it."""
 _COMMAND_END = re.compile(r"&&|\|\||[;|\n]|[,.](?=[ \t])|\bthen\b")
 """Where a command on a line ends and the next begins: its `-p` is no longer the login's."""
 _SECRET_OPTIONS = frozenset(
@@ -53,37 +116,37 @@ _QUOTE_END = {quote: re.compile(f"[{quote}\n]") for quote in ("'", '"')}
 
 def mask_command_secrets(text: str) -> str:
     """`text` with the credentials of command lines masked (`_COMMAND_SECRET`): the password
-    of `-u user:password`, quoted or not, `-p`'s value for a command that reads a password
-    there, and the value of an option named for a credential (`_SECRET_OPTIONS`), not a word of
-    prose (`the --token option`), another option, or a mask. One pass, left to right; the
-    commands of a line are looked for once, and only for a `-p` on it."""
+    of `-u user:password`, quoted or not, a flag's value for a command that reads a password
+    there (`_FLAGS`), and the value of an option named for a credential (`_SECRET_OPTIONS`),
+    not a word of prose (`the --token option`), another option, or a mask. One pass, left to
+    right; the commands of a line are looked for once, and only for a flag on it."""
     pieces: list[str] = []
     done = position = 0
     line_start = line_end = -1  # the line of the last match seen
     commands: dict[re.Pattern[str], tuple[int, int]] = {}  # a command's place on it
     while (match := _COMMAND_SECRET.search(text, position)) is not None:
         start = position = match.end()
-        blank, option = match.group("blank", "option")
+        flag, option = match.group("flag", "option")
         if match.start() > line_end:  # a new line: its commands not looked for yet
             line_start = text.rfind("\n", 0, match.start()) + 1
-            found = text.find("\n", match.start())
-            line_end, commands = len(text) if found == -1 else found, {}
-        if option is None:  # `curl -u u:pw`, `login -p pw`, `mysql -ppw`
-            user = match.group("user") is not None
-            command = _CURL if user else _LOGIN if blank else _MYSQL
-            if command not in commands:
-                commands[command] = _first(command, text, line_start, line_end)
-            begins, ends = commands[command]
-            follows = text[start : start + 1]  # a `-p` before another option has none
-            if not begins < match.start() < ends or follows == "" or (follows == "-" and not user):
-                continue
-            value = _command_value(text, start, match.group("user_quote") if user else "")
-        else:
+            newline = text.find("\n", match.start())
+            line_end, commands = len(text) if newline == -1 else newline, {}
+        if option is not None:  # `--password pw`
             if option.lower().replace("_", "-") not in _SECRET_OPTIONS:
                 continue
             value = _command_value(text, start, "")
             if _placeholder(text[start : value[0]]):
                 continue
+        elif flag is None:  # `curl -u u:pw`
+            if not _within(_CURL, match.start(), text, (line_start, line_end), commands):
+                continue
+            value = _command_value(text, start, match.group("user_quote"))
+        else:  # `mysql -ppw`, `login -p pw`, `smbclient -U u%pw`
+            blank = bool(match.group("blank"))
+            reader = _reader(flag, blank, match.start(), text, (line_start, line_end), commands)
+            if reader is None or (read := _flag_value(text, start, reader)) is None:
+                continue
+            start, value = read
         end, masked = value
         if text[start:end].strip("'\"") in ("", MASK):
             continue
@@ -92,14 +155,71 @@ def mask_command_secrets(text: str) -> str:
     return "".join(pieces) + text[done:] if pieces else text
 
 
+def _within(
+    command: re.Pattern[str],
+    at: int,
+    text: str,
+    line: tuple[int, int],
+    commands: dict[re.Pattern[str], tuple[int, int]],
+) -> bool:
+    """Whether `at` lies in a command `command` begins on its `line` (`_first`): the first
+    one there, or past its end the next (`mysql -pa db; mysql -pb db`). `commands` holds
+    where each was found on the line, so that a line is searched once for each."""
+    place = commands.get(command)
+    if place is None or line[0] <= place[1] <= at:
+        place = _first(command, text, line[0] if place is None else place[1], line[1])
+        commands[command] = place
+    return place[0] < at < place[1]
+
+
+def _reader(
+    flag: str,
+    blank: bool,
+    at: int,
+    text: str,
+    line: tuple[int, int],
+    commands: dict[re.Pattern[str], tuple[int, int]],
+) -> _Reader | None:
+    """The command that reads a password after `flag` at `at`, written with a `blank`
+    after it or not, on its line; None when none does (`mkdir -p`, `ls -a`)."""
+    for reader in _FLAGS[flag]:
+        if (reader.blank if blank else reader.glued) and _within(
+            reader.command, at, text, line, commands
+        ):
+            return reader
+    return None
+
+
+def _flag_value(text: str, start: int, reader: _Reader) -> tuple[int, tuple[int, str]] | None:
+    """Where the password after a flag (`start`) begins, where it ends and what stands for
+    it: its word, or the part after `reader.after` in it (`alice%pw`); None when another
+    option follows, or a placeholder (`-p PASSWORD`, `-a <password>`)."""
+    if text[start : start + 1] in ("", "-"):
+        return None  # `mongosh -u admin -p` asks for it
+    if not reader.after:
+        value = _command_value(text, start, "")
+        if reader.blank and not reader.glued and _placeholder(text[start : value[0]]):
+            return None
+        return start, value
+    word_end = _command_value(text, start, "")[0]
+    cut = text.find(reader.after, start, word_end)
+    if cut == -1:
+        return None  # a user alone: the command asks for the password
+    quote = text[start] if text[start] in ("'", '"') else ""
+    return cut + 1, _command_value(text, cut + 1, quote)
+
+
 def _first(command: re.Pattern[str], text: str, start: int, end: int) -> tuple[int, int]:
-    """Where `command` first stands in `text[start:end]` (one line) and where the command
-    it begins ends (`_COMMAND_END`), else `len(text)` twice."""
-    found = command.search(text, start, end)
-    if found is None:
-        return len(text), len(text)
-    after = _COMMAND_END.search(text, found.end(), end)
-    return found.start(), end if after is None else after.start()
+    """Where `command` first stands as one in `text[start:end]` (one line; not after an
+    article, `_ARTICLE`) and where the command it begins ends (`_COMMAND_END`), else
+    `len(text)` twice."""
+    position = start
+    while (found := command.search(text, position, end)) is not None:
+        if _ARTICLE.search(text, max(start, found.start() - 16), found.start()) is None:
+            after = _COMMAND_END.search(text, found.end(), end)
+            return found.start(), end if after is None else after.start()
+        position = found.end()
+    return len(text), len(text)
 
 
 def _placeholder(value: str) -> bool:
