@@ -168,6 +168,14 @@ SHAPES = [
     Shape("ldapsearch -w", lambda s: {"cmd": f"ldapsearch -x -w {s} -D cn=admin"}, True),
     Shape("smbclient -U user%", lambda s: {"cmd": f"smbclient //h/s -U alice%{s}"}, True),
     Shape("keytool -storepass", lambda s: {"cmd": f"keytool -list -storepass {s} -v"}, True),
+    # missed until flat mappings and values below their key were read (2026-12-06)
+    Shape("YAML flow pair", lambda s: {"env": f"[{{name: DB_PASSWORD, value: {s}}}]"}, True),
+    Shape("YAML value below", lambda s: {"env": f"- name: DB_PASSWORD\n  value:\n    {s}\n"}, True),
+    Shape(
+        "JSON pair, pretty",
+        lambda s: {"body": f'{{\n  "name": "DB_PASSWORD",\n  "value": "{s}"\n}}'},
+        True,
+    ),
 ]
 
 ORDINARY = {
@@ -195,6 +203,8 @@ ORDINARY = {
     "yamlText": "description: |\n  yaml-block-visible\nnote: no token: the body-visible\n",
     "shellLine": "export LOG_LEVEL=debug shell-line-visible",
     "secretsManager": "aws-secrets-manager-visible",
+    "modelEnv": "- name: max_tokens\n  value: 4096\n- name: model\n  value: model-env-visible\n",
+    "mysqlNote": "the mysql client reads -password from its config-visible",
 }
 """Fields that only look like secrets, each value one an output must keep as it is."""
 ORDINARY_SHOWN = [
@@ -204,7 +214,8 @@ ORDINARY_SHOWN = [
     "pair-value-visible", "property-value-visible", "lang=en-visible", "sort=name-visible",
     "section-visible", "ops-visible@example.com", "bearer-colon-visible", "key-name-visible",
     "xml-pair-visible", "yaml-block-visible", "the body-visible", "shell-line-visible",
-    "aws-secrets-manager-visible",
+    "aws-secrets-manager-visible", "value: 4096", "model-env-visible",
+    "reads -password from its config-visible",
 ]  # fmt: skip
 """What of `ORDINARY` an output shows (a marker in each value), to look for in it."""
 

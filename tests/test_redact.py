@@ -625,6 +625,42 @@ def test_redact_text_masks_the_passwords_commands_read_after_their_flags(
     assert redact_text(text) == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # pairs as flat mappings, YAML's flow ones and JSON's objects, on one line or many
+        ("{name: DB_PASSWORD, value: K1}", f"{{name: DB_PASSWORD, value: {MASK}}}"),
+        ("env: [{name: A, value: b}, {name: API_TOKEN, value: 'K2 x'}]",
+         f"env: [{{name: A, value: b}}, {{name: API_TOKEN, value: '{MASK}'}}]"),
+        ('{\n  "name": "DB_PASSWORD",\n  "value": "K3"\n}',
+         f'{{\n  "name": "DB_PASSWORD",\n  "value": "{MASK}"\n}}'),
+        ('[{"value": "K4, x", "key": "X-Api-Key"}, {"name": "Accept", "value": "json"}]',
+         f'[{{"value": "{MASK}", "key": "X-Api-Key"}}, {{"name": "Accept", "value": "json"}}]'),
+        # a pair's value as a scalar on the lines below its key
+        ("- name: DB_PASSWORD\n  value:\n    K5", f"- name: DB_PASSWORD\n  value:\n    {MASK}"),
+        ("- name: DB_PASSWORD\r\n  value:\r\n\r\n    K6\r\n    more\r\n  x: y",
+         f"- name: DB_PASSWORD\r\n  value:\r\n\r\n    {MASK}\r\n  x: y"),
+        # what stays: a quantity's number, a flag, a mapping or a list below, no value
+        ("- name: max_tokens\n  value: 1024", "- name: max_tokens\n  value: 1024"),
+        ('- name: max_tokens\n  value: "1024"\n', '- name: max_tokens\n  value: "1024"\n'),
+        ("- name: max_tokens\n  value:\n    1024", "- name: max_tokens\n  value:\n    1024"),
+        ("{name: max_tokens, value: 1024}", "{name: max_tokens, value: 1024}"),
+        ('{"name": "REQUIRE_TOKEN", "value": true}', '{"name": "REQUIRE_TOKEN", "value": true}'),
+        ("- name: DB_PASSWORD\n  value:\n    a: b", "- name: DB_PASSWORD\n  value:\n    a: b"),
+        ("- name: DB_PASSWORD\n  value:\n  - a", "- name: DB_PASSWORD\n  value:\n  - a"),
+        ("- name: DB_PASSWORD\n  value:\n- name: B\n  value: b",
+         "- name: DB_PASSWORD\n  value:\n- name: B\n  value: b"),
+        ("{name: DB_PASSWORD, value: }", "{name: DB_PASSWORD, value: }"),
+        ("{name: timeout, value: 30}", "{name: timeout, value: 30}"),
+    ],
+)  # fmt: skip
+def test_redact_text_masks_pairs_in_flat_mappings_and_below_their_key(
+    text: str, expected: str
+) -> None:
+    """Each secret here showed (2026-12-06), and each quantity here was masked."""
+    assert redact_text(text) == expected
+
+
 HOSTILE_CONFIG_TEXT = [  # (text, what shows of it), each 200-300 KB
     ("password: |\n" + "  x\n" * 70_000, f"password: |\n  {MASK}\n"),  # a block read once
     ("password: |\n" * 25_000, "password: |\n" * 25_000),  # headers of no block
@@ -670,6 +706,14 @@ HOSTILE_CONFIG_TEXT = [  # (text, what shows of it), each 200-300 KB
     ("smbclient" + " -U a" * 50_000, "smbclient" + " -U a" * 50_000),
     ("redis-cli" + " -a x" * 50_000, "redis-cli" + f" -a {MASK}" * 50_000),
     ("curl -u" + " " * 250_000 + ":x", "curl -u" + " " * 250_000 + f":{MASK}"),
+    # flat mappings and values below their key: each mapping, member and line read once
+    ("{" * 250_000, "{" * 250_000),
+    ("{name: token" + ", value: a" * 25_000 + "}",
+     "{name: token" + f", value: {MASK}" * 25_000 + "}"),
+    ('{"value": "' + "\\\\" * 125_000, '{"value": "' + "\\\\" * 125_000),
+    ("- name: password\n  value:\n" + "\n" * 250_000 + "    x",
+     "- name: password\n  value:\n" + "\n" * 250_000 + f"    {MASK}"),
+    ("- name: password\n  value:\n" * 9_000, "- name: password\n  value:\n" * 9_000),
 ]  # fmt: skip
 
 

@@ -17,15 +17,17 @@ a line `"password": x`, a log line, a quoted header `-H 'api-key: x'`; not prose
 (`"password" => "x"`), of JSON members (`"password": 1234` too), of XML elements named for a
 secret or by a `key`/`name` attribute (`<wsse:Password>`, `<entry key="db.password">`, CDATA
 too), of XML name/value pairs (`<name>`/`<value>`), YAML's (a Kubernetes `env` entry's `- name:
-DB_PASSWORD` and `value: x`) and attribute pairs (`<add key="DbPassword" value="x"/>`), SQL's
-`IDENTIFIED BY x`, and a command's (`curl -u user:x`, `-u me@x.com:x`, `-uuser:x`, `-u :x`,
-`mysql -px`, `docker login -p x`, `mongosh -p x`, `redis-cli -a x`, `ldapsearch -w x`,
-`smbclient -U user%x`, `keytool -storepass x -keypass x`, `--password x`, `--token x`; only
-where the command stands, not in prose: `the mysql client reads -password`; `redact_lines.py`
-reads YAML's pairs, `redact_commands.py` commands). A value starting a line, or on a line of
-pairs, runs to its end (`Password=correct horse battery`); elsewhere to a separator. A shape is
-over-masked rather than let through when text is ambiguous: `Note:joe@example.com` reads as
-`user:password@host`.
+DB_PASSWORD` and `value: x`, or its value on the lines below `value:`; not a quantity's number:
+`- name: max_tokens` and `value: 1024`), flat mappings' (YAML's flow `{name: DB_PASSWORD, value:
+x}`, a JSON object on one line or many) and attribute pairs (`<add key="DbPassword"
+value="x"/>`), SQL's `IDENTIFIED BY x`, and a command's (`curl -u user:x`, `-u me@x.com:x`,
+`-uuser:x`, `-u :x`, `mysql -px`, `docker login -p x`, `mongosh -p x`, `redis-cli -a x`,
+`ldapsearch -w x`, `smbclient -U user%x`, `keytool -storepass x -keypass x`, `--password x`,
+`--token x`; only where the command stands, not in prose: `the mysql client reads -password`;
+`redact_lines.py` reads YAML's pairs, `redact_commands.py` commands). A value starting a line,
+or on a line of pairs, runs to its end (`Password=correct horse battery`); elsewhere to a
+separator. A shape is over-masked rather than let through when text is ambiguous:
+`Note:joe@example.com` reads as `user:password@host`.
 """
 
 from __future__ import annotations
@@ -35,15 +37,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from .redact_commands import COMMAND_MARK, mask_command_secrets
-from .redact_lines import BLOCK_SCALAR, PROSE, block_scalar, mask_yaml_pairs
+from .redact_lines import BLOCK_SCALAR, PROSE, block_scalar, mask_mapping_pairs, mask_yaml_pairs
 from .secret_names import (
     MASK,
     PAIR_NAMES,
     PAIR_VALUES,
     SECRET_HEADERS,
     SECRET_PARAMS,
+    is_a_quantity,
     is_secret_name,
     names_a_secret,
+    not_a_credential,
     secret_pair_value,
 )
 
@@ -329,12 +333,6 @@ _NUMBER_MEMBER = re.compile(
     r"""(["'])([^"'\\\n]{1,200})\1([ \t]*:[ \t]*)(-?\d[\w.+\-]*)(?=[ \t]*(?:[,}\]\n]|$))"""
 )
 """A JSON member holding a number (or a word starting with a digit): `"password": 123456`."""
-_A_QUANTITY = re.compile(
-    r"(tokens|count|lifetime|ttl|timeout|expiry|expires|expires[-_]?in|days|seconds|minutes|"
-    r"hours|age|limit|max|min)$"
-)
-"""Endings of a secret's name that hold a number about it, not it: `max_tokens`,
-`accessTokenLifetime`, `tokenTtl`."""
 
 
 def redact_text(text: str) -> str:
@@ -344,9 +342,10 @@ def redact_text(text: str) -> str:
     Credentials a server echoes (an error body quoting a request) are masked too: secret
     headers (`Authorization: Bearer X`), quoted members with a secret's name (`"password":
     "x"`) and form pairs (`client_secret=x&...`). A private key in PEM armour keeps its
-    armour lines only. Config text too: a YAML block scalar's lines, XML and YAML name/value
-    pairs, a hash's `"password" => "x"`, a whole line's value (`Password=correct horse
-    battery`); and a command line's credentials (`curl -u user:pw`, `--password pw`)."""
+    armour lines only. Config text too: a YAML block scalar's lines, XML, YAML and flat
+    mappings' name/value pairs, a hash's `"password" => "x"`, a whole line's value
+    (`Password=correct horse battery`); and a command line's credentials (`curl -u user:pw`,
+    `--password pw`)."""
     if "PRIVATE KEY" in text:  # `... PRIVATE KEY-----`, PGP's `PRIVATE KEY BLOCK-----`
         text = _PRIVATE_KEY.sub(rf"-----BEGIN \1-----{MASK}-----END \1-----", text)
     if "://" in text:
@@ -361,6 +360,8 @@ def redact_text(text: str) -> str:
             text = _NUMBER_MEMBER.sub(_mask_number, text)
         if hinted:
             text = _mask_named_values(text)
+            if "value" in lower and "{" in text:  # `{name: DB_PASSWORD, value: x}`
+                text = mask_mapping_pairs(text)
             if "value" in lower and "\n" in text:  # `- name: DB_PASSWORD` / `  value: x`
                 text = mask_yaml_pairs(text)
         if "@" in text:
@@ -435,21 +436,9 @@ def _named_value(text: str, match: re.Match[str], column: int | None) -> tuple[i
         end -= 1
     if match.group("close") and text[end - 1 : end] == ",":
         end -= 1  # a JSON member's comma, on a line of its own: `"apiKey": true,`
-    if _not_a_credential(match.group("name"), text[value:end]):
+    if not_a_credential(match.group("name"), text[value:end]):
         return None
     return (end, quote + MASK) if end > value else None
-
-
-_LITERAL = re.compile(r"true|false|null|~|(?P<number>-?\d+(?:\.\d+)?)", re.IGNORECASE)
-
-
-def _not_a_credential(name: str, value: str) -> bool:
-    """A flag (`"requireToken": true`, YAML's `~`) or a quantity's number (`"max_tokens":
-    4096`, `_A_QUANTITY`), as JSON members keep them (`_mask_number`)."""
-    literal = _LITERAL.fullmatch(value)
-    if literal is None:
-        return False
-    return literal.group("number") is None or bool(_A_QUANTITY.search(name.lower()))
 
 
 def _key_column(text: str, at: int) -> int | None:
@@ -482,7 +471,7 @@ def _mask_attribute(match: re.Match[str]) -> str:
 
 def _mask_number(match: re.Match[str]) -> str:
     quote, name, colon, _ = match.groups()
-    if not is_secret_name(name) or _A_QUANTITY.search(name.lower()):
+    if not is_secret_name(name) or is_a_quantity(name):
         return match.group(0)
     return f"{quote}{name}{quote}{colon}{MASK}"
 

@@ -22,6 +22,8 @@ __all__ = [
     "PAIR_NAMES",
     "PAIR_VALUES",
     "is_secret_name",
+    "is_a_quantity",
+    "not_a_credential",
     "secret_pair_value",
     "names_a_secret",
 ]
@@ -89,6 +91,31 @@ def is_secret_name(name: str) -> bool:
     if key in SECRET_PARAMS or key in SECRET_HEADERS:
         return True
     return bool(_SECRET_WORD.search(key)) and not _NOT_SECRET.search(key)
+
+
+_A_QUANTITY = re.compile(
+    r"(tokens|count|lifetime|ttl|timeout|expiry|expires|expires[-_]?in|days|seconds|minutes|"
+    r"hours|age|limit|max|min)$"
+)
+"""Endings of a secret's name that hold a number about it, not it: `max_tokens`,
+`accessTokenLifetime`, `tokenTtl`."""
+_LITERAL = re.compile(r"true|false|null|~|(?P<number>-?\d+(?:\.\d+)?)", re.IGNORECASE)
+
+
+def is_a_quantity(name: str) -> bool:
+    """Whether a secret's name holds a number about it (`max_tokens`, `tokenTtl`), which a
+    number written as its value is, not the secret."""
+    return bool(_A_QUANTITY.search(name.lower()))
+
+
+def not_a_credential(name: str, value: str) -> bool:
+    """Whether `value`, written as text for a secret's `name` (a member, a pair's value), is
+    none: a flag (`"requireToken": true`, YAML's `~`) or a quantity's number (`"max_tokens":
+    4096`, `- name: max_tokens` / `value: 4096`)."""
+    literal = _LITERAL.fullmatch(value)
+    if literal is None:
+        return False
+    return literal.group("number") is None or is_a_quantity(name)
 
 
 _ROLES = (
