@@ -176,6 +176,7 @@ SHAPES = [
         lambda s: {"body": f'{{\n  "name": "DB_PASSWORD",\n  "value": "{s}"\n}}'},
         True,
     ),
+    Shape("& inside a value", lambda s: {"env": f"Password=P@ss&{s}!"}, True),
 ]
 
 ORDINARY = {

@@ -661,6 +661,27 @@ def test_redact_text_masks_pairs_in_flat_mappings_and_below_their_key(
     assert redact_text(text) == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Password=P@ss&K1!", f"Password={MASK}"),  # a `&` inside the value
+        ("Retrying request with password=P@ss&K2! now",  # a sentence: to a blank
+         f"Retrying request with password={MASK} now"),
+        ("[db]\npassword = a&K3\nuser = u", f"[db]\npassword = {MASK}\nuser = u"),
+        # a `&` ending it: in a query, before the next pair, a shell's
+        ("https://h/p?password=K4&user=y", f"https://h/p?password={MASK}&user=y"),
+        ("/p?token=K5&x", f"/p?token={MASK}&x"),
+        ("client_secret=K6&grant_type=x", f"client_secret={MASK}&grant_type=x"),
+        ("export DB_PASSWORD=K7 && make", f"export DB_PASSWORD={MASK} && make"),
+        ("export DB_PASSWORD=K8&& make", f"export DB_PASSWORD={MASK}&& make"),
+    ],
+)  # fmt: skip
+def test_an_ampersand_ends_a_value_in_a_query_or_before_a_pair(text: str, expected: str) -> None:
+    """`Password=P@ss&word!` showed `&word!` (2026-12-06): outside a query a `&` ends a value
+    only before the next pair or as a shell's."""
+    assert redact_text(text) == expected
+
+
 HOSTILE_CONFIG_TEXT = [  # (text, what shows of it), each 200-300 KB
     ("password: |\n" + "  x\n" * 70_000, f"password: |\n  {MASK}\n"),  # a block read once
     ("password: |\n" * 25_000, "password: |\n" * 25_000),  # headers of no block
@@ -714,6 +735,8 @@ HOSTILE_CONFIG_TEXT = [  # (text, what shows of it), each 200-300 KB
     ("- name: password\n  value:\n" + "\n" * 250_000 + "    x",
      "- name: password\n  value:\n" + "\n" * 250_000 + f"    {MASK}"),
     ("- name: password\n  value:\n" * 9_000, "- name: password\n  value:\n" * 9_000),
+    ("password=" + "x&" * 125_000, f"password={MASK}&"),  # each `&` looked past once
+    ("in a sentence password=" + "&a" * 125_000, f"in a sentence password={MASK}"),
 ]  # fmt: skip
 
 

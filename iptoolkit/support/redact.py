@@ -26,8 +26,9 @@ value="x"/>`), SQL's `IDENTIFIED BY x`, and a command's (`curl -u user:x`, `-u m
 `--token x`; only where the command stands, not in prose: `the mysql client reads -password`;
 `redact_lines.py` reads YAML's pairs, `redact_commands.py` commands). A value starting a line,
 or on a line of pairs, runs to its end (`Password=correct horse battery`); elsewhere to a
-separator. A shape is over-masked rather than let through when text is ambiguous:
-`Note:joe@example.com` reads as `user:password@host`.
+separator; a `&` ends it in a query, else only before the next pair (`Password=P@ss&word!` is
+one value, `client_secret=x&grant_type=y` two). A shape is over-masked rather than let through
+when text is ambiguous: `Note:joe@example.com` reads as `user:password@host`.
 """
 
 from __future__ import annotations
@@ -106,15 +107,20 @@ _PAIR_NAME = re.compile(rf"(?<![\w.%+\-\[\]$=])({_KEY}++)(?:=(?!>)|[ \t]*+(?::=|
 """The name of a pair `name=value` (or `name = value`, INI; `name := value`, Go), after any
 character that cannot be part of it (or `=`: the `b` of `a=b=c` names nothing); not `=>`, a
 hash's arrow (`_HASH_HEAD`). Blanks after the `=` are skipped: `password= x` hides `x`."""
-_VALUE_END = re.compile(r"[&#\s\"']")
+_QUERY_VALUE_END = re.compile(r"[&#\s\"']")
+"""Where a value in a query (its pair after a `?`, a `&` or a `#`) ends: a `&` always."""
+_PAIR_AMPERSAND = rf"&(?=[&\s]|\Z|{_KEY}++=)"
+"""A `&` that ends a value outside a query: the next pair's (`client_secret=x&grant_type=y`),
+a shell's `&&` or `&`; not one inside it (`Password=P@ss&word!`)."""
+_VALUE_END = re.compile(rf"{_PAIR_AMPERSAND}|[#\s\"']")
 _LINE_VALUE_END = re.compile(
-    r"[\n&;|]|,(?=[ \t])|[\"'](?!\w)|"
+    rf"[\n;|]|{_PAIR_AMPERSAND}|,(?=[ \t])|[\"'](?!\w)|"
     r"(?<![ \t])[ \t]++(?=[\w.%+\-\[\]$]++(?:[ \t]*+=|:(?:[ \t\r\n]|\Z)))"
 )
-"""Where a value on a line of pairs ends: at the line's end, a `&`, a `;` (a connection
-string's next pair), a `|` (a table's cell), a comma and a blank, a closing quote (not
-`it's`), or the blank before the next pair (`password=a b user=u`); not at a blank inside it
-(`=correct horse`)."""
+"""Where a value on a line of pairs ends: at the line's end, the `&` of the next pair, a `;`
+(a connection string's next pair), a `|` (a table's cell), a comma and a blank, a closing
+quote (not `it's`), or the blank before the next pair (`password=a b user=u`); not at a blank
+inside it (`=correct horse`)."""
 _LINE_HEAD = re.compile(
     r"[ \t]*+(?:(?:#|;|//)[ \t]*+)?(?:\[[^\s\]]{1,40}+\][ \t]++)?"
     r"(?:[^\s=&?#;\"'<>()\[\]{}]++[ \t]++){0,2}+"
@@ -143,8 +149,9 @@ def redact_query(text: str) -> str:
     comma (`env=prod,token=...`), where a form or a word starts (the text's start, white
     space, a quote, a parenthesis: a token endpoint echoing `client_secret=...`), and inside
     another pair's value (`Source=db;Password="x"`). A credential's value is masked whole
-    when quoted (`password="a;b"`), else up to the next `&` (or `#`, white space, a quote),
-    so a `;` or `,` inside it does not let the rest show; the `)` closing a parenthesis it
+    when quoted (`password="a;b"`), else up to the next `&` in a query, the `&` of the next
+    pair elsewhere (`Password=P@ss&word!` is one value), `#`, white space or a quote, so a
+    `;` or `,` inside it does not let the rest show; the `)` closing a parenthesis it
     ends is kept (`(GET /?loginToken=**********)`), one inside it is masked with it. On a
     line of pairs (`_begins_a_line`: a config line, `export X=`, a connection string) white
     space does not end a value either (`Password=correct horse battery`), the next pair does.
@@ -164,10 +171,15 @@ def redact_query(text: str) -> str:
             line_end, first, pairs_line = len(text) if found == -1 else found, match.start(), None
         if not _names_a_credential(text, match):
             continue  # its value may hold pairs: `a=1;token=x`, `p;a=1?token=x`
-        line = text[match.start() - 1 : match.start()] in _LINE_SEPARATORS
+        before = text[match.start() - 1 : match.start()]
+        line = before in _LINE_SEPARATORS
         if line and pairs_line is None:
             pairs_line = _begins_a_line(text, first)
-        end, masked = _credential_value(text, start, line and bool(pairs_line))
+        if line and pairs_line:
+            ends = _LINE_VALUE_END
+        else:
+            ends = _QUERY_VALUE_END if before and before in _QUERY_SEPARATORS else _VALUE_END
+        end, masked = _credential_value(text, start, ends)
         pieces += (text[done:start], masked)
         done = position = end
     return "".join(pieces) + text[done:] if pieces else text
@@ -191,9 +203,10 @@ def _names_a_credential(text: str, match: re.Match[str]) -> bool:
     return before != "" and before in _QUERY_SEPARATORS and key.lower() in QUERY_ONLY_SECRETS
 
 
-def _credential_value(text: str, start: int, line: bool) -> tuple[int, str]:
-    """Where the value starting at `start` ends, and what stands for it; `line`: it stands
-    on a line of pairs, and runs over blanks."""
+def _credential_value(text: str, start: int, ends: re.Pattern[str]) -> tuple[int, str]:
+    """Where the value starting at `start` ends, and what stands for it; `ends`: where an
+    unquoted one ends, in a query (`_QUERY_VALUE_END`), on a line of pairs (over blanks,
+    `_LINE_VALUE_END`), or elsewhere (`_VALUE_END`)."""
     quote = text[start : start + 1]
     if quote in ("'", '"'):
         close = text.find(quote, start + 1)
@@ -202,7 +215,7 @@ def _credential_value(text: str, start: int, line: bool) -> tuple[int, str]:
         start += 1  # never closed: masked to where an unquoted one ends
     else:
         quote = ""
-    found = (_LINE_VALUE_END if line else _VALUE_END).search(text, start)
+    found = ends.search(text, start)
     end = len(text) if found is None else found.start()
     while end > start and text[end - 1] in ") \t\r":
         end -= 1
