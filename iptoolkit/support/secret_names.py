@@ -100,6 +100,8 @@ _A_QUANTITY = re.compile(
 """Endings of a secret's name that hold a number about it, not it: `max_tokens`,
 `accessTokenLifetime`, `tokenTtl`."""
 _LITERAL = re.compile(r"true|false|null|~|(?P<number>-?\d+(?:\.\d+)?)", re.IGNORECASE)
+_LITERAL_FIRST = frozenset("tfnTFN~-0123456789")
+"""What a literal (`_LITERAL`) starts with."""
 
 
 def is_a_quantity(name: str) -> bool:
@@ -112,6 +114,8 @@ def not_a_credential(name: str, value: str) -> bool:
     """Whether `value`, written as text for a secret's `name` (a member, a pair's value), is
     none: a flag (`"requireToken": true`, YAML's `~`) or a quantity's number (`"max_tokens":
     4096`, `- name: max_tokens` / `value: 4096`)."""
+    if value[:1] not in _LITERAL_FIRST:
+        return False  # most values: no expression tried
     literal = _LITERAL.fullmatch(value)
     if literal is None:
         return False
