@@ -360,6 +360,15 @@ def test_ordinary_fields_that_look_like_secrets_stay_visible() -> None:
     assert [name for name in ORDINARY if is_secret_name(name)] == []
 
 
+def test_a_secrets_flag_or_count_shows_in_fields_as_in_text() -> None:
+    """A number about a secret (`max_tokens`) or a flag (`requireToken`) is no secret; a
+    number that is one (a PIN) is masked, as a string is."""
+    about = {"max_tokens": 1024, "accessTokenLifetime": 3600.0, "requireToken": True}
+    assert redact_fields(about) == about
+    held = {"password": 1234, "apiKey": 0, "secret": 1.5, "token": "x", "pin_token": 42}
+    assert redact_fields(held) == dict.fromkeys(held, MASK)
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [

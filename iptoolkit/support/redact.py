@@ -95,9 +95,19 @@ def redact_member(key: Any, item: Any, pair: bool) -> Any:
     `key` is a secret's name, or the mapping names a secret (`pair`, `names_a_secret`)
     and `key` holds that pair's value; else its own fields masked. One rule for a whole
     mapping and for a caller that masks its members one by one (`field_rows`)."""
-    if item not in (None, "") and (is_secret_name(str(key)) or (pair and key in PAIR_VALUES)):
+    if item in (None, ""):
+        return item
+    if (pair and key in PAIR_VALUES) or (is_secret_name(str(key)) and not _about(key, item)):
         return MASK
     return redact_fields(item)
+
+
+def _about(key: Any, item: Any) -> bool:
+    """Whether a secret's field holds a flag or a number about it, not it (`"requireToken":
+    true`, `"max_tokens": 1024`): shown, as text shows them (`not_a_credential`); a PIN
+    (`"password": 1234`) is masked."""
+    kind = type(item)
+    return kind is bool or ((kind is int or kind is float) and is_a_quantity(str(key)))
 
 
 _KEY = r"[\w.%+\-\[\]$]"
