@@ -15,6 +15,7 @@ import pytest
 from iptoolkit.core.estate import Estate
 from iptoolkit.demo import demo_estate
 from iptoolkit.query.graph import build_graph
+from iptoolkit.query.reach import node_positions
 from iptoolkit.support.printable import LABEL_COUNT
 from iptoolkit.topology.style import KIND_GLYPHS
 from iptoolkit.viewmodel.drill import (
@@ -26,6 +27,7 @@ from iptoolkit.viewmodel.drill import (
 from iptoolkit.viewmodel.topology_data import (
     PORT_SUFFIX,
     ViewData,
+    group_graph,
     hover_names,
     shared_path,
     view_data,
@@ -383,3 +385,18 @@ def test_profiles_nothing_splits_are_opened_by_ranges_of_names(graph: nx.MultiDi
     ys = [a["y"] for _, a in _drawn(data_of(view))]
     # each range fits the canvas, or the few canvases a panel scrolls through
     assert max(ys) - min(ys) <= CANVAS.inner_height * SCROLL_PAGES + 1e-6
+
+
+def test_a_part_cut_by_positions_is_the_part_cut_by_a_walk(graph: nx.MultiDiGraph[str]) -> None:
+    """`group_graph` given the graph's positions (a caller opening many groups) gives the
+    same part, in the same order, as the walk of the whole graph."""
+    positions = node_positions(graph)
+    profiles = [n for n, a in graph.nodes(data=True) if a.get("kind") == "profile"]
+    for members in (profiles[:40], profiles[-3:], profiles[::7]):
+        walked = group_graph(graph, members)
+        sorted_part = group_graph(graph, members, positions=positions)
+        assert list(sorted_part.nodes(data=True)) == list(walked.nodes(data=True))
+        assert list(sorted_part.edges(keys=True, data=True)) == list(
+            walked.edges(keys=True, data=True)
+        )
+        assert list(walked) != sorted(walked)  # the graph's order is not the names'

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from ..query.graph import release
+from ..query.reach import node_positions
 from ..topology.style import KIND_LABELS
 from ..viewmodel.drill import auto_view
 from ..viewmodel.topology_data import ViewData, detail_node, group_graph
@@ -157,19 +158,25 @@ def drill_from(
 
 class _PartOpener:
     """Groups opened from their level's part of the graph (`group_graph`, sharing the
-    graph's attribute dicts: no level changes its part), each part released once its
-    groups are opened (the whole graph is the caller's)."""
+    graph's attribute dicts: no level changes its part, and put in its order by its
+    positions, kept while its groups are opened), each part released once its groups are
+    opened (the whole graph is the caller's)."""
 
     def __init__(self, graph: EstateGraph, canvas: Canvas) -> None:
         self.graph, self.canvas = graph, canvas
+        self._positions: tuple[EstateGraph, dict[str, int]] | None = None
 
     def open(
         self, within: EstateGraph, members: tuple[Hashable, ...], sign: frozenset[Hashable]
     ) -> tuple[EstateGraph, ViewData]:
-        inner = group_graph(within, members, copy=False)
+        if self._positions is None or self._positions[0] is not within:
+            self._positions = (within, node_positions(within))
+        inner = group_graph(within, members, copy=False, positions=self._positions[1])
         return inner, auto_view(inner, canvas=self.canvas)
 
     def done(self, within: EstateGraph) -> None:
+        if self._positions is not None and self._positions[0] is within:
+            self._positions = None
         if within is not self.graph:
             release(within)
 

@@ -86,9 +86,10 @@ def _partners_reached(graph: EstateGraph, partner_names: dict[str, str]) -> dict
     the edges, partners first, when every edge runs from a column to a later one (as
     `build_graph` makes them), else by a walk from each profile (a walk from each of
     100,000 profiles was a tenth of an HTML file's levels)."""
-    column = {node: _COLUMN.get(str(data.get("kind")), -1) for node, data in graph.nodes(data=True)}
-    edges: Iterable[tuple[str, str]] = graph.edges()
-    if not all(0 <= column[u] < column[v] for u, v in edges):
+    given: Any = graph  # networkx's own dicts: no view per node or edge (a multigraph's
+    nodes, succ = given._node, given._succ  # edge view yields each parallel edge)
+    column = {node: _COLUMN.get(str(data.get("kind")), -1) for node, data in nodes.items()}
+    if not all(0 <= column[u] < column[v] for u, targets in succ.items() for v in targets):
         return {
             node: {partner_names[p] for p in reached(graph.succ, [node]) if p in partner_names}
             for node, at in column.items()
@@ -99,10 +100,10 @@ def _partners_reached(graph: EstateGraph, partner_names: dict[str, str]) -> dict
         if at >= 0:
             by_column[at].append(node)
     found: dict[str, set[str]] = {}
-    for nodes in reversed(by_column):
-        for node in nodes:
+    for in_column in reversed(by_column):
+        for node in in_column:
             names = {partner_names[node]} if node in partner_names else set()
-            for other in graph.succ[node]:
+            for other in succ[node]:
                 names |= found[other]
             found[node] = names
     return found

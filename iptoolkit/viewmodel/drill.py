@@ -17,6 +17,7 @@ neighbourhood. Plain data (`ViewData`), no widget.
 
 from __future__ import annotations
 
+import operator
 import weakref
 from collections import Counter
 from collections.abc import Hashable, Iterable
@@ -57,13 +58,14 @@ def tallest_column(graph: EstateGraph) -> int:
     known = _TALLEST.get(graph)
     if known is None:
         nodes: Any = graph  # its node dicts read as networkx keeps them, not through a view
-        counts = Counter(
-            COLUMN_OF_KIND.get(str(data.get("kind")), 1) for data in nodes._node.values()
-        )
+        counts: Counter[int] = Counter()
+        for kind, count in Counter(map(_KIND, nodes._node.values())).items():  # no frame
+            counts[COLUMN_OF_KIND.get(str(kind), 1)] += count  # per node: a tenth of a level
         known = _TALLEST[graph] = max(counts.values(), default=0)
     return known
 
 
+_KIND = operator.methodcaller("get", "kind")
 _TALLEST: weakref.WeakKeyDictionary[EstateGraph, int] = weakref.WeakKeyDictionary()
 """`tallest_column` of each graph alive (a graph is not changed once built)."""
 
