@@ -366,7 +366,27 @@ def test_a_secrets_flag_or_count_shows_in_fields_as_in_text() -> None:
     about = {"max_tokens": 1024, "accessTokenLifetime": 3600.0, "requireToken": True}
     assert redact_fields(about) == about
     held = {"password": 1234, "apiKey": 0, "secret": 1.5, "token": "x", "pin_token": 42}
+    held |= {"tokenAdmin": 123456, "secretAccount": 9, "pinSecretMessage": 4711}  # words
     assert redact_fields(held) == dict.fromkeys(held, MASK)
+    assert (
+        redact_text("- name: TOKEN_ADMIN\n  value: 1234") == f"- name: TOKEN_ADMIN\n  value: {MASK}"
+    )
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["SecretString", "secretsKey", "SECRETS_KEY", "secretSalt", "secrets", "clientSecrets",
+     "secretsValue", "sharedSecretString"],
+)  # fmt: skip
+def test_secret_words_hold_secrets_but_the_name_of_a_store(name: str) -> None:
+    """ "secrets" before the name of what keeps them selects a store (`secretsManager`), any
+    other word after it is still a secret's (AWS's `SecretString`)."""
+    assert is_secret_name(name)
+    assert redact_fields({name: "hunter2", "secretsManager": "aws"}) == {
+        name: MASK,
+        "secretsManager": "aws",
+    }
+    assert not is_secret_name("secrets_engine") and not is_secret_name("secretsVault")
 
 
 @pytest.mark.parametrize(
@@ -618,19 +638,25 @@ def test_redact_text_masks_yaml_pairs_commands_and_quoted_headers(text: str, exp
          "the mysql client reads -password from its config"),
         ("ls -a docs && grep -w token f", "ls -a docs && grep -w token f"),
         ("smbclient -U alice //h/s", "smbclient -U alice //h/s"),
-        ("redis-cli -a <password> ping", "redis-cli -a <password> ping"),
+        ("redis-cli -a <password> ping", f"redis-cli -a {MASK} ping"),  # a shape: masked
         ("mongosh -u admin -p --authenticationDatabase admin",
          "mongosh -u admin -p --authenticationDatabase admin"),
         ("keytool -storepass:env PW -list", "keytool -storepass:env PW -list"),
         ("curl -u admin https://x", "curl -u admin https://x"),
-        ("a redis-cli -a flag", "a redis-cli -a flag"),
+        # a command after an article, a capital or bracketed password, a colon after `%`
+        ("Run the curl -u admin:K19 https://x", f"Run the curl -u admin:{MASK} https://x"),
+        ("run this mysql -uroot -pK20 app", f"run this mysql -uroot -p{MASK} app"),
+        ("docker login -u me -p SECRETPW r", f"docker login -u me -p {MASK} r"),
+        ("sshpass -p (K21) ssh h", f"sshpass -p {MASK} ssh h"),
+        ("smbclient //h/s -U alice%K2:2", f"smbclient //h/s -U alice%{MASK}"),
+        ('rpcclient -U "alice%K2:3" 10.0.0.1', f'rpcclient -U "alice%{MASK}" 10.0.0.1'),
     ],
 )  # fmt: skip
 def test_redact_text_masks_the_passwords_commands_read_after_their_flags(
     text: str, expected: str
 ) -> None:
     """Each secret here showed (2026-12-06): a flag holds a password only for a command that
-    reads one there, written as a command (not after an article: `the mysql client`)."""
+    reads one there; a glued value spelling the option's name (`-password`) is prose."""
     assert redact_text(text) == expected
 
 
@@ -731,7 +757,7 @@ HOSTILE_CONFIG_TEXT = [  # (text, what shows of it), each 200-300 KB
     ("--token 'k\n" * 25_000 + "'", f"--token '{MASK}\n" * 25_000 + "'"),  # closing none
     ("curl -u " + "a" * 250_000 + ":x", "curl -u " + "a" * 250_000 + ":x"),
     ("login" + " -p x ;" * 40_000, "login -p " + MASK + " ;" + " -p x ;" * 39_999),
-    ("the mysql " * 25_000 + "-px", "the mysql " * 25_000 + "-px"),  # each looked at once
+    ("the mysql " * 25_000 + "-px", "the mysql " * 25_000 + f"-p{MASK}"),  # looked at once
     ("mysql -px ; " * 25_000, f"mysql -p{MASK} ; " * 25_000),  # each after the last
     ("smbclient" + " -U a" * 50_000, "smbclient" + " -U a" * 50_000),
     ("redis-cli" + " -a x" * 50_000, "redis-cli" + f" -a {MASK}" * 50_000),
@@ -817,3 +843,10 @@ def test_field_rows_kept_per_value_mask_as_redact_fields() -> None:
         assert field_rows({"a": -0.0, "b": 0.0}, kept) == [("a", "-0.0"), ("b", "0.0")]
     assert ("value", str, "Bearer x", True) in kept  # the caller's, dropped with it
     assert field_rows({"password": "hunter2"}) == [("password", MASK)]
+
+
+def test_an_html_escaped_ampersand_ends_a_value() -> None:
+    """`&amp;` in a link written into HTML ends a credential's value as `&` would."""
+    link = '<a href="/cb?code=1&amp;access_token=K1&amp;state=xyz">link</a>'
+    assert redact_text(link) == link.replace("K1", MASK)
+    assert redact_text("says token=K2&amp;lang=en") == f"says token={MASK}&amp;lang=en"

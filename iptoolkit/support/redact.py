@@ -119,9 +119,9 @@ character that cannot be part of it (or `=`: the `b` of `a=b=c` names nothing); 
 hash's arrow (`_HASH_HEAD`). Blanks after the `=` are skipped: `password= x` hides `x`."""
 _QUERY_VALUE_END = re.compile(r"[&#\s\"']")
 """Where a value in a query (its pair after a `?`, a `&` or a `#`) ends: a `&` always."""
-_PAIR_AMPERSAND = rf"&(?=[&\s]|\Z|{_KEY}++=)"
-"""A `&` that ends a value outside a query: the next pair's (`client_secret=x&grant_type=y`),
-a shell's `&&` or `&`; not one inside it (`Password=P@ss&word!`)."""
+_PAIR_AMPERSAND = rf"&(?=[&\s]|\Z|amp;|{_KEY}++=)"
+"""A `&` that ends a value outside a query: the next pair's (`client_secret=x&grant_type=y`,
+HTML's `&amp;`), a shell's `&&` or `&`; not one inside it (`Password=P@ss&word!`)."""
 _VALUE_END = re.compile(rf"{_PAIR_AMPERSAND}|[#\s\"']")
 _LINE_VALUE_END = re.compile(
     rf"[\n;|]|{_PAIR_AMPERSAND}|,(?=[ \t])|[\"'](?!\w)|"

@@ -4,8 +4,9 @@ A command's credentials (`curl -u user:pw`, `mysql -ppw`, `docker login -p pw`, 
 pw`, `redis-cli -a pw`, `ldapsearch -w pw`, `smbclient -U user%pw`, `keytool -storepass pw`,
 `--password pw`, `--token x`) are told from prose (`use -p to make folders`, `ls -a`, `the
 --token option`, `the mysql client reads -password`) by the command on their line: a flag
-holds a password only for a command that reads one there, standing as a command does (not
-after an article: `the mysql client`).
+holds a password only for a command on its line that reads one there, and a glued one that
+spells the option's name (`-password`) is prose. A placeholder there (`-a <password>`) is
+masked: where a command takes a password, any word may be one (`-p SECRETPW`, `-p (x)`).
 """
 
 from __future__ import annotations
@@ -29,10 +30,15 @@ COMMAND_MARK = re.compile(r"(?<![\w\-])-[uUpawsknd\-]")
 """What a command's credential stands after (`-u`, `-p`, `-a`, `-w`, `-storepass`, `-keypass`,
 `-new`, `--`; `mask_command_secrets`): text without one skips that pass, found in one search
 (a generator of `in` tests per text doubled the time of masking a snapshot's every field)."""
+_FLAG_PATTERN = (
+    r"-(?P<flag>[pawU]|(?:(?:src|dest)?(?:store|key)pass|new)(?=[ \t]))(?P<blank>[ \t]*+)"
+)
+_FLAG = re.compile(_FLAG_PATTERN)
+"""A flag some command reads a password after (`_FLAGS`), and the blank after it."""
 _COMMAND_SECRET = re.compile(
     r"""(?<![\w\-])(?:(?P<user>-[uU](?:[ \t]++|=)?+|--(?:proxy-)?user(?:[ \t]++|=))"""
     r"""(?P<user_quote>["']?+)(?P<name>[^\s:"'/]{0,100}+):"""  # curl's `-u u:pw`, `-u :pw`
-    r"""|-(?P<flag>[pawU]|(?:(?:src|dest)?(?:store|key)pass|new)(?=[ \t]))(?P<blank>[ \t]*+)"""
+    rf"""|{_FLAG_PATTERN}"""
     r"""|--(?P<option>[A-Za-z][\w\-]{0,60}+)[ \t]++)"""  # `--password pw`, `--token x`
 )
 """Where a command's credential starts: after a user and a colon (`curl -u admin:pw`,
@@ -94,13 +100,9 @@ _FLAGS: dict[str, tuple[_Reader, ...]] = {
 }
 """Which commands read a password after each flag: elsewhere a `-p` is a port, parents, a
 path; a `-a` all; a `-w` a word; a `-U` a user alone."""
-_ARTICLE = re.compile(
-    r"(?<![\w\-.])(?:the|a|an|this|that|these|those|its|their|your|our|my|his|her|each|every|"
-    r"any|some|no|which|whose)[ \t]++\Z",
-    re.IGNORECASE,
-)
-"""A word before a command's name that makes it prose (`the mysql client`), asked of the few
-characters before it."""
+_FLAG_NAMES = frozenset({"password", "passwd", "passphrase"})
+"""A glued flag's value that spells the option's name (`-password`): prose naming it, not a
+password (`the mysql client reads -password from its config`)."""
 _COMMAND_END = re.compile(r"&&|\|\||[;|\n]|[,.](?=[ \t])|\bthen\b")
 """Where a command on a line ends and the next begins: its `-p` is no longer the login's."""
 _SECRET_OPTIONS = frozenset(
@@ -137,14 +139,16 @@ def mask_command_secrets(text: str) -> str:
             value = _command_value(text, start, "")
             if _placeholder(text[start : value[0]]):
                 continue
-        elif flag is None:  # `curl -u u:pw`
-            if not _within(_CURL, match.start(), text, (line_start, line_end), commands):
-                continue
+        elif flag is None and _within(
+            _CURL, match.start(), text, (line_start, line_end), commands
+        ):  # `curl -u u:pw`
             value = _command_value(text, start, match.group("user_quote"))
-        else:  # `mysql -ppw`, `login -p pw`, `smbclient -U u%pw`
-            blank = bool(match.group("blank"))
-            reader = _reader(flag, blank, match.start(), text, (line_start, line_end), commands)
-            if reader is None or (read := _flag_value(text, start, reader)) is None:
+        else:  # `mysql -ppw`, `login -p pw`, `smbclient -U u%pw` (`-U u%p:w` read as curl's)
+            flagged = match if flag is not None else _FLAG.match(text, match.start())
+            if flagged is None:
+                continue
+            read = _flag_read(flagged, text, (line_start, line_end), commands)
+            if read is None:
                 continue
             start, value = read
         end, masked = value
@@ -190,17 +194,33 @@ def _reader(
     return None
 
 
+def _flag_read(
+    flagged: re.Match[str],
+    text: str,
+    line: tuple[int, int],
+    commands: dict[re.Pattern[str], tuple[int, int]],
+) -> tuple[int, tuple[int, str]] | None:
+    """The password after a flag (`_FLAG`'s groups in `flagged`): where it begins, ends and
+    what stands for it, when a command on the `line` reads one there (`_reader`), and it is
+    not the option's own name glued to it (`-password`, `_FLAG_NAMES`)."""
+    flag, blank = flagged.group("flag"), bool(flagged.group("blank"))
+    reader = _reader(flag, blank, flagged.start(), text, line, commands)
+    if reader is None or (read := _flag_value(text, flagged.end(), reader)) is None:
+        return None
+    start, (end, _) = read
+    if not blank and (flag + text[start:end]).lower().rstrip(",.;:!?") in _FLAG_NAMES:
+        return None
+    return read
+
+
 def _flag_value(text: str, start: int, reader: _Reader) -> tuple[int, tuple[int, str]] | None:
     """Where the password after a flag (`start`) begins, where it ends and what stands for
     it: its word, or the part after `reader.after` in it (`alice%pw`); None when another
-    option follows, or a placeholder (`-p PASSWORD`, `-a <password>`)."""
+    option follows (a placeholder, `-p <password>`, is masked: a shape, not a secret)."""
     if text[start : start + 1] in ("", "-"):
         return None  # `mongosh -u admin -p` asks for it
     if not reader.after:
-        value = _command_value(text, start, "")
-        if reader.blank and not reader.glued and _placeholder(text[start : value[0]]):
-            return None
-        return start, value
+        return start, _command_value(text, start, "")
     word_end = _command_value(text, start, "")[0]
     cut = text.find(reader.after, start, word_end)
     if cut == -1:
@@ -210,16 +230,13 @@ def _flag_value(text: str, start: int, reader: _Reader) -> tuple[int, tuple[int,
 
 
 def _first(command: re.Pattern[str], text: str, start: int, end: int) -> tuple[int, int]:
-    """Where `command` first stands as one in `text[start:end]` (one line; not after an
-    article, `_ARTICLE`) and where the command it begins ends (`_COMMAND_END`), else
-    `len(text)` twice."""
-    position = start
-    while (found := command.search(text, position, end)) is not None:
-        if _ARTICLE.search(text, max(start, found.start() - 16), found.start()) is None:
-            after = _COMMAND_END.search(text, found.end(), end)
-            return found.start(), end if after is None else after.start()
-        position = found.end()
-    return len(text), len(text)
+    """Where `command` first stands as one in `text[start:end]` (one line) and where the
+    command it begins ends (`_COMMAND_END`), else `len(text)` twice."""
+    found = command.search(text, start, end)
+    if found is None:
+        return len(text), len(text)
+    after = _COMMAND_END.search(text, found.end(), end)
+    return found.start(), end if after is None else after.start()
 
 
 def _placeholder(value: str) -> bool:

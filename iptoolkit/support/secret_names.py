@@ -59,7 +59,8 @@ SECRET_HEADERS = frozenset(
 """HTTP header names (lower case) whose values are credentials."""
 
 _SECRET_WORD = re.compile(
-    r"pass(word|wd|phrase)?$|secret(?!s[-_.]?[a-z])|token(?!i[sz])|authori[sz]ation|api[-_]?key|"
+    r"pass(word|wd|phrase)?$|secret(?!s[-_.]?(?:manager|engine|provider|backend|store|vault))|"
+    r"token(?!i[sz])|authori[sz]ation|api[-_]?key|"
     r"credential|"
     r"private[-_]?key|(access|account|encryption|signing|shared|master|hmac|auth|subscription)"
     r"[-_]?keys?$|"
@@ -67,9 +68,10 @@ _SECRET_WORD = re.compile(
 )
 """Words that make a longer name secret: `clientSecret`, `loginToken`, `smtpPassword`,
 `privateKeyPem`, `sharedAccessKey`, `X-Amz-Signature`, `authHeader`,
-`Ocp-Apim-Subscription-Key`; not `tokenizer`, nor `secretsManager`: "secrets" before another
-word names what keeps them (AWS Secrets Manager, a secrets engine, provider or backend), a
-setting that selects it, while `secrets`, `clientSecrets` and `secretKey` hold them."""
+`Ocp-Apim-Subscription-Key`; not `tokenizer`, nor `secretsManager`: "secrets" before the
+name of what keeps them (AWS Secrets Manager, a secrets engine, provider, backend, store or
+vault) is a setting that selects it, while `secrets`, `SecretString` and `secretsKey` hold
+them."""
 _NOT_SECRET = re.compile(
     r"(id|ids|type|name|url|uri|endpoint|mechanism|alias|path|file|algorithm|format|length|size)$"
 )
@@ -93,12 +95,15 @@ def is_secret_name(name: str) -> bool:
     return bool(_SECRET_WORD.search(key)) and not _NOT_SECRET.search(key)
 
 
-_A_QUANTITY = re.compile(
-    r"(tokens|count|lifetime|ttl|timeout|expiry|expires|expires[-_]?in|days|seconds|minutes|"
-    r"hours|age|limit|max|min)$"
+_QUANTITY_WORDS = frozenset(
+    "tokens count lifetime ttl timeout expiry expires days seconds minutes hours age limit "
+    "max min".split()
 )
-"""Endings of a secret's name that hold a number about it, not it: `max_tokens`,
-`accessTokenLifetime`, `tokenTtl`."""
+"""Last words of a secret's name that hold a number about it, not it: `max_tokens`,
+`accessTokenLifetime`, `tokenTtl`, `expires_in`; as whole words (not `tokenAdmin`,
+`secretAccount`, `pinMessage`)."""
+_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+"""The words of a name, split at case changes, separators and digits (`accessTokenTTL`)."""
 _LITERAL = re.compile(r"true|false|null|~|(?P<number>-?\d+(?:\.\d+)?)", re.IGNORECASE)
 _LITERAL_FIRST = frozenset("tfnTFN~-0123456789")
 """What a literal (`_LITERAL`) starts with."""
@@ -107,7 +112,8 @@ _LITERAL_FIRST = frozenset("tfnTFN~-0123456789")
 def is_a_quantity(name: str) -> bool:
     """Whether a secret's name holds a number about it (`max_tokens`, `tokenTtl`), which a
     number written as its value is, not the secret."""
-    return bool(_A_QUANTITY.search(name.lower()))
+    words = [word.lower() for word in _WORDS.findall(name)]
+    return bool(words) and (words[-1] in _QUANTITY_WORDS or words[-2:] == ["expires", "in"])
 
 
 def not_a_credential(name: str, value: str) -> bool:
