@@ -205,7 +205,7 @@ ORDINARY = {
     "shellLine": "export LOG_LEVEL=debug shell-line-visible",
     "secretsManager": "aws-secrets-manager-visible",
     "modelEnv": "- name: max_tokens\n  value: 4096\n- name: model\n  value: model-env-visible\n",
-    "mysqlNote": "the mysql client reads -password from its config-visible",
+    "mysqlNote": "the mysql client reads its password from its config-visible",
 }
 """Fields that only look like secrets, each value one an output must keep as it is."""
 ORDINARY_SHOWN = [
@@ -216,7 +216,7 @@ ORDINARY_SHOWN = [
     "section-visible", "ops-visible@example.com", "bearer-colon-visible", "key-name-visible",
     "xml-pair-visible", "yaml-block-visible", "the body-visible", "shell-line-visible",
     "aws-secrets-manager-visible", "value: 4096", "model-env-visible",
-    "reads -password from its config-visible",
+    "reads its password from its config-visible",
 ]  # fmt: skip
 """What of `ORDINARY` an output shows (a marker in each value), to look for in it."""
 

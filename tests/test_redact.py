@@ -367,6 +367,7 @@ def test_a_secrets_flag_or_count_shows_in_fields_as_in_text() -> None:
     assert redact_fields(about) == about
     held = {"password": 1234, "apiKey": 0, "secret": 1.5, "token": "x", "pin_token": 42}
     held |= {"tokenAdmin": 123456, "secretAccount": 9, "pinSecretMessage": 4711}  # words
+    held |= {"token_max_": 1, "secretMaxé": 2, "token[max]": 3}  # not ending in a word
     assert redact_fields(held) == dict.fromkeys(held, MASK)
     assert (
         redact_text("- name: TOKEN_ADMIN\n  value: 1234") == f"- name: TOKEN_ADMIN\n  value: {MASK}"
@@ -376,7 +377,7 @@ def test_a_secrets_flag_or_count_shows_in_fields_as_in_text() -> None:
 @pytest.mark.parametrize(
     "name",
     ["SecretString", "secretsKey", "SECRETS_KEY", "secretSalt", "secrets", "clientSecrets",
-     "secretsValue", "sharedSecretString"],
+     "secretsValue", "sharedSecretString", "secretsStoreKey", "secrets_manager_key"],
 )  # fmt: skip
 def test_secret_words_hold_secrets_but_the_name_of_a_store(name: str) -> None:
     """ "secrets" before the name of what keeps them selects a store (`secretsManager`), any
@@ -634,8 +635,12 @@ def test_redact_text_masks_yaml_pairs_commands_and_quoted_headers(text: str, exp
          f"mysql -uroot -p{MASK} db; mysql -uroot -p{MASK} db2"),
         ("docker exec -it db mysql -uroot -pK18", f"docker exec -it db mysql -uroot -p{MASK}"),
         # what stays: the flags of other commands, a user alone, prose, placeholders
-        ("the mysql client reads -password from its config",
-         "the mysql client reads -password from its config"),
+        ("the mysql client reads -password from its config",  # over-masked: may be one
+         f"the mysql client reads -p{MASK} from its config"),
+        ("the mysql client; mysql -pK24 app", f"the mysql client; mysql -p{MASK} app"),
+        ("see the mysql docs, then mysql -pK25", f"see the mysql docs, then mysql -p{MASK}"),
+        ("grep curl f; curl -u a:K26 x", f"grep curl f; curl -u a:{MASK} x"),
+        ("mysql -uroot -password app", f"mysql -uroot -p{MASK} app"),
         ("ls -a docs && grep -w token f", "ls -a docs && grep -w token f"),
         ("smbclient -U alice //h/s", "smbclient -U alice //h/s"),
         ("redis-cli -a <password> ping", f"redis-cli -a {MASK} ping"),  # a shape: masked
@@ -850,3 +855,22 @@ def test_an_html_escaped_ampersand_ends_a_value() -> None:
     link = '<a href="/cb?code=1&amp;access_token=K1&amp;state=xyz">link</a>'
     assert redact_text(link) == link.replace("K1", MASK)
     assert redact_text("says token=K2&amp;lang=en") == f"says token={MASK}&amp;lang=en"
+
+
+def test_a_long_word_of_users_is_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`-Ua:` read as curl's user, then as smbclient's `-U`, over a long word: each `-U`
+    once read the word to its end looking for a `%` (12 s at 100 KB); the word is now read
+    once, whatever its length (counted in reads, not timed)."""
+    from iptoolkit.support import redact_commands
+
+    reads: list[int] = []
+    read_value = redact_commands._command_value
+
+    def counted(text: str, start: int, quote: str) -> tuple[int, str]:
+        reads.append(start)
+        return read_value(text, start, quote)
+
+    monkeypatch.setattr(redact_commands, "_command_value", counted)
+    text = "smbclient " + "-Ua:" * 2_000
+    assert redact_text(text) == text
+    assert len(reads) < 10

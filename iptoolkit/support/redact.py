@@ -23,7 +23,7 @@ x}`, a JSON object on one line or many) and attribute pairs (`<add key="DbPasswo
 value="x"/>`), SQL's `IDENTIFIED BY x`, and a command's (`curl -u user:x`, `-u me@x.com:x`,
 `-uuser:x`, `-u :x`, `mysql -px`, `docker login -p x`, `mongosh -p x`, `redis-cli -a x`,
 `ldapsearch -w x`, `smbclient -U user%x`, `keytool -storepass x -keypass x`, `--password x`,
-`--token x`; only where the command stands, not in prose: `the mysql client reads -password`;
+`--token x`; only where the command stands, not in prose: `use -p to make folders`;
 `redact_lines.py` reads YAML's pairs, `redact_commands.py` commands). A value starting a line,
 or on a line of pairs, runs to its end (`Password=correct horse battery`); elsewhere to a
 separator; a `&` ends it in a query, else only before the next pair (`Password=P@ss&word!` is

@@ -3,10 +3,11 @@
 A command's credentials (`curl -u user:pw`, `mysql -ppw`, `docker login -p pw`, `mongosh -p
 pw`, `redis-cli -a pw`, `ldapsearch -w pw`, `smbclient -U user%pw`, `keytool -storepass pw`,
 `--password pw`, `--token x`) are told from prose (`use -p to make folders`, `ls -a`, `the
---token option`, `the mysql client reads -password`) by the command on their line: a flag
-holds a password only for a command on its line that reads one there, and a glued one that
-spells the option's name (`-password`) is prose. A placeholder there (`-a <password>`) is
-masked: where a command takes a password, any word may be one (`-p SECRETPW`, `-p (x)`).
+--token option`) by the command on their line: a flag holds a password only for a command
+on its line that reads one there (the first there, or a later one past its end). A placeholder there
+(`-a <password>`) is masked, and so is prose that names the command before a glued flag
+(`the mysql client reads -password`): where a command takes a password, any word may be one
+(`-p SECRETPW`, `-p (x)`, `-password`).
 """
 
 from __future__ import annotations
@@ -100,9 +101,6 @@ _FLAGS: dict[str, tuple[_Reader, ...]] = {
 }
 """Which commands read a password after each flag: elsewhere a `-p` is a port, parents, a
 path; a `-a` all; a `-w` a word; a `-U` a user alone."""
-_FLAG_NAMES = frozenset({"password", "passwd", "passphrase"})
-"""A glued flag's value that spells the option's name (`-password`): prose naming it, not a
-password (`the mysql client reads -password from its config`)."""
 _COMMAND_END = re.compile(r"&&|\|\||[;|\n]|[,.](?=[ \t])|\bthen\b")
 """Where a command on a line ends and the next begins: its `-p` is no longer the login's."""
 _SECRET_OPTIONS = frozenset(
@@ -149,6 +147,8 @@ def mask_command_secrets(text: str) -> str:
                 continue
             read = _flag_read(flagged, text, (line_start, line_end), commands)
             if read is None:
+                if flagged is not match:  # its word read once, not once per `-U` in it
+                    position = max(position, _command_value(text, match.start(), "")[0])
                 continue
             start, value = read
         end, masked = value
@@ -170,9 +170,11 @@ def _within(
     one there, or past its end the next (`mysql -pa db; mysql -pb db`). `commands` holds
     where each was found on the line, so that a line is searched once for each."""
     place = commands.get(command)
-    if place is None or line[0] <= place[1] <= at:
-        place = _first(command, text, line[0] if place is None else place[1], line[1])
-        commands[command] = place
+    if place is None:
+        place = _first(command, text, line[0], line[1])
+    while place[1] <= at:  # that one ended before `at`: the next (`the mysql docs; mysql -px`)
+        place = _first(command, text, place[1], line[1])
+    commands[command] = place
     return place[0] < at < place[1]
 
 
@@ -201,16 +203,12 @@ def _flag_read(
     commands: dict[re.Pattern[str], tuple[int, int]],
 ) -> tuple[int, tuple[int, str]] | None:
     """The password after a flag (`_FLAG`'s groups in `flagged`): where it begins, ends and
-    what stands for it, when a command on the `line` reads one there (`_reader`), and it is
-    not the option's own name glued to it (`-password`, `_FLAG_NAMES`)."""
+    what stands for it, when a command on the `line` reads one there (`_reader`)."""
     flag, blank = flagged.group("flag"), bool(flagged.group("blank"))
     reader = _reader(flag, blank, flagged.start(), text, line, commands)
-    if reader is None or (read := _flag_value(text, flagged.end(), reader)) is None:
+    if reader is None:
         return None
-    start, (end, _) = read
-    if not blank and (flag + text[start:end]).lower().rstrip(",.;:!?") in _FLAG_NAMES:
-        return None
-    return read
+    return _flag_value(text, flagged.end(), reader)
 
 
 def _flag_value(text: str, start: int, reader: _Reader) -> tuple[int, tuple[int, str]] | None:

@@ -59,7 +59,7 @@ SECRET_HEADERS = frozenset(
 """HTTP header names (lower case) whose values are credentials."""
 
 _SECRET_WORD = re.compile(
-    r"pass(word|wd|phrase)?$|secret(?!s[-_.]?(?:manager|engine|provider|backend|store|vault))|"
+    r"pass(word|wd|phrase)?$|secret(?!s[-_.]?(?:manager|engine|provider|backend|store|vault)$)|"
     r"token(?!i[sz])|authori[sz]ation|api[-_]?key|"
     r"credential|"
     r"private[-_]?key|(access|account|encryption|signing|shared|master|hmac|auth|subscription)"
@@ -69,9 +69,9 @@ _SECRET_WORD = re.compile(
 """Words that make a longer name secret: `clientSecret`, `loginToken`, `smtpPassword`,
 `privateKeyPem`, `sharedAccessKey`, `X-Amz-Signature`, `authHeader`,
 `Ocp-Apim-Subscription-Key`; not `tokenizer`, nor `secretsManager`: "secrets" before the
-name of what keeps them (AWS Secrets Manager, a secrets engine, provider, backend, store or
-vault) is a setting that selects it, while `secrets`, `SecretString` and `secretsKey` hold
-them."""
+name of what keeps them, ending the name (AWS Secrets Manager, a secrets engine, provider,
+backend, store or vault), is a setting that selects it, while `secrets`, `SecretString`,
+`secretsKey` and `secretsManagerKey` hold them."""
 _NOT_SECRET = re.compile(
     r"(id|ids|type|name|url|uri|endpoint|mechanism|alias|path|file|algorithm|format|length|size)$"
 )
@@ -112,6 +112,8 @@ _LITERAL_FIRST = frozenset("tfnTFN~-0123456789")
 def is_a_quantity(name: str) -> bool:
     """Whether a secret's name holds a number about it (`max_tokens`, `tokenTtl`), which a
     number written as its value is, not the secret."""
+    if not name.isascii() or not name[-1:].isalnum():
+        return False  # words split as ASCII: a name ending otherwise (`token_max_`) is none
     words = [word.lower() for word in _WORDS.findall(name)]
     return bool(words) and (words[-1] in _QUANTITY_WORDS or words[-2:] == ["expires", "in"])
 
