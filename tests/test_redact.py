@@ -874,3 +874,21 @@ def test_a_long_word_of_users_is_read_once(monkeypatch: pytest.MonkeyPatch) -> N
     text = "smbclient " + "-Ua:" * 2_000
     assert redact_text(text) == text
     assert len(reads) < 10
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{name: DB_PASSWORD, value: 'it''s-K1'}",
+        "- name: DB_PASSWORD\n  value: 'it''s-K2'",
+        "password: 'it''s-K3'",
+        'password: "a\\"b-K4"',
+        '{"name": "DB_PASSWORD", "value": "a\\"b-K5"}',
+    ],
+)
+def test_a_quote_inside_a_quoted_value_does_not_end_it(text: str) -> None:
+    """YAML doubles a single quote inside one (`'it''s'`), JSON escapes a double one: the
+    part after it showed (2026-12-06)."""
+    shown = redact_text(text)
+    assert "K" not in shown.replace("DB_", ""), shown
+    assert MASK in shown

@@ -284,7 +284,8 @@ _NAMED = re.compile(
     r"""(?P<head>(?<![\w.\-"'])(?P<open>["']?+)(?P<name>[A-Za-z][\w.\-]{0,60})"""
     r"""(?P<close>["']?+)[ \t]*+:(?!=)[ \t]*+)"""  # `password: `, `"password": `, `'api-key: `
     r"""(?![\w.\-]+:(?:[ \t]|$))"""  # not a name itself: `Caused by: token: x`
-    r"""(?:(?P<quoted>"[^"\n]*+"|'[^'\n]*+')|(?P<quote>["']?+)(?P<first>[^\s"'<>,;]{0,24}+))"""
+    r"""(?:(?P<quoted>"(?:[^"\\\n]|\\.)*+"|'(?:[^'\n]|'')*+')"""  # `"a\"b"`, `'it''s'`
+    r"""|(?P<quote>["']?+)(?P<first>[^\s"'<>,;]{0,24}+))"""
 )
 """A secret's name and a colon (not `:=`), its value after it as YAML or a log line writes
 it (`password: x`, `token: Bearer x`), or quoted (`secret: "x"`); `_named_value` says how far

@@ -169,10 +169,24 @@ def _pair_value(text: str, start: int, line_end: int, column: int) -> _Value | N
         if (block := block_scalar(text, start, header.end(), column)) is None:
             return None
         return _Value(start, block[0], block[1], block[0], "")
-    if value[0] in "'\"" and (close := value.find(value[0], 1)) > 0:
+    if value[0] in "'\"" and (close := _closing_quote(value)) > 0:
         masked = f"{value[0]}{MASK}{value[0]}"
         return _Value(start, start + close + 1, masked, line_end, value[1:close])
     return _Value(start, end, MASK, line_end, _scalar(value))
+
+
+def _closing_quote(value: str) -> int:
+    """Where the quoted scalar starting `value` closes (-1: unclosed on its line): YAML writes
+    a single quote inside one doubled (`'it''s'`), a double quote escaped (`"a\\"b"`)."""
+    quote, at = value[0], 1
+    while (at := value.find(quote, at)) > 0:
+        if quote == "'" and value[at + 1 : at + 2] == "'":
+            at += 2
+        elif quote == '"' and (at - len(value[:at].rstrip("\\"))) % 2:
+            at += 1
+        else:
+            return at
+    return -1
 
 
 _BLANK_LINES = re.compile(r"(?:[ \t]*+\r?\n)*+")
@@ -205,7 +219,7 @@ line or many: each character is read by the one that starts at the brace before 
 _MEMBER = re.compile(
     r"""[{,][ \t\r\n]*+(?P<key>"[^"\\\n]{1,60}+"|'[^'\\\n]{1,60}+'|[\w.\-]{1,60}+)"""
     r"""[ \t]*+:[ \t\r\n]*+"""
-    r"""(?P<value>"(?:[^"\\\n]|\\.)*+"|'[^'\n]*+'|[^\s,{}\[\]"'#][^,{}\n]*+)?"""
+    r"""(?P<value>"(?:[^"\\\n]|\\.)*+"|'(?:[^'\n]|'')*+'|[^\s,{}\[\]"'#][^,{}\n]*+)?"""
 )
 """A member of a flat mapping: its key, quoted or not, a colon, and its value: quoted, or
 plain up to a comma, the mapping's end or the line's (`{name: DB_PASSWORD, value: x}`)."""
