@@ -19,12 +19,11 @@ import pytest
 import iptoolkit as ipt
 from iptoolkit.offline.view import view_payload
 from iptoolkit.query.graph import EstateGraph, build_graph, release
-from iptoolkit.query.reach import induced_subgraph
+from iptoolkit.query.reach import group_graph, induced_subgraph
 from iptoolkit.topology.grouping import group_keys
 from iptoolkit.topology.view import GROUP_BY, GroupedViews, grouped_view, profile_group_count
 from iptoolkit.viewmodel import drill, topology_data
 from iptoolkit.viewmodel.explorer_model import ExplorerModel
-from iptoolkit.viewmodel.topology_data import group_graph
 from iptoolkit.viewmodel.topology_fit import (
     CHAR_PX,
     MIN_LABEL_CHARS,

@@ -15,7 +15,7 @@ import pytest
 from iptoolkit.core.estate import Estate
 from iptoolkit.demo import demo_estate
 from iptoolkit.query.graph import build_graph
-from iptoolkit.query.reach import node_positions
+from iptoolkit.query.reach import group_graph, node_positions
 from iptoolkit.support.printable import LABEL_COUNT
 from iptoolkit.topology.style import KIND_GLYPHS
 from iptoolkit.viewmodel.drill import (
@@ -27,7 +27,6 @@ from iptoolkit.viewmodel.drill import (
 from iptoolkit.viewmodel.topology_data import (
     PORT_SUFFIX,
     ViewData,
-    group_graph,
     hover_names,
     shared_path,
     view_data,

@@ -85,7 +85,7 @@ class SharedWork:
 
     def opened(self, within: _Within, members: frozenset[Hashable]) -> _Nodes:
         """The nodes of what opening a group of `members` in the part `within` shows, as
-        `topology_data.group_graph` finds them in the part (its members and every node on
+        `query.reach.group_graph` finds them in the part (its members and every node on
         their paths within the part), once a run."""
         key = (within.nodes, members)
         found = self._opened.get(key)

@@ -30,10 +30,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from ..query.graph import release
-from ..query.reach import node_positions
+from ..query.reach import group_graph, node_positions
 from ..topology.style import KIND_LABELS
 from ..viewmodel.drill import auto_view
-from ..viewmodel.topology_data import ViewData, detail_node, group_graph
+from ..viewmodel.topology_data import ViewData, detail_node
 from ..viewmodel.topology_fit import TALL_ROW_PX, Canvas
 
 if TYPE_CHECKING:

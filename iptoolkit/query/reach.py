@@ -1,5 +1,5 @@
 """Questions an analyst asks of the estate graph: where is it used, what stops without it,
-what is around it.
+what is around it, what opening a group of it shows.
 
 All three work on the graph `build_graph` returns, with its edges pointing from the profile
 outward: the profiles that use a node are the profile nodes it can be reached from.
@@ -31,6 +31,7 @@ __all__ = [
     "impact",
     "neighbourhood",
     "induced_subgraph",
+    "group_graph",
     "reached",
     "Impact",
     "graph_order",
@@ -228,6 +229,28 @@ def induced_subgraph(
                 keyed = {key: dict(data) for key, data in edges.items()} if copy else edges
                 out[target] = pred_out[target][source] = keyed
     return result
+
+
+def group_graph(
+    graph: EstateGraph,
+    members: Iterable[Hashable],
+    *,
+    copy: bool = True,
+    positions: Mapping[str, int] | None = None,
+) -> EstateGraph:
+    """What expanding a group shows: its members and everything on their paths (the
+    profiles that reach them, the channels and partners they reach). `copy=False`: a part
+    only read, holding the graph's attribute dicts (`induced_subgraph`). `positions`: the
+    graph's `node_positions`, kept by a caller opening many of its groups: the part is
+    put in the graph's order by them, not by a walk of the whole graph per group (at
+    100,000 profiles, a sixteenth of an HTML file's levels)."""
+    starts = [node for node in members if isinstance(node, str) and node in graph]
+    adjacency: Any = graph  # walked in networkx's own dicts, not through its views
+    chosen = reached(adjacency._succ, starts) | reached(adjacency._pred, starts)
+    if positions is not None:
+        order = sorted(chosen, key=positions.__getitem__)
+        return induced_subgraph(graph, order, ordered=True, copy=copy)
+    return induced_subgraph(graph, chosen, copy=copy)
 
 
 def reached(adjacency: Mapping[Any, Iterable[Any]], starts: Iterable[Any]) -> set[Any]:

@@ -24,8 +24,9 @@ from collections.abc import Hashable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..query.paths import Paths
+from ..query.reach import group_graph
 from ..topology.style import COLUMN_OF_KIND
-from .topology_data import ViewData, group_graph, grouped_data, view_data
+from .topology_data import ViewData, grouped_data, view_data
 from .topology_fit import MIN_ROW_PX, SCROLL_PAGES, Canvas, fits
 
 if TYPE_CHECKING:

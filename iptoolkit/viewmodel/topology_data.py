@@ -15,7 +15,7 @@ told apart by their column and colour instead, as the legend says.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
@@ -63,7 +63,6 @@ __all__ = [
     "ViewData",
     "view_data",
     "grouped_data",
-    "group_graph",
     "start_camera",
     "detail_node",
     "shared_path",
@@ -199,30 +198,6 @@ def detail_node(graph: EstateGraph, node: Hashable) -> Hashable:
             if graph.nodes[owner].get("kind") == "profile":
                 return owner
     return node
-
-
-def group_graph(
-    graph: EstateGraph,
-    members: Iterable[Hashable],
-    *,
-    copy: bool = True,
-    positions: Mapping[str, int] | None = None,
-) -> EstateGraph:
-    """What expanding a group shows: its members and everything on their paths (the
-    profiles that reach them, the channels and partners they reach). `copy=False`: a part
-    only read, holding the graph's attribute dicts (`induced_subgraph`). `positions`: the
-    graph's `node_positions`, kept by a caller opening many of its groups: the part is
-    put in the graph's order by them, not by a walk of the whole graph per group (at
-    100,000 profiles, a sixteenth of an HTML file's levels)."""
-    from ..query.reach import induced_subgraph, reached
-
-    starts = [node for node in members if isinstance(node, str) and node in graph]
-    adjacency: Any = graph  # walked in networkx's own dicts, not through its views
-    chosen = reached(adjacency._succ, starts) | reached(adjacency._pred, starts)
-    if positions is not None:
-        order = sorted(chosen, key=positions.__getitem__)
-        return induced_subgraph(graph, order, ordered=True, copy=copy)
-    return induced_subgraph(graph, chosen, copy=copy)
 
 
 def _to_sigma(
