@@ -175,8 +175,7 @@ class _PartOpener:
         return inner, auto_view(inner, canvas=self.canvas)
 
     def done(self, within: EstateGraph) -> None:
-        if self._positions is not None and self._positions[0] is within:
-            self._positions = None
+        self._positions = None  # `within`'s: every group of it is opened
         if within is not self.graph:
             release(within)
 

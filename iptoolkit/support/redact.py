@@ -104,10 +104,10 @@ def redact_member(key: Any, item: Any, pair: bool) -> Any:
 
 def _about(key: Any, item: Any) -> bool:
     """Whether a secret's field holds a flag or a number about it, not it (`"requireToken":
-    true`, `"max_tokens": 1024`): shown, as text shows them (`not_a_credential`); a PIN
-    (`"password": 1234`) is masked."""
+    true`, `"max_tokens": 1024`): text's rule (`not_a_credential`) asked of the value as
+    written; a PIN (`"password": 1234`) is masked."""
     kind = type(item)
-    return kind is bool or ((kind is int or kind is float) and is_a_quantity(str(key)))
+    return (kind is bool or kind is int or kind is float) and not_a_credential(str(key), str(item))
 
 
 _KEY = r"[\w.%+\-\[\]$]"

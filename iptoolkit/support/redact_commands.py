@@ -4,10 +4,10 @@ A command's credentials (`curl -u user:pw`, `mysql -ppw`, `docker login -p pw`, 
 pw`, `redis-cli -a pw`, `ldapsearch -w pw`, `smbclient -U user%pw`, `keytool -storepass pw`,
 `--password pw`, `--token x`) are told from prose (`use -p to make folders`, `ls -a`, `the
 --token option`) by the command on their line: a flag holds a password only for a command
-on its line that reads one there (the first there, or a later one past its end). A placeholder there
-(`-a <password>`) is masked, and so is prose that names the command before a glued flag
-(`the mysql client reads -password`): where a command takes a password, any word may be one
-(`-p SECRETPW`, `-p (x)`, `-password`).
+on its line that reads one there (the first there, or a later one past its end). A
+placeholder there (`-a <password>`) is masked, and so is prose that names the command before
+a glued flag (`the mysql client reads -password`): where a command takes a password, any
+word may be one (`-p SECRETPW`, `-p (x)`, `-password`).
 """
 
 from __future__ import annotations

@@ -147,8 +147,7 @@ def _secret_values(name: str, values: list[_Value]) -> list[tuple[int, int, str]
 
 def _scalar(value: str) -> str:
     """A plain or quoted YAML scalar as written on its key's line, without its comment."""
-    value = value.partition(" #")[0].strip()
-    return value[1:-1] if len(value) > 1 and value[0] in "'\"" and value[-1] == value[0] else value
+    return _unquoted(value.partition(" #")[0].strip())
 
 
 def _pair_value(text: str, start: int, line_end: int, column: int) -> _Value | None:

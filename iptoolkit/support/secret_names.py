@@ -60,8 +60,7 @@ SECRET_HEADERS = frozenset(
 
 _SECRET_WORD = re.compile(
     r"pass(word|wd|phrase)?$|secret(?!s[-_.]?(?:manager|engine|provider|backend|store|vault)$)|"
-    r"token(?!i[sz])|authori[sz]ation|api[-_]?key|"
-    r"credential|"
+    r"token(?!i[sz])|authori[sz]ation|api[-_]?key|credential|"
     r"private[-_]?key|(access|account|encryption|signing|shared|master|hmac|auth|subscription)"
     r"[-_]?keys?$|"
     r"signature$|bearer$|auth[-_]?header$"
