@@ -65,8 +65,8 @@
       listed.forEach(function (entry) {
         var li = el("li"), severity = severities[entry[1]];
         var badge = el("span", "ipt-sev", severity[0]);
-        badge.style.borderColor = severity[1];
-        badge.style.color = severity[1];
+        badge.style.borderColor = severity[1];  /* the ring's colour; the words in ink: the
+          amber ring colour is 2.4:1 on white, too faint for text (WCAG 1.4.3) */
         li.appendChild(badge);
         li.appendChild(document.createTextNode(" "));
         li.appendChild(el("code", "ipt-code", S(entry[0])));
