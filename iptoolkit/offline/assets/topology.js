@@ -641,6 +641,17 @@
         list.push([self.S(self.data.levels[child].title), "group of " + plural(group[0], kind), child]);
       });
     });
+    /* a name several groups share (a partner's profiles under each group and channel
+       type) says where each one is, as its breadcrumb does: else the answers read alike */
+    var named = {};
+    list.forEach(function (entry) { named[entry[0]] = (named[entry[0]] || 0) + 1; });
+    list.forEach(function (entry) {
+      if (named[entry[0]] < 2) return;
+      var within = self.ancestry(entry[2]).slice(1, -1).map(function (number) {
+        return self.S(self.data.levels[number].title);
+      });
+      if (within.length) entry[1] += ", in " + within.join(" \u203a ");
+    });
     return list;
   };
 
