@@ -111,3 +111,30 @@ def test_a_wrapped_link_has_its_bullet_on_its_first_line(page: Any, estate: ipt.
     assert lines, "no wrapped name in any partner's lists"
     assert all(line < 0.9 for line in lines), lines  # beside the first line
     assert page.errors == []
+
+
+_IN_SIGHT = """() => {
+  const box = document.querySelector('.ipt-detail-name').getBoundingClientRect();
+  return box.top >= 0 && box.bottom <= window.innerHeight;
+}"""
+
+
+@pytest.mark.parametrize("width", [1000, 1280])
+def test_an_item_opened_from_the_search_is_in_sight(page: Any, width: int) -> None:
+    """Under 1,100 px the details sit under the map: opening an item scrolls them into
+    sight (it used to open below the window, as if nothing happened); beside the map
+    nothing moves."""
+    page.set_viewport_size({"width": width, "height": 800})
+    name = page.evaluate("IptTopology.views[0].data.items.find(r => r[1] === 'partner')[2]")
+    page.fill(".ipt-search", name)
+    page.locator(".ipt-result").first.click()
+    page.wait_for_selector(".ipt-detail-name")
+    assert page.evaluate(_IN_SIGHT)
+    stacked = page.evaluate("document.querySelector('.ipt-details').offsetTop > 400")
+    assert stacked == (width < 1100)
+    assert (page.evaluate("window.scrollY") > 0) == stacked
+    page.click(".ipt-show")  # and back to the map, which shows where the item is
+    top = page.evaluate("document.querySelector('.ipt-canvas canvas').getBoundingClientRect().top")
+    assert 0 <= top < 400
+    assert page.evaluate("document.activeElement.matches('.ipt-canvas canvas')")
+    assert page.errors == []

@@ -742,6 +742,8 @@
     tools.appendChild(previous);
     tools.appendChild(button("ipt-show", "Show on map", "the level that draws it", function () {
       self.locate(item);
+      self.canvas.focus({ preventScroll: true });  /* on from the map, the keys' place */
+      self.canvas.scrollIntoView({ block: "nearest" });  /* above details stacked under it */
     }));
     side.appendChild(tools);
     side.appendChild(el("h2", "ipt-detail-name", row[2]));
@@ -751,6 +753,16 @@
       if (extra) side.appendChild(extra);
     });
     (data.details[item] || []).forEach(function (section) { side.appendChild(self.section(section)); });
+    this.reveal();
+  };
+
+  /* a narrow window stacks the details under the map (the style's 1,100 px): an item
+     opened from the map or the search brings them into sight, else nothing seemed to
+     happen; details already in sight (beside the map, or a link followed in them) stay */
+  View.prototype.reveal = function () {
+    if (this.side.getBoundingClientRect().top > window.innerHeight - 80) {
+      this.side.scrollIntoView({ block: "nearest" });
+    }
   };
 
   View.prototype.link = function (entry) {
@@ -821,6 +833,7 @@
     });
     side.appendChild(table);
     if (group[3] === -2) side.appendChild(el("p", "ipt-none", self.said));
+    this.reveal();
   };
 
   /* -- start --------------------------------------------------------------------------- */
