@@ -13,13 +13,11 @@ holding a line break is quoted (`frame_csv`), so that no reader starts a row ins
 
 from __future__ import annotations
 
-import csv
-import io
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..support.csvio import FORMULA_PREFIXES, csv_safe, csv_text
+from ..support.csvio import FORMULA_PREFIXES, csv_safe
 from ..support.printable import drop_unprintable, escape_unprintable
 from ..support.replacing import replaced_when_written
 from .attributes import redact_text
@@ -48,9 +46,15 @@ _EXACT_IN_EXCEL = 2**53  # Excel keeps numbers as doubles
 
 def frame_csv(frame: pandas.DataFrame) -> str:
     """`frame` as pandas writes it to CSV (no index column), but every cell holding a line
-    break quoted and every row ended by `\n` (`support.csvio.csv_text`)."""
+    break quoted and every row ended by `\n`, as `support.csvio.csv_text` writes rows."""
     text = frame.to_csv(index=False, lineterminator="\r\n")  # pandas formats the values
-    return csv_text(csv.reader(io.StringIO(text, newline="")))
+    # Both characters in the writer's line ending: pandas (the standard library's writer)
+    # quotes every cell holding either, as `csv_text` does. Only each row's end becomes
+    # `\n`: a `\r\n` outside quotes (a quoted cell's own, its `"` doubled, stays). Not read
+    # back with the `csv` module, whose field limit (128 KiB) refused a long name.
+    parts = text.split('"')
+    parts[::2] = [part.replace("\r\n", "\n") for part in parts[::2]]
+    return '"'.join(parts)
 
 
 def write_frame_csv(frame: pandas.DataFrame, path: str | os.PathLike[str]) -> Path:
