@@ -155,9 +155,18 @@ _NOT_SLUG = re.compile(r"[^a-z0-9]+")
 def slug(text: str, limit: int = 60, default: str = "item") -> str:
     """`Viking Tools GmbH & Co. KG` -> `viking-tools-gmbh-co-kg`: ASCII, lower case, at most
     `limit` characters, `default` when nothing is left: a safe file name or anchor. Mask
-    secrets first (`redact.redact_text`) where the text may hold a URL."""
+    secrets first (`redact.redact_text`) where the text may hold a URL. A name Windows
+    keeps for a device (`CON`, `nul`, `COM1`) gets `-` and `default` after it: `con.md`
+    cannot be made on Windows, or is the console."""
     plain = unicodedata.normalize("NFKD", str(text)).encode("ascii", "ignore").decode()
-    return _NOT_SLUG.sub("-", plain.lower()).strip("-")[:limit].strip("-") or default
+    made = _NOT_SLUG.sub("-", plain.lower()).strip("-")[:limit].strip("-") or default
+    return f"{made}-{default}" if made in _DEVICE_NAMES else made
+
+
+_DEVICE_NAMES = frozenset(
+    {"con", "prn", "aux", "nul", *(f"{port}{n}" for port in ("com", "lpt") for n in range(10))}
+)
+"""Names Windows reserves for devices, whatever the extension (`CON.md`, `nul.svg`)."""
 
 
 def strip_kind(value: Any, kind: str) -> Any:
