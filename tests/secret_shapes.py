@@ -177,6 +177,10 @@ SHAPES = [
         True,
     ),
     Shape("& inside a value", lambda s: {"env": f"Password=P@ss&{s}!"}, True),
+    # missed until tokens were told by their own shape (2026-12-06): no name beside them
+    Shape("Bearer in prose", lambda s: {"note": f"call it with Bearer {s} each time"}, True),
+    Shape("JWT alone", lambda s: {"note": f"use eyJhbGciOiJIUzI1NiJ9.eyJzdWIi{s}.c2ln"}, True),
+    Shape("Slack token", lambda s: {"note": f"post as xoxb-1234-{s}"}, True),
 ]
 
 ORDINARY = {
@@ -206,6 +210,7 @@ ORDINARY = {
     "secretsManager": "aws-secrets-manager-visible",
     "modelEnv": "- name: max_tokens\n  value: 4096\n- name: model\n  value: model-env-visible\n",
     "mysqlNote": "the mysql client reads its password from its config-visible",
+    "authNote": "uses Bearer authentication-visible, or Basic auth-visible",
 }
 """Fields that only look like secrets, each value one an output must keep as it is."""
 ORDINARY_SHOWN = [
@@ -216,7 +221,8 @@ ORDINARY_SHOWN = [
     "section-visible", "ops-visible@example.com", "bearer-colon-visible", "key-name-visible",
     "xml-pair-visible", "yaml-block-visible", "the body-visible", "shell-line-visible",
     "aws-secrets-manager-visible", "value: 4096", "model-env-visible",
-    "reads its password from its config-visible",
+    "reads its password from its config-visible", "Bearer authentication-visible",
+    "Basic auth-visible",
 ]  # fmt: skip
 """What of `ORDINARY` an output shows (a marker in each value), to look for in it."""
 

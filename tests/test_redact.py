@@ -355,6 +355,20 @@ def test_every_shape_of_a_secret_is_masked_in_a_change(shape: Shape) -> None:
             assert SECRET not in json.dumps(shown(value, change.secret), ensure_ascii=False)
 
 
+@pytest.mark.parametrize(
+    "token",
+    [
+        "ghp_" + "Zq7" * 12,  # GitHub's personal access token
+        "github_pat_11AB" + "x9" * 20,
+        "sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc",  # Stripe's documented test-looking key
+        "AIza" + "SyA-" + "b" * 31,  # a Google API key
+    ],
+)
+def test_a_token_issued_in_a_known_shape_is_masked_alone(token: str) -> None:
+    """Services prefix their tokens so that scanners find them: masked with no name beside."""
+    assert redact_text(f"deploy with {token} then") == f"deploy with {MASK} then"
+
+
 def test_ordinary_fields_that_look_like_secrets_stay_visible() -> None:
     assert redact_fields(ORDINARY) == ORDINARY
     assert [name for name in ORDINARY if is_secret_name(name)] == []

@@ -17,7 +17,9 @@ from click.testing import CliRunner
 
 import iptoolkit as ipt
 from iptoolkit.cli.host import main
+from iptoolkit.support.secret_names import is_secret_name
 
+from .factories import channel, partner, profile, unit
 from .secret_shapes import ORDINARY_SHOWN, SHAPES, secret_estate, secrets
 from .test_offline import payload_of
 
@@ -146,6 +148,41 @@ def test_the_models_reprs_show_no_secret(estate: ipt.Estate) -> None:
     texts.append(repr(IntegrationPartner.model_validate(partner, strict=False)))
     assert _leaked("\n".join(texts)) == []
     assert "password='x'" not in texts[-1] and "**********" in texts[-1]
+
+
+def test_the_tables_a_notebook_shows_show_no_secret() -> None:
+    """`estate.to_frame(kind)` is shown as it is (its HTML in a notebook): its texts masked
+    as the CSV and Excel files of it are. Every shape written as text stands in a profile's
+    description, its channel's URL and name, and its partner's name."""
+    texts = [
+        (n, value)
+        for n, (shape, secret) in enumerate(zip(SHAPES, secrets("a"), strict=True))
+        for name, value in shape.fields(secret).items()
+        if isinstance(value, str) and not is_secret_name(name)  # the secret's name in it
+    ]
+    raws = []
+    for n, text in texts:
+        owner = partner(900 + n, text)
+        used = channel(9000 + n, "HTTP", partner=owner, name=text, url=text)
+        raws.append(profile(f"T-{n}", name=f"T {n}", description=text, units=[unit(channel=used)]))
+    estate = ipt.Estate.from_raw(raws)
+    shown = [estate.to_frame(kind) for kind in ("profiles", "channels", "partners", "responses")]
+    text = "\n".join(frame.to_csv() + frame.to_html() for frame in shown)  # as shown
+    assert "edi.example" in text and len(texts) > 30
+    assert _leaked(text) == []
+
+
+def test_a_basic_credential_in_prose_is_masked() -> None:
+    """Basic's credential is `user:password` in base64: masked when it decodes to one."""
+    from base64 import b64encode
+
+    from iptoolkit.support.redact import redact_text
+
+    login = b64encode(b"svc:Qz99aS3cr3tV4lu3").decode()
+    assert login not in redact_text(f"send Basic {login} with it")
+    assert (
+        redact_text("Basic auth, or Basic authentication") == "Basic auth, or Basic authentication"
+    )
 
 
 def test_a_parse_error_quotes_no_secret() -> None:

@@ -29,6 +29,7 @@ from ..core.nodes import (
     type_of,
 )
 from ..models import field_value, gc_paused, timestamp
+from ..support.redact import redact_text
 
 if TYPE_CHECKING:
     import pandas
@@ -69,7 +70,8 @@ _COUNTS = (
 
 
 def to_frame(estate: Indexed, kind: str = "profiles") -> pandas.DataFrame:
-    """The estate as a table of `kind`: "profiles", "channels", "partners" or "responses"."""
+    """The estate as a table of `kind`: "profiles", "channels", "partners" or "responses",
+    its texts masked (a URL's password, a secret in a description: `redact_text`)."""
     builder = _BUILDERS.get(kind)
     if builder is None:
         allowed = ", ".join(repr(name) for name in FRAME_KINDS)
@@ -93,8 +95,25 @@ def to_frame(estate: Indexed, kind: str = "profiles") -> pandas.DataFrame:
         elif _all_integers(frame[column]):
             frame[column] = frame[column].astype("Int64")  # exact, gaps allowed
         else:
-            frame[column] = frame[column].infer_objects()
+            frame[column] = _masked(frame[column]).infer_objects()
     return frame
+
+
+def _masked(column: pandas.Series) -> pandas.Series:
+    """Each text of `column` masked (`redact_text`), as every export of the table masks it:
+    a notebook shows the frame itself, and a channel's URL or a description may hold a
+    password. Each distinct text is masked once (groups, types and partners repeat)."""
+    made: dict[str, str] = {}
+
+    def mask(value: Any) -> Any:
+        if type(value) is not str:
+            return value
+        found = made.get(value)
+        if found is None:
+            found = made[value] = redact_text(value)
+        return found
+
+    return column.map(mask)
 
 
 def _all_integers(column: pandas.Series) -> bool:

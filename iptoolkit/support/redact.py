@@ -39,6 +39,7 @@ from typing import Any
 
 from .redact_commands import COMMAND_MARK, mask_command_secrets
 from .redact_lines import BLOCK_SCALAR, PROSE, block_scalar, mask_mapping_pairs, mask_yaml_pairs
+from .redact_tokens import TOKEN_MARK, mask_token_shapes
 from .secret_names import (
     MASK,
     PAIR_NAMES,
@@ -369,9 +370,11 @@ def redact_text(text: str) -> str:
     armour lines only. Config text too: a YAML block scalar's lines, XML, YAML and flat
     mappings' name/value pairs, a hash's `"password" => "x"`, a whole line's value
     (`Password=correct horse battery`); and a command line's credentials (`curl -u user:pw`,
-    `--password pw`)."""
+    `--password pw`); credentials of a token's shape, named or not (`redact_tokens`)."""
     if "PRIVATE KEY" in text:  # `... PRIVATE KEY-----`, PGP's `PRIVATE KEY BLOCK-----`
         text = _PRIVATE_KEY.sub(rf"-----BEGIN \1-----{MASK}-----END \1-----", text)
+    if TOKEN_MARK.search(text):  # a JWT, `Bearer x` in prose, `ghp_...`: no name beside them
+        text = mask_token_shapes(text)
     if "://" in text:
         text = _URL.sub(lambda match: redact_url(match.group(0)), text)
     if ":" in text:  # `Authorization:Bearer x` is a header too: any colon

@@ -1,0 +1,77 @@
+"""Credentials told by their own shape, which `redact_text` (`redact.py`) masks too.
+
+The other rules find a secret by the name beside it (`token=x`, `Authorization: Bearer x`,
+`"password": "x"`). These need no name: a JSON Web Token (`eyJ...` `.` `eyJ...` `.` ...),
+a `Bearer` or `Basic` credential in prose (`call it with Bearer eyJ...`), and the
+prefixed tokens services issue so that scanners can find them (GitHub's `ghp_`, Slack's
+`xoxb-`, Stripe's `sk_live_`, Google's `AIza`). Prose keeps its words: `Bearer
+authentication` and `Basic auth` show, since a bearer credential must hold a digit or a
+token's punctuation (or be a long mix of cases, as base64 is), and a basic one must
+decode to `user:password`.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+
+from .secret_names import MASK
+
+__all__ = ["TOKEN_MARK", "mask_token_shapes"]
+
+TOKEN_MARK = re.compile(
+    r"eyJ|gh[pousr]_|github_pat_|xox[abposr]-|[sr]k_(?:live|test)_|AIza|bearer|basic", re.I
+)
+"""What a token shape holds: text without one skips the pass, found in one search."""
+
+_ISSUED = re.compile(
+    r"(?<![\w-])(?:"
+    r"eyJ[\w-]{4,}\.eyJ[\w-]{4,}\.[\w-]*"  # a JWT: header, claims, signature (or none)
+    r"|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_\w{40,}"  # GitHub's tokens
+    r"|xox[abposr]-[A-Za-z0-9-]{10,}"  # Slack's
+    r"|[sr]k_(?:live|test)_[A-Za-z0-9]{16,}"  # Stripe's secret and restricted keys
+    r"|AIza[\w-]{35}"  # a Google API key
+    r")",
+    re.ASCII,
+)
+_SCHEME = re.compile(
+    r"(?<![\w-])(?P<scheme>bearer|basic)[ \t]+(?P<value>[\w~+/.-]+=*)", re.I | re.A
+)
+"""A credential after its HTTP scheme's name, no header before it."""
+
+
+def mask_token_shapes(text: str) -> str:
+    """`text` with every credential of a token's shape masked (see the module docstring)."""
+    text = _ISSUED.sub(MASK, text)
+    return _SCHEME.sub(_mask_scheme, text)
+
+
+def _mask_scheme(match: re.Match[str]) -> str:
+    value = match["value"]
+    if value == MASK or not _is_credential(match["scheme"].lower(), value):
+        return match.group(0)
+    return match.group(0)[: match.start("value") - match.start()] + MASK
+
+
+def _is_credential(scheme: str, value: str) -> bool:
+    """Whether `value` after `scheme` is a credential rather than the next word of prose."""
+    if scheme == "basic":
+        return _decodes_to_a_login(value)
+    if len(value) < 8:
+        return False
+    if _TOKEN_CHARACTER.search(value):  # a digit or a token's punctuation: not a word
+        return True
+    return len(value) >= 16 and "-" not in value and not value.islower() and not value.isupper()
+
+
+_TOKEN_CHARACTER = re.compile(r"[\d._~+/=]")
+
+
+def _decodes_to_a_login(value: str) -> bool:
+    """Basic's credential is `user:password` in base64: printable text with a colon."""
+    try:
+        decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode()
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return False
+    return ":" in decoded and decoded.isprintable()
