@@ -138,3 +138,29 @@ def test_a_page_takes_the_grouped_view_its_svg_made_and_shows_the_same(
     assert payload == expected
     assert made and all(graph is not part for graph in made)  # levels below, not the part
     assert views.view("group") is drawn  # kept for the page, not released
+
+
+def test_no_two_circles_of_a_page_view_overlap() -> None:
+    """The overview page of 40 profiles: its 21 rows share the docs canvas's 460 px, 17 px
+    apart (room for a label), and its grouped circles were sized by their counts alone, up
+    to 11 px a radius: Finance, Sales and Production overlapped, and so did the five
+    response units. Each level's circles, in the pixels of the canvas it is laid out for."""
+    from itertools import combinations
+    from math import hypot
+
+    from iptoolkit.docsite.views import SharedWork, page_payload
+    from iptoolkit.viewmodel.explorer_model import ExplorerModel
+
+    model = ExplorerModel(ipt.demo_estate(40))
+    work = SharedWork(model, diagrams.VIEW_CANVAS)
+    payload = page_payload(model.graph, work, diagrams.VIEW_MAX_NODES)
+    names = payload["strings"]
+    for level in payload["levels"]:
+        overlapping = [
+            (names[a[6]], names[b[6]])
+            for a, b in combinations(level["nodes"], 2)
+            if hypot(a[0] - b[0], a[1] - b[1]) < a[2] + b[2]
+        ]
+        assert overlapping == [], names[level["title"]]
+    assert len(payload["levels"]) > 1
+    assert any(node[2] >= 6 for node in payload["levels"][0]["nodes"])  # sizes still tell

@@ -33,6 +33,7 @@ from iptoolkit.viewmodel.topology_data import (
 )
 from iptoolkit.viewmodel.topology_fit import (
     CHAR_PX,
+    CIRCLE_GAP_PX,
     EDGE_PX,
     LABEL_OFFSET_PX,
     LEFT_PX,
@@ -42,9 +43,11 @@ from iptoolkit.viewmodel.topology_fit import (
     SCROLL_PAGES,
     SHORTEST_NAME_CHARS,
     Canvas,
+    circles_kept,
     cut_apart,
     cut_to_px,
     fits,
+    keep_circles_apart,
     label_budget,
     label_gaps,
     label_px,
@@ -112,6 +115,23 @@ def test_rows_are_far_enough_apart_for_a_label(graph: nx.MultiDiGraph[str]) -> N
     for ys in by_column.values():
         ys.sort()
         assert all(b - a >= 12 for a, b in zip(ys, ys[1:], strict=False))  # 12 px labels
+
+
+def test_circles_of_neighbours_shrink_until_they_are_apart() -> None:
+    """Two groups of 11 px a radius in rows 17 px apart (room for a label) keep their 4 px
+    and as much above it as leaves `CIRCLE_GAP_PX` between them; the whole view shrinks
+    alike (the smaller circle of another column too), and circles apart keep their size."""
+    assert circles_kept([[(0.0, 11.0), (17.0, 11.0)]], 4.0) == pytest.approx(0.5)
+    assert circles_kept([[(0.0, 11.0), (40.0, 11.0)], [(0.0, 4.0), (5.0, 4.0)]], 4.0) == 1.0
+    nodes = [
+        {"x": 0.0, "y": 0.0, "size": 11.0},
+        {"x": 0.0, "y": -17.0, "size": 11.0},
+        {"x": 200.0, "y": 0.0, "size": 8.0},
+        {"x": 200.0, "y": -17.0, "size": 3.0},
+    ]
+    keep_circles_apart(nodes, 4.0)
+    assert [node["size"] for node in nodes] == [7.5, 7.5, 6.0, 3.0]
+    assert 17.0 - 7.5 - 7.5 == CIRCLE_GAP_PX
 
 
 def test_what_is_drawn_fits_the_canvas_at_the_start_camera(graph: nx.MultiDiGraph[str]) -> None:

@@ -48,6 +48,7 @@ from .topology_fit import (
     column_x,
     cut_apart,
     fits,
+    keep_circles_apart,
     label_budget,
     label_px,
     needed,
@@ -386,8 +387,9 @@ def _frame(
     keys: dict[Hashable, str],
 ) -> _Frame | None:
     """A view laid out in pixels: the canvas it is drawn on (grown when it does not fit),
-    the camera that shows it, node sizes to that camera, and a port right of each label
-    for its edges to leave from. None for a view laid out in rows."""
+    the camera that shows it, node sizes kept apart in their columns and scaled to that
+    camera, and a port right of each label for its edges to leave from. None for a view
+    laid out in rows."""
     if room.canvas is None:
         return None
     xs = [a["x"] for _, a in out.nodes(data=True)]
@@ -396,6 +398,7 @@ def _frame(
     right = last + port_offset(_widest_drawn(placed, room, last))
     rows = placed.rows + (LINE_PX / room.step if room.second else 0.0)  # a last second line
     drawn_on = room.canvas.grown(*needed(min(xs, default=0.0), right, rows, room.step))
+    keep_circles_apart((data for _, data in out.nodes(data=True)), _GROUP_SIZE[0])
     second = second_line_nodes(  # indented by the node's radius (unscaled) and its glyph
         {
             keys[n]: (text, out.nodes[keys[n]]["size"] + room.indents[n])
