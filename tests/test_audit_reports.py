@@ -6,6 +6,7 @@ read by junitparser, as CI dashboards read it."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -14,9 +15,10 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from iptoolkit.auditing.reports.sarif import FINGERPRINT
 from iptoolkit.cli import main
 
-from .factories import ACME, agent, channel, estate_of, profile, unit
+from .factories import ACME, agent, channel, estate_of, partner, profile, unit
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PASSWORD = "pw-in-url"
@@ -130,6 +132,45 @@ def test_sarif_uri_is_relative_to_the_working_directory(
         "uri"
     ]
     assert uri == f"{snapshot.parent.name}/snap.json"
+
+
+_ESCAPE_PAIR = r"\\[\\\[\]]"
+_EMBEDDED_LINK = re.compile(
+    rf"(?<!\\)(?:\\\\)*\[(?P<text>(?:[^\\\[\]]|{_ESCAPE_PAIR})*)\]\((?P<target>[^)]*)\)"
+)
+r"""SARIF 2.1.0 §3.11.6's embedded link in a plain text message: `[link text](target)`,
+the link text holding `\\`, `\[` and `\]` as escapes, its `[` not itself escaped."""
+
+
+def test_sarif_message_text_holds_no_embedded_link_from_a_name(tmp_path: Path) -> None:
+    """A platform name in a finding's text is free text: as `[x](javascript:alert(1))` it
+    would be an embedded link (SARIF 2.1.0 §3.11.6) in the plain text message, a link a
+    viewer may make clickable. Escaped with backslashes, the message reads as its text."""
+    link = "[x](javascript:alert(1)) sftp"
+    weak = [
+        channel(31, "AS2", name=f"back\\slash {link}", partner=partner(7, "a]b[c"),
+                signingAlgorithm="SHA1", mdnMode=0, partnerAs2Id="A"),
+        channel(32, "AS2", name="a]b[c", partner=partner(8, "back\\slash"),
+                signingAlgorithm="SHA1", mdnMode=0, partnerAs2Id="B"),
+        channel(33, "AS2", name=f"{link} https://u:{PASSWORD}@h.test/x",
+                signingAlgorithm="SHA1", mdnMode=0, partnerAs2Id="C"),
+    ]  # fmt: skip
+    estate = estate_of(profile("P1", agent=agent("AS2", channels=weak)))
+    snapshot = estate.save(tmp_path / "snap.json")
+    rows = json.loads(report(snapshot, "json"))["findings"]
+    masked = {row["fingerprint"]: row["text"] for row in rows}
+    results = json.loads(report(snapshot, "sarif"))["runs"][0]["results"]
+    texts = {r["partialFingerprints"][FINGERPRINT]: r["message"]["text"] for r in results}
+    assert texts.keys() == masked.keys()
+    quoting = {key for key, text in masked.items() if "javascript:" in text}
+    assert len(quoting) >= 3, masked  # the test reaches a name with a link in it
+    assert any("a]b[c" in text for text in masked.values())
+    for key, text in texts.items():
+        assert not _EMBEDDED_LINK.search(text), text
+        read = re.sub(_ESCAPE_PAIR, lambda pair: pair.group(0)[1], text)
+        assert (read if key in quoting else text) == masked[key]
+    plain = [text for key, text in texts.items() if key not in quoting]
+    assert any("a]b[c" in text for text in plain), plain  # kept as written
 
 
 @pytest.mark.slow

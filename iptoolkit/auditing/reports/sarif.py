@@ -5,6 +5,7 @@ names its rule, level, message, a logical location (the item's node id, and the 
 in its profile), a physical location when the snapshot is a file (its path relative to the
 working directory, and the line where the finding's profile starts, or the first profile
 it names), and a partial fingerprint by which GitHub follows an alert from run to run.
+A message quoting a name that reads as an embedded link (`[x](target)`) is escaped.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ LEVELS = {"error": "error", "warning": "warning", "info": "note"}
 FINGERPRINT = "iptoolkitFinding/v1"
 _SECURITY_SEVERITY = {"error": "8.0", "warning": "5.5", "info": "2.0"}
 """GitHub's `security-severity` (0-10: high from 7, medium from 4) of security rules."""
+_LINK_ESCAPES = str.maketrans({"\\": "\\\\", "[": "\\[", "]": "\\]"})
+"""A backslash before each backslash and square bracket: SARIF 2.1.0's escapes in link text."""
 
 
 def sarif_report(context: ReportContext) -> str:
@@ -95,10 +98,19 @@ def _result(context: ReportContext, finding: Finding, index: dict[str, int]) -> 
     result: dict[str, Any] = {
         "ruleId": finding.code,
         "level": LEVELS[finding.severity],
-        "message": {"text": redact_text(finding.text)},
+        "message": {"text": _message_text(redact_text(finding.text))},
         "locations": [location],
         "partialFingerprints": {FINGERPRINT: finding.fingerprint},
     }
     if finding.code in index:
         result["ruleIndex"] = index[finding.code]
     return result
+
+
+def _message_text(text: str) -> str:
+    """`text` as a SARIF plain text message. SARIF 2.1.0 (§3.11.6) reads `[text](target)` in
+    one as an embedded link, which a viewer may make a link (`javascript:` too): a name the
+    text quotes must not make one. A text with `](` has its backslashes and brackets escaped,
+    the spec's escapes in link text (CodeQL's viewer undoes them across a whole message);
+    other text is kept as written, as the spec allows brackets and backslashes outside links."""
+    return text.translate(_LINK_ESCAPES) if "](" in text else text
