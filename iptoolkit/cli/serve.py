@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 import click
 
-from ..server.hashing import DEFAULT_ITERATIONS
+from ..server.hashing import DEFAULT_ITERATIONS, MAX_ITERATIONS
 from ..server.runner import DEFAULT_PORT
 from ..server.settings import ServerLimits
 from ..server.tokens import DEFAULT_TOKEN_TTL
@@ -190,7 +190,7 @@ def _load_snapshot(path: Path) -> object:
     "--iterations",
     default=DEFAULT_ITERATIONS,
     show_default=True,
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=1, max=MAX_ITERATIONS),
     help="PBKDF2 iterations.",
 )
 @click.option(

@@ -26,6 +26,7 @@ from collections.abc import Iterable
 __all__ = [
     "HASH_SCHEME",
     "DEFAULT_ITERATIONS",
+    "MAX_ITERATIONS",
     "TAG_BYTES",
     "hash_secret",
     "lookup_tag",
@@ -39,6 +40,8 @@ __all__ = [
 HASH_SCHEME = "pbkdf2_sha256"
 DEFAULT_ITERATIONS = 600_000
 """OWASP's 2023 figure for PBKDF2-HMAC-SHA256."""
+MAX_ITERATIONS = 2**31 - 1
+"""The most PBKDF2 iterations hashlib takes (a C int)."""
 TAG_BYTES = 8
 """Bytes of a login token's lookup tag."""
 _SALT_BYTES = 16
@@ -60,8 +63,8 @@ def hash_secret(
     >>> hash_secret("s3cret", iterations=1, salt=b"0123456789abcdef")[:16]
     'pbkdf2_sha256$1$'
     """
-    if iterations < 1:
-        raise ValueError("iterations must be at least 1")
+    if not 1 <= iterations <= MAX_ITERATIONS:
+        raise ValueError(f"iterations must be from 1 to {MAX_ITERATIONS:,}")
     salt = secrets.token_bytes(_SALT_BYTES) if salt is None else salt
     digest = hashlib.pbkdf2_hmac("sha256", secret.encode(), salt, iterations)
     parts = [HASH_SCHEME, str(iterations), _b64(salt), _b64(digest)]
