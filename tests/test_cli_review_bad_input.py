@@ -3,8 +3,12 @@ as one line and exit code 2, not after the work or with a traceback."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from click.testing import CliRunner
 
+from iptoolkit.cli import main
 from iptoolkit.cli.serve import hash_secret_command
 
 
@@ -15,3 +19,18 @@ def test_hash_secret_refuses_more_iterations_than_hashlib_takes() -> None:
     assert result.exit_code == 2, result.output
     assert "--iterations" in result.output
     assert not isinstance(result.exception, OverflowError)
+
+
+@pytest.mark.parametrize("name", ["snapshot.xyz", "snapshot.csv", "snapshot"])
+def test_fetch_refuses_a_suffix_that_is_no_snapshot_before_fetching(
+    tmp_path: Path, name: str
+) -> None:
+    # nothing listens on port 9: were the fetch tried, it would fail with "connection failed"
+    env = {"IPTOOLKIT_CLIENT_SECRET": "not-printed", "CI": "1"}
+    args = ["fetch", "--base-url", "http://127.0.0.1:9", "--client-id", "c"]
+    result = CliRunner().invoke(main, [*args, "-o", str(tmp_path / name)], env=env)
+    assert result.exit_code == 2, result.output
+    assert "connection" not in result.output
+    assert name in result.output and ".json.gz" in result.output
+    assert "not-printed" not in result.output
+    assert list(tmp_path.iterdir()) == []

@@ -100,6 +100,8 @@ def fetch(
         from ..archive import Archive  # the extra is checked before anything is fetched
     named = dated_path(output, None) if write_file else None  # the file as named now
     check_outputs(mkdirs, {"--output": named, "--archive": archive_path})
+    if named is not None:
+        _check_snapshot_suffix(named)  # a wrong suffix costs no fetch
 
     if environment is not None:
         from ..comparing.config import environment as configured
@@ -141,6 +143,18 @@ def fetch(
         snapshot_id = Archive(archive_path).add(estate)
         end_progress()
         click.echo(f"Added to {archive_path} as snapshot {snapshot_id}")
+
+
+def _check_snapshot_suffix(path: Path) -> None:
+    """-o names a snapshot file (.json or .json.gz), checked before fetching: another
+    suffix would fail after the fetch, or write a table the fetch cannot be loaded from."""
+    name = path.name.lower()
+    if not (name.endswith(".json") or name.endswith(".json.gz")):
+        raise click.BadParameter(
+            f"{str(path)!r}: a snapshot is written as .json or .json.gz "
+            "(other formats: iptoolkit export)",
+            param_hint="--output",
+        )
 
 
 def _given(ctx: click.Context, name: str) -> bool:
