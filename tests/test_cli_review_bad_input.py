@@ -34,3 +34,20 @@ def test_fetch_refuses_a_suffix_that_is_no_snapshot_before_fetching(
     assert name in result.output and ".json.gz" in result.output
     assert "not-printed" not in result.output
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "1e400"])
+@pytest.mark.parametrize(
+    "option", ["--token-ttl", "--header-timeout", "--send-timeout", "--body-timeout"]
+)
+def test_serve_refuses_seconds_a_clock_cannot_count(
+    monkeypatch: pytest.MonkeyPatch, option: str, value: str
+) -> None:
+    # before: accepted, and (--token-ttl) every token request answered 500
+    from iptoolkit.cli.serve import serve_command
+    from iptoolkit.server import runner as runner_module
+
+    monkeypatch.setattr(runner_module, "serve", lambda *args, **kwargs: None)
+    result = CliRunner().invoke(serve_command, [option, value, "--port", "0"])
+    assert result.exit_code == 2, result.output
+    assert option in result.output
