@@ -39,7 +39,7 @@ from typing import Any
 
 from .redact_commands import COMMAND_MARK, mask_command_secrets
 from .redact_lines import BLOCK_SCALAR, PROSE, block_scalar, mask_mapping_pairs, mask_yaml_pairs
-from .redact_tokens import TOKEN_MARK, mask_token_shapes
+from .redact_tokens import has_token_mark, mask_token_shapes
 from .secret_names import (
     MASK,
     PAIR_NAMES,
@@ -373,7 +373,7 @@ def redact_text(text: str) -> str:
     `--password pw`); credentials of a token's shape, named or not (`redact_tokens`)."""
     if "PRIVATE KEY" in text:  # `... PRIVATE KEY-----`, PGP's `PRIVATE KEY BLOCK-----`
         text = _PRIVATE_KEY.sub(rf"-----BEGIN \1-----{MASK}-----END \1-----", text)
-    if TOKEN_MARK.search(text):  # a JWT, `Bearer x` in prose, `ghp_...`: no name beside them
+    if has_token_mark(text):  # a JWT, `Bearer x` in prose, `ghp_...`: no name beside them
         text = mask_token_shapes(text)
     if "://" in text:
         text = _URL.sub(lambda match: redact_url(match.group(0)), text)
