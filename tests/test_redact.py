@@ -369,6 +369,45 @@ def test_a_token_issued_in_a_known_shape_is_masked_alone(token: str) -> None:
     assert redact_text(f"deploy with {token} then") == f"deploy with {MASK} then"
 
 
+_JWT = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV"
+_GITHUB = "ghp_" + "a1B2c3D4e5" * 3 + "123456"
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [  # an escape's last character is a word's: the token starts no word there
+        (f"state=%7B%22t%22%3A%22{_JWT}%22%7D", "state=%7B%22t%22%3A%22**********%22%7D"),
+        (f"cb?h=Bearer%20{_GITHUB}", "cb?h=Bearer%20**********"),
+        (f"cb#x%3D{_JWT}", "cb#x%3D**********"),
+        (f'{{"msg": "header:\\n{_JWT}"}}', '{"msg": "header:\\n**********"}'),
+        (f"said \\u0022{_GITHUB}\\u0022", "said \\u0022**********\\u0022"),
+    ],
+)
+def test_a_token_right_after_an_escape_is_masked(text: str, shown: str) -> None:
+    """A URL's `%22` or JSON text's `\\n` before a token ends in a letter or a digit."""
+    assert redact_text(text) == shown
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("send BEARER abc123def456ghi789", "send BEARER **********"),
+        ("send BASIC dGVzdDp0ZXN0 too", "send BASIC ********** too"),  # test:test
+        ("?h=Bearer%20abc123def456ghi789&a=1", "?h=Bearer%20**********&a=1"),
+        ("h=Bearer+abc123def456ghi789", "h=Bearer+**********"),
+        ("app xapp-1-A0123456789-1234567890123-abcdef0123", "app **********"),
+        ("refresh xoxe-1-My0xLTEyMzQ1Njc4OTAtMTIzNDU2", "refresh **********"),
+        ("THE BASIC PLAN, BEARER TOKEN", "THE BASIC PLAN, BEARER TOKEN"),
+    ],
+)
+def test_a_scheme_in_capitals_or_a_url_and_slack_apps_tokens_are_masked(
+    text: str, shown: str
+) -> None:
+    """A scheme's name is case-blind, `%20` or `+` stands for its blank in a URL, and
+    Slack's app-level (`xapp-`) and refresh (`xoxe-`) tokens are Slack's too."""
+    assert redact_text(text) == shown
+
+
 def test_ordinary_fields_that_look_like_secrets_stay_visible() -> None:
     assert redact_fields(ORDINARY) == ORDINARY
     assert [name for name in ORDINARY if is_secret_name(name)] == []

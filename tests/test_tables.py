@@ -190,3 +190,15 @@ def test_ids_beyond_2_pow_53_stay_exact_next_to_gaps():
     assert list(responses["channel"])[0] == big
     assert responses["channel"].isna().tolist() == [False, True]
     assert estate.to_frame("channels")["partner_id"].tolist() == [big + 2]
+
+
+def test_the_node_column_joins_the_graph_whatever_an_id_looks_like():
+    """`node` is the graph's id, to select rows by (`where_used`): never masked, though an
+    id may look like `user:password@host` (`profile:orders@acme.example`) or a pair."""
+    ids = ["orders@acme.example", "edi:in@acme", "x?password=1", "token=abc"]
+    estate = estate_of(*(profile(key, units=[unit(channel=FTP)]) for key in ids))
+    graph = build_graph(estate)
+    assert list(to_frame(estate, "profiles").node) == [f"profile:{key}" for key in ids]
+    responses = list(to_frame(estate, "responses").node)
+    assert responses == [f"response:{key}:0" for key in ids]
+    assert all(node in graph for node in responses)

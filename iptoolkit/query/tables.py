@@ -71,7 +71,9 @@ _COUNTS = (
 
 def to_frame(estate: Indexed, kind: str = "profiles") -> pandas.DataFrame:
     """The estate as a table of `kind`: "profiles", "channels", "partners" or "responses",
-    its texts masked (a URL's password, a secret in a description: `redact_text`)."""
+    its texts masked (a URL's password, a secret in a description: `redact_text`) but the
+    `node` column, the graph's ids rows are selected by (`profile:orders@acme.example`
+    would read as `user:password@host`; `where_used` answers them as they are)."""
     builder = _BUILDERS.get(kind)
     if builder is None:
         allowed = ", ".join(repr(name) for name in FRAME_KINDS)
@@ -94,6 +96,8 @@ def to_frame(estate: Indexed, kind: str = "profiles") -> pandas.DataFrame:
                 pass  # an unknown channel type with a textual partner id: keep as is
         elif _all_integers(frame[column]):
             frame[column] = frame[column].astype("Int64")  # exact, gaps allowed
+        elif column == "node":  # the graph's id, rows are selected by: as the graph has it
+            frame[column] = frame[column].infer_objects()
         else:
             frame[column] = _masked(frame[column]).infer_objects()
     return frame
