@@ -408,6 +408,24 @@ def test_a_scheme_in_capitals_or_a_url_and_slack_apps_tokens_are_masked(
     assert redact_text(text) == shown
 
 
+@pytest.mark.parametrize(
+    "prose",
+    [
+        "Bearer 2024-01-01 is the cut-over",
+        "send a Bearer token...",
+        "Bearer Responsibilities here",
+        "Bearer AzureActiveDirectory",
+        "Basic plan v2, Basic 2FA setup, the Basic Auth header",
+        "core:ResponseContentType_JSON with AES256_CBC",
+    ],
+)
+def test_prose_after_a_scheme_name_stays(prose: str) -> None:
+    """After `Bearer` or `Basic` a sentence goes on: a date, a word, CamelCase are not a
+    token (one holds a letter and a digit or a token's punctuation, or changes case as
+    base64 does)."""
+    assert redact_text(prose) == prose
+
+
 def test_ordinary_fields_that_look_like_secrets_stay_visible() -> None:
     assert redact_fields(ORDINARY) == ORDINARY
     assert [name for name in ORDINARY if is_secret_name(name)] == []
