@@ -166,6 +166,16 @@ def test_export_writes_a_diff_as_html_and_names_a_wrong_option(tmp_path: Path) -
         ipt.export(_week(), tmp_path / "x.html", colour="red")
 
 
+def test_a_diff_files_title_names_the_snapshots_and_its_line_counts(tmp_path: Path) -> None:
+    """The counts once, under the title: twice, the title took two lines and pushed the map
+    below a laptop's fold."""
+    diff = _week()
+    payload = payload_of(ipt.export(diff, tmp_path / "changes.html"))
+    assert payload["title"].startswith("Changes: ") and " → " in payload["title"]
+    assert "added" not in payload["title"] and "breaking" not in payload["title"]
+    assert payload["lines"][0] == diff.summary().splitlines()[0].strip()
+
+
 def test_a_files_map_reads_its_details_from_the_graphs_it_was_made_of() -> None:
     """`diff_map(diff, "build")` keeps both snapshots' graphs (in its estates' order), left
     as built; the file written from it is the one made without them, byte for byte."""

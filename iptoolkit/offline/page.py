@@ -170,11 +170,11 @@ def write_diff_html(
     """Write what changed from `diff.old` to `diff.new` as one interactive HTML file: the
     map of both snapshots, each item coloured by what happened to it, its changes in its
     details (`changes_data`). `group_by` and `title` as `write_html` (the default title
-    names the two snapshots and counts the changes, as `plot_diff`'s)."""
-    from ..plot.diff_diagram import diff_title
+    names the two snapshots, `diff_heading`; the line under it counts the changes)."""
+    from ..plot.diff_diagram import diff_heading
     from ..viewmodel.change_marks import diff_map
 
-    shown = title or diff_title(diff)
+    shown = title or diff_heading(diff)
     return _write_map(diff_map(diff, "build"), shown, diff.summary(), path, group_by)
 
 

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from ..query.graph import EstateGraph
     from ..topology.view import ViewGraph
 
-__all__ = ["plot_diff", "diff_svg", "diff_view", "diff_title"]
+__all__ = ["plot_diff", "diff_svg", "diff_view", "diff_title", "diff_heading"]
 
 
 @literal_text
@@ -129,6 +129,12 @@ def _changed_and_around(graph: EstateGraph, status: dict[str, str]) -> set[str]:
     return chosen
 
 
+def diff_heading(diff: EstateDiff) -> str:
+    """`Changes: 2026-11-16 10:00 → 2026-11-23 10:00`: the title of a page whose next line
+    counts the changes (an HTML file's: the counts twice pushed its map below the fold)."""
+    return f"Changes: {_when(diff.old, 'old')} → {_when(diff.new, 'new')}"
+
+
 def diff_title(diff: EstateDiff) -> str:
     """`Changes: 2026-11-16 10:00 → 2026-11-23 10:00: profiles 3 added, 1 changed; 2 breaking`."""
     counts = diff.counts()
@@ -141,7 +147,7 @@ def diff_title(diff: EstateDiff) -> str:
     summary = "; ".join(parts) if parts else "no change"
     if breaking:
         summary += f"; {breaking:,} breaking"
-    return f"Changes: {_when(diff.old, 'old')} → {_when(diff.new, 'new')}: {summary}"
+    return f"{diff_heading(diff)}: {summary}"
 
 
 def _when(estate: Estate, fallback: str) -> str:
