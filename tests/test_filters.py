@@ -77,14 +77,15 @@ def ids(estate: ipt.Estate, selection: Filter) -> list[str]:
         (Filter(partners=["Globex", "2"]), ["P0", "P2"]),
         (Filter(channels=[99]), ["P2"]),  # named by id, held nowhere
         (Filter(channels=["globex DROP"]), ["P0", "P2"]),
-        (Filter(groups=["Finance"]), ["P0", "P1", "P2"]),  # the group and its subgroups
-        (Filter(groups=["Finance/*"]), ["P0", "P1"]),
+        # the group and its subgroups; the faulty P4 by the group that could be read of it
+        (Filter(groups=["Finance"]), ["P0", "P1", "P2", "P4"]),
+        (Filter(groups=["Finance/*"]), ["P0", "P1", "P4"]),
         (Filter(groups=["*/edi"]), ["P3"]),
         (Filter(groups=["Fin"]), []),  # a plain group is no prefix of a name
         (Filter(tags=["EDI"]), ["P0"]),
         (Filter(tags=["b*"]), ["P1"]),
         (Filter(active=True), ["P0", "P2", "P3"]),
-        (Filter(active=False), ["P1", "P5"]),  # a missing flag is not active
+        (Filter(active=False), ["P1", "P4", "P5"]),  # a missing flag is not active
         (Filter(text="warehouse"), ["P3"]),
         (Filter(text="SHIPMENTS.v1"), ["P3"]),  # the Kafka topic
         (Filter(text="acme.example"), ["P0", "P1", "P5"]),  # channel URL and host
@@ -212,11 +213,12 @@ def test_channel_fields_meet_on_one_channel():
     )
 
 
-def test_faulty_profiles_only_in_the_empty_filter(estate):
+def test_faulty_profiles_are_selected_by_what_could_be_read_of_them(estate):
     assert len(subset(estate, Filter()).problems) == 1
     finance = subset(estate, Filter(groups=["Finance"]))
-    assert not finance.problems
+    assert [problem.profile_id for problem in finance.problems] == ["P4"]
     assert [p.id for p in finance.profiles] == ["P0", "P1", "P2"]
+    assert not subset(estate, Filter(groups=["Logistics"])).problems
 
 
 def test_subset_keeps_what_the_chosen_profiles_reference(estate):

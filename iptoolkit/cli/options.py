@@ -267,13 +267,25 @@ def load_estate(path: Path, selection: Filter | None = None, *, keep_texts: bool
         return estate
     subset = estate.subset(selection)
     if not len(subset) and not (context and context.meta.get(_ALLOW_EMPTY_KEY)):
+        _tell_unjudged(estate, selection)
         raise click.ClickException(_nothing_selected(estate, selection))
     click.echo(
         f"filter: {selection.describe()} -> {len(subset):,} of {len(estate):,} profiles"
         f"{_completed(estate, selection)}",
         err=True,
     )
+    _tell_unjudged(estate, selection)
     return subset
+
+
+def _tell_unjudged(estate: Estate, selection: Filter) -> None:
+    """One line on stderr naming the faulty profiles the filter could not judge: they are
+    left out of what the command reads, and a faulty profile is reported, never dropped."""
+    from ..query.filters import unjudged, unjudged_note
+
+    left = unjudged(estate, selection)
+    if left:
+        click.echo(f"note: {unjudged_note(estate, left, _FLAGS.__getitem__)}", err=True)
 
 
 def _completed(estate: Estate, selection: Filter) -> str:

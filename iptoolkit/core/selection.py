@@ -24,12 +24,20 @@ everything. Matching is case-insensitive throughout.
   a pattern with `*`, `?` or `[...]` is matched as a whole (`Finance/*`, `*/EDI/*`).
 - `tags`: tags or patterns; a profile's `tags` string is split on commas, semicolons and
   spaces.
-- `active`: True selects active profiles, False the others (a missing flag is not active).
+- `active`: True selects active profiles, False the others: `nodes.is_active`, the rule
+  `summary` counts by (a missing flag, or one that is not a boolean, is not active).
 - `text`: every word must occur in the profile's id, name, description, group or tags, or
   in a name, URL, host, topic or target of its agent, channels, partners or responses.
 
-Faulty profiles (`estate.problems`) cannot be judged: an empty filter keeps them (the
-subset equals the estate), any other filter leaves them out.
+Faulty profiles (`estate.problems`) are matched by what could be read of them (their
+record: raw group, tags, agent type, the `active` rule, id, name and description), so a
+profile faulty only in its name is in its group's selection, and a filtered audit reports
+it. What one cannot answer leaves it out, unsaid by no front end: the channel fields (its
+channels are not read), a group, tags or agent whose value has the wrong type, text found
+nowhere that could be read. `filters.unjudged` names those profiles and fields; the
+command line says them on stderr (`note: 2 faulty profiles could not be matched against
+--partner and are left out: P4, P6`), the Explorer beside its counts, `find_profiles` in
+its note.
 
 >>> f = Filter(partners=["Acme"], active=True)
 >>> Filter.from_json(f.to_json()) == f

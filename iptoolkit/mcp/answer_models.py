@@ -106,7 +106,9 @@ class ProfilePage(Page[ProfileRow]):
     snapshot: str
     filter: str
     note: str | None = Field(
-        default=None, description="when nothing matches: which value, and close ones"
+        default=None,
+        description="when nothing matches: which value, and close ones; faulty profiles "
+        "the filter could not judge (left out)",
     )
 
 

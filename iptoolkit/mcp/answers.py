@@ -129,18 +129,22 @@ def _by_partner_group(estate: Estate) -> tuple[dict[str, int], dict[str, int]]:
 
 def find_profiles(loaded: Loaded, chosen: Filter, limit: int, cursor: str | None) -> ProfilePage:
     """The profiles `chosen` selects, a page of compact rows."""
-    from ..query.filters import select
+    from ..query.filters import select, unjudged, unjudged_note
 
     positions = select(loaded.estate, chosen)
     shown, next_cursor = page(positions, limit, cursor)
     records = loaded.estate.records
+    notes = [_why_none(loaded.estate, chosen)] if not positions and len(loaded.estate) else []
+    left = unjudged(loaded.estate, chosen)
+    if left:  # a faulty profile is reported, never dropped unsaid
+        notes.append(unjudged_note(loaded.estate, left))
     return ProfilePage(
         snapshot=loaded.name,
         filter=chosen.describe(),
         total=len(positions),
         items=[profile_row(loaded.graph, records[position]) for position in shown],
         next_cursor=next_cursor,
-        note=_why_none(loaded.estate, chosen) if not positions and len(loaded.estate) else None,
+        note="; ".join(notes) or None,
     )
 
 

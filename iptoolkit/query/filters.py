@@ -5,6 +5,12 @@ Selecting reads the estate's records: each field's look-up table (lower-cased to
 positions) is built from them the first time a filter uses that field, and cached on the
 estate, so a first filter costs a few milliseconds and later ones less.
 
+A faulty profile is matched by what its record could read of it (raw group, tags, agent
+type, the `active` rule, its own text), as a valid one is; what it cannot answer (the
+channel fields, for its channels are not read; a field whose value has the wrong type)
+leaves it out, and `unjudged` says which profiles that was and for which fields, so that
+every front end reports them rather than drop them in silence.
+
 >>> Filter(partners=["Acme"], active=True).describe()
 'partner Acme; active'
 """
@@ -26,13 +32,14 @@ from ..support.names import (
     did_you_mean,
     names_started,
     normalise_type,
+    plural,
     strip_kind,
     type_aliases,
     type_label,
 )
 
 if TYPE_CHECKING:
-    from ..core.records import ChannelKey, ProfileRecord
+    from ..core.records import ChannelKey
 
 __all__ = [
     "Filter",
@@ -43,6 +50,8 @@ __all__ = [
     "use_owners",
     "subset",
     "unmatched",
+    "unjudged",
+    "unjudged_note",
     "known_values",
     "started_names",
     "completed",
@@ -67,11 +76,15 @@ class Matches:
 
     `select` keeps the profiles every profile field allows that have one use every channel
     field allows; facets count the same way, leaving one field out. The sets may be the
-    look-up tables' own: read them, never change them."""
+    look-up tables' own: read them, never change them.
+
+    `unjudged[name]`: the faulty profiles field `name` cannot judge (neither allows nor
+    refuses them; see `unjudged`)."""
 
     fields: dict[str, set[int]]
     uses: dict[str, set[int]]
     owners: list[int]
+    unjudged: dict[str, set[int]] = dataclasses.field(default_factory=dict)
 
     def __bool__(self) -> bool:
         return bool(self.fields or self.uses)
@@ -98,6 +111,21 @@ class Matches:
         owners = self.owners
         return {owners[use] for use in uses}
 
+    def left_out(self) -> list[tuple[int, tuple[str, ...]]]:
+        """(position, fields) of each faulty profile that no field refuses but some field
+        cannot judge: left out of the selection for want of an answer, not for a no.
+        (A faulty profile has no channel uses, so a channel field allows it only by
+        not judging it.)"""
+        order = list(Filter.model_fields)
+        names = sorted([*self.fields, *self.uses], key=order.index)  # as the filter says them
+        maybe = set().union(*self.unjudged.values()) if self.unjudged else set()
+        found = []
+        for position in sorted(maybe):
+            unknown = tuple(n for n in names if position in self.unjudged.get(n, ()))
+            if all(n in unknown or position in self.fields.get(n, ()) for n in names):
+                found.append((position, unknown))
+        return found
+
 
 def _intersection(sets: Iterable[set[int]]) -> set[int] | None:
     """The members every set holds; None when there is no set (no constraint)."""
@@ -109,7 +137,8 @@ def _intersection(sets: Iterable[set[int]]) -> set[int] | None:
 
 def select(estate: Indexed, selection: Filter) -> list[int]:
     """The positions in `estate.records` (and `raw_profiles`) of the profiles the filter
-    selects, in order. Faulty profiles are selected only by an empty filter."""
+    selects, in order. A faulty profile is selected when what could be read of it matches
+    (the module's docstring); `unjudged` names those a field could not judge."""
     if selection.is_empty():
         return list(range(len(estate.records)))
     chosen = field_matches(estate, selection).profiles()
@@ -124,7 +153,64 @@ def field_matches(estate: Indexed, selection: Filter) -> Matches:
     uses: dict[str, set[int]] = {}
     for name, found in _matches(estate, selection):
         (uses if name in CHANNEL_FIELDS else fields)[name] = found
-    return Matches(fields, uses, use_owners(estate) if uses else [])
+    unknown = {name: _unjudged(estate, name, fields.get(name)) for name in [*fields, *uses]}
+    unknown = {name: found for name, found in unknown.items() if found}
+    return Matches(fields, uses, use_owners(estate) if uses else [], unknown)
+
+
+def unjudged(estate: Indexed, selection: Filter) -> list[tuple[int, tuple[str, ...]]]:
+    """(position, fields) of each faulty profile the filter leaves out only because those
+    of its fields could not judge it: partners, channels or channel types (a faulty
+    profile's channels are not read), a group, tags or agent whose value has the wrong
+    type, text found nowhere it could be read. What the command line, the MCP tools and
+    the Explorer tell, so that no faulty profile goes missing unsaid."""
+    if selection.is_empty() or not estate.problems:
+        return []
+    return field_matches(estate, selection).left_out()
+
+
+def unjudged_note(
+    estate: Indexed,
+    left: list[tuple[int, tuple[str, ...]]],
+    said: Callable[[str], str] = str,
+    *,
+    listed: int = 5,
+) -> str:
+    """`unjudged`'s answer in one line: `3 faulty profiles could not be matched against
+    partners and are left out: P4, P5, P6` (`said` names a field: the command line says
+    `--partner`), the first `listed` profiles by key, the rest counted."""
+    fields = dict.fromkeys(name for _, names in left for name in names)
+    keys = [estate.records[position].key for position, _ in left]
+    shown = ", ".join(keys[:listed]) + (
+        f" and {len(keys) - listed:,} more" if len(keys) > listed else ""
+    )
+    verb = "is" if len(keys) == 1 else "are"
+    against = " and ".join(said(name) for name in fields)
+    return (
+        f"{plural(len(keys), 'faulty profile')} could not be matched against {against} "
+        f"and {verb} left out: {shown}"
+    )
+
+
+def _unjudged(estate: Indexed, name: str, allowed: set[int] | None) -> set[int]:
+    """The faulty profiles field `name` cannot judge (`allowed`: what it selects)."""
+    records = estate.records
+    faulty = [(problem.index, records[problem.index]) for problem in estate.problems]
+    if not faulty or name == "active":  # the one rule answers for every profile
+        return set()
+    if name in CHANNEL_FIELDS:
+        return {position for position, _ in faulty}
+    if name == "text":  # found in what could be read: yes; else perhaps in its channels
+        return {position for position, _ in faulty if position not in (allowed or ())}
+    key = {"groups": "group", "tags": "tags", "agent_types": "inputAgentSettings"}[name]
+    expected = dict if name == "agent_types" else str
+    found = set()
+    for position, record in faulty:
+        value = record.raw.get(key) if isinstance(record.raw, dict) else ...
+        unread = value is ... or (value is not None and not isinstance(value, expected))
+        if unread or (name == "agent_types" and value is not None and not record.agent_type):
+            found.add(position)
+    return found
 
 
 def use_owners(estate: Indexed) -> list[int]:
@@ -161,13 +247,9 @@ def _table(estate: Indexed, name: str, build: Callable[[Indexed], T]) -> T:
     return estate.derived(f"filters.{name}", built)
 
 
-def _valid(estate: Indexed) -> Iterable[tuple[int, ProfileRecord]]:
-    return ((n, r) for n, r in enumerate(estate.records) if r.ok)
-
-
 def _agent_types(estate: Indexed) -> Table:
     table: Table = {}
-    for position, record in _valid(estate):
+    for position, record in enumerate(estate.records):
         for alias in type_aliases(record.agent_type):
             table.setdefault(alias, set()).add(position)
     return table
@@ -175,7 +257,7 @@ def _agent_types(estate: Indexed) -> Table:
 
 def _groups(estate: Indexed) -> Table:
     table: Table = {}
-    for position, record in _valid(estate):
+    for position, record in enumerate(estate.records):
         if record.group:
             table.setdefault(record.group.strip("/").lower(), set()).add(position)
     return table
@@ -183,14 +265,16 @@ def _groups(estate: Indexed) -> Table:
 
 def _tags(estate: Indexed) -> Table:
     table: Table = {}
-    for position, record in _valid(estate):
+    for position, record in enumerate(estate.records):
         for tag in record.tags:
             table.setdefault(tag.lower(), set()).add(position)
     return table
 
 
 def _active(estate: Indexed) -> set[int]:
-    return {position for position, record in _valid(estate) if record.active}
+    """Every profile `is_active` calls active (its record's flag), faulty ones too: the
+    count `summary` gives."""
+    return {position for position, record in enumerate(estate.records) if record.active}
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,11 +369,11 @@ def _texts(estate: Indexed) -> list[str]:
     the text of its channels and partners is searched once per channel (`_text_matches`)."""
     texts = []
     for record in estate.records:
-        if not record.ok:
-            texts.append("")
-            continue
         words: list[Any] = [record.id, record.name, record.description, record.group]
         words.extend(record.tags)
+        if not record.ok:  # what could be read of it: no agent, units nor channels
+            texts.append("\n".join(str(word) for word in words if word).lower())
+            continue
         where = record.agent_endpoint
         words += [where.host, where.url, where.topic]
         words.append(record.agent_name)
@@ -362,8 +446,8 @@ def _matches(estate: Indexed, selection: Filter) -> Iterable[tuple[str, set[int]
         yield "tags", _patterns(_table(estate, "tags", _tags), selection.tags, subtree=False)
     if selection.active is not None:
         active = _table(estate, "active", _active)
-        valid = {position for position, _ in _valid(estate)}
-        yield "active", active if selection.active else valid - active
+        everyone = set(range(len(estate.records)))
+        yield "active", active if selection.active else everyone - active
     if selection.text:
         yield "text", _text_matches(estate, selection.text.lower().split())
 
@@ -482,7 +566,7 @@ def _hint(estate: Indexed, field: str, value: Any) -> str:
 def known_values(estate: Indexed, field: str) -> list[str]:
     """The values a filter field could take in this estate, as people spell them: partner
     and channel names and ids, groups (and their parents), type names and labels, tags."""
-    records = [record for record in estate.records if record.ok]
+    records = estate.records  # a faulty profile's readable group, type, tags: filters match them
     values: list[Any] = []
     if field in ("partners", "channels"):
         registry = estate.partners if field == "partners" else estate.channels

@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from ..core.selection import Filter
-from ..query.filters import LIST_FIELDS, field_matches, subset, unmatched
+from ..query.filters import LIST_FIELDS, field_matches, subset, unjudged_note, unmatched
 from ..support.names import plural, unresolved_note
 from .facets import FacetIndex, Facets
 
@@ -58,6 +58,9 @@ class Selection:
     _estate: Estate = field(repr=False)
     facets: Facets | None = field(default=None, repr=False)
     """How many profiles each filter option would keep, given the rest of this filter."""
+    unjudged: list[tuple[int, tuple[str, ...]]] = field(default_factory=list, repr=False)
+    """Faulty profiles left out because a field could not judge them (`filters.unjudged`):
+    said beside the counts, as the command line says them on stderr."""
 
     @cached_property
     def estate(self) -> Estate:
@@ -70,10 +73,12 @@ class Selection:
 
     def counts_text(self) -> str:
         """ "128 of 10,000 profiles, 14 partners, 31 channels"."""
+        left = f" ({unjudged_note(self._estate, self.unjudged)})" if self.unjudged else ""
         return (
             f"{self.profiles:,} of {self.total:,} profiles, "
             f"{plural(self.partners, 'partner')}, {plural(self.channels, 'channel')}"
             + unresolved_note(self.unresolved)
+            + left
         )
 
 
@@ -206,6 +211,7 @@ class ExplorerModel:
                 len(unresolved),
                 self.estate,
                 self.facet_index.count(matched),
+                matched.left_out(),
             )
             if len(self._selections) >= 32:  # keep the latest few; subsets hold memory
                 self._selections.pop(next(iter(self._selections)))

@@ -124,12 +124,13 @@ def _alone(matched: Matches) -> set[int]:
 
 def _option_values(estate: Estate) -> dict[str, list[Any]]:
     """Each facet field's options, in the order the panel lists them: the agent types,
-    channel types, partners and groups (with every ancestor) the valid profiles use."""
+    channel types, partners and groups (with every ancestor) the profiles use (a faulty
+    one's agent type and group too: the filter matches them)."""
     agents: set[str] = set()
     channel_keys: set[Any] = set()  # each channel and partner named once, not per profile
     partner_keys: set[Any] = set()
     paths: set[str] = set()
-    for record in estate.valid_records:
+    for record in estate.records:
         if record.agent_type:
             agents.add(record.agent_type)
         channel_keys.update(record.channel_keys)
