@@ -109,6 +109,8 @@ def test_a_filtered_audit_reports_the_faulty_profiles_it_selected(runner, types_
     result = runner.invoke(main, [*args, "--fail-on", "error"])
     assert result.exit_code == 1, result.output
     assert "DAT001" in result.stdout and "P-000005" in result.stdout
+    # numbered as in the file, where its line and column point, not as in the subset
+    assert "profile 4 (id 'P-000005'): $[4].name" in result.stdout
 
 
 def test_export_keeps_the_faulty_profiles_the_filter_selected(runner, types_file, tmp_path):

@@ -435,16 +435,7 @@ def _restricted(
 
 def _renumbered(problem: ProfileProblem, index: int) -> ProfileProblem:
     """A problem of the parent's listing, numbered (and its JSON paths) for a subset's."""
-    if index == problem.index:
-        return problem
-    old, new = f"$[{problem.index}]", f"$[{index}]"
-    issues = [
-        dataclasses.replace(issue, path=new + issue.path[len(old) :])
-        if issue.path.startswith(old)
-        else issue
-        for issue in problem.issues
-    ]
-    return dataclasses.replace(problem, index=index, issues=issues)
+    return problem.renumbered(index)
 
 
 def _stamped(info: SnapshotInfo) -> SnapshotInfo:

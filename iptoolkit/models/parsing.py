@@ -9,6 +9,7 @@ raw JSON when someone asks for one (`profile_model`, `profile_models`).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 from collections.abc import Container, Iterable, Mapping, Sequence
@@ -121,6 +122,20 @@ class ProfileProblem:
 
     def __str__(self) -> str:
         return f"profile {self.index} (id {self.profile_id!r}): {self.message}"
+
+    def renumbered(self, index: int) -> ProfileProblem:
+        """This problem at another position of a listing, its JSON paths with it: a subset's
+        problems are numbered for the subset, a finding's for the file it points into."""
+        if index == self.index:
+            return self
+        old, new = f"$[{self.index}]", f"$[{index}]"
+        issues = [
+            dataclasses.replace(issue, path=new + issue.path[len(old) :])
+            if issue.path.startswith(old)
+            else issue
+            for issue in self.issues
+        ]
+        return dataclasses.replace(self, index=index, issues=issues)
 
 
 class Listing(NamedTuple):

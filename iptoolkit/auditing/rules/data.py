@@ -25,7 +25,9 @@ def parse_problem(ctx: AuditContext) -> Iterator[Finding]:
     records = ctx.records
     for problem in ctx.estate.problems:
         record = records[problem.index]
-        yield ctx.finding(str(problem), record)
+        # numbered as in the listing loaded (`record.index`), where the finding's line and
+        # column point: a filtered audit's subset numbers its problems from 0
+        yield ctx.finding(str(problem.renumbered(record.index)), record)
 
 
 @rule(
