@@ -4,6 +4,7 @@ filter asks what they cannot answer, never dropped in silence (API, CLI, Explore
 from __future__ import annotations
 
 import json
+import warnings
 from pathlib import Path
 
 import pytest
@@ -143,3 +144,17 @@ def test_the_command_says_which_faulty_profiles_the_filter_could_not_judge(runne
         "note: 3 faulty profiles could not be matched against --partner and are left out: "
         "P-000004, P-000005, P-000006"
     ]
+
+
+def test_a_notebooks_subset_warns_of_what_it_could_not_judge() -> None:
+    """`estate.subset` in a notebook: the profiles left out unjudged are named in a warning
+    (the command line's note), and no warning when every profile was judged."""
+    from iptoolkit.query.filters import UnjudgedProfilesWarning
+
+    estate = faulty_estate()
+    with pytest.warns(UnjudgedProfilesWarning, match="could not be matched against partners"):
+        chosen = estate.subset(Filter(partners=["Acme"]))
+    assert ids(chosen, list(range(len(chosen)))) == ["OK-FIN"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        estate.subset(Filter(active=True))  # the one rule judges every profile

@@ -259,13 +259,14 @@ def load_estate(path: Path, selection: Filter | None = None, *, keep_texts: bool
     command that audits or diffs, keep the file's text (`Estate.texts`: the URL rules
     search it instead of writing every profile again, the diff compares profiles by it)."""
     from ..core.estate import load
+    from ..query.filters import subset as filtered
 
     context = click.get_current_context(silent=True)
     progress = command_progress()
     estate = load(path, max_size=chosen_max_size(), keep_texts=keep_texts, progress=progress)
     if selection is None or selection.is_empty():
         return estate
-    subset = estate.subset(selection)
+    subset = filtered(estate, selection)  # the note below says what it cannot judge
     if not len(subset) and not (context and context.meta.get(_ALLOW_EMPTY_KEY)):
         _tell_unjudged(estate, selection)
         raise click.ClickException(_nothing_selected(estate, selection))

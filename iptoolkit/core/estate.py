@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import html
 import os
+import warnings
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
@@ -257,9 +258,16 @@ class Estate:
     # -- views ----------------------------------------------------------------------------
 
     def subset(self, selection: Filter) -> Estate:
-        """A new estate with the profiles the filter selects, whole and unchanged."""
-        from ..query.filters import subset
+        """A new estate with the profiles the filter selects, whole and unchanged. A faulty
+        profile the filter cannot judge (its channels were not read, say) is left out with
+        a warning naming it, as the command line notes it: nothing goes missing unsaid in
+        a notebook (`query.filters.unjudged`; the toolkit's own views say it themselves
+        and call `query.filters.subset`)."""
+        from ..query.filters import UnjudgedProfilesWarning, subset, unjudged, unjudged_note
 
+        left = unjudged(self, selection)
+        if left:
+            warnings.warn(unjudged_note(self, left), UnjudgedProfilesWarning, stacklevel=2)
         return subset(self, selection)
 
     def take(self, positions: Sequence[int], *, info: SnapshotInfo | None = None) -> Estate:

@@ -52,6 +52,7 @@ __all__ = [
     "unmatched",
     "unjudged",
     "unjudged_note",
+    "UnjudgedProfilesWarning",
     "known_values",
     "started_names",
     "completed",
@@ -156,6 +157,12 @@ def field_matches(estate: Indexed, selection: Filter) -> Matches:
     unknown = {name: _unjudged(estate, name, fields.get(name)) for name in [*fields, *uses]}
     unknown = {name: found for name, found in unknown.items() if found}
     return Matches(fields, uses, use_owners(estate) if uses else [], unknown)
+
+
+class UnjudgedProfilesWarning(UserWarning):
+    """`Estate.subset` left out faulty profiles its filter could not judge (`unjudged`):
+    a notebook shows it; `warnings.simplefilter("ignore", UnjudgedProfilesWarning)`
+    silences it where that is known."""
 
 
 def unjudged(estate: Indexed, selection: Filter) -> list[tuple[int, tuple[str, ...]]]:

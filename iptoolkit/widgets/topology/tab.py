@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 import ipywidgets as W
 import networkx as nx
 
+from ...query.filters import subset
 from ...support.names import plural
 from ...support.progress import reported_to
 from ...support.shown_tab import ShownTab
@@ -173,14 +174,14 @@ class TopologyTab:
             shown: Estate | EstateDiff | MarkedMap
             if self._moment is None:
                 assert self._since is not None
-                shown = diff(self._since.subset(chosen), selection.estate)
+                shown = diff(subset(self._since, chosen), selection.estate)
             elif (stored := self._moment[1]) is None:
-                shown = self._moment[0].subset(chosen)
+                shown = subset(self._moment[0], chosen)
             elif chosen.is_empty():
                 made = self._moment[2]() if self._moment[2] is not None else None
                 shown = made if made is not None else diff_map(stored)
             else:
-                shown = diff(stored.old.subset(chosen), stored.new.subset(chosen))
+                shown = diff(subset(stored.old, chosen), subset(stored.new, chosen))
             progress.stage("Laying out the map")
             self.view.update(shown, keep=self._moment is not None)
         finally:
