@@ -284,9 +284,9 @@ def label_budget(labels: Mapping[float, Sequence[str]], canvas: Canvas) -> dict[
     what its widest label needs, unless the whole is too wide. Then the room is shared out
     where it keeps the most characters: each column starts where every name in it keeps
     its first `SHORTEST_NAME_CHARS` (`least_px`), and a pixel more for a column is a pixel
-    more for each of its labels still cut, so the column with the most labels still cut is
-    widened first (until its next label is whole), not every column alike: a column of
-    twenty agents cut gains twenty times what a column with one long name would. A canvas
+    more for each of its labels still cut, so the column with the largest share of its
+    labels still cut is widened first (until its next label is whole; `share_out`), not
+    every column alike: twenty agents all cut gain before one cut name among twenty. A canvas
     too narrow to give every column `MIN_LABEL_CHARS` is grown to (`Canvas.grown`)."""
     columns = sorted(labels)
     room = max(canvas.inner_width - label_gaps(len(columns)), 0.0)  # pixels for every label
