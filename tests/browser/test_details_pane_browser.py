@@ -138,3 +138,33 @@ def test_an_item_opened_from_the_search_is_in_sight(page: Any, width: int) -> No
     assert 0 <= top < 400
     assert page.evaluate("document.activeElement.matches('.ipt-canvas canvas')")
     assert page.errors == []
+
+
+# where the tip stands against the keyboard's node and the node ArrowDown goes to next
+_TIP_AND_NEXT = """() => {
+  const view = IptTopology.views[0], level = view.level(), nodes = level.nodes;
+  const box = view.canvas.getBoundingClientRect(), tip = view.tip.getBoundingClientRect();
+  const at = view.screen(nodes[view.keyed][0], nodes[view.keyed][1]);
+  const next = view.screen(...nodes[view.nextNode([0, 1])].slice(0, 2));
+  const r = Math.max(view.radius(nodes[view.nextNode([0, 1])][2]), 4);
+  const label = [box.left + next[0] + r + 3, box.top + next[1]];  // where its label starts
+  return {
+    row: Math.abs(tip.top + tip.height / 2 - (box.top + at[1])),
+    covers: tip.left <= label[0] + 30 && label[0] <= tip.right
+      && tip.top <= label[1] && label[1] <= tip.bottom,
+  };
+}"""
+
+
+def test_the_keyboards_tip_leaves_the_next_node_in_sight(page: Any) -> None:
+    """Arrowing down the map, the tip named the node under the ring where the next node's
+    label is: it stands on the ring's row, after its label (in the last column, over the
+    label it says again)."""
+    page.focus(".ipt-canvas canvas")
+    for keys in (["Home", "ArrowDown"], ["ArrowRight"] * 4):  # the first column, the last
+        for key in keys:
+            page.keyboard.press(key)
+        where = page.evaluate(_TIP_AND_NEXT)
+        assert where["row"] < 6, where
+        assert not where["covers"], where
+    assert page.errors == []

@@ -498,7 +498,10 @@
     }
   };
 
-  View.prototype.hover = function (index, p) {
+  /* the tip of node `index`: below right of the pointer at `p`; for the keyboard's node
+     (`beside`), on its row after its label (in the last column, over the label it says
+     again), so that the node an arrow goes to next, up or down, stays in sight */
+  View.prototype.hover = function (index, p, beside) {
     if (index < 0) { this.tip.style.display = "none"; return; }
     var node = this.level().nodes[index], group = this.level().groups[index];
     var text = this.S(node[7]) || this.S(node[6]);
@@ -509,9 +512,19 @@
       if (more) text += " \u00b7 " + more;
     });
     this.tip.textContent = text;
-    this.tip.style.left = Math.min(p[0] + 14, this.width - 40) + "px";
-    this.tip.style.top = p[1] + 14 + "px";
     this.tip.style.display = "block";
+    var left = p[0] + 14, top = p[1] + 14;
+    if (beside) {
+      var ctx = this.canvas.getContext("2d"), r = Math.max(this.radius(node[2]), 4);
+      ctx.font = FONT;
+      left = p[0] + r + 15 + ctx.measureText(this.labelOf(index)).width * this.fontPx() / 12;
+      top = p[1] - this.tip.offsetHeight / 2;
+      if (left + this.tip.offsetWidth > this.width) {  /* the last column: over its label */
+        left = Math.max(p[0] + r + 3, this.width - this.tip.offsetWidth - 4);
+      }
+    }
+    this.tip.style.left = Math.min(left, this.width - 40) + "px";
+    this.tip.style.top = top + "px";
   };
 
   /* -- the keyboard on the map --------------------------------------------------------- */
@@ -556,7 +569,7 @@
     var opens = group && group[3] >= 0 ? "Enter opens the group" : "Enter shows its details";
     this.said = name + ": " + opens;
     this.sayStatus();
-    this.hover(index, p);
+    this.hover(index, p, true);
     this.draw();
   };
 
