@@ -59,6 +59,9 @@ __all__ = [
 
 TOP = 20
 """Rows kept of the summary's larger tables (profiles by partner, by group)."""
+TYPES_TOP = 100
+"""Rows kept of the summary's tables of types (a platform has some dozens; an estate whose
+classes are each another is not answered with thousands)."""
 IN_ROW = 10
 """Channels and partners listed in one profile's row."""
 FINDING_TEXT = 500
@@ -82,16 +85,25 @@ def summary(loaded: Loaded, names: list[str]) -> SummaryAnswer:
     by_partner, by_group = loaded.estate.derived("mcp.by_partner_group", _by_partner_group)
     shown = {"profiles_by_partner": by_partner, "profiles_by_group": by_group}
     cut_tables = [f"{key} ({len(table):,})" for key, table in shown.items() if len(table) > TOP]
-    note = (
-        f"the {TOP} largest rows of {' and '.join(cut_tables)} are shown; find_profiles "
-        "with partners=[...] or groups=[...] counts any other"
-        if cut_tables
-        else None
-    )
+    types = {key: counts[key] for key in ("agent_types", "channel_types")}
+    cut_types = [f"{key} ({len(t):,})" for key, t in types.items() if len(t) > TYPES_TOP]
+    said = []
+    if cut_tables:
+        said.append(
+            f"the {TOP} largest rows of {' and '.join(cut_tables)} are shown; find_profiles "
+            "with partners=[...] or groups=[...] counts any other"
+        )
+    if cut_types:
+        said.append(
+            f"the {TYPES_TOP} largest rows of {' and '.join(cut_types)} are shown; "
+            "where_used with type=... counts any other"
+        )
+    note = "; ".join(said) or None
     return SummaryAnswer(
         snapshot=loaded.name,
         snapshots=names,
-        **{key: counts[key] for key in _SUMMARY_COUNTS},
+        **{key: counts[key] for key in _SUMMARY_COUNTS if key not in types},
+        **{key: dict(_largest(table)[:TYPES_TOP]) for key, table in types.items()},
         fetched_at=loaded.fetched_at.isoformat() if loaded.fetched_at else None,
         profiles_by_partner=dict(list(by_partner.items())[:TOP]),
         profiles_by_group=dict(list(by_group.items())[:TOP]),
@@ -113,6 +125,10 @@ _SUMMARY_COUNTS = (
     "agent_types",
     "channel_types",
 )
+
+
+def _largest(table: dict[str, int]) -> list[tuple[str, int]]:
+    return sorted(table.items(), key=lambda item: -item[1])
 
 
 def _by_partner_group(estate: Estate) -> tuple[dict[str, int], dict[str, int]]:

@@ -23,7 +23,7 @@ from ..auditing import BUILTIN_RULES
 from ..support.redact import redact_text
 from . import answers, datamodel
 from .store import Store
-from .tools import add_tools, tool_result
+from .tools import _tool_error, add_tools, tool_result
 
 __all__ = ["build_server", "INSTRUCTIONS", "StrictArgumentsServer"]
 
@@ -51,7 +51,12 @@ class StrictArgumentsServer(MCPServer):
             unknown = sorted(str(key) for key in arguments if key not in known)
             if unknown:
                 raise ToolError(unknown_arguments(name, unknown, list(known)))
-        return await super().call_tool(name, arguments, context)
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            # the SDK's own refusals (an argument of the wrong type or out of range) quote
+            # the argument as given: masked and cut as the tools' own errors are
+            raise _tool_error(exc) from None
 
 
 def unknown_arguments(tool: str, unknown: list[str], known: list[str]) -> str:

@@ -46,7 +46,7 @@ from .cursors import DEFAULT_LIMIT, MAX_LIMIT, TEXT_LIMIT
 from .picture import GroupBy, render_png
 from .store import Loaded, Store
 
-__all__ = ["Tools", "add_tools", "tool_result", "ERROR_LIMIT"]
+__all__ = ["Tools", "add_tools", "tool_result", "ERROR_LIMIT", "STRING_LIMIT"]
 
 Snapshot = Annotated[
     str | None,
@@ -337,7 +337,7 @@ def tool_result(compute: Callable[[], BaseModel]) -> CallToolResult:
         result = compute()
     except (ValueError, nx.NetworkXError) as exc:
         raise _tool_error(exc) from None
-    data = _masked(result.model_dump(mode="json", by_alias=True))
+    data = _bounded(result.model_dump(mode="json", by_alias=True))
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
 
@@ -355,14 +355,38 @@ def _tool_error(exc: Exception) -> ToolError:
     return ToolError(text)
 
 
-def _masked(value: Any) -> Any:
+STRING_LIMIT = 1000
+"""Characters of any one string of an answer (a name, a group, a type, a filter said back):
+the platform's free text is any length, and `limit` rows of 100,000-character names would
+be megabytes. A profile's JSON has its own bound (`max_chars`) and is not cut here."""
+_OWN_BOUND = frozenset({"json", "json_text"})
+"""Top-level fields bounded by the tool's own argument (`get_item`'s `max_chars`)."""
+
+
+def _bounded(data: Any) -> Any:
+    """An answer with every string masked, then cut to `STRING_LIMIT` (keys too), but for
+    the fields that have a bound of their own."""
+    if not isinstance(data, dict):
+        return _masked(data)
+    return {_masked(key): _masked(item, cut=key not in _OWN_BOUND) for key, item in data.items()}
+
+
+def _masked(value: Any, *, cut: bool = True) -> Any:
     if isinstance(value, str):
-        return redact_text(value)
+        return _shortened(redact_text(value)) if cut else redact_text(value)
     if isinstance(value, dict):
-        return {key: _masked(item) for key, item in value.items()}
+        return {_masked(key, cut=cut): _masked(item, cut=cut) for key, item in value.items()}
     if isinstance(value, list):
-        return [_masked(item) for item in value]
+        return [_masked(item, cut=cut) for item in value]
     return value
+
+
+def _shortened(text: str) -> str:
+    """`text` cut to `STRING_LIMIT` characters, saying so (masked first: a cut secret
+    would no longer have the shape that masks it)."""
+    if len(text) <= STRING_LIMIT:
+        return text
+    return f"{text[:STRING_LIMIT]}... (cut at {STRING_LIMIT:,} of {len(text):,} characters)"
 
 
 def _refreshed(store: Store) -> Loaded:
