@@ -23,7 +23,7 @@ from ..auditing import BUILTIN_RULES
 from ..support.redact import redact_text
 from . import answers, datamodel
 from .store import Store
-from .tools import _tool_error, add_tools, tool_result
+from .tools import add_tools, tool_error, tool_result
 
 __all__ = ["build_server", "INSTRUCTIONS", "StrictArgumentsServer"]
 
@@ -56,7 +56,7 @@ class StrictArgumentsServer(MCPServer):
         except ToolError as exc:
             # the SDK's own refusals (an argument of the wrong type or out of range) quote
             # the argument as given: masked and cut as the tools' own errors are
-            raise _tool_error(exc) from None
+            raise tool_error(exc) from None
 
 
 def unknown_arguments(tool: str, unknown: list[str], known: list[str]) -> str:

@@ -46,7 +46,7 @@ from .cursors import DEFAULT_LIMIT, MAX_LIMIT, TEXT_LIMIT
 from .picture import GroupBy, render_png
 from .store import Loaded, Store
 
-__all__ = ["Tools", "add_tools", "tool_result", "ERROR_LIMIT", "STRING_LIMIT"]
+__all__ = ["Tools", "add_tools", "tool_result", "tool_error", "ERROR_LIMIT", "STRING_LIMIT"]
 
 Snapshot = Annotated[
     str | None,
@@ -336,7 +336,7 @@ def tool_result(compute: Callable[[], BaseModel]) -> CallToolResult:
     try:
         result = compute()
     except (ValueError, nx.NetworkXError) as exc:
-        raise _tool_error(exc) from None
+        raise tool_error(exc) from None
     data = _bounded(result.model_dump(mode="json", by_alias=True))
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
@@ -347,7 +347,7 @@ ERROR_LIMIT = 1000
 may be any length."""
 
 
-def _tool_error(exc: Exception) -> ToolError:
+def tool_error(exc: Exception) -> ToolError:
     """The tool error an assistant reads for bad input: masked, and cut when long."""
     text = redact_text(str(exc))
     if len(text) > ERROR_LIMIT:
@@ -420,5 +420,5 @@ def _drawing(
     try:
         png, said = compute()
     except (ValueError, nx.NetworkXError) as exc:
-        raise _tool_error(exc) from None
+        raise tool_error(exc) from None
     return [Image(data=png, format="png"), redact_text(said)]
