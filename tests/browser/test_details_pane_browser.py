@@ -102,7 +102,7 @@ _BULLET_LINES = """() => [...document.querySelectorAll('.ipt-details li')]
 
 def test_a_wrapped_link_has_its_bullet_on_its_first_line(page: Any, estate: ipt.Estate) -> None:
     graph = ipt.build_graph(estate)
-    partners = sorted(n for n, kind in graph.nodes(data="kind") if kind == "partner")
+    partners = sorted(n for n, data in graph.nodes(data=True) if data.get("kind") == "partner")
     for partner in partners:  # the first whose "Where used" has a name that wraps
         _show(page, partner)
         lines = page.evaluate(_BULLET_LINES)
