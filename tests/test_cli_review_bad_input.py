@@ -51,3 +51,22 @@ def test_serve_refuses_seconds_a_clock_cannot_count(
     result = CliRunner().invoke(serve_command, [option, value, "--port", "0"])
     assert result.exit_code == 2, result.output
     assert option in result.output
+
+
+_SECRET = {"IPTOOLKIT_CLIENT_SECRET": "not-printed", "CI": "1"}
+
+
+def test_demo_refuses_more_profiles_than_it_can_hold(monkeypatch: pytest.MonkeyPatch) -> None:
+    # before: no upper bound; 99999999999999 profiles was killed out of memory (137)
+    from iptoolkit.demo import run as run_module
+
+    ran: list[int] = []
+    monkeypatch.setattr(
+        run_module, "run_demo", lambda out, *, n_profiles, **kw: ran.append(n_profiles)
+    )
+    result = CliRunner().invoke(main, ["demo", "--profiles", "99999999999999"])
+    assert result.exit_code == 2, result.output
+    assert "--profiles" in result.output and ran == []
+    result = CliRunner().invoke(main, ["demo", "--profiles", "1000000"])
+    assert result.exit_code == 0, result.output
+    assert ran == [1_000_000]

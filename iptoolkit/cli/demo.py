@@ -8,7 +8,12 @@ import click
 
 from .host import short_help
 
-__all__ = ["demo"]
+__all__ = ["demo", "MAX_DEMO_PROFILES"]
+
+MAX_DEMO_PROFILES = 1_000_000
+"""The largest demo estate `demo` builds: ten times the benchmarks' 100,000 profiles. The
+estate is built in memory and served whole, so a typo of many digits ran the machine out of
+memory (killed, exit 137) instead of being refused."""
 
 
 @click.command("demo", short_help=short_help("demo"))
@@ -21,10 +26,10 @@ __all__ = ["demo"]
 )
 @click.option(
     "--profiles",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=1, max=MAX_DEMO_PROFILES),
     default=300,
     show_default=True,
-    help="Size of the demo estate.",
+    help=f"Size of the demo estate (at most {MAX_DEMO_PROFILES:,}).",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Demo estate seed.")
 def demo(output: Path, profiles: int, seed: int) -> None:
