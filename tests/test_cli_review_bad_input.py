@@ -70,3 +70,15 @@ def test_demo_refuses_more_profiles_than_it_can_hold(monkeypatch: pytest.MonkeyP
     result = CliRunner().invoke(main, ["demo", "--profiles", "1000000"])
     assert result.exit_code == 0, result.output
     assert ran == [1_000_000]
+
+
+@pytest.mark.parametrize("output_format", ["sarif", "junit", "json"])
+def test_audit_statistics_refuse_a_format_they_are_not_written_in(
+    snapshot: Path, tmp_path: Path, output_format: str
+) -> None:
+    # before: the plain-text table was written into stats.sarif
+    out = tmp_path / f"stats.{output_format}"
+    args = ["audit", str(snapshot), "--statistics", "--format", output_format, "-o", str(out)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2, result.output
+    assert "--statistics" in result.output and not out.exists()

@@ -78,7 +78,7 @@ def _add_options(func: Callable[..., Any], fail_on_default: str) -> Callable[...
                          path_type=Path), help="Write the current findings as a baseline "
                          "and exit 0."),
             click.option("--statistics", is_flag=True,
-                         help="Counts per rule instead of the findings."),
+                         help="Counts per rule (a text table) instead of the findings."),
             click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
                          help="Write the report to this file instead of standard output."),
             details_file_option,
@@ -160,6 +160,13 @@ def _run(
     `error_code` (2, as `ruff check`; 1 for the `findings` alias, as that command always
     did)."""
     check_details_file(options["details_file"], output_format)
+    if options["statistics"] and output_format not in ("text", "table"):
+        # the counts are a table for people: a .sarif or .json holding it reads as broken
+        raise click.BadParameter(
+            f"the counts per rule are a text table: --format {output_format} writes the "
+            "findings (leave out --statistics, or give --format text)",
+            param_hint="--statistics",
+        )
     _check_outputs(snapshot, options)
     with one_line_errors(error_code):
         code = _audit(snapshot, selection, output_format, options, only_severity)
