@@ -82,3 +82,14 @@ def test_audit_statistics_refuse_a_format_they_are_not_written_in(
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 2, result.output
     assert "--statistics" in result.output and not out.exists()
+
+
+def test_fetch_checks_the_archive_before_fetching(tmp_path: Path, no_sleep: list[float]) -> None:
+    # before: fetched (here: tried 127.0.0.1:9), then "not a DuckDB file", the fetch lost
+    archive = tmp_path / "text.duckdb"
+    archive.write_text("not an archive, but text\n")
+    args = ["fetch", "--base-url", "http://127.0.0.1:9", "--client-id", "c"]
+    result = CliRunner().invoke(main, [*args, "--archive", str(archive)], env=_SECRET)
+    assert result.exit_code == 2, result.output
+    assert "not a DuckDB file" in result.output and "connection" not in result.output
+    assert no_sleep == []

@@ -102,6 +102,8 @@ def fetch(
     check_outputs(mkdirs, {"--output": named, "--archive": archive_path})
     if named is not None:
         _check_snapshot_suffix(named)  # a wrong suffix costs no fetch
+    if archive_path is not None:
+        _check_archive(archive_path)  # nor does a file that is no archive
 
     if environment is not None:
         from ..comparing.config import environment as configured
@@ -155,6 +157,17 @@ def _check_snapshot_suffix(path: Path) -> None:
             "(other formats: iptoolkit export)",
             param_hint="--output",
         )
+
+
+def _check_archive(path: Path) -> None:
+    """--archive names a DuckDB file or none yet, checked before fetching: without -o the
+    fetch would be lost when the archive refuses it."""
+    from ..archive.opening import check_archive_file
+
+    try:
+        check_archive_file(path)
+    except OSError as exc:
+        raise click.BadParameter(str(exc), param_hint="--archive") from None
 
 
 def _given(ctx: click.Context, name: str) -> bool:
