@@ -93,3 +93,25 @@ def test_fetch_checks_the_archive_before_fetching(tmp_path: Path, no_sleep: list
     assert result.exit_code == 2, result.output
     assert "not a DuckDB file" in result.output and "connection" not in result.output
     assert no_sleep == []
+
+
+def _not_utf8(path: Path) -> Path:
+    path.write_bytes(b'\xff\xfeformat = "x"\n')
+    return path
+
+
+@pytest.mark.parametrize("option", ["--config", "--baseline"])
+def test_audit_names_a_file_that_is_not_utf8(snapshot: Path, tmp_path: Path, option: str) -> None:
+    bad = _not_utf8(tmp_path / "bad.toml")
+    result = CliRunner().invoke(main, ["audit", str(snapshot), option, str(bad)])
+    assert result.exit_code == 2, result.output
+    assert f"{bad}: " in result.output and "UTF-8" in result.output
+    assert "codec" not in result.output
+
+
+def test_compare_names_a_mapping_file_that_is_not_utf8(snapshot: Path, tmp_path: Path) -> None:
+    bad = _not_utf8(tmp_path / "map.toml")
+    args = ["compare", str(snapshot), str(snapshot), "--mapping", str(bad)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2, result.output
+    assert f"{bad}: " in result.output and "codec" not in result.output

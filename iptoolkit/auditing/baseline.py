@@ -66,6 +66,10 @@ class Baseline:
             document = json.loads(path.read_text(encoding="utf-8"))
         except json.JSONDecodeError as exc:
             raise ValueError(f"{path}: not a baseline (not JSON: {exc})") from None
+        except UnicodeDecodeError as exc:
+            from .config import not_utf8
+
+            raise ValueError(f"{path}: not a baseline ({not_utf8(exc)})") from None
         if not isinstance(document, dict) or document.get("format") != BASELINE_FORMAT:
             raise ValueError(f'{path}: not a baseline (no "format": "{BASELINE_FORMAT}")')
         entries = document.get("findings")

@@ -33,6 +33,8 @@ __all__ = [
     "load_config",
     "parse_config",
     "read_toml",
+    "read_config_text",
+    "not_utf8",
     "line_of",
 ]
 
@@ -121,7 +123,7 @@ def find_config(start: Path | None = None, *, table: str = "audit") -> Path | No
 def _has_audit_table(path: Path, table: str = "audit") -> bool:
     try:
         text = path.read_text(encoding="utf-8")
-    except OSError:
+    except (OSError, UnicodeDecodeError):
         return False
     pattern = rf"^\s*\[+\s*tool\.iptoolkit\.{re.escape(table)}\b"
     return re.search(pattern, text, re.M) is not None
@@ -133,11 +135,24 @@ def load_config(path: Path | str | None = None, *, start: Path | None = None) ->
     found = Path(path) if path is not None else find_config(start)
     if found is None:
         return AuditConfig()
+    return parse_config(read_config_text(found), found)
+
+
+def read_config_text(path: Path) -> str:
+    """The text of a TOML file (a configuration, a mapping); a `ConfigError` naming the
+    file when it cannot be read or is not UTF-8, as TOML must be (the codec's own message
+    names no file)."""
     try:
-        text = found.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise ConfigError(f"{found}: {exc.strerror or exc}") from None
-    return parse_config(text, found)
+        raise ConfigError(f"{path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: {not_utf8(exc)}") from None
+
+
+def not_utf8(exc: UnicodeDecodeError) -> str:
+    """What is wrong with a file that is not UTF-8 text, where, without the codec's words."""
+    return f"not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})"
 
 
 def parse_config(text: str, source: Path | str = "iptoolkit.toml") -> AuditConfig:

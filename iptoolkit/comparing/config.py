@@ -127,13 +127,10 @@ class _Reader:
     """One file's text, to name the line of what an error is about."""
 
     def __init__(self, path: Path) -> None:
-        from ..auditing.config import ConfigError, read_toml
+        from ..auditing.config import read_config_text, read_toml
 
         self.path = path
-        try:
-            self.text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise ConfigError(f"{path}: {exc.strerror or exc}") from None
+        self.text = read_config_text(path)
         self.document = read_toml(self.text, path)
 
     def fail(self, token: str, message: str, section: str) -> NoReturn:

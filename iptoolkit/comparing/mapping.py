@@ -47,12 +47,9 @@ def compare_configured(a: Estate, b: Estate, rules: Rules, names: tuple[str, str
 def read_mapping(path: Path, rules: Rules | None = None) -> Manual:
     """The manual matches of a mapping file, by kind; a wrong file is a `ConfigError`
     naming the file and line."""
-    from ..auditing.config import ConfigError, line_of, read_toml
+    from ..auditing.config import ConfigError, line_of, read_config_text, read_toml
 
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"{path}: {exc.strerror or exc}") from None
+    text = read_config_text(path)
     document = read_toml(text, path)
 
     def fail(token: str, message: str, section: str = "") -> NoReturn:
