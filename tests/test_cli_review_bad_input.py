@@ -115,3 +115,13 @@ def test_compare_names_a_mapping_file_that_is_not_utf8(snapshot: Path, tmp_path:
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 2, result.output
     assert f"{bad}: " in result.output and "codec" not in result.output
+
+
+def test_export_refuses_an_unknown_format_as_a_usage_error(snapshot: Path, tmp_path: Path) -> None:
+    # before: exit 1, as if the export had failed
+    out = tmp_path / "out"
+    result = CliRunner().invoke(
+        main, ["export", str(snapshot), "-o", str(out), "--format", "nonsense"]
+    )
+    assert result.exit_code == 2, result.output
+    assert "--format" in result.output and "graphml" in result.output

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..exporters import DIAGRAM_FORMATS, diagram_suffixes
+from ..exporters import DIAGRAM_FORMATS, FORMATS, diagram_suffixes
 from ..support.names import plural
 from .host import short_help
 from .options import filter_options, load_estate, snapshot_argument
@@ -141,7 +141,12 @@ def _highlight_outside(snapshot: Path, selection: Filter, highlight: str) -> Non
 @filter_options
 @_output_option(required=True, help="File to write; its suffix picks the format (see below).")
 @output_folder_option
-@click.option("--format", "output_format", help="Format, when the suffix does not say it.")
+@click.option(
+    "--format",
+    "output_format",
+    callback=lambda ctx, param, value: _format_name(value),
+    help="Format, when the suffix does not say it: " + ", ".join(FORMATS) + ".",
+)
 @click.option("--title", help="Title of a DOT, Mermaid, diagram or HTML export.")
 @click.option(
     "--group-by",
@@ -209,6 +214,16 @@ def export_command(
         export(what, output, format=output_format, **options)
         end_progress()  # before the warnings said once the file is written
     click.echo(f"Wrote {output} ({plural(len(estate), 'profile')}){note}")
+
+
+def _format_name(value: str | None) -> str | None:
+    """--format as a format's name (`csv`, `.csv`, `CSV`); another is a wrong option (2)."""
+    if value is None:
+        return None
+    name = value.lower().lstrip(".")
+    if name not in FORMATS:
+        raise click.BadParameter(f"{value!r} is not one of {', '.join(FORMATS)}")
+    return name
 
 
 @contextlib.contextmanager
