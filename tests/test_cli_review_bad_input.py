@@ -117,6 +117,27 @@ def test_compare_names_a_mapping_file_that_is_not_utf8(snapshot: Path, tmp_path:
     assert f"{bad}: " in result.output and "codec" not in result.output
 
 
+@pytest.mark.parametrize(("name", "fmt"), [("out.csv", "graphml"), ("out.json", "json.gz")])
+def test_export_refuses_a_format_the_suffix_contradicts(
+    snapshot: Path, tmp_path: Path, name: str, fmt: str
+) -> None:
+    # before: GraphML written into out.csv, silently
+    out = tmp_path / name
+    result = CliRunner().invoke(main, ["export", str(snapshot), "-o", str(out), "--format", fmt])
+    assert result.exit_code == 2, result.output
+    assert "--format" in result.output and not out.exists()
+
+
+@pytest.mark.parametrize(("name", "fmt"), [("out", "graphml"), ("out.gv", "dot"), ("o.CSV", "csv")])
+def test_export_takes_a_format_the_suffix_agrees_with_or_leaves_open(
+    snapshot: Path, tmp_path: Path, name: str, fmt: str
+) -> None:
+    out = tmp_path / name
+    result = CliRunner().invoke(main, ["export", str(snapshot), "-o", str(out), "--format", fmt])
+    assert result.exit_code == 0, result.output
+    assert out.stat().st_size > 0
+
+
 def test_export_refuses_an_unknown_format_as_a_usage_error(snapshot: Path, tmp_path: Path) -> None:
     # before: exit 1, as if the export had failed
     out = tmp_path / "out"

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..exporters import DIAGRAM_FORMATS, FORMATS, diagram_suffixes
+from ..exporters import ALIASES, DIAGRAM_FORMATS, FORMATS, diagram_suffixes
 from ..support.names import plural
 from .host import short_help
 from .options import filter_options, load_estate, snapshot_argument
@@ -179,6 +179,7 @@ def export_command(
     from ..exporters import export, format_of
 
     name = format_of(output, output_format)
+    _check_suffix_agrees(output, output_format)
     options: dict[str, Any] = {}
     if title and name not in ("json", "json.gz", "csv", "xlsx"):
         options["title"] = title
@@ -224,6 +225,26 @@ def _format_name(value: str | None) -> str | None:
     if name not in FORMATS:
         raise click.BadParameter(f"{value!r} is not one of {', '.join(FORMATS)}")
     return name
+
+
+def _check_suffix_agrees(output: Path, output_format: str | None) -> None:
+    """--format against a suffix that names another format is a wrong option: GraphML
+    written into `out.csv` opens as a broken table. A suffix naming no format (`out`,
+    `out.txt`) is what --format is for; an alias (`.gv` for dot) agrees."""
+    from ..exporters import format_of
+
+    if output_format is None:
+        return
+    try:
+        by_suffix = format_of(output)
+    except ValueError:
+        return
+    if ALIASES.get(by_suffix, by_suffix) != ALIASES.get(output_format, output_format):
+        raise click.BadParameter(
+            f"{output_format} does not agree with the suffix of {output.name} "
+            f"({by_suffix}): give a matching suffix, or leave out --format",
+            param_hint="--format",
+        )
 
 
 @contextlib.contextmanager
