@@ -146,3 +146,21 @@ def test_export_refuses_an_unknown_format_as_a_usage_error(snapshot: Path, tmp_p
     )
     assert result.exit_code == 2, result.output
     assert "--format" in result.output and "graphml" in result.output
+
+
+def test_serve_says_what_is_wrong_in_a_principals_file_in_short(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # before: "3 validation errors for Principals ... https://errors.pydantic.dev/..."
+    from iptoolkit.cli.serve import serve_command
+    from iptoolkit.server import runner as runner_module
+
+    monkeypatch.setattr(runner_module, "serve", lambda *args, **kwargs: None)
+    principals = tmp_path / "pr.json"
+    principals.write_text('{"roles": 5, "clients": [1, 2]}')
+    result = CliRunner().invoke(serve_command, ["--principals", str(principals), "--port", "0"])
+    assert result.exit_code == 1, result.output
+    assert result.output.count("\n") == 1
+    assert "pydantic" not in result.output and "validation error" not in result.output
+    assert "roles: " in result.output and "clients[0]: " in result.output
+    assert str(principals) in result.output

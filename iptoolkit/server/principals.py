@@ -44,6 +44,7 @@ from pydantic import (
     Field,
     PrivateAttr,
     SecretStr,
+    ValidationError,
     model_validator,
 )
 
@@ -199,8 +200,14 @@ class Principals(_Model):
 
     @classmethod
     def load(cls, path: str | PathLike[str]) -> Principals:
-        """Read a principals JSON file."""
-        return cls.model_validate(json.loads(Path(path).read_text(encoding="utf-8")))
+        """Read a principals JSON file; one of the wrong shape is a ValueError saying, in a
+        line, what is wrong where (`clients[0]: ...`), not pydantic's report of many lines
+        and links."""
+        document = json.loads(Path(path).read_text(encoding="utf-8"))
+        try:
+            return cls.model_validate(document)
+        except ValidationError as exc:
+            raise ValueError(_problems(exc)) from None
 
     def model_post_init(self, context: Any, /) -> None:
         """Index members for lookups that cost the same however many members there are."""
@@ -265,6 +272,24 @@ class Principals(_Model):
             ("guest", g.name or f"guest-{i + 1}", g.roles) for i, g in enumerate(self.guests)
         ]
         return [self.identity(kind, name, roles) for kind, name, roles in members]
+
+
+_SHOWN_PROBLEMS = 3
+"""Problems of a principals file said at most; the count of the others follows."""
+
+
+def _problems(exc: ValidationError) -> str:
+    """`roles: Input should be a valid dictionary; clients[0]: ...`: each problem with the
+    JSON path it is at, the first few, then how many more."""
+    said = []
+    for error in exc.errors(include_url=False)[:_SHOWN_PROBLEMS]:
+        where = "".join(
+            f"[{part}]" if isinstance(part, int) else f".{part}" for part in error["loc"]
+        ).lstrip(".")
+        message = error["msg"].removeprefix("Value error, ")
+        said.append(f"{where}: {message}" if where else message)
+    more = exc.error_count() - len(said)
+    return "; ".join(said) + (f" (and {more} more)" if more > 0 else "")
 
 
 def _label(member: ApiClient | UiUser | GuestUser) -> str:
