@@ -3,6 +3,7 @@ as one line and exit code 2, not after the work or with a traceback."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -164,3 +165,39 @@ def test_serve_says_what_is_wrong_in_a_principals_file_in_short(
     assert "pydantic" not in result.output and "validation error" not in result.output
     assert "roles: " in result.output and "clients[0]: " in result.output
     assert str(principals) in result.output
+
+
+@pytest.mark.parametrize(
+    ("document", "said"),
+    [
+        ('{"partners": 5}', "partners: expected a list of strings"),
+        ('{"partners": 5.5}', "partners: expected a list of strings"),
+        ('{"tags": "x"}', "tags: expected a list of strings"),
+        ('{"partners": [true]}', "partners: expected a list of strings"),
+        ('{"groups": [1]}', "groups: expected a list of strings"),
+        ('{"active": "yes"}', "active: expected true, false or null"),
+        ('{"text": 5}', "text: expected a string"),
+        ("[1]", "expected a JSON object"),
+    ],
+)
+def test_a_filter_file_of_the_wrong_types_names_the_file_and_field(
+    snapshot: Path, tmp_path: Path, document: str, said: str
+) -> None:
+    # before: {"partners": 5} was "--partner 5 matches none of the 50 profiles"
+    filter_file = tmp_path / "f1.json"
+    filter_file.write_text(document)
+    result = CliRunner().invoke(main, ["summary", str(snapshot), "--filter-file", str(filter_file)])
+    assert result.exit_code == 2, result.output
+    assert f"--filter-file {filter_file}: {said}" in result.output
+
+
+def test_a_filter_file_may_name_partners_by_id_or_name(snapshot: Path, tmp_path: Path) -> None:
+    import iptoolkit as ipt
+
+    partner = next(iter(ipt.load(snapshot).partners.values()))
+    for value in ([partner.id], [partner.name], [str(partner.id)]):
+        filter_file = tmp_path / "f.json"
+        filter_file.write_text(json.dumps({"partners": value}))
+        args = ["summary", str(snapshot), "--filter-file", str(filter_file)]
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 0, result.output

@@ -14,11 +14,12 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, cast, overload
 
 import click
 
 from ..support import env
+from ..support.error_line import one_line
 from .outputs import remember_input
 from .progress import command_progress, progress_option
 
@@ -153,9 +154,10 @@ def _selection(values: dict[str, Any], filter_file: Path | None) -> Filter:
     fields: dict[str, Any] = {}
     if filter_file is not None:
         try:
-            fields = Filter.from_json(filter_file.read_bytes()).model_dump(exclude_defaults=True)
+            saved = Filter.model_validate(_filter_file_fields(filter_file))
         except ValidationError as exc:
             raise click.BadParameter(_first_error(exc), param_hint="--filter-file") from None
+        fields = saved.model_dump(exclude_defaults=True)
     for name in _FIELDS:
         if values[name]:
             fields[name] = list(values[name])
@@ -164,6 +166,48 @@ def _selection(values: dict[str, Any], filter_file: Path | None) -> Filter:
     if values["text"]:
         fields["text"] = values["text"]
     return Filter(**fields)
+
+
+_ID_FIELDS = ("partners", "channels")
+"""The Filter's fields that take ids (numbers) beside names."""
+
+
+def _filter_file_fields(path: Path) -> dict[str, Any]:
+    """The fields of a saved `ipt.Filter`, each of its type, else a usage error naming the
+    file and the field. The Filter reads a lone value as a list (`partners=5` is `[5]`),
+    so `{"partners": 5}` was "--partner 5 matches none", an option never given; a file
+    holds lists, as `Filter.to_json` writes them."""
+    import json
+
+    from ..query.filters import Filter
+
+    def refuse(problem: str) -> NoReturn:
+        raise click.UsageError(f"--filter-file {path}: {problem}")
+
+    try:
+        document = json.loads(path.read_bytes())
+    except (OSError, ValueError) as exc:  # JSON, or UTF-8, that does not decode
+        refuse(f"not a saved ipt.Filter ({one_line(exc)})")
+    if not isinstance(document, dict):
+        refuse("expected a JSON object, as ipt.Filter.to_json writes")
+    for key, value in document.items():
+        if key not in Filter.model_fields:
+            refuse(f"unknown field {key!r}; the fields are {', '.join(Filter.model_fields)}")
+        if key == "active" and not (value is None or isinstance(value, bool)):
+            refuse("active: expected true, false or null")
+        if key == "text" and not (value is None or isinstance(value, str)):
+            refuse("text: expected a string")
+        if key not in ("active", "text") and not _strings(value, ids=key in _ID_FIELDS):
+            refuse(f"{key}: expected a list of strings" + (" or ids" if key in _ID_FIELDS else ""))
+    return document
+
+
+def _strings(value: Any, *, ids: bool) -> bool:
+    """A list of strings (and integer ids, when `ids`), as `Filter.to_json` writes."""
+    kinds = (str, int) if ids else (str,)
+    if not isinstance(value, list):
+        return False
+    return all(isinstance(v, kinds) and not isinstance(v, bool) for v in value)
 
 
 def _first_error(exc: Any) -> str:
