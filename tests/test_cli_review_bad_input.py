@@ -201,3 +201,35 @@ def test_a_filter_file_may_name_partners_by_id_or_name(snapshot: Path, tmp_path:
         args = ["summary", str(snapshot), "--filter-file", str(filter_file)]
         result = CliRunner().invoke(main, args)
         assert result.exit_code == 0, result.output
+
+
+def test_a_write_error_names_the_users_file_not_the_part_written(
+    snapshot: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # before: "Error: /proc/.x.csv.jd1bg3w7.tmp: No such file or directory"
+    import errno
+    import types
+
+    from iptoolkit.support import replacing
+
+    def refused(*, dir: str, prefix: str, suffix: str) -> tuple[int, str]:
+        raise OSError(errno.EACCES, "Permission denied", f"{dir}/{prefix}abcd1234{suffix}")
+
+    monkeypatch.setattr(replacing, "tempfile", types.SimpleNamespace(mkstemp=refused))
+    out = tmp_path / "x.csv"
+    result = CliRunner().invoke(main, ["export", str(snapshot), "-o", str(out)])
+    assert result.exit_code == 1, result.output
+    assert result.output == f"Error: {out}: Permission denied\n"
+
+
+def test_an_error_writing_the_part_names_the_users_file(tmp_path: Path) -> None:
+    import errno
+
+    from iptoolkit.support.replacing import replaced_when_written
+
+    out = tmp_path / "x.json"
+    with pytest.raises(OSError) as caught:
+        with replaced_when_written(out) as part:
+            raise OSError(errno.ENOSPC, "No space left on device", str(part))
+    assert caught.value.filename == str(out) and caught.value.errno == errno.ENOSPC
+    assert list(tmp_path.iterdir()) == []

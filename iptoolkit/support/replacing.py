@@ -32,9 +32,12 @@ def replaced_when_written(
     if not target.parent.is_dir():
         raise FileNotFoundError(f"{path}: the folder {target.parent} does not exist")
     mode = _mode_of(target)
-    fd, part = tempfile.mkstemp(
-        dir=target.parent, prefix=prefix or f".{target.name}.", suffix=suffix
-    )
+    try:
+        fd, part = tempfile.mkstemp(
+            dir=target.parent, prefix=prefix or f".{target.name}.", suffix=suffix
+        )
+    except OSError as exc:
+        raise _of_path(exc, path) from None
     os.close(fd)
     try:
         yield Path(part)
@@ -42,8 +45,20 @@ def replaced_when_written(
         if durable:
             _sync(part)
         os.replace(part, target)
+    except OSError as exc:
+        if exc.filename != part:
+            raise
+        raise _of_path(exc, path) from exc
     finally:
         Path(part).unlink(missing_ok=True)
+
+
+def _of_path(exc: OSError, path: Path) -> OSError:
+    """`exc` naming `path`, the file the caller asked for, not the part written beside it
+    (`/proc/.x.csv.jd1bg3w7.tmp: No such file...` named a file nobody knew of)."""
+    if exc.errno is None:
+        return exc
+    return type(exc)(exc.errno, exc.strerror, str(path))
 
 
 def _sync(path: str) -> None:
