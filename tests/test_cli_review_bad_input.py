@@ -233,3 +233,20 @@ def test_an_error_writing_the_part_names_the_users_file(tmp_path: Path) -> None:
             raise OSError(errno.ENOSPC, "No space left on device", str(part))
     assert caught.value.filename == str(out) and caught.value.errno == errno.ENOSPC
     assert list(tmp_path.iterdir()) == []
+
+
+def test_archive_add_makes_no_folder_without_mkdirs(snapshot: Path, tmp_path: Path) -> None:
+    # before: nodir/ was made, as no other command does without -p
+    pytest.importorskip("duckdb")
+    for command in ("add", "import"):
+        archive = tmp_path / "nodir" / "ar.duckdb"
+        given = str(snapshot) if command == "add" else str(snapshot.parent)
+        args = ["archive", command, "--archive", str(archive), given]
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 2, result.output
+        assert "-p/--mkdirs" in result.output and not archive.parent.exists()
+        result = CliRunner().invoke(main, [*args, "-p"])
+        assert result.exit_code == 0, result.output
+        assert archive.is_file()
+        archive.unlink()
+        archive.parent.rmdir()

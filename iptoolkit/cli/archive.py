@@ -81,10 +81,13 @@ def archive_group() -> None:
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
 )
 @_ARCHIVE
+@output_folder_option
 @max_size_option
 @progress_option
-def add_command(snapshots: tuple[Path, ...], archive_path: Path) -> None:
+def add_command(snapshots: tuple[Path, ...], archive_path: Path, mkdirs: bool) -> None:
     """Add snapshot files (a snapshot stored already is not stored twice)."""
+    inputs = {f"SNAPSHOT {path}": path for path in snapshots}
+    check_outputs(mkdirs, {"--archive": archive_path}, inputs)
     archive = _open(archive_path)
     for number, path in enumerate(snapshots, 1):
         before = len(archive) if archive_path.exists() else 0
@@ -99,10 +102,12 @@ def add_command(snapshots: tuple[Path, ...], archive_path: Path) -> None:
 @archive_group.command("import")
 @click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @_ARCHIVE
+@output_folder_option
 @max_size_option
 @progress_option
-def import_command(folder: Path, archive_path: Path) -> None:
+def import_command(folder: Path, archive_path: Path, mkdirs: bool) -> None:
     """Add every snapshot of a folder (*.json, *.json.gz), oldest first."""
+    check_outputs(mkdirs, {"--archive": archive_path})
     from ..estate_history import SNAPSHOT_PATTERNS, load_for_history, snapshot_of
 
     paths = sorted({p for pattern in SNAPSHOT_PATTERNS for p in folder.glob(pattern)})
