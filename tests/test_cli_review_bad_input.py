@@ -235,6 +235,15 @@ def test_an_error_writing_the_part_names_the_users_file(tmp_path: Path) -> None:
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.fixture(scope="module")
+def archived(snapshot: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    pytest.importorskip("duckdb")
+    archive = tmp_path_factory.mktemp("archived") / "ar.duckdb"
+    result = CliRunner().invoke(main, ["archive", "add", "--archive", str(archive), str(snapshot)])
+    assert result.exit_code == 0, result.output
+    return archive
+
+
 def test_archive_add_makes_no_folder_without_mkdirs(snapshot: Path, tmp_path: Path) -> None:
     # before: nodir/ was made, as no other command does without -p
     pytest.importorskip("duckdb")
@@ -250,3 +259,17 @@ def test_archive_add_makes_no_folder_without_mkdirs(snapshot: Path, tmp_path: Pa
         assert archive.is_file()
         archive.unlink()
         archive.parent.rmdir()
+
+
+@pytest.mark.parametrize("name", ["x.xyz", "x.csv", "x"])
+def test_archive_export_writes_only_a_snapshot_suffix(
+    archived: Path, tmp_path: Path, name: str
+) -> None:
+    # before: a JSON snapshot written as x.xyz, x.csv...
+    out = tmp_path / name
+    args = ["archive", "export", "--archive", str(archived), "--at", "1", "-o", str(out)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2, result.output
+    assert ".json.gz" in result.output and not out.exists()
+    result = CliRunner().invoke(main, [*args[:-1], str(tmp_path / "x.json.gz")])
+    assert result.exit_code == 0, result.output

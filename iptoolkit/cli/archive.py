@@ -27,7 +27,7 @@ from ..support import env
 from ..support.progress import NO_PROGRESS, reporting_to
 from .host import EXIT_TROUBLE, expected, one_line, one_line_errors, short_help
 from .options import max_size_option
-from .outputs import check_outputs, output_folder_option
+from .outputs import check_outputs, check_snapshot_suffix, output_folder_option
 from .progress import command_progress, end_progress, progress_option
 
 if TYPE_CHECKING:
@@ -153,6 +153,7 @@ def import_command(folder: Path, archive_path: Path, mkdirs: bool) -> None:
 @output_folder_option
 def export_command(archive_path: Path, at: str | None, output: Path, mkdirs: bool) -> None:
     """Write one stored snapshot back as a snapshot file, byte for byte as it was saved."""
+    check_snapshot_suffix(output)
     check_outputs(mkdirs, {"--output": output}, {"--archive": archive_path})
     archive = _open(archive_path)
     snapshot_id = archive.snapshot_id(at)

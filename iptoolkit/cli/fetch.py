@@ -10,7 +10,7 @@ from ..support import env
 from ..support.names import plural
 from .host import one_line_errors, short_help
 from .options import auth_from_options, check_connection
-from .outputs import check_outputs, output_folder_option
+from .outputs import check_outputs, check_snapshot_suffix, output_folder_option
 from .progress import command_progress, end_progress, fetch_progress_option
 
 __all__ = ["fetch"]
@@ -101,7 +101,7 @@ def fetch(
     named = dated_path(output, None) if write_file else None  # the file as named now
     check_outputs(mkdirs, {"--output": named, "--archive": archive_path})
     if named is not None:
-        _check_snapshot_suffix(named)  # a wrong suffix costs no fetch
+        check_snapshot_suffix(named)  # a wrong suffix costs no fetch
     if archive_path is not None:
         _check_archive(archive_path)  # nor does a file that is no archive
 
@@ -145,18 +145,6 @@ def fetch(
         snapshot_id = Archive(archive_path).add(estate)
         end_progress()
         click.echo(f"Added to {archive_path} as snapshot {snapshot_id}")
-
-
-def _check_snapshot_suffix(path: Path) -> None:
-    """-o names a snapshot file (.json or .json.gz), checked before fetching: another
-    suffix would fail after the fetch, or write a table the fetch cannot be loaded from."""
-    name = path.name.lower()
-    if not (name.endswith(".json") or name.endswith(".json.gz")):
-        raise click.BadParameter(
-            f"{str(path)!r}: a snapshot is written as .json or .json.gz "
-            "(other formats: iptoolkit export)",
-            param_hint="--output",
-        )
 
 
 def _check_archive(path: Path) -> None:

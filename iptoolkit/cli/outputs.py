@@ -19,7 +19,13 @@ from typing import Any, TypeVar
 
 import click
 
-__all__ = ["check_outputs", "config_input", "output_folder_option", "remember_input"]
+__all__ = [
+    "check_outputs",
+    "check_snapshot_suffix",
+    "config_input",
+    "output_folder_option",
+    "remember_input",
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -84,6 +90,19 @@ def check_outputs(
                 )
     for option, path in given.items():
         _check_folder(path, mkdirs, option)
+
+
+def check_snapshot_suffix(path: Path, option: str = "--output") -> None:
+    """`option` names a snapshot file (.json or .json.gz), checked before any work
+    (`fetch -o`, `archive export -o`): another suffix would fail after a fetch, or hold
+    JSON under a name that says otherwise (`x.csv`)."""
+    name = path.name.lower()
+    if not (name.endswith(".json") or name.endswith(".json.gz")):
+        raise click.BadParameter(
+            f"{str(path)!r}: a snapshot is written as .json or .json.gz "
+            "(other formats: iptoolkit export)",
+            param_hint=option,
+        )
 
 
 def _same_file(written: Path, other: Path) -> bool:
