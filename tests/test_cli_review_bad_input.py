@@ -273,3 +273,10 @@ def test_archive_export_writes_only_a_snapshot_suffix(
     assert ".json.gz" in result.output and not out.exists()
     result = CliRunner().invoke(main, [*args[:-1], str(tmp_path / "x.json.gz")])
     assert result.exit_code == 0, result.output
+
+
+def test_diff_all_goes_with_plot(snapshot: Path) -> None:
+    # before: accepted and ignored, where --details-file without --format md is refused
+    result = CliRunner().invoke(main, ["diff", str(snapshot), str(snapshot), "--all"])
+    assert result.exit_code == 2, result.output
+    assert "--all" in result.output and "--plot" in result.output

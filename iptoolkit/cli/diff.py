@@ -112,6 +112,8 @@ def diff_command(
     (notable); breaking is what stops an active profile (see the README's table).
     """
     check_details_file(details_file, output_format)
+    if draw_all and plot_path is None:  # as --details-file without --format md: refused
+        raise click.BadParameter("goes with --plot: it draws the whole union", param_hint="--all")
     if plot_path is not None and plot_path.suffix.lower()[1:] not in DIAGRAM_FORMATS:
         raise CommandError(
             f"--plot {plot_path.name}: the diagram is written as one of {diagram_suffixes()}",
