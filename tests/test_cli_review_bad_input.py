@@ -280,3 +280,20 @@ def test_diff_all_goes_with_plot(snapshot: Path) -> None:
     result = CliRunner().invoke(main, ["diff", str(snapshot), str(snapshot), "--all"])
     assert result.exit_code == 2, result.output
     assert "--all" in result.output and "--plot" in result.output
+
+
+@pytest.mark.parametrize("port", ["99999", "65536", "0"])
+@pytest.mark.parametrize("command", ["fetch", "watch"])
+def test_a_base_url_port_out_of_range_is_a_usage_error(
+    tmp_path: Path, no_sleep: list[float], command: str, port: str
+) -> None:
+    # before: accepted, then the connection failed
+    args = [command, "--base-url", f"http://127.0.0.1:{port}", "--client-id", "c"]
+    if command == "watch":
+        args += ["--archive", str(tmp_path / "ar.duckdb"), "--once"]
+    else:
+        args += ["-o", str(tmp_path / "s.json")]
+    result = CliRunner().invoke(main, args, env=_SECRET)
+    assert result.exit_code == 2, result.output
+    assert "port" in result.output and "connection" not in result.output.lower()
+    assert list(tmp_path.iterdir()) == []

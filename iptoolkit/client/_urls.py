@@ -42,8 +42,8 @@ _NOT_IN_A_HOST = re.compile(r"[%\s\[\]<>\"\\^`{|}]")
 
 
 def base_url_of(base_url: str | httpx.URL) -> httpx.URL:
-    """`base_url` checked: an http(s) URL with a host that is a name or an address; a
-    ValueError that shows it (its password masked) otherwise."""
+    """`base_url` checked: an http(s) URL with a host that is a name or an address and a
+    port that exists; a ValueError that shows it (its password masked) otherwise."""
     shown = _redact.redact_url(str(base_url))
     try:
         url = httpx.URL(base_url)
@@ -53,6 +53,8 @@ def base_url_of(base_url: str | httpx.URL) -> httpx.URL:
         raise ValueError(f"base_url must be an http(s) URL, not {redact_url(url)!r}")
     if _NOT_IN_A_HOST.search(url.host) and ":" not in url.host:  # ":": an IPv6 address
         raise ValueError(f"base_url {shown!r} has no valid host name ({url.host!r})")
+    if url.port is not None and not 0 < url.port <= 65535:  # httpx takes any number
+        raise ValueError(f"base_url {shown!r}: the port is not a number from 1 to 65535")
     return url
 
 
