@@ -297,3 +297,14 @@ def test_a_base_url_port_out_of_range_is_a_usage_error(
     assert result.exit_code == 2, result.output
     assert "port" in result.output and "connection" not in result.output.lower()
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-1"])
+def test_watch_refuses_a_lock_timeout_a_clock_cannot_count(
+    tmp_path: Path, no_sleep: list[float], value: str
+) -> None:
+    args = ["watch", "--base-url", "http://127.0.0.1:9", "--client-id", "c", "--once"]
+    args += ["--archive", str(tmp_path / "ar.duckdb"), "--lock-timeout", value]
+    result = CliRunner().invoke(main, args, env=_SECRET)
+    assert result.exit_code == 2, result.output
+    assert "--lock-timeout" in result.output

@@ -26,7 +26,7 @@ import click
 from ..support import env
 from ..support.progress import NO_PROGRESS, reporting_to
 from .host import EXIT_TROUBLE, expected, one_line, one_line_errors, short_help
-from .options import max_size_option
+from .options import Seconds, max_size_option
 from .outputs import check_outputs, check_snapshot_suffix, output_folder_option
 from .progress import command_progress, end_progress, progress_option
 
@@ -351,7 +351,7 @@ def _webhook_urls(
 )
 @click.option(
     "--lock-timeout",
-    type=click.FloatRange(min=0),
+    type=Seconds(zero=True),
     default=60.0,
     show_default=True,
     help="Seconds to wait for an archive another process holds (an analyst's query) before "

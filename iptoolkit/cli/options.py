@@ -10,6 +10,7 @@ hidden prompt.
 from __future__ import annotations
 
 import functools
+import math
 import os
 import sys
 from collections.abc import Callable
@@ -33,10 +34,12 @@ if TYPE_CHECKING:
     # click takes type arguments only from 8.2 (Choice) and 8.4 (ParamType) on
     _ChoiceOfStr = click.Choice[str]
     _ParamTypeOfInt = click.ParamType[int]
+    _FloatRange = click.FloatRange
 else:
-    _ChoiceOfStr, _ParamTypeOfInt = click.Choice, click.ParamType
+    _ChoiceOfStr, _ParamTypeOfInt, _FloatRange = click.Choice, click.ParamType, click.FloatRange
 
 __all__ = [
+    "Seconds",
     "format_option",
     "filter_options",
     "snapshot_argument",
@@ -214,6 +217,21 @@ def _first_error(exc: Any) -> str:
     error = exc.errors()[0]
     where = ".".join(str(part) for part in error.get("loc", ())) or "the file"
     return f"{where}: {error.get('msg', 'invalid')} (not a saved ipt.Filter?)"
+
+
+class Seconds(_FloatRange):
+    """A number of seconds (above 0; from 0 with `zero`, up to a year) that a clock can
+    count: not nan or inf, which a range lets through (nan compares false to its bounds)
+    and which broke every token request of `serve --token-ttl nan`."""
+
+    def __init__(self, *, zero: bool = False) -> None:
+        super().__init__(min=0, min_open=not zero, max=365 * 86400.0)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if math.isnan(number):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        return number
 
 
 class _Size(_ParamTypeOfInt):

@@ -8,7 +8,6 @@ would show).
 
 from __future__ import annotations
 
-import math
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -21,25 +20,11 @@ from ..server.runner import DEFAULT_PORT
 from ..server.settings import ServerLimits
 from ..server.tokens import DEFAULT_TOKEN_TTL
 from .host import one_line_errors, short_help
-from .options import max_size_option
+from .options import Seconds, max_size_option
 from .progress import command_progress, end_progress, progress_option
 
 _DEFAULTS = ServerLimits()
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-class _Seconds(click.FloatRange):
-    """A number of seconds above 0 that a clock can count: not nan or inf, which a range
-    lets through (nan compares false to its bounds) and which broke every token request."""
-
-    def __init__(self) -> None:
-        super().__init__(min=0, min_open=True, max=365 * 86400.0)
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        number = super().convert(value, param, ctx)
-        if math.isnan(number):
-            self.fail(f"{value!r} is not a number of seconds", param, ctx)
-        return number
 
 
 def _limit_option(
@@ -79,7 +64,7 @@ __all__ = ["serve_command", "hash_secret_command"]
     "--token-ttl",
     default=DEFAULT_TOKEN_TTL,
     show_default=True,
-    type=_Seconds(),
+    type=Seconds(),
     help="Bearer token lifetime, in seconds.",
 )
 @click.option(
@@ -108,19 +93,19 @@ __all__ = ["serve_command", "hash_secret_command"]
 @_limit_option(
     "--header-timeout",
     "header_timeout",
-    _Seconds(),
+    Seconds(),
     help="Seconds a client has to send a request's line and headers.",
 )
 @_limit_option(
     "--send-timeout",
     "send_timeout",
-    _Seconds(),
+    Seconds(),
     help="Seconds a client may read nothing of a response before it is disconnected.",
 )
 @_limit_option(
     "--body-timeout",
     "body_timeout",
-    _Seconds(),
+    Seconds(),
     help="Seconds a client has, after the headers, to send the body (then 408).",
 )
 @_limit_option(
