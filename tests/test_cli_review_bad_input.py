@@ -195,6 +195,7 @@ def test_a_filter_file_may_name_partners_by_id_or_name(snapshot: Path, tmp_path:
     import iptoolkit as ipt
 
     partner = next(iter(ipt.load(snapshot).partners.values()))
+    assert not isinstance(partner, dict)  # a partner read whole, with an id and a name
     for value in ([partner.id], [partner.name], [str(partner.id)]):
         filter_file = tmp_path / "f.json"
         filter_file.write_text(json.dumps({"partners": value}))
