@@ -153,8 +153,8 @@ def import_command(folder: Path, archive_path: Path, mkdirs: bool) -> None:
 @output_folder_option
 def export_command(archive_path: Path, at: str | None, output: Path, mkdirs: bool) -> None:
     """Write one stored snapshot back as a snapshot file, byte for byte as it was saved."""
-    check_snapshot_suffix(output)
     check_outputs(mkdirs, {"--output": output}, {"--archive": archive_path})
+    check_snapshot_suffix(output)  # after: -o onto the archive is the worse mistake to name
     archive = _open(archive_path)
     snapshot_id = archive.snapshot_id(at)
     archive.export(output, snapshot_id)
