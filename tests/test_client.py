@@ -95,6 +95,34 @@ def test_negative_max_retries_is_refused() -> None:
         Client(BASE, auth=BearerToken(BEARER), max_retries=-1)
 
 
+@pytest.mark.parametrize(
+    ("options", "error", "said"),
+    [
+        ({"timeout": -1}, ValueError, "timeout must be a positive number of seconds"),
+        ({"timeout": 0}, ValueError, "not 0"),
+        ({"timeout": float("nan")}, ValueError, "not nan"),
+        ({"timeout": float("inf")}, ValueError, "not inf"),
+        ({"timeout": "30"}, TypeError, "timeout must be .* not str: '30'"),
+        ({"max_retries": "2"}, TypeError, "max_retries must be a whole number, not str"),
+        ({"max_retries": -1}, ValueError, "max_retries must be 0 or more, not -1"),
+        ({"max_response_bytes": "1GiB"}, TypeError, "max_response_bytes must be a whole"),
+        ({"deadline": float("nan")}, ValueError, "deadline .* not nan"),
+    ],
+)
+def test_a_bad_option_is_refused_at_once_naming_it_and_its_value(
+    options: dict[str, Any], error: type[Exception], said: str
+) -> None:
+    """Refused when the client is made, not at the first request deep in the socket
+    (`timeout=-1` was "Timeout value out of range", `0` a connection failure)."""
+    with pytest.raises(error, match=said):
+        Client(BASE, auth=BearerToken(BEARER), **options)
+
+
+@pytest.mark.parametrize("timeout", [None, 5, 0.5, httpx.Timeout(3)])
+def test_a_good_timeout_is_taken(timeout: Any) -> None:
+    Client(BASE, auth=BearerToken(BEARER), timeout=timeout, deadline=float("inf")).close()
+
+
 def test_custom_headers_and_default_accept() -> None:
     seen: list[httpx.Request] = []
 

@@ -7,6 +7,7 @@ client class (`_http_class`) and its transport type (the `Transport` parameter).
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -85,6 +86,30 @@ def auth_from_env(environ: Mapping[str, str]) -> httpx.Auth:
     )
 
 
+def _check_count(value: Any, name: str, least: int) -> None:
+    """Refuse a count that is no int, or under `least`, naming the option and the value
+    (not a comparison failing inside, or a request made with it)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be a whole number, not {type(value).__name__}: {value!r}")
+    if value < least:
+        raise ValueError(f"{name} must be {least} or more, not {value}")
+
+
+def _check_seconds(value: Any, name: str, also: str = "", *, finite: bool = True) -> None:
+    """Refuse seconds that are not a positive finite number, None or (when `also` names it,
+    as the message will) an `httpx.Timeout`, naming the option and the value: a negative,
+    zero or NaN `timeout` was taken and failed only at the first request, deep in the
+    socket ("Timeout value out of range"), or as a connection failure. A deadline may be
+    infinite (`finite=False`): no socket waits for it."""
+    if value is None or (also and isinstance(value, httpx.Timeout)):
+        return
+    spelled = "a positive number of seconds" + (f", {also}" if also else "")
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TypeError(f"{name} must be {spelled} or None, not {type(value).__name__}: {value!r}")
+    if not value > 0 or (finite and value == math.inf):
+        raise ValueError(f"{name} must be {spelled} or None, not {value!r}")
+
+
 Transport = TypeVar("Transport", httpx.BaseTransport, httpx.AsyncBaseTransport)
 """`httpx.BaseTransport` for `Client`, `httpx.AsyncBaseTransport` for `AsyncClient`."""
 
@@ -122,13 +147,11 @@ class ClientBase(Generic[Transport]):
                 f"auth must be an httpx.Auth such as ClientCredentials or BearerToken, "
                 f"not {type(auth).__name__}"
             )
-        if max_retries < 0:
-            raise ValueError("max_retries must be 0 or more")
+        _check_count(max_retries, "max_retries", 0)
+        _check_seconds(timeout, "timeout", "an httpx.Timeout")
         for name, seconds in (("deadline", deadline), ("fetch_deadline", fetch_deadline)):
-            if seconds is not None and not seconds > 0:
-                raise ValueError(f"{name} must be a positive number of seconds or None")
-        if max_response_bytes < 1:
-            raise ValueError("max_response_bytes must be at least 1")
+            _check_seconds(seconds, name, finite=False)
+        _check_count(max_response_bytes, "max_response_bytes", 1)
         install_log_filters()
         self.base_url = url.copy_with(query=None, fragment=None)
         self.auth = auth._bind(self.base_url) if isinstance(auth, _PlatformAuth) else auth
