@@ -193,3 +193,24 @@ def test_the_documented_example_is_a_valid_configuration() -> None:
     config = configured(without_plugin, "pyproject.toml")
     assert config.fail_on == "warning"
     assert [one.code for one in config.suppress] == ["SEC006"]
+
+
+def test_audit_takes_one_selector_as_a_str_and_refuses_one_that_names_no_rule() -> None:
+    """`ignore="SEC001"` was read letter by letter (S, E, C, 0, 1: every SEC and CFG rule
+    ignored), and a typo in `select` or `ignore` gave a clean audit; the command line and
+    the configuration file refuse the typo, naming the close matches."""
+    estate = estate_of(
+        profile("P1", agent=agent("SFTP", channels=[channel(5, "FTP", partner=ACME)])),
+    )
+    everything = audit(estate)
+    codes = {f.code for f in everything}
+    assert any(code.startswith("SEC") for code in codes), codes
+    ignored = audit(estate, ignore="SEC001")
+    assert {f.code for f in ignored} == codes - {"SEC001"}
+    assert audit(estate, select="SEC") == audit(estate, select=["SEC"])
+    with pytest.raises(ValueError, match="select: no rule code, prefix or name 'SCE'"):
+        audit(estate, select=["SCE"])
+    with pytest.raises(ValueError, match="did you mean 'weak_as2_algorithm'"):
+        audit(estate, ignore=["weak_as2"])
+    with pytest.raises(TypeError, match="select takes rule codes.*not int: 1"):
+        audit(estate, select=[1])  # type: ignore[list-item]

@@ -386,3 +386,36 @@ def test_a_build_fills_the_graph_as_networkx_own_methods_would(steps):
     for node in theirs:
         assert ours.pred[node] == theirs.pred[node]
         assert ours[node] == theirs[node]
+
+
+def _any(value: Any) -> Any:
+    """A wrong argument, on purpose: what a notebook passes by mistake."""
+    return value
+
+
+@pytest.mark.parametrize(
+    ("call", "said"),
+    [
+        (
+            lambda e, G: ipt.build_graph(_any("snapshot.json")),
+            "build_graph: estate must be an Estate",
+        ),
+        (lambda e, G: ipt.build_graph(G), "build_graph: .* not MultiDiGraph"),
+        (lambda e, G: ipt.findings(_any("snapshot.json")), r"findings: .*ipt.load\(path\)"),
+        (lambda e, G: ipt.audit(_any(None)), "audit: estate must be an Estate, not NoneType"),
+        (lambda e, G: ipt.where_used(e, "partner:1"), "where_used: graph .* not Estate"),
+        (lambda e, G: ipt.impact(e, "channel:5"), r"impact: .*ipt.build_graph\(estate\)"),
+        (lambda e, G: ipt.paths(e, "P1", "partner:1"), "paths: graph .* not Estate"),
+        (lambda e, G: ipt.neighbourhood(_any("G"), "partner:1"), "neighbourhood: .* not str"),
+        (lambda e, G: ipt.paths(G, "P1", "partner:1", limit=_any("3")), "limit must be a whole"),
+        (lambda e, G: ipt.paths(G, "P1", "partner:1", cutoff=_any(2.5)), "cutoff .* float: 2.5"),
+        (lambda e, G: ipt.neighbourhood(G, "partner:1", _any(None)), "depth .* NoneType"),
+    ],
+)
+def test_a_wrong_kind_of_argument_is_a_type_error_naming_it(call: Any, said: str) -> None:
+    """An estate where the graph belongs (or a path, a graph where the estate does) is a
+    `TypeError` naming the function and the argument, not an `AttributeError` ('str' object
+    has no attribute 'info') or "argument of type 'Estate' is not iterable" from inside."""
+    estate = hand_estate()
+    with pytest.raises(TypeError, match=said):
+        call(estate, build_graph(estate))

@@ -9,11 +9,12 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..core.estate import require_estate
 from ..models import gc_paused
 from ..support.progress import Progress, given
 from .config import AuditConfig, ConfigError, load_config
 from .finding import Finding, Findings, Severity, severity_rank
-from .registry import EXPIRED_SUPPRESSION, matches
+from .registry import EXPIRED_SUPPRESSION, check_selector, matches
 from .rule import AuditContext, Rule, threshold_problem
 
 if TYPE_CHECKING:
@@ -60,10 +61,14 @@ def audit(
     each record's compact JSON when the caller has it (spares writing it again); None:
     the estate's own `texts`, when it kept them. `progress`: told of each rule run.
     """
+    require_estate(estate, "audit")
     if config is None:
         config = AuditConfig()
     elif not isinstance(config, AuditConfig):
         config = load_config(Path(config))
+    rules_known = config.rules()
+    select = _selectors(select, "select", rules_known)
+    ignore = _selectors(ignore, "ignore", rules_known)
     rules = selected_rules(config, select, ignore)
     _check_thresholds(config, rules)
     found: list[Finding] = []
@@ -106,7 +111,26 @@ def _check_thresholds(config: AuditConfig, rules: Sequence[Rule]) -> None:
 
 def findings(estate: Estate, *, progress: Progress | None = None) -> Findings:
     """Audit the estate with every rule and the default configuration, most severe first."""
+    require_estate(estate, "findings")
     return audit(estate, progress=progress)
+
+
+def _selectors(given: Iterable[str], name: str, known: Sequence[Rule]) -> tuple[str, ...]:
+    """`select` or `ignore` as given to `audit`: a str is one selector (`"SEC"`, not the
+    letters S, E and C), and one that matches no rule is refused with close matches, as
+    the command line and the configuration file refuse it (a typo would otherwise select
+    nothing, or ignore nothing, and the audit look clean)."""
+    selectors = (given,) if isinstance(given, str) else tuple(given)
+    for selector in selectors:
+        if not isinstance(selector, str):
+            raise TypeError(
+                f"audit: {name} takes rule codes, prefixes or names (str), "
+                f"not {type(selector).__name__}: {selector!r}"
+            )
+        problem = check_selector(selector, known)
+        if problem:
+            raise ValueError(f"audit: {name}: {problem}")
+    return selectors
 
 
 def _with_severity(finding: Finding, severity: Severity | None) -> Finding:

@@ -57,7 +57,7 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-__all__ = ["Estate", "Conflict", "load", "as_estate"]
+__all__ = ["Estate", "Conflict", "load", "as_estate", "require_estate"]
 
 FrameKind = Literal["profiles", "channels", "partners", "responses"]
 
@@ -510,6 +510,16 @@ def as_estate(value: Estate | str | os.PathLike[str], what: str = "estate") -> E
     if isinstance(value, str | os.PathLike):
         return load(value)
     raise not_estate_or_path(value, what)
+
+
+def require_estate(value: Any, what: str) -> Estate:
+    """`value` if it is an Estate; else a `TypeError` naming `what` (the function) and what
+    was given, for the functions that take an estate only (`build_graph`, `audit`): not an
+    `AttributeError` from deep inside. A path is pointed to `ipt.load`."""
+    if isinstance(value, Estate):
+        return value
+    hint = " (ipt.load(path) reads a snapshot)" if isinstance(value, str | os.PathLike) else ""
+    raise TypeError(f"{what}: estate must be an Estate{hint}, not {type(value).__name__}")
 
 
 def not_estate_or_path(value: Any, what: str) -> TypeError:

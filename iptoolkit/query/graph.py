@@ -30,7 +30,7 @@ partner its registry model under `model`, an agent or response unit its JSON obj
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 import networkx as nx
 
@@ -59,6 +59,8 @@ __all__ = [
     "release",
     "structural_copy",
     "graph_maps",
+    "require_graph",
+    "whole_number",
 ]
 
 EstateGraph: TypeAlias = "nx.MultiDiGraph[str]"
@@ -72,9 +74,36 @@ _ROLE_RELATION = {"input": "listens_on", "reference": "references", "response": 
 
 
 def build_graph(estate: Estate) -> EstateGraph:
-    """The topology of an estate as a `networkx.MultiDiGraph` (see the module docstring)."""
+    """The topology of an estate as a `networkx.MultiDiGraph` (see the module docstring).
+
+    Anything but an `Estate` is a `TypeError` naming it (a snapshot's path: `ipt.load` it).
+    """
+    from ..core.estate import require_estate
+
+    require_estate(estate, "build_graph")
     with gc_paused():
         return _build(estate)
+
+
+def require_graph(graph: Any, what: str) -> EstateGraph:
+    """`graph` if it is a networkx graph; else a `TypeError` naming `what` (the function)
+    and what was given, for the questions asked of `build_graph`'s graph (`where_used`,
+    `impact`, `paths`, ...): an Estate passed instead is pointed to `build_graph`."""
+    if isinstance(graph, nx.Graph):
+        return cast("EstateGraph", graph)
+    hint = " (ipt.build_graph(estate) makes it)"
+    raise TypeError(f"{what}: graph must be a networkx graph{hint}, not {type(graph).__name__}")
+
+
+def whole_number(value: Any, name: str, least: int) -> int:
+    """`value` if it is an int of at least `least`; else the error naming `name` and the
+    value (`TypeError` for a str, float or None, `ValueError` below `least`), rather than a
+    comparison failing inside."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be a whole number, not {type(value).__name__}: {value!r}")
+    if value < least:
+        raise ValueError(f"{name} must be {least} or more, not {value}")
+    return value
 
 
 def _build(estate: Estate) -> EstateGraph:

@@ -33,7 +33,7 @@ from itertools import islice
 import networkx as nx
 
 from ..support.names import plural
-from .graph import EstateGraph
+from .graph import EstateGraph, require_graph, whole_number
 from .resolve import resolve_node
 
 __all__ = ["paths", "Paths", "Step", "DEFAULT_LIMIT", "DEFAULT_CUTOFF"]
@@ -131,10 +131,9 @@ def paths(
     edges followed either way, shortest first: at most `limit` paths of at most `cutoff`
     steps. The result says which bound it met (`more`, `longer`; see the module docstring).
     """
-    if limit < 1:
-        raise ValueError(f"limit must be 1 or more, not {limit}")
-    if cutoff < 0:
-        raise ValueError(f"cutoff must be 0 or more, not {cutoff}")
+    require_graph(graph, "paths")
+    whole_number(limit, "limit", 1)
+    whole_number(cutoff, "cutoff", 0)
     start = resolve_node(graph, a, what="from")
     end = resolve_node(graph, b, what="to")
     result = Paths(start, end, limit, cutoff)

@@ -23,7 +23,7 @@ import networkx as nx
 
 from ..core.nodes import is_active
 from ..support.names import agreeing, plural, type_matches
-from .graph import EstateGraph
+from .graph import EstateGraph, require_graph, whole_number
 from .resolve import resolve_node
 
 __all__ = [
@@ -55,6 +55,7 @@ def where_used(
     channel and response unit types it is short for (see `nodes.type_matches`).
     A profile counts as using itself. Activity does not matter here; see `impact`.
     """
+    require_graph(graph, "where_used")
     if (node is None) == (type is None):
         raise TypeError("where_used() takes a node or type=..., exactly one of them")
     if node is not None:
@@ -119,6 +120,7 @@ def impact(graph: EstateGraph, node: Ref | list[Ref] | tuple[Ref, ...]) -> Impac
     A partner takes its channels with it; a profile takes its agent and response paths.
     A node is named as `resolve_node` accepts: `"channel:40003"`, `"40003"`, a name.
     """
+    require_graph(graph, "impact")
     asked = list(node) if isinstance(node, list | tuple) else [node]
     if not asked:
         raise ValueError("impact() needs at least one node")
@@ -174,9 +176,9 @@ def neighbourhood(graph: EstateGraph, node: Hashable, depth: int = 1) -> EstateG
     For drawing: around a partner, depth 1 gives its channels, 2 the agents and response
     paths on them, 3 their profiles. Attributes are kept; the copy is independent.
     """
+    require_graph(graph, "neighbourhood")
+    whole_number(depth, "depth", 0)
     found = resolve_node(graph, node)
-    if depth < 0:
-        raise ValueError(f"depth must be 0 or more, not {depth}")
     seen = {found}
     frontier = [found]
     for _ in range(depth):
