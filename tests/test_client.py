@@ -665,3 +665,27 @@ def test_no_secret_in_any_log_line_of_a_full_run(caplog: pytest.LogCaptureFixtur
         assert_no_secrets(repr(client), str(caught.value), repr(caught.value))
     assert caplog.records
     assert_no_secrets(caplog.text, *(record.getMessage() for record in caplog.records))
+
+
+def test_a_failed_token_request_is_logged_with_its_own_method(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The debug line names the request that failed (the token POST), not the listing's GET."""
+    caplog.set_level(logging.DEBUG, logger="iptoolkit.client")
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError("refused", request=request)
+
+    with (
+        Client(
+            BASE,
+            auth=ClientCredentials("c", CLIENT_SECRET),
+            transport=httpx.MockTransport(handler),
+            max_retries=0,
+        ) as client,
+        pytest.raises(ApiConnectionError),
+    ):
+        client.fetch_raw()
+    lines = [r.getMessage() for r in caplog.records if "giving up" in r.getMessage()]
+    assert lines and all(line.startswith("POST ") for line in lines), lines
+    assert "token" in lines[0]

@@ -97,8 +97,11 @@ def parse_retry_after(value: str | None, *, now: datetime | None = None) -> floa
 
 
 def retry_delay(method: str, error: ApiError, retries_done: int, max_retries: int) -> float | None:
-    """Seconds to wait before retrying after `error`, or None to raise it; logs why."""
-    where = f"{method} {error.request.url}" if error.request else method
+    """Seconds to wait before retrying after `error`, or None to raise it; logs why.
+
+    The log names the request that failed, which is not `method`'s when a token request
+    (a POST inside the auth flow) failed on the way to the request being retried."""
+    where = str(error.request) if error.request else method
     what = _describe(error)
     if method.upper() not in RETRY_METHODS:
         logger.debug("%s: %s; not retrying a %s request", where, what, method)
