@@ -99,3 +99,24 @@ def test_a_snapshot_of_a_version_not_read_here_is_refused(
     with pytest.raises(ipt.ParseError, match=re.escape(said)) as caught:
         ipt.load(path)
     assert str(path) in str(caught.value)
+
+
+@pytest.mark.parametrize("name", ["missing.json", "missing.json.gz"])
+def test_a_missing_file_is_a_file_not_found_error_and_a_parse_error(
+    tmp_path: Path, name: str
+) -> None:
+    """`except FileNotFoundError` catches it, as `ipt.history` raises it; the command line's
+    `ParseError` and the message are as they were."""
+    path = tmp_path / name
+    with pytest.raises(FileNotFoundError) as caught:
+        ipt.load(path)
+    assert isinstance(caught.value, ipt.ParseError)
+    assert str(caught.value) == f"{path}: cannot read the file (No such file or directory)"
+    with pytest.raises(FileNotFoundError):
+        ipt.compare(ipt.demo_estate(3), path)
+
+
+def test_a_file_that_cannot_be_read_otherwise_is_no_file_not_found_error(tmp_path: Path) -> None:
+    with pytest.raises(ipt.ParseError, match="cannot read the file") as caught:
+        ipt.load(tmp_path)  # a folder
+    assert not isinstance(caught.value, FileNotFoundError)

@@ -465,7 +465,8 @@ def load(
     """Load a snapshot file (`.json` or `.json.gz`), a bare array or any wrapped listing.
 
     `max_size` caps the JSON read (bytes, or `"4GiB"`); None: `IPTOOLKIT_MAX_LOAD_SIZE`,
-    else 1 GiB. Past it, `ParseError` says how large the file is and how to raise the cap.
+    else 1 GiB. Past it, `ParseError` says how large the file is and how to raise the cap;
+    no file there is a `ParseError` that is a `FileNotFoundError` too (`snapshot.py`).
     `keep_texts`: keep each profile's text as the estate's `texts` (see there).
     `progress`: None shows a bar in Jupyter or a terminal once the load has run 2 s
     (`support/progress.py`); True always; False never; or a `Progress` to report to.

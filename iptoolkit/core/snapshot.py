@@ -16,6 +16,7 @@ A snapshot's file name may be a template of its fetch time (`dated_path`), so th
 
 from __future__ import annotations
 
+import errno
 import gzip
 import os
 import string
@@ -46,6 +47,7 @@ __all__ = [
     "check_name_template",
     "dated_path",
     "info_of",
+    "SnapshotNotFoundError",
 ]
 
 SNAPSHOT_FORMAT = "iptoolkit.snapshot"
@@ -54,6 +56,16 @@ NAME_FIELDS = {"date": "%Y-%m-%d", "time": "%H%M%S", "datetime": "%Y-%m-%dT%H%M%
 """Fields of a snapshot file name template, as `strftime` formats of the fetch time in UTC:
 `{date}` 2026-11-23, `{time}` 061500, `{datetime}` 2026-11-23T061500Z (no colons, which
 some file systems refuse, and in an order that sorts by time)."""
+
+
+class SnapshotNotFoundError(ParseError, FileNotFoundError):
+    """No file at the path a snapshot was read from: a `ParseError` as every failed read
+    is (the command line's one line), and a `FileNotFoundError`, which a notebook catches
+    a missing file by, as `ipt.history` and `audit(baseline=...)` raise it."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.errno = errno.ENOENT  # no `strerror` nor `filename`: str() stays the message
 
 
 @dataclass(frozen=True)
@@ -125,7 +137,10 @@ def read_snapshot_json(
     except OSError as exc:
         if isinstance(exc, gzip.BadGzipFile):
             raise ParseError(f"{path}: damaged gzip data ({exc})") from None
-        raise ParseError(f"{path}: cannot read the file ({exc.strerror or exc})") from None
+        said = f"{path}: cannot read the file ({exc.strerror or exc})"
+        if isinstance(exc, FileNotFoundError):
+            raise SnapshotNotFoundError(said) from None
+        raise ParseError(said) from None
     except (EOFError, zlib.error) as exc:
         raise ParseError(f"{path}: damaged gzip data ({exc})") from None
     if path.suffix == ".gz" and not compressed:
