@@ -29,7 +29,7 @@ def G() -> nx.MultiDiGraph[str]:
 def test_the_known_paths_shortest_first_with_their_directions(G):
     """P1 and P2 listen on Acme's AS2 channel 10 (4 steps), and P2 on Acme's SFTP channel
     11 (6 steps through the partner): both, shortest first, the edges' ways said."""
-    found = ipt.paths(G, "P1", "P2")
+    found = ipt.paths(G, "profile:P1", "P2")
     assert found.paths == [P1_P2_SHORT, P1_P2_VIA_ACME]
     assert not found.more and not found.longer and found.bounds == ""
     short = found.steps[0]
@@ -54,7 +54,7 @@ def test_the_known_paths_shortest_first_with_their_directions(G):
 
 
 def test_the_bounds_are_kept_and_said(G):
-    first = ipt.paths(G, "P1", "P2", limit=1)
+    first = ipt.paths(G, "profile:P1", "P2", limit=1)
     assert first.paths == [P1_P2_SHORT] and first.more and not first.longer
     assert "the first 1 are shown" in first.bounds
     # P3 names Globex's channel 20, on which P1 answers: 8 steps to P2; via Acme, 10
@@ -68,15 +68,15 @@ def test_the_bounds_are_kept_and_said(G):
 
 def test_no_path_between_unrelated_items(G):
     # P5 could not be read: a node with no edges; the id-less profile's agent names nothing
-    for a, b in (("P1", "P5"), ("partner:1", "profile:#5"), ("channel:99", "P1#6")):
+    for a, b in (("profile:P1", "P5"), ("partner:1", "profile:#5"), ("channel:99", "P1#6")):
         found = ipt.paths(G, a, b)
         assert found.paths == [] and not found.more and not found.longer, (a, b)
         assert str(found).startswith("no path between") and "at most" not in str(found)
-    assert ipt.paths(G, "P1", "profile:P1").paths == [["profile:P1"]]
+    assert ipt.paths(G, "profile:P1", "profile:P1").paths == [["profile:P1"]]
     with pytest.raises(ipt.UnknownItemError, match="to: "):
-        ipt.paths(G, "P1", "P9")
+        ipt.paths(G, "profile:P1", "P9")
     with pytest.raises(ValueError, match="limit"):
-        ipt.paths(G, "P1", "P2", limit=0)
+        ipt.paths(G, "profile:P1", "P2", limit=0)
 
 
 def test_a_demo_estate_has_paths_along_its_records():
@@ -106,7 +106,7 @@ def test_the_command_in_a_real_process(tmp_path):
         command = [sys.executable, "-m", "iptoolkit.cli", "paths", str(snapshot), *args]
         return subprocess.run(command, capture_output=True, text=True, timeout=120)
 
-    found = run("P1", "P2", "--format", "json")
+    found = run("profile:P1", "P2", "--format", "json")
     assert found.returncode == 0, found.stderr
     document = json.loads(found.stdout)
     assert [path["nodes"] for path in document["paths"]] == [P1_P2_SHORT, P1_P2_VIA_ACME]
@@ -116,10 +116,12 @@ def test_the_command_in_a_real_process(tmp_path):
         "relation": "listens_on",
         "forward": False,
     }
-    limited = run("P1", "P2", "--limit", "1")
+    limited = run("profile:P1", "P2", "--limit", "1")
     assert limited.returncode == 0 and "first 1 are shown" in limited.stdout
-    none = run("P1", "P5")
+    none = run("profile:P1", "P5")
     assert none.returncode == 1 and none.stdout.startswith("no path between profile:P1")
-    unknown = run("P1", "P9")
+    unknown = run("profile:P1", "P9")
     assert unknown.returncode == 2 and unknown.stderr.startswith("Error: to: ")
     assert len(unknown.stderr.strip().splitlines()) == 1
+    shared = run("P1", "P2")  # two profiles have the id P1
+    assert shared.returncode == 2 and "profile:P1, profile:P1#6" in shared.stderr

@@ -66,6 +66,25 @@ def test_an_id_of_several_kinds_is_refused_with_the_node_ids():
     assert ipt.where_used(graph, "channel:10") == ["profile:10"]
 
 
+def test_a_bare_id_two_profiles_share_is_refused_with_both_node_ids():
+    """Not silently the first: where used, impact and paths of either would be half the answer."""
+    feed = agent("AS2", channels=[channel(10, "AS2", partner=ACME)])
+    twins = estate_of(profile("P1", agent=feed), profile("P2"), profile("P1"))
+    graph = ipt.build_graph(twins)
+    for ask in (
+        lambda: ipt.where_used(graph, "P1"),
+        lambda: ipt.impact(graph, "P1"),
+        lambda: ipt.paths(graph, "P1", "channel:10"),
+    ):
+        with pytest.raises(AmbiguousItemError, match="profile:P1, profile:P1#2") as caught:
+            ask()
+        assert caught.value.nodes == ("profile:P1", "profile:P1#2")
+    assert ItemIndex(graph).matches("P1") == ["profile:P1", "profile:P1#2"]
+    assert ipt.where_used(graph, "profile:P1") == ["profile:P1"]  # a node id is one item
+    assert resolve_node(graph, "P1#2") == "profile:P1#2"
+    assert resolve_node(graph, "P2") == "profile:P2"
+
+
 def test_an_unknown_item_suggests_close_names(G):
     with pytest.raises(UnknownItemError, match=r"did you mean partner:2 \(Globex\)\?"):
         ipt.impact(G, "Globx")

@@ -63,7 +63,7 @@ def test_the_canvas_buttons_pick_a_start_then_an_end():
     assert view.paths.start is None
     # unrelated items: the status line says so, the view stays where it was
     view.go_to(0)
-    none = view.paths.show("P1", "P5")
+    none = view.paths.show("profile:P1", "P5")
     assert not none and not view.expanded and "no path between" in controls.status.value
     view.close()
 
@@ -103,7 +103,7 @@ def test_the_explorer_shows_paths_from_details_and_the_address_keeps_them(tmp_pa
     # the address opens the same paths in a new page
     again = Explorer(hand_estate(), folder=tmp_path, debounce=0, static_copy=False)
     address, note = follow_address(again).children
-    address.opened_with = "?from=P1&to=partner:2"
+    address.opened_with = "?from=profile:P1&to=partner:2"
     shown = again.topology.paths.shown
     assert shown is not None and shown.b == "partner:2" and note.value == ""
     assert address.query == query_of(again.filter, again.item, again.drill, (shown.a, shown.b))

@@ -6,9 +6,10 @@ its bare id or key (`40003`), by its kind and name (`partner:Acme Ltd`) or, for 
 and channels (and profiles, where the caller says so with `named`), by its name in any
 case (`acme retail`) or, when no name is that, by its first words (`Mosel Retail` for
 `Mosel Retail GmbH & Co. KG`, `names.starts_name`). A name, or a start, that fits several
-items is refused with the items it could mean; an unknown one with the closest ids and
-names (`names.Vocabulary`: typos of a whole name or of its start), the closest of each
-kind among them.
+items is refused with the items it could mean, and so is a bare id several profiles share
+(`P1`: `profile:P1` and `profile:P1#7`, never the first alone); an unknown one with the
+closest ids and names (`names.Vocabulary`: typos of a whole name or of its start), the
+closest of each kind among them.
 
 `ItemIndex(graph)` holds the tables (lower-cased names -> node ids, per kind, and the
 bare ids and names close matches are looked for among, a `names.Vocabulary`): the MCP
@@ -112,6 +113,8 @@ class ItemIndex:
         self._vocabularies: dict[tuple[Any, ...], tuple[Vocabulary, dict[str, str]]] = {}
         self._sorted: dict[str, tuple[list[str], list[str]]] = {}
         """kind -> its names sorted, for finding those a text starts (`started`)."""
+        self._profile_ids: dict[str, list[str]] | None = None
+        """profile id -> the profile nodes of that id (`sharing_id`)."""
 
     def prepare(
         self, *, kinds: Iterable[str] = ID_KINDS, named: Iterable[str] = NAMED_KINDS
@@ -197,10 +200,25 @@ class ItemIndex:
             kinds, wanted = tuple(kinds), text
             missing = f"nothing in the graph is named {text!r}" if text else "an empty id"
         found = [f"{kind}:{wanted}" for kind in kinds if f"{kind}:{wanted}" in self.graph]
+        if f"profile:{wanted}" in found:  # the first of profiles sharing the id?
+            at = found.index(f"profile:{wanted}")
+            found[at : at + 1] = self.sharing_id(wanted)
         lowered = wanted.lower()
         self._index(named)
         found += [node for kind in named for node in self._names[kind].get(lowered, ())]
         return list(dict.fromkeys(found)), (kinds, named, wanted, missing)
+
+    def sharing_id(self, profile_id: str) -> list[str]:
+        """The profile nodes whose profile id is `profile_id`, in listing order: its
+        node (`profile:P1`) and those of the later profiles given the same id (`P1#7`), for
+        whom the bare id is ambiguous. Made once for every id on first need."""
+        if self._profile_ids is None:
+            ids: dict[str, list[str]] = defaultdict(list)
+            for node, data in self.graph.nodes(data=True):
+                if data.get("kind") == "profile" and data.get("id") is not None:
+                    ids[str(data["id"])].append(node)
+            self._profile_ids = ids
+        return self._profile_ids.get(profile_id) or [f"profile:{profile_id}"]
 
     def started(self, text: str, *, named: Iterable[str] = NAMED_KINDS) -> list[str]:
         """The items of the `named` kinds whose names `text` is the first words of
