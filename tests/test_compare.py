@@ -276,3 +276,32 @@ def test_copies_of_one_node_under_an_int_and_a_text_id_are_compared() -> None:
     assert [(f.path, f.a, f.b) for f in difference.fields] == [
         ("$.inputAgentSettings.channels[0].port", 2222, 2223)
     ]
+
+
+def test_a_str_is_one_ignore_glob_and_bad_shapes_name_their_argument() -> None:
+    """`ignore="description"` was read letter by letter (the difference stayed, silently);
+    `substitute="ab"` failed to unpack and `["ab"]` was taken as ("a", "b")."""
+    a = ipt.Estate.from_raw([profile("P1", name="Orders", description="old words")])
+    b = ipt.Estate.from_raw([profile("Q1", name="Orders", description="new words")])
+    assert len(ipt.compare(a, b)) == 1
+    assert not ipt.compare(a, b, ignore="description")
+    assert not ipt.compare(a, b, ignore=["description"])
+    assert not ipt.compare(a, b, substitute=("old", "new"))  # one pair on its own
+    assert not ipt.compare(a, b, substitute=[("old", "new")])
+    for wrong, error, said in (
+        ({"ignore": 3}, TypeError, "compare: ignore takes .* not int: 3"),
+        ({"ignore": [3]}, TypeError, "compare: ignore takes .* not int: 3"),
+        ({"substitute": "ab"}, TypeError, "compare: substitute takes .* not str: 'ab'"),
+        ({"substitute": ["ab"]}, TypeError, "compare: substitute takes .* not str: 'ab'"),
+        (
+            {"substitute": [("a", "b", "c")]},
+            ValueError,
+            r"compare: substitute .* \('a', 'b', 'c'\)",
+        ),
+        ({"rules": "x"}, TypeError, "compare: rules must be .*Rules, not str"),
+        ({"manual": [1]}, TypeError, r"compare: manual takes .* not list: \[1\]"),
+        ({"manual": {"profiles": []}}, ValueError, "compare: manual: unknown kind 'profiles'"),
+        ({"manual": {"profile": [1]}}, ValueError, r"compare: manual\['profile'\] .* not 1"),
+    ):
+        with pytest.raises(error, match=said):
+            ipt.compare(a, b, **wrong)

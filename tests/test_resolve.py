@@ -240,3 +240,15 @@ def test_paths_suggests_partners_too(big, tmp_path):
     result = CliRunner().invoke(main, ["summary", str(snapshot), "--partner", "Mosel Retail"])
     assert result.exit_code == 0, result.output
     assert f"('Mosel Retail' is {MOSEL!r})" in result.stderr
+
+
+def test_a_str_is_one_kind_and_an_unknown_kind_is_named(G):
+    """`named="partner"` was read as the kinds p, a, r, ...: no name matched."""
+    assert resolve_node(G, "acme", named="partner") == "partner:1"
+    assert resolve_node(G, "orders in", named="profile") == "profile:P1"
+    assert resolve_node(G, "10", kinds="channel") == "channel:10"
+    with pytest.raises(ValueError, match="resolve_node: named: unknown kind 'partners'"):
+        resolve_node(G, "acme", named=["partners"])
+    with pytest.raises(TypeError, match="resolve_node: kinds takes .* not int: 3"):
+        resolve_node(G, "acme", kinds=3)  # type: ignore[arg-type]  # wrong on purpose
+    assert ItemIndex(G).matches("acme", named="partner") == ["partner:1"]

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from ..core.estate import require_estate
 from ..models import gc_paused
+from ..support.arguments import texts
 from ..support.progress import Progress, given
 from .config import AuditConfig, ConfigError, load_config
 from .finding import Finding, Findings, Severity, severity_rank
@@ -120,13 +121,8 @@ def _selectors(given: Iterable[str], name: str, known: Sequence[Rule]) -> tuple[
     letters S, E and C), and one that matches no rule is refused with close matches, as
     the command line and the configuration file refuse it (a typo would otherwise select
     nothing, or ignore nothing, and the audit look clean)."""
-    selectors = (given,) if isinstance(given, str) else tuple(given)
+    selectors = texts(given, f"audit: {name}", "rule codes, prefixes or names (str)")
     for selector in selectors:
-        if not isinstance(selector, str):
-            raise TypeError(
-                f"audit: {name} takes rule codes, prefixes or names (str), "
-                f"not {type(selector).__name__}: {selector!r}"
-            )
         problem = check_selector(selector, known)
         if problem:
             raise ValueError(f"audit: {name}: {problem}")

@@ -23,6 +23,7 @@ from ..change.severity import field_severity, rule
 from ..change.walk import ABSENT, FieldChange, Walk, json_path, shown
 from ..core.estate import as_estate
 from ..models import gc_paused
+from ..support.arguments import text_pairs, texts
 from ..support.redact import is_secret_name
 from .comparison import Comparison
 from .difference import KINDS, STATUSES, Difference, FieldDiff, ItemKind, Match, key_text
@@ -56,12 +57,13 @@ def compare(
     names: tuple[str, str] = ("A", "B"),
     on: dt.date | None = None,
     ignore: Sequence[str] = (),
-    substitute: Sequence[tuple[str, str]] = (),
+    substitute: Sequence[tuple[str, str]] | tuple[str, str] = (),
 ) -> Comparison:
     """What differs between installation `a` and installation `b` (estates or snapshot
     paths), matched by natural keys (see `Rules`); `manual` pairs from a mapping file;
     `names` say what the two are called in reports; known differences expire against `on`
-    (today, UTC); `ignore` (path globs) and `substitute` (pairs) add to the rules'.
+    (today, UTC); `ignore` (path globs; a str is one) and `substitute` ((old, new) pairs,
+    or one pair) add to the rules'. A wrong shape is an error naming the argument.
 
     >>> result = ipt.compare("test.json", "prod.json",     # doctest: +SKIP
     ...                      substitute=[("test.example.com", "example.com")])
@@ -71,9 +73,17 @@ def compare(
     if len(set(names)) != 2 or not all(isinstance(n, str) for n in names):
         raise ValueError(f"compare: names must be two different names, not {names!r}")
     left, right = as_estate(a, "compare: a"), as_estate(b, "compare: b")
-    rules = (rules or Rules()).with_options(ignore=tuple(ignore), substitute=tuple(substitute))
+    if rules is not None and not isinstance(rules, Rules):
+        raise TypeError(
+            f"compare: rules must be an iptoolkit.comparing.Rules, not {type(rules).__name__}"
+        )
+    manual = _checked_manual(manual)
+    rules = (rules or Rules()).with_options(
+        ignore=texts(ignore, "compare: ignore", "path globs (a str, or a list of str)"),
+        substitute=text_pairs(substitute, "compare: substitute"),
+    )
     with gc_paused():
-        run = _Run(left, right, rules, manual or {}, names)
+        run = _Run(left, right, rules, manual, names)
         run.all()
     shown_now, known, notes = _known(run.differences, rules, on or today(), names)
     ordered = sorted(shown_now, key=_order)
@@ -87,6 +97,37 @@ def compare(
         names,
         run.ignored,
     )
+
+
+def _checked_manual(manual: Any) -> Manual:
+    """`compare`'s `manual` as `read_mapping` gives it (kind -> (A's key, B's key) pairs),
+    or a `TypeError`/`ValueError` naming it: a wrong shape would fail deep in the
+    matching, or pair nothing, unsaid."""
+    if manual is None:
+        return {}
+    if not isinstance(manual, Mapping):
+        raise TypeError(
+            "compare: manual takes {kind: [(A's key, B's key), ...]} (comparing.mapping's "
+            f"read_mapping reads a mapping file), not {type(manual).__name__}: {manual!r}"[:300]
+        )
+    for kind, pairs in manual.items():
+        if kind not in KINDS:
+            raise ValueError(f"compare: manual: unknown kind {kind!r}; known: {', '.join(KINDS)}")
+        if isinstance(pairs, str | bytes) or not isinstance(pairs, Iterable):
+            raise TypeError(
+                f"compare: manual[{kind!r}] takes key pairs, not {type(pairs).__name__}"
+            )
+        for pair in pairs:
+            if not (
+                isinstance(pair, tuple)
+                and len(pair) == 2
+                and all(isinstance(key, tuple) for key in pair)
+            ):
+                raise ValueError(
+                    f"compare: manual[{kind!r}] takes (A's key, B's key) pairs of tuples, "
+                    f"not {pair!r}"[:300]
+                )
+    return manual
 
 
 class _Run:

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
+from ..support.arguments import texts
 from ..support.names import NODE_KINDS, Vocabulary, starts_name
 
 if TYPE_CHECKING:
@@ -120,8 +121,8 @@ class ItemIndex:
         self, *, kinds: Iterable[str] = ID_KINDS, named: Iterable[str] = NAMED_KINDS
     ) -> ItemIndex:
         """Make now the tables that `resolve(kinds=, named=)` would make on first need."""
-        named = tuple(named)
-        self._vocabulary(tuple(kinds), named)
+        kinds, named = _kinds(kinds, "kinds"), _kinds(named, "named")
+        self._vocabulary(kinds, named)
         for kind in named:
             self._starts(kind)
         return self
@@ -145,7 +146,11 @@ class ItemIndex:
         `elsewhere(ref)` says where else an unknown `ref` is known ("in snapshot 'monday'
         as channel:17 (Acme AS2)", "" for nowhere): then the error says so instead of
         suggesting unrelated items of this graph."""
-        found, (kinds, named, wanted, missing) = self._matches(ref, kinds, tuple(named))
+        kinds, named = (
+            _kinds(kinds, "kinds", what or "resolve"),
+            _kinds(named, "named", what or "resolve"),
+        )
+        found, (kinds, named, wanted, missing) = self._matches(ref, kinds, named)
         head = f"{what}: " if what else ""
         if len(found) == 1:
             return found[0]
@@ -179,7 +184,7 @@ class ItemIndex:
         """Every node `ref` names exactly, as `resolve` reads it, without raising and
         without looking for close matches: none, one, or the several an ambiguous name
         fits (a search box asks this at every key)."""
-        return self._matches(ref, tuple(kinds), tuple(named))[0]
+        return self._matches(ref, _kinds(kinds, "kinds"), _kinds(named, "named"))[0]
 
     def _matches(
         self, ref: Hashable, kinds: Iterable[str], named: tuple[str, ...]
@@ -325,10 +330,24 @@ def resolve_node(
 ) -> str:
     """The node id that `ref` names (node id, bare id, `kind:name`, or partner or channel
     name); see `ItemIndex.resolve`. Raises `UnknownItemError` (a `networkx.NodeNotFound`)
-    or `AmbiguousItemError` (a `ValueError`)."""
+    or `AmbiguousItemError` (a `ValueError`); `kinds` or `named` of a kind the graph has
+    not, a `ValueError` naming it."""
+    kinds = _kinds(kinds, "kinds", what or "resolve_node")
+    named = _kinds(named, "named", what or "resolve_node")
     if isinstance(ref, str) and ref in graph:
         return ref
     return ItemIndex(graph).resolve(ref, kinds=kinds, named=named, what=what)
+
+
+def _kinds(given: Iterable[str], name: str, what: str = "") -> tuple[str, ...]:
+    """`kinds` or `named` as given: a str is one kind (`named="partner"`, not the letters
+    p, a, r, ...), and a kind the graph has not is refused, naming the argument."""
+    said = f"{what}: {name}" if what else name
+    kinds = texts(given, said, "kinds of node (a str, or a list of str)")
+    for kind in kinds:
+        if kind not in NODE_KINDS:
+            raise ValueError(f"{said}: unknown kind {kind!r}; known: {', '.join(NODE_KINDS)}")
+    return kinds
 
 
 def _hint(choices: Sequence[str]) -> str:
