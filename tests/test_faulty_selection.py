@@ -158,3 +158,23 @@ def test_a_notebooks_subset_warns_of_what_it_could_not_judge() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         estate.subset(Filter(active=True))  # the one rule judges every profile
+
+
+def test_a_notebooks_subset_warns_of_a_value_that_matches_nothing() -> None:
+    """A misspelt partner gave an empty estate and no hint; now a warning says which value
+    matched nothing and what was perhaps meant. No error: an empty selection can be meant."""
+    from iptoolkit.query.filters import UnmatchedFilterWarning
+
+    feed = agent("AS2", channels=[channel(10, "AS2", partner=ACME)])
+    estate = estate_of(profile("P1", agent=feed, group="Sales"), profile("P2", group="Stock"))
+    with pytest.warns(UnmatchedFilterWarning) as caught:
+        chosen = estate.subset(Filter(partners=["Acmee"]))
+    assert len(chosen) == 0 and issubclass(UnmatchedFilterWarning, UserWarning)
+    said = [str(w.message) for w in caught if w.category is UnmatchedFilterWarning]
+    assert said == ["partners='Acmee' (did you mean 'Acme'?) matches none of the 2 profiles"]
+    with pytest.warns(UnmatchedFilterWarning, match="^groups='Sale' .*'Sales'.* none of the 2"):
+        assert len(estate.subset(Filter(groups=["Sale", "Stock"]))) == 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        estate.subset(Filter(partners=["acme"], groups=["Sales"]))
+        ipt.Estate.from_raw([]).subset(Filter(partners=["Acme"]))  # nothing to match

@@ -262,12 +262,24 @@ class Estate:
         profile the filter cannot judge (its channels were not read, say) is left out with
         a warning naming it, as the command line notes it: nothing goes missing unsaid in
         a notebook (`query.filters.unjudged`; the toolkit's own views say it themselves
-        and call `query.filters.subset`)."""
-        from ..query.filters import UnjudgedProfilesWarning, subset, unjudged, unjudged_note
+        and call `query.filters.subset`). So is a value that matches no profile, with what
+        was perhaps meant (`UnmatchedFilterWarning`: a misspelt partner)."""
+        from ..query.filters import (
+            UnjudgedProfilesWarning,
+            UnmatchedFilterWarning,
+            subset,
+            unjudged,
+            unjudged_note,
+            unmatched,
+            unmatched_note,
+        )
 
         left = unjudged(self, selection)
         if left:
             warnings.warn(unjudged_note(self, left), UnjudgedProfilesWarning, stacklevel=2)
+        missing = unmatched(self, selection) if self.records else []
+        if missing:
+            warnings.warn(unmatched_note(self, missing), UnmatchedFilterWarning, stacklevel=2)
         return subset(self, selection)
 
     def take(self, positions: Sequence[int], *, info: SnapshotInfo | None = None) -> Estate:

@@ -53,6 +53,8 @@ __all__ = [
     "unjudged",
     "unjudged_note",
     "UnjudgedProfilesWarning",
+    "UnmatchedFilterWarning",
+    "unmatched_note",
     "known_values",
     "started_names",
     "completed",
@@ -163,6 +165,21 @@ class UnjudgedProfilesWarning(UserWarning):
     """`Estate.subset` left out faulty profiles its filter could not judge (`unjudged`):
     a notebook shows it; `warnings.simplefilter("ignore", UnjudgedProfilesWarning)`
     silences it where that is known."""
+
+
+class UnmatchedFilterWarning(UserWarning):
+    """`Estate.subset` was given a filter value that matches no profile (`unmatched`): a
+    misspelt partner would otherwise give an empty estate, or a smaller one, with no hint
+    in a notebook. A warning, not an error: an empty selection can be what was meant
+    (`warnings.simplefilter("ignore", UnmatchedFilterWarning)` says so)."""
+
+
+def unmatched_note(estate: Indexed, missing: list[tuple[str, Any, str]]) -> str:
+    """`unmatched`'s answer in one line: `partners='Mosel Retial' (did you mean 'Mosel
+    Retail'?) matches none of the 300 profiles`."""
+    said = "; ".join(f"{field}={value!r}{hint}" for field, value, hint in missing)
+    verb = "matches" if len(missing) == 1 else "match"
+    return f"{said} {verb} none of the {len(estate.records):,} profiles"
 
 
 def unjudged(estate: Indexed, selection: Filter) -> list[tuple[int, tuple[str, ...]]]:
