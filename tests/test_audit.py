@@ -242,3 +242,28 @@ def test_an_estate_loaded_keeping_its_texts_audits_from_them(tmp_path, monkeypat
     indented = tmp_path / "indented.json"
     indented.write_text(json.dumps(raw, indent=2))
     assert ipt.load(indented, keep_texts=True).texts is None  # not proven: nothing kept
+
+
+def test_a_findings_repr_is_short_counted_and_masked() -> None:
+    """The 10,000-profile demo's findings showed 413 KB in a notebook: now counts by
+    severity and code, the first few, and where the rest is; texts masked and escaped."""
+    from .hostile_estate import SCRIPT, SECRETS
+
+    hostile = f"channel {SCRIPT} at https://user:{SECRETS[0]}@host.example/x\x1b[31m red"
+    many = Findings(
+        [Finding("k", "error", hostile, code="SEC001")]
+        + [Finding("k", "warning", f"item {n}", code="OPS002") for n in range(3000)]
+        + [Finding("k", "info", "note", code="HYG001")]
+    )
+    text, page = repr(many), many._repr_html_()
+    assert len(text) < 2000 and len(page) < 3000
+    assert text.startswith("<Findings: 3,002 (1 error, 3,000 warnings, 1 info)")
+    assert "by code: OPS002 3,000, HYG001 1, SEC001 1" in text
+    assert "2,997 more; .to_frame() for a table, or iterate" in text and "item 3" in text
+    assert "item 4 " not in text + "\n" and "<Findings" in text and text.endswith(">")
+    for shown in (text, page):
+        assert SECRETS[0] not in shown and "\x1b" not in shown
+    assert SCRIPT not in page and "&lt;img src=x" in page and "Findings</b>: 3,002" in page
+    assert "\\x1b" in text and "SEC001 [error] channel <img" in text
+    assert repr(Findings()) == "<Findings: none>" and "none" in Findings()._repr_html_()
+    assert str(many).count("\n") == 3001  # print() still lists every finding

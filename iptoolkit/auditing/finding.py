@@ -79,7 +79,8 @@ class Finding:
 
 
 class Findings(list[Finding]):
-    """A list of findings, errors first, with a table view and filters.
+    """A list of findings, errors first, with a table view and filters. Its repr (and a
+    notebook's view) counts them and shows the first few; `print` lists every one.
 
     `hidden` counts the findings a baseline hid, `suppressed` those a configured
     suppression hid (both 0 unless the audit was given one)."""
@@ -134,6 +135,97 @@ class Findings(list[Finding]):
 
     def __str__(self) -> str:
         return "\n".join(str(finding) for finding in self)
+
+    def __repr__(self) -> str:
+        """Counts by severity and code and the first few findings, never all of them: the
+        10,000-profile demo's findings were 413 KB of text in a notebook. Each text is
+        masked as the reports mask it; `print(findings)` still lists every one."""
+        if not self:
+            return f"<Findings: none{_hidden_note(self)}>"
+        lines = [f"<Findings: {_counted(self)}{_hidden_note(self)}", f"  by code: {_codes(self)}"]
+        lines += [f"  {_shown(finding)}" for finding in self[:_FIRST]]
+        lines.append(f"  {_more(self)}>")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        """What `__repr__` says, as a notebook shows it (every text masked and escaped)."""
+        from html import escape
+
+        rows = "".join(
+            f"<tr><td>{escape(f.code)}</td><td>{escape(f.severity)}</td>"
+            f"<td>{escape(_masked(f.text))}</td></tr>"
+            for f in self[:_FIRST]
+        )
+        table = f"<table><tbody>{rows}</tbody></table>" if rows else ""
+        head = _counted(self) if self else "none"
+        return (
+            "<div class='iptoolkit-findings'>"
+            f"<b>Findings</b>: {escape(head + _hidden_note(self))}"
+            + (f"<br>by code: {escape(_codes(self))}" if self else "")
+            + table
+            + (f"<small>{escape(_more(self))}</small>" if self else "")
+            + "</div>"
+        )
+
+
+_FIRST = 5
+"""The findings a repr shows; the rest are counted."""
+_CODES = 12
+"""The codes a repr counts by name; the rest together."""
+
+
+def _counted(found: Findings) -> str:
+    """`1,234 (12 errors, 300 warnings, 922 info)`."""
+    by_severity = {severity: 0 for severity in SEVERITIES}
+    for finding in found:
+        by_severity[finding.severity] += 1
+    said = ", ".join(
+        f"{count:,} {severity}{'s' if count != 1 and severity != 'info' else ''}"
+        for severity, count in by_severity.items()
+        if count
+    )
+    return f"{len(found):,} ({said})"
+
+
+def _codes(found: Findings) -> str:
+    """`DAT001 3, SEC006 400, ...`, the most frequent `_CODES` codes, the rest counted."""
+    ranked = sorted(found.by_code().items(), key=lambda pair: (-pair[1], pair[0]))
+    said = ", ".join(f"{code or '(no code)'} {count:,}" for code, count in ranked[:_CODES])
+    rest = len(ranked) - _CODES
+    return said + (f" and {rest:,} more codes" if rest > 0 else "")
+
+
+def _hidden_note(found: Findings) -> str:
+    hidden = [
+        f"{count:,} {what}"
+        for count, what in (
+            (found.hidden, "hidden by the baseline"),
+            (found.suppressed, "suppressed"),
+        )
+        if count
+    ]
+    return f"; {', '.join(hidden)}" if hidden else ""
+
+
+def _more(found: Findings) -> str:
+    """Where the rest is: the table, or the list itself."""
+    rest = len(found) - _FIRST
+    shown = f"{rest:,} more; " if rest > 0 else ""
+    return f"{shown}.to_frame() for a table, or iterate (.of(code=...) picks some)"
+
+
+def _masked(text: str) -> str:
+    """A finding's text as the reports write it: credentials masked, control characters
+    escaped, on one line and cut."""
+    from ..support.printable import escape_unprintable, shorten
+    from ..support.redact import redact_text
+
+    return shorten(escape_unprintable(redact_text(text)), 160)
+
+
+def _shown(finding: Finding) -> str:
+    code = f"{finding.code} " if finding.code else ""
+    return f"{code}[{finding.severity}] {_masked(finding.text)}"
 
 
 def code_matches(finding: Finding, selector: str) -> bool:
