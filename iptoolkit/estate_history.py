@@ -206,6 +206,11 @@ class PairDiffs(Sequence[EstateDiff]):
     def __iter__(self) -> Iterator[EstateDiff]:
         return (self[i] for i in range(len(self)))
 
+    def __repr__(self) -> str:
+        """What it is, without computing a diff (each is made on first use)."""
+        pairs = plural(len(self), "diff")
+        return f"<{type(self).__name__}: {pairs} of consecutive snapshots; diffs[i] is i to i+1>"
+
     def _pair(self, position: int) -> EstateDiff:
         """The diff of snapshots `position` and `position + 1`."""
         raise NotImplementedError

@@ -200,3 +200,11 @@ def test_with_the_real_diff(folder):
     stops = [sum(change.old["active"] is True for change in gone) for gone in removed]
     assert list(severities["breaking"]) == [1 + stops[0], stops[1], 0]
     assert "channel:40012" in {c.key for c in h.diffs[0].of(severity="breaking")}
+
+
+def test_the_diffs_have_a_short_repr_that_computes_none(folder, monkeypatch):
+    h = ipt.history(folder)
+    monkeypatch.setattr(history_module, "_diff", lambda *_: pytest.fail("a diff was made"))
+    assert repr(h.diffs) == (
+        "<HistoryDiffs: 3 diffs of consecutive snapshots; diffs[i] is i to i+1>"
+    )
