@@ -305,3 +305,14 @@ def test_a_str_is_one_ignore_glob_and_bad_shapes_name_their_argument() -> None:
     ):
         with pytest.raises(error, match=said):
             ipt.compare(a, b, **wrong)
+
+
+def test_the_summary_writes_every_count_with_thousands_separators(prod, test_env) -> None:
+    """It read "3,658 profiles changed ... 4068 notable": one format throughout."""
+    result = ipt.compare(prod, test_env, rules=Rules(substitute=HOSTS))
+    changed = next(d for d in result.differences if d.status == "changed")
+    only = next(d for d in result.differences if d.status != "changed")
+    many = dataclasses.replace(result, differences=(changed,) * 3658 + (only,) * 1200)
+    line = many.summary().splitlines()[0]
+    assert "1,200 " in line and "3,658 " in line
+    assert not re.search(r"\d{4}", line), line

@@ -116,7 +116,9 @@ def summary(diff: Diff) -> str:
         if gone:
             parts.append(", ".join(gone))
         severity = counts["severity"]
-        parts.append(", ".join(f"{severity[name]} {name}" for name in SEVERITIES if severity[name]))
+        parts.append(
+            ", ".join(f"{severity[name]:,} {name}" for name in SEVERITIES if severity[name])
+        )
         text = "; ".join(parts)
     notes = "".join(f"\nNote: {note}." for note in diff.notes)
     return text + notes
@@ -184,7 +186,7 @@ def _flat(value: Any) -> Any:
 def counted(noun: str, counts: list[tuple[str, int]]) -> str:
     """ "3 profiles added, 5 changed": (what, how many) pairs, the first naming `noun`."""
     (first_word, first), *rest = counts
-    return ", ".join([f"{plural(first, noun)} {first_word}", *(f"{n} {w}" for w, n in rest)])
+    return ", ".join([f"{plural(first, noun)} {first_word}", *(f"{n:,} {w}" for w, n in rest)])
 
 
 def short(value: Any, limit: int = _SHORT) -> str:

@@ -118,10 +118,10 @@ def summary(result: Comparison) -> str:
             if found:
                 parts.append(counted(kind, found))
         severity = counts["severity"]
-        parts.append(", ".join(f"{severity[s]} {s}" for s in SEVERITIES if severity[s]))
+        parts.append(", ".join(f"{severity[s]:,} {s}" for s in SEVERITIES if severity[s]))
         text = "; ".join(parts)
     if result.known:
-        text += f" ({len(result.known)} known, hidden)"
+        text += f" ({len(result.known):,} known, hidden)"
     return text + "".join(f"\nNote: {_clean(note)}." for note in result.notes)
 
 
