@@ -212,3 +212,21 @@ def test_saved_snapshot_has_ordinary_file_permissions(tmp_path):
     finally:
         os.umask(old)
     assert stat.S_IMODE(path.stat().st_mode) == 0o644
+
+
+def test_what_is_no_profile_or_no_listing_is_said_in_plain_words(tmp_path):
+    """A null profile was "got null null"; a generator "the JSON is a object"."""
+    estate = Estate.from_raw([None, 5, {"id": "P3"}])
+    assert [p.message for p in estate.problems] == [
+        "$[0]: expected a JSON object; got null",
+        "$[1]: expected a JSON object; got number 5",
+    ]
+    with pytest.raises(ipt.ParseError) as caught:
+        Estate.from_raw(p for p in [{"id": "P1"}])  # type: ignore[arg-type]
+    assert str(caught.value) == (
+        "no list of profiles found: given a generator, not JSON; "
+        "expected a list of profiles (a JSON array) or an object that holds one"
+    )
+    (tmp_path / "text.json").write_text('"just text"')
+    with pytest.raises(ipt.ParseError, match="the JSON is a string; expected a list"):
+        ipt.load(tmp_path / "text.json")

@@ -227,10 +227,7 @@ def locate_profiles(
     if isinstance(data, list):
         return data, at
     if not isinstance(data, dict):
-        raise ParseError(
-            f"no list of profiles found: the JSON is a {_json_type(data)}, "
-            "expected an array of profiles or an object that holds one"
-        )
+        raise ParseError(f"no list of profiles found: {_what_was_given(data)}; {_NEEDED}")
     for key in WRAPPER_KEYS:
         value = data.get(key)
         if isinstance(value, list):
@@ -436,10 +433,26 @@ def _describe(error: Any) -> str:
         message = "expected a JSON array"
     value = error.get("input")
     got = _json_type(value)
+    if value is None:  # `null` says both what and which
+        return f"{message}; got null"
     excerpt = json.dumps(redact_fields(value), default=str)  # an error is shown and logged
     if len(excerpt) > _EXCERPT:
         excerpt = excerpt[: _EXCERPT - 3] + "..."
     return f"{message}; got {got} {excerpt}"
+
+
+_NEEDED = "expected a list of profiles (a JSON array) or an object that holds one"
+
+
+def _what_was_given(data: Any) -> str:
+    """`the JSON is a string`, `the JSON is an object`, or, for what JSON cannot hold (a
+    generator given to `Estate.from_raw`), `given a generator, not JSON`."""
+    if data is None:
+        return "the JSON is null"
+    if isinstance(data, bool | int | float | str | dict):
+        kind = _json_type(data)
+        return f"the JSON is {'an' if kind == 'object' else 'a'} {kind}"
+    return f"given a {type(data).__name__}, not JSON"
 
 
 def _json_type(value: Any) -> str:
