@@ -290,13 +290,35 @@ def _paths(
             return found
         paths = [where]
     else:
-        paths = [Path(path) for path in folder_or_paths]
+        paths = [Path(path) for path in _given_paths(folder_or_paths)]
     if not paths:
         raise FileNotFoundError("history: no snapshot given (an empty list of paths)")
     for path in paths:
         if not path.is_file():
             raise FileNotFoundError(f"history: no snapshot file {path}")
     return paths
+
+
+def _given_paths(given: Any) -> list[str | os.PathLike[str]]:
+    """The files `history` was given, or a `TypeError` naming what it was given instead:
+    None, a number, estates (a history is of saved snapshots, read one at a time)."""
+    takes = "history: folder_or_paths must be a folder, snapshot files or an ipt.Archive"
+    if _is_estate(given):
+        raise TypeError(f"{takes}, not an Estate (estate.save(path) writes one)")
+    if isinstance(given, bytes) or not isinstance(given, Iterable):
+        raise TypeError(f"{takes}, not {type(given).__name__}: {given!r}"[:200])
+    paths = list(given)
+    for path in paths:
+        if not isinstance(path, str | os.PathLike):
+            hint = " (estate.save(path) writes one)" if _is_estate(path) else ""
+            raise TypeError(f"{takes}, not a list holding {type(path).__name__}{hint}")
+    return paths
+
+
+def _is_estate(value: Any) -> bool:
+    from .core.estate import Estate
+
+    return isinstance(value, Estate)
 
 
 def load_for_history(path: Path) -> Estate:

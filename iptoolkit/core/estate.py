@@ -263,7 +263,8 @@ class Estate:
         a warning naming it, as the command line notes it: nothing goes missing unsaid in
         a notebook (`query.filters.unjudged`; the toolkit's own views say it themselves
         and call `query.filters.subset`). So is a value that matches no profile, with what
-        was perhaps meant (`UnmatchedFilterWarning`: a misspelt partner)."""
+        was perhaps meant (`UnmatchedFilterWarning`: a misspelt partner). Anything but a
+        `Filter` is a `TypeError` (a dict: `ipt.Filter(**fields)` makes one)."""
         from ..query.filters import (
             UnjudgedProfilesWarning,
             UnmatchedFilterWarning,
@@ -273,7 +274,12 @@ class Estate:
             unmatched,
             unmatched_note,
         )
+        from .selection import Filter
 
+        if not isinstance(selection, Filter):
+            hint = " (ipt.Filter(**fields) makes one)" if isinstance(selection, dict) else ""
+            given = type(selection).__name__
+            raise TypeError(f"Estate.subset: selection must be an ipt.Filter{hint}, not {given}")
         left = unjudged(self, selection)
         if left:
             warnings.warn(unjudged_note(self, left), UnjudgedProfilesWarning, stacklevel=2)

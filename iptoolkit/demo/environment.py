@@ -88,9 +88,10 @@ def demo_environment(
     >>> [p["plant"] for p in test.info.extra["planted"]]
     ['removed', 'schedule']
     """
-    from ..core.estate import Estate
+    from ..core.estate import Estate, require_estate
     from ..core.snapshot import SnapshotInfo
 
+    require_estate(estate, "demo_environment")
     wanted = list(PLANTS if plant is True else () if plant is False else plant)
     wanted.sort(key=lambda name: PLANTS.index(name) if name in PLANTS else -1)
     unknown = [name for name in wanted if name not in PLANTS]

@@ -77,8 +77,9 @@ def demo_profiles(n_profiles: int = 300, *, seed: int = 0) -> list[dict[str, Any
 
     Each passes strict `parse_profiles` and survives a parse/dump round trip unchanged.
     """
-    if n_profiles < 0:
-        raise ValueError(f"n_profiles must be zero or more, not {n_profiles}")
+    from ..query.graph import whole_number
+
+    whole_number(n_profiles, "demo_profiles: n_profiles", 0)
     # Millions of fresh containers make the cyclic collector rescan the growing heap over and
     # over (100,000 profiles: 16 s with it, 3.5 s without); they hold no cycles, so pause it.
     was_enabled = gc.isenabled()
@@ -100,7 +101,9 @@ def demo_estate(
     and `demo_changes` dates its week seven days later. None (the default): no fetch time.
     """
     from ..core.estate import Estate
+    from ..query.graph import whole_number
 
+    whole_number(n_profiles, "demo_estate: n_profiles", 0)
     if isinstance(fetched_at, str):
         fetched_at = datetime.fromisoformat(fetched_at)
     if fetched_at is not None and fetched_at.tzinfo is None:

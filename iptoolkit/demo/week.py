@@ -73,8 +73,9 @@ def demo_changes(estate: Estate, *, seed: int = 0) -> Estate:
     The new estate's snapshot info has the same source and a fetch time seven days after the
     input's (none when the input has none).
     """
-    from ..core.estate import Estate
+    from ..core.estate import Estate, require_estate
 
+    require_estate(estate, "demo_changes")
     week = _Week(estate, Random(seed))
     week.apply()
     info = estate.info

@@ -11,6 +11,7 @@ with `group_by=`) are drawn as groups with counts.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..topology.finding_marks import mark_view, worst_by_node
@@ -24,15 +25,13 @@ from ..topology.view import (
     graph_of,
     grouped_view,
 )
-from .backend import detach, literal_text
+from .backend import detach, literal_text, matplotlib_module
 from .canvas import LEGEND_COLUMNS, Geometry, draw_headers, draw_legend, make_axes
 from .draw import draw_edges, draw_labels, draw_nodes, label_text
 from .labels import text_width
 from .legend import legend_handles
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
-
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
@@ -91,6 +90,8 @@ def plot_topology(
     """
     if layout != "layered":
         raise ValueError(f"layout must be 'layered', not {layout!r}")
+    _check_axes(ax)
+    findings = _checked_findings(findings)
     labels = check_options(labels, group_by)
     graph, estate = graph_of(estate_or_graph)
     focus = focus_set(graph, highlight)
@@ -99,6 +100,32 @@ def plot_topology(
     if findings is not False:
         mark_view(view, worst_by_node(_findings_of(findings, estate)))
     return draw_view(view, graph, key, focused=focus is not None, ax=ax, labels=labels, title=title)
+
+
+def _check_axes(ax: Any) -> None:
+    """`ax` None or matplotlib axes: a str or a figure would fail deep in the drawing."""
+    if ax is None or isinstance(ax, matplotlib_module("axes").Axes):
+        return
+    given = type(ax).__name__
+    raise TypeError(f"plot_topology: ax must be matplotlib Axes or None, not {given}: {ax!r}"[:200])
+
+
+def _checked_findings(findings: Any) -> bool | list[Finding]:
+    """`findings` as `plot_topology` takes it: True, False, or findings (read once, a
+    generator too). `"yes"` is no findings (it would be read letter by letter)."""
+    from ..auditing.finding import Finding
+
+    if isinstance(findings, bool):
+        return findings
+    if isinstance(findings, str | bytes) or not isinstance(findings, Iterable):
+        given = f"{type(findings).__name__}: {findings!r}"[:120]
+        raise TypeError(f"plot_topology: findings must be True, False or findings, not {given}")
+    listed = list(findings)
+    for one in listed:
+        if not isinstance(one, Finding):
+            given = f"{type(one).__name__}: {one!r}"[:120]
+            raise TypeError(f"plot_topology: findings must hold Finding objects, not {given}")
+    return listed
 
 
 def _findings_of(findings: bool | Iterable[Finding], estate: Estate | None) -> Iterable[Finding]:

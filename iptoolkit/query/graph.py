@@ -61,6 +61,7 @@ __all__ = [
     "graph_maps",
     "require_graph",
     "whole_number",
+    "positive_number",
 ]
 
 EstateGraph: TypeAlias = "nx.MultiDiGraph[str]"
@@ -104,6 +105,17 @@ def whole_number(value: Any, name: str, least: int) -> int:
     if value < least:
         raise ValueError(f"{name} must be {least} or more, not {value}")
     return value
+
+
+def positive_number(value: Any, name: str) -> float:
+    """`value` if it is a finite number above 0 (a size, a ratio); else the error naming
+    `name` and the value (`TypeError` for a str or None, `ValueError` for 0, a negative,
+    NaN or infinity), rather than a layout failing or drawing nothing far inside."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TypeError(f"{name} must be a number, not {type(value).__name__}: {value!r}")
+    if not 0 < value < float("inf"):
+        raise ValueError(f"{name} must be a finite number above 0, not {value!r}")
+    return float(value)
 
 
 def _build(estate: Estate) -> EstateGraph:

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 import ipywidgets as W
 
+from ..core.estate import require_estate
 from ..query.filters import Filter
 from ..support.debounce import Debouncer
 from ..support.long_lived import keep_out_of_gc
@@ -74,6 +75,8 @@ def _timeline_and_estate(
 ) -> tuple[ArchiveTimeline | None, Estate, int | None]:
     """The archive's timeline (None without one), the estate the Explorer reads (the one
     given, else the archive's newest snapshot) and that snapshot's id when read here."""
+    if estate is not None:
+        require_estate(estate, "Explorer")
     if archive is None:
         if estate is None:
             raise TypeError("Explorer: an estate, or archive= (an ipt.Archive or its file)")

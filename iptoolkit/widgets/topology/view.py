@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import ipywidgets as W
 
 from ...plot.topology import check_options, grouping
+from ...query.graph import positive_number, whole_number
 from ...topology.view import EstateOrGraph, GroupedViews, Highlight, focus_set, graph_of
 from ...viewmodel.change_marks import ChangeMarks, MarkedMap, diff_map
 from ...viewmodel.compare_marks import comparison_map
@@ -87,6 +88,7 @@ def show_topology(
       for the width it has, and again whenever it is resized (`CanvasWidth`). A view that
       does not fit at a readable size is drawn on a bigger canvas that scrolls.
     """
+    _check_size(height, aspect, "show_topology")
     return TopologyView(
         estate_or_selection,
         group_by=group_by,
@@ -95,6 +97,13 @@ def show_topology(
         height=height,
         aspect=aspect,
     )
+
+
+def _check_size(height: Any, aspect: Any, what: str) -> None:
+    """A canvas `height` of a pixel or more and an `aspect` above 0, or the error naming
+    `what` and the value: a layout for a canvas of no size fails far inside, or hangs."""
+    whole_number(height, f"{what}: height", 1)
+    positive_number(aspect, f"{what}: aspect")
 
 
 class TopologyView(W.VBox):  # type: ignore[misc]  # ipywidgets has no types: W.VBox is Any
@@ -120,6 +129,7 @@ class TopologyView(W.VBox):  # type: ignore[misc]  # ipywidgets has no types: W.
         aspect: float = 1.6,
     ) -> None:
         check_options("auto", group_by)
+        _check_size(height, aspect, "TopologyView")
         super().__init__(layout=W.Layout(width="100%"))
         self.add_class("ipt-topology")
         self.aspect = aspect
