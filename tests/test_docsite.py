@@ -358,3 +358,40 @@ def test_a_big_site_with_a_changelog_builds_strictly(tmp_path, monkeypatch) -> N
     )
     assert result.returncode == 0, result.stderr[-3000:]
     assert "WARNING" not in result.stderr
+
+
+def test_every_channel_keeps_its_anchor_when_a_type_has_more_channels_than_a_page(
+    tmp_path, monkeypatch, estate
+) -> None:
+    """A channel type with more channels than a page holds (`MAX_ROWS`) spreads its rows
+    over several pages, as a group's profiles do: every channel keeps its row and anchor,
+    which every page links to (its page was cut, the rest left without an anchor: broken
+    links, `mkdocs build --strict` failing, for more than 1,000 channels of one type)."""
+    monkeypatch.setattr(full_lists, "MAX_ROWS", 2)
+    folder = tmp_path / "site"
+    ipt.write_docs(estate, folder, workers=1)
+    pages = _pages(folder)
+    anchors = {name: set(_ANCHOR.findall(text)) for name, text in pages.items()}
+    graph = ipt.build_graph(estate)
+    held = [n for n, a in graph.nodes(data=True) if a["kind"] == "channel" and a.get("resolved")]
+    for held_channel in held:
+        assert sum(anchor(held_channel) in found for found in anchors.values()) == 1, held_channel
+    assert any("--page-2.md" in name for name in pages if name.startswith("channels/"))
+    for name, text in pages.items():
+        for target in _LINK.findall(text):
+            path, _, fragment = target.partition("#")
+            resolved = (folder / "docs" / name).parent / path if path else folder / "docs" / name
+            assert resolved.is_file(), (name, target)
+            if fragment and resolved.suffix == ".md":
+                key = resolved.resolve().relative_to((folder / "docs").resolve()).as_posix()
+                assert fragment in anchors[key], (name, target)
+    mkdocs = Path(sys.executable).with_name("mkdocs")
+    result = subprocess.run(
+        [str(mkdocs), "build", "--strict", "-f", str(folder / "mkdocs.yml")]
+        + ["-d", str(tmp_path / "built")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+

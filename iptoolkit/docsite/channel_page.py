@@ -12,7 +12,7 @@ from ..core.nodes import is_active
 from ..support.names import plural, type_label
 from . import page_markdown as md
 from .context import INDEX_PAGE, Context, endpoint, yes_no
-from .full_lists import capped
+from .full_lists import FULL_LISTS
 from .sitemap import relative
 
 __all__ = ["channel_type_page", "channel_type_title", "USERS_SHOWN"]
@@ -26,21 +26,50 @@ def channel_type_title(type_name: str) -> str:
     return f"{type_label(type_name)} channels"
 
 
-def channel_type_page(ctx: Context, type_name: str) -> str:
-    page = ctx.site.channel_types[type_name]
-    channels = [c for c, kind in ctx.site.channel_type.items() if kind == type_name]
-    shown, cut = capped(ctx, page, channels, "channels")
-    rows = (_row(ctx, page, channel) for channel in shown)
+def channel_type_page(ctx: Context, type_name: str, number: int = 1) -> str:
+    """The Markdown of the type's page `number` (1: its own page; 2 on: the rows past the
+    first pages', as a group's profiles are spread: every channel keeps its anchor)."""
+    pages = ctx.site.channel_type_pages[type_name]
+    page = pages[number - 1]
+    channels = ctx.site.type_members[type_name]
+    rows = (_row(ctx, page, channel) for channel in ctx.site.channel_rows_of(type_name, number))
+    title = channel_type_title(type_name)
+    if number > 1:
+        title += f", page {number} of {len(pages)}"
+    pager = _pager(ctx, type_name, number)
     lines = [
-        f"# {md.text(channel_type_title(type_name))}",
+        f"# {md.text(title)}",
         "",
         f"[Overview]({relative(page, INDEX_PAGE)}) · {plural(len(channels), 'channel')} of "
         f"type {md.text(type_name)}",
         "",
+        *([pager, ""] if pager else []),
         md.table(["Channel", "Id", "Partner", "Endpoint", "Active", "Used by"], rows),
+        *(["", pager] if pager else []),
     ]
-    lines += ["", cut] if cut else []
     return "\n".join(lines) + "\n"
+
+
+def _pager(ctx: Context, type_name: str, number: int) -> str:
+    """Which rows this page holds, links to the type's other pages and to the CSV of every
+    channel ("" for a type on one page)."""
+    pages = ctx.site.channel_type_pages[type_name]
+    if len(pages) == 1:
+        return ""
+    page = pages[number - 1]
+    total = len(ctx.site.type_members[type_name])
+    first = (number - 1) * ctx.site.rows + 1
+    last = min(number * ctx.site.rows, total)
+    links = " · ".join(
+        f"**{n}**" if n == number else f"[{n}]({relative(page, other)})"
+        for n, other in enumerate(pages, start=1)
+    )
+    ctx.full_lists.add("channels")
+    csv = FULL_LISTS["channels"]
+    return (
+        f"Channels {first:,} to {last:,} of {total:,}; pages {links}. Every channel of the "
+        f"estate is in [{csv.rpartition('/')[2]}]({relative(page, csv)})."
+    )
 
 
 def _row(ctx: Context, page: str, channel: str) -> list[str]:

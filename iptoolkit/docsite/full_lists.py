@@ -6,9 +6,10 @@ list and says how many more there are, linking to a CSV file in `data/` that hol
 all (written once per site, only when some page needed it, with formula-like values made
 inert as in every CSV export).
 
-A group's profiles are the one list never cut: each profile's row is the anchor every
-other page links to, so a group of more than `MAX_ROWS` profiles has its rows on several
-pages (`sitemap.SiteMap.group_pages`), which link to each other and to the CSV.
+A group's profiles and a channel type's channels are the lists never cut: each row is the
+anchor every other page links to, so a group of more than `MAX_ROWS` profiles has its rows
+on several pages (`sitemap.SiteMap.group_pages`), a type of more channels too
+(`channel_type_pages`), which link to each other and to the CSV.
 """
 
 from __future__ import annotations

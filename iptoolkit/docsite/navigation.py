@@ -64,8 +64,7 @@ def mkdocs_yml(
     if site.groups:
         nav.append({"Groups": _group_nav(site, "")})
     if site.channel_types:
-        entries = [{nav_title(type_label(t)): page} for t, page in site.channel_types.items()]
-        nav.append({"Channel types": entries})
+        nav.append({"Channel types": _channel_type_nav(site)})
     nav.append({"Findings": FINDINGS_PAGE})
     if has_changes:
         nav.append({"Changes": CHANGES_PAGE})
@@ -90,6 +89,22 @@ def mkdocs_yml(
     return yaml.safe_dump(
         config, allow_unicode=True, sort_keys=False, width=1_000_000, default_flow_style=False
     )
+
+
+def _channel_type_nav(site: SiteMap) -> list[dict[str, Any]]:
+    """A type's page, or a section of its pages when its channels fill several."""
+    entries: list[dict[str, Any]] = []
+    for kind, pages in site.channel_type_pages.items():
+        name = nav_title(type_label(kind))
+        if len(pages) == 1:
+            entries.append({name: pages[0]})
+            continue
+        own = [{name: pages[0]}]
+        own += [
+            {f"{name}, page {n} of {len(pages)}": page} for n, page in enumerate(pages[1:], start=2)
+        ]
+        entries.append({name: own})
+    return entries
 
 
 def _group_nav(site: SiteMap, parent: str) -> list[dict[str, Any]]:

@@ -9,7 +9,9 @@ profiles are anchors on their group's page (`groups/<path>.md#profile-<key>`).
 A group of more profiles than a page holds (`rows`, `full_lists.MAX_ROWS`) has its rows on
 several pages: the group's page holds the first, `groups/<path>--page-2.md` the next, and so
 on (a slug never holds `--`, so no group's own page can take that name). Every profile has
-its row, and its anchor, on exactly one page, which every link to it reads from here.
+its row, and its anchor, on exactly one page, which every link to it reads from here. A
+channel type of more channels than a page holds is spread the same way
+(`channels/<type>--page-2.md`...), so that every channel keeps its row and anchor too.
 """
 
 from __future__ import annotations
@@ -64,6 +66,12 @@ class SiteMap:
     a group of up to `rows` profiles, or of none)."""
     profile_page: dict[str, str] = field(default_factory=dict)
     """Profile -> the page that holds its row (one of its group's `group_pages`)."""
+    type_members: dict[str, list[str]] = field(default_factory=dict)
+    """Channel type -> its channels, in the estate's order (the order of its rows)."""
+    channel_type_pages: dict[str, list[str]] = field(default_factory=dict)
+    """Channel type -> the pages of its rows: its own page first, then `--page-2`..."""
+    channel_page: dict[str, str] = field(default_factory=dict)
+    """Channel -> the page that holds its row (one of its type's `channel_type_pages`)."""
     rows: int = 1
     """Profile rows on one page (`full_lists.MAX_ROWS`)."""
 
@@ -89,13 +97,7 @@ class SiteMap:
         for node, group in site.profile_group.items():
             site.members[group].append(node)
         for group, page in site.groups.items():
-            own = site.members[group]
-            count = max(1, -(-len(own) // rows))  # pages, rounded up; one when it holds none
-            stem = page.removesuffix(".md")
-            pages = [page] + [f"{stem}--page-{n}.md" for n in range(2, count + 1)]
-            site.group_pages[group] = pages
-            for position, node in enumerate(own):
-                site.profile_page[node] = pages[position // rows]
+            site.group_pages[group] = _spread(page, site.members[group], rows, site.profile_page)
         types: dict[str, None] = {}
         for node, data in by_kind.get("channel", []):
             if data.get("resolved") is False:
@@ -105,6 +107,12 @@ class SiteMap:
             types[kind] = None
         labels = [(t, type_label(t)) for t in sorted(types)]
         site.channel_types = _unique("channels", labels)
+        site.type_members = {kind: [] for kind in site.channel_types}
+        for node, kind in site.channel_type.items():
+            site.type_members[kind].append(node)
+        for kind, page in site.channel_types.items():
+            members = site.type_members[kind]
+            site.channel_type_pages[kind] = _spread(page, members, rows, site.channel_page)
         return site
 
     def profile(self, node: str) -> tuple[str, str]:
@@ -116,10 +124,26 @@ class SiteMap:
         start = (number - 1) * self.rows
         return self.members[group][start : start + self.rows]
 
+    def channel_rows_of(self, kind: str, number: int) -> list[str]:
+        """The channels whose rows are on the type's page `number` (1: its own page)."""
+        start = (number - 1) * self.rows
+        return self.type_members[kind][start : start + self.rows]
+
     def channel(self, node: str) -> tuple[str, str] | None:
         """The page and anchor of a channel (None for an id held by no profile)."""
-        kind = self.channel_type.get(node)
-        return None if kind is None else (self.channel_types[kind], anchor(node))
+        page = self.channel_page.get(node)
+        return None if page is None else (page, anchor(node))
+
+
+def _spread(page: str, members: list[str], rows: int, placed: dict[str, str]) -> list[str]:
+    """The pages of a list's rows, `rows` a page (`page`, then `--page-2`...; one page for
+    an empty list); each member's page into `placed`."""
+    count = max(1, -(-len(members) // rows))  # pages, rounded up
+    stem = page.removesuffix(".md")
+    pages = [page] + [f"{stem}--page-{n}.md" for n in range(2, count + 1)]
+    for position, node in enumerate(members):
+        placed[node] = pages[position // rows]
+    return pages
 
 
 @functools.lru_cache(maxsize=1 << 16)

@@ -168,8 +168,9 @@ def _write_site(
             drawn = diagram(page, part, title) if inside else ""
             for number, path in enumerate(ctx.site.group_pages[group], start=1):
                 put(path, group_page(ctx, group, number, len(inside), drawn))
-    for type_name, page in ctx.site.channel_types.items():
-        put(page, channel_type_page(ctx, type_name))
+    for type_name, pages in ctx.site.channel_type_pages.items():
+        for number, path in enumerate(pages, start=1):
+            put(path, channel_type_page(ctx, type_name, number))
     put(FINDINGS_PAGE, findings_page(ctx))
     if previous is not None:
         put(CHANGES_PAGE, _changes(ctx, previous, docs))
