@@ -64,6 +64,9 @@ _STYLE = """/* written by iptoolkit docs: ids keep their hyphens on one line */
 .ipt-id { white-space: nowrap; }
 /* tables keep to the content column: a long URL, path or name wraps inside its cell */
 div[role="main"] td { overflow-wrap: anywhere; }
+/* so do a heading, the trail and the contents beside: a name of one long word (no
+   space to break at) never widens the page */
+div[role="main"] :is(h1, h2, h3, p, li), .bs-sidebar .nav-link { overflow-wrap: anywhere; }
 /* links people can read (WCAG 2.2 AA: 4.5:1): the theme's blue, #2fa4e7, is 2.6:1 to 2.8:1
    on its backgrounds; the same hue darker, for links and wherever the theme sets white
    text on its blue (the bar at the top, a menu's current entry) */
