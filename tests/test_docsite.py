@@ -394,39 +394,3 @@ def test_every_channel_keeps_its_anchor_when_a_type_has_more_channels_than_a_pag
         timeout=300,
     )
     assert result.returncode == 0, result.stderr[-3000:]
-
-
-@pytest.mark.browser
-@pytest.mark.skipif(not Path("/usr/bin/chromium").exists(), reason="needs Debian's chromium")
-def test_a_long_name_without_spaces_wraps_instead_of_widening_the_page(tmp_path) -> None:
-    """A partner or group named by one long word (`Meridian_Electronics_Procurement_...`)
-    wraps in the page's heading, trail and contents: at 1,280 px the page does not scroll
-    sideways (it did, to 5,500 px: headings and the sidebar kept the word on one line)."""
-    from .browser.lab import chromium_page
-    from .factories import partner
-
-    long = "Meridian_Electronics_Procurement_Gateway_" * 5
-    raw = [
-        profile(
-            "L1",
-            name="Long",
-            group=f"Top/{long}",
-            agent=agent("SFTP", channels=[channel(5, partner=partner(7, long))]),
-        )
-    ]
-    folder = tmp_path / "site"
-    ipt.write_docs(ipt.Estate.from_raw(raw), folder, workers=1)
-    mkdocs = Path(sys.executable).with_name("mkdocs")
-    built = tmp_path / "built"
-    subprocess.run(
-        [str(mkdocs), "build", "-q", "-f", str(folder / "mkdocs.yml"), "-d", str(built)],
-        check=True,
-        timeout=300,
-    )
-    pages = sorted((built / "partners").glob("*/index.html"))
-    pages += sorted((built / "groups").glob("top-*/index.html"))
-    assert len(pages) == 2
-    with chromium_page({"width": 1280, "height": 800}) as (page, _):
-        for path in pages:
-            page.goto(path.as_uri())
-            assert page.evaluate("document.documentElement.scrollWidth") <= 1280, path

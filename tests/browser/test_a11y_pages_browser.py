@@ -353,3 +353,39 @@ def test_the_docs_pages_pass_axe_and_the_nu_checker(
     page.screenshot(path=str(tmp_path / "docs-search.png"))
     assert nu_errors([built_site / a / "index.html" for a in pages]) == []
     assert page.errors == []
+
+
+def test_a_long_name_without_spaces_wraps_instead_of_widening_the_page(
+    page: Any, tmp_path: Path
+) -> None:
+    """A partner or group named by one long word (`Meridian_Electronics_Procurement_...`)
+    wraps in the page's heading, trail and contents: at 1,280 px the page does not scroll
+    sideways (it did, to 5,500 px: headings and the sidebar kept the word on one line)."""
+    from ..factories import agent, channel, partner, profile
+
+    long = "Meridian_Electronics_Procurement_Gateway_" * 5
+    raw = [
+        profile(
+            "L1",
+            name="Long",
+            group=f"Top/{long}",
+            agent=agent("SFTP", channels=[channel(5, partner=partner(7, long))]),
+        )
+    ]
+    folder = tmp_path / "site"
+    ipt.write_docs(ipt.Estate.from_raw(raw), folder, workers=1)
+    mkdocs = Path(sys.executable).with_name("mkdocs")
+    built = tmp_path / "built"
+    subprocess.run(
+        [str(mkdocs), "build", "-q", "-f", str(folder / "mkdocs.yml"), "-d", str(built)],
+        check=True,
+        timeout=300,
+    )
+    pages = sorted((built / "partners").glob("*/index.html"))
+    pages += sorted((built / "groups").glob("top-*/index.html"))
+    assert len(pages) == 2
+    page.set_viewport_size({"width": 1280, "height": 800})
+    for path in pages:
+        page.goto(path.as_uri())
+        assert page.evaluate("document.documentElement.scrollWidth") <= 1280, path
+    # (read from disk, the theme's search cannot start its worker: no errors asserted)
