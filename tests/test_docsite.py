@@ -394,3 +394,25 @@ def test_every_channel_keeps_its_anchor_when_a_type_has_more_channels_than_a_pag
         timeout=300,
     )
     assert result.returncode == 0, result.stderr[-3000:]
+
+
+def test_the_overview_names_rules_as_the_findings_page_and_orders_groups_case_aside(
+    tmp_path,
+) -> None:
+    """Its problems by code and title (linked to their section), not the rules' inner
+    names (`active profile inactive channel`); groups listed as partners are, case aside
+    (`index` among the i's, not after `ZZZ`); a snapshot with no address is a local one,
+    not `Read from –`."""
+    sftp = channel(5, partner=ACME, active=False)
+    raw = [
+        profile(f"P{n}", name=f"P {n}", group=group, agent=agent("SFTP", channels=[sftp]))
+        for n, group in enumerate(["ZZZ", "index", "Alpha"])
+    ]
+    ipt.write_docs(ipt.Estate.from_raw(raw), tmp_path, workers=1)
+    text = (tmp_path / "docs" / "index.md").read_text(encoding="utf-8")
+    assert "Read from a local snapshot, with no fetch time recorded." in text
+    assert "[`OPS001`](findings.md#rule-ops001) Active profile using inactive channels: 3" in text
+    tree = [line for line in text.splitlines() if line.startswith("- [") and "groups/" in line]
+    assert [line.split("[")[1].split("]")[0] for line in tree] == ["Alpha", "index", "ZZZ"]
+    mkdocs = (tmp_path / "mkdocs.yml").read_text(encoding="utf-8")
+    assert mkdocs.index("- Alpha:") < mkdocs.index("- index:") < mkdocs.index("- ZZZ:")

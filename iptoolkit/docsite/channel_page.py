@@ -40,8 +40,8 @@ def channel_type_page(ctx: Context, type_name: str, number: int = 1) -> str:
     lines = [
         f"# {md.text(title)}",
         "",
-        f"[Overview]({relative(page, INDEX_PAGE)}) · {plural(len(channels), 'channel')} of "
-        f"type {md.text(type_name)}",
+        f"[Overview]({relative(page, INDEX_PAGE)}) · {plural(len(channels), 'channel')} "
+        f"(class {md.text(type_name)})",
         "",
         *([pager, ""] if pager else []),
         md.table(["Channel", "Id", "Partner", "Endpoint", "Active", "Used by"], rows),

@@ -13,7 +13,7 @@ from .context import FINDINGS_PAGE, INDEX_PAGE, Context
 from .full_lists import capped
 from .sitemap import relative
 
-__all__ = ["findings_page", "finding_lines", "rule_anchor", "FINDINGS_TITLE"]
+__all__ = ["findings_page", "finding_lines", "rule_anchor", "rule_title", "FINDINGS_TITLE"]
 
 FINDINGS_TITLE = "Findings: what deserves a look"
 _NODES_SHOWN = 10
@@ -23,6 +23,13 @@ _RULES = {one.code: one for one in BUILTIN_RULES}
 def rule_anchor(code: str) -> str:
     """The anchor of a rule's section on the findings page (`rule-sec006`)."""
     return f"rule-{code.lower()}"
+
+
+def rule_title(code: str, kind: str) -> str:
+    """A rule's title as the findings page heads its section (a plug-in's rule, unknown
+    here: its name in words)."""
+    rule = _RULES.get(code)
+    return rule.title if rule is not None else kind.replace("_", " ")
 
 
 def _code_link(page: str, finding: Finding) -> str:
@@ -71,7 +78,7 @@ def findings_page(ctx: Context) -> str:
     rows = [
         (
             f"[`{code}`](#{rule_anchor(code)})",
-            md.text(_RULES[code].title if code in _RULES else of_code[0].kind),
+            md.text(rule_title(code, of_code[0].kind)),
             of_code[0].severity,
             f"{len(of_code):,}",
         )
@@ -80,7 +87,7 @@ def findings_page(ctx: Context) -> str:
     lines += [md.table(["Code", "Rule", "Severity", "Findings"], rows), ""]
     for code, of_code in by_code.items():
         rule = _RULES.get(code)
-        title = rule.title if rule else of_code[0].kind.replace("_", " ")
+        title = rule_title(code, of_code[0].kind)
         lines += [md.anchor_tag(rule_anchor(code)), "",
                   f"## {md.text(code)}: {md.text(title)} ({len(of_code):,})", ""]  # fmt: skip
         if rule is not None:

@@ -17,7 +17,7 @@ from ..support.names import type_label
 from ..support.printable import drop_unprintable, shorten
 from ..support.redact import redact_text
 from .context import CHANGES_PAGE, COMPARE_PAGE, FINDINGS_PAGE, INDEX_PAGE
-from .sitemap import SiteMap
+from .sitemap import SiteMap, group_order
 
 __all__ = [
     "mkdocs_yml",
@@ -111,7 +111,9 @@ def _group_nav(site: SiteMap, parent: str) -> list[dict[str, Any]]:
     """The group tree as nested sections: a group with subgroups (or with its profiles on
     several pages) is a section whose first entries are its own pages."""
     entries: list[dict[str, Any]] = []
-    children = sorted(g for g in site.groups if g.rpartition("/")[0] == parent and g != parent)
+    children = sorted(
+        (g for g in site.groups if g.rpartition("/")[0] == parent and g != parent), key=group_order
+    )
     for group in children:
         name = nav_title(group.rpartition("/")[2] or group)
         pages = site.group_pages[group]

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 from ..support.names import plural, type_label
 from . import page_markdown as md
 from .context import CHANGES_PAGE, FINDINGS_PAGE, INDEX_PAGE, Context
-from .sitemap import group_chain
+from .findings_page import rule_anchor, rule_title
+from .sitemap import group_chain, group_order
 
 if TYPE_CHECKING:
     from ..change.estate_diff import EstateDiff
@@ -32,8 +33,7 @@ def index_page(
         f"{summary['problems']:,} faulty), {plural(summary['channels'], 'channel')}, "
         f"{plural(summary['partners'], 'partner')}, {plural(len(ctx.site.groups), 'group')}.",
         "",
-        f"Read from {md.text(summary['source_url'])}"
-        + (f", fetched {summary['fetched_at']}." if summary["fetched_at"] else "."),
+        _read_from(summary["source_url"], summary["fetched_at"]),
         "",
         "## Problems",
         "",
@@ -77,10 +77,11 @@ def index_page(
 
 
 def _problem_lines(ctx: Context, has_changes: bool) -> list[str]:
-    counts = Counter(finding.kind for finding in ctx.findings)
-    lines = [
-        f"- {kind.replace('_', ' ')}: {count:,}"
-        for kind, count in sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    counts = Counter((finding.code or finding.kind, finding.kind) for finding in ctx.findings)
+    lines = [  # as the findings page names each rule, linked to its section there
+        f"- [`{md.text(code)}`]({FINDINGS_PAGE}#{rule_anchor(code)}) "
+        f"{md.text(rule_title(code, kind))}: {count:,}"
+        for (code, kind), count in sorted(counts.items(), key=lambda item: (-item[1], item[0]))
     ]
     head = f"[{plural(len(ctx.findings), 'finding')}]({FINDINGS_PAGE}) in all"
     extra = []
@@ -93,6 +94,13 @@ def _problem_lines(ctx: Context, has_changes: bool) -> list[str]:
             f"What changed since the previous snapshot: [{CHANGES_TITLE}]({CHANGES_PAGE}).",
         ]
     return [head + (":" if lines else "."), "", *lines, *extra, *changes]
+
+
+def _read_from(source: str | None, fetched: str | None) -> str:
+    """Where the snapshot came from and when, as the changes page says it: a snapshot
+    with no address is a local one, not `–`."""
+    where = f"Read from {md.text(source)}" if source else "Read from a local snapshot"
+    return where + (f", fetched {fetched}." if fetched else ", with no fetch time recorded.")
 
 
 def _users(ctx: Context, partner: str) -> int:
@@ -111,7 +119,7 @@ def _group_tree(ctx: Context, members: dict[str, list[str]]) -> list[str]:
         for ancestor in group_chain(group):
             below[ancestor] += len(profiles)
     lines = []
-    for group in sorted(ctx.site.groups, key=lambda g: g.split("/")):
+    for group in sorted(ctx.site.groups, key=group_order):
         page = ctx.site.groups[group]
         depth = len(group_chain(group)) - 1
         name = group.rpartition("/")[2] or group

@@ -30,7 +30,7 @@ from ..support.redact import redact_text
 if TYPE_CHECKING:
     from ..query.graph import EstateGraph
 
-__all__ = ["SiteMap", "slug", "anchor", "relative", "NO_GROUP", "group_chain"]
+__all__ = ["SiteMap", "slug", "anchor", "relative", "NO_GROUP", "group_chain", "group_order"]
 
 NO_GROUP = "(no group)"
 """The group of profiles that name none; it has a page like any other."""
@@ -48,6 +48,12 @@ def group_chain(group: str) -> list[str]:
     """`A/B/C` -> `["A", "A/B", "A/B/C"]`: the group and every group above it."""
     parts = [part for part in group.split("/") if part]
     return ["/".join(parts[: n + 1]) for n in range(len(parts))] or [group]
+
+
+def group_order(group: str) -> tuple[list[str], str]:
+    """How groups are listed (the menu, the overview's tree): by their path's parts, case
+    aside (`index` among the i's, not after `ZZZ`, as partners are), a parent first."""
+    return [part.lower() for part in group.split("/")], group
 
 
 @dataclass
