@@ -60,6 +60,14 @@ CASES = {
         ["archive", "sql", "SELEC 1", "--archive", "{archive}"],
         'the query failed: Parser Error: syntax error at or near "SELEC"',
     ),
+    "sql, an empty query": (
+        ["archive", "sql", "", "--archive", "{archive}"],
+        "the query is empty: give a statement that returns rows",
+    ),
+    "sql, only a comment": (
+        ["archive", "sql", " /* which week broke? */ ", "--archive", "{archive}"],
+        "the query is empty: give a statement that returns rows",
+    ),
     "export, a date before the first snapshot": (
         ["archive", "export", "--archive", "{archive}", "--at", "2020-01-01", "-o", "{out}"],
         "no snapshot fetched at or before 2020-01-01 23:59 UTC (the first was fetched "
@@ -149,6 +157,8 @@ def test_the_python_api_names_its_errors(files: dict[str, Path]) -> None:
     with pytest.raises(ArchiveQueryError, match="nope does not exist") as caught:
         archive.sql("SELECT * FROM nope")
     assert isinstance(caught.value.__cause__, duckdb.CatalogException)  # DuckDB's, whole
+    with pytest.raises(ArchiveQueryError, match="the query is empty"):
+        archive.sql("  ")  # DuckDB runs nothing and hands back no result
     with pytest.raises(NoSnapshotError, match="no snapshot 3"):
         archive.estate("3")
     with pytest.raises(ValueError, match="neither a snapshot id"):

@@ -211,7 +211,12 @@ class Archive:
             raise RuntimeError(f"{self.path}: sql outside a `with archive:` block")
         con = open_archive(self.path, self.lock_timeout, reader=True)
         try:
-            return con.execute(query, parameters).df()
+            result = con.execute(query, parameters)
+            if result is None:  # no statement at all (blank, or a comment only)
+                raise ArchiveQueryError(
+                    f"{self.path}: the query is empty: give a statement that returns rows"
+                )
+            return result.df()
         except (duckdb.InterruptException, duckdb.InternalException):
             raise  # Ctrl-C, or a fault of DuckDB's own: not the query's
         except duckdb.Error as exc:
