@@ -567,3 +567,23 @@ def test_an_add_compacts_a_file_gone_mostly_free(
     assert [Archive(tidy.path).estate(n).raw_profiles for n in (1, 2, 3, 4)] == [
         estate.raw_profiles for estate in weeks
     ]
+
+
+def test_a_file_named_with_quotes_compacts_and_takes_adds(
+    weeks: list[ipt.Estate], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """DuckDB names the database after the file: `week "44".duckdb` is the database
+    `week "44"`, which the copy must quote as an identifier. Unquoted, compact said the
+    file was damaged, and an add that compacted raised after storing its snapshot."""
+    from iptoolkit.archive import compaction
+
+    archive = Archive(tmp_path / 'it\'s week "44".duckdb')
+    archive.add(weeks[0])
+    before, after = archive.compact()
+    assert after <= before
+    monkeypatch.setattr(compaction, "FREE_SHARE", 0.0)
+    monkeypatch.setattr(compaction, "_FREE_MIN_BYTES", 0)
+    assert archive.add(weeks[1]) == 2  # compacts after, as a file gone mostly free
+    assert [archive.estate(n).raw_profiles for n in (1, 2)] == [
+        estate.raw_profiles for estate in weeks[:2]
+    ]

@@ -61,7 +61,8 @@ def compact_file(
         quoted = str(fresh).replace("'", "''")
         con.execute(f"ATTACH '{quoted}' AS compacted")
         try:
-            con.execute(f'COPY FROM DATABASE "{name}" TO compacted')
+            identifier = '"' + str(name).replace('"', '""') + '"'  # the file's name, quoted
+            con.execute(f"COPY FROM DATABASE {identifier} TO compacted")
         finally:
             con.execute("DETACH compacted")
         os.replace(fresh, path)
