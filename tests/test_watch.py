@@ -335,3 +335,36 @@ def test_every_goes_on_when_a_round_fails_outright(server: RunningServer, tmp_pa
         every.wait(timeout=30)
     assert all(line.startswith("error: ") for line in seen), seen
     assert "Traceback" not in "\n".join(seen) and not path.parent.exists()
+
+
+def test_fetch_into_a_busy_archive_keeps_the_snapshot(
+    server: RunningServer,
+    estates: tuple[ipt.Estate, ipt.Estate],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`fetch --archive` into an archive another process holds past the lock timeout
+    loses no fetch: it is kept where the watch keeps one, named, and added later."""
+    from click.testing import CliRunner
+
+    from iptoolkit.cli import main
+
+    path = tmp_path / "estate.duckdb"
+    Archive(path).add(ipt.demo_estate(5, seed=1))
+    monkeypatch.setitem(Archive.__init__.__kwdefaults__, "lock_timeout", 0.2)
+    monkeypatch.setenv("IPTOOLKIT_CLIENT_SECRET", server.client_secret or "")
+    args = ["fetch", "--archive", str(path), "--base-url", server.base_url]
+    holder = _holder(path)
+    try:
+        busy = CliRunner().invoke(main, [*args, "--client-id", server.client_id or ""])
+    finally:
+        assert holder.stdin is not None
+        holder.stdin.close()
+        holder.wait()
+    assert busy.exit_code == 1, busy.output
+    assert "in use by another process" in busy.stderr and "Traceback" not in busy.output
+    [kept] = watch.pending_folder(Archive(path)).glob("*.json.gz")
+    assert f"the snapshot is kept in {kept}" in busy.stderr
+    assert ipt.load(kept).raw_profiles == estates[0].raw_profiles
+    watch.watch_once(Archive(path), _fetcher(server), echo=lambda _: None)
+    assert not kept.exists() and len(Archive(path)) == 3  # the kept one, then the round's

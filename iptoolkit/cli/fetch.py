@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -12,6 +13,10 @@ from .host import one_line_errors, short_help
 from .options import auth_from_options, check_connection
 from .outputs import check_outputs, check_snapshot_suffix, output_folder_option
 from .progress import command_progress, end_progress, fetch_progress_option
+
+if TYPE_CHECKING:
+    from ..archive import Archive
+    from ..core.estate import Estate
 
 __all__ = ["fetch"]
 
@@ -142,9 +147,37 @@ def fetch(
         click.echo(f"Wrote {path}")
     if archive_path is not None:
         command_progress().stage(f"Adding to {archive_path.name}")
-        snapshot_id = Archive(archive_path).add(estate)
+        snapshot_id = _add_or_keep(Archive(archive_path), estate, path if write_file else None)
         end_progress()
         click.echo(f"Added to {archive_path} as snapshot {snapshot_id}")
+
+
+def _add_or_keep(archive: Archive, estate: Estate, written: Path | None) -> int:
+    """Add the fetched estate to the archive; when the archive cannot take it (another
+    process holds it past the lock timeout, a full disk), the fetch is not lost: without
+    -o it is kept where the watch keeps one (`ARCHIVE.pending/`, added by its next round),
+    and the error names the file that holds it."""
+    try:
+        return archive.add(estate)
+    except Exception as exc:  # noqa: BLE001 - whatever stopped the add, keep the snapshot
+        from ..archive.watch import keep_pending
+        from ..support.redact import redact_text
+
+        end_progress()
+        reason = redact_text(" ".join(str(exc).split()) or type(exc).__name__)
+        later = ""
+        if written is None:
+            try:
+                written = keep_pending(archive, estate)
+            except OSError as kept:
+                raise click.ClickException(
+                    f"{reason}; nor could the snapshot be kept aside ({kept})"
+                ) from None
+            later = ", or the watch's next round adds it"
+        raise click.ClickException(
+            f"{reason}; the snapshot is kept in {written}: `iptoolkit archive add {written} "
+            f"--archive {archive.path}` adds it{later}"
+        ) from None
 
 
 def _check_archive(path: Path) -> None:
