@@ -101,6 +101,19 @@ def test_a_snapshot_of_a_version_not_read_here_is_refused(
     assert str(path) in str(caught.value)
 
 
+@pytest.mark.parametrize("fetched_at", ["not-a-date", 12345, True, {"at": "2026-10-01"}])
+def test_a_fetch_time_that_is_no_iso_text_is_refused(tmp_path: Path, fetched_at: object) -> None:
+    """A `fetched_at` that is not an ISO date-time is refused whatever its JSON type: a
+    number dropped silently left the snapshot dated by its file's modification time (the
+    archive placed it among the others by when the file was copied)."""
+    path = tmp_path / "odd.json"
+    document = {"format": "iptoolkit.snapshot", "version": 1, "fetched_at": fetched_at}
+    path.write_text(json.dumps({**document, "profiles": [{"id": "P1"}]}))
+    with pytest.raises(ipt.ParseError, match="'fetched_at' is not an ISO date-time") as caught:
+        ipt.load(path)
+    assert str(path) in str(caught.value)
+
+
 @pytest.mark.parametrize("name", ["missing.json", "missing.json.gz"])
 def test_a_missing_file_is_a_file_not_found_error_and_a_parse_error(
     tmp_path: Path, name: str

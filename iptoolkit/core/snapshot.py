@@ -286,7 +286,9 @@ def info_of(document: dict[str, Any]) -> SnapshotInfo:
         )
     fetched = document.get("fetched_at")
     try:
-        fetched_at = datetime.fromisoformat(fetched) if isinstance(fetched, str) else None
+        if fetched is not None and not isinstance(fetched, str):
+            raise ValueError(fetched)  # a number or object is no time either: not dropped
+        fetched_at = datetime.fromisoformat(fetched) if fetched is not None else None
     except ValueError:
         raise ParseError(f"snapshot: 'fetched_at' is not an ISO date-time: {fetched!r}") from None
     return SnapshotInfo(
