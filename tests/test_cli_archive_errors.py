@@ -164,3 +164,16 @@ def test_the_python_api_names_its_errors(files: dict[str, Path]) -> None:
     with pytest.raises(ValueError, match="neither a snapshot id"):
         archive.snapshot_id("١")  # int("١") == 1: not an id
     assert archive.snapshot_id(" 2 ") == archive.snapshot_id(2) == 2
+
+
+def test_an_id_read_from_the_snapshots_frame_names_its_snapshot(files: dict[str, Path]) -> None:
+    """`archive.snapshots` hands ids as NumPy integers: they name snapshots as ints do,
+    and what names none (a float, an object) is a TypeError saying what `at` takes."""
+    archive = Archive(files["archive"])
+    newest = archive.snapshots["snapshot_id"].iloc[-1]
+    assert not isinstance(newest, int)  # numpy.int32 or int64
+    assert archive.snapshot_id(newest) == 2
+    assert archive.estate(newest).raw_profiles == archive.estate(2).raw_profiles
+    for wrong in (2.0, object(), True):
+        with pytest.raises(TypeError, match="at: a snapshot id, a date or a date-time, not"):
+            archive.snapshot_id(wrong)  # type: ignore[arg-type]

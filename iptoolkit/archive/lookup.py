@@ -6,6 +6,7 @@ its place in time, so "on or before a moment" is the last by `seq` fetched by th
 
 from __future__ import annotations
 
+import numbers
 from datetime import UTC, date, datetime
 from datetime import time as clock
 from pathlib import Path
@@ -47,9 +48,10 @@ def resolve(con: duckdb.DuckDBPyConnection, path: Path, at: At) -> int:
         if found is None:
             raise NoSnapshotError(f"{path}: the archive holds no snapshot yet")
         return int(found[0])
-    if isinstance(at, bool):
+    if isinstance(at, bool) or not isinstance(at, (numbers.Integral, str, date)):
         raise TypeError(f"at: a snapshot id, a date or a date-time, not {at!r}")
-    if isinstance(at, int):
+    if isinstance(at, numbers.Integral):  # an id from `Archive.snapshots` is NumPy's
+        at = int(at)
         found = con.execute(
             "SELECT snapshot_id FROM snapshots WHERE snapshot_id = ?", [at]
         ).fetchone()
