@@ -72,11 +72,18 @@ def history(folder_or_paths: str | os.PathLike[str] | Iterable[str | os.PathLike
 
     Raises `FileNotFoundError` when there is no snapshot (or a path does not exist) and
     `ParseError` naming the file when one cannot be read. An `ipt.Archive` gives its own
-    history (`Archive.history`).
+    history (`Archive.history`); its `.duckdb` file is refused, saying so.
     """
     if hasattr(folder_or_paths, "history"):
         own: History = folder_or_paths.history()  # an ipt.Archive's
         return own
+    if isinstance(folder_or_paths, str | os.PathLike) and str(folder_or_paths).endswith(
+        ".duckdb"
+    ):  # read as a snapshot, an archive's file was "not UTF-8 text"
+        raise ValueError(
+            f"history: {str(folder_or_paths)!r} is an archive: "
+            "ipt.Archive(path).history() gives its history"
+        )
     paths = _paths(folder_or_paths)
     rows: list[tuple[Snapshot, dict[str, Any]]] = []
     for path in paths:

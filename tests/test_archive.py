@@ -214,6 +214,8 @@ def test_timeline_and_history_match_a_folder_history(
         folder.severities()[["breaking", "notable", "cosmetic"]]
     )
     assert stored.diffs[1].to_dict()["changes"] == folder.diffs[1].to_dict()["changes"]
+    with pytest.raises(ValueError, match=r"is an archive: ipt.Archive\(path\).history\(\)"):
+        ipt.history(archive.path)  # read as a snapshot, it was "not UTF-8 text"
 
 
 def test_a_snapshot_added_out_of_order_takes_its_place(
