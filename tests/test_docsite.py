@@ -29,6 +29,17 @@ _LINK = re.compile(r"!?\[(?:[^\]\\]|\\.)*\]\(([^)\s]*)\)")
 _ANCHOR = re.compile(r'<a id="([^"]+)"></a>')
 
 
+def built_site(
+    folder: Path, into: Path, *, strict: bool = True
+) -> subprocess.CompletedProcess[str]:
+    """`mkdocs build` of the site written to `folder`, into `into` (`--strict`: every
+    warning an error), its output kept for the assertion that reads it."""
+    mkdocs = Path(sys.executable).with_name("mkdocs")
+    mode = "--strict" if strict else "-q"
+    command = [str(mkdocs), "build", mode, "-f", str(folder / "mkdocs.yml"), "-d", str(into)]
+    return subprocess.run(command, capture_output=True, text=True, timeout=600)
+
+
 def _awkward_profiles() -> list[dict[str, Any]]:
     """Demo profiles with secrets in URLs and secret-named fields, odd names, a faulty
     profile and a channel named by an id no profile holds."""
@@ -194,13 +205,8 @@ def test_tables_keep_to_the_content_column_in_a_browser(site, tmp_path) -> None:
     past the page's content column (issue 34: at 1,000 px the page scrolled sideways)."""
     from .browser.lab import chromium_page
 
-    mkdocs = Path(sys.executable).with_name("mkdocs")
     built = tmp_path / "built"
-    subprocess.run(
-        [str(mkdocs), "build", "-q", "-f", str(site / "mkdocs.yml"), "-d", str(built)],
-        check=True,
-        timeout=300,
-    )
+    built_site(site, built, strict=False).check_returncode()
     pages = [built / "partners" / "acme" / "index.html"]
     pages += sorted((built / "groups").glob("*/index.html"))
     measure = """() => {
@@ -348,14 +354,7 @@ def test_a_big_site_with_a_changelog_builds_strictly(tmp_path, monkeypatch) -> N
     assert all(
         text.index("diagram is on [its first page]") < text.index("## Profiles") for text in later
     )
-    mkdocs = Path(sys.executable).with_name("mkdocs")
-    result = subprocess.run(
-        [str(mkdocs), "build", "--strict", "-f", str(folder / "mkdocs.yml")]
-        + ["-d", str(tmp_path / "built")],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    result = built_site(folder, tmp_path / "built")
     assert result.returncode == 0, result.stderr[-3000:]
     assert "WARNING" not in result.stderr
 
@@ -385,14 +384,7 @@ def test_every_channel_keeps_its_anchor_when_a_type_has_more_channels_than_a_pag
             if fragment and resolved.suffix == ".md":
                 key = resolved.resolve().relative_to((folder / "docs").resolve()).as_posix()
                 assert fragment in anchors[key], (name, target)
-    mkdocs = Path(sys.executable).with_name("mkdocs")
-    result = subprocess.run(
-        [str(mkdocs), "build", "--strict", "-f", str(folder / "mkdocs.yml")]
-        + ["-d", str(tmp_path / "built")],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    result = built_site(folder, tmp_path / "built")
     assert result.returncode == 0, result.stderr[-3000:]
 
 

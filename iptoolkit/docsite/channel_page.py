@@ -12,7 +12,7 @@ from ..core.nodes import is_active
 from ..support.names import plural, type_label
 from . import page_markdown as md
 from .context import INDEX_PAGE, Context, endpoint, yes_no
-from .full_lists import FULL_LISTS
+from .full_lists import pager as pager_of
 from .sitemap import relative
 
 __all__ = ["channel_type_page", "channel_type_title", "USERS_SHOWN"]
@@ -36,7 +36,7 @@ def channel_type_page(ctx: Context, type_name: str, number: int = 1) -> str:
     title = channel_type_title(type_name)
     if number > 1:
         title += f", page {number} of {len(pages)}"
-    pager = _pager(ctx, type_name, number)
+    pager = pager_of(ctx, pages, number, len(channels), "channels")
     lines = [
         f"# {md.text(title)}",
         "",
@@ -48,28 +48,6 @@ def channel_type_page(ctx: Context, type_name: str, number: int = 1) -> str:
         *(["", pager] if pager else []),
     ]
     return "\n".join(lines) + "\n"
-
-
-def _pager(ctx: Context, type_name: str, number: int) -> str:
-    """Which rows this page holds, links to the type's other pages and to the CSV of every
-    channel ("" for a type on one page)."""
-    pages = ctx.site.channel_type_pages[type_name]
-    if len(pages) == 1:
-        return ""
-    page = pages[number - 1]
-    total = len(ctx.site.type_members[type_name])
-    first = (number - 1) * ctx.site.rows + 1
-    last = min(number * ctx.site.rows, total)
-    links = " · ".join(
-        f"**{n}**" if n == number else f"[{n}]({relative(page, other)})"
-        for n, other in enumerate(pages, start=1)
-    )
-    ctx.full_lists.add("channels")
-    csv = FULL_LISTS["channels"]
-    return (
-        f"Channels {first:,} to {last:,} of {total:,}; pages {links}. Every channel of the "
-        f"estate is in [{csv.rpartition('/')[2]}]({relative(page, csv)})."
-    )
 
 
 def _row(ctx: Context, page: str, channel: str) -> list[str]:

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
     from .context import Context, FullList
 
-__all__ = ["MAX_ROWS", "FULL_LISTS", "capped", "write_full_lists"]
+__all__ = ["MAX_ROWS", "FULL_LISTS", "capped", "pager", "write_full_lists"]
 
 MAX_ROWS = 1000
 """Rows of one list on one page."""
@@ -83,3 +83,25 @@ def _masked(frame: pandas.DataFrame) -> pandas.DataFrame:
         if frame[column].dtype == object:
             frame[column] = frame[column].map(lambda v: redact_text(v) if isinstance(v, str) else v)
     return frame
+
+
+def pager(ctx: Context, pages: Sequence[str], number: int, total: int, what: FullList) -> str:
+    """Which rows page `number` of `pages` holds (of `total`), links to the other pages and
+    to the CSV of every one of `what` ("" for one page): a group's profiles and a channel
+    type's channels are spread over pages alike, every row keeping its anchor."""
+    if len(pages) == 1:
+        return ""
+    page = pages[number - 1]
+    first = (number - 1) * ctx.site.rows + 1
+    last = min(number * ctx.site.rows, total)
+    links = " · ".join(
+        f"**{n}**" if n == number else f"[{n}]({relative(page, other)})"
+        for n, other in enumerate(pages, start=1)
+    )
+    ctx.full_lists.add(what)
+    csv = FULL_LISTS[what]
+    return (
+        f"{what.capitalize()} {first:,} to {last:,} of {total:,}; pages {links}. Every "
+        f"{what.removesuffix('s')} of the estate is in [{csv.rpartition('/')[2]}]"
+        f"({relative(page, csv)})."
+    )

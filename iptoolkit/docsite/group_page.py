@@ -7,7 +7,7 @@ from ..core.nodes import is_active
 from ..support.names import plural, type_label
 from . import page_markdown as md
 from .context import INDEX_PAGE, Context, endpoint, yes_no
-from .full_lists import FULL_LISTS
+from .full_lists import pager as pager_of
 from .sitemap import group_chain, relative
 
 __all__ = ["group_page", "group_title", "group_members", "page_title"]
@@ -60,7 +60,7 @@ def group_page(ctx: Context, group: str, number: int, subtree: int, diagram: str
     lines += ["## Profiles", ""]
     if own:
         headers = ["Profile", "Id", "Active", "Input agent", "Input channels", "Response paths"]
-        pager = _pager(ctx, group, number)
+        pager = pager_of(ctx, pages, number, len(own), "profiles")
         lines += [pager, ""] if pager else []
         rows = (_row(ctx, page, p) for p in ctx.site.rows_of(group, number))
         lines.append(md.table(headers, rows))
@@ -68,28 +68,6 @@ def group_page(ctx: Context, group: str, number: int, subtree: int, diagram: str
     else:
         lines.append("No profile sits directly in this group; see its subgroups.")
     return "\n".join(lines) + "\n"
-
-
-def _pager(ctx: Context, group: str, number: int) -> str:
-    """Which rows this page holds and links to the group's other pages, and to the CSV of
-    every profile ("" for a group on one page)."""
-    pages = ctx.site.group_pages[group]
-    if len(pages) == 1:
-        return ""
-    page = pages[number - 1]
-    total = len(ctx.site.members[group])
-    first = (number - 1) * ctx.site.rows + 1
-    last = min(number * ctx.site.rows, total)
-    links = " · ".join(
-        f"**{n}**" if n == number else f"[{n}]({relative(page, other)})"
-        for n, other in enumerate(pages, start=1)
-    )
-    ctx.full_lists.add("profiles")
-    csv = FULL_LISTS["profiles"]
-    return (
-        f"Profiles {first:,} to {last:,} of {total:,}; pages {links}. Every profile of the "
-        f"estate is in [{csv.rpartition('/')[2]}]({relative(page, csv)})."
-    )
 
 
 def _row(ctx: Context, page: str, profile: str) -> list[str]:
