@@ -351,7 +351,9 @@ def test_fetch_into_a_busy_archive_keeps_the_snapshot(
 
     path = tmp_path / "estate.duckdb"
     Archive(path).add(ipt.demo_estate(5, seed=1))
-    monkeypatch.setitem(Archive.__init__.__kwdefaults__, "lock_timeout", 0.2)
+    defaults = Archive.__init__.__kwdefaults__  # fetch takes no --lock-timeout: 10 s
+    assert defaults is not None
+    monkeypatch.setitem(defaults, "lock_timeout", 0.2)
     monkeypatch.setenv("IPTOOLKIT_CLIENT_SECRET", server.client_secret or "")
     args = ["fetch", "--archive", str(path), "--base-url", server.base_url]
     holder = _holder(path)
