@@ -161,10 +161,11 @@ def _add_or_keep(archive: Archive, estate: Estate, written: Path | None) -> int:
         return archive.add(estate)
     except Exception as exc:  # noqa: BLE001 - whatever stopped the add, keep the snapshot
         from ..archive.watch import keep_pending
+        from ..support.error_line import one_line
         from ..support.redact import redact_text
 
         end_progress()
-        reason = redact_text(" ".join(str(exc).split()) or type(exc).__name__)
+        reason = redact_text(one_line(exc))  # as the command line says an error, masked
         later = ""
         if written is None:
             try:

@@ -19,6 +19,7 @@ import httpx
 from .._version import __version__
 from ..models import IntegrationProfile, Issue, Listing, ParseError, parse_profiles
 from ..support import env
+from ..support.arguments import whole_number
 from ._core import Deadlines, Flow, listing_flow
 from ._limits import ACCEPT_ENCODING, DEFAULT_DEADLINE, MAX_RESPONSE_BYTES
 from ._retry import MAX_RETRIES, logger
@@ -86,15 +87,6 @@ def auth_from_env(environ: Mapping[str, str]) -> httpx.Auth:
     )
 
 
-def _check_count(value: Any, name: str, least: int) -> None:
-    """Refuse a count that is no int, or under `least`, naming the option and the value
-    (not a comparison failing inside, or a request made with it)."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be a whole number, not {type(value).__name__}: {value!r}")
-    if value < least:
-        raise ValueError(f"{name} must be {least} or more, not {value}")
-
-
 def _check_seconds(value: Any, name: str, also: str = "", *, finite: bool = True) -> None:
     """Refuse seconds that are not a positive finite number, None or (when `also` names it,
     as the message will) an `httpx.Timeout`, naming the option and the value: a negative,
@@ -147,11 +139,11 @@ class ClientBase(Generic[Transport]):
                 f"auth must be an httpx.Auth such as ClientCredentials or BearerToken, "
                 f"not {type(auth).__name__}"
             )
-        _check_count(max_retries, "max_retries", 0)
+        whole_number(max_retries, "max_retries", 0)
         _check_seconds(timeout, "timeout", "an httpx.Timeout")
         for name, seconds in (("deadline", deadline), ("fetch_deadline", fetch_deadline)):
             _check_seconds(seconds, name, finite=False)
-        _check_count(max_response_bytes, "max_response_bytes", 1)
+        whole_number(max_response_bytes, "max_response_bytes", 1)
         install_log_filters()
         self.base_url = url.copy_with(query=None, fragment=None)
         self.auth = auth._bind(self.base_url) if isinstance(auth, _PlatformAuth) else auth

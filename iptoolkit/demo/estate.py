@@ -77,7 +77,7 @@ def demo_profiles(n_profiles: int = 300, *, seed: int = 0) -> list[dict[str, Any
 
     Each passes strict `parse_profiles` and survives a parse/dump round trip unchanged.
     """
-    from ..query.graph import whole_number
+    from ..support.arguments import whole_number
 
     whole_number(n_profiles, "demo_profiles: n_profiles", 0)
     # Millions of fresh containers make the cyclic collector rescan the growing heap over and
@@ -101,7 +101,7 @@ def demo_estate(
     and `demo_changes` dates its week seven days later. None (the default): no fetch time.
     """
     from ..core.estate import Estate
-    from ..query.graph import whole_number
+    from ..support.arguments import whole_number
 
     whole_number(n_profiles, "demo_estate: n_profiles", 0)
     if isinstance(fetched_at, str):

@@ -79,15 +79,11 @@ class Matches:
 
     `select` keeps the profiles every profile field allows that have one use every channel
     field allows; facets count the same way, leaving one field out. The sets may be the
-    look-up tables' own: read them, never change them.
-
-    `unjudged[name]`: the faulty profiles field `name` cannot judge (neither allows nor
-    refuses them; see `unjudged`)."""
+    look-up tables' own: read them, never change them."""
 
     fields: dict[str, set[int]]
     uses: dict[str, set[int]]
     owners: list[int]
-    unjudged: dict[str, set[int]] = dataclasses.field(default_factory=dict)
 
     def __bool__(self) -> bool:
         return bool(self.fields or self.uses)
@@ -114,17 +110,20 @@ class Matches:
         owners = self.owners
         return {owners[use] for use in uses}
 
-    def left_out(self) -> list[tuple[int, tuple[str, ...]]]:
-        """(position, fields) of each faulty profile that no field refuses but some field
-        cannot judge: left out of the selection for want of an answer, not for a no.
-        (A faulty profile has no channel uses, so a channel field allows it only by
-        not judging it.)"""
+    def left_out(self, estate: Indexed) -> list[tuple[int, tuple[str, ...]]]:
+        """(position, fields) of each faulty profile of `estate` that no field refuses but
+        some field cannot judge: left out of the selection for want of an answer, not for
+        a no. (A faulty profile has no channel uses, so a channel field allows it only by
+        not judging it.) Asked here, not of every match: the facets match value by value."""
+        if not estate.problems:
+            return []
         order = list(Filter.model_fields)
         names = sorted([*self.fields, *self.uses], key=order.index)  # as the filter says them
-        maybe = set().union(*self.unjudged.values()) if self.unjudged else set()
+        unjudged = {name: _unjudged(estate, name, self.fields.get(name)) for name in names}
+        maybe = set().union(*unjudged.values())
         found = []
         for position in sorted(maybe):
-            unknown = tuple(n for n in names if position in self.unjudged.get(n, ()))
+            unknown = tuple(n for n in names if position in unjudged[n])
             if all(n in unknown or position in self.fields.get(n, ()) for n in names):
                 found.append((position, unknown))
         return found
@@ -156,9 +155,7 @@ def field_matches(estate: Indexed, selection: Filter) -> Matches:
     uses: dict[str, set[int]] = {}
     for name, found in _matches(estate, selection):
         (uses if name in CHANNEL_FIELDS else fields)[name] = found
-    unknown = {name: _unjudged(estate, name, fields.get(name)) for name in [*fields, *uses]}
-    unknown = {name: found for name, found in unknown.items() if found}
-    return Matches(fields, uses, use_owners(estate) if uses else [], unknown)
+    return Matches(fields, uses, use_owners(estate) if uses else [])
 
 
 class UnjudgedProfilesWarning(UserWarning):
@@ -190,7 +187,7 @@ def unjudged(estate: Indexed, selection: Filter) -> list[tuple[int, tuple[str, .
     the Explorer tell, so that no faulty profile goes missing unsaid."""
     if selection.is_empty() or not estate.problems:
         return []
-    return field_matches(estate, selection).left_out()
+    return field_matches(estate, selection).left_out(estate)
 
 
 def unjudged_note(

@@ -60,8 +60,6 @@ __all__ = [
     "structural_copy",
     "graph_maps",
     "require_graph",
-    "whole_number",
-    "positive_number",
 ]
 
 EstateGraph: TypeAlias = "nx.MultiDiGraph[str]"
@@ -94,28 +92,6 @@ def require_graph(graph: Any, what: str) -> EstateGraph:
         return cast("EstateGraph", graph)
     hint = " (ipt.build_graph(estate) makes it)"
     raise TypeError(f"{what}: graph must be a networkx graph{hint}, not {type(graph).__name__}")
-
-
-def whole_number(value: Any, name: str, least: int) -> int:
-    """`value` if it is an int of at least `least`; else the error naming `name` and the
-    value (`TypeError` for a str, float or None, `ValueError` below `least`), rather than a
-    comparison failing inside."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be a whole number, not {type(value).__name__}: {value!r}")
-    if value < least:
-        raise ValueError(f"{name} must be {least} or more, not {value}")
-    return value
-
-
-def positive_number(value: Any, name: str) -> float:
-    """`value` if it is a finite number above 0 (a size, a ratio); else the error naming
-    `name` and the value (`TypeError` for a str or None, `ValueError` for 0, a negative,
-    NaN or infinity), rather than a layout failing or drawing nothing far inside."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise TypeError(f"{name} must be a number, not {type(value).__name__}: {value!r}")
-    if not 0 < value < float("inf"):
-        raise ValueError(f"{name} must be a finite number above 0, not {value!r}")
-    return float(value)
 
 
 def _build(estate: Estate) -> EstateGraph:

@@ -32,8 +32,9 @@ from itertools import islice
 
 import networkx as nx
 
+from ..support.arguments import whole_number
 from ..support.names import plural
-from .graph import EstateGraph, require_graph, whole_number
+from .graph import EstateGraph, require_graph
 from .resolve import resolve_node
 
 __all__ = ["paths", "Paths", "Step", "DEFAULT_LIMIT", "DEFAULT_CUTOFF"]

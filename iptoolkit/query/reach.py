@@ -22,8 +22,9 @@ from typing import Any, TypeVar
 import networkx as nx
 
 from ..core.nodes import is_active
+from ..support.arguments import whole_number
 from ..support.names import agreeing, plural, type_matches
-from .graph import EstateGraph, require_graph, whole_number
+from .graph import EstateGraph, require_graph
 from .resolve import resolve_node
 
 __all__ = [

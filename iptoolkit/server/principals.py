@@ -279,15 +279,15 @@ _SHOWN_PROBLEMS = 3
 
 
 def _problems(exc: ValidationError) -> str:
-    """`roles: Input should be a valid dictionary; clients[0]: ...`: each problem with the
-    JSON path it is at, the first few, then how many more."""
+    """`$.roles: Input should be a valid dictionary; $.clients[0]: ...`: each problem with
+    the JSON path it is at (`jsontext.json_path`, as a snapshot's problems say it), the
+    first few, then how many more."""
+    from ..models.jsontext import json_path
+
     said = []
     for error in exc.errors(include_url=False)[:_SHOWN_PROBLEMS]:
-        where = "".join(
-            f"[{part}]" if isinstance(part, int) else f".{part}" for part in error["loc"]
-        ).lstrip(".")
         message = error["msg"].removeprefix("Value error, ")
-        said.append(f"{where}: {message}" if where else message)
+        said.append(f"{json_path(tuple(error['loc']))}: {message}" if error["loc"] else message)
     more = exc.error_count() - len(said)
     return "; ".join(said) + (f" (and {more} more)" if more > 0 else "")
 

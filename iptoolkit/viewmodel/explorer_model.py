@@ -211,7 +211,7 @@ class ExplorerModel:
                 len(unresolved),
                 self.estate,
                 self.facet_index.count(matched),
-                matched.left_out(),
+                matched.left_out(self.estate),
             )
             if len(self._selections) >= 32:  # keep the latest few; subsets hold memory
                 self._selections.pop(next(iter(self._selections)))

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import ipywidgets as W
 
 from ...plot.topology import check_options, grouping
-from ...query.graph import positive_number, whole_number
+from ...support.arguments import positive_number, whole_number
 from ...topology.view import EstateOrGraph, GroupedViews, Highlight, focus_set, graph_of
 from ...viewmodel.change_marks import ChangeMarks, MarkedMap, diff_map
 from ...viewmodel.compare_marks import comparison_map
