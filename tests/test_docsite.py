@@ -408,3 +408,27 @@ def test_the_overview_names_rules_as_the_findings_page_and_orders_groups_case_as
     assert [line.split("[")[1].split("]")[0] for line in tree] == ["Alpha", "index", "ZZZ"]
     mkdocs = (tmp_path / "mkdocs.yml").read_text(encoding="utf-8")
     assert mkdocs.index("- Alpha:") < mkdocs.index("- index:") < mkdocs.index("- ZZZ:")
+
+
+def test_a_blank_part_of_a_group_path_is_named_in_the_menu_tree_and_pages(tmp_path) -> None:
+    """`Finance/ /AP` and a group of white space alone: no menu entry, tree link or
+    heading without words (a link needs a name); the blank part is called `(blank)`."""
+    sftp = channel(5, partner=ACME)
+    raw = [
+        profile(f"P{n}", name=f"P {n}", group=group, agent=agent("SFTP", channels=[sftp]))
+        for n, group in enumerate(["Finance/ /AP", "   ", "Finance"])
+    ]
+    ipt.write_docs(ipt.Estate.from_raw(raw), tmp_path, workers=1)
+    nav = (tmp_path / "mkdocs.yml").read_text(encoding="utf-8")
+    assert not re.search(r"^\s*- :", nav, re.MULTILINE), nav
+    assert "- (blank): groups/" in nav and "- Finance/(blank): groups/" in nav
+    pages = _pages(tmp_path)
+    index = pages["index.md"]
+    assert "[ ]" not in index and "[]" not in index
+    assert "[(blank)](groups/" in index
+    headings = [
+        line for page in pages.values() for line in page.splitlines() if line.startswith("# ")
+    ]
+    assert "# Group Finance/(blank)/AP" in headings
+    assert all(line.strip("# ").strip() not in ("Group", "") for line in headings), headings
+    assert built_site(tmp_path, tmp_path / "html").returncode == 0

@@ -8,13 +8,13 @@ from ..support.names import plural, type_label
 from . import page_markdown as md
 from .context import INDEX_PAGE, Context, endpoint, yes_no
 from .full_lists import pager as pager_of
-from .sitemap import group_chain, relative
+from .sitemap import group_chain, group_name, relative
 
 __all__ = ["group_page", "group_title", "group_members", "page_title"]
 
 
 def group_title(group: str) -> str:
-    return f"Group {group}"
+    return f"Group {group_name(group)}"
 
 
 def page_title(group: str, number: int, pages: int) -> str:
@@ -35,10 +35,10 @@ def group_page(ctx: Context, group: str, number: int, subtree: int, diagram: str
     page = pages[number - 1]
     chain = group_chain(group)
     trail = [f"[Overview]({relative(page, INDEX_PAGE)})"]
-    trail += [md.link(g, relative(page, ctx.site.groups[g])) for g in chain[:-1]]
-    here = md.text(chain[-1])
+    trail += [md.link(group_name(g), relative(page, ctx.site.groups[g])) for g in chain[:-1]]
+    here = md.text(group_name(chain[-1]))
     if number > 1:
-        here = md.link(chain[-1], relative(page, pages[0])) + f" / page {number}"
+        here = md.link(group_name(chain[-1]), relative(page, pages[0])) + f" / page {number}"
     own = ctx.site.members[group]
     lines = [
         f"# {md.text(page_title(group, number, len(pages)))}",
@@ -55,7 +55,9 @@ def group_page(ctx: Context, group: str, number: int, subtree: int, diagram: str
     children = [g for g in ctx.site.groups if g.rpartition("/")[0] == group and g != group]
     if children and number == 1:
         lines += ["## Subgroups", ""]
-        lines += [f"- {md.link(g, relative(page, ctx.site.groups[g]))}" for g in children]
+        lines += [
+            f"- {md.link(group_name(g), relative(page, ctx.site.groups[g]))}" for g in children
+        ]
         lines.append("")
     lines += ["## Profiles", ""]
     if own:

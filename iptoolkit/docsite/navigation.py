@@ -17,7 +17,7 @@ from ..support.names import type_label
 from ..support.printable import drop_unprintable, shorten
 from ..support.redact import redact_text
 from .context import CHANGES_PAGE, COMPARE_PAGE, FINDINGS_PAGE, INDEX_PAGE
-from .sitemap import SiteMap, group_order
+from .sitemap import SiteMap, group_name, group_order, part_name
 
 __all__ = [
     "mkdocs_yml",
@@ -115,11 +115,11 @@ def _group_nav(site: SiteMap, parent: str) -> list[dict[str, Any]]:
         (g for g in site.groups if g.rpartition("/")[0] == parent and g != parent), key=group_order
     )
     for group in children:
-        name = nav_title(group.rpartition("/")[2] or group)
+        name = nav_title(part_name(group))
         pages = site.group_pages[group]
-        own = [{nav_title(group): pages[0]}]
+        own = [{nav_title(group_name(group)): pages[0]}]
         own += [
-            {f"{nav_title(group, NAV_TITLE - 20)}, page {n} of {len(pages)}": page}
+            {f"{nav_title(group_name(group), NAV_TITLE - 20)}, page {n} of {len(pages)}": page}
             for n, page in enumerate(pages[1:], start=2)
         ]
         below = _group_nav(site, group)

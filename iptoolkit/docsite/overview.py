@@ -11,7 +11,7 @@ from ..support.names import plural, type_label
 from . import page_markdown as md
 from .context import CHANGES_PAGE, FINDINGS_PAGE, INDEX_PAGE, Context
 from .findings_page import rule_anchor, rule_title
-from .sitemap import group_chain, group_order
+from .sitemap import group_chain, group_order, part_name
 
 if TYPE_CHECKING:
     from ..change.estate_diff import EstateDiff
@@ -122,7 +122,7 @@ def _group_tree(ctx: Context, members: dict[str, list[str]]) -> list[str]:
     for group in sorted(ctx.site.groups, key=group_order):
         page = ctx.site.groups[group]
         depth = len(group_chain(group)) - 1
-        name = group.rpartition("/")[2] or group
+        name = part_name(group)
         lines.append(f"{'    ' * depth}- {md.link(name, page)} ({below[group]:,})")
     return lines
 

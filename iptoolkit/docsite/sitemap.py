@@ -30,9 +30,23 @@ from ..support.redact import redact_text
 if TYPE_CHECKING:
     from ..query.graph import EstateGraph
 
-__all__ = ["SiteMap", "slug", "anchor", "relative", "NO_GROUP", "group_chain", "group_order"]
+__all__ = [
+    "SiteMap",
+    "slug",
+    "anchor",
+    "relative",
+    "NO_GROUP",
+    "BLANK_PART",
+    "group_chain",
+    "group_order",
+    "part_name",
+    "group_name",
+]
 
 NO_GROUP = "(no group)"
+BLANK_PART = "(blank)"
+"""A group path's part that is only white space (`Finance/ /AP`), as a menu or a tree
+names it: a link needs words."""
 """The group of profiles that name none; it has a page like any other."""
 
 K = TypeVar("K", bound=Hashable)
@@ -48,6 +62,17 @@ def group_chain(group: str) -> list[str]:
     """`A/B/C` -> `["A", "A/B", "A/B/C"]`: the group and every group above it."""
     parts = [part for part in group.split("/") if part]
     return ["/".join(parts[: n + 1]) for n in range(len(parts))] or [group]
+
+
+def part_name(group: str) -> str:
+    """The last part of a group's path, as the menu and the overview's tree name the group
+    under its parent (`BLANK_PART` for one of white space only)."""
+    return group_name(group.rpartition("/")[2] or group)
+
+
+def group_name(group: str) -> str:
+    """A group's path as pages show it: each part of white space only as `BLANK_PART`."""
+    return "/".join(part if part.strip() else BLANK_PART for part in group.split("/"))
 
 
 def group_order(group: str) -> tuple[list[str], str]:
