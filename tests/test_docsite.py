@@ -21,7 +21,7 @@ from iptoolkit.docsite import full_lists
 from iptoolkit.docsite.sitemap import anchor
 from iptoolkit.support.redact import MASK
 
-from .factories import ACME, agent, channel, profile, unit
+from .factories import ACME, GLOBEX, agent, channel, profile, unit
 
 SECRET = "s3cr3tV4lue"
 ROOT = Path(__file__).resolve().parents[1]
@@ -431,4 +431,27 @@ def test_a_blank_part_of_a_group_path_is_named_in_the_menu_tree_and_pages(tmp_pa
     ]
     assert "# Group Finance/(blank)/AP" in headings
     assert all(line.strip("# ").strip() not in ("Group", "") for line in headings), headings
+    assert built_site(tmp_path, tmp_path / "html").returncode == 0
+
+
+def test_a_partner_page_counts_as_the_overview_and_marks_a_conflicting_copy(tmp_path) -> None:
+    """Channel 5 is Acme's as the estate keeps it and Globex's in another profile's copy
+    (DAT002): Globex's page lists it, marked, but counts it apart, so its headline agrees
+    with the overview's partner table."""
+    raw = [
+        profile("P1", name="P 1", agent=agent("SFTP", channels=[channel(5, partner=ACME)])),
+        profile("P2", name="P 2", agent=agent("SFTP", channels=[channel(5, partner=GLOBEX)])),
+        profile("P3", name="P 3", agent=agent("SFTP", channels=[channel(6, partner=GLOBEX)])),
+    ]
+    ipt.write_docs(ipt.Estate.from_raw(raw), tmp_path, workers=1)
+    pages = _pages(tmp_path)
+    globex = pages["partners/globex.md"]
+    assert "1 channel, 1 active, and 1 more that a conflicting copy links here" in globex
+    assert "[`DAT002`](../findings.md#rule-dat002)" in globex
+    table = globex.split("## Channels")[1].split("## ")[0]
+    rows = [line for line in table.splitlines() if line.startswith("|")]
+    assert len(rows) == 4  # header, rule, channel 6, channel 5
+    assert sum("conflicting copy" in row for row in rows) == 1
+    overview = [line for line in pages["index.md"].splitlines() if "partners/globex.md" in line]
+    assert overview and "| 1 | 1 |" in overview[0], overview
     assert built_site(tmp_path, tmp_path / "html").returncode == 0

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..core.nodes import is_active
+from ..core.nodes import is_active, partner_node, partner_of
 from ..query.reach import impact
 from ..support.names import plural
 from . import page_markdown as md
 from .context import FINDINGS_PAGE, INDEX_PAGE, Context, endpoint, kind_label, yes_no
-from .findings_page import finding_lines
+from .findings_page import finding_lines, rule_anchor
 from .full_lists import capped
 from .sitemap import relative
 
@@ -29,24 +29,27 @@ def partner_page(ctx: Context, partner: str, diagram: str) -> str:
     page = ctx.site.partners[partner]
     data = ctx.data(partner)
     channels = [c for c in ctx.graph.pred[partner] if ctx.kind_of(c) == "channel"]
+    copied = {c for c in channels if _kept_partner(ctx, c) != partner}
     inputs, responses = _users(ctx, page, channels)
     inputs, inputs_cut = capped(ctx, page, inputs, "profiles")
     responses, responses_cut = capped(ctx, page, responses, "profiles")
-    active = sum(1 for c in channels if is_active(ctx.data(c)))
+    own = [c for c in channels if c not in copied]
+    active = sum(1 for c in own if is_active(ctx.data(c)))
     lines = [
         f"# {md.text(partner_title(ctx, partner))}",
         "",
         f"[Overview]({relative(page, INDEX_PAGE)}) · partner id {md.text(data.get('id'))} · "
-        f"{plural(len(channels), 'channel')}, {active:,} active",
+        f"{plural(len(own), 'channel')}, {active:,} active{_copied_note(page, copied)}",
         "",
         "## Channels",
         "",
         md.table(
             ["Channel", "Type", "Endpoint", "Active"],
             (
-                [ctx.link(page, c), kind_label(ctx.data(c)), endpoint(ctx.data(c))]
+                [ctx.link(page, c) + (_COPY_MARK if c in copied else "")]
+                + [kind_label(ctx.data(c)), endpoint(ctx.data(c))]
                 + [yes_no(is_active(ctx.data(c)))]
-                for c in channels
+                for c in [*own, *(c for c in channels if c in copied)]
             ),
         )
         if channels
@@ -83,6 +86,27 @@ def partner_page(ctx: Context, partner: str, diagram: str) -> str:
     else:
         lines.append(f"No [finding]({relative(page, FINDINGS_PAGE)}) concerns this partner.")
     return "\n".join(lines) + "\n"
+
+
+_COPY_MARK = " (conflicting copy)"
+"""A channel row's mark where only another profile's copy of the channel names this
+partner: the estate keeps the copy first seen, which names another (DAT002)."""
+
+
+def _kept_partner(ctx: Context, channel: str) -> str | None:
+    """The partner node of the channel as the estate keeps it (its copy first seen)."""
+    key, _ = partner_of(ctx.data(channel).get("model"))
+    return partner_node(key) if key is not None else None
+
+
+def _copied_note(page: str, copied: set[str]) -> str:
+    """What the headline adds for channels only a conflicting copy links here: the
+    overview counts a channel under the partner its kept copy names, and so does the
+    headline (the table lists both, marked)."""
+    if not copied:
+        return ""
+    rule = f"[`DAT002`]({relative(page, FINDINGS_PAGE)}#{rule_anchor('DAT002')})"
+    return f", and {len(copied):,} more that a conflicting copy links here ({rule})"
 
 
 def _users(
