@@ -247,6 +247,25 @@ def test_the_tools_are_listed_with_schemas_and_read_only(session_results):
     assert all(t.input_schema["additionalProperties"] is False for t in tools.values())
 
 
+def _choices(schema: dict[str, Any], argument: str) -> list[Any]:
+    """The values an argument's JSON Schema allows (its `enum`, beside `null`)."""
+    shape = schema["properties"][argument]
+    found = [value for option in shape.get("anyOf", [shape]) for value in option.get("enum", [])]
+    return found
+
+
+def test_arguments_with_fixed_values_list_them_in_the_schema(session_results):
+    """An assistant reads the choices from the schema, not from prose in a description."""
+    schemas = {tool.name: tool.input_schema for tool in session_results["tools"].tools}
+    assert _choices(schemas["findings"], "severity") == ["error", "warning", "info"]
+    assert "channel_conflict" in _choices(schemas["findings"], "kind")
+    assert _choices(schemas["diff"], "severity") == ["breaking", "notable", "cosmetic"]
+    assert "schema" in _choices(schemas["diff"], "kind")
+    assert "wired-differently" in _choices(schemas["compare"], "status")
+    assert _choices(schemas["compare"], "kind") == ["profile", "channel", "partner"]
+    assert "never_present" in _choices(schemas["schema_report"], "kind")
+
+
 def test_summary_is_the_current_snapshot_counted_as_the_python_api_does(session_results, snapshots):
     estate = snapshots["estate"]
     answer = _ok(session_results["summary"])
@@ -792,7 +811,10 @@ def test_diff_is_offered_with_two_snapshots_and_is_the_python_diff(tmp_path: Pat
     assert page["total"] == len(expected.of(kind="profile")) and page["next_cursor"] == "1"
     assert (_ok(results["back"])["old"], _ok(results["back"])["new"]) == ("new", "old")
     assert "same snapshot" in _error(results["same"])
-    assert "breaking, notable, cosmetic" in _error(results["bad"])
+    assert (
+        "diff: severity: input should be 'breaking', 'notable' or 'cosmetic', not 'fatal'"
+        == _error(results["bad"])
+    )
     answers = [result.model_dump_json() for key, result in results.items() if key != "names"]
     assert "pw-PLANTED" not in "".join(answers)
 

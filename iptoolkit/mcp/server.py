@@ -17,6 +17,7 @@ from typing import Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
+from pydantic import ValidationError
 
 from .._version import __version__
 from ..auditing import BUILTIN_RULES
@@ -56,7 +57,24 @@ class StrictArgumentsServer(MCPServer):
         except ToolError as exc:
             # the SDK's own refusals (an argument of the wrong type or out of range) quote
             # the argument as given: masked and cut as the tools' own errors are
+            cause = exc.__cause__
+            if isinstance(cause, ValidationError):
+                raise tool_error(ValueError(argument_errors(name, cause))) from None
             raise tool_error(exc) from None
+
+
+def argument_errors(tool: str, error: ValidationError) -> str:
+    """The SDK's refusal of a tool's arguments as one line each (`severity: input should be
+    'breaking', 'notable' or 'cosmetic', not 'fatal'`), without pydantic's class names and
+    links, which tell an assistant nothing."""
+    lines = []
+    for problem in error.errors(include_url=False):
+        where = ".".join(str(part) for part in problem["loc"]) or "arguments"
+        given = problem.get("input")
+        said = problem["msg"][:1].lower() + problem["msg"][1:]
+        shown = f", not {given!r:.200}" if isinstance(given, str | int | float) else ""
+        lines.append(f"{where}: {said}{shown}")
+    return f"{tool}: " + "; ".join(lines)
 
 
 def unknown_arguments(tool: str, unknown: list[str], known: list[str]) -> str:

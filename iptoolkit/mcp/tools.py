@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import networkx as nx
 from mcp.server.mcpserver import Image, MCPServer
@@ -22,6 +22,11 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 
 from ..auditing import KINDS
+from ..auditing.finding import Severity
+from ..change.drift_report import DriftKind
+from ..change.record import ChangeKind
+from ..change.record import Severity as ChangeSeverity
+from ..comparing.difference import ItemKind, Status
 from ..core.selection import Filter
 from ..query.filters import subset
 from ..query.graph import build_graph
@@ -59,6 +64,10 @@ _ID_WORDS = (
     "P-000017) or a name (Acme Ltd; any case)"
 )
 ItemId = Annotated[str, Field(description=_ID_WORDS)]
+if TYPE_CHECKING:
+    RuleKind = str
+else:  # the rules' kinds as the schema's enum (a client sees the choices, not a prose list)
+    RuleKind = Literal[KINDS]
 FilterArg = Annotated[
     Filter | None,
     Field(
@@ -208,8 +217,8 @@ class Tools:
 
     def findings(
         self,
-        kind: Annotated[str | None, Field(description="one of: " + ", ".join(KINDS))] = None,
-        severity: Annotated[str | None, Field(description="error, warning or info")] = None,
+        kind: Annotated[RuleKind | None, Field(description="a rule's kind")] = None,
+        severity: Annotated[Severity | None, Field(description="error, warning or info")] = None,
         limit: Limit = DEFAULT_LIMIT,
         cursor: Cursor = None,
         snapshot: Snapshot = None,
@@ -228,13 +237,7 @@ class Tools:
 
     def schema_report(
         self,
-        kind: Annotated[
-            str | None,
-            Field(
-                description="unknown_class, unknown_field, type_mismatch, always_null or "
-                "never_present; all when omitted"
-            ),
-        ] = None,
+        kind: Annotated[DriftKind | None, Field(description="all when omitted")] = None,
         limit: Limit = DEFAULT_LIMIT,
         cursor: Cursor = None,
         snapshot: Snapshot = None,
@@ -271,10 +274,8 @@ class Tools:
             str | None, Field(description="the older snapshot; default: the one before new")
         ] = None,
         new: Annotated[str | None, Field(description="default: the current snapshot")] = None,
-        kind: Annotated[
-            str | None, Field(description="profile, channel, partner, link or schema")
-        ] = None,
-        severity: Annotated[str | None, Field(description="breaking, notable or cosmetic")] = None,
+        kind: Annotated[ChangeKind | None, Field(description="what changed")] = None,
+        severity: Annotated[ChangeSeverity | None, Field(description="how much it matters")] = None,
         limit: Limit = DEFAULT_LIMIT,
         cursor: Cursor = None,
     ) -> Annotated[CallToolResult, DiffPage]:
@@ -290,14 +291,8 @@ class Tools:
         self,
         a: Annotated[str, Field(description="a loaded snapshot of one installation (test)")],
         b: Annotated[str, Field(description="a loaded snapshot of another (prod)")],
-        kind: Annotated[str | None, Field(description="profile, channel or partner")] = None,
-        status: Annotated[
-            str | None,
-            Field(
-                description="only-in-a, only-in-b, changed, active-differs, "
-                "wired-differently or ambiguous"
-            ),
-        ] = None,
+        kind: Annotated[ItemKind | None, Field(description="what differs")] = None,
+        status: Annotated[Status | None, Field(description="how it differs")] = None,
         limit: Limit = DEFAULT_LIMIT,
         cursor: Cursor = None,
     ) -> Annotated[CallToolResult, ComparePage]:
