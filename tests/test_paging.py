@@ -157,6 +157,30 @@ def test_paging_parameters_in_the_profiles_path_are_kept_and_advanced() -> None:
     assert urls(requests) == ["?size=5&sort=id", "?size=5&sort=id&page=1"]
 
 
+def test_spring_data_paged_model_pages_are_followed() -> None:
+    """Spring Data's `PagedModel` (the serialisation Spring Data 3.3+ recommends) keeps the
+    numbers under `page`; reading only `content` would return the first page as if whole."""
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        page = int(request.url.params.get("page", 0))
+        body = spring(page, 3, with_last=False)
+        meta = {key: body.pop(key) for key in ("number", "size", "totalElements", "totalPages")}
+        return httpx.Response(200, json={"content": body["content"], "page": meta})
+
+    items, requests = run(handler)
+    assert items == ALL
+    assert urls(requests) == ["", "?page=1&size=3", "?page=2&size=3"]
+
+
+@pytest.mark.parametrize("key", ["total", "totalElements", "totalCount"])
+def test_a_listing_announcing_more_than_it_holds_and_no_way_on_is_a_paging_error(
+    key: str,
+) -> None:
+    body = {"items": ALL[:3], key: len(ALL), "offset": 0, "limit": 3}
+    with pytest.raises(PagingError, match=f"holds 3 profiles but announces {len(ALL)}"):
+        run(lambda r: httpx.Response(200, json=body))
+
+
 def test_spring_data_rest_hal_pages_follow_their_next_link() -> None:
     def handler(request: httpx.Request) -> httpx.Response:
         page = int(request.url.params.get("page", 0))

@@ -3,13 +3,15 @@
 The spec does not say how the listing pages, so the client follows what a response shows,
 in this order:
 
-1. a Spring page object: `{"content": [...], "number", "size", "totalPages", "last", ...}`;
-   the next page is the same URL with `page=number+1` and the server's `size`;
+1. a Spring page object: `{"content": [...], "number", "size", "totalPages", "last", ...}`,
+   or Spring Data's `PagedModel` with those numbers under `page`; the next page is the same
+   URL with `page=number+1` and the server's `size`;
 2. an RFC 8288 `Link: <...>; rel="next"` header;
 3. a next link in the body: `next`, `nextPage`, `@odata.nextLink`, HAL `_links.next.href`,
    JSON:API `links.next`, or a `links` list with `rel: next`.
 
-Nothing of that: the response is the whole listing. Paging never loops forever:
+Nothing of that: the response is the whole listing, unless it announces a total beyond
+what it holds (`PagingError`: paging we cannot follow). Paging never loops forever:
 
 - it ends when the listing's own numbers say it is done: an empty page, Spring's `last`
   or `totalPages`, or as many profiles received as the total the server announced
@@ -100,6 +102,7 @@ class Pager:
         shown = redact_url(url)
         try:
             data, duplicates = read_json(response.content)
+            data = _lift_page_metadata(data)
             items, at, next_url, style, total, total_pages = self._interpret(data, response)
             issues = listing_issues(at, duplicates)  # a key repeated outside a profile raises
         except ParseError as exc:
@@ -116,6 +119,7 @@ class Pager:
                 request=RequestInfo.of(response.request),
                 status_code=response.status_code,
             )
+        self._check_whole(page, _announced_total(data))
         self.pages_read += 1
         self.items_read += len(items)
         self._check_repeat(page)
@@ -189,6 +193,16 @@ class Pager:
         if pages is not None and first.style != "single":
             self.max_pages = min(pages + max(10, int(pages * PAGE_MARGIN)), MAX_PAGES)
             logger.debug("page limit %d, from the %d pages announced", self.max_pages, pages)
+
+    def _check_whole(self, page: Page, announced: int | None) -> None:
+        """A response showing no way to a next page is the whole listing, unless it
+        announces more profiles than it holds: then it pages in a way we cannot follow."""
+        if page.style == "single" and announced is not None and announced > len(page.items):
+            raise PagingError(
+                f"page {page.index + 1} ({page.url}) holds {len(page.items)} profiles but "
+                f"announces {announced}, with no next page link or page number to follow; "
+                "stopped rather than return part of the listing"
+            )
 
     def _check_repeat(self, page: Page) -> None:
         if not page.items:
@@ -283,6 +297,20 @@ def _is_spring_page(data: Any) -> bool:
         and not isinstance(data.get("number"), bool)
         and ("totalPages" in data or "last" in data or _is_count(data.get("totalElements")))
     )
+
+
+def _lift_page_metadata(data: Any) -> Any:
+    """Spring Data's `PagedModel` (`{"content": [...], "page": {"number", "size",
+    "totalElements", "totalPages"}}`) as the classic page object, its numbers at the top."""
+    if (
+        isinstance(data, dict)
+        and isinstance(data.get("content"), list)
+        and isinstance(meta := data.get("page"), dict)
+        and _is_count(meta.get("number"))
+        and "number" not in data
+    ):
+        return {**data, **meta, "content": data["content"]}
+    return data
 
 
 def _pages_from_total(data: dict[str, Any], first_page_size: int) -> int | None:
