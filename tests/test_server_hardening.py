@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 import httpx
 import pytest
+from limits.storage import MemoryStorage
 from pydantic import ValidationError
 
 import iptoolkit.server.principals as principals_module
@@ -26,7 +27,7 @@ from iptoolkit.hardening import open_files
 from iptoolkit.server import Principals, RunningServer, hash_secret, running
 from iptoolkit.server.app import PROFILES_PATH, SESSION_COOKIE, TOKEN_PATH, VERIFY_THREADS
 from iptoolkit.server.settings import ServerLimits
-from iptoolkit.server.throttle import parse_limit
+from iptoolkit.server.throttle import Attempt, LoginThrottle, parse_limit
 
 from .server_data import PROFILES, SECRETS, ids, make_principals, request_token
 
@@ -259,6 +260,22 @@ def test_the_client_waits_out_the_throttles_retry_after_and_then_gets_its_token(
                 raw = patient.fetch_raw()
     assert ids(raw) == ids(PROFILES)
     assert "429; retrying in" in caplog.text and "as Retry-After asks" in caplog.text
+
+
+def test_failed_attempts_at_long_names_hold_no_copy_of_the_names() -> None:
+    """A form field may be a megabyte: the limit counts each name tried for its whole
+    window, so it must hold a digest, not the name (60 such guesses held 60 MB)."""
+    throttle = LoginThrottle("2 per minute", "100 per minute")
+    names = [f"{index}{'a' * 100_000}" for index in range(5)]
+    for name in [*names, names[0]]:
+        throttle.failed(Attempt("client", name, "127.0.0.1"))
+    storage = throttle._limiter.storage
+    assert isinstance(storage, MemoryStorage)
+    held = storage.events  # the limits library's moving-window counts, by key
+    assert len(held) == 6  # five names and the address
+    assert all(len(key) < 200 for key in held)
+    assert throttle.retry_after(Attempt("client", names[0], "127.0.0.1")) is not None
+    assert throttle.retry_after(Attempt("client", names[1], "127.0.0.1")) is None
 
 
 def test_a_limit_is_read_or_refused_clearly() -> None:

@@ -9,11 +9,14 @@ account must not buy guesses at others).
 
 The counting is the `limits` library's moving window in memory: well tested, thread-safe,
 and it forgets idle keys by itself, so a flood of addresses cannot grow the server for long.
+A name is counted by its digest: a form field may be a megabyte long, and each name tried
+would otherwise be held whole for the window.
 Limits are written as `limits` reads them: "10 per 5 minutes", "100/hour"; None turns one off.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import time
 from dataclasses import dataclass
@@ -73,7 +76,8 @@ class LoginThrottle:
     def _principal_key(self, attempt: Attempt) -> tuple[str, ...] | None:
         if self.per_principal is None or attempt.name is None:
             return None
-        return ("principal", attempt.kind, attempt.name)
+        digest = hashlib.sha256(attempt.name.encode("utf-8", "surrogatepass")).hexdigest()
+        return ("principal", attempt.kind, digest)
 
     def _keys(self, attempt: Attempt) -> list[tuple[RateLimitItem, tuple[str, ...]]]:
         keys = []
