@@ -2,8 +2,8 @@
 
 `{"errorInfo": {"errorCode", "errorText", "errorLevel", "httpResponseStatus"}}` for every
 status: our 400/401/403, FastAPI's request validation errors (422 there, 400 here), Starlette's
-404 and 405, 408 for a body that came too late, 429 for too many failed logins, and any
-unexpected exception (500, with nothing internal in the text).
+404 and 405, 408 for a body that came too late, 413 for one too long, 429 for too many failed
+logins, and any unexpected exception (500, with nothing internal in the text).
 `errorLevel` is 2 for a request the caller can fix and 3 for a server failure; the spec
 gives the field no meaning beyond "a number", so clients should not rely on these values.
 """
@@ -35,10 +35,12 @@ ERROR_CODES: dict[int, str] = {
     404: "CORESYSTEM_notFound_404",
     405: "CORESYSTEM_methodNotAllowed_405",
     408: "CORESYSTEM_requestTimeout_408",
+    413: "CORESYSTEM_payloadTooLarge_413",
     429: "CORESYSTEM_tooManyRequests_429",
     500: "CORESYSTEM_internalServerError_500",
 }
-"""The spec's codes (400, 401, 403, 404, 500), plus 405, 408 and 429 in the same pattern."""
+"""The spec's codes (400, 401, 403, 404, 500), plus 405, 408, 413 and 429 in the same
+pattern."""
 
 _DEFAULT_TEXT: dict[int, str] = {
     400: "The request is malformed or failed validation.",
@@ -47,6 +49,7 @@ _DEFAULT_TEXT: dict[int, str] = {
     404: "The requested resource does not exist.",
     405: "This method is not allowed for this resource.",
     408: "The request did not arrive in time.",
+    413: "The request body is too large.",
     429: "Too many failed attempts: wait as long as Retry-After says, then try again.",
     500: "An unexpected error occurred on the server.",
 }
