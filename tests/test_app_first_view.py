@@ -186,6 +186,19 @@ def test_a_filtered_first_view_draws_what_the_filter_keeps() -> None:
         assert "HR" not in texts and "alert" not in texts, texts  # only Finance's items
 
 
+def test_a_filtered_first_view_says_its_filter_masked() -> None:
+    """An address naming a partner whose name holds a URL's password: the map masked it,
+    the filter line under the counts did not."""
+    url = "https://user:pw-in-a-name-5e1@edi.example/x"
+    owner = partner(7, url)
+    estate = ipt.Estate.from_raw(
+        [profile("P1", agent=agent("SFTP", channels=[channel(5, "SFTP", partner=owner)]))]
+    )
+    fragment = first_view.first_view_html(estate, None, chosen=ipt.Filter(partners=[url]))
+    assert "filter: partner https://user:**" in fragment
+    assert "pw-in-a-name-5e1" not in fragment
+
+
 def _draw_in_child(snapshot: Path) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(
         [sys.executable, "-m", "iptoolkit.app.first_view"],

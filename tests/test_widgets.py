@@ -222,3 +222,35 @@ def test_a_click_applies_at_once_and_typing_waits_for_a_pause() -> None:
     assert clicked < everything
     assert typed == clicked
     assert paused < clicked
+
+
+def test_the_filter_panel_and_header_mask_credentials_in_names() -> None:
+    """A partner or group named with a URL's password or a bearer token: the map, table
+    and details masked it; the filter panel's lists and notes, the header's filter line
+    and the repr showed it. The lists' values stay the names: picking one still filters."""
+    from .factories import agent, channel, estate_of, partner, profile
+
+    url = "https://user:pw-in-a-name-5e1@edi.example/x"
+    token = "Bearer eyJhbGciOiJIUzI1NiJ9.token-in-a-name-9a2.sig"
+    uses = agent("SFTP", channels=[channel(5, partner=partner(7, url))])
+    estate = estate_of(
+        profile("P1", group=f"Ops/{url}", agent=uses), profile("P2", group=f"Ops/{token}")
+    )
+    x = Explorer(estate, diagram=False, debounce=0)
+    try:
+        panel = x.panel
+        shown = [label for label, _ in (*panel.partners.options, *panel.groups.options)]
+        assert url in [value for _, value in panel.partners.options]
+        panel.partners.value = (url,)
+        assert x.filter.partners == [url] and len(x.selection) == 1
+        shown += [x.header.value, repr(x)]
+        panel.groups.value = (f"Ops/{token}",)  # counted 0 beside that partner: refused
+        assert panel.refusals["groups"].value and len(x.selection) == 1
+        shown += [panel.refusals["groups"].value]
+        x.filter = Filter(channels=[url], tags=[token])  # no control: said in the note
+        shown += [panel.note.value, x.header.value, repr(x)]
+        for secret in ("pw-in-a-name-5e1", "token-in-a-name-9a2"):
+            assert not [text for text in shown if secret in text], secret
+        assert "user:**" in panel.note.value and "Bearer **" in x.header.value
+    finally:
+        x.close()

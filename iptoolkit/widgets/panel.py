@@ -20,6 +20,7 @@ import ipywidgets as W
 from ..core.selection import Filter
 from ..support.names import type_label, type_matches
 from ..support.printable import shorten
+from ..support.redact import redact_text
 from ..viewmodel.facets import Facets
 
 __all__ = ["FilterPanel"]
@@ -296,18 +297,21 @@ def _group_options(facets: Facets) -> list[tuple[str, str]]:
 def _partner_options(
     facets: Facets, narrow: str, keep: tuple[str, ...] = ()
 ) -> list[tuple[str, str]]:
-    """The partners whose name holds `narrow` (any case) and those in `keep`, with counts."""
+    """The partners whose name holds `narrow` (any case) and those in `keep`, with counts:
+    each labelled masked (a name can hold a URL's password or a token), valued as named."""
     part = narrow.strip().casefold()
     return [
-        (f"{shorten(name, PARTNER_CHARS)} ({count:,})", name)
+        (f"{shorten(redact_text(name), PARTNER_CHARS)} ({count:,})", name)
         for name, count in facets.partners.items()
         if part in name.casefold() or name in keep
     ]
 
 
 def _group_label(group: str, count: int) -> str:
+    """The group's last part, indented by its depth, masked as its whole path reads (a URL
+    in a group name spans parts: `Ops/https://user:pw@host`)."""
     depth = group.count("/")
-    name = group.rsplit("/", 1)[-1]
+    name = redact_text(group).rsplit("/", 1)[-1]
     return "\u00a0\u00a0\u00a0" * depth + f"{name} ({count:,})"
 
 
@@ -317,7 +321,7 @@ def _note(extra: dict[str, Any]) -> str:
     said = "; ".join(
         f"{name.replace('_', ' ')}: {', '.join(map(str, values))}" for name, values in extra.items()
     )
-    return f"<div class='ipt-note'>Also filtered by {html.escape(said)}</div>"
+    return f"<div class='ipt-note'>Also filtered by {html.escape(redact_text(said))}</div>"
 
 
 def _refusal_html(name: str, refused: list[Any]) -> str:
@@ -327,7 +331,7 @@ def _refusal_html(name: str, refused: list[Any]) -> str:
         f"{names} (0): no profile the other filters keep has it, so it is not applied. "
         "Widen them, or Reset, to reach it."
     )
-    return f"<div class='ipt-note ipt-refused'>{html.escape(why)}</div>"
+    return f"<div class='ipt-note ipt-refused'>{html.escape(redact_text(why))}</div>"
 
 
 _PICKABLE = ("agent_types", "channel_types", "partners", "groups", "active")
