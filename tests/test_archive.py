@@ -355,6 +355,27 @@ def test_odd_snapshot_files_are_stored_and_audited_as_loaded(
     assert archive.add(loaded) == snapshot_id  # the same snapshot, however it came
 
 
+def test_the_snapshots_frame_and_command_mask_a_source_urls_password(
+    weeks: list[ipt.Estate], tmp_path: Path
+) -> None:
+    """A snapshot another tool wrote, its source URL holding a password and a token: the
+    estate's summary masked it, the archive's snapshots frame (and command) did not."""
+    from click.testing import CliRunner
+
+    from iptoolkit.cli import main
+
+    source = "https://admin:pw-in-source-5e1@platform.example/api?access_token=tok-in-source-9a2"
+    info = SnapshotInfo(source_url=source, fetched_at=START)
+    archive = Archive(tmp_path / "source.duckdb")
+    archive.add(ipt.Estate.from_raw(list(weeks[0].raw_profiles), info=info))
+    [shown] = archive.snapshots["source_url"]
+    assert shown.startswith("https://admin:**") and "platform.example/api" in shown
+    printed = CliRunner().invoke(main, ["archive", "snapshots", "--archive", str(archive.path)])
+    assert printed.exit_code == 0 and "platform.example" in printed.output, printed.output
+    for secret in ("pw-in-source-5e1", "tok-in-source-9a2"):
+        assert secret not in shown and secret not in printed.output
+
+
 _HOLD = """
 import sys, time
 import duckdb

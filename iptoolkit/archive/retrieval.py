@@ -119,12 +119,18 @@ def snapshot_at_seq(con: duckdb.DuckDBPyConnection, seq: int) -> int | None:
 
 
 def snapshots_frame(con: duckdb.DuckDBPyConnection) -> pandas.DataFrame:
-    """One row per snapshot, oldest first: id, fetch time, source, counts (`snapshots`)."""
-    return con.execute(
+    """One row per snapshot, oldest first: id, fetch time, source, counts (`snapshots`).
+    The source URL masked, as `Estate.summary` says it: a snapshot another tool wrote can
+    hold a password in it, and this frame is what a notebook or `archive snapshots` shows."""
+    from ..support.redact import redact_url
+
+    frame = con.execute(
         "SELECT snapshot_id, fetched_at, time_from, source_url, "
         + ", ".join(SNAPSHOT_COUNTS)
         + ", added_at FROM snapshots ORDER BY seq"
     ).df()
+    frame["source_url"] = [redact_url(url) if url else url for url in frame["source_url"]]
+    return frame
 
 
 def timeline_frame(con: duckdb.DuckDBPyConnection) -> pandas.DataFrame:
