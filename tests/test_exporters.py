@@ -532,6 +532,29 @@ def test_export_command_groups_mermaid_by_choice_or_to_fit_github(tmp_path, big_
     assert not (tmp_path / "b.csv").exists()
 
 
+@pytest.mark.parametrize(
+    ("suffix", "option"),
+    [(n, "--title") for n, row in FORMATS.items() if row.takes({"title": "T"})]
+    + [(n, "--group-by") for n, row in FORMATS.items() if row.takes({"group_by": "group"})],
+)
+def test_export_command_refuses_an_option_the_format_does_not_take(
+    tmp_path: Path, snapshot: Path, suffix: str, option: str
+) -> None:
+    """The format's record says which options it takes: a title for GraphML or GEXF is a
+    wrong option (2, one line), as for CSV, not a traceback from the writer."""
+    from click.testing import CliRunner
+
+    from iptoolkit.cli import main
+
+    out = tmp_path / f"out.{suffix}"
+    value = "T" if option == "--title" else "group"
+    result = CliRunner().invoke(main, ["export", str(snapshot), "-o", str(out), option, value])
+    assert result.exit_code == 2, result.output
+    expected = f"a .{suffix} export has no title" if option == "--title" else "is not grouped"
+    assert expected in result.stderr and "Traceback" not in result.stderr
+    assert not out.exists()
+
+
 # -- pictures -----------------------------------------------------------------------------
 
 
