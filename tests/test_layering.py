@@ -233,6 +233,19 @@ def test_the_root_counts_like_any_module() -> None:
     assert "iptoolkit.core.estate (estate.py:1) -> iptoolkit" in cycles_text(graph)
 
 
+def test_no_module_imports_the_package_root() -> None:
+    """Modules read the version from `_version`, never from the root: most modules (the
+    command line, MCP, the app) are not reached by the root's imports, so a cycle check
+    alone would not see `from .. import __version__` there."""
+    graph = import_graph(lazy=True)
+    found = sorted(
+        f"{source} {data['where']}" for source, _, data in graph.in_edges(ROOT, data=True)
+    )
+    assert not found, "modules importing the package root:\n" + "\n".join(found)
+    node = module_level_imports(ast.parse("from .. import __version__\n"))[0]
+    assert targets("iptoolkit.cli.summary", node) == {ROOT}  # the check sees the root
+
+
 def test_no_import_cycle_through_a_lazy_import() -> None:
     """With the imports inside functions counted: no circle between modules, none between
     packages but the allowed ones."""
