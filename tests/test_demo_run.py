@@ -11,6 +11,7 @@ import pytest
 
 import iptoolkit as ipt
 from iptoolkit.demo.run import run_demo
+from iptoolkit.support.names import type_label
 
 from .test_offline import payload_of
 
@@ -40,6 +41,9 @@ def test_run_demo_fetches_over_http_and_writes_every_output(demo):
     assert "Fetched 80 profiles from http://127.0.0.1:" in text
     assert "Reference server stopped." in text
     assert "Partner most profiles depend on:" in text
+    # agent types as `iptoolkit summary` says them: the label people read, then the name
+    for name in fetched.summary()["agent_types"]:
+        assert re.search(rf"^  {re.escape(type_label(name))} \({name}\) +\d+$", text, re.M), name
     # findings by rule code, as `iptoolkit audit --statistics` prints them; no kind names
     found = ipt.findings(fetched)
     codes = {f.code for f in found}

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..support.names import NO_TYPE, type_label, unresolved_note
+from ..support.names import named_type, unresolved_note
 from .host import short_help
 from .options import (
     filter_options,
@@ -49,12 +49,6 @@ def summary(snapshot: Path, selection: Filter, as_json: bool) -> None:
     click.echo(_summary_text(snapshot, counts, found))
 
 
-def _type_named(name: str) -> str:
-    """`Cron Cloud Storage (CronCloudStorageAgentSettings)`: as people say it, and the name
-    that filters and the JSON output use."""
-    return name if name == NO_TYPE else f"{type_label(name)} ({name})"
-
-
 def _summary_text(snapshot: Path, counts: dict[str, Any], found: dict[str, int]) -> str:
     lines = [f"{snapshot}" + (f" (from {counts['source_url']})" if counts["source_url"] else "")]
     lines.append(
@@ -69,7 +63,7 @@ def _summary_text(snapshot: Path, counts: dict[str, Any], found: dict[str, int])
     for title, key in (("Input agent types", "agent_types"), ("Channel types", "channel_types")):
         if counts[key]:
             lines.append(f"{title}:")
-            lines.extend(f"  {n:>7,}  {_type_named(name)}" for name, n in counts[key].items())
+            lines.extend(f"  {n:>7,}  {named_type(name)}" for name, n in counts[key].items())
     lines.append("Findings:" if found else "Findings: none")
     lines.extend(f"  {n:>7,}  {code_kind}" for code_kind, n in found.items())
     return "\n".join(lines)

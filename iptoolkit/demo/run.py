@@ -140,9 +140,11 @@ def _print_summary(estate: Estate, echo: Callable[[str], None]) -> None:
         f"{summary['channels']} channels, {summary['partners']} partners, "
         f"{summary['conflicts']} conflicts"
     )
+    from ..support.names import named_type
+
     echo("Profiles by input agent type:")
     for agent_type, count in summary["agent_types"].items():
-        echo(f"  {agent_type:<40} {count:>5}")
+        echo(f"  {named_type(agent_type):<56} {count:>5}")
 
 
 def _busiest_partner(estate: Estate, output: Path, echo: Callable[[str], None]) -> list[Path]:

@@ -28,6 +28,7 @@ __all__ = [
     "names_started",
     "starts_name",
     "normalise_type",
+    "named_type",
     "plural",
     "slug",
     "strip_kind",
@@ -91,6 +92,12 @@ def type_label(type_name: Any) -> str:
         rest = text[4:]
         return "Cron " + _SPELLING.get(rest, _CAMEL.sub(" ", rest))
     return _SPELLING.get(text, _CAMEL.sub(" ", text))
+
+
+def named_type(name: str) -> str:
+    """`Cron Cloud Storage (CronCloudStorageAgentSettings)`: a type as people say it, then
+    the name filters and JSON use (`summary` and the demo list types so)."""
+    return name if name == NO_TYPE else f"{type_label(name)} ({name})"
 
 
 def normalise_type(name: Any) -> str:
