@@ -210,7 +210,8 @@ class Estate:
 
     @property
     def raw_profiles(self) -> tuple[Any, ...]:
-        """Every profile exactly as received, faulty ones included, in order."""
+        """Every profile exactly as received, faulty ones included, in order: the estate's
+        own JSON, shared, not copied (read it; change a `copy.deepcopy` and `from_raw` it)."""
         return self.derived("raw_profiles", lambda e: tuple(r.raw for r in e.records))
 
     @property
