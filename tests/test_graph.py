@@ -419,3 +419,27 @@ def test_a_wrong_kind_of_argument_is_a_type_error_naming_it(call: Any, said: str
     estate = hand_estate()
     with pytest.raises(TypeError, match=said):
         call(estate, build_graph(estate))
+
+
+def test_a_name_of_white_space_alone_is_labelled_by_its_id():
+    """A profile, channel, partner or agent named `"   "` would draw as a blank label on
+    the map and in the lists: its id stands in, as for an empty name."""
+    from iptoolkit.topology.view import node_label
+
+    blank = partner(7, "   ")
+    estate = estate_of(
+        profile(
+            "P9",
+            name=" \t ",
+            agent=agent("SFTP", name="  ", channels=[channel(5, name="  ", partner=blank)]),
+        )
+    )
+    graph = build_graph(estate)
+    assert graph.nodes["partner:7"]["name"] == "7"
+    labels = {node: node_label(graph, node) for node in graph}
+    assert labels == {
+        "profile:P9": "P9",
+        "agent:P9": "SFTPAgentSettings agent",  # as an agent with no name
+        "channel:5": "5",
+        "partner:7": "7",
+    }

@@ -159,9 +159,10 @@ def is_active(value: Any) -> bool:
 
 
 def label(model: Any, key: Any = None) -> str:
-    """A short human name: the name, else the id, else the key."""
+    """A short human name: the name (not white space alone: it reads as nothing), else the
+    id, else the key."""
     name = _get(model, "name")
-    if isinstance(name, str) and name:
+    if isinstance(name, str) and name.strip():
         return name
     ident = _get(model, "id")
     if ident is not None and not isinstance(ident, dict | list):

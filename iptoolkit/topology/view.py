@@ -131,6 +131,8 @@ def _plain_label(graph: EstateGraph, node: str) -> str:
     data = graph.nodes[node]
     kind = data.get("kind")
     name = data.get("name")
+    if isinstance(name, str) and not name.strip():
+        name = None  # a name of white space only draws as no label: the id stands in
     if kind == "agent":
         return f"{name or type_label(data.get('type'))} agent"
     if kind == "response":
