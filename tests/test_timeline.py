@@ -25,6 +25,7 @@ from .view_helpers import data_of
 pytest.importorskip("ipysigma")
 
 from iptoolkit.widgets import Explorer  # noqa: E402
+from iptoolkit.widgets.timeline import BEFORE  # noqa: E402
 
 
 @cache
@@ -303,8 +304,11 @@ def test_the_explorer_steps_through_the_archive_keeping_its_level_and_item(
     bar.step(-1)
     assert view.changes is None and bar.earlier.disabled  # the first: nothing to compare
     assert "the first" in bar.status.value
+    assert [value for _, value in bar.since.options] == [BEFORE]  # nothing earlier to pick
     chosen = Filter(groups=[path[0].split("/")[0]])
     bar.show(2, since=0)
+    assert [value for _, value in bar.since.options] == [BEFORE, 0, 1]  # the earlier ones
+    assert bar.since_index == 0
     explorer.filter = chosen
     assert view.changes is not None
     assert view.changes.marked_graph.counts() == _counts(first.subset(chosen), third.subset(chosen))

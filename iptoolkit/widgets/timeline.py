@@ -56,8 +56,8 @@ class TimelineBar:
         self.earlier = _button("Earlier", "step-backward", "The snapshot before")
         self.later = _button("Later", "step-forward", "The snapshot after")
         self.since = W.Dropdown(
-            options=[("the snapshot before", BEFORE), *choices],
-            value=BEFORE if since is None else since,
+            options=[("the snapshot before", BEFORE)],
+            value=BEFORE,
             description="Changes since",
             style={"description_width": "initial"},
             layout=W.Layout(width="auto"),
@@ -66,8 +66,8 @@ class TimelineBar:
         self.status.add_class("ipt-timeline-status")
         self.progress = WidgetProgress()
         """What a jump waits for: the snapshots it reads from the archive."""
-        self.earlier.on_click(lambda _: self.step(-1))
-        self.later.on_click(lambda _: self.step(1))
+        self.earlier.on_click(lambda _: self._clicked(-1))
+        self.later.on_click(lambda _: self._clicked(1))
         self.snapshot.observe(lambda _: self._picked(), "value")
         self.since.observe(lambda _: self._picked(), "value")
         row = W.HBox(
@@ -108,7 +108,9 @@ class TimelineBar:
             since = None
         self._quiet = True
         try:
-            self.snapshot.value, self.since.value = index, BEFORE if since is None else since
+            self.snapshot.value = index
+            self.since.options = self._since_choices(index)
+            self.since.value = BEFORE if since is None else since
         finally:
             self._quiet = False
         self.earlier.disabled, self.later.disabled = index == 0, index == len(timeline) - 1
@@ -127,6 +129,19 @@ class TimelineBar:
         self.status.value = f"<span>{html.escape(self.said)}</span>"
         for callback in self._watchers:
             callback()
+
+    def _since_choices(self, index: int) -> list[tuple[str, int]]:
+        """What the changes of the snapshot at `index` can be counted since: the one before
+        it, or any earlier (a later one is no change "since")."""
+        earlier = [(moment.label, i) for i, moment in enumerate(self.timeline.moments[:index])]
+        return [("the snapshot before", BEFORE), *earlier]
+
+    def _clicked(self, by: int) -> None:
+        """A step asked by a button: one that the step leaves disabled (the first or the
+        newest snapshot) drops the keyboard's focus to the page, so it moves to the list."""
+        self.step(by)
+        if (self.earlier if by < 0 else self.later).disabled:
+            self.snapshot.focus()
 
     def _reading(self, near: int) -> None:
         label = self.timeline.moments[near].label

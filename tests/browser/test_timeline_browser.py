@@ -4,8 +4,9 @@
 - the app (`iptoolkit explore --archive`) opened at the address of the second
   (`?at=DAY`): the timeline says which snapshot it shows, the canvas draws exactly the
   statuses its legend names (`marks.py`), a click on a changed item lists exactly the
-  diff's field paths for it, "Later" steps to the newest and the address follows (no `at`
-  for the newest), and axe finds nothing blocking;
+  diff's field paths for it, "Later" (by the keyboard) steps to the newest and the address
+  follows (no `at` for the newest), the focus moving to the list as "Later" is disabled,
+  and axe finds nothing blocking;
 - JupyterLab beside its file browser (`ipt.Explorer(archive=..., at=DAY)`): the same
   marks and click, then "Earlier" (the first snapshot: nothing marked) and "Later" twice
   (the newest, its own changes), each step drawing its legend's statuses.
@@ -86,9 +87,15 @@ def test_the_app_opens_a_moment_from_its_address_and_steps_on(tmp_path: Path) ->
             if checkers_missing() is None:
                 found = axe_violations(page)
                 assert found == [], said(found)
-            page.get_by_role("button", name="Later").click()
+            page.get_by_role("button", name="Later").focus()  # the keyboard's way
+            page.keyboard.press("Enter")
             wait_text(page, STATUS, "Snapshot 3 of 3", timeout=STEP)
             page.wait_for_function("() => !location.search.includes('at=')", timeout=STEP)
+            # "Later" is disabled at the newest: the focus moves to the list, not the page
+            page.wait_for_function(
+                "() => document.activeElement && document.activeElement.tagName === 'SELECT'",
+                timeout=STEP,
+            )
             assert errors == []
     finally:
         assert stop_explore(process, signal.SIGINT), "explore did not stop on Ctrl-C"
