@@ -25,7 +25,7 @@ from .view_helpers import data_of
 pytest.importorskip("ipysigma")
 
 from iptoolkit.widgets import Explorer  # noqa: E402
-from iptoolkit.widgets.timeline import BEFORE  # noqa: E402
+from iptoolkit.widgets.timeline import BEFORE, NARROWED  # noqa: E402
 
 
 @cache
@@ -309,7 +309,9 @@ def test_the_explorer_steps_through_the_archive_keeping_its_level_and_item(
     bar.show(2, since=0)
     assert [value for _, value in bar.since.options] == [BEFORE, 0, 1]  # the earlier ones
     assert bar.since_index == 0
+    assert NARROWED not in bar.said
     explorer.filter = chosen
+    assert bar.said.endswith(NARROWED) and "the filters keep" in bar.status.value
     assert view.changes is not None
     assert view.changes.marked_graph.counts() == _counts(first.subset(chosen), third.subset(chosen))
     explorer.close()

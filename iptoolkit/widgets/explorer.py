@@ -434,6 +434,8 @@ class Explorer:
         self.findings.tab.invalidate()
         self._changed()
         self._topology_tab.invalidate()
+        if self.timeline is not None:
+            self.timeline.narrowed(not selection.filter.is_empty())
         self._static_copy.follow()
 
     def _tab_changed(self) -> None:

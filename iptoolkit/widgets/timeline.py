@@ -24,8 +24,10 @@ if TYPE_CHECKING:
     from ..viewmodel.change_marks import MarkedMap
     from ..viewmodel.timeline import ArchiveTimeline
 
-__all__ = ["TimelineBar", "BEFORE"]
+__all__ = ["TimelineBar", "BEFORE", "NARROWED"]
 
+NARROWED = ". These counts are the whole estate's; the map marks the profiles the filters keep"
+"""What the line adds while filters narrow the map (its diff is the whole estate's)."""
 BEFORE = -1
 """The "changes since" list's first choice: the snapshot before the one shown."""
 
@@ -44,6 +46,7 @@ class TimelineBar:
         self.timeline = timeline
         self._shown = shown
         self._quiet = False
+        self._narrowed = False
         self._watchers: list[Callable[[], None]] = []
         choices = [(moment.label, i) for i, moment in enumerate(timeline.moments)]
         self.snapshot = W.Dropdown(  # a <select> with its <label>: named for screen readers,
@@ -124,11 +127,24 @@ class TimelineBar:
         finally:
             self.progress.done()
         timeline.prefetch(index)  # the next steps' snapshots and maps, made while one looks
-        self.said = _status(timeline, index, since, changes, dropped)
-        """The line under the controls, as text."""
-        self.status.value = f"<span>{html.escape(self.said)}</span>"
+        self._said = _status(timeline, index, since, changes, dropped)
+        self._say()
         for callback in self._watchers:
             callback()
+
+    @property
+    def said(self) -> str:
+        """The line under the controls, as text."""
+        return self._said + (NARROWED if self._narrowed else "")
+
+    def narrowed(self, narrowed: bool) -> None:
+        """Whether the Explorer's filters narrow the map: the line's counts are the whole
+        estate's, and then it says so."""
+        self._narrowed = narrowed
+        self._say()
+
+    def _say(self) -> None:
+        self.status.value = f"<span>{html.escape(self.said)}</span>"
 
     def _since_choices(self, index: int) -> list[tuple[str, int]]:
         """What the changes of the snapshot at `index` can be counted since: the one before
