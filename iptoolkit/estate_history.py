@@ -300,9 +300,13 @@ def _paths(
         paths = [Path(path) for path in _given_paths(folder_or_paths)]
     if not paths:
         raise FileNotFoundError("history: no snapshot given (an empty list of paths)")
+    seen: dict[Path, Path] = {}
     for path in paths:
         if not path.is_file():
             raise FileNotFoundError(f"history: no snapshot file {path}")
+        same = seen.setdefault(path.resolve(), path)
+        if same is not path:  # its diff with itself would read "no changes"
+            raise ValueError(f"history: {path} is given twice (as {same} too)")
     return paths
 
 

@@ -183,6 +183,10 @@ def test_clear_errors(tmp_path, weeks):
     with pytest.raises(FileNotFoundError, match="empty list"):
         ipt.history([])
     weeks[0].save(tmp_path / "good.json")
+    twice = [tmp_path / "good.json", tmp_path / "sub" / ".." / "good.json"]
+    (tmp_path / "sub").mkdir()
+    with pytest.raises(ValueError, match=r"good\.json is given twice"):  # no "no changes"
+        ipt.history(twice)
     (tmp_path / "broken.json.gz").write_bytes(gzip.compress(b'{"profiles": [')[:-6])
     with pytest.raises(
         ipt.ParseError, match=r"history: cannot read a snapshot: .*broken\.json\.gz"
