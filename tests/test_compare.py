@@ -316,3 +316,34 @@ def test_the_summary_writes_every_count_with_thousands_separators(prod, test_env
     line = many.summary().splitlines()[0]
     assert "1,200 " in line and "3,658 " in line
     assert not re.search(r"\d{4}", line), line
+
+
+def test_markdown_titles_and_wiring_read_as_sentences(
+    prod: ipt.Estate, test_env: ipt.Estate
+) -> None:
+    """One channel *differs*, several profiles *differ*; a rewiring names the two channels
+    with an arrow between them, since their keys hold ` / ` themselves."""
+    result = ipt.compare(test_env, prod, rules=Rules(substitute=HOSTS), names=("test", "prod"))
+    markdown = result.to_markdown()
+    assert "<summary>1 channel differs</summary>" in markdown
+    assert "<summary>6 profiles differ</summary>" in markdown
+    (wired,) = [d for d in result.differences if d.status == "wired-differently"]
+    assert wired.reason.startswith("wired differently: channel ")
+    assert " -> channel " in wired.reason and " / channel " not in wired.reason
+
+
+def test_the_side_by_side_titles_count_what_differs_apart_from_what_it_touches(
+    prod: ipt.Estate, test_env: ipt.Estate
+) -> None:
+    """The planted AS2 channel brings the profiles on it into the picture (faded): they
+    do not differ themselves, and the titles say so instead of counting them as differing."""
+    from iptoolkit.plot.backend import detach
+    from iptoolkit.plot.compare_diagram import plot_comparison
+
+    result = ipt.compare(test_env, prod, rules=Rules(substitute=HOSTS), names=("test", "prod"))
+    figure = detach(plot_comparison(result))
+    titles = [ax.get_title("left") for ax in figure.axes]
+    assert titles == [
+        "test: 5 profiles that differ, 4 on a channel or partner that differs",
+        "prod: 5 profiles that differ, 4 on a channel or partner that differs",
+    ]

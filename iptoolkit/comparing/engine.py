@@ -294,7 +294,8 @@ class _Run:
             wired = isinstance(change.old, Ref) or isinstance(change.new, Ref)
             if wired:
                 severity = rule("rewired")
-                reason = f"wired differently: {_said(change.old)} / {_said(change.new)}"
+                # an arrow: a channel's key holds ` / ` itself
+                reason = f"wired differently: {_said(change.old)} -> {_said(change.new)}"
             else:
                 severity, reason = field_severity(change, kind, lambda: self._users(kind, b_item))
                 if change.secret and severity != "cosmetic":

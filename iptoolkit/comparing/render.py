@@ -21,7 +21,7 @@ from ..support.comment_fit import counted_by, fit, left_out
 from ..support.csvio import csv_safe, csv_text
 from ..support.jsonio import report_json
 from ..support.markdown import code, escape
-from ..support.names import plural
+from ..support.names import agreeing, plural
 from ..support.printable import drop_unprintable, shorten_pair
 from ..support.redact import redact_fields, redact_text
 from .difference import KINDS, STATUSES, Difference, Match, key_text
@@ -196,7 +196,8 @@ def _markdown(
         if not chosen:
             continue
         part = f", {len(chosen):,} shown" if len(chosen) < len(found) else ""
-        title = html.escape(f"{plural(len(found), kind)} differ{part}", quote=False)
+        differ = agreeing(len(found), "differ")  # `1 channel differs`, `6 profiles differ`
+        title = html.escape(f"{plural(len(found), kind)} {differ}{part}", quote=False)
         # markdown="1": MkDocs' md_in_html reads the table inside (GitHub drops the attribute)
         lines += ["", f'<details markdown="1"><summary>{title}</summary>', ""]
         lines.append(f"| severity | status | {kind} | in {escape(a)} | in {escape(b)} | what |")

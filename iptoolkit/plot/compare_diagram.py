@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..query.graph import build_graph
+from ..support.names import agreeing, plural
 from ..topology.comparestatus import Comparison
 from .backend import literal_text, pyplot
 from .topology import plot_topology
@@ -54,11 +55,21 @@ def plot_comparison(
             continue
         graph = build_graph(estate.take(positions))
         shown = sorted(node for node in nodes if node and node in graph)
-        title = f"{name}: {len(positions)} profiles with differences"
+        title = f"{name}: {_drawn(estate, positions, nodes)}"
         plot_topology(graph, ax=ax, highlight=shown or None, title=title)
     if path is not None:
         fig.savefig(path, bbox_inches="tight")
     return fig
+
+
+def _drawn(estate: Estate, positions: list[int], nodes: set[Any]) -> str:
+    """`5 profiles that differ, 4 on a channel or partner that differs`: the profiles drawn
+    only for what they use are not counted as differing themselves."""
+    differ = sum(1 for n in positions if estate.records[n].node in nodes)
+    text = f"{plural(differ, 'profile')} that {agreeing(differ, 'differ')}"
+    if touched := len(positions) - differ:
+        text += f", {touched:,} on a channel or partner that differs"
+    return text
 
 
 def _positions(estate: Estate, nodes: set[Any], limit: int) -> list[int]:
