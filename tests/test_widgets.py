@@ -184,9 +184,13 @@ def test_no_figure_is_left_open(explorer: Explorer) -> None:
 
 def test_fallback_html_reads_without_a_kernel() -> None:
     page = fallback_html("3 of 9 profiles", "active", {"SFTPAgentSettings": 3}, b"\x89PNG")
-    assert "3 of 9 profiles" in page and "SFTPAgentSettings" in page
+    assert "3 of 9 profiles" in page and "<td>SFTP</td>" in page  # as the filter says it
     assert "data:image/png;base64," in page
     assert "iptoolkit-explorer-static" in page
+    many = {f"Cron{n}AgentSettings": 20 - n for n in range(15)} | {"(none)": 1}
+    page = fallback_html("9 of 9 profiles", "everything", many, None)
+    assert "<td>Cron0</td>" in page and "Cron12" not in page and "AgentSettings" not in page
+    assert "<td>4 other agent types</td><td style='text-align:right'>22</td>" in page
 
 
 def test_debouncer_calls_once_after_a_pause() -> None:

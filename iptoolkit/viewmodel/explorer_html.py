@@ -13,7 +13,7 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..support.names import type_label
+from ..support.names import NO_TYPE, type_label
 from ..support.redact import names_a_secret, redact_member, redact_text
 from ..topology.style import MARKER_GLYPHS
 
@@ -269,6 +269,11 @@ def list_html(
     return f"<div class='ipt-title'>{html.escape(title)} ({len(items):,}){said}</div>{body}"
 
 
+FALLBACK_TYPES = 12
+"""The agent types the static copy lists by name, the most used first (as the widget's
+selection counts them), in the reader's words (`SFTP`, as the filter says it)."""
+
+
 def fallback_html(
     counts: str,
     description: str,
@@ -280,9 +285,14 @@ def fallback_html(
     Shown where the live widget cannot be (GitHub, nbviewer, a notebook reopened without
     its kernel); hidden by `HIDE_FALLBACK_CSS` while the widget is alive.
     """
+    counted = list(agent_types.items())
+    shown = [(type_label(n) if n != NO_TYPE else n, c) for n, c in counted[:FALLBACK_TYPES]]
+    if len(counted) > FALLBACK_TYPES:  # the rest in one row, as `plot_summary` sums them
+        rest = counted[FALLBACK_TYPES:]
+        shown.append((f"{len(rest)} other agent types", sum(c for _, c in rest)))
     rows = "".join(
         f"<tr><td>{html.escape(name)}</td><td style='text-align:right'>{count:,}</td></tr>"
-        for name, count in list(agent_types.items())[:12]
+        for name, count in shown
     )
     image = _image_html(png, "topology of the selection") if png else ""
     return (
