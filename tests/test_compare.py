@@ -347,3 +347,10 @@ def test_the_side_by_side_titles_count_what_differs_apart_from_what_it_touches(
         "test: 5 profiles that differ, 4 on a channel or partner that differs",
         "prod: 5 profiles that differ, 4 on a channel or partner that differs",
     ]
+    # one above the other, each the figure's width: side by side, each half of it, the
+    # names were cut to some 20 characters and the columns' heads ran into each other
+    upper, lower = (ax.get_position() for ax in figure.axes)
+    assert upper.y0 >= lower.y1 and min(upper.width, lower.width) > 0.75
+    drawn = {text.get_text() for ax in figure.axes for text in ax.texts}
+    assert "Cost centers from the AS/400 (Data queue) - DE" in drawn
+    assert "Agents (9) · responses (10)" in drawn

@@ -103,7 +103,7 @@ __all__ = ["compare_command"]
     "--plot",
     "plot_path",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Also draw the differing items of A and B side by side into this PNG/SVG/PDF file.",
+    help="Also draw the differing items of A above those of B into this PNG/SVG/PDF file.",
 )
 @map_file_option(
     "both installations on one map (each item coloured by its kind of difference, what "

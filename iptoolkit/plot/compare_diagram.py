@@ -1,8 +1,9 @@
-"""`plot_comparison`: the parts of two installations that differ, side by side.
+"""`plot_comparison`: the parts of two installations that differ, one above the other.
 
-Two `plot_topology` panels, A on the left and B on the right, each drawing only the
+Two `plot_topology` panels, A above B (each the figure's width: side by side, names were
+cut to some 20 characters), each drawing only the
 profiles a difference names (a profile that differs, or one using a channel or partner
-that differs; at most `limit` per side) with the differing items highlighted, so that a
+that differs; at most `limit` per panel) with the differing items highlighted, so that a
 profile wired to another channel in B is seen next to its wiring in A. Only the differing
 items a panel draws are highlighted in it: the differences of profiles past the limit name
 items the panel does not hold.
@@ -38,13 +39,13 @@ SUFFIXES = (".png", ".svg", ".pdf")
 def plot_comparison(
     result: Comparison, *, path: str | os.PathLike[str] | None = None, limit: int = 12
 ) -> Figure:
-    """Draw the differing parts of A and B side by side; write the figure to `path` (PNG,
+    """Draw the differing parts of A and B, A above B; write the figure to `path` (PNG,
     SVG or PDF) when given. Returns the figure."""
     if path is not None and Path(path).suffix.lower() not in SUFFIXES:
         raise ValueError(f"{Path(path).name}: the picture is written as {', '.join(SUFFIXES)}")
     plt = pyplot()
     fig: Figure
-    fig, axes = plt.subplots(1, 2, figsize=(16, 8))
+    fig, axes = plt.subplots(2, 1, figsize=(14, 14))  # one above the other: names read whole
     names = result.names
     for side, (ax, estate, name) in enumerate(zip(axes, (result.a, result.b), names, strict=True)):
         nodes = {d.a if side == 0 else d.b for d in result.differences} - {None}
