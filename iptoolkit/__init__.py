@@ -85,6 +85,7 @@ _EXPORTS: dict[str, str] = {
     "plot_topology": "iptoolkit.plot",
     "plot_summary": "iptoolkit.plot",
     "plot_diff": "iptoolkit.plot",
+    "plot_comparison": "iptoolkit.plot",
     "export": "iptoolkit.exporters",
     "write_docs": "iptoolkit.docsite",
     "Explorer": "iptoolkit.widgets",
@@ -143,7 +144,7 @@ if TYPE_CHECKING:
     from .estate_history import History, history
     from .exporters import export
     from .models import IntegrationProfile, ParseError, dump_profiles, parse_profiles, timestamp
-    from .plot import plot_diff, plot_summary, plot_topology
+    from .plot import plot_comparison, plot_diff, plot_summary, plot_topology
     from .query.filters import Filter
     from .query.graph import build_graph
     from .query.paths import Paths, paths

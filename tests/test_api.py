@@ -32,7 +32,7 @@ EXPECTED = {
     # change over time
     "diff", "EstateDiff", "Change", "plot_diff", "history", "History",
     # two installations compared
-    "compare", "Comparison", "demo_environment",
+    "compare", "Comparison", "plot_comparison", "demo_environment",
 }  # fmt: skip
 
 

@@ -338,7 +338,8 @@ def test_the_side_by_side_titles_count_what_differs_apart_from_what_it_touches(
     """The planted AS2 channel brings the profiles on it into the picture (faded): they
     do not differ themselves, and the titles say so instead of counting them as differing."""
     from iptoolkit.plot.backend import detach
-    from iptoolkit.plot.compare_diagram import plot_comparison
+
+    plot_comparison = ipt.plot_comparison  # public, as ipt.plot_diff
 
     result = ipt.compare(test_env, prod, rules=Rules(substitute=HOSTS), names=("test", "prod"))
     figure = detach(plot_comparison(result))
