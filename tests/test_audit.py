@@ -119,6 +119,24 @@ def test_duplicate_endpoints_across_agents():
     assert "topic 'orders' (KafkaAgentSettings)" in found[1].text
 
 
+def test_one_host_with_different_urls_or_queues_is_no_duplicate_endpoint():
+    """Two HTTP polls of different URIs, or two queues, on one server compete for nothing;
+    a queue shared on it is one finding (its queue), not a second one for the host."""
+
+    def http(uri: str) -> dict[str, object]:
+        return {"class": "core:HttpClientSettings", "host": "api.acme.test", "uri": uri}
+
+    estate = estate_of(
+        profile("A", agent=agent("CronHttp", httpSettings=http("/orders")), units=[ANSWER]),
+        profile("B", agent=agent("CronHttp", httpSettings=http("/invoices")), units=[ANSWER]),
+        profile("C", agent=agent("DataQueue", host="as400.test", queue="ORDERS"), units=[ANSWER]),
+        profile("D", agent=agent("DataQueue", host="as400.test", queue="STOCK"), units=[ANSWER]),
+        profile("E", agent=agent("DataQueue", host="as400.test", queue="STOCK"), units=[ANSWER]),
+    )
+    found = only(findings(estate), "duplicate_endpoint")
+    assert [f.key for f in found] == ["topic:STOCK (DataQueueAgentSettings)"]
+
+
 def test_profile_ids_missing_or_repeated():
     estate = estate_of(
         profile("A", agent=agent("ManualUpload"), units=[ANSWER]),

@@ -111,7 +111,9 @@ def duplicate_profile_id(ctx: AuditContext) -> Iterator[Finding]:
     "HYG005", "duplicate_endpoint", "warning",
     title="Agents of different profiles on one endpoint",
     rationale="Two agents on the same URL, host or topic compete for the same data: each "
-    "message goes to one of them, or to both. Only a warning when more than one is active.",
+    "message goes to one of them, or to both. A host counts only for an agent that names "
+    "no URL or topic (two queues on one server do not compete). Only a warning when more "
+    "than one is active.",
     remedy="Keep one profile per endpoint, or make the endpoints differ (path, topic, "
     "file pattern).",
 )  # fmt: skip
@@ -123,7 +125,7 @@ def duplicate_endpoint(ctx: AuditContext) -> Iterator[Finding]:
         where = record.agent_endpoint
         if where.url:
             groups[("URL", where.url.rstrip("/").lower())].append(record)
-        if where.host:
+        if where.host and not (where.url or where.topic):  # else the URL or queue tells
             groups[("host", where.host.lower())].append(record)
         if where.topic:
             groups[("topic", where.topic, record.agent_type or "?")].append(record)
