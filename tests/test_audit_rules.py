@@ -206,6 +206,25 @@ def test_a_channel_held_by_many_profiles_is_reported_once() -> None:
     ]
 
 
+def test_a_weak_copy_of_a_channel_held_after_a_safe_one_is_reported_where_it_is() -> None:
+    """Copies of one channel that differ (DAT002): the profile holding the weak copy runs
+    with it, so the rule finds it there; a field weak in two copies is one finding."""
+    estate = estate_of(
+        profile("P1", agent=agent("AS2", channels=[as2()]), units=[FILE]),
+        profile("P2", agent=agent("AS2", channels=[as2(signingAlgorithm="SHA1")]), units=[FILE]),
+        profile("P3", agent=agent("AS2", channels=[as2(signingAlgorithm="MD5")]), units=[FILE]),
+        profile("P4", agent=agent("SFTP", channels=[sftp()]), units=[FILE]),
+        profile("P5", agent=agent("SFTP", channels=[sftp(keyFingerprint="")]), units=[FILE]),
+    )
+    found = audit(estate, select=["SEC"])
+    assert [(f.code, f.key, f.profile, f.path) for f in found] == [
+        ("SEC006", "channel:20:signingAlgorithm", 1,
+         "$.inputAgentSettings.channels[0].signingAlgorithm"),
+        ("SEC008", "channel:10:keyFingerprint", 4,
+         "$.inputAgentSettings.channels[0].keyFingerprint"),
+    ]  # fmt: skip
+
+
 def test_plain_urls_on_loopback_and_with_tls_are_not_reported() -> None:
     estate = estate_of(
         profile("P1", agent=agent("CronWebdav", url="http://localhost:8080/dav"), units=[FILE]),

@@ -229,6 +229,7 @@ class AuditContext:
         self._options = options
         self._rule: Rule | None = None
         self._held: list[HeldChannel] | None = None
+        self._copies: list[HeldChannel] | None = None
         self._shared: dict[str, Any] = {}
 
     def run(self, one: Rule) -> list[Finding]:
@@ -297,6 +298,27 @@ class AuditContext:
             self._held = held
         return self._held
 
+    @property
+    def channel_copies(self) -> list[HeldChannel]:
+        """`held_channels`, and after each channel every copy of it that differs (DAT002),
+        where first held: a profile holding a weaker copy runs with its settings."""
+        if self._copies is None:
+            varied = self.estate.varied_channels
+            if not varied:
+                self._copies = self.held_channels
+            else:
+                copies: dict[Any, list[HeldChannel]] = {}
+                for record in self.valid_records:
+                    for use in record.uses:
+                        if use.held is None or (use.key in copies and use.key not in varied):
+                            continue
+                        seen = copies.setdefault(use.key, [])
+                        if all(use.held != other.json for other in seen):
+                            seen.append(HeldChannel(use, record))
+                self._copies = [copy for seen in copies.values() for copy in seen]
+        return self._copies
+
     def channels_of(self, *types: str) -> Iterator[HeldChannel]:
-        """The held channels of these types (`AS2`, `SFTP`)."""
-        return (channel for channel in self.held_channels if channel.type in types)
+        """The held channels of these types (`AS2`, `SFTP`), each copy that differs too
+        (`channel_copies`): a rule reporting a channel once keeps its first finding."""
+        return (channel for channel in self.channel_copies if channel.type in types)

@@ -3,13 +3,14 @@ access without authentication."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from typing import Any
 
 from ...support.redact import redact_text, redact_url
 from ..finding import Finding
-from ..rule import AuditContext, HeldChannel, rule
+from ..rule import AuditContext, Check, HeldChannel, rule
 from .text import profile_label
 from .urls import host_of, is_loopback, urls_where
 
@@ -39,6 +40,22 @@ def _channel_finding(ctx: AuditContext, channel: HeldChannel, field: str, text: 
         path=f"{channel.path}.{field}",
         key=f"{channel.node}:{field}",
     )
+
+
+def _once_per_key(check: Check) -> Check:
+    """A channel rule reporting each channel's field once: `channels_of` yields every copy
+    of a channel that differs (DAT002), so a weak setting held only by a later copy is
+    found, and one held by several copies is one finding, at the first."""
+
+    @functools.wraps(check)
+    def once(ctx: AuditContext) -> Iterator[Finding]:
+        seen: set[str] = set()
+        for found in check(ctx):
+            if found.key not in seen:
+                seen.add(found.key)
+                yield found
+
+    return once
 
 
 def _name(channel: HeldChannel) -> str:
@@ -100,6 +117,7 @@ def http_ssl_disabled(ctx: AuditContext) -> Iterator[Finding]:
     "user name, password and files cross the network in clear text.",
     remedy="Switch the partner to FTPS (certificates on the channel) or to SFTP.",
 )  # fmt: skip
+@_once_per_key
 def ftp_without_tls(ctx: AuditContext) -> Iterator[Finding]:
     for channel in ctx.channels_of("FTP"):
         if channel.json.get("localCertificateId") or channel.json.get("remoteCertificateId"):
@@ -119,6 +137,7 @@ def ftp_without_tls(ctx: AuditContext) -> Iterator[Finding]:
     remedy="Use Basic256Sha256, Aes128_Sha256_RsaOaep or Aes256_Sha256_RsaPss with the "
     "channel's certificates.",
 )  # fmt: skip
+@_once_per_key
 def opcua_security_none(ctx: AuditContext) -> Iterator[Finding]:
     for channel in ctx.channels_of("IoT"):
         policy = channel.json.get("opcSecurityPolicy")
@@ -136,6 +155,7 @@ def opcua_security_none(ctx: AuditContext) -> Iterator[Finding]:
     "Foundation deprecated.",
     remedy="Use Basic256Sha256, Aes128_Sha256_RsaOaep or Aes256_Sha256_RsaPss.",
 )  # fmt: skip
+@_once_per_key
 def weak_opcua_policy(ctx: AuditContext) -> Iterator[Finding]:
     for channel in ctx.channels_of("IoT"):
         policy = channel.json.get("opcSecurityPolicy")
@@ -161,6 +181,7 @@ def _weak_algorithm(value: Any) -> bool:
     remedy="Sign with SHA256 or better and encrypt with AES128/AES256 (agree the change "
     "with the partner: both sides must support it).",
 )  # fmt: skip
+@_once_per_key
 def weak_as2_algorithm(ctx: AuditContext) -> Iterator[Finding]:
     for channel in ctx.channels_of("AS2"):
         for field, what in (("signingAlgorithm", "signs"), ("encryptionAlgorithm", "encrypts")):
@@ -183,6 +204,7 @@ _HASH_NAMES = re.compile(r"sha\d?-?\d+|nistp\d+")
     "pin its fingerprint.",
     options={"min-rsa-bits": 2048},
 )  # fmt: skip
+@_once_per_key
 def weak_ssh_key(ctx: AuditContext) -> Iterator[Finding]:
     least = int(ctx.option("min-rsa-bits"))
     for channel in ctx.channels_of("SFTP"):
@@ -209,6 +231,7 @@ def weak_ssh_key(ctx: AuditContext) -> Iterator[Finding]:
     "presents: a man in the middle receives the files and the credentials.",
     remedy="Pin the partner's host key fingerprint (SHA256:...) on the channel.",
 )  # fmt: skip
+@_once_per_key
 def sftp_without_host_key(ctx: AuditContext) -> Iterator[Finding]:
     for channel in ctx.channels_of("SFTP"):
         fingerprint = channel.json.get("keyFingerprint")
@@ -229,6 +252,7 @@ def sftp_without_host_key(ctx: AuditContext) -> Iterator[Finding]:
     remedy="Request a signed MDN, synchronous or asynchronous.",
     options={"no-mdn-modes": [0]},
 )  # fmt: skip
+@_once_per_key
 def as2_without_mdn(ctx: AuditContext) -> Iterator[Finding]:
     none = set(ctx.option("no-mdn-modes"))
     for channel in ctx.channels_of("AS2"):
@@ -246,6 +270,7 @@ def as2_without_mdn(ctx: AuditContext) -> Iterator[Finding]:
     "without it a message is matched by URL or certificate alone, or not at all.",
     remedy="Set partnerAs2Id to the id the partner sends in its AS2-From header.",
 )  # fmt: skip
+@_once_per_key
 def as2_without_partner_id(ctx: AuditContext) -> Iterator[Finding]:
     for channel in ctx.channels_of("AS2"):
         value = channel.json.get("partnerAs2Id")
