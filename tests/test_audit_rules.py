@@ -225,6 +225,24 @@ def test_a_weak_copy_of_a_channel_held_after_a_safe_one_is_reported_where_it_is(
     ]  # fmt: skip
 
 
+def test_a_herd_counts_each_profile_once_whatever_its_schedules() -> None:
+    """Two schedules of one profile firing in one minute (seconds 0 and 30) are one profile
+    polling then, not two: six such profiles are no herd of more than ten, nor of twelve."""
+    twice = ["0 0 * * * ?", "30 0 * * * ?"]
+    estate = estate_of(
+        *(
+            profile(
+                f"P{n}", agent=agent("CronSftp", channel=sftp(), cronSchedule=twice), units=[FILE]
+            )
+            for n in range(6)
+        )
+    )
+    assert not audit(estate, select=["OPS004"])
+    limited = ipt.auditing.AuditConfig(options={"OPS004": {"max-same-minute": 5}})
+    [herd] = audit(estate, limited, select=["OPS004"])
+    assert herd.text.startswith("6 active profiles poll sftp.acme.test at 00:00 "), herd.text
+
+
 def test_plain_urls_on_loopback_and_with_tls_are_not_reported() -> None:
     estate = estate_of(
         profile("P1", agent=agent("CronWebdav", url="http://localhost:8080/dav"), units=[FILE]),

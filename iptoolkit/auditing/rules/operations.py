@@ -130,7 +130,7 @@ def single_point_of_failure(ctx: AuditContext) -> Iterator[Finding]:
 )  # fmt: skip
 def thundering_herd(ctx: AuditContext) -> Iterator[Finding]:
     limit = int(ctx.option("max-same-minute"))
-    by_host: dict[str, Counter[str]] = defaultdict(Counter)
+    by_host: dict[str, Counter[frozenset[str]]] = defaultdict(Counter)
     profiles: dict[str, list[str]] = defaultdict(list)
     for record in ctx.valid_records:
         schedule = record.agent.get("cronSchedule") if record.active and record.agent else None
@@ -139,17 +139,16 @@ def thundering_herd(ctx: AuditContext) -> Iterator[Finding]:
         host = _polled_host(ctx, record)
         if host is None:
             continue
-        expressions = {e for e in schedule if isinstance(e, str)}
-        for expression in expressions:
-            by_host[host][expression] += 1
+        expressions = frozenset(e for e in schedule if isinstance(e, str))
         if expressions:
+            by_host[host][expressions] += 1  # profiles by schedule: each counted once
             profiles[host].append(record.node)
     for host, counted in by_host.items():
         if sum(counted.values()) <= limit:
             continue
         tally = Counter[int]()  # minute of the day -> profiles polling then
-        for expression, n in counted.items():
-            for minute in cron.minutes_of_day(expression):
+        for expressions, n in counted.items():
+            for minute in frozenset().union(*map(cron.minutes_of_day, expressions)):
                 tally[minute] += n
         busy = sorted(minute for minute, count in tally.items() if count > limit)
         if not busy:
