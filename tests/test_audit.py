@@ -34,6 +34,7 @@ def test_parse_problems_are_errors():
     [problem] = only(found, "parse_problem")
     assert problem.severity == "error"
     assert "$[0].created" in problem.text and problem.nodes == ("profile:X",)
+    assert problem.path == "$.created"  # where in the profile, as every finding says it
 
 
 def test_inactive_profiles_holding_active_channels():
