@@ -18,7 +18,7 @@ from iptoolkit.auditing.config import Suppression
 from iptoolkit.comparing import Rules
 from iptoolkit.comparing.mapping import read_mapping, toml_string, write_mapping
 
-from .factories import ACME, GLOBEX, agent, channel, profile
+from .factories import ACME, GLOBEX, agent, channel, profile, unit
 
 HOSTS = ((".test.example.", ".example."),)
 SECRET = "planted-1-s3cr3t"
@@ -275,6 +275,31 @@ def test_copies_of_one_node_under_an_int_and_a_text_id_are_compared() -> None:
     assert difference.key == ("Sales", "Orders 1"), difference
     assert [(f.path, f.a, f.b) for f in difference.fields] == [
         ("$.inputAgentSettings.channels[0].port", 2222, 2223)
+    ]
+
+
+def test_units_listed_in_another_order_pair_by_their_channel_under_a_substitution() -> None:
+    """Production lists a profile's two FTP units in another order than test, each with its
+    host: each unit is compared with the unit on the same channel, so the substitution
+    silences the hosts (paired by place, it read as two channels wired differently)."""
+
+    def side(pid: str, ids: tuple[int, int], hosts: str, order: slice) -> ipt.Estate:
+        units = [
+            unit("Ftp", channel=channel(i, "FTP", name=n, partner=ACME), remotePath=f"//{n}{hosts}")
+            for i, n in zip(ids, ("a", "b"), strict=True)
+        ]
+        return ipt.Estate.from_raw([profile(pid, name="X", group="G", units=units[order])])
+
+    test, prod = (
+        side("P1", (5, 6), ".test.example.com/out", slice(None)),
+        side("Q1", (16, 15), ".example.com/out", slice(None, None, -1)),
+    )
+    assert not ipt.compare(test, prod, substitute=HOSTS)
+    (difference,) = ipt.compare(test, prod).differences
+    assert difference.status == "changed", difference
+    assert sorted(f.path for f in difference.fields) == [
+        "$.responseSettings.units[0].remotePath",
+        "$.responseSettings.units[1].remotePath",
     ]
 
 

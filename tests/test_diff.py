@@ -140,6 +140,20 @@ def test_channels_in_a_list_reordered_are_no_change():
     assert not ipt.diff(old, new)
 
 
+def test_units_reordered_and_edited_are_paired_by_their_channel_not_their_place():
+    """Two units of one class, swapped and each edited: each is paired with the unit on its
+    own channel, not the one at its place (that read as two rewirings, and each fileName
+    compared with the other unit's)."""
+    c5, c6 = channel(5, "FTP", partner=ACME), channel(6, "FTP", partner=ACME)
+    old = [unit("Ftp", channel=c5, fileName="a"), unit("Ftp", channel=c6, fileName="b")]
+    new = [unit("Ftp", channel=c6, fileName="b2"), unit("Ftp", channel=c5, fileName="a2")]
+    result = ipt.diff(estate_of(profile("P1", units=old)), estate_of(profile("P1", units=new)))
+    assert [(c.path, c.old, c.new) for c in result] == [
+        ("$.responseSettings.units[0].fileName", "b", "b2"),
+        ("$.responseSettings.units[1].fileName", "a", "a2"),
+    ]
+
+
 @pytest.mark.parametrize(
     ("old", "new", "expected"),
     [

@@ -6,7 +6,10 @@ what they are, not where they are, so that a reorder or an insertion is not repo
 change of every element after it. Inside a list, elements are paired in three rounds:
 
 1. equal elements (so reordering a list is never a change);
-2. objects with the same `id`, then objects without an id with the same `class`, in order;
+2. objects with the same `id`; then objects without an id with the same `class` and the
+   same channel (a response unit's `channel`, by its id, or by the reference `compare`
+   puts there), so two units swapped and edited are each paired with their own; then
+   objects without an id with the same `class`, in order;
 3. whatever is left and has neither an id nor a class, by position.
 
 What stays unpaired is an element removed (reported at its index in the old list) or added
@@ -213,7 +216,9 @@ def pair_elements(
 ) -> tuple[list[tuple[int, int]], list[int], list[int]]:
     """(old index, new index) pairs, then the old indexes and the new indexes left unpaired,
     by the three rounds of the module docstring."""
-    return pair_in_rounds(old, new, (_same_value, _identity, _no_identity))
+    return pair_in_rounds(
+        old, new, (_same_value, _with_id, _class_and_channel, _identity, _no_identity)
+    )
 
 
 def pair_in_rounds(
@@ -266,6 +271,29 @@ def _same_value(value: Any) -> Any:
         return ("=", json.dumps(value, sort_keys=True))
     except (TypeError, ValueError):
         return None
+
+
+def _with_id(value: Any) -> Any:
+    """An object's `id` (`_identity`'s first round, before the ones without an id)."""
+    token = _identity(value)
+    return token if token is not None and token[0] == "id" else None
+
+
+def _class_and_channel(value: Any) -> Any:
+    """An id-less object's `class` with the channel it holds: by the channel's id (a
+    diff), or the reference `compare` writes in its place (a `str`, or under `(channel)`
+    for a copy it keeps)."""
+    if not isinstance(value, dict) or usable_id(value.get("id")) is not None:
+        return None
+    cls, held = value.get("class"), value.get("channel")
+    if not isinstance(cls, str):
+        return None
+    if isinstance(held, dict):
+        inner = usable_id(held.get("id"))
+        ref = held.get("(channel)") if inner is None else ("id", str(inner))
+    else:
+        ref = held
+    return ("channel", cls, ref) if isinstance(ref, str | tuple) else None
 
 
 def _identity(value: Any) -> Any:
