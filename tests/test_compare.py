@@ -9,6 +9,7 @@ import datetime as dt
 import io
 import json
 import re
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -301,6 +302,27 @@ def test_units_listed_in_another_order_pair_by_their_channel_under_a_substitutio
         "$.responseSettings.units[0].remotePath",
         "$.responseSettings.units[1].remotePath",
     ]
+
+
+def test_names_in_another_unicode_form_are_the_same_names() -> None:
+    """`Café` typed as one code point in test and as `e` + a combining accent in production
+    is one name (NFC): the items are paired, not `only in` each side with a candidate that
+    reads exactly like them, and the forms are no difference (case and spaces still are)."""
+    composed = "Caf\u00e9 Orders"
+    decomposed = unicodedata.normalize("NFD", composed)
+    assert composed != decomposed
+
+    def side(name: str, partner_name: str, ids: int) -> ipt.Estate:
+        held = channel(ids, name=name, partner={**ACME, "id": ids, "name": partner_name})
+        return ipt.Estate.from_raw(
+            [profile(f"P{ids}", name=name, group="G", agent=agent("SFTP", channels=[held]))]
+        )
+
+    result = ipt.compare(side(composed, composed, 5), side(decomposed, decomposed, 9))
+    assert not result, result.to_text()
+    assert result.counts()["matched"] == {k: {"auto": 1} for k in ("profile", "channel", "partner")}
+    spaced = ipt.compare(side(composed, "Acme", 5), side(composed + " ", "Acme", 9))
+    assert spaced.counts()["profile"]["only-in-a"] == 1
 
 
 def test_a_str_is_one_ignore_glob_and_bad_shapes_name_their_argument() -> None:

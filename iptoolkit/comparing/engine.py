@@ -27,7 +27,7 @@ from ..support.arguments import text_pairs, texts
 from ..support.redact import is_secret_name
 from .comparison import Comparison
 from .difference import KINDS, STATUSES, Difference, FieldDiff, ItemKind, Match, key_text
-from .keyed_items import Item, first_copies, items_of
+from .keyed_items import Item, composed, first_copies, items_of
 from .matching import Paired, pair_items
 from .normal import Ref, Translator
 from .rules import Rules, today
@@ -291,6 +291,8 @@ class _Run:
             ):
                 self.ignored += 1
                 continue
+            if _same_text(change.old, change.new):
+                continue  # one text in two Unicode forms: the same name (`composed`)
             wired = isinstance(change.old, Ref) or isinstance(change.new, Ref)
             if wired:
                 severity = rule("rewired")
@@ -365,6 +367,10 @@ def _difference(
         tuple(fields),
         how,
     )
+
+
+def _same_text(a: Any, b: Any) -> bool:
+    return type(a) is str and type(b) is str and composed(a) == composed(b)
 
 
 def _said(value: Any) -> str:

@@ -5,11 +5,13 @@ held (the registry's content) and has an id; a channel without an id belongs to 
 profile holding it and is compared inside it. A partner is the partner of the first
 channel copy naming it, id-less channels' partners included. Keys are built by
 `Rules.keys` (see `rules.py`); keys are matched after the substitutions, so with
-`T_ <-> P_` `T_Orders` in test is paired with `P_Orders` in production.
+`T_ <-> P_` `T_Orders` in test is paired with `P_Orders` in production, and in Unicode's
+composed form (NFC): `Café` typed as `e` and a combining accent is the same name.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -22,7 +24,7 @@ if TYPE_CHECKING:
     from .difference import ItemKind
     from .rules import Rules
 
-__all__ = ["Item", "items_of", "first_copies"]
+__all__ = ["Item", "items_of", "first_copies", "composed"]
 
 _new = tuple.__new__
 """Makes a named tuple from a tuple of every field, in C (its constructor is Python's)."""
@@ -52,7 +54,11 @@ def items_of(estate: Estate, kind: ItemKind, rules: Rules) -> list[Item]:
 
     def keys(raw: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
         own = tuple([_part(raw, part) for part in parts])
-        return own, tuple([subst(part) for part in own]) if substituting else own
+        if substituting:
+            return own, tuple([composed(subst(part)) for part in own])
+        if all(part.isascii() for part in own):  # most keys: nothing to compose
+            return own, own
+        return own, tuple([composed(part) for part in own])
 
     if kind == "profile":
         return [  # made in C (`_new`): two installations of 100k profiles make 200k
@@ -94,6 +100,12 @@ def items_of(estate: Estate, kind: ItemKind, rules: Rules) -> list[Item]:
         )
         for node, raw in partners_of(estate.records, estate.varied_channels).items()
     ]
+
+
+def composed(text: str) -> str:
+    """`text` in Unicode's composed form (NFC), as keys are matched and texts compared:
+    two installations may hold one name in two forms that look and mean the same."""
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
 
 
 def first_copies(estate: Estate) -> Mapping[str, Any]:
