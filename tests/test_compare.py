@@ -325,6 +325,24 @@ def test_names_in_another_unicode_form_are_the_same_names() -> None:
     assert spaced.counts()["profile"]["only-in-a"] == 1
 
 
+def test_a_faulty_profile_on_one_side_is_said_in_a_note() -> None:
+    """A profile production holds faulty is compared as received (the diff says so of a
+    snapshot): the report says which side holds faulty profiles and which, so a reader
+    knows why its channels show as only in the other installation."""
+    good = profile(
+        "P1", name="X", group="G", agent=agent("SFTP", channels=[channel(5, partner=ACME)])
+    )
+    faulty = {**good, "id": "Q7", "active": "yes"}
+    result = ipt.compare(
+        ipt.Estate.from_raw([good]), ipt.Estate.from_raw([faulty]), names=("test", "prod")
+    )
+    (note,) = [n for n in result.notes if "faulty" in n]
+    assert note.startswith("prod has 1 faulty profile (Q7)") and "compared as received" in note
+    assert note in result.to_text() and note in json.loads(result.to_json())["summary"]["notes"]
+    same = ipt.Estate.from_raw([good])
+    assert not ipt.compare(same, same).notes
+
+
 def test_a_str_is_one_ignore_glob_and_bad_shapes_name_their_argument() -> None:
     """`ignore="description"` was read letter by letter (the difference stayed, silently);
     `substitute="ab"` failed to unpack and `["ab"]` was taken as ("a", "b")."""

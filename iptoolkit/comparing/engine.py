@@ -24,6 +24,7 @@ from ..change.walk import ABSENT, FieldChange, Walk, json_path, shown
 from ..core.estate import as_estate
 from ..models import gc_paused
 from ..support.arguments import text_pairs, texts
+from ..support.names import plural
 from ..support.redact import is_secret_name
 from .comparison import Comparison
 from .difference import KINDS, STATUSES, Difference, FieldDiff, ItemKind, Match, key_text
@@ -147,6 +148,9 @@ class _Run:
         """Unmatched items given candidates so far, per kind and side."""
 
     def all(self) -> None:
+        for name, estate in zip(self.names, (self.a, self.b), strict=True):
+            if estate.problems:
+                self.notes.append(_faulty_note(name, estate))
         paired = {kind: self._pair(kind) for kind in ("partner", "channel", "profile")}
         ignored = frozenset(self.rules.ignore_names)
         translators = [
@@ -366,6 +370,22 @@ def _difference(
         "; ".join(reasons[:3]) + (f"; and {len(reasons) - 3} more" if len(reasons) > 3 else ""),
         tuple(fields),
         how,
+    )
+
+
+def _faulty_note(name: str, estate: Estate) -> str:
+    """What a reader must know of an installation's faulty profiles (as the diff says it
+    of a snapshot): compared as received, the channels they hold read nowhere else."""
+    ids = [
+        f"#{problem.index}" if problem.profile_id is None else str(problem.profile_id)
+        for problem in estate.problems[:5]
+    ]
+    more = len(estate.problems) - len(ids)
+    named = ", ".join(ids) + (f" and {more:,} more" if more > 0 else "")
+    holding = "it holds" if len(estate.problems) == 1 else "they hold"
+    return (
+        f"{name} has {plural(len(estate.problems), 'faulty profile')} ({named}), compared "
+        f"as received: the channels and partners {holding} are not matched"
     )
 
 
