@@ -343,6 +343,15 @@ def test_a_faulty_profile_on_one_side_is_said_in_a_note() -> None:
     assert not ipt.compare(same, same).notes
 
 
+def test_a_field_null_in_one_installation_and_missing_in_the_other_says_which() -> None:
+    a = ipt.Estate.from_raw([profile("P1", name="X", group="G", description=None)])
+    b = ipt.Estate.from_raw([profile("Q1", name="X", group="G", timeout=30)])
+    (difference,) = ipt.compare(a, b).differences
+    by_path = {f.path: f for f in difference.fields}
+    assert by_path["$.description"].reason == "null before, now not sent"
+    assert by_path["$.timeout"].reason == "a setting changed (timeout); a field not sent before"
+
+
 def test_a_str_is_one_ignore_glob_and_bad_shapes_name_their_argument() -> None:
     """`ignore="description"` was read letter by letter (the difference stayed, silently);
     `substitute="ab"` failed to unpack and `["ab"]` was taken as ("a", "b")."""

@@ -154,6 +154,20 @@ def test_units_reordered_and_edited_are_paired_by_their_channel_not_their_place(
     ]
 
 
+def test_a_field_null_on_one_side_and_missing_on_the_other_says_which():
+    """Masked values show a missing field as null, so "null -> null" said nothing: the
+    reason says which side does not send the field, in every output."""
+    old = sftp("P1", description=None)
+    new = sftp("P1", retryPolicy={"attempts": 3})
+    result = ipt.diff(estate_of(old), estate_of(new))
+    gone = one(result, kind="profile", path="$.description")
+    came = one(result, kind="profile", path="$.retryPolicy")
+    assert (gone.old, gone.new, gone.reason) == (None, None, "null before, now not sent")
+    assert came.reason == "a setting changed (retryPolicy); a field not sent before"
+    assert "null before, now not sent" in result.to_text()
+    assert "null before, now not sent" in result.to_markdown()
+
+
 @pytest.mark.parametrize(
     ("old", "new", "expected"),
     [

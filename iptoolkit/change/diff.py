@@ -56,7 +56,7 @@ from .rewire import kind_of, replacements
 from .schema_compare import schema_changes
 from .severity import field_severity, link_severity, rule
 from .swaps import is_channel, replaced_channel, swaps
-from .walk import ABSENT, FieldChange, Walk, json_path, shown
+from .walk import ABSENT, FieldChange, Walk, json_path, shown, with_presence
 
 if TYPE_CHECKING:
     from ..core.estate import Estate
@@ -239,7 +239,7 @@ class _Differ:
                 json_path(field.path),
                 shown(field.old, field.secret),
                 shown(field.new, field.secret),
-                reason,
+                with_presence(reason, field),
                 name,
                 profiles,
             )

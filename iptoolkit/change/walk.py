@@ -42,7 +42,9 @@ __all__ = [
     "moved",
     "pair_elements",
     "pair_in_rounds",
+    "presence",
     "shown",
+    "with_presence",
 ]
 
 
@@ -90,6 +92,27 @@ def shown(value: Any, secret: bool) -> Any:
     if secret and value not in (None, ""):
         return MASK
     return redact_fields(value)
+
+
+def presence(change: FieldChange) -> str:
+    """What `shown` hides of a field missing on one side (it shows null for missing):
+    "null before, now not sent", "a field not sent before", "an element removed"."""
+    if change.old is not ABSENT and change.new is not ABSENT:
+        return ""
+    element = change.path.endswith("]")
+    if change.old is ABSENT:
+        if element:
+            return "an element added"
+        return "not sent before, now null" if change.new is None else "a field not sent before"
+    if element:
+        return "an element removed"
+    return "null before, now not sent" if change.old is None else "a field no longer sent"
+
+
+def with_presence(reason: str, change: FieldChange) -> str:
+    """`reason` with `presence`, when a side is missing."""
+    said = presence(change)
+    return f"{reason}; {said}" if reason and said else reason or said
 
 
 def json_path(path: str) -> str:

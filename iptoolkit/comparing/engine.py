@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from ..change.estate_diff import SEVERITIES
 from ..change.pairing import Users
 from ..change.severity import field_severity, rule
-from ..change.walk import ABSENT, FieldChange, Walk, json_path, shown
+from ..change.walk import ABSENT, FieldChange, Walk, json_path, shown, with_presence
 from ..core.estate import as_estate
 from ..models import gc_paused
 from ..support.arguments import text_pairs, texts
@@ -312,7 +312,7 @@ class _Run:
                     shown(change.old, change.secret),
                     shown(change.new, change.secret),
                     severity,
-                    reason or "cosmetic",
+                    with_presence(reason, change) or "cosmetic",
                     wired,
                     change.secret,
                 )
