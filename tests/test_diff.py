@@ -539,6 +539,23 @@ def test_schema_changes_are_counted_as_schema_elements():
     assert result.summary() == "1 schema element added; 1 notable"
 
 
+def test_a_schema_change_shows_its_path_and_reason_without_values():
+    """A field appearing in the schema has no old or new value: `null -> null` read as a
+    change of nothing (a review found it on every schema row)."""
+    old = estate_of(sftp("P1"))
+    new = ipt.Estate.from_raw([{**sftp("P1"), "brandNewField": 5}])
+    result = ipt.diff(old, new)
+    schema = one(result, kind="schema")
+    text = result.to_text().splitlines()
+    line = next(line for line in text if line.strip().startswith("$.brandNewField  ["))
+    assert "null" not in line and "appears" in line
+    markdown = result.to_markdown()
+    assert "`$.brandNewField` (field brandNewField" in markdown
+    assert markdown.count("`null` → `null`") == 0
+    assert "5" in next(line for line in text if line.strip().startswith("$.brandNewField:"))
+    assert schema.old is None and schema.new is None  # the JSON keeps its shape
+
+
 def test_a_name_or_source_holding_a_password_shows_the_mask_in_every_form():
     """Names are shown as people know them, and some hold a URL with a password; the
     snapshots' source URLs too: every form of a diff masks them (`redact_text`)."""

@@ -264,8 +264,16 @@ def _title(change: Change) -> str:
 
 
 def _field_line(change: Change) -> str:
+    if not _valued(change):
+        return escape_unprintable(change.path)
     before, after = said(change.old, change.path), said(change.new, change.path)
     return escape_unprintable(f"{change.path}: {before} -> {after}")
+
+
+def _valued(change: Change) -> bool:
+    """Whether a field's change has values to show: a schema change (a field or class
+    appearing or going) has none, and `null -> null` read as a change of nothing."""
+    return change.kind != "schema"
 
 
 def to_text(diff: Diff) -> str:
@@ -349,10 +357,12 @@ def _markdown_item(first: Change, group: list[Change], links: list[Change]) -> s
     lines = [f"- **{first.kind} {first.op}**{name} ({code(first.key)}){why}"]
     for change in group:
         if change.path:
-            before, after = said(change.old, change.path), said(change.new, change.path)
-            what = f"{code(change.path)}: {code(before)} → "
+            what = code(change.path)
+            if _valued(change):
+                before, after = said(change.old, change.path), said(change.new, change.path)
+                what += f": {code(before)} → {code(after)}"
             reason = f" ({escape(change.reason)})" if change.reason else ""
-            lines.append(f"    - {what}{code(after)}{reason}")
+            lines.append(f"    - {what}{reason}")
     for link in links:
         reason = f" ({escape(link.reason)})" if _telling(link) else ""
         lines.append(f"    - link {link.op} {code(link.key)}{reason}")
