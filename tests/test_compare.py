@@ -156,6 +156,29 @@ def test_renames_through_the_mapping_file(prod: ipt.Estate, tmp_path: Path) -> N
         read_mapping(mapping, Rules())
 
 
+def test_a_mapping_file_masks_a_password_in_a_name_and_still_pairs_by_it(
+    prod: ipt.Estate, tmp_path: Path
+) -> None:
+    """The file is for a pull request: a name holding a URL's password is written masked,
+    as every other output says it, and a masked key still names its item when read."""
+    secret = "s3cr3tPW"
+    raw = [dict(r.raw) for r in prod.records]
+    raw[0]["name"] = f"Orders from ftp://edi:{secret}@ftp.example.com/in"
+    before = ipt.Estate.from_raw(raw)
+    raw = [dict(r) for r in raw]
+    raw[0]["name"] = f"Orders (new) from ftp://edi:{secret}@ftp.example.com/in"
+    renamed = ipt.Estate.from_raw(raw)
+    mapping = tmp_path / "mapping.toml"
+    write_mapping(ipt.compare(before, renamed), mapping)
+    text = mapping.read_text(encoding="utf-8")
+    assert secret not in text and "ftp://edi:**********@ftp.example.com/in" in text
+    text = text.replace("# [[profile]]\n# a = ", "[[profile]]\na = ").replace("\n# b = ", "\nb = ")
+    mapping.write_text(text, encoding="utf-8")
+    result = ipt.compare(before, renamed, manual=read_mapping(mapping, Rules()))
+    assert result.counts()["matched"]["profile"]["manual"] == 1, result.notes
+    assert not result.of(status="only-in-a") and not result.of(status="only-in-b")
+
+
 def test_toml_strings_hold_any_name() -> None:
     import tomllib
 

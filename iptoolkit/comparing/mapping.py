@@ -14,6 +14,8 @@ the audit's reader). One array of tables per kind, each entry A's natural key an
 items of A as commented-out entries with their closest candidate in B, so that a reviewer
 uncomments what is a rename. Every string is written as a TOML basic string, escaped
 here (there is no TOML writer among the dependencies, and a name may hold any character).
+A key is written masked (`redact_text`: a name may hold a URL's password, and the file is
+for a pull request); `pair_items` finds an item by its masked key too.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from ..support.redact import redact_text
 from .difference import KINDS
 
 if TYPE_CHECKING:
@@ -139,7 +142,7 @@ def toml_string(text: str) -> str:
 
 
 def _array(key: tuple[str, ...] | Any) -> str:
-    return "[" + ", ".join(toml_string(part) for part in key) + "]"
+    return "[" + ", ".join(toml_string(redact_text(part)) for part in key) + "]"
 
 
 def _comment(text: str) -> str:

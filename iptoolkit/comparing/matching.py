@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..support.names import Vocabulary
+from ..support.redact import MASK, redact_text
 from .difference import How, key_text
 
 if TYPE_CHECKING:
@@ -66,7 +67,7 @@ def pair_items(
     taken_a: set[str] = set()
     taken_b: set[str] = set()
     for a_key, b_key in manual:
-        a_found, b_found = a_by_own.get(a_key, []), b_by_own.get(b_key, [])
+        a_found, b_found = _named(a_by_own, a_key), _named(b_by_own, b_key)
         if len(a_found) != 1 or len(b_found) != 1:
             side, found, key = ("A", a_found, a_key) if len(a_found) != 1 else ("B", b_found, b_key)
             what = "no" if not found else f"{len(found)} (ambiguous)"
@@ -99,6 +100,20 @@ def pair_items(
         else:
             out.only_b.extend(b_found)
     return out
+
+
+def _named(by_key: dict[tuple[str, ...], list[Item]], key: tuple[str, ...]) -> list[Item]:
+    """The items a mapping file's key names: by the key, or, for a key written masked
+    (`write_mapping` masks a password in a name), by their keys masked alike."""
+    found = by_key.get(key)
+    if found is not None or not any(MASK in part for part in key):
+        return found or []
+    return [
+        item
+        for own, items in by_key.items()
+        if tuple(redact_text(part) for part in own) == key
+        for item in items
+    ]
 
 
 def _by(items: Iterable[Item], *, own: bool) -> dict[tuple[str, ...], list[Item]]:
