@@ -624,3 +624,12 @@ def test_equal_profiles_found_by_their_texts_are_the_ones_found_by_their_json(tm
         text = bytes(subsets[1].texts[positions[b.key]])
         assert pairing.same_texts(*subsets)(a, b) == (subsets[0].texts[odd.index(a.index)] == text)
     assert not any(pairing.same_texts(ipt.Estate.from_raw(raw), new)(a, b) for a, b in pairs)
+
+
+def test_a_name_changed_only_in_its_unicode_form_says_so():
+    """`Café` as one character, then as `e` and a combining accent: the two look the same,
+    so the change says why it is one."""
+    old = estate_of(sftp("P1", name="Caf\u00e9 orders"))
+    new = estate_of(sftp("P1", name="Cafe\u0301 orders"))
+    change = one(ipt.diff(old, new), path="$.name")
+    assert (change.severity, change.reason) == ("cosmetic", "the same text in another Unicode form")

@@ -15,8 +15,10 @@ Rules that need the estates (who uses a channel, which links were replaced) are 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from .record import Severity
 from .walk import FieldChange
@@ -210,7 +212,7 @@ def field_severity(
         return rule("inactive"), "a response unit deactivated"
     name = change.name
     if name in COSMETIC_FIELDS and change.top != "mappingSettings":
-        return rule("cosmetic"), ""
+        return rule("cosmetic"), _unicode_form_only(change.old, change.new)
     if name == "class":
         return rule("setting"), "its class changed"
     if _CERTIFICATE.search(name):
@@ -263,3 +265,12 @@ def link_severity(
     if with_item or not source.startswith(("agent:", "response:", "profile:")):
         return rule("goes-with"), "a link was removed"
     return rule("inactive"), "a link of an inactive profile was removed"
+
+
+def _unicode_form_only(old: Any, new: Any) -> str:
+    """The reason for a text changed only in its Unicode form (`Café` as one character or
+    as `e` and a combining accent): the two look the same, and would read as no change."""
+    if type(old) is str and type(new) is str and old != new:
+        if unicodedata.normalize("NFC", old) == unicodedata.normalize("NFC", new):
+            return "the same text in another Unicode form"
+    return ""
