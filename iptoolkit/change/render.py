@@ -265,7 +265,7 @@ def _title(change: Change) -> str:
 
 def _field_line(change: Change) -> str:
     if not _valued(change):
-        return escape_unprintable(change.path)
+        return escape_unprintable(change.path or "")
     before, after = said(change.old, change.path), said(change.new, change.path)
     return escape_unprintable(f"{change.path}: {before} -> {after}")
 
