@@ -308,3 +308,19 @@ def test_the_demo_estate_shows_security_findings() -> None:
     found = audit(ipt.demo_estate(n_profiles=400, seed=3))
     assert {"SEC006", "SEC009"} <= codes(found)
     assert all(f.code for f in found)
+
+
+def test_a_channel_newly_inactive_under_a_known_ops001_is_a_new_finding() -> None:
+    """A baseline hides a finding by its fingerprint: OPS001's was its profile alone, so
+    once a profile's finding was accepted, another of its channels going inactive added
+    nothing new. The inactive channels are part of what it is about."""
+
+    def ops001(*inactive: int) -> ipt.Finding:
+        channels = [channel(n, partner=ACME, active=n not in inactive) for n in (1, 2)]
+        found = audit(estate_of(profile("P1", agent=agent("SFTP", channels=channels))))
+        [finding] = [f for f in found if f.code == "OPS001"]
+        return finding
+
+    one, same, more = ops001(1), ops001(1), ops001(1, 2)
+    assert one.fingerprint == same.fingerprint  # the same finding, found again
+    assert more.fingerprint != one.fingerprint  # channel 2 too: not hidden by the old one

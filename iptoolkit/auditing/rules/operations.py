@@ -47,6 +47,9 @@ def active_profile_inactive_channel(ctx: AuditContext) -> Iterator[Finding]:
                 record,
                 record.node,
                 *dead,
+                # what it is about: a baseline that accepted one inactive channel does
+                # not hide another going inactive in the same profile
+                key=f"{record.node}:{','.join(sorted(dead))}",
             )
 
 
