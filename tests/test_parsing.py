@@ -220,3 +220,13 @@ def test_validate_profiles_keeps_the_good_and_names_each_faulty_one():
     with pytest.raises(ipt.ParseError) as caught:
         ipt.parse_profiles(items)
     assert caught.value.issues == problems[0].issues
+
+
+@pytest.mark.parametrize("key", ["items", "data", "values", "list"])
+def test_one_profile_with_an_unknown_list_named_like_a_wrapper_is_that_profile(key):
+    """The spec lets a profile carry fields it does not list (kept as unknown fields); one
+    holding a list under a wrapper's key (`items`) is still the profile, not a wrapper."""
+    single = {**PROFILE, key: [{"sku": 1}]}
+    [profile] = ipt.parse_profiles(json.dumps(single))
+    assert profile.id == "P-1"
+    assert ipt.dump_profiles([profile]) == [single]

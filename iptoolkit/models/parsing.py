@@ -228,6 +228,8 @@ def locate_profiles(
         return data, at
     if not isinstance(data, dict):
         raise ParseError(f"no list of profiles found: {_what_was_given(data)}; {_NEEDED}")
+    if data.get("class") == _PROFILE_CLASS:  # a list it holds is an unknown field of it
+        return [data], None
     for key in WRAPPER_KEYS:
         value = data.get(key)
         if isinstance(value, list):
@@ -369,10 +371,13 @@ def dump_profiles(profiles: Iterable[IntegrationProfile]) -> list[dict[str, Any]
     return [profile.to_json_dict() for profile in profiles]
 
 
+_PROFILE_CLASS = "core:IntegrationProfile"
+
+
 def _looks_like_profile(data: dict[str, Any]) -> bool:
     cls = data.get("class")
     if isinstance(cls, str):
-        return cls == "core:IntegrationProfile"
+        return cls == _PROFILE_CLASS
     return any(key in data for key in ("id", "name", "inputAgentSettings", "group"))
 
 
