@@ -92,3 +92,15 @@ def test_the_command_writes_the_file_it_is_given(tmp_path: Path) -> None:
         [sys.executable, "-m", "iptoolkit.models.reference", str(out)], check=True, cwd=ROOT
     )
     assert out.read_text(encoding="utf-8") == reference.render()
+
+
+def test_what_the_reference_says_of_a_dump_is_what_a_dump_does() -> None:
+    """A key sent under its Python name comes back under its JSON name, and keys come back
+    in the model's order (its fields, then unknown ones as sent), not the order sent: the
+    reference once said a round trip "loses nothing", and a reader took it for the text."""
+    said = " ".join(reference.render().split())
+    assert "input may use either, a dump writes the JSON name" in said
+    assert "The order of keys is the model's: its fields in the order of the table" in said
+    sent = {"zzz": 1, "name": "Orders", "skip_mapping": True, "id": "P1", "aaa": 2}
+    dumped = models.parse_profiles([sent])[0].to_json_dict()
+    assert list(dumped) == ["id", "name", "skipMapping", "zzz", "aaa"]

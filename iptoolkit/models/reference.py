@@ -217,12 +217,13 @@ What holds for every model (`ApiModel`, in `iptoolkit/models/base.py`):
 - **Every field is optional**: absent means `None`, and absent fields stay absent when the
   model is dumped again (`to_json_dict()`, by alias, unset fields left out).
 - **Two names**: the JSON name (camelCase, the alias) and the Python name (snake_case); input
-  may use either. `class` is `class_` in Python, `from` is `from_`.
+  may use either, a dump writes the JSON name. `class` is `class_` in Python, `from` is `from_`.
 - **Strict types**: a number is never silently a string, nor a string a number. `I32` and
   `I64` are Python ints checked against the 32- and 64-bit signed ranges of the spec's
   `i32` and `i64`; an int above 2**53 survives exactly.
 - **Unknown fields are kept**, under the name the server sent, and dumped back: a parse and
-  dump round trip loses nothing.
+  dump round trip loses no key and no value. The order of keys is the model's: its fields
+  in the order of the table, then the unknown ones in the order sent.
 - **Polymorphic fields** are unions discriminated on `class`, whose value is `{CLASS_PREFIX}`
   followed by the type name. A `class` this toolkit does not know, or none, gives the
   family's fallback model (a `FallbackModel`: every field kept as sent, untyped), never an
