@@ -455,9 +455,11 @@ class Explorer:
             self.show_detail(self.model.profile_nodes[rows[row]])
 
 
-MIN_TABS_PX = 720
+MIN_TABS_PX = 520
 """The tabs' narrowest width beside the filter panel: less, and they go below it, where the
-topology has the whole width (its overview needs about 710 px at its shortest labels)."""
+topology has the whole width. The overview fits a pane of 528 px with its labels on two
+lines (`topology_wrap`), so filters shown on a laptop keep the map beside them (at 720 px
+it went below them, a screen down, in JupyterLab at 1,280 px and the app at 1,000 px)."""
 
 
 def _tabs(*panes: W.Widget) -> W.Tab:

@@ -12,11 +12,13 @@ drawn. In JupyterLab beside its file browser and in the app, one browser for bot
   windows of 1,000 and 1,280 px the canvas's top edge is
   within the first `FIRST_SCREEN` px of the window, the canvas no wider than its pane
   and nothing scrolling sideways (at 1,000 px, a 528 px pane, its labels take two lines
-  to stay readable: `topology_wrap`). An item picked in the map's search (keyboard only)
-  shows its details below the map at 1,000 px and beside it at 1,920 px, the Topology tab
-  in front. At 800 px the overview is wider than its pane: scrolled sideways, then a group
+  to stay readable: `topology_wrap`). The filters, folded there by default, shown by their
+  button at 1,280 px keep the map beside them on the first screen. An item picked in the
+  map's search (keyboard only) shows its details below the map at 1,000 px and beside it
+  at 1,920 px, the Topology tab in front. At 800 px the overview is wider than its pane: scrolled sideways, then a group
   opened, the new picture starts at the left edge.
-- **The app** (`iptoolkit explore`): the same first-screen figures at 1,000 and 1,280 px,
+- **The app** (`iptoolkit explore`): the same first-screen figures at 1,000 and 1,280 px
+  (the filters shown at 1,000 px beside the map too),
   the first view's bar (drawn on the server while the kernel reads and builds) and the
   view's seen and gone, with no "Error displaying widget" left; details below the map at
   1,000 px and beside it at 1,920.
@@ -199,6 +201,7 @@ def _lab_session(browser: Any, lab: Lab, tmp_path: Path) -> list[str]:
             found.append(f"lab {width} px: " + _first_screen(page, width))
             assert page.locator(".jp-FileBrowser").first.is_visible()  # beside it
             keep_screenshot(page, tmp_path, f"explorer-lab-{width}")
+        found.append(f"lab {LAPTOP[-1]} px: " + _filters_beside(page, LAPTOP[-1], tmp_path))
         # the bars: the cell's while the Explorer was built, the view's while it laid the map
         # out for each width reported (the first alone was missed on a busy machine)
         found.append(_bars_came_and_went(page, cell=f"Indexing {LAB_PROFILES:,} profiles"))
@@ -223,6 +226,7 @@ def _app_session(browser: Any, url: str, tmp_path: Path) -> list[str]:
         for width in LAPTOP:
             found.append(f"app {width} px: " + _first_screen(page, width))
             keep_screenshot(page, tmp_path, f"app-{width}")
+        found.append(f"app {LAPTOP[0]} px: " + _filters_beside(page, LAPTOP[0], tmp_path))
         # the bars: the page drawn on the server while the kernel reads the estate and builds
         # the Explorer (Voila shows a cell's outputs once it ran: its bar, emptied, never
         # shows), then the view's, laying out for the width
@@ -344,6 +348,27 @@ def _first_screen(page: Any, width: int) -> str:
     )
     assert at["top"] <= FIRST_SCREEN, line
     assert at["width"] <= at["pane"] + 1 and not at["sideways"], line
+    return line
+
+
+def _filters_beside(page: Any, width: int, tmp_path: Path) -> str:
+    """The filters folded by default at this width; shown by their button ("Show the
+    filters beside the map"), the map is beside them, still on the first screen, nothing
+    scrolling sideways (it went below them, a screen down); folded again after."""
+    _resize(page, width)
+    button = page.get_by_role("button", name="Show filters")
+    button.click()
+    at = _resize(page, width)
+    panel = page.locator(".ipt-explorer .ipt-filters").first.bounding_box()
+    line = (
+        f"filters shown at x {panel['x']:.0f}-{panel['x'] + panel['width']:.0f}: canvas "
+        f"at x {at['left']:.0f}, top {at['top']:.0f} px, {at['width']:.0f} px wide"
+    )
+    keep_screenshot(page, tmp_path, f"filters-shown-{width}")
+    assert at["left"] >= panel["x"] + panel["width"] and at["top"] <= FIRST_SCREEN, line
+    assert at["width"] <= at["pane"] + 1 and not at["sideways"], line
+    page.get_by_role("button", name="Hide filters").click()
+    _resize(page, width)
     return line
 
 
