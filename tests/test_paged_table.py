@@ -11,6 +11,7 @@ import pytest
 
 from iptoolkit.demo import demo_estate
 from iptoolkit.query.filters import Filter
+from iptoolkit.support.names import type_label
 from iptoolkit.viewmodel.explorer_model import ExplorerModel
 from iptoolkit.viewmodel.table_pages import CELL_CHARS, PAGE_SIZES, Pager, cell_text, page_span
 from iptoolkit.widgets.table import SelectionTable
@@ -292,3 +293,17 @@ def test_the_explorer_maps_a_click_on_a_sorted_page_to_its_profile() -> None:
         assert explorer.detail.node == f"profile:{row['cells'][0]}"
     finally:
         explorer.close()
+
+
+def test_the_explorer_table_says_types_and_flags_as_the_filters_do() -> None:
+    """The agent type as the filter panel lists it ("Cron Cloud Storage", not the class
+    name "CronCloudStorageAgentSettings"), active as yes or no (not Python's True/False)."""
+    model = ExplorerModel(demo_estate(n_profiles=60, seed=1))
+    picks: list[int] = []
+    table = SelectionTable(picks.append, page_size=100)
+    table.show(model.table(model.select(Filter())))
+    types, flags = _shown(table, "agent type"), _shown(table, "active")
+    raw = model.estate.to_frame("profiles")
+    assert types == [type_label(name) for name in raw["agent_type"]]
+    assert not any(name.endswith("Settings") for name in types), types
+    assert flags == ["yes" if flag else "no" for flag in raw["active"]]

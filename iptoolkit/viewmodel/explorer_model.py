@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.selection import Filter
 from ..query.filters import LIST_FIELDS, field_matches, subset, unjudged_note, unmatched
-from ..support.names import plural, unresolved_note
+from ..support.names import plural, type_label, unresolved_note
 from .facets import FacetIndex, Facets
 
 if TYPE_CHECKING:
@@ -157,6 +157,12 @@ class ExplorerModel:
         frame = self.estate.to_frame("profiles").loc[:, list(TABLE_COLUMNS)]
         # dates as text once, not per change; the time of day says little here
         frame["last_modified"] = frame["last_modified"].dt.strftime("%Y-%m-%d")
+        # as the filter panel says them, not "CronFtpAgentSettings" and "True"
+        types = frame["agent_type"]
+        frame["agent_type"] = types.map(
+            {name: type_label(name) for name in types.dropna().unique()}
+        )
+        frame["active"] = frame["active"].map({True: "yes", False: "no"})
         return frame.rename(columns=lambda name: name.replace("_", " "))
 
     def table_parts(self) -> tuple[pandas.DataFrame, list[str]]:
