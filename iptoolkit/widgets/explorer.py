@@ -43,6 +43,7 @@ from .detail import DetailPane
 from .exporter import ExportPanel, suggested_name, write_selection
 from .filter_fold import FOLD_CSS, FilterFold
 from .findings import FindingsPane
+from .key_guard import KeyGuard
 from .map_details import MapDetails
 from .panel import FilterPanel
 from .progress_bar import cell_progress
@@ -489,6 +490,7 @@ def _page(
             W.HTML(f"<style>{FOLD_CSS}</style>"),
             fold.width,
             home,
+            KeyGuard(),  # a letter typed on a filter list is not a notebook command
             W.HBox([fold.button, header], layout=W.Layout(align_items="flex-start")),
             message,
             W.HBox([panel, tabs], layout=W.Layout(width="100%", flex_flow="row wrap")),

@@ -15,8 +15,9 @@ drawn. In JupyterLab beside its file browser and in the app, one browser for bot
   to stay readable: `topology_wrap`). The filters, folded there by default, shown by their
   button at 1,280 px keep the map beside them on the first screen. An item picked in the
   map's search (keyboard only) shows its details below the map at 1,000 px and beside it
-  at 1,920 px, the Topology tab in front. At 800 px the overview is wider than its pane: scrolled sideways, then a group
-  opened, the new picture starts at the left edge.
+  at 1,920 px, the Topology tab in front. At 800 px the overview is wider than its pane:
+  scrolled sideways, then a group opened, the new picture starts at the left edge. On a
+  filter list the keys are the list's, not the notebook's commands.
 - **The app** (`iptoolkit explore`): the same first-screen figures at 1,000 and 1,280 px
   (the filters shown at 1,000 px beside the map too),
   the first view's bar (drawn on the server while the kernel reads and builds) and the
@@ -209,6 +210,7 @@ def _lab_session(browser: Any, lab: Lab, tmp_path: Path) -> list[str]:
         found.append(f"lab {WIDE} px: " + _picked(page, WIDE, below=False))
         keep_screenshot(page, tmp_path, f"explorer-lab-{WIDE}")
         found.append("lab 800 px: " + _scroll_not_inherited(page))
+        found.append(f"lab {LAPTOP[-1]} px: " + _keys_stay_in_the_lists(page))
         assert page.errors == []
     finally:
         page.close()
@@ -369,6 +371,32 @@ def _filters_beside(page: Any, width: int, tmp_path: Path) -> str:
     assert at["width"] <= at["pane"] + 1 and not at["sideways"], line
     page.get_by_role("button", name="Hide filters").click()
     _resize(page, width)
+    return line
+
+
+def _keys_stay_in_the_lists(page: Any) -> str:
+    """On a filter list in JupyterLab (the notebook in command mode), the arrow keys choose
+    its options and a letter jumps to one: neither is a notebook command (ArrowDown moved
+    to the next cell, "m" turned the Explorer's cell to Markdown, its output gone)."""
+    _resize(page, LAPTOP[-1])
+    page.get_by_role("button", name="Show filters").click()
+    groups = page.get_by_role("listbox", name="Groups").first
+    groups.focus()
+    cells = "() => Array.from(document.querySelectorAll('.jp-Notebook .jp-Cell'), c => c.className)"
+    before = page.evaluate(cells)
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("m")
+    page.wait_for_timeout(1000)
+    after = page.evaluate(cells)
+    assert after == before, f"ArrowDown then m on the groups changed the cells: {after}"
+    chosen = groups.evaluate("el => Array.from(el.selectedOptions, o => o.textContent)")
+    line = f"ArrowDown then m on the groups: {chosen} chosen, the cells as they were"
+    assert chosen and page.evaluate("document.activeElement.tagName") == "SELECT", line
+    page.wait_for_function(  # the map and counts follow the group chosen
+        "all => !document.querySelector('.ipt-counts').innerText.startsWith(all)",
+        arg=f"{LAB_PROFILES:,} of",
+        timeout=STEP,
+    )
     return line
 
 
