@@ -55,7 +55,7 @@ from .lab import (
     wait_logged,
     write_notebook,
 )
-from .labels import RECORD_LABELS, every_frame, problems, settle
+from .labels import RECORD_LABELS, every_frame, problems, settle, view_problems
 from .steps import STEP, wait_settled, wait_text
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
@@ -369,6 +369,10 @@ def _filters_beside(page: Any, width: int, tmp_path: Path) -> str:
     keep_screenshot(page, tmp_path, f"filters-shown-{width}")
     assert at["left"] >= panel["x"] + panel["width"] and at["top"] <= FIRST_SCREEN, line
     assert at["width"] <= at["pane"] + 1 and not at["sideways"], line
+    settle(page, timeout=STEP)
+    found = view_problems(page, 0)[1]  # its narrower canvas: labels still whole, apart
+    line += f"; labels: {found.line()}"
+    assert not (found.overlaps or found.cut or found.nodes_cut or found.small), line
     page.get_by_role("button", name="Hide filters").click()
     _resize(page, width)
     return line
