@@ -7,7 +7,7 @@ the next option, and a letter typed to jump to an option ran the notebook's comm
 reads keys as they bubble up to the document (`bubblingKeydown`), so this anywidget,
 placed in the Explorer's page, stops a key at the page's root once the control it was
 typed in has had it; keys with Ctrl, Alt or Meta still reach JupyterLab (save, the
-palette). Voila has no such shortcuts: there it changes nothing.
+palette), and Shift+Enter (run the cell). Voila has no such shortcuts: there it changes nothing.
 """
 
 from __future__ import annotations
@@ -24,8 +24,9 @@ _ESM = f"""
 function render({{ el }}) {{
   el.style.display = "none";
   let tries = 0;
-  const stop = (event) => {{
-    if (!event.ctrlKey && !event.altKey && !event.metaKey) event.stopPropagation();
+  const stop = (event) => {{  // Shift+Enter still runs the cell, as in any output
+    const runs = event.shiftKey && event.key === "Enter";
+    if (!event.ctrlKey && !event.altKey && !event.metaKey && !runs) event.stopPropagation();
   }};
   const guard = () => {{  // the view is put in the page after it renders
     const root = el.closest({GUARDED!r});
@@ -43,6 +44,7 @@ export default {{ render }};
 
 class KeyGuard(anywidget.AnyWidget):
     """Keeps the keys typed inside its closest `GUARDED` ancestor (but those with Ctrl,
-    Alt or Meta) from JupyterLab's notebook shortcuts (hidden: it draws nothing)."""
+    Alt or Meta, and Shift+Enter) from JupyterLab's notebook shortcuts (hidden: it draws
+    nothing)."""
 
     _esm = traitlets.Unicode(_ESM).tag(sync=True)
