@@ -452,3 +452,22 @@ def test_the_side_by_side_titles_count_what_differs_apart_from_what_it_touches(
     drawn = {text.get_text() for ax in figure.axes for text in ax.texts}
     assert "Cost centers from the AS/400 (Data queue) - DE" in drawn
     assert "Agents (9) · responses (10)" in drawn
+
+
+def test_the_side_by_side_draws_the_worst_first_and_says_of_how_many(
+    prod: ipt.Estate, test_env: ipt.Estate
+) -> None:
+    """Without the hosts' substitution nearly every profile differs and a panel has room for
+    `limit`: it drew the first in listing order, left out the one breaking difference (an
+    active profile only in test) and titled the panel "6 profiles that differ" of 115."""
+    from iptoolkit.plot.backend import detach
+
+    result = ipt.compare(test_env, prod, names=("test", "prod"))
+    (worst,) = [d for d in result.differences if d.severity == "breaking"]
+    differ = {d.a for d in result.differences} & {r.node for r in test_env.records}
+    assert len(differ) > 100
+    figure = detach(ipt.plot_comparison(result, limit=12))
+    upper = figure.axes[0]
+    assert upper.get_title("left") == f"test: 12 of {len(differ)} profiles that differ"
+    drawn = [text.get_text() for text in upper.texts]
+    assert any(text.startswith(worst.name[:30]) for text in drawn), drawn
