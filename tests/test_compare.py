@@ -204,6 +204,8 @@ def test_known_differences_hide_until_they_expire(prod: ipt.Estate, test_env: ip
     assert any("expired on 2026-10-01" in note for note in result.notes)
     assert any("matches nothing" in note for note in result.notes)
     assert "expired" in result.to_text() and "(1 known, hidden)" in result.summary()
+    # a note is one sentence: "... remove it?" was printed "remove it?."
+    assert not re.search(r"[.?!]\.$", result.summary(), re.MULTILINE), result.summary()
     later = ipt.compare(prod, test_env, rules=rules, on=dt.date(2027, 2, 1))
     assert not later.known
 

@@ -122,7 +122,13 @@ def summary(result: Comparison) -> str:
         text = "; ".join(parts)
     if result.known:
         text += f" ({len(result.known):,} known, hidden)"
-    return text + "".join(f"\nNote: {_clean(note)}." for note in result.notes)
+    return text + "".join(f"\nNote: {_sentence(_clean(note))}" for note in result.notes)
+
+
+def _sentence(text: str) -> str:
+    """The note with a full stop, unless it ends as a sentence already (`remove it?`, a
+    reason written with its own full stop)."""
+    return text if text.endswith((".", "?", "!")) else text + "."
 
 
 def to_text(result: Comparison) -> str:
