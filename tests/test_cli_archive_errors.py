@@ -177,3 +177,13 @@ def test_an_id_read_from_the_snapshots_frame_names_its_snapshot(files: dict[str,
     for wrong in (2.0, object(), True):
         with pytest.raises(TypeError, match="at: a snapshot id, a date or a date-time, not"):
             archive.snapshot_id(wrong)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("command", "folder"),
+    [(["archive", "add"], "archive"), (["watch"], "archive"), (["archive", "export"], "output")],
+)
+def test_mkdirs_says_whose_folder_it_makes(command: list[str], folder: str) -> None:
+    """`-p` of `archive add` and `watch` makes the archive's folder, not an output's."""
+    shown = CliRunner().invoke(main, [*command, "--help"], terminal_width=200).output
+    assert f"Create the {folder}'s folder if it does not exist" in shown

@@ -27,7 +27,7 @@ from ..support import env
 from ..support.progress import NO_PROGRESS, reporting_to
 from .host import EXIT_TROUBLE, expected, one_line, one_line_errors, short_help
 from .options import Seconds, max_size_option
-from .outputs import check_outputs, check_snapshot_suffix, output_folder_option
+from .outputs import check_outputs, check_snapshot_suffix, folder_option, output_folder_option
 from .progress import command_progress, end_progress, progress_option
 
 if TYPE_CHECKING:
@@ -43,8 +43,9 @@ _ARCHIVE = click.option(
     "archive_path",
     required=True,
     type=click.Path(dir_okay=False, path_type=Path),
-    help="The archive file (DuckDB), made by the first add.",
+    help="The archive file (DuckDB); the first add or import makes it.",
 )
+_ARCHIVE_FOLDER = folder_option("archive")
 _AT = click.option(
     "--at",
     help="A snapshot id, or a date or date-time (ISO): the snapshot fetched at or before it "
@@ -81,7 +82,7 @@ def archive_group() -> None:
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
 )
 @_ARCHIVE
-@output_folder_option
+@_ARCHIVE_FOLDER
 @max_size_option
 @progress_option
 def add_command(snapshots: tuple[Path, ...], archive_path: Path, mkdirs: bool) -> None:
@@ -102,7 +103,7 @@ def add_command(snapshots: tuple[Path, ...], archive_path: Path, mkdirs: bool) -
 @archive_group.command("import")
 @click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @_ARCHIVE
-@output_folder_option
+@_ARCHIVE_FOLDER
 @max_size_option
 @progress_option
 def import_command(folder: Path, archive_path: Path, mkdirs: bool) -> None:
@@ -357,7 +358,7 @@ def _webhook_urls(
     help="Seconds to wait for an archive another process holds (an analyst's query) before "
     "keeping the snapshot beside it, in ARCHIVE.pending/, for the next round to add.",
 )
-@output_folder_option
+@_ARCHIVE_FOLDER
 @progress_option
 @click.pass_context
 def watch_command(

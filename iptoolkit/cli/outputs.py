@@ -24,6 +24,7 @@ __all__ = [
     "check_snapshot_suffix",
     "config_input",
     "output_folder_option",
+    "folder_option",
     "remember_input",
 ]
 
@@ -32,14 +33,19 @@ F = TypeVar("F", bound=Callable[..., Any])
 _INPUTS_KEY = "iptoolkit.inputs"
 
 
-def output_folder_option(func: F) -> F:
-    """`-p/--mkdirs`: create the output file's folder when it does not exist."""
+def folder_option(what: str) -> Callable[[F], F]:
+    """`-p/--mkdirs`: create the folder of the file named `what` (the output, the archive)
+    when it does not exist."""
     return click.option(
         "-p",
         "--mkdirs",
         is_flag=True,
-        help="Create the output's folder if it does not exist (otherwise an error).",
-    )(func)
+        help=f"Create the {what}'s folder if it does not exist (otherwise an error).",
+    )
+
+
+output_folder_option = folder_option("output")
+"""`-p/--mkdirs` of a command writing an output file."""
 
 
 def remember_input(name: str, path: Path | None) -> None:
