@@ -91,6 +91,20 @@ def _session(lab: Lab, tmp_path: Path) -> None:
         assert errors == [], errors  # no allowance: the sigma child-view error is guarded
 
 
+def _keys_stay_in_the_view(page: Any) -> None:
+    """A key typed on the view's controls (the notebook in command mode) is not a notebook
+    command: "m" turned the view's cell to Markdown, its output gone (`KeyGuard`)."""
+    cells = "() => Array.from(document.querySelectorAll('.jp-Notebook .jp-Cell'), c => c.className)"
+    page.locator(".ipt-topology button:visible").first.focus()  # its cell is selected
+    assert page.evaluate("() => !!document.activeElement.closest('.ipt-topology')")
+    page.wait_for_timeout(300)
+    before = page.evaluate(cells)
+    page.keyboard.press("m")
+    page.keyboard.press("ArrowDown")
+    page.wait_for_timeout(1000)
+    assert page.evaluate(cells) == before, "a key on the view ran a notebook command"
+
+
 def _explore(page: Any, tmp_path: Path) -> None:
     view = page.locator(".ipt-topology").first
     canvas = page.locator(".ipt-topology .ipysigma-container").first
@@ -100,6 +114,7 @@ def _explore(page: Any, tmp_path: Path) -> None:
     first = canvas_fingerprint(page, canvas)
     _save(tmp_path, "overview", view.screenshot())
     assert coloured_share(canvas.screenshot()) > 0.005, "the canvas drew nothing"
+    _keys_stay_in_the_view(page)
     status = page.locator(".ipt-topology-status").first
     assert "grouped by group" in status.inner_text()
     assert "input agents" in page.locator(".ipt-topology-legend").first.inner_text()

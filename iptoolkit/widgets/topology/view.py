@@ -43,6 +43,7 @@ from ...viewmodel.topology_levels import MAX_DEPTH, GraphSource, Level, Levels, 
 from ...viewmodel.topology_paths import PathFinder
 from ...viewmodel.topology_wrap import LABEL_LINES
 from ..css import topology_style
+from ..key_guard import GUARDED_VIEW, KeyGuard
 from ..progress_bar import WidgetProgress
 from .canvas_width import CanvasWidth
 from .controls import Controls
@@ -172,6 +173,7 @@ class TopologyView(W.VBox):  # type: ignore[misc]  # ipywidgets has no types: W.
         self.children = (
             topology_style(),
             SigmaGuard(),  # no script error from ipysigma's `layout` trait
+            KeyGuard(GUARDED_VIEW),  # the canvas's arrows are not the notebook's commands
             self._controls.above,
             self._controls.status,
             self.progress,
