@@ -419,3 +419,20 @@ def test_a_part_cut_by_positions_is_the_part_cut_by_a_walk(graph: nx.MultiDiGrap
             walked.edges(keys=True, data=True)
         )
         assert list(walked) != sorted(walked)  # the graph's order is not the names'
+
+
+def test_the_picked_line_names_an_item_by_its_node_id_and_a_group_by_nothing_internal() -> None:
+    """A group's key (`group:partner:...`) is the view's own and names nothing a reader
+    can use; one item is shown with the node id the API and the search take."""
+    from iptoolkit.viewmodel.topology_fit import Canvas
+    from iptoolkit.viewmodel.topology_html import info_html
+
+    graph = build_graph(demo_estate(n_profiles=300, seed=7))
+    data = auto_view(graph, canvas=Canvas(620, 1.6, 2))
+    groups = [key for key, members in data.members.items() if len(members) > 1]
+    items = [key for key, members in data.members.items() if len(members) == 1]
+    assert groups and items
+    for key in groups:
+        assert "group:" not in info_html(data, key) and key not in info_html(data, key)
+    item = items[0]
+    assert f"({data.members[item][0]})" in info_html(data, item)

@@ -67,14 +67,21 @@ def crumb_here_html(title: str) -> str:
 
 
 def info_html(data: ViewData, key: str) -> str:
-    """The line naming the node picked last: its label, kind, type, state and id."""
+    """The line naming the node picked last: its label, kind, type, state and, for one
+    item, its node id as the API takes it (`partner:12`; a group's key is the view's own,
+    `group:partner:...`, which names nothing a reader can use)."""
     attributes = data.graph.nodes[key]
     facts = [str(attributes[name]) for name in ("kind", "type") if name in attributes]
     if attributes.get("active") is False:
         facts.append("inactive")
+    item = data.item(key)
+    node = (
+        f" <span class='ipt-topology-hint'>({html.escape(str(item))})</span>"
+        if item is not None
+        else ""
+    )
     return (
         f"picked: <span class='ipt-topology-title'>"
         f"{html.escape(str(attributes.get('name', attributes['label'])))}"
-        f"</span> · {html.escape(', '.join(facts))} "
-        f"<span class='ipt-topology-hint'>({html.escape(key)})</span>"
+        f"</span> · {html.escape(', '.join(facts))}{node}"
     )
