@@ -519,10 +519,13 @@ def test_compare_reads_the_projects_configuration_and_computes_once(
     assert 0 < configured < plain
 
     async def script(session: ClientSession) -> Any:
-        return await session.call_tool("compare", {"a": "prod", "b": "test", "limit": 1})
+        named = await session.call_tool("compare", {"a": "prod", "b": "test", "limit": 1})
+        return named, await session.call_tool("compare", {"limit": 1})  # two loaded: those
 
-    answer = _ok(_run(["prod.json", "test.json"], script, cwd=tmp_path))
+    named, unnamed = _run(["prod.json", "test.json"], script, cwd=tmp_path)
+    answer = _ok(named)
     assert answer["total"] == configured
+    assert _ok(unnamed) == answer
     from iptoolkit.comparing import mapping
 
     store = Store.from_paths([tmp_path / "prod.json", tmp_path / "test.json"])
@@ -538,6 +541,11 @@ def test_compare_reads_the_projects_configuration_and_computes_once(
     second = changes.compare(store, "prod", "test", None, None, 2, first.next_cursor)
     assert calls == [("prod", "test")]  # the second page is a slice of the first answer
     assert first.items != second.items and first.total == second.total == plain
+    one_named = changes.compare(store, None, "test", None, None, 2, None)
+    assert (one_named.a, one_named.b) == ("prod", "test") and calls == [("prod", "test")]
+    three = Store.from_paths([tmp_path / name for name in ("prod.json", "test.json", "prod.json")])
+    with pytest.raises(ValueError, match="name a and b: 3 snapshots are loaded"):
+        changes.compare(three, None, None, None, None, 2, None)
 
 
 def test_without_a_snapshot_or_from_env_the_command_says_what_to_name() -> None:

@@ -99,8 +99,8 @@ def _change_row(change: Change, old: str, new: str) -> ChangeRow:
 
 def compare(
     store: Store,
-    a: str,
-    b: str,
+    a: str | None,
+    b: str | None,
     kind: str | None,
     status: str | None,
     limit: int,
@@ -111,6 +111,7 @@ def compare(
     from ..comparing.difference import KINDS, STATUSES
     from ..comparing.render import to_dict
 
+    a, b = _two_named(store, a, b)
     left, right = store.get(a), store.get(b)
     if left is right:
         raise ValueError(f"a and b are the same snapshot, {left.name!r}")
@@ -140,3 +141,23 @@ def compare(
         items=[DifferenceRow.model_validate(row) for row in shown],
         next_cursor=next_cursor,
     )
+
+
+def _two_named(store: Store, a: str | None, b: str | None) -> tuple[str, str]:
+    """`a` and `b`, either left out meaning the other snapshot of the two loaded, in the
+    order they were named (`iptoolkit mcp test.json prod.json`: a is test), as `diff`
+    needs no names of two."""
+    if a is not None and b is not None:
+        return a, b
+    names = store.names
+    if len(names) != 2:
+        raise ValueError(
+            f"name a and b: {len(names)} snapshots are loaded ({', '.join(names)}), "
+            "so which two to compare is not clear"
+        )
+    if a is None and b is None:
+        return names[0], names[1]
+    given = a if a is not None else b
+    assert given is not None
+    other = next((name for name in names if name != store.get(given).name), names[1])
+    return (given, other) if a is not None else (other, given)

@@ -289,8 +289,17 @@ class Tools:
 
     def compare(
         self,
-        a: Annotated[str, Field(description="a loaded snapshot of one installation (test)")],
-        b: Annotated[str, Field(description="a loaded snapshot of another (prod)")],
+        a: Annotated[
+            str | None,
+            Field(
+                description="a loaded snapshot of one installation (test); default, of two "
+                "loaded: the first named"
+            ),
+        ] = None,
+        b: Annotated[
+            str | None,
+            Field(description="a loaded snapshot of another (prod); default: the other one"),
+        ] = None,
         kind: Annotated[ItemKind | None, Field(description="what differs")] = None,
         status: Annotated[Status | None, Field(description="how it differs")] = None,
         limit: Limit = DEFAULT_LIMIT,
