@@ -5,6 +5,7 @@ started with SIGINT ignored), SIGTERM and SIGHUP, its Voila going with it on SIG
 
 from __future__ import annotations
 
+import asyncio
 import re
 import signal
 import subprocess
@@ -114,6 +115,41 @@ def test_a_link_without_the_token_gets_the_apps_own_page(app) -> None:
         assert posted.status_code == 403 and "<form" not in posted.text  # (xsrf: no body)
         rebound = http.get(f"http://127.0.0.1:{port}/", headers={"Host": f"evil.example:{port}"})
         assert rebound.status_code == 403 and "iptoolkit explore" not in rebound.text
+
+
+def test_no_caller_without_the_token_hears_what_a_page_asked(app) -> None:
+    """Voila's `/voila/query/<kernel id>` websocket answered anyone, without the token and
+    under any Host, with the query string of the page a preheated kernel served: the token
+    in it. Kernel ids are in /proc/net/unix, which every local user reads. The app reads
+    no request info from there, so the route is gone (the page's catch-all refuses it)."""
+    process, port, log = app
+    url = _url(log)
+    token = url.split("token=")[1]
+    page = httpx.get(url, timeout=180)
+    found = re.search(r'"kernelId": "([0-9a-f-]+)"', page.text)
+    assert found is not None, "the page names its kernel"
+    kernel = found.group(1)
+    assert kernel in Path("/proc/net/unix").read_text()  # any local user finds it there
+    heard = asyncio.run(_hear(f"ws://127.0.0.1:{port}/voila/query/{kernel}"))
+    assert token not in heard
+    assert heard == "refused 403"
+
+
+async def _hear(address: str) -> str:
+    """What a websocket at `address` says first (within 5 s), or how it refused."""
+    from tornado.httpclient import HTTPClientError, HTTPRequest
+    from tornado.websocket import websocket_connect
+
+    try:
+        socket = await websocket_connect(HTTPRequest(address, headers={"Host": "evil.example"}))
+    except HTTPClientError as exc:
+        return f"refused {exc.code}"
+    try:
+        said = await asyncio.wait_for(socket.read_message(), 5)
+    except TimeoutError:
+        said = None
+    socket.close()
+    return str(said)
 
 
 def test_the_log_says_the_address_once_and_no_warning_per_kernel(app) -> None:

@@ -18,6 +18,10 @@ Voila itself, with what an app left up for a team needs and plain Voila 0.5 lack
 - **a valid page** (the W3C Nu checker finds no error): the template puts the icon and the
   first view's style in <head>, opens the <main> the lab template closes, and drops the
   spinner's RDF metadata and the cells' non-HTML `cell-index` attribute.
+- **no route without the token**: Voila's `/voila/query/<kernel id>` websocket, which
+  hands a kernel its page's query string (the token in it) and checks neither token nor
+  Host, is not served: the app's notebook reads no request info, and any local user can
+  read kernel ids in /proc/net/unix.
 - **a page of its own for a link without its token** (`token_page`): a missing or wrong
   token gets HTTP 403 and a page saying what this is and whom to ask for the address,
   instead of Jupyter's login form telling a colleague to run `jupyter server list` on a
@@ -72,6 +76,7 @@ from jupyter_server.auth.decorator import allow_unauthenticated  # noqa: E402
 from jupyter_server.auth.login import LoginFormHandler  # noqa: E402
 from traitlets import Bool, Int, Unicode  # noqa: E402
 from voila.app import Voila  # noqa: E402
+from voila.request_info_handler import RequestInfoSocketHandler  # noqa: E402
 from voila.tornado.handler import TornadoVoilaHandler  # noqa: E402
 
 from ..core.selection import Filter  # noqa: E402
@@ -405,6 +410,7 @@ class ExplorerVoila(Voila):  # type: ignore[misc]  # voila has no types: Voila i
         return [
             (rule[0], SessionHandler, *rule[2:]) if rule[1] is TornadoVoilaHandler else rule
             for rule in handlers
+            if rule[1] is not RequestInfoSocketHandler  # no token: see the module
         ]
 
     def start(self) -> None:
