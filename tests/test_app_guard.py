@@ -152,6 +152,23 @@ async def _hear(address: str) -> str:
     return str(said)
 
 
+def test_a_refused_or_failed_request_is_logged_without_the_token(app) -> None:
+    """Tornado logs the address of a request that fails (a 404, a file Voila will not
+    serve, the busy page's 503) as it was asked: the token in it, for whoever reads the
+    log. The command prints it once, at start; every other line masks it."""
+    process, port, log = app
+    token = _url(log).split("token=")[1]
+    with httpx.Client(timeout=180) as http:
+        missing = http.get(f"http://127.0.0.1:{port}/voila/api/shutdown/x?token={token}&x=1")
+        assert missing.status_code == 405  # the beacon POSTs
+        refused = http.get(f"http://127.0.0.1:{port}/voila/files/a.txt?token={token}")
+        assert refused.status_code == 403
+    wait_logged(log, "GET /voila/files/a.txt", process)
+    text = log.read_text()
+    assert text.count(token) == 1, text  # the address the command printed
+    assert "GET /voila/api/shutdown/x?token=[secret]&x=1" in text
+
+
 def test_the_log_says_the_address_once_and_no_warning_per_kernel(app) -> None:
     """The command prints the address that works; Voila's placeholder line, and the
     'not trusted' and 'eavesdropping' warnings each page or kernel logged, are gone."""

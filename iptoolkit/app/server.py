@@ -32,7 +32,8 @@ Voila itself, with what an app left up for a team needs and plain Voila 0.5 lack
   page load logged (trust is JupyterLab's notion of whose outputs to render; Voila runs
   the app's own notebook) are dropped (`QuietLog`). Kernels talk to Voila over Unix
   sockets in Voila's private folder (`runner.command`), so no kernel warns that its TCP
-  traffic could be overheard.
+  traffic could be overheard. A failed request's address is logged with its token
+  masked (`TokenMasked`).
 - **connections that cannot wedge it** (`app.connections`): request headers due within
   10 s, at most 1,000 connections held (the oldest stalled one closed for a new one; fewer
   where the open-file limit is lower), and an accept loop that, out of descriptors, waits
@@ -60,6 +61,7 @@ import functools
 import html
 import logging
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -93,6 +95,7 @@ __all__ = [
     "token_page",
     "TokenPageHandler",
     "QuietLog",
+    "TokenMasked",
     "opens_overview",
     "drawn_filter",
     "sessions_in_use",
@@ -326,6 +329,29 @@ class QuietLog(logging.Filter):
         return not str(record.msg).startswith(self.DROPPED)
 
 
+class TokenMasked(logging.Filter):
+    """Masks the app's token in a log line: tornado logs the address of a request that
+    fails (a 404, a file Voila will not serve, the busy page's 503) as it was asked, and
+    a log is read by more people than the token is meant for."""
+
+    LOGGERS = ("tornado.access", "tornado.general", "tornado.application")
+    """Tornado's loggers, besides the app's own: their records carry no app filter."""
+    _GIVEN = re.compile(r"(token=)[^&#\s]+")
+
+    def __init__(self, token: str) -> None:
+        super().__init__()
+        self.token = token
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        said = record.getMessage()
+        masked = self._GIVEN.sub(r"\1[secret]", said)
+        if self.token:  # however it was given (a header, an encoded parameter name)
+            masked = masked.replace(self.token, "[secret]")
+        if masked != said:
+            record.msg, record.args = masked, None
+        return True
+
+
 class SessionHandler(TornadoVoilaHandler):  # type: ignore[misc]  # voila has no types
     """Voila's page handler: refuses a visitor without the token with `token_page`, sets
     the `_xsrf` cookie, keeps to the session cap, and puts the first view in the page
@@ -415,6 +441,9 @@ class ExplorerVoila(Voila):  # type: ignore[misc]  # voila has no types: Voila i
 
     def start(self) -> None:
         self.log.addFilter(QuietLog())
+        masked = TokenMasked(self.token or "")
+        for logger in (self.log, *(logging.getLogger(name) for name in TokenMasked.LOGGERS)):
+            logger.addFilter(masked)
         if self.zygote:  # before the kernel manager, which fills its pool at once
             from .fork_provisioner import register
 
