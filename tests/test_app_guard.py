@@ -210,6 +210,27 @@ def test_sighup_stops_the_app_and_sigkill_takes_voila_with_it(tmp_path: Path, si
         _kill_leftovers(process)
 
 
+def test_the_session_cap_holds_for_pages_asked_at_once(tmp_path: Path) -> None:
+    """`--max-sessions 2`, and six pages asked at the same moment (a browser restoring
+    its tabs, a script): each was checked against the kernels in use before any of them
+    had one, so all six got a kernel. Pages being started count as sessions."""
+    process, port, log = _explore(tmp_path, "--max-sessions", "2")
+    try:
+        url = _url(log)
+
+        async def ask_at_once() -> list[int]:
+            async with httpx.AsyncClient(timeout=180) as http:
+                answers = await asyncio.gather(*(http.get(url) for _ in range(6)))
+            return [answer.status_code for answer in answers]
+
+        answered = sorted(asyncio.run(ask_at_once()))
+        assert answered.count(503) >= 4, answered
+        assert set(answered) <= {200, 503}
+        assert 200 in answered
+    finally:
+        _kill_leftovers(process)
+
+
 def _gone(pids: list[int], timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -12,7 +12,8 @@ Voila itself, with what an app left up for a team needs and plain Voila 0.5 lack
   seconds, never while its page is connected, and never before a page handed a kernel
   has had `CONNECT_GRACE` seconds to connect to it (`handed_out_kernels_wait`).
 - **a cap on sessions** (`--max-sessions`): past it, a page says so (HTTP 503, `Retry-After`)
-  instead of starting one more kernel of a few hundred MB.
+  instead of starting one more kernel of a few hundred MB; a page let in but not yet
+  given its kernel counts, so pages asked at once (a browser restoring tabs) keep to it.
 - **nothing leaves the machine**: the page template drops the lab template's Font Awesome
   links to a CDN (the widgets' icons come bundled with Voila's own front end).
 - **a valid page** (the W3C Nu checker finds no error): the template puts the icon and the
@@ -377,6 +378,7 @@ class SessionHandler(TornadoVoilaHandler):  # type: ignore[misc]  # voila has no
                     drawing = await _within(pending, FILTERED_WAIT)
                 chunk = chunk.replace(MARKER, drawing or "", 1)
                 drawing = None
+            self._starting().discard(self)  # its kernel is counted in use now
             self.write(chunk)
             self.flush()
 
@@ -386,9 +388,23 @@ class SessionHandler(TornadoVoilaHandler):  # type: ignore[misc]  # voila has no
             return
         self.xsrf_token  # noqa: B018  (reading it sets the cookie the shutdown beacon returns)
         limit = int(self.settings.get("iptoolkit_max_sessions") or 0)
-        if limit and sessions_in_use(self.kernel_manager) >= limit:
+        if not limit:
+            return
+        starting = self._starting()
+        if sessions_in_use(self.kernel_manager) + len(starting) >= limit:
             self.set_header("Retry-After", str(RETRY_AFTER))
             _answer_page(self, 503, busy_page(limit))
+        else:  # a page not yet given its kernel is a session: pages asked at once
+            starting.add(self)
+
+    def on_finish(self) -> None:
+        self._starting().discard(self)
+        super().on_finish()
+
+    def _starting(self) -> set[SessionHandler]:
+        """The pages let past the cap that have no kernel yet (the app's, for every page)."""
+        starting: set[SessionHandler] = self.settings.setdefault("iptoolkit_starting", set())
+        return starting
 
     def redirect(self, url: str, permanent: bool = False, status: int | None = None) -> None:
         """Jupyter sends a visitor without the token to its login form: `token_page` here,
