@@ -169,6 +169,16 @@ def test_a_refused_or_failed_request_is_logged_without_the_token(app) -> None:
     assert "GET /voila/api/shutdown/x?token=[secret]&x=1" in text
 
 
+def test_the_page_holds_no_script_or_style_from_another_host(app) -> None:
+    """An offline or private machine asks the internet for nothing: nbconvert's lab
+    template imports Mermaid from a CDN whenever an output is a Mermaid diagram."""
+    process, port, log = app
+    page = httpx.get(_url(log), timeout=180).text
+    fetched = re.findall(r"""(?:src=|href=|import\(|Url = )["'](https?://[^"']+)""", page)
+    assert fetched == []
+    assert "cdnjs.cloudflare.com" not in page and "cdn.jsdelivr.net" not in page
+
+
 def test_the_log_says_the_address_once_and_no_warning_per_kernel(app) -> None:
     """The command prints the address that works; Voila's placeholder line, and the
     'not trusted' and 'eavesdropping' warnings each page or kernel logged, are gone."""

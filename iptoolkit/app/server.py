@@ -15,7 +15,8 @@ Voila itself, with what an app left up for a team needs and plain Voila 0.5 lack
   instead of starting one more kernel of a few hundred MB; a page let in but not yet
   given its kernel counts, so pages asked at once (a browser restoring tabs) keep to it.
 - **nothing leaves the machine**: the page template drops the lab template's Font Awesome
-  links to a CDN (the widgets' icons come bundled with Voila's own front end).
+  links to a CDN (the widgets' icons come bundled with Voila's own front end) and its
+  script importing Mermaid from one.
 - **a valid page** (the W3C Nu checker finds no error): the template puts the icon and the
   first view's style in <head>, opens the <main> the lab template closes, and drops the
   spinner's RDF metadata and the cells' non-HTML `cell-index` attribute.
