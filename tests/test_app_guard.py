@@ -302,3 +302,25 @@ def test_unmasked_downloads_keep_the_snapshot_as_held(tmp_path: Path, estate: ip
     panel = ExportPanel(lambda: estate, folder=str(tmp_path), fixed=True, masked=False)
     written = panel.write("json")
     assert written is not None and SECRET in written.read_text()
+
+
+def test_the_app_writes_no_file_through_a_link_in_its_folder(
+    tmp_path: Path, estate: ipt.Estate
+) -> None:
+    """Whoever may create files in the app's folder (a shared one) leaves a symbolic
+    link named as an export: the page's Export would write wherever it points."""
+    fixed = tmp_path / "exports"
+    fixed.mkdir()
+    victim = tmp_path / "victim.txt"
+    victim.write_text("kept")
+    (fixed / "estate.csv").symlink_to(victim)
+    panel = ExportPanel(lambda: estate, folder=str(fixed), fixed=True, masked=True)
+    panel.name.value = "estate"
+    assert panel.write("csv") is None
+    assert victim.read_text() == "kept"
+    assert "symbolic link" in panel.log.value and "estate.csv" in panel.log.value
+    assert panel.write("json") is not None  # another file of the folder: written
+    unfixed = ExportPanel(lambda: estate, folder=str(fixed))  # a notebook's: as open() would
+    unfixed.name.value = "estate"
+    assert unfixed.write("csv") == fixed / "estate.csv"
+    assert victim.read_text() != "kept"

@@ -75,11 +75,14 @@ def write_selection(
     name: str,
     *,
     masked: bool = False,
+    confined: bool = False,
 ) -> Path:
     """Write `estate` in format `fmt` as `<folder>/<name>.<fmt>`; the folder is created.
 
     A name typed with the format's own suffix (`acme.csv` for CSV) keeps it, not doubled.
     `masked`: a snapshot (`.json`, `.json.gz`) has credentials masked field by field.
+    `confined`: a file of the folder that is a symbolic link is refused, not written
+    through (the app: whoever may create files in its folder must not steer its writes).
     """
     fmt = format_name(fmt)
     if Path(name).name != name or name in ("", ".", ".."):
@@ -91,9 +94,12 @@ def write_selection(
         name = name[: -len(suffix)]
     from ..exporters import export
 
+    path = folder / f"{name}{suffix}"
+    if confined and path.is_symlink():
+        raise ValueError(f"{path.name} in {folder} is a symbolic link: the app writes only there")
     if masked and fmt in ("json", "json.gz"):
-        return _masked_snapshot(estate, folder / f"{name}{suffix}")
-    return Path(export(estate, folder / f"{name}{suffix}", fmt))
+        return _masked_snapshot(estate, path)
+    return Path(export(estate, path, fmt))
 
 
 def _masked_snapshot(estate: Estate, path: Path) -> Path:
@@ -238,7 +244,12 @@ class ExportPanel:
         button.disabled = True
         try:
             path = write_selection(
-                self._current(), fmt, self.target_folder, self.file_name, masked=self.masked
+                self._current(),
+                fmt,
+                self.target_folder,
+                self.file_name,
+                masked=self.masked,
+                confined=self._fixed is not None,
             )
         except Exception as exc:  # shown to the analyst; the widget must keep working
             said = html.escape(f".{format_name(fmt)}: {exc}")
