@@ -308,6 +308,8 @@ def test_explore_hands_voila_the_cap_culling_and_warm_kernels(
     assert seen == {"max_sessions": 4, "free_after": voila.FREE_AFTER}
     result = runner.invoke(main, ["explore", "--no-browser", "--port", "0", "--free-after", "9"])
     assert isinstance(result.exception, _Started) and seen["free_after"] == 9
+    # a cap unless told: a loop over a shared link must not start kernels without end
+    assert seen["max_sessions"] == voila.MAX_SESSIONS == 20
     line = voila.command(8123, max_sessions=4)
     assert line[1:3] == ["-m", "iptoolkit.app.server"]
     assert "--max-sessions=4" in line and "--preheat_kernel=True" in line

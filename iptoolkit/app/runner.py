@@ -47,6 +47,10 @@ DEFAULT_PORT = 8866
 """Voila's own default port."""
 STOP_TIMEOUT = 20.0
 """Seconds Voila gets to shut its kernels down before it is killed."""
+MAX_SESSIONS = 20
+"""Pages `iptoolkit explore` serves at once by default (`--max-sessions`): each holds a
+kernel of a few hundred MB at 100,000 profiles, and a loop over a shared link must not
+start kernels until the machine runs out of memory (0 lifts the cap)."""
 FREE_AFTER = 55
 """Seconds within which the kernel of a tab that died without telling Voila (a crashed or
 killed browser, a lost network) is shut down: idle `cull_idle_timeout` seconds with no

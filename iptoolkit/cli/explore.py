@@ -58,7 +58,7 @@ by a script inherits SIGINT ignored, and Python then never raises KeyboardInterr
 )
 @click.option(
     "--max-sessions",
-    default=0,
+    default=runner.MAX_SESSIONS,
     show_default=True,
     type=click.IntRange(0),
     help="Pages served at once (each one a kernel); past it a page says all are in use. 0: no cap.",
