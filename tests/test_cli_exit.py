@@ -10,6 +10,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -92,7 +93,7 @@ class _Ended(Exception):
 def process(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     """`run` with a stand-in command, `os._exit` and exit handlers, to see which exit it
     takes."""
-    seen: dict[str, Any] = {"handlers": 0, "keep": True, "code": 3, "threads": 1}
+    seen: dict[str, Any] = {"handlers": 0, "keep": True, "code": 3, "threads": []}
 
     def command(prog_name: str) -> None:
         if seen["keep"]:
@@ -108,7 +109,10 @@ def process(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     monkeypatch.setattr(host, "main", command)
     monkeypatch.setattr(os, "_exit", ended)
     monkeypatch.setattr(atexit, "_run_exitfuncs", handlers)
-    monkeypatch.setattr(threading, "active_count", lambda: seen["threads"])  # the suite's own
+    # the threads besides the main one (daemon or not) stand for the suite's own
+    others = lambda: [SimpleNamespace(daemon=daemon) for daemon in seen["threads"]]  # noqa: E731
+    monkeypatch.setattr(threading, "enumerate", lambda: [threading.main_thread(), *others()])
+    monkeypatch.setattr(threading, "active_count", lambda: 1 + len(seen["threads"]))
     monkeypatch.setattr(host, "_kept", None)
     return seen
 
@@ -129,10 +133,19 @@ def test_nothing_kept_is_python_s_own_exit(process: dict[str, Any]) -> None:
 
 
 def test_another_thread_running_is_python_s_own_exit(process: dict[str, Any]) -> None:
-    process["threads"] = 2
+    process["threads"] = [True, False]
     with pytest.raises(SystemExit) as ended:
         host.run()
     assert ended.value.code == 3 and process["handlers"] == 0
+    assert host._kept is None  # freed before Python's teardown, where it costs seconds
+
+
+def test_a_daemon_thread_is_no_doubt(process: dict[str, Any]) -> None:
+    """tqdm's monitor lives on once a bar was shown: on a terminal, the exit stays quick."""
+    process["threads"] = [True, True]
+    with pytest.raises(_Ended) as ended:
+        host.run()
+    assert ended.value.args == (3,) and process["handlers"] == 1
 
 
 def test_a_message_as_exit_code_is_python_s_own_exit(process: dict[str, Any]) -> None:

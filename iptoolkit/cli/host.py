@@ -357,8 +357,8 @@ def run() -> NoReturn:
     When a command kept what it built (`keep_until_exit`), the exit skips the teardown:
     the exit handlers run (`atexit`: logging, coverage), stdout and stderr are flushed,
     and the process ends with `os._exit` and the exit code `main` gave, unfreed. Any doubt
-    takes Python's own exit: another thread still running, a flush that fails (a reader
-    gone), an exit code that is not a number, an error escaping `main` (its traceback).
+    takes Python's own exit: another thread (not a daemon) still running, a flush that
+    fails (a reader gone), an exit code that is not a number, an error escaping `main`.
     Files a command wrote are closed by then (each is written in a `with`)."""
     global _kept
     _kept = []
@@ -367,7 +367,7 @@ def run() -> NoReturn:
     except SystemExit as exc:
         code = exc.code
     code = 0 if code is None else code
-    if _kept and isinstance(code, int) and threading.active_count() == 1:
+    if _kept and isinstance(code, int) and not _working():
         atexit._run_exitfuncs()
         try:
             sys.stdout.flush()
@@ -375,4 +375,12 @@ def run() -> NoReturn:
         except Exception:  # noqa: BLE001 - any doubt: Python's own exit, which reports it
             sys.exit(code)
         os._exit(code)
+    _kept = None  # freed now, one by one: in Python's teardown they cost ten times more
     sys.exit(code)
+
+
+def _working() -> bool:
+    """Whether a thread the exit would wait for still runs: a daemon (tqdm's monitor, a
+    progress bar's clock) is stopped by Python's own exit too, so it is no doubt."""
+    main_thread = threading.main_thread()
+    return any(not t.daemon and t is not main_thread for t in threading.enumerate())
