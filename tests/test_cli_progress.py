@@ -2,7 +2,7 @@
 
 Each command runs in this process (no interpreter to start: a few seconds for them all) with
 stderr a real pseudo-terminal, or a pipe, read by a thread as a reader would. Small estates
-show their bars because `IPTOOLKIT_PROGRESS_DELAY=0` (a step shows at once, not after 2 s).
+show their bars because `IPTOOLKIT_PROGRESS_DELAY=0` (bars show at once, not after 2 s).
 """
 
 from __future__ import annotations

@@ -90,6 +90,26 @@ def test_a_bar_shows_only_once_its_step_ran_the_delay(monkeypatch: pytest.Monkey
     assert "Counting sheep" in shown and "3/3" in shown
 
 
+def test_the_delay_runs_from_the_first_step_not_each(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Five quick steps are a long wait too: once the work has run the delay, the step it
+    is in shows at once; after `close` (a command's report written) the clock starts again."""
+    stderr = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", stderr)
+    now = [100.0]
+    monkeypatch.setattr(progress, "_clock", lambda: now[0], raising=False)
+    bars = progress.BarProgress(delay=10)
+    bars.stage("Reading")
+    now[0] += 11  # the reading took 11 s: the delay has passed
+    bars.stage("Indexing", total=2)
+    bars.advance(2)
+    bars.close()
+    assert "Reading" not in stderr.getvalue() and "2/2" in stderr.getvalue()
+    now[0] += 1
+    bars.stage("Writing the report")  # a first step again: 10 s to wait
+    bars.close()
+    assert "Writing" not in stderr.getvalue()
+
+
 def test_a_step_that_counts_nothing_is_redrawn(monkeypatch: pytest.MonkeyPatch) -> None:
     """One long call (writing a site) still shows its clock moving, not a frozen bar."""
     stderr = io.StringIO()

@@ -73,7 +73,7 @@ def _progress_option(func: F, *, bare: bool) -> F:
         expose_value=False,
         callback=_remember,
         help="Progress bars on stderr: auto shows one when stderr is a terminal, CI is not set "
-        f"and a step has run 2 s ({env.PROGRESS_DELAY}).  [default: auto]",
+        f"and the work has run 2 s ({env.PROGRESS_DELAY}).  [default: auto]",
         **alone,
     )(func)
 

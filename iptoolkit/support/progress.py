@@ -7,8 +7,10 @@ does, once, for the command line (`--progress auto|always|never`) and for `ipt.l
 `fetch_estate` (None, True, False), so every surface follows one rule.
 
 Auto shows a bar only where someone watches (a Jupyter kernel, or stderr a terminal),
-never when the `CI` variable is set, and only once a step has run `delay()` seconds
-(`IPTOOLKIT_PROGRESS_DELAY`, default 2): quick runs, pipes, logs and tests stay silent.
+never when the `CI` variable is set, and only once the work has run `delay()` seconds
+(`IPTOOLKIT_PROGRESS_DELAY`, default 2; counted from its first step, as a command of five
+1-second steps is as long to wait for as one of a 5-second step): quick runs, pipes, logs
+and tests stay silent.
 A command line command that owns its bars makes them the default (`report_to`) for the
 calls it makes (a fetch, a load of the archive), so `--progress never` is heard by all.
 Bars are `tqdm.auto`'s (a widget in Jupyter), on stderr; a bar shown stays when its step
@@ -20,6 +22,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -85,13 +88,15 @@ NO_PROGRESS = NoProgress()
 
 
 class BarProgress:
-    """A tqdm bar per step (what, how far, how long left), shown after `delay` seconds.
+    """A tqdm bar per step (what, how far, how long left), shown once `delay` seconds have
+    passed since the first step (after `close`, the next step is a first one again).
 
     A step that counts nothing (one long call) is redrawn by a small thread every `TICK`
     seconds once shown, so its clock says the work is alive."""
 
     def __init__(self, *, delay: float = 0.0) -> None:
         self.delay = delay
+        self._began: float | None = None
         self._bar: Any = None
         self._lock = threading.Lock()
         self._stopped = threading.Event()
@@ -101,12 +106,14 @@ class BarProgress:
         from tqdm.auto import tqdm
 
         columns, rows = _size()
+        now = _clock()
+        self._began = now if self._began is None else self._began
         with self._lock:
             self._close_bar()
             self._bar = tqdm(
                 desc=name,
                 total=total,
-                delay=self.delay,
+                delay=max(0.0, self.delay - (now - self._began)),
                 leave=True,
                 file=sys.stderr,
                 ncols=columns,
@@ -131,6 +138,7 @@ class BarProgress:
         with self._lock:
             self._close_bar()
         self._stopped.clear()
+        self._began = None
 
     def _close_bar(self) -> None:
         if self._bar is not None:
@@ -141,11 +149,16 @@ class BarProgress:
         while not self._stopped.wait(TICK):
             with self._lock:
                 bar = self._bar
-                if bar is None or bar._time() < bar.start_t + self.delay:
+                if bar is None or bar._time() < bar.start_t + bar.delay:
                     continue
                 bar.refresh()
                 # tqdm ends on close only a bar it knows it drew (by its last print)
-                bar.last_print_t = max(bar.last_print_t, bar.start_t + self.delay)
+                bar.last_print_t = max(bar.last_print_t, bar.start_t + bar.delay)
+
+
+def _clock() -> float:
+    """Seconds on a clock that only goes forward: when the work began (tests set it)."""
+    return time.monotonic()
 
 
 def _size() -> tuple[int | None, int | None]:
