@@ -12,7 +12,7 @@ import click
 
 from ..exporters import ALIASES, DIAGRAM_FORMATS, FORMATS, diagram_suffixes
 from ..support.names import plural
-from .host import short_help
+from .host import keep_until_exit, short_help
 from .options import filter_options, load_estate, snapshot_argument
 from .outputs import check_outputs, output_folder_option
 from .progress import command_progress, end_progress
@@ -119,6 +119,7 @@ def plot(
                 _highlight_outside(snapshot, selection, highlight)
             raise
         end_progress()  # before the warnings said once the file is written
+    keep_until_exit(estate)  # the process ends without freeing it (3 s at 100k)
     click.echo(f"Wrote {output}")
 
 
@@ -214,6 +215,7 @@ def export_command(
     with _warnings_on_stderr():
         export(what, output, format=output_format, **options)
         end_progress()  # before the warnings said once the file is written
+    keep_until_exit(estate, what)  # the process ends without freeing them (3 s at 100k)
     click.echo(f"Wrote {output} ({plural(len(estate), 'profile')}){note}")
 
 
