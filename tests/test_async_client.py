@@ -162,6 +162,15 @@ async def test_fetch_raw_and_fetch_estate() -> None:
     assert estate.info.fetched_at is not None and estate.info.fetched_at.tzinfo is not None
 
 
+async def test_fetch_estate_says_it_indexes_after_the_last_page() -> None:
+    from tests.progress_helpers import Recorder
+
+    recorder = Recorder()
+    async with make(Platform(), ClientCredentials("reporting", CLIENT_SECRET)) as client:
+        await client.fetch_estate(progress=recorder)
+    assert recorder.stages() == ["Fetching profiles", "Indexing the profiles fetched"]
+
+
 async def test_fetch_estate_is_lenient() -> None:
     async def handler(request: httpx.Request) -> httpx.Response:
         return httpx.Response(200, json=[{"id": "ok"}, {"id": "bad", "active": "maybe"}])

@@ -297,7 +297,8 @@ def test_fetch_reports_to_a_progress_given() -> None:
     recorder = Recorder()
     with bearer_client(_three_pages) as client:
         client.fetch_estate(progress=recorder)
-    assert recorder.log == [("stage", "Fetching profiles", 6), ("advance", 6)]
+    fetched = [("stage", "Fetching profiles", 6), ("advance", 6)]
+    assert recorder.log == [*fetched, ("stage", "Indexing the profiles fetched", None)]
 
 
 # -- retries ---------------------------------------------------------------------------------
