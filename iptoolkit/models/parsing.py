@@ -323,11 +323,22 @@ def check_profiles(
     with gc_paused():
         for start in range(0, len(items), CHECK_CHUNK):
             chunk = items[start : start + CHECK_CHUNK]
-            models = _lenient_adapter().validate_python(chunk)
-            faulty = [offset for offset, model in enumerate(models) if model is None]
-            del models
-            problems.extend(_problem_of(start + offset, chunk[offset]) for offset in faulty)
+            problems.extend(_problem_of(start + offset, chunk[offset]) for offset in _faulty(chunk))
     return _with_issues(problems, items, issues or {})
+
+
+def _faulty(chunk: Sequence[Any]) -> list[int]:
+    """The offsets of the chunk's faulty profiles. Strict, not lenient: the lenient
+    validator's default on error swallows any exception, Ctrl-C's `KeyboardInterrupt`
+    too (the profile it struck then seemed faulty, and validated alone)."""
+    try:
+        _list_adapter().validate_python(chunk)  # the models are let go at once
+    except ValidationError as exc:
+        errors = exc.errors(include_url=False, include_context=False, include_input=False)
+        return sorted(
+            {loc[0] for error in errors if (loc := error["loc"]) and isinstance(loc[0], int)}
+        )
+    return []
 
 
 def _judged(items: Sequence[Any], suspects: Iterable[int]) -> list[ProfileProblem]:
