@@ -21,6 +21,7 @@ from click.testing import CliRunner
 
 import iptoolkit as ipt
 from iptoolkit.cli import main
+from iptoolkit.models import ChannelBase
 
 pytest.importorskip("duckdb")
 
@@ -42,9 +43,9 @@ def server() -> Iterator[Any]:
         yield server
 
 
-def _run(args: list[str], *, terminal: bool) -> tuple[int, str]:
+def _run(args: list[str], *, terminal: bool, shared: bool = False) -> tuple[int, str]:
     """Run `iptoolkit ARGS` with stderr a pseudo-terminal (or a pipe): the exit code and
-    what stderr received."""
+    what stderr received (`shared`: stdout too, in the order a terminal shows them)."""
     read, write = os.openpty() if terminal else os.pipe()
     received = bytearray()
 
@@ -63,7 +64,7 @@ def _run(args: list[str], *, terminal: bool) -> tuple[int, str]:
     code = 0
     with open(write, "w", encoding="utf-8") as stderr, pytest.MonkeyPatch.context() as patch:
         patch.setattr(sys, "stderr", stderr)
-        patch.setattr(sys, "stdout", io.StringIO())
+        patch.setattr(sys, "stdout", stderr if shared else io.StringIO())
         try:
             main.main(args, prog_name="iptoolkit")
         except SystemExit as exc:
@@ -185,3 +186,30 @@ def test_no_progress_is_hidden_from_help() -> None:
     result = CliRunner().invoke(main, ["fetch", "--help"])
     assert "--progress [auto|always|never]" in result.output
     assert "--no-progress" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "said", "report"),
+    [
+        ("impact {a} {channel}", "Finding what stops", "Without "),
+        ("drift {a}", "Comparing with the spec", "Schema drift"),
+        ("paths {a} {channel} {partner}", "Finding the paths", " -> "),
+    ],
+)
+def test_a_bar_ends_before_the_report_it_would_be_drawn_into(
+    args: str, said: str, report: str, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Left open, the load's bar sat at 100 % while the command worked, the report began
+    on its line, and the bar was drawn again below the report when the command ended."""
+    monkeypatch.setenv("IPTOOLKIT_PROGRESS_DELAY", "0")
+    monkeypatch.delenv("CI", raising=False)
+    estate = ipt.load(folder / "a.json", progress=False)
+    channel = next(iter(estate.channels.values()))
+    assert isinstance(channel, ChannelBase) and channel.partner is not None
+    places = {"a": folder / "a.json", "channel": f"channel:{channel.id}"}
+    places["partner"] = f"partner:{channel.partner.id}"
+    code, shown = _run([w.format(**places) for w in args.split()], terminal=True, shared=True)
+    assert code in (0, 1), shown
+    bars, _, after = shown.partition(report)
+    assert said in bars and bars.endswith("\n"), shown  # the bar's line ended first
+    assert "%|" not in after and "Indexing" not in after, shown

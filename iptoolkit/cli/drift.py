@@ -14,6 +14,7 @@ import click
 
 from .host import short_help
 from .options import format_option, load_estate, snapshot_argument
+from .progress import command_progress, end_progress
 
 __all__ = ["drift_command"]
 
@@ -26,7 +27,10 @@ def drift_command(snapshot: Path, output_format: str) -> None:
     fields always null or never sent, in SNAPSHOT (faulty profiles included)."""
     from ..change.drift import schema_report
 
-    report = schema_report(load_estate(snapshot))
+    estate = load_estate(snapshot)
+    command_progress().stage("Comparing with the spec")
+    report = schema_report(estate)
+    end_progress()  # before the report: a bar left open is drawn again after it
     if output_format == "json":
         click.echo(report.to_json())
     elif output_format == "md":

@@ -21,6 +21,7 @@ import click
 
 from .host import short_help
 from .options import format_option, load_estate, snapshot_argument
+from .progress import command_progress, end_progress
 
 if TYPE_CHECKING:
     from ..query.graph import EstateGraph
@@ -54,8 +55,11 @@ def impact_command(snapshot: Path, items: tuple[str, ...], output_format: str) -
     from ..query.graph import build_graph
     from ..query.reach import impact
 
-    graph = build_graph(load_estate(snapshot))
+    estate = load_estate(snapshot)
+    command_progress().stage("Finding what stops")
+    graph = build_graph(estate)
     hit = impact(graph, list(items))
+    end_progress()  # before the report: a bar left open is drawn again after it
     inactive = [node for node in hit.nodes if not is_active(graph.nodes[node])]
     if output_format == "json":
         document = {"nodes": hit.nodes, **{name: getattr(hit, name) for name, _ in _LISTS}}

@@ -17,6 +17,7 @@ import click
 from ..query.paths import DEFAULT_CUTOFF, DEFAULT_LIMIT
 from .host import EXIT_FINDINGS, EXIT_TROUBLE, one_line_errors, short_help
 from .options import format_option, load_estate, snapshot_argument
+from .progress import command_progress, end_progress
 
 __all__ = ["paths_command"]
 
@@ -56,7 +57,10 @@ def paths_command(
     from ..query.paths import paths
 
     with one_line_errors(EXIT_TROUBLE):
-        found = paths(build_graph(load_estate(snapshot)), a, b, limit=limit, cutoff=cutoff)
+        estate = load_estate(snapshot)
+        command_progress().stage("Finding the paths")
+        found = paths(build_graph(estate), a, b, limit=limit, cutoff=cutoff)
+    end_progress()  # before the report: a bar left open is drawn again after it
     if output_format == "json":
         document = {
             "from": found.a,
