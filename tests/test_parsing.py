@@ -205,6 +205,32 @@ def test_a_faulty_polymorphic_object_is_reported_once_from_text_or_objects(agent
         assert words in issue.message
 
 
+def test_ctrl_c_while_checking_a_listing_is_not_swallowed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C during a fetch's indexing ended in 'AssertionError: profile 25446 failed
+    validation in the list only': the lenient validator had taken the interrupt for a
+    fault. Here a validator stands for the signal, striking the second item once."""
+    from typing import Annotated
+
+    from pydantic import AfterValidator, TypeAdapter
+
+    from iptoolkit.models import parsing
+
+    struck: list[int] = []
+
+    def signal(value: int) -> int:
+        if value == 2 and not struck:
+            struck.append(value)
+            raise KeyboardInterrupt
+        return value
+
+    item = Annotated[int, AfterValidator(signal)]
+    monkeypatch.setattr(parsing, "_list_adapter", lambda: TypeAdapter(list[item]))
+    lenient = TypeAdapter(list[Annotated[item, parsing._NoneIfFaulty()]])
+    monkeypatch.setattr(parsing, "_lenient_adapter", lambda: lenient)
+    with pytest.raises(KeyboardInterrupt):
+        parsing.check_profiles([1, 2, 3])
+
+
 def test_validate_profiles_keeps_the_good_and_names_each_faulty_one():
     bad = json.loads(json.dumps(PROFILE))
     bad["inputAgentSettings"]["channels"][0]["mdnMode"] = "one"
@@ -230,29 +256,3 @@ def test_one_profile_with_an_unknown_list_named_like_a_wrapper_is_that_profile(k
     [profile] = ipt.parse_profiles(json.dumps(single))
     assert profile.id == "P-1"
     assert ipt.dump_profiles([profile]) == [single]
-
-
-def test_ctrl_c_while_checking_a_listing_is_not_swallowed(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Ctrl-C during a fetch's indexing ended in 'AssertionError: profile 25446 failed
-    validation in the list only': the lenient validator had taken the interrupt for a
-    fault. Here a validator stands for the signal, striking the second item once."""
-    from typing import Annotated
-
-    from pydantic import AfterValidator, TypeAdapter
-
-    from iptoolkit.models import parsing
-
-    struck: list[int] = []
-
-    def signal(value: int) -> int:
-        if value == 2 and not struck:
-            struck.append(value)
-            raise KeyboardInterrupt
-        return value
-
-    item = Annotated[int, AfterValidator(signal)]
-    monkeypatch.setattr(parsing, "_list_adapter", lambda: TypeAdapter(list[item]))
-    lenient = TypeAdapter(list[Annotated[item, parsing._NoneIfFaulty()]])
-    monkeypatch.setattr(parsing, "_lenient_adapter", lambda: lenient)
-    with pytest.raises(KeyboardInterrupt):
-        parsing.check_profiles([1, 2, 3])
