@@ -6,9 +6,10 @@ the page reports, another selection). The page showed nothing meanwhile.
 
 - `WidgetProgress`, placed in the topology view, is a `Progress`: `stage()` shows what the
   kernel does (an HTML `<progress>`, without a value while the step has no count),
-  `advance()` moves it, `done()` hides it. It shows once a step has run
-  `IPTOOLKIT_PROGRESS_DELAY` seconds (2 by default), as every bar of the toolkit: CSS
-  counts the delay in the browser, so no thread is needed.
+  `advance()` moves it, `done()` hides it. It shows once the work (its first step on) has
+  run `IPTOOLKIT_PROGRESS_DELAY` seconds (2 by default), as every bar of the toolkit: CSS
+  counts the delay in the browser from when the bar is put in the page, and the steps
+  after the first keep it there, so no thread is needed.
 - `CellProgress` is the cell's: a `WidgetProgress` displayed in the cell's output once the
   work has run the delay (a timer: the cell is busy; never before, so a quick cell, and
   nbval's notebooks, keep exactly their outputs), and replaced by nothing when the work
