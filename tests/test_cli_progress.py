@@ -89,7 +89,7 @@ COMMANDS = {
     "compare": ("compare {a} {b}", "Comparing the installations"),
     "export": ("export {a} -o {tmp}/x.html", "Writing x.html"),
     "plot": ("plot {a} -o {tmp}/x.svg", "Drawing x.svg"),
-    "docs": ("docs {a} -o {tmp}/site --jobs 1", "Writing the site"),
+    "docs": ("docs {a} -o {tmp}/site --jobs 1", "Drawing the diagrams"),  # counted
     "archive add": ("archive add {a} --archive {tmp}/x.db", "Adding a.json (1 of 1)"),
     "archive import": ("archive import {folder} --archive {tmp}/x.db", "Adding b.json (2 of 2)"),
     "archive compact": ("archive compact --archive {tmp}/x.db", "Compacting x.db"),

@@ -455,3 +455,17 @@ def test_a_partner_page_counts_as_the_overview_and_marks_a_conflicting_copy(tmp_
     overview = [line for line in pages["index.md"].splitlines() if "partners/globex.md" in line]
     assert overview and "| 1 | 1 |" in overview[0], overview
     assert built_site(tmp_path, tmp_path / "html").returncode == 0
+
+
+def test_the_site_reports_its_pages_and_diagrams_counted(tmp_path) -> None:
+    """A long site (67 s at 100k profiles) shows how far it is and how long is left, not
+    only a clock: its pages, then its diagrams, each counted to its total."""
+    from .progress_helpers import Recorder
+
+    estate = ipt.demo_estate(n_profiles=40, seed=3)
+    shown = Recorder()
+    ipt.write_docs(estate, tmp_path, workers=1, progress=shown)
+    log = shown.log
+    for step in ("Writing the pages", "Drawing the diagrams"):
+        at = next(n for n, entry in enumerate(log) if entry[:2] == ("stage", step))
+        assert log[at][2] and log[at + 1] == ("advance", log[at][2]), (step, log)

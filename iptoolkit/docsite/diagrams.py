@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..exporters.mermaid import fits_github, grouped_mermaid, to_mermaid
 from ..query.reach import induced_subgraph
+from ..support.progress import NO_PROGRESS, Progress
 from ..support.redact import redact_text
 from ..viewmodel.topology_fit import Canvas
 
@@ -213,7 +214,12 @@ def _usable_workers(workers: int) -> int:
     return workers if sys.platform == "linux" else 1
 
 
-def draw_all(drawings: list[Drawing], workers: int, model: ExplorerModel | None = None) -> None:
+def draw_all(
+    drawings: list[Drawing],
+    workers: int,
+    model: ExplorerModel | None = None,
+    progress: Progress = NO_PROGRESS,
+) -> None:
     """Draw every SVG and, given the estate's `model`, its view. With more than one worker
     the SVGs are drawn in `workers` forked processes (the biggest first, so no process is
     left with a big one at the end) while this one writes the views: what views share
@@ -235,10 +241,12 @@ def draw_all(drawings: list[Drawing], workers: int, model: ExplorerModel | None 
             for drawing in drawings:
                 _draw_svg(drawing)
                 _draw_view(drawing, work)
+                progress.advance()
             return
         with _forked(drawings, workers):
-            for drawing in drawings:
+            for drawing in drawings:  # counted by the views: the SVGs are the workers'
                 _draw_view(drawing, work)
+                progress.advance()
 
 
 def _draw_svg(drawing: Drawing) -> None:

@@ -17,12 +17,13 @@ import tempfile
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..models import gc_paused
 from ..offline.page import ASSETS, asset
 from ..query.reach import graph_order, node_positions
 from ..support.names import plural
+from ..support.progress import Progress, progress_scope
 from ..support.redact import redact_text
 from ..topology.view import GroupedViews
 from ..viewmodel.explorer_model import ExplorerModel
@@ -90,6 +91,7 @@ def write_docs(
     workers: int | None = None,
     compare: Estate | str | os.PathLike[str] | None = None,
     compare_name: str | None = None,
+    progress: Progress | bool | None = None,
 ) -> Path:
     """Write the estate's documentation site into `folder` and return `folder/mkdocs.yml`.
 
@@ -100,6 +102,8 @@ def write_docs(
     beside the pages' views, for wall time at some CPU time).
     With `compare` (another installation: an estate or a snapshot path, called
     `compare_name`), a page of what differs from it (`ipt.compare`, by natural keys).
+    `progress`: None shows a bar (the pages, then the diagrams, counted) in Jupyter or a
+    terminal once the work has run 2 s; True always; False never; or a `Progress`.
     """
     from ..core.estate import as_estate
 
@@ -108,8 +112,10 @@ def write_docs(
     root.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{root.name}.", suffix=".partial", dir=root.parent))
     try:
-        with gc_paused():  # pages make little cyclic garbage; the collector walked the estate
-            _write_site(estate, staging, previous, title, workers, compare, compare_name)
+        # pages make little cyclic garbage; the collector walked the estate
+        with gc_paused(), progress_scope(progress) as shown:
+            site = _Site(title, workers, compare_name, shown)
+            _write_site(estate, staging, previous, compare, site)
         _carry_over(root / DOCS_DIR, staging / DOCS_DIR)
         _move_into_place(staging, root)
     finally:
@@ -117,16 +123,25 @@ def write_docs(
     return root / "mkdocs.yml"
 
 
+class _Site(NamedTuple):
+    """How the site is written: its title, the workers drawing its SVGs, the other
+    installation's name, and where its steps are reported."""
+
+    title: str | None
+    workers: int | None
+    compare_name: str | None
+    progress: Progress
+
+
 def _write_site(
     estate: Estate,
     root: Path,
     previous: Estate | str | os.PathLike[str] | None,
-    title: str | None,
-    workers: int | None,
     compare: Estate | str | os.PathLike[str] | None,
-    compare_name: str | None,
+    site: _Site,
 ) -> None:
     """Every page, diagram and asset of the site, and mkdocs.yml, into the empty `root`."""
+    title, workers, compare_name, shown = site
     shown_title = redact_text(" ".join((title or DEFAULT_TITLE).split()))
     ctx = Context.of(estate, shown_title, full_lists.MAX_ROWS)  # read now: tests lower it
     docs = root / DOCS_DIR
@@ -149,12 +164,14 @@ def _write_site(
 
     members = group_members(ctx)
     has_changes = previous is not None
+    shown.stage("Writing the pages", total=1 + len(ctx.site.partners) + len(ctx.site.groups))
     positions = node_positions(ctx.graph)  # each part cut in the graph's order
     with graph_order(ctx.graph, positions):  # impact answers sorted, not a walk each (1 s)
         whole = diagram(
             INDEX_PAGE, ctx.graph, f"{ctx.title}: every profile, grouped by group", "group"
         )
         put(INDEX_PAGE, index_page(ctx, whole, members, has_changes=has_changes))
+        shown.advance()
         titles = {partner: partner_title(ctx, partner) for partner in ctx.site.partners}
         names = {partner: ctx.name(partner) for partner in ctx.site.partners}
         for partner, page in ctx.site.partners.items():
@@ -162,6 +179,7 @@ def _write_site(
             title = f"{titles[partner]}: its channels and the profiles on them"
             drawn = diagram(page, part, title)
             put(page, partner_page(ctx, partner, drawn))
+            shown.advance()
         for group, page in ctx.site.groups.items():
             inside = _subtree(ctx, group)
             part = profiles_part(ctx.graph, inside, positions)
@@ -171,6 +189,8 @@ def _write_site(
             drawn = diagram(page, part, title) if inside else ""
             for number, path in enumerate(ctx.site.group_pages[group], start=1):
                 put(path, group_page(ctx, group, number, len(inside), drawn))
+            shown.advance()
+    shown.stage("Writing the channels, findings and lists")
     for type_name, pages in ctx.site.channel_type_pages.items():
         for number, path in enumerate(pages, start=1):
             put(path, channel_type_page(ctx, type_name, number))
@@ -191,7 +211,8 @@ def _write_site(
         put(f"{ASSETS_DIR}/ipt-{name}", text)
     write_full_lists(ctx, docs)
     model = ExplorerModel(estate, ctx.graph)  # the graph the site was mapped from
-    draw_all(drawings, default_workers() if workers is None else workers, model)
+    shown.stage("Drawing the diagrams", total=len(drawings))
+    draw_all(drawings, default_workers() if workers is None else workers, model, shown)
     (root / "mkdocs.yml").write_text(
         mkdocs_yml(
             ctx.title, ctx.site, names, has_changes=has_changes, has_compare=compare is not None
