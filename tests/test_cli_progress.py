@@ -87,7 +87,7 @@ COMMANDS = {
     "audit": ("audit {a}", "Auditing (rules)"),
     "diff": ("diff {a} {b}", "Comparing the snapshots"),
     "compare": ("compare {a} {b}", "Comparing the installations"),
-    "export": ("export {a} -o {tmp}/x.html", "Writing x.html"),
+    "export": ("export {a} -o {tmp}/x.html", "Writing each item's details"),  # counted
     "plot": ("plot {a} -o {tmp}/x.svg", "Drawing x.svg"),
     "docs": ("docs {a} -o {tmp}/site --jobs 1", "Drawing the diagrams"),  # counted
     "archive add": ("archive add {a} --archive {tmp}/x.db", "Adding a.json (1 of 1)"),

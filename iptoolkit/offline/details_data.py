@@ -14,6 +14,7 @@ import json
 from collections.abc import Callable, Hashable, Iterable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ..support.progress import NO_PROGRESS, Progress
 from ..support.redact import redact_text
 from ..viewmodel.explorer_html import Link, PlainRows, field_rows, node_text
 from ..viewmodel.item_html import Section, detail_sections, link_cache
@@ -66,22 +67,34 @@ class ItemTable:
             for node in self.nodes
         ]
 
-    def details(self, model: ExplorerModel, strings: Interned) -> list[list[Any]]:
+    def details(
+        self, model: ExplorerModel, strings: Interned, progress: Progress = NO_PROGRESS
+    ) -> list[list[Any]]:
         """Each item's details, as the Details tab shows them (the whole graph inside),
-        every text but an item's name an index into `strings`."""
+        every text but an item's name an index into `strings`; `progress` is told of
+        every `_BATCH` items done."""
         inside = frozenset(str(node) for node in self.graph.nodes)
         # in one pass: what many items repeat (a link, a masked text, an item's entry) is
         # made once for all of them, not once per item that names it
         link, mask, entries = link_cache(self.graph, inside), mask_cache(), Entries(self, strings)
         rows: PlainRows = {}
-        return [
-            [
-                numbered(section_texts(s, mask, rows), self, strings, entries)
-                for s in detail_sections(model, str(node), inside, link)
-            ]
-            for node in self.nodes
-        ]
+        out: list[list[Any]] = []
+        for number, node in enumerate(self.nodes, start=1):
+            out.append(
+                [
+                    numbered(section_texts(s, mask, rows), self, strings, entries)
+                    for s in detail_sections(model, str(node), inside, link)
+                ]
+            )
+            if number % _BATCH == 0:
+                progress.advance(_BATCH)
+        progress.advance(len(out) % _BATCH)
+        return out
 
+
+_BATCH = 256
+"""Items done between two reports to a progress bar (a bar's update per item of 100,000
+would cost more than it tells)."""
 
 Named = tuple[str | None, str]
 """An item a section names: its node (None: text only) and its text, masked."""

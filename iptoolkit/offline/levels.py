@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from ..query.graph import release
 from ..query.reach import group_graph, node_positions
+from ..support.progress import NO_PROGRESS, Progress
 from ..topology.style import KIND_LABELS
 from ..viewmodel.drill import auto_view
 from ..viewmodel.topology_data import ViewData, detail_node
@@ -99,6 +100,7 @@ def drill_levels(
     *,
     overview: ViewData | None = None,
     max_nodes: int = MAX_NODES,
+    progress: Progress = NO_PROGRESS,
 ) -> tuple[list[Level], dict[tuple[int, str], int]]:
     """The overview (`drill.auto_view`, or `overview` when given) and every profile group
     opened below it, breadth first, while at most `max_nodes` nodes are laid out in all;
@@ -109,7 +111,7 @@ def drill_levels(
     every descendant of its profiles, so the part gives the same level, at the cost of
     the part (the whole 31,000-node graph copied per level took a third of the time)."""
     first = overview if overview is not None else auto_view(graph, canvas=canvas)
-    return drill_from(first, graph, _PartOpener(graph, canvas), max_nodes)
+    return drill_from(first, graph, _PartOpener(graph, canvas), max_nodes, progress)
 
 
 class LevelOpener(Protocol[Within]):
@@ -125,11 +127,16 @@ class LevelOpener(Protocol[Within]):
 
 
 def drill_from(
-    first: ViewData, root: Within, opener: LevelOpener[Within], max_nodes: int
+    first: ViewData,
+    root: Within,
+    opener: LevelOpener[Within],
+    max_nodes: int,
+    progress: Progress = NO_PROGRESS,
 ) -> tuple[list[Level], dict[tuple[int, str], int]]:
     """The levels below `first` (laid out of `root`), each profile group opened once,
     breadth first, while at most `max_nodes` nodes are laid out; (level, group key) -> the
-    level it opens. The one loop of the HTML file and the docs site (`docsite.views`)."""
+    level it opens. The one loop of the HTML file and the docs site (`docsite.views`).
+    `progress` is told of each level laid out (how many there are is known at the end)."""
     levels = [Level("Overview", first)]
     opens: dict[tuple[int, str], int] = {}
     known: dict[frozenset[Hashable], int] = {}
@@ -151,6 +158,7 @@ def drill_from(
                 crumb = str(data.graph.nodes[key].get("crumb") or key)
                 levels.append(Level(crumb, child))
                 queue.append((known[sign], inner))
+                progress.advance()
             opens[(index, key)] = known[sign]
         opener.done(within)
     return levels, opens

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..support.jsonio import dumps_json
+from ..support.progress import progress_scope
 from ..support.redact import redact_text, redact_url
 
 if TYPE_CHECKING:
@@ -135,7 +136,9 @@ def write_html(
 
     `group_by`: as `show_topology`: None lets the view choose as the Explorer does
     (`drill.auto_view`: node by node when it fits, else grouped), `"group"`,
-    `"agent_type"` or `"partner"` always, False never (every node, in rows)."""
+    `"agent_type"` or `"partner"` always, False never (every node, in rows). Its long
+    steps (the levels laid out, each item's details, counted) show on the command line's
+    bar, or on one of their own in Jupyter or a terminal once the work has run 2 s."""
     from ..auditing.engine import findings
     from ..core.selection import Filter
     from ..plot.topology import check_options
@@ -148,16 +151,18 @@ def write_html(
     overview = chosen_overview(graph, group_by, FILE_CANVAS)
     counts = model.select(Filter()).counts_text()
     shown = redact_text(" ".join((title or "Integration estate topology").split()))
-    payload = view_payload(
-        graph,
-        model,
-        title=shown,
-        lines=estate_lines(estate, counts),
-        overview=overview,
-        findings=findings(estate),
-        paths=True,
-    )
-    return written_page(payload, path)
+    with progress_scope(None) as progress:  # a command's bar, else one after 2 s (100k: 38 s)
+        payload = view_payload(
+            graph,
+            model,
+            title=shown,
+            lines=estate_lines(estate, counts),
+            overview=overview,
+            findings=findings(estate),
+            paths=True,
+            progress=progress,
+        )
+        return written_page(payload, path)
 
 
 def write_diff_html(

@@ -19,6 +19,7 @@ from ..models import gc_paused
 from ..query.graph import release
 from ..query.paths import DEFAULT_CUTOFF, DEFAULT_LIMIT
 from ..query.reach import graph_order
+from ..support.progress import NO_PROGRESS, Progress
 from ..topology.finding_marks import worst_by_node
 from ..viewmodel.topology_data import detail_node
 from ..viewmodel.topology_fit import Canvas
@@ -63,13 +64,15 @@ def view_payload(
     every_item: bool = True,
     findings: Iterable[Finding] | None = None,
     paths: bool = False,
+    progress: Progress = NO_PROGRESS,
 ) -> dict[str, Any]:
     """The payload of a view of `part` (see the module docstring): `title` and `lines` head
     it (a count line, where the estate comes from), `overview` is the first level when the
     caller chose its grouping (else `drill.auto_view`'s). Details and search cover every
     item of the part, or (`every_item` False: a docs page) those its levels draw.
     `findings` (the audit's, of the estate drawn) mark the map; `paths` embeds the graph
-    for the script's path view.
+    for the script's path view. `progress` hears of its two long steps: the levels laid
+    out, counted, and every item's details, counted to their total.
 
     The collector is paused meanwhile (`gc_paused`): the thousands of graphs laid out
     make no garbage in cycles (each is `release`d), and the collector's full passes
@@ -86,6 +89,7 @@ def view_payload(
             every_item=every_item,
             findings=findings,
             paths=paths,
+            progress=progress,
         )
 
 
@@ -115,15 +119,21 @@ def _payload(
     every_item: bool,
     findings: Iterable[Finding] | None,
     paths: bool,
+    progress: Progress,
 ) -> dict[str, Any]:
     """`view_payload`, the collector paused."""
-    levels, opens = drill_levels(part, canvas, overview=overview, max_nodes=max_nodes)
+    progress.stage("Laying out the map's levels")
+    levels, opens = drill_levels(
+        part, canvas, overview=overview, max_nodes=max_nodes, progress=progress
+    )
     chosen = list(part.nodes) if every_item else drawn_items(part, levels)
     table = ItemTable(model.graph, chosen)
     palette, strings = Interned(), Interned()
     shown = levels_json(levels, opens, table, model.graph, palette, strings)
+    progress.stage("Writing each item's details", total=len(table.nodes))
     with graph_order(model.graph):  # two questions per item: sorted by a table, not a walk
-        details = table.details(model, strings)
+        details = table.details(model, strings, progress)
+    progress.stage("Packing the file")
     extra: dict[str, Any] = {}
     if findings is not None:
         found = list(findings)
