@@ -194,3 +194,19 @@ def test_a_file_too_big_for_a_link_says_so_and_where_it_is(tmp_path: Path, monke
     said = exporter._download(big)
     assert "download=" not in said and "too big for a download link" in said
     assert "folder" in said
+
+
+def test_the_export_tab_draws_no_bar_of_its_own_where_one_is_watched(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The HTML file and the workbook report their steps to a bar of their own in Jupyter;
+    from the Export tab (a widget's callback, the app's output) they draw none: a tqdm
+    widget closed there left "model not found" behind (see `widgets.progress_bar`)."""
+    from iptoolkit.support import progress
+
+    monkeypatch.setattr(progress, "watched", lambda: True)
+    monkeypatch.setenv("IPTOOLKIT_PROGRESS_DELAY", "0")
+    estate = demo_estate(n_profiles=40, seed=2)
+    write_selection(estate, "html", tmp_path, "x")
+    assert (tmp_path / "x.html").is_file()
+    assert capsys.readouterr().err == ""

@@ -89,22 +89,30 @@ def write_csv(estate: Estate, path: str | os.PathLike[str], *, csv_safe: bool = 
 
 
 def write_xlsx(estate: Estate, path: str | os.PathLike[str]) -> Path:
-    """One sheet per table (profiles, channels, partners, responses), header row frozen."""
+    """One sheet per table (profiles, channels, partners, responses), header row frozen.
+    Its steps (the sheets, counted, then the workbook saved: 57 s at 100k) show on the
+    command line's bar, or on one of their own once the work has run 2 s."""
     from ..support.extras import require
+    from ..support.progress import progress_scope
 
     require("excel")  # pandas writes .xlsx with openpyxl
     import pandas as pd
 
     path = Path(path)
-    frames = {sheet: _clean(estate.to_frame(sheet), excel=True) for sheet in SHEETS}
-    with (  # an error leaves no half a workbook
-        replaced_when_written(path, suffix=".xlsx") as part,
-        pd.ExcelWriter(part, engine="openpyxl") as writer,
-    ):
-        for sheet, frame in frames.items():
-            frame.to_excel(writer, sheet_name=sheet, index=False, freeze_panes=(1, 0))
-            _strings_stay_strings(writer.sheets[sheet])
-            _fit_columns(writer.sheets[sheet], frame)
+    with progress_scope(None) as progress:
+        progress.stage("Making the tables")
+        frames = {sheet: _clean(estate.to_frame(sheet), excel=True) for sheet in SHEETS}
+        progress.stage("Writing the sheets", total=len(frames))
+        with (  # an error leaves no half a workbook
+            replaced_when_written(path, suffix=".xlsx") as part,
+            pd.ExcelWriter(part, engine="openpyxl") as writer,
+        ):
+            for sheet, frame in frames.items():
+                frame.to_excel(writer, sheet_name=sheet, index=False, freeze_panes=(1, 0))
+                _strings_stay_strings(writer.sheets[sheet])
+                _fit_columns(writer.sheets[sheet], frame)
+                progress.advance()
+            progress.stage(f"Saving {path.name}")  # the writer saves as the block ends
     return path
 
 

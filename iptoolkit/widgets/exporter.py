@@ -30,6 +30,7 @@ import ipywidgets as W
 from ..exporters import ALIASES, FAMILIES
 from ..exporters import FORMATS as RECORDS
 from ..support.names import slug, strip_kind, type_label
+from ..support.progress import NO_PROGRESS, reporting_to
 from ..support.redact import redact_text
 
 if TYPE_CHECKING:
@@ -99,7 +100,8 @@ def write_selection(
         raise ValueError(f"{path.name} in {folder} is a symbolic link: the app writes only there")
     if masked and fmt in ("json", "json.gz"):
         return _masked_snapshot(estate, path)
-    return Path(export(estate, path, fmt))
+    with reporting_to(NO_PROGRESS):  # no tqdm bar in a widget's callback (the app's output)
+        return Path(export(estate, path, fmt))
 
 
 def _masked_snapshot(estate: Estate, path: Path) -> Path:
