@@ -35,7 +35,6 @@ from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
 from ..support.names import plural
-from ..support.redact import redact_text
 from ..viewmodel.explorer_html import DETAILS_BESIDE_FROM_PX, FILTERS_OPEN_FROM_PX
 
 if TYPE_CHECKING:
@@ -348,7 +347,7 @@ def _page(
         f'<div id="{ELEMENT_ID}" role="status" aria-live="polite" aria-busy="true">'
         f"{title}<div class='ipt-fv-bar'></div>"
         f"<div class='ipt-fv-header'><div class='ipt-fv-counts'>{html.escape(counts)}</div>"
-        f"<div class='ipt-fv-filter'>filter: {html.escape(redact_text(chosen.describe()))}"
+        f"<div class='ipt-fv-filter'>filter: {html.escape(chosen.describe())}"
         "</div></div>"
         "<div class='ipt-fv-body'>"
         f"<div class='ipt-fv-side'><p><strong class='ipt-fv-loading'>"

@@ -532,10 +532,9 @@ def _both_channels(field: FieldChange) -> bool:
 def _problem_text(problem: ProfileProblem) -> str:
     """What is wrong with a faulty profile, paths inside the profile (`$.a.b`, not
     `$[3].a.b`), and no excerpt of a value under, or holding, a secret-named field."""
-    listing = f"$[{problem.index}]"
     parts = []
     for issue in problem.issues[:_LISTED]:
-        path = "$" + issue.path.removeprefix(listing)
+        path = problem.path_inside(issue) or issue.path
         message = issue.message
         steps = [step for step in _STEPS.split(path) if step]
         keys = _QUOTED_KEY.findall(message.partition("; got ")[2])

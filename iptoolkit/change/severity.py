@@ -15,11 +15,11 @@ Rules that need the estates (who uses a channel, which links were replaced) are 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..support.names import composed
 from .record import Severity
 from .walk import FieldChange
 
@@ -270,7 +270,6 @@ def link_severity(
 def _unicode_form_only(old: Any, new: Any) -> str:
     """The reason for a text changed only in its Unicode form (`Café` as one character or
     as `e` and a combining accent): the two look the same, and would read as no change."""
-    if type(old) is str and type(new) is str and old != new:
-        if unicodedata.normalize("NFC", old) == unicodedata.normalize("NFC", new):
-            return "the same text in another Unicode form"
+    if type(old) is str and type(new) is str and old != new and composed(old) == composed(new):
+        return "the same text in another Unicode form"
     return ""

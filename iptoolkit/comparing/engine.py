@@ -24,11 +24,11 @@ from ..change.walk import ABSENT, FieldChange, Walk, json_path, shown, with_pres
 from ..core.estate import as_estate
 from ..models import gc_paused
 from ..support.arguments import text_pairs, texts
-from ..support.names import plural
+from ..support.names import composed, plural
 from ..support.redact import is_secret_name
 from .comparison import Comparison
 from .difference import KINDS, STATUSES, Difference, FieldDiff, ItemKind, Match, key_text
-from .keyed_items import Item, composed, first_copies, items_of
+from .keyed_items import Item, first_copies, items_of
 from .matching import Paired, pair_items
 from .normal import Ref, Translator
 from .rules import Rules, today

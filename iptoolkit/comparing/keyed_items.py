@@ -11,12 +11,12 @@ composed form (NFC): `Café` typed as `e` and a combining accent is the same nam
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..change.pairing import first_channels
 from ..core.nodes import is_active, label, partner_node, partner_of, type_of
+from ..support.names import composed
 
 if TYPE_CHECKING:
     from ..core.estate import Estate
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from .difference import ItemKind
     from .rules import Rules
 
-__all__ = ["Item", "items_of", "first_copies", "composed"]
+__all__ = ["Item", "items_of", "first_copies"]
 
 _new = tuple.__new__
 """Makes a named tuple from a tuple of every field, in C (its constructor is Python's)."""
@@ -100,12 +100,6 @@ def items_of(estate: Estate, kind: ItemKind, rules: Rules) -> list[Item]:
         )
         for node, raw in partners_of(estate.records, estate.varied_channels).items()
     ]
-
-
-def composed(text: str) -> str:
-    """`text` in Unicode's composed form (NFC), as keys are matched and texts compared:
-    two installations may hold one name in two forms that look and mean the same."""
-    return text if text.isascii() else unicodedata.normalize("NFC", text)
 
 
 def first_copies(estate: Estate) -> Mapping[str, Any]:

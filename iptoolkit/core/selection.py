@@ -101,8 +101,11 @@ class Filter(BaseModel):
     def describe(self) -> str:
         """One line an analyst can read: `agent type SFTP; partner Acme`. Types are named as
         every list, legend and diagram names them (`names.type_label`: `SFTP`, not
-        `SFTPAgentSettings`), one name per type wherever the filter is said."""
+        `SFTPAgentSettings`), one name per type wherever the filter is said; masked
+        (`redact_text`): a partner or group chosen may hold a URL's password or a token,
+        and every header, log line and answer that says the filter says it so."""
         from ..support.names import type_label
+        from ..support.redact import redact_text
 
         parts = [
             _said("agent type", [type_label(t) for t in self.agent_types]),
@@ -114,7 +117,7 @@ class Filter(BaseModel):
             {True: "active", False: "not active", None: ""}[self.active],
             f"text {self.text!r}" if self.text else "",
         ]
-        return "; ".join(part for part in parts if part) or "everything"
+        return redact_text("; ".join(part for part in parts if part)) or "everything"
 
     def __str__(self) -> str:
         return self.describe()

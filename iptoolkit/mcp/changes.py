@@ -157,7 +157,7 @@ def _two_named(store: Store, a: str | None, b: str | None) -> tuple[str, str]:
         )
     if a is None and b is None:
         return names[0], names[1]
-    given = a if a is not None else b
-    assert given is not None
-    other = next((name for name in names if name != store.get(given).name), names[1])
-    return (given, other) if a is not None else (other, given)
+    if a is not None:
+        return a, names[0] if store.get(a).name == names[1] else names[1]
+    assert b is not None
+    return (names[0] if store.get(b).name == names[1] else names[1]), b

@@ -123,6 +123,14 @@ class ProfileProblem:
     def __str__(self) -> str:
         return f"profile {self.index} (id {self.profile_id!r}): {self.message}"
 
+    def path_inside(self, issue: Issue) -> str | None:
+        """The issue's JSON path inside the profile (`$.created`, not `$[3].created`), as
+        findings and diffs name a field; None for a path outside the profile."""
+        root = f"$[{self.index}]"
+        if issue.path == root or issue.path.startswith((f"{root}.", f"{root}[")):
+            return "$" + issue.path[len(root) :]
+        return None
+
     def renumbered(self, index: int) -> ProfileProblem:
         """This problem at another position of a listing, its JSON paths with it: a subset's
         problems are numbered for the subset, a finding's for the file it points into."""

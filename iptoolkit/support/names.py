@@ -29,6 +29,7 @@ __all__ = [
     "starts_name",
     "normalise_type",
     "named_type",
+    "composed",
     "plural",
     "slug",
     "strip_kind",
@@ -98,6 +99,12 @@ def named_type(name: str) -> str:
     """`Cron Cloud Storage (CronCloudStorageAgentSettings)`: a type as people say it, then
     the name filters and JSON use (`summary` and the demo list types so)."""
     return name if name == NO_TYPE else f"{type_label(name)} ({name})"
+
+
+def composed(text: str) -> str:
+    """`text` in Unicode's composed form (NFC): one name typed as `é` or as `e` and a
+    combining accent looks and means the same (compare matches keys so, diff says so)."""
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
 
 
 def normalise_type(name: Any) -> str:

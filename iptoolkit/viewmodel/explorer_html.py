@@ -55,13 +55,12 @@ where the widget cannot render (reopened notebook, GitHub, nbviewer) the fallbac
 
 
 def header_html(counts: str, description: str, *, busy: bool = False) -> str:
-    """The Explorer's header: the counts in large type, the filter in words below (masked:
-    it names the partners and groups chosen)."""
+    """The Explorer's header: the counts in large type, the filter in words below (as
+    `Filter.describe` says it, masked)."""
     status = " <span class='ipt-busy'>updating…</span>" if busy else ""
     return (
         f"<div class='ipt-header'><span class='ipt-counts'>{html.escape(counts)}</span>"
-        f"{status}<div class='ipt-description'>filter: {html.escape(redact_text(description))}"
-        "</div>"
+        f"{status}<div class='ipt-description'>filter: {html.escape(description)}</div>"
         "</div>"
     )
 
@@ -298,7 +297,7 @@ def fallback_html(
     return (
         f"<div class='{FALLBACK_CLASS}'>"
         f"<p><b>iptoolkit Explorer</b> (a static copy; run the notebook to explore): "
-        f"<b>{html.escape(counts)}</b>; filter: {html.escape(redact_text(description))}</p>"
+        f"<b>{html.escape(counts)}</b>; filter: {html.escape(description)}</p>"
         "<table><thead><tr><th>input agent type</th><th>profiles</th></tr></thead>"
         f"<tbody>{rows}</tbody></table>{image}</div>"
     )

@@ -33,7 +33,6 @@ from ..support.debounce import Debouncer
 from ..support.long_lived import keep_out_of_gc
 from ..support.names import plural
 from ..support.progress import Progress
-from ..support.redact import redact_text
 from ..support.shown_tab import ShownTab
 from ..viewmodel.explorer_html import dead_end_html, header_html
 from ..viewmodel.explorer_model import TABS, ExplorerModel, Selection
@@ -406,8 +405,7 @@ class Explorer:
         self._static_copy.display()
 
     def __repr__(self) -> str:
-        said = redact_text(str(self._selection.filter))  # it names partners and groups
-        return f"<Explorer: {self._selection.counts_text()}; filter: {said}>"
+        return f"<Explorer: {self._selection.counts_text()}; filter: {self._selection.filter}>"
 
     # -- changes --------------------------------------------------------------------------
 

@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from ...core.nodes import channel_node, partner_node
 from ...support.names import plural
 from ..finding import Finding
 from ..rule import AuditContext, rule
 from .text import names
-
-if TYPE_CHECKING:
-    from ...models.parsing import ProfileProblem
 
 __all__: list[str] = []  # its rules register themselves (`@rule`); nothing else to export
 
@@ -31,17 +27,8 @@ def parse_problem(ctx: AuditContext) -> Iterator[Finding]:
         record = records[problem.index]
         # numbered as in the listing loaded (`record.index`), where the finding's line and
         # column point: a filtered audit's subset numbers its problems from 0
-        yield ctx.finding(str(problem.renumbered(record.index)), record, path=_path_in(problem))
-
-
-def _path_in(problem: ProfileProblem) -> str | None:
-    """The first issue's JSON path inside the profile (`$.created`, not `$[3].created`),
-    as every other finding gives its path; None when it lies outside the profile."""
-    root = f"$[{problem.index}]"
-    for issue in problem.issues[:1]:
-        if issue.path == root or issue.path.startswith((f"{root}.", f"{root}[")):
-            return "$" + issue.path[len(root) :]
-    return None
+        path = problem.path_inside(problem.issues[0]) if problem.issues else None
+        yield ctx.finding(str(problem.renumbered(record.index)), record, path=path)
 
 
 @rule(
